@@ -1,0 +1,121 @@
+# nictx - GNU Make drives everything.  Out-of-tree build in $(BUILD).
+#
+#   make run     build and run the default experiment
+#   make test    build and run every test (cmocka unit tests, RTL tests)
+#   make lint    verilator --lint-only -Wall on the RTL
+#   make bench   simulator speed benchmark (figures, not assertions)
+#   make synth   Yosys 0.23 elaboration check of the RTL (needs yosys)
+#   make clean
+
+BUILD    ?= build
+CC       ?= gcc
+CXX      ?= g++
+OPT      ?= -O2
+CFLAGS   ?= $(OPT) -g
+CXXFLAGS ?= $(OPT) -g
+WARN     := -Wall -Wextra -Werror
+DEPFLAGS := -MMD -MP
+INCS     := -Isim -Idriver -Itests
+
+.DELETE_ON_ERROR:
+.SUFFIXES:
+.PHONY: all run test lint bench synth clean deps
+
+# ---------------------------------------------------------------- deps
+# One script installs what is missing (apt-get); the stamp keeps it quiet.
+DEPS_STAMP := $(BUILD)/.deps-ok
+$(DEPS_STAMP): scripts/install-deps.sh
+	@bash scripts/install-deps.sh
+	@mkdir -p $(@D) && touch $@
+deps: $(DEPS_STAMP)
+
+# ---------------------------------------------------------------- RTL
+RTL_TOP  := nictx_tx_top
+RTL_SRCS := rtl/nictx_pkg.sv rtl/prim_fifo_sync.sv rtl/prim_arbiter_rr.sv \
+            $(filter-out rtl/nictx_pkg.sv,$(sort $(wildcard rtl/nictx_*.sv)))
+VDIR     := $(BUILD)/verilated
+VLIB     := $(VDIR)/V$(RTL_TOP)__ALL.a
+VFLAGS   := --cc --assert -Wall -O3 --top-module $(RTL_TOP)
+VROOT     = $(shell verilator --getenv VERILATOR_ROOT)
+VINC      = -I$(VROOT)/include -I$(VROOT)/include/vltstd
+
+$(VDIR)/V$(RTL_TOP).mk: $(RTL_SRCS) | $(DEPS_STAMP)
+	@mkdir -p $(VDIR)
+	verilator $(VFLAGS) --Mdir $(abspath $(VDIR)) $(abspath $(RTL_SRCS))
+
+$(VLIB): $(VDIR)/V$(RTL_TOP).mk
+	$(MAKE) -s -C $(VDIR) -f V$(RTL_TOP).mk OPT_FAST=-O2 V$(RTL_TOP)__ALL.a
+
+# The Verilator runtime is compiled once, apart from the model.
+VRT_SRCS := verilated.cpp verilated_threads.cpp
+VRT_OBJS := $(addprefix $(BUILD)/vrt/,$(VRT_SRCS:.cpp=.o))
+$(BUILD)/vrt/%.o: | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) $(VINC) -c -o $@ $(VROOT)/include/$*.cpp
+
+lint: | $(DEPS_STAMP)
+	verilator --lint-only -Wall --assert --top-module $(RTL_TOP) $(RTL_SRCS)
+
+synth:
+	yosys -q -p "read_verilog -sv -DSYNTHESIS $(RTL_SRCS); hierarchy -check -top $(RTL_TOP); proc; opt; stat"
+
+# ---------------------------------------------------------------- C
+$(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) -std=c11 $(CFLAGS) $(WARN) $(DEPFLAGS) $(INCS) -c -o $@ $<
+
+$(BUILD)/obj/sim/dev_rtl.o: sim/dev_rtl.cpp $(VLIB)
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) $(DEPFLAGS) -Wall -Isim -I$(VDIR) $(VINC) -c -o $@ $<
+
+obj = $(addprefix $(BUILD)/obj/,$(1:.c=.o))
+
+SIM_CORE := sim/pcie_cfg.c sim/pcie_link.c sim/scoreboard.c sim/json.c \
+            sim/host_mem.c sim/cpu.c sim/tlp_queue.c sim/harness.c \
+            sim/platform_sim.c sim/report.c driver/txq.c driver/pktgen.c
+SIM_OBJS := $(call obj,$(SIM_CORE)) $(BUILD)/obj/sim/dev_rtl.o $(VLIB) $(VRT_OBJS)
+LDLIBS   := -lpthread -lm
+
+$(BUILD)/nictx: $(call obj,sim/main.c) $(SIM_OBJS)
+	$(CXX) -o $@ $^ $(LDLIBS)
+
+all: $(BUILD)/nictx
+
+RUN_ARGS ?= --pkt-size 64 --burst 8 --packets 200000 --pcie gen3x8 --line 10g
+run: $(BUILD)/nictx
+	$(BUILD)/nictx run $(RUN_ARGS)
+
+# ---------------------------------------------------------------- tests
+# One cmocka binary per module; each lists the objects it links.
+CMOCKA = $(shell pkg-config --libs cmocka)
+T_pcie_link  := sim/pcie_cfg.c sim/pcie_link.c
+T_scoreboard := sim/scoreboard.c
+T_json       := sim/json.c
+T_txq        := driver/txq.c tests/fake_platform.c
+T_pktgen     := driver/txq.c driver/pktgen.c tests/fake_platform.c
+UNIT_TESTS   := pcie_link scoreboard json txq pktgen
+SIM_TESTS    := sim
+ALL_TESTS    := $(UNIT_TESTS) $(SIM_TESTS)
+
+define unit_test
+$(BUILD)/tests/test_$(1): $(call obj,tests/test_$(1).c $(T_$(1)))
+	@mkdir -p $$(@D)
+	$$(CC) -o $$@ $$^ $$(CMOCKA) $$(LDLIBS)
+endef
+$(foreach t,$(UNIT_TESTS),$(eval $(call unit_test,$(t))))
+
+$(BUILD)/tests/test_sim: $(call obj,tests/test_sim.c) $(SIM_OBJS)
+	@mkdir -p $(@D)
+	$(CXX) -o $@ $^ $(CMOCKA) $(LDLIBS)
+
+TEST_BINS := $(addprefix $(BUILD)/tests/test_,$(ALL_TESTS))
+test: $(TEST_BINS) $(BUILD)/nictx
+	@bash scripts/run-tests.sh $(TEST_BINS)
+
+bench: $(BUILD)/nictx
+	@bash scripts/bench.sh $(BUILD)/nictx
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

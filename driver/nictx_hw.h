@@ -1,0 +1,64 @@
+/*
+ * nictx_hw.h - the device's programming interface as the driver sees it:
+ * BAR0 register offsets and the transmit descriptor layout.
+ *
+ * The RTL (rtl/nictx_pkg.sv) defines the same offsets; the register test in
+ * tests/test_rtl_regs.c reads every register through the simulated link, so
+ * a mismatch fails there.
+ *
+ * All registers are 32 bits, little-endian, 4-byte aligned.  64-bit values
+ * are LO/HI pairs at an 8-byte aligned offset and may be written with one
+ * 64-bit MMIO write.
+ */
+#ifndef NICTX_HW_H
+#define NICTX_HW_H
+
+#include <stdint.h>
+
+#define NICTX_REG_CTRL         0x00u /* RW  bit0 enable */
+#define NICTX_REG_ERR          0x04u /* W1C error bits, NICTX_ERR_* */
+#define NICTX_REG_RING_BASE_LO 0x08u /* RW  ring bus address, 16-byte aligned */
+#define NICTX_REG_RING_BASE_HI 0x0Cu
+#define NICTX_REG_RING_LOG2    0x10u /* RW  ring size = 1 << n, n in 3..16 */
+#define NICTX_REG_TAIL         0x14u /* WO  doorbell: index of the next free slot */
+#define NICTX_REG_HEAD         0x18u /* RO  index of the next descriptor to complete */
+#define NICTX_REG_WB_THRESH    0x1Cu /* RW  head writeback every n completions; 0 = off */
+#define NICTX_REG_WB_ADDR_LO   0x20u /* RW  head writeback address, 4-byte aligned; 0 = off */
+#define NICTX_REG_WB_ADDR_HI   0x24u
+#define NICTX_REG_IRQ_THRESH   0x28u /* RW  interrupt every n completions; 0 = off */
+#define NICTX_REG_IRQ_DATA     0x2Cu /* RW  MSI-X message data */
+#define NICTX_REG_IRQ_ADDR_LO  0x30u /* RW  MSI-X message address, 4-byte aligned */
+#define NICTX_REG_IRQ_ADDR_HI  0x34u
+#define NICTX_REG_MRRS_LOG2    0x38u /* RW  max read request size = 1 << n, n in 7..12 */
+#define NICTX_REG_LINE_RATE    0x3Cu /* RW  wire bytes per device cycle, unsigned 8.16 fixed */
+#define NICTX_REG_CNT_PKTS     0x40u /* RO  frames sent */
+#define NICTX_REG_CNT_BYTES_LO 0x44u /* RO  frame bytes sent (without FCS) */
+#define NICTX_REG_CNT_BYTES_HI 0x48u
+#define NICTX_REG_CNT_DOORBELL 0x4Cu /* RO  tail writes accepted */
+#define NICTX_REG_CNT_DESC_RD  0x50u /* RO  descriptor-fetch MRd TLPs */
+#define NICTX_REG_CNT_DMA_RD   0x54u /* RO  all MRd TLPs */
+#define NICTX_REG_ID           0x58u /* RO  NICTX_ID_VALUE */
+#define NICTX_REG_DESC_FETCH_MAX 0x5Cu /* RW  descriptors per fetch, 1..32 */
+
+#define NICTX_ID_VALUE 0x6e780001u /* "nx", version 1 */
+
+#define NICTX_CTRL_ENABLE 0x1u
+
+#define NICTX_ERR_TAIL_RANGE 0x1u /* a tail write beyond the ring was ignored */
+#define NICTX_ERR_BAD_DESC   0x2u /* a descriptor with length 0 or > 16383 was skipped */
+#define NICTX_ERR_BAD_ACCESS 0x4u /* MMIO access to an unknown offset or of a bad size */
+
+/*
+ * Transmit descriptor, 16 bytes, little-endian, in host memory.
+ * One descriptor carries one whole frame (without FCS; the MAC appends it).
+ */
+struct nictx_tx_desc {
+    uint64_t addr;      /* bus address of the frame's first byte, any alignment */
+    uint32_t len_flags; /* [15:0] length in bytes (1..16383); [31:16] flags */
+    uint32_t rsvd;      /* reserved, write 0 (bit 31: owner bit, later protocols) */
+};
+
+#define NICTX_DESC_BYTES 16u
+#define NICTX_DESC_LEN_MASK 0x3FFFu
+
+#endif /* NICTX_HW_H */

@@ -1,0 +1,170 @@
+/*
+ * pktgen.c - a pktgen-like packet source driving one txq (see pktgen.h).
+ */
+#include "pktgen.h"
+
+#include <stdlib.h>
+
+#define PKTGEN_BUF_ALIGN 64u
+
+static int pktgen_cfg_valid(const struct pktgen_cfg *cfg)
+{
+    return cfg->burst >= 1 && cfg->max_len >= 1 && cfg->max_len <= TXQ_PKT_LEN_MAX &&
+           cfg->buf_offset <= PKTGEN_BUF_OFFSET_MAX && cfg->len != NULL;
+}
+
+int pktgen_init(struct pktgen *g, struct platform *p, struct txq *q,
+                const struct pktgen_cfg *cfg)
+{
+    if (g == NULL || p == NULL || q == NULL || cfg == NULL || !pktgen_cfg_valid(cfg))
+        return -1;
+    if (q->plat != p || q->done != pktgen_complete || q->done_ctx != g)
+        return -1;
+
+    uint32_t n = q->size;
+    unsigned buf_size = (cfg->max_len + cfg->buf_offset + PKTGEN_BUF_ALIGN - 1) &
+                        ~(PKTGEN_BUF_ALIGN - 1);
+    struct pktgen_buf *bufs = malloc((size_t)n * sizeof(*bufs));
+    uint32_t *free_list = malloc((size_t)n * sizeof(*free_list));
+    uint8_t *is_free = malloc(n);
+    if (bufs == NULL || free_list == NULL || is_free == NULL)
+        goto fail;
+
+    for (uint32_t i = 0; i < n; i++) {
+        bufs[i].cpu = plat_dma_alloc(p, buf_size, PKTGEN_BUF_ALIGN, &bufs[i].dma);
+        if (bufs[i].cpu == NULL)
+            goto fail;
+        /* Pushed in reverse so that buffer 0 is taken first. */
+        free_list[i] = n - 1 - i;
+        is_free[i] = 1;
+    }
+
+    g->plat = p;
+    g->q = q;
+    g->cfg = *cfg;
+    g->bufs = bufs;
+    g->nbufs = n;
+    g->free_list = free_list;
+    g->nfree = n;
+    g->is_free = is_free;
+    g->buf_size = buf_size;
+    g->failed = 0;
+    g->stats.sent = 0;
+    g->stats.completed = 0;
+    g->stats.blocked = 0;
+    g->stats.bad_cookie = 0;
+    return 0;
+
+fail:
+    free(bufs);
+    free(free_list);
+    free(is_free);
+    return -2;
+}
+
+void pktgen_complete(void *ctx, void *cookie)
+{
+    struct pktgen *g = ctx;
+    struct pktgen_buf *b = cookie;
+    if (b < g->bufs || b >= g->bufs + g->nbufs) {
+        g->stats.bad_cookie++;
+        return;
+    }
+    uint32_t i = (uint32_t)(b - g->bufs);
+    if (g->is_free[i]) {
+        g->stats.bad_cookie++;
+        return;
+    }
+    g->is_free[i] = 1;
+    g->free_list[g->nfree++] = i;
+    g->stats.completed++;
+}
+
+static int pktgen_len_ok(const struct pktgen *g, unsigned len)
+{
+    return len >= 1 && len <= g->cfg.max_len;
+}
+
+enum pktgen_ret pktgen_step(struct pktgen *g)
+{
+    const struct pktgen_cfg *cfg = &g->cfg;
+    if (g->failed)
+        return PKTGEN_ERROR;
+    if (g->stats.sent == cfg->count && g->stats.completed == cfg->count)
+        return PKTGEN_DONE;
+
+    uint64_t sent0 = g->stats.sent;
+    unsigned len = 0;
+    if (g->stats.sent < cfg->count)
+        len = cfg->len(cfg->ctx, g->stats.sent);
+
+    for (unsigned i = 0; i < cfg->burst && g->stats.sent < cfg->count; i++) {
+        uint64_t seq = g->stats.sent;
+        if (!pktgen_len_ok(g, len)) {
+            /* For a later packet of the burst, the look-ahead below already
+             * sent the packet before with more = 0: no doorbell is pending. */
+            g->failed = 1;
+            break;
+        }
+        /* pktgen: netif_xmit_frozen_or_drv_stopped() -> try again later.
+         * A stop by the previous xmit has already rung the doorbell. */
+        if (txq_stopped(g->q) || txq_free(g->q) == 0 || g->nfree == 0)
+            break;
+
+        int more = i + 1 < cfg->burst && seq + 1 < cfg->count;
+        unsigned next_len = 0;
+        if (more) {
+            next_len = cfg->len(cfg->ctx, seq + 1);
+            if (!pktgen_len_ok(g, next_len))
+                more = 0; /* ring the doorbell before stopping on error */
+        }
+
+        uint32_t bi = g->free_list[g->nfree - 1];
+        struct pktgen_buf *b = &g->bufs[bi];
+        if (cfg->fill != NULL)
+            cfg->fill(cfg->ctx, seq, b->cpu + cfg->buf_offset, len);
+
+        struct txq_pkt pkt = {
+            .dma = b->dma + cfg->buf_offset,
+            .len = (uint16_t)len,
+            .cookie = b,
+        };
+        if (txq_xmit(g->q, &pkt, more) != TXQ_OK)
+            break; /* not reached: checked above; buffer stays free */
+        g->nfree--;
+        g->is_free[bi] = 0;
+        g->stats.sent++;
+        len = next_len;
+    }
+
+    unsigned reclaimed = txq_clean(g->q);
+
+    if (g->stats.sent == cfg->count && g->stats.completed == cfg->count)
+        return PKTGEN_DONE;
+    if (g->failed)
+        return PKTGEN_ERROR;
+    if (g->stats.sent == sent0 && reclaimed == 0) {
+        g->stats.blocked++;
+        return PKTGEN_BLOCKED;
+    }
+    return PKTGEN_SENT;
+}
+
+void pktgen_get_stats(const struct pktgen *g, struct pktgen_stats *out)
+{
+    *out = g->stats;
+}
+
+void pktgen_destroy(struct pktgen *g)
+{
+    if (g == NULL)
+        return;
+    free(g->bufs);
+    free(g->free_list);
+    free(g->is_free);
+    g->bufs = NULL;
+    g->free_list = NULL;
+    g->is_free = NULL;
+    g->nbufs = 0;
+    g->nfree = 0;
+}

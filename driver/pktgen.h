@@ -1,0 +1,101 @@
+/*
+ * pktgen.h - a pktgen-like packet source driving one txq.
+ *
+ * Models Linux pktgen with "burst N" on one CPU that also busy-polls the
+ * queue's completions: each pktgen_step sends up to N packets (the first
+ * N - 1 with xmit_more set, the last without), then runs txq_clean once.
+ *
+ * Contract:
+ * - One DMA buffer per ring slot, 64-byte aligned, max_len + buf_offset
+ *   bytes rounded up to 64, kept on a free list; a buffer is taken per
+ *   packet and returned by pktgen_complete when the txq reclaims it.
+ *   Frame data starts buf_offset bytes into its buffer (e.g. 2, NET_IP_ALIGN).
+ * - The txq must have been initialised with pktgen_complete as its
+ *   completion callback and the pktgen object as its context, before
+ *   pktgen_init (which checks this).
+ * - Filling a frame has no modelled cost (pktgen reuses its skb): fill()
+ *   writes straight through the buffer's CPU pointer.
+ * - Packets are numbered seq = 0, 1, ... count - 1 in sending order.
+ */
+#ifndef NICTX_PKTGEN_H
+#define NICTX_PKTGEN_H
+
+#include <stdint.h>
+
+#include "platform.h"
+#include "txq.h"
+
+#define PKTGEN_BUF_OFFSET_MAX 63u
+
+/* Frame length without FCS for packet `seq`: 1..max_len.  Must be a pure
+ * function of seq: it may be called more than once for the same seq. */
+typedef unsigned (*pktgen_len_fn)(void *ctx, uint64_t seq);
+/* Write the `len` frame bytes of packet `seq` to `buf`. */
+typedef void (*pktgen_fill_fn)(void *ctx, uint64_t seq, uint8_t *buf, unsigned len);
+
+struct pktgen_cfg {
+    uint64_t count;       /* packets to send in all (0: done at once) */
+    unsigned burst;       /* >= 1: N - 1 packets with more = 1, last more = 0 */
+    unsigned max_len;     /* largest length len() returns, 1..16383 */
+    unsigned buf_offset;  /* frame offset inside its buffer, 0..63 */
+    pktgen_len_fn len;    /* required */
+    pktgen_fill_fn fill;  /* may be NULL: buffer contents left as they are */
+    void *ctx;            /* passed to len() and fill() */
+};
+
+struct pktgen_stats {
+    uint64_t sent;       /* packets accepted by txq_xmit */
+    uint64_t completed;  /* packets reclaimed (pktgen_complete calls) */
+    uint64_t blocked;    /* steps that returned PKTGEN_BLOCKED */
+    uint64_t bad_cookie; /* pktgen_complete with a cookie not ours or a
+                            buffer already free (a txq bug); ignored */
+};
+
+struct pktgen_buf {
+    uint8_t *cpu;   /* buffer start (CPU pointer) */
+    dma_addr_t dma; /* buffer start (bus address) */
+};
+
+struct pktgen {
+    struct platform *plat;
+    struct txq *q;
+    struct pktgen_cfg cfg;
+    struct pktgen_buf *bufs; /* nbufs buffers, malloc'd table */
+    uint32_t nbufs;
+    uint32_t *free_list;     /* stack of free buffer indices */
+    uint32_t nfree;
+    uint8_t *is_free;        /* per buffer: 1 if on the free list */
+    unsigned buf_size;       /* bytes per buffer (multiple of 64) */
+    int failed;              /* len() returned a bad length */
+    struct pktgen_stats stats;
+};
+
+enum pktgen_ret {
+    PKTGEN_SENT,    /* progress: sent or reclaimed something */
+    PKTGEN_BLOCKED, /* sent nothing and reclaimed nothing: wait for device */
+    PKTGEN_DONE,    /* all count packets sent and reclaimed */
+    PKTGEN_ERROR,   /* len() returned 0 or > max_len; sticky, nothing more
+                       is sent */
+};
+
+/*
+ * Allocate the buffers (plat_dma_alloc) and bookkeeping (malloc).
+ * Returns 0; -1 on a bad cfg, a NULL argument, p != the txq's platform, or
+ * a txq not set up with pktgen_complete/g; -2 if memory runs out (DMA
+ * memory already taken is not returned: it lives as long as the platform).
+ */
+int pktgen_init(struct pktgen *g, struct platform *p, struct txq *q,
+                const struct pktgen_cfg *cfg);
+
+/* txq completion callback: `g` is the struct pktgen, `cookie` a buffer. */
+void pktgen_complete(void *g, void *cookie);
+
+/* One burst, then one txq_clean.  See enum pktgen_ret. */
+enum pktgen_ret pktgen_step(struct pktgen *g);
+
+void pktgen_get_stats(const struct pktgen *g, struct pktgen_stats *out);
+
+/* Free the bookkeeping; safe to call twice. */
+void pktgen_destroy(struct pktgen *g);
+
+#endif /* NICTX_PKTGEN_H */

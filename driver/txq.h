@@ -1,0 +1,171 @@
+/*
+ * txq.h - one transmit queue of the nictx driver model.
+ *
+ * Models the transmit path of a Linux netdev driver (ixgbe/igb
+ * ixgbe_tx_map + ixgbe_clean_tx_irq, mlx4 mlx4_en_xmit): a ring of 16-byte
+ * struct nictx_tx_desc in DMA-coherent memory, a producer index
+ * (next_to_use) advanced by txq_xmit and published to the device by an MMIO
+ * tail write (the doorbell), and a consumer index (next_to_clean) advanced
+ * by txq_clean from the head index the device reports, either through a
+ * head-writeback word in host memory or by an uncached MMIO read.
+ *
+ * Contract:
+ * - The queue touches the world only through driver/platform.h.
+ * - A ring of N = 1 << ring_log2 slots holds at most N - 1 descriptors in
+ *   flight; tail == head means empty.  One descriptor carries one frame.
+ * - xmit_more: txq_xmit(..., more = 1) writes the descriptor but defers the
+ *   doorbell; the doorbell (wmb() then the tail write) is issued when more
+ *   is 0 or when the queue has just stopped because the ring is full
+ *   (Linux: !netdev_xmit_more() || netif_xmit_stopped(txq)).  One wmb() per
+ *   doorbell, never one per descriptor.  A caller that passes more = 1 must
+ *   follow with another txq_xmit (the Linux contract); no doorbell is
+ *   pending once the queue is stopped.
+ * - The completion callback is called once per reclaimed descriptor, in
+ *   ring order, with the cookie given to txq_xmit (like dev_kfree_skb).
+ * - Producer and consumer state live on separate 64-byte cache lines, as in
+ *   mlx4 after the false-sharing fix; struct txq is therefore 64-byte
+ *   aligned: embed it, or allocate it with aligned_alloc(64, ...).
+ * - Single-threaded: the caller serialises txq_xmit and txq_clean (the
+ *   simulator runs them as the same or different simulated CPUs, but never
+ *   concurrently in host threads).
+ */
+#ifndef NICTX_TXQ_H
+#define NICTX_TXQ_H
+
+#include <stdalign.h>
+#include <stdint.h>
+
+#include "nictx_hw.h"
+#include "platform.h"
+
+#define TXQ_RING_LOG2_MIN 3u
+#define TXQ_RING_LOG2_MAX 16u
+#define TXQ_FETCH_MAX_MAX 32u
+#define TXQ_MRRS_LOG2_MIN 7u
+#define TXQ_MRRS_LOG2_MAX 12u
+#define TXQ_LINE_RATE_MAX 0xFFFFFFu /* 8.16 fixed: 24 significant bits */
+#define TXQ_PKT_LEN_MAX   NICTX_DESC_LEN_MASK
+#define TXQ_CACHELINE     64u
+
+/* Where txq_clean learns the device's head index. */
+enum txq_clean_mode {
+    TXQ_CLEAN_HEAD_WB,   /* plat_load32 of the head-writeback word */
+    TXQ_CLEAN_HEAD_MMIO, /* uncached plat_mmio_read32(NICTX_REG_HEAD) */
+};
+
+struct txq_cfg {
+    unsigned ring_log2;      /* ring size 1 << ring_log2, 3..16 */
+    unsigned wb_thresh;      /* head writeback every n completions, 0 = off;
+                                HEAD_WB mode needs 1..ring size - 1; HEAD_MMIO
+                                mode allows 0..ring size - 1 */
+    unsigned irq_thresh;     /* interrupt every n completions, 0 = off */
+    unsigned desc_fetch_max; /* descriptors per fetch, 1..32 */
+    unsigned mrrs_log2;      /* device read request size 1 << n, 7..12 */
+    uint32_t line_rate_fx;   /* NICTX_REG_LINE_RATE: wire bytes per device
+                                cycle, 8.16 fixed, 1..TXQ_LINE_RATE_MAX */
+    enum txq_clean_mode clean;
+    uint64_t irq_addr;       /* MSI-X address: nonzero and 4-byte aligned if
+                                irq_thresh > 0, else must be 0 */
+    uint32_t irq_data;       /* MSI-X data (ignored if irq_thresh == 0) */
+};
+
+/* Completion callback: the buffer behind `cookie` is free again. */
+typedef void (*txq_complete_fn)(void *ctx, void *cookie);
+
+/* One frame without FCS: bus address and length 1..16383. */
+struct txq_pkt {
+    dma_addr_t dma;
+    uint16_t len;
+    void *cookie; /* handed back to the completion callback */
+};
+
+enum txq_ret {
+    TXQ_OK = 0,    /* descriptor posted */
+    TXQ_BUSY = 1,  /* queue stopped or ring full: nothing done */
+    TXQ_EINVAL = 2 /* len 0 or > 16383: nothing done (caller bug) */
+};
+
+struct txq_stats {
+    uint64_t pkts;      /* packets posted */
+    uint64_t descs;     /* descriptors written (one per packet) */
+    uint64_t doorbells; /* tail MMIO writes */
+    uint64_t wmbs;      /* wmb() issued (one per doorbell) */
+    uint64_t cleans;    /* txq_clean calls */
+    uint64_t reclaimed; /* descriptors reclaimed */
+    uint64_t busy;      /* txq_xmit returned TXQ_BUSY */
+    uint64_t stops;     /* queue stopped (ring full) */
+    uint64_t wakes;     /* queue woken by txq_clean */
+    uint64_t bad_head;  /* head >= ring size or outside the in-flight
+                           window: a device bug, nothing reclaimed */
+    uint64_t bad_len;   /* txq_xmit returned TXQ_EINVAL */
+};
+
+struct txq {
+    /* Read-mostly after txq_init (shared by both sides). */
+    struct platform *plat;
+    struct nictx_tx_desc *ring; /* CPU pointer to the descriptor ring */
+    dma_addr_t ring_dma;        /* its bus address (128-byte aligned) */
+    uint32_t *wb;               /* head-writeback word, own 64 B line */
+    dma_addr_t wb_dma;
+    void **cookies;             /* per-slot cookie, malloc'd (CPU-private) */
+    uint32_t size;              /* ring slots, 1 << ring_log2 */
+    uint32_t mask;              /* size - 1 */
+    enum txq_clean_mode clean;
+    txq_complete_fn done;
+    void *done_ctx;
+
+    /* Producer line: written by txq_xmit (and `stopped` by txq_clean). */
+    alignas(TXQ_CACHELINE) uint32_t next_to_use;
+    int stopped;                /* netif_stop_queue state */
+    uint64_t st_pkts, st_descs, st_doorbells, st_wmbs, st_busy, st_stops,
+        st_bad_len;
+
+    /* Consumer line: written by txq_clean only. */
+    alignas(TXQ_CACHELINE) uint32_t next_to_clean;
+    uint64_t st_cleans, st_reclaimed, st_wakes, st_bad_head;
+};
+
+/*
+ * Probe and bring up the queue: validate cfg, read NICTX_REG_ID, allocate
+ * the cookie array (malloc), the ring (plat_dma_alloc, align 128) and the
+ * head-writeback word (own 64-byte line), then program BAR0: ring base
+ * (one 64-bit write), ring log2, writeback address and threshold, MSI-X
+ * address, data and threshold, MRRS, descriptor fetch max, line rate, and
+ * CTRL enable last.  `done` is called for each reclaimed descriptor with
+ * `done_ctx`.
+ * Returns 0 on success; -1 on a bad cfg, NULL q/p/cfg/done (no platform
+ * call made); -3 if NICTX_REG_ID != NICTX_ID_VALUE (only the ID read made);
+ * -2 if malloc or plat_dma_alloc fails (no register written; DMA memory
+ * already taken is not returned, it lives as long as the platform).
+ */
+int txq_init(struct txq *q, struct platform *p, const struct txq_cfg *cfg,
+             txq_complete_fn done, void *done_ctx);
+
+/* Free the cookie array; the device is left as is.  Safe to call twice. */
+void txq_destroy(struct txq *q);
+
+/*
+ * ndo_start_xmit with xmit_more.  Posts `pkt` in the next descriptor, stops
+ * the queue if the ring is now full, and rings the doorbell (wmb, tail
+ * write) if !more or the queue stopped.  Returns TXQ_OK, TXQ_BUSY (queue
+ * stopped or ring full; nothing done) or TXQ_EINVAL (bad length; nothing
+ * done).
+ */
+enum txq_ret txq_xmit(struct txq *q, const struct txq_pkt *pkt, int more);
+
+/*
+ * Completion cleanup (one NAPI poll): read the head index per the clean
+ * mode, call the completion callback for each descriptor from
+ * next_to_clean up to head, and wake the queue if it was stopped and now
+ * has room.  Returns the number of descriptors reclaimed; 0 (and counts
+ * bad_head) if the device reported a head >= ring size or one outside the
+ * in-flight window.
+ */
+unsigned txq_clean(struct txq *q);
+
+int txq_stopped(const struct txq *q);        /* 1 if stopped, else 0 */
+unsigned txq_free(const struct txq *q);      /* descriptors free to post */
+unsigned txq_in_flight(const struct txq *q); /* posted, not reclaimed */
+void txq_get_stats(const struct txq *q, struct txq_stats *out);
+
+#endif /* NICTX_TXQ_H */

@@ -1,0 +1,286 @@
+// nictx_dma_rd: DMA read engine (requester side of host memory reads).
+//
+// Two requesters (0: payload, 1: descriptors) hand it whole reads {addr, len,
+// wptr}; wptr is the index, in the requester's own word buffer, of the
+// 8-byte-aligned word that holds addr.  The engine splits each read into MRd
+// TLPs that never cross an MRRS-aligned boundary (so never a 4 KiB one),
+// gives each a tag from the requester's tag range (payload: 0..PayTags-1,
+// descriptors: PayTags..PayTags+DescTags-1), and steers completion beats
+// back as word writes {dest, ptr, data}.  Completion data lanes follow the
+// address (lane = address mod 8), so words land without shifting; the
+// completions of one request arrive in address order (PCIe rule), and only
+// the first may start and only the last may end mid-word.
+//
+// Reads retire strictly in issue order: when the oldest MRd's last
+// completion has arrived its tag is freed, and if it was the last MRd of a
+// read, done_o pulses for that requester.  Requesters therefore see their
+// reads complete in order and need no per-entry valid bits.
+//
+// Handshakes: req_ready_o[d] only while no read is being split; the MRd
+// output is a register (valid never waits for ready, fields stable until
+// taken).  Completions are always accepted (cpl_ready_o = 1), as PCIe
+// requires of a requester that advertised infinite completion credits.
+module nictx_dma_rd #(
+  parameter int unsigned PayTags  = 32,
+  parameter int unsigned DescTags = 4,
+  localparam int unsigned NumTags = PayTags + DescTags
+) (
+  input  logic        clk_i,
+  // verilator lint_off SYNCASYNCNET
+  input  logic        rst_ni,  // also used by the simulation-only assertions' disable iff
+  // verilator lint_on SYNCASYNCNET
+  input  logic [3:0]  mrrs_log2_i,
+  // Read requests, index 0 payload, 1 descriptors
+  input  logic [1:0]  req_valid_i,
+  output logic [1:0]  req_ready_o,
+  input  logic [127:0] req_addr_i,  // {descriptors, payload}
+  input  logic [27:0]  req_len_i,
+  input  logic [31:0]  req_wptr_i,
+  // MRd TLPs out (one beat each)
+  output logic        mrd_valid_o,
+  input  logic        mrd_ready_i,
+  output logic [63:0] mrd_addr_o,
+  output logic [12:0] mrd_len_o,
+  output logic [7:0]  mrd_tag_o,
+  output logic        mrd_dest_o,
+  // CplD beats in
+  input  logic        cpl_valid_i,
+  output logic        cpl_ready_o,
+  input  logic        cpl_eop_i,
+  input  logic [7:0]  cpl_tag_i,
+  input  logic [12:0] cpl_len_i,
+  input  logic [63:0] cpl_data_i,
+  // Word writes to the requesters' buffers
+  output logic        wr_valid_o,
+  output logic        wr_dest_o,
+  output logic [15:0] wr_ptr_o,
+  output logic [63:0] wr_data_o,
+  // A whole read retired
+  output logic        done_valid_o,
+  output logic        done_dest_o,
+  output logic        idle_o
+);
+
+  if (PayTags < 1 || DescTags < 1 || NumTags > 256) begin : gen_tag_check
+    $error("nictx_dma_rd: need 1..255 payload tags and >= 1 descriptor tag");
+  end
+
+  localparam int unsigned TagW = $clog2(NumTags);
+
+  // Read being split into MRds.
+  logic        cur_valid_d, cur_valid_q;
+  logic        cur_dest_d, cur_dest_q;
+  logic [63:0] cur_addr_d, cur_addr_q;
+  logic [13:0] cur_rem_d, cur_rem_q;
+  logic [15:0] cur_wptr_d, cur_wptr_q;
+  // Registered MRd output.
+  logic        mrd_valid_d, mrd_valid_q;
+  logic [63:0] mrd_addr_d, mrd_addr_q;
+  logic [12:0] mrd_len_d, mrd_len_q;
+  logic [7:0]  mrd_tag_d, mrd_tag_q;
+  logic        mrd_dest_d, mrd_dest_q;
+  // Per-tag state.
+  logic [NumTags-1:0]       busy_d, busy_q;
+  logic [NumTags-1:0]       done_d, done_q;
+  logic [NumTags-1:0]       tdest_d, tdest_q;
+  // Per-tag fields flattened (Yosys 0.23 has no packed 2-D arrays).
+  logic [NumTags*16-1:0]    twptr_d, twptr_q;  // next word pointer
+  logic [NumTags*13-1:0]    trem_d, trem_q;    // bytes still to come
+
+  // Retire order FIFO: {tag, last, dest}.
+  localparam int unsigned RetW = TagW + 2;
+  logic            ret_wvalid, ret_wready, ret_rvalid, ret_rready;
+  logic [RetW-1:0] ret_wdata, ret_rdata;
+  // verilator lint_off UNUSEDSIGNAL
+  logic [TagW:0]   ret_depth;  // occupancy equals busy tags; not needed
+  // verilator lint_on UNUSEDSIGNAL
+  logic [TagW-1:0] ret_tag;
+  logic            ret_last, ret_dest;
+
+  prim_fifo_sync #(
+    .Width (RetW),
+    .Depth (1 << TagW)
+  ) u_retire_fifo (
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .wvalid_i (ret_wvalid),
+    .wready_o (ret_wready),
+    .wdata_i  (ret_wdata),
+    .rvalid_o (ret_rvalid),
+    .rready_i (ret_rready),
+    .rdata_o  (ret_rdata),
+    .depth_o  (ret_depth)
+  );
+
+  assign {ret_tag, ret_last, ret_dest} = ret_rdata;
+
+  logic [TagW-1:0] ctag;  // completion tag as a table index
+  assign ctag = cpl_tag_i[TagW-1:0];
+
+  // Split arithmetic and tag search.
+  logic [12:0]     mrrs, chunk, room;
+  logic [13:0]     span;  // bytes from the chunk's aligned word start to its end
+  logic [13:0]     chunk14;
+  logic            tag_found, load, last_chunk;
+  logic [TagW-1:0] tag_sel;
+
+  always_comb begin
+    mrrs    = 13'd1 << mrrs_log2_i;
+    room    = mrrs - (cur_addr_q[12:0] & (mrrs - 13'd1));
+    chunk14 = ({1'b0, room} < cur_rem_q) ? {1'b0, room} : cur_rem_q;
+    chunk   = chunk14[12:0];
+    last_chunk = chunk14 == cur_rem_q;
+    span    = {11'd0, cur_addr_q[2:0]} + chunk14;
+    tag_found = 1'b0;
+    tag_sel   = '0;
+    for (int unsigned t = 0; t < NumTags; t++) begin
+      logic in_range;
+      in_range = cur_dest_q ? (t >= PayTags) : (t < PayTags);
+      if (!tag_found && in_range && !busy_q[t]) begin
+        tag_found = 1'b1;
+        tag_sel   = t[TagW-1:0];
+      end
+    end
+    load = cur_valid_q && tag_found && ret_wready && (!mrd_valid_q || mrd_ready_i);
+  end
+
+  always_comb begin
+    cur_valid_d = cur_valid_q;
+    cur_dest_d  = cur_dest_q;
+    cur_addr_d  = cur_addr_q;
+    cur_rem_d   = cur_rem_q;
+    cur_wptr_d  = cur_wptr_q;
+    mrd_valid_d = mrd_valid_q;
+    mrd_addr_d  = mrd_addr_q;
+    mrd_len_d   = mrd_len_q;
+    mrd_tag_d   = mrd_tag_q;
+    mrd_dest_d  = mrd_dest_q;
+    busy_d      = busy_q;
+    done_d      = done_q;
+    tdest_d     = tdest_q;
+    twptr_d     = twptr_q;
+    trem_d      = trem_q;
+    req_ready_o = 2'b00;
+    ret_wvalid  = 1'b0;
+    ret_wdata   = '0;
+    ret_rready  = 1'b0;
+    done_valid_o = 1'b0;
+    done_dest_o  = 1'b0;
+
+    // Accept a new read when idle; descriptors first (they gate payload).
+    if (!cur_valid_q) begin
+      req_ready_o[1] = 1'b1;
+      req_ready_o[0] = !req_valid_i[1];
+      if (req_valid_i[1] || req_valid_i[0]) begin
+        cur_valid_d = 1'b1;
+        cur_dest_d  = req_valid_i[1];
+        cur_addr_d  = req_valid_i[1] ? req_addr_i[127:64] : req_addr_i[63:0];
+        cur_rem_d   = req_valid_i[1] ? req_len_i[27:14]   : req_len_i[13:0];
+        cur_wptr_d  = req_valid_i[1] ? req_wptr_i[31:16]  : req_wptr_i[15:0];
+      end
+    end
+
+    if (mrd_valid_q && mrd_ready_i) mrd_valid_d = 1'b0;
+
+    // Issue one MRd chunk.
+    if (load) begin
+      mrd_valid_d = 1'b1;
+      mrd_addr_d  = cur_addr_q;
+      mrd_len_d   = chunk;
+      mrd_tag_d   = '0;
+      mrd_tag_d[TagW-1:0] = tag_sel;
+      mrd_dest_d  = cur_dest_q;
+      busy_d[tag_sel]  = 1'b1;
+      done_d[tag_sel]  = 1'b0;
+      tdest_d[tag_sel] = cur_dest_q;
+      twptr_d[16*tag_sel +: 16] = cur_wptr_q;
+      trem_d[13*tag_sel +: 13]  = chunk;
+      ret_wvalid = 1'b1;
+      ret_wdata  = {tag_sel, last_chunk, cur_dest_q};
+      cur_addr_d = cur_addr_q + {51'd0, chunk};
+      cur_rem_d  = cur_rem_q - chunk14;
+      // A chunk that is not the last ends MRRS-aligned, hence word-aligned.
+      cur_wptr_d = cur_wptr_q + ({2'd0, span} >> 3);
+      if (last_chunk) cur_valid_d = 1'b0;
+    end
+
+    // Completion beats: write the word, advance the tag's pointer.
+    if (cpl_valid_i) begin
+      twptr_d[16*ctag +: 16] = twptr_q[16*ctag +: 16] + 16'd1;
+      if (cpl_eop_i) begin
+        trem_d[13*ctag +: 13] = trem_q[13*ctag +: 13] - cpl_len_i;
+        if (trem_q[13*ctag +: 13] == cpl_len_i) done_d[ctag] = 1'b1;
+      end
+    end
+
+    // Retire the oldest MRd once all its data is in.
+    if (ret_rvalid && done_q[ret_tag]) begin
+      ret_rready   = 1'b1;
+      busy_d[ret_tag] = 1'b0;
+      done_d[ret_tag] = 1'b0;
+      done_valid_o = ret_last;
+      done_dest_o  = ret_dest;
+    end
+  end
+
+  assign cpl_ready_o = 1'b1;
+  assign wr_valid_o  = cpl_valid_i;
+  assign wr_dest_o   = tdest_q[ctag];
+  assign wr_ptr_o    = twptr_q[16*ctag +: 16];
+  assign wr_data_o   = cpl_data_i;
+
+  assign mrd_valid_o = mrd_valid_q;
+  assign mrd_addr_o  = mrd_addr_q;
+  assign mrd_len_o   = mrd_len_q;
+  assign mrd_tag_o   = mrd_tag_q;
+  assign mrd_dest_o  = mrd_dest_q;
+  assign idle_o      = !cur_valid_q && !mrd_valid_q && busy_q == '0;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cur_valid_q <= 1'b0;
+      cur_dest_q  <= 1'b0;
+      cur_addr_q  <= '0;
+      cur_rem_q   <= '0;
+      cur_wptr_q  <= '0;
+      mrd_valid_q <= 1'b0;
+      mrd_addr_q  <= '0;
+      mrd_len_q   <= '0;
+      mrd_tag_q   <= '0;
+      mrd_dest_q  <= 1'b0;
+      busy_q      <= '0;
+      done_q      <= '0;
+      tdest_q     <= '0;
+      twptr_q     <= '0;
+      trem_q      <= '0;
+    end else begin
+      cur_valid_q <= cur_valid_d;
+      cur_dest_q  <= cur_dest_d;
+      cur_addr_q  <= cur_addr_d;
+      cur_rem_q   <= cur_rem_d;
+      cur_wptr_q  <= cur_wptr_d;
+      mrd_valid_q <= mrd_valid_d;
+      mrd_addr_q  <= mrd_addr_d;
+      mrd_len_q   <= mrd_len_d;
+      mrd_tag_q   <= mrd_tag_d;
+      mrd_dest_q  <= mrd_dest_d;
+      busy_q      <= busy_d;
+      done_q      <= done_d;
+      tdest_q     <= tdest_d;
+      twptr_q     <= twptr_d;
+      trem_q      <= trem_d;
+    end
+  end
+
+`ifndef SYNTHESIS
+  // A completion must match an outstanding tag.
+  assert property (@(posedge clk_i) disable iff (!rst_ni)
+                   cpl_valid_i |-> (32'(cpl_tag_i) < NumTags && busy_q[ctag]))
+    else $error("nictx_dma_rd: completion for tag %0d not outstanding", cpl_tag_i);
+  // The MRd output holds while stalled (valid/ready rule).
+  assert property (@(posedge clk_i) disable iff (!rst_ni)
+                   (mrd_valid_o && !mrd_ready_i) |=> (mrd_valid_o && $stable(mrd_addr_o)
+                                                       && $stable(mrd_tag_o)));
+`endif
+
+endmodule

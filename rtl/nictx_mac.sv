@@ -1,0 +1,108 @@
+// nictx_mac: transmit MAC: line-rate pacing, FCS, wire stream.
+//
+// Frames arrive as a beat stream from nictx_payload_fetch and leave on the
+// wire stream unchanged, with the Ethernet FCS (CRC-32) of the frame on
+// wire_fcs_o at the last beat.  Pacing: a frame of L bytes (without FCS)
+// occupies L + 4 (FCS) + 8 (preamble, SFD) + 12 (IFG) byte times on the
+// wire.  A signed credit in bytes (16 fractional bits) grows by
+// line_rate_i per cycle; a frame may start when the credit is >= 0 and
+// costs (L + 24) bytes, so back-to-back frames leave at exactly the line
+// rate on average.  When nothing waits the credit stops at 0 (no burst
+// after idle).  A skip beat (bad descriptor) completes without the wire.
+//
+// Handshakes: wire_valid_o never waits for wire_ready_i; fr_ready_o is
+// wire_ready_i while a beat goes out (the wire data is the frame data).
+module nictx_mac (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  input  logic [23:0] line_rate_i,  // bytes per cycle, 8.16 fixed point
+  // Frame stream in
+  input  logic        fr_valid_i,
+  output logic        fr_ready_o,
+  input  logic        fr_sop_i,
+  input  logic        fr_eop_i,
+  input  logic [63:0] fr_data_i,
+  input  logic [3:0]  fr_bytes_i,
+  input  logic [13:0] fr_len_i,
+  input  logic        fr_skip_i,
+  // Wire
+  output logic        wire_valid_o,
+  input  logic        wire_ready_i,
+  output logic        wire_sop_o,
+  output logic        wire_eop_o,
+  output logic [63:0] wire_data_o,
+  output logic [3:0]  wire_bytes_o,
+  output logic [31:0] wire_fcs_o,
+  // One frame done (left the wire, or skipped)
+  output logic        pkt_done_o,
+  output logic [13:0] pkt_len_o,
+  output logic        idle_o
+);
+
+  // CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320) over the first
+  // `n` bytes of a beat, least significant byte first.
+  function automatic logic [31:0] crc32_beat(input logic [31:0] crc_in,
+                                             input logic [63:0] data,
+                                             input logic [3:0] n);
+    logic [31:0] c;
+    c = crc_in;
+    for (int unsigned i = 0; i < 8; i++) begin
+      if (4'(i) < n) begin
+        for (int unsigned b = 0; b < 8; b++) begin
+          if (c[0] ^ data[8 * i + b]) c = (c >> 1) ^ 32'hEDB8_8320;
+          else                        c = c >> 1;
+        end
+      end
+    end
+    crc32_beat = c;
+  endfunction
+
+  logic signed [31:0] credit_d, credit_q;
+  logic               in_frame_d, in_frame_q;
+  logic [31:0]        crc_d, crc_q, crc_next;
+  logic               may_start, send;
+
+  always_comb begin
+    may_start    = credit_q >= 0;
+    wire_valid_o = fr_valid_i && !fr_skip_i && (in_frame_q || (fr_sop_i && may_start));
+    send         = wire_valid_o && wire_ready_i;
+    fr_ready_o   = (fr_valid_i && fr_skip_i) || send;
+    wire_sop_o   = fr_sop_i;
+    wire_eop_o   = fr_eop_i;
+    wire_data_o  = fr_data_i;
+    wire_bytes_o = fr_bytes_i;
+    crc_next     = crc32_beat(fr_sop_i ? 32'hFFFF_FFFF : crc_q, fr_data_i, fr_bytes_i);
+    wire_fcs_o   = ~crc_next;
+
+    credit_d   = credit_q + $signed({8'd0, line_rate_i});
+    in_frame_d = in_frame_q;
+    crc_d      = crc_q;
+    if (send) begin
+      crc_d = crc_next;
+      if (fr_sop_i) begin
+        credit_d = credit_d - $signed({1'd0, {1'b0, fr_len_i} + 15'd24, 16'd0});
+      end
+      in_frame_d = !fr_eop_i;
+    end
+    // Nothing waiting: the wire idles and saves no credit.
+    if (!fr_valid_i && credit_d > 0) credit_d = '0;
+
+    pkt_done_o = (send && fr_eop_i) || (fr_valid_i && fr_skip_i);
+    pkt_len_o  = fr_len_i;
+  end
+
+  assign idle_o = !in_frame_q && credit_q == 0;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      credit_q   <= '0;
+      in_frame_q <= 1'b0;
+      crc_q      <= 32'hFFFF_FFFF;
+    end else begin
+      credit_q   <= credit_d;
+      in_frame_q <= in_frame_d;
+      crc_q      <= crc_d;
+    end
+  end
+
+endmodule

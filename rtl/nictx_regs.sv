@@ -1,0 +1,318 @@
+// nictx_regs: BAR0 register block of the nictx transmit engine.
+//
+// Takes host MWr and MRd TLPs (one beat each: 4 bytes at a 4-aligned offset
+// or 8 bytes at an 8-aligned offset; data lanes follow address bits [2:0])
+// and answers each MRd with a CplD carrying the aligned 8-byte word that
+// holds the requested bytes (the host takes its lanes by address).
+//
+// Handshakes: req_ready_o is low only for an MRd while a previous read's
+// completion still waits (one read outstanding).  cpl_valid_o never waits
+// for cpl_ready_i; cpl_* are stable until taken.
+//
+// Invalid accesses (unknown offset, bad size, a value out of range) set
+// nictx_pkg::ErrBadAccess and leave the register unchanged; a tail beyond the ring
+// sets nictx_pkg::ErrTailRange and is ignored (the engine never hangs on it).
+module nictx_regs #(
+  parameter int unsigned DescFetchMaxHw = 32
+) (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  // Host request (MWr or MRd), one beat
+  input  logic        req_valid_i,
+  output logic        req_ready_o,
+  input  logic [1:0]  req_type_i,
+  input  logic [7:0]  req_tag_i,
+  input  logic [12:0] req_len_i,
+  input  logic [7:0]  req_off_i,
+  input  logic [63:0] req_data_i,
+  // Completion for MRd
+  output logic        cpl_valid_o,
+  input  logic        cpl_ready_i,
+  output logic [7:0]  cpl_tag_o,
+  output logic [12:0] cpl_len_o,
+  output logic [7:0]  cpl_off_o,
+  output logic [63:0] cpl_data_o,
+  // Configuration
+  output logic        enable_o,
+  output logic [63:0] ring_base_o,
+  output logic [4:0]  ring_log2_o,
+  output logic [15:0] tail_o,
+  output logic        doorbell_o,
+  output logic [15:0] wb_thresh_o,
+  output logic [63:0] wb_addr_o,
+  output logic [15:0] irq_thresh_o,
+  output logic [31:0] irq_data_o,
+  output logic [63:0] irq_addr_o,
+  output logic [3:0]  mrrs_log2_o,
+  output logic [23:0] line_rate_o,
+  output logic [5:0]  desc_fetch_max_o,
+  // Status and events from the engine
+  input  logic [15:0] head_i,
+  input  logic        pkt_done_i,
+  input  logic [13:0] pkt_len_i,
+  input  logic        desc_rd_i,
+  input  logic        dma_rd_i,
+  input  logic        bad_desc_i,
+  output logic        idle_o
+);
+
+  // The upper address bits of a BAR0 access are ignored by design (the BAR
+  // is 256 bytes); the harness only ever sends BAR0 offsets.
+  logic        enable_d, enable_q;
+  logic [2:0]  err_d, err_q;
+  logic [63:0] ring_base_d, ring_base_q;
+  logic [4:0]  ring_log2_d, ring_log2_q;
+  logic [15:0] tail_d, tail_q;
+  logic [15:0] wb_thresh_d, wb_thresh_q;
+  logic [63:0] wb_addr_d, wb_addr_q;
+  logic [15:0] irq_thresh_d, irq_thresh_q;
+  logic [31:0] irq_data_d, irq_data_q;
+  logic [63:0] irq_addr_d, irq_addr_q;
+  logic [3:0]  mrrs_log2_d, mrrs_log2_q;
+  logic [23:0] line_rate_d, line_rate_q;
+  logic [5:0]  fetch_max_d, fetch_max_q;
+  logic [31:0] cnt_pkts_d, cnt_pkts_q;
+  logic [63:0] cnt_bytes_d, cnt_bytes_q;
+  logic [31:0] cnt_db_d, cnt_db_q;
+  logic [31:0] cnt_desc_rd_d, cnt_desc_rd_q;
+  logic [31:0] cnt_dma_rd_d, cnt_dma_rd_q;
+  logic        cpl_valid_d, cpl_valid_q;
+  logic [7:0]  cpl_tag_d, cpl_tag_q;
+  logic [12:0] cpl_len_d, cpl_len_q;
+  logic [7:0]  cpl_off_d, cpl_off_q;
+  logic [63:0] cpl_data_d, cpl_data_q;
+
+  // Register read mux: both dwords of the aligned 8-byte word.
+  logic [31:0] rd_lo, rd_hi;
+  logic [7:0]  rd_base;
+
+  always_comb begin
+    rd_base = {req_off_i[7:3], 3'b000};
+    rd_lo = 32'd0;
+    rd_hi = 32'd0;
+    for (int unsigned k = 0; k < 2; k++) begin
+      logic [31:0] v;
+      logic [7:0]  o;
+      o = rd_base | (k == 0 ? 8'h00 : 8'h04);
+      unique case (o)
+        nictx_pkg::RegCtrl:         v = {31'd0, enable_q};
+        nictx_pkg::RegErr:          v = {29'd0, err_q};
+        nictx_pkg::RegRingBaseLo:   v = ring_base_q[31:0];
+        nictx_pkg::RegRingBaseHi:   v = ring_base_q[63:32];
+        nictx_pkg::RegRingLog2:     v = {27'd0, ring_log2_q};
+        nictx_pkg::RegTail:         v = {16'd0, tail_q};
+        nictx_pkg::RegHead:         v = {16'd0, head_i};
+        nictx_pkg::RegWbThresh:     v = {16'd0, wb_thresh_q};
+        nictx_pkg::RegWbAddrLo:     v = wb_addr_q[31:0];
+        nictx_pkg::RegWbAddrHi:     v = wb_addr_q[63:32];
+        nictx_pkg::RegIrqThresh:    v = {16'd0, irq_thresh_q};
+        nictx_pkg::RegIrqData:      v = irq_data_q;
+        nictx_pkg::RegIrqAddrLo:    v = irq_addr_q[31:0];
+        nictx_pkg::RegIrqAddrHi:    v = irq_addr_q[63:32];
+        nictx_pkg::RegMrrsLog2:     v = {28'd0, mrrs_log2_q};
+        nictx_pkg::RegLineRate:     v = {8'd0, line_rate_q};
+        nictx_pkg::RegCntPkts:      v = cnt_pkts_q;
+        nictx_pkg::RegCntBytesLo:   v = cnt_bytes_q[31:0];
+        nictx_pkg::RegCntBytesHi:   v = cnt_bytes_q[63:32];
+        nictx_pkg::RegCntDoorbell:  v = cnt_db_q;
+        nictx_pkg::RegCntDescRd:    v = cnt_desc_rd_q;
+        nictx_pkg::RegCntDmaRd:     v = cnt_dma_rd_q;
+        nictx_pkg::RegId:           v = nictx_pkg::IdValue;
+        nictx_pkg::RegDescFetchMax: v = {26'd0, fetch_max_q};
+        default:         v = 32'd0;
+      endcase
+      if (k == 0) rd_lo = v;
+      else        rd_hi = v;
+    end
+  end
+
+  // Register writes: one or two dwords per beat.
+  logic        acc, is_wr, is_rd, size_ok;
+  logic [1:0]  wr_en;
+  logic [7:0]  wr_off [2];
+  logic [31:0] wr_val [2];
+  logic        doorbell;
+
+  always_comb begin
+    acc     = req_valid_i && req_ready_o;
+    is_wr   = acc && req_type_i == nictx_pkg::TlpMWr;
+    is_rd   = acc && req_type_i == nictx_pkg::TlpMRd;
+    size_ok = (req_len_i == 13'd4 && req_off_i[1:0] == 2'b00) ||
+              (req_len_i == 13'd8 && req_off_i[2:0] == 3'b000);
+    wr_en     = 2'b00;
+    wr_off[0] = req_off_i;
+    wr_off[1] = req_off_i + 8'd4;
+    wr_val[0] = req_off_i[2] ? req_data_i[63:32] : req_data_i[31:0];
+    wr_val[1] = req_data_i[63:32];
+    if (is_wr && size_ok) wr_en = (req_len_i == 13'd8) ? 2'b11 : 2'b01;
+  end
+
+  always_comb begin
+    enable_d      = enable_q;
+    err_d         = err_q;
+    ring_base_d   = ring_base_q;
+    ring_log2_d   = ring_log2_q;
+    tail_d        = tail_q;
+    wb_thresh_d   = wb_thresh_q;
+    wb_addr_d     = wb_addr_q;
+    irq_thresh_d  = irq_thresh_q;
+    irq_data_d    = irq_data_q;
+    irq_addr_d    = irq_addr_q;
+    mrrs_log2_d   = mrrs_log2_q;
+    line_rate_d   = line_rate_q;
+    fetch_max_d   = fetch_max_q;
+    cnt_pkts_d    = cnt_pkts_q;
+    cnt_bytes_d   = cnt_bytes_q;
+    cnt_db_d      = cnt_db_q;
+    cnt_desc_rd_d = cnt_desc_rd_q;
+    cnt_dma_rd_d  = cnt_dma_rd_q;
+    cpl_valid_d   = cpl_valid_q;
+    cpl_tag_d     = cpl_tag_q;
+    cpl_len_d     = cpl_len_q;
+    cpl_off_d     = cpl_off_q;
+    cpl_data_d    = cpl_data_q;
+    doorbell      = 1'b0;
+
+    if ((is_wr || is_rd) && !size_ok) err_d[nictx_pkg::ErrBadAccess] = 1'b1;
+
+    for (int unsigned k = 0; k < 2; k++) begin
+      if (wr_en[k]) begin
+        unique case (wr_off[k])
+          nictx_pkg::RegCtrl:       enable_d = wr_val[k][0];
+          nictx_pkg::RegErr:        err_d = err_d & ~wr_val[k][2:0];
+          nictx_pkg::RegRingBaseLo: ring_base_d[31:0] = {wr_val[k][31:4], 4'b0000};
+          nictx_pkg::RegRingBaseHi: ring_base_d[63:32] = wr_val[k];
+          nictx_pkg::RegRingLog2: begin
+            if (wr_val[k] >= 32'd3 && wr_val[k] <= 32'd16) ring_log2_d = wr_val[k][4:0];
+            else err_d[nictx_pkg::ErrBadAccess] = 1'b1;
+          end
+          nictx_pkg::RegTail: begin
+            if ((wr_val[k] >> ring_log2_q) == 32'd0) begin
+              tail_d   = wr_val[k][15:0];
+              doorbell = 1'b1;
+            end else begin
+              err_d[nictx_pkg::ErrTailRange] = 1'b1;
+            end
+          end
+          nictx_pkg::RegWbThresh:   wb_thresh_d = wr_val[k][15:0];
+          nictx_pkg::RegWbAddrLo:   wb_addr_d[31:0] = {wr_val[k][31:2], 2'b00};
+          nictx_pkg::RegWbAddrHi:   wb_addr_d[63:32] = wr_val[k];
+          nictx_pkg::RegIrqThresh:  irq_thresh_d = wr_val[k][15:0];
+          nictx_pkg::RegIrqData:    irq_data_d = wr_val[k];
+          nictx_pkg::RegIrqAddrLo:  irq_addr_d[31:0] = {wr_val[k][31:2], 2'b00};
+          nictx_pkg::RegIrqAddrHi:  irq_addr_d[63:32] = wr_val[k];
+          nictx_pkg::RegMrrsLog2: begin
+            if (wr_val[k] >= 32'd7 && wr_val[k] <= 32'd12) mrrs_log2_d = wr_val[k][3:0];
+            else err_d[nictx_pkg::ErrBadAccess] = 1'b1;
+          end
+          nictx_pkg::RegLineRate: begin
+            if (wr_val[k][31:24] == 8'd0 && wr_val[k][23:0] != 24'd0) line_rate_d = wr_val[k][23:0];
+            else err_d[nictx_pkg::ErrBadAccess] = 1'b1;
+          end
+          nictx_pkg::RegDescFetchMax: begin
+            if (wr_val[k] >= 32'd1 && wr_val[k] <= DescFetchMaxHw) fetch_max_d = wr_val[k][5:0];
+            else err_d[nictx_pkg::ErrBadAccess] = 1'b1;
+          end
+          default: err_d[nictx_pkg::ErrBadAccess] = 1'b1;  // read-only or unknown
+        endcase
+      end
+    end
+
+    // Completion for a register read (one outstanding).
+    if (cpl_valid_q && cpl_ready_i) cpl_valid_d = 1'b0;
+    if (is_rd) begin
+      cpl_valid_d = 1'b1;
+      cpl_tag_d   = req_tag_i;
+      cpl_len_d   = req_len_i;
+      cpl_off_d   = req_off_i;
+      cpl_data_d  = size_ok ? {rd_hi, rd_lo} : 64'd0;
+    end
+
+    // Counters.
+    if (doorbell)   cnt_db_d = cnt_db_q + 32'd1;
+    if (pkt_done_i) begin
+      cnt_pkts_d  = cnt_pkts_q + 32'd1;
+      cnt_bytes_d = cnt_bytes_q + {50'd0, pkt_len_i};
+    end
+    if (desc_rd_i)  cnt_desc_rd_d = cnt_desc_rd_q + 32'd1;
+    if (dma_rd_i)   cnt_dma_rd_d = cnt_dma_rd_q + 32'd1;
+    if (bad_desc_i) err_d[nictx_pkg::ErrBadDesc] = 1'b1;
+  end
+
+  // One read outstanding: a new MRd waits until the last completion left.
+  assign req_ready_o = !(req_type_i == nictx_pkg::TlpMRd && cpl_valid_q);
+  assign cpl_valid_o = cpl_valid_q;
+  assign cpl_tag_o   = cpl_tag_q;
+  assign cpl_len_o   = cpl_len_q;
+  assign cpl_off_o   = cpl_off_q;
+  assign cpl_data_o  = cpl_data_q;
+  assign idle_o      = !cpl_valid_q;
+
+  assign enable_o         = enable_q;
+  assign ring_base_o      = ring_base_q;
+  assign ring_log2_o      = ring_log2_q;
+  assign tail_o           = tail_q;
+  assign wb_thresh_o      = wb_thresh_q;
+  assign wb_addr_o        = wb_addr_q;
+  assign irq_thresh_o     = irq_thresh_q;
+  assign irq_data_o       = irq_data_q;
+  assign irq_addr_o       = irq_addr_q;
+  assign mrrs_log2_o      = mrrs_log2_q;
+  assign line_rate_o      = line_rate_q;
+  assign desc_fetch_max_o = fetch_max_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      enable_q      <= 1'b0;
+      err_q         <= '0;
+      ring_base_q   <= '0;
+      ring_log2_q   <= 5'd8;
+      tail_q        <= '0;
+      wb_thresh_q   <= '0;
+      wb_addr_q     <= '0;
+      irq_thresh_q  <= '0;
+      irq_data_q    <= '0;
+      irq_addr_q    <= '0;
+      mrrs_log2_q   <= 4'd9;
+      line_rate_q   <= 24'h05_0000;  // 5.0 B/cycle: 10 Gb/s at 250 MHz
+      fetch_max_q   <= 6'd8;
+      cnt_pkts_q    <= '0;
+      cnt_bytes_q   <= '0;
+      cnt_db_q      <= '0;
+      cnt_desc_rd_q <= '0;
+      cnt_dma_rd_q  <= '0;
+      cpl_valid_q   <= 1'b0;
+      cpl_tag_q     <= '0;
+      cpl_len_q     <= '0;
+      cpl_off_q     <= '0;
+      cpl_data_q    <= '0;
+    end else begin
+      enable_q      <= enable_d;
+      err_q         <= err_d;
+      ring_base_q   <= ring_base_d;
+      ring_log2_q   <= ring_log2_d;
+      tail_q        <= tail_d;
+      wb_thresh_q   <= wb_thresh_d;
+      wb_addr_q     <= wb_addr_d;
+      irq_thresh_q  <= irq_thresh_d;
+      irq_data_q    <= irq_data_d;
+      irq_addr_q    <= irq_addr_d;
+      mrrs_log2_q   <= mrrs_log2_d;
+      line_rate_q   <= line_rate_d;
+      fetch_max_q   <= fetch_max_d;
+      cnt_pkts_q    <= cnt_pkts_d;
+      cnt_bytes_q   <= cnt_bytes_d;
+      cnt_db_q      <= cnt_db_d;
+      cnt_desc_rd_q <= cnt_desc_rd_d;
+      cnt_dma_rd_q  <= cnt_dma_rd_d;
+      cpl_valid_q   <= cpl_valid_d;
+      cpl_tag_q     <= cpl_tag_d;
+      cpl_len_q     <= cpl_len_d;
+      cpl_off_q     <= cpl_off_d;
+      cpl_data_q    <= cpl_data_d;
+    end
+  end
+
+  assign doorbell_o = doorbell;
+
+endmodule

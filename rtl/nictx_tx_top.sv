@@ -1,0 +1,341 @@
+// nictx_tx_top: the nictx transmit engine, one queue, tail doorbell.
+//
+// Device port contract (sim/device.h holds the C side of it):
+//  - h2d_*: host-to-device TLP beats (MWr and MRd to BAR0, CplD for the
+//    engine's reads).  Header fields are valid and constant on every beat
+//    of a TLP; data lanes follow the address (lane = address mod 8), so a
+//    TLP of len bytes at address a has ceil(((a mod 8) + len) / 8) beats.
+//  - d2h_*: device-to-host TLP beats, same rules (MRd, MWr, CplD).  Every
+//    TLP the engine sends is a single beat.
+//  - wire_*: Ethernet frames without FCS, 8 bytes per beat from byte 0,
+//    wire_bytes_o valid bytes; the FCS comes on wire_fcs_o with the last beat.
+// Every stream is valid/ready, one beat per clock: valid never waits for
+// ready and a beat's fields hold until it is taken.
+//
+// Tags: 0..PayTags-1 payload reads, PayTags..PayTags+DescTags-1 descriptor
+// reads.  idle_o is high when no state can change without host input.
+module nictx_tx_top #(
+  parameter int unsigned PayTags      = 32,
+  parameter int unsigned DescTags     = 4,
+  parameter int unsigned DescBufDescs = 64,
+  parameter int unsigned PayBufBytes  = 16384,
+  parameter int unsigned MaxPkts      = 64
+) (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  // Host to device
+  input  logic        h2d_valid_i,
+  output logic        h2d_ready_o,
+  input  logic        h2d_sop_i,
+  input  logic        h2d_eop_i,
+  input  logic [1:0]  h2d_type_i,
+  input  logic [7:0]  h2d_tag_i,
+  input  logic [12:0] h2d_len_i,
+  input  logic [63:0] h2d_addr_i,
+  input  logic [63:0] h2d_data_i,
+  // Device to host
+  output logic        d2h_valid_o,
+  input  logic        d2h_ready_i,
+  output logic        d2h_sop_o,
+  output logic        d2h_eop_o,
+  output logic [1:0]  d2h_type_o,
+  output logic [7:0]  d2h_tag_o,
+  output logic [12:0] d2h_len_o,
+  output logic [63:0] d2h_addr_o,
+  output logic [63:0] d2h_data_o,
+  // Wire
+  output logic        wire_valid_o,
+  input  logic        wire_ready_i,
+  output logic        wire_sop_o,
+  output logic        wire_eop_o,
+  output logic [63:0] wire_data_o,
+  output logic [3:0]  wire_bytes_o,
+  output logic [31:0] wire_fcs_o,
+  output logic        idle_o
+);
+
+  // ---- configuration and status ----
+  logic        enable, doorbell;
+  logic [63:0] ring_base, wb_addr, irq_addr;
+  logic [4:0]  ring_log2;
+  logic [15:0] tail, head, wb_thresh, irq_thresh;
+  logic [31:0] irq_data;
+  logic [3:0]  mrrs_log2;
+  logic [23:0] line_rate;
+  logic [5:0]  fetch_max;
+  logic        pkt_done, bad_desc;
+  logic [13:0] pkt_len;
+
+  // ---- host-to-device demux: CplD to the read engine, the rest to BAR0 ----
+  logic h2d_is_cpl, regs_req_ready, rd_cpl_ready;
+  assign h2d_is_cpl  = h2d_type_i == nictx_pkg::TlpCplD;
+  assign h2d_ready_o = h2d_is_cpl ? rd_cpl_ready : regs_req_ready;
+
+  // ---- device-to-host sources ----
+  localparam int unsigned SrcMrd = 0, SrcRegCpl = 1, SrcWr = 2, NumSrc = 3;
+  logic [NumSrc-1:0] src_valid, src_gnt;
+  logic [1:0]        src_idx;
+  logic              arb_valid;
+
+  logic        mrd_valid, mrd_dest;
+  logic [63:0] mrd_addr;
+  logic [12:0] mrd_len;
+  logic [7:0]  mrd_tag;
+  logic        rcpl_valid;
+  logic [7:0]  rcpl_tag, rcpl_off;
+  logic [12:0] rcpl_len;
+  logic [63:0] rcpl_data;
+  logic        cw_valid;
+  logic [63:0] cw_addr, cw_data;
+
+  logic regs_idle, rd_idle, df_idle, pf_idle, mac_idle, cpl_idle;
+
+  nictx_regs #(
+    .DescFetchMaxHw (32)
+  ) u_regs (
+    .clk_i            (clk_i),
+    .rst_ni           (rst_ni),
+    .req_valid_i      (h2d_valid_i && !h2d_is_cpl),
+    .req_ready_o      (regs_req_ready),
+    .req_type_i       (h2d_type_i),
+    .req_tag_i        (h2d_tag_i),
+    .req_len_i        (h2d_len_i),
+    .req_off_i        (h2d_addr_i[7:0]),
+    .req_data_i       (h2d_data_i),
+    .cpl_valid_o      (rcpl_valid),
+    .cpl_ready_i      (d2h_ready_i && src_gnt[SrcRegCpl]),
+    .cpl_tag_o        (rcpl_tag),
+    .cpl_len_o        (rcpl_len),
+    .cpl_off_o        (rcpl_off),
+    .cpl_data_o       (rcpl_data),
+    .enable_o         (enable),
+    .ring_base_o      (ring_base),
+    .ring_log2_o      (ring_log2),
+    .tail_o           (tail),
+    .doorbell_o       (doorbell),
+    .wb_thresh_o      (wb_thresh),
+    .wb_addr_o        (wb_addr),
+    .irq_thresh_o     (irq_thresh),
+    .irq_data_o       (irq_data),
+    .irq_addr_o       (irq_addr),
+    .mrrs_log2_o      (mrrs_log2),
+    .line_rate_o      (line_rate),
+    .desc_fetch_max_o (fetch_max),
+    .head_i           (head),
+    .pkt_done_i       (pkt_done),
+    .pkt_len_i        (pkt_len),
+    .desc_rd_i        (mrd_valid && d2h_ready_i && src_gnt[SrcMrd] && mrd_dest),
+    .dma_rd_i         (mrd_valid && d2h_ready_i && src_gnt[SrcMrd]),
+    .bad_desc_i       (bad_desc),
+    .idle_o           (regs_idle)
+  );
+
+  // ---- DMA read engine ----
+  logic [1:0]  rd_req_valid, rd_req_ready;
+  logic [127:0] rd_req_addr;  // {descriptors, payload}
+  logic [27:0]  rd_req_len;
+  logic [31:0]  rd_req_wptr;
+  logic        rd_wr_valid, rd_wr_dest, rd_done, rd_done_dest;
+  logic [15:0] rd_wr_ptr;
+  logic [63:0] rd_wr_data;
+
+  nictx_dma_rd #(
+    .PayTags  (PayTags),
+    .DescTags (DescTags)
+  ) u_dma_rd (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .mrrs_log2_i  (mrrs_log2),
+    .req_valid_i  (rd_req_valid),
+    .req_ready_o  (rd_req_ready),
+    .req_addr_i   (rd_req_addr),
+    .req_len_i    (rd_req_len),
+    .req_wptr_i   (rd_req_wptr),
+    .mrd_valid_o  (mrd_valid),
+    .mrd_ready_i  (d2h_ready_i && src_gnt[SrcMrd]),
+    .mrd_addr_o   (mrd_addr),
+    .mrd_len_o    (mrd_len),
+    .mrd_tag_o    (mrd_tag),
+    .mrd_dest_o   (mrd_dest),
+    .cpl_valid_i  (h2d_valid_i && h2d_is_cpl),
+    .cpl_ready_o  (rd_cpl_ready),
+    .cpl_eop_i    (h2d_eop_i),
+    .cpl_tag_i    (h2d_tag_i),
+    .cpl_len_i    (h2d_len_i),
+    .cpl_data_i   (h2d_data_i),
+    .wr_valid_o   (rd_wr_valid),
+    .wr_dest_o    (rd_wr_dest),
+    .wr_ptr_o     (rd_wr_ptr),
+    .wr_data_o    (rd_wr_data),
+    .done_valid_o (rd_done),
+    .done_dest_o  (rd_done_dest),
+    .idle_o       (rd_idle)
+  );
+
+  // ---- descriptor fetch ----
+  logic        desc_valid, desc_ready, desc_bad;
+  logic [63:0] desc_addr;
+  logic [13:0] desc_len;
+
+  nictx_desc_fetch #(
+    .BufDescs (DescBufDescs),
+    .MaxReads (DescTags)
+  ) u_desc_fetch (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .enable_i     (enable),
+    .ring_base_i  (ring_base),
+    .ring_log2_i  (ring_log2),
+    .tail_i       (tail),
+    .fetch_max_i  (fetch_max),
+    .req_valid_o  (rd_req_valid[1]),
+    .req_ready_i  (rd_req_ready[1]),
+    .req_addr_o   (rd_req_addr[127:64]),
+    .req_len_o    (rd_req_len[27:14]),
+    .req_wptr_o   (rd_req_wptr[31:16]),
+    .wr_valid_i   (rd_wr_valid && rd_wr_dest),
+    .wr_ptr_i     (rd_wr_ptr),
+    .wr_data_i    (rd_wr_data),
+    .done_i       (rd_done && rd_done_dest),
+    .desc_valid_o (desc_valid),
+    .desc_ready_i (desc_ready),
+    .desc_addr_o  (desc_addr),
+    .desc_len_o   (desc_len),
+    .desc_bad_o   (desc_bad),
+    .idle_o       (df_idle)
+  );
+
+  // ---- payload fetch and reassembly ----
+  logic        fr_valid, fr_ready, fr_sop, fr_eop, fr_skip;
+  logic [63:0] fr_data;
+  logic [3:0]  fr_bytes;
+  logic [13:0] fr_len;
+
+  nictx_payload_fetch #(
+    .BufBytes (PayBufBytes),
+    .MaxPkts  (MaxPkts)
+  ) u_payload_fetch (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .desc_valid_i (desc_valid),
+    .desc_ready_o (desc_ready),
+    .desc_addr_i  (desc_addr),
+    .desc_len_i   (desc_len),
+    .desc_bad_i   (desc_bad),
+    .req_valid_o  (rd_req_valid[0]),
+    .req_ready_i  (rd_req_ready[0]),
+    .req_addr_o   (rd_req_addr[63:0]),
+    .req_len_o    (rd_req_len[13:0]),
+    .req_wptr_o   (rd_req_wptr[15:0]),
+    .wr_valid_i   (rd_wr_valid && !rd_wr_dest),
+    .wr_ptr_i     (rd_wr_ptr),
+    .wr_data_i    (rd_wr_data),
+    .done_i       (rd_done && !rd_done_dest),
+    .fr_valid_o   (fr_valid),
+    .fr_ready_i   (fr_ready),
+    .fr_sop_o     (fr_sop),
+    .fr_eop_o     (fr_eop),
+    .fr_data_o    (fr_data),
+    .fr_bytes_o   (fr_bytes),
+    .fr_len_o     (fr_len),
+    .fr_skip_o    (fr_skip),
+    .bad_desc_o   (bad_desc),
+    .idle_o       (pf_idle)
+  );
+
+  // ---- MAC ----
+  nictx_mac u_mac (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .line_rate_i  (line_rate),
+    .fr_valid_i   (fr_valid),
+    .fr_ready_o   (fr_ready),
+    .fr_sop_i     (fr_sop),
+    .fr_eop_i     (fr_eop),
+    .fr_data_i    (fr_data),
+    .fr_bytes_i   (fr_bytes),
+    .fr_len_i     (fr_len),
+    .fr_skip_i    (fr_skip),
+    .wire_valid_o (wire_valid_o),
+    .wire_ready_i (wire_ready_i),
+    .wire_sop_o   (wire_sop_o),
+    .wire_eop_o   (wire_eop_o),
+    .wire_data_o  (wire_data_o),
+    .wire_bytes_o (wire_bytes_o),
+    .wire_fcs_o   (wire_fcs_o),
+    .pkt_done_o   (pkt_done),
+    .pkt_len_o    (pkt_len),
+    .idle_o       (mac_idle)
+  );
+
+  // ---- completions ----
+  nictx_cpl u_cpl (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .ring_log2_i  (ring_log2),
+    .tail_i       (tail),
+    .pkt_done_i   (pkt_done),
+    .wb_thresh_i  (wb_thresh),
+    .wb_addr_i    (wb_addr),
+    .irq_thresh_i (irq_thresh),
+    .irq_addr_i   (irq_addr),
+    .irq_data_i   (irq_data),
+    .head_o       (head),
+    .wr_valid_o   (cw_valid),
+    .wr_ready_i   (d2h_ready_i && src_gnt[SrcWr]),
+    .wr_addr_o    (cw_addr),
+    .wr_data_o    (cw_data),
+    .idle_o       (cpl_idle)
+  );
+
+  // ---- device-to-host arbitration (every TLP is one beat) ----
+  assign src_valid = {cw_valid, rcpl_valid, mrd_valid};
+
+  prim_arbiter_rr #(
+    .N (NumSrc)
+  ) u_d2h_arb (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .req_i   (src_valid),
+    .ready_i (d2h_ready_i),
+    .gnt_o   (src_gnt),
+    .idx_o   (src_idx),
+    .valid_o (arb_valid)
+  );
+
+  always_comb begin
+    d2h_valid_o = arb_valid;
+    d2h_sop_o   = 1'b1;
+    d2h_eop_o   = 1'b1;
+    d2h_type_o  = nictx_pkg::TlpMRd;
+    d2h_tag_o   = mrd_tag;
+    d2h_len_o   = mrd_len;
+    d2h_addr_o  = mrd_addr;
+    d2h_data_o  = '0;
+    unique case (src_idx)
+      2'(SrcRegCpl): begin
+        d2h_type_o = nictx_pkg::TlpCplD;
+        d2h_tag_o  = rcpl_tag;
+        d2h_len_o  = rcpl_len;
+        d2h_addr_o = {56'd0, rcpl_off};
+        d2h_data_o = rcpl_data;
+      end
+      2'(SrcWr): begin
+        d2h_type_o = nictx_pkg::TlpMWr;
+        d2h_tag_o  = '0;
+        d2h_len_o  = 13'd4;
+        d2h_addr_o = cw_addr;
+        d2h_data_o = cw_data;
+      end
+      default: ;
+    endcase
+  end
+
+  assign idle_o = regs_idle && rd_idle && df_idle && pf_idle && mac_idle && cpl_idle;
+
+  // verilator lint_off UNUSEDSIGNAL
+  logic unused;
+  assign unused = ^{h2d_sop_i, doorbell, h2d_addr_i[63:8]};  // BAR0 is 256 B
+  // verilator lint_on UNUSEDSIGNAL
+
+endmodule

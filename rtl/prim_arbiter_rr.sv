@@ -1,0 +1,55 @@
+// prim_arbiter_rr: round-robin arbiter for N valid/ready requesters.
+//
+// gnt_o is one-hot (or zero) and depends only on req_i and the priority
+// pointer, never on ready_i, so a requester's valid never waits for ready.
+// The pointer moves past the winner only when the grant is accepted
+// (ready_i high), so a held request keeps its grant and its data stable.
+module prim_arbiter_rr #(
+  parameter int unsigned N = 2,
+  localparam int unsigned IdxW = (N > 1) ? $clog2(N) : 1
+) (
+  input  logic            clk_i,
+  input  logic            rst_ni,
+  input  logic [N-1:0]    req_i,
+  input  logic            ready_i,
+  output logic [N-1:0]    gnt_o,
+  output logic [IdxW-1:0] idx_o,
+  output logic            valid_o
+);
+
+  if (N < 2) begin : gen_n_check
+    $error("prim_arbiter_rr: N must be >= 2");
+  end
+
+  localparam logic [IdxW-1:0] LastIdx = IdxW'(N - 1);
+  logic [IdxW-1:0] prio_d, prio_q;  // requester with the highest priority
+  logic found;
+
+  always_comb begin
+    gnt_o = '0;
+    idx_o = '0;
+    found = 1'b0;
+    // Scan N positions starting at prio_q, wrapping.
+    for (int k = 0; k < N; k++) begin
+      int i;
+      i = k + 32'(prio_q);
+      if (i >= N) i = i - N;
+      if (!found && req_i[i]) begin
+        found    = 1'b1;
+        gnt_o[i] = 1'b1;
+        idx_o    = IdxW'(i);
+      end
+    end
+    valid_o = found;
+    prio_d = prio_q;
+    if (found && ready_i) begin
+      prio_d = (idx_o == LastIdx) ? '0 : idx_o + 1'b1;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) prio_q <= '0;
+    else         prio_q <= prio_d;
+  end
+
+endmodule

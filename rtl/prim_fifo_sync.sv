@@ -1,0 +1,61 @@
+// prim_fifo_sync: synchronous FIFO with valid/ready on both sides.
+//
+// Write side: wvalid_i/wready_o; a word is taken when both are high.
+// Read side: rvalid_o/rready_i; rdata_o is the oldest word while rvalid_o.
+// rvalid_o never waits for rready_i, and rdata_o is stable until taken.
+// Depth must be a power of two >= 2.  depth_o counts the stored words.
+module prim_fifo_sync #(
+  parameter int unsigned Width = 8,
+  parameter int unsigned Depth = 4,
+  localparam int unsigned PtrW = $clog2(Depth)
+) (
+  input  logic             clk_i,
+  input  logic             rst_ni,
+  input  logic             wvalid_i,
+  output logic             wready_o,
+  input  logic [Width-1:0] wdata_i,
+  output logic             rvalid_o,
+  input  logic             rready_i,
+  output logic [Width-1:0] rdata_o,
+  output logic [PtrW:0]    depth_o
+);
+
+  // Elaboration-time parameter checks.
+  if (Depth < 2 || (Depth & (Depth - 1)) != 0) begin : gen_depth_check
+    $error("prim_fifo_sync: Depth must be a power of two >= 2");
+  end
+
+  logic [Width-1:0] mem [Depth];
+  logic [PtrW:0] wptr_d, wptr_q, rptr_d, rptr_q;
+  logic push, pop;
+
+  assign depth_o  = wptr_q - rptr_q;
+  assign wready_o = !depth_o[PtrW];  // depth_o == Depth only when full
+  assign rvalid_o = depth_o != '0;
+  assign rdata_o  = mem[rptr_q[PtrW-1:0]];
+  assign push     = wvalid_i && wready_o;
+  assign pop      = rvalid_o && rready_i;
+
+  always_comb begin
+    wptr_d = wptr_q;
+    rptr_d = rptr_q;
+    if (push) wptr_d = wptr_q + 1'b1;
+    if (pop)  rptr_d = rptr_q + 1'b1;
+  end
+
+  // Storage is written like a RAM (write enable), not copied _d to _q.
+  always_ff @(posedge clk_i) begin
+    if (push) mem[wptr_q[PtrW-1:0]] <= wdata_i;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      wptr_q <= '0;
+      rptr_q <= '0;
+    end else begin
+      wptr_q <= wptr_d;
+      rptr_q <= rptr_d;
+    end
+  end
+
+endmodule

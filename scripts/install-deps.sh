@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# install-deps.sh - install what nictx needs on Debian 12, and nothing else.
+#
+# Checks each tool or library; installs the missing Debian packages with
+# apt-get when it can (root, or password-less sudo).  Otherwise it stops
+# with the exact command to run.  Exit 0 when everything is present.
+set -euo pipefail
+
+need=()
+have_cmd() { command -v "$1" >/dev/null 2>&1; }
+have_pc()  { have_cmd pkg-config && pkg-config --exists "$1" 2>/dev/null; }
+
+have_cmd g++        || need+=(g++)
+have_cmd pkg-config || need+=(pkg-config)
+have_cmd verilator  || need+=(verilator)
+have_pc cmocka      || need+=(libcmocka-dev)
+
+if [ ${#need[@]} -eq 0 ]; then
+    exit 0
+fi
+
+echo "nictx: installing missing packages: ${need[*]}" >&2
+if [ "$(id -u)" -eq 0 ]; then
+    SUDO=()
+elif have_cmd sudo && sudo -n true 2>/dev/null; then
+    SUDO=(sudo -n)
+else
+    echo "nictx: cannot install packages without root." >&2
+    echo "nictx: run:  sudo apt-get update && sudo apt-get install -y ${need[*]}" >&2
+    exit 1
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+if ! "${SUDO[@]}" apt-get update -qq; then
+    echo "nictx: 'apt-get update' failed; check the network or the apt sources." >&2
+    exit 1
+fi
+if ! "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null; then
+    echo "nictx: 'apt-get install ${need[*]}' failed." >&2
+    echo "nictx: run:  sudo apt-get install -y ${need[*]}" >&2
+    exit 1
+fi
+echo "nictx: installed ${need[*]}" >&2

@@ -1,0 +1,83 @@
+/*
+ * device.h - the device port contract, C side.
+ *
+ * A device backend (the Verilated RTL in dev_rtl.cpp; later the cycle-level
+ * C model) is driven one clock at a time through struct device_ops.  Its
+ * ports mirror rtl/nictx_tx_top.sv:
+ *
+ *  - h2d: host-to-device TLP beats (MWr/MRd to BAR0, CplD for the device's
+ *    reads).  Header fields are repeated on every beat of a TLP; the data
+ *    lanes follow the address (lane = address mod 8), so a TLP of len bytes
+ *    at address a has ceil(((a mod 8) + len) / 8) beats; an MRd has one.
+ *  - d2h: device-to-host TLP beats, same rules.
+ *  - wire: frame bytes (without FCS) from byte 0, 8 per beat, `bytes` valid;
+ *    the MAC's FCS comes with the last beat.
+ *
+ * Each stream is valid/ready: a beat moves on a clock when valid and ready
+ * are both high before that clock edge.  device_ops.step() presents the
+ * inputs, settles the logic, samples the outputs (which tell what moves on
+ * this edge) and then applies one rising clock edge.
+ *
+ * Tags: payload reads use tags 0..DEV_PAYLOAD_TAGS-1, descriptor reads tags
+ * DEV_PAYLOAD_TAGS..DEV_PAYLOAD_TAGS+DEV_DESC_TAGS-1.
+ */
+#ifndef NICTX_DEVICE_H
+#define NICTX_DEVICE_H
+
+#include <stdint.h>
+
+#define DEV_PAYLOAD_TAGS 32u
+#define DEV_DESC_TAGS 4u
+
+/* TLP type encoding on the ports (rtl/nictx_pkg.sv); same values as tlp.h. */
+#define DEV_TLP_MWR 0u
+#define DEV_TLP_MRD 1u
+#define DEV_TLP_CPLD 2u
+
+struct dev_beat {
+    uint8_t valid;
+    uint8_t sop, eop;
+    uint8_t type;  /* DEV_TLP_* */
+    uint8_t tag;
+    uint16_t len;  /* payload bytes of the whole TLP (MRd: requested bytes) */
+    uint64_t addr; /* CplD to the device: address of its first byte; from the
+                      device: the register offset of the read it answers */
+    uint64_t data;
+};
+
+struct dev_wire_beat {
+    uint8_t valid;
+    uint8_t sop, eop;
+    uint8_t bytes; /* 1..8 */
+    uint32_t fcs;  /* on the eop beat */
+    uint64_t data;
+};
+
+struct dev_in {
+    struct dev_beat h2d; /* h2d.valid: a beat is offered */
+    uint8_t d2h_ready;
+    uint8_t wire_ready;
+};
+
+struct dev_out {
+    uint8_t h2d_ready;       /* the offered h2d beat is taken on this edge */
+    struct dev_beat d2h;     /* taken on this edge iff d2h.valid && d2h_ready */
+    struct dev_wire_beat wire; /* likewise with wire_ready */
+    uint8_t idle;            /* no state can change without host input */
+};
+
+struct device_ops {
+    const char *name; /* "rtl", later "cmodel" */
+    /* Create one device instance in reset; NULL on failure. */
+    void *(*create)(void);
+    void (*destroy)(void *dev);
+    /* Hold reset for a few clocks, then release it. */
+    void (*reset)(void *dev);
+    /* One clock: see above. */
+    void (*step)(void *dev, const struct dev_in *in, struct dev_out *out);
+};
+
+/* The Verilated RTL backend (sim/dev_rtl.cpp). */
+extern const struct device_ops dev_rtl_ops;
+
+#endif /* NICTX_DEVICE_H */

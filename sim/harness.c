@@ -1,0 +1,770 @@
+/*
+ * harness.c - the simulated world and its event loop.
+ *
+ * Time: `now` is the device's next clock edge.  Before each edge the loop
+ * (1) delivers every event due by then in time order: MMIO TLPs the CPU
+ * issued go onto the host-to-device link, DMA read completions whose memory
+ * latency has passed go onto it too, and TLPs arriving at the host are
+ * served (MRd: read memory now, complete later; MWr: write memory, wake the
+ * CPU; CplD: answer the CPU's MMIO read); (2) lets the CPU run driver code
+ * whenever its own clock is not ahead of the device's; (3) clocks the
+ * device once, feeding it the oldest arrived host-to-device TLP beat by beat
+ * and collecting its TLPs and wire frames.  When the device is idle and
+ * nothing is due, the loop jumps to the next event (idle skip) and counts
+ * the cycles it skipped.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "harness.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "nictx_hw.h"
+#include "sim_world.h"
+
+/* ------------------------------------------------------------------ config */
+
+void sim_cfg_default(struct sim_cfg *cfg)
+{
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->pkt_size = 64;
+    cfg->pkt_size_max = 64;
+    cfg->burst = 8;
+    cfg->packets = 100000;
+    cfg->seed = 1;
+    cfg->buf_offset = 0;
+    snprintf(cfg->cpu_profile, sizeof(cfg->cpu_profile), "x86");
+    cpu_costs_profile(&cfg->costs, "x86");
+    cfg->mem_latency_ns = 550.0;
+    cfg->poll_ns = 1000.0;
+    pcie_cfg_default(&cfg->pcie);
+    cfg->dev_mhz = 250.0;
+    cfg->line_gbps = 10.0;
+    cfg->ring_size = 1024;
+    cfg->desc_fetch_max = 8;
+    cfg->wb_thresh = 32;
+    cfg->irq_thresh = 0;
+    cfg->clean = TXQ_CLEAN_HEAD_WB;
+    cfg->watchdog_us = 1000.0;
+}
+
+#define BAD(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
+
+int sim_cfg_validate(const struct sim_cfg *c, char *err, size_t errlen)
+{
+    char perr[160];
+    double bpc;
+
+    if (c->pkt_size < 64 || c->pkt_size > 16387)
+        BAD("--pkt-size %u: frame size incl. FCS must be 64..16387", c->pkt_size);
+    if (c->pkt_size_max < c->pkt_size || c->pkt_size_max > 16387)
+        BAD("--pkt-size-max %u: must be >= --pkt-size (%u) and <= 16387",
+            c->pkt_size_max, c->pkt_size);
+    if (c->burst < 1 || c->burst > 65536)
+        BAD("--burst %u: must be 1..65536", c->burst);
+    if (c->packets < 1 || c->packets > (1ull << 40))
+        BAD("--packets %" PRIu64 ": must be 1..2^40", c->packets);
+    if (c->buf_offset > 63)
+        BAD("--buf-offset %u: must be 0..63", c->buf_offset);
+    if (!(c->mem_latency_ns >= 0 && c->mem_latency_ns <= 1e6))
+        BAD("--mem-latency-ns %g: must be 0..1e6", c->mem_latency_ns);
+    if (!(c->poll_ns >= 1 && c->poll_ns <= 1e6))
+        BAD("poll interval %g ns: must be 1..1e6", c->poll_ns);
+    if (pcie_cfg_validate(&c->pcie, perr, sizeof(perr)) != 0)
+        BAD("%s", perr);
+    if (!(c->dev_mhz >= 10 && c->dev_mhz <= 2000))
+        BAD("--dev-mhz %g: must be 10..2000", c->dev_mhz);
+    if (!(c->line_gbps >= 0.1 && c->line_gbps <= 800))
+        BAD("--line %gG: must be 0.1..800 Gb/s", c->line_gbps);
+    bpc = c->line_gbps * 1e3 / 8.0 / c->dev_mhz;
+    if (bpc * 65536.0 >= (double)(1u << 24))
+        BAD("--line %gG at %g MHz is %g bytes per device cycle; the MAC's rate "
+            "register holds < 256", c->line_gbps, c->dev_mhz, bpc);
+    if (c->ring_size < 8 || c->ring_size > 65536 || (c->ring_size & (c->ring_size - 1)))
+        BAD("--ring %u: must be a power of two 8..65536", c->ring_size);
+    if (c->desc_fetch_max < 1 || c->desc_fetch_max > 32)
+        BAD("--desc-fetch-max %u: must be 1..32", c->desc_fetch_max);
+    if (c->wb_thresh >= c->ring_size)
+        BAD("--wb-thresh %u: must be below the ring size %u", c->wb_thresh, c->ring_size);
+    if (c->irq_thresh >= 65536)
+        BAD("--irq-thresh %u: must be 0..65535", c->irq_thresh);
+    if (c->clean == TXQ_CLEAN_HEAD_WB && c->wb_thresh == 0)
+        BAD("--clean wb needs head writeback: set --wb-thresh >= 1 (or --clean mmio)");
+    if (!(c->watchdog_us >= 1 && c->watchdog_us <= 1e9))
+        BAD("--watchdog-us %g: must be 1..1e9", c->watchdog_us);
+    return 0;
+}
+
+/* ------------------------------------------------------------- violations */
+
+void sim_violation(struct sim *s, const char *kind, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (s->nviol < SIM_MAX_VIOLATIONS) {
+        struct sim_violation *v = &s->viol[s->nviol];
+        v->kind = kind;
+        v->time_ps = s->now;
+        va_start(ap, fmt);
+        vsnprintf(v->detail, sizeof(v->detail), fmt, ap);
+        va_end(ap);
+    }
+    s->nviol++;
+}
+
+/* ------------------------------------------------------- pktgen data hooks */
+
+static unsigned sim_pkt_len(void *ctx, uint64_t seq)
+{
+    return sb_pkt_len(ctx, seq);
+}
+
+static void sim_pkt_fill(void *ctx, uint64_t seq, uint8_t *buf, unsigned len)
+{
+    sb_pkt_fill(ctx, seq, buf, len);
+}
+
+/* ------------------------------------------------------------ host side */
+
+static void sim_fail(struct sim *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void sim_fail(struct sim *s, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (s->failed)
+        return;
+    s->failed = 1;
+    va_start(ap, fmt);
+    vsnprintf(s->diag, sizeof(s->diag), fmt, ap);
+    va_end(ap);
+}
+
+/* A device MRd reached the root complex at time t: read host memory as it
+ * is now, and queue the completions for t + memory latency. */
+static void host_serve_read(struct sim *s, const struct tlp *rd, sim_ps_t t)
+{
+    struct pcie_chunk ch[TLP_MAX_DATA / 64 + 2];
+    size_t n, i;
+    const uint8_t *src = host_mem_ptr(&s->mem, rd->addr, rd->len);
+    sim_ps_t ready = t + sim_ns_to_ps(s->cfg.mem_latency_ns);
+    uint8_t kind = rd->kind == TLP_KIND_DESC_RD ? TLP_KIND_DESC_CPL : TLP_KIND_PAYLOAD_CPL;
+
+    if (!src)
+        sim_violation(s, "dma_read_unmapped", "device read %u B at 0x%" PRIx64
+                      " outside host DMA memory", rd->len, rd->addr);
+    n = pcie_split_cpl(&s->cfg.pcie, rd->addr, rd->len, ch, sizeof(ch) / sizeof(ch[0]));
+    for (i = 0; i < n; i++) {
+        struct tlp *c = tlpq_push(&s->mem_cpl, ready);
+        if (!c) {
+            sim_fail(s, "out of memory queueing completions");
+            return;
+        }
+        c->type = TLP_CPLD;
+        c->kind = kind;
+        c->tag = rd->tag;
+        c->last = i + 1 == n;
+        c->addr = ch[i].addr;
+        c->len = (uint16_t)ch[i].len;
+        if (src)
+            memcpy(c->data, src + (ch[i].addr - rd->addr), ch[i].len);
+        else
+            memset(c->data, 0, ch[i].len);
+    }
+}
+
+static void cpu_wake(struct sim *s, sim_ps_t t)
+{
+    if (s->cpu_state == SIM_CPU_WAIT) {
+        cpu_wait_until(&s->cpu, t, CPU_IDLE);
+        s->cpu_state = SIM_CPU_RUN;
+    }
+}
+
+/* A device TLP arrives at the host at time t. */
+static void host_receive(struct sim *s, const struct tlp *t, sim_ps_t at)
+{
+    switch (t->type) {
+    case TLP_MRD:
+        host_serve_read(s, t, at);
+        break;
+    case TLP_MWR:
+        if (t->kind == TLP_KIND_IRQ) {
+            s->irqs++;
+        } else {
+            uint8_t *dst = host_mem_ptr(&s->mem, t->addr, t->len);
+            if (dst)
+                memcpy(dst, t->data, t->len);
+            else
+                sim_violation(s, "dma_write_unmapped", "device wrote %u B at 0x%" PRIx64
+                              " outside host DMA memory", t->len, t->addr);
+        }
+        s->last_progress = at;
+        cpu_wake(s, at);
+        break;
+    case TLP_CPLD:
+        if (s->mmio_waiting && t->tag == s->mmio_tag) {
+            uint32_t v = 0;
+            memcpy(&v, t->data, t->len < 4 ? t->len : 4);
+            s->mmio_value = v;
+            s->mmio_t = at;
+            s->mmio_waiting = 0;
+        } else {
+            sim_violation(s, "unexpected_cpl", "completion tag %u with no MMIO read waiting",
+                          t->tag);
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+/* Deliver every event due at or before `now`, in time order. */
+static void sim_deliver(struct sim *s)
+{
+    for (;;) {
+        sim_ps_t tc = tlpq_next(&s->cpu_out);
+        sim_ps_t tm = tlpq_next(&s->mem_cpl);
+        sim_ps_t td = pcie_link_next_arrival(s->d2h);
+        sim_ps_t t = tc < tm ? tc : tm;
+
+        if (td < t)
+            t = td;
+        if (t > s->now)
+            return;
+        if (t == td) {
+            host_receive(s, pcie_link_peek(s->d2h), t);
+            pcie_link_pop(s->d2h);
+        } else if (t == tc) {
+            if (pcie_link_send(s->h2d, t, tlpq_peek(&s->cpu_out)) != 0)
+                sim_fail(s, "host-to-device link refused an MMIO TLP");
+            tlpq_pop(&s->cpu_out);
+        } else {
+            if (pcie_link_send(s->h2d, t, tlpq_peek(&s->mem_cpl)) != 0)
+                sim_fail(s, "host-to-device link refused a completion");
+            tlpq_pop(&s->mem_cpl);
+        }
+    }
+}
+
+/* ---------------------------------------------------------- device side */
+
+static unsigned tlp_beats(const struct tlp *t)
+{
+    if (t->type == TLP_MRD)
+        return 1;
+    return ((unsigned)(t->addr & 7) + t->len + 7) / 8;
+}
+
+/* Beat k of a TLP: lanes follow the address. */
+static void tlp_to_beat(const struct tlp *t, unsigned k, struct dev_beat *b)
+{
+    unsigned nb = tlp_beats(t), lane, off = (unsigned)(t->addr & 7);
+    uint64_t d = 0;
+
+    b->valid = 1;
+    b->sop = k == 0;
+    b->eop = k + 1 == nb;
+    b->type = t->type;
+    b->tag = t->tag;
+    b->len = t->len;
+    b->addr = t->addr;
+    if (t->type != TLP_MRD) {
+        for (lane = 0; lane < 8; lane++) {
+            long i = (long)k * 8 + lane - off;
+            if (i >= 0 && i < t->len)
+                d |= (uint64_t)t->data[i] << (8 * lane);
+        }
+    }
+    b->data = d;
+}
+
+static void d2h_classify(struct sim *s, struct tlp *t)
+{
+    switch (t->type) {
+    case TLP_MRD:
+        t->kind = t->tag >= DEV_PAYLOAD_TAGS ? TLP_KIND_DESC_RD : TLP_KIND_PAYLOAD_RD;
+        break;
+    case TLP_MWR:
+        t->kind = t->addr == SIM_MSIX_ADDR ? TLP_KIND_IRQ : TLP_KIND_COMPLETION;
+        break;
+    default:
+        t->kind = TLP_KIND_MMIO_CPL;
+        break;
+    }
+    (void)s;
+}
+
+/* Collect one device-to-host beat into the TLP being assembled. */
+static void d2h_collect(struct sim *s, const struct dev_beat *b)
+{
+    struct tlp *t = &s->d2h_tlp;
+    unsigned lane, off;
+    static const unsigned k_max = TLP_MAX_DATA / 8 + 1;
+
+    if (b->sop) {
+        t->type = b->type;
+        t->tag = b->tag;
+        t->len = b->len;
+        t->addr = b->addr;
+        t->last = 1;
+        s->d2h_beat = 0;
+    }
+    off = (unsigned)(t->addr & 7);
+    if (t->type != TLP_MRD && (unsigned)s->d2h_beat < k_max) {
+        for (lane = 0; lane < 8; lane++) {
+            long i = (long)s->d2h_beat * 8 + lane - off;
+            if (i >= 0 && i < t->len)
+                t->data[i] = (uint8_t)(b->data >> (8 * lane));
+        }
+    }
+    s->d2h_beat++;
+    if (b->eop) {
+        if (t->type == TLP_CPLD)
+            t->addr &= 0xff; /* a register offset; lanes already taken */
+        d2h_classify(s, t);
+        if (pcie_link_send(s->d2h, s->now, t) != 0)
+            sim_fail(s, "device-to-host link refused a TLP");
+        s->d2h_beat = 0;
+    }
+}
+
+static void wire_collect(struct sim *s, const struct dev_wire_beat *w)
+{
+    unsigned n = w->bytes > 8 ? 8 : w->bytes, i;
+
+    if (w->sop) {
+        s->frame_len = 0;
+        s->frame_open = 1;
+        s->frame_t0 = s->now;
+    }
+    if (!s->frame_open)
+        return;
+    if (s->frame_len + n <= sizeof(s->frame) - 8)
+        for (i = 0; i < n; i++)
+            s->frame[s->frame_len++] = (uint8_t)(w->data >> (8 * i));
+    if (w->eop) {
+        sb_check_frame(s->sb, s->frame, s->frame_len, w->fcs, s->frame_t0);
+        s->frame_open = 0;
+        s->last_progress = s->now;
+    }
+}
+
+/* One device clock at `now`.  Returns 1 if the device is quiescent after
+ * it: idle, and no beat in or out is pending. */
+static int sim_clock(struct sim *s)
+{
+    struct dev_in in;
+    struct dev_out out;
+    const struct tlp *h = NULL;
+    int took;
+
+    memset(&in, 0, sizeof(in));
+    if (pcie_link_next_arrival(s->h2d) <= s->now) {
+        h = pcie_link_peek(s->h2d);
+        tlp_to_beat(h, s->h2d_beat, &in.h2d);
+    }
+    in.d2h_ready = 1;
+    in.wire_ready = 1;
+    s->ops->step(s->dev, &in, &out);
+    s->cycles++;
+
+    took = in.h2d.valid && out.h2d_ready;
+    if (took) {
+        if (in.h2d.eop) {
+            pcie_link_pop(s->h2d);
+            s->h2d_beat = 0;
+        } else {
+            s->h2d_beat++;
+        }
+    }
+    if (out.d2h.valid)
+        d2h_collect(s, &out.d2h);
+    if (out.wire.valid) {
+        s->engine_beats++;
+        wire_collect(s, &out.wire);
+    }
+    s->now += s->period_ps;
+    return out.idle && !took && !in.h2d.valid && !out.d2h.valid && !out.wire.valid;
+}
+
+/* ------------------------------------------------------------- CPU side */
+
+void sim_cpu_send(struct sim *s, const struct tlp *t)
+{
+    struct tlp *q = tlpq_push(&s->cpu_out, s->cpu.now);
+
+    if (!q) {
+        sim_fail(s, "out of memory queueing an MMIO TLP");
+        return;
+    }
+    q->type = t->type;
+    q->kind = t->kind;
+    q->tag = t->tag;
+    q->last = 1;
+    q->len = t->len;
+    q->addr = t->addr;
+    if (t->type != TLP_MRD)
+        memcpy(q->data, t->data, t->len);
+}
+
+void sim_note_doorbell(struct sim *s, uint32_t tail)
+{
+    uint32_t mask = s->cfg.ring_size - 1;
+
+    if (s->published == 0 && s->t_first_db == 0)
+        s->t_first_db = s->cpu.now;
+    s->published += (tail - s->last_tail) & mask;
+    s->last_tail = tail & mask;
+    sb_note_published(s->sb, s->published, s->cpu.now);
+}
+
+static sim_ps_t sim_next_event(const struct sim *s, int cpu_may_run)
+{
+    sim_ps_t t = tlpq_next(&s->cpu_out), x;
+
+    if ((x = tlpq_next(&s->mem_cpl)) < t) t = x;
+    if ((x = pcie_link_next_arrival(s->h2d)) < t) t = x;
+    if ((x = pcie_link_next_arrival(s->d2h)) < t) t = x;
+    if (cpu_may_run) {
+        if (s->cpu_state == SIM_CPU_RUN && s->cpu.now < t)
+            t = s->cpu.now;
+        if (s->cpu_state == SIM_CPU_WAIT && s->cpu_deadline < t)
+            t = s->cpu_deadline;
+    }
+    return t;
+}
+
+static void sim_watchdog_diag(struct sim *s, const char *why)
+{
+    struct txq_stats ts;
+    struct sb_result r;
+
+    txq_get_stats(&s->txq, &ts);
+    sb_result(s->sb, &r);
+    sim_fail(s,
+             "%s at %.3f us: %" PRIu64 " of %" PRIu64 " packets on the wire, "
+             "%" PRIu64 " reclaimed; driver next_to_use=%u next_to_clean=%u "
+             "stopped=%d doorbells=%" PRIu64 "; published=%" PRIu64 "; "
+             "link in flight h2d=%zu d2h=%zu; completions queued=%zu; "
+             "cpu %s%s",
+             why, (double)s->now / 1e6, r.seen, s->cfg.packets, ts.reclaimed,
+             s->txq.next_to_use, s->txq.next_to_clean, s->txq.stopped,
+             ts.doorbells, s->published, pcie_link_in_flight(s->h2d),
+             pcie_link_in_flight(s->d2h), s->mem_cpl.count,
+             s->cpu_state == SIM_CPU_RUN ? "running" :
+             s->cpu_state == SIM_CPU_WAIT ? "waiting" : "done",
+             s->mmio_waiting ? " (stalled on an MMIO read)" : "");
+}
+
+/*
+ * Advance the world by one step: deliver due events, clock the device, or
+ * jump over idle time.  `stop_at`: never jump past it.  Returns 0, or -1
+ * when the run must end (watchdog, deadlock, failure).
+ */
+static int sim_step_world(struct sim *s, int cpu_may_run, sim_ps_t stop_at)
+{
+    sim_ps_t wd = sim_ns_to_ps(s->cfg.watchdog_us * 1000.0);
+
+    sim_deliver(s);
+    if (s->failed)
+        return -1;
+    if (sim_clock(s)) {
+        sim_ps_t t = sim_next_event(s, cpu_may_run);
+        if (t == SIM_PS_NEVER && stop_at == SIM_PS_NEVER) {
+            if (!cpu_may_run && !s->mmio_waiting)
+                return 0; /* the MMIO read just completed */
+            sim_watchdog_diag(s, "deadlock: device idle and nothing pending");
+            return -1;
+        }
+        if (t > stop_at)
+            t = stop_at;
+        if (t > s->now) {
+            uint64_t k = (t - s->now + s->period_ps - 1) / s->period_ps;
+            s->now += k * s->period_ps;
+            s->skipped += k;
+        }
+    }
+    if (s->now - s->last_progress > wd && s->now > s->last_progress) {
+        char why[96];
+        snprintf(why, sizeof(why), "watchdog: no frame and no device write for %g us",
+                 s->cfg.watchdog_us);
+        sim_watchdog_diag(s, why);
+        return -1;
+    }
+    return 0;
+}
+
+void sim_wait_mmio(struct sim *s)
+{
+    while (s->mmio_waiting && !s->failed) {
+        if (sim_step_world(s, 0, SIM_PS_NEVER) != 0)
+            break;
+    }
+    if (s->mmio_waiting) {
+        s->mmio_waiting = 0;
+        s->mmio_value = 0xffffffffu; /* what a failed read returns on PCIe */
+    } else {
+        cpu_wait_until(&s->cpu, s->mmio_t, CPU_MMIO_READ);
+    }
+}
+
+void sim_advance_to(struct sim *s, sim_ps_t t)
+{
+    while (s->now < t && !s->failed)
+        if (sim_step_world(s, 0, t) != 0)
+            break;
+    if (s->cpu.now < s->now)
+        cpu_wait_until(&s->cpu, s->now, CPU_IDLE);
+}
+
+/* ------------------------------------------------------------ lifecycle */
+
+struct sim *sim_create(const struct sim_cfg *cfg, const struct device_ops *ops,
+                       char *err, size_t errlen)
+{
+    struct sim *s;
+    struct sb_cfg sbc;
+    struct txq_cfg tc;
+    struct pktgen_cfg pc;
+    size_t buf, memsz;
+    double bpc;
+    int rc;
+
+    if (sim_cfg_validate(cfg, err, errlen) != 0)
+        return NULL;
+    s = calloc(1, sizeof(*s));
+    if (!s) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    s->cfg = *cfg;
+    s->ops = ops;
+    s->plat.sim = s;
+    s->period_ps = sim_ns_to_ps(1000.0 / cfg->dev_mhz);
+    cpu_init(&s->cpu, &cfg->costs);
+
+    s->gen.seed = cfg->seed;
+    s->gen.min_len = cfg->pkt_size - 4;
+    s->gen.max_len = cfg->pkt_size_max - 4;
+    sbc.gen = s->gen;
+    sbc.expected = cfg->packets;
+    sbc.max_outstanding = cfg->ring_size;
+
+    buf = ((size_t)s->gen.max_len + cfg->buf_offset + 63) & ~(size_t)63;
+    memsz = (size_t)cfg->ring_size * (NICTX_DESC_BYTES + buf) + (1u << 16);
+    if (host_mem_init(&s->mem, SIM_HOST_BASE, memsz) != 0 ||
+        tlpq_init(&s->cpu_out, 64) != 0 || tlpq_init(&s->mem_cpl, 256) != 0 ||
+        !(s->h2d = pcie_link_create(&cfg->pcie)) ||
+        !(s->d2h = pcie_link_create(&cfg->pcie)) || !(s->sb = sb_create(&sbc))) {
+        snprintf(err, errlen, "out of memory building the simulation");
+        sim_destroy(s);
+        return NULL;
+    }
+    s->dev = ops->create();
+    if (!s->dev) {
+        snprintf(err, errlen, "cannot create the %s device", ops->name);
+        sim_destroy(s);
+        return NULL;
+    }
+    ops->reset(s->dev);
+
+    bpc = cfg->line_gbps * 1e3 / 8.0 / cfg->dev_mhz;
+    memset(&tc, 0, sizeof(tc));
+    tc.ring_log2 = 0;
+    while ((1u << tc.ring_log2) < cfg->ring_size)
+        tc.ring_log2++;
+    tc.wb_thresh = cfg->wb_thresh;
+    tc.irq_thresh = cfg->irq_thresh;
+    tc.desc_fetch_max = cfg->desc_fetch_max;
+    tc.mrrs_log2 = 0;
+    while ((1u << tc.mrrs_log2) < cfg->pcie.mrrs)
+        tc.mrrs_log2++;
+    tc.line_rate_fx = (uint32_t)llround(bpc * 65536.0);
+    tc.clean = cfg->clean;
+    tc.irq_addr = cfg->irq_thresh ? SIM_MSIX_ADDR : 0;
+    tc.irq_data = cfg->irq_thresh ? 0x40u : 0;
+
+    rc = txq_init(&s->txq, &s->plat, &tc, pktgen_complete, &s->pg);
+    if (rc != 0 || s->failed) {
+        snprintf(err, errlen, "driver probe failed (txq_init %d)%s%s", rc,
+                 s->failed ? ": " : "", s->failed ? s->diag : "");
+        sim_destroy(s);
+        return NULL;
+    }
+    s->txq_up = 1;
+    memset(&pc, 0, sizeof(pc));
+    pc.count = cfg->packets;
+    pc.burst = cfg->burst;
+    pc.max_len = s->gen.max_len;
+    pc.buf_offset = cfg->buf_offset;
+    pc.len = sim_pkt_len;
+    pc.fill = sim_pkt_fill;
+    pc.ctx = &s->gen;
+    rc = pktgen_init(&s->pg, &s->plat, &s->txq, &pc);
+    if (rc != 0) {
+        snprintf(err, errlen, "pktgen set-up failed (%d): host memory?", rc);
+        sim_destroy(s);
+        return NULL;
+    }
+    s->pg_up = 1;
+    /* Measure from here: the probe's MMIO writes and reads are set-up. */
+    sim_advance_to(s, s->cpu.now > s->now ? s->cpu.now : s->now);
+    memset(s->cpu.by_cause, 0, sizeof(s->cpu.by_cause));
+    s->h2d_t0 = *pcie_link_stats(s->h2d);
+    s->d2h_t0 = *pcie_link_stats(s->d2h);
+    s->last_progress = s->now;
+    s->cpu_state = SIM_CPU_RUN;
+    return s;
+}
+
+void sim_destroy(struct sim *s)
+{
+    if (!s)
+        return;
+    if (s->pg_up)
+        pktgen_destroy(&s->pg);
+    if (s->txq_up)
+        txq_destroy(&s->txq);
+    if (s->dev)
+        s->ops->destroy(s->dev);
+    sb_destroy(s->sb);
+    pcie_link_destroy(s->h2d);
+    pcie_link_destroy(s->d2h);
+    tlpq_destroy(&s->cpu_out);
+    tlpq_destroy(&s->mem_cpl);
+    host_mem_destroy(&s->mem);
+    free(s);
+}
+
+int sim_run(struct sim *s)
+{
+    struct timespec w0, w1;
+    uint32_t err;
+
+    clock_gettime(CLOCK_MONOTONIC, &w0);
+    while (!s->failed && s->cpu_state != SIM_CPU_DONE) {
+        if (s->cpu_state == SIM_CPU_WAIT && s->now >= s->cpu_deadline) {
+            cpu_wait_until(&s->cpu, s->cpu_deadline, CPU_IDLE);
+            s->cpu_state = SIM_CPU_RUN;
+        }
+        if (s->cpu_state == SIM_CPU_RUN && s->cpu.now <= s->now) {
+            enum pktgen_ret r = pktgen_step(&s->pg);
+            if (r == PKTGEN_BLOCKED) {
+                s->cpu_state = SIM_CPU_WAIT;
+                s->cpu_deadline = s->cpu.now + sim_ns_to_ps(s->cfg.poll_ns);
+            } else if (r == PKTGEN_DONE) {
+                s->cpu_state = SIM_CPU_DONE;
+            } else if (r == PKTGEN_ERROR) {
+                sim_fail(s, "pktgen failed: bad packet length");
+            }
+            continue;
+        }
+        if (sim_step_world(s, 1, SIM_PS_NEVER) != 0)
+            break;
+    }
+    sb_finish(s->sb);
+    s->h2d_t1 = *pcie_link_stats(s->h2d);
+    s->d2h_t1 = *pcie_link_stats(s->d2h);
+    memcpy(s->cpu_t1, s->cpu.by_cause, sizeof(s->cpu_t1));
+    s->measured = 1;
+    clock_gettime(CLOCK_MONOTONIC, &w1);
+    s->wall_s = (double)(w1.tv_sec - w0.tv_sec) + (double)(w1.tv_nsec - w0.tv_nsec) / 1e9;
+
+    if (!s->failed) {
+        /* The device must report no error; reading ERR is after the
+         * measurement and costs nothing that is reported. */
+        err = plat_mmio_read32(&s->plat, NICTX_REG_ERR);
+        if (err != 0)
+            sim_violation(s, "device_error", "ERR register 0x%x at end of run", err);
+    }
+    return s->failed ? -1 : 0;
+}
+
+const char *sim_diag(const struct sim *s) { return s->diag; }
+const struct sim_cfg *sim_cfg(const struct sim *s) { return &s->cfg; }
+struct platform *sim_platform(struct sim *s) { return &s->plat; }
+sim_ps_t sim_now(const struct sim *s) { return s->now; }
+
+/* ------------------------------------------------------------- results */
+
+/* Link traffic of the measured run only (not the probe, not the final
+ * error-register read). */
+static void link_delta(struct pcie_link_stats *out, const struct pcie_link_stats *end,
+                       const struct pcie_link_stats *start)
+{
+    unsigned k;
+
+    for (k = 0; k < TLP_KIND_COUNT; k++) {
+        out->tlps[k] = end->tlps[k] - start->tlps[k];
+        out->bytes[k] = end->bytes[k] - start->bytes[k];
+    }
+    out->tlp_bytes = end->tlp_bytes - start->tlp_bytes;
+    out->dllp_bytes = end->dllp_bytes - start->dllp_bytes;
+    out->skp_bytes = end->skp_bytes - start->skp_bytes;
+    out->busy_ps = end->busy_ps - start->busy_ps;
+}
+
+void sim_result(const struct sim *s, struct sim_result *r)
+{
+    struct txq_stats ts;
+    const struct pcie_link_stats *h, *d;
+    double n, pkt_ns, mpps, wire_ns, cyc_ns, best;
+    unsigned i;
+
+    memset(r, 0, sizeof(*r));
+    sb_result(s->sb, &r->sb);
+    txq_get_stats(&s->txq, &ts);
+    r->completed = ts.reclaimed;
+    n = (double)(r->sb.checked ? r->sb.checked : 1);
+    for (i = 0; i < CPU_CAUSE_COUNT; i++) {
+        r->cpu_ns_per_pkt[i] = (double)(s->measured ? s->cpu_t1[i] : s->cpu.by_cause[i]) / 1000.0 / n;
+        if (i != CPU_IDLE)
+            r->cpu_ns_total += r->cpu_ns_per_pkt[i];
+    }
+    link_delta(&r->h2d, s->measured ? &s->h2d_t1 : pcie_link_stats(s->h2d), &s->h2d_t0);
+    link_delta(&r->d2h, s->measured ? &s->d2h_t1 : pcie_link_stats(s->d2h), &s->d2h_t0);
+    h = &r->h2d;
+    d = &r->d2h;
+    r->doorbells_per_pkt = (double)ts.doorbells / n;
+    r->desc_fetches_per_pkt = (double)d->tlps[TLP_KIND_DESC_RD] / n;
+    r->irqs_per_pkt = (double)s->irqs / n;
+    r->line_gbps_eff = llround(s->cfg.line_gbps * 1e3 / 8.0 / s->cfg.dev_mhz * 65536.0) /
+                       65536.0 * 8.0 * s->cfg.dev_mhz / 1e3;
+
+    /* Utilisation = demand per packet x packet rate. */
+    mpps = r->sb.mpps;
+    pkt_ns = mpps > 0 ? 1000.0 / mpps : 0;
+    wire_ns = r->sb.checked ? ((double)r->sb.frame_bytes / n + 20.0) * 8.0 / r->line_gbps_eff : 0;
+    cyc_ns = 1000.0 / s->cfg.dev_mhz;
+    if (pkt_ns > 0) {
+        r->util_cpu = r->cpu_ns_total / pkt_ns;
+        r->util_h2d = (double)h->tlp_bytes / n * 8.0 / pcie_cfg_tlp_gbps(&s->cfg.pcie) / pkt_ns;
+        r->util_d2h = (double)d->tlp_bytes / n * 8.0 / pcie_cfg_tlp_gbps(&s->cfg.pcie) / pkt_ns;
+        r->util_engine = (double)s->engine_beats / n * cyc_ns / pkt_ns;
+        r->util_wire = wire_ns / pkt_ns;
+    }
+    r->bound = "cpu";
+    best = r->util_cpu;
+    if (r->util_h2d > best) { best = r->util_h2d; r->bound = "pcie_h2d"; }
+    if (r->util_d2h > best) { best = r->util_d2h; r->bound = "pcie_d2h"; }
+    if (r->util_engine > best) { best = r->util_engine; r->bound = "device"; }
+    if (r->util_wire > best) { best = r->util_wire; r->bound = "wire"; }
+    /* Nothing near saturation: a round trip (DMA latency, ring, tags) limits. */
+    if (best < 0.9)
+        r->bound = "latency";
+
+    r->cycles_evaluated = s->cycles;
+    r->cycles_skipped = s->skipped;
+    r->sim_time_ps = s->now;
+    r->wall_s = s->wall_s;
+    r->nviolations = s->nviol;
+    for (i = 0; i < s->nviol && i < SIM_MAX_VIOLATIONS; i++)
+        r->violations[i] = s->viol[i];
+}

@@ -1,0 +1,102 @@
+/*
+ * harness.h - one simulation: driver on a simulated CPU, PCIe link, host
+ * memory, a device backend, and the wire scoreboard, on one timeline.
+ *
+ * sim_create() builds the world from a validated config and brings the
+ * queue up (the driver probes and programs the device through the link);
+ * sim_run() runs pktgen until every packet is sent and reclaimed, or a
+ * watchdog ends the run with a diagnosis.  Everything hangs off struct sim;
+ * two simulations can share a process.  Given the same config (and seed),
+ * a run is deterministic: every figure but the wall-clock ones repeats.
+ */
+#ifndef NICTX_HARNESS_H
+#define NICTX_HARNESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cpu.h"
+#include "device.h"
+#include "pcie_cfg.h"
+#include "pcie_link.h"
+#include "scoreboard.h"
+#include "txq.h"
+
+struct sim_cfg {
+    /* workload (pktgen) */
+    unsigned pkt_size;     /* Ethernet frame size incl. 4 B FCS, 64..16387 */
+    unsigned pkt_size_max; /* > pkt_size: sizes uniform in [pkt_size, max] */
+    unsigned burst;        /* pktgen burst: N-1 with xmit_more, then a doorbell */
+    uint64_t packets;
+    uint64_t seed;
+    unsigned buf_offset;   /* frame offset in its buffer, 0..63 */
+    /* host */
+    char cpu_profile[16];  /* "x86" or "cheap" (sets costs) */
+    struct cpu_costs costs;
+    double mem_latency_ns; /* DMA read: arrival at the root complex to completion */
+    double poll_ns;        /* a blocked driver re-polls after this long */
+    /* link */
+    struct pcie_cfg pcie;
+    /* device */
+    double dev_mhz;        /* device clock */
+    double line_gbps;      /* Ethernet line rate */
+    unsigned ring_size;    /* descriptors, power of two 8..65536 */
+    unsigned desc_fetch_max;
+    unsigned wb_thresh;    /* head writeback every n completions (0: off) */
+    unsigned irq_thresh;   /* interrupt every n completions (0: off) */
+    enum txq_clean_mode clean;
+    /* run */
+    double watchdog_us;    /* no frame and no completion for this long: stop */
+};
+
+/* The default experiment's parameters (docs/model.md). */
+void sim_cfg_default(struct sim_cfg *cfg);
+/* 0, or -1 with a message naming the bad parameter. */
+int sim_cfg_validate(const struct sim_cfg *cfg, char *err, size_t errlen);
+
+#define SIM_MAX_VIOLATIONS 16
+
+struct sim_violation {
+    const char *kind;  /* e.g. "dma_read_unmapped", "device_error" */
+    uint64_t time_ps;
+    char detail[160];
+};
+
+struct sim_result {
+    struct sb_result sb;
+    uint64_t completed;            /* packets reclaimed by the driver */
+    double cpu_ns_per_pkt[CPU_CAUSE_COUNT];
+    double cpu_ns_total;           /* per packet, all causes but idle */
+    struct pcie_link_stats h2d, d2h;
+    double doorbells_per_pkt, desc_fetches_per_pkt, irqs_per_pkt;
+    /* utilisation of each resource at the measured rate; bound = the top one */
+    double util_cpu, util_h2d, util_d2h, util_engine, util_wire;
+    const char *bound;             /* "cpu", "pcie_h2d", "pcie_d2h", "device", "wire", "latency" */
+    double line_gbps_eff;          /* line rate the device was programmed with */
+    uint64_t cycles_evaluated, cycles_skipped;
+    sim_ps_t sim_time_ps;
+    double wall_s;
+    size_t nviolations;            /* total; the first SIM_MAX_VIOLATIONS are kept */
+    struct sim_violation violations[SIM_MAX_VIOLATIONS];
+};
+
+struct sim;
+struct platform;
+
+/* NULL on failure, with a message in err. */
+struct sim *sim_create(const struct sim_cfg *cfg, const struct device_ops *ops,
+                       char *err, size_t errlen);
+void sim_destroy(struct sim *s);
+/* 0 when all packets were sent and reclaimed; -1 when the watchdog or a
+ * deadlock ended the run (sim_diag() says why).  Results are valid either way. */
+int sim_run(struct sim *s);
+const char *sim_diag(const struct sim *s);
+void sim_result(const struct sim *s, struct sim_result *r);
+const struct sim_cfg *sim_cfg(const struct sim *s);
+/* The platform the driver runs on, for tests that poke registers. */
+struct platform *sim_platform(struct sim *s);
+/* Settle: run the world (CPU idle) until simulated time t. */
+void sim_advance_to(struct sim *s, sim_ps_t t);
+sim_ps_t sim_now(const struct sim *s);
+
+#endif /* NICTX_HARNESS_H */

@@ -1,0 +1,40 @@
+#include "host_mem.h"
+
+#include <stdlib.h>
+
+int host_mem_init(struct host_mem *m, uint64_t base, size_t size)
+{
+    m->buf = calloc(1, size);
+    m->base = base;
+    m->size = size;
+    m->brk = 0;
+    return m->buf ? 0 : -1;
+}
+
+void host_mem_destroy(struct host_mem *m)
+{
+    free(m->buf);
+    m->buf = NULL;
+    m->size = m->brk = 0;
+}
+
+void *host_mem_alloc(struct host_mem *m, size_t size, size_t align, uint64_t *bus)
+{
+    size_t start;
+
+    if (align == 0 || (align & (align - 1)) != 0)
+        return NULL;
+    start = (m->brk + align - 1) & ~(align - 1);
+    if (start > m->size || size > m->size - start)
+        return NULL;
+    m->brk = start + size;
+    *bus = m->base + start;
+    return m->buf + start;
+}
+
+void *host_mem_ptr(const struct host_mem *m, uint64_t bus, size_t len)
+{
+    if (bus < m->base || bus - m->base > m->brk || len > m->brk - (bus - m->base))
+        return NULL;
+    return m->buf + (bus - m->base);
+}

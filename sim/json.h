@@ -1,0 +1,87 @@
+/*
+ * json.h - a small streaming JSON writer and an atomically replaced output
+ * file, for run results (DESIGN.md section 4).
+ *
+ * Writer contract.  Values are written as they are called, nothing is
+ * buffered beyond stdio: json_obj_begin/json_arr_begin open a container,
+ * the matching _end closes it, scalars are written in place.  Inside an
+ * object every value needs a key; inside an array and at the top level the
+ * key must be NULL.  Exactly one top-level value is written, followed by a
+ * newline.  Output is deterministic and pretty-printed: 2-space indent, one
+ * key or array element per line, empty containers as {} and [].  Numbers:
+ * json_u64 exactly, json_num with "%.6g" (non-finite values as null).
+ * Strings are escaped (", \, control characters); other bytes pass through
+ * (UTF-8 expected).  A misuse (wrong key use, mismatched _end, nesting
+ * deeper than JSON_MAX_DEPTH, a second top-level value) or a failed write
+ * sets a sticky error; the offending call and all later ones write nothing.
+ * json_error() reports it; json_finish() also checks that the document is
+ * complete.
+ *
+ * Atomic file contract.  afile_open creates "<path>.tmp.<pid>" next to the
+ * target; afile_commit flushes and renames it over path, so readers see
+ * the old file or the whole new one, never a partial one; on any error, and
+ * in afile_abort, the temporary file is removed.  (No fsync: this guards
+ * against concurrent readers and failed runs, not power loss.)
+ */
+#ifndef NICTX_JSON_H
+#define NICTX_JSON_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#define JSON_MAX_DEPTH 32
+
+struct json {
+    FILE *f;
+    int depth;                          /* open containers */
+    unsigned char is_arr[JSON_MAX_DEPTH]; /* per open container: array? */
+    unsigned char first[JSON_MAX_DEPTH];  /* no member written yet? */
+    int root_done;                      /* the top-level value is complete */
+    int err;                            /* sticky: see json_error() */
+};
+
+/* Start a document written to f (the caller keeps ownership of f). */
+void json_init(struct json *j, FILE *f);
+
+/* Containers; key is NULL inside arrays and at the top level. */
+void json_obj_begin(struct json *j, const char *key);
+void json_obj_end(struct json *j);
+void json_arr_begin(struct json *j, const char *key);
+void json_arr_end(struct json *j);
+
+/* Scalars.  json_str writes null for a NULL val. */
+void json_str(struct json *j, const char *key, const char *val);
+void json_u64(struct json *j, const char *key, uint64_t v);
+void json_num(struct json *j, const char *key, double v); /* NaN/inf -> null */
+void json_bool(struct json *j, const char *key, int v);
+void json_null(struct json *j, const char *key);
+
+/* Nonzero if any write failed or the calls were misused (see above). */
+int json_error(const struct json *j);
+
+/* End of document: flushes f; returns 0 if there was no error and exactly
+ * one complete top-level value was written, else -1. */
+int json_finish(struct json *j);
+
+/* Atomically replaced output file (see above). */
+struct afile {
+    FILE *f;         /* write here between open and commit/abort */
+    char tmp[4096];  /* "<path>.tmp.<pid>" */
+    char path[4096]; /* the target */
+};
+
+/* 0, or -1 with errno set (ENAMETOOLONG if path does not fit, or fopen's
+ * errno, e.g. ENOENT for a missing directory); nothing is left behind on
+ * failure. */
+int afile_open(struct afile *a, const char *path);
+
+/* Flush, close and rename over the target: 0, or -1 with errno set and
+ * the temporary file removed (the target is then untouched).  -1 with
+ * EINVAL if a is not open. */
+int afile_commit(struct afile *a);
+
+/* Close and remove the temporary file; the target is untouched.  Safe on a
+ * closed afile. */
+void afile_abort(struct afile *a);
+
+#endif /* NICTX_JSON_H */

@@ -1,0 +1,266 @@
+/*
+ * main.c - the nictx command line.
+ *
+ *   nictx run [options]     run one experiment, print the table (and JSON)
+ *   nictx --help
+ *
+ * Bad arguments print a message naming the option and exit with status 2.
+ * A run that fails (watchdog, deadlock, lost or corrupted frames) exits 1.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "harness.h"
+#include "report.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+"usage: nictx run [options]\n"
+"       nictx --help\n"
+"\n"
+"Simulates a NIC transmit path: a Linux-style driver on a simulated CPU rings\n"
+"doorbells across a simulated PCIe link to the nictx RTL engine (Verilator),\n"
+"which fetches descriptors and payloads by DMA and sends frames at line rate.\n"
+"Every frame on the wire is checked.  See README.md and docs/.\n"
+"\n"
+"workload:\n"
+"  --pkt-size N          Ethernet frame size incl. 4 B FCS, 64..16387 (default 64)\n"
+"  --pkt-size-max N      random sizes uniform in [pkt-size, N] (default: fixed)\n"
+"  --burst N             pktgen burst: N-1 packets with xmit_more, then a doorbell (8)\n"
+"  --packets N           packets to send (100000)\n"
+"  --seed N              seed for payloads and random sizes (1)\n"
+"  --buf-offset N        frame offset inside its DMA buffer, 0..63 (0)\n"
+"host:\n"
+"  --cpu NAME            CPU cost profile: x86 | cheap (x86)\n"
+"  --mmio-write-ns NS    override the uncached MMIO write cost\n"
+"  --mem-latency-ns NS   DMA read latency at the root complex (550)\n"
+"  --poll-ns NS          a blocked driver polls again after NS (1000)\n"
+"pcie:\n"
+"  --pcie genGxW         link generation and width, e.g. gen3x8 (gen3x8)\n"
+"  --mps N --mrrs N      max payload / read request size (256 / 512)\n"
+"  --rcb N               read completion boundary 64 | 128 (64)\n"
+"  --rcb-chunks          root complex completes in RCB-sized pieces\n"
+"  --pcie-latency-ns NS  one-way link propagation latency (0)\n"
+"device:\n"
+"  --line R              line rate: 10g | 25g | 40g | 100g | <Gb/s>g (10g)\n"
+"  --dev-mhz F           device clock (250)\n"
+"  --ring N              descriptors in the ring, power of two 8..65536 (1024)\n"
+"  --desc-fetch-max N    descriptors per fetch, 1..32 (8)\n"
+"  --wb-thresh N         head writeback every N completions, 0 = off (32)\n"
+"  --irq-thresh N        interrupt every N completions, 0 = off (0)\n"
+"  --clean wb|mmio       cleanup reads head writeback or the HEAD register (wb)\n"
+"run:\n"
+"  --json FILE           also write the result as JSON (atomically)\n"
+"  --watchdog-us US      stop a run with no progress for US (1000)\n"
+"  --quiet               no table\n");
+}
+
+enum {
+    O_PKT = 256, O_PKTMAX, O_BURST, O_PACKETS, O_SEED, O_BUFOFF, O_CPU, O_MMIOW,
+    O_MEMLAT, O_POLL, O_PCIE, O_MPS, O_MRRS, O_RCB, O_RCBCH, O_PLAT, O_LINE, O_DEVMHZ,
+    O_RING, O_DFM, O_WB, O_IRQ, O_CLEAN, O_JSON, O_WD, O_QUIET, O_HELP
+};
+
+static const struct option opts[] = {
+    {"pkt-size", required_argument, NULL, O_PKT},
+    {"pkt-size-max", required_argument, NULL, O_PKTMAX},
+    {"burst", required_argument, NULL, O_BURST},
+    {"packets", required_argument, NULL, O_PACKETS},
+    {"seed", required_argument, NULL, O_SEED},
+    {"buf-offset", required_argument, NULL, O_BUFOFF},
+    {"cpu", required_argument, NULL, O_CPU},
+    {"mmio-write-ns", required_argument, NULL, O_MMIOW},
+    {"mem-latency-ns", required_argument, NULL, O_MEMLAT},
+    {"poll-ns", required_argument, NULL, O_POLL},
+    {"pcie", required_argument, NULL, O_PCIE},
+    {"mps", required_argument, NULL, O_MPS},
+    {"mrrs", required_argument, NULL, O_MRRS},
+    {"rcb", required_argument, NULL, O_RCB},
+    {"rcb-chunks", no_argument, NULL, O_RCBCH},
+    {"pcie-latency-ns", required_argument, NULL, O_PLAT},
+    {"line", required_argument, NULL, O_LINE},
+    {"dev-mhz", required_argument, NULL, O_DEVMHZ},
+    {"ring", required_argument, NULL, O_RING},
+    {"desc-fetch-max", required_argument, NULL, O_DFM},
+    {"wb-thresh", required_argument, NULL, O_WB},
+    {"irq-thresh", required_argument, NULL, O_IRQ},
+    {"clean", required_argument, NULL, O_CLEAN},
+    {"json", required_argument, NULL, O_JSON},
+    {"watchdog-us", required_argument, NULL, O_WD},
+    {"quiet", no_argument, NULL, O_QUIET},
+    {"help", no_argument, NULL, O_HELP},
+    {NULL, 0, NULL, 0},
+};
+
+static int bad_arg(const char *opt, const char *val, const char *why)
+{
+    fprintf(stderr, "nictx: --%s %s: %s (see nictx --help)\n", opt, val, why);
+    return 2;
+}
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+    char *end;
+    unsigned long long x;
+
+    if (!*s || *s == '-')
+        return -1;
+    errno = 0;
+    x = strtoull(s, &end, 0);
+    if (errno || *end)
+        return -1;
+    *v = x;
+    return 0;
+}
+
+static int parse_uint(const char *s, unsigned *v)
+{
+    uint64_t x;
+
+    if (parse_u64(s, &x) != 0 || x > 0xffffffffull)
+        return -1;
+    *v = (unsigned)x;
+    return 0;
+}
+
+static int parse_double(const char *s, double *v)
+{
+    char *end;
+
+    errno = 0;
+    *v = strtod(s, &end);
+    return (!*s || errno || *end || !isfinite(*v)) ? -1 : 0;
+}
+
+static int parse_line(const char *s, double *gbps)
+{
+    size_t n = strlen(s);
+    char buf[32];
+
+    if (n < 2 || n >= sizeof(buf) || (s[n - 1] != 'g' && s[n - 1] != 'G'))
+        return -1;
+    memcpy(buf, s, n - 1);
+    buf[n - 1] = 0;
+    return parse_double(buf, gbps);
+}
+
+static int cmd_run(int argc, char **argv)
+{
+    struct sim_cfg cfg;
+    struct sim_result res;
+    struct sim *s;
+    const char *json = NULL;
+    int quiet = 0, c, rc, size_max_set = 0;
+    double mmio_w = -1;
+    char err[256];
+
+    sim_cfg_default(&cfg);
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+        const char *a = optarg;
+        const char *name = (c >= O_PKT && c <= O_HELP) ? opts[c - O_PKT].name : "?";
+        switch (c) {
+        case O_PKT: if (parse_uint(a, &cfg.pkt_size)) return bad_arg(name, a, "not a number"); break;
+        case O_PKTMAX:
+            if (parse_uint(a, &cfg.pkt_size_max)) return bad_arg(name, a, "not a number");
+            size_max_set = 1;
+            break;
+        case O_BURST: if (parse_uint(a, &cfg.burst)) return bad_arg(name, a, "not a number"); break;
+        case O_PACKETS: if (parse_u64(a, &cfg.packets)) return bad_arg(name, a, "not a number"); break;
+        case O_SEED: if (parse_u64(a, &cfg.seed)) return bad_arg(name, a, "not a number"); break;
+        case O_BUFOFF: if (parse_uint(a, &cfg.buf_offset)) return bad_arg(name, a, "not a number"); break;
+        case O_CPU:
+            if (cpu_costs_profile(&cfg.costs, a) != 0) return bad_arg(name, a, "unknown profile (x86, cheap)");
+            snprintf(cfg.cpu_profile, sizeof(cfg.cpu_profile), "%s", a);
+            break;
+        case O_MMIOW: if (parse_double(a, &mmio_w) || mmio_w < 0) return bad_arg(name, a, "not a non-negative number"); break;
+        case O_MEMLAT: if (parse_double(a, &cfg.mem_latency_ns)) return bad_arg(name, a, "not a number"); break;
+        case O_POLL: if (parse_double(a, &cfg.poll_ns)) return bad_arg(name, a, "not a number"); break;
+        case O_PCIE: if (pcie_cfg_parse_link(&cfg.pcie, a)) return bad_arg(name, a, "expected genGxW, G 1..5, W 1|2|4|8|16"); break;
+        case O_MPS: if (parse_uint(a, &cfg.pcie.mps)) return bad_arg(name, a, "not a number"); break;
+        case O_MRRS: if (parse_uint(a, &cfg.pcie.mrrs)) return bad_arg(name, a, "not a number"); break;
+        case O_RCB: if (parse_uint(a, &cfg.pcie.rcb)) return bad_arg(name, a, "not a number"); break;
+        case O_RCBCH: cfg.pcie.rcb_chunks = 1; break;
+        case O_PLAT: if (parse_double(a, &cfg.pcie.latency_ns)) return bad_arg(name, a, "not a number"); break;
+        case O_LINE: if (parse_line(a, &cfg.line_gbps)) return bad_arg(name, a, "expected e.g. 10g, 25g, 40g, 100g"); break;
+        case O_DEVMHZ: if (parse_double(a, &cfg.dev_mhz)) return bad_arg(name, a, "not a number"); break;
+        case O_RING: if (parse_uint(a, &cfg.ring_size)) return bad_arg(name, a, "not a number"); break;
+        case O_DFM: if (parse_uint(a, &cfg.desc_fetch_max)) return bad_arg(name, a, "not a number"); break;
+        case O_WB: if (parse_uint(a, &cfg.wb_thresh)) return bad_arg(name, a, "not a number"); break;
+        case O_IRQ: if (parse_uint(a, &cfg.irq_thresh)) return bad_arg(name, a, "not a number"); break;
+        case O_CLEAN:
+            if (strcmp(a, "wb") == 0) cfg.clean = TXQ_CLEAN_HEAD_WB;
+            else if (strcmp(a, "mmio") == 0) cfg.clean = TXQ_CLEAN_HEAD_MMIO;
+            else return bad_arg(name, a, "expected wb or mmio");
+            break;
+        case O_JSON: json = a; break;
+        case O_WD: if (parse_double(a, &cfg.watchdog_us)) return bad_arg(name, a, "not a number"); break;
+        case O_QUIET: quiet = 1; break;
+        case O_HELP: usage(stdout); return 0;
+        case ':':
+            fprintf(stderr, "nictx: %s needs a value (see nictx --help)\n", argv[optind - 1]);
+            return 2;
+        default:
+            fprintf(stderr, "nictx: unknown option %s (see nictx --help)\n", argv[optind - 1]);
+            return 2;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "nictx: unexpected argument '%s' (see nictx --help)\n", argv[optind]);
+        return 2;
+    }
+    if (!size_max_set)
+        cfg.pkt_size_max = cfg.pkt_size;
+    if (mmio_w >= 0)
+        cfg.costs.mmio_write_ns = mmio_w;
+    if (sim_cfg_validate(&cfg, err, sizeof(err)) != 0) {
+        fprintf(stderr, "nictx: %s\n", err);
+        return 2;
+    }
+    s = sim_create(&cfg, &dev_rtl_ops, err, sizeof(err));
+    if (!s) {
+        fprintf(stderr, "nictx: %s\n", err);
+        return 1;
+    }
+    rc = sim_run(s);
+    sim_result(s, &res);
+    if (!quiet)
+        report_text(stdout, &cfg, &res, rc, sim_diag(s));
+    else if (rc != 0)
+        fprintf(stderr, "nictx: run failed: %s\n", sim_diag(s));
+    if (json && report_json_file(json, &cfg, &res, rc, sim_diag(s), dev_rtl_ops.name) != 0) {
+        fprintf(stderr, "nictx: cannot write %s: %s\n", json, strerror(errno));
+        sim_destroy(s);
+        return 1;
+    }
+    sim_destroy(s);
+    if (rc != 0 || res.sb.lost || res.sb.corrupted || res.sb.checked != cfg.packets)
+        return 1;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "run") == 0)
+        return cmd_run(argc - 1, argv + 1);
+    fprintf(stderr, "nictx: unknown command '%s' (see nictx --help)\n", argv[1]);
+    return 2;
+}

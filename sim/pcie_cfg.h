@@ -1,0 +1,158 @@
+/*
+ * pcie_cfg.h - PCIe link configuration and the pure arithmetic of the link.
+ *
+ * What it models: the bandwidth a PCIe link offers at the TLP layer, the wire
+ * size of each TLP, and how a transfer is split into TLPs.  Every figure
+ * follows pcie-bench's open model `pcie-model` (Neugebauer et al., "Understanding
+ * PCIe performance for end host networking", SIGCOMM 2018; repository
+ * pcie-bench/pcie-model, files model/pcie.py and model/mem_bw.py), whose tables
+ * come from the PCIe Base Spec rev 5.0 (Tables 2-46..2-48: UpdateFC rate;
+ * Tables 3-7..3-9: Ack limits):
+ *
+ *   raw       = GT/s per lane * encoding * lanes
+ *               (2.5/5/8/16/32 GT/s for Gen1..5; 8b/10b Gen1-2, 128b/130b Gen3-5)
+ *   overhead  = 8/AckLimit + 8/FCGuide + 4/1538   (fraction of raw: 8 B ACK DLLP
+ *               per AckLimit bytes, 8 B UpdateFC DLLP per FCGuide bytes, 4 B SKP
+ *               ordered set per 1538 bytes)
+ *   TLP-layer = raw * (1 - overhead)
+ *
+ * Gen4/Gen5 use Gen3's tables (as in pcie-model); for x1..x16 the FC table
+ * equals the Ack table.  Per-TLP wire overhead with 64-bit addresses:
+ * MWr/MRd 24 B (2 B framing + 2 B sequence + 4 B LCRC, 4 B generic header,
+ * 12 B request header), CplD 20 B (8 + 4 + 8); payload travels in whole DWs.
+ * No ECRC, no 32-bit address headers.
+ *
+ * Contract: a `struct pcie_cfg` is plain data owned by the caller.  Check it
+ * with pcie_cfg_validate() before use; the arithmetic functions assume a
+ * valid config and return 0 for one they cannot evaluate (they never divide
+ * by zero or index out of their tables).
+ */
+#ifndef NICTX_PCIE_CFG_H
+#define NICTX_PCIE_CFG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tlp.h"
+
+/* Per-TLP wire overheads in bytes (64-bit addressing, no ECRC). */
+#define PCIE_DLLP_FRAMING_BYTES 8u  /* 2 B framing + 2 B seq + 4 B LCRC */
+#define PCIE_MWR_OVERHEAD_BYTES 24u /* 8 + 4 generic header + 12 MWr 64 */
+#define PCIE_MRD_OVERHEAD_BYTES 24u /* 8 + 4 generic header + 12 MRd 64 */
+#define PCIE_CPLD_OVERHEAD_BYTES 20u /* 8 + 4 generic header + 8 CplD */
+#define PCIE_DLLP_BYTES 8u          /* ACK / UpdateFC DLLP on the wire */
+#define PCIE_SKP_BYTES 4u           /* SKP ordered set ... */
+#define PCIE_SKP_INTERVAL 1538u     /* ... once per this many raw bytes */
+
+/*
+ * Default one-way propagation latency of the link, ns: 0.  The harness's
+ * default host memory read latency (550 ns) is pcie-bench's *end-to-end*
+ * median for a 64 B DMA read on Xeon E5 hosts (~546 ns, DESIGN.md section
+ * 5), which already includes both link trips, so a non-zero default here
+ * would count the link twice.  Serialization time is always charged.  A
+ * study of doorbell latency should split the figure, e.g. --pcie-latency-ns
+ * 100 with --mem-latency-ns 350 (docs/model.md).
+ */
+#define PCIE_DEFAULT_LATENCY_NS 0.0
+
+struct pcie_cfg {
+    unsigned gen;       /* 1..5 */
+    unsigned lanes;     /* 1, 2, 4, 8, 16 */
+    unsigned mps;       /* max payload size: 128..4096, power of two */
+    unsigned mrrs;      /* max read request size: 128..4096, power of two */
+    unsigned rcb;       /* read completion boundary: 64 or 128 */
+    int rcb_chunks;     /* nonzero: root complex completes in RCB-sized pieces;
+                           else in pieces of up to MPS */
+    double latency_ns;  /* one-way propagation latency of the link (fixed) */
+};
+
+/* One piece of a split transfer. */
+struct pcie_chunk {
+    uint64_t addr;
+    uint32_t len;
+};
+
+/*
+ * Defaults: Gen3 x8, MPS 256, MRRS 512, RCB 64, MPS-sized completions
+ * (rcb_chunks = 0), latency PCIE_DEFAULT_LATENCY_NS.  These are pcie-bench's
+ * "simple NIC" figures (DESIGN.md section 5).  Never fails.
+ */
+void pcie_cfg_default(struct pcie_cfg *cfg);
+
+/*
+ * Parse a link name "gen<G>x<L>" (case-insensitive: "gen3x8", "Gen3X16") and
+ * set cfg->gen and cfg->lanes.  Returns 0 on success; -1 (cfg untouched) on a
+ * malformed string, a NULL argument, G outside 1..5 or L not 1/2/4/8/16.
+ */
+int pcie_cfg_parse_link(struct pcie_cfg *cfg, const char *s);
+
+/*
+ * Check every field.  Returns 0 if valid; -1 if not, writing a one-line
+ * message naming the bad field into err (if err != NULL and errlen > 0;
+ * truncated to errlen, always NUL-terminated).
+ */
+int pcie_cfg_validate(const struct pcie_cfg *cfg, char *err, size_t errlen);
+
+/* Spec table entries for this config (bytes); 0 if gen/lanes/mps invalid. */
+unsigned pcie_cfg_ack_limit(const struct pcie_cfg *cfg);
+unsigned pcie_cfg_fc_guide(const struct pcie_cfg *cfg);
+
+/* Raw bandwidth after line encoding, Gb/s; 0.0 if gen/lanes invalid. */
+double pcie_cfg_raw_gbps(const struct pcie_cfg *cfg);
+/* ACK + UpdateFC + SKP overhead as a fraction of raw; 0.0 if invalid. */
+double pcie_cfg_overhead(const struct pcie_cfg *cfg);
+/* TLP-layer bandwidth raw * (1 - overhead), Gb/s; 0.0 if invalid. */
+double pcie_cfg_tlp_gbps(const struct pcie_cfg *cfg);
+
+/*
+ * Wire bytes of one TLP.  `type` is enum tlp_type.  MWr: 24 + payload DWs*4,
+ * CplD: 20 + payload DWs*4, where payload DWs = ceil(((addr & 3) + len) / 4)
+ * (the first and last DW carry byte enables); MRd: 24 regardless of len.
+ * Returns 0 for an unknown type.
+ */
+unsigned pcie_tlp_wire_bytes(unsigned type, uint64_t addr, unsigned len);
+
+/*
+ * Split rules.  Each writes the chunks of [addr, addr+len) in address order to
+ * out[0..n) and returns n.  Returns 0 (out contents unspecified) if len is 0,
+ * out is NULL, more than `max` chunks are needed, or addr+len overflows.
+ *
+ * pcie_split_read_req: the requester's read requests.  Each is at most MRRS
+ * and ends on an MRRS-aligned address (or at the end of the buffer):
+ * chunk = min(remaining, MRRS - addr % MRRS).  Since MRRS divides 4096 no
+ * request crosses a 4 KiB boundary; aligned buffers give ceil(len/MRRS).
+ *
+ * pcie_split_cpl: the completer's (root complex's) completions for ONE read
+ * request (addr, len as requested).  Each carries at most MPS bytes and every
+ * one but the last ends on an RCB-aligned address (spec rule).  With
+ * cfg->rcb_chunks each completion ends at the next RCB boundary (aligned:
+ * ceil(len/RCB) completions); otherwise each is the largest piece <= MPS
+ * that ends on an RCB boundary or finishes the request (aligned:
+ * ceil(len/MPS)).
+ *
+ * pcie_split_write: posted writes.  Each is at most MPS and ends on an
+ * MPS-aligned address (or at the end), hence never crosses 4 KiB.
+ */
+size_t pcie_split_read_req(const struct pcie_cfg *cfg, uint64_t addr, uint32_t len,
+                           struct pcie_chunk *out, size_t max);
+size_t pcie_split_cpl(const struct pcie_cfg *cfg, uint64_t addr, uint32_t len,
+                      struct pcie_chunk *out, size_t max);
+size_t pcie_split_write(const struct pcie_cfg *cfg, uint64_t addr, uint32_t len,
+                        struct pcie_chunk *out, size_t max);
+
+/*
+ * pcie-model's transfer arithmetic (model/mem_bw.py write()/read()), exactly
+ * as it states it, for buffers aligned to the split boundaries:
+ *   write:    ceil(sz/MPS) * 24 + sz
+ *   read req: ceil(sz/MRRS) * 24
+ *   read cpl: ceil(sz/MPS) * 20 + sz   (rcb_chunks: ceil(sz/RCB) * 20 + sz)
+ * Note pcie-model charges `sz` payload bytes, not DW-rounded ones; the split
+ * rules plus pcie_tlp_wire_bytes() give the same totals when sz is a multiple
+ * of 4 (and MRRS >= MPS for completions), else up to 3 B more per TLP.
+ * Returns 0 if the divisor field is 0.
+ */
+uint64_t pcie_model_write_bytes(const struct pcie_cfg *cfg, uint64_t sz);
+uint64_t pcie_model_read_req_bytes(const struct pcie_cfg *cfg, uint64_t sz);
+uint64_t pcie_model_read_cpl_bytes(const struct pcie_cfg *cfg, uint64_t sz);
+
+#endif /* NICTX_PCIE_CFG_H */

@@ -1,0 +1,218 @@
+#include "report.h"
+
+#include <inttypes.h>
+
+#include "json.h"
+
+static const char *clean_name(enum txq_clean_mode m)
+{
+    return m == TXQ_CLEAN_HEAD_MMIO ? "mmio" : "wb";
+}
+
+static double per_pkt(uint64_t v, const struct sim_result *r)
+{
+    return (double)v / (double)(r->sb.checked ? r->sb.checked : 1);
+}
+
+void report_text(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
+                 int status, const char *diag)
+{
+    unsigned k;
+    const struct pcie_link_stats *h = &r->h2d, *d = &r->d2h;
+
+    fprintf(f, "nictx: %u B frames%s, burst %u, %" PRIu64 " packets, gen%ux%u MPS %u MRRS %u, "
+            "%g Gb/s line, ring %u, cpu %s, seed %" PRIu64 "\n",
+            c->pkt_size, c->pkt_size_max > c->pkt_size ? " (random sizes)" : "", c->burst,
+            c->packets, c->pcie.gen, c->pcie.lanes, c->pcie.mps, c->pcie.mrrs, c->line_gbps,
+            c->ring_size, c->cpu_profile, c->seed);
+    if (status != 0)
+        fprintf(f, "RUN FAILED: %s\n", diag);
+    fprintf(f, "  throughput        %8.3f Mpps   %8.3f Gb/s   bound: %s\n",
+            r->sb.mpps, r->sb.gbps, r->bound);
+    fprintf(f, "  utilisation       cpu %.2f  pcie h2d %.2f  pcie d2h %.2f  device %.2f  wire %.2f\n",
+            r->util_cpu, r->util_h2d, r->util_d2h, r->util_engine, r->util_wire);
+    fprintf(f, "  packets           sent %" PRIu64 "  checked %" PRIu64 "  lost %" PRIu64
+            "  corrupted %" PRIu64 "\n", r->sb.sent_expected, r->sb.checked, r->sb.lost,
+            r->sb.corrupted);
+    fprintf(f, "  cpu ns/pkt        %8.1f total:", r->cpu_ns_total);
+    for (k = 0; k < CPU_CAUSE_COUNT; k++)
+        if (k != CPU_IDLE && r->cpu_ns_per_pkt[k] > 0)
+            fprintf(f, " %s %.1f", cpu_cause_name((enum cpu_cause)k), r->cpu_ns_per_pkt[k]);
+    fprintf(f, "\n");
+    fprintf(f, "  pcie B/pkt h2d    %8.1f total:", per_pkt(h->tlp_bytes, r));
+    for (k = 0; k < TLP_KIND_COUNT; k++)
+        if (h->bytes[k])
+            fprintf(f, " %s %.1f", tlp_kind_name(k), per_pkt(h->bytes[k], r));
+    fprintf(f, "\n  pcie B/pkt d2h    %8.1f total:", per_pkt(d->tlp_bytes, r));
+    for (k = 0; k < TLP_KIND_COUNT; k++)
+        if (d->bytes[k])
+            fprintf(f, " %s %.1f", tlp_kind_name(k), per_pkt(d->bytes[k], r));
+    fprintf(f, "\n  per packet        doorbells %.4f  desc fetches %.4f  irqs %.4f\n",
+            r->doorbells_per_pkt, r->desc_fetches_per_pkt, r->irqs_per_pkt);
+    fprintf(f, "  doorbell-to-wire  p50 %.0f ns  p99 %.0f ns  max %.0f ns\n",
+            r->sb.lat_p50_ns, r->sb.lat_p99_ns, r->sb.lat_max_ns);
+    fprintf(f, "  violations        %zu\n", r->nviolations);
+    for (k = 0; k < r->nviolations && k < SIM_MAX_VIOLATIONS; k++)
+        fprintf(f, "    %s at %.3f us: %s\n", r->violations[k].kind,
+                (double)r->violations[k].time_ps / 1e6, r->violations[k].detail);
+    fprintf(f, "  simulator         %.2f s wall, %.0f sim pkts/s, %" PRIu64 " cycles evaluated, %"
+            PRIu64 " skipped\n", r->wall_s,
+            r->wall_s > 0 ? (double)r->sb.seen / r->wall_s : 0.0, r->cycles_evaluated,
+            r->cycles_skipped);
+}
+
+static void json_link(struct json *j, const char *key, const struct pcie_link_stats *s,
+                      const struct sim_result *r)
+{
+    unsigned k;
+
+    json_obj_begin(j, key);
+    json_num(j, "total", per_pkt(s->tlp_bytes, r));
+    for (k = 0; k < TLP_KIND_COUNT; k++)
+        if (s->tlps[k])
+            json_num(j, tlp_kind_name(k), per_pkt(s->bytes[k], r));
+    json_num(j, "dllp", per_pkt(s->dllp_bytes, r));
+    json_num(j, "skp", per_pkt(s->skp_bytes, r));
+    json_obj_begin(j, "tlps");
+    for (k = 0; k < TLP_KIND_COUNT; k++)
+        if (s->tlps[k])
+            json_u64(j, tlp_kind_name(k), s->tlps[k]);
+    json_obj_end(j);
+    json_obj_end(j);
+}
+
+int report_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
+                int status, const char *diag, const char *model)
+{
+    struct json j;
+    unsigned k;
+
+    json_init(&j, f);
+    json_obj_begin(&j, NULL);
+
+    json_obj_begin(&j, "config");
+    json_u64(&j, "pkt_size", c->pkt_size);
+    json_u64(&j, "pkt_size_max", c->pkt_size_max);
+    json_u64(&j, "burst", c->burst);
+    json_u64(&j, "packets", c->packets);
+    json_u64(&j, "seed", c->seed);
+    json_u64(&j, "buf_offset", c->buf_offset);
+    json_str(&j, "cpu", c->cpu_profile);
+    json_obj_begin(&j, "cpu_costs_ns");
+    json_num(&j, "xmit_pkt", c->costs.xmit_pkt_ns);
+    json_num(&j, "clean_poll", c->costs.clean_poll_ns);
+    json_num(&j, "clean_desc", c->costs.clean_desc_ns);
+    json_num(&j, "store", c->costs.store_ns);
+    json_num(&j, "load", c->costs.load_ns);
+    json_num(&j, "dma_wmb", c->costs.dma_wmb_ns);
+    json_num(&j, "wmb", c->costs.wmb_ns);
+    json_num(&j, "smp_mb", c->costs.smp_mb_ns);
+    json_num(&j, "mmio_write", c->costs.mmio_write_ns);
+    json_num(&j, "mmio_read", c->costs.mmio_read_ns);
+    json_obj_end(&j);
+    json_num(&j, "mem_latency_ns", c->mem_latency_ns);
+    json_num(&j, "poll_ns", c->poll_ns);
+    json_obj_begin(&j, "pcie");
+    json_u64(&j, "gen", c->pcie.gen);
+    json_u64(&j, "lanes", c->pcie.lanes);
+    json_u64(&j, "mps", c->pcie.mps);
+    json_u64(&j, "mrrs", c->pcie.mrrs);
+    json_u64(&j, "rcb", c->pcie.rcb);
+    json_bool(&j, "rcb_chunks", c->pcie.rcb_chunks);
+    json_num(&j, "latency_ns", c->pcie.latency_ns);
+    json_num(&j, "tlp_gbps", pcie_cfg_tlp_gbps(&c->pcie));
+    json_obj_end(&j);
+    json_num(&j, "dev_mhz", c->dev_mhz);
+    json_num(&j, "line_gbps", c->line_gbps);
+    json_num(&j, "line_gbps_programmed", r->line_gbps_eff);
+    json_u64(&j, "ring_size", c->ring_size);
+    json_u64(&j, "desc_fetch_max", c->desc_fetch_max);
+    json_u64(&j, "wb_thresh", c->wb_thresh);
+    json_u64(&j, "irq_thresh", c->irq_thresh);
+    json_str(&j, "clean", clean_name(c->clean));
+    json_num(&j, "watchdog_us", c->watchdog_us);
+    json_obj_end(&j);
+
+    json_str(&j, "status", status == 0 ? "ok" : "failed");
+    if (status != 0)
+        json_str(&j, "diagnosis", diag);
+    json_num(&j, "mpps", r->sb.mpps);
+    json_num(&j, "gbps", r->sb.gbps);
+    json_str(&j, "bound", r->bound);
+    json_obj_begin(&j, "utilization");
+    json_num(&j, "cpu", r->util_cpu);
+    json_num(&j, "pcie_h2d", r->util_h2d);
+    json_num(&j, "pcie_d2h", r->util_d2h);
+    json_num(&j, "device", r->util_engine);
+    json_num(&j, "wire", r->util_wire);
+    json_obj_end(&j);
+
+    json_obj_begin(&j, "packets");
+    json_u64(&j, "sent", r->sb.sent_expected);
+    json_u64(&j, "checked", r->sb.checked);
+    json_u64(&j, "lost", r->sb.lost);
+    json_u64(&j, "corrupted", r->sb.corrupted);
+    json_u64(&j, "completed", r->completed);
+    json_obj_begin(&j, "dropped");
+    json_obj_end(&j);
+    json_obj_end(&j);
+
+    json_obj_begin(&j, "cpu_ns_per_pkt");
+    json_num(&j, "total", r->cpu_ns_total);
+    for (k = 0; k < CPU_CAUSE_COUNT; k++)
+        json_num(&j, cpu_cause_name((enum cpu_cause)k), r->cpu_ns_per_pkt[k]);
+    json_obj_end(&j);
+
+    json_obj_begin(&j, "pcie_bytes_per_pkt");
+    json_link(&j, "h2d", &r->h2d, r);
+    json_link(&j, "d2h", &r->d2h, r);
+    json_obj_end(&j);
+
+    json_num(&j, "doorbells_per_pkt", r->doorbells_per_pkt);
+    json_num(&j, "desc_fetches_per_pkt", r->desc_fetches_per_pkt);
+    json_num(&j, "irqs_per_pkt", r->irqs_per_pkt);
+
+    json_obj_begin(&j, "latency_ns");
+    json_num(&j, "p50", r->sb.lat_p50_ns);
+    json_num(&j, "p99", r->sb.lat_p99_ns);
+    json_num(&j, "max", r->sb.lat_max_ns);
+    json_obj_end(&j);
+
+    json_arr_begin(&j, "violations");
+    for (k = 0; k < r->nviolations && k < SIM_MAX_VIOLATIONS; k++) {
+        json_obj_begin(&j, NULL);
+        json_str(&j, "kind", r->violations[k].kind);
+        json_u64(&j, "time_ps", r->violations[k].time_ps);
+        json_u64(&j, "queue", 0);
+        json_str(&j, "detail", r->violations[k].detail);
+        json_obj_end(&j);
+    }
+    json_arr_end(&j);
+    json_u64(&j, "violations_total", r->nviolations);
+
+    json_obj_begin(&j, "sim");
+    json_num(&j, "wall_s", r->wall_s);
+    json_num(&j, "sim_pkts_per_wall_s", r->wall_s > 0 ? (double)r->sb.seen / r->wall_s : 0.0);
+    json_u64(&j, "cycles_evaluated", r->cycles_evaluated);
+    json_u64(&j, "cycles_skipped", r->cycles_skipped);
+    json_num(&j, "sim_time_us", (double)r->sim_time_ps / 1e6);
+    json_str(&j, "model", model);
+    json_obj_end(&j);
+
+    json_obj_end(&j);
+    return json_finish(&j);
+}
+
+int report_json_file(const char *path, const struct sim_cfg *c, const struct sim_result *r,
+                     int status, const char *diag, const char *model)
+{
+    struct afile a;
+
+    if (afile_open(&a, path) != 0)
+        return -1;
+    if (report_json(a.f, c, r, status, diag, model) != 0) {
+        afile_abort(&a);
+        return -1;
+    }
+    return afile_commit(&a);
+}

@@ -1,0 +1,145 @@
+/*
+ * scoreboard.h - the wire checker: every frame the device puts on the wire
+ * is regenerated from (seed, sequence number) and compared, so nothing is
+ * stored per packet in flight.
+ *
+ * Packet contents.  Packet `seq` (0, 1, 2, ... in the order the driver
+ * posts them) has a buffer length sb_pkt_len() (the Ethernet frame without
+ * its 4 B FCS: 60 B for a 64 B frame) and bytes sb_pkt_fill():
+ *
+ *   offset  0  dst MAC 02:00:00:00:00:01
+ *   offset  6  src MAC 02:00:00:00:00:02
+ *   offset 12  ethertype 0x88B5 (IEEE local experimental), big-endian
+ *   offset 14  seq, 8 bytes little-endian
+ *   offset 22  payload: splitmix64 words (little-endian) from a state
+ *              derived from (seed, seq); a shorter buffer of the same packet
+ *              is a prefix of a longer one.
+ *
+ * The device's MAC appends the FCS, sb_crc32() of the buffer (IEEE 802.3
+ * CRC-32), sent least significant byte first.
+ *
+ * Checking.  The harness tells the scoreboard when doorbells publish packets
+ * (sb_note_published) and hands it every frame seen on the wire
+ * (sb_check_frame).  Frames must arrive in seq order (one queue, in-order
+ * MAC).  The scoreboard counts frames seen, checked (length, bytes and FCS
+ * all as expected), lost (seqs skipped, or never seen by sb_finish) and
+ * corrupted (anything else, including frames whose seq is not the next
+ * expected or beyond the run), and measures doorbell-to-wire latency and
+ * the steady-state rate.  A clean run has lost == corrupted == unpublished
+ * == stamp_overrun == 0 and checked == sent_expected.
+ *
+ * Cost: sb_create allocates everything (about 0.8 MB latency histogram,
+ * 16 B per ring entry, 1.6 B per expected packet for the rate); the hot
+ * calls never allocate, and sb_check_frame makes one pass over the frame
+ * (expected bytes generated in 256 B chunks, compared and CRC'd in step).
+ */
+#ifndef NICTX_SCOREBOARD_H
+#define NICTX_SCOREBOARD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "simtime.h"
+
+#define SB_MIN_LEN 60u    /* shortest buffer: 64 B frame without FCS */
+#define SB_MAX_LEN 16383u /* longest buffer: 16387 B frame without FCS */
+#define SB_HDR_LEN 22u    /* Ethernet header + seq: least sb_pkt_fill takes */
+#define SB_FCS_LEN 4u
+#define SB_LAT_BUCKETS 100000u /* 1 ns latency buckets up to 100 us */
+#define SB_MAX_MISMATCH 8u     /* mismatch descriptions kept */
+#define SB_MISMATCH_LEN 160u   /* bytes per description, NUL included */
+#define SB_MAX_EXPECTED (1ull << 40) /* packets per run */
+
+/* What packet `seq` of a run looks like. */
+struct sb_gen_cfg {
+    uint64_t seed;
+    unsigned min_len, max_len; /* buffer length (no FCS), SB_MIN_LEN..SB_MAX_LEN;
+                                  equal for a fixed size */
+};
+
+/* Buffer length of packet `seq`: min_len if min_len == max_len, else
+ * uniform in [min_len, max_len] from a hash of (seed, seq). */
+unsigned sb_pkt_len(const struct sb_gen_cfg *g, uint64_t seq);
+
+/* Write the first `len` bytes of packet `seq` to buf (layout above).
+ * len >= SB_HDR_LEN; shorter lengths write nothing. */
+void sb_pkt_fill(const struct sb_gen_cfg *g, uint64_t seq, uint8_t *buf, unsigned len);
+
+/* IEEE 802.3 FCS of buf[0..len): CRC-32, reflected polynomial 0xEDB88320,
+ * initial value 0xFFFFFFFF, final xor 0xFFFFFFFF.  The MAC sends the
+ * returned value least significant byte first. */
+uint32_t sb_crc32(const uint8_t *buf, size_t len);
+
+struct sb_cfg {
+    struct sb_gen_cfg gen;
+    uint64_t expected;        /* packets the run will send, 0..SB_MAX_EXPECTED */
+    unsigned max_outstanding; /* bound on packets published but not yet on the
+                                 wire (the ring size); 1..2^30 */
+};
+
+struct scoreboard; /* opaque */
+
+/* Returns NULL if cfg is invalid (lengths out of range or min > max,
+ * expected or max_outstanding out of range) or memory is short. */
+struct scoreboard *sb_create(const struct sb_cfg *cfg);
+void sb_destroy(struct scoreboard *sb); /* NULL is fine */
+
+/* A doorbell at time t published packets seq < count (count is cumulative
+ * and never decreases; a smaller count is ignored).  Packets not stamped
+ * before get doorbell time t.  Stamps live in a ring of max_outstanding
+ * entries (rounded up to a power of two); publishing more than that ahead
+ * of the wire overwrites stamps of unseen packets, which their frames later
+ * count as stamp_overrun. */
+void sb_note_published(struct scoreboard *sb, uint64_t count, sim_ps_t t);
+
+/* One frame seen on the wire: `len` bytes without FCS, the FCS the MAC
+ * sent, and the time its first byte went out (non-decreasing from frame to
+ * frame).  Frames whose seq (offset 14) is unreadable, below the next
+ * expected seq or >= expected are corrupted and change nothing else; a seq
+ * above the next expected counts the skipped ones as lost. */
+void sb_check_frame(struct scoreboard *sb, const uint8_t *frame, unsigned len, uint32_t fcs,
+                    sim_ps_t t_start);
+
+/* End of run: packets never seen count as lost.  Calling it again does
+ * nothing; frames checked after it are still counted but lost is not
+ * revised. */
+void sb_finish(struct scoreboard *sb);
+
+struct sb_result {
+    uint64_t sent_expected; /* cfg.expected */
+    uint64_t seen;          /* frames handed to sb_check_frame */
+    uint64_t checked;       /* frames equal to what was sent */
+    uint64_t lost;
+    uint64_t corrupted;
+    uint64_t unpublished;   /* frames on the wire before their doorbell */
+    uint64_t stamp_overrun; /* frames whose doorbell stamp was overwritten
+                               (more than max_outstanding ahead of the wire) */
+    double mpps, gbps;      /* steady-state rate, see sb_result() */
+    double lat_p50_ns, lat_p99_ns, lat_max_ns;
+    uint64_t lat_samples;   /* frames with a doorbell-to-wire latency */
+    uint64_t frame_bytes;   /* sum of frame sizes incl. FCS, checked frames */
+};
+
+/* Results so far.
+ *
+ * Rate: with n frames seen at start times t_i, k1 = n - 1 and k0 = n / 10
+ * (warm-up excluded) if n >= 20, else 0; mpps = (k1 - k0) / (t_k1 - t_k0)
+ * per microsecond and gbps = 8 * (frame bytes incl. FCS of frames
+ * k0..k1-1) / (t_k1 - t_k0) in bits per ns; 0 if n < 2 or t_k1 == t_k0.
+ * Only the first expected / 10 + 103 frames' times are kept, so for n more
+ * than about expected + 1000 (a run with that many unexpected frames) k0
+ * is capped at the last one kept.
+ *
+ * Latency: doorbell stamp to frame start, histogram of 1 ns buckets up to
+ * 100 us plus one overflow bucket; p50/p99 are the lower edge (in ns) of
+ * the bucket where the cumulative count first reaches ceil(q * samples)
+ * (100000 if that is the overflow bucket); max is exact.  All 0 without
+ * samples. */
+void sb_result(const struct scoreboard *sb, struct sb_result *out);
+
+/* Descriptions of the first SB_MAX_MISMATCH corrupted frames: the count
+ * kept, and line i ("seq S: offset O: reason"), NULL if i >= count. */
+size_t sb_mismatch_count(const struct scoreboard *sb);
+const char *sb_mismatch(const struct scoreboard *sb, size_t i);
+
+#endif /* NICTX_SCOREBOARD_H */

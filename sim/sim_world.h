@@ -1,0 +1,95 @@
+/*
+ * sim_world.h - the inside of struct sim, shared by harness.c (the world
+ * and its event loop) and platform_sim.c (the driver's platform calls).
+ * Nothing else includes it.
+ */
+#ifndef NICTX_SIM_WORLD_H
+#define NICTX_SIM_WORLD_H
+
+#include "cpu.h"
+#include "device.h"
+#include "harness.h"
+#include "host_mem.h"
+#include "pcie_link.h"
+#include "pktgen.h"
+#include "scoreboard.h"
+#include "tlp_queue.h"
+#include "txq.h"
+
+#define SIM_BAR0_BASE 0xfe000000ull  /* bus address of BAR0 */
+#define SIM_HOST_BASE 0x100000000ull /* bus address of host DMA memory */
+#define SIM_MSIX_ADDR 0xfee00000ull  /* x86 MSI address window */
+
+struct platform {
+    struct sim *sim;
+};
+
+enum sim_cpu_state { SIM_CPU_RUN, SIM_CPU_WAIT, SIM_CPU_DONE };
+
+struct sim {
+    struct sim_cfg cfg;
+    const struct device_ops *ops;
+    void *dev;
+    struct platform plat;
+    struct host_mem mem;
+    struct cpu cpu;
+    struct pcie_link *h2d, *d2h;
+    struct scoreboard *sb;
+    struct sb_gen_cfg gen;
+    struct txq txq;
+    struct pktgen pg;
+    int txq_up, pg_up;
+
+    sim_ps_t now;          /* device time: the next clock edge */
+    sim_ps_t period_ps;
+    uint64_t cycles, skipped;
+
+    struct tlpq cpu_out;   /* MMIO TLPs the CPU issued, by issue time */
+    struct tlpq mem_cpl;   /* DMA read completions, by ready time */
+
+    /* Device input: beat index into the h2d link's oldest TLP. */
+    unsigned h2d_beat;
+    /* Device output being assembled. */
+    struct tlp d2h_tlp;
+    unsigned d2h_beat;     /* beat index within it */
+    uint8_t frame[16384 + 8];
+    unsigned frame_len;
+    int frame_open;
+    sim_ps_t frame_t0;
+    uint64_t engine_beats;
+
+    /* CPU */
+    enum sim_cpu_state cpu_state;
+    sim_ps_t cpu_deadline;
+    int mmio_waiting;      /* an MMIO read is outstanding */
+    uint8_t mmio_tag;
+    uint32_t mmio_value;
+    sim_ps_t mmio_t;
+
+    /* publishing (doorbells) */
+    uint32_t last_tail;
+    uint64_t published;
+    sim_ps_t t_first_db;
+    uint64_t irqs;
+
+    /* progress and diagnosis */
+    sim_ps_t last_progress;
+    int failed;
+    char diag[1024];
+    size_t nviol;
+    struct sim_violation viol[SIM_MAX_VIOLATIONS];
+    double wall_s;
+    /* link statistics when the measurement started and ended */
+    struct pcie_link_stats h2d_t0, d2h_t0, h2d_t1, d2h_t1;
+    sim_ps_t cpu_t1[CPU_CAUSE_COUNT]; /* CPU time by cause at the end */
+    int measured;
+};
+
+/* harness.c, for platform_sim.c */
+void sim_cpu_send(struct sim *s, const struct tlp *t);      /* at cpu.now */
+void sim_wait_mmio(struct sim *s);                          /* run until the read returns */
+void sim_note_doorbell(struct sim *s, uint32_t tail);
+void sim_violation(struct sim *s, const char *kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#endif /* NICTX_SIM_WORLD_H */

@@ -1,0 +1,457 @@
+/*
+ * test_pktgen.c - cmocka tests of driver/pktgen.c on driver/txq.c and the
+ * recording fake platform.  A small device stand-in (dev_run) reads the
+ * doorbelled descriptors and frames from fake host memory, checks them and
+ * completes them.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fake_platform.h"
+#include "nictx_hw.h"
+#include "pktgen.h"
+#include "txq.h"
+
+#define FX_MEM_BYTES (4u << 20)
+#define FX_NO_SEQ    UINT64_MAX
+
+struct fx {
+    struct txq q; /* first: 64-byte aligned */
+    struct pktgen g;
+    struct platform fp;
+    int q_up, g_up;
+    /* len/fill behaviour */
+    unsigned max_len;
+    uint64_t bad_len_seq; /* len() returns 0 for this seq */
+    uint64_t fills;
+    /* device stand-in */
+    uint32_t dev_head;
+    uint64_t dev_seq;     /* next seq expected on the wire */
+    uint64_t dev_checked;
+    uint64_t dev_bad;     /* frames with wrong length, address or bytes */
+};
+
+static unsigned fx_len(void *ctx, uint64_t seq)
+{
+    const struct fx *f = ctx;
+    if (seq == f->bad_len_seq)
+        return 0;
+    /* 60..max_len, varying: exercises short and long frames. */
+    unsigned span = f->max_len - 60 + 1;
+    return 60 + (unsigned)((seq * 7) % span);
+}
+
+static uint8_t fx_byte(uint64_t seq, unsigned i)
+{
+    return (uint8_t)(seq * 31u + i * 7u + 1u);
+}
+
+static void fx_fill(void *ctx, uint64_t seq, uint8_t *buf, unsigned len)
+{
+    struct fx *f = ctx;
+    f->fills++;
+    /* First 8 bytes: seq, little-endian; then a seq-dependent pattern. */
+    for (unsigned i = 0; i < 8 && i < len; i++)
+        buf[i] = (uint8_t)(seq >> (8 * i));
+    for (unsigned i = 8; i < len; i++)
+        buf[i] = fx_byte(seq, i);
+}
+
+static int fx_setup(void **state)
+{
+    size_t sz = (sizeof(struct fx) + 63) & ~(size_t)63;
+    struct fx *f = aligned_alloc(64, sz);
+    if (f == NULL)
+        return -1;
+    memset(f, 0, sz);
+    if (fake_platform_init(&f->fp, FX_MEM_BYTES) != 0) {
+        free(f);
+        return -1;
+    }
+    f->max_len = 100;
+    f->bad_len_seq = FX_NO_SEQ;
+    *state = f;
+    return 0;
+}
+
+static int fx_teardown(void **state)
+{
+    struct fx *f = *state;
+    if (f->g_up)
+        pktgen_destroy(&f->g);
+    if (f->q_up)
+        txq_destroy(&f->q);
+    fake_platform_destroy(&f->fp);
+    free(f);
+    return 0;
+}
+
+static void fx_txq_up(struct fx *f, unsigned ring_log2)
+{
+    struct txq_cfg c = {
+        .ring_log2 = ring_log2,
+        .wb_thresh = 1,
+        .desc_fetch_max = 8,
+        .mrrs_log2 = 9,
+        .line_rate_fx = 0x50000u,
+        .clean = TXQ_CLEAN_HEAD_WB,
+    };
+    assert_int_equal(txq_init(&f->q, &f->fp, &c, pktgen_complete, &f->g), 0);
+    f->q_up = 1;
+}
+
+static struct pktgen_cfg fx_pg_cfg(struct fx *f, uint64_t count, unsigned burst)
+{
+    struct pktgen_cfg c = {
+        .count = count,
+        .burst = burst,
+        .max_len = f->max_len,
+        .buf_offset = 2, /* NET_IP_ALIGN */
+        .len = fx_len,
+        .fill = fx_fill,
+        .ctx = f,
+    };
+    return c;
+}
+
+static void fx_up(struct fx *f, unsigned ring_log2, uint64_t count, unsigned burst)
+{
+    fx_txq_up(f, ring_log2);
+    struct pktgen_cfg c = fx_pg_cfg(f, count, burst);
+    assert_int_equal(pktgen_init(&f->g, &f->fp, &f->q, &c), 0);
+    f->g_up = 1;
+    fake_platform_clear_log(&f->fp);
+}
+
+/*
+ * Device stand-in: fetch and check up to `limit` doorbelled descriptors,
+ * then report the new head.  Returns the number completed.
+ */
+static unsigned dev_run(struct fx *f, unsigned limit)
+{
+    uint32_t tail = fake_platform_reg(&f->fp, NICTX_REG_TAIL);
+    uint32_t mask = f->q.mask;
+    unsigned n = 0;
+    while (f->dev_head != tail && n < limit) {
+        const uint8_t *d = fake_platform_bus_to_cpu(
+            &f->fp, f->q.ring_dma + (uint64_t)f->dev_head * NICTX_DESC_BYTES, NICTX_DESC_BYTES);
+        assert_non_null(d);
+        uint64_t addr;
+        uint32_t lf;
+        memcpy(&addr, d, 8);
+        memcpy(&lf, d + 8, 4);
+        unsigned len = lf & NICTX_DESC_LEN_MASK;
+        const uint8_t *fr = fake_platform_bus_to_cpu(&f->fp, addr, len);
+        int ok = fr != NULL && addr % 64 == 2 && len == fx_len(f, f->dev_seq);
+        if (ok) {
+            uint64_t seq = 0;
+            for (unsigned i = 0; i < 8; i++)
+                seq |= (uint64_t)fr[i] << (8 * i);
+            ok = seq == f->dev_seq;
+            for (unsigned i = 8; ok && i < len; i++)
+                ok = fr[i] == fx_byte(seq, i);
+        }
+        f->dev_bad += !ok;
+        f->dev_checked++;
+        f->dev_seq++;
+        f->dev_head = (f->dev_head + 1) & mask;
+        n++;
+    }
+    fake_platform_complete(&f->fp, f->dev_head);
+    return n;
+}
+
+/* Doorbell values in log order, into out[]; returns how many. */
+static size_t doorbells(const struct fx *f, uint32_t *out, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < f->fp.log_len; i++) {
+        const struct fake_op *op = &f->fp.log[i];
+        if (op->kind == FAKE_MMIO_W32 && op->addr == NICTX_REG_TAIL) {
+            if (n < max)
+                out[n] = (uint32_t)op->val;
+            n++;
+        }
+    }
+    return n;
+}
+
+/* ---- tests ---- */
+
+static void test_pktgen_sends_exact_count(void **state)
+{
+    struct fx *f = *state;
+    fx_up(f, 3, 50, 4); /* ring 8: wraps many times */
+    enum pktgen_ret r = PKTGEN_SENT;
+    unsigned steps = 0;
+    while ((r = pktgen_step(&f->g)) != PKTGEN_DONE && steps++ < 10000) {
+        assert_int_not_equal(r, PKTGEN_ERROR);
+        if (r == PKTGEN_BLOCKED)
+            dev_run(f, ~0u);
+    }
+    assert_int_equal(r, PKTGEN_DONE);
+    assert_int_equal(f->dev_checked, 50);
+    assert_int_equal(f->dev_bad, 0);
+    assert_int_equal(f->fills, 50);
+
+    struct pktgen_stats gs;
+    struct txq_stats qs;
+    pktgen_get_stats(&f->g, &gs);
+    txq_get_stats(&f->q, &qs);
+    assert_int_equal(gs.sent, 50);
+    assert_int_equal(gs.completed, 50);
+    assert_int_equal(gs.bad_cookie, 0);
+    assert_int_equal(qs.pkts, 50);
+    assert_int_equal(qs.reclaimed, 50);
+    assert_int_equal(qs.busy, 0);
+    assert_int_equal(f->g.nfree, f->g.nbufs);
+    assert_int_equal(f->fp.bad_access, 0);
+
+    /* After DONE: nothing more happens. */
+    size_t ops = f->fp.log_len;
+    assert_int_equal(pktgen_step(&f->g), PKTGEN_DONE);
+    assert_int_equal(f->fp.log_len, ops);
+}
+
+static void test_pktgen_done_only_after_complete(void **state)
+{
+    struct fx *f = *state;
+    fx_up(f, 4, 5, 8); /* boundary: count < burst */
+    assert_int_equal(pktgen_step(&f->g), PKTGEN_SENT);
+    uint32_t db[4];
+    assert_int_equal(doorbells(f, db, 4), 1);
+    assert_int_equal(db[0], 5); /* the last packet ran out: more = 0 */
+
+    /* All sent, none completed: blocked, not done. */
+    assert_int_equal(pktgen_step(&f->g), PKTGEN_BLOCKED);
+    assert_int_equal(pktgen_step(&f->g), PKTGEN_BLOCKED);
+    assert_int_equal(dev_run(f, 4), 4);
+    assert_int_equal(pktgen_step(&f->g), PKTGEN_SENT); /* reclaimed 4 of 5 */
+    assert_int_equal(pktgen_step(&f->g), PKTGEN_BLOCKED);
+    assert_int_equal(dev_run(f, 4), 1);
+    assert_int_equal(pktgen_step(&f->g), PKTGEN_DONE);
+
+    struct pktgen_stats gs;
+    pktgen_get_stats(&f->g, &gs);
+    assert_int_equal(gs.blocked, 3);
+    assert_int_equal(gs.completed, 5);
+    assert_int_equal(f->dev_bad, 0);
+    /* Still exactly one doorbell. */
+    assert_int_equal(doorbells(f, db, 4), 1);
+}
+
+static void test_pktgen_burst_doorbells(void **state)
+{
+    struct fx *f = *state;
+    fx_up(f, 4, 10, 4); /* 10 = 4 + 4 + 2: short last burst */
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(pktgen_step(&f->g), PKTGEN_SENT);
+    uint32_t db[8];
+    assert_int_equal(doorbells(f, db, 8), 3);
+    assert_int_equal(db[0], 4);
+    assert_int_equal(db[1], 8);
+    assert_int_equal(db[2], 10);
+    assert_int_equal(fake_platform_count(&f->fp, FAKE_WMB, FAKE_ANY), 3);
+    /* One clean per step. */
+    assert_int_equal(f->fp.work[PLAT_WORK_CLEAN_POLL], 3);
+    assert_int_equal(f->fp.work[PLAT_WORK_XMIT_PKT], 10);
+}
+
+static void test_pktgen_burst1(void **state)
+{
+    struct fx *f = *state;
+    fx_up(f, 4, 6, 1); /* boundary: burst 1, a doorbell per packet */
+    for (int i = 0; i < 6; i++)
+        assert_int_equal(pktgen_step(&f->g), PKTGEN_SENT);
+    uint32_t db[8];
+    assert_int_equal(doorbells(f, db, 8), 6);
+    for (uint32_t i = 0; i < 6; i++)
+        assert_int_equal(db[i], i + 1);
+}
+
+static void test_pktgen_ring_full_mid_burst(void **state)
+{
+    struct fx *f = *state;
+    fx_up(f, 3, 100, 16); /* ring 8 holds 7: the burst is cut by the stop */
+    assert_int_equal(pktgen_step(&f->g), PKTGEN_SENT);
+    assert_true(txq_stopped(&f->q));
+    uint32_t db[8];
+    assert_int_equal(doorbells(f, db, 8), 1);
+    assert_int_equal(db[0], 7); /* rung by the stop, though more was 1 */
+    struct pktgen_stats gs;
+    pktgen_get_stats(&f->g, &gs);
+    assert_int_equal(gs.sent, 7);
+
+    assert_int_equal(pktgen_step(&f->g), PKTGEN_BLOCKED);
+    struct txq_stats qs;
+    txq_get_stats(&f->q, &qs);
+    assert_int_equal(qs.busy, 0); /* pktgen checks before it xmits */
+
+    assert_int_equal(dev_run(f, ~0u), 7);
+    /* The queue is still stopped when this step starts: it only reclaims
+     * (and wakes); the step after sends the next 7. */
+    assert_int_equal(pktgen_step(&f->g), PKTGEN_SENT);
+    assert_false(txq_stopped(&f->q));
+    assert_int_equal(pktgen_step(&f->g), PKTGEN_SENT);
+    assert_int_equal(doorbells(f, db, 8), 2);
+    assert_int_equal(db[1], (7 + 7) % 8);
+    assert_int_equal(f->dev_bad, 0);
+}
+
+static void test_pktgen_buffers(void **state)
+{
+    struct fx *f = *state;
+    f->max_len = 62; /* boundary: 62 + 2 = 64 exactly, one line */
+    fx_up(f, 4, 1, 1);
+    assert_int_equal(f->g.nbufs, 16);
+    assert_int_equal(f->g.buf_size, 64);
+    for (uint32_t i = 0; i < f->g.nbufs; i++) {
+        assert_int_equal(f->g.bufs[i].dma % 64, 0);
+        assert_int_equal(fake_platform_cpu_to_bus(&f->fp, f->g.bufs[i].cpu), f->g.bufs[i].dma);
+        for (uint32_t j = 0; j < i; j++) {
+            dma_addr_t a = f->g.bufs[i].dma, b = f->g.bufs[j].dma;
+            assert_true(a >= b + 64 || b >= a + 64);
+        }
+    }
+}
+
+static void test_pktgen_buffer_size_rounds_up(void **state)
+{
+    struct fx *f = *state;
+    f->max_len = 63; /* boundary: 63 + 2 = 65 -> 128 */
+    fx_up(f, 3, 1, 1);
+    assert_int_equal(f->g.buf_size, 128);
+    assert_int_equal(f->g.nbufs, 8);
+}
+
+static void test_pktgen_bad_cfg(void **state)
+{
+    struct fx *f = *state;
+    fx_txq_up(f, 3);
+    size_t used = f->fp.mem_used;
+    struct pktgen_cfg bad[6];
+    struct pktgen_cfg c;
+    size_t n = 0;
+    c = fx_pg_cfg(f, 10, 1); c.burst = 0; bad[n++] = c;
+    c = fx_pg_cfg(f, 10, 1); c.max_len = 0; bad[n++] = c;
+    c = fx_pg_cfg(f, 10, 1); c.max_len = 16384; bad[n++] = c;
+    c = fx_pg_cfg(f, 10, 1); c.buf_offset = 64; bad[n++] = c;
+    c = fx_pg_cfg(f, 10, 1); c.len = NULL; bad[n++] = c;
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(pktgen_init(&f->g, &f->fp, &f->q, &bad[i]), -1);
+    assert_int_equal(f->fp.mem_used, used);
+
+    c = fx_pg_cfg(f, 10, 1);
+    /* Wrong platform, or a txq wired to another context. */
+    struct platform other;
+    assert_int_equal(fake_platform_init(&other, 4096), 0);
+    assert_int_equal(pktgen_init(&f->g, &other, &f->q, &c), -1);
+    fake_platform_destroy(&other);
+    struct pktgen g2;
+    assert_int_equal(pktgen_init(&g2, &f->fp, &f->q, &c), -1);
+    assert_int_equal(f->fp.mem_used, used);
+
+    /* Boundaries accepted: offset 63, max_len 16383. */
+    c.buf_offset = 63;
+    c.max_len = 16383;
+    assert_int_equal(pktgen_init(&f->g, &f->fp, &f->q, &c), 0);
+    assert_int_equal(f->g.buf_size, 16384 + 64);
+    pktgen_destroy(&f->g);
+}
+
+static void test_pktgen_no_memory(void **state)
+{
+    struct fx *f = *state;
+    struct platform small;
+    /* Ring 8 (128 B) + wb line (64 B) + 3 of 8 buffers of 128 B. */
+    assert_int_equal(fake_platform_init(&small, 128 + 64 + 3 * 128), 0);
+    struct txq_cfg tc = {
+        .ring_log2 = 3, .wb_thresh = 1, .desc_fetch_max = 8, .mrrs_log2 = 9,
+        .line_rate_fx = 0x50000u, .clean = TXQ_CLEAN_HEAD_WB,
+    };
+    assert_int_equal(txq_init(&f->q, &small, &tc, pktgen_complete, &f->g), 0);
+    struct pktgen_cfg c = fx_pg_cfg(f, 10, 1);
+    assert_int_equal(pktgen_init(&f->g, &small, &f->q, &c), -2);
+    assert_int_equal(fake_platform_count(&small, FAKE_DMA_ALLOC, FAKE_ANY), 2 + 4);
+    txq_destroy(&f->q);
+    fake_platform_destroy(&small);
+}
+
+static void test_pktgen_count_zero(void **state)
+{
+    struct fx *f = *state;
+    fx_up(f, 3, 0, 4); /* boundary: nothing to send */
+    assert_int_equal(pktgen_step(&f->g), PKTGEN_DONE);
+    assert_int_equal(f->fp.log_len, 0);
+}
+
+static void test_pktgen_bad_len(void **state)
+{
+    struct fx *f = *state;
+    f->bad_len_seq = 3;
+    fx_up(f, 4, 10, 8);
+    /* 0, 1, 2 go out; 2 carries more = 0 because 3's length is bad. */
+    assert_int_equal(pktgen_step(&f->g), PKTGEN_ERROR);
+    uint32_t db[4];
+    assert_int_equal(doorbells(f, db, 4), 1);
+    assert_int_equal(db[0], 3);
+    struct pktgen_stats gs;
+    pktgen_get_stats(&f->g, &gs);
+    assert_int_equal(gs.sent, 3);
+    size_t ops = f->fp.log_len;
+    assert_int_equal(pktgen_step(&f->g), PKTGEN_ERROR);
+    assert_int_equal(f->fp.log_len, ops);
+}
+
+static void test_pktgen_bad_len_first(void **state)
+{
+    struct fx *f = *state;
+    f->bad_len_seq = 4;
+    fx_up(f, 4, 10, 4);
+    assert_int_equal(pktgen_step(&f->g), PKTGEN_SENT); /* 0..3 */
+    /* Boundary: the bad packet opens the burst: nothing sent, no doorbell. */
+    assert_int_equal(pktgen_step(&f->g), PKTGEN_ERROR);
+    uint32_t db[4];
+    assert_int_equal(doorbells(f, db, 4), 1);
+    assert_int_equal(db[0], 4);
+}
+
+static void test_pktgen_complete_bad_cookie(void **state)
+{
+    struct fx *f = *state;
+    fx_up(f, 3, 1, 1);
+    int x;
+    pktgen_complete(&f->g, &x);                /* not one of ours */
+    pktgen_complete(&f->g, &f->g.bufs[0]);     /* ours, but already free */
+    struct pktgen_stats gs;
+    pktgen_get_stats(&f->g, &gs);
+    assert_int_equal(gs.bad_cookie, 2);
+    assert_int_equal(gs.completed, 0);
+    assert_int_equal(f->g.nfree, f->g.nbufs);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_pktgen_sends_exact_count, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_pktgen_done_only_after_complete, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_pktgen_burst_doorbells, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_pktgen_burst1, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_pktgen_ring_full_mid_burst, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_pktgen_buffers, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_pktgen_buffer_size_rounds_up, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_pktgen_bad_cfg, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_pktgen_no_memory, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_pktgen_count_zero, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_pktgen_bad_len, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_pktgen_bad_len_first, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_pktgen_complete_bad_cookie, fx_setup, fx_teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,698 @@
+/*
+ * test_scoreboard.c - cmocka tests for sim/scoreboard.c: packet generation,
+ * FCS, the wire checks (clean, lost, corrupted, unexpected, unpublished),
+ * latency percentiles and the steady-state rate against the 10G figure.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "scoreboard.h"
+
+/* Bitwise reference CRC-32 (IEEE 802.3), independent of the table code. */
+static uint32_t ref_crc32(const uint8_t *p, size_t n)
+{
+    uint32_t c = 0xffffffffu;
+    for (size_t i = 0; i < n; i++) {
+        c ^= p[i];
+        for (int b = 0; b < 8; b++)
+            c = (c >> 1) ^ ((c & 1u) ? 0xedb88320u : 0u);
+    }
+    return ~c;
+}
+
+/* ---- fixture: a 100-packet run of 60 B buffers, ring of 128 --------------- */
+
+#define FX_EXPECTED 100u
+
+struct fx {
+    struct sb_cfg cfg;
+    struct scoreboard *sb;
+    uint8_t buf[SB_MAX_LEN + 64];
+};
+
+static int fx_setup(void **state)
+{
+    struct fx *f = test_calloc(1, sizeof *f);
+    if (!f)
+        return -1;
+    f->cfg.gen.seed = 0x1234;
+    f->cfg.gen.min_len = 60;
+    f->cfg.gen.max_len = 60;
+    f->cfg.expected = FX_EXPECTED;
+    f->cfg.max_outstanding = FX_EXPECTED; /* every test may publish the whole run at once */
+    f->sb = sb_create(&f->cfg);
+    if (!f->sb) {
+        test_free(f);
+        return -1;
+    }
+    *state = f;
+    return 0;
+}
+
+static int fx_teardown(void **state)
+{
+    struct fx *f = *state;
+    sb_destroy(f->sb);
+    test_free(f);
+    return 0;
+}
+
+/* Put packet seq on the wire unchanged at time t. */
+static void fx_send(struct fx *f, uint64_t seq, sim_ps_t t)
+{
+    unsigned len = sb_pkt_len(&f->cfg.gen, seq);
+    sb_pkt_fill(&f->cfg.gen, seq, f->buf, len);
+    sb_check_frame(f->sb, f->buf, len, sb_crc32(f->buf, len), t);
+}
+
+static struct sb_result fx_result(const struct fx *f)
+{
+    struct sb_result r;
+    sb_result(f->sb, &r);
+    return r;
+}
+
+/* ---- CRC ------------------------------------------------------------------ */
+
+static void test_scoreboard_crc_known_answers(void **state)
+{
+    (void)state;
+    const uint8_t check[] = "123456789";
+    assert_int_equal(sb_crc32(check, 9), 0xcbf43926u); /* CRC-32 check value */
+    assert_int_equal(sb_crc32(check, 0), 0x00000000u); /* boundary: empty */
+    const uint8_t zero = 0;
+    assert_int_equal(sb_crc32(&zero, 1), 0xd202ef8du);
+}
+
+static void test_scoreboard_crc_matches_bitwise_reference(void **state)
+{
+    (void)state;
+    uint8_t data[600];
+    uint64_t x = 99;
+    for (size_t i = 0; i < sizeof data; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        data[i] = (uint8_t)(x >> 56);
+    }
+    /* every length 0..300 from every alignment 0..7: exercises the 8-byte
+     * loop and the 0..7 byte tail */
+    for (size_t a = 0; a < 8; a++)
+        for (size_t n = 0; n <= 300; n++)
+            assert_int_equal(sb_crc32(data + a, n), ref_crc32(data + a, n));
+}
+
+static void test_scoreboard_crc_fcs_residue(void **state)
+{
+    (void)state;
+    /* frame || FCS sent little-endian has the fixed IEEE residue */
+    uint8_t buf[64];
+    struct sb_gen_cfg g = {.seed = 7, .min_len = 60, .max_len = 60};
+    sb_pkt_fill(&g, 3, buf, 60);
+    uint32_t fcs = sb_crc32(buf, 60);
+    for (int i = 0; i < 4; i++)
+        buf[60 + i] = (uint8_t)(fcs >> (8 * i));
+    assert_int_equal(sb_crc32(buf, 64), 0x2144df1cu);
+}
+
+/* ---- generation ------------------------------------------------------------ */
+
+static void test_scoreboard_pkt_len_fixed(void **state)
+{
+    (void)state;
+    struct sb_gen_cfg g = {.seed = 1, .min_len = 1514, .max_len = 1514};
+    for (uint64_t s = 0; s < 1000; s++)
+        assert_int_equal(sb_pkt_len(&g, s), 1514);
+}
+
+static void test_scoreboard_pkt_len_uniform_range(void **state)
+{
+    (void)state;
+    /* boundary: a span of 4 values so both ends must appear */
+    struct sb_gen_cfg g = {.seed = 42, .min_len = 60, .max_len = 63};
+    unsigned hist[4] = {0};
+    for (uint64_t s = 0; s < 40000; s++) {
+        unsigned l = sb_pkt_len(&g, s);
+        assert_in_range(l, 60, 63);
+        hist[l - 60]++;
+        assert_int_equal(sb_pkt_len(&g, s), l); /* deterministic */
+    }
+    for (int i = 0; i < 4; i++)
+        assert_in_range(hist[i], 9500, 10500);
+
+    /* full range; a different seed gives a different sequence */
+    struct sb_gen_cfg g1 = {.seed = 1, .min_len = SB_MIN_LEN, .max_len = SB_MAX_LEN};
+    struct sb_gen_cfg g2 = {.seed = 2, .min_len = SB_MIN_LEN, .max_len = SB_MAX_LEN};
+    unsigned differ = 0, lo = SB_MAX_LEN, hi = 0;
+    for (uint64_t s = 0; s < 10000; s++) {
+        unsigned l = sb_pkt_len(&g1, s);
+        lo = l < lo ? l : lo;
+        hi = l > hi ? l : hi;
+        differ += l != sb_pkt_len(&g2, s);
+    }
+    assert_true(differ > 9900);
+    assert_in_range(lo, SB_MIN_LEN, SB_MIN_LEN + 20);
+    assert_in_range(hi, SB_MAX_LEN - 20, SB_MAX_LEN);
+}
+
+static void test_scoreboard_pkt_fill_layout(void **state)
+{
+    (void)state;
+    struct sb_gen_cfg g = {.seed = 5, .min_len = 60, .max_len = 60};
+    uint8_t a[300], b[300];
+    const uint8_t hdr[14] = {2, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 2, 0x88, 0xb5};
+    uint64_t seq = 0x0102030405060708ull;
+    sb_pkt_fill(&g, seq, a, 300);
+    assert_memory_equal(a, hdr, 14);
+    for (int i = 0; i < 8; i++)
+        assert_int_equal(a[14 + i], (uint8_t)(seq >> (8 * i)));
+
+    /* a shorter buffer of the same packet is a prefix; odd tails included */
+    for (unsigned len = SB_HDR_LEN; len < 300; len += 7) {
+        memset(b, 0xee, sizeof b);
+        sb_pkt_fill(&g, seq, b, len);
+        assert_memory_equal(a, b, len);
+        assert_int_equal(b[len], 0xee); /* nothing written past len */
+    }
+
+    /* boundary: len < 22 writes nothing */
+    memset(b, 0xee, sizeof b);
+    sb_pkt_fill(&g, seq, b, SB_HDR_LEN - 1);
+    assert_int_equal(b[0], 0xee);
+
+    /* payload depends on seq and on seed */
+    sb_pkt_fill(&g, seq + 1, b, 300);
+    assert_memory_not_equal(a + SB_HDR_LEN, b + SB_HDR_LEN, 300 - SB_HDR_LEN);
+    struct sb_gen_cfg g2 = g;
+    g2.seed = 6;
+    sb_pkt_fill(&g2, seq, b, 300);
+    assert_memory_equal(a, b, SB_HDR_LEN);
+    assert_memory_not_equal(a + SB_HDR_LEN, b + SB_HDR_LEN, 300 - SB_HDR_LEN);
+}
+
+/* ---- create --------------------------------------------------------------- */
+
+static void test_scoreboard_create_rejects_bad_cfg(void **state)
+{
+    (void)state;
+    struct sb_cfg ok = {.gen = {.seed = 1, .min_len = 60, .max_len = 60},
+                        .expected = 10,
+                        .max_outstanding = 1};
+    struct scoreboard *sb = sb_create(&ok); /* boundary: ring of 1 */
+    assert_non_null(sb);
+    sb_destroy(sb);
+    sb_destroy(NULL);
+    assert_null(sb_create(NULL));
+
+    struct sb_cfg c = ok;
+    c.gen.min_len = SB_MIN_LEN - 1; /* runt */
+    c.gen.max_len = SB_MIN_LEN - 1;
+    assert_null(sb_create(&c));
+    c = ok;
+    c.gen.max_len = SB_MAX_LEN + 1;
+    assert_null(sb_create(&c));
+    c = ok;
+    c.gen.min_len = 100; /* min > max */
+    c.gen.max_len = 99;
+    assert_null(sb_create(&c));
+    c = ok;
+    c.max_outstanding = 0;
+    assert_null(sb_create(&c));
+    c = ok;
+    c.expected = SB_MAX_EXPECTED + 1;
+    assert_null(sb_create(&c));
+    c = ok;
+    c.max_outstanding = (1u << 30) + 1;
+    assert_null(sb_create(&c));
+    c = ok;
+    c.expected = 0; /* boundary: an empty run is valid; all-zero results */
+    sb = sb_create(&c);
+    assert_non_null(sb);
+    sb_finish(sb);
+    struct sb_result r;
+    sb_result(sb, &r);
+    assert_int_equal(r.lost + r.checked + r.seen, 0);
+    sb_destroy(sb);
+}
+
+/* ---- wire checks ------------------------------------------------------------ */
+
+static void test_scoreboard_clean_run(void **state)
+{
+    struct fx *f = *state;
+    sb_note_published(f->sb, FX_EXPECTED, 0);
+    for (uint64_t s = 0; s < FX_EXPECTED; s++)
+        fx_send(f, s, 1000 * (s + 1));
+    sb_finish(f->sb);
+    struct sb_result r = fx_result(f);
+    assert_int_equal(r.sent_expected, FX_EXPECTED);
+    assert_int_equal(r.seen, FX_EXPECTED);
+    assert_int_equal(r.checked, FX_EXPECTED);
+    assert_int_equal(r.lost, 0);
+    assert_int_equal(r.corrupted, 0);
+    assert_int_equal(r.unpublished, 0);
+    assert_int_equal(r.stamp_overrun, 0);
+    assert_int_equal(r.frame_bytes, FX_EXPECTED * 64);
+    assert_int_equal(sb_mismatch_count(f->sb), 0);
+    assert_null(sb_mismatch(f->sb, 0));
+}
+
+static void test_scoreboard_variable_sizes_clean(void **state)
+{
+    (void)state;
+    /* buffers from 60 to the largest, across chunk boundaries */
+    struct sb_cfg c = {.gen = {.seed = 77, .min_len = SB_MIN_LEN, .max_len = SB_MAX_LEN},
+                       .expected = 300,
+                       .max_outstanding = 8};
+    struct scoreboard *sb = sb_create(&c);
+    assert_non_null(sb);
+    static uint8_t buf[SB_MAX_LEN];
+    uint64_t bytes = 0;
+    for (uint64_t s = 0; s < c.expected; s++) {
+        sb_note_published(sb, s + 1, 0);
+        unsigned len = sb_pkt_len(&c.gen, s);
+        bytes += len + 4;
+        sb_pkt_fill(&c.gen, s, buf, len);
+        sb_check_frame(sb, buf, len, ref_crc32(buf, len), 100);
+    }
+    sb_finish(sb);
+    struct sb_result r;
+    sb_result(sb, &r);
+    assert_int_equal(r.checked, c.expected);
+    assert_int_equal(r.corrupted, 0);
+    assert_int_equal(r.frame_bytes, bytes);
+    sb_destroy(sb);
+}
+
+static void test_scoreboard_lost_gap_and_tail(void **state)
+{
+    struct fx *f = *state;
+    sb_note_published(f->sb, FX_EXPECTED, 0);
+    for (uint64_t s = 0; s < 90; s++)
+        if (s != 3 && s != 4 && s != 50)
+            fx_send(f, s, 1000 * (s + 1));
+    struct sb_result r = fx_result(f);
+    assert_int_equal(r.lost, 3); /* gaps only, before finish */
+    sb_finish(f->sb);
+    sb_finish(f->sb); /* second call does nothing */
+    r = fx_result(f);
+    assert_int_equal(r.lost, 3 + 10); /* seqs 90..99 never seen */
+    assert_int_equal(r.checked, 87);
+    assert_int_equal(r.corrupted, 0);
+}
+
+/* Corrupt one byte at `off` of packet seq and check it is reported there. */
+static void corrupt_at(struct fx *f, uint64_t seq, unsigned off)
+{
+    unsigned len = sb_pkt_len(&f->cfg.gen, seq);
+    sb_pkt_fill(&f->cfg.gen, seq, f->buf, len);
+    uint32_t fcs = sb_crc32(f->buf, len); /* FCS of the good frame */
+    uint8_t want = f->buf[off];
+    f->buf[off] ^= 0x40;
+    size_t before = sb_mismatch_count(f->sb);
+    sb_check_frame(f->sb, f->buf, len, fcs, 0);
+    assert_int_equal(sb_mismatch_count(f->sb), before + 1);
+    char expect[SB_MISMATCH_LEN];
+    snprintf(expect, sizeof expect, "seq %llu: offset %u: byte 0x%02x, expected 0x%02x",
+             (unsigned long long)seq, off, f->buf[off], want);
+    assert_string_equal(sb_mismatch(f->sb, before), expect);
+}
+
+static void test_scoreboard_corrupt_byte_offsets(void **state)
+{
+    struct fx *f = *state;
+    f->cfg.gen.min_len = f->cfg.gen.max_len = 600;
+    sb_destroy(f->sb);
+    f->sb = sb_create(&f->cfg);
+    assert_non_null(f->sb);
+    sb_note_published(f->sb, FX_EXPECTED, 0);
+    corrupt_at(f, 0, 0);               /* boundary: first header byte */
+    corrupt_at(f, 1, 13);              /* boundary: last ethertype byte */
+    corrupt_at(f, 2, SB_HDR_LEN);      /* boundary: first payload byte */
+    corrupt_at(f, 3, SB_HDR_LEN + 255); /* boundary: last byte of chunk 1 */
+    corrupt_at(f, 4, SB_HDR_LEN + 256); /* boundary: first byte of chunk 2 */
+    corrupt_at(f, 5, 599);             /* boundary: last byte */
+    fx_send(f, 6, 0);
+    struct sb_result r = fx_result(f);
+    assert_int_equal(r.corrupted, 6);
+    assert_int_equal(r.checked, 1);
+    assert_int_equal(r.lost, 0);
+    assert_int_equal(r.frame_bytes, 604);
+}
+
+static void test_scoreboard_bad_fcs_and_length(void **state)
+{
+    struct fx *f = *state;
+    sb_note_published(f->sb, FX_EXPECTED, 0);
+    sb_pkt_fill(&f->cfg.gen, 0, f->buf, 60);
+    uint32_t fcs = sb_crc32(f->buf, 60);
+    sb_check_frame(f->sb, f->buf, 60, fcs ^ 1, 0); /* FCS off by one bit */
+    char line[SB_MISMATCH_LEN];
+    snprintf(line, sizeof line, "seq 0: offset 60: FCS 0x%08x, expected 0x%08x", fcs ^ 1, fcs);
+    assert_string_equal(sb_mismatch(f->sb, 0), line);
+
+    sb_pkt_fill(&f->cfg.gen, 1, f->buf, 61); /* one byte too long, prefix right */
+    sb_check_frame(f->sb, f->buf, 61, sb_crc32(f->buf, 61), 0);
+    assert_string_equal(sb_mismatch(f->sb, 1), "seq 1: offset 60: length 61, expected 60");
+
+    sb_pkt_fill(&f->cfg.gen, 2, f->buf, 59); /* one byte short, bad byte at 30 */
+    f->buf[30] ^= 1;
+    sb_check_frame(f->sb, f->buf, 59, sb_crc32(f->buf, 59), 0);
+    assert_string_equal(sb_mismatch(f->sb, 2), "seq 2: offset 30: length 59, expected 60");
+
+    struct sb_result r = fx_result(f);
+    assert_int_equal(r.corrupted, 3);
+    assert_int_equal(r.checked, 0);
+    assert_int_equal(r.lost, 0);
+}
+
+static void test_scoreboard_unexpected_frames(void **state)
+{
+    struct fx *f = *state;
+    sb_note_published(f->sb, FX_EXPECTED, 0);
+    fx_send(f, 0, 0);
+    fx_send(f, 1, 0);
+    fx_send(f, 1, 0);                 /* duplicate: below next */
+    fx_send(f, 0, 0);                 /* reordered: below next */
+    fx_send(f, FX_EXPECTED, 0);       /* boundary: seq == expected */
+    fx_send(f, UINT64_MAX, 0);        /* far beyond the run */
+    sb_pkt_fill(&f->cfg.gen, 2, f->buf, 60);
+    sb_check_frame(f->sb, f->buf, SB_HDR_LEN - 1, 0, 0); /* boundary: too short for a seq */
+    fx_send(f, 2, 0); /* next is still 2: no loss from the junk above */
+    struct sb_result r = fx_result(f);
+    assert_int_equal(r.seen, 8);
+    assert_int_equal(r.checked, 3);
+    assert_int_equal(r.corrupted, 5);
+    assert_int_equal(r.lost, 0);
+    assert_string_equal(sb_mismatch(f->sb, 0), "seq 1: offset 14: unexpected seq (next 2, run of 100)");
+    assert_string_equal(sb_mismatch(f->sb, 4), "frame #6: offset 21: too short (21 B) to hold a seq");
+}
+
+static void test_scoreboard_mismatch_list_is_bounded(void **state)
+{
+    struct fx *f = *state;
+    sb_note_published(f->sb, FX_EXPECTED, 0);
+    for (uint64_t s = 0; s < SB_MAX_MISMATCH + 3; s++) {
+        sb_pkt_fill(&f->cfg.gen, s, f->buf, 60);
+        sb_check_frame(f->sb, f->buf, 60, 0, 0);
+    }
+    assert_int_equal(fx_result(f).corrupted, SB_MAX_MISMATCH + 3);
+    assert_int_equal(sb_mismatch_count(f->sb), SB_MAX_MISMATCH);
+    assert_non_null(sb_mismatch(f->sb, SB_MAX_MISMATCH - 1));
+    assert_null(sb_mismatch(f->sb, SB_MAX_MISMATCH)); /* boundary: one past the end */
+    /* the last kept line is the 8th bad frame, seq 7 */
+    sb_pkt_fill(&f->cfg.gen, SB_MAX_MISMATCH - 1, f->buf, 60);
+    char line[SB_MISMATCH_LEN];
+    snprintf(line, sizeof line, "seq %u: offset 60: FCS 0x00000000, expected 0x%08x",
+             SB_MAX_MISMATCH - 1, sb_crc32(f->buf, 60));
+    assert_string_equal(sb_mismatch(f->sb, SB_MAX_MISMATCH - 1), line);
+}
+
+/* ---- doorbell stamps and latency ------------------------------------------ */
+
+static void test_scoreboard_unpublished_frame(void **state)
+{
+    struct fx *f = *state;
+    sb_note_published(f->sb, 2, 1000);
+    fx_send(f, 0, 5000);
+    fx_send(f, 1, 6000);
+    fx_send(f, 2, 7000); /* boundary: seq == published */
+    sb_note_published(f->sb, 3, 8000); /* too late for seq 2 */
+    struct sb_result r = fx_result(f);
+    assert_int_equal(r.unpublished, 1);
+    assert_int_equal(r.checked, 3); /* contents are still right */
+    assert_int_equal(r.lat_samples, 2);
+    assert_true(r.lat_max_ns == 5.0);
+}
+
+static void test_scoreboard_latency_percentiles_exact(void **state)
+{
+    struct fx *f = *state;
+    /* packet s published at 0 and sent at s+1 ns + 500 ps: latencies
+     * 1.5, 2.5, ..., 100.5 ns -> buckets 1..100 */
+    sb_note_published(f->sb, FX_EXPECTED, 0);
+    for (uint64_t s = 0; s < FX_EXPECTED; s++)
+        fx_send(f, s, 1000 * (s + 1) + 500);
+    struct sb_result r = fx_result(f);
+    assert_int_equal(r.lat_samples, 100);
+    assert_true(r.lat_p50_ns == 50.0); /* ceil(0.5 * 100) = 50th -> bucket 50 */
+    assert_true(r.lat_p99_ns == 99.0); /* ceil(0.99 * 100) = 99th -> bucket 99 */
+    assert_true(r.lat_max_ns == 100.5);
+}
+
+static void test_scoreboard_latency_small_counts(void **state)
+{
+    struct fx *f = *state;
+    /* boundary: one sample is every percentile */
+    sb_note_published(f->sb, 1, 0);
+    fx_send(f, 0, 7999); /* 7.999 ns -> bucket 7 */
+    struct sb_result r = fx_result(f);
+    assert_true(r.lat_p50_ns == 7.0);
+    assert_true(r.lat_p99_ns == 7.0);
+    assert_true(r.lat_max_ns == 7.999);
+
+    /* three samples 7, 20, 30 ns: p50 = 2nd (ceil 1.5), p99 = 3rd (ceil 2.97) */
+    sb_note_published(f->sb, 3, 10000);
+    fx_send(f, 1, 30000);
+    fx_send(f, 2, 40000);
+    r = fx_result(f);
+    assert_true(r.lat_p50_ns == 20.0);
+    assert_true(r.lat_p99_ns == 30.0);
+    assert_true(r.lat_max_ns == 30.0);
+}
+
+static void test_scoreboard_latency_no_samples(void **state)
+{
+    struct fx *f = *state;
+    struct sb_result r = fx_result(f);
+    assert_int_equal(r.lat_samples, 0);
+    assert_true(r.lat_p50_ns == 0.0 && r.lat_p99_ns == 0.0 && r.lat_max_ns == 0.0);
+    assert_true(r.mpps == 0.0 && r.gbps == 0.0);
+}
+
+static void test_scoreboard_latency_overflow_bucket(void **state)
+{
+    struct fx *f = *state;
+    sb_note_published(f->sb, FX_EXPECTED, 0);
+    for (uint64_t s = 0; s < 98; s++)
+        fx_send(f, s, 10000); /* 10 ns */
+    fx_send(f, 98, 99999999);  /* boundary: 99999.999 ns, last 1 ns bucket */
+    fx_send(f, 99, 250000000); /* 250 us: overflow bucket */
+    struct sb_result r = fx_result(f);
+    assert_true(r.lat_p50_ns == 10.0);
+    assert_true(r.lat_p99_ns == 99999.0); /* 99th sample */
+    assert_true(r.lat_max_ns == 250000.0);
+
+    /* 98 samples at 10 ns and 2 in overflow: the 99th is in overflow, whose
+     * lower edge is reported */
+    struct sb_cfg c = f->cfg;
+    struct scoreboard *sb = sb_create(&c);
+    assert_non_null(sb);
+    sb_note_published(sb, FX_EXPECTED, 0);
+    for (uint64_t s = 0; s < FX_EXPECTED; s++) {
+        sb_pkt_fill(&c.gen, s, f->buf, 60);
+        sim_ps_t t = s < 98 ? 10000 : 100000000 + s;
+        sb_check_frame(sb, f->buf, 60, sb_crc32(f->buf, 60), t);
+    }
+    struct sb_result r2;
+    sb_result(sb, &r2);
+    assert_true(r2.lat_p99_ns == (double)SB_LAT_BUCKETS);
+    assert_true(r2.lat_max_ns == 100000.099);
+    sb_destroy(sb);
+}
+
+static void test_scoreboard_latency_batched_doorbells_ring_wrap(void **state)
+{
+    (void)state;
+    /* ring of 5 -> 8 entries; doorbell every 4 packets; 40 packets wrap it
+     * five times; each frame leaves 300 ns after its batch's doorbell plus
+     * 10 ns per position in the batch */
+    struct sb_cfg c = {.gen = {.seed = 3, .min_len = 60, .max_len = 60},
+                       .expected = 40,
+                       .max_outstanding = 5};
+    struct scoreboard *sb = sb_create(&c);
+    assert_non_null(sb);
+    uint8_t buf[64];
+    for (uint64_t b = 0; b < 10; b++) {
+        sim_ps_t db = 1000000 * b;
+        sb_note_published(sb, 4 * (b + 1), db);
+        sb_note_published(sb, 4 * (b + 1), db + 999); /* repeat: no restamp */
+        for (uint64_t i = 0; i < 4; i++) {
+            uint64_t s = 4 * b + i;
+            sb_pkt_fill(&c.gen, s, buf, 60);
+            sb_check_frame(sb, buf, 60, sb_crc32(buf, 60), db + 300000 + 10000 * i);
+        }
+    }
+    struct sb_result r;
+    sb_result(sb, &r);
+    assert_int_equal(r.checked, 40);
+    assert_int_equal(r.lat_samples, 40);
+    assert_int_equal(r.stamp_overrun, 0);
+    assert_true(r.lat_p50_ns == 310.0); /* 10 each of 300/310/320/330 */
+    assert_true(r.lat_p99_ns == 330.0);
+    assert_true(r.lat_max_ns == 330.0);
+    sb_destroy(sb);
+}
+
+static void test_scoreboard_stamp_overrun(void **state)
+{
+    (void)state;
+    /* ring of 4; publishing 10 ahead of the wire overwrites seqs 0..5 */
+    struct sb_cfg c = {.gen = {.seed = 3, .min_len = 60, .max_len = 60},
+                       .expected = 10,
+                       .max_outstanding = 4};
+    struct scoreboard *sb = sb_create(&c);
+    assert_non_null(sb);
+    uint8_t buf[64];
+    sb_note_published(sb, 10, 1000);
+    for (uint64_t s = 0; s < 10; s++) {
+        sb_pkt_fill(&c.gen, s, buf, 60);
+        sb_check_frame(sb, buf, 60, sb_crc32(buf, 60), 3000);
+    }
+    struct sb_result r;
+    sb_result(sb, &r);
+    assert_int_equal(r.stamp_overrun, 6);
+    assert_int_equal(r.lat_samples, 4);
+    assert_int_equal(r.unpublished, 0);
+    assert_int_equal(r.checked, 10);
+    assert_true(r.lat_max_ns == 2.0);
+    sb_destroy(sb);
+}
+
+/* ---- rate ----------------------------------------------------------------- */
+
+/* n 64 B frames (60 B buffers) spaced `gap` ps after `t0`. */
+static struct sb_result run_rate(uint64_t n, sim_ps_t t0, sim_ps_t gap, uint64_t warm,
+                                 sim_ps_t warm_gap)
+{
+    struct sb_cfg c = {.gen = {.seed = 9, .min_len = 60, .max_len = 60},
+                       .expected = n,
+                       .max_outstanding = 16};
+    struct scoreboard *sb = sb_create(&c);
+    assert_non_null(sb);
+    uint8_t buf[64];
+    sim_ps_t t = t0;
+    for (uint64_t s = 0; s < n; s++) {
+        sb_note_published(sb, s + 1, t > 0 ? t - 1 : 0);
+        sb_pkt_fill(&c.gen, s, buf, 60);
+        sb_check_frame(sb, buf, 60, sb_crc32(buf, 60), t);
+        t += s < warm ? warm_gap : gap;
+    }
+    sb_finish(sb);
+    struct sb_result r;
+    sb_result(sb, &r);
+    sb_destroy(sb);
+    return r;
+}
+
+static void test_scoreboard_rate_10g_line_rate(void **state)
+{
+    (void)state;
+    /* 64 B + 8 B preamble/SFD + 12 B IFG = 84 B = 672 bits = 67.2 ns at 10G */
+    struct sb_result r = run_rate(100000, 5000000, 67200, 0, 0);
+    assert_int_equal(r.checked, 100000);
+    double pps = r.mpps * 1e6;
+    assert_true(pps > 14880952.0 * 0.9999 && pps < 14880952.0 * 1.0001);
+    assert_true(r.mpps > 14.88 * 0.9999 && r.mpps < 14.88 * 1.0001);
+    /* frame data only: 512 bits per 67.2 ns */
+    double want_gbps = 512.0 / 67.2;
+    assert_true(r.gbps > want_gbps * 0.9999 && r.gbps < want_gbps * 1.0001);
+}
+
+static void test_scoreboard_rate_excludes_warmup(void **state)
+{
+    (void)state;
+    /* n = 100: k0 = 10; the first 10 gaps are 1 us, then 67.2 ns exactly */
+    struct sb_result r = run_rate(100, 0, 67200, 10, 1000000);
+    assert_true(r.mpps == 89.0 * 1e6 / (89.0 * 67200.0));
+    /* one more slow gap leaks into [k0, k1] and must show */
+    struct sb_result r2 = run_rate(100, 0, 67200, 11, 1000000);
+    assert_true(r2.mpps == 89.0 * 1e6 / (88.0 * 67200.0 + 1000000.0));
+    assert_true(r2.gbps == 8.0 * 89.0 * 64.0 * 1e3 / (88.0 * 67200.0 + 1000000.0));
+}
+
+static void test_scoreboard_rate_small_counts(void **state)
+{
+    (void)state;
+    /* boundary: n = 19 uses k0 = 0, so the slow first gap counts */
+    struct sb_result r = run_rate(19, 0, 1000, 1, 10000);
+    assert_true(r.mpps == 18.0 * 1e6 / (10000.0 + 17.0 * 1000.0));
+    /* boundary: n = 20 uses k0 = 2 */
+    r = run_rate(20, 0, 1000, 2, 10000);
+    assert_true(r.mpps == 17.0 * 1e6 / (17.0 * 1000.0));
+    /* boundary: n = 1 has no rate; n = 2 has one interval */
+    r = run_rate(1, 0, 1000, 0, 0);
+    assert_true(r.mpps == 0.0 && r.gbps == 0.0);
+    r = run_rate(2, 0, 2000, 0, 0);
+    assert_true(r.mpps == 500.0);
+    assert_true(r.gbps == 8.0 * 64.0 / 2.0);
+    /* all frames at one instant: no rate rather than a division by zero */
+    r = run_rate(30, 7, 0, 0, 0);
+    assert_true(r.mpps == 0.0 && r.gbps == 0.0);
+}
+
+static void test_scoreboard_rate_counts_unexpected_frames(void **state)
+{
+    (void)state;
+    /* frames seen beyond the run still time the wire; n = 40: k0 = 4 */
+    struct sb_cfg c = {.gen = {.seed = 9, .min_len = 100, .max_len = 100},
+                       .expected = 20,
+                       .max_outstanding = 64};
+    struct scoreboard *sb = sb_create(&c);
+    assert_non_null(sb);
+    uint8_t buf[128];
+    sb_note_published(sb, 20, 0);
+    for (uint64_t s = 0; s < 40; s++) {
+        sb_pkt_fill(&c.gen, s, buf, 100);
+        sb_check_frame(sb, buf, 100, sb_crc32(buf, 100), 1000 * s);
+    }
+    struct sb_result r;
+    sb_result(sb, &r);
+    assert_int_equal(r.seen, 40);
+    assert_int_equal(r.checked, 20);
+    assert_int_equal(r.corrupted, 20);
+    assert_int_equal(r.frame_bytes, 20 * 104);
+    assert_true(r.mpps == 35.0 * 1e6 / 35000.0);
+    assert_true(r.gbps == 8.0 * 35.0 * 104.0 / 35.0);
+    sb_destroy(sb);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_scoreboard_crc_known_answers),
+        cmocka_unit_test(test_scoreboard_crc_matches_bitwise_reference),
+        cmocka_unit_test(test_scoreboard_crc_fcs_residue),
+        cmocka_unit_test(test_scoreboard_pkt_len_fixed),
+        cmocka_unit_test(test_scoreboard_pkt_len_uniform_range),
+        cmocka_unit_test(test_scoreboard_pkt_fill_layout),
+        cmocka_unit_test(test_scoreboard_create_rejects_bad_cfg),
+        cmocka_unit_test_setup_teardown(test_scoreboard_clean_run, fx_setup, fx_teardown),
+        cmocka_unit_test(test_scoreboard_variable_sizes_clean),
+        cmocka_unit_test_setup_teardown(test_scoreboard_lost_gap_and_tail, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_scoreboard_corrupt_byte_offsets, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_scoreboard_bad_fcs_and_length, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_scoreboard_unexpected_frames, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_scoreboard_mismatch_list_is_bounded, fx_setup,
+                                        fx_teardown),
+        cmocka_unit_test_setup_teardown(test_scoreboard_unpublished_frame, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_scoreboard_latency_percentiles_exact, fx_setup,
+                                        fx_teardown),
+        cmocka_unit_test_setup_teardown(test_scoreboard_latency_small_counts, fx_setup,
+                                        fx_teardown),
+        cmocka_unit_test_setup_teardown(test_scoreboard_latency_no_samples, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_scoreboard_latency_overflow_bucket, fx_setup,
+                                        fx_teardown),
+        cmocka_unit_test(test_scoreboard_latency_batched_doorbells_ring_wrap),
+        cmocka_unit_test(test_scoreboard_stamp_overrun),
+        cmocka_unit_test(test_scoreboard_rate_10g_line_rate),
+        cmocka_unit_test(test_scoreboard_rate_excludes_warmup),
+        cmocka_unit_test(test_scoreboard_rate_small_counts),
+        cmocka_unit_test(test_scoreboard_rate_counts_unexpected_frames),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

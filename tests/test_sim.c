@@ -1,0 +1,346 @@
+/*
+ * test_sim.c - whole-system tests: driver, simulated CPU and PCIe link,
+ * and the Verilated RTL engine, with every frame checked on the wire.
+ *
+ * Each test builds a struct sim from a config, runs it, and asserts on
+ * counted results (link bytes, frames checked, registers read back through
+ * the link), never on wall-clock time.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "harness.h"
+#include "nictx_hw.h"
+#include "platform.h"
+
+static struct sim *run_cfg(const struct sim_cfg *cfg, struct sim_result *r, int expect_rc)
+{
+    char err[256] = "";
+    struct sim *s = sim_create(cfg, &dev_rtl_ops, err, sizeof(err));
+
+    if (!s)
+        fail_msg("sim_create: %s", err);
+    int rc = sim_run(s);
+    if (rc != expect_rc)
+        fail_msg("sim_run returned %d (want %d): %s", rc, expect_rc, sim_diag(s));
+    sim_result(s, r);
+    return s;
+}
+
+static void assert_clean(const struct sim_cfg *cfg, const struct sim_result *r)
+{
+    assert_int_equal(r->sb.checked, cfg->packets);
+    assert_int_equal(r->sb.lost, 0);
+    assert_int_equal(r->sb.corrupted, 0);
+    assert_int_equal(r->sb.unpublished, 0);
+    assert_int_equal(r->completed, cfg->packets);
+    assert_int_equal(r->nviolations, 0);
+}
+
+/*
+ * pcie-model's "simple NIC" (Gen3 x8, MPS 256, MRRS 512, RCB 64, 60 B
+ * frames): per packet a tail write, a one-descriptor fetch, a payload read,
+ * one interrupt and one head-register MMIO read.  pcie-model computes 168 B
+ * host->device and 100 B device->host; here the link counts them.  After
+ * the last packet is sent the driver polls the head a few more times until
+ * everything is reclaimed; those reads are counted and taken out, and the
+ * test shows they are a fixed tail (the same for 200 and 2000 packets).
+ */
+static uint64_t simple_nic_run(uint64_t n)
+{
+    struct sim_cfg cfg;
+    struct sim_result r;
+    struct sim *s;
+    uint64_t reads, extra;
+
+    sim_cfg_default(&cfg);
+    cfg.packets = n;
+    cfg.pkt_size = cfg.pkt_size_max = 64;
+    cfg.burst = 1;
+    cfg.clean = TXQ_CLEAN_HEAD_MMIO;
+    cfg.wb_thresh = 0;
+    cfg.irq_thresh = 1;
+    cfg.desc_fetch_max = 1;
+    s = run_cfg(&cfg, &r, 0);
+    assert_clean(&cfg, &r);
+
+    reads = r.h2d.tlps[TLP_KIND_MMIO_RD];
+    assert_true(reads >= n);
+    extra = reads - n;
+    assert_int_equal(r.d2h.tlps[TLP_KIND_MMIO_CPL], reads);
+
+    /* Per kind, exactly. */
+    assert_int_equal(r.h2d.bytes[TLP_KIND_DOORBELL], 28 * n);
+    assert_int_equal(r.h2d.bytes[TLP_KIND_DESC_CPL], 36 * n);
+    assert_int_equal(r.h2d.bytes[TLP_KIND_PAYLOAD_CPL], 80 * n);
+    assert_int_equal(r.h2d.bytes[TLP_KIND_MMIO_RD], 24 * reads);
+    assert_int_equal(r.d2h.bytes[TLP_KIND_DESC_RD], 24 * n);
+    assert_int_equal(r.d2h.bytes[TLP_KIND_PAYLOAD_RD], 24 * n);
+    assert_int_equal(r.d2h.bytes[TLP_KIND_IRQ], 28 * n);
+    assert_int_equal(r.d2h.bytes[TLP_KIND_MMIO_CPL], 24 * reads);
+    assert_int_equal(r.d2h.bytes[TLP_KIND_COMPLETION], 0);
+    /* And in total: 168 B and 100 B per 60 B frame. */
+    assert_int_equal(r.h2d.tlp_bytes - 24 * extra, 168 * n);
+    assert_int_equal(r.d2h.tlp_bytes - 24 * extra, 100 * n);
+    sim_destroy(s);
+    return extra;
+}
+
+static void test_sim_simple_nic_bytes(void **state)
+{
+    uint64_t tail_small, tail_big;
+
+    (void)state;
+    tail_small = simple_nic_run(200);
+    tail_big = simple_nic_run(2000);
+    assert_int_equal(tail_small, tail_big);
+    assert_true(tail_big <= 32);
+}
+
+/* 10,000 frames of random sizes 64..1518 (60..1514 B in host memory), at an
+ * unaligned buffer offset, arrive intact and in order. */
+static void test_sim_mixed_sizes(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_result r;
+    struct sim *s;
+
+    (void)state;
+    sim_cfg_default(&cfg);
+    cfg.packets = 10000;
+    cfg.pkt_size = 64;
+    cfg.pkt_size_max = 1518;
+    cfg.buf_offset = 2;
+    cfg.burst = 16;
+    cpu_costs_profile(&cfg.costs, "cheap");
+    s = run_cfg(&cfg, &r, 0);
+    assert_clean(&cfg, &r);
+    /* Sizes really vary: the mean is near (64 + 1518) / 2. */
+    assert_true(r.sb.frame_bytes / cfg.packets > 700 && r.sb.frame_bytes / cfg.packets < 880);
+    /* Payloads above MRRS split into several reads. */
+    assert_true(r.d2h.tlps[TLP_KIND_PAYLOAD_RD] > cfg.packets);
+    sim_destroy(s);
+}
+
+/* A ring of 64 wraps ~150 times; nothing is lost or reordered. */
+static void test_sim_ring_wrap(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_result r;
+    struct sim *s;
+
+    (void)state;
+    sim_cfg_default(&cfg);
+    cfg.packets = 10000;
+    cfg.ring_size = 64;
+    cfg.burst = 32;
+    cfg.wb_thresh = 8;
+    s = run_cfg(&cfg, &r, 0);
+    assert_clean(&cfg, &r);
+    /* HEAD reads back where the ring ends up: packets mod ring size. */
+    assert_int_equal(plat_mmio_read32(sim_platform(s), NICTX_REG_HEAD), cfg.packets % 64);
+    sim_destroy(s);
+}
+
+/* xmit_more: with a 100 ns doorbell, burst 32 beats burst 1 clearly. */
+static void test_sim_batching(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_result r1, r32;
+    struct sim *s;
+
+    (void)state;
+    sim_cfg_default(&cfg);
+    cfg.packets = 20000;
+    cfg.burst = 1;
+    s = run_cfg(&cfg, &r1, 0);
+    assert_clean(&cfg, &r1);
+    sim_destroy(s);
+    cfg.burst = 32;
+    s = run_cfg(&cfg, &r32, 0);
+    assert_clean(&cfg, &r32);
+    sim_destroy(s);
+
+    assert_true(r1.doorbells_per_pkt > 0.99);
+    assert_true(r32.doorbells_per_pkt < 1.0 / 32 + 0.01);
+    assert_string_equal(r1.bound, "cpu");
+    assert_true(r32.sb.mpps > 1.3 * r1.sb.mpps);
+    /* The doorbell cost per packet is what batching saves. */
+    assert_true(r1.cpu_ns_per_pkt[CPU_DOORBELL] > 20.0 * r32.cpu_ns_per_pkt[CPU_DOORBELL]);
+}
+
+/* Burst 32, 64 B frames, 10G, a cheap CPU: the wire is the bound and the
+ * rate is within 1% of 14,880,952 pps. */
+static void test_sim_wire_bound(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_result r;
+    struct sim *s;
+    const double line = 10e9 / (84 * 8) / 1e6;
+
+    (void)state;
+    sim_cfg_default(&cfg);
+    cfg.packets = 50000;
+    cfg.burst = 32;
+    cpu_costs_profile(&cfg.costs, "cheap");
+    s = run_cfg(&cfg, &r, 0);
+    assert_clean(&cfg, &r);
+    assert_string_equal(r.bound, "wire");
+    assert_true(r.sb.mpps > line * 0.99 && r.sb.mpps < line * 1.01);
+    sim_destroy(s);
+}
+
+/* The register file, read back through the link after a run: counters
+ * agree with what the link and the scoreboard counted. */
+static void test_sim_registers(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_result r;
+    struct sim *s;
+    struct platform *p;
+    uint64_t bytes;
+
+    (void)state;
+    sim_cfg_default(&cfg);
+    cfg.packets = 3000;
+    cfg.pkt_size = 64;
+    cfg.pkt_size_max = 600;
+    s = run_cfg(&cfg, &r, 0);
+    assert_clean(&cfg, &r);
+    p = sim_platform(s);
+
+    assert_int_equal(plat_mmio_read32(p, NICTX_REG_ID), NICTX_ID_VALUE);
+    assert_int_equal(plat_mmio_read32(p, NICTX_REG_CTRL), NICTX_CTRL_ENABLE);
+    assert_int_equal(plat_mmio_read32(p, NICTX_REG_RING_LOG2), 10);
+    assert_int_equal(plat_mmio_read32(p, NICTX_REG_DESC_FETCH_MAX), cfg.desc_fetch_max);
+    assert_int_equal(plat_mmio_read32(p, NICTX_REG_WB_THRESH), cfg.wb_thresh);
+    assert_int_equal(plat_mmio_read32(p, NICTX_REG_MRRS_LOG2), 9);
+    assert_int_equal(plat_mmio_read32(p, NICTX_REG_LINE_RATE), 5u << 16);
+    assert_int_equal(plat_mmio_read32(p, NICTX_REG_CNT_PKTS), cfg.packets);
+    bytes = plat_mmio_read32(p, NICTX_REG_CNT_BYTES_LO) |
+            (uint64_t)plat_mmio_read32(p, NICTX_REG_CNT_BYTES_HI) << 32;
+    assert_int_equal(bytes, r.sb.frame_bytes - 4 * cfg.packets);
+    assert_int_equal(plat_mmio_read32(p, NICTX_REG_CNT_DOORBELL),
+                     (uint64_t)(r.doorbells_per_pkt * (double)cfg.packets + 0.5));
+    assert_int_equal(plat_mmio_read32(p, NICTX_REG_CNT_DESC_RD), r.d2h.tlps[TLP_KIND_DESC_RD]);
+    assert_int_equal(plat_mmio_read32(p, NICTX_REG_CNT_DMA_RD),
+                     r.d2h.tlps[TLP_KIND_DESC_RD] + r.d2h.tlps[TLP_KIND_PAYLOAD_RD]);
+    assert_int_equal(plat_mmio_read32(p, NICTX_REG_ERR), 0);
+
+    /* Boundary: a tail equal to the ring size is out of range: the error
+     * bit is set, the tail is ignored, nothing hangs. */
+    plat_mmio_write32(p, NICTX_REG_TAIL, 1024);
+    assert_int_equal(plat_mmio_read32(p, NICTX_REG_ERR), NICTX_ERR_TAIL_RANGE);
+    assert_int_equal(plat_mmio_read32(p, NICTX_REG_HEAD), cfg.packets % 1024);
+    plat_mmio_write32(p, NICTX_REG_ERR, NICTX_ERR_TAIL_RANGE); /* W1C */
+    assert_int_equal(plat_mmio_read32(p, NICTX_REG_ERR), 0);
+    /* Writing a read-only or unknown register is a bad access. */
+    plat_mmio_write32(p, NICTX_REG_HEAD, 5);
+    plat_mmio_write32(p, 0xF0, 1);
+    assert_int_equal(plat_mmio_read32(p, NICTX_REG_ERR), NICTX_ERR_BAD_ACCESS);
+    assert_int_equal(plat_mmio_read32(p, NICTX_REG_HEAD), cfg.packets % 1024);
+    sim_destroy(s);
+}
+
+/* Same config and seed: the same figures; two simulations in one process
+ * do not disturb each other. */
+static void test_sim_deterministic(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_result a, b;
+    char err[256];
+    struct sim *s1, *s2;
+
+    (void)state;
+    sim_cfg_default(&cfg);
+    cfg.packets = 4000;
+    cfg.pkt_size_max = 1518;
+    cfg.seed = 7;
+    s1 = sim_create(&cfg, &dev_rtl_ops, err, sizeof(err));
+    s2 = sim_create(&cfg, &dev_rtl_ops, err, sizeof(err));
+    assert_non_null(s1);
+    assert_non_null(s2);
+    assert_int_equal(sim_run(s1), 0);
+    assert_int_equal(sim_run(s2), 0);
+    sim_result(s1, &a);
+    sim_result(s2, &b);
+    assert_clean(&cfg, &a);
+    assert_true(a.sb.mpps == b.sb.mpps);
+    assert_true(a.sb.lat_p99_ns == b.sb.lat_p99_ns);
+    assert_int_equal(a.sb.frame_bytes, b.sb.frame_bytes);
+    assert_int_equal(a.h2d.tlp_bytes, b.h2d.tlp_bytes);
+    assert_int_equal(a.cycles_evaluated, b.cycles_evaluated);
+    assert_int_equal(a.sim_time_ps, b.sim_time_ps);
+    sim_destroy(s1);
+    sim_destroy(s2);
+
+    /* Another seed gives other frames. */
+    cfg.seed = 8;
+    s1 = run_cfg(&cfg, &b, 0);
+    assert_true(a.sb.frame_bytes != b.sb.frame_bytes);
+    sim_destroy(s1);
+}
+
+/* A run that cannot progress ends with a diagnosis, not a hang: DMA reads
+ * that take 5 ms against a 20 us watchdog. */
+static void test_sim_watchdog(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_result r;
+    struct sim *s;
+
+    (void)state;
+    sim_cfg_default(&cfg);
+    cfg.packets = 100;
+    cfg.mem_latency_ns = 5e6 / 10; /* 500 us */
+    cfg.watchdog_us = 20;
+    s = run_cfg(&cfg, &r, -1);
+    assert_non_null(strstr(sim_diag(s), "watchdog"));
+    assert_non_null(strstr(sim_diag(s), "next_to_use="));
+    assert_true(r.sb.checked < cfg.packets);
+    sim_destroy(s);
+}
+
+/* Bad configs are refused with a message naming the parameter. */
+static void test_sim_bad_config(void **state)
+{
+    struct sim_cfg cfg;
+    char err[256];
+
+    (void)state;
+    sim_cfg_default(&cfg);
+    cfg.pkt_size = 63; /* boundary: below the Ethernet minimum */
+    assert_null(sim_create(&cfg, &dev_rtl_ops, err, sizeof(err)));
+    assert_non_null(strstr(err, "--pkt-size"));
+    sim_cfg_default(&cfg);
+    cfg.ring_size = 100;
+    assert_int_equal(sim_cfg_validate(&cfg, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "--ring"));
+    sim_cfg_default(&cfg);
+    cfg.clean = TXQ_CLEAN_HEAD_WB;
+    cfg.wb_thresh = 0;
+    assert_int_equal(sim_cfg_validate(&cfg, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "--wb-thresh"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sim_simple_nic_bytes),
+        cmocka_unit_test(test_sim_mixed_sizes),
+        cmocka_unit_test(test_sim_ring_wrap),
+        cmocka_unit_test(test_sim_batching),
+        cmocka_unit_test(test_sim_wire_bound),
+        cmocka_unit_test(test_sim_registers),
+        cmocka_unit_test(test_sim_deterministic),
+        cmocka_unit_test(test_sim_watchdog),
+        cmocka_unit_test(test_sim_bad_config),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,656 @@
+/*
+ * test_txq.c - cmocka tests of driver/txq.c against the recording fake
+ * platform (tests/fake_platform.c).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fake_platform.h"
+#include "nictx_hw.h"
+#include "txq.h"
+
+#define FX_MEM_BYTES (4u << 20)
+#define FX_MAX_DONE  4096u
+#define FX_LINE_RATE 0x50000u /* 5.0 B/cycle: 10 Gb/s at 250 MHz */
+
+struct fx {
+    struct txq q; /* first: 64-byte aligned */
+    struct platform fp;
+    struct txq_cfg cfg;
+    int q_up;
+    void *done[FX_MAX_DONE];
+    size_t ndone;
+    void *done_ctx_seen;
+};
+
+static void fx_done(void *ctx, void *cookie)
+{
+    struct fx *f = ctx;
+    f->done_ctx_seen = ctx;
+    if (f->ndone < FX_MAX_DONE)
+        f->done[f->ndone] = cookie;
+    f->ndone++;
+}
+
+static struct txq_cfg fx_default_cfg(void)
+{
+    struct txq_cfg c = {
+        .ring_log2 = 4,
+        .wb_thresh = 1,
+        .irq_thresh = 0,
+        .desc_fetch_max = 8,
+        .mrrs_log2 = 9,
+        .line_rate_fx = FX_LINE_RATE,
+        .clean = TXQ_CLEAN_HEAD_WB,
+        .irq_addr = 0,
+        .irq_data = 0,
+    };
+    return c;
+}
+
+static int fx_setup(void **state)
+{
+    size_t sz = (sizeof(struct fx) + 63) & ~(size_t)63;
+    struct fx *f = aligned_alloc(64, sz);
+    if (f == NULL)
+        return -1;
+    memset(f, 0, sz);
+    if (fake_platform_init(&f->fp, FX_MEM_BYTES) != 0) {
+        free(f);
+        return -1;
+    }
+    f->cfg = fx_default_cfg();
+    *state = f;
+    return 0;
+}
+
+static int fx_teardown(void **state)
+{
+    struct fx *f = *state;
+    if (f->q_up)
+        txq_destroy(&f->q);
+    fake_platform_destroy(&f->fp);
+    free(f);
+    return 0;
+}
+
+/* Bring the queue up with f->cfg and forget the init ops. */
+static void fx_up(struct fx *f)
+{
+    assert_int_equal(txq_init(&f->q, &f->fp, &f->cfg, fx_done, f), 0);
+    f->q_up = 1;
+    fake_platform_clear_log(&f->fp);
+}
+
+static void *cookie_of(uint64_t seq)
+{
+    return (void *)(uintptr_t)(seq + 1);
+}
+
+static dma_addr_t dma_of(uint64_t seq)
+{
+    return 0x200000000ull + seq * 0x1000u + 2u;
+}
+
+static enum txq_ret fx_xmit(struct fx *f, uint64_t seq, uint16_t len, int more)
+{
+    struct txq_pkt pkt = { .dma = dma_of(seq), .len = len, .cookie = cookie_of(seq) };
+    return txq_xmit(&f->q, &pkt, more);
+}
+
+static uint64_t desc_bus(const struct fx *f, uint32_t slot)
+{
+    return f->q.ring_dma + (uint64_t)slot * NICTX_DESC_BYTES;
+}
+
+static void read_desc(const struct fx *f, uint32_t slot, uint64_t *addr, uint32_t *len_flags,
+                      uint32_t *rsvd)
+{
+    const uint8_t *d = fake_platform_bus_to_cpu(&f->fp, desc_bus(f, slot), NICTX_DESC_BYTES);
+    assert_non_null(d);
+    /* Decode little-endian bytes explicitly (what the device sees). */
+    uint64_t a = 0;
+    for (int i = 7; i >= 0; i--)
+        a = a << 8 | d[i];
+    *addr = a;
+    *len_flags = (uint32_t)d[8] | (uint32_t)d[9] << 8 | (uint32_t)d[10] << 16 |
+                 (uint32_t)d[11] << 24;
+    *rsvd = (uint32_t)d[12] | (uint32_t)d[13] << 8 | (uint32_t)d[14] << 16 |
+            (uint32_t)d[15] << 24;
+}
+
+static uint64_t reg64(const struct fx *f, uint32_t lo)
+{
+    return (uint64_t)fake_platform_reg(&f->fp, lo + 4) << 32 | fake_platform_reg(&f->fp, lo);
+}
+
+/* ---- init ---- */
+
+static void test_txq_init_programs_registers(void **state)
+{
+    struct fx *f = *state;
+    f->cfg.irq_thresh = 4;
+    f->cfg.irq_addr = 0xfee00000ull;
+    f->cfg.irq_data = 0x41;
+    f->cfg.wb_thresh = 3;
+    assert_int_equal(txq_init(&f->q, &f->fp, &f->cfg, fx_done, f), 0);
+    f->q_up = 1;
+
+    /* Ring above 4 GiB: the high half must be programmed too. */
+    assert_true(f->q.ring_dma >= FAKE_BUS_BASE);
+    assert_int_equal(f->q.ring_dma % 128, 0);
+    assert_int_equal(reg64(f, NICTX_REG_RING_BASE_LO), f->q.ring_dma);
+    assert_int_equal(fake_platform_reg(&f->fp, NICTX_REG_RING_BASE_HI), 1);
+    assert_int_equal(fake_platform_reg(&f->fp, NICTX_REG_RING_LOG2), 4);
+    assert_int_equal(reg64(f, NICTX_REG_WB_ADDR_LO), f->q.wb_dma);
+    assert_int_equal(fake_platform_reg(&f->fp, NICTX_REG_WB_THRESH), 3);
+    assert_int_equal(reg64(f, NICTX_REG_IRQ_ADDR_LO), 0xfee00000ull);
+    assert_int_equal(fake_platform_reg(&f->fp, NICTX_REG_IRQ_DATA), 0x41);
+    assert_int_equal(fake_platform_reg(&f->fp, NICTX_REG_IRQ_THRESH), 4);
+    assert_int_equal(fake_platform_reg(&f->fp, NICTX_REG_MRRS_LOG2), 9);
+    assert_int_equal(fake_platform_reg(&f->fp, NICTX_REG_DESC_FETCH_MAX), 8);
+    assert_int_equal(fake_platform_reg(&f->fp, NICTX_REG_LINE_RATE), FX_LINE_RATE);
+    assert_int_equal(fake_platform_reg(&f->fp, NICTX_REG_CTRL), NICTX_CTRL_ENABLE);
+
+    /* Writeback word: own 64-byte line, not inside the ring. */
+    assert_int_equal(f->q.wb_dma % 64, 0);
+    assert_true(f->q.wb_dma >= f->q.ring_dma + 16u * NICTX_DESC_BYTES ||
+                f->q.wb_dma + 64 <= f->q.ring_dma);
+    assert_int_equal(fake_platform_cpu_to_bus(&f->fp, f->q.wb), f->q.wb_dma);
+    assert_int_equal(fake_platform_cpu_to_bus(&f->fp, f->q.ring), f->q.ring_dma);
+
+    assert_int_equal(txq_free(&f->q), 15);
+    assert_int_equal(txq_in_flight(&f->q), 0);
+    assert_false(txq_stopped(&f->q));
+    assert_int_equal(f->fp.bad_access, 0);
+}
+
+static void test_txq_init_op_order(void **state)
+{
+    struct fx *f = *state;
+    assert_int_equal(txq_init(&f->q, &f->fp, &f->cfg, fx_done, f), 0);
+    f->q_up = 1;
+    const struct platform *p = &f->fp;
+
+    /* Probe first: the very first op is the ID read. */
+    assert_true(p->log_len > 0);
+    assert_int_equal(p->log[0].kind, FAKE_MMIO_R32);
+    assert_int_equal(p->log[0].addr, NICTX_REG_ID);
+    assert_int_equal(fake_platform_count(p, FAKE_MMIO_R32, FAKE_ANY), 1);
+
+    /* Ring base: exactly one 64-bit write, no 32-bit halves. */
+    assert_int_equal(fake_platform_count(p, FAKE_MMIO_W64, NICTX_REG_RING_BASE_LO), 1);
+    assert_int_equal(fake_platform_count(p, FAKE_MMIO_W32, NICTX_REG_RING_BASE_LO), 0);
+    assert_int_equal(fake_platform_count(p, FAKE_MMIO_W32, NICTX_REG_RING_BASE_HI), 0);
+
+    /* Both DMA allocations come before any register write. */
+    long last_alloc = fake_platform_find_last(p, FAKE_DMA_ALLOC, FAKE_ANY);
+    long first_w64 = fake_platform_find(p, FAKE_MMIO_W64, FAKE_ANY, 0);
+    long first_w32 = fake_platform_find(p, FAKE_MMIO_W32, FAKE_ANY, 0);
+    assert_int_equal(fake_platform_count(p, FAKE_DMA_ALLOC, FAKE_ANY), 2);
+    assert_true(last_alloc < first_w64 && last_alloc < first_w32);
+    /* Ring base is the first register written. */
+    assert_true(first_w64 < first_w32);
+
+    /* Enable is the last op of all, and written once. */
+    assert_int_equal(p->log[p->log_len - 1].kind, FAKE_MMIO_W32);
+    assert_int_equal(p->log[p->log_len - 1].addr, NICTX_REG_CTRL);
+    assert_int_equal(p->log[p->log_len - 1].val, NICTX_CTRL_ENABLE);
+    assert_int_equal(fake_platform_count(p, FAKE_MMIO_W32, NICTX_REG_CTRL), 1);
+    /* No doorbell and no descriptor stores during bring-up. */
+    assert_int_equal(fake_platform_count(p, FAKE_MMIO_W32, NICTX_REG_TAIL), 0);
+    assert_int_equal(fake_platform_count(p, FAKE_STORE64, FAKE_ANY), 0);
+}
+
+static void test_txq_init_rejects_bad_cfg(void **state)
+{
+    struct fx *f = *state;
+    struct txq_cfg bad[16];
+    size_t n = 0;
+    struct txq_cfg c;
+
+    c = fx_default_cfg(); c.ring_log2 = 2; bad[n++] = c;   /* boundary: below 3 */
+    c = fx_default_cfg(); c.ring_log2 = 17; bad[n++] = c;  /* boundary: above 16 */
+    c = fx_default_cfg(); c.wb_thresh = 0; bad[n++] = c;   /* HEAD_WB needs writeback */
+    c = fx_default_cfg(); c.wb_thresh = 16; bad[n++] = c;  /* boundary: = ring size */
+    c = fx_default_cfg(); c.desc_fetch_max = 0; bad[n++] = c;
+    c = fx_default_cfg(); c.desc_fetch_max = 33; bad[n++] = c;
+    c = fx_default_cfg(); c.mrrs_log2 = 6; bad[n++] = c;
+    c = fx_default_cfg(); c.mrrs_log2 = 13; bad[n++] = c;
+    c = fx_default_cfg(); c.line_rate_fx = 0; bad[n++] = c;
+    c = fx_default_cfg(); c.line_rate_fx = TXQ_LINE_RATE_MAX + 1; bad[n++] = c;
+    c = fx_default_cfg(); c.irq_thresh = 1; c.irq_addr = 0; bad[n++] = c;
+    c = fx_default_cfg(); c.irq_thresh = 1; c.irq_addr = 0xfee00002ull; bad[n++] = c;
+    c = fx_default_cfg(); c.irq_thresh = 0; c.irq_addr = 0xfee00000ull; bad[n++] = c;
+    c = fx_default_cfg(); c.clean = (enum txq_clean_mode)7; bad[n++] = c;
+
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(txq_init(&f->q, &f->fp, &bad[i], fx_done, f), -1);
+        /* Nothing touched: no op logged, no memory taken. */
+        assert_int_equal(f->fp.log_len, 0);
+        assert_int_equal(f->fp.mem_used, 0);
+    }
+    assert_int_equal(txq_init(&f->q, &f->fp, &f->cfg, NULL, f), -1);
+    assert_int_equal(f->fp.log_len, 0);
+
+    /* The good neighbours of the boundaries are accepted. */
+    struct txq_cfg good[5];
+    c = fx_default_cfg(); c.ring_log2 = 3; good[0] = c;
+    c = fx_default_cfg(); c.ring_log2 = 16; good[1] = c;
+    c = fx_default_cfg(); c.clean = TXQ_CLEAN_HEAD_MMIO; c.wb_thresh = 0; good[2] = c;
+    c = fx_default_cfg(); c.wb_thresh = 15; c.desc_fetch_max = 32; c.mrrs_log2 = 12; good[3] = c;
+    c = fx_default_cfg(); c.desc_fetch_max = 1; c.mrrs_log2 = 7;
+    c.line_rate_fx = TXQ_LINE_RATE_MAX; good[4] = c;
+    for (size_t i = 0; i < 5; i++) {
+        assert_int_equal(txq_init(&f->q, &f->fp, &good[i], fx_done, f), 0);
+        assert_int_equal(f->q.size, 1u << good[i].ring_log2);
+        txq_destroy(&f->q);
+    }
+}
+
+static void test_txq_init_bad_id(void **state)
+{
+    struct fx *f = *state;
+    f->fp.id = 0xdeadbeefu;
+    assert_int_equal(txq_init(&f->q, &f->fp, &f->cfg, fx_done, f), -3);
+    /* Only the probe read happened. */
+    assert_int_equal(f->fp.log_len, 1);
+    assert_int_equal(f->fp.log[0].kind, FAKE_MMIO_R32);
+    assert_int_equal(f->fp.log[0].addr, NICTX_REG_ID);
+    assert_int_equal(f->fp.mem_used, 0);
+}
+
+static void test_txq_init_no_memory(void **state)
+{
+    struct fx *f = *state;
+    struct platform tiny, small;
+
+    /* Ring of 16 (256 B) does not fit in 128 B. */
+    assert_int_equal(fake_platform_init(&tiny, 128), 0);
+    assert_int_equal(txq_init(&f->q, &tiny, &f->cfg, fx_done, f), -2);
+    assert_int_equal(fake_platform_count(&tiny, FAKE_DMA_ALLOC, FAKE_ANY), 1);
+    assert_int_equal(fake_platform_count(&tiny, FAKE_MMIO_W32, FAKE_ANY), 0);
+    assert_int_equal(fake_platform_count(&tiny, FAKE_MMIO_W64, FAKE_ANY), 0);
+    fake_platform_destroy(&tiny);
+
+    /* Boundary: the ring fits exactly, the writeback word does not. */
+    assert_int_equal(fake_platform_init(&small, 256), 0);
+    assert_int_equal(txq_init(&f->q, &small, &f->cfg, fx_done, f), -2);
+    assert_int_equal(fake_platform_count(&small, FAKE_DMA_ALLOC, FAKE_ANY), 2);
+    assert_int_equal(small.mem_used, 256);
+    assert_int_equal(fake_platform_count(&small, FAKE_MMIO_W32, FAKE_ANY), 0);
+    assert_int_equal(fake_platform_count(&small, FAKE_MMIO_W64, FAKE_ANY), 0);
+    fake_platform_destroy(&small);
+}
+
+/* ---- xmit ---- */
+
+static void test_txq_xmit_desc_bytes(void **state)
+{
+    struct fx *f = *state;
+    fx_up(f);
+    /* Boundaries: len 1 and 16383. */
+    assert_int_equal(fx_xmit(f, 0, 60, 1), TXQ_OK);
+    assert_int_equal(fx_xmit(f, 1, 1, 1), TXQ_OK);
+    assert_int_equal(fx_xmit(f, 2, 16383, 0), TXQ_OK);
+
+    uint16_t lens[3] = { 60, 1, 16383 };
+    for (uint32_t s = 0; s < 3; s++) {
+        uint64_t addr;
+        uint32_t lf, rsvd;
+        read_desc(f, s, &addr, &lf, &rsvd);
+        assert_int_equal(addr, dma_of(s));
+        assert_int_equal(lf & NICTX_DESC_LEN_MASK, lens[s]);
+        assert_int_equal(lf >> 16, 0); /* no flags */
+        assert_int_equal(rsvd, 0);
+    }
+    /* Slot 3 untouched. */
+    uint64_t addr;
+    uint32_t lf, rsvd;
+    read_desc(f, 3, &addr, &lf, &rsvd);
+    assert_int_equal(addr, 0);
+    assert_int_equal(lf, 0);
+    assert_int_equal(f->fp.bad_access, 0);
+}
+
+static void test_txq_xmit_op_sequence(void **state)
+{
+    struct fx *f = *state;
+    fx_up(f);
+    assert_int_equal(fx_xmit(f, 0, 60, 0), TXQ_OK);
+    const struct platform *p = &f->fp;
+    /* work, two descriptor stores, wmb, doorbell - nothing else. */
+    assert_int_equal(p->log_len, 5);
+    assert_int_equal(p->log[0].kind, FAKE_CPU_WORK);
+    assert_int_equal(p->log[0].addr, PLAT_WORK_XMIT_PKT);
+    assert_int_equal(p->log[0].val, 1);
+    assert_int_equal(p->log[1].kind, FAKE_STORE64);
+    assert_int_equal(p->log[1].addr, desc_bus(f, 0));
+    assert_int_equal(p->log[1].val, dma_of(0));
+    assert_int_equal(p->log[2].kind, FAKE_STORE64);
+    assert_int_equal(p->log[2].addr, desc_bus(f, 0) + 8);
+    assert_int_equal(p->log[2].val, 60);
+    assert_int_equal(p->log[3].kind, FAKE_WMB);
+    assert_int_equal(p->log[4].kind, FAKE_MMIO_W32);
+    assert_int_equal(p->log[4].addr, NICTX_REG_TAIL);
+    assert_int_equal(p->log[4].val, 1);
+    assert_int_equal(fake_platform_count(p, FAKE_DMA_WMB, FAKE_ANY), 0);
+}
+
+static void test_txq_xmit_bad_len(void **state)
+{
+    struct fx *f = *state;
+    fx_up(f);
+    /* Boundaries: 0 and 16384 are rejected with nothing done. */
+    assert_int_equal(fx_xmit(f, 0, 0, 0), TXQ_EINVAL);
+    assert_int_equal(fx_xmit(f, 0, 16384, 0), TXQ_EINVAL);
+    assert_int_equal(f->fp.log_len, 0);
+    assert_int_equal(txq_in_flight(&f->q), 0);
+    struct txq_stats st;
+    txq_get_stats(&f->q, &st);
+    assert_int_equal(st.bad_len, 2);
+    assert_int_equal(st.pkts, 0);
+}
+
+static void test_txq_xmit_more_burst8(void **state)
+{
+    struct fx *f = *state;
+    fx_up(f); /* ring 16: a burst of 8 fits without stopping */
+    for (uint64_t i = 0; i < 8; i++)
+        assert_int_equal(fx_xmit(f, i, 60, i < 7), TXQ_OK);
+    const struct platform *p = &f->fp;
+
+    assert_int_equal(fake_platform_count(p, FAKE_MMIO_W32, NICTX_REG_TAIL), 1);
+    assert_int_equal(fake_platform_count(p, FAKE_WMB, FAKE_ANY), 1);
+    assert_int_equal(fake_platform_count(p, FAKE_STORE64, FAKE_ANY), 16);
+    long db = fake_platform_find(p, FAKE_MMIO_W32, NICTX_REG_TAIL, 0);
+    long wmb = fake_platform_find(p, FAKE_WMB, FAKE_ANY, 0);
+    long last_store = fake_platform_find_last(p, FAKE_STORE64, FAKE_ANY);
+    assert_int_equal(p->log[db].val, 8);
+    assert_true(last_store < wmb);
+    assert_true(wmb < db);
+    assert_int_equal(db, (long)p->log_len - 1);
+    assert_int_equal(f->fp.work[PLAT_WORK_XMIT_PKT], 8);
+
+    struct txq_stats st;
+    txq_get_stats(&f->q, &st);
+    assert_int_equal(st.pkts, 8);
+    assert_int_equal(st.descs, 8);
+    assert_int_equal(st.doorbells, 1);
+    assert_int_equal(st.wmbs, 1);
+    assert_int_equal(st.stops, 0);
+    assert_int_equal(txq_in_flight(&f->q), 8);
+    assert_int_equal(txq_free(&f->q), 7);
+}
+
+static void test_txq_xmit_burst1_doorbell_each(void **state)
+{
+    struct fx *f = *state;
+    fx_up(f);
+    for (uint64_t i = 0; i < 5; i++)
+        assert_int_equal(fx_xmit(f, i, 60, 0), TXQ_OK);
+    const struct platform *p = &f->fp;
+    assert_int_equal(fake_platform_count(p, FAKE_MMIO_W32, NICTX_REG_TAIL), 5);
+    assert_int_equal(fake_platform_count(p, FAKE_WMB, FAKE_ANY), 5);
+
+    /* Each doorbell i has tail i + 1, preceded by a wmb that follows the
+     * packet's second descriptor store. */
+    long from = 0;
+    for (uint32_t i = 0; i < 5; i++) {
+        long st = fake_platform_find(p, FAKE_STORE64, desc_bus(f, i) + 8, (size_t)from);
+        long wmb = fake_platform_find(p, FAKE_WMB, FAKE_ANY, (size_t)from);
+        long db = fake_platform_find(p, FAKE_MMIO_W32, NICTX_REG_TAIL, (size_t)from);
+        assert_true(st >= 0 && st < wmb && wmb < db);
+        assert_int_equal(p->log[db].val, i + 1);
+        from = db + 1;
+    }
+}
+
+static void test_txq_ring_full_stops_and_rings(void **state)
+{
+    struct fx *f = *state;
+    f->cfg.ring_log2 = 3; /* boundary: smallest ring, 7 usable slots */
+    f->cfg.wb_thresh = 7;
+    fx_up(f);
+    for (uint64_t i = 0; i < 6; i++) {
+        assert_int_equal(fx_xmit(f, i, 60, 1), TXQ_OK);
+        assert_false(txq_stopped(&f->q));
+    }
+    assert_int_equal(fake_platform_count(&f->fp, FAKE_MMIO_W32, NICTX_REG_TAIL), 0);
+
+    /* The 7th fills the ring: stop + doorbell even though more = 1. */
+    assert_int_equal(fx_xmit(f, 6, 60, 1), TXQ_OK);
+    assert_true(txq_stopped(&f->q));
+    assert_int_equal(txq_free(&f->q), 0);
+    assert_int_equal(txq_in_flight(&f->q), 7);
+    assert_int_equal(fake_platform_count(&f->fp, FAKE_MMIO_W32, NICTX_REG_TAIL), 1);
+    long db = fake_platform_find_last(&f->fp, FAKE_MMIO_W32, NICTX_REG_TAIL);
+    assert_int_equal(f->fp.log[db].val, 7);
+    assert_int_equal(f->fp.log[db - 1].kind, FAKE_WMB);
+
+    /* Afterwards: BUSY with nothing done. */
+    size_t ops = f->fp.log_len;
+    assert_int_equal(fx_xmit(f, 7, 60, 0), TXQ_BUSY);
+    assert_int_equal(fx_xmit(f, 7, 60, 1), TXQ_BUSY);
+    assert_int_equal(f->fp.log_len, ops);
+
+    struct txq_stats st;
+    txq_get_stats(&f->q, &st);
+    assert_int_equal(st.stops, 1);
+    assert_int_equal(st.busy, 2);
+    assert_int_equal(st.pkts, 7);
+}
+
+static void test_txq_clean_reclaims_and_wakes(void **state)
+{
+    struct fx *f = *state;
+    f->cfg.ring_log2 = 3;
+    f->cfg.wb_thresh = 1;
+    fx_up(f);
+    for (uint64_t i = 0; i < 7; i++)
+        assert_int_equal(fx_xmit(f, i, 60, 0), TXQ_OK);
+    assert_true(txq_stopped(&f->q));
+
+    /* Device has completed 3. */
+    fake_platform_complete(&f->fp, 3);
+    assert_int_equal(txq_clean(&f->q), 3);
+    assert_int_equal(f->ndone, 3);
+    for (size_t i = 0; i < 3; i++)
+        assert_ptr_equal(f->done[i], cookie_of(i));
+    assert_ptr_equal(f->done_ctx_seen, f);
+    assert_false(txq_stopped(&f->q));
+    assert_int_equal(txq_free(&f->q), 3);
+    assert_int_equal(txq_in_flight(&f->q), 4);
+    assert_int_equal(f->fp.work[PLAT_WORK_CLEAN_DESC], 3);
+    assert_int_equal(f->fp.work[PLAT_WORK_CLEAN_POLL], 1);
+
+    /* Nothing new completed: reclaim 0, no callback. */
+    assert_int_equal(txq_clean(&f->q), 0);
+    assert_int_equal(f->ndone, 3);
+
+    /* Sending works again. */
+    assert_int_equal(fx_xmit(f, 7, 60, 0), TXQ_OK);
+    struct txq_stats st;
+    txq_get_stats(&f->q, &st);
+    assert_int_equal(st.wakes, 1);
+    assert_int_equal(st.cleans, 2);
+    assert_int_equal(st.reclaimed, 3);
+    assert_int_equal(st.bad_head, 0);
+}
+
+static void test_txq_clean_empty(void **state)
+{
+    struct fx *f = *state;
+    fx_up(f);
+    /* Boundary: nothing in flight, head == next_to_clean == 0. */
+    assert_int_equal(txq_clean(&f->q), 0);
+    assert_int_equal(f->ndone, 0);
+    struct txq_stats st;
+    txq_get_stats(&f->q, &st);
+    assert_int_equal(st.bad_head, 0);
+    assert_int_equal(st.cleans, 1);
+}
+
+static void test_txq_wrap_around(void **state)
+{
+    struct fx *f = *state;
+    f->cfg.ring_log2 = 3;
+    f->cfg.wb_thresh = 1;
+    fx_up(f);
+    uint64_t seq = 0;
+    uint32_t dev_head = 0;
+    unsigned batch = 1;
+    while (seq < 100) {
+        /* Post a batch of 1..5 packets with xmit_more, last one rings. */
+        unsigned k = batch;
+        if (k > txq_free(&f->q))
+            k = txq_free(&f->q);
+        for (unsigned i = 0; i < k && seq < 100; i++, seq++) {
+            uint32_t slot = (uint32_t)(seq % 8);
+            int more = i + 1 < k && seq + 1 < 100;
+            assert_int_equal(fx_xmit(f, seq, (uint16_t)(60 + seq), more), TXQ_OK);
+            uint64_t addr;
+            uint32_t lf, rsvd;
+            read_desc(f, slot, &addr, &lf, &rsvd);
+            assert_int_equal(addr, dma_of(seq));
+            assert_int_equal(lf, 60 + seq);
+        }
+        long db = fake_platform_find_last(&f->fp, FAKE_MMIO_W32, NICTX_REG_TAIL);
+        assert_true(db >= 0);
+        assert_int_equal(f->fp.log[db].val, seq % 8);
+        /* Device completes everything doorbelled so far. */
+        dev_head = f->fp.log[db].val;
+        fake_platform_complete(&f->fp, dev_head);
+        txq_clean(&f->q);
+        assert_int_equal(txq_in_flight(&f->q), 0);
+        batch = batch % 5 + 1;
+    }
+    assert_int_equal(f->ndone, 100);
+    for (size_t i = 0; i < 100; i++)
+        assert_ptr_equal(f->done[i], cookie_of(i));
+    assert_int_equal(f->q.next_to_use, 100 % 8);
+    assert_int_equal(f->q.next_to_clean, 100 % 8);
+    struct txq_stats st;
+    txq_get_stats(&f->q, &st);
+    assert_int_equal(st.pkts, 100);
+    assert_int_equal(st.reclaimed, 100);
+    assert_int_equal(st.doorbells, st.wmbs);
+    assert_int_equal(st.doorbells, fake_platform_count(&f->fp, FAKE_MMIO_W32, NICTX_REG_TAIL));
+    assert_int_equal(f->fp.bad_access, 0);
+}
+
+static void test_txq_bad_head(void **state)
+{
+    struct fx *f = *state;
+    f->cfg.ring_log2 = 3;
+    fx_up(f);
+    for (uint64_t i = 0; i < 2; i++)
+        assert_int_equal(fx_xmit(f, i, 60, 0), TXQ_OK);
+
+    /* Boundary: head == ring size. */
+    fake_platform_complete(&f->fp, 8);
+    assert_int_equal(txq_clean(&f->q), 0);
+    /* Inside the ring but beyond next_to_use (only 2 in flight). */
+    fake_platform_complete(&f->fp, 5);
+    assert_int_equal(txq_clean(&f->q), 0);
+    assert_int_equal(f->ndone, 0);
+    assert_int_equal(txq_in_flight(&f->q), 2);
+    struct txq_stats st;
+    txq_get_stats(&f->q, &st);
+    assert_int_equal(st.bad_head, 2);
+
+    /* Boundary: head == next_to_use is fine. */
+    fake_platform_complete(&f->fp, 2);
+    assert_int_equal(txq_clean(&f->q), 2);
+    txq_get_stats(&f->q, &st);
+    assert_int_equal(st.bad_head, 2);
+    assert_int_equal(st.reclaimed, 2);
+}
+
+static void test_txq_clean_mmio_mode(void **state)
+{
+    struct fx *f = *state;
+    f->cfg.clean = TXQ_CLEAN_HEAD_MMIO;
+    f->cfg.wb_thresh = 0;
+    fx_up(f);
+    for (uint64_t i = 0; i < 4; i++)
+        assert_int_equal(fx_xmit(f, i, 60, i < 3), TXQ_OK);
+    fake_platform_clear_log(&f->fp);
+    f->fp.head = 3; /* MMIO only: the writeback word stays 0 */
+
+    assert_int_equal(txq_clean(&f->q), 3);
+    assert_int_equal(fake_platform_count(&f->fp, FAKE_MMIO_R32, FAKE_ANY), 1);
+    assert_int_equal(fake_platform_count(&f->fp, FAKE_MMIO_R32, NICTX_REG_HEAD), 1);
+    assert_int_equal(fake_platform_count(&f->fp, FAKE_LOAD32, FAKE_ANY), 0);
+
+    /* An empty clean still reads once. */
+    assert_int_equal(txq_clean(&f->q), 0);
+    assert_int_equal(fake_platform_count(&f->fp, FAKE_MMIO_R32, NICTX_REG_HEAD), 2);
+    assert_int_equal(f->ndone, 3);
+}
+
+static void test_txq_clean_wb_mode(void **state)
+{
+    struct fx *f = *state;
+    fx_up(f);
+    for (uint64_t i = 0; i < 4; i++)
+        assert_int_equal(fx_xmit(f, i, 60, i < 3), TXQ_OK);
+    fake_platform_clear_log(&f->fp);
+
+    /* Only the MMIO head moved: writeback mode must not see it. */
+    f->fp.head = 4;
+    assert_int_equal(txq_clean(&f->q), 0);
+    /* Writeback word says 2. */
+    fake_platform_complete(&f->fp, 2);
+    assert_int_equal(txq_clean(&f->q), 2);
+    assert_int_equal(fake_platform_count(&f->fp, FAKE_MMIO_R32, FAKE_ANY), 0);
+    assert_int_equal(fake_platform_count(&f->fp, FAKE_LOAD32, f->q.wb_dma), 2);
+    /* Per poll: one CLEAN_POLL unit; per descriptor: one CLEAN_DESC. */
+    assert_int_equal(f->fp.work[PLAT_WORK_CLEAN_POLL], 2);
+    assert_int_equal(f->fp.work[PLAT_WORK_CLEAN_DESC], 2);
+}
+
+static void test_txq_layout(void **state)
+{
+    (void)state;
+    /* Producer and consumer state on different 64-byte lines. */
+    size_t prod = offsetof(struct txq, next_to_use);
+    size_t cons = offsetof(struct txq, next_to_clean);
+    assert_int_equal(prod % 64, 0);
+    assert_int_equal(cons % 64, 0);
+    assert_true(cons / 64 != prod / 64);
+    assert_true(offsetof(struct txq, st_bad_len) / 64 == prod / 64);
+    assert_true(offsetof(struct txq, st_bad_head) / 64 == cons / 64);
+    assert_true(offsetof(struct txq, done_ctx) / 64 < prod / 64);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_txq_init_programs_registers, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_init_op_order, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_init_rejects_bad_cfg, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_init_bad_id, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_init_no_memory, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_xmit_desc_bytes, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_xmit_op_sequence, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_xmit_bad_len, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_xmit_more_burst8, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_xmit_burst1_doorbell_each, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_ring_full_stops_and_rings, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_clean_reclaims_and_wakes, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_clean_empty, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_wrap_around, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_bad_head, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_clean_mmio_mode, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_clean_wb_mode, fx_setup, fx_teardown),
+        cmocka_unit_test(test_txq_layout),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
