@@ -82,10 +82,11 @@ module nictx_dma_rd #(
   // Per-tag state.
   logic [NumTags-1:0]       busy_d, busy_q;
   logic [NumTags-1:0]       done_d, done_q;
-  logic [NumTags-1:0]       tdest_d, tdest_q;
-  // Per-tag fields flattened (Yosys 0.23 has no packed 2-D arrays).
-  logic [NumTags*16-1:0]    twptr_d, twptr_q;  // next word pointer
-  logic [NumTags*13-1:0]    trem_d, trem_q;    // bytes still to come
+  // Per-tag fields, written like small RAMs (one write from the issue
+  // side to a free tag, one from the completion side to a busy tag).
+  logic [15:0] twptr_mem [NumTags];  // next word pointer
+  logic [12:0] trem_mem [NumTags];   // bytes still to come
+  logic        tdest_mem [NumTags];  // requester
 
   // Retire order FIFO: {tag, last, dest}.
   localparam int unsigned RetW = TagW + 2;
@@ -131,6 +132,10 @@ module nictx_dma_rd #(
     chunk   = chunk14[12:0];
     last_chunk = chunk14 == cur_rem_q;
     span    = {11'd0, cur_addr_q[2:0]} + chunk14;
+  end
+
+  // First free tag in the current requester's range.
+  always_comb begin
     tag_found = 1'b0;
     tag_sel   = '0;
     for (int unsigned t = 0; t < NumTags; t++) begin
@@ -141,6 +146,9 @@ module nictx_dma_rd #(
         tag_sel   = t[TagW-1:0];
       end
     end
+  end
+
+  always_comb begin
     load = cur_valid_q && tag_found && ret_wready && (!mrd_valid_q || mrd_ready_i);
   end
 
@@ -157,9 +165,6 @@ module nictx_dma_rd #(
     mrd_dest_d  = mrd_dest_q;
     busy_d      = busy_q;
     done_d      = done_q;
-    tdest_d     = tdest_q;
-    twptr_d     = twptr_q;
-    trem_d      = trem_q;
     req_ready_o = 2'b00;
     ret_wvalid  = 1'b0;
     ret_wdata   = '0;
@@ -192,9 +197,6 @@ module nictx_dma_rd #(
       mrd_dest_d  = cur_dest_q;
       busy_d[tag_sel]  = 1'b1;
       done_d[tag_sel]  = 1'b0;
-      tdest_d[tag_sel] = cur_dest_q;
-      twptr_d[16*tag_sel +: 16] = cur_wptr_q;
-      trem_d[13*tag_sel +: 13]  = chunk;
       ret_wvalid = 1'b1;
       ret_wdata  = {tag_sel, last_chunk, cur_dest_q};
       cur_addr_d = cur_addr_q + {51'd0, chunk};
@@ -204,14 +206,8 @@ module nictx_dma_rd #(
       if (last_chunk) cur_valid_d = 1'b0;
     end
 
-    // Completion beats: write the word, advance the tag's pointer.
-    if (cpl_valid_i) begin
-      twptr_d[16*ctag +: 16] = twptr_q[16*ctag +: 16] + 16'd1;
-      if (cpl_eop_i) begin
-        trem_d[13*ctag +: 13] = trem_q[13*ctag +: 13] - cpl_len_i;
-        if (trem_q[13*ctag +: 13] == cpl_len_i) done_d[ctag] = 1'b1;
-      end
-    end
+    // The last completion of an MRd finishes its tag.
+    if (cpl_valid_i && cpl_eop_i && trem_mem[ctag] == cpl_len_i) done_d[ctag] = 1'b1;
 
     // Retire the oldest MRd once all its data is in.
     if (ret_rvalid && done_q[ret_tag]) begin
@@ -225,8 +221,21 @@ module nictx_dma_rd #(
 
   assign cpl_ready_o = 1'b1;
   assign wr_valid_o  = cpl_valid_i;
-  assign wr_dest_o   = tdest_q[ctag];
-  assign wr_ptr_o    = twptr_q[16*ctag +: 16];
+  // Completion beats: write the word, advance the tag's pointer.
+  always_ff @(posedge clk_i) begin
+    if (load) begin
+      twptr_mem[tag_sel] <= cur_wptr_q;
+      trem_mem[tag_sel]  <= chunk;
+      tdest_mem[tag_sel] <= cur_dest_q;
+    end
+    if (cpl_valid_i) begin
+      twptr_mem[ctag] <= twptr_mem[ctag] + 16'd1;
+      if (cpl_eop_i) trem_mem[ctag] <= trem_mem[ctag] - cpl_len_i;
+    end
+  end
+
+  assign wr_dest_o   = tdest_mem[ctag];
+  assign wr_ptr_o    = twptr_mem[ctag];
   assign wr_data_o   = cpl_data_i;
 
   assign mrd_valid_o = mrd_valid_q;
@@ -250,9 +259,6 @@ module nictx_dma_rd #(
       mrd_dest_q  <= 1'b0;
       busy_q      <= '0;
       done_q      <= '0;
-      tdest_q     <= '0;
-      twptr_q     <= '0;
-      trem_q      <= '0;
     end else begin
       cur_valid_q <= cur_valid_d;
       cur_dest_q  <= cur_dest_d;
@@ -266,9 +272,6 @@ module nictx_dma_rd #(
       mrd_dest_q  <= mrd_dest_d;
       busy_q      <= busy_d;
       done_q      <= done_d;
-      tdest_q     <= tdest_d;
-      twptr_q     <= twptr_d;
-      trem_q      <= trem_d;
     end
   end
 

@@ -62,6 +62,15 @@ module nictx_mac (
   logic [31:0]        crc_d, crc_q, crc_next;
   logic               may_start, send;
 
+  // CRC of the frame so far including this beat (kept apart from the
+  // handshake logic so that it is evaluated once per cycle).
+  always_comb begin
+    crc_next = crc_q;
+    if (fr_valid_i && !fr_skip_i) begin  // only when a beat is there (simulation speed)
+      crc_next = crc32_beat(fr_sop_i ? 32'hFFFF_FFFF : crc_q, fr_data_i, fr_bytes_i);
+    end
+  end
+
   always_comb begin
     may_start    = credit_q >= 0;
     wire_valid_o = fr_valid_i && !fr_skip_i && (in_frame_q || (fr_sop_i && may_start));
@@ -71,7 +80,6 @@ module nictx_mac (
     wire_eop_o   = fr_eop_i;
     wire_data_o  = fr_data_i;
     wire_bytes_o = fr_bytes_i;
-    crc_next     = crc32_beat(fr_sop_i ? 32'hFFFF_FFFF : crc_q, fr_data_i, fr_bytes_i);
     wire_fcs_o   = ~crc_next;
 
     credit_d   = credit_q + $signed({8'd0, line_rate_i});

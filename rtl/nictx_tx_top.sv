@@ -10,7 +10,10 @@
 //  - wire_*: Ethernet frames without FCS, 8 bytes per beat from byte 0,
 //    wire_bytes_o valid bytes; the FCS comes on wire_fcs_o with the last beat.
 // Every stream is valid/ready, one beat per clock: valid never waits for
-// ready and a beat's fields hold until it is taken.
+// ready and a beat's fields hold until it is taken.  Each port passes a
+// two-entry register slice (prim_fifo_sync), so no port's ready reaches
+// into the engine combinationally (one cycle of latency per port, full
+// throughput).
 //
 // Tags: 0..PayTags-1 payload reads, PayTags..PayTags+DescTags-1 descriptor
 // reads.  idle_o is high when no state can change without host input.
@@ -66,10 +69,84 @@ module nictx_tx_top #(
   logic        pkt_done, bad_desc;
   logic [13:0] pkt_len;
 
+  // ---- port register slices ----
+  localparam int unsigned H2dW  = 1 + 1 + 2 + 8 + 13 + 64 + 64;
+  localparam int unsigned D2hW  = 2 + 8 + 13 + 64 + 64;
+  localparam int unsigned WireW = 1 + 1 + 4 + 32 + 64;
+
+  logic             h2d_valid, h2d_ready, h2d_sop, h2d_eop;
+  logic [1:0]       h2d_type;
+  logic [7:0]       h2d_tag;
+  logic [12:0]      h2d_len;
+  logic [63:0]      h2d_addr, h2d_data;
+  logic [H2dW-1:0]  h2d_rdata;
+  logic             d2h_valid, d2h_ready;
+  logic [1:0]       d2h_type;
+  logic [7:0]       d2h_tag;
+  logic [12:0]      d2h_len;
+  logic [63:0]      d2h_addr, d2h_data;
+  logic [D2hW-1:0]  d2h_rdata;
+  logic             wire_valid, wire_ready, wire_sop, wire_eop;
+  logic [63:0]      wire_data;
+  logic [3:0]       wire_bytes;
+  logic [31:0]      wire_fcs;
+  logic [WireW-1:0] wire_rdata;
+  logic [1:0]       h2d_depth, d2h_depth, wire_depth;
+
+  prim_fifo_sync #(
+    .Width (H2dW),
+    .Depth (2)
+  ) u_h2d_slice (
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .wvalid_i (h2d_valid_i),
+    .wready_o (h2d_ready_o),
+    .wdata_i  ({h2d_sop_i, h2d_eop_i, h2d_type_i, h2d_tag_i, h2d_len_i, h2d_addr_i, h2d_data_i}),
+    .rvalid_o (h2d_valid),
+    .rready_i (h2d_ready),
+    .rdata_o  (h2d_rdata),
+    .depth_o  (h2d_depth)
+  );
+  assign {h2d_sop, h2d_eop, h2d_type, h2d_tag, h2d_len, h2d_addr, h2d_data} = h2d_rdata;
+
+  prim_fifo_sync #(
+    .Width (D2hW),
+    .Depth (2)
+  ) u_d2h_slice (
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .wvalid_i (d2h_valid),
+    .wready_o (d2h_ready),
+    .wdata_i  ({d2h_type, d2h_tag, d2h_len, d2h_addr, d2h_data}),
+    .rvalid_o (d2h_valid_o),
+    .rready_i (d2h_ready_i),
+    .rdata_o  (d2h_rdata),
+    .depth_o  (d2h_depth)
+  );
+  assign {d2h_type_o, d2h_tag_o, d2h_len_o, d2h_addr_o, d2h_data_o} = d2h_rdata;
+  assign d2h_sop_o = 1'b1;  // every TLP the engine sends is one beat
+  assign d2h_eop_o = 1'b1;
+
+  prim_fifo_sync #(
+    .Width (WireW),
+    .Depth (2)
+  ) u_wire_slice (
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .wvalid_i (wire_valid),
+    .wready_o (wire_ready),
+    .wdata_i  ({wire_sop, wire_eop, wire_bytes, wire_fcs, wire_data}),
+    .rvalid_o (wire_valid_o),
+    .rready_i (wire_ready_i),
+    .rdata_o  (wire_rdata),
+    .depth_o  (wire_depth)
+  );
+  assign {wire_sop_o, wire_eop_o, wire_bytes_o, wire_fcs_o, wire_data_o} = wire_rdata;
+
   // ---- host-to-device demux: CplD to the read engine, the rest to BAR0 ----
   logic h2d_is_cpl, regs_req_ready, rd_cpl_ready;
-  assign h2d_is_cpl  = h2d_type_i == nictx_pkg::TlpCplD;
-  assign h2d_ready_o = h2d_is_cpl ? rd_cpl_ready : regs_req_ready;
+  assign h2d_is_cpl = h2d_type == nictx_pkg::TlpCplD;
+  assign h2d_ready  = h2d_is_cpl ? rd_cpl_ready : regs_req_ready;
 
   // ---- device-to-host sources ----
   localparam int unsigned SrcMrd = 0, SrcRegCpl = 1, SrcWr = 2, NumSrc = 3;
@@ -95,15 +172,15 @@ module nictx_tx_top #(
   ) u_regs (
     .clk_i            (clk_i),
     .rst_ni           (rst_ni),
-    .req_valid_i      (h2d_valid_i && !h2d_is_cpl),
+    .req_valid_i      (h2d_valid && !h2d_is_cpl),
     .req_ready_o      (regs_req_ready),
-    .req_type_i       (h2d_type_i),
-    .req_tag_i        (h2d_tag_i),
-    .req_len_i        (h2d_len_i),
-    .req_off_i        (h2d_addr_i[7:0]),
-    .req_data_i       (h2d_data_i),
+    .req_type_i       (h2d_type),
+    .req_tag_i        (h2d_tag),
+    .req_len_i        (h2d_len),
+    .req_off_i        (h2d_addr[7:0]),
+    .req_data_i       (h2d_data),
     .cpl_valid_o      (rcpl_valid),
-    .cpl_ready_i      (d2h_ready_i && src_gnt[SrcRegCpl]),
+    .cpl_ready_i      (d2h_ready && src_gnt[SrcRegCpl]),
     .cpl_tag_o        (rcpl_tag),
     .cpl_len_o        (rcpl_len),
     .cpl_off_o        (rcpl_off),
@@ -124,8 +201,8 @@ module nictx_tx_top #(
     .head_i           (head),
     .pkt_done_i       (pkt_done),
     .pkt_len_i        (pkt_len),
-    .desc_rd_i        (mrd_valid && d2h_ready_i && src_gnt[SrcMrd] && mrd_dest),
-    .dma_rd_i         (mrd_valid && d2h_ready_i && src_gnt[SrcMrd]),
+    .desc_rd_i        (mrd_valid && d2h_ready && src_gnt[SrcMrd] && mrd_dest),
+    .dma_rd_i         (mrd_valid && d2h_ready && src_gnt[SrcMrd]),
     .bad_desc_i       (bad_desc),
     .idle_o           (regs_idle)
   );
@@ -152,17 +229,17 @@ module nictx_tx_top #(
     .req_len_i    (rd_req_len),
     .req_wptr_i   (rd_req_wptr),
     .mrd_valid_o  (mrd_valid),
-    .mrd_ready_i  (d2h_ready_i && src_gnt[SrcMrd]),
+    .mrd_ready_i  (d2h_ready && src_gnt[SrcMrd]),
     .mrd_addr_o   (mrd_addr),
     .mrd_len_o    (mrd_len),
     .mrd_tag_o    (mrd_tag),
     .mrd_dest_o   (mrd_dest),
-    .cpl_valid_i  (h2d_valid_i && h2d_is_cpl),
+    .cpl_valid_i  (h2d_valid && h2d_is_cpl),
     .cpl_ready_o  (rd_cpl_ready),
-    .cpl_eop_i    (h2d_eop_i),
-    .cpl_tag_i    (h2d_tag_i),
-    .cpl_len_i    (h2d_len_i),
-    .cpl_data_i   (h2d_data_i),
+    .cpl_eop_i    (h2d_eop),
+    .cpl_tag_i    (h2d_tag),
+    .cpl_len_i    (h2d_len),
+    .cpl_data_i   (h2d_data),
     .wr_valid_o   (rd_wr_valid),
     .wr_dest_o    (rd_wr_dest),
     .wr_ptr_o     (rd_wr_ptr),
@@ -256,13 +333,13 @@ module nictx_tx_top #(
     .fr_bytes_i   (fr_bytes),
     .fr_len_i     (fr_len),
     .fr_skip_i    (fr_skip),
-    .wire_valid_o (wire_valid_o),
-    .wire_ready_i (wire_ready_i),
-    .wire_sop_o   (wire_sop_o),
-    .wire_eop_o   (wire_eop_o),
-    .wire_data_o  (wire_data_o),
-    .wire_bytes_o (wire_bytes_o),
-    .wire_fcs_o   (wire_fcs_o),
+    .wire_valid_o (wire_valid),
+    .wire_ready_i (wire_ready),
+    .wire_sop_o   (wire_sop),
+    .wire_eop_o   (wire_eop),
+    .wire_data_o  (wire_data),
+    .wire_bytes_o (wire_bytes),
+    .wire_fcs_o   (wire_fcs),
     .pkt_done_o   (pkt_done),
     .pkt_len_o    (pkt_len),
     .idle_o       (mac_idle)
@@ -282,7 +359,7 @@ module nictx_tx_top #(
     .irq_data_i   (irq_data),
     .head_o       (head),
     .wr_valid_o   (cw_valid),
-    .wr_ready_i   (d2h_ready_i && src_gnt[SrcWr]),
+    .wr_ready_i   (d2h_ready && src_gnt[SrcWr]),
     .wr_addr_o    (cw_addr),
     .wr_data_o    (cw_data),
     .idle_o       (cpl_idle)
@@ -297,45 +374,44 @@ module nictx_tx_top #(
     .clk_i   (clk_i),
     .rst_ni  (rst_ni),
     .req_i   (src_valid),
-    .ready_i (d2h_ready_i),
+    .ready_i (d2h_ready),
     .gnt_o   (src_gnt),
     .idx_o   (src_idx),
     .valid_o (arb_valid)
   );
 
   always_comb begin
-    d2h_valid_o = arb_valid;
-    d2h_sop_o   = 1'b1;
-    d2h_eop_o   = 1'b1;
-    d2h_type_o  = nictx_pkg::TlpMRd;
-    d2h_tag_o   = mrd_tag;
-    d2h_len_o   = mrd_len;
-    d2h_addr_o  = mrd_addr;
-    d2h_data_o  = '0;
+    d2h_valid = arb_valid;
+    d2h_type  = nictx_pkg::TlpMRd;
+    d2h_tag   = mrd_tag;
+    d2h_len   = mrd_len;
+    d2h_addr  = mrd_addr;
+    d2h_data  = '0;
     unique case (src_idx)
       2'(SrcRegCpl): begin
-        d2h_type_o = nictx_pkg::TlpCplD;
-        d2h_tag_o  = rcpl_tag;
-        d2h_len_o  = rcpl_len;
-        d2h_addr_o = {56'd0, rcpl_off};
-        d2h_data_o = rcpl_data;
+        d2h_type = nictx_pkg::TlpCplD;
+        d2h_tag  = rcpl_tag;
+        d2h_len  = rcpl_len;
+        d2h_addr = {56'd0, rcpl_off};
+        d2h_data = rcpl_data;
       end
       2'(SrcWr): begin
-        d2h_type_o = nictx_pkg::TlpMWr;
-        d2h_tag_o  = '0;
-        d2h_len_o  = 13'd4;
-        d2h_addr_o = cw_addr;
-        d2h_data_o = cw_data;
+        d2h_type = nictx_pkg::TlpMWr;
+        d2h_tag  = '0;
+        d2h_len  = 13'd4;
+        d2h_addr = cw_addr;
+        d2h_data = cw_data;
       end
       default: ;
     endcase
   end
 
-  assign idle_o = regs_idle && rd_idle && df_idle && pf_idle && mac_idle && cpl_idle;
+  assign idle_o = regs_idle && rd_idle && df_idle && pf_idle && mac_idle && cpl_idle &&
+                  !h2d_valid && !d2h_valid_o && !wire_valid_o;
 
   // verilator lint_off UNUSEDSIGNAL
   logic unused;
-  assign unused = ^{h2d_sop_i, doorbell, h2d_addr_i[63:8]};  // BAR0 is 256 B
+  assign unused = ^{h2d_sop, doorbell, h2d_addr[63:8], h2d_depth, d2h_depth, wire_depth};  // BAR0 is 256 B
   // verilator lint_on UNUSEDSIGNAL
 
 endmodule
