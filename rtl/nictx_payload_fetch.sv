@@ -64,7 +64,7 @@ module nictx_payload_fetch #(
 
   logic [PtrW:0]  alloc_d, alloc_q;   // next free word
   logic [PtrW:0]  base_d, base_q;     // first word of the frame being streamed
-  logic [10:0]    beat_d, beat_q;     // beat index within that frame
+  logic [PtrW-1:0] beat_d, beat_q;    // beat index within that frame
   logic [PktW:0]  rdy_d, rdy_q;       // retired, not yet streamed frames (non-skip)
   logic           req_valid_d, req_valid_q;
   logic [63:0]    req_addr_d, req_addr_q;
@@ -136,7 +136,7 @@ module nictx_payload_fetch #(
 
     // Stream the head frame.
     head_ready = pf_rvalid && (pf_skip || rdy_q != '0);
-    rem        = {1'b0, pf_len} - {1'b0, beat_q, 3'b000};
+    rem        = {1'b0, pf_len} - 15'({beat_q, 3'b000});
     fr_valid_o = head_ready;
     fr_sop_o   = beat_q == '0;
     fr_eop_o   = pf_skip || rem <= 15'd8;
@@ -146,7 +146,7 @@ module nictx_payload_fetch #(
     begin
       logic [PtrW-1:0] w0;
       logic [127:0]    pair;
-      w0        = base_q[PtrW-1:0] + beat_q[PtrW-1:0];
+      w0        = base_q[PtrW-1:0] + beat_q;
       pair      = {mem[w0 + 1'b1], mem[w0]};
       fr_data_o = 64'(pair >> {pf_off, 3'b000});
     end
@@ -160,7 +160,7 @@ module nictx_payload_fetch #(
     rdy_d     = rdy_q;
     pf_rready = 1'b0;
     if (fr_valid_o && fr_ready_i) begin
-      beat_d = beat_q + 11'd1;
+      beat_d = beat_q + 1'b1;
       if (fr_eop_o) begin
         beat_d    = '0;
         pf_rready = 1'b1;

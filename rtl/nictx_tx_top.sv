@@ -21,11 +21,13 @@ module nictx_tx_top #(
   parameter int unsigned PayTags      = 32,
   parameter int unsigned DescTags     = 4,
   parameter int unsigned DescBufDescs = 64,
-  parameter int unsigned PayBufBytes  = 16384,
+  parameter int unsigned PayBufBytes  = 32768,  // two jumbo frames: fetch one while sending the other
   parameter int unsigned MaxPkts      = 64
 ) (
   input  logic        clk_i,
-  input  logic        rst_ni,
+  // verilator lint_off SYNCASYNCNET
+  input  logic        rst_ni,  // also in the simulation-only assertions' disable iff
+  // verilator lint_on SYNCASYNCNET
   // Host to device
   input  logic        h2d_valid_i,
   output logic        h2d_ready_o,
@@ -408,6 +410,30 @@ module nictx_tx_top #(
 
   assign idle_o = regs_idle && rd_idle && df_idle && pf_idle && mac_idle && cpl_idle &&
                   !h2d_valid && !d2h_valid_o && !wire_valid_o;
+
+`ifndef SYNTHESIS
+  // ---- port protocol (valid/ready) ----
+  // The host side must hold an offered beat until it is taken.
+  assert property (@(posedge clk_i) disable iff (!rst_ni)
+                   (h2d_valid_i && !h2d_ready_o) |=> (h2d_valid_i && $stable(h2d_data_i)
+                                                       && $stable(h2d_addr_i) && $stable(h2d_tag_i)))
+    else $error("nictx_tx_top: host dropped or changed an h2d beat before it was taken");
+  // The engine holds its own offered beats.
+  assert property (@(posedge clk_i) disable iff (!rst_ni)
+                   (d2h_valid_o && !d2h_ready_i) |=> (d2h_valid_o && $stable(d2h_data_o)
+                                                       && $stable(d2h_addr_o)));
+  assert property (@(posedge clk_i) disable iff (!rst_ni)
+                   (wire_valid_o && !wire_ready_i) |=> (wire_valid_o && $stable(wire_data_o)));
+  // Internal streams: descriptors and frames.
+  assert property (@(posedge clk_i) disable iff (!rst_ni)
+                   (desc_valid && !desc_ready) |=> (desc_valid && $stable(desc_addr)
+                                                     && $stable(desc_len)));
+  assert property (@(posedge clk_i) disable iff (!rst_ni)
+                   (fr_valid && !fr_ready) |=> (fr_valid && $stable(fr_data) && $stable(fr_sop)));
+  // The engine only ever sends single-beat TLPs: data TLPs carry <= 8 bytes.
+  assert property (@(posedge clk_i) disable iff (!rst_ni)
+                   (d2h_valid && d2h_type != nictx_pkg::TlpMRd) |-> d2h_len <= 13'd8);
+`endif
 
   // verilator lint_off UNUSEDSIGNAL
   logic unused;
