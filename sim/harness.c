@@ -40,7 +40,7 @@ void sim_cfg_default(struct sim_cfg *cfg)
     cfg->buf_offset = 0;
     snprintf(cfg->cpu_profile, sizeof(cfg->cpu_profile), "x86");
     cpu_costs_profile(&cfg->costs, "x86");
-    cfg->mem_latency_ns = 550.0;
+    cfg->mem_latency_ns = 350.0; /* + 2 x 100 ns link = 550 ns DMA read */
     cfg->poll_ns = 1000.0;
     pcie_cfg_default(&cfg->pcie);
     cfg->dev_mhz = 250.0;
