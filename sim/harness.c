@@ -520,6 +520,7 @@ void sim_advance_to(struct sim *s, sim_ps_t t)
     while (s->now < t && !s->failed)
         if (sim_step_world(s, 0, t) != 0)
             break;
+    sim_deliver(s); /* what became due on the last clock */
     if (s->cpu.now < s->now)
         cpu_wait_until(&s->cpu, s->now, CPU_IDLE);
 }
