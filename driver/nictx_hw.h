@@ -39,6 +39,10 @@
 #define NICTX_REG_CNT_DMA_RD   0x54u /* RO  all MRd TLPs */
 #define NICTX_REG_ID           0x58u /* RO  NICTX_ID_VALUE */
 #define NICTX_REG_DESC_FETCH_MAX 0x5Cu /* RW  descriptors per fetch, 1..32 */
+#define NICTX_REG_MAX_TAGS     0x60u /* RW  DMA read tags in use at once, 1..256 (reset 32) */
+#define NICTX_REG_MAX_RD_BYTES 0x64u /* RW  requested DMA read bytes outstanding: 0 = no
+                                        limit, else 4096..2^21-1 (reset 0) */
+#define NICTX_REG_CNT_RD_STALL 0x68u /* RO  cycles a ready MRd waited for a tag or bytes */
 
 #define NICTX_ID_VALUE 0x6e780001u /* "nx", version 1 */
 

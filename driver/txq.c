@@ -35,6 +35,10 @@ static int txq_cfg_valid(const struct txq_cfg *cfg)
         return 0;
     if (cfg->line_rate_fx == 0 || cfg->line_rate_fx > TXQ_LINE_RATE_MAX)
         return 0;
+    if (cfg->max_tags > 256)
+        return 0;
+    if (cfg->max_rd_bytes != 0 && (cfg->max_rd_bytes < 4096 || cfg->max_rd_bytes >= (1u << 21)))
+        return 0;
     if (cfg->irq_thresh > 0) {
         if (cfg->irq_addr == 0 || (cfg->irq_addr & 3u) != 0)
             return 0;
@@ -105,6 +109,10 @@ int txq_init(struct txq *q, struct platform *p, const struct txq_cfg *cfg,
     plat_mmio_write32(p, NICTX_REG_MRRS_LOG2, cfg->mrrs_log2);
     plat_mmio_write32(p, NICTX_REG_DESC_FETCH_MAX, cfg->desc_fetch_max);
     plat_mmio_write32(p, NICTX_REG_LINE_RATE, cfg->line_rate_fx);
+    if (cfg->max_tags)
+        plat_mmio_write32(p, NICTX_REG_MAX_TAGS, cfg->max_tags);
+    if (cfg->max_rd_bytes)
+        plat_mmio_write32(p, NICTX_REG_MAX_RD_BYTES, cfg->max_rd_bytes);
     plat_mmio_write32(p, NICTX_REG_CTRL, NICTX_CTRL_ENABLE);
     return 0;
 }

@@ -67,6 +67,10 @@ struct txq_cfg {
     uint64_t irq_addr;       /* MSI-X address: nonzero and 4-byte aligned if
                                 irq_thresh > 0, else must be 0 */
     uint32_t irq_data;       /* MSI-X data (ignored if irq_thresh == 0) */
+    unsigned max_tags;       /* DMA read tags the device may use, 1..256;
+                                0 leaves the device's reset value (32) */
+    uint32_t max_rd_bytes;   /* outstanding DMA read bytes: 0 = no limit,
+                                else 4096..2^21-1 */
 };
 
 /* Completion callback: the buffer behind `cookie` is free again. */

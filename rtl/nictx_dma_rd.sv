@@ -4,9 +4,13 @@
 // wptr}; wptr is the index, in the requester's own word buffer, of the
 // 8-byte-aligned word that holds addr.  The engine splits each read into MRd
 // TLPs that never cross an MRRS-aligned boundary (so never a 4 KiB one),
-// gives each a tag from the requester's tag range (payload: 0..PayTags-1,
-// descriptors: PayTags..PayTags+DescTags-1), and steers completion beats
-// back as word writes {dest, ptr, data}.  Completion data lanes follow the
+// gives each a tag from one pool of NumTags tags shared by both requesters,
+// and steers completion beats back as word writes {dest, ptr, data}.
+// Tags are handed out fresh (0, 1, ...) until each has been used once, then
+// from a free list, so finding a tag costs nothing per cycle.  Two limits,
+// set by registers, cap what is outstanding: max_tags_i MRds and
+// max_rd_bytes_i requested bytes (0: no byte limit).  stall_o is high on
+// every cycle a ready MRd waits for a tag or for the byte budget.  Completion data lanes follow the
 // address (lane = address mod 8), so words land without shifting; the
 // completions of one request arrive in address order (PCIe rule), and only
 // the first may start and only the last may end mid-word.
@@ -21,15 +25,16 @@
 // taken).  Completions are always accepted (cpl_ready_o = 1), as PCIe
 // requires of a requester that advertised infinite completion credits.
 module nictx_dma_rd #(
-  parameter int unsigned PayTags  = 32,
-  parameter int unsigned DescTags = 4,
-  localparam int unsigned NumTags = PayTags + DescTags
+  parameter int unsigned NumTags = 256  // 8-bit tags (Extended Tag Field)
 ) (
   input  logic        clk_i,
   // verilator lint_off SYNCASYNCNET
   input  logic        rst_ni,  // also used by the simulation-only assertions' disable iff
   // verilator lint_on SYNCASYNCNET
   input  logic [3:0]  mrrs_log2_i,
+  input  logic [8:0]  max_tags_i,      // 1..NumTags
+  input  logic [20:0] max_rd_bytes_i,  // 0: unlimited
+  output logic        stall_o,
   // Read requests, index 0 payload, 1 descriptors
   input  logic [1:0]  req_valid_i,
   output logic [1:0]  req_ready_o,
@@ -61,8 +66,8 @@ module nictx_dma_rd #(
   output logic        idle_o
 );
 
-  if (PayTags < 1 || DescTags < 1 || NumTags > 256) begin : gen_tag_check
-    $error("nictx_dma_rd: need 1..255 payload tags and >= 1 descriptor tag");
+  if (NumTags < 2 || NumTags > 256 || (NumTags & (NumTags - 1)) != 0) begin : gen_tag_check
+    $error("nictx_dma_rd: NumTags must be a power of two in 2..256");
   end
 
   localparam int unsigned TagW = $clog2(NumTags);
@@ -88,19 +93,25 @@ module nictx_dma_rd #(
   logic [12:0] trem_mem [NumTags];   // bytes still to come
   logic        tdest_mem [NumTags];  // requester
 
-  // Retire order FIFO: {tag, last, dest}.
-  localparam int unsigned RetW = TagW + 2;
+  // Outstanding MRds and requested bytes (for the limits).
+  logic [8:0]  out_d, out_q;
+  logic [20:0] obytes_d, obytes_q;
+  logic [8:0]  fresh_d, fresh_q;  // tags never used yet: fresh_q..NumTags-1
+
+  // Retire order FIFO: {tag, last, dest, bytes}.
+  localparam int unsigned RetW = TagW + 2 + 13;
   logic            ret_wvalid, ret_wready, ret_rvalid, ret_rready;
   logic [RetW-1:0] ret_wdata, ret_rdata;
   // verilator lint_off UNUSEDSIGNAL
-  logic [TagW:0]   ret_depth;  // occupancy equals busy tags; not needed
+  logic [TagW:0]   ret_depth;  // equals out_q; not needed
   // verilator lint_on UNUSEDSIGNAL
   logic [TagW-1:0] ret_tag;
   logic            ret_last, ret_dest;
+  logic [12:0]     ret_bytes;
 
   prim_fifo_sync #(
     .Width (RetW),
-    .Depth (1 << TagW)
+    .Depth (NumTags)
   ) u_retire_fifo (
     .clk_i    (clk_i),
     .rst_ni   (rst_ni),
@@ -113,16 +124,39 @@ module nictx_dma_rd #(
     .depth_o  (ret_depth)
   );
 
-  assign {ret_tag, ret_last, ret_dest} = ret_rdata;
+  assign {ret_tag, ret_last, ret_dest, ret_bytes} = ret_rdata;
+
+  // Free list of tags that have been used and retired.
+  logic            fl_rvalid, fl_pop;
+  logic [TagW-1:0] fl_rdata;
+  // verilator lint_off UNUSEDSIGNAL
+  logic            fl_wready;  // never full: it holds at most NumTags tags
+  logic [TagW:0]   fl_depth;
+  // verilator lint_on UNUSEDSIGNAL
+
+  prim_fifo_sync #(
+    .Width (TagW),
+    .Depth (NumTags)
+  ) u_free_tags (
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .wvalid_i (ret_rready),
+    .wready_o (fl_wready),
+    .wdata_i  (ret_tag),
+    .rvalid_o (fl_rvalid),
+    .rready_i (fl_pop),
+    .rdata_o  (fl_rdata),
+    .depth_o  (fl_depth)
+  );
 
   logic [TagW-1:0] ctag;  // completion tag as a table index
   assign ctag = cpl_tag_i[TagW-1:0];
 
-  // Split arithmetic and tag search.
+  // Split arithmetic, tag choice and limits.
   logic [12:0]     mrrs, chunk, room;
   logic [13:0]     span;  // bytes from the chunk's aligned word start to its end
   logic [13:0]     chunk14;
-  logic            tag_found, load, last_chunk;
+  logic            tag_avail, use_fresh, in_budget, load, last_chunk;
   logic [TagW-1:0] tag_sel;
 
   always_comb begin
@@ -132,24 +166,16 @@ module nictx_dma_rd #(
     chunk   = chunk14[12:0];
     last_chunk = chunk14 == cur_rem_q;
     span    = {11'd0, cur_addr_q[2:0]} + chunk14;
-  end
 
-  // First free tag in the current requester's range.
-  always_comb begin
-    tag_found = 1'b0;
-    tag_sel   = '0;
-    for (int unsigned t = 0; t < NumTags; t++) begin
-      logic in_range;
-      in_range = cur_dest_q ? (t >= PayTags) : (t < PayTags);
-      if (!tag_found && in_range && !busy_q[t]) begin
-        tag_found = 1'b1;
-        tag_sel   = t[TagW-1:0];
-      end
-    end
-  end
-
-  always_comb begin
-    load = cur_valid_q && tag_found && ret_wready && (!mrd_valid_q || mrd_ready_i);
+    use_fresh = fresh_q < NumTags[8:0];
+    tag_avail = use_fresh || fl_rvalid;
+    tag_sel   = use_fresh ? fresh_q[TagW-1:0] : fl_rdata;
+    in_budget    = out_q < max_tags_i &&
+                (max_rd_bytes_i == '0 || obytes_q + {8'd0, chunk} <= max_rd_bytes_i);
+    load      = cur_valid_q && tag_avail && in_budget && ret_wready &&
+                (!mrd_valid_q || mrd_ready_i);
+    stall_o   = cur_valid_q && !(tag_avail && in_budget);
+    fl_pop    = load && !use_fresh;
   end
 
   always_comb begin
@@ -165,6 +191,9 @@ module nictx_dma_rd #(
     mrd_dest_d  = mrd_dest_q;
     busy_d      = busy_q;
     done_d      = done_q;
+    out_d       = out_q;
+    obytes_d    = obytes_q;
+    fresh_d     = fresh_q;
     req_ready_o = 2'b00;
     ret_wvalid  = 1'b0;
     ret_wdata   = '0;
@@ -198,7 +227,10 @@ module nictx_dma_rd #(
       busy_d[tag_sel]  = 1'b1;
       done_d[tag_sel]  = 1'b0;
       ret_wvalid = 1'b1;
-      ret_wdata  = {tag_sel, last_chunk, cur_dest_q};
+      ret_wdata  = {tag_sel, last_chunk, cur_dest_q, chunk};
+      out_d      = out_d + 9'd1;
+      obytes_d   = obytes_d + {8'd0, chunk};
+      if (use_fresh) fresh_d = fresh_q + 9'd1;
       cur_addr_d = cur_addr_q + {51'd0, chunk};
       cur_rem_d  = cur_rem_q - chunk14;
       // A chunk that is not the last ends MRRS-aligned, hence word-aligned.
@@ -214,6 +246,8 @@ module nictx_dma_rd #(
       ret_rready   = 1'b1;
       busy_d[ret_tag] = 1'b0;
       done_d[ret_tag] = 1'b0;
+      out_d        = out_d - 9'd1;
+      obytes_d     = obytes_d - {8'd0, ret_bytes};
       done_valid_o = ret_last;
       done_dest_o  = ret_dest;
     end
@@ -243,7 +277,7 @@ module nictx_dma_rd #(
   assign mrd_len_o   = mrd_len_q;
   assign mrd_tag_o   = mrd_tag_q;
   assign mrd_dest_o  = mrd_dest_q;
-  assign idle_o      = !cur_valid_q && !mrd_valid_q && busy_q == '0;
+  assign idle_o      = !cur_valid_q && !mrd_valid_q && out_q == '0;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -259,6 +293,9 @@ module nictx_dma_rd #(
       mrd_dest_q  <= 1'b0;
       busy_q      <= '0;
       done_q      <= '0;
+      out_q       <= '0;
+      obytes_q    <= '0;
+      fresh_q     <= '0;
     end else begin
       cur_valid_q <= cur_valid_d;
       cur_dest_q  <= cur_dest_d;
@@ -272,6 +309,9 @@ module nictx_dma_rd #(
       mrd_dest_q  <= mrd_dest_d;
       busy_q      <= busy_d;
       done_q      <= done_d;
+      out_q       <= out_d;
+      obytes_q    <= obytes_d;
+      fresh_q     <= fresh_d;
     end
   end
 

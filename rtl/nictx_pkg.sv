@@ -35,6 +35,9 @@ package nictx_pkg;
   localparam logic [7:0] RegCntDmaRd    = 8'h54;
   localparam logic [7:0] RegId          = 8'h58;
   localparam logic [7:0] RegDescFetchMax = 8'h5C;
+  localparam logic [7:0] RegMaxTags     = 8'h60;
+  localparam logic [7:0] RegMaxRdBytes  = 8'h64;
+  localparam logic [7:0] RegCntRdStall  = 8'h68;
 
   localparam logic [31:0] IdValue = 32'h6e78_0001;
 

@@ -13,7 +13,8 @@
 // nictx_pkg::ErrBadAccess and leave the register unchanged; a tail beyond the ring
 // sets nictx_pkg::ErrTailRange and is ignored (the engine never hangs on it).
 module nictx_regs #(
-  parameter int unsigned DescFetchMaxHw = 32
+  parameter int unsigned DescFetchMaxHw = 32,
+  parameter int unsigned NumTags        = 256
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -46,6 +47,9 @@ module nictx_regs #(
   output logic [3:0]  mrrs_log2_o,
   output logic [23:0] line_rate_o,
   output logic [5:0]  desc_fetch_max_o,
+  output logic [8:0]  max_tags_o,
+  output logic [20:0] max_rd_bytes_o,
+  input  logic        rd_stall_i,
   // Status and events from the engine
   input  logic [15:0] head_i,
   input  logic        pkt_done_i,
@@ -71,6 +75,9 @@ module nictx_regs #(
   logic [3:0]  mrrs_log2_d, mrrs_log2_q;
   logic [23:0] line_rate_d, line_rate_q;
   logic [5:0]  fetch_max_d, fetch_max_q;
+  logic [8:0]  max_tags_d, max_tags_q;
+  logic [20:0] max_rd_d, max_rd_q;
+  logic [31:0] cnt_stall_d, cnt_stall_q;
   logic [31:0] cnt_pkts_d, cnt_pkts_q;
   logic [63:0] cnt_bytes_d, cnt_bytes_q;
   logic [31:0] cnt_db_d, cnt_db_q;
@@ -119,6 +126,9 @@ module nictx_regs #(
         nictx_pkg::RegCntDmaRd:     v = cnt_dma_rd_q;
         nictx_pkg::RegId:           v = nictx_pkg::IdValue;
         nictx_pkg::RegDescFetchMax: v = {26'd0, fetch_max_q};
+        nictx_pkg::RegMaxTags:      v = {23'd0, max_tags_q};
+        nictx_pkg::RegMaxRdBytes:   v = {11'd0, max_rd_q};
+        nictx_pkg::RegCntRdStall:   v = cnt_stall_q;
         default:         v = 32'd0;
       endcase
       if (k == 0) rd_lo = v;
@@ -161,6 +171,9 @@ module nictx_regs #(
     mrrs_log2_d   = mrrs_log2_q;
     line_rate_d   = line_rate_q;
     fetch_max_d   = fetch_max_q;
+    max_tags_d    = max_tags_q;
+    max_rd_d      = max_rd_q;
+    cnt_stall_d   = cnt_stall_q;
     cnt_pkts_d    = cnt_pkts_q;
     cnt_bytes_d   = cnt_bytes_q;
     cnt_db_d      = cnt_db_q;
@@ -213,6 +226,16 @@ module nictx_regs #(
             if (wr_val[k] >= 32'd1 && wr_val[k] <= DescFetchMaxHw) fetch_max_d = wr_val[k][5:0];
             else err_d[nictx_pkg::ErrBadAccess] = 1'b1;
           end
+          nictx_pkg::RegMaxTags: begin
+            if (wr_val[k] >= 32'd1 && wr_val[k] <= NumTags) max_tags_d = wr_val[k][8:0];
+            else err_d[nictx_pkg::ErrBadAccess] = 1'b1;
+          end
+          nictx_pkg::RegMaxRdBytes: begin
+            // 0: no limit; else at least one largest read (4096 B).
+            if (wr_val[k] == 32'd0 || (wr_val[k] >= 32'd4096 && wr_val[k] < 32'h20_0000))
+              max_rd_d = wr_val[k][20:0];
+            else err_d[nictx_pkg::ErrBadAccess] = 1'b1;
+          end
           default: err_d[nictx_pkg::ErrBadAccess] = 1'b1;  // read-only or unknown
         endcase
       end
@@ -237,6 +260,7 @@ module nictx_regs #(
     if (desc_rd_i)  cnt_desc_rd_d = cnt_desc_rd_q + 32'd1;
     if (dma_rd_i)   cnt_dma_rd_d = cnt_dma_rd_q + 32'd1;
     if (bad_desc_i) err_d[nictx_pkg::ErrBadDesc] = 1'b1;
+    if (rd_stall_i) cnt_stall_d = cnt_stall_q + 32'd1;
   end
 
   // One read outstanding: a new MRd waits until the last completion left.
@@ -260,6 +284,8 @@ module nictx_regs #(
   assign mrrs_log2_o      = mrrs_log2_q;
   assign line_rate_o      = line_rate_q;
   assign desc_fetch_max_o = fetch_max_q;
+  assign max_tags_o       = max_tags_q;
+  assign max_rd_bytes_o   = max_rd_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -276,6 +302,9 @@ module nictx_regs #(
       mrrs_log2_q   <= 4'd9;
       line_rate_q   <= 24'h05_0000;  // 5.0 B/cycle: 10 Gb/s at 250 MHz
       fetch_max_q   <= 6'd8;
+      max_tags_q    <= 9'd32;
+      max_rd_q      <= '0;
+      cnt_stall_q   <= '0;
       cnt_pkts_q    <= '0;
       cnt_bytes_q   <= '0;
       cnt_db_q      <= '0;
@@ -300,6 +329,9 @@ module nictx_regs #(
       mrrs_log2_q   <= mrrs_log2_d;
       line_rate_q   <= line_rate_d;
       fetch_max_q   <= fetch_max_d;
+      max_tags_q    <= max_tags_d;
+      max_rd_q      <= max_rd_d;
+      cnt_stall_q   <= cnt_stall_d;
       cnt_pkts_q    <= cnt_pkts_d;
       cnt_bytes_q   <= cnt_bytes_d;
       cnt_db_q      <= cnt_db_d;

@@ -15,11 +15,11 @@
 // into the engine combinationally (one cycle of latency per port, full
 // throughput).
 //
-// Tags: 0..PayTags-1 payload reads, PayTags..PayTags+DescTags-1 descriptor
-// reads.  idle_o is high when no state can change without host input.
+// Tags: one pool of NumTags 8-bit tags for descriptor and payload reads,
+// capped at run time by the MAX_TAGS register.  idle_o is high when no state can change without host input.
 module nictx_tx_top #(
-  parameter int unsigned PayTags      = 32,
-  parameter int unsigned DescTags     = 4,
+  parameter int unsigned NumTags      = 256,  // hardware tags; MAX_TAGS caps them
+  parameter int unsigned DescReads    = 4,    // descriptor reads outstanding
   parameter int unsigned DescBufDescs = 64,
   parameter int unsigned PayBufBytes  = 32768,  // two jumbo frames: fetch one while sending the other
   parameter int unsigned MaxPkts      = 64
@@ -68,6 +68,9 @@ module nictx_tx_top #(
   logic [3:0]  mrrs_log2;
   logic [23:0] line_rate;
   logic [5:0]  fetch_max;
+  logic [8:0]  max_tags;
+  logic [20:0] max_rd_bytes;
+  logic        rd_stall;
   logic        pkt_done, bad_desc;
   logic [13:0] pkt_len;
 
@@ -170,7 +173,8 @@ module nictx_tx_top #(
   logic regs_idle, rd_idle, df_idle, pf_idle, mac_idle, cpl_idle;
 
   nictx_regs #(
-    .DescFetchMaxHw (32)
+    .DescFetchMaxHw (32),
+    .NumTags        (NumTags)
   ) u_regs (
     .clk_i            (clk_i),
     .rst_ni           (rst_ni),
@@ -200,6 +204,9 @@ module nictx_tx_top #(
     .mrrs_log2_o      (mrrs_log2),
     .line_rate_o      (line_rate),
     .desc_fetch_max_o (fetch_max),
+    .max_tags_o       (max_tags),
+    .max_rd_bytes_o   (max_rd_bytes),
+    .rd_stall_i       (rd_stall),
     .head_i           (head),
     .pkt_done_i       (pkt_done),
     .pkt_len_i        (pkt_len),
@@ -219,12 +226,14 @@ module nictx_tx_top #(
   logic [63:0] rd_wr_data;
 
   nictx_dma_rd #(
-    .PayTags  (PayTags),
-    .DescTags (DescTags)
+    .NumTags  (NumTags)
   ) u_dma_rd (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
     .mrrs_log2_i  (mrrs_log2),
+    .max_tags_i   (max_tags),
+    .max_rd_bytes_i (max_rd_bytes),
+    .stall_o      (rd_stall),
     .req_valid_i  (rd_req_valid),
     .req_ready_o  (rd_req_ready),
     .req_addr_i   (rd_req_addr),
@@ -258,7 +267,7 @@ module nictx_tx_top #(
 
   nictx_desc_fetch #(
     .BufDescs (DescBufDescs),
-    .MaxReads (DescTags)
+    .MaxReads (DescReads)
   ) u_desc_fetch (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),

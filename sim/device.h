@@ -18,16 +18,13 @@
  * inputs, settles the logic, samples the outputs (which tell what moves on
  * this edge) and then applies one rising clock edge.
  *
- * Tags: payload reads use tags 0..DEV_PAYLOAD_TAGS-1, descriptor reads tags
- * DEV_PAYLOAD_TAGS..DEV_PAYLOAD_TAGS+DEV_DESC_TAGS-1.
+ * Tags: 8 bits, one pool for descriptor and payload reads; the harness
+ * tells the two apart by address (the descriptor ring's range).
  */
 #ifndef NICTX_DEVICE_H
 #define NICTX_DEVICE_H
 
 #include <stdint.h>
-
-#define DEV_PAYLOAD_TAGS 32u
-#define DEV_DESC_TAGS 4u
 
 /* TLP type encoding on the ports (rtl/nictx_pkg.sv); same values as tlp.h. */
 #define DEV_TLP_MWR 0u

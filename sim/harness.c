@@ -47,6 +47,8 @@ void sim_cfg_default(struct sim_cfg *cfg)
     cfg->line_gbps = 10.0;
     cfg->ring_size = 1024;
     cfg->desc_fetch_max = 8;
+    cfg->tags = 32;
+    cfg->max_rd_bytes = 0;
     cfg->wb_thresh = 32;
     cfg->irq_thresh = 0;
     cfg->clean = TXQ_CLEAN_HEAD_WB;
@@ -89,6 +91,10 @@ int sim_cfg_validate(const struct sim_cfg *c, char *err, size_t errlen)
         BAD("--ring %u: must be a power of two 8..65536", c->ring_size);
     if (c->desc_fetch_max < 1 || c->desc_fetch_max > 32)
         BAD("--desc-fetch-max %u: must be 1..32", c->desc_fetch_max);
+    if (c->tags < 1 || c->tags > 256)
+        BAD("--tags %u: must be 1..256", c->tags);
+    if (c->max_rd_bytes != 0 && (c->max_rd_bytes < 4096 || c->max_rd_bytes >= (1u << 21)))
+        BAD("--max-read-bytes %u: must be 0 (no limit) or 4096..2097151", c->max_rd_bytes);
     if (c->wb_thresh >= c->ring_size)
         BAD("--wb-thresh %u: must be below the ring size %u", c->wb_thresh, c->ring_size);
     if (c->irq_thresh >= 65536)
@@ -288,8 +294,10 @@ static void tlp_to_beat(const struct tlp *t, unsigned k, struct dev_beat *b)
 static void d2h_classify(struct sim *s, struct tlp *t)
 {
     switch (t->type) {
-    case TLP_MRD:
-        t->kind = t->tag >= DEV_PAYLOAD_TAGS ? TLP_KIND_DESC_RD : TLP_KIND_PAYLOAD_RD;
+    case TLP_MRD: /* the descriptor ring's range tells descriptor reads apart */
+        t->kind = t->addr >= s->txq.ring_dma &&
+                  t->addr < s->txq.ring_dma + (uint64_t)s->cfg.ring_size * NICTX_DESC_BYTES
+                      ? TLP_KIND_DESC_RD : TLP_KIND_PAYLOAD_RD;
         break;
     case TLP_MWR:
         t->kind = t->addr == SIM_MSIX_ADDR ? TLP_KIND_IRQ : TLP_KIND_COMPLETION;
@@ -298,7 +306,6 @@ static void d2h_classify(struct sim *s, struct tlp *t)
         t->kind = TLP_KIND_MMIO_CPL;
         break;
     }
-    (void)s;
 }
 
 /* Collect one device-to-host beat into the TLP being assembled. */
@@ -584,6 +591,8 @@ struct sim *sim_create(const struct sim_cfg *cfg, const struct device_ops *ops,
     tc.wb_thresh = cfg->wb_thresh;
     tc.irq_thresh = cfg->irq_thresh;
     tc.desc_fetch_max = cfg->desc_fetch_max;
+    tc.max_tags = cfg->tags;
+    tc.max_rd_bytes = cfg->max_rd_bytes;
     tc.mrrs_log2 = 0;
     while ((1u << tc.mrrs_log2) < cfg->pcie.mrrs)
         tc.mrrs_log2++;
@@ -684,6 +693,7 @@ int sim_run(struct sim *s)
         err = plat_mmio_read32(&s->plat, NICTX_REG_ERR);
         if (err != 0)
             sim_violation(s, "device_error", "ERR register 0x%x at end of run", err);
+        s->rd_stall_cycles = plat_mmio_read32(&s->plat, NICTX_REG_CNT_RD_STALL);
     }
     return s->failed ? -1 : 0;
 }
@@ -761,6 +771,7 @@ void sim_result(const struct sim *s, struct sim_result *r)
     if (best < 0.9)
         r->bound = "latency";
 
+    r->rd_stall_cycles = s->rd_stall_cycles;
     r->cycles_evaluated = s->cycles;
     r->cycles_skipped = s->skipped;
     r->sim_time_ps = s->now;

@@ -42,6 +42,8 @@ struct sim_cfg {
     double line_gbps;      /* Ethernet line rate */
     unsigned ring_size;    /* descriptors, power of two 8..65536 */
     unsigned desc_fetch_max;
+    unsigned tags;         /* DMA read tags the device may use, 1..256 */
+    unsigned max_rd_bytes; /* outstanding DMA read bytes, 0 = no limit */
     unsigned wb_thresh;    /* head writeback every n completions (0: off) */
     unsigned irq_thresh;   /* interrupt every n completions (0: off) */
     enum txq_clean_mode clean;
@@ -73,6 +75,7 @@ struct sim_result {
     double util_cpu, util_h2d, util_d2h, util_engine, util_wire;
     const char *bound;             /* "cpu", "pcie_h2d", "pcie_d2h", "device", "wire", "latency" */
     double line_gbps_eff;          /* line rate the device was programmed with */
+    uint64_t rd_stall_cycles;      /* device cycles a ready MRd waited for a tag/bytes */
     uint64_t cycles_evaluated, cycles_skipped;
     sim_ps_t sim_time_ps;
     double wall_s;

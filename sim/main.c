@@ -55,6 +55,8 @@ static void usage(FILE *f)
 "  --dev-mhz F           device clock (250)\n"
 "  --ring N              descriptors in the ring, power of two 8..65536 (1024)\n"
 "  --desc-fetch-max N    descriptors per fetch, 1..32 (8)\n"
+"  --tags N              DMA read tags in use at once, 1..256 (32)\n"
+"  --max-read-bytes N    outstanding DMA read bytes, 0 = no limit (0)\n"
 "  --wb-thresh N         head writeback every N completions, 0 = off (32)\n"
 "  --irq-thresh N        interrupt every N completions, 0 = off (0)\n"
 "  --clean wb|mmio       cleanup reads head writeback or the HEAD register (wb)\n"
@@ -67,7 +69,7 @@ static void usage(FILE *f)
 enum {
     O_PKT = 256, O_PKTMAX, O_BURST, O_PACKETS, O_SEED, O_BUFOFF, O_CPU, O_MMIOW,
     O_MEMLAT, O_POLL, O_PCIE, O_MPS, O_MRRS, O_RCB, O_RCBCH, O_PLAT, O_LINE, O_DEVMHZ,
-    O_RING, O_DFM, O_WB, O_IRQ, O_CLEAN, O_JSON, O_WD, O_QUIET, O_HELP
+    O_RING, O_DFM, O_TAGS, O_MAXRD, O_WB, O_IRQ, O_CLEAN, O_JSON, O_WD, O_QUIET, O_HELP
 };
 
 static const struct option opts[] = {
@@ -91,6 +93,8 @@ static const struct option opts[] = {
     {"dev-mhz", required_argument, NULL, O_DEVMHZ},
     {"ring", required_argument, NULL, O_RING},
     {"desc-fetch-max", required_argument, NULL, O_DFM},
+    {"tags", required_argument, NULL, O_TAGS},
+    {"max-read-bytes", required_argument, NULL, O_MAXRD},
     {"wb-thresh", required_argument, NULL, O_WB},
     {"irq-thresh", required_argument, NULL, O_IRQ},
     {"clean", required_argument, NULL, O_CLEAN},
@@ -196,6 +200,8 @@ static int cmd_run(int argc, char **argv)
         case O_DEVMHZ: if (parse_double(a, &cfg.dev_mhz)) return bad_arg(name, a, "not a number"); break;
         case O_RING: if (parse_uint(a, &cfg.ring_size)) return bad_arg(name, a, "not a number"); break;
         case O_DFM: if (parse_uint(a, &cfg.desc_fetch_max)) return bad_arg(name, a, "not a number"); break;
+        case O_TAGS: if (parse_uint(a, &cfg.tags)) return bad_arg(name, a, "not a number"); break;
+        case O_MAXRD: if (parse_uint(a, &cfg.max_rd_bytes)) return bad_arg(name, a, "not a number"); break;
         case O_WB: if (parse_uint(a, &cfg.wb_thresh)) return bad_arg(name, a, "not a number"); break;
         case O_IRQ: if (parse_uint(a, &cfg.irq_thresh)) return bad_arg(name, a, "not a number"); break;
         case O_CLEAN:

@@ -51,6 +51,8 @@ void report_text(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
             r->doorbells_per_pkt, r->desc_fetches_per_pkt, r->irqs_per_pkt);
     fprintf(f, "  doorbell-to-wire  p50 %.0f ns  p99 %.0f ns  max %.0f ns\n",
             r->sb.lat_p50_ns, r->sb.lat_p99_ns, r->sb.lat_max_ns);
+    fprintf(f, "  stalls            DMA read waited for a tag or byte budget %" PRIu64 " cycles\n",
+            r->rd_stall_cycles);
     fprintf(f, "  violations        %zu\n", r->nviolations);
     for (k = 0; k < r->nviolations && k < SIM_MAX_VIOLATIONS; k++)
         fprintf(f, "    %s at %.3f us: %s\n", r->violations[k].kind,
@@ -127,6 +129,8 @@ int report_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
     json_num(&j, "line_gbps_programmed", r->line_gbps_eff);
     json_u64(&j, "ring_size", c->ring_size);
     json_u64(&j, "desc_fetch_max", c->desc_fetch_max);
+    json_u64(&j, "tags", c->tags);
+    json_u64(&j, "max_read_bytes", c->max_rd_bytes);
     json_u64(&j, "wb_thresh", c->wb_thresh);
     json_u64(&j, "irq_thresh", c->irq_thresh);
     json_str(&j, "clean", clean_name(c->clean));
@@ -166,6 +170,10 @@ int report_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
     json_obj_begin(&j, "pcie_bytes_per_pkt");
     json_link(&j, "h2d", &r->h2d, r);
     json_link(&j, "d2h", &r->d2h, r);
+    json_obj_end(&j);
+
+    json_obj_begin(&j, "stalls");
+    json_u64(&j, "read_tag_cycles", r->rd_stall_cycles);
     json_obj_end(&j);
 
     json_num(&j, "doorbells_per_pkt", r->doorbells_per_pkt);

@@ -71,6 +71,7 @@ struct sim {
     uint64_t published;
     sim_ps_t t_first_db;
     uint64_t irqs;
+    uint64_t rd_stall_cycles; /* device counter, read after the run */
 
     /* progress and diagnosis */
     sim_ps_t last_progress;
