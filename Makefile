@@ -71,7 +71,7 @@ $(BUILD)/obj/sim/dev_rtl.o: sim/dev_rtl.cpp $(VLIB)
 obj = $(addprefix $(BUILD)/obj/,$(1:.c=.o))
 
 SIM_CORE := sim/pcie_cfg.c sim/pcie_link.c sim/scoreboard.c sim/json.c \
-            sim/host_mem.c sim/cpu.c sim/tlp_queue.c sim/harness.c \
+            sim/host_mem.c sim/cpu.c sim/tlp_queue.c sim/rc.c sim/harness.c \
             sim/platform_sim.c sim/report.c driver/txq.c driver/pktgen.c
 SIM_OBJS := $(call obj,$(SIM_CORE)) $(BUILD)/obj/sim/dev_rtl.o $(VLIB) $(VRT_OBJS)
 LDLIBS   := -lpthread -lm

@@ -152,39 +152,6 @@ static void sim_fail(struct sim *s, const char *fmt, ...)
     va_end(ap);
 }
 
-/* A device MRd reached the root complex at time t: read host memory as it
- * is now, and queue the completions for t + memory latency. */
-static void host_serve_read(struct sim *s, const struct tlp *rd, sim_ps_t t)
-{
-    struct pcie_chunk ch[TLP_MAX_DATA / 64 + 2];
-    size_t n, i;
-    const uint8_t *src = host_mem_ptr(&s->mem, rd->addr, rd->len);
-    sim_ps_t ready = t + sim_ns_to_ps(s->cfg.mem_latency_ns);
-    uint8_t kind = rd->kind == TLP_KIND_DESC_RD ? TLP_KIND_DESC_CPL : TLP_KIND_PAYLOAD_CPL;
-
-    if (!src)
-        sim_violation(s, "dma_read_unmapped", "device read %u B at 0x%" PRIx64
-                      " outside host DMA memory", rd->len, rd->addr);
-    n = pcie_split_cpl(&s->cfg.pcie, rd->addr, rd->len, ch, sizeof(ch) / sizeof(ch[0]));
-    for (i = 0; i < n; i++) {
-        struct tlp *c = tlpq_push(&s->mem_cpl, ready);
-        if (!c) {
-            sim_fail(s, "out of memory queueing completions");
-            return;
-        }
-        c->type = TLP_CPLD;
-        c->kind = kind;
-        c->tag = rd->tag;
-        c->last = i + 1 == n;
-        c->addr = ch[i].addr;
-        c->len = (uint16_t)ch[i].len;
-        if (src)
-            memcpy(c->data, src + (ch[i].addr - rd->addr), ch[i].len);
-        else
-            memset(c->data, 0, ch[i].len);
-    }
-}
-
 static void cpu_wake(struct sim *s, sim_ps_t t)
 {
     if (s->cpu_state == SIM_CPU_WAIT) {
@@ -193,28 +160,20 @@ static void cpu_wake(struct sim *s, sim_ps_t t)
     }
 }
 
-/* A device TLP arrives at the host at time t. */
+/* A device TLP arrives at the host at time `at`. */
 static void host_receive(struct sim *s, const struct tlp *t, sim_ps_t at)
 {
-    switch (t->type) {
-    case TLP_MRD:
-        host_serve_read(s, t, at);
+    switch (rc_receive(&s->rc, t, at)) {
+    case RC_NONE:
         break;
-    case TLP_MWR:
-        if (t->kind == TLP_KIND_IRQ) {
+    case RC_WROTE:
+    case RC_IRQ:
+        if (t->kind == TLP_KIND_IRQ)
             s->irqs++;
-        } else {
-            uint8_t *dst = host_mem_ptr(&s->mem, t->addr, t->len);
-            if (dst)
-                memcpy(dst, t->data, t->len);
-            else
-                sim_violation(s, "dma_write_unmapped", "device wrote %u B at 0x%" PRIx64
-                              " outside host DMA memory", t->len, t->addr);
-        }
         s->last_progress = at;
         cpu_wake(s, at);
         break;
-    case TLP_CPLD:
+    case RC_MMIO_CPL:
         if (s->mmio_waiting && t->tag == s->mmio_tag) {
             uint32_t v = 0;
             memcpy(&v, t->data, t->len < 4 ? t->len : 4);
@@ -226,7 +185,16 @@ static void host_receive(struct sim *s, const struct tlp *t, sim_ps_t at)
                           t->tag);
         }
         break;
-    default:
+    case RC_UNMAPPED_READ:
+        sim_violation(s, "dma_read_unmapped", "device read %u B at 0x%" PRIx64
+                      " outside host DMA memory", t->len, t->addr);
+        break;
+    case RC_UNMAPPED_WRITE:
+        sim_violation(s, "dma_write_unmapped", "device wrote %u B at 0x%" PRIx64
+                      " outside host DMA memory", t->len, t->addr);
+        break;
+    case RC_NOMEM:
+        sim_fail(s, "out of memory queueing completions");
         break;
     }
 }
@@ -236,7 +204,7 @@ static void sim_deliver(struct sim *s)
 {
     for (;;) {
         sim_ps_t tc = tlpq_next(&s->cpu_out);
-        sim_ps_t tm = tlpq_next(&s->mem_cpl);
+        sim_ps_t tm = rc_next_cpl(&s->rc);
         sim_ps_t td = pcie_link_next_arrival(s->d2h);
         sim_ps_t t = tc < tm ? tc : tm;
 
@@ -252,9 +220,9 @@ static void sim_deliver(struct sim *s)
                 sim_fail(s, "host-to-device link refused an MMIO TLP");
             tlpq_pop(&s->cpu_out);
         } else {
-            if (pcie_link_send(s->h2d, t, tlpq_peek(&s->mem_cpl)) != 0)
+            if (pcie_link_send(s->h2d, t, rc_peek_cpl(&s->rc)) != 0)
                 sim_fail(s, "host-to-device link refused a completion");
-            tlpq_pop(&s->mem_cpl);
+            rc_pop_cpl(&s->rc);
         }
     }
 }
@@ -436,7 +404,7 @@ static sim_ps_t sim_next_event(const struct sim *s, int cpu_may_run)
 {
     sim_ps_t t = tlpq_next(&s->cpu_out), x;
 
-    if ((x = tlpq_next(&s->mem_cpl)) < t) t = x;
+    if ((x = rc_next_cpl(&s->rc)) < t) t = x;
     if ((x = pcie_link_next_arrival(s->h2d)) < t) t = x;
     if ((x = pcie_link_next_arrival(s->d2h)) < t) t = x;
     if (cpu_may_run) {
@@ -464,7 +432,7 @@ static void sim_watchdog_diag(struct sim *s, const char *why)
              why, (double)s->now / 1e6, r.seen, s->cfg.packets, ts.reclaimed,
              s->txq.next_to_use, s->txq.next_to_clean, s->txq.stopped,
              ts.doorbells, s->published, pcie_link_in_flight(s->h2d),
-             pcie_link_in_flight(s->d2h), s->mem_cpl.count,
+             pcie_link_in_flight(s->d2h), s->rc.cpl.count,
              s->cpu_state == SIM_CPU_RUN ? "running" :
              s->cpu_state == SIM_CPU_WAIT ? "waiting" : "done",
              s->mmio_waiting ? " (stalled on an MMIO read)" : "");
@@ -568,7 +536,8 @@ struct sim *sim_create(const struct sim_cfg *cfg, const struct device_ops *ops,
     buf = ((size_t)s->gen.max_len + cfg->buf_offset + 63) & ~(size_t)63;
     memsz = (size_t)cfg->ring_size * (NICTX_DESC_BYTES + buf) + (1u << 16);
     if (host_mem_init(&s->mem, SIM_HOST_BASE, memsz) != 0 ||
-        tlpq_init(&s->cpu_out, 64) != 0 || tlpq_init(&s->mem_cpl, 256) != 0 ||
+        tlpq_init(&s->cpu_out, 64) != 0 ||
+        rc_init(&s->rc, &s->mem, &cfg->pcie, cfg->mem_latency_ns) != 0 ||
         !(s->h2d = pcie_link_create(&cfg->pcie)) ||
         !(s->d2h = pcie_link_create(&cfg->pcie)) || !(s->sb = sb_create(&sbc))) {
         snprintf(err, errlen, "out of memory building the simulation");
@@ -648,7 +617,7 @@ void sim_destroy(struct sim *s)
     pcie_link_destroy(s->h2d);
     pcie_link_destroy(s->d2h);
     tlpq_destroy(&s->cpu_out);
-    tlpq_destroy(&s->mem_cpl);
+    rc_destroy(&s->rc);
     host_mem_destroy(&s->mem);
     free(s);
 }

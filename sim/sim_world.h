@@ -12,13 +12,14 @@
 #include "host_mem.h"
 #include "pcie_link.h"
 #include "pktgen.h"
+#include "rc.h"
 #include "scoreboard.h"
 #include "tlp_queue.h"
 #include "txq.h"
 
 #define SIM_BAR0_BASE 0xfe000000ull  /* bus address of BAR0 */
 #define SIM_HOST_BASE 0x100000000ull /* bus address of host DMA memory */
-#define SIM_MSIX_ADDR 0xfee00000ull  /* x86 MSI address window */
+#define SIM_MSIX_ADDR RC_MSI_BASE    /* MSI-X address the driver programs */
 
 struct platform {
     struct sim *sim;
@@ -45,7 +46,7 @@ struct sim {
     uint64_t cycles, skipped;
 
     struct tlpq cpu_out;   /* MMIO TLPs the CPU issued, by issue time */
-    struct tlpq mem_cpl;   /* DMA read completions, by ready time */
+    struct rc rc;          /* root complex: serves the device's reads and writes */
 
     /* Device input: beat index into the h2d link's oldest TLP. */
     unsigned h2d_beat;

@@ -1,0 +1,76 @@
+#include "rc.h"
+
+#include <string.h>
+
+int rc_init(struct rc *rc, struct host_mem *mem, const struct pcie_cfg *pcie,
+            double mem_latency_ns)
+{
+    memset(rc, 0, sizeof(*rc));
+    rc->mem = mem;
+    rc->pcie = *pcie;
+    rc->mem_latency_ps = sim_ns_to_ps(mem_latency_ns);
+    return tlpq_init(&rc->cpl, 256);
+}
+
+void rc_destroy(struct rc *rc)
+{
+    tlpq_destroy(&rc->cpl);
+}
+
+static enum rc_event rc_read(struct rc *rc, const struct tlp *rd, sim_ps_t at)
+{
+    struct pcie_chunk ch[TLP_MAX_DATA / 64 + 2];
+    const uint8_t *src = host_mem_ptr(rc->mem, rd->addr, rd->len);
+    sim_ps_t ready = at + rc->mem_latency_ps;
+    uint8_t kind = rd->kind == TLP_KIND_DESC_RD ? TLP_KIND_DESC_CPL : TLP_KIND_PAYLOAD_CPL;
+    size_t n, i;
+
+    rc->st.reads++;
+    rc->st.read_bytes += rd->len;
+    n = pcie_split_cpl(&rc->pcie, rd->addr, rd->len, ch, sizeof(ch) / sizeof(ch[0]));
+    for (i = 0; i < n; i++) {
+        struct tlp *c = tlpq_push(&rc->cpl, ready);
+        if (!c)
+            return RC_NOMEM;
+        c->type = TLP_CPLD;
+        c->kind = kind;
+        c->tag = rd->tag;
+        c->last = i + 1 == n;
+        c->addr = ch[i].addr;
+        c->len = (uint16_t)ch[i].len;
+        if (src)
+            memcpy(c->data, src + (ch[i].addr - rd->addr), ch[i].len);
+        else
+            memset(c->data, 0, ch[i].len);
+        rc->st.cpls++;
+    }
+    return src ? RC_NONE : RC_UNMAPPED_READ;
+}
+
+enum rc_event rc_receive(struct rc *rc, const struct tlp *t, sim_ps_t at)
+{
+    uint8_t *dst;
+
+    switch (t->type) {
+    case TLP_MRD:
+        return rc_read(rc, t, at);
+    case TLP_MWR:
+        if (t->addr >= RC_MSI_BASE && t->addr < RC_MSI_BASE + RC_MSI_SIZE) {
+            rc->st.irqs++;
+            return RC_IRQ;
+        }
+        dst = host_mem_ptr(rc->mem, t->addr, t->len);
+        if (!dst)
+            return RC_UNMAPPED_WRITE;
+        memcpy(dst, t->data, t->len);
+        rc->st.writes++;
+        rc->st.write_bytes += t->len;
+        return RC_WROTE;
+    default:
+        return RC_MMIO_CPL;
+    }
+}
+
+sim_ps_t rc_next_cpl(const struct rc *rc) { return tlpq_next(&rc->cpl); }
+const struct tlp *rc_peek_cpl(const struct rc *rc) { return tlpq_peek(&rc->cpl); }
+void rc_pop_cpl(struct rc *rc) { tlpq_pop(&rc->cpl); }

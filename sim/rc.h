@@ -1,0 +1,65 @@
+/*
+ * rc.h - the root complex: the host side of the PCIe link.
+ *
+ * It takes the TLPs the device sends to the host and answers them as a host
+ * bridge does:
+ *  - MRd: reads host memory *as it is when the request arrives* (so a read
+ *    issued after a doorbell never sees memory older than the doorbell's
+ *    own writes), splits the answer into CplDs by the completer rules
+ *    (pcie_split_cpl: RCB boundaries, MPS), and releases them after the
+ *    memory service time, in arrival order;
+ *  - MWr: writes host memory, or, in the x86 MSI window 0xFEExxxxx, raises
+ *    an interrupt;
+ *  - CplD: an answer to a CPU MMIO read; the caller matches it.
+ * Accesses outside host memory are refused, as an IOMMU would, and
+ * reported; a refused read completes with zeros.
+ */
+#ifndef NICTX_RC_H
+#define NICTX_RC_H
+
+#include <stdint.h>
+
+#include "host_mem.h"
+#include "pcie_cfg.h"
+#include "simtime.h"
+#include "tlp_queue.h"
+
+enum rc_event {
+    RC_NONE,           /* MRd queued for completion */
+    RC_WROTE,          /* MWr landed in host memory */
+    RC_IRQ,            /* MWr to the MSI window: an interrupt */
+    RC_MMIO_CPL,       /* CplD answering a CPU read: the caller's */
+    RC_UNMAPPED_READ,  /* MRd outside host memory (completed with zeros) */
+    RC_UNMAPPED_WRITE, /* MWr outside host memory (dropped) */
+    RC_NOMEM,          /* could not queue completions */
+};
+
+struct rc_stats {
+    uint64_t reads, read_bytes, cpls, writes, write_bytes, irqs;
+};
+
+struct rc {
+    struct host_mem *mem;
+    struct pcie_cfg pcie;
+    sim_ps_t mem_latency_ps;
+    struct tlpq cpl;
+    struct rc_stats st;
+};
+
+#define RC_MSI_BASE 0xfee00000ull
+#define RC_MSI_SIZE 0x00100000ull
+
+/* 0, or -1 on allocation failure.  `mem` is borrowed. */
+int rc_init(struct rc *rc, struct host_mem *mem, const struct pcie_cfg *pcie,
+            double mem_latency_ns);
+void rc_destroy(struct rc *rc);
+
+/* A device TLP arrives at time `at` (non-decreasing between calls). */
+enum rc_event rc_receive(struct rc *rc, const struct tlp *t, sim_ps_t at);
+
+/* Completions ready to go down the link, oldest first. */
+sim_ps_t rc_next_cpl(const struct rc *rc); /* SIM_PS_NEVER when none */
+const struct tlp *rc_peek_cpl(const struct rc *rc);
+void rc_pop_cpl(struct rc *rc);
+
+#endif /* NICTX_RC_H */
