@@ -8,7 +8,7 @@
 // line_rate_i per cycle; a frame may start when the credit is >= 0 and
 // costs (L + 24) bytes, so back-to-back frames leave at exactly the line
 // rate on average.  When nothing waits the credit stops at 0 (no burst
-// after idle).  A skip beat (bad descriptor) completes without the wire.
+// after idle); it never exceeds one cycle's worth.  A skip beat (bad descriptor) completes without the wire.
 //
 // Handshakes: wire_valid_o never waits for wire_ready_i; fr_ready_o is
 // wire_ready_i while a beat goes out (the wire data is the frame data).
@@ -92,8 +92,11 @@ module nictx_mac (
       end
       in_frame_d = !fr_eop_i;
     end
-    // Nothing waiting: the wire idles and saves no credit.
+    // Nothing waiting: the wire idles and saves no credit.  A frame waiting
+    // on the datapath (line faster than 8 B per cycle) saves at most one
+    // cycle's worth, which keeps the fraction and never overflows.
     if (!fr_valid_i && credit_d > 0) credit_d = '0;
+    if (credit_d > $signed({8'd0, line_rate_i})) credit_d = $signed({8'd0, line_rate_i});
 
     pkt_done_o = (send && fr_eop_i) || (fr_valid_i && fr_skip_i);
     pkt_len_o  = fr_len_i;

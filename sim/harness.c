@@ -598,6 +598,7 @@ struct sim *sim_create(const struct sim_cfg *cfg, const struct device_ops *ops,
     memset(s->cpu.by_cause, 0, sizeof(s->cpu.by_cause));
     s->h2d_t0 = *pcie_link_stats(s->h2d);
     s->d2h_t0 = *pcie_link_stats(s->d2h);
+    s->t_measure0 = s->now;
     s->last_progress = s->now;
     s->cpu_state = SIM_CPU_RUN;
     return s;
@@ -652,6 +653,7 @@ int sim_run(struct sim *s)
     s->h2d_t1 = *pcie_link_stats(s->h2d);
     s->d2h_t1 = *pcie_link_stats(s->d2h);
     memcpy(s->cpu_t1, s->cpu.by_cause, sizeof(s->cpu_t1));
+    s->t_measure1 = s->now;
     s->measured = 1;
     clock_gettime(CLOCK_MONOTONIC, &w1);
     s->wall_s = (double)(w1.tv_sec - w0.tv_sec) + (double)(w1.tv_nsec - w0.tv_nsec) / 1e9;
@@ -740,6 +742,10 @@ void sim_result(const struct sim *s, struct sim_result *r)
     if (best < 0.9)
         r->bound = "latency";
 
+    if (s->measured && s->t_measure1 > s->t_measure0) {
+        r->busy_h2d = (double)h->busy_ps / (double)(s->t_measure1 - s->t_measure0);
+        r->busy_d2h = (double)d->busy_ps / (double)(s->t_measure1 - s->t_measure0);
+    }
     r->rd_stall_cycles = s->rd_stall_cycles;
     r->cycles_evaluated = s->cycles;
     r->cycles_skipped = s->skipped;

@@ -73,6 +73,7 @@ struct sim_result {
     double doorbells_per_pkt, desc_fetches_per_pkt, irqs_per_pkt;
     /* utilisation of each resource at the measured rate; bound = the top one */
     double util_cpu, util_h2d, util_d2h, util_engine, util_wire;
+    double busy_h2d, busy_d2h;     /* fraction of the measured time each link serialized */
     const char *bound;             /* "cpu", "pcie_h2d", "pcie_d2h", "device", "wire", "latency" */
     double line_gbps_eff;          /* line rate the device was programmed with */
     uint64_t rd_stall_cycles;      /* device cycles a ready MRd waited for a tag/bytes */

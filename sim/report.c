@@ -31,6 +31,8 @@ void report_text(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
             r->sb.mpps, r->sb.gbps, r->bound);
     fprintf(f, "  utilisation       cpu %.2f  pcie h2d %.2f  pcie d2h %.2f  device %.2f  wire %.2f\n",
             r->util_cpu, r->util_h2d, r->util_d2h, r->util_engine, r->util_wire);
+    fprintf(f, "  link busy         h2d %.2f  d2h %.2f (of the measured time)\n",
+            r->busy_h2d, r->busy_d2h);
     fprintf(f, "  packets           sent %" PRIu64 "  checked %" PRIu64 "  lost %" PRIu64
             "  corrupted %" PRIu64 "\n", r->sb.sent_expected, r->sb.checked, r->sb.lost,
             r->sb.corrupted);
@@ -149,6 +151,10 @@ int report_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
     json_num(&j, "pcie_d2h", r->util_d2h);
     json_num(&j, "device", r->util_engine);
     json_num(&j, "wire", r->util_wire);
+    json_obj_end(&j);
+    json_obj_begin(&j, "link_busy");
+    json_num(&j, "h2d", r->busy_h2d);
+    json_num(&j, "d2h", r->busy_d2h);
     json_obj_end(&j);
 
     json_obj_begin(&j, "packets");

@@ -84,6 +84,7 @@ struct sim {
     /* link statistics when the measurement started and ended */
     struct pcie_link_stats h2d_t0, d2h_t0, h2d_t1, d2h_t1;
     sim_ps_t cpu_t1[CPU_CAUSE_COUNT]; /* CPU time by cause at the end */
+    sim_ps_t t_measure0, t_measure1; /* the measured run */
     int measured;
 };
 
