@@ -93,8 +93,9 @@ T_scoreboard := sim/scoreboard.c
 T_json       := sim/json.c
 T_txq        := driver/txq.c tests/fake_platform.c
 T_pktgen     := driver/txq.c driver/pktgen.c tests/fake_platform.c
+T_pcie_fc    := sim/pcie_cfg.c sim/pcie_link.c
 T_rc         := sim/rc.c sim/host_mem.c sim/tlp_queue.c sim/pcie_cfg.c sim/pcie_link.c
-UNIT_TESTS   := pcie_link rc scoreboard json txq pktgen
+UNIT_TESTS   := pcie_link pcie_fc rc scoreboard json txq pktgen
 SIM_TESTS    := sim
 ALL_TESTS    := $(UNIT_TESTS) $(SIM_TESTS)
 

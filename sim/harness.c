@@ -43,6 +43,8 @@ void sim_cfg_default(struct sim_cfg *cfg)
     cfg->mem_latency_ns = 350.0; /* + 2 x 100 ns link = 550 ns DMA read */
     cfg->poll_ns = 1000.0;
     pcie_cfg_default(&cfg->pcie);
+    pcie_fc_cfg_infinite(&cfg->fc_dev);
+    pcie_fc_cfg_infinite(&cfg->fc_host);
     cfg->dev_mhz = 250.0;
     cfg->line_gbps = 10.0;
     cfg->ring_size = 1024;
@@ -79,6 +81,10 @@ int sim_cfg_validate(const struct sim_cfg *c, char *err, size_t errlen)
         BAD("poll interval %g ns: must be 1..1e6", c->poll_ns);
     if (pcie_cfg_validate(&c->pcie, perr, sizeof(perr)) != 0)
         BAD("%s", perr);
+    if (pcie_fc_cfg_validate(&c->fc_dev, c->pcie.mps, perr, sizeof(perr)) != 0)
+        BAD("--fc-dev: %s", perr);
+    if (pcie_fc_cfg_validate(&c->fc_host, c->pcie.mps, perr, sizeof(perr)) != 0)
+        BAD("--fc-host: %s", perr);
     if (!(c->dev_mhz >= 10 && c->dev_mhz <= 2000))
         BAD("--dev-mhz %g: must be 10..2000", c->dev_mhz);
     if (!(c->line_gbps >= 0.1 && c->line_gbps <= 800))
@@ -199,21 +205,34 @@ static void host_receive(struct sim *s, const struct tlp *t, sim_ps_t at)
     }
 }
 
-/* Deliver every event due at or before `now`, in time order. */
+/* Deliver every event due at or before `now`, in time order.  The links'
+ * own events (a TLP that waited for credits starting, UpdateFC DLLPs) are
+ * processed by pcie_link_advance() at their time, before anything else
+ * that happens at or after it. */
 static void sim_deliver(struct sim *s)
 {
     for (;;) {
         sim_ps_t tc = tlpq_next(&s->cpu_out);
         sim_ps_t tm = rc_next_cpl(&s->rc);
         sim_ps_t td = pcie_link_next_arrival(s->d2h);
+        sim_ps_t tl = pcie_link_next_internal(s->h2d); /* both directions */
         sim_ps_t t = tc < tm ? tc : tm;
 
         if (td < t)
             t = td;
+        if (tl < t)
+            t = tl;
         if (t > s->now)
             return;
+        pcie_link_advance(s->h2d, t);
+        if (t == tl)
+            continue;
         if (t == td) {
-            host_receive(s, pcie_link_peek(s->d2h), t);
+            const struct tlp *p = pcie_link_peek(s->d2h);
+            host_receive(s, p, t);
+            /* The root complex takes every TLP as it arrives. */
+            if (pcie_link_rx_release(s->d2h, t, p) != 0)
+                sim_fail(s, "device-to-host link: credit release failed");
             pcie_link_pop(s->d2h);
         } else if (t == tc) {
             if (pcie_link_send(s->h2d, t, tlpq_peek(&s->cpu_out)) != 0)
@@ -289,6 +308,7 @@ static void d2h_collect(struct sim *s, const struct dev_beat *b)
         t->len = b->len;
         t->addr = b->addr;
         t->last = 1;
+        t->ro = 0;
         s->d2h_beat = 0;
     }
     off = (unsigned)(t->addr & 7);
@@ -304,6 +324,7 @@ static void d2h_collect(struct sim *s, const struct dev_beat *b)
         if (t->type == TLP_CPLD)
             t->addr &= 0xff; /* a register offset; lanes already taken */
         d2h_classify(s, t);
+        pcie_link_advance(s->h2d, s->now);
         if (pcie_link_send(s->d2h, s->now, t) != 0)
             sim_fail(s, "device-to-host link refused a TLP");
         s->d2h_beat = 0;
@@ -353,6 +374,9 @@ static int sim_clock(struct sim *s)
     took = in.h2d.valid && out.h2d_ready;
     if (took) {
         if (in.h2d.eop) {
+            /* The device took the whole TLP: its buffer credits go back. */
+            if (pcie_link_rx_release(s->h2d, s->now, h) != 0)
+                sim_fail(s, "host-to-device link: credit release failed");
             pcie_link_pop(s->h2d);
             s->h2d_beat = 0;
         } else {
@@ -383,6 +407,7 @@ void sim_cpu_send(struct sim *s, const struct tlp *t)
     q->kind = t->kind;
     q->tag = t->tag;
     q->last = 1;
+    q->ro = t->ro;
     q->len = t->len;
     q->addr = t->addr;
     if (t->type != TLP_MRD)
@@ -405,8 +430,8 @@ static sim_ps_t sim_next_event(const struct sim *s, int cpu_may_run)
     sim_ps_t t = tlpq_next(&s->cpu_out), x;
 
     if ((x = rc_next_cpl(&s->rc)) < t) t = x;
-    if ((x = pcie_link_next_arrival(s->h2d)) < t) t = x;
-    if ((x = pcie_link_next_arrival(s->d2h)) < t) t = x;
+    if ((x = pcie_link_next_event(s->h2d)) < t) t = x;
+    if ((x = pcie_link_next_event(s->d2h)) < t) t = x;
     if (cpu_may_run) {
         if (s->cpu_state == SIM_CPU_RUN && s->cpu.now < t)
             t = s->cpu.now;
@@ -541,6 +566,13 @@ struct sim *sim_create(const struct sim_cfg *cfg, const struct device_ops *ops,
         !(s->h2d = pcie_link_create(&cfg->pcie)) ||
         !(s->d2h = pcie_link_create(&cfg->pcie)) || !(s->sb = sb_create(&sbc))) {
         snprintf(err, errlen, "out of memory building the simulation");
+        sim_destroy(s);
+        return NULL;
+    }
+    /* One link, two directions: each carries the other's UpdateFC DLLPs. */
+    if (pcie_link_pair(s->h2d, s->d2h) != 0 || pcie_link_set_fc(s->h2d, &cfg->fc_dev) != 0 ||
+        pcie_link_set_fc(s->d2h, &cfg->fc_host) != 0) {
+        snprintf(err, errlen, "cannot set up link flow control");
         sim_destroy(s);
         return NULL;
     }
@@ -687,6 +719,12 @@ static void link_delta(struct pcie_link_stats *out, const struct pcie_link_stats
         out->tlps[k] = end->tlps[k] - start->tlps[k];
         out->bytes[k] = end->bytes[k] - start->bytes[k];
     }
+    for (k = 0; k < PCIE_FC_TYPES; k++)
+        out->stall_ps[k] = end->stall_ps[k] - start->stall_ps[k];
+    for (k = 0; k < TLP_KIND_COUNT; k++)
+        out->queue_ps[k] = end->queue_ps[k] - start->queue_ps[k];
+    out->updatefc_dllps = end->updatefc_dllps - start->updatefc_dllps;
+    out->updatefc_bytes = end->updatefc_bytes - start->updatefc_bytes;
     out->tlp_bytes = end->tlp_bytes - start->tlp_bytes;
     out->dllp_bytes = end->dllp_bytes - start->dllp_bytes;
     out->skp_bytes = end->skp_bytes - start->skp_bytes;
@@ -727,8 +765,10 @@ void sim_result(const struct sim *s, struct sim_result *r)
     cyc_ns = 1000.0 / s->cfg.dev_mhz;
     if (pkt_ns > 0) {
         r->util_cpu = r->cpu_ns_total / pkt_ns;
-        r->util_h2d = (double)h->tlp_bytes / n * 8.0 / pcie_cfg_tlp_gbps(&s->cfg.pcie) / pkt_ns;
-        r->util_d2h = (double)d->tlp_bytes / n * 8.0 / pcie_cfg_tlp_gbps(&s->cfg.pcie) / pkt_ns;
+        r->util_h2d = (double)(h->tlp_bytes + h->updatefc_bytes) / n * 8.0 /
+                      pcie_link_tlp_gbps(s->h2d) / pkt_ns;
+        r->util_d2h = (double)(d->tlp_bytes + d->updatefc_bytes) / n * 8.0 /
+                      pcie_link_tlp_gbps(s->d2h) / pkt_ns;
         r->util_engine = (double)s->engine_beats / n * cyc_ns / pkt_ns;
         r->util_wire = wire_ns / pkt_ns;
     }

@@ -37,6 +37,8 @@ struct sim_cfg {
     double poll_ns;        /* a blocked driver re-polls after this long */
     /* link */
     struct pcie_cfg pcie;
+    struct pcie_fc_cfg fc_dev;  /* credits the device advertises (host->device TLPs) */
+    struct pcie_fc_cfg fc_host; /* credits the root complex advertises (device->host) */
     /* device */
     double dev_mhz;        /* device clock */
     double line_gbps;      /* Ethernet line rate */

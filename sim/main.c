@@ -50,6 +50,11 @@ static void usage(FILE *f)
 "  --rcb N               read completion boundary 64 | 128 (64)\n"
 "  --rcb-chunks          root complex completes in RCB-sized pieces\n"
 "  --pcie-latency-ns NS  one-way link latency (100)\n"
+"  --fc-dev LIST         credits the device advertises, e.g. ph=1,pd=32 (types ph pd\n"
+"                        nph npd cplh cpld; headers in TLPs, data in 16 B; 0 or\n"
+"                        absent = infinite).  Default: all infinite\n"
+"  --fc-host LIST        credits the root complex advertises (same form)\n"
+"  --fc-update-ns NS     receiver frees a buffer -> UpdateFC DLLP queued (0)\n"
 "device:\n"
 "  --line R              line rate: 10g | 25g | 40g | 100g | <Gb/s>g (10g)\n"
 "  --dev-mhz F           device clock (250)\n"
@@ -69,7 +74,7 @@ static void usage(FILE *f)
 enum {
     O_PKT = 256, O_PKTMAX, O_BURST, O_PACKETS, O_SEED, O_BUFOFF, O_CPU, O_MMIOW,
     O_MEMLAT, O_POLL, O_PCIE, O_MPS, O_MRRS, O_RCB, O_RCBCH, O_PLAT, O_LINE, O_DEVMHZ,
-    O_RING, O_DFM, O_TAGS, O_MAXRD, O_WB, O_IRQ, O_CLEAN, O_JSON, O_WD, O_QUIET, O_HELP
+    O_RING, O_DFM, O_TAGS, O_MAXRD, O_FCDEV, O_FCHOST, O_FCUPD, O_WB, O_IRQ, O_CLEAN, O_JSON, O_WD, O_QUIET, O_HELP
 };
 
 static const struct option opts[] = {
@@ -95,6 +100,9 @@ static const struct option opts[] = {
     {"desc-fetch-max", required_argument, NULL, O_DFM},
     {"tags", required_argument, NULL, O_TAGS},
     {"max-read-bytes", required_argument, NULL, O_MAXRD},
+    {"fc-dev", required_argument, NULL, O_FCDEV},
+    {"fc-host", required_argument, NULL, O_FCHOST},
+    {"fc-update-ns", required_argument, NULL, O_FCUPD},
     {"wb-thresh", required_argument, NULL, O_WB},
     {"irq-thresh", required_argument, NULL, O_IRQ},
     {"clean", required_argument, NULL, O_CLEAN},
@@ -157,6 +165,34 @@ static int parse_line(const char *s, double *gbps)
     return parse_double(buf, gbps);
 }
 
+/* "ph=1,pd=32": set the named credit types; others stay as they are. */
+static int parse_fc(const char *s, struct pcie_fc_cfg *fc)
+{
+    char buf[128], *tok, *save = NULL;
+
+    if (strlen(s) >= sizeof(buf))
+        return -1;
+    strcpy(buf, s);
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(tok, '=');
+        unsigned v, *dst;
+        if (!eq)
+            return -1;
+        *eq = 0;
+        if (parse_uint(eq + 1, &v))
+            return -1;
+        if (!strcmp(tok, "ph")) dst = &fc->ph;
+        else if (!strcmp(tok, "pd")) dst = &fc->pd;
+        else if (!strcmp(tok, "nph")) dst = &fc->nph;
+        else if (!strcmp(tok, "npd")) dst = &fc->npd;
+        else if (!strcmp(tok, "cplh")) dst = &fc->cplh;
+        else if (!strcmp(tok, "cpld")) dst = &fc->cpld;
+        else return -1;
+        *dst = v;
+    }
+    return 0;
+}
+
 static int cmd_run(int argc, char **argv)
 {
     struct sim_cfg cfg;
@@ -202,6 +238,12 @@ static int cmd_run(int argc, char **argv)
         case O_DFM: if (parse_uint(a, &cfg.desc_fetch_max)) return bad_arg(name, a, "not a number"); break;
         case O_TAGS: if (parse_uint(a, &cfg.tags)) return bad_arg(name, a, "not a number"); break;
         case O_MAXRD: if (parse_uint(a, &cfg.max_rd_bytes)) return bad_arg(name, a, "not a number"); break;
+        case O_FCDEV: if (parse_fc(a, &cfg.fc_dev)) return bad_arg(name, a, "expected TYPE=N,... with TYPE in ph pd nph npd cplh cpld"); break;
+        case O_FCHOST: if (parse_fc(a, &cfg.fc_host)) return bad_arg(name, a, "expected TYPE=N,... with TYPE in ph pd nph npd cplh cpld"); break;
+        case O_FCUPD:
+            if (parse_double(a, &cfg.fc_dev.update_latency_ns)) return bad_arg(name, a, "not a number");
+            cfg.fc_host.update_latency_ns = cfg.fc_dev.update_latency_ns;
+            break;
         case O_WB: if (parse_uint(a, &cfg.wb_thresh)) return bad_arg(name, a, "not a number"); break;
         case O_IRQ: if (parse_uint(a, &cfg.irq_thresh)) return bad_arg(name, a, "not a number"); break;
         case O_CLEAN:

@@ -194,6 +194,21 @@ double pcie_cfg_tlp_gbps(const struct pcie_cfg *cfg)
     return pcie_cfg_raw_gbps(cfg) * (1.0 - pcie_cfg_overhead(cfg));
 }
 
+double pcie_cfg_overhead_no_fc(const struct pcie_cfg *cfg)
+{
+    unsigned ack = pcie_cfg_ack_limit(cfg);
+    if (ack == 0)
+        return 0.0;
+    return (double)PCIE_DLLP_BYTES / ack + (double)PCIE_SKP_BYTES / PCIE_SKP_INTERVAL;
+}
+
+double pcie_cfg_tlp_gbps_no_fc(const struct pcie_cfg *cfg)
+{
+    if (pcie_cfg_ack_limit(cfg) == 0)
+        return 0.0;
+    return pcie_cfg_raw_gbps(cfg) * (1.0 - pcie_cfg_overhead_no_fc(cfg));
+}
+
 unsigned pcie_tlp_wire_bytes(unsigned type, uint64_t addr, unsigned len)
 {
     unsigned payload = (((unsigned)(addr & 3u) + len + 3u) / 4u) * 4u;
@@ -307,4 +322,105 @@ uint64_t pcie_model_read_cpl_bytes(const struct pcie_cfg *cfg, uint64_t sz)
     if (unit == 0)
         return 0;
     return div_ceil(sz, unit) * PCIE_CPLD_OVERHEAD_BYTES + sz;
+}
+
+/* ------------------------------------------------------- flow control */
+
+static const char *const fc_type_names[PCIE_FC_TYPES] = {
+    [PCIE_FC_PH] = "ph",     [PCIE_FC_PD] = "pd",     [PCIE_FC_NPH] = "nph",
+    [PCIE_FC_NPD] = "npd",   [PCIE_FC_CPLH] = "cplh", [PCIE_FC_CPLD] = "cpld",
+};
+
+void pcie_fc_cfg_infinite(struct pcie_fc_cfg *fc)
+{
+    fc->ph = fc->pd = fc->nph = fc->npd = fc->cplh = fc->cpld = 0;
+    fc->update_latency_ns = 0.0;
+}
+
+unsigned pcie_fc_cfg_limit(const struct pcie_fc_cfg *fc, unsigned type)
+{
+    switch (type) {
+    case PCIE_FC_PH:
+        return fc->ph;
+    case PCIE_FC_PD:
+        return fc->pd;
+    case PCIE_FC_NPH:
+        return fc->nph;
+    case PCIE_FC_NPD:
+        return fc->npd;
+    case PCIE_FC_CPLH:
+        return fc->cplh;
+    case PCIE_FC_CPLD:
+        return fc->cpld;
+    default:
+        return 0;
+    }
+}
+
+int pcie_fc_cfg_any_finite(const struct pcie_fc_cfg *fc)
+{
+    for (unsigned k = 0; k < PCIE_FC_TYPES; k++)
+        if (pcie_fc_cfg_limit(fc, k) != 0)
+            return 1;
+    return 0;
+}
+
+int pcie_fc_cfg_validate(const struct pcie_fc_cfg *fc, unsigned mps, char *err, size_t errlen)
+{
+    char buf[128];
+    buf[0] = '\0';
+    if (fc == NULL) {
+        snprintf(buf, sizeof buf, "pcie fc: no config");
+    } else {
+        for (unsigned k = 0; k < PCIE_FC_TYPES && buf[0] == '\0'; k++) {
+            unsigned v = pcie_fc_cfg_limit(fc, k);
+            int is_data = (k & 1u) != 0;
+            unsigned max = is_data ? PCIE_FC_DATA_MAX : PCIE_FC_HDR_MAX;
+            if (v > max)
+                snprintf(buf, sizeof buf, "pcie fc: %s %u above the maximum %u",
+                         fc_type_names[k], v, max);
+            else if (v != 0 && (k == PCIE_FC_PD || k == PCIE_FC_CPLD) &&
+                     v < mps / PCIE_FC_DATA_UNIT)
+                snprintf(buf, sizeof buf,
+                         "pcie fc: %s %u below mps/16 = %u (a max-size TLP could never go)",
+                         fc_type_names[k], v, mps / PCIE_FC_DATA_UNIT);
+        }
+        if (buf[0] == '\0' && (!(fc->update_latency_ns >= 0.0) ||
+                               !isfinite(fc->update_latency_ns) || fc->update_latency_ns > 1e9))
+            snprintf(buf, sizeof buf, "pcie fc: update_latency_ns %g invalid (0..1e9)",
+                     fc->update_latency_ns);
+    }
+    if (buf[0] == '\0')
+        return 0;
+    if (err != NULL && errlen > 0)
+        snprintf(err, errlen, "%s", buf);
+    return -1;
+}
+
+int pcie_tlp_fc_class(unsigned type)
+{
+    switch (type) {
+    case TLP_MWR:
+        return PCIE_FC_CLASS_P;
+    case TLP_MRD:
+        return PCIE_FC_CLASS_NP;
+    case TLP_CPLD:
+        return PCIE_FC_CLASS_CPL;
+    default:
+        return -1;
+    }
+}
+
+unsigned pcie_tlp_data_credits(unsigned type, uint64_t addr, unsigned len)
+{
+    unsigned dws;
+    if (type != TLP_MWR && type != TLP_CPLD)
+        return 0;
+    dws = ((unsigned)(addr & 3u) + len + 3u) / 4u;
+    return (dws + 3u) / 4u;
+}
+
+const char *pcie_fc_type_name(unsigned type)
+{
+    return type < PCIE_FC_TYPES ? fc_type_names[type] : "invalid";
 }

@@ -156,4 +156,87 @@ uint64_t pcie_model_write_bytes(const struct pcie_cfg *cfg, uint64_t sz);
 uint64_t pcie_model_read_req_bytes(const struct pcie_cfg *cfg, uint64_t sz);
 uint64_t pcie_model_read_cpl_bytes(const struct pcie_cfg *cfg, uint64_t sz);
 
+/*
+ * TLP-layer rate when UpdateFC DLLPs are sent explicitly on the link (see
+ * pcie_link.h): the statistical FC share 8/FCGuide is left out, ACK and SKP
+ * stay.  overhead_no_fc = 8/AckLimit + 4/1538; tlp_gbps_no_fc = raw * (1 -
+ * overhead_no_fc).  0.0 if gen/lanes/mps invalid.
+ */
+double pcie_cfg_overhead_no_fc(const struct pcie_cfg *cfg);
+double pcie_cfg_tlp_gbps_no_fc(const struct pcie_cfg *cfg);
+
+/* ------------------------------------------------------- flow control
+ *
+ * Credit-based flow control (PCIe Base Spec section 2.6).  The receiver at
+ * the far end of a link advertises, per credit *class* (Posted, Non-Posted,
+ * Completion), header credits (one per TLP) and data credits (one per 16 B =
+ * 4 DW of payload, counted in whole DWs as on the wire: ceil(payload_DWs/4);
+ * MRd carries no data and needs no data credit).  An advertisement of 0
+ * means infinite, as the spec allows (an endpoint must advertise infinite
+ * completion credits; a root port need not).  These are plain data and pure
+ * arithmetic; pcie_link.h does the accounting.
+ */
+
+enum pcie_fc_class {
+    PCIE_FC_CLASS_P = 0, /* posted requests: MWr */
+    PCIE_FC_CLASS_NP,    /* non-posted requests: MRd */
+    PCIE_FC_CLASS_CPL,   /* completions: CplD */
+    PCIE_FC_CLASSES
+};
+
+/* Credit types: class c has header type 2c and data type 2c + 1. */
+enum pcie_fc_type {
+    PCIE_FC_PH = 0,
+    PCIE_FC_PD,
+    PCIE_FC_NPH,
+    PCIE_FC_NPD,
+    PCIE_FC_CPLH,
+    PCIE_FC_CPLD,
+    PCIE_FC_TYPES
+};
+
+#define PCIE_FC_DATA_UNIT 16u /* bytes per data credit */
+/* Largest advertisements accepted: 127 header / 2047 data credits scaled by
+ * 16, the Scaled Flow Control maxima (PCIe 4.0 and later; without scaling
+ * the limits are 127 / 2047).  The scale granularity is not enforced. */
+#define PCIE_FC_HDR_MAX (127u * 16u)
+#define PCIE_FC_DATA_MAX (2047u * 16u)
+
+struct pcie_fc_cfg {
+    unsigned ph, pd, nph, npd, cplh, cpld; /* advertised by the receiver at this
+                                              link's far end; 0 = infinite */
+    double update_latency_ns; /* receiver frees a TLP's buffer -> its UpdateFC
+                                 DLLP is queued for transmission */
+};
+
+/* All six types infinite, update latency 0.  Never fails. */
+void pcie_fc_cfg_infinite(struct pcie_fc_cfg *fc);
+
+/*
+ * Check an advertisement for a link whose max payload size is `mps`.
+ * Returns 0 if valid; -1 if not, writing a one-line message into err (as
+ * pcie_cfg_validate()).  Rules: header counts <= PCIE_FC_HDR_MAX, data counts
+ * <= PCIE_FC_DATA_MAX; a finite PD or CPLD must be at least mps/16, the
+ * spec's minimum advertisement (one max-size TLP must fit, else a max-size
+ * write or completion could never be sent); update_latency_ns finite, 0..1e9.
+ */
+int pcie_fc_cfg_validate(const struct pcie_fc_cfg *fc, unsigned mps, char *err, size_t errlen);
+
+/* Advertised credits of one enum pcie_fc_type (0 = infinite, also returned
+ * for type >= PCIE_FC_TYPES). */
+unsigned pcie_fc_cfg_limit(const struct pcie_fc_cfg *fc, unsigned type);
+
+/* Nonzero if any of the six types is finite. */
+int pcie_fc_cfg_any_finite(const struct pcie_fc_cfg *fc);
+
+/* Credit class of an enum tlp_type; -1 for an unknown type. */
+int pcie_tlp_fc_class(unsigned type);
+
+/* Data credits a TLP needs: MRd 0; MWr/CplD ceil(ceil(((addr & 3) + len) / 4)
+ * / 4), i.e. its payload DWs in units of 4 DW.  0 for an unknown type. */
+unsigned pcie_tlp_data_credits(unsigned type, uint64_t addr, unsigned len);
+
+/* "ph", "pd", "nph", "npd", "cplh", "cpld"; "invalid" for type >= PCIE_FC_TYPES. */
+const char *pcie_fc_type_name(unsigned type);
+
 #endif /* NICTX_PCIE_CFG_H */

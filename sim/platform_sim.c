@@ -22,6 +22,7 @@ static void mmio_write(struct platform *p, uint32_t off, const void *val, unsign
     t.kind = off == NICTX_REG_TAIL ? TLP_KIND_DOORBELL : TLP_KIND_MMIO_WR;
     t.tag = 0;
     t.last = 1;
+    t.ro = 0;
     t.len = (uint16_t)len;
     t.addr = SIM_BAR0_BASE + off;
     memcpy(t.data, val, len);
@@ -51,6 +52,7 @@ uint32_t plat_mmio_read32(struct platform *p, uint32_t off)
     t.kind = TLP_KIND_MMIO_RD;
     t.tag = ++s->mmio_tag;
     t.last = 1;
+    t.ro = 0;
     t.len = 4;
     t.addr = SIM_BAR0_BASE + off;
     s->mmio_waiting = 1;

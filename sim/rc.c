@@ -36,6 +36,7 @@ static enum rc_event rc_read(struct rc *rc, const struct tlp *rd, sim_ps_t at)
         c->kind = kind;
         c->tag = rd->tag;
         c->last = i + 1 == n;
+        c->ro = rd->ro;
         c->addr = ch[i].addr;
         c->len = (uint16_t)ch[i].len;
         if (src)

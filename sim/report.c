@@ -14,6 +14,22 @@ static double per_pkt(uint64_t v, const struct sim_result *r)
     return (double)v / (double)(r->sb.checked ? r->sb.checked : 1);
 }
 
+static void report_credit_stalls(FILE *f, const char *dir, const struct pcie_link_stats *s)
+{
+    unsigned k;
+    int any = 0;
+
+    for (k = 0; k < PCIE_FC_TYPES; k++)
+        any |= s->stall_ps[k] != 0;
+    if (!any)
+        return;
+    fprintf(f, "                    %s waited for credits:", dir);
+    for (k = 0; k < PCIE_FC_TYPES; k++)
+        if (s->stall_ps[k])
+            fprintf(f, " %s %.1f us", pcie_fc_type_name(k), (double)s->stall_ps[k] / 1e6);
+    fprintf(f, " (UpdateFC %" PRIu64 " B on this direction)\n", s->updatefc_bytes);
+}
+
 void report_text(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
                  int status, const char *diag)
 {
@@ -55,6 +71,8 @@ void report_text(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
             r->sb.lat_p50_ns, r->sb.lat_p99_ns, r->sb.lat_max_ns);
     fprintf(f, "  stalls            DMA read waited for a tag or byte budget %" PRIu64 " cycles\n",
             r->rd_stall_cycles);
+    report_credit_stalls(f, "h2d", &r->h2d);
+    report_credit_stalls(f, "d2h", &r->d2h);
     fprintf(f, "  violations        %zu\n", r->nviolations);
     for (k = 0; k < r->nviolations && k < SIM_MAX_VIOLATIONS; k++)
         fprintf(f, "    %s at %.3f us: %s\n", r->violations[k].kind,
@@ -82,6 +100,35 @@ static void json_link(struct json *j, const char *key, const struct pcie_link_st
         if (s->tlps[k])
             json_u64(j, tlp_kind_name(k), s->tlps[k]);
     json_obj_end(j);
+    /* mean time a TLP of each kind waited to start (credits, ordering, link busy) */
+    json_obj_begin(j, "queue_ns");
+    for (k = 0; k < TLP_KIND_COUNT; k++)
+        if (s->tlps[k])
+            json_num(j, tlp_kind_name(k), (double)s->queue_ps[k] / 1000.0 / (double)s->tlps[k]);
+    json_obj_end(j);
+    json_obj_end(j);
+}
+
+static void json_credit_stalls(struct json *j, const char *key, const struct pcie_link_stats *s)
+{
+    unsigned k;
+
+    json_obj_begin(j, key);
+    for (k = 0; k < PCIE_FC_TYPES; k++)
+        json_num(j, pcie_fc_type_name(k), (double)s->stall_ps[k] / 1000.0);
+    json_obj_end(j);
+}
+
+static void fc_json(struct json *j, const char *key, const struct pcie_fc_cfg *fc)
+{
+    json_obj_begin(j, key);
+    json_u64(j, "ph", fc->ph);
+    json_u64(j, "pd", fc->pd);
+    json_u64(j, "nph", fc->nph);
+    json_u64(j, "npd", fc->npd);
+    json_u64(j, "cplh", fc->cplh);
+    json_u64(j, "cpld", fc->cpld);
+    json_num(j, "update_latency_ns", fc->update_latency_ns);
     json_obj_end(j);
 }
 
@@ -125,6 +172,8 @@ int report_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
     json_bool(&j, "rcb_chunks", c->pcie.rcb_chunks);
     json_num(&j, "latency_ns", c->pcie.latency_ns);
     json_num(&j, "tlp_gbps", pcie_cfg_tlp_gbps(&c->pcie));
+    fc_json(&j, "fc_dev", &c->fc_dev);
+    fc_json(&j, "fc_host", &c->fc_host);
     json_obj_end(&j);
     json_num(&j, "dev_mhz", c->dev_mhz);
     json_num(&j, "line_gbps", c->line_gbps);
@@ -180,6 +229,8 @@ int report_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
 
     json_obj_begin(&j, "stalls");
     json_u64(&j, "read_tag_cycles", r->rd_stall_cycles);
+    json_credit_stalls(&j, "credit_ns_h2d", &r->h2d);
+    json_credit_stalls(&j, "credit_ns_d2h", &r->d2h);
     json_obj_end(&j);
 
     json_num(&j, "doorbells_per_pkt", r->doorbells_per_pkt);

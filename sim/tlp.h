@@ -50,6 +50,7 @@ struct tlp {
     uint8_t last;  /* CplD: last completion of its request */
     uint16_t len;  /* payload bytes (MRd: requested bytes), 1..4096 */
     uint64_t addr; /* byte address (see above for CplD) */
+    uint8_t ro;    /* Relaxed Ordering attribute */
     uint8_t data[TLP_MAX_DATA];
 };
 

@@ -282,6 +282,55 @@ static void test_sim_tag_limit(void **state)
     assert_true(r256.sb.gbps > 1.1 * r8.sb.gbps);
 }
 
+/*
+ * Credit starvation.  Both receivers advertise one posted header credit
+ * and return it 2 us after the TLP is consumed.  Doorbells (host->device
+ * posted writes) then wait for the device's PH credit, the device's head
+ * writebacks (device->host posted writes) wait for the root complex's,
+ * the stall counters say so, and the run slows down to about one doorbell
+ * per credit round trip.  With infinite credits nothing waits.
+ */
+static void test_sim_credit_starvation(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_result fast, slow;
+    struct sim *s;
+    double db_wait_fast, db_wait_slow, wb_wait_fast, wb_wait_slow;
+
+    (void)state;
+    sim_cfg_default(&cfg);
+    cfg.packets = 8000;
+    cfg.burst = 8;
+    cfg.wb_thresh = 4; /* a writeback every ~1 us: faster than the credit returns */
+    s = run_cfg(&cfg, &fast, 0);
+    assert_clean(&cfg, &fast);
+    sim_destroy(s);
+    cfg.fc_dev.ph = 1;
+    cfg.fc_host.ph = 1;
+    cfg.fc_dev.update_latency_ns = cfg.fc_host.update_latency_ns = 2000;
+    s = run_cfg(&cfg, &slow, 0);
+    assert_clean(&cfg, &slow);
+    sim_destroy(s);
+
+    assert_int_equal(fast.h2d.stall_ps[PCIE_FC_PH], 0);
+    assert_int_equal(fast.d2h.stall_ps[PCIE_FC_PH], 0);
+    assert_true(slow.h2d.stall_ps[PCIE_FC_PH] > 0);
+    assert_true(slow.d2h.stall_ps[PCIE_FC_PH] > 0);
+    assert_true(slow.h2d.updatefc_dllps > 0 && slow.d2h.updatefc_dllps > 0);
+
+    db_wait_fast = (double)fast.h2d.queue_ps[TLP_KIND_DOORBELL] / (double)fast.h2d.tlps[TLP_KIND_DOORBELL];
+    db_wait_slow = (double)slow.h2d.queue_ps[TLP_KIND_DOORBELL] / (double)slow.h2d.tlps[TLP_KIND_DOORBELL];
+    wb_wait_fast = (double)fast.d2h.queue_ps[TLP_KIND_COMPLETION] / (double)fast.d2h.tlps[TLP_KIND_COMPLETION];
+    wb_wait_slow = (double)slow.d2h.queue_ps[TLP_KIND_COMPLETION] / (double)slow.d2h.tlps[TLP_KIND_COMPLETION];
+    print_message("doorbell wait %.0f -> %.0f ns, head writeback wait %.0f -> %.0f ns, "
+                  "%.3f -> %.3f Mpps\n", db_wait_fast / 1e3, db_wait_slow / 1e3,
+                  wb_wait_fast / 1e3, wb_wait_slow / 1e3, fast.sb.mpps, slow.sb.mpps);
+    assert_true(db_wait_slow > 1000.0 * 1000);   /* > 1 us per doorbell */
+    assert_true(wb_wait_slow > 500.0 * 1000);    /* > 0.5 us per writeback */
+    assert_true(db_wait_fast < 10.0 * 1000 && wb_wait_fast < 10.0 * 1000);
+    assert_true(slow.sb.mpps < 0.5 * fast.sb.mpps);
+}
+
 /* Same config and seed: the same figures; two simulations in one process
  * do not disturb each other. */
 static void test_sim_deterministic(void **state)
@@ -373,6 +422,7 @@ int main(void)
         cmocka_unit_test(test_sim_wire_bound),
         cmocka_unit_test(test_sim_registers),
         cmocka_unit_test(test_sim_tag_limit),
+        cmocka_unit_test(test_sim_credit_starvation),
         cmocka_unit_test(test_sim_deterministic),
         cmocka_unit_test(test_sim_watchdog),
         cmocka_unit_test(test_sim_bad_config),
