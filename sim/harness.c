@@ -174,8 +174,6 @@ static void host_receive(struct sim *s, const struct tlp *t, sim_ps_t at)
         break;
     case RC_WROTE:
     case RC_IRQ:
-        if (t->kind == TLP_KIND_IRQ)
-            s->irqs++;
         s->last_progress = at;
         cpu_wake(s, at);
         break;
@@ -287,7 +285,7 @@ static void d2h_classify(struct sim *s, struct tlp *t)
                       ? TLP_KIND_DESC_RD : TLP_KIND_PAYLOAD_RD;
         break;
     case TLP_MWR:
-        t->kind = t->addr == SIM_MSIX_ADDR ? TLP_KIND_IRQ : TLP_KIND_COMPLETION;
+        t->kind = rc_is_msi(t->addr) ? TLP_KIND_IRQ : TLP_KIND_COMPLETION;
         break;
     default:
         t->kind = TLP_KIND_MMIO_CPL;
@@ -418,8 +416,6 @@ void sim_note_doorbell(struct sim *s, uint32_t tail)
 {
     uint32_t mask = s->cfg.ring_size - 1;
 
-    if (s->published == 0 && s->t_first_db == 0)
-        s->t_first_db = s->cpu.now;
     s->published += (tail - s->last_tail) & mask;
     s->last_tail = tail & mask;
     sb_note_published(s->sb, s->published, s->cpu.now);
@@ -754,7 +750,7 @@ void sim_result(const struct sim *s, struct sim_result *r)
     d = &r->d2h;
     r->doorbells_per_pkt = (double)ts.doorbells / n;
     r->desc_fetches_per_pkt = (double)d->tlps[TLP_KIND_DESC_RD] / n;
-    r->irqs_per_pkt = (double)s->irqs / n;
+    r->irqs_per_pkt = (double)s->rc.st.irqs / n;
     r->line_gbps_eff = llround(s->cfg.line_gbps * 1e3 / 8.0 / s->cfg.dev_mhz * 65536.0) /
                        65536.0 * 8.0 * s->cfg.dev_mhz / 1e3;
 

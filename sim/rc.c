@@ -56,7 +56,7 @@ enum rc_event rc_receive(struct rc *rc, const struct tlp *t, sim_ps_t at)
     case TLP_MRD:
         return rc_read(rc, t, at);
     case TLP_MWR:
-        if (t->addr >= RC_MSI_BASE && t->addr < RC_MSI_BASE + RC_MSI_SIZE) {
+        if (rc_is_msi(t->addr)) {
             rc->st.irqs++;
             return RC_IRQ;
         }

@@ -49,6 +49,12 @@ struct rc {
 #define RC_MSI_BASE 0xfee00000ull
 #define RC_MSI_SIZE 0x00100000ull
 
+/* Is a memory write to `addr` an MSI/MSI-X message (x86 window)? */
+static inline int rc_is_msi(uint64_t addr)
+{
+    return addr >= RC_MSI_BASE && addr < RC_MSI_BASE + RC_MSI_SIZE;
+}
+
 /* 0, or -1 on allocation failure.  `mem` is borrowed. */
 int rc_init(struct rc *rc, struct host_mem *mem, const struct pcie_cfg *pcie,
             double mem_latency_ns);

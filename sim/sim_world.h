@@ -70,8 +70,6 @@ struct sim {
     /* publishing (doorbells) */
     uint32_t last_tail;
     uint64_t published;
-    sim_ps_t t_first_db;
-    uint64_t irqs;
     uint64_t rd_stall_cycles; /* device counter, read after the run */
 
     /* progress and diagnosis */
