@@ -255,7 +255,7 @@ static void test_sim_registers(void **state)
 static void test_sim_tag_limit(void **state)
 {
     struct sim_cfg cfg;
-    struct sim_result r8, r256;
+    struct sim_result r8, r256, rb;
     struct sim *s;
 
     (void)state;
@@ -280,6 +280,25 @@ static void test_sim_tag_limit(void **state)
     assert_string_equal(r8.bound, "latency");
     assert_string_equal(r256.bound, "device");
     assert_true(r256.sb.gbps > 1.1 * r8.sb.gbps);
+
+    /* The byte budget limits the same way.  With a 3 us memory time, 256
+     * tags and 512 B reads keep up with the datapath; a 4096 B budget
+     * (4 KiB per ~3.2 us round trip, about 10 Gb/s) does not. */
+    cfg.pcie.mrrs = 512;
+    cfg.mem_latency_ns = 3000;
+    s = run_cfg(&cfg, &r256, 0);
+    assert_clean(&cfg, &r256);
+    sim_destroy(s);
+    cfg.max_rd_bytes = 4096;
+    s = run_cfg(&cfg, &rb, 0);
+    assert_clean(&cfg, &rb);
+    assert_int_equal(plat_mmio_read32(sim_platform(s), NICTX_REG_MAX_RD_BYTES), 4096);
+    sim_destroy(s);
+    assert_int_equal(r256.rd_stall_cycles, 0);
+    assert_string_equal(r256.bound, "device");
+    assert_true(rb.rd_stall_cycles > 1000);
+    assert_string_equal(rb.bound, "latency");
+    assert_true(r256.sb.gbps > 1.3 * rb.sb.gbps);
 }
 
 /*
