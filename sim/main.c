@@ -113,6 +113,16 @@ static const struct option opts[] = {
     {NULL, 0, NULL, 0},
 };
 
+static const char *opt_name(int val)
+{
+    const struct option *o;
+
+    for (o = opts; o->name; o++)
+        if (o->val == val)
+            return o->name;
+    return "?";
+}
+
 static int bad_arg(const char *opt, const char *val, const char *why)
 {
     fprintf(stderr, "nictx: --%s %s: %s (see nictx --help)\n", opt, val, why);
@@ -208,7 +218,7 @@ static int cmd_run(int argc, char **argv)
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
         const char *a = optarg;
-        const char *name = (c >= O_PKT && c <= O_HELP) ? opts[c - O_PKT].name : "?";
+        const char *name = opt_name(c);
         switch (c) {
         case O_PKT: if (parse_uint(a, &cfg.pkt_size)) return bad_arg(name, a, "not a number"); break;
         case O_PKTMAX:
