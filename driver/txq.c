@@ -180,6 +180,12 @@ enum txq_ret txq_xmit(struct txq *q, const struct txq_pkt *pkt, int more)
     return TXQ_OK;
 }
 
+static unsigned txq_wake_thresh(const struct txq *q)
+{
+    unsigned quarter = q->size / 4;
+    return quarter < TXQ_WAKE_THRESH ? quarter : TXQ_WAKE_THRESH;
+}
+
 unsigned txq_clean(struct txq *q)
 {
     struct platform *p = q->plat;
@@ -211,8 +217,8 @@ unsigned txq_clean(struct txq *q)
     q->next_to_clean = ntc;
     q->st_reclaimed += n;
 
-    /* netif_wake_queue once there is room again. */
-    if (q->stopped && txq_free(q) >= 1) {
+    /* netif_wake_queue once there is room for a batch again. */
+    if (q->stopped && txq_free(q) >= txq_wake_thresh(q)) {
         q->stopped = 0;
         q->st_wakes++;
     }

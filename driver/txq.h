@@ -46,6 +46,10 @@
 #define TXQ_LINE_RATE_MAX 0xFFFFFFu /* 8.16 fixed: 24 significant bits */
 #define TXQ_PKT_LEN_MAX   NICTX_DESC_LEN_MASK
 #define TXQ_CACHELINE     64u
+/* A stopped queue wakes once this many descriptors are free (ixgbe's
+ * TX_WAKE_THRESHOLD = 2 x DESC_NEEDED = 42), or a quarter of a smaller
+ * ring: waking at one free slot would ring a doorbell per packet. */
+#define TXQ_WAKE_THRESH   42u
 
 /* Where txq_clean learns the device's head index. */
 enum txq_clean_mode {

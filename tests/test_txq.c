@@ -447,6 +447,27 @@ static void test_txq_ring_full_stops_and_rings(void **state)
     assert_int_equal(st.pkts, 7);
 }
 
+/* Wake threshold: a stopped ring of 256 wakes only once 42 descriptors
+ * (ixgbe's TX_WAKE_THRESHOLD) are free; boundary at 41 and 42. */
+static void test_txq_wake_threshold(void **state)
+{
+    struct fx *f = *state;
+    f->cfg.ring_log2 = 8;
+    f->cfg.wb_thresh = 1;
+    fx_up(f);
+    for (uint64_t i = 0; i < 255; i++)
+        assert_int_equal(fx_xmit(f, i, 60, 1), TXQ_OK);
+    assert_true(txq_stopped(&f->q));
+    fake_platform_complete(&f->fp, 41);
+    assert_int_equal(txq_clean(&f->q), 41);
+    assert_true(txq_stopped(&f->q));
+    assert_int_equal(fx_xmit(f, 255, 60, 0), TXQ_BUSY);
+    fake_platform_complete(&f->fp, 42);
+    assert_int_equal(txq_clean(&f->q), 1);
+    assert_false(txq_stopped(&f->q));
+    assert_int_equal(txq_free(&f->q), 42);
+}
+
 static void test_txq_clean_reclaims_and_wakes(void **state)
 {
     struct fx *f = *state;
@@ -645,6 +666,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_txq_xmit_burst1_doorbell_each, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_ring_full_stops_and_rings, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_clean_reclaims_and_wakes, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_wake_threshold, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_clean_empty, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_wrap_around, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_bad_head, fx_setup, fx_teardown),
