@@ -2,8 +2,9 @@
 //
 // When the tail doorbell moves past the fetch pointer, it asks the DMA read
 // engine for up to DescFetchMax (register) descriptors in one read, cut
-// at the ring wrap and by free space in its descriptor buffer; the read
-// engine splits it at MRRS.  Up to MaxReads reads may be outstanding.
+// at the ring wrap, once that many slots are free in its descriptor buffer
+// (a batch, not a trickle of single descriptors); the read engine splits
+// it at MRRS.  Up to MaxReads reads may be outstanding.
 // Reads complete in order (nictx_dma_rd), so descriptors leave in ring
 // order on the desc_* stream: {buffer address, 14-bit length, bad}.
 // A descriptor whose length field is 0 or above 16383 leaves with bad = 1.
@@ -91,8 +92,10 @@ module nictx_desc_fetch #(
     n = avail;
     if ({10'd0, fetch_max_i} < n) n = {10'd0, fetch_max_i};
     if (to_wrap < n) n = to_wrap;
-    if ({{(15 - SlotW){1'b0}}, free_slots} < n) n = {{(15 - SlotW){1'b0}}, free_slots};
-    load = enable_i && n != 16'd0 && nf_wready && (!req_valid_q || req_ready_i);
+    // Fetch a whole batch or nothing: wait until it fits in the buffer
+    // rather than trickle one descriptor per freed slot.
+    load = enable_i && n != 16'd0 && {{(15 - SlotW){1'b0}}, free_slots} >= n &&
+           nf_wready && (!req_valid_q || req_ready_i);
 
     fetch_d     = fetch_q;
     alloc_d     = alloc_q;
