@@ -145,10 +145,15 @@ module nictx_payload_fetch #(
     fr_skip_o  = pf_skip;
     begin
       logic [PtrW-1:0] w0;
-      logic [127:0]    pair;
+      logic [63:0]     w_lo, w_hi;
+      logic [6:0]      sh;
       w0        = base_q[PtrW-1:0] + beat_q;
-      pair      = {mem[w0 + 1'b1], mem[w0]};
-      fr_data_o = 64'(pair >> {pf_off, 3'b000});
+      // Bytes off..7 of this word, then 0..off-1 of the next (two 64-bit
+      // shifts rather than one 128-bit one: same logic, faster to simulate).
+      w_lo      = mem[w0];
+      w_hi      = mem[w0 + 1'b1];
+      sh        = {1'b0, pf_off, 3'b000};
+      fr_data_o = (pf_off == 3'd0) ? w_lo : ((w_lo >> sh) | (w_hi << (7'd64 - sh)));
     end
 
   end
