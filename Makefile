@@ -67,7 +67,9 @@ lint: | $(DEPS_STAMP)
 	verilator --lint-only -Wall --assert --top-module $(RTL_TOP) $(RTL_SRCS)
 
 synth:
-	yosys -q -p "read_verilog -sv -DSYNTHESIS $(RTL_SRCS); hierarchy -check -top $(RTL_TOP); proc; opt; stat"
+	@mkdir -p $(BUILD)
+	yosys -q -p "read_verilog -sv -DSYNTHESIS $(RTL_SRCS); hierarchy -check -top $(RTL_TOP); proc; opt; tee -q -o $(BUILD)/synth_stat.txt stat"
+	@tail -n 25 $(BUILD)/synth_stat.txt
 
 # ---------------------------------------------------------------- C
 $(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
