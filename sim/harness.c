@@ -29,6 +29,18 @@
 
 /* ------------------------------------------------------------------ config */
 
+/* The MAC's rate register: wire bytes per device cycle, unsigned 8.16. */
+static double line_bytes_per_cycle(const struct sim_cfg *c)
+{
+    return c->line_gbps * 1e3 / 8.0 / c->dev_mhz;
+}
+
+static uint32_t line_rate_fx(const struct sim_cfg *c)
+{
+    return (uint32_t)llround(line_bytes_per_cycle(c) * 65536.0);
+}
+
+
 void sim_cfg_default(struct sim_cfg *cfg)
 {
     memset(cfg, 0, sizeof(*cfg));
@@ -89,7 +101,7 @@ int sim_cfg_validate(const struct sim_cfg *c, char *err, size_t errlen)
         BAD("--dev-mhz %g: must be 10..2000", c->dev_mhz);
     if (!(c->line_gbps >= 0.1 && c->line_gbps <= 800))
         BAD("--line %gG: must be 0.1..800 Gb/s", c->line_gbps);
-    bpc = c->line_gbps * 1e3 / 8.0 / c->dev_mhz;
+    bpc = line_bytes_per_cycle(c);
     if (bpc * 65536.0 >= (double)(1u << 24))
         BAD("--line %gG at %g MHz is %g bytes per device cycle; the MAC's rate "
             "register holds < 256", c->line_gbps, c->dev_mhz, bpc);
@@ -253,10 +265,18 @@ static unsigned tlp_beats(const struct tlp *t)
     return ((unsigned)(t->addr & 7) + t->len + 7) / 8;
 }
 
-/* Beat k of a TLP: lanes follow the address. */
+/* Lanes follow the address: byte `lane` of beat k of a TLP at `addr` is
+ * TLP data byte k * 8 + lane - (addr mod 8); -1 when it carries none. */
+static long beat_byte(uint64_t addr, unsigned len, unsigned k, unsigned lane)
+{
+    long i = (long)k * 8 + (long)lane - (long)(addr & 7);
+    return i >= 0 && i < (long)len ? i : -1;
+}
+
+/* Beat k of a TLP. */
 static void tlp_to_beat(const struct tlp *t, unsigned k, struct dev_beat *b)
 {
-    unsigned nb = tlp_beats(t), lane, off = (unsigned)(t->addr & 7);
+    unsigned nb = tlp_beats(t), lane;
     uint64_t d = 0;
 
     b->valid = 1;
@@ -268,8 +288,8 @@ static void tlp_to_beat(const struct tlp *t, unsigned k, struct dev_beat *b)
     b->addr = t->addr;
     if (t->type != TLP_MRD) {
         for (lane = 0; lane < 8; lane++) {
-            long i = (long)k * 8 + lane - off;
-            if (i >= 0 && i < t->len)
+            long i = beat_byte(t->addr, t->len, k, lane);
+            if (i >= 0)
                 d |= (uint64_t)t->data[i] << (8 * lane);
         }
     }
@@ -297,7 +317,7 @@ static void d2h_classify(struct sim *s, struct tlp *t)
 static void d2h_collect(struct sim *s, const struct dev_beat *b)
 {
     struct tlp *t = &s->d2h_tlp;
-    unsigned lane, off;
+    unsigned lane;
     static const unsigned k_max = TLP_MAX_DATA / 8 + 1;
 
     if (b->sop) {
@@ -309,11 +329,10 @@ static void d2h_collect(struct sim *s, const struct dev_beat *b)
         t->ro = 0;
         s->d2h_beat = 0;
     }
-    off = (unsigned)(t->addr & 7);
     if (t->type != TLP_MRD && (unsigned)s->d2h_beat < k_max) {
         for (lane = 0; lane < 8; lane++) {
-            long i = (long)s->d2h_beat * 8 + lane - off;
-            if (i >= 0 && i < t->len)
+            long i = beat_byte(t->addr, t->len, s->d2h_beat, lane);
+            if (i >= 0)
                 t->data[i] = (uint8_t)(b->data >> (8 * lane));
         }
     }
@@ -531,7 +550,6 @@ struct sim *sim_create(const struct sim_cfg *cfg, const struct device_ops *ops,
     struct txq_cfg tc;
     struct pktgen_cfg pc;
     size_t buf, memsz;
-    double bpc;
     int rc;
 
     if (sim_cfg_validate(cfg, err, errlen) != 0)
@@ -580,7 +598,6 @@ struct sim *sim_create(const struct sim_cfg *cfg, const struct device_ops *ops,
     }
     ops->reset(s->dev);
 
-    bpc = cfg->line_gbps * 1e3 / 8.0 / cfg->dev_mhz;
     memset(&tc, 0, sizeof(tc));
     tc.ring_log2 = 0;
     while ((1u << tc.ring_log2) < cfg->ring_size)
@@ -593,7 +610,7 @@ struct sim *sim_create(const struct sim_cfg *cfg, const struct device_ops *ops,
     tc.mrrs_log2 = 0;
     while ((1u << tc.mrrs_log2) < cfg->pcie.mrrs)
         tc.mrrs_log2++;
-    tc.line_rate_fx = (uint32_t)llround(bpc * 65536.0);
+    tc.line_rate_fx = line_rate_fx(cfg);
     tc.clean = cfg->clean;
     tc.irq_addr = cfg->irq_thresh ? SIM_MSIX_ADDR : 0;
     tc.irq_data = cfg->irq_thresh ? 0x40u : 0;
@@ -751,8 +768,7 @@ void sim_result(const struct sim *s, struct sim_result *r)
     r->doorbells_per_pkt = (double)ts.doorbells / n;
     r->desc_fetches_per_pkt = (double)d->tlps[TLP_KIND_DESC_RD] / n;
     r->irqs_per_pkt = (double)s->rc.st.irqs / n;
-    r->line_gbps_eff = llround(s->cfg.line_gbps * 1e3 / 8.0 / s->cfg.dev_mhz * 65536.0) /
-                       65536.0 * 8.0 * s->cfg.dev_mhz / 1e3;
+    r->line_gbps_eff = line_rate_fx(&s->cfg) / 65536.0 * 8.0 * s->cfg.dev_mhz / 1e3;
 
     /* Utilisation = demand per packet x packet rate. */
     mpps = r->sb.mpps;
