@@ -38,7 +38,6 @@ module nictx_regs #(
   output logic [63:0] ring_base_o,
   output logic [4:0]  ring_log2_o,
   output logic [15:0] tail_o,
-  output logic        doorbell_o,
   output logic [15:0] wb_thresh_o,
   output logic [63:0] wb_addr_o,
   output logic [15:0] irq_thresh_o,
@@ -345,6 +344,5 @@ module nictx_regs #(
     end
   end
 
-  assign doorbell_o = doorbell;
 
 endmodule

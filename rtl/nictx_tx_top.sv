@@ -60,7 +60,7 @@ module nictx_tx_top #(
 );
 
   // ---- configuration and status ----
-  logic        enable, doorbell;
+  logic        enable;
   logic [63:0] ring_base, wb_addr, irq_addr;
   logic [4:0]  ring_log2;
   logic [15:0] tail, head, wb_thresh, irq_thresh;
@@ -195,7 +195,6 @@ module nictx_tx_top #(
     .ring_base_o      (ring_base),
     .ring_log2_o      (ring_log2),
     .tail_o           (tail),
-    .doorbell_o       (doorbell),
     .wb_thresh_o      (wb_thresh),
     .wb_addr_o        (wb_addr),
     .irq_thresh_o     (irq_thresh),
@@ -446,7 +445,7 @@ module nictx_tx_top #(
 
   // verilator lint_off UNUSEDSIGNAL
   logic unused;
-  assign unused = ^{h2d_sop, doorbell, h2d_addr[63:8], h2d_depth, d2h_depth, wire_depth};  // BAR0 is 256 B
+  assign unused = ^{h2d_sop, h2d_addr[63:8], h2d_depth, d2h_depth, wire_depth};  // BAR0 is 256 B
   // verilator lint_on UNUSEDSIGNAL
 
 endmodule
