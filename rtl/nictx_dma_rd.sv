@@ -85,7 +85,6 @@ module nictx_dma_rd #(
   logic [7:0]  mrd_tag_d, mrd_tag_q;
   logic        mrd_dest_d, mrd_dest_q;
   // Per-tag state.
-  logic [NumTags-1:0]       busy_d, busy_q;
   logic [NumTags-1:0]       done_d, done_q;
   // Per-tag fields, written like small RAMs (one write from the issue
   // side to a free tag, one from the completion side to a busy tag).
@@ -189,7 +188,6 @@ module nictx_dma_rd #(
     mrd_len_d   = mrd_len_q;
     mrd_tag_d   = mrd_tag_q;
     mrd_dest_d  = mrd_dest_q;
-    busy_d      = busy_q;
     done_d      = done_q;
     out_d       = out_q;
     obytes_d    = obytes_q;
@@ -224,7 +222,6 @@ module nictx_dma_rd #(
       mrd_tag_d   = '0;
       mrd_tag_d[TagW-1:0] = tag_sel;
       mrd_dest_d  = cur_dest_q;
-      busy_d[tag_sel]  = 1'b1;
       done_d[tag_sel]  = 1'b0;
       ret_wvalid = 1'b1;
       ret_wdata  = {tag_sel, last_chunk, cur_dest_q, chunk};
@@ -244,7 +241,6 @@ module nictx_dma_rd #(
     // Retire the oldest MRd once all its data is in.
     if (ret_rvalid && done_q[ret_tag]) begin
       ret_rready   = 1'b1;
-      busy_d[ret_tag] = 1'b0;
       done_d[ret_tag] = 1'b0;
       out_d        = out_d - 9'd1;
       obytes_d     = obytes_d - {8'd0, ret_bytes};
@@ -291,7 +287,6 @@ module nictx_dma_rd #(
       mrd_len_q   <= '0;
       mrd_tag_q   <= '0;
       mrd_dest_q  <= 1'b0;
-      busy_q      <= '0;
       done_q      <= '0;
       out_q       <= '0;
       obytes_q    <= '0;
@@ -307,7 +302,6 @@ module nictx_dma_rd #(
       mrd_len_q   <= mrd_len_d;
       mrd_tag_q   <= mrd_tag_d;
       mrd_dest_q  <= mrd_dest_d;
-      busy_q      <= busy_d;
       done_q      <= done_d;
       out_q       <= out_d;
       obytes_q    <= obytes_d;
@@ -316,9 +310,19 @@ module nictx_dma_rd #(
   end
 
 `ifndef SYNTHESIS
-  // A completion must match an outstanding tag.
+  // A completion must match an outstanding tag (checker state, simulation
+  // only: which tags are outstanding).
+  logic [NumTags-1:0] chk_busy_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      chk_busy_q <= '0;
+    end else begin
+      if (ret_rready) chk_busy_q[ret_tag] <= 1'b0;
+      if (load)       chk_busy_q[tag_sel] <= 1'b1;
+    end
+  end
   assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   cpl_valid_i |-> (32'(cpl_tag_i) < NumTags && busy_q[ctag]))
+                   cpl_valid_i |-> (32'(cpl_tag_i) < NumTags && chk_busy_q[ctag]))
     else $error("nictx_dma_rd: completion for tag %0d not outstanding", cpl_tag_i);
   // The MRd output holds while stalled (valid/ready rule).
   assert property (@(posedge clk_i) disable iff (!rst_ni)
