@@ -506,7 +506,7 @@ static int sim_step_world(struct sim *s, int cpu_may_run, sim_ps_t stop_at)
             s->skipped += k;
         }
     }
-    if (s->now - s->last_progress > wd && s->now > s->last_progress) {
+    if (s->now > s->last_progress + wd) {
         char why[96];
         snprintf(why, sizeof(why), "watchdog: no frame and no device write for %g us",
                  s->cfg.watchdog_us);
