@@ -43,6 +43,29 @@
 #define NICTX_REG_MAX_RD_BYTES 0x64u /* RW  requested DMA read bytes outstanding: 0 = no
                                         limit, else 4096..2^21-1 (reset 0) */
 #define NICTX_REG_CNT_RD_STALL 0x68u /* RO  cycles a ready MRd waited for a tag or bytes */
+#define NICTX_REG_PROTO        0x6Cu /* RW  ownership protocol, NICTX_PROTO_* (reset 0) */
+#define NICTX_REG_CNT_NOT_OWNED 0x70u /* RO  descriptors fetched but not owned (discarded) */
+#define NICTX_REG_CNT_WC       0x74u /* RO  WC-pushed descriptors used (reads saved) */
+#define NICTX_REG_CNT_WC_DROP  0x78u /* RO  WC blocks dropped: torn, stale or out of order */
+
+/*
+ * Write-combining descriptor push (BlueFlame): two 256-byte buffers in BAR0,
+ * used alternately.  The driver copies a 64-byte block into one with 64-bit
+ * stores through a WC mapping; the block is closed by the write of its last
+ * 8-byte word (offset 56).  Block layout: bytes 0..15 the descriptor (owner
+ * bit included), bytes 16..17 its ring index, the rest zero.
+ */
+#define NICTX_WC_BASE          0x200u
+#define NICTX_WC_BUF_SIZE      0x100u
+#define NICTX_WC_BUFS          2u
+#define NICTX_WC_BLOCK         64u
+#define NICTX_WC_IDX_OFF       16u
+#define NICTX_BAR0_SIZE        0x400u
+
+/* NICTX_REG_PROTO values. */
+#define NICTX_PROTO_TAIL  0u /* device owns the slots between head and the tail doorbell */
+#define NICTX_PROTO_OWNER 1u /* per-descriptor owner bit with a phase; doorbell = kick */
+#define NICTX_PROTO_WC    2u /* owner, and the last of a batch pushed through BAR0 WC */
 
 #define NICTX_ID_VALUE 0x6e780001u /* "nx", version 1 */
 
@@ -51,6 +74,8 @@
 #define NICTX_ERR_TAIL_RANGE 0x1u /* a tail write beyond the ring was ignored */
 #define NICTX_ERR_BAD_DESC   0x2u /* a descriptor with length 0 or > 16383 was skipped */
 #define NICTX_ERR_BAD_ACCESS 0x4u /* MMIO access to an unknown offset or of a bad size */
+#define NICTX_ERR_DMA        0x8u /* a DMA read completed with an error status (UR): the
+                                     frame was skipped and the queue stopped */
 
 /*
  * Transmit descriptor, 16 bytes, little-endian, in host memory.
@@ -59,8 +84,12 @@
 struct nictx_tx_desc {
     uint64_t addr;      /* bus address of the frame's first byte, any alignment */
     uint32_t len_flags; /* [15:0] length in bytes (1..16383); [31:16] flags */
-    uint32_t rsvd;      /* reserved, write 0 (bit 31: owner bit, later protocols) */
+    uint32_t rsvd;      /* [31] owner bit (NICTX_PROTO_OWNER/WC); other bits 0 */
 };
+
+/* Owner bit in rsvd.  The device owns a descriptor whose owner bit equals the
+ * ring pass's phase: 1 on the first pass over the ring, 0 on the second, ... */
+#define NICTX_DESC_OWNER 0x80000000u
 
 #define NICTX_DESC_BYTES 16u
 #define NICTX_DESC_LEN_MASK 0x3FFFu

@@ -9,7 +9,7 @@
 
 static int pktgen_cfg_valid(const struct pktgen_cfg *cfg)
 {
-    return cfg->burst >= 1 && cfg->max_len >= 1 && cfg->max_len <= TXQ_PKT_LEN_MAX &&
+    return cfg->burst >= 1 && cfg->bug < DRV_BUG_COUNT && cfg->max_len >= 1 && cfg->max_len <= TXQ_PKT_LEN_MAX &&
            cfg->buf_offset <= PKTGEN_BUF_OFFSET_MAX && cfg->len != NULL;
 }
 
@@ -48,6 +48,7 @@ int pktgen_init(struct pktgen *g, struct platform *p, struct txq *q,
     g->nfree = n;
     g->is_free = is_free;
     g->buf_size = buf_size;
+    g->last_buf = 0;
     g->failed = 0;
     g->stats.sent = 0;
     g->stats.completed = 0;
@@ -119,8 +120,10 @@ enum pktgen_ret pktgen_step(struct pktgen *g)
                 more = 0; /* ring the doorbell before stopping on error */
         }
 
-        uint32_t bi = g->free_list[g->nfree - 1];
+        int reuse = cfg->bug == DRV_BUG_BUF_OVERWRITE && seq == cfg->bug_at && seq > 0;
+        uint32_t bi = reuse ? g->last_buf : g->free_list[g->nfree - 1];
         struct pktgen_buf *b = &g->bufs[bi];
+        plat_cpu_touch(g->plat, b->cpu + cfg->buf_offset, len);
         if (cfg->fill != NULL)
             cfg->fill(cfg->ctx, seq, b->cpu + cfg->buf_offset, len);
 
@@ -131,8 +134,11 @@ enum pktgen_ret pktgen_step(struct pktgen *g)
         };
         if (txq_xmit(g->q, &pkt, more) != TXQ_OK)
             break; /* not reached: checked above; buffer stays free */
-        g->nfree--;
-        g->is_free[bi] = 0;
+        if (!reuse) {
+            g->nfree--;
+            g->is_free[bi] = 0;
+        }
+        g->last_buf = bi;
         g->stats.sent++;
         len = next_len;
     }

@@ -14,7 +14,8 @@
  *   completion callback and the pktgen object as its context, before
  *   pktgen_init (which checks this).
  * - Filling a frame has no modelled cost (pktgen reuses its skb): fill()
- *   writes straight through the buffer's CPU pointer.
+ *   writes straight through the buffer's CPU pointer, announced to the
+ *   platform with plat_cpu_touch.
  * - Packets are numbered seq = 0, 1, ... count - 1 in sending order.
  */
 #ifndef NICTX_PKTGEN_H
@@ -22,6 +23,7 @@
 
 #include <stdint.h>
 
+#include "drv_bug.h"
 #include "platform.h"
 #include "txq.h"
 
@@ -41,6 +43,9 @@ struct pktgen_cfg {
     pktgen_len_fn len;    /* required */
     pktgen_fill_fn fill;  /* may be NULL: buffer contents left as they are */
     void *ctx;            /* passed to len() and fill() */
+    enum drv_bug bug;     /* DRV_BUG_BUF_OVERWRITE: packet bug_at reuses the
+                             previous packet's buffer while it is in flight */
+    uint64_t bug_at;
 };
 
 struct pktgen_stats {
@@ -66,6 +71,7 @@ struct pktgen {
     uint32_t nfree;
     uint8_t *is_free;        /* per buffer: 1 if on the free list */
     unsigned buf_size;       /* bytes per buffer (multiple of 64) */
+    uint32_t last_buf;       /* buffer of the latest packet sent */
     int failed;              /* len() returned a bad length */
     struct pktgen_stats stats;
 };

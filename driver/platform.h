@@ -9,13 +9,20 @@
  * binary.  Every function takes the platform object first; there is no
  * global state.
  *
- * Memory model (this skeleton): x86-TSO.  dma_wmb() is a compiler barrier
- * and wmb() is sfence; both are still reported so that their cost and their
- * placement can be measured and, later, checked.
- *
- * Stores to DMA-coherent memory that the device reads (descriptors) go
- * through plat_store32/64: they stand for the plain stores a Linux driver
- * does (WRITE_ONCE), and give the simulator a hook to time them.
+ * Memory model: the driver must be correct under the Linux kernel's rules,
+ * whatever CPU it runs on.  Stores to DMA-coherent memory that the device
+ * reads (descriptors) go through plat_store32/64: they stand for the plain
+ * stores a Linux driver does (WRITE_ONCE).  They may become visible to the
+ * device later than they are issued, and (on weakly ordered CPUs) in another
+ * order, unless a barrier orders them:
+ *  - plat_dma_wmb(): earlier stores to coherent memory are visible before
+ *    later ones (x86: a compiler barrier; arm64: dmb oshst);
+ *  - plat_wmb(): earlier stores of any kind, write-combining ones included,
+ *    are visible before later stores and MMIO writes (x86: sfence; arm64:
+ *    dsb st);
+ *  - plat_smp_mb(): a full barrier (x86: lock addl).
+ * The simulator (sim/stbuf.h) models what each costs and what goes wrong
+ * without it; sim/ownchk.h names every ordering bug it sees.
  */
 #ifndef NICTX_PLATFORM_H
 #define NICTX_PLATFORM_H
@@ -38,6 +45,13 @@ enum plat_work {
 void plat_mmio_write32(struct platform *p, uint32_t off, uint32_t val);
 /* 64-bit write as one TLP (8-byte aligned `off`). */
 void plat_mmio_write64(struct platform *p, uint32_t off, uint64_t val);
+/* Write-combining copy of `len` bytes (a multiple of 8, 8-aligned `off`)
+ * into BAR0 with 64-bit stores through a WC mapping (mlx4_bf_copy,
+ * __iowrite64_copy).  The stores collect in the CPU's 64-byte WC buffers,
+ * which drain to the link as whole lines when full, or when a plat_wmb()
+ * (sfence) flushes them; without that fence they drain late and in any
+ * order. */
+void plat_mmio_copy_wc(struct platform *p, uint32_t off, const void *src, size_t len);
 /* Uncached MMIO read: the CPU stalls until the device's completion returns. */
 uint32_t plat_mmio_read32(struct platform *p, uint32_t off);
 
@@ -51,6 +65,11 @@ uint32_t plat_load32(struct platform *p, const void *src);
 void plat_dma_wmb(struct platform *p);
 void plat_wmb(struct platform *p);
 void plat_smp_mb(struct platform *p);
+
+/* The CPU writes `len` bytes of a DMA buffer through its own pointer
+ * (filling a frame): no modelled cost; lets the simulator check that the
+ * buffer is not one the device still owns. */
+void plat_cpu_touch(struct platform *p, const void *dst, size_t len);
 
 /* Charge `n` units of modelled driver work. */
 void plat_cpu_work(struct platform *p, enum plat_work what, unsigned n);

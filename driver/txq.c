@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The descriptor body is written as two 64-bit stores (x86, little-endian). */
 _Static_assert(sizeof(struct nictx_tx_desc) == NICTX_DESC_BYTES,
@@ -39,6 +40,8 @@ static int txq_cfg_valid(const struct txq_cfg *cfg)
         return 0;
     if (cfg->max_rd_bytes != 0 && (cfg->max_rd_bytes < 4096 || cfg->max_rd_bytes >= (1u << 21)))
         return 0;
+    if (cfg->proto > TXQ_PROTO_WC || cfg->barrier > TXQ_BARRIER_NONE || cfg->bug >= DRV_BUG_COUNT)
+        return 0;
     if (cfg->irq_thresh > 0) {
         if (cfg->irq_addr == 0 || (cfg->irq_addr & 3u) != 0)
             return 0;
@@ -60,14 +63,19 @@ int txq_init(struct txq *q, struct platform *p, const struct txq_cfg *cfg,
 
     uint32_t size = 1u << cfg->ring_log2;
     void **cookies = calloc(size, sizeof(*cookies));
-    if (cookies == NULL)
+    uint8_t *phase_of = calloc(size, 1);
+    if (cookies == NULL || phase_of == NULL) {
+        free(cookies);
+        free(phase_of);
         return -2;
+    }
 
     dma_addr_t ring_dma = 0;
     struct nictx_tx_desc *ring =
         plat_dma_alloc(p, (size_t)size * NICTX_DESC_BYTES, TXQ_RING_ALIGN, &ring_dma);
     if (ring == NULL) {
         free(cookies);
+        free(phase_of);
         return -2;
     }
     /* The writeback word gets a cache line of its own: the device writes it,
@@ -76,6 +84,7 @@ int txq_init(struct txq *q, struct platform *p, const struct txq_cfg *cfg,
     uint32_t *wb = plat_dma_alloc(p, TXQ_CACHELINE, TXQ_CACHELINE, &wb_dma);
     if (wb == NULL) {
         free(cookies);
+        free(phase_of);
         return -2;
     }
 
@@ -85,15 +94,25 @@ int txq_init(struct txq *q, struct platform *p, const struct txq_cfg *cfg,
     q->wb = wb;
     q->wb_dma = wb_dma;
     q->cookies = cookies;
+    q->phase_of = phase_of;
+    q->bug_fired = 0;
     q->size = size;
     q->mask = size - 1;
     q->clean = cfg->clean;
+    q->proto = cfg->proto;
+    q->barrier = cfg->barrier;
+    q->bug = cfg->bug;
+    q->bug_at = cfg->bug_at;
     q->done = done;
     q->done_ctx = done_ctx;
 
     q->next_to_use = 0;
     q->stopped = 0;
+    q->phase = 1;
+    q->batch_start = 0;
+    q->wc_off = NICTX_WC_BASE;
     q->st_pkts = q->st_descs = q->st_doorbells = q->st_wmbs = 0;
+    q->st_dma_wmbs = q->st_wc_pushes = 0;
     q->st_busy = q->st_stops = q->st_bad_len = 0;
 
     q->next_to_clean = 0;
@@ -109,6 +128,9 @@ int txq_init(struct txq *q, struct platform *p, const struct txq_cfg *cfg,
     plat_mmio_write32(p, NICTX_REG_MRRS_LOG2, cfg->mrrs_log2);
     plat_mmio_write32(p, NICTX_REG_DESC_FETCH_MAX, cfg->desc_fetch_max);
     plat_mmio_write32(p, NICTX_REG_LINE_RATE, cfg->line_rate_fx);
+    if (cfg->proto != TXQ_PROTO_TAIL)
+        plat_mmio_write32(p, NICTX_REG_PROTO, cfg->proto == TXQ_PROTO_WC ? NICTX_PROTO_WC
+                                                                         : NICTX_PROTO_OWNER);
     if (cfg->max_tags)
         plat_mmio_write32(p, NICTX_REG_MAX_TAGS, cfg->max_tags);
     if (cfg->max_rd_bytes)
@@ -122,7 +144,9 @@ void txq_destroy(struct txq *q)
     if (q == NULL)
         return;
     free(q->cookies);
+    free(q->phase_of);
     q->cookies = NULL;
+    q->phase_of = NULL;
 }
 
 unsigned txq_in_flight(const struct txq *q)
@@ -140,6 +164,138 @@ int txq_stopped(const struct txq *q)
     return q->stopped != 0;
 }
 
+/* A one-shot bug fires on this packet. */
+static int txq_bug_now(const struct txq *q, enum drv_bug bug)
+{
+    return q->bug == bug && q->st_pkts == q->bug_at;
+}
+
+static void txq_dma_wmb(struct txq *q)
+{
+    plat_dma_wmb(q->plat);
+    q->st_dma_wmbs++;
+}
+
+static void txq_wmb(struct txq *q)
+{
+    plat_wmb(q->plat);
+    q->st_wmbs++;
+}
+
+static int txq_owned_proto(const struct txq *q)
+{
+    return q->proto != TXQ_PROTO_TAIL;
+}
+
+/* The descriptor body (address and length; no owner bit) of slot i. */
+static void txq_write_body(struct txq *q, uint32_t i, const struct txq_pkt *pkt)
+{
+    struct nictx_tx_desc *d = &q->ring[i];
+    uint64_t addr = pkt->dma;
+    uint32_t len = pkt->len;
+
+    if (txq_bug_now(q, DRV_BUG_ZERO_LEN))
+        len = 0;
+    if (txq_bug_now(q, DRV_BUG_LEN_TOO_BIG))
+        len |= NICTX_DESC_LEN_MASK + 1u;
+    if (txq_bug_now(q, DRV_BUG_BAD_DMA_ADDR))
+        addr += 1ull << 40;
+    plat_store64(q->plat, &d->addr, addr);
+    if (txq_owned_proto(q))
+        plat_store32(q->plat, &d->len_flags, len); /* the owner word follows */
+    else
+        plat_store64(q->plat, &d->len_flags, (uint64_t)len); /* rsvd 0 */
+}
+
+/* Hand slot i to the device by its owner bit. */
+static void txq_set_owner(struct txq *q, uint32_t i)
+{
+    plat_store32(q->plat, &q->ring[i].rsvd, q->phase_of[i] ? NICTX_DESC_OWNER : 0);
+}
+
+/* Owner protocols: the barrier before one descriptor's owner bit. */
+static void txq_owner_barrier(struct txq *q)
+{
+    if (q->bug == DRV_BUG_NO_DMA_WMB)
+        return;
+    if (q->barrier == TXQ_BARRIER_PER_DESC)
+        txq_dma_wmb(q);
+    else if (q->barrier == TXQ_BARRIER_WMB_PER_DESC)
+        txq_wmb(q);
+}
+
+/* Publish the batch [batch_start, next_to_use) with owner bits, if the
+ * placement deferred them: one dma_wmb, the first descriptor's bit last. */
+static void txq_publish_batch(struct txq *q)
+{
+    uint32_t first = q->batch_start, i;
+
+    if (q->barrier != TXQ_BARRIER_PER_BATCH || first == q->next_to_use)
+        return;
+    if (q->bug != DRV_BUG_NO_DMA_WMB)
+        txq_dma_wmb(q);
+    for (i = (first + 1) & q->mask; i != q->next_to_use; i = (i + 1) & q->mask)
+        txq_set_owner(q, i);
+    txq_set_owner(q, first);
+}
+
+/* The doorbell-side barrier (wmb before the doorbell or WC copy). */
+static void txq_doorbell_barrier(struct txq *q)
+{
+    if (q->barrier != TXQ_BARRIER_NONE && q->bug != DRV_BUG_NO_WMB_DOORBELL)
+        txq_wmb(q);
+}
+
+/* mlx4 BlueFlame: copy the batch's last descriptor, with its ring index,
+ * into the next WC buffer; the copy is the doorbell. */
+static void txq_wc_push(struct txq *q)
+{
+    uint32_t last = (q->next_to_use - 1) & q->mask;
+    uint64_t block[NICTX_WC_BLOCK / 8] = {0};
+
+    memcpy(block, &q->ring[last], NICTX_DESC_BYTES); /* as the driver wrote it */
+    block[NICTX_WC_IDX_OFF / 8] = last;
+    plat_mmio_copy_wc(q->plat, q->wc_off, block, sizeof(block));
+    if (q->barrier != TXQ_BARRIER_NONE && q->bug != DRV_BUG_BF_NO_SFENCE)
+        txq_wmb(q); /* sfence: the block leaves the WC buffer now */
+    q->wc_off ^= NICTX_WC_BUF_SIZE;
+    q->st_wc_pushes++;
+}
+
+static void txq_doorbell(struct txq *q)
+{
+    uint32_t tail = q->next_to_use;
+
+    txq_publish_batch(q);
+    q->batch_start = q->next_to_use;
+    txq_doorbell_barrier(q);
+    if (q->proto == TXQ_PROTO_WC) {
+        txq_wc_push(q);
+        return;
+    }
+    /* Tail bugs: the first doorbell after packet bug_at. */
+    if (!q->bug_fired && q->st_pkts > q->bug_at) {
+        if (q->bug == DRV_BUG_TAIL_PAST_WRITTEN)
+            tail = (tail + 1) & q->mask;
+        else if (q->bug == DRV_BUG_TAIL_BEYOND_RING)
+            tail += q->size;
+        q->bug_fired = 1;
+    }
+    plat_mmio_write32(q->plat, NICTX_REG_TAIL, tail);
+    q->st_doorbells++;
+}
+
+/* Write slot i for pkt under the configured protocol and placement. */
+static void txq_write_desc(struct txq *q, uint32_t i, const struct txq_pkt *pkt)
+{
+    txq_write_body(q, i, pkt);
+    q->phase_of[i] = (uint8_t)q->phase;
+    if (!txq_owned_proto(q) || q->barrier == TXQ_BARRIER_PER_BATCH)
+        return;
+    txq_owner_barrier(q);
+    txq_set_owner(q, i);
+}
+
 enum txq_ret txq_xmit(struct txq *q, const struct txq_pkt *pkt, int more)
 {
     if (pkt->len == 0 || pkt->len > TXQ_PKT_LEN_MAX) {
@@ -151,16 +307,16 @@ enum txq_ret txq_xmit(struct txq *q, const struct txq_pkt *pkt, int more)
         return TXQ_BUSY;
     }
 
-    struct platform *p = q->plat;
-    plat_cpu_work(p, PLAT_WORK_XMIT_PKT, 1);
-
+    plat_cpu_work(q->plat, PLAT_WORK_XMIT_PKT, 1);
     uint32_t i = q->next_to_use;
-    struct nictx_tx_desc *d = &q->ring[i];
-    /* len_flags = len, flags 0; rsvd (high half) 0: no owner bit here. */
-    plat_store64(p, &d->addr, pkt->dma);
-    plat_store64(p, &d->len_flags, (uint64_t)pkt->len);
+    txq_write_desc(q, i, pkt);
+    if (txq_bug_now(q, DRV_BUG_DESC_REUSE) && txq_in_flight(q) > 0)
+        txq_write_body(q, (i - 1) & q->mask, pkt); /* a stale index: the slot before */
     q->cookies[i] = pkt->cookie;
     q->next_to_use = (i + 1) & q->mask;
+    /* A new pass over the ring: the owner bit flips (mlx4: ring->size bit). */
+    if (q->next_to_use == 0 && !(q->bug == DRV_BUG_WRONG_PHASE))
+        q->phase ^= 1u;
     q->st_pkts++;
     q->st_descs++;
 
@@ -169,14 +325,8 @@ enum txq_ret txq_xmit(struct txq *q, const struct txq_pkt *pkt, int more)
         q->stopped = 1;
         q->st_stops++;
     }
-
-    if (!more || q->stopped) {
-        /* Descriptor stores visible before the device sees the new tail. */
-        plat_wmb(p);
-        q->st_wmbs++;
-        plat_mmio_write32(p, NICTX_REG_TAIL, q->next_to_use);
-        q->st_doorbells++;
-    }
+    if (!more || q->stopped)
+        txq_doorbell(q);
     return TXQ_OK;
 }
 
@@ -231,6 +381,8 @@ void txq_get_stats(const struct txq *q, struct txq_stats *out)
     out->descs = q->st_descs;
     out->doorbells = q->st_doorbells;
     out->wmbs = q->st_wmbs;
+    out->dma_wmbs = q->st_dma_wmbs;
+    out->wc_pushes = q->st_wc_pushes;
     out->cleans = q->st_cleans;
     out->reclaimed = q->st_reclaimed;
     out->busy = q->st_busy;

@@ -16,8 +16,13 @@
  * - xmit_more: txq_xmit(..., more = 1) writes the descriptor but defers the
  *   doorbell; the doorbell (wmb() then the tail write) is issued when more
  *   is 0 or when the queue has just stopped because the ring is full
- *   (Linux: !netdev_xmit_more() || netif_xmit_stopped(txq)).  One wmb() per
- *   doorbell, never one per descriptor.  A caller that passes more = 1 must
+ *   (Linux: !netdev_xmit_more() || netif_xmit_stopped(txq)).
+ * - Ownership (enum txq_proto, enum txq_barrier): TAIL publishes with the
+ *   tail write; OWNER sets each descriptor's owner bit (the pass's phase)
+ *   after its body, then kicks the device with a doorbell carrying the
+ *   producer index; WC does the same but replaces the doorbell of a batch
+ *   by a 64-byte copy of its last descriptor into the BAR0 WC window
+ *   (wmb, copy, wmb), alternating its two buffers as mlx4 does.  A caller that passes more = 1 must
  *   follow with another txq_xmit (the Linux contract); no doorbell is
  *   pending once the queue is stopped.
  * - The completion callback is called once per reclaimed descriptor, in
@@ -35,6 +40,7 @@
 #include <stdalign.h>
 #include <stdint.h>
 
+#include "drv_bug.h"
 #include "nictx_hw.h"
 #include "platform.h"
 
@@ -50,6 +56,27 @@
  * TX_WAKE_THRESHOLD = 2 x DESC_NEEDED = 42), or a quarter of a smaller
  * ring: waking at one free slot would ring a doorbell per packet. */
 #define TXQ_WAKE_THRESH   42u
+
+/* How descriptors pass to the device (docs/ownership.md). */
+enum txq_proto {
+    TXQ_PROTO_TAIL,  /* Intel: the tail doorbell publishes the slots before it */
+    TXQ_PROTO_OWNER, /* Mellanox: an owner bit per descriptor, phase flips per pass;
+                        the doorbell only kicks the device */
+    TXQ_PROTO_WC,    /* OWNER, plus the last descriptor of a batch copied into a
+                        BAR0 write-combining buffer (mlx4 BlueFlame) instead of
+                        a doorbell */
+};
+
+/* Where the descriptor-side barrier goes (docs/ownership.md).  The
+ * doorbell side is fixed: wmb() before the doorbell, and wmb() around the
+ * WC copy, as the kernel writes them; only TXQ_BARRIER_NONE drops them. */
+enum txq_barrier {
+    TXQ_BARRIER_PER_DESC,     /* dma_wmb() before each owner bit */
+    TXQ_BARRIER_PER_BATCH,    /* one dma_wmb(), then the batch's owner bits,
+                                 the first descriptor's last */
+    TXQ_BARRIER_WMB_PER_DESC, /* wmb() before each owner bit (mlx4, 2014) */
+    TXQ_BARRIER_NONE,         /* no barrier at all: for validation only */
+};
 
 /* Where txq_clean learns the device's head index. */
 enum txq_clean_mode {
@@ -75,6 +102,10 @@ struct txq_cfg {
                                 0 leaves the device's reset value (32) */
     uint32_t max_rd_bytes;   /* outstanding DMA read bytes: 0 = no limit,
                                 else 4096..2^21-1 */
+    enum txq_proto proto;
+    enum txq_barrier barrier;
+    enum drv_bug bug;        /* DRV_BUG_NONE: the correct driver */
+    uint64_t bug_at;         /* packet index at which a one-shot bug fires */
 };
 
 /* Completion callback: the buffer behind `cookie` is free again. */
@@ -97,7 +128,9 @@ struct txq_stats {
     uint64_t pkts;      /* packets posted */
     uint64_t descs;     /* descriptors written (one per packet) */
     uint64_t doorbells; /* tail MMIO writes */
-    uint64_t wmbs;      /* wmb() issued (one per doorbell) */
+    uint64_t wmbs;      /* wmb() issued */
+    uint64_t dma_wmbs;  /* dma_wmb() issued */
+    uint64_t wc_pushes; /* descriptors pushed through the WC window */
     uint64_t cleans;    /* txq_clean calls */
     uint64_t reclaimed; /* descriptors reclaimed */
     uint64_t busy;      /* txq_xmit returned TXQ_BUSY */
@@ -116,17 +149,26 @@ struct txq {
     uint32_t *wb;               /* head-writeback word, own 64 B line */
     dma_addr_t wb_dma;
     void **cookies;             /* per-slot cookie, malloc'd (CPU-private) */
+    uint8_t *phase_of;          /* per-slot owner bit to publish, malloc'd */
     uint32_t size;              /* ring slots, 1 << ring_log2 */
     uint32_t mask;              /* size - 1 */
     enum txq_clean_mode clean;
+    enum txq_proto proto;
+    enum txq_barrier barrier;
+    enum drv_bug bug;
+    uint64_t bug_at;
+    int bug_fired;              /* a one-shot doorbell bug has fired */
     txq_complete_fn done;
     void *done_ctx;
 
     /* Producer line: written by txq_xmit (and `stopped` by txq_clean). */
     alignas(TXQ_CACHELINE) uint32_t next_to_use;
     int stopped;                /* netif_stop_queue state */
-    uint64_t st_pkts, st_descs, st_doorbells, st_wmbs, st_busy, st_stops,
-        st_bad_len;
+    uint32_t phase;             /* owner bit of the current pass: 1, 0, 1, ... */
+    uint32_t batch_start;       /* first slot of the batch not yet published */
+    uint32_t wc_off;            /* BAR0 offset of the next WC buffer */
+    uint64_t st_pkts, st_descs, st_doorbells, st_wmbs, st_dma_wmbs, st_wc_pushes,
+        st_busy, st_stops, st_bad_len;
 
     /* Consumer line: written by txq_clean only. */
     alignas(TXQ_CACHELINE) uint32_t next_to_clean;
@@ -149,7 +191,7 @@ struct txq {
 int txq_init(struct txq *q, struct platform *p, const struct txq_cfg *cfg,
              txq_complete_fn done, void *done_ctx);
 
-/* Free the cookie array; the device is left as is.  Safe to call twice. */
+/* Free the per-slot arrays; the device is left as is.  Safe to call twice. */
 void txq_destroy(struct txq *q);
 
 /*

@@ -38,6 +38,18 @@ package nictx_pkg;
   localparam logic [7:0] RegMaxTags     = 8'h60;
   localparam logic [7:0] RegMaxRdBytes  = 8'h64;
   localparam logic [7:0] RegCntRdStall  = 8'h68;
+  localparam logic [7:0] RegProto       = 8'h6C;
+  localparam logic [7:0] RegCntNotOwned = 8'h70;
+  localparam logic [7:0] RegCntWc       = 8'h74;
+  localparam logic [7:0] RegCntWcDrop   = 8'h78;
+
+  // Ownership protocols (RegProto).
+  localparam logic [1:0] ProtoTail  = 2'd0;
+  localparam logic [1:0] ProtoOwner = 2'd1;
+  localparam logic [1:0] ProtoWc    = 2'd2;
+
+  // Write-combining descriptor window in BAR0 (bytes 0x200..0x3FF).
+  localparam logic [9:0] WcBase = 10'h200;
 
   localparam logic [31:0] IdValue = 32'h6e78_0001;
 
@@ -45,5 +57,6 @@ package nictx_pkg;
   localparam int unsigned ErrTailRange = 0;
   localparam int unsigned ErrBadDesc   = 1;
   localparam int unsigned ErrBadAccess = 2;
+  localparam int unsigned ErrDma       = 3;
 
 endpackage

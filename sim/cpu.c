@@ -18,6 +18,11 @@ static const struct cpu_costs cpu_profile_x86 = {
     .smp_mb_ns = 6.0,
     .mmio_write_ns = 100.0,
     .mmio_read_ns = 0.0,
+    .wc_store_ns = 1.0,
+    .drain_hit_ns = 2.0,
+    .drain_miss_ns = 20.0,
+    .wc_drain_max_ns = 200.0,
+    .sb_entries = 56,
 };
 
 static const struct cpu_costs cpu_profile_cheap = {
@@ -31,6 +36,11 @@ static const struct cpu_costs cpu_profile_cheap = {
     .smp_mb_ns = 0.5,
     .mmio_write_ns = 1.0,
     .mmio_read_ns = 0.0,
+    .wc_store_ns = 0.1,
+    .drain_hit_ns = 0.5,
+    .drain_miss_ns = 2.0,
+    .wc_drain_max_ns = 20.0,
+    .sb_entries = 56,
 };
 
 int cpu_costs_profile(struct cpu_costs *c, const char *name)
@@ -69,7 +79,7 @@ void cpu_wait_until(struct cpu *c, sim_ps_t t, enum cpu_cause cause)
 const char *cpu_cause_name(enum cpu_cause cause)
 {
     static const char *const names[CPU_CAUSE_COUNT] = {
-        "driver", "desc_write", "barrier", "doorbell", "mmio_read",
+        "driver", "desc_write", "barrier", "drain_wait", "doorbell", "mmio_read",
         "wc_copy", "lock_stall", "cacheline", "idle",
     };
     return (unsigned)cause < CPU_CAUSE_COUNT ? names[cause] : "invalid";

@@ -6,8 +6,9 @@
  * the time is booked to a cause so a run can say where CPU nanoseconds per
  * packet go.  Stalls whose length the simulation decides (an MMIO read
  * waiting for its completion, waiting for the device) are booked with
- * cpu_wait_until().  A later model refines this with cache lines and store
- * ordering; the causes are already named for it.
+ * cpu_wait_until().  Store visibility (sim/stbuf.h) decides how long a
+ * barrier waits for earlier stores to drain: that wait is its own cause,
+ * apart from the barrier's issue cost.
  */
 #ifndef NICTX_CPU_H
 #define NICTX_CPU_H
@@ -17,10 +18,12 @@
 enum cpu_cause {
     CPU_DRIVER,     /* per-packet and per-completion driver work */
     CPU_DESC_WRITE, /* stores of descriptor words */
-    CPU_BARRIER,    /* dma_wmb, wmb, smp_mb */
+    CPU_BARRIER,    /* dma_wmb, wmb, smp_mb: issue cost */
+    CPU_DRAIN,      /* a barrier (or a full store buffer) waiting for earlier
+                       stores to become visible */
     CPU_DOORBELL,   /* uncached posted MMIO writes */
     CPU_MMIO_READ,  /* uncached MMIO reads: stall until the completion */
-    CPU_WC_COPY,    /* write-combining descriptor push (later) */
+    CPU_WC_COPY,    /* write-combining descriptor push (BlueFlame) */
     CPU_LOCK_STALL, /* locked instruction after a posted write (later) */
     CPU_CACHELINE,  /* cache-line transfers between CPUs (later) */
     CPU_IDLE,       /* waiting for the device (not a cost of packets) */
@@ -39,6 +42,12 @@ struct cpu_costs {
     double smp_mb_ns;     /* x86: lock addl */
     double mmio_write_ns; /* issue cost of an uncached posted write */
     double mmio_read_ns;  /* issue cost of an uncached read, before the stall */
+    double wc_store_ns;   /* one 8-byte store through a write-combining mapping */
+    /* Store visibility (sim/stbuf.h). */
+    double drain_hit_ns;  /* a store to a line the CPU holds becomes visible */
+    double drain_miss_ns; /* ... to a line the device touched (read for ownership) */
+    double wc_drain_max_ns; /* an unfenced full WC line drains within this */
+    unsigned sb_entries;  /* store buffer entries */
 };
 
 /* Fill *c from a named profile ("x86", "cheap"); -1 if unknown. */

@@ -27,118 +27,41 @@
 #include "nictx_hw.h"
 #include "sim_world.h"
 
-/* ------------------------------------------------------------------ config */
-
-/* The MAC's rate register: wire bytes per device cycle, unsigned 8.16. */
-static double line_bytes_per_cycle(const struct sim_cfg *c)
-{
-    return c->line_gbps * 1e3 / 8.0 / c->dev_mhz;
-}
-
+/* The MAC's rate register value (sim_cfg.c). */
 static uint32_t line_rate_fx(const struct sim_cfg *c)
 {
-    return (uint32_t)llround(line_bytes_per_cycle(c) * 65536.0);
-}
-
-
-void sim_cfg_default(struct sim_cfg *cfg)
-{
-    memset(cfg, 0, sizeof(*cfg));
-    cfg->pkt_size = 64;
-    cfg->pkt_size_max = 64;
-    cfg->burst = 8;
-    cfg->packets = 100000;
-    cfg->seed = 1;
-    cfg->buf_offset = 0;
-    snprintf(cfg->cpu_profile, sizeof(cfg->cpu_profile), "x86");
-    cpu_costs_profile(&cfg->costs, "x86");
-    cfg->mem_latency_ns = 350.0; /* + 2 x 100 ns link = 550 ns DMA read */
-    cfg->poll_ns = 1000.0;
-    pcie_cfg_default(&cfg->pcie);
-    pcie_fc_cfg_infinite(&cfg->fc_dev);
-    pcie_fc_cfg_infinite(&cfg->fc_host);
-    cfg->dev_mhz = 250.0;
-    cfg->line_gbps = 10.0;
-    cfg->ring_size = 1024;
-    cfg->desc_fetch_max = 8;
-    cfg->tags = 32;
-    cfg->max_rd_bytes = 0;
-    cfg->wb_thresh = 32;
-    cfg->irq_thresh = 0;
-    cfg->clean = TXQ_CLEAN_HEAD_WB;
-    cfg->watchdog_us = 1000.0;
-}
-
-#define BAD(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
-
-int sim_cfg_validate(const struct sim_cfg *c, char *err, size_t errlen)
-{
-    char perr[160];
-    double bpc;
-
-    if (c->pkt_size < 64 || c->pkt_size > 16387)
-        BAD("--pkt-size %u: frame size incl. FCS must be 64..16387", c->pkt_size);
-    if (c->pkt_size_max < c->pkt_size || c->pkt_size_max > 16387)
-        BAD("--pkt-size-max %u: must be >= --pkt-size (%u) and <= 16387",
-            c->pkt_size_max, c->pkt_size);
-    if (c->burst < 1 || c->burst > 65536)
-        BAD("--burst %u: must be 1..65536", c->burst);
-    if (c->packets < 1 || c->packets > (1ull << 40))
-        BAD("--packets %" PRIu64 ": must be 1..2^40", c->packets);
-    if (c->buf_offset > 63)
-        BAD("--buf-offset %u: must be 0..63", c->buf_offset);
-    if (!(c->mem_latency_ns >= 0 && c->mem_latency_ns <= 1e6))
-        BAD("--mem-latency-ns %g: must be 0..1e6", c->mem_latency_ns);
-    if (!(c->poll_ns >= 1 && c->poll_ns <= 1e6))
-        BAD("poll interval %g ns: must be 1..1e6", c->poll_ns);
-    if (pcie_cfg_validate(&c->pcie, perr, sizeof(perr)) != 0)
-        BAD("%s", perr);
-    if (pcie_fc_cfg_validate(&c->fc_dev, c->pcie.mps, perr, sizeof(perr)) != 0)
-        BAD("--fc-dev: %s", perr);
-    if (pcie_fc_cfg_validate(&c->fc_host, c->pcie.mps, perr, sizeof(perr)) != 0)
-        BAD("--fc-host: %s", perr);
-    if (!(c->dev_mhz >= 10 && c->dev_mhz <= 2000))
-        BAD("--dev-mhz %g: must be 10..2000", c->dev_mhz);
-    if (!(c->line_gbps >= 0.1 && c->line_gbps <= 800))
-        BAD("--line %gG: must be 0.1..800 Gb/s", c->line_gbps);
-    bpc = line_bytes_per_cycle(c);
-    if (bpc * 65536.0 >= (double)(1u << 24))
-        BAD("--line %gG at %g MHz is %g bytes per device cycle; the MAC's rate "
-            "register holds < 256", c->line_gbps, c->dev_mhz, bpc);
-    if (c->ring_size < 8 || c->ring_size > 65536 || (c->ring_size & (c->ring_size - 1)))
-        BAD("--ring %u: must be a power of two 8..65536", c->ring_size);
-    if (c->desc_fetch_max < 1 || c->desc_fetch_max > 32)
-        BAD("--desc-fetch-max %u: must be 1..32", c->desc_fetch_max);
-    if (c->tags < 1 || c->tags > 256)
-        BAD("--tags %u: must be 1..256", c->tags);
-    if (c->max_rd_bytes != 0 && (c->max_rd_bytes < 4096 || c->max_rd_bytes >= (1u << 21)))
-        BAD("--max-read-bytes %u: must be 0 (no limit) or 4096..2097151", c->max_rd_bytes);
-    if (c->wb_thresh >= c->ring_size)
-        BAD("--wb-thresh %u: must be below the ring size %u", c->wb_thresh, c->ring_size);
-    if (c->irq_thresh >= 65536)
-        BAD("--irq-thresh %u: must be 0..65535", c->irq_thresh);
-    if (c->clean == TXQ_CLEAN_HEAD_WB && c->wb_thresh == 0)
-        BAD("--clean wb needs head writeback: set --wb-thresh >= 1 (or --clean mmio)");
-    if (!(c->watchdog_us >= 1 && c->watchdog_us <= 1e9))
-        BAD("--watchdog-us %g: must be 1..1e9", c->watchdog_us);
-    return 0;
+    return sim_cfg_line_rate_fx(c);
 }
 
 /* ------------------------------------------------------------- violations */
 
-void sim_violation(struct sim *s, const char *kind, const char *fmt, ...)
+void sim_violation_at(void *ctx, const char *kind, sim_ps_t t, long desc, const char *detail)
 {
-    va_list ap;
+    struct sim *s = ctx;
 
     if (s->nviol < SIM_MAX_VIOLATIONS) {
         struct sim_violation *v = &s->viol[s->nviol];
         v->kind = kind;
-        v->time_ps = s->now;
-        va_start(ap, fmt);
-        vsnprintf(v->detail, sizeof(v->detail), fmt, ap);
-        va_end(ap);
+        v->time_ps = t;
+        v->queue = 0;
+        v->desc = desc;
+        snprintf(v->detail, sizeof(v->detail), "%s", detail);
     }
-    s->nviol++;
+    /* The first violation starts the grace period: its consequences (a
+     * stale read, a corrupted frame) still show, then the run ends. */
+    if (s->nviol++ == 0)
+        s->stop_at = (t > s->now ? t : s->now) + sim_ns_to_ps(s->cfg.grace_us * 1000.0);
+}
+
+void sim_violation(struct sim *s, const char *kind, const char *fmt, ...)
+{
+    char detail[sizeof(s->viol[0].detail)];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof(detail), fmt, ap);
+    va_end(ap);
+    sim_violation_at(s, kind, s->now, -1, detail);
 }
 
 /* ------------------------------------------------------- pktgen data hooks */
@@ -178,9 +101,32 @@ static void cpu_wake(struct sim *s, sim_ps_t t)
     }
 }
 
+static uint8_t *sim_mem_at(void *ctx, uint64_t addr, unsigned len)
+{
+    return host_mem_ptr(&((struct sim *)ctx)->mem, addr, len);
+}
+
+/* What the CPU's stores and the checker must see of a device access that
+ * reaches host memory at `at`. */
+static void host_snoop(struct sim *s, const struct tlp *t, sim_ps_t at)
+{
+    if (t->type == TLP_CPLD || rc_is_msi(t->addr))
+        return;
+    stbuf_apply(&s->stb, at, sim_mem_at, s);
+    if (t->kind == TLP_KIND_DESC_RD)
+        ownchk_desc_read(&s->ck, t->addr, t->len, at, &s->stb);
+    stbuf_snoop(&s->stb, t->addr, t->len);
+    if (t->type == TLP_MWR && t->addr == s->txq.wb_dma && t->len >= 4) {
+        uint32_t head;
+        memcpy(&head, t->data, 4);
+        ownchk_head(&s->ck, head, at);
+    }
+}
+
 /* A device TLP arrives at the host at time `at`. */
 static void host_receive(struct sim *s, const struct tlp *t, sim_ps_t at)
 {
+    host_snoop(s, t, at);
     switch (rc_receive(&s->rc, t, at)) {
     case RC_NONE:
         break;
@@ -286,6 +232,7 @@ static void tlp_to_beat(const struct tlp *t, unsigned k, struct dev_beat *b)
     b->tag = t->tag;
     b->len = t->len;
     b->addr = t->addr;
+    b->err = t->type == TLP_CPLD && t->status != 0;
     if (t->type != TLP_MRD) {
         for (lane = 0; lane < 8; lane++) {
             long i = beat_byte(t->addr, t->len, k, lane);
@@ -327,6 +274,7 @@ static void d2h_collect(struct sim *s, const struct dev_beat *b)
         t->addr = b->addr;
         t->last = 1;
         t->ro = 0;
+        t->status = 0;
         s->d2h_beat = 0;
     }
     if (t->type != TLP_MRD && (unsigned)s->d2h_beat < k_max) {
@@ -412,10 +360,14 @@ static int sim_clock(struct sim *s)
 
 /* ------------------------------------------------------------- CPU side */
 
-void sim_cpu_send(struct sim *s, const struct tlp *t)
+void sim_cpu_send(struct sim *s, const struct tlp *t, sim_ps_t at)
 {
-    struct tlp *q = tlpq_push(&s->cpu_out, s->cpu.now);
+    struct tlp *q;
 
+    if (at < s->cpu_out_last)
+        at = s->cpu_out_last;
+    s->cpu_out_last = at;
+    q = tlpq_push(&s->cpu_out, at);
     if (!q) {
         sim_fail(s, "out of memory queueing an MMIO TLP");
         return;
@@ -425,19 +377,11 @@ void sim_cpu_send(struct sim *s, const struct tlp *t)
     q->tag = t->tag;
     q->last = 1;
     q->ro = t->ro;
+    q->status = 0;
     q->len = t->len;
     q->addr = t->addr;
     if (t->type != TLP_MRD)
         memcpy(q->data, t->data, t->len);
-}
-
-void sim_note_doorbell(struct sim *s, uint32_t tail)
-{
-    uint32_t mask = s->cfg.ring_size - 1;
-
-    s->published += (tail - s->last_tail) & mask;
-    s->last_tail = tail & mask;
-    sb_note_published(s->sb, s->published, s->cpu.now);
 }
 
 static sim_ps_t sim_next_event(const struct sim *s, int cpu_may_run)
@@ -452,7 +396,11 @@ static sim_ps_t sim_next_event(const struct sim *s, int cpu_may_run)
             t = s->cpu.now;
         if (s->cpu_state == SIM_CPU_WAIT && s->cpu_deadline < t)
             t = s->cpu_deadline;
+        if (s->cpu_state != SIM_CPU_RUN && (x = stbuf_wc_next(&s->stb)) < t)
+            t = x; /* an unfenced WC line drains while the driver waits */
     }
+    if (s->stop_at > s->now && s->stop_at < t)
+        t = s->stop_at;
     return t;
 }
 
@@ -542,6 +490,29 @@ void sim_advance_to(struct sim *s, sim_ps_t t)
 
 /* ------------------------------------------------------------ lifecycle */
 
+/* The CPU's store buffer over host memory, and the checker behind it. */
+static int sim_stbuf_init(struct sim *s, size_t memsz)
+{
+    struct stbuf_cfg bc;
+    const struct cpu_costs *c = &s->cfg.costs;
+
+    memset(&bc, 0, sizeof(bc));
+    bc.order = s->cfg.ordering;
+    bc.window = s->cfg.reorder_window;
+    bc.capacity = c->sb_entries;
+    bc.hit_ns = c->drain_hit_ns;
+    bc.miss_ns = c->drain_miss_ns;
+    bc.wc_drain_max_ns = c->wc_drain_max_ns;
+    bc.seed = s->cfg.seed;
+    bc.mem_base = SIM_HOST_BASE;
+    bc.mem_size = memsz;
+    ownchk_init(&s->ck, &s->mem, sim_violation_at, s);
+    if (stbuf_init(&s->stb, &bc) != 0)
+        return -1;
+    s->stb_up = 1;
+    return 0;
+}
+
 struct sim *sim_create(const struct sim_cfg *cfg, const struct device_ops *ops,
                        char *err, size_t errlen)
 {
@@ -574,7 +545,7 @@ struct sim *sim_create(const struct sim_cfg *cfg, const struct device_ops *ops,
 
     buf = ((size_t)s->gen.max_len + cfg->buf_offset + 63) & ~(size_t)63;
     memsz = (size_t)cfg->ring_size * (NICTX_DESC_BYTES + buf) + (1u << 16);
-    if (host_mem_init(&s->mem, SIM_HOST_BASE, memsz) != 0 ||
+    if (host_mem_init(&s->mem, SIM_HOST_BASE, memsz) != 0 || sim_stbuf_init(s, memsz) != 0 ||
         tlpq_init(&s->cpu_out, 64) != 0 ||
         rc_init(&s->rc, &s->mem, &cfg->pcie, cfg->mem_latency_ns) != 0 ||
         !(s->h2d = pcie_link_create(&cfg->pcie)) ||
@@ -614,6 +585,10 @@ struct sim *sim_create(const struct sim_cfg *cfg, const struct device_ops *ops,
     tc.clean = cfg->clean;
     tc.irq_addr = cfg->irq_thresh ? SIM_MSIX_ADDR : 0;
     tc.irq_data = cfg->irq_thresh ? 0x40u : 0;
+    tc.proto = cfg->proto;
+    tc.barrier = cfg->barrier;
+    tc.bug = cfg->bug;
+    tc.bug_at = cfg->bug_at;
 
     rc = txq_init(&s->txq, &s->plat, &tc, pktgen_complete, &s->pg);
     if (rc != 0 || s->failed) {
@@ -631,6 +606,8 @@ struct sim *sim_create(const struct sim_cfg *cfg, const struct device_ops *ops,
     pc.len = sim_pkt_len;
     pc.fill = sim_pkt_fill;
     pc.ctx = &s->gen;
+    pc.bug = cfg->bug;
+    pc.bug_at = cfg->bug_at;
     rc = pktgen_init(&s->pg, &s->plat, &s->txq, &pc);
     if (rc != 0) {
         snprintf(err, errlen, "pktgen set-up failed (%d): host memory?", rc);
@@ -646,6 +623,9 @@ struct sim *sim_create(const struct sim_cfg *cfg, const struct device_ops *ops,
     s->t_measure0 = s->now;
     s->last_progress = s->now;
     s->cpu_state = SIM_CPU_RUN;
+    s->stop_at = SIM_PS_NEVER;
+    if (s->nviol) /* a violation during the probe ends the run at once */
+        s->stop_at = s->now;
     return s;
 }
 
@@ -665,6 +645,9 @@ void sim_destroy(struct sim *s)
     tlpq_destroy(&s->cpu_out);
     rc_destroy(&s->rc);
     host_mem_destroy(&s->mem);
+    ownchk_destroy(&s->ck);
+    if (s->stb_up)
+        stbuf_destroy(&s->stb);
     free(s);
 }
 
@@ -675,6 +658,16 @@ int sim_run(struct sim *s)
 
     clock_gettime(CLOCK_MONOTONIC, &w0);
     while (!s->failed && s->cpu_state != SIM_CPU_DONE) {
+        if (s->now >= s->stop_at) {
+            s->stopped = 1;
+            snprintf(s->diag, sizeof(s->diag), "stopped %g us after the first violation (%s)",
+                     s->cfg.grace_us, s->viol[0].kind);
+            break;
+        }
+        if (s->cpu_state != SIM_CPU_RUN && stbuf_wc_next(&s->stb) <= s->now) {
+            cpu_wait_until(&s->cpu, s->now, CPU_IDLE);
+            sim_cpu_flush_wc(s);
+        }
         if (s->cpu_state == SIM_CPU_WAIT && s->now >= s->cpu_deadline) {
             cpu_wait_until(&s->cpu, s->cpu_deadline, CPU_IDLE);
             s->cpu_state = SIM_CPU_RUN;
@@ -708,10 +701,20 @@ int sim_run(struct sim *s)
          * measurement and costs nothing that is reported. */
         err = plat_mmio_read32(&s->plat, NICTX_REG_ERR);
         if (err != 0)
-            sim_violation(s, "device_error", "ERR register 0x%x at end of run", err);
+            sim_violation(s, "device_error", "ERR register 0x%x at end of run%s%s%s%s", err,
+                          err & NICTX_ERR_TAIL_RANGE ? ": tail beyond the ring" : "",
+                          err & NICTX_ERR_BAD_DESC ? ": descriptor with a bad length" : "",
+                          err & NICTX_ERR_BAD_ACCESS ? ": bad MMIO access" : "",
+                          err & NICTX_ERR_DMA ? ": DMA read error, queue stopped" : "");
+        s->dev_err = err;
         s->rd_stall_cycles = plat_mmio_read32(&s->plat, NICTX_REG_CNT_RD_STALL);
+        s->not_owned = plat_mmio_read32(&s->plat, NICTX_REG_CNT_NOT_OWNED);
+        s->wc_used = plat_mmio_read32(&s->plat, NICTX_REG_CNT_WC);
+        s->wc_dropped = plat_mmio_read32(&s->plat, NICTX_REG_CNT_WC_DROP);
     }
-    return s->failed ? -1 : 0;
+    if (s->failed)
+        return -1;
+    return s->stopped ? 1 : 0;
 }
 
 const char *sim_diag(const struct sim *s) { return s->diag; }
@@ -799,6 +802,13 @@ void sim_result(const struct sim *s, struct sim_result *r)
         r->busy_d2h = (double)d->busy_ps / (double)(s->t_measure1 - s->t_measure0);
     }
     r->rd_stall_cycles = s->rd_stall_cycles;
+    r->txq = ts;
+    r->not_owned = s->not_owned;
+    r->wc_used = s->wc_used;
+    r->wc_dropped = s->wc_dropped;
+    r->dev_err = s->dev_err;
+    r->stb = s->stb.st;
+    r->stopped_by_violation = s->stopped;
     r->cycles_evaluated = s->cycles;
     r->cycles_skipped = s->skipped;
     r->sim_time_ps = s->now;

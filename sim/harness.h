@@ -20,6 +20,7 @@
 #include "pcie_cfg.h"
 #include "pcie_link.h"
 #include "scoreboard.h"
+#include "stbuf.h"
 #include "txq.h"
 
 struct sim_cfg {
@@ -49,21 +50,40 @@ struct sim_cfg {
     unsigned wb_thresh;    /* head writeback every n completions (0: off) */
     unsigned irq_thresh;   /* interrupt every n completions (0: off) */
     enum txq_clean_mode clean;
+    /* ownership (docs/ownership.md) */
+    enum txq_proto proto;       /* tail | owner | wc */
+    enum txq_barrier barrier;   /* descriptor-side barrier placement */
+    enum stbuf_order ordering;  /* x86 | weak store visibility */
+    unsigned reorder_window;    /* weak: stores that may overtake, 1..64 */
+    enum drv_bug bug;           /* a deliberately broken driver, or NONE */
+    uint64_t bug_at;            /* packet at which a one-shot bug fires */
     /* run */
     double watchdog_us;    /* no frame and no completion for this long: stop */
+    double grace_us;       /* after the first violation, run this long, then stop */
 };
 
 /* The default experiment's parameters (docs/model.md). */
 void sim_cfg_default(struct sim_cfg *cfg);
 /* 0, or -1 with a message naming the bad parameter. */
 int sim_cfg_validate(const struct sim_cfg *cfg, char *err, size_t errlen);
+/* The MAC's rate register: wire bytes per device cycle, unsigned 8.16. */
+uint32_t sim_cfg_line_rate_fx(const struct sim_cfg *cfg);
+/* Names of the enumerated choices, and their parsers (0, or -1 if unknown). */
+const char *sim_proto_name(enum txq_proto p);
+const char *sim_barrier_name(enum txq_barrier b);
+const char *sim_ordering_name(enum stbuf_order o);
+int sim_parse_proto(const char *s, enum txq_proto *out);
+int sim_parse_barrier(const char *s, enum txq_barrier *out);
+int sim_parse_ordering(const char *s, enum stbuf_order *out);
 
 #define SIM_MAX_VIOLATIONS 16
 
 struct sim_violation {
-    const char *kind;  /* e.g. "dma_read_unmapped", "device_error" */
+    const char *kind;  /* e.g. "owner_before_body", "dma_read_unmapped" */
     uint64_t time_ps;
-    char detail[160];
+    unsigned queue;
+    long desc;         /* descriptor index, -1 when none applies */
+    char detail[240];
 };
 
 struct sim_result {
@@ -79,6 +99,12 @@ struct sim_result {
     const char *bound;             /* "cpu", "pcie_h2d", "pcie_d2h", "device", "wire", "latency" */
     double line_gbps_eff;          /* line rate the device was programmed with */
     uint64_t rd_stall_cycles;      /* device cycles a ready MRd waited for a tag/bytes */
+    struct txq_stats txq;          /* the driver's counters */
+    uint64_t not_owned;            /* device: descriptors fetched but not owned */
+    uint64_t wc_used, wc_dropped;  /* device: WC descriptors used / dropped */
+    uint32_t dev_err;              /* device ERR register at the end */
+    struct stbuf_stats stb;        /* store and WC buffer counters */
+    int stopped_by_violation;      /* the run ended grace_us after a violation */
     uint64_t cycles_evaluated, cycles_skipped;
     sim_ps_t sim_time_ps;
     double wall_s;
@@ -94,7 +120,8 @@ struct sim *sim_create(const struct sim_cfg *cfg, const struct device_ops *ops,
                        char *err, size_t errlen);
 void sim_destroy(struct sim *s);
 /* 0 when all packets were sent and reclaimed; -1 when the watchdog or a
- * deadlock ended the run (sim_diag() says why).  Results are valid either way. */
+ * deadlock ended the run; 1 when it ended grace_us after a protocol
+ * violation (sim_diag() says why).  Results are valid in every case. */
 int sim_run(struct sim *s);
 const char *sim_diag(const struct sim *s);
 void sim_result(const struct sim *s, struct sim_result *r);

@@ -38,3 +38,12 @@ void *host_mem_ptr(const struct host_mem *m, uint64_t bus, size_t len)
         return NULL;
     return m->buf + (bus - m->base);
 }
+
+uint64_t host_mem_bus(const struct host_mem *m, const void *cpu)
+{
+    const uint8_t *c = cpu;
+
+    if (c < m->buf || c >= m->buf + m->size)
+        return 0;
+    return m->base + (uint64_t)(c - m->buf);
+}

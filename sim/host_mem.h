@@ -33,4 +33,7 @@ void *host_mem_alloc(struct host_mem *m, size_t size, size_t align, uint64_t *bu
  * else NULL. */
 void *host_mem_ptr(const struct host_mem *m, uint64_t bus, size_t len);
 
+/* Bus address of a CPU pointer into the region, or 0 if outside it. */
+uint64_t host_mem_bus(const struct host_mem *m, const void *cpu);
+
 #endif /* NICTX_HOST_MEM_H */

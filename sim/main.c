@@ -17,6 +17,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "bug_catalog.h"
 #include "harness.h"
 #include "report.h"
 
@@ -65,16 +66,26 @@ static void usage(FILE *f)
 "  --wb-thresh N         head writeback every N completions, 0 = off (32)\n"
 "  --irq-thresh N        interrupt every N completions, 0 = off (0)\n"
 "  --clean wb|mmio       cleanup reads head writeback or the HEAD register (wb)\n"
+"ownership (docs/ownership.md):\n"
+"  --protocol P          tail | owner | wc: how descriptors pass to the device (tail)\n"
+"  --barrier B           per-desc | per-batch | wmb-per-desc | none: the barrier\n"
+"                        before the owner bits (per-desc)\n"
+"  --ordering O          x86 | weak: when CPU stores become visible to DMA (x86)\n"
+"  --reorder-window N    weak: stores that may overtake one another, 1..64 (8)\n"
+"  --driver-bug NAME     run a deliberately broken driver; 'list' prints them\n"
+"  --bug-at N            packet at which a one-shot driver bug fires (1000)\n"
 "run:\n"
 "  --json FILE           also write the result as JSON (atomically)\n"
 "  --watchdog-us US      stop a run with no progress for US (1000)\n"
+"  --grace-us US         after the first protocol violation run US more, then stop (20)\n"
 "  --quiet               no table\n");
 }
 
 enum {
     O_PKT = 256, O_PKTMAX, O_BURST, O_PACKETS, O_SEED, O_BUFOFF, O_CPU, O_MMIOW,
     O_MEMLAT, O_POLL, O_PCIE, O_MPS, O_MRRS, O_RCB, O_RCBCH, O_PLAT, O_LINE, O_DEVMHZ,
-    O_RING, O_DFM, O_TAGS, O_MAXRD, O_FCDEV, O_FCHOST, O_FCUPD, O_WB, O_IRQ, O_CLEAN, O_JSON, O_WD, O_QUIET, O_HELP
+    O_RING, O_DFM, O_TAGS, O_MAXRD, O_FCDEV, O_FCHOST, O_FCUPD, O_WB, O_IRQ, O_CLEAN, O_JSON, O_WD, O_QUIET, O_HELP,
+    O_PROTO, O_BARRIER, O_ORDER, O_WINDOW, O_BUG, O_BUGAT, O_GRACE
 };
 
 static const struct option opts[] = {
@@ -106,6 +117,13 @@ static const struct option opts[] = {
     {"wb-thresh", required_argument, NULL, O_WB},
     {"irq-thresh", required_argument, NULL, O_IRQ},
     {"clean", required_argument, NULL, O_CLEAN},
+    {"protocol", required_argument, NULL, O_PROTO},
+    {"barrier", required_argument, NULL, O_BARRIER},
+    {"ordering", required_argument, NULL, O_ORDER},
+    {"reorder-window", required_argument, NULL, O_WINDOW},
+    {"driver-bug", required_argument, NULL, O_BUG},
+    {"bug-at", required_argument, NULL, O_BUGAT},
+    {"grace-us", required_argument, NULL, O_GRACE},
     {"json", required_argument, NULL, O_JSON},
     {"watchdog-us", required_argument, NULL, O_WD},
     {"quiet", no_argument, NULL, O_QUIET},
@@ -261,6 +279,24 @@ static int cmd_run(int argc, char **argv)
             else if (strcmp(a, "mmio") == 0) cfg.clean = TXQ_CLEAN_HEAD_MMIO;
             else return bad_arg(name, a, "expected wb or mmio");
             break;
+        case O_PROTO: if (sim_parse_proto(a, &cfg.proto)) return bad_arg(name, a, "expected tail, owner or wc"); break;
+        case O_BARRIER:
+            if (sim_parse_barrier(a, &cfg.barrier)) return bad_arg(name, a, "expected per-desc, per-batch, wmb-per-desc or none");
+            break;
+        case O_ORDER: if (sim_parse_ordering(a, &cfg.ordering)) return bad_arg(name, a, "expected x86 or weak"); break;
+        case O_WINDOW: if (parse_uint(a, &cfg.reorder_window)) return bad_arg(name, a, "not a number"); break;
+        case O_BUG: {
+            const struct bug_entry *e;
+            if (strcmp(a, "list") == 0) {
+                bug_catalog_print(stdout);
+                return 0;
+            }
+            if (!(e = bug_find(a))) return bad_arg(name, a, "unknown driver bug (--driver-bug list)");
+            cfg.bug = e->bug;
+            break;
+        }
+        case O_BUGAT: if (parse_u64(a, &cfg.bug_at)) return bad_arg(name, a, "not a number"); break;
+        case O_GRACE: if (parse_double(a, &cfg.grace_us)) return bad_arg(name, a, "not a number"); break;
         case O_JSON: json = a; break;
         case O_WD: if (parse_double(a, &cfg.watchdog_us)) return bad_arg(name, a, "not a number"); break;
         case O_QUIET: quiet = 1; break;

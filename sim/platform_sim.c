@@ -2,10 +2,15 @@
  * platform_sim.c - driver/platform.h on the simulated host.
  *
  * Each call charges the simulated CPU its cost (cpu.h) under its cause.
- * MMIO writes become posted MWr TLPs that leave at the CPU's clock; an
- * MMIO read becomes an MRd and the CPU stalls until its completion comes
- * back through the simulated link and device.  Stores to DMA memory are
- * plain stores on x86-TSO: visible in program order, at once.
+ * Stores to DMA memory enter the CPU's store buffer (stbuf.h) and reach
+ * host memory when they become visible; the ownership checker (ownchk.h)
+ * sees each one with its visibility time.  MMIO writes become posted MWr
+ * TLPs that leave the CPU when the ordering model lets them (x86: after
+ * every earlier store is visible; weak: at once); WC copies leave as the
+ * TLPs their WC buffers drain into.  Barriers make the CPU wait until what
+ * they order has drained (cause drain_wait).  An MMIO read becomes an MRd
+ * and the CPU stalls until its completion comes back through the simulated
+ * link and device.
  */
 #include <string.h>
 
@@ -13,64 +18,152 @@
 #include "platform.h"
 #include "sim_world.h"
 
-static void mmio_write(struct platform *p, uint32_t off, const void *val, unsigned len)
+/* ------------------------------------------------------------ TLPs out */
+
+static void cpu_send_mwr(struct sim *s, uint32_t off, const void *val, unsigned len,
+                         uint8_t kind, sim_ps_t t)
+{
+    struct tlp tl;
+
+    memset(&tl, 0, offsetof(struct tlp, data));
+    tl.type = TLP_MWR;
+    tl.kind = kind;
+    tl.last = 1;
+    tl.len = (uint16_t)len;
+    tl.addr = SIM_BAR0_BASE + off;
+    memcpy(tl.data, val, len);
+    sim_cpu_send(s, &tl, t);
+}
+
+/* Send every drained WC piece (BlueFlame blocks) down the link. */
+static void cpu_emit_wc(struct sim *s)
+{
+    const struct stbuf_wc_line *w;
+
+    stbuf_wc_collect(&s->stb, s->cpu.now);
+    while ((w = stbuf_wc_peek(&s->stb)) != NULL) {
+        sim_ps_t t = w->due > s->cpu_out_last ? w->due : s->cpu_out_last;
+        ownchk_wc_piece(&s->ck, (uint32_t)w->off, w->data, (unsigned)w->written, t);
+        cpu_send_mwr(s, (uint32_t)w->off, w->data, (unsigned)w->written, TLP_KIND_BF_WR, t);
+        stbuf_wc_pop(&s->stb);
+    }
+}
+
+/* Tell the scoreboard what the checker saw handed to the device (tail
+ * doorbells, owner bits): the start of each packet's doorbell-to-wire time. */
+static void cpu_sync_published(struct sim *s)
+{
+    if (s->ck.published != s->published) {
+        s->published = s->ck.published;
+        sb_note_published(s->sb, s->published, s->ck.published_t);
+    }
+}
+
+/* Wait until every earlier store is visible (a barrier's second half). */
+static void cpu_drain(struct sim *s)
+{
+    cpu_wait_until(&s->cpu, stbuf_drained_at(&s->stb, s->cpu.now), CPU_DRAIN);
+}
+
+/* ---------------------------------------------------------------- MMIO */
+
+static void mmio_write(struct platform *p, uint32_t off, uint64_t val, unsigned len)
 {
     struct sim *s = p->sim;
-    struct tlp t;
+    sim_ps_t t;
 
-    t.type = TLP_MWR;
-    t.kind = off == NICTX_REG_TAIL ? TLP_KIND_DOORBELL : TLP_KIND_MMIO_WR;
-    t.tag = 0;
-    t.last = 1;
-    t.ro = 0;
-    t.len = (uint16_t)len;
-    t.addr = SIM_BAR0_BASE + off;
-    memcpy(t.data, val, len);
-    if (off == NICTX_REG_TAIL)
-        sim_note_doorbell(s, *(const uint32_t *)val);
-    sim_cpu_send(s, &t);
+    cpu_emit_wc(s);
+    if (s->stb.cfg.order == STBUF_X86) {
+        /* An uncached access flushes the WC buffers (Intel SDM 11.3.1). */
+        stbuf_wc_flush(&s->stb, s->cpu.now);
+        cpu_emit_wc(s);
+    }
+    t = stbuf_mmio_depart(&s->stb, s->cpu.now);
+    if (t < s->cpu_out_last)
+        t = s->cpu_out_last;
+    ownchk_mmio(&s->ck, off, val, len, t);
+    cpu_sync_published(s);
+    cpu_send_mwr(s, off, &val, len, off == NICTX_REG_TAIL ? TLP_KIND_DOORBELL : TLP_KIND_MMIO_WR,
+                 t);
     cpu_charge(&s->cpu, CPU_DOORBELL, s->cpu.costs.mmio_write_ns);
 }
 
 void plat_mmio_write32(struct platform *p, uint32_t off, uint32_t val)
 {
-    mmio_write(p, off, &val, 4);
+    mmio_write(p, off, val, 4);
 }
 
 void plat_mmio_write64(struct platform *p, uint32_t off, uint64_t val)
 {
-    mmio_write(p, off, &val, 8);
+    mmio_write(p, off, val, 8);
+}
+
+void plat_mmio_copy_wc(struct platform *p, uint32_t off, const void *src, size_t len)
+{
+    struct sim *s = p->sim;
+    const uint8_t *b = src;
+    size_t k;
+
+    cpu_emit_wc(s);
+    for (k = 0; k + 8 <= len; k += 8) {
+        uint64_t v;
+        memcpy(&v, b + k, 8);
+        if (stbuf_wc_store(&s->stb, off + (uint32_t)k, v, s->cpu.now))
+            ownchk_wc_merge(&s->ck, off + (uint32_t)k, s->cpu.now);
+        cpu_charge(&s->cpu, CPU_WC_COPY, s->cpu.costs.wc_store_ns);
+    }
+    cpu_emit_wc(s);
 }
 
 uint32_t plat_mmio_read32(struct platform *p, uint32_t off)
 {
     struct sim *s = p->sim;
     struct tlp t;
+    sim_ps_t at;
 
+    cpu_emit_wc(s);
     cpu_charge(&s->cpu, CPU_MMIO_READ, s->cpu.costs.mmio_read_ns);
+    memset(&t, 0, offsetof(struct tlp, data));
     t.type = TLP_MRD;
     t.kind = TLP_KIND_MMIO_RD;
     t.tag = ++s->mmio_tag;
     t.last = 1;
-    t.ro = 0;
     t.len = 4;
     t.addr = SIM_BAR0_BASE + off;
     s->mmio_waiting = 1;
-    sim_cpu_send(s, &t);
+    at = stbuf_mmio_depart(&s->stb, s->cpu.now);
+    sim_cpu_send(s, &t, at > s->cpu_out_last ? at : s->cpu_out_last);
     sim_wait_mmio(s);
+    if (off == NICTX_REG_HEAD)
+        ownchk_head(&s->ck, s->mmio_value, s->cpu.now);
     return s->mmio_value;
+}
+
+/* ---------------------------------------------------------- DMA memory */
+
+static void cpu_store(struct platform *p, void *dst, const void *val, unsigned len)
+{
+    struct sim *s = p->sim;
+    uint64_t bus = host_mem_bus(&s->mem, dst);
+    sim_ps_t vis;
+
+    cpu_emit_wc(s);
+    /* A full store buffer stalls the CPU until its oldest entry drains. */
+    cpu_wait_until(&s->cpu, stbuf_room_at(&s->stb, s->cpu.now), CPU_DRAIN);
+    vis = stbuf_store(&s->stb, bus, val, len, s->cpu.now);
+    ownchk_store(&s->ck, bus, val, len, s->cpu.now, vis);
+    cpu_sync_published(s);
+    cpu_charge(&s->cpu, CPU_DESC_WRITE, s->cpu.costs.store_ns);
 }
 
 void plat_store32(struct platform *p, void *dst, uint32_t val)
 {
-    memcpy(dst, &val, 4);
-    cpu_charge(&p->sim->cpu, CPU_DESC_WRITE, p->sim->cpu.costs.store_ns);
+    cpu_store(p, dst, &val, 4);
 }
 
 void plat_store64(struct platform *p, void *dst, uint64_t val)
 {
-    memcpy(dst, &val, 8);
-    cpu_charge(&p->sim->cpu, CPU_DESC_WRITE, p->sim->cpu.costs.store_ns);
+    cpu_store(p, dst, &val, 8);
 }
 
 uint32_t plat_load32(struct platform *p, const void *src)
@@ -82,20 +175,45 @@ uint32_t plat_load32(struct platform *p, const void *src)
     return v;
 }
 
+void plat_cpu_touch(struct platform *p, const void *dst, size_t len)
+{
+    struct sim *s = p->sim;
+
+    ownchk_touch(&s->ck, host_mem_bus(&s->mem, dst), len, s->cpu.now);
+}
+
+/* ------------------------------------------------------------ barriers */
+
 void plat_dma_wmb(struct platform *p)
 {
-    cpu_charge(&p->sim->cpu, CPU_BARRIER, p->sim->cpu.costs.dma_wmb_ns);
+    struct sim *s = p->sim;
+
+    cpu_charge(&s->cpu, CPU_BARRIER, s->cpu.costs.dma_wmb_ns);
+    /* x86: a compiler barrier; TSO already orders the stores. */
+    if (s->stb.cfg.order == STBUF_WEAK)
+        cpu_drain(s);
+}
+
+/* wmb (sfence) and smp_mb (locked op): flush WC buffers, drain stores. */
+static void cpu_fence(struct sim *s, double issue_ns)
+{
+    cpu_charge(&s->cpu, CPU_BARRIER, issue_ns);
+    stbuf_wc_flush(&s->stb, s->cpu.now);
+    cpu_emit_wc(s);
+    cpu_drain(s);
 }
 
 void plat_wmb(struct platform *p)
 {
-    cpu_charge(&p->sim->cpu, CPU_BARRIER, p->sim->cpu.costs.wmb_ns);
+    cpu_fence(p->sim, p->sim->cpu.costs.wmb_ns);
 }
 
 void plat_smp_mb(struct platform *p)
 {
-    cpu_charge(&p->sim->cpu, CPU_BARRIER, p->sim->cpu.costs.smp_mb_ns);
+    cpu_fence(p->sim, p->sim->cpu.costs.smp_mb_ns);
 }
+
+/* ------------------------------------------------------------ the rest */
 
 void plat_cpu_work(struct platform *p, enum plat_work what, unsigned n)
 {
@@ -107,6 +225,7 @@ void plat_cpu_work(struct platform *p, enum plat_work what, unsigned n)
     case PLAT_WORK_CLEAN_DESC: ns = c->clean_desc_ns; break;
     case PLAT_WORK_CLEAN_POLL: ns = c->clean_poll_ns; break;
     }
+    cpu_emit_wc(p->sim);
     cpu_charge(&p->sim->cpu, CPU_DRIVER, ns * n);
 }
 
@@ -118,4 +237,10 @@ void *plat_dma_alloc(struct platform *p, size_t size, size_t align, dma_addr_t *
     if (v)
         *dma = bus;
     return v;
+}
+
+/* For the harness: drained WC lines leave even while the driver waits. */
+void sim_cpu_flush_wc(struct sim *s)
+{
+    cpu_emit_wc(s);
 }

@@ -10,10 +10,12 @@
 #include "device.h"
 #include "harness.h"
 #include "host_mem.h"
+#include "ownchk.h"
 #include "pcie_link.h"
 #include "pktgen.h"
 #include "rc.h"
 #include "scoreboard.h"
+#include "stbuf.h"
 #include "tlp_queue.h"
 #include "txq.h"
 
@@ -34,6 +36,9 @@ struct sim {
     struct platform plat;
     struct host_mem mem;
     struct cpu cpu;
+    struct stbuf stb;      /* the CPU's store buffer and WC buffers */
+    struct ownchk ck;      /* descriptor ownership ground truth */
+    int stb_up;
     struct pcie_link *h2d, *d2h;
     struct scoreboard *sb;
     struct sb_gen_cfg gen;
@@ -45,7 +50,8 @@ struct sim {
     sim_ps_t period_ps;
     uint64_t cycles, skipped;
 
-    struct tlpq cpu_out;   /* MMIO TLPs the CPU issued, by issue time */
+    struct tlpq cpu_out;   /* MMIO TLPs the CPU issued, by departure time */
+    sim_ps_t cpu_out_last; /* departure time of the newest one */
     struct rc rc;          /* root complex: serves the device's reads and writes */
 
     /* Device input: beat index into the h2d link's oldest TLP. */
@@ -67,14 +73,17 @@ struct sim {
     uint32_t mmio_value;
     sim_ps_t mmio_t;
 
-    /* publishing (doorbells) */
-    uint32_t last_tail;
+    /* descriptors handed to the device (ownchk's count, for the scoreboard) */
     uint64_t published;
-    uint64_t rd_stall_cycles; /* device counter, read after the run */
+    uint64_t rd_stall_cycles; /* device counters, read after the run */
+    uint64_t not_owned, wc_used, wc_dropped;
+    uint32_t dev_err;
 
     /* progress and diagnosis */
     sim_ps_t last_progress;
     int failed;
+    sim_ps_t stop_at;      /* a violation ends the run here (grace period) */
+    int stopped;           /* ... and it did */
     char diag[1024];
     size_t nviol;
     struct sim_violation viol[SIM_MAX_VIOLATIONS];
@@ -87,10 +96,15 @@ struct sim {
 };
 
 /* harness.c, for platform_sim.c */
-void sim_cpu_send(struct sim *s, const struct tlp *t);      /* at cpu.now */
+/* Queue a CPU TLP leaving at `at` (>= the previous one's). */
+void sim_cpu_send(struct sim *s, const struct tlp *t, sim_ps_t at);
 void sim_wait_mmio(struct sim *s);                          /* run until the read returns */
-void sim_note_doorbell(struct sim *s, uint32_t tail);
 void sim_violation(struct sim *s, const char *kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* ownchk's report callback: kind, time, descriptor (-1: none), detail. */
+void sim_violation_at(void *s, const char *kind, sim_ps_t t, long desc, const char *detail);
+
+/* platform_sim.c, for harness.c */
+void sim_cpu_flush_wc(struct sim *s); /* send WC lines drained by cpu.now */
 
 #endif /* NICTX_SIM_WORLD_H */

@@ -51,6 +51,7 @@ struct tlp {
     uint16_t len;  /* payload bytes (MRd: requested bytes), 1..4096 */
     uint64_t addr; /* byte address (see above for CplD) */
     uint8_t ro;    /* Relaxed Ordering attribute */
+    uint8_t status; /* CplD: 0 Successful Completion, 1 Unsupported Request */
     uint8_t data[TLP_MAX_DATA];
 };
 

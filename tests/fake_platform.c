@@ -131,6 +131,15 @@ void plat_mmio_write32(struct platform *p, uint32_t off, uint32_t val)
         p->bar[off / 4] = val;
 }
 
+static void plat_mmio_write64_wc_log(struct platform *p, uint32_t off, uint64_t val)
+{
+    fake_log(p, FAKE_MMIO_WC, off, val);
+    if (fake_bar_ok(p, off, 8)) {
+        p->bar[off / 4] = (uint32_t)val;
+        p->bar[off / 4 + 1] = (uint32_t)(val >> 32);
+    }
+}
+
 void plat_mmio_write64(struct platform *p, uint32_t off, uint64_t val)
 {
     fake_log(p, FAKE_MMIO_W64, off, val);
@@ -138,6 +147,23 @@ void plat_mmio_write64(struct platform *p, uint32_t off, uint64_t val)
         p->bar[off / 4] = (uint32_t)val;
         p->bar[off / 4 + 1] = (uint32_t)(val >> 32);
     }
+}
+
+void plat_mmio_copy_wc(struct platform *p, uint32_t off, const void *src, size_t len)
+{
+    const uint8_t *b = src;
+    size_t k;
+
+    for (k = 0; k + 8 <= len; k += 8) {
+        uint64_t v;
+        memcpy(&v, b + k, 8);
+        plat_mmio_write64_wc_log(p, off + (uint32_t)k, v);
+    }
+}
+
+void plat_cpu_touch(struct platform *p, const void *dst, size_t len)
+{
+    fake_log(p, FAKE_TOUCH, fake_platform_cpu_to_bus(p, dst), len);
 }
 
 uint32_t plat_mmio_read32(struct platform *p, uint32_t off)

@@ -28,7 +28,7 @@
 #include "platform.h"
 
 #define FAKE_BUS_BASE   0x100000000ull
-#define FAKE_BAR0_BYTES 0x100u
+#define FAKE_BAR0_BYTES 0x400u /* registers and the WC window */
 #define FAKE_ANY        UINT64_MAX /* wildcard address for the find helpers */
 
 enum fake_op_kind {
@@ -43,6 +43,8 @@ enum fake_op_kind {
     FAKE_SMP_MB,
     FAKE_CPU_WORK,  /* addr = enum plat_work, val = n */
     FAKE_DMA_ALLOC, /* addr = bus address (0 on failure), val = size */
+    FAKE_MMIO_WC,   /* one 8-byte WC store: addr = BAR0 offset, val = value */
+    FAKE_TOUCH,     /* addr = bus address, val = length */
 };
 
 struct fake_op {

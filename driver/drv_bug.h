@@ -1,0 +1,30 @@
+/*
+ * drv_bug.h - deliberately broken driver variants, for driver validation.
+ *
+ * `--driver-bug NAME` swaps one of these into the driver (txq.c, pktgen.c)
+ * so that a test can show the simulator names the bug (sim/ownchk.h) and
+ * that nothing hangs.  DRV_BUG_NONE is the correct driver.  Bugs that break
+ * a rule once fire at the packet with index `at` (struct txq_cfg, struct
+ * pktgen_cfg); barrier bugs hold for every packet.  The catalogue with
+ * names, scenarios and expected diagnostics is sim/bug_catalog.c.
+ */
+#ifndef NICTX_DRV_BUG_H
+#define NICTX_DRV_BUG_H
+
+enum drv_bug {
+    DRV_BUG_NONE = 0,
+    DRV_BUG_NO_DMA_WMB,        /* owner bit stored with no dma_wmb() before it */
+    DRV_BUG_NO_WMB_DOORBELL,   /* doorbell written with no wmb() before it */
+    DRV_BUG_BF_NO_SFENCE,      /* BlueFlame copy with no wmb() (sfence) after it */
+    DRV_BUG_TAIL_PAST_WRITTEN, /* tail one beyond the last written descriptor */
+    DRV_BUG_TAIL_BEYOND_RING,  /* tail value >= ring size */
+    DRV_BUG_DESC_REUSE,        /* previous (in-flight) slot rewritten */
+    DRV_BUG_BUF_OVERWRITE,     /* an in-flight payload buffer filled again */
+    DRV_BUG_WRONG_PHASE,       /* owner phase not flipped on ring wrap */
+    DRV_BUG_ZERO_LEN,          /* descriptor length 0 */
+    DRV_BUG_LEN_TOO_BIG,       /* descriptor length above 16383 */
+    DRV_BUG_BAD_DMA_ADDR,      /* buffer address outside the allocated memory */
+    DRV_BUG_COUNT
+};
+
+#endif /* NICTX_DRV_BUG_H */

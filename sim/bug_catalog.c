@@ -1,0 +1,70 @@
+/*
+ * bug_catalog.c - the catalogue of broken drivers (see bug_catalog.h).
+ */
+#include "bug_catalog.h"
+
+#include <string.h>
+
+static const struct bug_entry bug_entries[] = {
+    {DRV_BUG_NO_DMA_WMB, "no-dma-wmb", "owner bit stored with no dma_wmb() before it",
+     TXQ_PROTO_OWNER, STBUF_WEAK, 8, "owner_before_body"},
+    {DRV_BUG_NO_WMB_DOORBELL, "no-wmb-doorbell", "tail doorbell written with no wmb() before it",
+     TXQ_PROTO_TAIL, STBUF_WEAK, 8, "doorbell_before_desc"},
+    {DRV_BUG_BF_NO_SFENCE, "bf-no-sfence", "BlueFlame copy with no wmb() (sfence) after it",
+     TXQ_PROTO_WC, STBUF_X86, 1, "wc_reordered"},
+    {DRV_BUG_TAIL_PAST_WRITTEN, "tail-past-written",
+     "tail doorbell one slot beyond the last written descriptor", TXQ_PROTO_TAIL, STBUF_X86, 8,
+     "tail_past_written"},
+    {DRV_BUG_TAIL_BEYOND_RING, "tail-beyond-ring", "tail doorbell value beyond the ring",
+     TXQ_PROTO_TAIL, STBUF_X86, 8, "tail_out_of_range"},
+    {DRV_BUG_DESC_REUSE, "desc-reuse",
+     "rewrites the previous descriptor (still in flight) through a stale index",
+     TXQ_PROTO_TAIL, STBUF_X86, 8, "desc_reuse"},
+    {DRV_BUG_BUF_OVERWRITE, "buf-overwrite",
+     "fills the previous packet's buffer again while it is in flight", TXQ_PROTO_TAIL,
+     STBUF_X86, 8, "buf_overwrite"},
+    {DRV_BUG_WRONG_PHASE, "wrong-phase", "owner bit phase not flipped on ring wrap",
+     TXQ_PROTO_OWNER, STBUF_X86, 8, "owner_wrong_phase"},
+    {DRV_BUG_ZERO_LEN, "zero-len", "one descriptor with length 0", TXQ_PROTO_TAIL, STBUF_X86,
+     8, "desc_zero_len"},
+    {DRV_BUG_LEN_TOO_BIG, "len-too-big", "one descriptor with length above 16383",
+     TXQ_PROTO_TAIL, STBUF_X86, 8, "desc_len_too_big"},
+    {DRV_BUG_BAD_DMA_ADDR, "bad-dma-addr",
+     "one descriptor pointing outside the allocated DMA memory", TXQ_PROTO_TAIL, STBUF_X86, 8,
+     "desc_addr_unmapped"},
+};
+
+_Static_assert(sizeof(bug_entries) / sizeof(bug_entries[0]) == DRV_BUG_COUNT - 1,
+               "every drv_bug has a catalogue entry");
+
+const struct bug_entry *bug_catalog(size_t *n)
+{
+    *n = sizeof(bug_entries) / sizeof(bug_entries[0]);
+    return bug_entries;
+}
+
+const struct bug_entry *bug_find(const char *name)
+{
+    size_t i, n;
+    const struct bug_entry *e = bug_catalog(&n);
+
+    for (i = 0; i < n; i++)
+        if (strcmp(e[i].name, name) == 0)
+            return &e[i];
+    return NULL;
+}
+
+void bug_catalog_print(FILE *f)
+{
+    static const char *const proto[] = {"tail", "owner", "wc"};
+    size_t i, n;
+    const struct bug_entry *e = bug_catalog(&n);
+
+    fprintf(f, "%-18s %-36s %-21s %s\n", "driver bug", "bites with", "diagnostic", "what it does");
+    for (i = 0; i < n; i++) {
+        char scen[64];
+        snprintf(scen, sizeof(scen), "--protocol %s --ordering %s --burst %u",
+                 proto[e[i].proto], e[i].ordering == STBUF_WEAK ? "weak" : "x86", e[i].burst);
+        fprintf(f, "%-18s %-36s %-21s %s\n", e[i].name, scen, e[i].expect, e[i].what);
+    }
+}

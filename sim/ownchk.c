@@ -1,0 +1,371 @@
+/*
+ * ownchk.c - the descriptor-ownership checker (see ownchk.h).
+ */
+#include "ownchk.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nictx_hw.h"
+
+enum { OWNCHK_FREE, OWNCHK_WRITTEN, OWNCHK_DEVICE };
+enum { W_ADDR = 1, W_LEN = 2, W_OWNER = 4 };
+
+static void ownchk_say(struct ownchk *c, const char *kind, sim_ps_t t, long desc,
+                       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static void ownchk_say(struct ownchk *c, const char *kind, sim_ps_t t, long desc,
+                       const char *fmt, ...)
+{
+    char detail[200];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof(detail), fmt, ap);
+    va_end(ap);
+    c->count++;
+    c->report(c->ctx, kind, t, desc, detail);
+}
+
+static double ns(sim_ps_t t) { return (double)t / 1000.0; }
+
+/* One more descriptor is the device's as of t. */
+static void ownchk_publish(struct ownchk *c, struct ownchk_slot *s, sim_ps_t t)
+{
+    s->state = OWNCHK_DEVICE;
+    c->published++;
+    if (t > c->published_t)
+        c->published_t = t;
+}
+
+void ownchk_init(struct ownchk *c, const struct host_mem *mem, ownchk_report_fn report,
+                 void *ctx)
+{
+    memset(c, 0, sizeof(*c));
+    c->mem = mem;
+    c->report = report;
+    c->ctx = ctx;
+}
+
+void ownchk_destroy(struct ownchk *c)
+{
+    free(c->slot);
+    c->slot = NULL;
+}
+
+static int ownchk_owner_proto(const struct ownchk *c)
+{
+    return c->proto == NICTX_PROTO_OWNER || c->proto == NICTX_PROTO_WC;
+}
+
+/* The owner bit the device expects on `pass` (1, 2, ...). */
+static unsigned ownchk_phase(uint32_t pass) { return pass & 1u; }
+
+/* ------------------------------------------------------- register snoop */
+
+static void ownchk_enable(struct ownchk *c)
+{
+    free(c->slot);
+    c->size = 1u << c->ring_log2;
+    c->slot = calloc(c->size, sizeof(*c->slot));
+    if (!c->slot)
+        c->size = 0; /* no memory: the checker stays off */
+    c->pub = c->done = 0;
+    c->kick_vis = 0;
+    c->wc_any = 0;
+}
+
+static void ownchk_reg(struct ownchk *c, uint32_t off, uint32_t v, sim_ps_t t);
+
+void ownchk_mmio(struct ownchk *c, uint32_t off, uint64_t val, unsigned len, sim_ps_t t)
+{
+    ownchk_reg(c, off, (uint32_t)val, t);
+    if (len == 8)
+        ownchk_reg(c, off + 4, (uint32_t)(val >> 32), t);
+}
+
+/* ------------------------------------------------------------ publishing */
+
+static const char *ownchk_late_field(const struct ownchk_slot *s)
+{
+    return s->addr_vis > s->len_vis ? "address" : "length";
+}
+
+/* Check a descriptor's contents as it is handed to the device. */
+static void ownchk_contents(struct ownchk *c, uint32_t i, sim_ps_t t)
+{
+    const struct ownchk_slot *s = &c->slot[i];
+
+    if (s->len == 0)
+        ownchk_say(c, "desc_zero_len", t, i,
+                   "descriptor %u handed to the device with length 0", i);
+    else if (s->len > NICTX_DESC_LEN_MASK)
+        ownchk_say(c, "desc_len_too_big", t, i,
+                   "descriptor %u handed to the device with length %u (> %u)", i, s->len,
+                   NICTX_DESC_LEN_MASK);
+    else if (!host_mem_ptr(c->mem, s->buf, s->len))
+        ownchk_say(c, "desc_addr_unmapped", t, i,
+                   "descriptor %u points at 0x%" PRIx64 " (+%u B), outside the DMA memory "
+                   "the driver allocated", i, s->buf, s->len);
+}
+
+/* Tail doorbell: slots [pub, tail) pass to the device at t. */
+static void ownchk_tail(struct ownchk *c, uint32_t tail, sim_ps_t t)
+{
+    uint32_t mask = c->size - 1;
+
+    if (tail >= c->size) {
+        ownchk_say(c, "tail_out_of_range", t, -1,
+                   "tail doorbell %u beyond the ring of %u descriptors", tail, c->size);
+        return;
+    }
+    for (; c->pub != tail; c->pub = (c->pub + 1) & mask) {
+        struct ownchk_slot *s = &c->slot[c->pub];
+        if (s->state != OWNCHK_WRITTEN || (s->written & (W_ADDR | W_LEN)) != (W_ADDR | W_LEN)) {
+            ownchk_say(c, "tail_past_written", t, c->pub,
+                       "tail %u publishes descriptor %u, which the driver has not written "
+                       "since its last completion: tail past the last written descriptor?",
+                       tail, c->pub);
+        } else if (s->addr_vis > t || s->len_vis > t) {
+            ownchk_say(c, "doorbell_before_desc", t, c->pub,
+                       "doorbell (tail %u) left the CPU at %.1f ns, before descriptor %u's %s "
+                       "store was visible (%.1f ns): missing wmb() before the doorbell?",
+                       tail, ns(t), c->pub, ownchk_late_field(s),
+                       ns(s->addr_vis > s->len_vis ? s->addr_vis : s->len_vis));
+        }
+        if (s->state == OWNCHK_WRITTEN)
+            ownchk_contents(c, c->pub, t);
+        ownchk_publish(c, s, t);
+    }
+}
+
+/* Owner protocol: a doorbell is a kick; the owner bits it announces must
+ * already be visible. */
+static void ownchk_kick(struct ownchk *c, sim_ps_t t)
+{
+    if (c->kick_vis > t)
+        ownchk_say(c, "doorbell_before_owner", t, c->kick_slot,
+                   "doorbell left the CPU at %.1f ns, before descriptor %u's owner bit was "
+                   "visible (%.1f ns): missing wmb() before the doorbell?",
+                   ns(t), c->kick_slot, ns(c->kick_vis));
+    c->kick_vis = 0;
+}
+
+static void ownchk_reg(struct ownchk *c, uint32_t off, uint32_t v, sim_ps_t t)
+{
+    switch (off) {
+    case NICTX_REG_RING_BASE_LO:
+        c->ring_base = (c->ring_base & ~0xffffffffull) | v;
+        break;
+    case NICTX_REG_RING_BASE_HI:
+        c->ring_base = (c->ring_base & 0xffffffffull) | (uint64_t)v << 32;
+        break;
+    case NICTX_REG_RING_LOG2:
+        c->ring_log2 = v >= 3 && v <= 16 ? v : c->ring_log2; /* as the device checks */
+        break;
+    case NICTX_REG_PROTO:
+        c->proto = v;
+        break;
+    case NICTX_REG_CTRL:
+        if ((v & NICTX_CTRL_ENABLE) && c->ring_log2)
+            ownchk_enable(c);
+        break;
+    case NICTX_REG_TAIL:
+        if (!c->size)
+            break;
+        if (ownchk_owner_proto(c))
+            ownchk_kick(c, t);
+        else
+            ownchk_tail(c, v, t);
+        break;
+    default:
+        break;
+    }
+}
+
+/* ---------------------------------------------------------------- stores */
+
+/* Which slot a ring address falls in, or -1. */
+static long ownchk_slot_of(const struct ownchk *c, uint64_t addr)
+{
+    if (!c->size || addr < c->ring_base ||
+        addr - c->ring_base >= (uint64_t)c->size * NICTX_DESC_BYTES)
+        return -1;
+    return (long)((addr - c->ring_base) / NICTX_DESC_BYTES);
+}
+
+/* The owner word of slot i was stored with `bit`, visible at vis. */
+static void ownchk_owner(struct ownchk *c, uint32_t i, unsigned bit, sim_ps_t t, sim_ps_t vis)
+{
+    struct ownchk_slot *s = &c->slot[i];
+
+    if (bit != ownchk_phase(s->pass)) {
+        ownchk_say(c, "owner_wrong_phase", t, i,
+                   "descriptor %u on pass %u written with owner bit %u; the device expects %u "
+                   "on this pass: phase not flipped on wrap?",
+                   i, s->pass, bit, ownchk_phase(s->pass));
+        return;
+    }
+    if ((s->written & (W_ADDR | W_LEN)) != (W_ADDR | W_LEN))
+        ownchk_say(c, "owner_before_body", t, i,
+                   "descriptor %u's owner bit was set before its body was written", i);
+    else if (s->addr_vis > vis || s->len_vis > vis)
+        ownchk_say(c, "owner_before_body", vis, i,
+                   "descriptor %u's owner bit became visible at %.1f ns, before its %s "
+                   "(%.1f ns): missing dma_wmb() before the owner bit?",
+                   i, ns(vis), ownchk_late_field(s),
+                   ns(s->addr_vis > s->len_vis ? s->addr_vis : s->len_vis));
+    ownchk_contents(c, i, vis);
+    s->owner_vis = vis;
+    ownchk_publish(c, s, vis);
+    if (vis >= c->kick_vis) {
+        c->kick_vis = vis;
+        c->kick_slot = i;
+    }
+}
+
+void ownchk_store(struct ownchk *c, uint64_t addr, const void *data, unsigned len, sim_ps_t t,
+                  sim_ps_t vis)
+{
+    long i = ownchk_slot_of(c, addr);
+    unsigned at, k;
+    uint8_t b[16];
+    struct ownchk_slot *s;
+
+    if (i < 0)
+        return;
+    s = &c->slot[i];
+    at = (unsigned)((addr - c->ring_base) % NICTX_DESC_BYTES);
+    if (s->state == OWNCHK_DEVICE) {
+        ownchk_say(c, "desc_reuse", t, i,
+                   "descriptor %ld rewritten at %.1f ns while the device still owns it (not "
+                   "completed): reused before its completion?", i, ns(t));
+        return;
+    }
+    if (s->state == OWNCHK_FREE) {
+        uint32_t pass = s->pass + 1;
+        memset(s, 0, sizeof(*s));
+        s->pass = pass;
+        s->state = OWNCHK_WRITTEN;
+    }
+    memset(b, 0, sizeof(b));
+    memcpy(b, &s->buf, 8);
+    memcpy(b + 8, &s->len, 4);
+    memcpy(b + at, data, len < 16 - at ? len : 16 - at);
+    for (k = at; k < at + len && k < 16; k++) {
+        if (k < 8) { s->written |= W_ADDR; if (vis > s->addr_vis) s->addr_vis = vis; }
+        else if (k < 12) { s->written |= W_LEN; if (vis > s->len_vis) s->len_vis = vis; }
+        else s->written |= W_OWNER;
+    }
+    memcpy(&s->buf, b, 8);
+    {
+        uint32_t lf;
+        memcpy(&lf, b + 8, 4);
+        s->len = lf & 0xffffu;
+    }
+    if (ownchk_owner_proto(c) && at + len > 12) {
+        uint32_t w;
+        memcpy(&w, (const uint8_t *)data + (12 - at), 4);
+        ownchk_owner(c, (uint32_t)i, (w & NICTX_DESC_OWNER) ? 1u : 0u, t, vis);
+    }
+}
+
+void ownchk_touch(struct ownchk *c, uint64_t addr, size_t len, sim_ps_t t)
+{
+    uint32_t j, n;
+
+    /* Device-owned slots run from the oldest uncompleted one. */
+    for (j = c->done, n = 0; n < c->size && c->slot[j].state == OWNCHK_DEVICE;
+         j = (j + 1) & (c->size - 1), n++) {
+        const struct ownchk_slot *s = &c->slot[j];
+        if (s->buf < addr + len && addr < s->buf + s->len) {
+            ownchk_say(c, "buf_overwrite", t, j,
+                       "payload buffer of descriptor %u (0x%" PRIx64 ", %u B) written by the "
+                       "CPU at %.1f ns while the device owns it: buffer reused before its "
+                       "completion?", j, s->buf, s->len, ns(t));
+            return;
+        }
+    }
+}
+
+/* Producer order of slot i's current contents. */
+static uint64_t ownchk_seq(const struct ownchk *c, uint32_t i)
+{
+    return (uint64_t)c->slot[i].pass * c->size + i;
+}
+
+void ownchk_wc_piece(struct ownchk *c, uint32_t off, const uint8_t *data, unsigned len,
+                     sim_ps_t t)
+{
+    unsigned buf = (off - NICTX_WC_BASE) / NICTX_WC_BUF_SIZE;
+    uint16_t idx;
+    uint64_t seq;
+
+    if (!c->size || off < NICTX_WC_BASE || off >= NICTX_WC_BASE + NICTX_WC_BUFS * NICTX_WC_BUF_SIZE)
+        return;
+    if ((off & (NICTX_WC_BLOCK - 1)) != 0 || len != NICTX_WC_BLOCK) {
+        ownchk_say(c, "wc_torn", t, -1,
+                   "WC buffer %u reached the link in pieces (%u B at offset 0x%x): a partial "
+                   "write-combining drain; the device falls back to the ring copy", buf, len,
+                   off);
+        return;
+    }
+    memcpy(&idx, data + NICTX_WC_IDX_OFF, 2);
+    if (idx >= c->size)
+        return; /* the device refuses it; nothing to order */
+    seq = ownchk_seq(c, idx);
+    if (c->wc_any && seq < c->wc_last_seq)
+        ownchk_say(c, "wc_reordered", t, idx,
+                   "BlueFlame block for descriptor %u reached the link after the one for "
+                   "descriptor %u: missing wmb() (sfence) after the WC copy?",
+                   idx, (unsigned)(c->wc_last_seq % c->size));
+    if (!c->wc_any || seq > c->wc_last_seq)
+        c->wc_last_seq = seq;
+    c->wc_any = 1;
+}
+
+void ownchk_wc_merge(struct ownchk *c, uint32_t off, sim_ps_t t)
+{
+    ownchk_say(c, "wc_merged", t, -1,
+               "a BlueFlame copy at 0x%x merged into a WC buffer whose previous block had "
+               "not drained (that block is lost): missing wmb() (sfence) after the WC copy?",
+               off);
+}
+
+void ownchk_desc_read(struct ownchk *c, uint64_t addr, unsigned len, sim_ps_t t,
+                      const struct stbuf *sb)
+{
+    long i = ownchk_slot_of(c, addr);
+    unsigned k, n = len / NICTX_DESC_BYTES;
+    sim_ps_t vis;
+
+    for (k = 0; i >= 0 && k < n; k++) {
+        uint32_t j = ((uint32_t)i + k) & (c->size - 1);
+        const struct ownchk_slot *s = &c->slot[j];
+        uint64_t a = c->ring_base + (uint64_t)j * NICTX_DESC_BYTES;
+        if (s->state != OWNCHK_DEVICE)
+            continue;
+        if (ownchk_owner_proto(c) && s->owner_vis > t)
+            continue; /* the device sees it as not owned yet: it stops there */
+        if (stbuf_pending(sb, a, 12, t, &vis))
+            ownchk_say(c, "stale_desc_read", t, j,
+                       "the device read descriptor %u at %.1f ns, %s, but part of its body "
+                       "became visible only at %.1f ns: it used stale contents", j, ns(t),
+                       ownchk_owner_proto(c) ? "with its owner bit visible" :
+                                               "after the doorbell", ns(vis));
+    }
+}
+
+void ownchk_head(struct ownchk *c, uint32_t head, sim_ps_t t)
+{
+    (void)t;
+    if (!c->size || head >= c->size)
+        return;
+    while (c->done != head && c->slot[c->done].state == OWNCHK_DEVICE) {
+        c->slot[c->done].state = OWNCHK_FREE;
+        c->done = (c->done + 1) & (c->size - 1);
+    }
+}

@@ -1,0 +1,99 @@
+/*
+ * ownchk.h - the descriptor-ownership checker: ground truth about who owns
+ * each descriptor, and a named diagnosis of every ordering or ownership bug.
+ *
+ * The simulator knows what no real system does: when each CPU store becomes
+ * visible (stbuf.h), when each doorbell leaves the CPU, what the device
+ * reads and when it completes.  ownchk follows every ring slot through
+ *   FREE -> WRITTEN (the driver stores to it) -> DEVICE (published: covered
+ *   by a tail doorbell, or its owner bit set with the pass's phase) -> FREE
+ *   (the device's head writeback passes it),
+ * and reports, through the caller's callback, each rule a driver broke:
+ *   doorbell_before_desc  tail doorbell left before a descriptor it publishes
+ *                         was visible (missing wmb before the doorbell)
+ *   owner_before_body     owner bit visible before the descriptor body
+ *                         (missing dma_wmb before the owner bit)
+ *   doorbell_before_owner kick left before an owner bit was visible
+ *   stale_desc_read       the device read a published descriptor while part
+ *                         of it was still invisible (it used stale data)
+ *   tail_past_written     tail publishes a slot not written since its
+ *                         last completion
+ *   tail_out_of_range     tail beyond the ring
+ *   desc_reuse            store to a slot the device still owns
+ *   buf_overwrite         CPU wrote a payload buffer the device still owns
+ *   owner_wrong_phase     owner bit with the wrong phase for the pass
+ *   desc_zero_len, desc_len_too_big, desc_addr_unmapped   bad contents
+ *   wc_reordered, wc_merged, wc_torn   write-combining push out of order,
+ *                         overwritten before it drained, or in pieces
+ * The register writes the driver makes (ring base and size, protocol,
+ * enable) are snooped from the MMIO stream, as a bus analyser would.
+ * No global state; one checker per queue.
+ */
+#ifndef NICTX_OWNCHK_H
+#define NICTX_OWNCHK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "host_mem.h"
+#include "simtime.h"
+#include "stbuf.h"
+
+/* Report one violation: kind (a static string), time, descriptor index
+ * (-1: none), and a sentence with the likely cause. */
+typedef void (*ownchk_report_fn)(void *ctx, const char *kind, sim_ps_t t, long desc,
+                                 const char *detail);
+
+struct ownchk_slot {
+    uint8_t state;          /* OWNCHK_FREE, _WRITTEN, _DEVICE */
+    uint8_t written;        /* bit 0 address, bit 1 length, bit 2 owner word */
+    uint32_t pass;          /* 1 on the first pass over the ring, then 2, ... */
+    sim_ps_t addr_vis, len_vis, owner_vis;
+    uint64_t buf;           /* payload address and length as written */
+    uint32_t len;
+};
+
+struct ownchk {
+    ownchk_report_fn report;
+    void *ctx;
+    const struct host_mem *mem;
+    unsigned proto;         /* NICTX_PROTO_* as programmed */
+    uint64_t ring_base;
+    unsigned ring_log2;
+    uint32_t size;          /* 0 until the queue is enabled */
+    struct ownchk_slot *slot;
+    uint32_t pub;           /* tail protocol: next slot a doorbell publishes */
+    uint32_t done;          /* next slot to complete */
+    uint32_t kick_slot;     /* owner: slot of the latest owner bit since the last kick */
+    sim_ps_t kick_vis;      /* ... and when it becomes visible (0: none) */
+    uint64_t wc_last_seq;   /* producer order of the last WC block that arrived */
+    int wc_any;
+    uint64_t count;         /* violations reported */
+    uint64_t published;     /* descriptors handed to the device so far */
+    sim_ps_t published_t;   /* when the latest was (non-decreasing) */
+};
+
+void ownchk_init(struct ownchk *c, const struct host_mem *mem, ownchk_report_fn report,
+                 void *ctx);
+void ownchk_destroy(struct ownchk *c);
+
+/* An MMIO write of `len` bytes to BAR0 `off` left the CPU at t. */
+void ownchk_mmio(struct ownchk *c, uint32_t off, uint64_t val, unsigned len, sim_ps_t t);
+/* A CPU store to DMA memory, issued at t, visible at vis. */
+void ownchk_store(struct ownchk *c, uint64_t addr, const void *data, unsigned len, sim_ps_t t,
+                  sim_ps_t vis);
+/* The CPU wrote [addr, addr + len) of a payload buffer at t. */
+void ownchk_touch(struct ownchk *c, uint64_t addr, size_t len, sim_ps_t t);
+/* A WC piece (BAR0 offset, bytes) left the CPU at t. */
+void ownchk_wc_piece(struct ownchk *c, uint32_t off, const uint8_t *data, unsigned len,
+                     sim_ps_t t);
+/* A WC store at t merged into an undrained line of BAR0 offset `off`. */
+void ownchk_wc_merge(struct ownchk *c, uint32_t off, sim_ps_t t);
+/* The root complex serves a descriptor read [addr, addr + len) at t; `sb`
+ * says which stores are still invisible then. */
+void ownchk_desc_read(struct ownchk *c, uint64_t addr, unsigned len, sim_ps_t t,
+                      const struct stbuf *sb);
+/* The device wrote back head index `head` at t: slots before it are free. */
+void ownchk_head(struct ownchk *c, uint32_t head, sim_ps_t t);
+
+#endif /* NICTX_OWNCHK_H */

@@ -1,0 +1,175 @@
+/*
+ * sim_cfg.c - a run's configuration: defaults, validation, and the names of
+ * its enumerated choices (one table each, shared by the CLI and reports).
+ */
+#include "harness.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const proto_names[] = {"tail", "owner", "wc"};
+static const char *const barrier_names[] = {"per-desc", "per-batch", "wmb-per-desc", "none"};
+static const char *const ordering_names[] = {"x86", "weak"};
+
+#define NNAMES(a) (sizeof(a) / sizeof(a[0]))
+
+static int name_find(const char *const *names, size_t n, const char *s)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (strcmp(names[i], s) == 0)
+            return (int)i;
+    return -1;
+}
+
+static const char *name_of(const char *const *names, size_t n, unsigned v)
+{
+    return v < n ? names[v] : "invalid";
+}
+
+const char *sim_proto_name(enum txq_proto p) { return name_of(proto_names, NNAMES(proto_names), p); }
+const char *sim_barrier_name(enum txq_barrier b) { return name_of(barrier_names, NNAMES(barrier_names), b); }
+const char *sim_ordering_name(enum stbuf_order o) { return name_of(ordering_names, NNAMES(ordering_names), o); }
+
+int sim_parse_proto(const char *s, enum txq_proto *out)
+{
+    int i = name_find(proto_names, NNAMES(proto_names), s);
+    if (i < 0)
+        return -1;
+    *out = (enum txq_proto)i;
+    return 0;
+}
+
+int sim_parse_barrier(const char *s, enum txq_barrier *out)
+{
+    int i = name_find(barrier_names, NNAMES(barrier_names), s);
+    if (i < 0)
+        return -1;
+    *out = (enum txq_barrier)i;
+    return 0;
+}
+
+int sim_parse_ordering(const char *s, enum stbuf_order *out)
+{
+    int i = name_find(ordering_names, NNAMES(ordering_names), s);
+    if (i < 0)
+        return -1;
+    *out = (enum stbuf_order)i;
+    return 0;
+}
+
+
+/* The MAC's rate register: wire bytes per device cycle, unsigned 8.16. */
+static double line_bytes_per_cycle(const struct sim_cfg *c)
+{
+    return c->line_gbps * 1e3 / 8.0 / c->dev_mhz;
+}
+
+uint32_t sim_cfg_line_rate_fx(const struct sim_cfg *c)
+{
+    return (uint32_t)llround(line_bytes_per_cycle(c) * 65536.0);
+}
+
+
+void sim_cfg_default(struct sim_cfg *cfg)
+{
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->pkt_size = 64;
+    cfg->pkt_size_max = 64;
+    cfg->burst = 8;
+    cfg->packets = 100000;
+    cfg->seed = 1;
+    cfg->buf_offset = 0;
+    snprintf(cfg->cpu_profile, sizeof(cfg->cpu_profile), "x86");
+    cpu_costs_profile(&cfg->costs, "x86");
+    cfg->mem_latency_ns = 350.0; /* + 2 x 100 ns link = 550 ns DMA read */
+    cfg->poll_ns = 1000.0;
+    pcie_cfg_default(&cfg->pcie);
+    pcie_fc_cfg_infinite(&cfg->fc_dev);
+    pcie_fc_cfg_infinite(&cfg->fc_host);
+    cfg->dev_mhz = 250.0;
+    cfg->line_gbps = 10.0;
+    cfg->ring_size = 1024;
+    cfg->desc_fetch_max = 8;
+    cfg->tags = 32;
+    cfg->max_rd_bytes = 0;
+    cfg->wb_thresh = 32;
+    cfg->irq_thresh = 0;
+    cfg->clean = TXQ_CLEAN_HEAD_WB;
+    cfg->proto = TXQ_PROTO_TAIL;
+    cfg->barrier = TXQ_BARRIER_PER_DESC;
+    cfg->ordering = STBUF_X86;
+    cfg->reorder_window = 8;
+    cfg->bug = DRV_BUG_NONE;
+    cfg->bug_at = 1000;
+    cfg->watchdog_us = 1000.0;
+    cfg->grace_us = 20.0;
+}
+
+#define BAD(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
+
+int sim_cfg_validate(const struct sim_cfg *c, char *err, size_t errlen)
+{
+    char perr[160];
+    double bpc;
+
+    if (c->pkt_size < 64 || c->pkt_size > 16387)
+        BAD("--pkt-size %u: frame size incl. FCS must be 64..16387", c->pkt_size);
+    if (c->pkt_size_max < c->pkt_size || c->pkt_size_max > 16387)
+        BAD("--pkt-size-max %u: must be >= --pkt-size (%u) and <= 16387",
+            c->pkt_size_max, c->pkt_size);
+    if (c->burst < 1 || c->burst > 65536)
+        BAD("--burst %u: must be 1..65536", c->burst);
+    if (c->packets < 1 || c->packets > (1ull << 40))
+        BAD("--packets %" PRIu64 ": must be 1..2^40", c->packets);
+    if (c->buf_offset > 63)
+        BAD("--buf-offset %u: must be 0..63", c->buf_offset);
+    if (!(c->mem_latency_ns >= 0 && c->mem_latency_ns <= 1e6))
+        BAD("--mem-latency-ns %g: must be 0..1e6", c->mem_latency_ns);
+    if (!(c->poll_ns >= 1 && c->poll_ns <= 1e6))
+        BAD("poll interval %g ns: must be 1..1e6", c->poll_ns);
+    if (pcie_cfg_validate(&c->pcie, perr, sizeof(perr)) != 0)
+        BAD("%s", perr);
+    if (pcie_fc_cfg_validate(&c->fc_dev, c->pcie.mps, perr, sizeof(perr)) != 0)
+        BAD("--fc-dev: %s", perr);
+    if (pcie_fc_cfg_validate(&c->fc_host, c->pcie.mps, perr, sizeof(perr)) != 0)
+        BAD("--fc-host: %s", perr);
+    if (!(c->dev_mhz >= 10 && c->dev_mhz <= 2000))
+        BAD("--dev-mhz %g: must be 10..2000", c->dev_mhz);
+    if (!(c->line_gbps >= 0.1 && c->line_gbps <= 800))
+        BAD("--line %gG: must be 0.1..800 Gb/s", c->line_gbps);
+    bpc = line_bytes_per_cycle(c);
+    if (bpc * 65536.0 >= (double)(1u << 24))
+        BAD("--line %gG at %g MHz is %g bytes per device cycle; the MAC's rate "
+            "register holds < 256", c->line_gbps, c->dev_mhz, bpc);
+    if (c->ring_size < 8 || c->ring_size > 65536 || (c->ring_size & (c->ring_size - 1)))
+        BAD("--ring %u: must be a power of two 8..65536", c->ring_size);
+    if (c->desc_fetch_max < 1 || c->desc_fetch_max > 32)
+        BAD("--desc-fetch-max %u: must be 1..32", c->desc_fetch_max);
+    if (c->tags < 1 || c->tags > 256)
+        BAD("--tags %u: must be 1..256", c->tags);
+    if (c->max_rd_bytes != 0 && (c->max_rd_bytes < 4096 || c->max_rd_bytes >= (1u << 21)))
+        BAD("--max-read-bytes %u: must be 0 (no limit) or 4096..2097151", c->max_rd_bytes);
+    if (c->wb_thresh >= c->ring_size)
+        BAD("--wb-thresh %u: must be below the ring size %u", c->wb_thresh, c->ring_size);
+    if (c->irq_thresh >= 65536)
+        BAD("--irq-thresh %u: must be 0..65535", c->irq_thresh);
+    if (c->clean == TXQ_CLEAN_HEAD_WB && c->wb_thresh == 0)
+        BAD("--clean wb needs head writeback: set --wb-thresh >= 1 (or --clean mmio)");
+    if (!(c->watchdog_us >= 1 && c->watchdog_us <= 1e9))
+        BAD("--watchdog-us %g: must be 1..1e9", c->watchdog_us);
+    if (!(c->grace_us >= 0 && c->grace_us <= 1e6))
+        BAD("--grace-us %g: must be 0..1e6", c->grace_us);
+    if (c->proto > TXQ_PROTO_WC || c->barrier > TXQ_BARRIER_NONE || c->bug >= DRV_BUG_COUNT ||
+        (c->ordering != STBUF_X86 && c->ordering != STBUF_WEAK))
+        BAD("--protocol, --barrier, --ordering or --driver-bug out of range");
+    if (c->reorder_window < 1 || c->reorder_window > STBUF_WINDOW_MAX)
+        BAD("--reorder-window %u: must be 1..%u", c->reorder_window, STBUF_WINDOW_MAX);
+    if (c->costs.sb_entries < 1 || c->costs.sb_entries > 4096)
+        BAD("store buffer entries %u: must be 1..4096", c->costs.sb_entries);
+    return 0;
+}
+

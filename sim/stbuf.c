@@ -1,0 +1,356 @@
+/*
+ * stbuf.c - one CPU's store buffer and WC buffers (see stbuf.h).
+ */
+#include "stbuf.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t stbuf_rand(struct stbuf *b)
+{
+    /* splitmix64: small, fast, and good enough for drain choices. */
+    uint64_t z = (b->rng += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* Uniform in [0, max_ps]. */
+static sim_ps_t stbuf_rand_ps(struct stbuf *b, sim_ps_t max_ps)
+{
+    return max_ps ? stbuf_rand(b) % (max_ps + 1) : 0;
+}
+
+int stbuf_init(struct stbuf *b, const struct stbuf_cfg *cfg)
+{
+    size_t nlines = cfg->mem_size / STBUF_WC_LINE + 1;
+
+    memset(b, 0, sizeof(*b));
+    if (cfg->window < 1 || cfg->window > STBUF_WINDOW_MAX || cfg->capacity < 1 ||
+        !(cfg->hit_ns >= 0) || !(cfg->miss_ns >= 0) || !(cfg->wc_drain_max_ns >= 0))
+        return -1;
+    b->cfg = *cfg;
+    b->rng = cfg->seed ^ 0x5354425546ull; /* "STBUF": apart from other streams */
+    b->cap = 256;
+    b->pend = malloc(b->cap * sizeof(*b->pend));
+    b->owned = calloc((nlines + 7) / 8, 1);
+    if (!b->pend || !b->owned) {
+        stbuf_destroy(b);
+        return -1;
+    }
+    return 0;
+}
+
+void stbuf_destroy(struct stbuf *b)
+{
+    free(b->pend);
+    free(b->owned);
+    b->pend = NULL;
+    b->owned = NULL;
+}
+
+/* ------------------------------------------------------------ line state */
+
+static int stbuf_line(const struct stbuf *b, uint64_t addr, size_t *line)
+{
+    if (addr < b->cfg.mem_base || addr - b->cfg.mem_base >= b->cfg.mem_size)
+        return 0;
+    *line = (size_t)((addr - b->cfg.mem_base) / STBUF_WC_LINE);
+    return 1;
+}
+
+/* Service time of a store to addr; the CPU owns the line afterwards. */
+static sim_ps_t stbuf_service(struct stbuf *b, uint64_t addr)
+{
+    size_t l;
+
+    if (!stbuf_line(b, addr, &l))
+        return sim_ns_to_ps(b->cfg.hit_ns);
+    if (b->owned[l / 8] & (1u << (l % 8)))
+        return sim_ns_to_ps(b->cfg.hit_ns);
+    b->owned[l / 8] |= (uint8_t)(1u << (l % 8));
+    b->st.misses++;
+    return sim_ns_to_ps(b->cfg.miss_ns);
+}
+
+void stbuf_snoop(struct stbuf *b, uint64_t addr, size_t len)
+{
+    size_t l, last;
+
+    if (len == 0 || !stbuf_line(b, addr, &l) || !stbuf_line(b, addr + len - 1, &last))
+        return;
+    for (; l <= last; l++)
+        b->owned[l / 8] &= (uint8_t)~(1u << (l % 8));
+}
+
+/* ---------------------------------------------------------- store buffer */
+
+static int stbuf_overlaps(const struct stbuf_store *s, uint64_t addr, size_t len)
+{
+    return s->addr < addr + len && addr < s->addr + s->len;
+}
+
+/* Weak ordering: the constraints a new store's visibility must meet. */
+static sim_ps_t stbuf_weak_floor(const struct stbuf *b, uint64_t addr)
+{
+    sim_ps_t floor = b->win_floor;
+    uint64_t word = addr & ~7ull;
+    size_t i;
+
+    /* Same 8-byte word: program order (coherence). */
+    for (i = 0; i < b->npend; i++)
+        if ((b->pend[i].addr & ~7ull) == word && b->pend[i].vis > floor)
+            floor = b->pend[i].vis;
+    return floor;
+}
+
+/* Record a weak store's visibility in the window ring. */
+static void stbuf_weak_window(struct stbuf *b, sim_ps_t vis)
+{
+    unsigned slot = (unsigned)(b->seq % b->cfg.window);
+
+    /* The store leaving the window must be visible before any store
+     * `window` places after it: it becomes part of the floor. */
+    if (b->seq >= b->cfg.window && b->win[slot] > b->win_floor)
+        b->win_floor = b->win[slot];
+    b->win[slot] = vis;
+}
+
+static int stbuf_push(struct stbuf *b, const struct stbuf_store *s)
+{
+    size_t i;
+
+    if (b->npend == b->cap) {
+        struct stbuf_store *n = realloc(b->pend, 2 * b->cap * sizeof(*n));
+        if (!n)
+            return -1;
+        b->pend = n;
+        b->cap *= 2;
+    }
+    /* Sorted by (vis, seq): insert from the back (x86 appends). */
+    i = b->npend;
+    while (i > 0 && b->pend[i - 1].vis > s->vis) {
+        b->pend[i] = b->pend[i - 1];
+        i--;
+    }
+    b->pend[i] = *s;
+    b->npend++;
+    return 0;
+}
+
+sim_ps_t stbuf_store(struct stbuf *b, uint64_t addr, const void *data, unsigned len,
+                     sim_ps_t now)
+{
+    struct stbuf_store s;
+    sim_ps_t svc = stbuf_service(b, addr), vis;
+
+    assert(len >= 1 && len <= 8);
+    if (b->cfg.order == STBUF_X86) {
+        vis = now + svc;
+        if (vis < b->order_floor)
+            vis = b->order_floor;
+        b->order_floor = vis;
+    } else {
+        sim_ps_t floor = stbuf_weak_floor(b, addr);
+        vis = now + svc + stbuf_rand_ps(b, sim_ns_to_ps(b->cfg.miss_ns));
+        if (vis < floor)
+            vis = floor;
+        stbuf_weak_window(b, vis);
+    }
+    memset(&s, 0, sizeof(s));
+    s.addr = addr;
+    s.vis = vis;
+    s.seq = b->seq++;
+    s.len = (uint8_t)len;
+    memcpy(s.data, data, len);
+    if (stbuf_push(b, &s) != 0)
+        abort(); /* out of memory in the middle of a run: nothing sane to do */
+    if (vis > b->max_vis)
+        b->max_vis = vis;
+    b->st.stores++;
+    return vis;
+}
+
+sim_ps_t stbuf_room_at(const struct stbuf *b, sim_ps_t now)
+{
+    size_t i, busy = 0;
+
+    /* pend is sorted by visibility: entries visible by now have left. */
+    for (i = 0; i < b->npend; i++)
+        if (b->pend[i].vis > now)
+            busy++;
+    if (busy < b->cfg.capacity)
+        return now;
+    /* Wait for the oldest-visible entry still in the buffer to drain. */
+    return b->pend[b->npend - busy].vis;
+}
+
+sim_ps_t stbuf_drained_at(const struct stbuf *b, sim_ps_t now)
+{
+    return b->max_vis > now ? b->max_vis : now;
+}
+
+sim_ps_t stbuf_mmio_depart(struct stbuf *b, sim_ps_t now)
+{
+    if (b->cfg.order == STBUF_WEAK)
+        return now;
+    if (b->order_floor < now)
+        b->order_floor = now;
+    return b->order_floor;
+}
+
+void stbuf_apply(struct stbuf *b, sim_ps_t t, stbuf_mem_fn mem_at, void *ctx)
+{
+    size_t n = 0;
+
+    while (n < b->npend && b->pend[n].vis <= t) {
+        uint8_t *dst = mem_at(ctx, b->pend[n].addr, b->pend[n].len);
+        if (dst)
+            memcpy(dst, b->pend[n].data, b->pend[n].len);
+        n++;
+    }
+    if (n) {
+        memmove(b->pend, b->pend + n, (b->npend - n) * sizeof(*b->pend));
+        b->npend -= n;
+    }
+}
+
+int stbuf_pending(const struct stbuf *b, uint64_t addr, size_t len, sim_ps_t t, sim_ps_t *vis)
+{
+    sim_ps_t latest = 0;
+    int any = 0;
+    size_t i;
+
+    for (i = 0; i < b->npend; i++) {
+        if (b->pend[i].vis > t && stbuf_overlaps(&b->pend[i], addr, len)) {
+            any = 1;
+            if (b->pend[i].vis > latest)
+                latest = b->pend[i].vis;
+        }
+    }
+    if (vis)
+        *vis = latest;
+    return any;
+}
+
+/* ------------------------------------------------------------ WC buffers */
+
+#define STBUF_FULL UINT64_MAX
+
+static struct stbuf_wc_line *stbuf_wc_find(struct stbuf *b, uint64_t line_off)
+{
+    unsigned i;
+
+    for (i = 0; i < b->nwc; i++)
+        if (b->wc[i].off == line_off)
+            return &b->wc[i];
+    return NULL;
+}
+
+/* Queue one drained piece for the link. */
+static void stbuf_wc_out(struct stbuf *b, const struct stbuf_wc_line *l, unsigned from,
+                         unsigned to, sim_ps_t t)
+{
+    struct stbuf_wc_line *o;
+
+    assert(b->nout < sizeof(b->out) / sizeof(b->out[0]));
+    o = &b->out[b->nout++];
+    o->off = l->off + from;
+    o->written = to - from; /* a piece: `written` holds its length */
+    o->due = t;
+    memcpy(o->data, l->data + from, to - from);
+    b->st.wc_pieces++;
+}
+
+/* Drain line i at t: one piece per run of written bytes; free the slot. */
+static void stbuf_wc_drain(struct stbuf *b, unsigned i, sim_ps_t t)
+{
+    struct stbuf_wc_line *l = &b->wc[i];
+    unsigned k = 0;
+
+    while (k < STBUF_WC_LINE) {
+        unsigned end;
+        if (!(l->written >> k & 1)) {
+            k++;
+            continue;
+        }
+        for (end = k; end < STBUF_WC_LINE && (l->written >> end & 1); end++)
+            ;
+        stbuf_wc_out(b, l, k, end, t);
+        k = end;
+    }
+    b->st.wc_lines++;
+    b->wc[i] = b->wc[--b->nwc];
+}
+
+int stbuf_wc_store(struct stbuf *b, uint32_t off, uint64_t val, sim_ps_t now)
+{
+    uint64_t line_off = off & ~(uint64_t)(STBUF_WC_LINE - 1);
+    unsigned at = off & (STBUF_WC_LINE - 1);
+    struct stbuf_wc_line *l = stbuf_wc_find(b, line_off);
+    int merged = 0;
+
+    b->st.wc_stores++;
+    if (!l) {
+        if (b->nwc == STBUF_WC_LINES)
+            stbuf_wc_drain(b, 0, now); /* evict the oldest buffer, partial or not */
+        l = &b->wc[b->nwc++];
+        memset(l, 0, sizeof(*l));
+        l->off = line_off;
+        l->due = SIM_PS_NEVER;
+    } else if (l->written == STBUF_FULL) {
+        /* Full and not drained yet: the new copy merges into it. */
+        merged = 1;
+        b->st.wc_merges++;
+        l->written = 0;
+        l->due = SIM_PS_NEVER;
+    }
+    memcpy(l->data + at, &val, 8);
+    l->written |= 0xffull << at;
+    if (l->written == STBUF_FULL)
+        l->due = now + stbuf_rand_ps(b, sim_ns_to_ps(b->cfg.wc_drain_max_ns));
+    return merged;
+}
+
+void stbuf_wc_flush(struct stbuf *b, sim_ps_t now)
+{
+    while (b->nwc)
+        stbuf_wc_drain(b, 0, now);
+}
+
+sim_ps_t stbuf_wc_next(const struct stbuf *b)
+{
+    sim_ps_t t = SIM_PS_NEVER;
+    unsigned i;
+
+    for (i = 0; i < b->nwc; i++)
+        if (b->wc[i].due < t)
+            t = b->wc[i].due;
+    return t;
+}
+
+void stbuf_wc_collect(struct stbuf *b, sim_ps_t t)
+{
+    sim_ps_t next;
+
+    while ((next = stbuf_wc_next(b)) <= t) {
+        unsigned i = 0;
+        while (b->wc[i].due != next)
+            i++;
+        stbuf_wc_drain(b, i, next);
+    }
+}
+
+const struct stbuf_wc_line *stbuf_wc_peek(const struct stbuf *b)
+{
+    return b->nout ? &b->out[0] : NULL;
+}
+
+void stbuf_wc_pop(struct stbuf *b)
+{
+    if (b->nout) {
+        memmove(b->out, b->out + 1, (b->nout - 1) * sizeof(b->out[0]));
+        b->nout--;
+    }
+}
