@@ -49,6 +49,7 @@ int pktgen_init(struct pktgen *g, struct platform *p, struct txq *q,
     g->is_free = is_free;
     g->buf_size = buf_size;
     g->last_buf = 0;
+    g->bug_fired = 0;
     g->failed = 0;
     g->stats.sent = 0;
     g->stats.completed = 0;
@@ -120,7 +121,10 @@ enum pktgen_ret pktgen_step(struct pktgen *g)
                 more = 0; /* ring the doorbell before stopping on error */
         }
 
-        int reuse = cfg->bug == DRV_BUG_BUF_OVERWRITE && seq == cfg->bug_at && seq > 0;
+        /* The bug: the first burst from bug_at on reuses the buffer of the
+         * previous burst's last packet, which its doorbell published. */
+        int reuse = cfg->bug == DRV_BUG_BUF_OVERWRITE && !g->bug_fired && i == 0 &&
+                    seq >= cfg->bug_at && seq > 0;
         uint32_t bi = reuse ? g->last_buf : g->free_list[g->nfree - 1];
         struct pktgen_buf *b = &g->bufs[bi];
         plat_cpu_touch(g->plat, b->cpu + cfg->buf_offset, len);
@@ -138,6 +142,7 @@ enum pktgen_ret pktgen_step(struct pktgen *g)
             g->nfree--;
             g->is_free[bi] = 0;
         }
+        g->bug_fired |= reuse;
         g->last_buf = bi;
         g->stats.sent++;
         len = next_len;

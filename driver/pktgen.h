@@ -72,6 +72,7 @@ struct pktgen {
     uint8_t *is_free;        /* per buffer: 1 if on the free list */
     unsigned buf_size;       /* bytes per buffer (multiple of 64) */
     uint32_t last_buf;       /* buffer of the latest packet sent */
+    int bug_fired;           /* DRV_BUG_BUF_OVERWRITE has fired */
     int failed;              /* len() returned a bad length */
     struct pktgen_stats stats;
 };

@@ -310,8 +310,12 @@ enum txq_ret txq_xmit(struct txq *q, const struct txq_pkt *pkt, int more)
     plat_cpu_work(q->plat, PLAT_WORK_XMIT_PKT, 1);
     uint32_t i = q->next_to_use;
     txq_write_desc(q, i, pkt);
-    if (txq_bug_now(q, DRV_BUG_DESC_REUSE) && txq_in_flight(q) > 0)
-        txq_write_body(q, (i - 1) & q->mask, pkt); /* a stale index: the slot before */
+    /* A stale index: the last descriptor the previous doorbell published. */
+    if (q->bug == DRV_BUG_DESC_REUSE && !q->bug_fired && q->st_pkts >= q->bug_at &&
+        q->batch_start != q->next_to_clean) {
+        txq_write_body(q, (q->batch_start - 1) & q->mask, pkt);
+        q->bug_fired = 1;
+    }
     q->cookies[i] = pkt->cookie;
     q->next_to_use = (i + 1) & q->mask;
     /* A new pass over the ring: the owner bit flips (mlx4: ring->size bit). */

@@ -11,7 +11,7 @@ static const struct bug_entry bug_entries[] = {
     {DRV_BUG_NO_WMB_DOORBELL, "no-wmb-doorbell", "tail doorbell written with no wmb() before it",
      TXQ_PROTO_TAIL, STBUF_WEAK, 8, "doorbell_before_desc"},
     {DRV_BUG_BF_NO_SFENCE, "bf-no-sfence", "BlueFlame copy with no wmb() (sfence) after it",
-     TXQ_PROTO_WC, STBUF_X86, 1, "wc_reordered"},
+     TXQ_PROTO_WC, STBUF_X86, 1, "wc_unfenced"},
     {DRV_BUG_TAIL_PAST_WRITTEN, "tail-past-written",
      "tail doorbell one slot beyond the last written descriptor", TXQ_PROTO_TAIL, STBUF_X86, 8,
      "tail_past_written"},

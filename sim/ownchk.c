@@ -327,6 +327,14 @@ void ownchk_wc_piece(struct ownchk *c, uint32_t off, const uint8_t *data, unsign
     c->wc_any = 1;
 }
 
+void ownchk_wc_unfenced(struct ownchk *c, sim_ps_t t)
+{
+    ownchk_say(c, "wc_unfenced", t, -1,
+               "the driver went on at %.1f ns with a BlueFlame block still in a WC buffer: "
+               "missing wmb() (sfence) after the WC copy? (the device gets it late, or out "
+               "of order)", ns(t));
+}
+
 void ownchk_wc_merge(struct ownchk *c, uint32_t off, sim_ps_t t)
 {
     ownchk_say(c, "wc_merged", t, -1,

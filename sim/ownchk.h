@@ -23,6 +23,8 @@
  *   buf_overwrite         CPU wrote a payload buffer the device still owns
  *   owner_wrong_phase     owner bit with the wrong phase for the pass
  *   desc_zero_len, desc_len_too_big, desc_addr_unmapped   bad contents
+ *   wc_unfenced           the driver went on after a WC copy without the
+ *                         sfence that sends it
  *   wc_reordered, wc_merged, wc_torn   write-combining push out of order,
  *                         overwritten before it drained, or in pieces
  * The register writes the driver makes (ring base and size, protocol,
@@ -87,6 +89,8 @@ void ownchk_touch(struct ownchk *c, uint64_t addr, size_t len, sim_ps_t t);
 /* A WC piece (BAR0 offset, bytes) left the CPU at t. */
 void ownchk_wc_piece(struct ownchk *c, uint32_t off, const uint8_t *data, unsigned len,
                      sim_ps_t t);
+/* The CPU went on at t with a copied WC block not yet fenced. */
+void ownchk_wc_unfenced(struct ownchk *c, sim_ps_t t);
 /* A WC store at t merged into an undrained line of BAR0 offset `off`. */
 void ownchk_wc_merge(struct ownchk *c, uint32_t off, sim_ps_t t);
 /* The root complex serves a descriptor read [addr, addr + len) at t; `sb`

@@ -59,6 +59,18 @@ static void cpu_sync_published(struct sim *s)
     }
 }
 
+/* A WC copy must be fenced before the driver does anything else: any
+ * other platform call while a copied block is still in a WC buffer is the
+ * missing sfence.  Called by every call but the copy and the fences. */
+static void cpu_check_wc_fenced(struct sim *s)
+{
+    if (s->wc_unfenced) {
+        s->wc_unfenced = 0;
+        if (s->stb.nwc)
+            ownchk_wc_unfenced(&s->ck, s->cpu.now);
+    }
+}
+
 /* Wait until every earlier store is visible (a barrier's second half). */
 static void cpu_drain(struct sim *s)
 {
@@ -72,6 +84,7 @@ static void mmio_write(struct platform *p, uint32_t off, uint64_t val, unsigned 
     struct sim *s = p->sim;
     sim_ps_t t;
 
+    cpu_check_wc_fenced(s);
     cpu_emit_wc(s);
     if (s->stb.cfg.order == STBUF_X86) {
         /* An uncached access flushes the WC buffers (Intel SDM 11.3.1). */
@@ -113,6 +126,7 @@ void plat_mmio_copy_wc(struct platform *p, uint32_t off, const void *src, size_t
         cpu_charge(&s->cpu, CPU_WC_COPY, s->cpu.costs.wc_store_ns);
     }
     cpu_emit_wc(s);
+    s->wc_unfenced = 1;
 }
 
 uint32_t plat_mmio_read32(struct platform *p, uint32_t off)
@@ -121,6 +135,7 @@ uint32_t plat_mmio_read32(struct platform *p, uint32_t off)
     struct tlp t;
     sim_ps_t at;
 
+    cpu_check_wc_fenced(s);
     cpu_emit_wc(s);
     cpu_charge(&s->cpu, CPU_MMIO_READ, s->cpu.costs.mmio_read_ns);
     memset(&t, 0, offsetof(struct tlp, data));
@@ -147,6 +162,7 @@ static void cpu_store(struct platform *p, void *dst, const void *val, unsigned l
     uint64_t bus = host_mem_bus(&s->mem, dst);
     sim_ps_t vis;
 
+    cpu_check_wc_fenced(s);
     cpu_emit_wc(s);
     /* A full store buffer stalls the CPU until its oldest entry drains. */
     cpu_wait_until(&s->cpu, stbuf_room_at(&s->stb, s->cpu.now), CPU_DRAIN);
@@ -170,6 +186,7 @@ uint32_t plat_load32(struct platform *p, const void *src)
 {
     uint32_t v;
 
+    cpu_check_wc_fenced(p->sim);
     memcpy(&v, src, 4);
     cpu_charge(&p->sim->cpu, CPU_DRIVER, p->sim->cpu.costs.load_ns);
     return v;
@@ -179,6 +196,7 @@ void plat_cpu_touch(struct platform *p, const void *dst, size_t len)
 {
     struct sim *s = p->sim;
 
+    cpu_check_wc_fenced(s);
     ownchk_touch(&s->ck, host_mem_bus(&s->mem, dst), len, s->cpu.now);
 }
 
@@ -188,6 +206,7 @@ void plat_dma_wmb(struct platform *p)
 {
     struct sim *s = p->sim;
 
+    cpu_check_wc_fenced(s); /* dma_wmb orders coherent memory only */
     cpu_charge(&s->cpu, CPU_BARRIER, s->cpu.costs.dma_wmb_ns);
     /* x86: a compiler barrier; TSO already orders the stores. */
     if (s->stb.cfg.order == STBUF_WEAK)
@@ -197,9 +216,10 @@ void plat_dma_wmb(struct platform *p)
 /* wmb (sfence) and smp_mb (locked op): flush WC buffers, drain stores. */
 static void cpu_fence(struct sim *s, double issue_ns)
 {
-    cpu_charge(&s->cpu, CPU_BARRIER, issue_ns);
-    stbuf_wc_flush(&s->stb, s->cpu.now);
+    s->wc_unfenced = 0;
+    stbuf_wc_flush(&s->stb, s->cpu.now); /* the WC lines leave as the fence starts */
     cpu_emit_wc(s);
+    cpu_charge(&s->cpu, CPU_BARRIER, issue_ns);
     cpu_drain(s);
 }
 
@@ -225,6 +245,7 @@ void plat_cpu_work(struct platform *p, enum plat_work what, unsigned n)
     case PLAT_WORK_CLEAN_DESC: ns = c->clean_desc_ns; break;
     case PLAT_WORK_CLEAN_POLL: ns = c->clean_poll_ns; break;
     }
+    cpu_check_wc_fenced(p->sim);
     cpu_emit_wc(p->sim);
     cpu_charge(&p->sim->cpu, CPU_DRIVER, ns * n);
 }

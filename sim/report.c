@@ -2,6 +2,7 @@
 
 #include <inttypes.h>
 
+#include "bug_catalog.h"
 #include "json.h"
 
 static const char *clean_name(enum txq_clean_mode m)
@@ -12,6 +13,33 @@ static const char *clean_name(enum txq_clean_mode m)
 static double per_pkt(uint64_t v, const struct sim_result *r)
 {
     return (double)v / (double)(r->sb.checked ? r->sb.checked : 1);
+}
+
+static const char *bug_name(enum drv_bug b)
+{
+    size_t i, n;
+    const struct bug_entry *e = bug_catalog(&n);
+
+    for (i = 0; i < n; i++)
+        if (e[i].bug == b)
+            return e[i].name;
+    return "none";
+}
+
+static const char *status_name(int status)
+{
+    return status == 0 ? "ok" : status > 0 ? "violation" : "failed";
+}
+
+/* Who owns the descriptors and what it cost: driver and device counters. */
+static void report_ownership(FILE *f, const struct sim_result *r)
+{
+    fprintf(f, "  ownership         per pkt: dma_wmb %.3f  wmb %.3f  wc pushes %.3f"
+            "  store misses %.3f;  device: not-owned fetched %.3f  wc used %.3f"
+            "  wc dropped %.3f\n",
+            per_pkt(r->txq.dma_wmbs, r), per_pkt(r->txq.wmbs, r), per_pkt(r->txq.wc_pushes, r),
+            per_pkt(r->stb.misses, r), per_pkt(r->not_owned, r), per_pkt(r->wc_used, r),
+            per_pkt(r->wc_dropped, r));
 }
 
 static void report_credit_stalls(FILE *f, const char *dir, const struct pcie_link_stats *s)
@@ -41,8 +69,17 @@ void report_text(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
             c->pkt_size, c->pkt_size_max > c->pkt_size ? " (random sizes)" : "", c->burst,
             c->packets, c->pcie.gen, c->pcie.lanes, c->pcie.mps, c->pcie.mrrs, c->line_gbps,
             c->ring_size, c->cpu_profile, c->seed);
-    if (status != 0)
+    fprintf(f, "       protocol %s, barrier %s, ordering %s", sim_proto_name(c->proto),
+            sim_barrier_name(c->barrier), sim_ordering_name(c->ordering));
+    if (c->ordering == STBUF_WEAK)
+        fprintf(f, " (window %u)", c->reorder_window);
+    if (c->bug != DRV_BUG_NONE)
+        fprintf(f, ", DRIVER BUG %s at packet %" PRIu64, bug_name(c->bug), c->bug_at);
+    fprintf(f, "\n");
+    if (status < 0)
         fprintf(f, "RUN FAILED: %s\n", diag);
+    else if (status > 0)
+        fprintf(f, "RUN STOPPED: %s\n", diag);
     fprintf(f, "  throughput        %8.3f Mpps   %8.3f Gb/s   bound: %s\n",
             r->sb.mpps, r->sb.gbps, r->bound);
     fprintf(f, "  utilisation       cpu %.2f  pcie h2d %.2f  pcie d2h %.2f  device %.2f  wire %.2f\n",
@@ -67,6 +104,7 @@ void report_text(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
             fprintf(f, " %s %.1f", tlp_kind_name(k), per_pkt(d->bytes[k], r));
     fprintf(f, "\n  per packet        doorbells %.4f  desc fetches %.4f  irqs %.4f\n",
             r->doorbells_per_pkt, r->desc_fetches_per_pkt, r->irqs_per_pkt);
+    report_ownership(f, r);
     fprintf(f, "  doorbell-to-wire  p50 %.0f ns  p99 %.0f ns  max %.0f ns\n",
             r->sb.lat_p50_ns, r->sb.lat_p99_ns, r->sb.lat_max_ns);
     fprintf(f, "  stalls            DMA read waited for a tag or byte budget %" PRIu64 " cycles\n",
@@ -77,6 +115,8 @@ void report_text(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
     for (k = 0; k < r->nviolations && k < SIM_MAX_VIOLATIONS; k++)
         fprintf(f, "    %s at %.3f us: %s\n", r->violations[k].kind,
                 (double)r->violations[k].time_ps / 1e6, r->violations[k].detail);
+    if (r->nviolations > SIM_MAX_VIOLATIONS)
+        fprintf(f, "    ... %zu more\n", r->nviolations - SIM_MAX_VIOLATIONS);
     fprintf(f, "  simulator         %.2f s wall, %.0f sim pkts/s, %" PRIu64 " cycles evaluated, %"
             PRIu64 " skipped\n", r->wall_s,
             r->wall_s > 0 ? (double)r->sb.seen / r->wall_s : 0.0, r->cycles_evaluated,
@@ -160,7 +200,12 @@ int report_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
     json_num(&j, "smp_mb", c->costs.smp_mb_ns);
     json_num(&j, "mmio_write", c->costs.mmio_write_ns);
     json_num(&j, "mmio_read", c->costs.mmio_read_ns);
+    json_num(&j, "wc_store", c->costs.wc_store_ns);
+    json_num(&j, "drain_hit", c->costs.drain_hit_ns);
+    json_num(&j, "drain_miss", c->costs.drain_miss_ns);
+    json_num(&j, "wc_drain_max", c->costs.wc_drain_max_ns);
     json_obj_end(&j);
+    json_u64(&j, "store_buffer_entries", c->costs.sb_entries);
     json_num(&j, "mem_latency_ns", c->mem_latency_ns);
     json_num(&j, "poll_ns", c->poll_ns);
     json_obj_begin(&j, "pcie");
@@ -185,10 +230,17 @@ int report_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
     json_u64(&j, "wb_thresh", c->wb_thresh);
     json_u64(&j, "irq_thresh", c->irq_thresh);
     json_str(&j, "clean", clean_name(c->clean));
+    json_str(&j, "protocol", sim_proto_name(c->proto));
+    json_str(&j, "barrier", sim_barrier_name(c->barrier));
+    json_str(&j, "ordering", sim_ordering_name(c->ordering));
+    json_u64(&j, "reorder_window", c->reorder_window);
+    json_str(&j, "driver_bug", bug_name(c->bug));
+    json_u64(&j, "bug_at", c->bug_at);
     json_num(&j, "watchdog_us", c->watchdog_us);
+    json_num(&j, "grace_us", c->grace_us);
     json_obj_end(&j);
 
-    json_str(&j, "status", status == 0 ? "ok" : "failed");
+    json_str(&j, "status", status_name(status));
     if (status != 0)
         json_str(&j, "diagnosis", diag);
     json_num(&j, "mpps", r->sb.mpps);
@@ -237,6 +289,17 @@ int report_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
     json_num(&j, "desc_fetches_per_pkt", r->desc_fetches_per_pkt);
     json_num(&j, "irqs_per_pkt", r->irqs_per_pkt);
 
+    json_obj_begin(&j, "ownership_per_pkt");
+    json_num(&j, "dma_wmb", per_pkt(r->txq.dma_wmbs, r));
+    json_num(&j, "wmb", per_pkt(r->txq.wmbs, r));
+    json_num(&j, "wc_pushes", per_pkt(r->txq.wc_pushes, r));
+    json_num(&j, "store_misses", per_pkt(r->stb.misses, r));
+    json_num(&j, "not_owned_fetched", per_pkt(r->not_owned, r));
+    json_num(&j, "wc_used", per_pkt(r->wc_used, r));
+    json_num(&j, "wc_dropped", per_pkt(r->wc_dropped, r));
+    json_obj_end(&j);
+    json_u64(&j, "device_err", r->dev_err);
+
     json_obj_begin(&j, "latency_ns");
     json_num(&j, "p50", r->sb.lat_p50_ns);
     json_num(&j, "p99", r->sb.lat_p99_ns);
@@ -248,7 +311,11 @@ int report_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
         json_obj_begin(&j, NULL);
         json_str(&j, "kind", r->violations[k].kind);
         json_u64(&j, "time_ps", r->violations[k].time_ps);
-        json_u64(&j, "queue", 0);
+        json_u64(&j, "queue", r->violations[k].queue);
+        if (r->violations[k].desc >= 0)
+            json_u64(&j, "desc", (uint64_t)r->violations[k].desc);
+        else
+            json_null(&j, "desc");
         json_str(&j, "detail", r->violations[k].detail);
         json_obj_end(&j);
     }

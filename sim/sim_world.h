@@ -39,6 +39,7 @@ struct sim {
     struct stbuf stb;      /* the CPU's store buffer and WC buffers */
     struct ownchk ck;      /* descriptor ownership ground truth */
     int stb_up;
+    int wc_unfenced;       /* a WC copy has not been fenced yet */
     struct pcie_link *h2d, *d2h;
     struct scoreboard *sb;
     struct sb_gen_cfg gen;
