@@ -105,16 +105,14 @@ static sim_ps_t stbuf_weak_floor(const struct stbuf *b, uint64_t addr)
     return floor;
 }
 
-/* Record a weak store's visibility in the window ring. */
-static void stbuf_weak_window(struct stbuf *b, sim_ps_t vis)
+/* The store `window` places before the new one leaves the window: the new
+ * store (and every later one) may not become visible before it. */
+static void stbuf_weak_window_slide(struct stbuf *b)
 {
     unsigned slot = (unsigned)(b->seq % b->cfg.window);
 
-    /* The store leaving the window must be visible before any store
-     * `window` places after it: it becomes part of the floor. */
     if (b->seq >= b->cfg.window && b->win[slot] > b->win_floor)
         b->win_floor = b->win[slot];
-    b->win[slot] = vis;
 }
 
 static int stbuf_push(struct stbuf *b, const struct stbuf_store *s)
@@ -152,11 +150,13 @@ sim_ps_t stbuf_store(struct stbuf *b, uint64_t addr, const void *data, unsigned 
             vis = b->order_floor;
         b->order_floor = vis;
     } else {
-        sim_ps_t floor = stbuf_weak_floor(b, addr);
+        sim_ps_t floor;
+        stbuf_weak_window_slide(b);
+        floor = stbuf_weak_floor(b, addr);
         vis = now + svc + stbuf_rand_ps(b, sim_ns_to_ps(b->cfg.miss_ns));
         if (vis < floor)
             vis = floor;
-        stbuf_weak_window(b, vis);
+        b->win[b->seq % b->cfg.window] = vis;
     }
     memset(&s, 0, sizeof(s));
     s.addr = addr;
