@@ -19,7 +19,7 @@ INCS     := -Isim -Idriver -Itests
 
 .DELETE_ON_ERROR:
 .SUFFIXES:
-.PHONY: all run test lint bench synth clean deps
+.PHONY: all run test lint bench synth clean deps results-ownership
 
 # ---------------------------------------------------------------- deps
 # One script installs what is missing (apt-get); the stamp keeps it quiet.
@@ -83,8 +83,9 @@ $(BUILD)/obj/sim/dev_rtl.o: sim/dev_rtl.cpp $(VLIB)
 obj = $(addprefix $(BUILD)/obj/,$(1:.c=.o))
 
 SIM_CORE := sim/pcie_cfg.c sim/pcie_link.c sim/scoreboard.c sim/json.c \
-            sim/host_mem.c sim/cpu.c sim/tlp_queue.c sim/rc.c sim/harness.c \
-            sim/platform_sim.c sim/report.c driver/txq.c driver/pktgen.c
+            sim/host_mem.c sim/cpu.c sim/tlp_queue.c sim/rc.c sim/harness.c sim/sim_cfg.c \
+            sim/platform_sim.c sim/report.c sim/stbuf.c sim/ownchk.c sim/bug_catalog.c \
+            driver/txq.c driver/pktgen.c
 SIM_OBJS := $(call obj,$(SIM_CORE)) $(BUILD)/obj/sim/dev_rtl.o $(VLIB) $(VRT_OBJS)
 LDLIBS   := -lpthread -lm
 
@@ -106,10 +107,13 @@ T_json       := sim/json.c
 T_txq        := driver/txq.c tests/fake_platform.c
 T_pktgen     := driver/txq.c driver/pktgen.c tests/fake_platform.c
 T_pcie_fc    := sim/pcie_cfg.c sim/pcie_link.c
+T_stbuf      := sim/stbuf.c
 T_rc         := sim/rc.c sim/host_mem.c sim/tlp_queue.c sim/pcie_cfg.c sim/pcie_link.c
-UNIT_TESTS   := pcie_link pcie_fc rc scoreboard json txq pktgen
-SIM_TESTS    := sim
-ALL_TESTS    := $(UNIT_TESTS) $(SIM_TESTS)
+UNIT_TESTS   := pcie_link pcie_fc rc scoreboard json txq pktgen stbuf
+SIM_TESTS    := sim ownership
+# Engine tests drive the Verilated RTL directly through struct device_ops.
+ENGINE_TESTS := engine
+ALL_TESTS    := $(UNIT_TESTS) $(ENGINE_TESTS) $(SIM_TESTS)
 
 define unit_test
 $(BUILD)/tests/test_$(1): $(call obj,tests/test_$(1).c $(T_$(1)))
@@ -118,7 +122,12 @@ $(BUILD)/tests/test_$(1): $(call obj,tests/test_$(1).c $(T_$(1)))
 endef
 $(foreach t,$(UNIT_TESTS),$(eval $(call unit_test,$(t))))
 
-$(BUILD)/tests/test_sim: $(call obj,tests/test_sim.c) $(SIM_OBJS)
+$(BUILD)/tests/test_sim $(BUILD)/tests/test_ownership: $(BUILD)/tests/test_%: \
+        $(BUILD)/obj/tests/test_%.o $(SIM_OBJS)
+	@mkdir -p $(@D)
+	$(CXX) -o $@ $^ $(CMOCKA) $(LDLIBS)
+
+$(BUILD)/tests/test_engine: $(call obj,tests/test_engine.c) $(BUILD)/obj/sim/dev_rtl.o $(VLIB) $(VRT_OBJS)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $^ $(CMOCKA) $(LDLIBS)
 
@@ -128,6 +137,10 @@ test: $(TEST_BINS) $(BUILD)/nictx
 
 bench: $(BUILD)/nictx
 	@bash scripts/bench.sh $(BUILD)/nictx
+
+# docs/results-ownership.md: protocol x barrier x burst x ordering, measured.
+results-ownership: $(BUILD)/nictx
+	@bash scripts/results-ownership.sh $(BUILD)/nictx docs/results-ownership.md
 
 clean:
 	rm -rf $(BUILD)

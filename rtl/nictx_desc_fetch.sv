@@ -1,13 +1,56 @@
 // nictx_desc_fetch: descriptor fetch for one transmit ring.
 //
-// When the tail doorbell moves past the fetch pointer, it asks the DMA read
-// engine for up to DescFetchMax (register) descriptors in one read, cut
-// at the ring wrap, once that many slots are free in its descriptor buffer
-// (a batch, not a trickle of single descriptors); the read engine splits
-// it at MRRS.  Up to MaxReads reads may be outstanding.
+// It asks the DMA read engine for up to DescFetchMax (register) descriptors
+// in one read, cut at the ring wrap, once that many slots are free in its
+// descriptor buffer (a batch, not a trickle of single descriptors); the read
+// engine splits it at MRRS.  Up to MaxReads reads may be outstanding.
 // Reads complete in order (nictx_dma_rd), so descriptors leave in ring
-// order on the desc_* stream: {buffer address, 14-bit length, bad}.
+// order on the desc_* stream: {buffer address, 14-bit length, bad, err}.
 // A descriptor whose length field is 0 or above 16383 leaves with bad = 1.
+// The consumer ring index (cons) and its phase (1 on the first pass over
+// the ring since reset, flipping at every wrap) advance with each
+// descriptor that leaves, in every protocol.
+//
+// How far it fetches depends on the protocol (proto_i, nictx_pkg::Proto*):
+//  - Tail: up to the tail doorbell (tail_i).
+//  - Owner, Wc: a doorbell (doorbell_i) arms the fetcher; while armed it
+//    fetches without a bound from the tail, but never more than one ring's
+//    worth ahead of cons.  A descriptor reaching the head of the buffer
+//    must carry owner bit (word 1 bit 63) == phase; if not, it does not
+//    leave: the fetcher stops issuing reads, waits until every read in
+//    flight has retired, discards everything buffered (not_owned_o, with
+//    not_owned_cnt_o descriptors, the not-owned one included), rewinds its
+//    fetch pointer to cons and disarms -- unless a doorbell arrived since the
+//    oldest buffered or in-flight read was issued (db_since: set by every
+//    doorbell, cleared by a read or block insertion issued while nothing is
+//    buffered or in flight), so a doorbell is never lost.
+//  - Wc: as Owner, but while armed it fetches only as far as the driver
+//    has published (mlx4's doorbell carries the producer index): through
+//    the ring index of the last closed block (wc_idx_i; a full ring is
+//    possible) until that descriptor has left, else up to the tail (a TAIL
+//    write).  A block closed without a usable index lifts that bound until
+//    the fetcher disarms, so its ring copy is still found.
+//    A complete block from nictx_wc (blk_*, ring index k) is held, one at a
+//    time.  When the fetch pointer is k and a slot is free, it is inserted
+//    as descriptor k without a read (wc_used_o) and then checked like a
+//    read one; reads still in flight do not hold it back (its slot joins
+//    the in-order retirement queue behind them).  While k is ahead of the
+//    fetch pointer, fetches stop before k.  If k was already fetched (the
+//    buffer holds [cons, fetch pointer)) the block stays held: when k
+//    reaches the head and its ring copy (read before the driver wrote it)
+//    is not owned, the block's words replace it in that slot (also
+//    wc_used_o; a flush it had started is cancelled); an owned ring copy
+//    leaves as read.  The block is dropped (wc_drop_o) when its owner bit
+//    is not the phase expected at k's next position from cons (phase,
+//    flipped if k < cons): as soon as the ring copy of k has left, or if it
+//    is from an earlier pass; and when a newer complete block arrives, or
+//    proto_i leaves Wc.
+//
+// DMA errors: a read that retires with done_err_i makes its descriptors
+// unusable.  In Tail they leave as bad with err = 1 (skipped, completing in
+// ring order); in Owner/Wc the first of them at the head starts the same
+// flush as a not-owned descriptor, but counts nothing and keeps the fetcher
+// armed.  While stop_i (ErrDma) is set no read and no insertion starts.
 //
 // Handshakes: req_* and desc_* are valid/ready; req_valid_o is a register
 // and desc_* read a slot that stays unchanged until it is taken.
@@ -16,12 +59,25 @@ module nictx_desc_fetch #(
   parameter int unsigned MaxReads = 4    // outstanding descriptor reads
 ) (
   input  logic        clk_i,
-  input  logic        rst_ni,
+  // verilator lint_off SYNCASYNCNET
+  input  logic        rst_ni,  // also in the simulation-only assertions' disable iff
+  // verilator lint_on SYNCASYNCNET
   input  logic        enable_i,
+  input  logic [1:0]  proto_i,
+  input  logic        stop_i,      // ErrDma: start no fetch
+  input  logic        doorbell_i,  // arms (Owner, Wc)
+  input  logic        wc_close_i,      // a WC block closed (also a doorbell_i)
+  input  logic        wc_idx_valid_i,  // ... with a usable ring index:
+  input  logic [15:0] wc_idx_i,
   input  logic [63:0] ring_base_i,
   input  logic [4:0]  ring_log2_i,
   input  logic [15:0] tail_i,
   input  logic [5:0]  fetch_max_i,
+  // Complete write-combining block (one-cycle pulse)
+  input  logic        blk_valid_i,
+  input  logic [15:0] blk_idx_i,
+  input  logic [63:0] blk_w0_i,
+  input  logic [63:0] blk_w1_i,
   // Read request to nictx_dma_rd
   output logic        req_valid_o,
   input  logic        req_ready_i,
@@ -33,23 +89,31 @@ module nictx_desc_fetch #(
   input  logic [15:0] wr_ptr_i,
   input  logic [63:0] wr_data_i,
   input  logic        done_i,
+  input  logic        done_err_i,
   // Descriptors out
   output logic        desc_valid_o,
   input  logic        desc_ready_i,
   output logic [63:0] desc_addr_o,
   output logic [13:0] desc_len_o,
   output logic        desc_bad_o,
+  output logic        desc_err_o,  // bad because its read failed (Tail)
+  // Events
+  output logic        not_owned_o,
+  output logic [15:0] not_owned_cnt_o,
+  output logic        wc_used_o,
+  output logic        wc_drop_o,
   output logic        idle_o
 );
 
   localparam int unsigned SlotW = $clog2(BufDescs);
   localparam int unsigned NW    = $clog2(MaxReads);
 
-  if (BufDescs < 32 || (BufDescs & (BufDescs - 1)) != 0) begin : gen_buf_check
-    $error("nictx_desc_fetch: BufDescs must be a power of two >= 32 (one full fetch)");
+  if (BufDescs < 32 || BufDescs > 256 || (BufDescs & (BufDescs - 1)) != 0) begin : gen_buf_check
+    $error("nictx_desc_fetch: BufDescs must be a power of two in 32..256 (one full fetch)");
   end
 
-  logic [63:0] mem [2*BufDescs];  // word 2k: address, 2k+1: length/flags
+  logic [63:0] mem_a [BufDescs];  // descriptor word 0: buffer address
+  logic [63:0] mem_l [BufDescs];  // descriptor word 1: length, flags, owner bit
 
   logic [15:0]    fetch_d, fetch_q;     // next ring index to fetch
   logic [SlotW:0] alloc_d, alloc_q;     // slots handed to reads
@@ -59,14 +123,30 @@ module nictx_desc_fetch #(
   logic [63:0]    req_addr_d, req_addr_q;
   logic [13:0]    req_len_d, req_len_q;
   logic [15:0]    req_wptr_d, req_wptr_q;
+  logic [15:0]    cons_d, cons_q;       // ring index of the next descriptor to leave
+  logic           phase_d, phase_q;     // owner bit expected at cons_q
+  logic           armed_d, armed_q;
+  logic           unb_d, unb_q;         // Wc: fetch without the published bound
+  logic           lim_valid_d, lim_valid_q;  // Wc: lim_q is the last published index
+  logic [15:0]    lim_d, lim_q;
+  logic           db_since_d, db_since_q;
+  logic           flush_d, flush_q;     // waiting for reads in flight before a discard
+  logic           fl_cnt_d, fl_cnt_q;   // the flush counts (not owned, not a DMA error)
+  logic [BufDescs-1:0] derr_d, derr_q;  // slot filled by a read that failed
+  logic           blk_valid_d, blk_valid_q;
+  logic [15:0]    blk_idx_d, blk_idx_q;
+  logic [63:0]    blk_w0_d, blk_w0_q, blk_w1_d, blk_w1_q;
 
-  // Sizes (in descriptors) of reads in flight, in issue order.
-  logic        nf_wvalid, nf_wready, nf_rvalid;
-  logic [SlotW:0] nf_wdata, nf_rdata;
-  logic [NW:0] nf_depth;
+  // Slots not yet ready, in allocation order: {block, size}: a read of
+  // `size` descriptors, or one inserted block (ready once it is the oldest).
+  logic           nf_wvalid, nf_wready, nf_rvalid, nf_pop;
+  logic [SlotW+1:0] nf_wdata, nf_rdata;
+  logic [NW:0]    nf_depth;
+  logic           nf_blk;
+  logic [SlotW:0] nf_size;
 
   prim_fifo_sync #(
-    .Width (SlotW + 1),
+    .Width (SlotW + 2),
     .Depth (MaxReads)
   ) u_size_fifo (
     .clk_i    (clk_i),
@@ -75,28 +155,119 @@ module nictx_desc_fetch #(
     .wready_o (nf_wready),
     .wdata_i  (nf_wdata),
     .rvalid_o (nf_rvalid),
-    .rready_i (done_i),
+    .rready_i (nf_pop),
     .rdata_o  (nf_rdata),
     .depth_o  (nf_depth)
   );
+  assign {nf_blk, nf_size} = nf_rdata;
 
-  logic [15:0]    mask, avail, to_wrap, n;
-  logic [SlotW:0] free_slots;
-  logic           load;
+  // Read retirements (their error flag) that arrived while an inserted
+  // block was still ahead of them; without blocks a retirement is applied
+  // in the cycle it arrives and this stays empty.
+  logic           df_wvalid, df_rvalid, df_rready, df_err, pop_err;
+  // verilator lint_off UNUSEDSIGNAL
+  logic           df_wready;  // never full: one entry per read in flight
+  logic [NW:0]    df_depth;
+  // verilator lint_on UNUSEDSIGNAL
+
+  prim_fifo_sync #(
+    .Width (1),
+    .Depth (MaxReads)
+  ) u_done_fifo (
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .wvalid_i (df_wvalid),
+    .wready_o (df_wready),
+    .wdata_i  (done_err_i),
+    .rvalid_o (df_rvalid),
+    .rready_i (df_rready),
+    .rdata_o  (df_err),
+    .depth_o  (df_depth)
+  );
 
   always_comb begin
+    nf_pop    = nf_rvalid && (nf_blk || df_rvalid || done_i);
+    pop_err   = !nf_blk && (df_rvalid ? df_err : done_err_i);
+    df_rready = nf_pop && !nf_blk && df_rvalid;
+    df_wvalid = done_i && !(nf_pop && !nf_blk && !df_rvalid);
+  end
+
+  logic [63:0]    w_addr, w_len;
+  logic [SlotW-1:0] hslot, aslot;
+  logic           owner;                // Owner or Wc protocol
+  logic [15:0]    mask, tail_avail, to_wrap, n, inbuf16;
+  logic [16:0]    ring_sz, avail, room, blk_lim, pub, inbuf17;
+  logic [SlotW:0] inbuf, free_slots;
+  logic           no_reads;             // no descriptor read requested or in flight
+  logic           head_valid, head_derr, owned, head_bad, head_stop, go, load, ins, sub, take;
+  logic [15:0]    blk_dk;
+  logic           blk_stale, blk_at_f, blk_ahead, blk_drop;
+
+  always_comb begin
+    hslot      = rd_q[SlotW-1:0];
+    aslot      = alloc_q[SlotW-1:0];
+    w_addr     = mem_a[hslot];
+    w_len      = mem_l[hslot];
+    owner      = proto_i != nictx_pkg::ProtoTail;
     mask       = 16'((17'd1 << ring_log2_i) - 17'd1);
-    avail      = (tail_i - fetch_q) & mask;
+    ring_sz    = 17'd1 << ring_log2_i;
+    tail_avail = (tail_i - fetch_q) & mask;
     to_wrap    = mask - fetch_q + 16'd1;
-    free_slots = BufDescs[SlotW:0] - (alloc_q - rd_q);
-    n = avail;
+    inbuf      = alloc_q - rd_q;  // fetched, not yet consumed: ring indices [cons, fetch)
+    inbuf16    = {{(15 - SlotW){1'b0}}, inbuf};
+    inbuf17    = {1'b0, inbuf16};
+    free_slots = BufDescs[SlotW:0] - inbuf;
+    no_reads   = !req_valid_q && !nf_rvalid;
+
+    // Head of the buffer: owned?  (Owner, Wc)
+    head_valid = ready_q != rd_q;
+    head_derr  = derr_q[hslot];
+    owned      = w_len[63] == phase_q;
+    head_bad   = owner && head_valid && (head_derr || !owned);
+
+    // The held block relative to the consumer.
+    blk_dk    = (blk_idx_q - cons_q) & mask;
+    blk_stale = blk_valid_q && (proto_i != nictx_pkg::ProtoWc ||
+                                blk_w1_q[63] != (phase_q ^ (blk_idx_q < cons_q)));
+    blk_at_f  = blk_valid_q && !blk_stale && blk_dk == inbuf16;
+    blk_ahead = blk_valid_q && !blk_stale && blk_dk > inbuf16;
+    blk_lim   = {1'b0, blk_dk - inbuf16};
+
+    // How many descriptors may be fetched now.
+    room  = (ring_sz > {{(16 - SlotW){1'b0}}, inbuf}) ?
+            ring_sz - {{(16 - SlotW){1'b0}}, inbuf} : 17'd0;
+    avail = owner ? (armed_q ? room : 17'd0) : {1'b0, tail_avail};
+    // Wc: published descriptors from cons on, minus those already fetched.
+    pub   = lim_valid_q ? {1'b0, (lim_q - cons_q) & mask} + 17'd1 :
+                          {1'b0, (tail_i - cons_q) & mask};
+    pub   = (pub > inbuf17) ? pub - inbuf17 : 17'd0;
+    if (proto_i == nictx_pkg::ProtoWc && !unb_q && pub < avail) avail = pub;
+    if ((blk_at_f || blk_ahead) && blk_lim < avail) avail = blk_lim;
+    n = avail[15:0];
+    if (avail[16]) n = 16'hFFFF;
     if ({10'd0, fetch_max_i} < n) n = {10'd0, fetch_max_i};
     if (to_wrap < n) n = to_wrap;
+
+    go = enable_i && !stop_i && !flush_q && !head_bad;
     // Fetch a whole batch or nothing: wait until it fits in the buffer
     // rather than trickle one descriptor per freed slot.
-    load = enable_i && n != 16'd0 && {{(15 - SlotW){1'b0}}, free_slots} >= n &&
+    load = go && n != 16'd0 && {{(15 - SlotW){1'b0}}, free_slots} >= n &&
            nf_wready && (!req_valid_q || req_ready_i);
+    // A held block at the fetch pointer is inserted (then n is 0: no load;
+    // the write port is free: no read completion this cycle).
+    ins  = go && blk_at_f && free_slots != '0 && nf_wready && !wr_valid_i;
+    // A held block for the head's index replaces a not-owned ring copy (the
+    // write port is free: no read completion this cycle).
+    sub  = blk_valid_q && !blk_stale && blk_idx_q == cons_q && head_valid && !head_derr &&
+           !owned && !wr_valid_i;
+    head_stop = head_bad && !flush_q && !sub;
 
+    desc_valid_o = head_valid && !(owner && (flush_q || head_derr || !owned));
+  end
+
+  assign take = desc_valid_o && desc_ready_i;
+
+  always_comb begin
     fetch_d     = fetch_q;
     alloc_d     = alloc_q;
     ready_d     = ready_q;
@@ -105,8 +276,25 @@ module nictx_desc_fetch #(
     req_addr_d  = req_addr_q;
     req_len_d   = req_len_q;
     req_wptr_d  = req_wptr_q;
+    cons_d      = cons_q;
+    phase_d     = phase_q;
+    armed_d     = armed_q;
+    unb_d       = unb_q;
+    lim_valid_d = lim_valid_q;
+    lim_d       = lim_q;
+    db_since_d  = db_since_q;
+    flush_d     = flush_q;
+    fl_cnt_d    = fl_cnt_q;
+    derr_d      = derr_q;
+    blk_valid_d = blk_valid_q;
+    blk_idx_d   = blk_idx_q;
+    blk_w0_d    = blk_w0_q;
+    blk_w1_d    = blk_w1_q;
     nf_wvalid   = 1'b0;
-    nf_wdata    = n[SlotW:0];
+    nf_wdata    = {1'b0, n[SlotW:0]};
+    not_owned_o     = 1'b0;
+    not_owned_cnt_o = inbuf16;
+    blk_drop    = 1'b0;
 
     if (req_valid_q && req_ready_i) req_valid_d = 1'b0;
     if (load) begin
@@ -118,29 +306,122 @@ module nictx_desc_fetch #(
       fetch_d     = (fetch_q + n) & mask;
       alloc_d     = alloc_q + n[SlotW:0];
     end
-    if (done_i) ready_d = ready_q + nf_rdata;
-    if (desc_valid_o && desc_ready_i) rd_d = rd_q + 1'b1;
+    if (ins) begin
+      nf_wvalid = 1'b1;
+      nf_wdata  = {1'b1, {SlotW{1'b0}}, 1'b1};
+      fetch_d   = (fetch_q + 16'd1) & mask;
+      alloc_d   = alloc_q + 1'b1;
+    end
+    if ((load || ins) && inbuf == '0) db_since_d = 1'b0;
+    if (nf_pop) begin
+      ready_d = ready_q + nf_size;
+      if (pop_err) begin
+        for (int unsigned s = 0; s < BufDescs; s++) begin
+          if ((SlotW)'(s - 32'(ready_q)) < nf_size[SlotW-1:0] || nf_size[SlotW]) derr_d[s] = 1'b1;
+        end
+      end
+    end
+
+    // A descriptor leaves.
+    if (take) begin
+      rd_d         = rd_q + 1'b1;
+      cons_d       = (cons_q + 16'd1) & mask;
+      derr_d[hslot] = 1'b0;
+      if (cons_q == mask) phase_d = !phase_q;
+      if (cons_q == lim_q) lim_valid_d = 1'b0;  // the last published one left
+    end
+
+    // Not owned (or unusable) at the head: flush once no read is in flight.
+    // A not-owned flush counts and disarms (unless a doorbell may have been
+    // missed); a DMA-error flush does neither.
+    if (head_stop) fl_cnt_d = !head_derr;
+    if (sub) begin
+      flush_d = 1'b0;  // the head is owned again: cancel
+    end else if (flush_q || head_stop) begin
+      flush_d = 1'b1;
+      if (no_reads) begin
+        flush_d     = 1'b0;
+        rd_d        = alloc_q;  // == ready_q: every read retired
+        fetch_d     = cons_q;
+        derr_d      = '0;
+        not_owned_o = fl_cnt_d;
+        if (fl_cnt_d) armed_d = db_since_q;
+      end
+    end
+
+    if (doorbell_i) begin
+      armed_d    = 1'b1;
+      db_since_d = 1'b1;
+    end
+    if (!owner) armed_d = 1'b0;
+    if (!armed_d) unb_d = 1'b0;
+    if (doorbell_i && !wc_close_i) lim_valid_d = 1'b0;  // a TAIL write
+    if (wc_close_i) begin
+      if (wc_idx_valid_i) begin
+        lim_valid_d = 1'b1;
+        lim_d       = wc_idx_i;
+      end else begin
+        unb_d = 1'b1;
+      end
+    end
+
+    // The held write-combining block.
+    if (blk_stale) begin
+      blk_valid_d = 1'b0;
+      blk_drop    = 1'b1;
+    end
+    if (ins || sub) blk_valid_d = 1'b0;
+    if (blk_valid_i) begin
+      if (blk_valid_q && !blk_stale && !ins && !sub) blk_drop = 1'b1;  // replaced
+      blk_valid_d = 1'b1;
+      blk_idx_d   = blk_idx_i;
+      blk_w0_d    = blk_w0_i;
+      blk_w1_d    = blk_w1_i;
+    end
+    wc_drop_o = blk_drop;
+    wc_used_o = ins || sub;
   end
 
-  // Descriptor words are written like a RAM.
+  // Descriptor words are written like a RAM, by read completions or by a
+  // block insertion or substitution (never two at once: both wait for a
+  // cycle without a read completion, and they need the fetch pointer at k
+  // resp. past k).
+  logic             wa_en, wl_en;
+  logic [SlotW-1:0] wa_idx, wl_idx;
+  logic [63:0]      wa_data, wl_data;
+
+  always_comb begin
+    wa_en   = ins || sub || (wr_valid_i && !wr_ptr_i[0]);
+    wl_en   = ins || sub || (wr_valid_i && wr_ptr_i[0]);
+    wa_idx  = ins ? aslot : (sub ? hslot : wr_ptr_i[SlotW:1]);
+    wl_idx  = wa_idx;
+    wa_data = (ins || sub) ? blk_w0_q : wr_data_i;
+    wl_data = (ins || sub) ? blk_w1_q : wr_data_i;
+  end
+
   always_ff @(posedge clk_i) begin
-    if (wr_valid_i) mem[wr_ptr_i[SlotW:0]] <= wr_data_i;
+    if (wa_en) mem_a[wa_idx] <= wa_data;
+    if (wl_en) mem_l[wl_idx] <= wl_data;
   end
 
-  logic [63:0] w_addr, w_len;
-  assign w_addr       = mem[{rd_q[SlotW-1:0], 1'b0}];
-  assign w_len        = mem[{rd_q[SlotW-1:0], 1'b1}];
-  assign desc_valid_o = ready_q != rd_q;
   assign desc_addr_o  = w_addr;
   assign desc_len_o   = w_len[13:0];
-  assign desc_bad_o   = w_len[15:0] == 16'd0 || w_len[15:14] != 2'b00;
+  assign desc_bad_o   = w_len[15:0] == 16'd0 || w_len[15:14] != 2'b00 || head_derr;
+  assign desc_err_o   = head_derr;
 
   assign req_valid_o = req_valid_q;
   assign req_addr_o  = req_addr_q;
   assign req_len_o   = req_len_q;
   assign req_wptr_o  = req_wptr_q;
-  // Idle: nothing in flight or buffered, and nothing to fetch.
-  assign idle_o = !req_valid_q && alloc_q == rd_q && (!enable_i || avail == 16'd0);
+  // Idle: nothing in flight or buffered, and nothing to fetch or insert.
+  always_comb begin
+    if (!owner) begin
+      idle_o = !req_valid_q && alloc_q == rd_q && (!enable_i || stop_i || tail_avail == 16'd0);
+    end else begin
+      idle_o = !req_valid_q && alloc_q == rd_q && !flush_q && !blk_stale &&
+               (!enable_i || stop_i || (avail == 17'd0 && !blk_at_f));
+    end
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -152,6 +433,20 @@ module nictx_desc_fetch #(
       req_addr_q  <= '0;
       req_len_q   <= '0;
       req_wptr_q  <= '0;
+      cons_q      <= '0;
+      phase_q     <= 1'b1;
+      armed_q     <= 1'b0;
+      unb_q       <= 1'b0;
+      lim_valid_q <= 1'b0;
+      lim_q       <= '0;
+      db_since_q  <= 1'b0;
+      flush_q     <= 1'b0;
+      fl_cnt_q    <= 1'b0;
+      derr_q      <= '0;
+      blk_valid_q <= 1'b0;
+      blk_idx_q   <= '0;
+      blk_w0_q    <= '0;
+      blk_w1_q    <= '0;
     end else begin
       fetch_q     <= fetch_d;
       alloc_q     <= alloc_d;
@@ -161,12 +456,47 @@ module nictx_desc_fetch #(
       req_addr_q  <= req_addr_d;
       req_len_q   <= req_len_d;
       req_wptr_q  <= req_wptr_d;
+      cons_q      <= cons_d;
+      phase_q     <= phase_d;
+      armed_q     <= armed_d;
+      unb_q       <= unb_d;
+      lim_valid_q <= lim_valid_d;
+      lim_q       <= lim_d;
+      db_since_q  <= db_since_d;
+      flush_q     <= flush_d;
+      fl_cnt_q    <= fl_cnt_d;
+      derr_q      <= derr_d;
+      blk_valid_q <= blk_valid_d;
+      blk_idx_q   <= blk_idx_d;
+      blk_w0_q    <= blk_w0_d;
+      blk_w1_q    <= blk_w1_d;
     end
   end
 
+`ifndef SYNTHESIS
+  // The buffer holds exactly the ring indices [cons, fetch).
+  FetchIsConsPlusBuffered_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+                   ((fetch_q - cons_q) & mask) == (inbuf16 & mask))
+    else $error("nictx_desc_fetch: fetch %0d cons %0d buffered %0d", fetch_q, cons_q, inbuf);
+  // A block insertion never meets a read start, completion or retirement.
+  InsertAlone_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+                   ins |-> (!load && !sub && !wr_valid_i));
+  // Read retirements are never lost: one pending per read in flight.
+  DoneQueued_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+                   df_wvalid |-> df_wready);
+  SubstituteAlone_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+                   sub |-> (!wr_valid_i && !not_owned_o && !take));
+  // Nothing is discarded while a read is in flight.
+  FlushAfterReads_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+                   not_owned_o |-> (no_reads && ready_q == alloc_q));
+  // Write-combining blocks only arrive in the Wc protocol.
+  BlockOnlyInWc_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+                   blk_valid_i |-> proto_i == nictx_pkg::ProtoWc);
+`endif
+
   // verilator lint_off UNUSEDSIGNAL
   logic unused;
-  assign unused = ^{nf_depth, nf_rvalid, wr_ptr_i[15:SlotW+1], w_len[63:16], n[15:10]};
+  assign unused = ^{nf_depth, wr_ptr_i[15:SlotW+1], w_len[62:16], n[15:10]};
   // verilator lint_on UNUSEDSIGNAL
 
 endmodule

@@ -20,6 +20,11 @@
 // read, done_o pulses for that requester.  Requesters therefore see their
 // reads complete in order and need no per-entry valid bits.
 //
+// Error status: a completion beat with cpl_err_i (Unsupported Request; its
+// data lanes are zero, its length and beats as usual) marks its MRd; a read
+// retires with done_err_o when any of its MRds was marked, and the
+// requester must not use its data.
+//
 // Handshakes: req_ready_o[d] only while no read is being split; the MRd
 // output is a register (valid never waits for ready, fields stable until
 // taken).  Completions are always accepted (cpl_ready_o = 1), as PCIe
@@ -55,6 +60,7 @@ module nictx_dma_rd #(
   input  logic [7:0]  cpl_tag_i,
   input  logic [12:0] cpl_len_i,
   input  logic [63:0] cpl_data_i,
+  input  logic        cpl_err_i,
   // Word writes to the requesters' buffers
   output logic        wr_valid_o,
   output logic        wr_dest_o,
@@ -63,6 +69,7 @@ module nictx_dma_rd #(
   // A whole read retired
   output logic        done_valid_o,
   output logic        done_dest_o,
+  output logic        done_err_o,
   output logic        idle_o
 );
 
@@ -91,6 +98,8 @@ module nictx_dma_rd #(
   logic [15:0] twptr_mem [NumTags];  // next word pointer
   logic [12:0] trem_mem [NumTags];   // bytes still to come
   logic        tdest_mem [NumTags];  // requester
+  logic        terr_mem [NumTags];   // a completion had an error status
+  logic        rerr_d, rerr_q;       // an earlier MRd of the retiring read had one
 
   // Outstanding MRds and requested bytes (for the limits).
   logic [8:0]  out_d, out_q;
@@ -198,6 +207,8 @@ module nictx_dma_rd #(
     ret_rready  = 1'b0;
     done_valid_o = 1'b0;
     done_dest_o  = 1'b0;
+    done_err_o   = 1'b0;
+    rerr_d       = rerr_q;
 
     // Accept a new read when idle; descriptors first (they gate payload).
     if (!cur_valid_q) begin
@@ -246,6 +257,8 @@ module nictx_dma_rd #(
       obytes_d     = obytes_d - {8'd0, ret_bytes};
       done_valid_o = ret_last;
       done_dest_o  = ret_dest;
+      done_err_o   = ret_last && (rerr_q || terr_mem[ret_tag]);
+      rerr_d       = !ret_last && (rerr_q || terr_mem[ret_tag]);
     end
   end
 
@@ -257,7 +270,9 @@ module nictx_dma_rd #(
       twptr_mem[tag_sel] <= cur_wptr_q;
       trem_mem[tag_sel]  <= chunk;
       tdest_mem[tag_sel] <= cur_dest_q;
+      terr_mem[tag_sel]  <= 1'b0;
     end
+    if (cpl_valid_i && cpl_err_i) terr_mem[ctag] <= 1'b1;
     if (cpl_valid_i) begin
       twptr_mem[ctag] <= twptr_mem[ctag] + 16'd1;
       if (cpl_eop_i) trem_mem[ctag] <= trem_mem[ctag] - cpl_len_i;
@@ -291,6 +306,7 @@ module nictx_dma_rd #(
       out_q       <= '0;
       obytes_q    <= '0;
       fresh_q     <= '0;
+      rerr_q      <= 1'b0;
     end else begin
       cur_valid_q <= cur_valid_d;
       cur_dest_q  <= cur_dest_d;
@@ -306,6 +322,7 @@ module nictx_dma_rd #(
       out_q       <= out_d;
       obytes_q    <= obytes_d;
       fresh_q     <= fresh_d;
+      rerr_q      <= rerr_d;
     end
   end
 

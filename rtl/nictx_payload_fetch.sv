@@ -12,7 +12,10 @@
 // stream starts at frame byte 0.  Beat k carries frame bytes 8k..8k+7,
 // fr_bytes_o of them valid (8 except on the last beat); fr_len_o is the
 // frame length on every beat.  A bad descriptor becomes one beat with
-// fr_skip_o = 1 and no data, so it still completes in ring order.
+// fr_skip_o = 1 and no data, so it still completes in ring order; so does a
+// frame whose read retired with an error status (done_err_i), once it
+// reaches the head (its buffer room is then freed).  bad_desc_o flags bad
+// descriptors except those marked desc_err_i (a descriptor read error).
 //
 // Handshakes: desc_* in and fr_* out are valid/ready; fr_* only read
 // buffer words that stay unchanged until the frame is taken.
@@ -28,6 +31,7 @@ module nictx_payload_fetch #(
   input  logic [63:0] desc_addr_i,
   input  logic [13:0] desc_len_i,
   input  logic        desc_bad_i,
+  input  logic        desc_err_i,  // bad because its descriptor read failed
   // Read request to nictx_dma_rd
   output logic        req_valid_o,
   input  logic        req_ready_i,
@@ -39,6 +43,7 @@ module nictx_payload_fetch #(
   input  logic [15:0] wr_ptr_i,
   input  logic [63:0] wr_data_i,
   input  logic        done_i,
+  input  logic        done_err_i,
   // Frame stream out
   output logic        fr_valid_o,
   input  logic        fr_ready_i,
@@ -65,7 +70,6 @@ module nictx_payload_fetch #(
   logic [PtrW:0]  alloc_d, alloc_q;   // next free word
   logic [PtrW:0]  base_d, base_q;     // first word of the frame being streamed
   logic [PtrW-1:0] beat_d, beat_q;    // beat index within that frame
-  logic [PktW:0]  rdy_d, rdy_q;       // retired, not yet streamed frames (non-skip)
   logic           req_valid_d, req_valid_q;
   logic [63:0]    req_addr_d, req_addr_q;
   logic [13:0]    req_len_d, req_len_q;
@@ -97,12 +101,34 @@ module nictx_payload_fetch #(
 
   assign {pf_skip, pf_off, pf_len} = pf_rdata;
 
+  // Retired, not yet streamed frames (non-skip), in order: did the read fail?
+  logic           ef_rvalid, ef_rready, ef_err;
+  // verilator lint_off UNUSEDSIGNAL
+  logic           ef_wready;  // never full: at most MaxPkts frames are reserved
+  logic [PktW:0]  ef_depth;
+  // verilator lint_on UNUSEDSIGNAL
+
+  prim_fifo_sync #(
+    .Width (1),
+    .Depth (MaxPkts)
+  ) u_err_fifo (
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .wvalid_i (done_i),
+    .wready_o (ef_wready),
+    .wdata_i  (done_err_i),
+    .rvalid_o (ef_rvalid),
+    .rready_i (ef_rready),
+    .rdata_o  (ef_err),
+    .depth_o  (ef_depth)
+  );
+
   // Words a frame occupies: its bytes plus the lane offset of its first byte.
   logic [14:0]   in_span, head_span;
   logic [PtrW:0] in_words, head_words, used;
   logic          room, take;
   logic [14:0]   rem;
-  logic          head_ready;
+  logic          head_ready, head_skip;
 
   always_comb begin
     in_span    = {12'd0, desc_addr_i[2:0]} + {1'b0, desc_len_i} + 15'd7;
@@ -132,17 +158,18 @@ module nictx_payload_fetch #(
       req_wptr_d  = 16'(alloc_q[PtrW-1:0]);
       alloc_d     = alloc_q + in_words;
     end
-    bad_desc_o = take && desc_bad_i;
+    bad_desc_o = take && desc_bad_i && !desc_err_i;
 
     // Stream the head frame.
-    head_ready = pf_rvalid && (pf_skip || rdy_q != '0);
+    head_ready = pf_rvalid && (pf_skip || ef_rvalid);
+    head_skip  = pf_skip || ef_err;  // ef_err only matters for a non-skip frame
     rem        = {1'b0, pf_len} - 15'({beat_q, 3'b000});
     fr_valid_o = head_ready;
     fr_sop_o   = beat_q == '0;
-    fr_eop_o   = pf_skip || rem <= 15'd8;
-    fr_bytes_o = pf_skip ? 4'd0 : (rem >= 15'd8 ? 4'd8 : rem[3:0]);
+    fr_eop_o   = head_skip || rem <= 15'd8;
+    fr_bytes_o = head_skip ? 4'd0 : (rem >= 15'd8 ? 4'd8 : rem[3:0]);
     fr_len_o   = pf_len;
-    fr_skip_o  = pf_skip;
+    fr_skip_o  = head_skip;
     begin
       logic [PtrW-1:0] w0;
       logic [63:0]     w_lo, w_hi;
@@ -162,20 +189,19 @@ module nictx_payload_fetch #(
   always_comb begin
     base_d    = base_q;
     beat_d    = beat_q;
-    rdy_d     = rdy_q;
     pf_rready = 1'b0;
+    ef_rready = 1'b0;
     if (fr_valid_o && fr_ready_i) begin
       beat_d = beat_q + 1'b1;
       if (fr_eop_o) begin
         beat_d    = '0;
         pf_rready = 1'b1;
         if (!pf_skip) begin
-          base_d = base_q + head_words;
-          rdy_d  = rdy_d - 1'b1;
+          base_d    = base_q + head_words;
+          ef_rready = 1'b1;
         end
       end
     end
-    if (done_i) rdy_d = rdy_d + 1'b1;
   end
 
   always_ff @(posedge clk_i) begin
@@ -193,7 +219,6 @@ module nictx_payload_fetch #(
       alloc_q     <= '0;
       base_q      <= '0;
       beat_q      <= '0;
-      rdy_q       <= '0;
       req_valid_q <= 1'b0;
       req_addr_q  <= '0;
       req_len_q   <= '0;
@@ -202,7 +227,6 @@ module nictx_payload_fetch #(
       alloc_q     <= alloc_d;
       base_q      <= base_d;
       beat_q      <= beat_d;
-      rdy_q       <= rdy_d;
       req_valid_q <= req_valid_d;
       req_addr_q  <= req_addr_d;
       req_len_q   <= req_len_d;

@@ -3,7 +3,14 @@
 // Takes host MWr and MRd TLPs (one beat each: 4 bytes at a 4-aligned offset
 // or 8 bytes at an 8-aligned offset; data lanes follow address bits [2:0])
 // and answers each MRd with a CplD carrying the aligned 8-byte word that
-// holds the requested bytes (the host takes its lanes by address).
+// holds the requested bytes (the host takes its lanes by address).  BAR0 is
+// 1 KiB: the registers are its first 256 bytes; MWrs to the write-combining
+// window (0x200..0x3FF) go to nictx_wc, everything else comes here.  An
+// access beyond the register page (an MRd of the WC window included) sets
+// nictx_pkg::ErrBadAccess; a read of it completes with zeros.
+//
+// Doorbell (doorbell_o): an accepted tail write, or a WC block close
+// (nictx_wc), which may also move the tail; both count in CNT_DOORBELL.
 //
 // Handshakes: req_ready_o is low only for an MRd while a previous read's
 // completion still waits (one read outstanding).  cpl_valid_o never waits
@@ -12,6 +19,8 @@
 // Invalid accesses (unknown offset, bad size, a value out of range) set
 // nictx_pkg::ErrBadAccess and leave the register unchanged; a tail beyond the ring
 // sets nictx_pkg::ErrTailRange and is ignored (the engine never hangs on it).
+// nictx_pkg::ErrDma is set by a DMA read completion with an error status;
+// while it is set (stop_o) the descriptor fetcher starts no new fetch.
 module nictx_regs #(
   parameter int unsigned DescFetchMaxHw = 32,
   parameter int unsigned NumTags        = 256
@@ -24,17 +33,20 @@ module nictx_regs #(
   input  logic [1:0]  req_type_i,
   input  logic [7:0]  req_tag_i,
   input  logic [12:0] req_len_i,
-  input  logic [7:0]  req_off_i,
+  input  logic [9:0]  req_off_i,   // BAR0 offset
   input  logic [63:0] req_data_i,
   // Completion for MRd
   output logic        cpl_valid_o,
   input  logic        cpl_ready_i,
   output logic [7:0]  cpl_tag_o,
   output logic [12:0] cpl_len_o,
-  output logic [7:0]  cpl_off_o,
+  output logic [9:0]  cpl_off_o,
   output logic [63:0] cpl_data_o,
   // Configuration
   output logic        enable_o,
+  output logic [1:0]  proto_o,
+  output logic        stop_o,      // ErrDma is set: no new descriptor fetches
+  output logic        doorbell_o,  // tail write accepted or WC block closed
   output logic [63:0] ring_base_o,
   output logic [4:0]  ring_log2_o,
   output logic [15:0] tail_o,
@@ -56,13 +68,26 @@ module nictx_regs #(
   input  logic        desc_rd_i,
   input  logic        dma_rd_i,
   input  logic        bad_desc_i,
+  input  logic        dma_err_i,        // a completion with an error status arrived
+  input  logic        not_owned_i,      // a not-owned flush discarded not_owned_cnt_i
+  input  logic [15:0] not_owned_cnt_i,  //   descriptors
+  // From the write-combining window (nictx_wc) and the fetcher
+  input  logic        wc_bad_access_i,
+  input  logic        wc_close_i,
+  input  logic        wc_tail_we_i,
+  input  logic [15:0] wc_tail_i,
+  input  logic        wc_tail_range_i,
+  input  logic        wc_torn_i,        // a closed block dropped (torn)
+  input  logic        wc_drop_i,        // a held block dropped (stale or replaced)
+  input  logic        wc_used_i,        // a held block used as a descriptor
   output logic        idle_o
 );
 
-  // The upper address bits of a BAR0 access are ignored by design (the BAR
-  // is 256 bytes); the harness only ever sends BAR0 offsets.
+  // The address bits above the 1 KiB BAR are ignored by design; the
+  // harness only ever sends BAR0 offsets.
   logic        enable_d, enable_q;
-  logic [2:0]  err_d, err_q;
+  logic [1:0]  proto_d, proto_q;
+  logic [3:0]  err_d, err_q;
   logic [63:0] ring_base_d, ring_base_q;
   logic [4:0]  ring_log2_d, ring_log2_q;
   logic [15:0] tail_d, tail_q;
@@ -82,17 +107,22 @@ module nictx_regs #(
   logic [31:0] cnt_db_d, cnt_db_q;
   logic [31:0] cnt_desc_rd_d, cnt_desc_rd_q;
   logic [31:0] cnt_dma_rd_d, cnt_dma_rd_q;
+  logic [31:0] cnt_not_owned_d, cnt_not_owned_q;
+  logic [31:0] cnt_wc_d, cnt_wc_q;
+  logic [31:0] cnt_wc_drop_d, cnt_wc_drop_q;
   logic        cpl_valid_d, cpl_valid_q;
   logic [7:0]  cpl_tag_d, cpl_tag_q;
   logic [12:0] cpl_len_d, cpl_len_q;
-  logic [7:0]  cpl_off_d, cpl_off_q;
+  logic [9:0]  cpl_off_d, cpl_off_q;
   logic [63:0] cpl_data_d, cpl_data_q;
 
   // Register read mux: both dwords of the aligned 8-byte word.
   logic [31:0] rd_lo, rd_hi;
   logic [7:0]  rd_base;
+  logic        in_page;  // the access is to the register page (BAR0 0x00..0xFF)
 
   always_comb begin
+    in_page = req_off_i[9:8] == 2'b00;
     rd_base = {req_off_i[7:3], 3'b000};
     rd_lo = 32'd0;
     rd_hi = 32'd0;
@@ -102,7 +132,7 @@ module nictx_regs #(
       o = rd_base | (k == 0 ? 8'h00 : 8'h04);
       unique case (o)
         nictx_pkg::RegCtrl:         v = {31'd0, enable_q};
-        nictx_pkg::RegErr:          v = {29'd0, err_q};
+        nictx_pkg::RegErr:          v = {28'd0, err_q};
         nictx_pkg::RegRingBaseLo:   v = ring_base_q[31:0];
         nictx_pkg::RegRingBaseHi:   v = ring_base_q[63:32];
         nictx_pkg::RegRingLog2:     v = {27'd0, ring_log2_q};
@@ -128,7 +158,11 @@ module nictx_regs #(
         nictx_pkg::RegMaxTags:      v = {23'd0, max_tags_q};
         nictx_pkg::RegMaxRdBytes:   v = {11'd0, max_rd_q};
         nictx_pkg::RegCntRdStall:   v = cnt_stall_q;
-        default:         v = 32'd0;
+        nictx_pkg::RegProto:        v = {30'd0, proto_q};
+        nictx_pkg::RegCntNotOwned:  v = cnt_not_owned_q;
+        nictx_pkg::RegCntWc:        v = cnt_wc_q;
+        nictx_pkg::RegCntWcDrop:    v = cnt_wc_drop_q;
+        default:                    v = 32'd0;
       endcase
       if (k == 0) rd_lo = v;
       else        rd_hi = v;
@@ -138,7 +172,7 @@ module nictx_regs #(
   // Register writes: one or two dwords per beat.
   logic        acc, is_wr, is_rd, size_ok;
   logic [1:0]  wr_en;
-  logic [7:0]  wr_off [2];
+  logic [7:0]  wr_off [2];  // within the register page
   logic [31:0] wr_val [2];
   logic        doorbell;
 
@@ -149,15 +183,16 @@ module nictx_regs #(
     size_ok = (req_len_i == 13'd4 && req_off_i[1:0] == 2'b00) ||
               (req_len_i == 13'd8 && req_off_i[2:0] == 3'b000);
     wr_en     = 2'b00;
-    wr_off[0] = req_off_i;
-    wr_off[1] = req_off_i + 8'd4;
+    wr_off[0] = req_off_i[7:0];
+    wr_off[1] = req_off_i[7:0] + 8'd4;
     wr_val[0] = req_off_i[2] ? req_data_i[63:32] : req_data_i[31:0];
     wr_val[1] = req_data_i[63:32];
-    if (is_wr && size_ok) wr_en = (req_len_i == 13'd8) ? 2'b11 : 2'b01;
+    if (is_wr && size_ok && in_page) wr_en = (req_len_i == 13'd8) ? 2'b11 : 2'b01;
   end
 
   always_comb begin
     enable_d      = enable_q;
+    proto_d       = proto_q;
     err_d         = err_q;
     ring_base_d   = ring_base_q;
     ring_log2_d   = ring_log2_q;
@@ -178,6 +213,9 @@ module nictx_regs #(
     cnt_db_d      = cnt_db_q;
     cnt_desc_rd_d = cnt_desc_rd_q;
     cnt_dma_rd_d  = cnt_dma_rd_q;
+    cnt_not_owned_d = cnt_not_owned_q;
+    cnt_wc_d        = cnt_wc_q;
+    cnt_wc_drop_d   = cnt_wc_drop_q;
     cpl_valid_d   = cpl_valid_q;
     cpl_tag_d     = cpl_tag_q;
     cpl_len_d     = cpl_len_q;
@@ -185,13 +223,14 @@ module nictx_regs #(
     cpl_data_d    = cpl_data_q;
     doorbell      = 1'b0;
 
-    if ((is_wr || is_rd) && !size_ok) err_d[nictx_pkg::ErrBadAccess] = 1'b1;
+    if ((is_wr || is_rd) && (!size_ok || !in_page)) err_d[nictx_pkg::ErrBadAccess] = 1'b1;
+    if (wc_bad_access_i) err_d[nictx_pkg::ErrBadAccess] = 1'b1;
 
     for (int unsigned k = 0; k < 2; k++) begin
       if (wr_en[k]) begin
         unique case (wr_off[k])
           nictx_pkg::RegCtrl:       enable_d = wr_val[k][0];
-          nictx_pkg::RegErr:        err_d = err_d & ~wr_val[k][2:0];
+          nictx_pkg::RegErr:        err_d = err_d & ~wr_val[k][3:0];
           nictx_pkg::RegRingBaseLo: ring_base_d[31:0] = {wr_val[k][31:4], 4'b0000};
           nictx_pkg::RegRingBaseHi: ring_base_d[63:32] = wr_val[k];
           nictx_pkg::RegRingLog2: begin
@@ -235,6 +274,12 @@ module nictx_regs #(
               max_rd_d = wr_val[k][20:0];
             else err_d[nictx_pkg::ErrBadAccess] = 1'b1;
           end
+          nictx_pkg::RegProto: begin
+            if (wr_val[k] == {30'd0, nictx_pkg::ProtoTail} ||
+                wr_val[k] == {30'd0, nictx_pkg::ProtoOwner} ||
+                wr_val[k] == {30'd0, nictx_pkg::ProtoWc}) proto_d = wr_val[k][1:0];
+            else err_d[nictx_pkg::ErrBadAccess] = 1'b1;
+          end
           default: err_d[nictx_pkg::ErrBadAccess] = 1'b1;  // read-only or unknown
         endcase
       end
@@ -247,8 +292,13 @@ module nictx_regs #(
       cpl_tag_d   = req_tag_i;
       cpl_len_d   = req_len_i;
       cpl_off_d   = req_off_i;
-      cpl_data_d  = size_ok ? {rd_hi, rd_lo} : 64'd0;
+      cpl_data_d  = (size_ok && in_page) ? {rd_hi, rd_lo} : 64'd0;
     end
+
+    // Write-combining block close: a doorbell that may also move the tail.
+    if (wc_close_i) doorbell = 1'b1;
+    if (wc_tail_we_i) tail_d = wc_tail_i;
+    if (wc_tail_range_i) err_d[nictx_pkg::ErrTailRange] = 1'b1;
 
     // Counters.
     if (doorbell)   cnt_db_d = cnt_db_q + 32'd1;
@@ -260,6 +310,10 @@ module nictx_regs #(
     if (dma_rd_i)   cnt_dma_rd_d = cnt_dma_rd_q + 32'd1;
     if (bad_desc_i) err_d[nictx_pkg::ErrBadDesc] = 1'b1;
     if (rd_stall_i) cnt_stall_d = cnt_stall_q + 32'd1;
+    if (dma_err_i)  err_d[nictx_pkg::ErrDma] = 1'b1;
+    if (not_owned_i) cnt_not_owned_d = cnt_not_owned_q + {16'd0, not_owned_cnt_i};
+    if (wc_used_i)  cnt_wc_d = cnt_wc_q + 32'd1;
+    cnt_wc_drop_d = cnt_wc_drop_q + {31'd0, wc_torn_i} + {31'd0, wc_drop_i};
   end
 
   // One read outstanding: a new MRd waits until the last completion left.
@@ -272,6 +326,9 @@ module nictx_regs #(
   assign idle_o      = !cpl_valid_q;
 
   assign enable_o         = enable_q;
+  assign proto_o          = proto_q;
+  assign stop_o           = err_q[nictx_pkg::ErrDma];
+  assign doorbell_o       = doorbell;
   assign ring_base_o      = ring_base_q;
   assign ring_log2_o      = ring_log2_q;
   assign tail_o           = tail_q;
@@ -289,6 +346,7 @@ module nictx_regs #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       enable_q      <= 1'b0;
+      proto_q       <= nictx_pkg::ProtoTail;
       err_q         <= '0;
       ring_base_q   <= '0;
       ring_log2_q   <= 5'd8;
@@ -309,6 +367,9 @@ module nictx_regs #(
       cnt_db_q      <= '0;
       cnt_desc_rd_q <= '0;
       cnt_dma_rd_q  <= '0;
+      cnt_not_owned_q <= '0;
+      cnt_wc_q      <= '0;
+      cnt_wc_drop_q <= '0;
       cpl_valid_q   <= 1'b0;
       cpl_tag_q     <= '0;
       cpl_len_q     <= '0;
@@ -316,6 +377,7 @@ module nictx_regs #(
       cpl_data_q    <= '0;
     end else begin
       enable_q      <= enable_d;
+      proto_q       <= proto_d;
       err_q         <= err_d;
       ring_base_q   <= ring_base_d;
       ring_log2_q   <= ring_log2_d;
@@ -336,6 +398,9 @@ module nictx_regs #(
       cnt_db_q      <= cnt_db_d;
       cnt_desc_rd_q <= cnt_desc_rd_d;
       cnt_dma_rd_q  <= cnt_dma_rd_d;
+      cnt_not_owned_q <= cnt_not_owned_d;
+      cnt_wc_q      <= cnt_wc_d;
+      cnt_wc_drop_q <= cnt_wc_drop_d;
       cpl_valid_q   <= cpl_valid_d;
       cpl_tag_q     <= cpl_tag_d;
       cpl_len_q     <= cpl_len_d;

@@ -1,10 +1,20 @@
-// nictx_tx_top: the nictx transmit engine, one queue, tail doorbell.
+// nictx_tx_top: the nictx transmit engine, one queue.
+//
+// Ownership protocols (register PROTO): tail doorbell; per-descriptor owner
+// bit with a doorbell that only arms the fetcher; and owner bit plus
+// descriptors pushed through a write-combining window in BAR0 (BlueFlame).
+// See nictx_desc_fetch and nictx_wc.
 //
 // Device port contract (sim/device.h holds the C side of it):
 //  - h2d_*: host-to-device TLP beats (MWr and MRd to BAR0, CplD for the
 //    engine's reads).  Header fields are valid and constant on every beat
 //    of a TLP; data lanes follow the address (lane = address mod 8), so a
 //    TLP of len bytes at address a has ceil(((a mod 8) + len) / 8) beats.
+//    BAR0 is 1 KiB (h2d_addr_i[9:0]): registers at 0x000..0x0FF, the
+//    write-combining window at 0x200..0x3FF.  h2d_err_i (a header field)
+//    marks a CplD whose status is not Successful (Unsupported Request): its
+//    data is unusable; the engine skips what it carried, sets ERR.DMA and
+//    starts no new descriptor fetch until ERR.DMA is cleared.
 //  - d2h_*: device-to-host TLP beats, same rules (MRd, MWr, CplD).  Every
 //    TLP the engine sends is a single beat.
 //  - wire_*: Ethernet frames without FCS, 8 bytes per beat from byte 0,
@@ -38,6 +48,7 @@ module nictx_tx_top #(
   input  logic [12:0] h2d_len_i,
   input  logic [63:0] h2d_addr_i,
   input  logic [63:0] h2d_data_i,
+  input  logic        h2d_err_i,
   // Device to host
   output logic        d2h_valid_o,
   input  logic        d2h_ready_i,
@@ -60,7 +71,8 @@ module nictx_tx_top #(
 );
 
   // ---- configuration and status ----
-  logic        enable;
+  logic        enable, stop, doorbell;
+  logic [1:0]  proto;
   logic [63:0] ring_base, wb_addr, irq_addr;
   logic [4:0]  ring_log2;
   logic [15:0] tail, head, wb_thresh, irq_thresh;
@@ -75,7 +87,7 @@ module nictx_tx_top #(
   logic [13:0] pkt_len;
 
   // ---- port register slices ----
-  localparam int unsigned H2dW  = 1 + 1 + 2 + 8 + 13 + 64 + 64;
+  localparam int unsigned H2dW  = 1 + 1 + 2 + 8 + 13 + 64 + 64 + 1;
   localparam int unsigned D2hW  = 2 + 8 + 13 + 64 + 64;
   localparam int unsigned WireW = 1 + 1 + 4 + 32 + 64;
 
@@ -84,6 +96,7 @@ module nictx_tx_top #(
   logic [7:0]       h2d_tag;
   logic [12:0]      h2d_len;
   logic [63:0]      h2d_addr, h2d_data;
+  logic             h2d_err;
   logic [H2dW-1:0]  h2d_rdata;
   logic             d2h_valid, d2h_ready;
   logic [1:0]       d2h_type;
@@ -106,13 +119,14 @@ module nictx_tx_top #(
     .rst_ni   (rst_ni),
     .wvalid_i (h2d_valid_i),
     .wready_o (h2d_ready_o),
-    .wdata_i  ({h2d_sop_i, h2d_eop_i, h2d_type_i, h2d_tag_i, h2d_len_i, h2d_addr_i, h2d_data_i}),
+    .wdata_i  ({h2d_sop_i, h2d_eop_i, h2d_type_i, h2d_tag_i, h2d_len_i, h2d_addr_i, h2d_data_i,
+                h2d_err_i}),
     .rvalid_o (h2d_valid),
     .rready_i (h2d_ready),
     .rdata_o  (h2d_rdata),
     .depth_o  (h2d_depth)
   );
-  assign {h2d_sop, h2d_eop, h2d_type, h2d_tag, h2d_len, h2d_addr, h2d_data} = h2d_rdata;
+  assign {h2d_sop, h2d_eop, h2d_type, h2d_tag, h2d_len, h2d_addr, h2d_data, h2d_err} = h2d_rdata;
 
   prim_fifo_sync #(
     .Width (D2hW),
@@ -148,10 +162,12 @@ module nictx_tx_top #(
   );
   assign {wire_sop_o, wire_eop_o, wire_bytes_o, wire_fcs_o, wire_data_o} = wire_rdata;
 
-  // ---- host-to-device demux: CplD to the read engine, the rest to BAR0 ----
-  logic h2d_is_cpl, regs_req_ready, rd_cpl_ready;
+  // ---- host-to-device demux: CplD to the read engine, MWr to the WC
+  // window to nictx_wc (always taken), the rest to the registers ----
+  logic h2d_is_cpl, h2d_is_wc, regs_req_ready, rd_cpl_ready;
   assign h2d_is_cpl = h2d_type == nictx_pkg::TlpCplD;
-  assign h2d_ready  = h2d_is_cpl ? rd_cpl_ready : regs_req_ready;
+  assign h2d_is_wc  = h2d_type == nictx_pkg::TlpMWr && h2d_addr[9:0] >= nictx_pkg::WcBase;
+  assign h2d_ready  = h2d_is_cpl ? rd_cpl_ready : (h2d_is_wc || regs_req_ready);
 
   // ---- device-to-host sources ----
   localparam int unsigned SrcMrd = 0, SrcRegCpl = 1, SrcWr = 2, NumSrc = 3;
@@ -164,7 +180,8 @@ module nictx_tx_top #(
   logic [12:0] mrd_len;
   logic [7:0]  mrd_tag;
   logic        rcpl_valid;
-  logic [7:0]  rcpl_tag, rcpl_off;
+  logic [7:0]  rcpl_tag;
+  logic [9:0]  rcpl_off;
   logic [12:0] rcpl_len;
   logic [63:0] rcpl_data;
   logic        cw_valid;
@@ -172,18 +189,50 @@ module nictx_tx_top #(
 
   logic regs_idle, rd_idle, df_idle, pf_idle, mac_idle, cpl_idle;
 
+  // ---- write-combining window and fetcher events ----
+  logic        wc_bad_access, wc_close, wc_tail_we, wc_tail_range, wc_torn;
+  logic [15:0] wc_tail;
+  logic        blk_valid;
+  logic [15:0] blk_idx;
+  logic [63:0] blk_w0, blk_w1;
+  logic        not_owned, wc_used, wc_drop;
+  logic [15:0] not_owned_cnt;
+
+  nictx_wc u_wc (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .proto_i      (proto),
+    .ring_log2_i  (ring_log2),
+    .req_valid_i  (h2d_valid && h2d_is_wc),
+    .req_sop_i    (h2d_sop),
+    .req_eop_i    (h2d_eop),
+    .req_len_i    (h2d_len),
+    .req_off_i    (h2d_addr[9:0]),
+    .req_data_i   (h2d_data),
+    .bad_access_o (wc_bad_access),
+    .close_o      (wc_close),
+    .tail_we_o    (wc_tail_we),
+    .tail_o       (wc_tail),
+    .tail_range_o (wc_tail_range),
+    .torn_o       (wc_torn),
+    .blk_valid_o  (blk_valid),
+    .blk_idx_o    (blk_idx),
+    .blk_w0_o     (blk_w0),
+    .blk_w1_o     (blk_w1)
+  );
+
   nictx_regs #(
     .DescFetchMaxHw (32),
     .NumTags        (NumTags)
   ) u_regs (
     .clk_i            (clk_i),
     .rst_ni           (rst_ni),
-    .req_valid_i      (h2d_valid && !h2d_is_cpl),
+    .req_valid_i      (h2d_valid && !h2d_is_cpl && !h2d_is_wc),
     .req_ready_o      (regs_req_ready),
     .req_type_i       (h2d_type),
     .req_tag_i        (h2d_tag),
     .req_len_i        (h2d_len),
-    .req_off_i        (h2d_addr[7:0]),
+    .req_off_i        (h2d_addr[9:0]),
     .req_data_i       (h2d_data),
     .cpl_valid_o      (rcpl_valid),
     .cpl_ready_i      (d2h_ready && src_gnt[SrcRegCpl]),
@@ -192,6 +241,9 @@ module nictx_tx_top #(
     .cpl_off_o        (rcpl_off),
     .cpl_data_o       (rcpl_data),
     .enable_o         (enable),
+    .proto_o          (proto),
+    .stop_o           (stop),
+    .doorbell_o       (doorbell),
     .ring_base_o      (ring_base),
     .ring_log2_o      (ring_log2),
     .tail_o           (tail),
@@ -212,6 +264,17 @@ module nictx_tx_top #(
     .desc_rd_i        (mrd_valid && d2h_ready && src_gnt[SrcMrd] && mrd_dest),
     .dma_rd_i         (mrd_valid && d2h_ready && src_gnt[SrcMrd]),
     .bad_desc_i       (bad_desc),
+    .dma_err_i        (h2d_valid && h2d_is_cpl && h2d_err),
+    .not_owned_i      (not_owned),
+    .not_owned_cnt_i  (not_owned_cnt),
+    .wc_bad_access_i  (wc_bad_access),
+    .wc_close_i       (wc_close),
+    .wc_tail_we_i     (wc_tail_we),
+    .wc_tail_i        (wc_tail),
+    .wc_tail_range_i  (wc_tail_range),
+    .wc_torn_i        (wc_torn),
+    .wc_drop_i        (wc_drop),
+    .wc_used_i        (wc_used),
     .idle_o           (regs_idle)
   );
 
@@ -220,7 +283,7 @@ module nictx_tx_top #(
   logic [127:0] rd_req_addr;  // {descriptors, payload}
   logic [27:0]  rd_req_len;
   logic [31:0]  rd_req_wptr;
-  logic        rd_wr_valid, rd_wr_dest, rd_done, rd_done_dest;
+  logic        rd_wr_valid, rd_wr_dest, rd_done, rd_done_dest, rd_done_err;
   logic [15:0] rd_wr_ptr;
   logic [63:0] rd_wr_data;
 
@@ -250,17 +313,19 @@ module nictx_tx_top #(
     .cpl_tag_i    (h2d_tag),
     .cpl_len_i    (h2d_len),
     .cpl_data_i   (h2d_data),
+    .cpl_err_i    (h2d_err),
     .wr_valid_o   (rd_wr_valid),
     .wr_dest_o    (rd_wr_dest),
     .wr_ptr_o     (rd_wr_ptr),
     .wr_data_o    (rd_wr_data),
     .done_valid_o (rd_done),
     .done_dest_o  (rd_done_dest),
+    .done_err_o   (rd_done_err),
     .idle_o       (rd_idle)
   );
 
   // ---- descriptor fetch ----
-  logic        desc_valid, desc_ready, desc_bad;
+  logic        desc_valid, desc_ready, desc_bad, desc_err;
   logic [63:0] desc_addr;
   logic [13:0] desc_len;
 
@@ -271,10 +336,20 @@ module nictx_tx_top #(
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
     .enable_i     (enable),
+    .proto_i      (proto),
+    .stop_i       (stop),
+    .doorbell_i   (doorbell),
+    .wc_close_i   (wc_close),
+    .wc_idx_valid_i (wc_tail_we),
+    .wc_idx_i     (blk_idx),
     .ring_base_i  (ring_base),
     .ring_log2_i  (ring_log2),
     .tail_i       (tail),
     .fetch_max_i  (fetch_max),
+    .blk_valid_i  (blk_valid),
+    .blk_idx_i    (blk_idx),
+    .blk_w0_i     (blk_w0),
+    .blk_w1_i     (blk_w1),
     .req_valid_o  (rd_req_valid[1]),
     .req_ready_i  (rd_req_ready[1]),
     .req_addr_o   (rd_req_addr[127:64]),
@@ -284,11 +359,17 @@ module nictx_tx_top #(
     .wr_ptr_i     (rd_wr_ptr),
     .wr_data_i    (rd_wr_data),
     .done_i       (rd_done && rd_done_dest),
+    .done_err_i   (rd_done_err),
     .desc_valid_o (desc_valid),
     .desc_ready_i (desc_ready),
     .desc_addr_o  (desc_addr),
     .desc_len_o   (desc_len),
     .desc_bad_o   (desc_bad),
+    .desc_err_o   (desc_err),
+    .not_owned_o  (not_owned),
+    .not_owned_cnt_o (not_owned_cnt),
+    .wc_used_o    (wc_used),
+    .wc_drop_o    (wc_drop),
     .idle_o       (df_idle)
   );
 
@@ -309,6 +390,7 @@ module nictx_tx_top #(
     .desc_addr_i  (desc_addr),
     .desc_len_i   (desc_len),
     .desc_bad_i   (desc_bad),
+    .desc_err_i   (desc_err),
     .req_valid_o  (rd_req_valid[0]),
     .req_ready_i  (rd_req_ready[0]),
     .req_addr_o   (rd_req_addr[63:0]),
@@ -318,6 +400,7 @@ module nictx_tx_top #(
     .wr_ptr_i     (rd_wr_ptr),
     .wr_data_i    (rd_wr_data),
     .done_i       (rd_done && !rd_done_dest),
+    .done_err_i   (rd_done_err),
     .fr_valid_o   (fr_valid),
     .fr_ready_i   (fr_ready),
     .fr_sop_o     (fr_sop),
@@ -402,7 +485,7 @@ module nictx_tx_top #(
         d2h_type = nictx_pkg::TlpCplD;
         d2h_tag  = rcpl_tag;
         d2h_len  = rcpl_len;
-        d2h_addr = {56'd0, rcpl_off};
+        d2h_addr = {54'd0, rcpl_off};
         d2h_data = rcpl_data;
       end
       2'(SrcWr): begin
@@ -445,7 +528,7 @@ module nictx_tx_top #(
 
   // verilator lint_off UNUSEDSIGNAL
   logic unused;
-  assign unused = ^{h2d_sop, h2d_addr[63:8], h2d_depth, d2h_depth, wire_depth};  // BAR0 is 256 B
+  assign unused = ^{h2d_addr[63:10], h2d_depth, d2h_depth, wire_depth};  // BAR0 is 1 KiB
   // verilator lint_on UNUSEDSIGNAL
 
 endmodule

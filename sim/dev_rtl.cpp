@@ -66,6 +66,7 @@ void rtl_step(void *dev, const struct dev_in *in, struct dev_out *out)
     t.h2d_len_i = in->h2d.len;
     t.h2d_addr_i = in->h2d.addr;
     t.h2d_data_i = in->h2d.data;
+    t.h2d_err_i = in->h2d.err;
     t.d2h_ready_i = in->d2h_ready;
     t.wire_ready_i = in->wire_ready;
     t.eval(); // settle combinational outputs for this cycle (clock low)
@@ -79,6 +80,7 @@ void rtl_step(void *dev, const struct dev_in *in, struct dev_out *out)
     out->d2h.len = t.d2h_len_o;
     out->d2h.addr = t.d2h_addr_o;
     out->d2h.data = t.d2h_data_o;
+    out->d2h.err = 0; // the engine never sends an error completion
     out->wire.valid = t.wire_valid_o;
     out->wire.sop = t.wire_sop_o;
     out->wire.eop = t.wire_eop_o;
