@@ -101,9 +101,10 @@ static void cpu_wake(struct sim *s, sim_ps_t t)
     }
 }
 
-static uint8_t *sim_mem_at(void *ctx, uint64_t addr, unsigned len)
+/* The root complex's view of memory: the CPU's invisible stores undone. */
+static void sim_dev_view(void *ctx, uint64_t addr, uint8_t *buf, size_t len, sim_ps_t at)
 {
-    return host_mem_ptr(&((struct sim *)ctx)->mem, addr, len);
+    stbuf_device_view(&((struct sim *)ctx)->stb, addr, buf, len, at);
 }
 
 /* What the CPU's stores and the checker must see of a device access that
@@ -112,10 +113,12 @@ static void host_snoop(struct sim *s, const struct tlp *t, sim_ps_t at)
 {
     if (t->type == TLP_CPLD || rc_is_msi(t->addr))
         return;
-    stbuf_apply(&s->stb, at, sim_mem_at, s);
     if (t->kind == TLP_KIND_DESC_RD)
         ownchk_desc_read(&s->ck, t->addr, t->len, at, &s->stb);
     stbuf_snoop(&s->stb, t->addr, t->len);
+    /* Stores visible by now can no longer be undone for anyone: the link
+     * delivers device TLPs in time order, so `at` does not decrease. */
+    stbuf_retire(&s->stb, at);
     if (t->type == TLP_MWR && t->addr == s->txq.wb_dma && t->len >= 4) {
         uint32_t head;
         memcpy(&head, t->data, 4);
@@ -554,6 +557,8 @@ struct sim *sim_create(const struct sim_cfg *cfg, const struct device_ops *ops,
         sim_destroy(s);
         return NULL;
     }
+    s->rc.view = sim_dev_view; /* the device reads past the CPU's store buffer */
+    s->rc.view_ctx = s;
     /* One link, two directions: each carries the other's UpdateFC DLLPs. */
     if (pcie_link_pair(s->h2d, s->d2h) != 0 || pcie_link_set_fc(s->h2d, &cfg->fc_dev) != 0 ||
         pcie_link_set_fc(s->d2h, &cfg->fc_host) != 0) {

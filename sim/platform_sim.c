@@ -2,8 +2,9 @@
  * platform_sim.c - driver/platform.h on the simulated host.
  *
  * Each call charges the simulated CPU its cost (cpu.h) under its cause.
- * Stores to DMA memory enter the CPU's store buffer (stbuf.h) and reach
- * host memory when they become visible; the ownership checker (ownchk.h)
+ * Stores to DMA memory land in host memory at once (the CPU sees its own
+ * stores) and enter the CPU's store buffer (stbuf.h), which keeps them from
+ * the device until they become visible; the ownership checker (ownchk.h)
  * sees each one with its visibility time.  MMIO writes become posted MWr
  * TLPs that leave the CPU when the ordering model lets them (x86: after
  * every earlier store is visible; weak: at once); WC copies leave as the
@@ -166,7 +167,7 @@ static void cpu_store(struct platform *p, void *dst, const void *val, unsigned l
     cpu_emit_wc(s);
     /* A full store buffer stalls the CPU until its oldest entry drains. */
     cpu_wait_until(&s->cpu, stbuf_room_at(&s->stb, s->cpu.now), CPU_DRAIN);
-    vis = stbuf_store(&s->stb, bus, val, len, s->cpu.now);
+    vis = stbuf_store(&s->stb, bus, dst, val, len, s->cpu.now);
     ownchk_store(&s->ck, bus, val, len, s->cpu.now, vis);
     cpu_sync_published(s);
     cpu_charge(&s->cpu, CPU_DESC_WRITE, s->cpu.costs.store_ns);

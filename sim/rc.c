@@ -40,9 +40,11 @@ static enum rc_event rc_read(struct rc *rc, const struct tlp *rd, sim_ps_t at)
         c->status = src ? 0 : 1; /* Unsupported Request: no memory there */
         c->addr = ch[i].addr;
         c->len = (uint16_t)ch[i].len;
-        if (src)
+        if (src) {
             memcpy(c->data, src + (ch[i].addr - rd->addr), ch[i].len);
-        else
+            if (rc->view)
+                rc->view(rc->view_ctx, ch[i].addr, c->data, ch[i].len, at);
+        } else
             memset(c->data, 0, ch[i].len);
         rc->st.cpls++;
     }

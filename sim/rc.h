@@ -3,7 +3,8 @@
  *
  * It takes the TLPs the device sends to the host and answers them as a host
  * bridge does:
- *  - MRd: reads host memory *as it is when the request arrives* (so a read
+ *  - MRd: reads host memory *as the device sees it when the request arrives*
+ *    (memory, less the CPU stores not yet visible then: rc->view; so a read
  *    issued after a doorbell never sees memory older than the doorbell's
  *    own writes), splits the answer into CplDs by the completer rules
  *    (pcie_split_cpl: RCB boundaries, MPS), and releases them after the
@@ -38,8 +39,14 @@ struct rc_stats {
     uint64_t reads, read_bytes, cpls, writes, write_bytes, irqs;
 };
 
+/* Fix up `buf`, memory's bytes at [addr, addr + len), to what a read
+ * arriving at `at` sees (the CPU's store buffer: sim/stbuf.h). */
+typedef void (*rc_view_fn)(void *ctx, uint64_t addr, uint8_t *buf, size_t len, sim_ps_t at);
+
 struct rc {
     struct host_mem *mem;
+    rc_view_fn view;  /* NULL: memory as it is */
+    void *view_ctx;
     struct pcie_cfg pcie;
     sim_ps_t mem_latency_ps;
     struct tlpq cpl;

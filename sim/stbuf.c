@@ -137,7 +137,7 @@ static int stbuf_push(struct stbuf *b, const struct stbuf_store *s)
     return 0;
 }
 
-sim_ps_t stbuf_store(struct stbuf *b, uint64_t addr, const void *data, unsigned len,
+sim_ps_t stbuf_store(struct stbuf *b, uint64_t addr, void *mem, const void *data, unsigned len,
                      sim_ps_t now)
 {
     struct stbuf_store s;
@@ -163,7 +163,8 @@ sim_ps_t stbuf_store(struct stbuf *b, uint64_t addr, const void *data, unsigned 
     s.vis = vis;
     s.seq = b->seq++;
     s.len = (uint8_t)len;
-    memcpy(s.data, data, len);
+    memcpy(s.old, mem, len);
+    memcpy(mem, data, len);
     if (stbuf_push(b, &s) != 0)
         abort(); /* out of memory in the middle of a run: nothing sane to do */
     if (vis > b->max_vis)
@@ -200,19 +201,48 @@ sim_ps_t stbuf_mmio_depart(struct stbuf *b, sim_ps_t now)
     return b->order_floor;
 }
 
-void stbuf_apply(struct stbuf *b, sim_ps_t t, stbuf_mem_fn mem_at, void *ctx)
+void stbuf_retire(struct stbuf *b, sim_ps_t t)
 {
     size_t n = 0;
 
-    while (n < b->npend && b->pend[n].vis <= t) {
-        uint8_t *dst = mem_at(ctx, b->pend[n].addr, b->pend[n].len);
-        if (dst)
-            memcpy(dst, b->pend[n].data, b->pend[n].len);
+    while (n < b->npend && b->pend[n].vis <= t)
         n++;
-    }
     if (n) {
         memmove(b->pend, b->pend + n, (b->npend - n) * sizeof(*b->pend));
         b->npend -= n;
+    }
+}
+
+/* Undo one store in buf (the device view of [addr, addr + len)). */
+static void stbuf_undo(const struct stbuf_store *s, uint64_t addr, uint8_t *buf, size_t len)
+{
+    uint64_t lo = s->addr > addr ? s->addr : addr;
+    uint64_t hi = s->addr + s->len < addr + len ? s->addr + s->len : addr + len;
+
+    if (lo < hi)
+        memcpy(buf + (lo - addr), s->old + (lo - s->addr), hi - lo);
+}
+
+void stbuf_device_view(const struct stbuf *b, uint64_t addr, uint8_t *buf, size_t len,
+                       sim_ps_t t)
+{
+    uint64_t below = UINT64_MAX;
+
+    /* Newest first, so that where several invisible stores overlap the
+     * oldest one's `old` bytes win. */
+    for (;;) {
+        const struct stbuf_store *next = NULL;
+        size_t i;
+        for (i = 0; i < b->npend; i++) {
+            const struct stbuf_store *s = &b->pend[i];
+            if (s->vis > t && s->seq < below && (!next || s->seq > next->seq) &&
+                stbuf_overlaps(s, addr, len))
+                next = s;
+        }
+        if (!next)
+            return;
+        stbuf_undo(next, addr, buf, len);
+        below = next->seq;
     }
 }
 

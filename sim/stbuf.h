@@ -2,11 +2,13 @@
  * stbuf.h - one CPU's store buffer and write-combining buffers: when each of
  * its stores becomes visible to the device.
  *
- * Host memory (host_mem.h) is what the device sees.  A CPU store to it does
- * not land there at once: it enters this store buffer, gets a visibility
- * time, and is applied to memory only when the root complex serves a DMA
- * access at or after that time (stbuf_apply).  So a DMA read sees exactly
- * the stores visible at its arrival.
+ * Host memory (host_mem.h) holds what the CPU sees: a store lands there at
+ * once, so the CPU always reads its own stores (store forwarding,
+ * coherence).  The store also enters this store buffer with a visibility
+ * time and the bytes it overwrote.  What the *device* sees is memory with
+ * every store not yet visible undone (stbuf_device_view): a DMA read sees
+ * exactly the stores visible at its arrival.  Stores visible by a time are
+ * forgotten with stbuf_retire.
  *
  * When a store becomes visible:
  *  - it drains after its service time: `hit_ns` to a line the CPU holds, or
@@ -59,13 +61,13 @@ struct stbuf_cfg {
     size_t mem_size;
 };
 
-/* A store not yet applied to memory. */
+/* A store not yet visible to the device (or not yet retired). */
 struct stbuf_store {
     uint64_t addr;
     sim_ps_t vis;
     uint64_t seq;
     uint8_t len;
-    uint8_t data[8];
+    uint8_t old[8];   /* the bytes it overwrote */
 };
 
 /* A WC line, or a drained piece of one. */
@@ -82,7 +84,7 @@ struct stbuf_stats {
 
 struct stbuf {
     struct stbuf_cfg cfg;
-    struct stbuf_store *pend;     /* sorted by (vis, seq); applied from the front */
+    struct stbuf_store *pend;     /* sorted by (vis, seq); retired from the front */
     size_t npend, cap;
     uint64_t seq;
     sim_ps_t order_floor;         /* x86: visibility of the newest store or MMIO write */
@@ -103,11 +105,11 @@ int stbuf_init(struct stbuf *b, const struct stbuf_cfg *cfg);
 void stbuf_destroy(struct stbuf *b);
 
 /*
- * A store of `len` (1..8) bytes at bus address `addr`, issued at `now`.
- * Returns its visibility time.  The caller must first wait for room
- * (stbuf_room_at).
+ * A store of `len` (1..8) bytes at bus address `addr`, CPU pointer `mem`,
+ * issued at `now`: writes `data` to `mem` and returns the store's visibility
+ * time.  The caller must first wait for room (stbuf_room_at).
  */
-sim_ps_t stbuf_store(struct stbuf *b, uint64_t addr, const void *data, unsigned len,
+sim_ps_t stbuf_store(struct stbuf *b, uint64_t addr, void *mem, const void *data, unsigned len,
                      sim_ps_t now);
 /* Earliest time >= now at which the store buffer has a free entry. */
 sim_ps_t stbuf_room_at(const struct stbuf *b, sim_ps_t now);
@@ -117,10 +119,12 @@ sim_ps_t stbuf_drained_at(const struct stbuf *b, sim_ps_t now);
  * earlier stores; weak does not.  Later x86 stores stay behind it. */
 sim_ps_t stbuf_mmio_depart(struct stbuf *b, sim_ps_t now);
 
-/* Apply to `mem_at(addr)` every store visible by `t`, in visibility order.
- * `mem_at` returns the CPU pointer of a bus address (NULL: dropped). */
-typedef uint8_t *(*stbuf_mem_fn)(void *ctx, uint64_t addr, unsigned len);
-void stbuf_apply(struct stbuf *b, sim_ps_t t, stbuf_mem_fn mem_at, void *ctx);
+/* `buf` holds memory's bytes [addr, addr + len): undo in it every store not
+ * visible at t, so it holds what a DMA read arriving at t sees. */
+void stbuf_device_view(const struct stbuf *b, uint64_t addr, uint8_t *buf, size_t len,
+                       sim_ps_t t);
+/* Forget every store visible by t (t must not decrease between calls). */
+void stbuf_retire(struct stbuf *b, sim_ps_t t);
 /* The device read or wrote [addr, addr + len): the CPU loses those lines. */
 void stbuf_snoop(struct stbuf *b, uint64_t addr, size_t len);
 /* Is any store to [addr, addr + len) still invisible at t?  Its latest
