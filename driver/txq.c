@@ -230,7 +230,7 @@ static void txq_publish_batch(struct txq *q)
 {
     uint32_t first = q->batch_start, i;
 
-    if (q->barrier != TXQ_BARRIER_PER_BATCH || first == q->next_to_use)
+    if (!txq_owned_proto(q) || q->barrier != TXQ_BARRIER_PER_BATCH || first == q->next_to_use)
         return;
     if (q->bug != DRV_BUG_NO_DMA_WMB)
         txq_dma_wmb(q);

@@ -654,6 +654,156 @@ static void test_txq_layout(void **state)
     assert_true(offsetof(struct txq, done_ctx) / 64 < prod / 64);
 }
 
+
+/* The index of the n-th (0-based) logged op of `kind`, or -1. */
+static long nth_op(const struct platform *p, enum fake_op_kind kind, unsigned n)
+{
+    long i = -1;
+    do {
+        i = fake_platform_find(p, kind, FAKE_ANY, (size_t)(i + 1));
+    } while (i >= 0 && n-- > 0);
+    return i;
+}
+
+/* Owner protocol, per-desc: body, dma_wmb, owner bit (phase 1 on the first
+ * pass), then wmb and the kick; PROTO was programmed before enable. */
+static void test_txq_owner_per_desc(void **state)
+{
+    struct fx *f = *state;
+    f->cfg.proto = TXQ_PROTO_OWNER;
+    assert_int_equal(txq_init(&f->q, &f->fp, &f->cfg, fx_done, f), 0);
+    f->q_up = 1;
+    assert_int_equal(fake_platform_reg(&f->fp, NICTX_REG_PROTO), NICTX_PROTO_OWNER);
+    fake_platform_clear_log(&f->fp);
+    assert_int_equal(fx_xmit(f, 0, 60, 0), TXQ_OK);
+    const struct platform *p = &f->fp;
+    assert_int_equal(p->log_len, 7);
+    assert_int_equal(p->log[1].kind, FAKE_STORE64);
+    assert_int_equal(p->log[2].kind, FAKE_STORE32);
+    assert_int_equal(p->log[2].addr, desc_bus(f, 0) + 8);
+    assert_int_equal(p->log[2].val, 60);
+    assert_int_equal(p->log[3].kind, FAKE_DMA_WMB);
+    assert_int_equal(p->log[4].kind, FAKE_STORE32);
+    assert_int_equal(p->log[4].addr, desc_bus(f, 0) + 12);
+    assert_int_equal(p->log[4].val, NICTX_DESC_OWNER);
+    assert_int_equal(p->log[5].kind, FAKE_WMB);
+    assert_int_equal(p->log[6].kind, FAKE_MMIO_W32);
+    assert_int_equal(p->log[6].addr, NICTX_REG_TAIL);
+}
+
+/* The owner bit flips on every pass over the ring (16 slots here). */
+static void test_txq_owner_phase_flips(void **state)
+{
+    struct fx *f = *state;
+    uint64_t seq = 0;
+    uint64_t a;
+    uint32_t lf, rsvd;
+    f->cfg.proto = TXQ_PROTO_OWNER;
+    fx_up(f);
+    for (int pass = 0; pass < 3; pass++) {
+        for (unsigned i = 0; i < 8; i++, seq++) { /* half a ring, then clean */
+            assert_int_equal(fx_xmit(f, seq, 60, 0), TXQ_OK);
+            read_desc(f, (uint32_t)(seq % 16), &a, &lf, &rsvd);
+            /* passes over the 16-slot ring: seq 0..15 first, 16..31 second */
+            assert_int_equal(rsvd, (seq / 16) % 2 == 0 ? NICTX_DESC_OWNER : 0);
+        }
+        fake_platform_complete(&f->fp, (uint32_t)(seq % 16));
+        txq_clean(&f->q);
+    }
+}
+
+/* Per-batch: no barrier between bodies and owner bits inside the batch;
+ * at the end one dma_wmb, then the owner bits with the first one last. */
+static void test_txq_owner_per_batch(void **state)
+{
+    struct fx *f = *state;
+    f->cfg.proto = TXQ_PROTO_OWNER;
+    f->cfg.barrier = TXQ_BARRIER_PER_BATCH;
+    fx_up(f);
+    for (unsigned i = 0; i < 4; i++)
+        assert_int_equal(fx_xmit(f, i, 60, i < 3), TXQ_OK);
+    const struct platform *p = &f->fp;
+    assert_int_equal(fake_platform_count(p, FAKE_DMA_WMB, FAKE_ANY), 1);
+    long b = fake_platform_find(p, FAKE_DMA_WMB, FAKE_ANY, 0);
+    /* After the barrier: owner words of slots 1, 2, 3, then 0. */
+    static const uint32_t order[] = {1, 2, 3, 0};
+    for (unsigned k = 0; k < 4; k++) {
+        long i = fake_platform_find(p, FAKE_STORE32, desc_bus(f, order[k]) + 12, 0);
+        assert_true(i > b);
+        if (k > 0)
+            assert_true(i > fake_platform_find(p, FAKE_STORE32, desc_bus(f, order[k - 1]) + 12, 0));
+    }
+    assert_true(fake_platform_find(p, FAKE_WMB, FAKE_ANY, 0) >
+                fake_platform_find(p, FAKE_STORE32, desc_bus(f, 0) + 12, 0));
+}
+
+/* Tail protocol: the placement changes nothing (no owner bit). */
+static void test_txq_tail_ignores_placement(void **state)
+{
+    struct fx *f = *state;
+    f->cfg.barrier = TXQ_BARRIER_PER_BATCH;
+    fx_up(f);
+    for (unsigned i = 0; i < 4; i++)
+        assert_int_equal(fx_xmit(f, i, 60, i < 3), TXQ_OK);
+    assert_int_equal(fake_platform_count(&f->fp, FAKE_DMA_WMB, FAKE_ANY), 0);
+    assert_int_equal(fake_platform_count(&f->fp, FAKE_STORE32, FAKE_ANY), 0);
+    assert_int_equal(fake_platform_count(&f->fp, FAKE_WMB, FAKE_ANY), 1);
+}
+
+/* WC: the last descriptor of a batch is copied (8 x 8 bytes, with its ring
+ * index at byte 16) between two wmb()s, alternating the two buffers; no
+ * tail doorbell. */
+static void test_txq_wc_push(void **state)
+{
+    struct fx *f = *state;
+    f->cfg.proto = TXQ_PROTO_WC;
+    fx_up(f);
+    assert_int_equal(fx_xmit(f, 0, 60, 1), TXQ_OK);
+    assert_int_equal(fx_xmit(f, 1, 61, 0), TXQ_OK);
+    assert_int_equal(fx_xmit(f, 2, 62, 0), TXQ_OK);
+    const struct platform *p = &f->fp;
+    assert_int_equal(fake_platform_count(p, FAKE_MMIO_W32, NICTX_REG_TAIL), 0);
+    assert_int_equal(fake_platform_count(p, FAKE_MMIO_WC, FAKE_ANY), 16);
+    long w0 = nth_op(p, FAKE_MMIO_WC, 0), w8 = nth_op(p, FAKE_MMIO_WC, 8);
+    assert_int_equal(p->log[w0].addr, NICTX_WC_BASE);
+    assert_int_equal(p->log[w0].val, dma_of(1));
+    assert_int_equal(p->log[w0 + 1].val, 61u | (uint64_t)NICTX_DESC_OWNER << 32);
+    assert_int_equal(p->log[w0 + 2].val, 1); /* ring index */
+    assert_int_equal(p->log[w8].addr, NICTX_WC_BASE + NICTX_WC_BUF_SIZE);
+    assert_int_equal(p->log[w8 + 2].val, 2);
+    assert_int_equal(p->log[w0 - 1].kind, FAKE_WMB);
+    assert_int_equal(p->log[w0 + 8].kind, FAKE_WMB);
+    struct txq_stats st;
+    txq_get_stats(&f->q, &st);
+    assert_int_equal(st.wc_pushes, 2);
+    assert_int_equal(st.doorbells, 0);
+}
+
+/* Two of the broken drivers, as they reach the platform. */
+static void test_txq_bugs(void **state)
+{
+    struct fx *f = *state;
+    f->cfg.proto = TXQ_PROTO_OWNER;
+    f->cfg.bug = DRV_BUG_NO_DMA_WMB;
+    fx_up(f);
+    assert_int_equal(fx_xmit(f, 0, 60, 0), TXQ_OK);
+    assert_int_equal(fake_platform_count(&f->fp, FAKE_DMA_WMB, FAKE_ANY), 0);
+    assert_int_equal(fake_platform_count(&f->fp, FAKE_WMB, FAKE_ANY), 1);
+}
+
+static void test_txq_bug_tail_beyond_ring(void **state)
+{
+    struct fx *f = *state;
+    f->cfg.bug = DRV_BUG_TAIL_BEYOND_RING;
+    f->cfg.bug_at = 2;
+    fx_up(f);
+    for (unsigned i = 0; i < 4; i++)
+        assert_int_equal(fx_xmit(f, i, 60, 0), TXQ_OK);
+    /* Doorbells 1, 2, then 3 + 16 (the bug, once), then 4. */
+    assert_int_equal(f->fp.log[nth_op(&f->fp, FAKE_MMIO_W32, 2)].val, 3 + 16);
+    assert_int_equal(f->fp.log[nth_op(&f->fp, FAKE_MMIO_W32, 3)].val, 4);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -676,6 +826,13 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_txq_clean_mmio_mode, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_clean_wb_mode, fx_setup, fx_teardown),
         cmocka_unit_test(test_txq_layout),
+        cmocka_unit_test_setup_teardown(test_txq_owner_per_desc, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_owner_phase_flips, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_owner_per_batch, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_tail_ignores_placement, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_wc_push, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_bugs, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_bug_tail_beyond_ring, fx_setup, fx_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
