@@ -35,7 +35,8 @@ static uint32_t line_rate_fx(const struct sim_cfg *c)
 
 /* ------------------------------------------------------------- violations */
 
-void sim_violation_at(void *ctx, const char *kind, sim_ps_t t, long desc, const char *detail)
+void sim_violation_at(void *ctx, const char *kind, sim_ps_t t, long desc, const char *access,
+                      const char *detail)
 {
     struct sim *s = ctx;
 
@@ -45,6 +46,7 @@ void sim_violation_at(void *ctx, const char *kind, sim_ps_t t, long desc, const 
         v->time_ps = t;
         v->queue = 0;
         v->desc = desc;
+        snprintf(v->access, sizeof(v->access), "%s", access);
         snprintf(v->detail, sizeof(v->detail), "%s", detail);
     }
     /* The first violation starts the grace period: its consequences (a
@@ -61,7 +63,7 @@ void sim_violation(struct sim *s, const char *kind, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(detail, sizeof(detail), fmt, ap);
     va_end(ap);
-    sim_violation_at(s, kind, s->now, -1, detail);
+    sim_violation_at(s, kind, s->now, -1, "", detail);
 }
 
 /* ------------------------------------------------------- pktgen data hooks */
@@ -126,6 +128,18 @@ static void host_snoop(struct sim *s, const struct tlp *t, sim_ps_t at)
     }
 }
 
+/* The root complex refused a device access. */
+static void host_refused(struct sim *s, const char *kind, const char *type, const struct tlp *t,
+                         sim_ps_t at, const char *why)
+{
+    char access[64], detail[160];
+
+    snprintf(access, sizeof(access), "%s 0x%" PRIx64 " %u B", type, t->addr, t->len);
+    snprintf(detail, sizeof(detail), "device %s of %u B at 0x%" PRIx64 " %s",
+             t->type == TLP_MRD ? "read" : "write", t->len, t->addr, why);
+    sim_violation_at(s, kind, at, -1, access, detail);
+}
+
 /* A device TLP arrives at the host at time `at`. */
 static void host_receive(struct sim *s, const struct tlp *t, sim_ps_t at)
 {
@@ -151,12 +165,11 @@ static void host_receive(struct sim *s, const struct tlp *t, sim_ps_t at)
         }
         break;
     case RC_UNMAPPED_READ:
-        sim_violation(s, "dma_read_unmapped", "device read %u B at 0x%" PRIx64
-                      " outside host DMA memory", t->len, t->addr);
+        host_refused(s, "dma_read_unmapped", "MRd", t, at,
+                     "outside host DMA memory: answered with Unsupported Request");
         break;
     case RC_UNMAPPED_WRITE:
-        sim_violation(s, "dma_write_unmapped", "device wrote %u B at 0x%" PRIx64
-                      " outside host DMA memory", t->len, t->addr);
+        host_refused(s, "dma_write_unmapped", "MWr", t, at, "outside host DMA memory: dropped");
         break;
     case RC_NOMEM:
         sim_fail(s, "out of memory queueing completions");

@@ -83,6 +83,7 @@ struct sim_violation {
     uint64_t time_ps;
     unsigned queue;
     long desc;         /* descriptor index, -1 when none applies */
+    char access[64];   /* the TLP or CPU access it was found on ("" if none) */
     char detail[240];
 };
 

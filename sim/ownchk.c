@@ -27,7 +27,13 @@ static void ownchk_say(struct ownchk *c, const char *kind, sim_ps_t t, long desc
     vsnprintf(detail, sizeof(detail), fmt, ap);
     va_end(ap);
     c->count++;
-    c->report(c->ctx, kind, t, desc, detail);
+    c->report(c->ctx, kind, t, desc, c->access, detail);
+}
+
+/* Name the access the next reports are about. */
+static void ownchk_access(struct ownchk *c, const char *what, uint64_t addr, unsigned len)
+{
+    snprintf(c->access, sizeof(c->access), "%s 0x%" PRIx64 " %u B", what, addr, len);
 }
 
 static double ns(sim_ps_t t) { return (double)t / 1000.0; }
@@ -82,6 +88,7 @@ static void ownchk_reg(struct ownchk *c, uint32_t off, uint32_t v, sim_ps_t t);
 
 void ownchk_mmio(struct ownchk *c, uint32_t off, uint64_t val, unsigned len, sim_ps_t t)
 {
+    ownchk_access(c, "MWr BAR0", off, len);
     ownchk_reg(c, off, (uint32_t)val, t);
     if (len == 8)
         ownchk_reg(c, off + 4, (uint32_t)(val >> 32), t);
@@ -237,6 +244,7 @@ void ownchk_store(struct ownchk *c, uint64_t addr, const void *data, unsigned le
 
     if (i < 0)
         return;
+    ownchk_access(c, "CPU store", addr, len);
     s = &c->slot[i];
     at = (unsigned)((addr - c->ring_base) % NICTX_DESC_BYTES);
     if (s->state == OWNCHK_DEVICE) {
@@ -277,6 +285,7 @@ void ownchk_touch(struct ownchk *c, uint64_t addr, size_t len, sim_ps_t t)
 {
     uint32_t j, n;
 
+    ownchk_access(c, "CPU write", addr, (unsigned)len);
     /* Device-owned slots run from the oldest uncompleted one. */
     for (j = c->done, n = 0; n < c->size && c->slot[j].state == OWNCHK_DEVICE;
          j = (j + 1) & (c->size - 1), n++) {
@@ -306,6 +315,7 @@ void ownchk_wc_piece(struct ownchk *c, uint32_t off, const uint8_t *data, unsign
 
     if (!c->size || off < NICTX_WC_BASE || off >= NICTX_WC_BASE + NICTX_WC_BUFS * NICTX_WC_BUF_SIZE)
         return;
+    ownchk_access(c, "MWr BAR0", off, len);
     if ((off & (NICTX_WC_BLOCK - 1)) != 0 || len != NICTX_WC_BLOCK) {
         ownchk_say(c, "wc_torn", t, -1,
                    "WC buffer %u reached the link in pieces (%u B at offset 0x%x): a partial "
@@ -329,6 +339,7 @@ void ownchk_wc_piece(struct ownchk *c, uint32_t off, const uint8_t *data, unsign
 
 void ownchk_wc_unfenced(struct ownchk *c, sim_ps_t t)
 {
+    snprintf(c->access, sizeof(c->access), "WC buffer");
     ownchk_say(c, "wc_unfenced", t, -1,
                "the driver went on at %.1f ns with a BlueFlame block still in a WC buffer: "
                "missing wmb() (sfence) after the WC copy? (the device gets it late, or out "
@@ -337,6 +348,7 @@ void ownchk_wc_unfenced(struct ownchk *c, sim_ps_t t)
 
 void ownchk_wc_merge(struct ownchk *c, uint32_t off, sim_ps_t t)
 {
+    ownchk_access(c, "WC store BAR0", off, 8);
     ownchk_say(c, "wc_merged", t, -1,
                "a BlueFlame copy at 0x%x merged into a WC buffer whose previous block had "
                "not drained (that block is lost): missing wmb() (sfence) after the WC copy?",
@@ -350,6 +362,7 @@ void ownchk_desc_read(struct ownchk *c, uint64_t addr, unsigned len, sim_ps_t t,
     unsigned k, n = len / NICTX_DESC_BYTES;
     sim_ps_t vis;
 
+    ownchk_access(c, "MRd", addr, len);
     for (k = 0; i >= 0 && k < n; k++) {
         uint32_t j = ((uint32_t)i + k) & (c->size - 1);
         const struct ownchk_slot *s = &c->slot[j];

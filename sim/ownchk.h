@@ -42,9 +42,10 @@
 #include "stbuf.h"
 
 /* Report one violation: kind (a static string), time, descriptor index
- * (-1: none), and a sentence with the likely cause. */
+ * (-1: none), the access it was found on (a TLP such as "MWr BAR0+0x14 4 B",
+ * or a CPU store), and a sentence with the likely cause. */
 typedef void (*ownchk_report_fn)(void *ctx, const char *kind, sim_ps_t t, long desc,
-                                 const char *detail);
+                                 const char *access, const char *detail);
 
 struct ownchk_slot {
     uint8_t state;          /* OWNCHK_FREE, _WRITTEN, _DEVICE */
@@ -71,6 +72,7 @@ struct ownchk {
     uint64_t wc_last_seq;   /* producer order of the last WC block that arrived */
     int wc_any;
     uint64_t count;         /* violations reported */
+    char access[64];        /* the access being checked, for reports */
     uint64_t published;     /* descriptors handed to the device so far */
     sim_ps_t published_t;   /* when the latest was (non-decreasing) */
 };

@@ -113,8 +113,10 @@ void report_text(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
     report_credit_stalls(f, "d2h", &r->d2h);
     fprintf(f, "  violations        %zu\n", r->nviolations);
     for (k = 0; k < r->nviolations && k < SIM_MAX_VIOLATIONS; k++)
-        fprintf(f, "    %s at %.3f us: %s\n", r->violations[k].kind,
-                (double)r->violations[k].time_ps / 1e6, r->violations[k].detail);
+        fprintf(f, "    %s at %.3f us%s%s%s: %s\n", r->violations[k].kind,
+                (double)r->violations[k].time_ps / 1e6, r->violations[k].access[0] ? " [" : "",
+                r->violations[k].access, r->violations[k].access[0] ? "]" : "",
+                r->violations[k].detail);
     if (r->nviolations > SIM_MAX_VIOLATIONS)
         fprintf(f, "    ... %zu more\n", r->nviolations - SIM_MAX_VIOLATIONS);
     fprintf(f, "  simulator         %.2f s wall, %.0f sim pkts/s, %" PRIu64 " cycles evaluated, %"
@@ -316,6 +318,7 @@ int report_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
             json_u64(&j, "desc", (uint64_t)r->violations[k].desc);
         else
             json_null(&j, "desc");
+        json_str(&j, "access", r->violations[k].access);
         json_str(&j, "detail", r->violations[k].detail);
         json_obj_end(&j);
     }

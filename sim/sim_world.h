@@ -102,8 +102,9 @@ void sim_cpu_send(struct sim *s, const struct tlp *t, sim_ps_t at);
 void sim_wait_mmio(struct sim *s);                          /* run until the read returns */
 void sim_violation(struct sim *s, const char *kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-/* ownchk's report callback: kind, time, descriptor (-1: none), detail. */
-void sim_violation_at(void *s, const char *kind, sim_ps_t t, long desc, const char *detail);
+/* ownchk's report callback: kind, time, descriptor (-1: none), access, detail. */
+void sim_violation_at(void *s, const char *kind, sim_ps_t t, long desc, const char *access,
+                      const char *detail);
 
 /* platform_sim.c, for harness.c */
 void sim_cpu_flush_wc(struct sim *s); /* send WC lines drained by cpu.now */
