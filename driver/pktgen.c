@@ -127,7 +127,7 @@ enum pktgen_ret pktgen_step(struct pktgen *g)
                     seq >= cfg->bug_at && seq > 0;
         uint32_t bi = reuse ? g->last_buf : g->free_list[g->nfree - 1];
         struct pktgen_buf *b = &g->bufs[bi];
-        plat_cpu_touch(g->plat, b->cpu + cfg->buf_offset, len);
+        plat_cpu_touch(g->plat, b->cpu + cfg->buf_offset, len, PLAT_WRITE);
         if (cfg->fill != NULL)
             cfg->fill(cfg->ctx, seq, b->cpu + cfg->buf_offset, len);
 

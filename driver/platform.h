@@ -66,10 +66,20 @@ void plat_dma_wmb(struct platform *p);
 void plat_wmb(struct platform *p);
 void plat_smp_mb(struct platform *p);
 
-/* The CPU writes `len` bytes of a DMA buffer through its own pointer
- * (filling a frame): no modelled cost; lets the simulator check that the
- * buffer is not one the device still owns. */
-void plat_cpu_touch(struct platform *p, const void *dst, size_t len);
+/*
+ * The CPU reads or writes `len` bytes at `addr` through a plain pointer:
+ * driver state that more than one CPU shares (ring indices, BQL, stats,
+ * the queue-stopped flag) or a DMA buffer it fills.  Costs what the
+ * cache-line model says (a line another CPU modified is transferred; a
+ * write to a shared line is an upgrade), and lets the simulator check that
+ * a written DMA buffer is not one the device still owns.  Call it where the
+ * real code makes the access, in the same order.
+ */
+enum plat_access { PLAT_READ, PLAT_WRITE };
+void plat_cpu_touch(struct platform *p, const void *addr, size_t len, enum plat_access how);
+
+/* The CPU's clock in ns (like ktime_get_ns / jiffies for timeouts). */
+uint64_t plat_time_ns(struct platform *p);
 
 /* Charge `n` units of modelled driver work. */
 void plat_cpu_work(struct platform *p, enum plat_work what, unsigned n);

@@ -23,6 +23,11 @@ static const struct cpu_costs cpu_profile_x86 = {
     .drain_miss_ns = 20.0,
     .wc_drain_max_ns = 200.0,
     .sb_entries = 56,
+    .line_xfer_ns = 48.0,
+    .line_upgrade_ns = 48.0,
+    .lock_ns = 11.0,
+    .uc_drain_ns = 0.0,
+    .qdisc_pkt_ns = 0.0,
 };
 
 static const struct cpu_costs cpu_profile_cheap = {
@@ -41,6 +46,11 @@ static const struct cpu_costs cpu_profile_cheap = {
     .drain_miss_ns = 2.0,
     .wc_drain_max_ns = 20.0,
     .sb_entries = 56,
+    .line_xfer_ns = 1.0,
+    .line_upgrade_ns = 1.0,
+    .lock_ns = 0.5,
+    .uc_drain_ns = 0.0,
+    .qdisc_pkt_ns = 0.0,
 };
 
 int cpu_costs_profile(struct cpu_costs *c, const char *name)

@@ -48,6 +48,13 @@ struct cpu_costs {
     double drain_miss_ns; /* ... to a line the device touched (read for ownership) */
     double wc_drain_max_ns; /* an unfenced full WC line drains within this */
     unsigned sb_entries;  /* store buffer entries */
+    /* Between CPUs (sim/cacheline.h) and around locks. */
+    double line_xfer_ns;  /* access to a line another CPU holds Modified */
+    double line_upgrade_ns; /* write to a line other CPUs hold Shared */
+    double lock_ns;       /* spin_lock + spin_unlock, uncontended */
+    double uc_drain_ns;   /* an uncached posted write leaves the CPU after this;
+                             a locked instruction waits for it */
+    double qdisc_pkt_ns;  /* qdisc dequeue work per packet */
 };
 
 /* Fill *c from a named profile ("x86", "cheap"); -1 if unknown. */

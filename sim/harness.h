@@ -17,11 +17,15 @@
 
 #include "cpu.h"
 #include "device.h"
+#include "dql.h"
 #include "pcie_cfg.h"
 #include "pcie_link.h"
 #include "scoreboard.h"
 #include "stbuf.h"
 #include "txq.h"
+
+enum sim_layout { SIM_LAYOUT_SPLIT, SIM_LAYOUT_PACKED };
+enum sim_source { SIM_SOURCE_PKTGEN, SIM_SOURCE_QDISC };
 
 struct sim_cfg {
     /* workload (pktgen) */
@@ -57,6 +61,14 @@ struct sim_cfg {
     unsigned reorder_window;    /* weak: stores that may overtake, 1..64 */
     enum drv_bug bug;           /* a deliberately broken driver, or NONE */
     uint64_t bug_at;            /* packet at which a one-shot bug fires */
+    /* host CPUs and the stack (docs/calibration.md) */
+    unsigned cpus;              /* 1: one CPU sends and cleans; 2: a completion CPU */
+    enum sim_layout layout;     /* ring producer/consumer fields: split or packed */
+    enum dql_order dql;         /* BQL dql_queued order */
+    enum sim_source source;     /* pktgen bursts, or a qdisc bulk-dequeuing under BQL */
+    unsigned tail_coalesce;     /* defer the tail write up to N packets (0: off) */
+    unsigned napi_budget;       /* descriptors one cleanup pass may reclaim */
+    char profile[32];           /* profile loaded (profiles/NAME.ini), "" if none */
     /* run */
     double watchdog_us;    /* no frame and no completion for this long: stop */
     double grace_us;       /* after the first violation, run this long, then stop */

@@ -193,12 +193,19 @@ uint32_t plat_load32(struct platform *p, const void *src)
     return v;
 }
 
-void plat_cpu_touch(struct platform *p, const void *dst, size_t len)
+void plat_cpu_touch(struct platform *p, const void *addr, size_t len, enum plat_access how)
 {
     struct sim *s = p->sim;
+    uint64_t bus = host_mem_bus(&s->mem, addr);
 
     cpu_check_wc_fenced(s);
-    ownchk_touch(&s->ck, host_mem_bus(&s->mem, dst), len, s->cpu.now);
+    if (how == PLAT_WRITE && bus)
+        ownchk_touch(&s->ck, bus, len, s->cpu.now);
+}
+
+uint64_t plat_time_ns(struct platform *p)
+{
+    return p->sim->cpu.now / SIM_PS_PER_NS;
 }
 
 /* ------------------------------------------------------------ barriers */

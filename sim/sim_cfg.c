@@ -107,6 +107,12 @@ void sim_cfg_default(struct sim_cfg *cfg)
     cfg->bug_at = 1000;
     cfg->watchdog_us = 1000.0;
     cfg->grace_us = 20.0;
+    cfg->cpus = 1;
+    cfg->layout = SIM_LAYOUT_SPLIT;
+    cfg->dql = DQL_WRITE_FIRST;
+    cfg->source = SIM_SOURCE_PKTGEN;
+    cfg->tail_coalesce = 0;
+    cfg->napi_budget = 64;
 }
 
 #define BAD(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)

@@ -161,9 +161,14 @@ void plat_mmio_copy_wc(struct platform *p, uint32_t off, const void *src, size_t
     }
 }
 
-void plat_cpu_touch(struct platform *p, const void *dst, size_t len)
+void plat_cpu_touch(struct platform *p, const void *addr, size_t len, enum plat_access how)
 {
-    fake_log(p, FAKE_TOUCH, fake_platform_cpu_to_bus(p, dst), len);
+    fake_log(p, how == PLAT_WRITE ? FAKE_TOUCH_W : FAKE_TOUCH_R, (uint64_t)(uintptr_t)addr, len);
+}
+
+uint64_t plat_time_ns(struct platform *p)
+{
+    return p->now_ns;
 }
 
 uint32_t plat_mmio_read32(struct platform *p, uint32_t off)

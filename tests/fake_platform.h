@@ -44,7 +44,8 @@ enum fake_op_kind {
     FAKE_CPU_WORK,  /* addr = enum plat_work, val = n */
     FAKE_DMA_ALLOC, /* addr = bus address (0 on failure), val = size */
     FAKE_MMIO_WC,   /* one 8-byte WC store: addr = BAR0 offset, val = value */
-    FAKE_TOUCH,     /* addr = bus address, val = length */
+    FAKE_TOUCH_R,   /* plat_cpu_touch read: addr = CPU pointer value, val = length */
+    FAKE_TOUCH_W,   /* plat_cpu_touch write: likewise */
 };
 
 struct fake_op {
@@ -65,6 +66,7 @@ struct platform {
     size_t log_cap;
     uint64_t work[3];   /* plat_cpu_work units per enum plat_work */
     unsigned bad_access;
+    uint64_t now_ns;    /* what plat_time_ns returns; tests set it */
 };
 
 /* Returns 0, or -1 if the host memory or the log cannot be allocated. */
