@@ -1,0 +1,158 @@
+/*
+ * coro.c - stackful coroutines (see coro.h).
+ */
+#define _GNU_SOURCE
+#include "coro.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__x86_64__) && !defined(NICTX_CORO_UCONTEXT)
+
+/* Save the callee-saved registers on the current stack, store the stack
+ * pointer in *save, switch to `to` and restore its registers (System V
+ * AMD64: rbx, rbp, r12-r15 are callee-saved). */
+void nictx_coro_switch(void **save, void *to);
+/* First entry of a coroutine: its struct coro is in rbx. */
+void nictx_coro_tramp(void);
+void nictx_coro_main(struct coro *co);
+
+__asm__(".text\n"
+        ".globl nictx_coro_switch\n"
+        ".type nictx_coro_switch,@function\n"
+        "nictx_coro_switch:\n"
+        "    pushq %rbp\n    pushq %rbx\n    pushq %r12\n"
+        "    pushq %r13\n    pushq %r14\n    pushq %r15\n"
+        "    movq %rsp, (%rdi)\n"
+        "    movq %rsi, %rsp\n"
+        "    popq %r15\n    popq %r14\n    popq %r13\n"
+        "    popq %r12\n    popq %rbx\n    popq %rbp\n"
+        "    ret\n"
+        ".size nictx_coro_switch, .-nictx_coro_switch\n"
+        ".globl nictx_coro_tramp\n"
+        ".type nictx_coro_tramp,@function\n"
+        "nictx_coro_tramp:\n"
+        "    movq %rbx, %rdi\n"
+        "    call nictx_coro_main\n"
+        "    ud2\n"
+        ".size nictx_coro_tramp, .-nictx_coro_tramp\n");
+
+void nictx_coro_main(struct coro *co)
+{
+    co->fn(co->arg);
+    co->done = 1;
+    for (;;)
+        nictx_coro_switch(&co->sp, co->caller_sp);
+}
+
+static void coro_arch_init(struct coro *co)
+{
+    uintptr_t top = ((uintptr_t)co->stack + co->stack_bytes) & ~(uintptr_t)15;
+    void **sp = (void **)top;
+
+    /* After the six pops and the ret below, rsp is 16-aligned at the
+     * trampoline, so its call leaves the ABI's entry alignment. */
+    *--sp = (void *)nictx_coro_tramp;
+    *--sp = NULL;       /* rbp */
+    *--sp = (void *)co; /* rbx: the trampoline's argument */
+    *--sp = NULL;       /* r12 */
+    *--sp = NULL;       /* r13 */
+    *--sp = NULL;       /* r14 */
+    *--sp = NULL;       /* r15 */
+    co->sp = sp;
+}
+
+static int coro_arch_alloc(struct coro *co) { (void)co; return 0; }
+static void coro_arch_free(struct coro *co) { (void)co; }
+
+static void coro_arch_resume(struct coro *co)
+{
+    nictx_coro_switch(&co->caller_sp, co->sp);
+}
+
+void coro_yield(struct coro *co)
+{
+    nictx_coro_switch(&co->sp, co->caller_sp);
+}
+
+#else /* portable fallback */
+
+#include <ucontext.h>
+
+static void coro_uc_main(unsigned hi, unsigned lo)
+{
+    struct coro *co = (struct coro *)(((uintptr_t)hi << 32) | (uintptr_t)lo);
+    co->fn(co->arg);
+    co->done = 1;
+    for (;;)
+        swapcontext(co->uc, co->caller_uc);
+}
+
+static int coro_arch_alloc(struct coro *co)
+{
+    co->uc = calloc(1, sizeof(ucontext_t));
+    co->caller_uc = calloc(1, sizeof(ucontext_t));
+    return co->uc && co->caller_uc ? 0 : -1;
+}
+
+static void coro_arch_free(struct coro *co)
+{
+    free(co->uc);
+    free(co->caller_uc);
+}
+
+static void coro_arch_init(struct coro *co)
+{
+    ucontext_t *uc = co->uc;
+    uintptr_t p = (uintptr_t)co;
+
+    getcontext(uc);
+    uc->uc_stack.ss_sp = co->stack;
+    uc->uc_stack.ss_size = co->stack_bytes;
+    uc->uc_link = NULL;
+    makecontext(uc, (void (*)(void))coro_uc_main, 2, (unsigned)(p >> 32), (unsigned)p);
+}
+
+static void coro_arch_resume(struct coro *co)
+{
+    swapcontext(co->caller_uc, co->uc);
+}
+
+void coro_yield(struct coro *co)
+{
+    swapcontext(co->uc, co->caller_uc);
+}
+
+#endif
+
+int coro_init(struct coro *co, void (*fn)(void *arg), void *arg, size_t stack_bytes)
+{
+    memset(co, 0, sizeof(*co));
+    co->fn = fn;
+    co->arg = arg;
+    co->stack_bytes = stack_bytes;
+    co->stack = malloc(stack_bytes);
+    if (!co->stack || coro_arch_alloc(co) != 0) {
+        coro_destroy(co);
+        return -1;
+    }
+    coro_arch_init(co);
+    return 0;
+}
+
+void coro_destroy(struct coro *co)
+{
+    coro_arch_free(co);
+    free(co->stack);
+    co->stack = NULL;
+    co->uc = co->caller_uc = NULL;
+}
+
+int coro_resume(struct coro *co)
+{
+    if (co->done)
+        return 0;
+    coro_arch_resume(co);
+    return !co->done;
+}
