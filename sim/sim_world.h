@@ -106,6 +106,11 @@ void sim_violation(struct sim *s, const char *kind, const char *fmt, ...)
 void sim_violation_at(void *s, const char *kind, sim_ps_t t, long desc, const char *access,
                       const char *detail);
 
+/* dev_port.c: one device clock; 1 if the device is quiescent after it */
+int sim_clock(struct sim *s);
+/* harness.c */
+void sim_fail(struct sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* platform_sim.c, for harness.c */
 void sim_cpu_flush_wc(struct sim *s); /* send WC lines drained by cpu.now */
 

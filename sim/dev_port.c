@@ -1,0 +1,171 @@
+/*
+ * dev_port.c - the device port adapter: TLPs to beats and back, frames off
+ * the wire, one device clock at a time (sim/device.h is the contract).
+ *
+ * sim_clock() presents the oldest host-to-device TLP that has arrived, one
+ * beat per clock with the data lanes following the address; collects the
+ * device's TLP beats into whole TLPs, classifies them for accounting and
+ * puts them on the device-to-host link; and assembles wire frames for the
+ * scoreboard.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "nictx_hw.h"
+#include "sim_world.h"
+
+
+static unsigned tlp_beats(const struct tlp *t)
+{
+    if (t->type == TLP_MRD)
+        return 1;
+    return ((unsigned)(t->addr & 7) + t->len + 7) / 8;
+}
+
+/* Lanes follow the address: byte `lane` of beat k of a TLP at `addr` is
+ * TLP data byte k * 8 + lane - (addr mod 8); -1 when it carries none. */
+static long beat_byte(uint64_t addr, unsigned len, unsigned k, unsigned lane)
+{
+    long i = (long)k * 8 + (long)lane - (long)(addr & 7);
+    return i >= 0 && i < (long)len ? i : -1;
+}
+
+/* Beat k of a TLP. */
+static void tlp_to_beat(const struct tlp *t, unsigned k, struct dev_beat *b)
+{
+    unsigned nb = tlp_beats(t), lane;
+    uint64_t d = 0;
+
+    b->valid = 1;
+    b->sop = k == 0;
+    b->eop = k + 1 == nb;
+    b->type = t->type;
+    b->tag = t->tag;
+    b->len = t->len;
+    b->addr = t->addr;
+    b->err = t->type == TLP_CPLD && t->status != 0;
+    if (t->type != TLP_MRD) {
+        for (lane = 0; lane < 8; lane++) {
+            long i = beat_byte(t->addr, t->len, k, lane);
+            if (i >= 0)
+                d |= (uint64_t)t->data[i] << (8 * lane);
+        }
+    }
+    b->data = d;
+}
+
+static void d2h_classify(struct sim *s, struct tlp *t)
+{
+    switch (t->type) {
+    case TLP_MRD: /* the descriptor ring's range tells descriptor reads apart */
+        t->kind = t->addr >= s->txq.ring_dma &&
+                  t->addr < s->txq.ring_dma + (uint64_t)s->cfg.ring_size * NICTX_DESC_BYTES
+                      ? TLP_KIND_DESC_RD : TLP_KIND_PAYLOAD_RD;
+        break;
+    case TLP_MWR:
+        t->kind = rc_is_msi(t->addr) ? TLP_KIND_IRQ : TLP_KIND_COMPLETION;
+        break;
+    default:
+        t->kind = TLP_KIND_MMIO_CPL;
+        break;
+    }
+}
+
+/* Collect one device-to-host beat into the TLP being assembled. */
+static void d2h_collect(struct sim *s, const struct dev_beat *b)
+{
+    struct tlp *t = &s->d2h_tlp;
+    unsigned lane;
+    static const unsigned k_max = TLP_MAX_DATA / 8 + 1;
+
+    if (b->sop) {
+        t->type = b->type;
+        t->tag = b->tag;
+        t->len = b->len;
+        t->addr = b->addr;
+        t->last = 1;
+        t->ro = 0;
+        t->status = 0;
+        s->d2h_beat = 0;
+    }
+    if (t->type != TLP_MRD && (unsigned)s->d2h_beat < k_max) {
+        for (lane = 0; lane < 8; lane++) {
+            long i = beat_byte(t->addr, t->len, s->d2h_beat, lane);
+            if (i >= 0)
+                t->data[i] = (uint8_t)(b->data >> (8 * lane));
+        }
+    }
+    s->d2h_beat++;
+    if (b->eop) {
+        if (t->type == TLP_CPLD)
+            t->addr &= 0xff; /* a register offset; lanes already taken */
+        d2h_classify(s, t);
+        pcie_link_advance(s->h2d, s->now);
+        if (pcie_link_send(s->d2h, s->now, t) != 0)
+            sim_fail(s, "device-to-host link refused a TLP");
+        s->d2h_beat = 0;
+    }
+}
+
+static void wire_collect(struct sim *s, const struct dev_wire_beat *w)
+{
+    unsigned n = w->bytes > 8 ? 8 : w->bytes, i;
+
+    if (w->sop) {
+        s->frame_len = 0;
+        s->frame_open = 1;
+        s->frame_t0 = s->now;
+    }
+    if (!s->frame_open)
+        return;
+    if (s->frame_len + n <= sizeof(s->frame) - 8)
+        for (i = 0; i < n; i++)
+            s->frame[s->frame_len++] = (uint8_t)(w->data >> (8 * i));
+    if (w->eop) {
+        sb_check_frame(s->sb, s->frame, s->frame_len, w->fcs, s->frame_t0);
+        s->frame_open = 0;
+        s->last_progress = s->now;
+    }
+}
+
+/* One device clock at `now`.  Returns 1 if the device is quiescent after
+ * it: idle, and no beat in or out is pending. */
+int sim_clock(struct sim *s)
+{
+    struct dev_in in;
+    struct dev_out out;
+    const struct tlp *h = NULL;
+    int took;
+
+    memset(&in, 0, sizeof(in));
+    if (pcie_link_next_arrival(s->h2d) <= s->now) {
+        h = pcie_link_peek(s->h2d);
+        tlp_to_beat(h, s->h2d_beat, &in.h2d);
+    }
+    in.d2h_ready = 1;
+    in.wire_ready = 1;
+    s->ops->step(s->dev, &in, &out);
+    s->cycles++;
+
+    took = in.h2d.valid && out.h2d_ready;
+    if (took) {
+        if (in.h2d.eop) {
+            /* The device took the whole TLP: its buffer credits go back. */
+            if (pcie_link_rx_release(s->h2d, s->now, h) != 0)
+                sim_fail(s, "host-to-device link: credit release failed");
+            pcie_link_pop(s->h2d);
+            s->h2d_beat = 0;
+        } else {
+            s->h2d_beat++;
+        }
+    }
+    if (out.d2h.valid)
+        d2h_collect(s, &out.d2h);
+    if (out.wire.valid) {
+        s->engine_beats++;
+        wire_collect(s, &out.wire);
+    }
+    s->now += s->period_ps;
+    return out.idle && !took && !in.h2d.valid && !out.d2h.valid && !out.wire.valid;
+}
+
