@@ -87,16 +87,13 @@ static int pktgen_len_ok(const struct pktgen *g, unsigned len)
     return len >= 1 && len <= g->cfg.max_len;
 }
 
-enum pktgen_ret pktgen_step(struct pktgen *g)
+/* Send up to one burst; returns the number sent (0..burst). */
+static unsigned pktgen_burst(struct pktgen *g)
 {
     const struct pktgen_cfg *cfg = &g->cfg;
-    if (g->failed)
-        return PKTGEN_ERROR;
-    if (g->stats.sent == cfg->count && g->stats.completed == cfg->count)
-        return PKTGEN_DONE;
-
     uint64_t sent0 = g->stats.sent;
     unsigned len = 0;
+
     if (g->stats.sent < cfg->count)
         len = cfg->len(cfg->ctx, g->stats.sent);
 
@@ -127,6 +124,12 @@ enum pktgen_ret pktgen_step(struct pktgen *g)
                     seq >= cfg->bug_at && seq > 0;
         uint32_t bi = reuse ? g->last_buf : g->free_list[g->nfree - 1];
         struct pktgen_buf *b = &g->bufs[bi];
+        /* Off the free list before anything else: the completion side (on
+         * another CPU) may return buffers while this one is being sent. */
+        if (!reuse) {
+            g->nfree--;
+            g->is_free[bi] = 0;
+        }
         plat_cpu_touch(g->plat, b->cpu + cfg->buf_offset, len, PLAT_WRITE);
         if (cfg->fill != NULL)
             cfg->fill(cfg->ctx, seq, b->cpu + cfg->buf_offset, len);
@@ -136,25 +139,59 @@ enum pktgen_ret pktgen_step(struct pktgen *g)
             .len = (uint16_t)len,
             .cookie = b,
         };
-        if (txq_xmit(g->q, &pkt, more) != TXQ_OK)
-            break; /* not reached: checked above; buffer stays free */
-        if (!reuse) {
-            g->nfree--;
-            g->is_free[bi] = 0;
+        if (txq_xmit(g->q, &pkt, more) != TXQ_OK) {
+            if (!reuse) { /* not reached: checked above; give it back */
+                g->is_free[bi] = 1;
+                g->free_list[g->nfree++] = bi;
+            }
+            break;
         }
         g->bug_fired |= reuse;
         g->last_buf = bi;
         g->stats.sent++;
         len = next_len;
     }
+    return (unsigned)(g->stats.sent - sent0);
+}
 
+static int pktgen_all_back(const struct pktgen *g)
+{
+    return g->stats.sent == g->cfg.count && g->stats.completed == g->cfg.count;
+}
+
+enum pktgen_ret pktgen_send(struct pktgen *g)
+{
+    if (g->failed)
+        return PKTGEN_ERROR;
+    if (g->stats.sent == g->cfg.count)
+        return PKTGEN_DONE;
+    unsigned n = pktgen_burst(g);
+    if (g->failed)
+        return PKTGEN_ERROR;
+    if (g->stats.sent == g->cfg.count)
+        return PKTGEN_DONE;
+    if (n == 0) {
+        g->stats.blocked++;
+        return PKTGEN_BLOCKED;
+    }
+    return PKTGEN_SENT;
+}
+
+enum pktgen_ret pktgen_step(struct pktgen *g)
+{
+    if (g->failed)
+        return PKTGEN_ERROR;
+    if (pktgen_all_back(g))
+        return PKTGEN_DONE;
+
+    unsigned n = pktgen_burst(g);
     unsigned reclaimed = txq_clean(g->q);
 
-    if (g->stats.sent == cfg->count && g->stats.completed == cfg->count)
+    if (pktgen_all_back(g))
         return PKTGEN_DONE;
     if (g->failed)
         return PKTGEN_ERROR;
-    if (g->stats.sent == sent0 && reclaimed == 0) {
+    if (n == 0 && reclaimed == 0) {
         g->stats.blocked++;
         return PKTGEN_BLOCKED;
     }

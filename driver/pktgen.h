@@ -99,6 +99,10 @@ void pktgen_complete(void *g, void *cookie);
 
 /* One burst, then one txq_clean.  See enum pktgen_ret. */
 enum pktgen_ret pktgen_step(struct pktgen *g);
+/* One burst and no cleanup (another CPU cleans): PKTGEN_SENT if it sent
+ * something, PKTGEN_BLOCKED if nothing (queue stopped, no free buffer),
+ * PKTGEN_DONE once all `count` packets are sent, PKTGEN_ERROR as above. */
+enum pktgen_ret pktgen_send(struct pktgen *g);
 
 void pktgen_get_stats(const struct pktgen *g, struct pktgen_stats *out);
 

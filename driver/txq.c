@@ -342,7 +342,11 @@ static unsigned txq_wake_thresh(const struct txq *q)
 
 unsigned txq_clean(struct txq *q)
 {
-    struct platform *p = q->plat;
+    return txq_clean_budget(q, q->plat, 0);
+}
+
+unsigned txq_clean_budget(struct txq *q, struct platform *p, unsigned budget)
+{
     plat_cpu_work(p, PLAT_WORK_CLEAN_POLL, 1);
     q->st_cleans++;
 
@@ -360,7 +364,7 @@ unsigned txq_clean(struct txq *q)
     }
 
     unsigned n = 0;
-    while (ntc != head) {
+    while (ntc != head && (budget == 0 || n < budget)) {
         plat_cpu_work(p, PLAT_WORK_CLEAN_DESC, 1);
         void *cookie = q->cookies[ntc];
         q->cookies[ntc] = NULL;

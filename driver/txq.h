@@ -212,6 +212,9 @@ enum txq_ret txq_xmit(struct txq *q, const struct txq_pkt *pkt, int more);
  * in-flight window.
  */
 unsigned txq_clean(struct txq *q);
+/* The same on platform `p` (the CPU running the cleanup), reclaiming at
+ * most `budget` descriptors (NAPI budget; 0: no limit). */
+unsigned txq_clean_budget(struct txq *q, struct platform *p, unsigned budget);
 
 int txq_stopped(const struct txq *q);        /* 1 if stopped, else 0 */
 unsigned txq_free(const struct txq *q);      /* descriptors free to post */

@@ -92,32 +92,35 @@ void sim_fail(struct sim *s, const char *fmt, ...)
     va_end(ap);
 }
 
-static void cpu_wake(struct sim *s, sim_ps_t t)
-{
-    if (s->cpu_state == SIM_CPU_WAIT) {
-        cpu_wait_until(&s->cpu, t, CPU_IDLE);
-        s->cpu_state = SIM_CPU_RUN;
-    }
-}
-
-/* The root complex's view of memory: the CPU's invisible stores undone. */
+/* The root complex's view of memory: the CPUs' invisible stores undone. */
 static void sim_dev_view(void *ctx, uint64_t addr, uint8_t *buf, size_t len, sim_ps_t at)
 {
-    stbuf_device_view(&((struct sim *)ctx)->stb, addr, buf, len, at);
+    struct sim *s = ctx;
+    unsigned i;
+
+    for (i = 0; i < s->ncpu; i++)
+        stbuf_device_view(&s->cpus[i].stb, addr, buf, len, at);
 }
 
 /* What the CPU's stores and the checker must see of a device access that
  * reaches host memory at `at`. */
 static void host_snoop(struct sim *s, const struct tlp *t, sim_ps_t at)
 {
+    const struct stbuf *sb[SIM_MAX_CPUS];
+    unsigned i;
+
     if (t->type == TLP_CPLD || rc_is_msi(t->addr))
         return;
+    for (i = 0; i < s->ncpu; i++)
+        sb[i] = &s->cpus[i].stb;
     if (t->kind == TLP_KIND_DESC_RD)
-        ownchk_desc_read(&s->ck, t->addr, t->len, at, &s->stb);
-    stbuf_snoop(&s->stb, t->addr, t->len);
-    /* Stores visible by now can no longer be undone for anyone: the link
-     * delivers device TLPs in time order, so `at` does not decrease. */
-    stbuf_retire(&s->stb, at);
+        ownchk_desc_read(&s->ck, t->addr, t->len, at, sb, s->ncpu);
+    for (i = 0; i < s->ncpu; i++) {
+        stbuf_snoop(&s->cpus[i].stb, t->addr, t->len);
+        /* Stores visible by now can no longer be undone for anyone: the
+         * link delivers device TLPs in time order, so `at` only grows. */
+        stbuf_retire(&s->cpus[i].stb, at);
+    }
     if (t->type == TLP_MWR && t->addr == s->txq.wb_dma && t->len >= 4) {
         uint32_t head;
         memcpy(&head, t->data, 4);
@@ -137,6 +140,28 @@ static void host_refused(struct sim *s, const char *kind, const char *type, cons
     sim_violation_at(s, kind, at, -1, access, detail);
 }
 
+/* A register read's completion: to the CPU (or the harness) that asked. */
+static void host_mmio_cpl(struct sim *s, const struct tlp *t, sim_ps_t at)
+{
+    unsigned who = t->tag >> SIM_TAG_CPU_SHIFT;
+    uint32_t v = 0;
+
+    memcpy(&v, t->data, t->len < 4 ? t->len : 4);
+    if (who == 0 && s->hreg_waiting && t->tag == s->hreg_tag) {
+        s->hreg_value = v;
+        s->hreg_waiting = 0;
+    } else if (who >= 1 && who <= s->ncpu && s->cpus[who - 1].mmio_waiting &&
+               t->tag == s->cpus[who - 1].mmio_tag) {
+        struct sim_cpu *c = &s->cpus[who - 1];
+        c->mmio_value = v;
+        c->mmio_t = at;
+        c->mmio_waiting = 0;
+    } else {
+        sim_violation(s, "unexpected_cpl", "completion tag %u with no MMIO read waiting",
+                      t->tag);
+    }
+}
+
 /* A device TLP arrives at the host at time `at`. */
 static void host_receive(struct sim *s, const struct tlp *t, sim_ps_t at)
 {
@@ -147,19 +172,10 @@ static void host_receive(struct sim *s, const struct tlp *t, sim_ps_t at)
     case RC_WROTE:
     case RC_IRQ:
         s->last_progress = at;
-        cpu_wake(s, at);
+        sim_cpus_device_wrote(s, at);
         break;
     case RC_MMIO_CPL:
-        if (s->mmio_waiting && t->tag == s->mmio_tag) {
-            uint32_t v = 0;
-            memcpy(&v, t->data, t->len < 4 ? t->len : 4);
-            s->mmio_value = v;
-            s->mmio_t = at;
-            s->mmio_waiting = 0;
-        } else {
-            sim_violation(s, "unexpected_cpl", "completion tag %u with no MMIO read waiting",
-                          t->tag);
-        }
+        host_mmio_cpl(s, t, at);
         break;
     case RC_UNMAPPED_READ:
         host_refused(s, "dma_read_unmapped", "MRd", t, at,
@@ -248,14 +264,8 @@ static sim_ps_t sim_next_event(const struct sim *s, int cpu_may_run)
     if ((x = rc_next_cpl(&s->rc)) < t) t = x;
     if ((x = pcie_link_next_event(s->h2d)) < t) t = x;
     if ((x = pcie_link_next_event(s->d2h)) < t) t = x;
-    if (cpu_may_run) {
-        if (s->cpu_state == SIM_CPU_RUN && s->cpu.now < t)
-            t = s->cpu.now;
-        if (s->cpu_state == SIM_CPU_WAIT && s->cpu_deadline < t)
-            t = s->cpu_deadline;
-        if (s->cpu_state != SIM_CPU_RUN && (x = stbuf_wc_next(&s->stb)) < t)
-            t = x; /* an unfenced WC line drains while the driver waits */
-    }
+    if (cpu_may_run && (x = sim_cpus_next_event(s)) < t)
+        t = x;
     if (s->stop_at > s->now && s->stop_at < t)
         t = s->stop_at;
     return t;
@@ -265,22 +275,24 @@ static void sim_watchdog_diag(struct sim *s, const char *why)
 {
     struct txq_stats ts;
     struct sb_result r;
+    char cpus[96] = "";
+    size_t n = 0;
+    unsigned i;
 
     txq_get_stats(&s->txq, &ts);
     sb_result(s->sb, &r);
+    for (i = 0; i < s->ncpu && n < sizeof(cpus); i++)
+        n += (size_t)snprintf(cpus + n, sizeof(cpus) - n, " cpu%u %s", i,
+                              sim_cpu_state_name(&s->cpus[i]));
     sim_fail(s,
              "%s at %.3f us: %" PRIu64 " of %" PRIu64 " packets on the wire, "
              "%" PRIu64 " reclaimed; driver next_to_use=%u next_to_clean=%u "
              "stopped=%d doorbells=%" PRIu64 "; published=%" PRIu64 "; "
-             "link in flight h2d=%zu d2h=%zu; completions queued=%zu; "
-             "cpu %s%s",
+             "link in flight h2d=%zu d2h=%zu; completions queued=%zu;%s",
              why, (double)s->now / 1e6, r.seen, s->cfg.packets, ts.reclaimed,
              s->txq.next_to_use, s->txq.next_to_clean, s->txq.stopped,
              ts.doorbells, s->published, pcie_link_in_flight(s->h2d),
-             pcie_link_in_flight(s->d2h), s->rc.cpl.count,
-             s->cpu_state == SIM_CPU_RUN ? "running" :
-             s->cpu_state == SIM_CPU_WAIT ? "waiting" : "done",
-             s->mmio_waiting ? " (stalled on an MMIO read)" : "");
+             pcie_link_in_flight(s->d2h), s->rc.cpl.count, cpus);
 }
 
 /*
@@ -298,8 +310,8 @@ static int sim_step_world(struct sim *s, int cpu_may_run, sim_ps_t stop_at)
     if (sim_clock(s)) {
         sim_ps_t t = sim_next_event(s, cpu_may_run);
         if (t == SIM_PS_NEVER && stop_at == SIM_PS_NEVER) {
-            if (!cpu_may_run && !s->mmio_waiting)
-                return 0; /* the MMIO read just completed */
+            if (!cpu_may_run && !s->hreg_waiting)
+                return 0; /* the register read just completed */
             sim_watchdog_diag(s, "deadlock: device idle and nothing pending");
             return -1;
         }
@@ -321,18 +333,28 @@ static int sim_step_world(struct sim *s, int cpu_may_run, sim_ps_t stop_at)
     return 0;
 }
 
-void sim_wait_mmio(struct sim *s)
+uint32_t sim_reg_read(struct sim *s, uint32_t off)
 {
-    while (s->mmio_waiting && !s->failed) {
+    struct tlp t;
+
+    memset(&t, 0, offsetof(struct tlp, data));
+    t.type = TLP_MRD;
+    t.kind = TLP_KIND_MMIO_RD;
+    t.tag = (uint8_t)(++s->hreg_tag & 0x3f);
+    s->hreg_tag = t.tag;
+    t.last = 1;
+    t.len = 4;
+    t.addr = SIM_BAR0_BASE + off;
+    s->hreg_waiting = 1;
+    sim_cpu_send(s, &t, s->now);
+    while (s->hreg_waiting && !s->failed)
         if (sim_step_world(s, 0, SIM_PS_NEVER) != 0)
             break;
+    if (s->hreg_waiting) {
+        s->hreg_waiting = 0;
+        return 0xffffffffu; /* what a failed read returns on PCIe */
     }
-    if (s->mmio_waiting) {
-        s->mmio_waiting = 0;
-        s->mmio_value = 0xffffffffu; /* what a failed read returns on PCIe */
-    } else {
-        cpu_wait_until(&s->cpu, s->mmio_t, CPU_MMIO_READ);
-    }
+    return s->hreg_value;
 }
 
 void sim_advance_to(struct sim *s, sim_ps_t t)
@@ -341,44 +363,139 @@ void sim_advance_to(struct sim *s, sim_ps_t t)
         if (sim_step_world(s, 0, t) != 0)
             break;
     sim_deliver(s); /* what became due on the last clock */
-    if (s->cpu.now < s->now)
-        cpu_wait_until(&s->cpu, s->now, CPU_IDLE);
 }
 
 /* ------------------------------------------------------------ lifecycle */
 
 /* The CPU's store buffer over host memory, and the checker behind it. */
-static int sim_stbuf_init(struct sim *s, size_t memsz)
+/* Each CPU's store buffer over host memory, and the checker behind them. */
+static void sim_stbuf_cfg(const struct sim *s, size_t memsz, struct stbuf_cfg *bc)
 {
-    struct stbuf_cfg bc;
     const struct cpu_costs *c = &s->cfg.costs;
 
-    memset(&bc, 0, sizeof(bc));
-    bc.order = s->cfg.ordering;
-    bc.window = s->cfg.reorder_window;
-    bc.capacity = c->sb_entries;
-    bc.hit_ns = c->drain_hit_ns;
-    bc.miss_ns = c->drain_miss_ns;
-    bc.wc_drain_max_ns = c->wc_drain_max_ns;
-    bc.seed = s->cfg.seed;
-    bc.mem_base = SIM_HOST_BASE;
-    bc.mem_size = memsz;
+    memset(bc, 0, sizeof(*bc));
+    bc->order = s->cfg.ordering;
+    bc->window = s->cfg.reorder_window;
+    bc->capacity = c->sb_entries;
+    bc->hit_ns = c->drain_hit_ns;
+    bc->miss_ns = c->drain_miss_ns;
+    bc->wc_drain_max_ns = c->wc_drain_max_ns;
+    bc->seed = s->cfg.seed;
+    bc->mem_base = SIM_HOST_BASE;
+    bc->mem_size = memsz;
+}
+
+/* The driver's and pktgen's configuration, from the run's. */
+static void sim_driver_cfg(struct sim *s)
+{
+    const struct sim_cfg *cfg = &s->cfg;
+    struct txq_cfg *tc = &s->tc;
+    struct pktgen_cfg *pc = &s->pc;
+
+    memset(tc, 0, sizeof(*tc));
+    while ((1u << tc->ring_log2) < cfg->ring_size)
+        tc->ring_log2++;
+    tc->wb_thresh = cfg->wb_thresh;
+    tc->irq_thresh = cfg->irq_thresh;
+    tc->desc_fetch_max = cfg->desc_fetch_max;
+    tc->max_tags = cfg->tags;
+    tc->max_rd_bytes = cfg->max_rd_bytes;
+    while ((1u << tc->mrrs_log2) < cfg->pcie.mrrs)
+        tc->mrrs_log2++;
+    tc->line_rate_fx = line_rate_fx(cfg);
+    tc->clean = cfg->clean;
+    tc->irq_addr = cfg->irq_thresh ? SIM_MSIX_ADDR : 0;
+    tc->irq_data = cfg->irq_thresh ? 0x40u : 0;
+    tc->proto = cfg->proto;
+    tc->barrier = cfg->barrier;
+    tc->bug = cfg->bug;
+    tc->bug_at = cfg->bug_at;
+
+    memset(pc, 0, sizeof(*pc));
+    pc->count = cfg->packets;
+    pc->burst = cfg->burst;
+    pc->max_len = s->gen.max_len;
+    pc->buf_offset = cfg->buf_offset;
+    pc->len = sim_pkt_len;
+    pc->fill = sim_pkt_fill;
+    pc->ctx = &s->gen;
+    pc->bug = cfg->bug;
+    pc->bug_at = cfg->bug_at;
+}
+
+/* The world: host memory, CPUs, link, root complex, scoreboard, device. */
+static int sim_build(struct sim *s, const struct device_ops *ops, char *err, size_t errlen)
+{
+    const struct sim_cfg *cfg = &s->cfg;
+    struct stbuf_cfg bc;
+    struct sb_cfg sbc;
+    size_t buf, memsz;
+
+    s->gen.seed = cfg->seed;
+    s->gen.min_len = cfg->pkt_size - 4;
+    s->gen.max_len = cfg->pkt_size_max - 4;
+    sbc.gen = s->gen;
+    sbc.expected = cfg->packets;
+    sbc.max_outstanding = cfg->ring_size;
+    buf = ((size_t)s->gen.max_len + cfg->buf_offset + 63) & ~(size_t)63;
+    memsz = (size_t)cfg->ring_size * (NICTX_DESC_BYTES + buf) + (1u << 16);
+    sim_stbuf_cfg(s, memsz, &bc);
     ownchk_init(&s->ck, &s->mem, sim_violation_at, s);
-    if (stbuf_init(&s->stb, &bc) != 0)
+    if (host_mem_init(&s->mem, SIM_HOST_BASE, memsz) != 0 || sim_cpus_init(s, &bc) != 0 ||
+        tlpq_init(&s->cpu_out, 64) != 0 ||
+        rc_init(&s->rc, &s->mem, &cfg->pcie, cfg->mem_latency_ns) != 0 ||
+        !(s->h2d = pcie_link_create(&cfg->pcie)) ||
+        !(s->d2h = pcie_link_create(&cfg->pcie)) || !(s->sb = sb_create(&sbc))) {
+        snprintf(err, errlen, "out of memory building the simulation");
         return -1;
-    s->stb_up = 1;
+    }
+    s->rc.view = sim_dev_view; /* the device reads past the CPUs' store buffers */
+    s->rc.view_ctx = s;
+    /* One link, two directions: each carries the other's UpdateFC DLLPs. */
+    if (pcie_link_pair(s->h2d, s->d2h) != 0 || pcie_link_set_fc(s->h2d, &cfg->fc_dev) != 0 ||
+        pcie_link_set_fc(s->d2h, &cfg->fc_host) != 0) {
+        snprintf(err, errlen, "cannot set up link flow control");
+        return -1;
+    }
+    s->dev = ops->create();
+    if (!s->dev) {
+        snprintf(err, errlen, "cannot create the %s device", ops->name);
+        return -1;
+    }
+    ops->reset(s->dev);
     return 0;
+}
+
+/* Run the CPUs until CPU 0 has probed the device and every CPU is parked
+ * (or the probe failed).  0, or -1 with a message. */
+static int sim_probe(struct sim *s, char *err, size_t errlen)
+{
+    for (;;) {
+        struct sim_cpu *c = sim_cpu_pick(s);
+        if (c) {
+            sim_cpu_resume(c);
+            continue;
+        }
+        if (s->probe_rc != 0 || s->failed || s->cpus[0].state == SIM_CPU_DONE)
+            break;
+        if (s->cpus[0].state == SIM_CPU_WAIT && s->cpus[0].deadline == SIM_PS_NEVER &&
+            s->cpus[s->ncpu - 1].state == SIM_CPU_WAIT)
+            return 0;
+        if (sim_step_world(s, 1, SIM_PS_NEVER) != 0)
+            break;
+    }
+    snprintf(err, errlen, "driver probe failed (%s %d)%s%s",
+             s->txq_up ? "pktgen_init" : "txq_init", s->probe_rc, s->failed ? ": " : "",
+             s->failed ? s->diag : "");
+    return -1;
 }
 
 struct sim *sim_create(const struct sim_cfg *cfg, const struct device_ops *ops,
                        char *err, size_t errlen)
 {
     struct sim *s;
-    struct sb_cfg sbc;
-    struct txq_cfg tc;
-    struct pktgen_cfg pc;
-    size_t buf, memsz;
-    int rc;
+    sim_ps_t t0;
+    unsigned i;
 
     if (sim_cfg_validate(cfg, err, errlen) != 0)
         return NULL;
@@ -389,100 +506,28 @@ struct sim *sim_create(const struct sim_cfg *cfg, const struct device_ops *ops,
     }
     s->cfg = *cfg;
     s->ops = ops;
-    s->plat.sim = s;
     s->period_ps = sim_ns_to_ps(1000.0 / cfg->dev_mhz);
-    cpu_init(&s->cpu, &cfg->costs);
-
-    s->gen.seed = cfg->seed;
-    s->gen.min_len = cfg->pkt_size - 4;
-    s->gen.max_len = cfg->pkt_size_max - 4;
-    sbc.gen = s->gen;
-    sbc.expected = cfg->packets;
-    sbc.max_outstanding = cfg->ring_size;
-
-    buf = ((size_t)s->gen.max_len + cfg->buf_offset + 63) & ~(size_t)63;
-    memsz = (size_t)cfg->ring_size * (NICTX_DESC_BYTES + buf) + (1u << 16);
-    if (host_mem_init(&s->mem, SIM_HOST_BASE, memsz) != 0 || sim_stbuf_init(s, memsz) != 0 ||
-        tlpq_init(&s->cpu_out, 64) != 0 ||
-        rc_init(&s->rc, &s->mem, &cfg->pcie, cfg->mem_latency_ns) != 0 ||
-        !(s->h2d = pcie_link_create(&cfg->pcie)) ||
-        !(s->d2h = pcie_link_create(&cfg->pcie)) || !(s->sb = sb_create(&sbc))) {
-        snprintf(err, errlen, "out of memory building the simulation");
+    s->stop_at = SIM_PS_NEVER;
+    if (sim_build(s, ops, err, errlen) != 0) {
         sim_destroy(s);
         return NULL;
     }
-    s->rc.view = sim_dev_view; /* the device reads past the CPU's store buffer */
-    s->rc.view_ctx = s;
-    /* One link, two directions: each carries the other's UpdateFC DLLPs. */
-    if (pcie_link_pair(s->h2d, s->d2h) != 0 || pcie_link_set_fc(s->h2d, &cfg->fc_dev) != 0 ||
-        pcie_link_set_fc(s->d2h, &cfg->fc_host) != 0) {
-        snprintf(err, errlen, "cannot set up link flow control");
+    sim_driver_cfg(s);
+    if (sim_probe(s, err, errlen) != 0) {
         sim_destroy(s);
         return NULL;
     }
-    s->dev = ops->create();
-    if (!s->dev) {
-        snprintf(err, errlen, "cannot create the %s device", ops->name);
-        sim_destroy(s);
-        return NULL;
-    }
-    ops->reset(s->dev);
-
-    memset(&tc, 0, sizeof(tc));
-    tc.ring_log2 = 0;
-    while ((1u << tc.ring_log2) < cfg->ring_size)
-        tc.ring_log2++;
-    tc.wb_thresh = cfg->wb_thresh;
-    tc.irq_thresh = cfg->irq_thresh;
-    tc.desc_fetch_max = cfg->desc_fetch_max;
-    tc.max_tags = cfg->tags;
-    tc.max_rd_bytes = cfg->max_rd_bytes;
-    tc.mrrs_log2 = 0;
-    while ((1u << tc.mrrs_log2) < cfg->pcie.mrrs)
-        tc.mrrs_log2++;
-    tc.line_rate_fx = line_rate_fx(cfg);
-    tc.clean = cfg->clean;
-    tc.irq_addr = cfg->irq_thresh ? SIM_MSIX_ADDR : 0;
-    tc.irq_data = cfg->irq_thresh ? 0x40u : 0;
-    tc.proto = cfg->proto;
-    tc.barrier = cfg->barrier;
-    tc.bug = cfg->bug;
-    tc.bug_at = cfg->bug_at;
-
-    rc = txq_init(&s->txq, &s->plat, &tc, pktgen_complete, &s->pg);
-    if (rc != 0 || s->failed) {
-        snprintf(err, errlen, "driver probe failed (txq_init %d)%s%s", rc,
-                 s->failed ? ": " : "", s->failed ? s->diag : "");
-        sim_destroy(s);
-        return NULL;
-    }
-    s->txq_up = 1;
-    memset(&pc, 0, sizeof(pc));
-    pc.count = cfg->packets;
-    pc.burst = cfg->burst;
-    pc.max_len = s->gen.max_len;
-    pc.buf_offset = cfg->buf_offset;
-    pc.len = sim_pkt_len;
-    pc.fill = sim_pkt_fill;
-    pc.ctx = &s->gen;
-    pc.bug = cfg->bug;
-    pc.bug_at = cfg->bug_at;
-    rc = pktgen_init(&s->pg, &s->plat, &s->txq, &pc);
-    if (rc != 0) {
-        snprintf(err, errlen, "pktgen set-up failed (%d): host memory?", rc);
-        sim_destroy(s);
-        return NULL;
-    }
-    s->pg_up = 1;
     /* Measure from here: the probe's MMIO writes and reads are set-up. */
-    sim_advance_to(s, s->cpu.now > s->now ? s->cpu.now : s->now);
-    memset(s->cpu.by_cause, 0, sizeof(s->cpu.by_cause));
+    t0 = s->now;
+    for (i = 0; i < s->ncpu; i++)
+        if (s->cpus[i].cpu.now > t0)
+            t0 = s->cpus[i].cpu.now;
+    sim_advance_to(s, t0);
+    sim_cpus_start(s, s->now);
     s->h2d_t0 = *pcie_link_stats(s->h2d);
     s->d2h_t0 = *pcie_link_stats(s->d2h);
     s->t_measure0 = s->now;
     s->last_progress = s->now;
-    s->cpu_state = SIM_CPU_RUN;
-    s->stop_at = SIM_PS_NEVER;
     if (s->nviol) /* a violation during the probe ends the run at once */
         s->stop_at = s->now;
     return s;
@@ -505,72 +550,70 @@ void sim_destroy(struct sim *s)
     rc_destroy(&s->rc);
     host_mem_destroy(&s->mem);
     ownchk_destroy(&s->ck);
-    if (s->stb_up)
-        stbuf_destroy(&s->stb);
+    sim_cpus_destroy(s);
     free(s);
+}
+
+/* The measured run: CPUs and world until every CPU is done, a violation's
+ * grace period ends, or the watchdog fires. */
+static void sim_loop(struct sim *s)
+{
+    while (!s->failed && !sim_cpus_done(s)) {
+        struct sim_cpu *c;
+        if (s->now >= s->stop_at) {
+            s->stopped = 1;
+            snprintf(s->diag, sizeof(s->diag), "stopped %g us after the first violation (%s)",
+                     s->cfg.grace_us, s->viol[0].kind);
+            return;
+        }
+        sim_cpus_flush_wc(s);
+        if ((c = sim_cpu_pick(s)) != NULL) {
+            sim_cpu_resume(c);
+            continue;
+        }
+        if (sim_step_world(s, 1, SIM_PS_NEVER) != 0)
+            return;
+    }
+}
+
+/* The device's own view of the run, read through the harness's path. */
+static void sim_read_device(struct sim *s)
+{
+    uint32_t err = sim_reg_read(s, NICTX_REG_ERR);
+
+    if (err != 0)
+        sim_violation(s, "device_error", "ERR register 0x%x at end of run%s%s%s%s", err,
+                      err & NICTX_ERR_TAIL_RANGE ? ": tail beyond the ring" : "",
+                      err & NICTX_ERR_BAD_DESC ? ": descriptor with a bad length" : "",
+                      err & NICTX_ERR_BAD_ACCESS ? ": bad MMIO access" : "",
+                      err & NICTX_ERR_DMA ? ": DMA read error, queue stopped" : "");
+    s->dev_err = err;
+    s->rd_stall_cycles = sim_reg_read(s, NICTX_REG_CNT_RD_STALL);
+    s->not_owned = sim_reg_read(s, NICTX_REG_CNT_NOT_OWNED);
+    s->wc_used = sim_reg_read(s, NICTX_REG_CNT_WC);
+    s->wc_dropped = sim_reg_read(s, NICTX_REG_CNT_WC_DROP);
 }
 
 int sim_run(struct sim *s)
 {
     struct timespec w0, w1;
-    uint32_t err;
+    unsigned i;
 
     clock_gettime(CLOCK_MONOTONIC, &w0);
-    while (!s->failed && s->cpu_state != SIM_CPU_DONE) {
-        if (s->now >= s->stop_at) {
-            s->stopped = 1;
-            snprintf(s->diag, sizeof(s->diag), "stopped %g us after the first violation (%s)",
-                     s->cfg.grace_us, s->viol[0].kind);
-            break;
-        }
-        if (s->cpu_state != SIM_CPU_RUN && stbuf_wc_next(&s->stb) <= s->now) {
-            cpu_wait_until(&s->cpu, s->now, CPU_IDLE);
-            sim_cpu_flush_wc(s);
-        }
-        if (s->cpu_state == SIM_CPU_WAIT && s->now >= s->cpu_deadline) {
-            cpu_wait_until(&s->cpu, s->cpu_deadline, CPU_IDLE);
-            s->cpu_state = SIM_CPU_RUN;
-        }
-        if (s->cpu_state == SIM_CPU_RUN && s->cpu.now <= s->now) {
-            enum pktgen_ret r = pktgen_step(&s->pg);
-            if (r == PKTGEN_BLOCKED) {
-                s->cpu_state = SIM_CPU_WAIT;
-                s->cpu_deadline = s->cpu.now + sim_ns_to_ps(s->cfg.poll_ns);
-            } else if (r == PKTGEN_DONE) {
-                s->cpu_state = SIM_CPU_DONE;
-            } else if (r == PKTGEN_ERROR) {
-                sim_fail(s, "pktgen failed: bad packet length");
-            }
-            continue;
-        }
-        if (sim_step_world(s, 1, SIM_PS_NEVER) != 0)
-            break;
-    }
+    sim_loop(s);
     sb_finish(s->sb);
     s->h2d_t1 = *pcie_link_stats(s->h2d);
     s->d2h_t1 = *pcie_link_stats(s->d2h);
-    memcpy(s->cpu_t1, s->cpu.by_cause, sizeof(s->cpu_t1));
+    for (i = 0; i < s->ncpu; i++)
+        memcpy(s->cpus[i].t1, s->cpus[i].cpu.by_cause, sizeof(s->cpus[i].t1));
     s->t_measure1 = s->now;
     s->measured = 1;
     clock_gettime(CLOCK_MONOTONIC, &w1);
     s->wall_s = (double)(w1.tv_sec - w0.tv_sec) + (double)(w1.tv_nsec - w0.tv_nsec) / 1e9;
-
-    if (!s->failed) {
-        /* The device must report no error; reading ERR is after the
-         * measurement and costs nothing that is reported. */
-        err = plat_mmio_read32(&s->plat, NICTX_REG_ERR);
-        if (err != 0)
-            sim_violation(s, "device_error", "ERR register 0x%x at end of run%s%s%s%s", err,
-                          err & NICTX_ERR_TAIL_RANGE ? ": tail beyond the ring" : "",
-                          err & NICTX_ERR_BAD_DESC ? ": descriptor with a bad length" : "",
-                          err & NICTX_ERR_BAD_ACCESS ? ": bad MMIO access" : "",
-                          err & NICTX_ERR_DMA ? ": DMA read error, queue stopped" : "");
-        s->dev_err = err;
-        s->rd_stall_cycles = plat_mmio_read32(&s->plat, NICTX_REG_CNT_RD_STALL);
-        s->not_owned = plat_mmio_read32(&s->plat, NICTX_REG_CNT_NOT_OWNED);
-        s->wc_used = plat_mmio_read32(&s->plat, NICTX_REG_CNT_WC);
-        s->wc_dropped = plat_mmio_read32(&s->plat, NICTX_REG_CNT_WC_DROP);
-    }
+    /* Reading the device's registers comes after the measurement and costs
+     * nothing that is reported. */
+    if (!s->failed)
+        sim_read_device(s);
     if (s->failed)
         return -1;
     return s->stopped ? 1 : 0;
@@ -578,6 +621,5 @@ int sim_run(struct sim *s)
 
 const char *sim_diag(const struct sim *s) { return s->diag; }
 const struct sim_cfg *sim_cfg(const struct sim *s) { return &s->cfg; }
-struct platform *sim_platform(struct sim *s) { return &s->plat; }
+struct platform *sim_platform(struct sim *s) { return &s->cpus[0].plat; }
 sim_ps_t sim_now(const struct sim *s) { return s->now; }
-

@@ -89,6 +89,7 @@ int sim_parse_barrier(const char *s, enum txq_barrier *out);
 int sim_parse_ordering(const char *s, enum stbuf_order *out);
 
 #define SIM_MAX_VIOLATIONS 16
+#define SIM_MAX_CPUS 2
 
 struct sim_violation {
     const char *kind;  /* e.g. "owner_before_body", "dma_read_unmapped" */
@@ -103,7 +104,9 @@ struct sim_result {
     struct sb_result sb;
     uint64_t completed;            /* packets reclaimed by the driver */
     double cpu_ns_per_pkt[CPU_CAUSE_COUNT];
-    double cpu_ns_total;           /* per packet, all causes but idle */
+    double cpu_ns_total;           /* per packet, all causes but idle, all CPUs */
+    unsigned ncpu;
+    double cpu_ns_per_pkt_cpu[SIM_MAX_CPUS][CPU_CAUSE_COUNT]; /* by CPU */
     struct pcie_link_stats h2d, d2h;
     double doorbells_per_pkt, desc_fetches_per_pkt, irqs_per_pkt;
     /* utilisation of each resource at the measured rate; bound = the top one */

@@ -45,6 +45,9 @@ static void usage(FILE *f)
 "  --mem-latency-ns NS   host memory service time of a DMA read (350; +2 link\n"
 "                        trips = 550 ns round trip)\n"
 "  --poll-ns NS          a blocked driver polls again after NS (1000)\n"
+"  --cpus N              1: one CPU sends and cleans up; 2: a second CPU runs the\n"
+"                        completions, woken by head writeback or interrupt (1)\n"
+"  --napi-budget N       descriptors one cleanup pass may reclaim (64)\n"
 "pcie:\n"
 "  --pcie genGxW         link generation and width, e.g. gen3x8 (gen3x8)\n"
 "  --mps N --mrrs N      max payload / read request size (256 / 512)\n"
@@ -85,7 +88,7 @@ enum {
     O_PKT = 256, O_PKTMAX, O_BURST, O_PACKETS, O_SEED, O_BUFOFF, O_CPU, O_MMIOW,
     O_MEMLAT, O_POLL, O_PCIE, O_MPS, O_MRRS, O_RCB, O_RCBCH, O_PLAT, O_LINE, O_DEVMHZ,
     O_RING, O_DFM, O_TAGS, O_MAXRD, O_FCDEV, O_FCHOST, O_FCUPD, O_WB, O_IRQ, O_CLEAN, O_JSON, O_WD, O_QUIET, O_HELP,
-    O_PROTO, O_BARRIER, O_ORDER, O_WINDOW, O_BUG, O_BUGAT, O_GRACE
+    O_PROTO, O_BARRIER, O_ORDER, O_WINDOW, O_BUG, O_BUGAT, O_GRACE, O_CPUS, O_NAPI
 };
 
 static const struct option opts[] = {
@@ -117,6 +120,8 @@ static const struct option opts[] = {
     {"wb-thresh", required_argument, NULL, O_WB},
     {"irq-thresh", required_argument, NULL, O_IRQ},
     {"clean", required_argument, NULL, O_CLEAN},
+    {"cpus", required_argument, NULL, O_CPUS},
+    {"napi-budget", required_argument, NULL, O_NAPI},
     {"protocol", required_argument, NULL, O_PROTO},
     {"barrier", required_argument, NULL, O_BARRIER},
     {"ordering", required_argument, NULL, O_ORDER},
@@ -279,6 +284,8 @@ static int cmd_run(int argc, char **argv)
             else if (strcmp(a, "mmio") == 0) cfg.clean = TXQ_CLEAN_HEAD_MMIO;
             else return bad_arg(name, a, "expected wb or mmio");
             break;
+        case O_CPUS: if (parse_uint(a, &cfg.cpus)) return bad_arg(name, a, "not a number"); break;
+        case O_NAPI: if (parse_uint(a, &cfg.napi_budget)) return bad_arg(name, a, "not a number"); break;
         case O_PROTO: if (sim_parse_proto(a, &cfg.proto)) return bad_arg(name, a, "expected tail, owner or wc"); break;
         case O_BARRIER:
             if (sim_parse_barrier(a, &cfg.barrier)) return bad_arg(name, a, "expected per-desc, per-batch, wmb-per-desc or none");

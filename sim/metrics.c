@@ -7,6 +7,28 @@
 #include "nictx_hw.h"
 #include "sim_world.h"
 
+static void stbuf_stats_add(struct stbuf_stats *a, const struct stbuf_stats *b)
+{
+    a->stores += b->stores;
+    a->misses += b->misses;
+    a->wc_stores += b->wc_stores;
+    a->wc_lines += b->wc_lines;
+    a->wc_pieces += b->wc_pieces;
+    a->wc_merges += b->wc_merges;
+}
+
+/* CPU time of cause k in the measured run: CPU `cpu`, or all when -1. */
+static sim_ps_t sim_cpu_time(const struct sim *s, unsigned k, int cpu)
+{
+    sim_ps_t t = 0;
+    unsigned i;
+
+    for (i = 0; i < s->ncpu; i++)
+        if (cpu < 0 || (unsigned)cpu == i)
+            t += s->measured ? s->cpus[i].t1[k] : s->cpus[i].cpu.by_cause[k];
+    return t;
+}
+
 /* The MAC's rate register value (sim_cfg.c). */
 static uint32_t line_rate_fx(const struct sim_cfg *c)
 {
@@ -41,8 +63,8 @@ void sim_result(const struct sim *s, struct sim_result *r)
 {
     struct txq_stats ts;
     const struct pcie_link_stats *h, *d;
-    double n, pkt_ns, mpps, wire_ns, cyc_ns, best;
-    unsigned i;
+    double n, pkt_ns, mpps, wire_ns, cyc_ns, best, busiest = 0;
+    unsigned i, c;
 
     memset(r, 0, sizeof(*r));
     sb_result(s->sb, &r->sb);
@@ -50,9 +72,21 @@ void sim_result(const struct sim *s, struct sim_result *r)
     r->completed = ts.reclaimed;
     n = (double)(r->sb.checked ? r->sb.checked : 1);
     for (i = 0; i < CPU_CAUSE_COUNT; i++) {
-        r->cpu_ns_per_pkt[i] = (double)(s->measured ? s->cpu_t1[i] : s->cpu.by_cause[i]) / 1000.0 / n;
+        r->cpu_ns_per_pkt[i] = (double)sim_cpu_time(s, i, -1) / 1000.0 / n;
         if (i != CPU_IDLE)
             r->cpu_ns_total += r->cpu_ns_per_pkt[i];
+    }
+    r->ncpu = s->ncpu;
+    for (c = 0; c < s->ncpu; c++) {
+        double busy = 0;
+        for (i = 0; i < CPU_CAUSE_COUNT; i++) {
+            r->cpu_ns_per_pkt_cpu[c][i] = (double)sim_cpu_time(s, i, (int)c) / 1000.0 / n;
+            if (i != CPU_IDLE)
+                busy += r->cpu_ns_per_pkt_cpu[c][i];
+        }
+        if (busy > busiest)
+            busiest = busy;
+        stbuf_stats_add(&r->stb, &s->cpus[c].stb.st);
     }
     link_delta(&r->h2d, s->measured ? &s->h2d_t1 : pcie_link_stats(s->h2d), &s->h2d_t0);
     link_delta(&r->d2h, s->measured ? &s->d2h_t1 : pcie_link_stats(s->d2h), &s->d2h_t0);
@@ -69,7 +103,7 @@ void sim_result(const struct sim *s, struct sim_result *r)
     wire_ns = r->sb.checked ? ((double)r->sb.frame_bytes / n + 20.0) * 8.0 / r->line_gbps_eff : 0;
     cyc_ns = 1000.0 / s->cfg.dev_mhz;
     if (pkt_ns > 0) {
-        r->util_cpu = r->cpu_ns_total / pkt_ns;
+        r->util_cpu = busiest / pkt_ns; /* the busiest CPU bounds the rate */
         r->util_h2d = (double)(h->tlp_bytes + h->updatefc_bytes) / n * 8.0 /
                       pcie_link_tlp_gbps(s->h2d) / pkt_ns;
         r->util_d2h = (double)(d->tlp_bytes + d->updatefc_bytes) / n * 8.0 /
@@ -97,7 +131,6 @@ void sim_result(const struct sim *s, struct sim_result *r)
     r->wc_used = s->wc_used;
     r->wc_dropped = s->wc_dropped;
     r->dev_err = s->dev_err;
-    r->stb = s->stb.st;
     r->stopped_by_violation = s->stopped;
     r->cycles_evaluated = s->cycles;
     r->cycles_skipped = s->skipped;

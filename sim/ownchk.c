@@ -355,8 +355,20 @@ void ownchk_wc_merge(struct ownchk *c, uint32_t off, sim_ps_t t)
                off);
 }
 
+/* Is part of [addr, addr + len) still invisible at t in any store buffer? */
+static int ownchk_pending(const struct stbuf *const *sb, unsigned nsb, uint64_t addr,
+                          size_t len, sim_ps_t t, sim_ps_t *vis)
+{
+    unsigned i;
+
+    for (i = 0; i < nsb; i++)
+        if (stbuf_pending(sb[i], addr, len, t, vis))
+            return 1;
+    return 0;
+}
+
 void ownchk_desc_read(struct ownchk *c, uint64_t addr, unsigned len, sim_ps_t t,
-                      const struct stbuf *sb)
+                      const struct stbuf *const *sb, unsigned nsb)
 {
     long i = ownchk_slot_of(c, addr);
     unsigned k, n = len / NICTX_DESC_BYTES;
@@ -371,7 +383,7 @@ void ownchk_desc_read(struct ownchk *c, uint64_t addr, unsigned len, sim_ps_t t,
             continue;
         if (ownchk_owner_proto(c) && s->owner_vis > t)
             continue; /* the device sees it as not owned yet: it stops there */
-        if (stbuf_pending(sb, a, 12, t, &vis))
+        if (ownchk_pending(sb, nsb, a, 12, t, &vis))
             ownchk_say(c, "stale_desc_read", t, j,
                        "the device read descriptor %u at %.1f ns, %s, but part of its body "
                        "became visible only at %.1f ns: it used stale contents", j, ns(t),

@@ -95,10 +95,10 @@ void ownchk_wc_piece(struct ownchk *c, uint32_t off, const uint8_t *data, unsign
 void ownchk_wc_unfenced(struct ownchk *c, sim_ps_t t);
 /* A WC store at t merged into an undrained line of BAR0 offset `off`. */
 void ownchk_wc_merge(struct ownchk *c, uint32_t off, sim_ps_t t);
-/* The root complex serves a descriptor read [addr, addr + len) at t; `sb`
- * says which stores are still invisible then. */
+/* The root complex serves a descriptor read [addr, addr + len) at t; the
+ * CPUs' store buffers `sb[0..nsb)` say which stores are still invisible. */
 void ownchk_desc_read(struct ownchk *c, uint64_t addr, unsigned len, sim_ps_t t,
-                      const struct stbuf *sb);
+                      const struct stbuf *const *sb, unsigned nsb);
 /* The device wrote back head index `head` at t: slots before it are free. */
 void ownchk_head(struct ownchk *c, uint32_t head, sim_ps_t t);
 

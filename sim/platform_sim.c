@@ -37,16 +37,17 @@ static void cpu_send_mwr(struct sim *s, uint32_t off, const void *val, unsigned 
 }
 
 /* Send every drained WC piece (BlueFlame blocks) down the link. */
-static void cpu_emit_wc(struct sim *s)
+static void cpu_emit_wc(struct sim_cpu *c)
 {
+    struct sim *s = c->sim;
     const struct stbuf_wc_line *w;
 
-    stbuf_wc_collect(&s->stb, s->cpu.now);
-    while ((w = stbuf_wc_peek(&s->stb)) != NULL) {
+    stbuf_wc_collect(&c->stb, c->cpu.now);
+    while ((w = stbuf_wc_peek(&c->stb)) != NULL) {
         sim_ps_t t = w->due > s->cpu_out_last ? w->due : s->cpu_out_last;
         ownchk_wc_piece(&s->ck, (uint32_t)w->off, w->data, (unsigned)w->written, t);
         cpu_send_mwr(s, (uint32_t)w->off, w->data, (unsigned)w->written, TLP_KIND_BF_WR, t);
-        stbuf_wc_pop(&s->stb);
+        stbuf_wc_pop(&c->stb);
     }
 }
 
@@ -63,19 +64,29 @@ static void cpu_sync_published(struct sim *s)
 /* A WC copy must be fenced before the driver does anything else: any
  * other platform call while a copied block is still in a WC buffer is the
  * missing sfence.  Called by every call but the copy and the fences. */
-static void cpu_check_wc_fenced(struct sim *s)
+static void cpu_check_wc_fenced(struct sim_cpu *c)
 {
-    if (s->wc_unfenced) {
-        s->wc_unfenced = 0;
-        if (s->stb.nwc)
-            ownchk_wc_unfenced(&s->ck, s->cpu.now);
+    if (c->wc_unfenced) {
+        c->wc_unfenced = 0;
+        if (c->stb.nwc)
+            ownchk_wc_unfenced(&c->sim->ck, c->cpu.now);
     }
 }
 
-/* Wait until every earlier store is visible (a barrier's second half). */
-static void cpu_drain(struct sim *s)
+/* Every platform call starts here: the world catches up with this CPU's
+ * clock, and a WC copy not fenced by now is the missing sfence. */
+static void cpu_enter(struct sim_cpu *c, int fences)
 {
-    cpu_wait_until(&s->cpu, stbuf_drained_at(&s->stb, s->cpu.now), CPU_DRAIN);
+    cpu_sync(c);
+    if (!fences)
+        cpu_check_wc_fenced(c);
+    cpu_emit_wc(c);
+}
+
+/* Wait until every earlier store is visible (a barrier's second half). */
+static void cpu_drain(struct sim_cpu *c)
+{
+    cpu_wait_until(&c->cpu, stbuf_drained_at(&c->stb, c->cpu.now), CPU_DRAIN);
 }
 
 /* ---------------------------------------------------------------- MMIO */
@@ -83,23 +94,23 @@ static void cpu_drain(struct sim *s)
 static void mmio_write(struct platform *p, uint32_t off, uint64_t val, unsigned len)
 {
     struct sim *s = p->sim;
+    struct sim_cpu *c = p->cpu;
     sim_ps_t t;
 
-    cpu_check_wc_fenced(s);
-    cpu_emit_wc(s);
-    if (s->stb.cfg.order == STBUF_X86) {
+    cpu_enter(c, 0);
+    if (c->stb.cfg.order == STBUF_X86) {
         /* An uncached access flushes the WC buffers (Intel SDM 11.3.1). */
-        stbuf_wc_flush(&s->stb, s->cpu.now);
-        cpu_emit_wc(s);
+        stbuf_wc_flush(&c->stb, c->cpu.now);
+        cpu_emit_wc(c);
     }
-    t = stbuf_mmio_depart(&s->stb, s->cpu.now);
+    t = stbuf_mmio_depart(&c->stb, c->cpu.now);
     if (t < s->cpu_out_last)
         t = s->cpu_out_last;
     ownchk_mmio(&s->ck, off, val, len, t);
     cpu_sync_published(s);
     cpu_send_mwr(s, off, &val, len, off == NICTX_REG_TAIL ? TLP_KIND_DOORBELL : TLP_KIND_MMIO_WR,
                  t);
-    cpu_charge(&s->cpu, CPU_DOORBELL, s->cpu.costs.mmio_write_ns);
+    cpu_charge(&c->cpu, CPU_DOORBELL, c->cpu.costs.mmio_write_ns);
 }
 
 void plat_mmio_write32(struct platform *p, uint32_t off, uint32_t val)
@@ -114,45 +125,50 @@ void plat_mmio_write64(struct platform *p, uint32_t off, uint64_t val)
 
 void plat_mmio_copy_wc(struct platform *p, uint32_t off, const void *src, size_t len)
 {
-    struct sim *s = p->sim;
+    struct sim_cpu *c = p->cpu;
     const uint8_t *b = src;
     size_t k;
 
-    cpu_emit_wc(s);
+    cpu_enter(c, 1);
     for (k = 0; k + 8 <= len; k += 8) {
         uint64_t v;
         memcpy(&v, b + k, 8);
-        if (stbuf_wc_store(&s->stb, off + (uint32_t)k, v, s->cpu.now))
-            ownchk_wc_merge(&s->ck, off + (uint32_t)k, s->cpu.now);
-        cpu_charge(&s->cpu, CPU_WC_COPY, s->cpu.costs.wc_store_ns);
+        if (stbuf_wc_store(&c->stb, off + (uint32_t)k, v, c->cpu.now))
+            ownchk_wc_merge(&p->sim->ck, off + (uint32_t)k, c->cpu.now);
+        cpu_charge(&c->cpu, CPU_WC_COPY, c->cpu.costs.wc_store_ns);
     }
-    cpu_emit_wc(s);
-    s->wc_unfenced = 1;
+    cpu_emit_wc(c);
+    c->wc_unfenced = 1;
 }
 
 uint32_t plat_mmio_read32(struct platform *p, uint32_t off)
 {
     struct sim *s = p->sim;
+    struct sim_cpu *c = p->cpu;
     struct tlp t;
     sim_ps_t at;
 
-    cpu_check_wc_fenced(s);
-    cpu_emit_wc(s);
-    cpu_charge(&s->cpu, CPU_MMIO_READ, s->cpu.costs.mmio_read_ns);
+    if (!c->in_coro) /* a test or the harness, not driver code */
+        return sim_reg_read(s, off);
+    cpu_enter(c, 0);
+    cpu_charge(&c->cpu, CPU_MMIO_READ, c->cpu.costs.mmio_read_ns);
     memset(&t, 0, offsetof(struct tlp, data));
     t.type = TLP_MRD;
     t.kind = TLP_KIND_MMIO_RD;
-    t.tag = ++s->mmio_tag;
+    t.tag = (uint8_t)((c->id + 1) << SIM_TAG_CPU_SHIFT | (++c->mmio_tag & 0x3f));
+    c->mmio_tag = t.tag;
     t.last = 1;
     t.len = 4;
     t.addr = SIM_BAR0_BASE + off;
-    s->mmio_waiting = 1;
-    at = stbuf_mmio_depart(&s->stb, s->cpu.now);
-    sim_cpu_send(s, &t, at > s->cpu_out_last ? at : s->cpu_out_last);
-    sim_wait_mmio(s);
+    at = stbuf_mmio_depart(&c->stb, c->cpu.now);
+    c->mmio_waiting = 1;
+    sim_cpu_send(s, &t, at);
+    while (c->mmio_waiting) /* only this CPU stalls */
+        coro_yield(&c->co);
+    cpu_wait_until(&c->cpu, c->mmio_t, CPU_MMIO_READ);
     if (off == NICTX_REG_HEAD)
-        ownchk_head(&s->ck, s->mmio_value, s->cpu.now);
-    return s->mmio_value;
+        ownchk_head(&s->ck, c->mmio_value, c->cpu.now);
+    return c->mmio_value;
 }
 
 /* ---------------------------------------------------------- DMA memory */
@@ -160,17 +176,17 @@ uint32_t plat_mmio_read32(struct platform *p, uint32_t off)
 static void cpu_store(struct platform *p, void *dst, const void *val, unsigned len)
 {
     struct sim *s = p->sim;
+    struct sim_cpu *c = p->cpu;
     uint64_t bus = host_mem_bus(&s->mem, dst);
     sim_ps_t vis;
 
-    cpu_check_wc_fenced(s);
-    cpu_emit_wc(s);
+    cpu_enter(c, 0);
     /* A full store buffer stalls the CPU until its oldest entry drains. */
-    cpu_wait_until(&s->cpu, stbuf_room_at(&s->stb, s->cpu.now), CPU_DRAIN);
-    vis = stbuf_store(&s->stb, bus, dst, val, len, s->cpu.now);
-    ownchk_store(&s->ck, bus, val, len, s->cpu.now, vis);
+    cpu_wait_until(&c->cpu, stbuf_room_at(&c->stb, c->cpu.now), CPU_DRAIN);
+    vis = stbuf_store(&c->stb, bus, dst, val, len, c->cpu.now);
+    ownchk_store(&s->ck, bus, val, len, c->cpu.now, vis);
     cpu_sync_published(s);
-    cpu_charge(&s->cpu, CPU_DESC_WRITE, s->cpu.costs.store_ns);
+    cpu_charge(&c->cpu, CPU_DESC_WRITE, c->cpu.costs.store_ns);
 }
 
 void plat_store32(struct platform *p, void *dst, uint32_t val)
@@ -185,77 +201,80 @@ void plat_store64(struct platform *p, void *dst, uint64_t val)
 
 uint32_t plat_load32(struct platform *p, const void *src)
 {
+    struct sim_cpu *c = p->cpu;
     uint32_t v;
 
-    cpu_check_wc_fenced(p->sim);
+    cpu_enter(c, 0);
     memcpy(&v, src, 4);
-    cpu_charge(&p->sim->cpu, CPU_DRIVER, p->sim->cpu.costs.load_ns);
+    cpu_charge(&c->cpu, CPU_DRIVER, c->cpu.costs.load_ns);
     return v;
 }
 
 void plat_cpu_touch(struct platform *p, const void *addr, size_t len, enum plat_access how)
 {
     struct sim *s = p->sim;
+    struct sim_cpu *c = p->cpu;
     uint64_t bus = host_mem_bus(&s->mem, addr);
 
-    cpu_check_wc_fenced(s);
+    cpu_enter(c, 0);
     if (how == PLAT_WRITE && bus)
-        ownchk_touch(&s->ck, bus, len, s->cpu.now);
+        ownchk_touch(&s->ck, bus, len, c->cpu.now);
 }
 
 uint64_t plat_time_ns(struct platform *p)
 {
-    return p->sim->cpu.now / SIM_PS_PER_NS;
+    return p->cpu->cpu.now / SIM_PS_PER_NS;
 }
 
 /* ------------------------------------------------------------ barriers */
 
 void plat_dma_wmb(struct platform *p)
 {
-    struct sim *s = p->sim;
+    struct sim_cpu *c = p->cpu;
 
-    cpu_check_wc_fenced(s); /* dma_wmb orders coherent memory only */
-    cpu_charge(&s->cpu, CPU_BARRIER, s->cpu.costs.dma_wmb_ns);
+    cpu_enter(c, 0); /* dma_wmb orders coherent memory only, not WC */
+    cpu_charge(&c->cpu, CPU_BARRIER, c->cpu.costs.dma_wmb_ns);
     /* x86: a compiler barrier; TSO already orders the stores. */
-    if (s->stb.cfg.order == STBUF_WEAK)
-        cpu_drain(s);
+    if (c->stb.cfg.order == STBUF_WEAK)
+        cpu_drain(c);
 }
 
 /* wmb (sfence) and smp_mb (locked op): flush WC buffers, drain stores. */
-static void cpu_fence(struct sim *s, double issue_ns)
+static void cpu_fence(struct sim_cpu *c, double issue_ns)
 {
-    s->wc_unfenced = 0;
-    stbuf_wc_flush(&s->stb, s->cpu.now); /* the WC lines leave as the fence starts */
-    cpu_emit_wc(s);
-    cpu_charge(&s->cpu, CPU_BARRIER, issue_ns);
-    cpu_drain(s);
+    cpu_enter(c, 1);
+    c->wc_unfenced = 0;
+    stbuf_wc_flush(&c->stb, c->cpu.now); /* the WC lines leave as the fence starts */
+    cpu_emit_wc(c);
+    cpu_charge(&c->cpu, CPU_BARRIER, issue_ns);
+    cpu_drain(c);
 }
 
 void plat_wmb(struct platform *p)
 {
-    cpu_fence(p->sim, p->sim->cpu.costs.wmb_ns);
+    cpu_fence(p->cpu, p->cpu->cpu.costs.wmb_ns);
 }
 
 void plat_smp_mb(struct platform *p)
 {
-    cpu_fence(p->sim, p->sim->cpu.costs.smp_mb_ns);
+    cpu_fence(p->cpu, p->cpu->cpu.costs.smp_mb_ns);
 }
 
 /* ------------------------------------------------------------ the rest */
 
 void plat_cpu_work(struct platform *p, enum plat_work what, unsigned n)
 {
-    const struct cpu_costs *c = &p->sim->cpu.costs;
+    struct sim_cpu *c = p->cpu;
+    const struct cpu_costs *k = &c->cpu.costs;
     double ns = 0;
 
     switch (what) {
-    case PLAT_WORK_XMIT_PKT: ns = c->xmit_pkt_ns; break;
-    case PLAT_WORK_CLEAN_DESC: ns = c->clean_desc_ns; break;
-    case PLAT_WORK_CLEAN_POLL: ns = c->clean_poll_ns; break;
+    case PLAT_WORK_XMIT_PKT: ns = k->xmit_pkt_ns; break;
+    case PLAT_WORK_CLEAN_DESC: ns = k->clean_desc_ns; break;
+    case PLAT_WORK_CLEAN_POLL: ns = k->clean_poll_ns; break;
     }
-    cpu_check_wc_fenced(p->sim);
-    cpu_emit_wc(p->sim);
-    cpu_charge(&p->sim->cpu, CPU_DRIVER, ns * n);
+    cpu_enter(c, 0);
+    cpu_charge(&c->cpu, CPU_DRIVER, ns * n);
 }
 
 void *plat_dma_alloc(struct platform *p, size_t size, size_t align, dma_addr_t *dma)
@@ -268,8 +287,8 @@ void *plat_dma_alloc(struct platform *p, size_t size, size_t align, dma_addr_t *
     return v;
 }
 
-/* For the harness: drained WC lines leave even while the driver waits. */
-void sim_cpu_flush_wc(struct sim *s)
+/* For the scheduler: drained WC lines leave even while the driver waits. */
+void sim_cpu_flush_wc(struct sim_cpu *c)
 {
-    cpu_emit_wc(s);
+    cpu_emit_wc(c);
 }

@@ -172,6 +172,10 @@ int sim_cfg_validate(const struct sim_cfg *c, char *err, size_t errlen)
     if (c->proto > TXQ_PROTO_WC || c->barrier > TXQ_BARRIER_NONE || c->bug >= DRV_BUG_COUNT ||
         (c->ordering != STBUF_X86 && c->ordering != STBUF_WEAK))
         BAD("--protocol, --barrier, --ordering or --driver-bug out of range");
+    if (c->cpus < 1 || c->cpus > SIM_MAX_CPUS)
+        BAD("--cpus %u: must be 1 (one CPU sends and cleans) or 2 (a completion CPU)", c->cpus);
+    if (c->napi_budget < 1 || c->napi_budget > 65536)
+        BAD("--napi-budget %u: must be 1..65536", c->napi_budget);
     if (c->reorder_window < 1 || c->reorder_window > STBUF_WINDOW_MAX)
         BAD("--reorder-window %u: must be 1..%u", c->reorder_window, STBUF_WINDOW_MAX);
     if (c->costs.sb_entries < 1 || c->costs.sb_entries > 4096)

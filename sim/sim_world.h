@@ -1,11 +1,13 @@
 /*
- * sim_world.h - the inside of struct sim, shared by harness.c (the world
- * and its event loop) and platform_sim.c (the driver's platform calls).
- * Nothing else includes it.
+ * sim_world.h - the inside of struct sim, shared by the simulator's own
+ * files: harness.c (the world and its event loop), cpu_sched.c (the CPUs),
+ * platform_sim.c (the driver's platform calls), dev_port.c (the device
+ * port) and metrics.c.  Nothing else includes it.
  */
 #ifndef NICTX_SIM_WORLD_H
 #define NICTX_SIM_WORLD_H
 
+#include "coro.h"
 #include "cpu.h"
 #include "device.h"
 #include "harness.h"
@@ -23,23 +25,56 @@
 #define SIM_HOST_BASE 0x100000000ull /* bus address of host DMA memory */
 #define SIM_MSIX_ADDR RC_MSI_BASE    /* MSI-X address the driver programs */
 
+struct sim_cpu;
+
+/* What the driver holds: the world, and the CPU its code runs on. */
 struct platform {
     struct sim *sim;
+    struct sim_cpu *cpu;
 };
 
 enum sim_cpu_state { SIM_CPU_RUN, SIM_CPU_WAIT, SIM_CPU_DONE };
+
+/* One simulated CPU (cpu_sched.c). */
+struct sim_cpu {
+    struct sim *sim;
+    unsigned id;
+    struct cpu cpu;        /* clock, costs, time by cause */
+    struct stbuf stb;      /* its store buffer and WC buffers */
+    struct platform plat;
+    struct coro co;        /* the driver code it runs */
+    void (*program)(struct sim_cpu *c);
+    int stb_up, co_up;
+    enum sim_cpu_state state;
+    sim_ps_t deadline;     /* WAIT: runs again by then (SIM_PS_NEVER: parked) */
+    int wake_on_dev;       /* WAIT: a device write or interrupt wakes it */
+    int in_coro;           /* its coroutine is running now */
+    int mmio_waiting;      /* an MMIO read is outstanding */
+    uint8_t mmio_tag;
+    uint32_t mmio_value;
+    sim_ps_t mmio_t;
+    int wc_unfenced;       /* a WC copy has not been fenced yet */
+    sim_ps_t t1[CPU_CAUSE_COUNT]; /* time by cause when the measured run ended */
+};
+
+/* MMIO read tags: CPU i uses (i + 1) << 6 | seq; the harness 0 | seq. */
+#define SIM_TAG_CPU_SHIFT 6
 
 struct sim {
     struct sim_cfg cfg;
     const struct device_ops *ops;
     void *dev;
-    struct platform plat;
     struct host_mem mem;
-    struct cpu cpu;
-    struct stbuf stb;      /* the CPU's store buffer and WC buffers */
+    struct sim_cpu cpus[SIM_MAX_CPUS];
+    unsigned ncpu;
     struct ownchk ck;      /* descriptor ownership ground truth */
-    int stb_up;
-    int wc_unfenced;       /* a WC copy has not been fenced yet */
+    struct txq_cfg tc;     /* the driver's configuration (probe) */
+    struct pktgen_cfg pc;
+    int probe_rc;          /* txq_init / pktgen_init result */
+    /* The harness's own register reads (not a CPU's). */
+    int hreg_waiting;
+    uint8_t hreg_tag;
+    uint32_t hreg_value;
     struct pcie_link *h2d, *d2h;
     struct scoreboard *sb;
     struct sb_gen_cfg gen;
@@ -66,14 +101,6 @@ struct sim {
     sim_ps_t frame_t0;
     uint64_t engine_beats;
 
-    /* CPU */
-    enum sim_cpu_state cpu_state;
-    sim_ps_t cpu_deadline;
-    int mmio_waiting;      /* an MMIO read is outstanding */
-    uint8_t mmio_tag;
-    uint32_t mmio_value;
-    sim_ps_t mmio_t;
-
     /* descriptors handed to the device (ownchk's count, for the scoreboard) */
     uint64_t published;
     uint64_t rd_stall_cycles; /* device counters, read after the run */
@@ -91,7 +118,6 @@ struct sim {
     double wall_s;
     /* link statistics when the measurement started and ended */
     struct pcie_link_stats h2d_t0, d2h_t0, h2d_t1, d2h_t1;
-    sim_ps_t cpu_t1[CPU_CAUSE_COUNT]; /* CPU time by cause at the end */
     sim_ps_t t_measure0, t_measure1; /* the measured run */
     int measured;
 };
@@ -99,7 +125,9 @@ struct sim {
 /* harness.c, for platform_sim.c */
 /* Queue a CPU TLP leaving at `at` (>= the previous one's). */
 void sim_cpu_send(struct sim *s, const struct tlp *t, sim_ps_t at);
-void sim_wait_mmio(struct sim *s);                          /* run until the read returns */
+/* The harness's own register read (no CPU): runs the world until the
+ * completion returns; 0xffffffff if it never does. */
+uint32_t sim_reg_read(struct sim *s, uint32_t off);
 void sim_violation(struct sim *s, const char *kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* ownchk's report callback: kind, time, descriptor (-1: none), access, detail. */
@@ -111,7 +139,23 @@ int sim_clock(struct sim *s);
 /* harness.c */
 void sim_fail(struct sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* platform_sim.c, for harness.c */
-void sim_cpu_flush_wc(struct sim *s); /* send WC lines drained by cpu.now */
+/* platform_sim.c, for harness.c and cpu_sched.c */
+void sim_cpu_flush_wc(struct sim_cpu *c); /* send WC lines drained by its clock */
+
+/* cpu_sched.c */
+int sim_cpus_init(struct sim *s, const struct stbuf_cfg *bc);  /* 0 or -1 */
+void sim_cpus_destroy(struct sim *s);
+void sim_cpus_start(struct sim *s, sim_ps_t t);  /* the measured run starts */
+struct sim_cpu *sim_cpu_pick(struct sim *s);     /* runnable, earliest; or NULL */
+void sim_cpu_resume(struct sim_cpu *c);
+sim_ps_t sim_cpus_next_event(const struct sim *s);
+void sim_cpus_flush_wc(struct sim *s);
+void sim_cpus_device_wrote(struct sim *s, sim_ps_t t); /* wakes CPUs waiting for it */
+int sim_cpus_done(const struct sim *s);
+const char *sim_cpu_state_name(const struct sim_cpu *c);
+/* Inside a CPU's coroutine: give way until the world reaches its clock;
+ * wait until a deadline (or a device write when wake_on_dev). */
+void cpu_sync(struct sim_cpu *c);
+void cpu_wait(struct sim_cpu *c, sim_ps_t deadline, int wake_on_dev);
 
 #endif /* NICTX_SIM_WORLD_H */

@@ -1,0 +1,257 @@
+/*
+ * dql.c - dynamic queue limits for one transmit queue (see dql.h).
+ *
+ * The algorithm is Linux's lib/dynamic_queue_limits.c as it stood from
+ * 2014 to 2020, re-derived and written anew.  Counters run free and wrap
+ * (unsigned arithmetic); a difference is read as signed, so every quantity
+ * compared must stay below 2^31, which DQL_MAX_LIMIT guarantees for the
+ * limit and the caller for one dql_queued() (the kernel's DQL_MAX_OBJECT,
+ * UINT_MAX / 16; not checked here).
+ *
+ * Terms, at a call of dql_completed(count) (all in bytes):
+ *  - in_flight = num_queued - num_completed: queued, not yet completed,
+ *    before this completion;
+ *  - ovlimit = max(in_flight - limit, 0): how far the queue was over its
+ *    limit.  The transmit path may queue while dql_avail() >= 0, so the
+ *    last object can overshoot the limit; ovlimit > 0 means the transmit
+ *    path was (or would have been) stopped by the limit;
+ *  - completed = num_completed + count: the new running completion total;
+ *  - inprogress = num_queued - completed: still in flight afterwards;
+ *  - prev_inprogress = prev_num_queued - num_completed: of what was queued
+ *    at the previous completion, what was still outstanding before this one;
+ *  - all_prev_completed = completed >= prev_num_queued: everything queued
+ *    at the previous completion is now done.
+ *
+ * Starved (the limit held back work the device could have taken):
+ *    (ovlimit && !inprogress)        over limit and now empty, or
+ *    (prev_ovlimit && all_prev_completed)
+ *                                    over limit last time and everything
+ *                                    queued by then is done: the queue may
+ *                                    have run dry between that completion
+ *                                    and the next enqueue.
+ *  Then limit += max(completed - prev_num_queued, 0) + prev_ovlimit (the
+ *  bytes queued and completed within the interval, plus the previous
+ *  overshoot) and the slack tracking restarts.
+ * Busy through the whole interval (inprogress && prev_inprogress &&
+ * !all_prev_completed):
+ *    slack = max(limit + prev_ovlimit - 2 * count, 0), raised to
+ *            max(prev_last_obj_cnt - prev_ovlimit, 0) if prev_ovlimit
+ *    (twice the bytes completed in an interval bounds what is needed; the
+ *    part of the last object that did not overshoot is rounding, not
+ *    need); lowest_slack = min(lowest_slack, slack); and once more than
+ *    slack_hold_ns has passed since the hold period began, limit -=
+ *    lowest_slack (not below 0) and a new hold period begins.
+ *  (prev_inprogress != 0 follows from !all_prev_completed; the kernel
+ *  tests both and so does this code.)
+ * Otherwise (the queue ran empty without being limited) nothing changes.
+ * The limit is then clamped to [min_limit, max_limit]; if it changed,
+ * ovlimit is recorded as 0 (the overshoot was measured against the old
+ * limit).
+ *
+ * Worked example (min_limit 0): queue 10000, complete 10000.  in_flight
+ * 10000, ovlimit 10000, inprogress 0: starved, limit = 0 + (10000 - 0) + 0
+ * = 10000, adj_limit = 10000 + 10000 = 20000.  Queue 6000, complete 1000:
+ * prev_inprogress 0, no change.  Queue 1000, complete 1000: in_flight
+ * 6000, ovlimit 0, inprogress 5000, prev_inprogress 5000, not all previous
+ * completed: slack = 10000 - 2 * 1000 = 8000 = lowest_slack; once the hold
+ * time has passed, limit = 10000 - 8000 = 2000.
+ *
+ * Deviation: the kernel BUG()s when count exceeds the bytes in flight;
+ * here such a call changes nothing (no limit, counter or total moves), so a
+ * caller bug shows as a stuck queue rather than corrupt totals.
+ */
+#include "dql.h"
+
+#include <limits.h>
+
+/* Announce an access to field `f` of the dql to the platform. */
+#define DQL_RD(p, f) plat_cpu_touch((p), &(f), sizeof(f), PLAT_READ)
+#define DQL_WR(p, f) plat_cpu_touch((p), &(f), sizeof(f), PLAT_WRITE)
+
+/* What dql_completed() computes before it updates the state. */
+struct dql_step {
+    unsigned num_queued;  /* snapshot of the enqueue side's total */
+    unsigned completed;   /* num_completed + count */
+    unsigned count;       /* bytes completed by this call */
+    unsigned limit;       /* the limit being computed */
+    unsigned ovlimit;     /* over-limit before this completion */
+};
+
+/* a - b if it is positive as a signed difference, else 0 (kernel POSDIFF). */
+static unsigned dql_posdiff(unsigned a, unsigned b)
+{
+    unsigned d = a - b;
+    return d != 0 && d <= INT_MAX ? d : 0;
+}
+
+/* a is at or after b on the wrapping counter line (kernel AFTER_EQ). */
+static int dql_after_eq(unsigned a, unsigned b)
+{
+    return a - b <= INT_MAX;
+}
+
+/* Reset as the kernel's dql_reset; the hold period starts at time 0
+ * because no platform (clock) is at hand: a simulation starts at 0. */
+int dql_init(struct dql *d, enum dql_order order, unsigned min_limit, unsigned max_limit,
+             uint64_t hold_ns)
+{
+    if (min_limit > max_limit || max_limit > DQL_MAX_LIMIT)
+        return -1;
+    d->num_queued = 0;
+    d->adj_limit = min_limit; /* limit + num_completed */
+    d->last_obj_cnt = 0;
+    d->order = order;
+    d->limit = min_limit;
+    d->num_completed = 0;
+    d->prev_ovlimit = 0;
+    d->prev_num_queued = 0;
+    d->prev_last_obj_cnt = 0;
+    d->lowest_slack = UINT_MAX;
+    d->slack_start_ns = 0;
+    d->max_limit = max_limit;
+    d->min_limit = min_limit;
+    d->slack_hold_ns = hold_ns;
+    d->st_starved = d->st_grow = d->st_shrink = 0;
+    return 0;
+}
+
+/* Transmit side: record the object, add it to the total.  Only the order
+ * of the touches differs between the two orders; the result is the same. */
+void dql_queued(struct dql *d, struct platform *p, unsigned count)
+{
+    if (d->order == DQL_READ_FIRST) {
+        /* 2013: load num_queued, store last_obj_cnt, store the sum. */
+        DQL_RD(p, d->num_queued);
+        DQL_WR(p, d->last_obj_cnt);
+        DQL_WR(p, d->num_queued);
+    } else {
+        /* 2014: store last_obj_cnt (line requested for ownership), then
+         * the read-modify-write of num_queued. */
+        DQL_WR(p, d->last_obj_cnt);
+        DQL_RD(p, d->num_queued);
+        DQL_WR(p, d->num_queued);
+    }
+    d->last_obj_cnt = count;
+    d->num_queued += count;
+}
+
+/* Transmit side: adj_limit - num_queued as a signed difference. */
+int dql_avail(const struct dql *d, struct platform *p)
+{
+    DQL_RD(p, d->adj_limit);
+    DQL_RD(p, d->num_queued);
+    unsigned diff = d->adj_limit - d->num_queued;
+    if (diff <= INT_MAX)
+        return (int)diff;
+    return -(int)(UINT_MAX - diff) - 1; /* two's complement, portably */
+}
+
+/* Starved: grow by what went through in the interval plus the previous
+ * overshoot, and restart the slack hold period. */
+static void dql_grow(struct dql *d, struct platform *p, struct dql_step *s, uint64_t now)
+{
+    /* prev_num_queued and prev_ovlimit were read by the caller. */
+    s->limit += dql_posdiff(s->completed, d->prev_num_queued) + d->prev_ovlimit;
+    DQL_WR(p, d->slack_start_ns);
+    d->slack_start_ns = now;
+    DQL_WR(p, d->lowest_slack);
+    d->lowest_slack = UINT_MAX;
+    d->st_starved++;
+}
+
+/* Busy all interval: note the slack; after the hold time, shed the lowest
+ * slack seen and start a new hold period. */
+static void dql_shrink(struct dql *d, struct platform *p, struct dql_step *s, uint64_t now)
+{
+    DQL_RD(p, d->prev_last_obj_cnt); /* prev_ovlimit: read by the caller */
+    unsigned slack = dql_posdiff(s->limit + d->prev_ovlimit, 2 * s->count);
+    unsigned slack_last = d->prev_ovlimit ? dql_posdiff(d->prev_last_obj_cnt, d->prev_ovlimit) : 0;
+    if (slack_last > slack)
+        slack = slack_last;
+    DQL_RD(p, d->lowest_slack);
+    if (slack < d->lowest_slack) {
+        DQL_WR(p, d->lowest_slack);
+        d->lowest_slack = slack;
+    }
+    DQL_RD(p, d->slack_start_ns);
+    DQL_RD(p, d->slack_hold_ns);
+    if (now > d->slack_start_ns && now - d->slack_start_ns > d->slack_hold_ns) {
+        s->limit = dql_posdiff(s->limit, d->lowest_slack);
+        DQL_WR(p, d->slack_start_ns);
+        d->slack_start_ns = now;
+        DQL_WR(p, d->lowest_slack);
+        d->lowest_slack = UINT_MAX;
+    }
+}
+
+/* Clamp the new limit and store it if it moved (then ovlimit is void). */
+static void dql_set_limit(struct dql *d, struct platform *p, struct dql_step *s)
+{
+    DQL_RD(p, d->min_limit);
+    DQL_RD(p, d->max_limit);
+    if (s->limit < d->min_limit)
+        s->limit = d->min_limit;
+    if (s->limit > d->max_limit)
+        s->limit = d->max_limit;
+    if (s->limit == d->limit)
+        return;
+    if (s->limit > d->limit)
+        d->st_grow++;
+    else
+        d->st_shrink++;
+    DQL_WR(p, d->limit);
+    d->limit = s->limit;
+    s->ovlimit = 0;
+}
+
+/* Publish the new state: adj_limit on the enqueue line (the completion
+ * CPU takes that line away from the transmit CPU here), then the
+ * completion side's memory of this interval. */
+static void dql_commit(struct dql *d, struct platform *p, const struct dql_step *s)
+{
+    DQL_WR(p, d->adj_limit);
+    d->adj_limit = s->limit + s->completed;
+    DQL_WR(p, d->prev_ovlimit);
+    d->prev_ovlimit = s->ovlimit;
+    DQL_RD(p, d->last_obj_cnt);
+    DQL_WR(p, d->prev_last_obj_cnt);
+    d->prev_last_obj_cnt = d->last_obj_cnt;
+    DQL_WR(p, d->num_completed);
+    d->num_completed = s->completed;
+    DQL_WR(p, d->prev_num_queued);
+    d->prev_num_queued = s->num_queued;
+}
+
+/* Completion side: classify the interval (starved, busy, or neither),
+ * adjust the limit, publish.  A count above the bytes in flight is ignored
+ * (the kernel BUG()s). */
+void dql_completed(struct dql *d, struct platform *p, unsigned count)
+{
+    struct dql_step s;
+
+    DQL_RD(p, d->num_queued);
+    s.num_queued = d->num_queued;
+    DQL_RD(p, d->num_completed);
+    unsigned in_flight = s.num_queued - d->num_completed;
+    if (count > in_flight)
+        return;
+    s.count = count;
+    s.completed = d->num_completed + count;
+    DQL_RD(p, d->limit);
+    s.limit = d->limit;
+    s.ovlimit = dql_posdiff(in_flight, d->limit);
+
+    DQL_RD(p, d->prev_num_queued);
+    DQL_RD(p, d->prev_ovlimit);
+    unsigned inprogress = s.num_queued - s.completed;
+    unsigned prev_inprogress = d->prev_num_queued - d->num_completed;
+    int all_prev_completed = dql_after_eq(s.completed, d->prev_num_queued);
+    uint64_t now = plat_time_ns(p);
+
+    if ((s.ovlimit && !inprogress) || (d->prev_ovlimit && all_prev_completed))
+        dql_grow(d, p, &s, now);
+    else if (inprogress && prev_inprogress && !all_prev_completed)
+        dql_shrink(d, p, &s, now);
+    dql_set_limit(d, p, &s);
+    dql_commit(d, p, &s);
+}

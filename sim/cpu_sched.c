@@ -1,0 +1,300 @@
+/*
+ * cpu_sched.c - the simulated host CPUs: what each one runs, and when.
+ *
+ * Each CPU runs straight-line driver code as a coroutine (coro.h) on the
+ * one timeline.  It gives control back whenever it must wait:
+ *  - its clock is ahead of the device's (cpu_sync, at every platform
+ *    call): so CPUs and device interleave at their true times, and a
+ *    cache line or a doorbell is seen in the order it happened;
+ *  - an MMIO read is outstanding (only this CPU stalls);
+ *  - it has nothing to do (cpu_wait): until a deadline, or until a device
+ *    write or interrupt reaches the host, or until another CPU kicks it.
+ * The scheduler (sim_cpu_pick, called by the event loop in harness.c)
+ * always resumes the runnable CPU whose clock is earliest.
+ *
+ * Programs:
+ *  - one CPU: pktgen bursts, each followed by a cleanup pass (busy-polling
+ *    NAPI on the transmit CPU);
+ *  - two CPUs: CPU 0 sends (pktgen bursts, or the qdisc); CPU 1 runs the
+ *    completion: woken by head writeback or an interrupt, it cleans up to
+ *    the NAPI budget per pass and kicks CPU 0 when the queue wakes.
+ * Both first wait in a parked state: CPU 0 probes the device and brings
+ * the queue up during sim_create(); the measured run starts in sim_run().
+ */
+#include <string.h>
+
+#include "sim_world.h"
+
+#define SIM_CPU_STACK (256u * 1024u)
+
+/* ----------------------------------------------------------- waiting */
+
+void cpu_sync(struct sim_cpu *c)
+{
+    while (c->in_coro && c->cpu.now > c->sim->now)
+        coro_yield(&c->co);
+}
+
+void cpu_wait(struct sim_cpu *c, sim_ps_t deadline, int wake_on_dev)
+{
+    c->state = SIM_CPU_WAIT;
+    c->deadline = deadline;
+    c->wake_on_dev = wake_on_dev;
+    coro_yield(&c->co);
+}
+
+/* Wake a waiting CPU at time t (its idle time ends). */
+static void cpu_wake_at(struct sim_cpu *c, sim_ps_t t)
+{
+    if (c->state != SIM_CPU_WAIT)
+        return;
+    cpu_wait_until(&c->cpu, t, CPU_IDLE);
+    c->state = SIM_CPU_RUN;
+}
+
+void sim_cpus_device_wrote(struct sim *s, sim_ps_t t)
+{
+    unsigned i;
+
+    for (i = 0; i < s->ncpu; i++)
+        if (s->cpus[i].wake_on_dev)
+            cpu_wake_at(&s->cpus[i], t);
+}
+
+/* Another CPU made work for c (netif_wake_queue): wake it now. */
+static void cpu_kick(struct sim_cpu *c, sim_ps_t t)
+{
+    if (c->state == SIM_CPU_WAIT && c->deadline != SIM_PS_NEVER)
+        cpu_wake_at(c, t);
+}
+
+/* ---------------------------------------------------------- programs */
+
+/* Bring the queue up (the driver's probe); 0, or -1 with s->probe_rc. */
+static int prog_probe(struct sim_cpu *c)
+{
+    struct sim *s = c->sim;
+
+    s->probe_rc = txq_init(&s->txq, &c->plat, &s->tc, pktgen_complete, &s->pg);
+    if (s->probe_rc != 0)
+        return -1;
+    s->txq_up = 1;
+    s->probe_rc = pktgen_init(&s->pg, &c->plat, &s->txq, &s->pc);
+    if (s->probe_rc != 0)
+        return -1;
+    s->pg_up = 1;
+    return 0;
+}
+
+/* Wait, off the clock, until sim_run() starts the measured run. */
+static void prog_park(struct sim_cpu *c)
+{
+    cpu_wait(c, SIM_PS_NEVER, 0);
+}
+
+static void prog_blocked(struct sim_cpu *c, int wake_on_dev)
+{
+    cpu_wait(c, c->cpu.now + sim_ns_to_ps(c->sim->cfg.poll_ns), wake_on_dev);
+}
+
+/* One CPU: a burst, then a cleanup pass, until every packet is back. */
+static void prog_single(struct sim_cpu *c)
+{
+    struct sim *s = c->sim;
+
+    if (prog_probe(c) != 0)
+        return;
+    prog_park(c);
+    for (;;) {
+        enum pktgen_ret r = pktgen_step(&s->pg);
+        if (r == PKTGEN_DONE)
+            return;
+        if (r == PKTGEN_ERROR) {
+            sim_fail(s, "pktgen failed: bad packet length");
+            return;
+        }
+        if (r == PKTGEN_BLOCKED)
+            prog_blocked(c, 1);
+    }
+}
+
+/* CPU 0 of two: send until every packet is sent. */
+static void prog_tx(struct sim_cpu *c)
+{
+    struct sim *s = c->sim;
+
+    if (prog_probe(c) != 0)
+        return;
+    prog_park(c);
+    for (;;) {
+        enum pktgen_ret r = pktgen_send(&s->pg);
+        if (r == PKTGEN_DONE)
+            return;
+        if (r == PKTGEN_ERROR) {
+            sim_fail(s, "pktgen failed: bad packet length");
+            return;
+        }
+        if (r == PKTGEN_BLOCKED)
+            prog_blocked(c, 0); /* pktgen spins; the completion CPU kicks it */
+    }
+}
+
+/* CPU 1 of two: NAPI-style cleanup, until every packet is back. */
+static void prog_completion(struct sim_cpu *c)
+{
+    struct sim *s = c->sim;
+    struct sim_cpu *tx = &s->cpus[0];
+
+    prog_park(c);
+    while (s->pg.stats.completed < s->cfg.packets && !s->failed) {
+        int was_stopped = txq_stopped(&s->txq);
+        unsigned n = txq_clean_budget(&s->txq, &c->plat, s->cfg.napi_budget);
+        if (was_stopped && !txq_stopped(&s->txq))
+            cpu_kick(tx, c->cpu.now);
+        if (n < s->cfg.napi_budget)
+            prog_blocked(c, 1); /* re-enable the interrupt, wait for it */
+    }
+}
+
+/* ---------------------------------------------------------- lifecycle */
+
+static void cpu_entry(void *arg)
+{
+    struct sim_cpu *c = arg;
+
+    c->program(c);
+}
+
+int sim_cpus_init(struct sim *s, const struct stbuf_cfg *bc)
+{
+    unsigned i;
+
+    s->ncpu = s->cfg.cpus;
+    for (i = 0; i < s->ncpu; i++) {
+        struct sim_cpu *c = &s->cpus[i];
+        struct stbuf_cfg b = *bc;
+        c->sim = s;
+        c->id = i;
+        c->plat.sim = s;
+        c->plat.cpu = c;
+        c->state = SIM_CPU_RUN;
+        cpu_init(&c->cpu, &s->cfg.costs);
+        b.seed = bc->seed + i; /* each CPU drains in its own order */
+        if (stbuf_init(&c->stb, &b) != 0)
+            return -1;
+        c->stb_up = 1;
+        c->program = s->ncpu == 1 ? prog_single : i == 0 ? prog_tx : prog_completion;
+        if (coro_init(&c->co, cpu_entry, c, SIM_CPU_STACK) != 0)
+            return -1;
+        c->co_up = 1;
+    }
+    return 0;
+}
+
+void sim_cpus_destroy(struct sim *s)
+{
+    unsigned i;
+
+    for (i = 0; i < s->ncpu; i++) {
+        if (s->cpus[i].co_up)
+            coro_destroy(&s->cpus[i].co);
+        if (s->cpus[i].stb_up)
+            stbuf_destroy(&s->cpus[i].stb);
+    }
+}
+
+/* Start the measured run: every parked CPU runs from `t`. */
+void sim_cpus_start(struct sim *s, sim_ps_t t)
+{
+    unsigned i;
+
+    for (i = 0; i < s->ncpu; i++) {
+        struct sim_cpu *c = &s->cpus[i];
+        if (c->state == SIM_CPU_WAIT && c->deadline == SIM_PS_NEVER) {
+            if (c->cpu.now < t)
+                c->cpu.now = t;
+            c->state = SIM_CPU_RUN;
+        }
+        memset(c->cpu.by_cause, 0, sizeof(c->cpu.by_cause));
+    }
+}
+
+/* ---------------------------------------------------------- scheduling */
+
+/* Can c run at device time `now`?  A deadline that passed wakes it. */
+static int cpu_runnable(struct sim_cpu *c, sim_ps_t now)
+{
+    if (c->state == SIM_CPU_WAIT && c->deadline <= now)
+        cpu_wake_at(c, c->deadline);
+    return c->state == SIM_CPU_RUN && !c->mmio_waiting && c->cpu.now <= now;
+}
+
+struct sim_cpu *sim_cpu_pick(struct sim *s)
+{
+    struct sim_cpu *best = NULL;
+    unsigned i;
+
+    for (i = 0; i < s->ncpu; i++) {
+        struct sim_cpu *c = &s->cpus[i];
+        if (cpu_runnable(c, s->now) && (!best || c->cpu.now < best->cpu.now))
+            best = c;
+    }
+    return best;
+}
+
+void sim_cpu_resume(struct sim_cpu *c)
+{
+    c->in_coro = 1;
+    if (!coro_resume(&c->co))
+        c->state = SIM_CPU_DONE;
+    c->in_coro = 0;
+}
+
+sim_ps_t sim_cpus_next_event(const struct sim *s)
+{
+    sim_ps_t t = SIM_PS_NEVER, x;
+    unsigned i;
+
+    for (i = 0; i < s->ncpu; i++) {
+        const struct sim_cpu *c = &s->cpus[i];
+        if (c->state == SIM_CPU_RUN && !c->mmio_waiting && c->cpu.now < t)
+            t = c->cpu.now;
+        if (c->state == SIM_CPU_WAIT && c->deadline < t)
+            t = c->deadline;
+        /* An unfenced WC line drains while its CPU waits. */
+        if (c->state != SIM_CPU_RUN && (x = stbuf_wc_next(&c->stb)) < t)
+            t = x;
+    }
+    return t;
+}
+
+/* Drained WC lines of waiting CPUs leave at their time. */
+void sim_cpus_flush_wc(struct sim *s)
+{
+    unsigned i;
+
+    for (i = 0; i < s->ncpu; i++) {
+        struct sim_cpu *c = &s->cpus[i];
+        if (c->state != SIM_CPU_RUN && stbuf_wc_next(&c->stb) <= s->now) {
+            cpu_wait_until(&c->cpu, s->now, CPU_IDLE);
+            sim_cpu_flush_wc(c);
+        }
+    }
+}
+
+int sim_cpus_done(const struct sim *s)
+{
+    unsigned i;
+
+    for (i = 0; i < s->ncpu; i++)
+        if (s->cpus[i].state != SIM_CPU_DONE)
+            return 0;
+    return 1;
+}
+
+const char *sim_cpu_state_name(const struct sim_cpu *c)
+{
+    if (c->mmio_waiting)
+        return "stalled on an MMIO read";
+    return c->state == SIM_CPU_RUN ? "running" : c->state == SIM_CPU_WAIT ? "waiting" : "done";
+}
