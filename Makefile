@@ -74,7 +74,7 @@ synth:
 # ---------------------------------------------------------------- C
 $(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) -std=c11 $(CFLAGS) $(WARN) $(DEPFLAGS) $(INCS) -c -o $@ $<
+	$(CC) -std=c11 $(CFLAGS) $(WARN) $(DEPFLAGS) $(INCS) $(INIH_CFLAGS) -c -o $@ $<
 
 $(BUILD)/obj/sim/dev_rtl.o: sim/dev_rtl.cpp $(VLIB)
 	@mkdir -p $(@D)
@@ -82,12 +82,16 @@ $(BUILD)/obj/sim/dev_rtl.o: sim/dev_rtl.cpp $(VLIB)
 
 obj = $(addprefix $(BUILD)/obj/,$(1:.c=.o))
 
-SIM_CORE := sim/pcie_cfg.c sim/pcie_link.c sim/scoreboard.c sim/json.c \
-            sim/host_mem.c sim/cpu.c sim/tlp_queue.c sim/rc.c sim/harness.c sim/sim_cfg.c \
-            sim/platform_sim.c sim/report.c sim/stbuf.c sim/ownchk.c sim/bug_catalog.c \
-            driver/txq.c driver/pktgen.c
+SIM_CORE := sim/pcie_cfg.c sim/pcie_link.c sim/scoreboard.c sim/json.c sim/host_mem.c \
+            sim/cpu.c sim/tlp_queue.c sim/rc.c sim/harness.c sim/sim_cfg.c sim/dev_port.c \
+            sim/metrics.c sim/cpu_sched.c sim/platform_sim.c sim/report.c sim/stbuf.c \
+            sim/ownchk.c sim/bug_catalog.c sim/coro.c sim/cacheline.c sim/profile.c \
+            driver/dql.c driver/txq.c driver/pktgen.c
 SIM_OBJS := $(call obj,$(SIM_CORE)) $(BUILD)/obj/sim/dev_rtl.o $(VLIB) $(VRT_OBJS)
-LDLIBS   := -lpthread -lm
+# libinih (Debian libinih-dev, pkg-config module inih) parses profiles/*.ini.
+# Deferred (=), like CMOCKA: pkg-config runs after install-deps.sh has.
+INIH_CFLAGS = $(shell pkg-config --cflags inih)
+LDLIBS    = -lpthread -lm $(shell pkg-config --libs inih)
 
 $(BUILD)/nictx: $(call obj,sim/main.c) $(SIM_OBJS)
 	$(CXX) -o $@ $^ $(LDLIBS)
@@ -104,12 +108,16 @@ CMOCKA = $(shell pkg-config --libs cmocka)
 T_pcie_link  := sim/pcie_cfg.c sim/pcie_link.c
 T_scoreboard := sim/scoreboard.c
 T_json       := sim/json.c
-T_txq        := driver/txq.c tests/fake_platform.c
-T_pktgen     := driver/txq.c driver/pktgen.c tests/fake_platform.c
+T_txq        := driver/txq.c driver/dql.c tests/fake_platform.c
+T_pktgen     := driver/txq.c driver/dql.c driver/pktgen.c tests/fake_platform.c
 T_pcie_fc    := sim/pcie_cfg.c sim/pcie_link.c
 T_stbuf      := sim/stbuf.c
+T_coro       := sim/coro.c
+T_dql        := driver/dql.c tests/fake_platform.c
+T_cacheline  := sim/cacheline.c
+T_profile    := sim/profile.c sim/sim_cfg.c sim/cpu.c sim/pcie_cfg.c
 T_rc         := sim/rc.c sim/host_mem.c sim/tlp_queue.c sim/pcie_cfg.c sim/pcie_link.c
-UNIT_TESTS   := pcie_link pcie_fc rc scoreboard json txq pktgen stbuf
+UNIT_TESTS   := pcie_link pcie_fc rc scoreboard json txq pktgen stbuf coro dql cacheline profile
 SIM_TESTS    := sim ownership
 # Engine tests drive the Verilated RTL directly through struct device_ops.
 ENGINE_TESTS := engine

@@ -42,6 +42,10 @@ static int txq_cfg_valid(const struct txq_cfg *cfg)
         return 0;
     if (cfg->proto > TXQ_PROTO_WC || cfg->barrier > TXQ_BARRIER_NONE || cfg->bug >= DRV_BUG_COUNT)
         return 0;
+    if (cfg->dql_order != DQL_WRITE_FIRST && cfg->dql_order != DQL_READ_FIRST)
+        return 0;
+    if (cfg->tail_coalesce >= slots)
+        return 0;
     if (cfg->irq_thresh > 0) {
         if (cfg->irq_addr == 0 || (cfg->irq_addr & 3u) != 0)
             return 0;
@@ -64,9 +68,11 @@ int txq_init(struct txq *q, struct platform *p, const struct txq_cfg *cfg,
     uint32_t size = 1u << cfg->ring_log2;
     void **cookies = calloc(size, sizeof(*cookies));
     uint8_t *phase_of = calloc(size, 1);
-    if (cookies == NULL || phase_of == NULL) {
+    uint16_t *len_of = calloc(size, sizeof(*len_of));
+    if (cookies == NULL || phase_of == NULL || len_of == NULL) {
         free(cookies);
         free(phase_of);
+        free(len_of);
         return -2;
     }
 
@@ -76,6 +82,7 @@ int txq_init(struct txq *q, struct platform *p, const struct txq_cfg *cfg,
     if (ring == NULL) {
         free(cookies);
         free(phase_of);
+        free(len_of);
         return -2;
     }
     /* The writeback word gets a cache line of its own: the device writes it,
@@ -85,6 +92,7 @@ int txq_init(struct txq *q, struct platform *p, const struct txq_cfg *cfg,
     if (wb == NULL) {
         free(cookies);
         free(phase_of);
+        free(len_of);
         return -2;
     }
 
@@ -95,6 +103,16 @@ int txq_init(struct txq *q, struct platform *p, const struct txq_cfg *cfg,
     q->wb_dma = wb_dma;
     q->cookies = cookies;
     q->phase_of = phase_of;
+    q->len_of = len_of;
+    q->bql = cfg->bql;
+    q->tail_coalesce = cfg->tail_coalesce;
+    q->bql_stopped = 0;
+    q->pending = 0;
+    q->xmit_lock = 0;
+    q->st_bql_stops = q->st_deferred = 0;
+    /* BQL as Linux starts it: no minimum, the kernel's maximum, 1 s hold. */
+    if (dql_init(&q->dql, cfg->dql_order, 0, DQL_MAX_LIMIT, 1000000000ull) != 0)
+        return -1;
     q->bug_fired = 0;
     q->size = size;
     q->mask = size - 1;
@@ -145,8 +163,10 @@ void txq_destroy(struct txq *q)
         return;
     free(q->cookies);
     free(q->phase_of);
+    free(q->len_of);
     q->cookies = NULL;
     q->phase_of = NULL;
+    q->len_of = NULL;
 }
 
 unsigned txq_in_flight(const struct txq *q)
@@ -161,7 +181,7 @@ unsigned txq_free(const struct txq *q)
 
 int txq_stopped(const struct txq *q)
 {
-    return q->stopped != 0;
+    return q->stopped != 0 || q->bql_stopped != 0;
 }
 
 /* A one-shot bug fires on this packet. */
@@ -285,6 +305,42 @@ static void txq_doorbell(struct txq *q)
     q->st_doorbells++;
 }
 
+/* Ring the doorbell now, or defer it (tail coalescing): the kernel's
+ * `!xmit_more || stopped` rule, with ixgbe's dispatch_limit on top. */
+static void txq_kick(struct txq *q, int more)
+{
+    if (q->pending == 0)
+        return;
+    if (!txq_stopped(q) && (more || (q->tail_coalesce && q->pending < q->tail_coalesce))) {
+        if (!more)
+            q->st_deferred++;
+        return;
+    }
+    q->pending = 0;
+    txq_doorbell(q);
+}
+
+void txq_flush(struct txq *q)
+{
+    if (q->pending) {
+        q->pending = 0;
+        txq_doorbell(q);
+    }
+}
+
+/* BQL after queuing `len` bytes: netdev_tx_sent_queue. */
+static void txq_bql_sent(struct txq *q, unsigned len)
+{
+    if (!q->bql)
+        return;
+    dql_queued(&q->dql, q->plat, len);
+    if (dql_avail(&q->dql, q->plat) < 0) {
+        plat_cpu_touch(q->plat, &q->bql_stopped, sizeof(q->bql_stopped), PLAT_WRITE);
+        q->bql_stopped = 1;
+        q->st_bql_stops++;
+    }
+}
+
 /* Write slot i for pkt under the configured protocol and placement. */
 static void txq_write_desc(struct txq *q, uint32_t i, const struct txq_pkt *pkt)
 {
@@ -302,7 +358,10 @@ enum txq_ret txq_xmit(struct txq *q, const struct txq_pkt *pkt, int more)
         q->st_bad_len++;
         return TXQ_EINVAL;
     }
-    if (q->stopped || txq_free(q) == 0) {
+    /* The producer reads its own index and the consumer's (free space). */
+    plat_cpu_touch(q->plat, &q->next_to_use, sizeof(q->next_to_use), PLAT_READ);
+    plat_cpu_touch(q->plat, &q->next_to_clean, sizeof(q->next_to_clean), PLAT_READ);
+    if (txq_stopped(q) || txq_free(q) == 0) {
         q->st_busy++;
         return TXQ_BUSY;
     }
@@ -317,7 +376,10 @@ enum txq_ret txq_xmit(struct txq *q, const struct txq_pkt *pkt, int more)
         q->bug_fired = 1;
     }
     q->cookies[i] = pkt->cookie;
+    q->len_of[i] = pkt->len;
+    plat_cpu_touch(q->plat, &q->next_to_use, sizeof(q->next_to_use), PLAT_WRITE);
     q->next_to_use = (i + 1) & q->mask;
+    q->pending++;
     /* A new pass over the ring: the owner bit flips (mlx4: ring->size bit). */
     if (q->next_to_use == 0 && !(q->bug == DRV_BUG_WRONG_PHASE))
         q->phase ^= 1u;
@@ -329,9 +391,22 @@ enum txq_ret txq_xmit(struct txq *q, const struct txq_pkt *pkt, int more)
         q->stopped = 1;
         q->st_stops++;
     }
-    if (!more || q->stopped)
-        txq_doorbell(q);
+    txq_bql_sent(q, pkt->len);
+    txq_kick(q, more);
     return TXQ_OK;
+}
+
+/* BQL after reclaiming `bytes`: netdev_tx_completed_queue. */
+static void txq_bql_completed(struct txq *q, struct platform *p, unsigned bytes)
+{
+    if (!q->bql || bytes == 0)
+        return;
+    dql_completed(&q->dql, p, bytes);
+    if (q->bql_stopped && dql_avail(&q->dql, p) >= 0) {
+        plat_cpu_touch(p, &q->bql_stopped, sizeof(q->bql_stopped), PLAT_WRITE);
+        q->bql_stopped = 0;
+        q->st_wakes++;
+    }
 }
 
 static unsigned txq_wake_thresh(const struct txq *q)
@@ -356,6 +431,8 @@ unsigned txq_clean_budget(struct txq *q, struct platform *p, unsigned budget)
     else
         head = plat_mmio_read32(p, NICTX_REG_HEAD);
 
+    plat_cpu_touch(p, &q->next_to_clean, sizeof(q->next_to_clean), PLAT_READ);
+    plat_cpu_touch(p, &q->next_to_use, sizeof(q->next_to_use), PLAT_READ);
     uint32_t ntc = q->next_to_clean;
     /* The device may only report a head inside [next_to_clean, next_to_use]. */
     if (head >= q->size || ((head - ntc) & q->mask) > txq_in_flight(q)) {
@@ -363,20 +440,25 @@ unsigned txq_clean_budget(struct txq *q, struct platform *p, unsigned budget)
         return 0;
     }
 
-    unsigned n = 0;
+    unsigned n = 0, bytes = 0;
     while (ntc != head && (budget == 0 || n < budget)) {
         plat_cpu_work(p, PLAT_WORK_CLEAN_DESC, 1);
+        bytes += q->len_of[ntc];
         void *cookie = q->cookies[ntc];
         q->cookies[ntc] = NULL;
         q->done(q->done_ctx, cookie);
         ntc = (ntc + 1) & q->mask;
         n++;
     }
+    plat_cpu_touch(p, &q->next_to_clean, sizeof(q->next_to_clean), PLAT_WRITE);
     q->next_to_clean = ntc;
     q->st_reclaimed += n;
+    txq_bql_completed(q, p, bytes);
 
     /* netif_wake_queue once there is room for a batch again. */
+    plat_cpu_touch(p, &q->stopped, sizeof(q->stopped), PLAT_READ);
     if (q->stopped && txq_free(q) >= txq_wake_thresh(q)) {
+        plat_cpu_touch(p, &q->stopped, sizeof(q->stopped), PLAT_WRITE);
         q->stopped = 0;
         q->st_wakes++;
     }
@@ -391,6 +473,8 @@ void txq_get_stats(const struct txq *q, struct txq_stats *out)
     out->wmbs = q->st_wmbs;
     out->dma_wmbs = q->st_dma_wmbs;
     out->wc_pushes = q->st_wc_pushes;
+    out->bql_stops = q->st_bql_stops;
+    out->deferred = q->st_deferred;
     out->cleans = q->st_cleans;
     out->reclaimed = q->st_reclaimed;
     out->busy = q->st_busy;

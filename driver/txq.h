@@ -40,6 +40,7 @@
 #include <stdalign.h>
 #include <stdint.h>
 
+#include "dql.h"
 #include "drv_bug.h"
 #include "nictx_hw.h"
 #include "platform.h"
@@ -106,6 +107,10 @@ struct txq_cfg {
     enum txq_barrier barrier;
     enum drv_bug bug;        /* DRV_BUG_NONE: the correct driver */
     uint64_t bug_at;         /* packet index at which a one-shot bug fires */
+    int bql;                 /* byte queue limits (BQL) on the queue */
+    enum dql_order dql_order; /* dql_queued's access order */
+    unsigned tail_coalesce;  /* defer the tail write up to N packets, even
+                                without xmit_more (ixgbe dispatch_limit); 0: off */
 };
 
 /* Completion callback: the buffer behind `cookie` is free again. */
@@ -131,6 +136,8 @@ struct txq_stats {
     uint64_t wmbs;      /* wmb() issued */
     uint64_t dma_wmbs;  /* dma_wmb() issued */
     uint64_t wc_pushes; /* descriptors pushed through the WC window */
+    uint64_t bql_stops; /* queue stopped by BQL (dql_avail < 0) */
+    uint64_t deferred;  /* doorbells deferred by tail coalescing */
     uint64_t cleans;    /* txq_clean calls */
     uint64_t reclaimed; /* descriptors reclaimed */
     uint64_t busy;      /* txq_xmit returned TXQ_BUSY */
@@ -150,6 +157,7 @@ struct txq {
     dma_addr_t wb_dma;
     void **cookies;             /* per-slot cookie, malloc'd (CPU-private) */
     uint8_t *phase_of;          /* per-slot owner bit to publish, malloc'd */
+    uint16_t *len_of;           /* per-slot frame length (for BQL), malloc'd */
     uint32_t size;              /* ring slots, 1 << ring_log2 */
     uint32_t mask;              /* size - 1 */
     enum txq_clean_mode clean;
@@ -158,21 +166,31 @@ struct txq {
     enum drv_bug bug;
     uint64_t bug_at;
     int bug_fired;              /* a one-shot doorbell bug has fired */
+    int bql;
+    unsigned tail_coalesce;
     txq_complete_fn done;
     void *done_ctx;
 
     /* Producer line: written by txq_xmit (and `stopped` by txq_clean). */
     alignas(TXQ_CACHELINE) uint32_t next_to_use;
-    int stopped;                /* netif_stop_queue state */
+    int stopped;                /* netif_stop_queue state (ring full) */
+    int bql_stopped;            /* stack XOFF: BQL's limit reached */
+    unsigned pending;           /* descriptors written since the last doorbell */
     uint32_t phase;             /* owner bit of the current pass: 1, 0, 1, ... */
     uint32_t batch_start;       /* first slot of the batch not yet published */
     uint32_t wc_off;            /* BAR0 offset of the next WC buffer */
     uint64_t st_pkts, st_descs, st_doorbells, st_wmbs, st_dma_wmbs, st_wc_pushes,
-        st_busy, st_stops, st_bad_len;
+        st_busy, st_stops, st_bad_len, st_bql_stops, st_deferred;
 
     /* Consumer line: written by txq_clean only. */
     alignas(TXQ_CACHELINE) uint32_t next_to_clean;
     uint64_t st_cleans, st_reclaimed, st_wakes, st_bad_head;
+
+    /* The transmit lock (HARD_TX_LOCK), a line of its own. */
+    alignas(TXQ_CACHELINE) uint32_t xmit_lock;
+
+    /* BQL: enqueue and completion halves, a line each (dql.h). */
+    struct dql dql;
 };
 
 /*
@@ -190,6 +208,13 @@ struct txq {
  */
 int txq_init(struct txq *q, struct platform *p, const struct txq_cfg *cfg,
              txq_complete_fn done, void *done_ctx);
+
+/*
+ * Write the tail now if doorbells were deferred (tail coalescing), as the
+ * stack's end-of-batch flush does.  The source calls it when it has
+ * nothing more to send for now.
+ */
+void txq_flush(struct txq *q);
 
 /* Free the per-slot arrays; the device is left as is.  Safe to call twice. */
 void txq_destroy(struct txq *q);
@@ -216,7 +241,7 @@ unsigned txq_clean(struct txq *q);
  * most `budget` descriptors (NAPI budget; 0: no limit). */
 unsigned txq_clean_budget(struct txq *q, struct platform *p, unsigned budget);
 
-int txq_stopped(const struct txq *q);        /* 1 if stopped, else 0 */
+int txq_stopped(const struct txq *q);        /* 1 if stopped (ring full or BQL), else 0 */
 unsigned txq_free(const struct txq *q);      /* descriptors free to post */
 unsigned txq_in_flight(const struct txq *q); /* posted, not reclaimed */
 void txq_get_stats(const struct txq *q, struct txq_stats *out);

@@ -115,6 +115,11 @@ static void host_snoop(struct sim *s, const struct tlp *t, sim_ps_t at)
         sb[i] = &s->cpus[i].stb;
     if (t->kind == TLP_KIND_DESC_RD)
         ownchk_desc_read(&s->ck, t->addr, t->len, at, sb, s->ncpu);
+    if (s->cl_up) {
+        const void *cpu = host_mem_ptr(&s->mem, t->addr, t->len);
+        if (cpu)
+            cl_device(&s->cl, (uint64_t)(uintptr_t)cpu, t->len, t->type == TLP_MWR);
+    }
     for (i = 0; i < s->ncpu; i++) {
         stbuf_snoop(&s->cpus[i].stb, t->addr, t->len);
         /* Stores visible by now can no longer be undone for anyone: the
@@ -410,6 +415,9 @@ static void sim_driver_cfg(struct sim *s)
     tc->barrier = cfg->barrier;
     tc->bug = cfg->bug;
     tc->bug_at = cfg->bug_at;
+    tc->bql = cfg->bql;
+    tc->dql_order = cfg->dql;
+    tc->tail_coalesce = cfg->tail_coalesce;
 
     memset(pc, 0, sizeof(*pc));
     pc->count = cfg->packets;
@@ -441,6 +449,14 @@ static int sim_build(struct sim *s, const struct device_ops *ops, char *err, siz
     memsz = (size_t)cfg->ring_size * (NICTX_DESC_BYTES + buf) + (1u << 16);
     sim_stbuf_cfg(s, memsz, &bc);
     ownchk_init(&s->ck, &s->mem, sim_violation_at, s);
+    {
+        struct cl_cfg cc = {cfg->cpus, cfg->costs.line_xfer_ns, cfg->costs.line_upgrade_ns};
+        if (cl_init(&s->cl, &cc) != 0) {
+            snprintf(err, errlen, "cannot build the cache-line model");
+            return -1;
+        }
+        s->cl_up = 1;
+    }
     if (host_mem_init(&s->mem, SIM_HOST_BASE, memsz) != 0 || sim_cpus_init(s, &bc) != 0 ||
         tlpq_init(&s->cpu_out, 64) != 0 ||
         rc_init(&s->rc, &s->mem, &cfg->pcie, cfg->mem_latency_ns) != 0 ||
@@ -463,6 +479,35 @@ static int sim_build(struct sim *s, const struct device_ops *ops, char *err, siz
         return -1;
     }
     ops->reset(s->dev);
+    return 0;
+}
+
+/* The driver state the CPUs share, as cache lines (docs/calibration.md):
+ * the ring's producer and consumer blocks (one line when the layout is
+ * packed, as in mlx4 before the false-sharing fix), BQL's two halves, the
+ * descriptors and the head-writeback word, which the device also touches. */
+static int sim_lines(struct sim *s, char *err, size_t errlen)
+{
+    struct txq *q = &s->txq;
+    uint64_t prod = (uint64_t)(uintptr_t)&q->next_to_use;
+    uint64_t cons = (uint64_t)(uintptr_t)&q->next_to_clean;
+    uint64_t end = (uint64_t)(uintptr_t)(q + 1);
+    uint64_t dqe = (uint64_t)(uintptr_t)&q->dql.num_queued;
+    uint64_t dqc = (uint64_t)(uintptr_t)&q->dql.limit;
+    uint64_t dqx = (uint64_t)(uintptr_t)(&q->dql + 1);
+
+    if (cl_region(&s->cl, prod, (size_t)(cons - prod), "txq.prod") < 0 ||
+        cl_region(&s->cl, cons, (size_t)(dqe - cons), "txq.cons") < 0 ||
+        cl_region(&s->cl, dqe, (size_t)(dqc - dqe), "bql.queued") < 0 ||
+        cl_region(&s->cl, dqc, (size_t)(dqx - dqc), "bql.completed") < 0 ||
+        cl_region(&s->cl, (uint64_t)(uintptr_t)q->ring,
+                  (size_t)q->size * NICTX_DESC_BYTES, "ring") < 0 ||
+        cl_region(&s->cl, (uint64_t)(uintptr_t)q->wb, 4, "head_wb") < 0 ||
+        (s->cfg.layout == SIM_LAYOUT_PACKED && cl_alias(&s->cl, cons, prod) != 0)) {
+        snprintf(err, errlen, "cannot register the shared cache lines");
+        return -1;
+    }
+    (void)end;
     return 0;
 }
 
@@ -517,6 +562,10 @@ struct sim *sim_create(const struct sim_cfg *cfg, const struct device_ops *ops,
         sim_destroy(s);
         return NULL;
     }
+    if (sim_lines(s, err, errlen) != 0) {
+        sim_destroy(s);
+        return NULL;
+    }
     /* Measure from here: the probe's MMIO writes and reads are set-up. */
     t0 = s->now;
     for (i = 0; i < s->ncpu; i++)
@@ -550,6 +599,8 @@ void sim_destroy(struct sim *s)
     rc_destroy(&s->rc);
     host_mem_destroy(&s->mem);
     ownchk_destroy(&s->ck);
+    if (s->cl_up)
+        cl_destroy(&s->cl);
     sim_cpus_destroy(s);
     free(s);
 }

@@ -64,6 +64,7 @@ struct sim_cfg {
     /* host CPUs and the stack (docs/calibration.md) */
     unsigned cpus;              /* 1: one CPU sends and cleans; 2: a completion CPU */
     enum sim_layout layout;     /* ring producer/consumer fields: split or packed */
+    int bql;                    /* byte queue limits on the queue */
     enum dql_order dql;         /* BQL dql_queued order */
     enum sim_source source;     /* pktgen bursts, or a qdisc bulk-dequeuing under BQL */
     unsigned tail_coalesce;     /* defer the tail write up to N packets (0: off) */
@@ -84,6 +85,12 @@ uint32_t sim_cfg_line_rate_fx(const struct sim_cfg *cfg);
 const char *sim_proto_name(enum txq_proto p);
 const char *sim_barrier_name(enum txq_barrier b);
 const char *sim_ordering_name(enum stbuf_order o);
+const char *sim_layout_name(enum sim_layout l);
+const char *sim_dql_name(enum dql_order d);
+const char *sim_source_name(enum sim_source x);
+int sim_parse_layout(const char *s, enum sim_layout *out);
+int sim_parse_dql(const char *s, enum dql_order *out);
+int sim_parse_source(const char *s, enum sim_source *out);
 int sim_parse_proto(const char *s, enum txq_proto *out);
 int sim_parse_barrier(const char *s, enum txq_barrier *out);
 int sim_parse_ordering(const char *s, enum stbuf_order *out);

@@ -48,6 +48,12 @@ static void usage(FILE *f)
 "  --cpus N              1: one CPU sends and cleans up; 2: a second CPU runs the\n"
 "                        completions, woken by head writeback or interrupt (1)\n"
 "  --napi-budget N       descriptors one cleanup pass may reclaim (64)\n"
+"  --layout L            split | packed: the ring's producer and consumer fields on\n"
+"                        separate cache lines or on one (split)\n"
+"  --bql on|off          byte queue limits on the queue (off)\n"
+"  --dql ORDER           write-first | read-first: dql_queued's access order (write-first)\n"
+"  --tail-coalesce N     defer the tail write up to N packets even without xmit_more\n"
+"                        (ixgbe dispatch_limit; 0 = off)\n"
 "pcie:\n"
 "  --pcie genGxW         link generation and width, e.g. gen3x8 (gen3x8)\n"
 "  --mps N --mrrs N      max payload / read request size (256 / 512)\n"
@@ -88,7 +94,7 @@ enum {
     O_PKT = 256, O_PKTMAX, O_BURST, O_PACKETS, O_SEED, O_BUFOFF, O_CPU, O_MMIOW,
     O_MEMLAT, O_POLL, O_PCIE, O_MPS, O_MRRS, O_RCB, O_RCBCH, O_PLAT, O_LINE, O_DEVMHZ,
     O_RING, O_DFM, O_TAGS, O_MAXRD, O_FCDEV, O_FCHOST, O_FCUPD, O_WB, O_IRQ, O_CLEAN, O_JSON, O_WD, O_QUIET, O_HELP,
-    O_PROTO, O_BARRIER, O_ORDER, O_WINDOW, O_BUG, O_BUGAT, O_GRACE, O_CPUS, O_NAPI
+    O_PROTO, O_BARRIER, O_ORDER, O_WINDOW, O_BUG, O_BUGAT, O_GRACE, O_CPUS, O_NAPI, O_LAYOUT, O_BQL, O_DQL, O_TAILC
 };
 
 static const struct option opts[] = {
@@ -121,6 +127,10 @@ static const struct option opts[] = {
     {"irq-thresh", required_argument, NULL, O_IRQ},
     {"clean", required_argument, NULL, O_CLEAN},
     {"cpus", required_argument, NULL, O_CPUS},
+    {"layout", required_argument, NULL, O_LAYOUT},
+    {"bql", required_argument, NULL, O_BQL},
+    {"dql", required_argument, NULL, O_DQL},
+    {"tail-coalesce", required_argument, NULL, O_TAILC},
     {"napi-budget", required_argument, NULL, O_NAPI},
     {"protocol", required_argument, NULL, O_PROTO},
     {"barrier", required_argument, NULL, O_BARRIER},
@@ -285,6 +295,14 @@ static int cmd_run(int argc, char **argv)
             else return bad_arg(name, a, "expected wb or mmio");
             break;
         case O_CPUS: if (parse_uint(a, &cfg.cpus)) return bad_arg(name, a, "not a number"); break;
+        case O_LAYOUT: if (sim_parse_layout(a, &cfg.layout)) return bad_arg(name, a, "expected split or packed"); break;
+        case O_DQL: if (sim_parse_dql(a, &cfg.dql)) return bad_arg(name, a, "expected write-first or read-first"); break;
+        case O_BQL:
+            if (strcmp(a, "on") == 0) cfg.bql = 1;
+            else if (strcmp(a, "off") == 0) cfg.bql = 0;
+            else return bad_arg(name, a, "expected on or off");
+            break;
+        case O_TAILC: if (parse_uint(a, &cfg.tail_coalesce)) return bad_arg(name, a, "not a number"); break;
         case O_NAPI: if (parse_uint(a, &cfg.napi_budget)) return bad_arg(name, a, "not a number"); break;
         case O_PROTO: if (sim_parse_proto(a, &cfg.proto)) return bad_arg(name, a, "expected tail, owner or wc"); break;
         case O_BARRIER:

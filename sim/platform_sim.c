@@ -13,6 +13,7 @@
  * and the CPU stalls until its completion comes back through the simulated
  * link and device.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "nictx_hw.h"
@@ -173,6 +174,16 @@ uint32_t plat_mmio_read32(struct platform *p, uint32_t off)
 
 /* ---------------------------------------------------------- DMA memory */
 
+/* The CPU reads or writes memory other CPUs (or the device) share. */
+static void cpu_line(struct sim_cpu *c, const void *addr, size_t len, int write)
+{
+    struct sim *s = c->sim;
+
+    if (s->cl_up)
+        cpu_charge(&c->cpu, CPU_CACHELINE,
+                   cl_access(&s->cl, c->id, (uint64_t)(uintptr_t)addr, len, write));
+}
+
 static void cpu_store(struct platform *p, void *dst, const void *val, unsigned len)
 {
     struct sim *s = p->sim;
@@ -187,6 +198,7 @@ static void cpu_store(struct platform *p, void *dst, const void *val, unsigned l
     ownchk_store(&s->ck, bus, val, len, c->cpu.now, vis);
     cpu_sync_published(s);
     cpu_charge(&c->cpu, CPU_DESC_WRITE, c->cpu.costs.store_ns);
+    cpu_line(c, dst, len, 1);
 }
 
 void plat_store32(struct platform *p, void *dst, uint32_t val)
@@ -207,6 +219,7 @@ uint32_t plat_load32(struct platform *p, const void *src)
     cpu_enter(c, 0);
     memcpy(&v, src, 4);
     cpu_charge(&c->cpu, CPU_DRIVER, c->cpu.costs.load_ns);
+    cpu_line(c, src, 4, 0);
     return v;
 }
 
@@ -219,6 +232,7 @@ void plat_cpu_touch(struct platform *p, const void *addr, size_t len, enum plat_
     cpu_enter(c, 0);
     if (how == PLAT_WRITE && bus)
         ownchk_touch(&s->ck, bus, len, c->cpu.now);
+    cpu_line(c, addr, len, how == PLAT_WRITE);
 }
 
 uint64_t plat_time_ns(struct platform *p)

@@ -12,6 +12,9 @@
 static const char *const proto_names[] = {"tail", "owner", "wc"};
 static const char *const barrier_names[] = {"per-desc", "per-batch", "wmb-per-desc", "none"};
 static const char *const ordering_names[] = {"x86", "weak"};
+static const char *const layout_names[] = {"split", "packed"};
+static const char *const dql_names[] = {"write-first", "read-first"};
+static const char *const source_names[] = {"pktgen", "qdisc"};
 
 #define NNAMES(a) (sizeof(a) / sizeof(a[0]))
 
@@ -33,6 +36,37 @@ static const char *name_of(const char *const *names, size_t n, unsigned v)
 const char *sim_proto_name(enum txq_proto p) { return name_of(proto_names, NNAMES(proto_names), p); }
 const char *sim_barrier_name(enum txq_barrier b) { return name_of(barrier_names, NNAMES(barrier_names), b); }
 const char *sim_ordering_name(enum stbuf_order o) { return name_of(ordering_names, NNAMES(ordering_names), o); }
+
+const char *sim_layout_name(enum sim_layout l) { return name_of(layout_names, NNAMES(layout_names), l); }
+const char *sim_dql_name(enum dql_order d) { return name_of(dql_names, NNAMES(dql_names), d); }
+const char *sim_source_name(enum sim_source x) { return name_of(source_names, NNAMES(source_names), x); }
+
+int sim_parse_layout(const char *s, enum sim_layout *out)
+{
+    int i = name_find(layout_names, NNAMES(layout_names), s);
+    if (i < 0)
+        return -1;
+    *out = (enum sim_layout)i;
+    return 0;
+}
+
+int sim_parse_dql(const char *s, enum dql_order *out)
+{
+    int i = name_find(dql_names, NNAMES(dql_names), s);
+    if (i < 0)
+        return -1;
+    *out = (enum dql_order)i;
+    return 0;
+}
+
+int sim_parse_source(const char *s, enum sim_source *out)
+{
+    int i = name_find(source_names, NNAMES(source_names), s);
+    if (i < 0)
+        return -1;
+    *out = (enum sim_source)i;
+    return 0;
+}
 
 int sim_parse_proto(const char *s, enum txq_proto *out)
 {
@@ -174,6 +208,10 @@ int sim_cfg_validate(const struct sim_cfg *c, char *err, size_t errlen)
         BAD("--protocol, --barrier, --ordering or --driver-bug out of range");
     if (c->cpus < 1 || c->cpus > SIM_MAX_CPUS)
         BAD("--cpus %u: must be 1 (one CPU sends and cleans) or 2 (a completion CPU)", c->cpus);
+    if (c->tail_coalesce >= c->ring_size)
+        BAD("--tail-coalesce %u: must be below the ring size %u", c->tail_coalesce, c->ring_size);
+    if (c->source != SIM_SOURCE_PKTGEN)
+        BAD("--source qdisc: not implemented yet (issue 7); use pktgen");
     if (c->napi_budget < 1 || c->napi_budget > 65536)
         BAD("--napi-budget %u: must be 1..65536", c->napi_budget);
     if (c->reorder_window < 1 || c->reorder_window > STBUF_WINDOW_MAX)

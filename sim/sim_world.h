@@ -7,6 +7,7 @@
 #ifndef NICTX_SIM_WORLD_H
 #define NICTX_SIM_WORLD_H
 
+#include "cacheline.h"
 #include "coro.h"
 #include "cpu.h"
 #include "device.h"
@@ -68,6 +69,8 @@ struct sim {
     struct sim_cpu cpus[SIM_MAX_CPUS];
     unsigned ncpu;
     struct ownchk ck;      /* descriptor ownership ground truth */
+    struct cl_model cl;    /* cache lines shared by the CPUs and the device */
+    int cl_up;
     struct txq_cfg tc;     /* the driver's configuration (probe) */
     struct pktgen_cfg pc;
     int probe_rc;          /* txq_init / pktgen_init result */

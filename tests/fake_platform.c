@@ -15,6 +15,7 @@
 int fake_platform_init(struct platform *p, size_t mem_size)
 {
     memset(p, 0, sizeof(*p));
+    p->log_touches = 1;
     size_t rounded = (mem_size + FAKE_MEM_ALIGN - 1) & ~(size_t)(FAKE_MEM_ALIGN - 1);
     if (rounded == 0)
         rounded = FAKE_MEM_ALIGN;
@@ -163,7 +164,8 @@ void plat_mmio_copy_wc(struct platform *p, uint32_t off, const void *src, size_t
 
 void plat_cpu_touch(struct platform *p, const void *addr, size_t len, enum plat_access how)
 {
-    fake_log(p, how == PLAT_WRITE ? FAKE_TOUCH_W : FAKE_TOUCH_R, (uint64_t)(uintptr_t)addr, len);
+    if (p->log_touches)
+        fake_log(p, how == PLAT_WRITE ? FAKE_TOUCH_W : FAKE_TOUCH_R, (uint64_t)(uintptr_t)addr, len);
 }
 
 uint64_t plat_time_ns(struct platform *p)

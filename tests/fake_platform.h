@@ -67,6 +67,7 @@ struct platform {
     uint64_t work[3];   /* plat_cpu_work units per enum plat_work */
     unsigned bad_access;
     uint64_t now_ns;    /* what plat_time_ns returns; tests set it */
+    int log_touches;    /* log plat_cpu_touch calls (1 after init) */
 };
 
 /* Returns 0, or -1 if the host memory or the log cannot be allocated. */

@@ -66,6 +66,9 @@ static int fx_setup(void **state)
         return -1;
     }
     f->cfg = fx_default_cfg();
+    /* The order of register, memory and barrier operations is what these
+     * tests check; shared-field touches (cache-line model) are left out. */
+    f->fp.log_touches = 0;
     *state = f;
     return 0;
 }
@@ -804,6 +807,67 @@ static void test_txq_bug_tail_beyond_ring(void **state)
     assert_int_equal(f->fp.log[nth_op(&f->fp, FAKE_MMIO_W32, 3)].val, 4);
 }
 
+/* The transmit path reads the consumer's index (free space) and writes its
+ * own: what the cache-line model charges between CPUs. */
+static void test_txq_touches_shared_fields(void **state)
+{
+    struct fx *f = *state;
+    fx_up(f);
+    f->fp.log_touches = 1;
+    assert_int_equal(fx_xmit(f, 0, 60, 0), TXQ_OK);
+    long rc = fake_platform_find(&f->fp, FAKE_TOUCH_R, (uint64_t)(uintptr_t)&f->q.next_to_clean, 0);
+    long wp = fake_platform_find(&f->fp, FAKE_TOUCH_W, (uint64_t)(uintptr_t)&f->q.next_to_use, 0);
+    assert_true(rc >= 0);
+    assert_true(wp > rc);
+    fake_platform_complete(&f->fp, 1);
+    fake_platform_clear_log(&f->fp);
+    txq_clean(&f->q);
+    assert_true(fake_platform_find(&f->fp, FAKE_TOUCH_W,
+                                   (uint64_t)(uintptr_t)&f->q.next_to_clean, 0) >= 0);
+}
+
+/* Tail coalescing: without xmit_more the tail is still written only every
+ * N packets; txq_flush writes what is pending. */
+static void test_txq_tail_coalesce(void **state)
+{
+    struct fx *f = *state;
+    f->cfg.tail_coalesce = 4;
+    fx_up(f);
+    for (unsigned i = 0; i < 6; i++)
+        assert_int_equal(fx_xmit(f, i, 60, 0), TXQ_OK);
+    assert_int_equal(fake_platform_count(&f->fp, FAKE_MMIO_W32, NICTX_REG_TAIL), 1);
+    assert_int_equal(f->fp.log[fake_platform_find_last(&f->fp, FAKE_MMIO_W32, NICTX_REG_TAIL)].val, 4);
+    txq_flush(&f->q);
+    assert_int_equal(fake_platform_count(&f->fp, FAKE_MMIO_W32, NICTX_REG_TAIL), 2);
+    assert_int_equal(f->fp.log[fake_platform_find_last(&f->fp, FAKE_MMIO_W32, NICTX_REG_TAIL)].val, 6);
+    txq_flush(&f->q); /* nothing pending: nothing written */
+    assert_int_equal(fake_platform_count(&f->fp, FAKE_MMIO_W32, NICTX_REG_TAIL), 2);
+    struct txq_stats st;
+    txq_get_stats(&f->q, &st);
+    assert_int_equal(st.deferred, 5); /* packets 1-3 and 5-6 */
+}
+
+/* BQL: the first completion sets a limit; queuing past it stops the queue
+ * (and rings the doorbell), completing wakes it. */
+static void test_txq_bql_stops_and_wakes(void **state)
+{
+    struct fx *f = *state;
+    f->cfg.bql = 1;
+    fx_up(f);
+    /* Limit starts at 0 (Linux's min_limit): the first packet stops it. */
+    assert_int_equal(fx_xmit(f, 0, 60, 1), TXQ_OK);
+    assert_true(txq_stopped(&f->q));
+    assert_int_equal(fake_platform_count(&f->fp, FAKE_MMIO_W32, NICTX_REG_TAIL), 1);
+    assert_int_equal(fx_xmit(f, 1, 60, 0), TXQ_BUSY);
+    fake_platform_complete(&f->fp, 1);
+    txq_clean(&f->q);
+    assert_false(txq_stopped(&f->q)); /* starved: the limit grew */
+    assert_true(f->q.dql.limit >= 60);
+    struct txq_stats st;
+    txq_get_stats(&f->q, &st);
+    assert_int_equal(st.bql_stops, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -833,6 +897,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_txq_wc_push, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_bugs, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_bug_tail_beyond_ring, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_touches_shared_fields, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_tail_coalesce, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_bql_stops_and_wakes, fx_setup, fx_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
