@@ -97,6 +97,9 @@ static unsigned pktgen_burst(struct pktgen *g)
     if (g->stats.sent < cfg->count)
         len = cfg->len(cfg->ctx, g->stats.sent);
 
+    /* pktgen holds the queue's transmit lock for a burst
+     * (__netif_tx_lock_bh / HARD_TX_LOCK). */
+    plat_spin_lock(g->plat, &g->q->xmit_lock);
     for (unsigned i = 0; i < cfg->burst && g->stats.sent < cfg->count; i++) {
         uint64_t seq = g->stats.sent;
         if (!pktgen_len_ok(g, len)) {
@@ -151,6 +154,10 @@ static unsigned pktgen_burst(struct pktgen *g)
         g->stats.sent++;
         len = next_len;
     }
+    /* Coalesced tail writes go out when the source pauses or is done. */
+    if (g->stats.sent == sent0 || g->stats.sent == cfg->count)
+        txq_flush(g->q);
+    plat_spin_unlock(g->plat, &g->q->xmit_lock);
     return (unsigned)(g->stats.sent - sent0);
 }
 

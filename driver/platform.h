@@ -61,6 +61,12 @@ void plat_store64(struct platform *p, void *dst, uint64_t val);
 /* Load of a DMA-coherent location the device writes (head writeback). */
 uint32_t plat_load32(struct platform *p, const void *src);
 
+/* spin_lock / spin_unlock of `lock` (a word in memory the CPUs share).
+ * Each is a locked instruction: besides its own cost it waits until the
+ * CPU's earlier uncached (posted) MMIO writes have left the core. */
+void plat_spin_lock(struct platform *p, void *lock);
+void plat_spin_unlock(struct platform *p, void *lock);
+
 /* Barriers as the Linux kernel names them. */
 void plat_dma_wmb(struct platform *p);
 void plat_wmb(struct platform *p);

@@ -109,6 +109,9 @@ static void mmio_write(struct platform *p, uint32_t off, uint64_t val, unsigned 
         t = s->cpu_out_last;
     ownchk_mmio(&s->ck, off, val, len, t);
     cpu_sync_published(s);
+    /* The posted write leaves the core uc_drain_ns after it departs. */
+    if (t + sim_ns_to_ps(c->cpu.costs.uc_drain_ns) > c->uc_drained)
+        c->uc_drained = t + sim_ns_to_ps(c->cpu.costs.uc_drain_ns);
     cpu_send_mwr(s, off, &val, len, off == NICTX_REG_TAIL ? TLP_KIND_DOORBELL : TLP_KIND_MMIO_WR,
                  t);
     cpu_charge(&c->cpu, CPU_DOORBELL, c->cpu.costs.mmio_write_ns);
@@ -253,6 +256,26 @@ void plat_dma_wmb(struct platform *p)
         cpu_drain(c);
 }
 
+/* A locked instruction: waits for posted writes to leave the core (the
+ * ixgbe 2012 observation), then costs its share of a lock round trip. */
+static void cpu_locked_op(struct sim_cpu *c, void *lock)
+{
+    cpu_enter(c, 0);
+    cpu_wait_until(&c->cpu, c->uc_drained, CPU_LOCK_STALL);
+    cpu_charge(&c->cpu, CPU_LOCK_STALL, c->cpu.costs.lock_ns / 2);
+    cpu_line(c, lock, sizeof(uint32_t), 1);
+}
+
+void plat_spin_lock(struct platform *p, void *lock)
+{
+    cpu_locked_op(p->cpu, lock);
+}
+
+void plat_spin_unlock(struct platform *p, void *lock)
+{
+    cpu_locked_op(p->cpu, lock);
+}
+
 /* wmb (sfence) and smp_mb (locked op): flush WC buffers, drain stores. */
 static void cpu_fence(struct sim_cpu *c, double issue_ns)
 {
@@ -271,7 +294,10 @@ void plat_wmb(struct platform *p)
 
 void plat_smp_mb(struct platform *p)
 {
-    cpu_fence(p->cpu, p->cpu->cpu.costs.smp_mb_ns);
+    struct sim_cpu *c = p->cpu;
+
+    cpu_fence(c, c->cpu.costs.smp_mb_ns);
+    cpu_wait_until(&c->cpu, c->uc_drained, CPU_LOCK_STALL); /* a locked instruction */
 }
 
 /* ------------------------------------------------------------ the rest */

@@ -168,6 +168,16 @@ void plat_cpu_touch(struct platform *p, const void *addr, size_t len, enum plat_
         fake_log(p, how == PLAT_WRITE ? FAKE_TOUCH_W : FAKE_TOUCH_R, (uint64_t)(uintptr_t)addr, len);
 }
 
+void plat_spin_lock(struct platform *p, void *lock)
+{
+    fake_log(p, FAKE_LOCK, (uint64_t)(uintptr_t)lock, 0);
+}
+
+void plat_spin_unlock(struct platform *p, void *lock)
+{
+    fake_log(p, FAKE_UNLOCK, (uint64_t)(uintptr_t)lock, 0);
+}
+
 uint64_t plat_time_ns(struct platform *p)
 {
     return p->now_ns;

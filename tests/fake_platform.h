@@ -46,6 +46,8 @@ enum fake_op_kind {
     FAKE_MMIO_WC,   /* one 8-byte WC store: addr = BAR0 offset, val = value */
     FAKE_TOUCH_R,   /* plat_cpu_touch read: addr = CPU pointer value, val = length */
     FAKE_TOUCH_W,   /* plat_cpu_touch write: likewise */
+    FAKE_LOCK,      /* plat_spin_lock: addr = CPU pointer value of the lock */
+    FAKE_UNLOCK,    /* plat_spin_unlock: likewise */
 };
 
 struct fake_op {
