@@ -573,6 +573,8 @@ struct sim *sim_create(const struct sim_cfg *cfg, const struct device_ops *ops,
             t0 = s->cpus[i].cpu.now;
     sim_advance_to(s, t0);
     sim_cpus_start(s, s->now);
+    for (i = 0; i < cl_nregions(&s->cl) && i < SIM_CL_SNAP; i++)
+        cl_region_stats(&s->cl, (int)i, &s->cl_t0[i]);
     s->h2d_t0 = *pcie_link_stats(s->h2d);
     s->d2h_t0 = *pcie_link_stats(s->d2h);
     s->t_measure0 = s->now;

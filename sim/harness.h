@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cacheline.h"
 #include "cpu.h"
 #include "device.h"
 #include "dql.h"
@@ -127,6 +128,11 @@ struct sim_result {
     uint64_t wc_used, wc_dropped;  /* device: WC descriptors used / dropped */
     uint32_t dev_err;              /* device ERR register at the end */
     struct stbuf_stats stb;        /* store and WC buffer counters */
+    unsigned nlines;               /* shared driver structures, by cache-line region */
+    struct sim_lines {
+        char name[CL_NAME_MAX];
+        struct cl_stats st;        /* transfers and upgrades, measured run */
+    } lines[8];
     int stopped_by_violation;      /* the run ended grace_us after a violation */
     uint64_t cycles_evaluated, cycles_skipped;
     sim_ps_t sim_time_ps;

@@ -2,6 +2,7 @@
  * metrics.c - a finished run's counters turned into per-packet figures,
  * utilisations and the bound (struct sim_result, sim/harness.h).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "nictx_hw.h"
@@ -15,6 +16,31 @@ static void stbuf_stats_add(struct stbuf_stats *a, const struct stbuf_stats *b)
     a->wc_lines += b->wc_lines;
     a->wc_pieces += b->wc_pieces;
     a->wc_merges += b->wc_merges;
+}
+
+/* Cache-line traffic by shared structure (the measured run). */
+static void sim_result_lines(const struct sim *s, struct sim_result *r)
+{
+    unsigned i, n = s->cl_up ? cl_nregions(&s->cl) : 0;
+
+    for (i = 0; i < n && r->nlines < sizeof(r->lines) / sizeof(r->lines[0]); i++) {
+        struct sim_lines *l = &r->lines[r->nlines++];
+        struct cl_stats end;
+        cl_region_stats(&s->cl, (int)i, &end);
+        snprintf(l->name, sizeof(l->name), "%s", cl_region_name(&s->cl, (int)i));
+        l->st = end;
+        if (i < SIM_CL_SNAP) {
+            const struct cl_stats *b = &s->cl_t0[i];
+            l->st.reads -= b->reads;
+            l->st.writes -= b->writes;
+            l->st.xfers -= b->xfers;
+            l->st.upgrades -= b->upgrades;
+            l->st.dev_reads -= b->dev_reads;
+            l->st.dev_writes -= b->dev_writes;
+            l->st.snoops -= b->snoops;
+            l->st.cost_ns -= b->cost_ns;
+        }
+    }
 }
 
 /* CPU time of cause k in the measured run: CPU `cpu`, or all when -1. */
@@ -132,6 +158,7 @@ void sim_result(const struct sim *s, struct sim_result *r)
     r->wc_dropped = s->wc_dropped;
     r->dev_err = s->dev_err;
     r->stopped_by_violation = s->stopped;
+    sim_result_lines(s, r);
     r->cycles_evaluated = s->cycles;
     r->cycles_skipped = s->skipped;
     r->sim_time_ps = s->now;

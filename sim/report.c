@@ -31,6 +31,41 @@ static const char *status_name(int status)
     return status == 0 ? "ok" : status > 0 ? "violation" : "failed";
 }
 
+/* With more than one CPU: each CPU's time by cause. */
+static void report_cpus(FILE *f, const struct sim_result *r)
+{
+    unsigned c, k;
+
+    if (r->ncpu < 2)
+        return;
+    for (c = 0; c < r->ncpu; c++) {
+        fprintf(f, "    cpu%u ns/pkt:", c);
+        for (k = 0; k < CPU_CAUSE_COUNT; k++)
+            if (k != CPU_IDLE && r->cpu_ns_per_pkt_cpu[c][k] > 0)
+                fprintf(f, " %s %.1f", cpu_cause_name((enum cpu_cause)k),
+                        r->cpu_ns_per_pkt_cpu[c][k]);
+        fprintf(f, " (idle %.1f)\n", r->cpu_ns_per_pkt_cpu[c][CPU_IDLE]);
+    }
+}
+
+/* Cache-line transfers and upgrades per packet, by shared structure. */
+static void report_lines(FILE *f, const struct sim_result *r)
+{
+    unsigned i;
+    int any = 0;
+
+    for (i = 0; i < r->nlines; i++)
+        any |= r->lines[i].st.xfers || r->lines[i].st.upgrades;
+    if (!any)
+        return;
+    fprintf(f, "  cache lines/pkt  ");
+    for (i = 0; i < r->nlines; i++)
+        if (r->lines[i].st.xfers || r->lines[i].st.upgrades)
+            fprintf(f, " %s %.3f xfer %.3f upg", r->lines[i].name,
+                    per_pkt(r->lines[i].st.xfers, r), per_pkt(r->lines[i].st.upgrades, r));
+    fprintf(f, "\n");
+}
+
 /* Who owns the descriptors and what it cost: driver and device counters. */
 static void report_ownership(FILE *f, const struct sim_result *r)
 {
@@ -65,12 +100,15 @@ void report_text(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
     const struct pcie_link_stats *h = &r->h2d, *d = &r->d2h;
 
     fprintf(f, "nictx: %u B frames%s, burst %u, %" PRIu64 " packets, gen%ux%u MPS %u MRRS %u, "
-            "%g Gb/s line, ring %u, cpu %s, seed %" PRIu64 "\n",
+            "%g Gb/s line, ring %u, cpu %s%s%s, seed %" PRIu64 "\n",
             c->pkt_size, c->pkt_size_max > c->pkt_size ? " (random sizes)" : "", c->burst,
             c->packets, c->pcie.gen, c->pcie.lanes, c->pcie.mps, c->pcie.mrrs, c->line_gbps,
-            c->ring_size, c->cpu_profile, c->seed);
-    fprintf(f, "       protocol %s, barrier %s, ordering %s", sim_proto_name(c->proto),
-            sim_barrier_name(c->barrier), sim_ordering_name(c->ordering));
+            c->ring_size, c->cpu_profile, c->profile[0] ? " profile " : "", c->profile, c->seed);
+    fprintf(f, "       %u cpu%s, layout %s, bql %s%s%s, tail coalesce %u; protocol %s, barrier %s, "
+            "ordering %s", c->cpus, c->cpus > 1 ? "s" : "", sim_layout_name(c->layout),
+            c->bql ? "on (" : "off", c->bql ? sim_dql_name(c->dql) : "", c->bql ? ")" : "",
+            c->tail_coalesce, sim_proto_name(c->proto), sim_barrier_name(c->barrier),
+            sim_ordering_name(c->ordering));
     if (c->ordering == STBUF_WEAK)
         fprintf(f, " (window %u)", c->reorder_window);
     if (c->bug != DRV_BUG_NONE)
@@ -94,6 +132,8 @@ void report_text(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
         if (k != CPU_IDLE && r->cpu_ns_per_pkt[k] > 0)
             fprintf(f, " %s %.1f", cpu_cause_name((enum cpu_cause)k), r->cpu_ns_per_pkt[k]);
     fprintf(f, "\n");
+    report_cpus(f, r);
+    report_lines(f, r);
     fprintf(f, "  pcie B/pkt h2d    %8.1f total:", per_pkt(h->tlp_bytes, r));
     for (k = 0; k < TLP_KIND_COUNT; k++)
         if (h->bytes[k])
@@ -206,6 +246,10 @@ int report_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
     json_num(&j, "drain_hit", c->costs.drain_hit_ns);
     json_num(&j, "drain_miss", c->costs.drain_miss_ns);
     json_num(&j, "wc_drain_max", c->costs.wc_drain_max_ns);
+    json_num(&j, "line_xfer", c->costs.line_xfer_ns);
+    json_num(&j, "line_upgrade", c->costs.line_upgrade_ns);
+    json_num(&j, "lock", c->costs.lock_ns);
+    json_num(&j, "uc_drain", c->costs.uc_drain_ns);
     json_obj_end(&j);
     json_u64(&j, "store_buffer_entries", c->costs.sb_entries);
     json_num(&j, "mem_latency_ns", c->mem_latency_ns);
@@ -238,6 +282,14 @@ int report_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
     json_u64(&j, "reorder_window", c->reorder_window);
     json_str(&j, "driver_bug", bug_name(c->bug));
     json_u64(&j, "bug_at", c->bug_at);
+    json_u64(&j, "cpus", c->cpus);
+    json_str(&j, "layout", sim_layout_name(c->layout));
+    json_bool(&j, "bql", c->bql);
+    json_str(&j, "dql", sim_dql_name(c->dql));
+    json_str(&j, "source", sim_source_name(c->source));
+    json_u64(&j, "tail_coalesce", c->tail_coalesce);
+    json_u64(&j, "napi_budget", c->napi_budget);
+    json_str(&j, "profile", c->profile);
     json_num(&j, "watchdog_us", c->watchdog_us);
     json_num(&j, "grace_us", c->grace_us);
     json_obj_end(&j);
@@ -274,6 +326,28 @@ int report_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
     json_num(&j, "total", r->cpu_ns_total);
     for (k = 0; k < CPU_CAUSE_COUNT; k++)
         json_num(&j, cpu_cause_name((enum cpu_cause)k), r->cpu_ns_per_pkt[k]);
+    json_obj_end(&j);
+
+    json_obj_begin(&j, "cpu_ns_per_pkt_by_cpu");
+    for (k = 0; k < r->ncpu; k++) {
+        char key[16];
+        unsigned c;
+        snprintf(key, sizeof(key), "cpu%u", k);
+        json_obj_begin(&j, key);
+        for (c = 0; c < CPU_CAUSE_COUNT; c++)
+            json_num(&j, cpu_cause_name((enum cpu_cause)c), r->cpu_ns_per_pkt_cpu[k][c]);
+        json_obj_end(&j);
+    }
+    json_obj_end(&j);
+    json_obj_begin(&j, "cachelines_per_pkt");
+    for (k = 0; k < r->nlines; k++) {
+        json_obj_begin(&j, r->lines[k].name);
+        json_num(&j, "transfers", per_pkt(r->lines[k].st.xfers, r));
+        json_num(&j, "upgrades", per_pkt(r->lines[k].st.upgrades, r));
+        json_num(&j, "cpu_ns", r->lines[k].st.cost_ns / (double)(r->sb.checked ? r->sb.checked : 1));
+        json_num(&j, "device_snoops", per_pkt(r->lines[k].st.snoops, r));
+        json_obj_end(&j);
+    }
     json_obj_end(&j);
 
     json_obj_begin(&j, "pcie_bytes_per_pkt");

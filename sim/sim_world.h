@@ -72,6 +72,8 @@ struct sim {
     struct ownchk ck;      /* descriptor ownership ground truth */
     struct cl_model cl;    /* cache lines shared by the CPUs and the device */
     int cl_up;
+#define SIM_CL_SNAP 8
+    struct cl_stats cl_t0[SIM_CL_SNAP]; /* region counters when the measurement began */
     struct txq_cfg tc;     /* the driver's configuration (probe) */
     struct pktgen_cfg pc;
     int probe_rc;          /* txq_init / pktgen_init result */
