@@ -49,6 +49,7 @@ int pktgen_init(struct pktgen *g, struct platform *p, struct txq *q,
     g->is_free = is_free;
     g->buf_size = buf_size;
     g->last_buf = 0;
+    g->qdisc_lock = 0;
     g->bug_fired = 0;
     g->failed = 0;
     g->stats.sent = 0;
@@ -88,11 +89,36 @@ static int pktgen_len_ok(const struct pktgen *g, unsigned len)
 }
 
 /* Send up to one burst; returns the number sent (0..burst). */
+/*
+ * The qdisc's share of a run (net/sched sch_direct_xmit with bulk dequeue):
+ * under the qdisc root lock, dequeue packets while BQL's budget lasts (at
+ * least one), then release the lock; the caller sends them as one batch.
+ */
+static unsigned pktgen_qdisc_dequeue(struct pktgen *g)
+{
+    struct txq *q = g->q;
+    unsigned n = 1, max = g->cfg.burst;
+
+    plat_spin_lock(g->plat, &g->qdisc_lock);
+    plat_cpu_work(g->plat, PLAT_WORK_QDISC_PKT, 1);
+    if (q->bql) {
+        int budget = dql_avail(&q->dql, g->plat) - (int)g->cfg.max_len;
+        while (n < max && budget > 0) {
+            budget -= (int)g->cfg.max_len;
+            n++;
+            plat_cpu_work(g->plat, PLAT_WORK_QDISC_PKT, 1);
+        }
+    }
+    plat_spin_unlock(g->plat, &g->qdisc_lock);
+    return n;
+}
+
 static unsigned pktgen_burst(struct pktgen *g)
 {
     const struct pktgen_cfg *cfg = &g->cfg;
     uint64_t sent0 = g->stats.sent;
     unsigned len = 0;
+    unsigned burst = cfg->qdisc ? pktgen_qdisc_dequeue(g) : cfg->burst;
 
     if (g->stats.sent < cfg->count)
         len = cfg->len(cfg->ctx, g->stats.sent);
@@ -100,7 +126,7 @@ static unsigned pktgen_burst(struct pktgen *g)
     /* pktgen holds the queue's transmit lock for a burst
      * (__netif_tx_lock_bh / HARD_TX_LOCK). */
     plat_spin_lock(g->plat, &g->q->xmit_lock);
-    for (unsigned i = 0; i < cfg->burst && g->stats.sent < cfg->count; i++) {
+    for (unsigned i = 0; i < burst && g->stats.sent < cfg->count; i++) {
         uint64_t seq = g->stats.sent;
         if (!pktgen_len_ok(g, len)) {
             /* For a later packet of the burst, the look-ahead below already
@@ -113,7 +139,7 @@ static unsigned pktgen_burst(struct pktgen *g)
         if (txq_stopped(g->q) || txq_free(g->q) == 0 || g->nfree == 0)
             break;
 
-        int more = i + 1 < cfg->burst && seq + 1 < cfg->count;
+        int more = i + 1 < burst && seq + 1 < cfg->count;
         unsigned next_len = 0;
         if (more) {
             next_len = cfg->len(cfg->ctx, seq + 1);

@@ -4,6 +4,10 @@
  * Models Linux pktgen with "burst N" on one CPU that also busy-polls the
  * queue's completions: each pktgen_step sends up to N packets (the first
  * N - 1 with xmit_more set, the last without), then runs txq_clean once.
+ * With cfg.qdisc the packets come through a qdisc instead: each batch is
+ * bulk-dequeued under the qdisc lock within BQL's budget, so the batch size
+ * emerges from BQL as in Linux.  Either way a batch is sent under the
+ * queue's transmit lock.
  *
  * Contract:
  * - One DMA buffer per ring slot, 64-byte aligned, max_len + buf_offset
@@ -43,6 +47,9 @@ struct pktgen_cfg {
     pktgen_len_fn len;    /* required */
     pktgen_fill_fn fill;  /* may be NULL: buffer contents left as they are */
     void *ctx;            /* passed to len() and fill() */
+    int qdisc;            /* 1: a qdisc feeds the queue: each batch is what it
+                             bulk-dequeues under its lock within BQL's budget
+                             (at most `burst`); 0: pktgen bursts of `burst` */
     enum drv_bug bug;     /* DRV_BUG_BUF_OVERWRITE: packet bug_at reuses the
                              previous packet's buffer while it is in flight */
     uint64_t bug_at;
@@ -72,6 +79,7 @@ struct pktgen {
     uint8_t *is_free;        /* per buffer: 1 if on the free list */
     unsigned buf_size;       /* bytes per buffer (multiple of 64) */
     uint32_t last_buf;       /* buffer of the latest packet sent */
+    uint32_t qdisc_lock;     /* the qdisc root lock (cfg.qdisc) */
     int bug_fired;           /* DRV_BUG_BUF_OVERWRITE has fired */
     int failed;              /* len() returned a bad length */
     struct pktgen_stats stats;

@@ -39,6 +39,7 @@ enum plat_work {
     PLAT_WORK_XMIT_PKT,    /* per-packet driver work in ndo_start_xmit */
     PLAT_WORK_CLEAN_DESC,  /* per-descriptor work in the completion cleanup */
     PLAT_WORK_CLEAN_POLL,  /* one cleanup pass (reading head, loop set-up) */
+    PLAT_WORK_QDISC_PKT,   /* the qdisc's dequeue work per packet */
 };
 
 /* Posted uncached MMIO write to BAR0 at byte offset `off` (4-byte aligned). */

@@ -429,6 +429,7 @@ static void sim_driver_cfg(struct sim *s)
     pc->ctx = &s->gen;
     pc->bug = cfg->bug;
     pc->bug_at = cfg->bug_at;
+    pc->qdisc = cfg->source == SIM_SOURCE_QDISC;
 }
 
 /* The world: host memory, CPUs, link, root complex, scoreboard, device. */

@@ -52,6 +52,8 @@ static void usage(FILE *f)
 "                        separate cache lines or on one (split)\n"
 "  --bql on|off          byte queue limits on the queue (off)\n"
 "  --dql ORDER           write-first | read-first: dql_queued's access order (write-first)\n"
+"  --source S            pktgen: bursts of --burst; qdisc: batches bulk-dequeued under\n"
+"                        the qdisc lock within BQL's budget, up to --burst (pktgen)\n"
 "  --tail-coalesce N     defer the tail write up to N packets even without xmit_more\n"
 "                        (ixgbe dispatch_limit; 0 = off)\n"
 "pcie:\n"
@@ -94,7 +96,7 @@ enum {
     O_PKT = 256, O_PKTMAX, O_BURST, O_PACKETS, O_SEED, O_BUFOFF, O_CPU, O_MMIOW,
     O_MEMLAT, O_POLL, O_PCIE, O_MPS, O_MRRS, O_RCB, O_RCBCH, O_PLAT, O_LINE, O_DEVMHZ,
     O_RING, O_DFM, O_TAGS, O_MAXRD, O_FCDEV, O_FCHOST, O_FCUPD, O_WB, O_IRQ, O_CLEAN, O_JSON, O_WD, O_QUIET, O_HELP,
-    O_PROTO, O_BARRIER, O_ORDER, O_WINDOW, O_BUG, O_BUGAT, O_GRACE, O_CPUS, O_NAPI, O_LAYOUT, O_BQL, O_DQL, O_TAILC
+    O_PROTO, O_BARRIER, O_ORDER, O_WINDOW, O_BUG, O_BUGAT, O_GRACE, O_CPUS, O_NAPI, O_LAYOUT, O_BQL, O_DQL, O_TAILC, O_SOURCE
 };
 
 static const struct option opts[] = {
@@ -128,6 +130,7 @@ static const struct option opts[] = {
     {"clean", required_argument, NULL, O_CLEAN},
     {"cpus", required_argument, NULL, O_CPUS},
     {"layout", required_argument, NULL, O_LAYOUT},
+    {"source", required_argument, NULL, O_SOURCE},
     {"bql", required_argument, NULL, O_BQL},
     {"dql", required_argument, NULL, O_DQL},
     {"tail-coalesce", required_argument, NULL, O_TAILC},
@@ -302,6 +305,7 @@ static int cmd_run(int argc, char **argv)
             else if (strcmp(a, "off") == 0) cfg.bql = 0;
             else return bad_arg(name, a, "expected on or off");
             break;
+        case O_SOURCE: if (sim_parse_source(a, &cfg.source)) return bad_arg(name, a, "expected pktgen or qdisc"); break;
         case O_TAILC: if (parse_uint(a, &cfg.tail_coalesce)) return bad_arg(name, a, "not a number"); break;
         case O_NAPI: if (parse_uint(a, &cfg.napi_budget)) return bad_arg(name, a, "not a number"); break;
         case O_PROTO: if (sim_parse_proto(a, &cfg.proto)) return bad_arg(name, a, "expected tail, owner or wc"); break;

@@ -312,6 +312,7 @@ void plat_cpu_work(struct platform *p, enum plat_work what, unsigned n)
     case PLAT_WORK_XMIT_PKT: ns = k->xmit_pkt_ns; break;
     case PLAT_WORK_CLEAN_DESC: ns = k->clean_desc_ns; break;
     case PLAT_WORK_CLEAN_POLL: ns = k->clean_poll_ns; break;
+    case PLAT_WORK_QDISC_PKT: ns = k->qdisc_pkt_ns; break;
     }
     cpu_enter(c, 0);
     cpu_charge(&c->cpu, CPU_DRIVER, ns * n);

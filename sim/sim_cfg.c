@@ -210,8 +210,8 @@ int sim_cfg_validate(const struct sim_cfg *c, char *err, size_t errlen)
         BAD("--cpus %u: must be 1 (one CPU sends and cleans) or 2 (a completion CPU)", c->cpus);
     if (c->tail_coalesce >= c->ring_size)
         BAD("--tail-coalesce %u: must be below the ring size %u", c->tail_coalesce, c->ring_size);
-    if (c->source != SIM_SOURCE_PKTGEN)
-        BAD("--source qdisc: not implemented yet (issue 7); use pktgen");
+    if (c->source != SIM_SOURCE_PKTGEN && c->source != SIM_SOURCE_QDISC)
+        BAD("--source: pktgen or qdisc");
     if (c->napi_budget < 1 || c->napi_budget > 65536)
         BAD("--napi-budget %u: must be 1..65536", c->napi_budget);
     if (c->reorder_window < 1 || c->reorder_window > STBUF_WINDOW_MAX)

@@ -66,7 +66,7 @@ struct platform {
     struct fake_op *log;
     size_t log_len;
     size_t log_cap;
-    uint64_t work[3];   /* plat_cpu_work units per enum plat_work */
+    uint64_t work[4];   /* plat_cpu_work units per enum plat_work */
     unsigned bad_access;
     uint64_t now_ns;    /* what plat_time_ns returns; tests set it */
     int log_touches;    /* log plat_cpu_touch calls (1 after init) */
