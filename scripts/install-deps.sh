@@ -14,6 +14,7 @@ have_cmd g++        || need+=(g++)
 have_cmd pkg-config || need+=(pkg-config)
 have_cmd verilator  || need+=(verilator)
 have_pc cmocka      || need+=(libcmocka-dev)
+have_pc inih        || need+=(libinih-dev)   # profiles/*.ini parser (Debian 12: version 55)
 
 if [ ${#need[@]} -eq 0 ]; then
     exit 0

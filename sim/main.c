@@ -19,6 +19,7 @@
 
 #include "bug_catalog.h"
 #include "harness.h"
+#include "profile.h"
 #include "report.h"
 
 static void usage(FILE *f)
@@ -39,6 +40,11 @@ static void usage(FILE *f)
 "  --packets N           packets to send (100000)\n"
 "  --seed N              seed for payloads and random sizes (1)\n"
 "  --buf-offset N        frame offset inside its DMA buffer, 0..63 (0)\n"
+"profiles (docs/profiles.md):\n"
+"  --profile NAME        load profiles/NAME.ini (or a path to an .ini file) first;\n"
+"                        the other options change it\n"
+"  --set SECTION.KEY=V   set any profile key, e.g. --set cpu.lock_ns=12\n"
+"  --list-keys           print every profile key and exit\n"
 "host:\n"
 "  --cpu NAME            CPU cost profile: x86 | cheap (x86)\n"
 "  --mmio-write-ns NS    override the uncached MMIO write cost\n"
@@ -96,7 +102,7 @@ enum {
     O_PKT = 256, O_PKTMAX, O_BURST, O_PACKETS, O_SEED, O_BUFOFF, O_CPU, O_MMIOW,
     O_MEMLAT, O_POLL, O_PCIE, O_MPS, O_MRRS, O_RCB, O_RCBCH, O_PLAT, O_LINE, O_DEVMHZ,
     O_RING, O_DFM, O_TAGS, O_MAXRD, O_FCDEV, O_FCHOST, O_FCUPD, O_WB, O_IRQ, O_CLEAN, O_JSON, O_WD, O_QUIET, O_HELP,
-    O_PROTO, O_BARRIER, O_ORDER, O_WINDOW, O_BUG, O_BUGAT, O_GRACE, O_CPUS, O_NAPI, O_LAYOUT, O_BQL, O_DQL, O_TAILC, O_SOURCE
+    O_PROTO, O_BARRIER, O_ORDER, O_WINDOW, O_BUG, O_BUGAT, O_GRACE, O_CPUS, O_NAPI, O_LAYOUT, O_BQL, O_DQL, O_TAILC, O_SOURCE, O_PROFILE, O_SET, O_KEYS
 };
 
 static const struct option opts[] = {
@@ -129,6 +135,9 @@ static const struct option opts[] = {
     {"irq-thresh", required_argument, NULL, O_IRQ},
     {"clean", required_argument, NULL, O_CLEAN},
     {"cpus", required_argument, NULL, O_CPUS},
+    {"profile", required_argument, NULL, O_PROFILE},
+    {"set", required_argument, NULL, O_SET},
+    {"list-keys", no_argument, NULL, O_KEYS},
     {"layout", required_argument, NULL, O_LAYOUT},
     {"source", required_argument, NULL, O_SOURCE},
     {"bql", required_argument, NULL, O_BQL},
@@ -239,6 +248,26 @@ static int parse_fc(const char *s, struct pcie_fc_cfg *fc)
     return 0;
 }
 
+/* Load every --profile NAME in argv (the last wins where they overlap). */
+static int apply_profile(int argc, char **argv, struct sim_cfg *cfg)
+{
+    char err[256];
+    int i;
+
+    for (i = 1; i < argc; i++) {
+        const char *name = NULL;
+        if (strcmp(argv[i], "--profile") == 0 && i + 1 < argc)
+            name = argv[++i];
+        else if (strncmp(argv[i], "--profile=", 10) == 0)
+            name = argv[i] + 10;
+        if (name && profile_load(cfg, name, err, sizeof(err)) != 0) {
+            fprintf(stderr, "nictx: --profile %s: %s\n", name, err);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static int cmd_run(int argc, char **argv)
 {
     struct sim_cfg cfg;
@@ -250,6 +279,10 @@ static int cmd_run(int argc, char **argv)
     char err[256];
 
     sim_cfg_default(&cfg);
+    /* A profile is the base the other options change, wherever it is on
+     * the command line: load it first. */
+    if (apply_profile(argc, argv, &cfg) != 0)
+        return 2;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
@@ -297,6 +330,14 @@ static int cmd_run(int argc, char **argv)
             else if (strcmp(a, "mmio") == 0) cfg.clean = TXQ_CLEAN_HEAD_MMIO;
             else return bad_arg(name, a, "expected wb or mmio");
             break;
+        case O_PROFILE: break; /* loaded before the other options */
+        case O_SET:
+            if (profile_set(&cfg, a, err, sizeof(err)) != 0) {
+                fprintf(stderr, "nictx: %s\n", err);
+                return 2;
+            }
+            break;
+        case O_KEYS: profile_list_keys(stdout); return 0;
         case O_CPUS: if (parse_uint(a, &cfg.cpus)) return bad_arg(name, a, "not a number"); break;
         case O_LAYOUT: if (sim_parse_layout(a, &cfg.layout)) return bad_arg(name, a, "expected split or packed"); break;
         case O_DQL: if (sim_parse_dql(a, &cfg.dql)) return bad_arg(name, a, "expected write-first or read-first"); break;
