@@ -63,8 +63,9 @@ void plat_store64(struct platform *p, void *dst, uint64_t val);
 uint32_t plat_load32(struct platform *p, const void *src);
 
 /* spin_lock / spin_unlock of `lock` (a word in memory the CPUs share).
- * Each is a locked instruction: besides its own cost it waits until the
- * CPU's earlier uncached (posted) MMIO writes have left the core. */
+ * spin_lock is a locked instruction: besides its own cost it waits until
+ * the CPU's earlier uncached (posted) MMIO writes have left the core;
+ * spin_unlock is a release store (x86) and does not wait. */
 void plat_spin_lock(struct platform *p, void *lock);
 void plat_spin_unlock(struct platform *p, void *lock);
 

@@ -52,10 +52,15 @@ static void cpu_wake_at(struct sim_cpu *c, sim_ps_t t)
     c->state = SIM_CPU_RUN;
 }
 
-void sim_cpus_device_wrote(struct sim *s, sim_ps_t t)
+void sim_cpus_device_wrote(struct sim *s, sim_ps_t t, int irq)
 {
     unsigned i;
 
+    /* With interrupts on, a waiting CPU sleeps until one (NAPI re-arms
+     * the interrupt and waits); without, any device write wakes it (a
+     * busy-polling loop sees the writeback). */
+    if (s->cfg.irq_thresh > 0 && !irq)
+        return;
     for (i = 0; i < s->ncpu; i++)
         if (s->cpus[i].wake_on_dev)
             cpu_wake_at(&s->cpus[i], t);

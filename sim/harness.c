@@ -177,7 +177,7 @@ static void host_receive(struct sim *s, const struct tlp *t, sim_ps_t at)
     case RC_WROTE:
     case RC_IRQ:
         s->last_progress = at;
-        sim_cpus_device_wrote(s, at);
+        sim_cpus_device_wrote(s, at, t->kind == TLP_KIND_IRQ || rc_is_msi(t->addr));
         break;
     case RC_MMIO_CPL:
         host_mmio_cpl(s, t, at);

@@ -156,7 +156,9 @@ struct sim_cpu *sim_cpu_pick(struct sim *s);     /* runnable, earliest; or NULL 
 void sim_cpu_resume(struct sim_cpu *c);
 sim_ps_t sim_cpus_next_event(const struct sim *s);
 void sim_cpus_flush_wc(struct sim *s);
-void sim_cpus_device_wrote(struct sim *s, sim_ps_t t); /* wakes CPUs waiting for it */
+/* A device write (irq: an MSI-X interrupt) reached the host at t: wakes
+ * the CPUs waiting for one. */
+void sim_cpus_device_wrote(struct sim *s, sim_ps_t t, int irq);
 int sim_cpus_done(const struct sim *s);
 const char *sim_cpu_state_name(const struct sim_cpu *c);
 /* Inside a CPU's coroutine: give way until the world reaches its clock;
