@@ -102,8 +102,12 @@ static void prog_blocked(struct sim_cpu *c, int wake_on_dev)
     cpu_wait(c, c->cpu.now + sim_ns_to_ps(c->sim->cfg.poll_ns), wake_on_dev);
 }
 
-/* One CPU: a burst, then a cleanup pass, until every packet is back. */
-static void prog_single(struct sim_cpu *c)
+/* Probe, wait for the run, then call step() until it is done: one CPU
+ * (pktgen_step: a burst, then a cleanup pass, until every packet is back;
+ * a device write wakes it) or CPU 0 of two (pktgen_send: until every packet
+ * is sent; pktgen spins, and the completion CPU kicks it). */
+static void prog_source(struct sim_cpu *c, enum pktgen_ret (*step)(struct pktgen *),
+                        int wake_on_dev)
 {
     struct sim *s = c->sim;
 
@@ -111,7 +115,7 @@ static void prog_single(struct sim_cpu *c)
         return;
     prog_park(c);
     for (;;) {
-        enum pktgen_ret r = pktgen_step(&s->pg);
+        enum pktgen_ret r = step(&s->pg);
         if (r == PKTGEN_DONE)
             return;
         if (r == PKTGEN_ERROR) {
@@ -119,29 +123,18 @@ static void prog_single(struct sim_cpu *c)
             return;
         }
         if (r == PKTGEN_BLOCKED)
-            prog_blocked(c, 1);
+            prog_blocked(c, wake_on_dev);
     }
 }
 
-/* CPU 0 of two: send until every packet is sent. */
+static void prog_single(struct sim_cpu *c)
+{
+    prog_source(c, pktgen_step, 1);
+}
+
 static void prog_tx(struct sim_cpu *c)
 {
-    struct sim *s = c->sim;
-
-    if (prog_probe(c) != 0)
-        return;
-    prog_park(c);
-    for (;;) {
-        enum pktgen_ret r = pktgen_send(&s->pg);
-        if (r == PKTGEN_DONE)
-            return;
-        if (r == PKTGEN_ERROR) {
-            sim_fail(s, "pktgen failed: bad packet length");
-            return;
-        }
-        if (r == PKTGEN_BLOCKED)
-            prog_blocked(c, 0); /* pktgen spins; the completion CPU kicks it */
-    }
+    prog_source(c, pktgen_send, 0);
 }
 
 /* CPU 1 of two: NAPI-style cleanup, until every packet is back. */
@@ -152,10 +145,9 @@ static void prog_completion(struct sim_cpu *c)
 
     prog_park(c);
     while (s->pg.stats.completed < s->cfg.packets && !s->failed) {
-        int was_stopped = txq_stopped(&s->txq);
         unsigned n = txq_clean_budget(&s->txq, &c->plat, s->cfg.napi_budget);
-        if (was_stopped && !txq_stopped(&s->txq))
-            cpu_kick(tx, c->cpu.now);
+        if (!txq_stopped(&s->txq))
+            cpu_kick(tx, c->cpu.now); /* netif_wake_queue: pktgen goes on */
         if (n < s->cfg.napi_budget)
             prog_blocked(c, 1); /* re-enable the interrupt, wait for it */
     }

@@ -99,21 +99,6 @@ static int parse_link(const char *s, void *field)
     return pcie_cfg_parse_link(field, s);
 }
 
-static int name_index(const char *const *names, size_t n, const char *s)
-{
-    size_t i;
-
-    for (i = 0; i < n; i++)
-        if (strcmp(names[i], s) == 0)
-            return (int)i;
-    return -1;
-}
-
-static const char *name_of(const char *const *names, size_t n, unsigned v)
-{
-    return v < n ? names[v] : "invalid";
-}
-
 /* An enum whose names sim_cfg.c owns. */
 #define PK_SIM_ENUM(tag, etype, namefn, parsefn)                              \
     static const char *tag##_choice(unsigned v) { return namefn((etype)v); } \
@@ -123,31 +108,9 @@ PK_SIM_ENUM(proto, enum txq_proto, sim_proto_name, sim_parse_proto)
 PK_SIM_ENUM(barrier, enum txq_barrier, sim_barrier_name, sim_parse_barrier)
 PK_SIM_ENUM(ordering, enum stbuf_order, sim_ordering_name, sim_parse_ordering)
 
-/* An enum named here: one table of names, indexed by value. */
-#define PK_LOCAL_ENUM(tag, etype, names)                                       \
-    static const char *tag##_choice(unsigned v)                                \
-    {                                                                          \
-        return name_of(names, NNAMES(names), v);                               \
-    }                                                                          \
-    static int tag##_parse(const char *s, void *f)                             \
-    {                                                                          \
-        int i = name_index(names, NNAMES(names), s);                           \
-        if (i < 0)                                                             \
-            return -1;                                                         \
-        *(etype *)f = (etype)i;                                                \
-        return 0;                                                              \
-    }
-
-static const char *const layout_names[] = {
-    [SIM_LAYOUT_SPLIT] = "split", [SIM_LAYOUT_PACKED] = "packed"};
-static const char *const dql_names[] = {
-    [DQL_WRITE_FIRST] = "write-first", [DQL_READ_FIRST] = "read-first"};
-static const char *const source_names[] = {
-    [SIM_SOURCE_PKTGEN] = "pktgen", [SIM_SOURCE_QDISC] = "qdisc"};
-
-PK_LOCAL_ENUM(layout, enum sim_layout, layout_names)
-PK_LOCAL_ENUM(dql, enum dql_order, dql_names)
-PK_LOCAL_ENUM(source, enum sim_source, source_names)
+PK_SIM_ENUM(layout, enum sim_layout, sim_layout_name, sim_parse_layout)
+PK_SIM_ENUM(dql, enum dql_order, sim_dql_name, sim_parse_dql)
+PK_SIM_ENUM(source, enum sim_source, sim_source_name, sim_parse_source)
 
 static const struct pk_type pk_number = {
     "number", "a decimal number >= 0 (e.g. 60 or 2.5)", parse_number, NULL};

@@ -33,68 +33,24 @@ static const char *name_of(const char *const *names, size_t n, unsigned v)
     return v < n ? names[v] : "invalid";
 }
 
-const char *sim_proto_name(enum txq_proto p) { return name_of(proto_names, NNAMES(proto_names), p); }
-const char *sim_barrier_name(enum txq_barrier b) { return name_of(barrier_names, NNAMES(barrier_names), b); }
-const char *sim_ordering_name(enum stbuf_order o) { return name_of(ordering_names, NNAMES(ordering_names), o); }
+/* The name of each value, and the parser back: one table per enum. */
+#define SIM_NAMES(type, table, namefn, parsefn)                          \
+    const char *namefn(type v) { return name_of(table, NNAMES(table), (unsigned)v); } \
+    int parsefn(const char *s, type *out)                                \
+    {                                                                    \
+        int i = name_find(table, NNAMES(table), s);                      \
+        if (i < 0)                                                       \
+            return -1;                                                   \
+        *out = (type)i;                                                  \
+        return 0;                                                        \
+    }
 
-const char *sim_layout_name(enum sim_layout l) { return name_of(layout_names, NNAMES(layout_names), l); }
-const char *sim_dql_name(enum dql_order d) { return name_of(dql_names, NNAMES(dql_names), d); }
-const char *sim_source_name(enum sim_source x) { return name_of(source_names, NNAMES(source_names), x); }
-
-int sim_parse_layout(const char *s, enum sim_layout *out)
-{
-    int i = name_find(layout_names, NNAMES(layout_names), s);
-    if (i < 0)
-        return -1;
-    *out = (enum sim_layout)i;
-    return 0;
-}
-
-int sim_parse_dql(const char *s, enum dql_order *out)
-{
-    int i = name_find(dql_names, NNAMES(dql_names), s);
-    if (i < 0)
-        return -1;
-    *out = (enum dql_order)i;
-    return 0;
-}
-
-int sim_parse_source(const char *s, enum sim_source *out)
-{
-    int i = name_find(source_names, NNAMES(source_names), s);
-    if (i < 0)
-        return -1;
-    *out = (enum sim_source)i;
-    return 0;
-}
-
-int sim_parse_proto(const char *s, enum txq_proto *out)
-{
-    int i = name_find(proto_names, NNAMES(proto_names), s);
-    if (i < 0)
-        return -1;
-    *out = (enum txq_proto)i;
-    return 0;
-}
-
-int sim_parse_barrier(const char *s, enum txq_barrier *out)
-{
-    int i = name_find(barrier_names, NNAMES(barrier_names), s);
-    if (i < 0)
-        return -1;
-    *out = (enum txq_barrier)i;
-    return 0;
-}
-
-int sim_parse_ordering(const char *s, enum stbuf_order *out)
-{
-    int i = name_find(ordering_names, NNAMES(ordering_names), s);
-    if (i < 0)
-        return -1;
-    *out = (enum stbuf_order)i;
-    return 0;
-}
-
+SIM_NAMES(enum txq_proto, proto_names, sim_proto_name, sim_parse_proto)
+SIM_NAMES(enum txq_barrier, barrier_names, sim_barrier_name, sim_parse_barrier)
+SIM_NAMES(enum stbuf_order, ordering_names, sim_ordering_name, sim_parse_ordering)
+SIM_NAMES(enum sim_layout, layout_names, sim_layout_name, sim_parse_layout)
+SIM_NAMES(enum dql_order, dql_names, sim_dql_name, sim_parse_dql)
+SIM_NAMES(enum sim_source, source_names, sim_source_name, sim_parse_source)
 
 /* The MAC's rate register: wire bytes per device cycle, unsigned 8.16. */
 static double line_bytes_per_cycle(const struct sim_cfg *c)
