@@ -113,11 +113,12 @@ T_pktgen     := driver/txq.c driver/dql.c driver/pktgen.c tests/fake_platform.c
 T_pcie_fc    := sim/pcie_cfg.c sim/pcie_link.c
 T_stbuf      := sim/stbuf.c
 T_coro       := sim/coro.c
+T_ownchk     := sim/ownchk.c sim/stbuf.c sim/host_mem.c
 T_dql        := driver/dql.c tests/fake_platform.c
 T_cacheline  := sim/cacheline.c
 T_profile    := sim/profile.c sim/sim_cfg.c sim/cpu.c sim/pcie_cfg.c
 T_rc         := sim/rc.c sim/host_mem.c sim/tlp_queue.c sim/pcie_cfg.c sim/pcie_link.c
-UNIT_TESTS   := pcie_link pcie_fc rc scoreboard json txq pktgen stbuf coro dql cacheline profile
+UNIT_TESTS   := pcie_link pcie_fc rc scoreboard json txq pktgen stbuf coro ownchk dql cacheline profile
 SIM_TESTS    := sim ownership cpus
 # Engine tests drive the Verilated RTL directly through struct device_ops.
 ENGINE_TESTS := engine

@@ -1,0 +1,242 @@
+/*
+ * test_ownchk.c - the ownership checker (sim/ownchk.h) on hand-made event
+ * sequences: each rule fires on the sequence that breaks it, names the
+ * descriptor, and stays silent on the correct sequence next to it.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "nictx_hw.h"
+#include "ownchk.h"
+
+#define NS 1000ull
+#define BASE 0x100000000ull
+
+struct fx {
+    struct host_mem mem;
+    struct ownchk c;
+    struct stbuf sb;
+    uint64_t ring;      /* bus address of an 8-slot ring */
+    uint64_t buf;       /* bus address of a payload buffer */
+    unsigned n;
+    const char *kind[16];
+    long desc[16];
+};
+
+static void report(void *ctx, const char *kind, sim_ps_t t, long desc, const char *access,
+                   const char *detail)
+{
+    struct fx *f = ctx;
+    (void)t;
+    (void)access;
+    assert_non_null(detail);
+    if (f->n < 16) {
+        f->kind[f->n] = kind;
+        f->desc[f->n] = desc;
+    }
+    f->n++;
+}
+
+static int setup(void **state)
+{
+    static struct fx f;
+    struct stbuf_cfg bc;
+    uint64_t bus;
+
+    memset(&f, 0, sizeof(f));
+    assert_int_equal(host_mem_init(&f.mem, BASE, 1 << 16), 0);
+    assert_non_null(host_mem_alloc(&f.mem, 8 * NICTX_DESC_BYTES, 128, &bus));
+    f.ring = bus;
+    assert_non_null(host_mem_alloc(&f.mem, 64, 64, &bus));
+    f.buf = bus;
+    memset(&bc, 0, sizeof(bc));
+    bc.window = 8;
+    bc.capacity = 8;
+    assert_int_equal(stbuf_init(&f.sb, &bc), 0);
+    ownchk_init(&f.c, &f.mem, report, &f);
+    *state = &f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fx *f = *state;
+    ownchk_destroy(&f->c);
+    stbuf_destroy(&f->sb);
+    host_mem_destroy(&f->mem);
+    return 0;
+}
+
+/* The driver's probe as the checker snoops it. */
+static void probe(struct fx *f, unsigned proto)
+{
+    ownchk_mmio(&f->c, NICTX_REG_RING_BASE_LO, f->ring, 8, 0);
+    ownchk_mmio(&f->c, NICTX_REG_RING_LOG2, 3, 4, 0);
+    ownchk_mmio(&f->c, NICTX_REG_PROTO, proto, 4, 0);
+    ownchk_mmio(&f->c, NICTX_REG_CTRL, NICTX_CTRL_ENABLE, 4, 0);
+}
+
+/* Descriptor i's body stores, issued at t and visible at vis. */
+static void body(struct fx *f, unsigned i, unsigned len, sim_ps_t t, sim_ps_t vis)
+{
+    uint64_t a = f->ring + (uint64_t)i * NICTX_DESC_BYTES;
+    uint32_t l = len;
+    ownchk_store(&f->c, a, &f->buf, 8, t, vis);
+    ownchk_store(&f->c, a + 8, &l, 4, t, vis);
+}
+
+static void owner(struct fx *f, unsigned i, unsigned bit, sim_ps_t t, sim_ps_t vis)
+{
+    uint32_t w = bit ? NICTX_DESC_OWNER : 0;
+    ownchk_store(&f->c, f->ring + (uint64_t)i * NICTX_DESC_BYTES + 12, &w, 4, t, vis);
+}
+
+static void tail(struct fx *f, uint32_t v, sim_ps_t t)
+{
+    ownchk_mmio(&f->c, NICTX_REG_TAIL, v, 4, t);
+}
+
+static void test_ownchk_tail_in_order_is_clean(void **state)
+{
+    struct fx *f = *state;
+    probe(f, NICTX_PROTO_TAIL);
+    body(f, 0, 60, 1 * NS, 2 * NS);
+    body(f, 1, 60, 3 * NS, 4 * NS);
+    tail(f, 2, 5 * NS); /* after both bodies became visible */
+    assert_int_equal(f->n, 0);
+    assert_int_equal(f->c.published, 2);
+}
+
+/* Boundary: the doorbell leaves 1 ns before the last store is visible. */
+static void test_ownchk_doorbell_before_desc(void **state)
+{
+    struct fx *f = *state;
+    probe(f, NICTX_PROTO_TAIL);
+    body(f, 0, 60, 1 * NS, 2 * NS);
+    body(f, 1, 60, 3 * NS, 9 * NS);
+    tail(f, 2, 8 * NS);
+    assert_int_equal(f->n, 1);
+    assert_string_equal(f->kind[0], "doorbell_before_desc");
+    assert_int_equal(f->desc[0], 1);
+}
+
+static void test_ownchk_tail_rules(void **state)
+{
+    struct fx *f = *state;
+    probe(f, NICTX_PROTO_TAIL);
+    body(f, 0, 60, 1 * NS, 2 * NS);
+    tail(f, 2, 5 * NS); /* slot 1 never written */
+    tail(f, 8, 6 * NS); /* beyond an 8-slot ring */
+    assert_int_equal(f->n, 2);
+    assert_string_equal(f->kind[0], "tail_past_written");
+    assert_int_equal(f->desc[0], 1);
+    assert_string_equal(f->kind[1], "tail_out_of_range");
+}
+
+/* Owner protocol: the owner bit visible before the length is the missing
+ * dma_wmb; after it, clean. */
+static void test_ownchk_owner_before_body(void **state)
+{
+    struct fx *f = *state;
+    probe(f, NICTX_PROTO_OWNER);
+    body(f, 0, 60, 1 * NS, 3 * NS);
+    owner(f, 0, 1, 2 * NS, 3 * NS); /* same instant: fine */
+    body(f, 1, 60, 4 * NS, 9 * NS);
+    owner(f, 1, 1, 5 * NS, 6 * NS); /* before its body: the bug */
+    assert_int_equal(f->n, 1);
+    assert_string_equal(f->kind[0], "owner_before_body");
+    assert_int_equal(f->desc[0], 1);
+}
+
+/* The phase flips per pass: owner 1 on pass 1, 0 on pass 2. */
+static void test_ownchk_owner_phase(void **state)
+{
+    struct fx *f = *state;
+    probe(f, NICTX_PROTO_OWNER);
+    for (unsigned i = 0; i < 8; i++) {
+        body(f, i, 60, 1 * NS, 1 * NS);
+        owner(f, i, 1, 1 * NS, 1 * NS);
+    }
+    assert_int_equal(f->n, 0);
+    assert_int_equal(f->c.published, 8);
+    body(f, 0, 60, 2 * NS, 2 * NS); /* slot 0 is still the device's: both stores */
+    assert_int_equal(f->n, 2);
+    assert_string_equal(f->kind[0], "desc_reuse");
+    assert_string_equal(f->kind[1], "desc_reuse");
+    assert_int_equal(f->desc[0], 0);
+    ownchk_head(&f->c, 3, 3 * NS); /* slots 0..2 completed */
+    body(f, 1, 60, 4 * NS, 4 * NS); /* free again: fine */
+    assert_int_equal(f->n, 2);
+}
+
+static void test_ownchk_wrong_phase_on_second_pass(void **state)
+{
+    struct fx *f = *state;
+    probe(f, NICTX_PROTO_OWNER);
+    for (unsigned i = 0; i < 8; i++) {
+        body(f, i, 60, 1 * NS, 1 * NS);
+        owner(f, i, 1, 1 * NS, 1 * NS);
+    }
+    ownchk_head(&f->c, 4, 2 * NS); /* slots 0..3 completed */
+    body(f, 0, 60, 3 * NS, 3 * NS);
+    owner(f, 0, 0, 3 * NS, 3 * NS); /* pass 2 expects 0: fine */
+    body(f, 1, 60, 3 * NS, 3 * NS);
+    owner(f, 1, 1, 3 * NS, 3 * NS); /* not flipped: the bug */
+    assert_int_equal(f->n, 1);
+    assert_string_equal(f->kind[0], "owner_wrong_phase");
+    assert_int_equal(f->desc[0], 1);
+}
+
+static void test_ownchk_bad_contents(void **state)
+{
+    struct fx *f = *state;
+    probe(f, NICTX_PROTO_TAIL);
+    body(f, 0, 0, 1 * NS, 1 * NS);     /* length 0 */
+    body(f, 1, 16384, 1 * NS, 1 * NS); /* boundary: one above 16383 */
+    body(f, 2, 64, 1 * NS, 1 * NS);    /* boundary: the whole 64 B buffer: fine */
+    body(f, 3, 65, 1 * NS, 1 * NS);    /* one byte past the allocation */
+    tail(f, 4, 2 * NS);
+    assert_int_equal(f->n, 3);
+    assert_string_equal(f->kind[0], "desc_zero_len");
+    assert_string_equal(f->kind[1], "desc_len_too_big");
+    assert_string_equal(f->kind[2], "desc_addr_unmapped");
+    assert_int_equal(f->desc[2], 3);
+}
+
+/* The CPU writing a buffer a published descriptor points at; after the
+ * completion the same write is fine. */
+static void test_ownchk_buffer_overwrite(void **state)
+{
+    struct fx *f = *state;
+    probe(f, NICTX_PROTO_TAIL);
+    ownchk_touch(&f->c, f->buf, 60, 0); /* filling it first: fine */
+    body(f, 0, 60, 1 * NS, 1 * NS);
+    tail(f, 1, 2 * NS);
+    ownchk_touch(&f->c, f->buf + 4, 8, 3 * NS);
+    assert_int_equal(f->n, 1);
+    assert_string_equal(f->kind[0], "buf_overwrite");
+    assert_int_equal(f->desc[0], 0);
+    ownchk_head(&f->c, 1, 4 * NS);
+    ownchk_touch(&f->c, f->buf, 60, 5 * NS);
+    assert_int_equal(f->n, 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_ownchk_tail_in_order_is_clean, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ownchk_doorbell_before_desc, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ownchk_tail_rules, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ownchk_owner_before_body, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ownchk_owner_phase, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ownchk_wrong_phase_on_second_pass, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ownchk_bad_contents, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ownchk_buffer_overwrite, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
