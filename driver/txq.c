@@ -358,7 +358,9 @@ enum txq_ret txq_xmit(struct txq *q, const struct txq_pkt *pkt, int more)
         q->st_bad_len++;
         return TXQ_EINVAL;
     }
-    /* The producer reads its own index and the consumer's (free space). */
+    /* The producer reads the ring's read-mostly fields, its own index and
+     * the consumer's (free space). */
+    plat_cpu_touch(q->plat, &q->mask, sizeof(q->mask), PLAT_READ);
     plat_cpu_touch(q->plat, &q->next_to_use, sizeof(q->next_to_use), PLAT_READ);
     plat_cpu_touch(q->plat, &q->next_to_clean, sizeof(q->next_to_clean), PLAT_READ);
     if (txq_stopped(q) || txq_free(q) == 0) {
@@ -443,6 +445,9 @@ unsigned txq_clean_budget(struct txq *q, struct platform *p, unsigned budget)
     unsigned n = 0, bytes = 0;
     while (ntc != head && (budget == 0 || n < budget)) {
         plat_cpu_work(p, PLAT_WORK_CLEAN_DESC, 1);
+        /* Per descriptor the loop reads the ring's read-mostly fields (the
+         * mask, the per-slot arrays): cheap unless a writer shares the line. */
+        plat_cpu_touch(p, &q->mask, sizeof(q->mask), PLAT_READ);
         bytes += q->len_of[ntc];
         void *cookie = q->cookies[ntc];
         q->cookies[ntc] = NULL;
