@@ -5,13 +5,14 @@
  * (1) delivers every event due by then in time order: MMIO TLPs the CPU
  * issued go onto the host-to-device link, DMA read completions whose memory
  * latency has passed go onto it too, and TLPs arriving at the host are
- * served (MRd: read memory now, complete later; MWr: write memory, wake the
- * CPU; CplD: answer the CPU's MMIO read); (2) lets the CPU run driver code
- * whenever its own clock is not ahead of the device's; (3) clocks the
- * device once, feeding it the oldest arrived host-to-device TLP beat by beat
- * and collecting its TLPs and wire frames.  When the device is idle and
- * nothing is due, the loop jumps to the next event (idle skip) and counts
- * the cycles it skipped.
+ * served (MRd: read memory as the device sees it now, complete later; MWr:
+ * write memory, wake the CPUs waiting for it; CplD: answer the MMIO read of
+ * the CPU, or of the harness, that asked); (2) resumes the CPUs whose clock
+ * is not ahead of the device's (cpu_sched.c); (3) clocks the device once
+ * (dev_port.c).  When the device is idle and nothing is due, the loop jumps
+ * to the next event (idle skip) and counts the cycles it skipped.  It also
+ * builds the world (sim_create: memory, CPUs, link, root complex, device,
+ * then the driver's probe on CPU 0) and runs it (sim_run).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "harness.h"
@@ -26,12 +27,6 @@
 
 #include "nictx_hw.h"
 #include "sim_world.h"
-
-/* The MAC's rate register value (sim_cfg.c). */
-static uint32_t line_rate_fx(const struct sim_cfg *c)
-{
-    return sim_cfg_line_rate_fx(c);
-}
 
 /* ------------------------------------------------------------- violations */
 
@@ -407,7 +402,7 @@ static void sim_driver_cfg(struct sim *s)
     tc->max_rd_bytes = cfg->max_rd_bytes;
     while ((1u << tc->mrrs_log2) < cfg->pcie.mrrs)
         tc->mrrs_log2++;
-    tc->line_rate_fx = line_rate_fx(cfg);
+    tc->line_rate_fx = sim_cfg_line_rate_fx(cfg);
     tc->clean = cfg->clean;
     tc->irq_addr = cfg->irq_thresh ? SIM_MSIX_ADDR : 0;
     tc->irq_data = cfg->irq_thresh ? 0x40u : 0;

@@ -55,12 +55,6 @@ static sim_ps_t sim_cpu_time(const struct sim *s, unsigned k, int cpu)
     return t;
 }
 
-/* The MAC's rate register value (sim_cfg.c). */
-static uint32_t line_rate_fx(const struct sim_cfg *c)
-{
-    return sim_cfg_line_rate_fx(c);
-}
-
 
 /* Link traffic of the measured run only (not the probe, not the final
  * error-register read). */
@@ -121,7 +115,7 @@ void sim_result(const struct sim *s, struct sim_result *r)
     r->doorbells_per_pkt = (double)ts.doorbells / n;
     r->desc_fetches_per_pkt = (double)d->tlps[TLP_KIND_DESC_RD] / n;
     r->irqs_per_pkt = (double)s->rc.st.irqs / n;
-    r->line_gbps_eff = line_rate_fx(&s->cfg) / 65536.0 * 8.0 * s->cfg.dev_mhz / 1e3;
+    r->line_gbps_eff = sim_cfg_line_rate_fx(&s->cfg) / 65536.0 * 8.0 * s->cfg.dev_mhz / 1e3;
 
     /* Utilisation = demand per packet x packet rate. */
     mpps = r->sb.mpps;

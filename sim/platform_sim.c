@@ -37,6 +37,16 @@ static void cpu_send_mwr(struct sim *s, uint32_t off, const void *val, unsigned 
     sim_cpu_send(s, &tl, t);
 }
 
+/* A posted write left the CPU at t: it leaves the core uc_drain_ns later,
+ * and locked instructions and sfence wait for that. */
+static void cpu_posted(struct sim_cpu *c, sim_ps_t t)
+{
+    sim_ps_t gone = t + sim_ns_to_ps(c->cpu.costs.uc_drain_ns);
+
+    if (gone > c->uc_drained)
+        c->uc_drained = gone;
+}
+
 /* Send every drained WC piece (BlueFlame blocks) down the link. */
 static void cpu_emit_wc(struct sim_cpu *c)
 {
@@ -49,9 +59,7 @@ static void cpu_emit_wc(struct sim_cpu *c)
         ownchk_wc_piece(&s->ck, (uint32_t)w->off, w->data, (unsigned)w->written, t);
         cpu_send_mwr(s, (uint32_t)w->off, w->data, (unsigned)w->written, TLP_KIND_BF_WR, t);
         stbuf_wc_pop(&c->stb);
-        /* Like an uncached write, it leaves the core uc_drain_ns later. */
-        if (t + sim_ns_to_ps(c->cpu.costs.uc_drain_ns) > c->uc_drained)
-            c->uc_drained = t + sim_ns_to_ps(c->cpu.costs.uc_drain_ns);
+        cpu_posted(c, t);
     }
 }
 
@@ -112,9 +120,7 @@ static void mmio_write(struct platform *p, uint32_t off, uint64_t val, unsigned 
         t = s->cpu_out_last;
     ownchk_mmio(&s->ck, off, val, len, t);
     cpu_sync_published(s);
-    /* The posted write leaves the core uc_drain_ns after it departs. */
-    if (t + sim_ns_to_ps(c->cpu.costs.uc_drain_ns) > c->uc_drained)
-        c->uc_drained = t + sim_ns_to_ps(c->cpu.costs.uc_drain_ns);
+    cpu_posted(c, t);
     cpu_send_mwr(s, off, &val, len, off == NICTX_REG_TAIL ? TLP_KIND_DOORBELL : TLP_KIND_MMIO_WR,
                  t);
     cpu_charge(&c->cpu, CPU_DOORBELL, c->cpu.costs.mmio_write_ns);
