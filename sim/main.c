@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "bug_catalog.h"
 #include "harness.h"
@@ -248,10 +249,30 @@ static int parse_fc(const char *s, struct pcie_fc_cfg *fc)
     return 0;
 }
 
+/* profiles/ beside the build directory of this binary (build/nictx ->
+ * profiles/), for a NAME not found from the current directory. */
+static int profile_beside_binary(const char *name, char *path, size_t len)
+{
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    char *slash;
+
+    if (n <= 0 || strchr(name, '/') || strstr(name, ".ini"))
+        return -1;
+    exe[n] = '\0';
+    slash = strrchr(exe, '/');
+    if (!slash)
+        return -1;
+    *slash = '\0';
+    if ((size_t)snprintf(path, len, "%s/../profiles/%s.ini", exe, name) >= len)
+        return -1;
+    return access(path, R_OK) == 0 ? 0 : -1;
+}
+
 /* Load every --profile NAME in argv (the last wins where they overlap). */
 static int apply_profile(int argc, char **argv, struct sim_cfg *cfg)
 {
-    char err[256];
+    char err[256], path[4200];
     int i;
 
     for (i = 1; i < argc; i++) {
@@ -260,10 +281,17 @@ static int apply_profile(int argc, char **argv, struct sim_cfg *cfg)
             name = argv[++i];
         else if (strncmp(argv[i], "--profile=", 10) == 0)
             name = argv[i] + 10;
-        if (name && profile_load(cfg, name, err, sizeof(err)) != 0) {
-            fprintf(stderr, "nictx: --profile %s: %s\n", name, err);
-            return -1;
+        if (!name)
+            continue;
+        if (profile_load(cfg, name, err, sizeof(err)) == 0)
+            continue;
+        if (profile_beside_binary(name, path, sizeof(path)) == 0 &&
+            profile_load(cfg, path, err, sizeof(err)) == 0) {
+            snprintf(cfg->profile, sizeof(cfg->profile), "%s", name);
+            continue;
         }
+        fprintf(stderr, "nictx: --profile %s: %s\n", name, err);
+        return -1;
     }
     return 0;
 }
