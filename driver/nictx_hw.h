@@ -22,10 +22,12 @@
 #define NICTX_REG_RING_LOG2    0x10u /* RW  ring size = 1 << n, n in 3..16 */
 #define NICTX_REG_TAIL         0x14u /* WO  doorbell: index of the next free slot */
 #define NICTX_REG_HEAD         0x18u /* RO  index of the next descriptor to complete */
-#define NICTX_REG_WB_THRESH    0x1Cu /* RW  head writeback every n completions; 0 = off */
+#define NICTX_REG_WB_THRESH    0x1Cu /* RW  head writeback every n completions, 0..65535;
+                                        0 = off */
 #define NICTX_REG_WB_ADDR_LO   0x20u /* RW  head writeback address, 4-byte aligned; 0 = off */
 #define NICTX_REG_WB_ADDR_HI   0x24u
-#define NICTX_REG_IRQ_THRESH   0x28u /* RW  interrupt every n completions; 0 = off */
+#define NICTX_REG_IRQ_THRESH   0x28u /* RW  interrupt every n completions, 0..65535;
+                                        0 = off */
 #define NICTX_REG_IRQ_DATA     0x2Cu /* RW  MSI-X message data */
 #define NICTX_REG_IRQ_ADDR_LO  0x30u /* RW  MSI-X message address, 4-byte aligned */
 #define NICTX_REG_IRQ_ADDR_HI  0x34u

@@ -195,8 +195,9 @@ module nictx_desc_fetch #(
   logic [63:0]    w_addr, w_len;
   logic [SlotW-1:0] hslot, aslot;
   logic           owner;                // Owner or Wc protocol
-  logic [15:0]    mask, tail_avail, to_wrap, n, inbuf16;
-  logic [16:0]    ring_sz, avail, room, blk_lim, pub, inbuf17;
+  logic [15:0]    mask, tail_avail, n, inbuf16;
+  // Ring sizes and distances reach 65536 (RING_LOG2 = 16): 17 bits.
+  logic [16:0]    ring_sz, to_wrap, avail, room, blk_lim, pub, inbuf17;
   logic [SlotW:0] inbuf, free_slots;
   logic           no_reads;             // no descriptor read requested or in flight
   logic           head_valid, head_derr, owned, head_bad, head_stop, go, load, ins, sub, take;
@@ -212,7 +213,7 @@ module nictx_desc_fetch #(
     mask       = 16'((17'd1 << ring_log2_i) - 17'd1);
     ring_sz    = 17'd1 << ring_log2_i;
     tail_avail = (tail_i - fetch_q) & mask;
-    to_wrap    = mask - fetch_q + 16'd1;
+    to_wrap    = ring_sz - {1'b0, fetch_q};  // 1..ring size
     inbuf      = alloc_q - rd_q;  // fetched, not yet consumed: ring indices [cons, fetch)
     inbuf16    = {{(15 - SlotW){1'b0}}, inbuf};
     inbuf17    = {1'b0, inbuf16};
@@ -246,7 +247,7 @@ module nictx_desc_fetch #(
     n = avail[15:0];
     if (avail[16]) n = 16'hFFFF;
     if ({10'd0, fetch_max_i} < n) n = {10'd0, fetch_max_i};
-    if (to_wrap < n) n = to_wrap;
+    if (to_wrap < {1'b0, n}) n = to_wrap[15:0];
 
     go = enable_i && !stop_i && !flush_q && !head_bad;
     // Fetch a whole batch or nothing: wait until it fits in the buffer

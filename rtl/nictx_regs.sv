@@ -245,10 +245,16 @@ module nictx_regs #(
               err_d[nictx_pkg::ErrTailRange] = 1'b1;
             end
           end
-          nictx_pkg::RegWbThresh:   wb_thresh_d = wr_val[k][15:0];
+          nictx_pkg::RegWbThresh: begin
+            if (wr_val[k][31:16] == 16'd0) wb_thresh_d = wr_val[k][15:0];
+            else err_d[nictx_pkg::ErrBadAccess] = 1'b1;
+          end
           nictx_pkg::RegWbAddrLo:   wb_addr_d[31:0] = {wr_val[k][31:2], 2'b00};
           nictx_pkg::RegWbAddrHi:   wb_addr_d[63:32] = wr_val[k];
-          nictx_pkg::RegIrqThresh:  irq_thresh_d = wr_val[k][15:0];
+          nictx_pkg::RegIrqThresh: begin
+            if (wr_val[k][31:16] == 16'd0) irq_thresh_d = wr_val[k][15:0];
+            else err_d[nictx_pkg::ErrBadAccess] = 1'b1;
+          end
           nictx_pkg::RegIrqData:    irq_data_d = wr_val[k];
           nictx_pkg::RegIrqAddrLo:  irq_addr_d[31:0] = {wr_val[k][31:2], 2'b00};
           nictx_pkg::RegIrqAddrHi:  irq_addr_d[63:32] = wr_val[k];

@@ -32,6 +32,10 @@ void rtl_destroy(void *dev)
 {
     dev_rtl *d = static_cast<dev_rtl *>(dev);
     if (d) {
+        // Verilator 5.006 tears a model's scopes down through the thread's
+        // current context, not the model's own: point it at ours first, or
+        // destroying one of two devices in a process can hang.
+        Verilated::threadContextp(&d->ctx);
         d->top.final();
         delete d;
     }

@@ -4,22 +4,27 @@
  *   nictx run [options]     run one experiment, print the table (and JSON)
  *   nictx --help
  *
- * Bad arguments print a message naming the option and exit with status 2.
- * A run that fails (watchdog, deadlock, lost or corrupted frames) exits 1.
+ * Bad arguments print a message naming the option and exit with status 2:
+ * numbers that are not strict decimal (see num_form), and a --json FILE
+ * that could not be written, are refused before the run.  A run that fails
+ * (watchdog, deadlock, lost or corrupted frames) exits 1.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bug_catalog.h"
 #include "harness.h"
+#include "json.h"
 #include "profile.h"
 #include "report.h"
 
@@ -33,6 +38,9 @@ static void usage(FILE *f)
 "doorbells across a simulated PCIe link to the nictx RTL engine (Verilator),\n"
 "which fetches descriptors and payloads by DMA and sends frames at line rate.\n"
 "Every frame on the wire is checked.  See README.md and docs/.\n"
+"\n"
+"Numbers are decimal: no sign, blanks, hex or leading zero; N is an integer,\n"
+"NS, US, F and R may have a fraction and an exponent (2.5, 1e6).\n"
 "\n"
 "workload:\n"
 "  --pkt-size N          Ethernet frame size incl. 4 B FCS, 64..16387 (default 64)\n"
@@ -171,42 +179,159 @@ static const char *opt_name(int val)
 
 static int bad_arg(const char *opt, const char *val, const char *why)
 {
-    fprintf(stderr, "nictx: --%s %s: %s (see nictx --help)\n", opt, val, why);
+    /* Quote a value a reader could not otherwise see: empty or with blanks. */
+    const char *q = (!*val || strpbrk(val, " \t\n\v\f\r")) ? "'" : "";
+
+    fprintf(stderr, "nictx: --%s %s%s%s: %s (see nictx --help)\n", opt, q, val, q, why);
     return 2;
 }
 
-static int parse_u64(const char *s, uint64_t *v)
+/*
+ * Numbers on the command line are strict decimal: digits only, no sign, no
+ * blanks, no hex, no leading zero (octal as C would read it), nothing after
+ * the number, and within the type's range.  Real numbers may also have a
+ * fraction and an exponent, and must be finite.  Each parser returns NUM_OK
+ * or why the text is refused; num_why() words it for bad_arg().
+ */
+enum num_err {
+    NUM_OK, NUM_EMPTY, NUM_BLANK, NUM_SIGN, NUM_HEX, NUM_OCTAL, NUM_NONFINITE,
+    NUM_SYNTAX, NUM_RANGE
+};
+
+#define DIGITS "0123456789"
+
+static int is_blank(char c)
 {
-    char *end;
+    return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
+/* The form of the text, before its value: `real` allows .fraction, eN. */
+static enum num_err num_form(const char *s, int real)
+{
+    size_t n = strlen(s), mant = strspn(s, DIGITS);
+    const char *p = s + mant;
+
+    if (n == 0)
+        return NUM_EMPTY;
+    if (is_blank(s[0]) || is_blank(s[n - 1]))
+        return NUM_BLANK;
+    if (s[0] == '-' || s[0] == '+')
+        return NUM_SIGN;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+        return NUM_HEX;
+    if (s[0] == '0' && mant > 1)
+        return NUM_OCTAL;
+    if (real && (strncasecmp(s, "inf", 3) == 0 || strncasecmp(s, "nan", 3) == 0))
+        return NUM_NONFINITE;
+    if (real && *p == '.') {
+        size_t frac = strspn(p + 1, DIGITS);
+        mant += frac;
+        p += 1 + frac;
+    }
+    if (mant == 0)
+        return NUM_SYNTAX;
+    if (real && (*p == 'e' || *p == 'E')) {
+        size_t exp;
+        p += (p[1] == '+' || p[1] == '-') ? 2 : 1;
+        exp = strspn(p, DIGITS);
+        if (exp == 0)
+            return NUM_SYNTAX;
+        p += exp;
+    }
+    return *p == '\0' ? NUM_OK : NUM_SYNTAX;
+}
+
+/* A decimal integer 0..max. */
+static enum num_err parse_u64_max(const char *s, uint64_t max, uint64_t *v)
+{
+    enum num_err e = num_form(s, 0);
     unsigned long long x;
 
-    if (!*s || *s == '-')
-        return -1;
+    if (e != NUM_OK)
+        return e;
     errno = 0;
-    x = strtoull(s, &end, 0);
-    if (errno || *end)
-        return -1;
+    x = strtoull(s, NULL, 10);
+    if (errno == ERANGE || x > max)
+        return NUM_RANGE;
     *v = x;
-    return 0;
+    return NUM_OK;
 }
 
-static int parse_uint(const char *s, unsigned *v)
+static enum num_err parse_u64(const char *s, uint64_t *v)
+{
+    return parse_u64_max(s, UINT64_MAX, v);
+}
+
+static enum num_err parse_uint(const char *s, unsigned *v)
 {
     uint64_t x;
+    enum num_err e = parse_u64_max(s, UINT_MAX, &x);
 
-    if (parse_u64(s, &x) != 0 || x > 0xffffffffull)
-        return -1;
-    *v = (unsigned)x;
-    return 0;
+    if (e == NUM_OK)
+        *v = (unsigned)x;
+    return e;
 }
 
-static int parse_double(const char *s, double *v)
+/* A finite decimal real >= 0; out of range also when it underflows. */
+static enum num_err parse_double(const char *s, double *v)
 {
-    char *end;
+    enum num_err e = num_form(s, 1);
+    double x;
 
+    if (e != NUM_OK)
+        return e;
     errno = 0;
-    *v = strtod(s, &end);
-    return (!*s || errno || *end || !isfinite(*v)) ? -1 : 0;
+    x = strtod(s, NULL);
+    if (errno == ERANGE || !isfinite(x))
+        return NUM_RANGE;
+    *v = x;
+    return NUM_OK;
+}
+
+/* Why a number was refused, in words; `max` is the integer limit, 0 for a real. */
+static const char *num_why(enum num_err e, uint64_t max, char *buf, size_t len)
+{
+    switch (e) {
+    case NUM_OK: return "ok";
+    case NUM_EMPTY: return "empty; expected a decimal number";
+    case NUM_BLANK: return "leading or trailing blank; expected a decimal number";
+    case NUM_SIGN: return "no sign allowed; expected a decimal number >= 0";
+    case NUM_HEX: return "hex is not accepted; write the number in decimal";
+    case NUM_OCTAL: return "leading zero (octal?) is not accepted; write the number in decimal";
+    case NUM_NONFINITE: return "not a finite number";
+    case NUM_SYNTAX: return max ? "not a decimal integer" : "not a decimal number";
+    case NUM_RANGE:
+        if (!max)
+            return "out of range";
+        snprintf(buf, len, "out of range (at most %" PRIu64 ")", max);
+        return buf;
+    }
+    return "not a number";
+}
+
+/* Store option `opt`'s number into *v: 0, or 2 after saying why not. */
+static int opt_uint(const char *opt, const char *a, unsigned *v)
+{
+    char buf[64];
+    enum num_err e = parse_uint(a, v);
+
+    return e == NUM_OK ? 0 : bad_arg(opt, a, num_why(e, UINT_MAX, buf, sizeof(buf)));
+}
+
+static int opt_u64(const char *opt, const char *a, uint64_t *v)
+{
+    char buf[64];
+    enum num_err e = parse_u64(a, v);
+
+    return e == NUM_OK ? 0 : bad_arg(opt, a, num_why(e, UINT64_MAX, buf, sizeof(buf)));
+}
+
+static int opt_double(const char *opt, const char *a, double *v)
+{
+    char buf[64];
+    enum num_err e = parse_double(a, v);
+
+    return e == NUM_OK ? 0 : bad_arg(opt, a, num_why(e, 0, buf, sizeof(buf)));
 }
 
 static int parse_line(const char *s, double *gbps)
@@ -218,7 +343,7 @@ static int parse_line(const char *s, double *gbps)
         return -1;
     memcpy(buf, s, n - 1);
     buf[n - 1] = 0;
-    return parse_double(buf, gbps);
+    return parse_double(buf, gbps) == NUM_OK ? 0 : -1;
 }
 
 /* "ph=1,pd=32": set the named credit types; others stay as they are. */
@@ -235,7 +360,7 @@ static int parse_fc(const char *s, struct pcie_fc_cfg *fc)
         if (!eq)
             return -1;
         *eq = 0;
-        if (parse_uint(eq + 1, &v))
+        if (parse_uint(eq + 1, &v) != NUM_OK)
             return -1;
         if (!strcmp(tok, "ph")) dst = &fc->ph;
         else if (!strcmp(tok, "pd")) dst = &fc->pd;
@@ -296,149 +421,245 @@ static int apply_profile(int argc, char **argv, struct sim_cfg *cfg)
     return 0;
 }
 
-static int cmd_run(int argc, char **argv)
-{
+/* A run's settings as the command line gives them. */
+struct run_opts {
     struct sim_cfg cfg;
-    struct sim_result res;
-    struct sim *s;
-    const char *json = NULL;
-    int quiet = 0, c, rc, size_max_set = 0;
-    double mmio_w = -1;
-    char err[256];
+    const char *json; /* --json FILE, or NULL */
+    int quiet;
+    int size_max_set; /* --pkt-size-max given: else it follows --pkt-size */
+    double mmio_w;    /* --mmio-write-ns, applied after --cpu; < 0: not given */
+};
 
-    sim_cfg_default(&cfg);
+/* Status for "parsed; go on" from run_opt and run_parse (exit statuses are 0..2). */
+#define RUN_GO (-1)
+
+/* One option with its value `a`: RUN_GO, or the exit status (0 after a
+ * listing such as --help, 2 after a message naming a bad argument). */
+static int run_opt(int c, const char *a, struct run_opts *ro)
+{
+    struct sim_cfg *cfg = &ro->cfg;
+    const char *name = opt_name(c);
+    const char *fc_why = "expected TYPE=N,... with TYPE in ph pd nph npd cplh cpld, N decimal";
+    char err[256];
+    int rc = 0;
+
+    switch (c) {
+    case O_PKT: rc = opt_uint(name, a, &cfg->pkt_size); break;
+    case O_PKTMAX: rc = opt_uint(name, a, &cfg->pkt_size_max); ro->size_max_set = 1; break;
+    case O_BURST: rc = opt_uint(name, a, &cfg->burst); break;
+    case O_PACKETS: rc = opt_u64(name, a, &cfg->packets); break;
+    case O_SEED: rc = opt_u64(name, a, &cfg->seed); break;
+    case O_BUFOFF: rc = opt_uint(name, a, &cfg->buf_offset); break;
+    case O_CPU:
+        if (cpu_costs_profile(&cfg->costs, a) != 0)
+            return bad_arg(name, a, "unknown profile (x86, cheap)");
+        snprintf(cfg->cpu_profile, sizeof(cfg->cpu_profile), "%s", a);
+        break;
+    case O_MMIOW: rc = opt_double(name, a, &ro->mmio_w); break;
+    case O_MEMLAT: rc = opt_double(name, a, &cfg->mem_latency_ns); break;
+    case O_POLL: rc = opt_double(name, a, &cfg->poll_ns); break;
+    case O_PCIE:
+        if (pcie_cfg_parse_link(&cfg->pcie, a))
+            return bad_arg(name, a, "expected genGxW, G 1..5, W 1|2|4|8|16");
+        break;
+    case O_MPS: rc = opt_uint(name, a, &cfg->pcie.mps); break;
+    case O_MRRS: rc = opt_uint(name, a, &cfg->pcie.mrrs); break;
+    case O_RCB: rc = opt_uint(name, a, &cfg->pcie.rcb); break;
+    case O_RCBCH: cfg->pcie.rcb_chunks = 1; break;
+    case O_PLAT: rc = opt_double(name, a, &cfg->pcie.latency_ns); break;
+    case O_LINE:
+        if (parse_line(a, &cfg->line_gbps))
+            return bad_arg(name, a, "expected decimal Gb/s and g, e.g. 10g, 25g, 40g, 100g");
+        break;
+    case O_DEVMHZ: rc = opt_double(name, a, &cfg->dev_mhz); break;
+    case O_RING: rc = opt_uint(name, a, &cfg->ring_size); break;
+    case O_DFM: rc = opt_uint(name, a, &cfg->desc_fetch_max); break;
+    case O_TAGS: rc = opt_uint(name, a, &cfg->tags); break;
+    case O_MAXRD: rc = opt_uint(name, a, &cfg->max_rd_bytes); break;
+    case O_FCDEV: if (parse_fc(a, &cfg->fc_dev)) return bad_arg(name, a, fc_why); break;
+    case O_FCHOST: if (parse_fc(a, &cfg->fc_host)) return bad_arg(name, a, fc_why); break;
+    case O_FCUPD:
+        rc = opt_double(name, a, &cfg->fc_dev.update_latency_ns);
+        cfg->fc_host.update_latency_ns = cfg->fc_dev.update_latency_ns;
+        break;
+    case O_WB: rc = opt_uint(name, a, &cfg->wb_thresh); break;
+    case O_IRQ: rc = opt_uint(name, a, &cfg->irq_thresh); break;
+    case O_CLEAN:
+        if (strcmp(a, "wb") == 0) cfg->clean = TXQ_CLEAN_HEAD_WB;
+        else if (strcmp(a, "mmio") == 0) cfg->clean = TXQ_CLEAN_HEAD_MMIO;
+        else return bad_arg(name, a, "expected wb or mmio");
+        break;
+    case O_PROFILE: break; /* loaded before the other options */
+    case O_SET:
+        if (profile_set(cfg, a, err, sizeof(err)) != 0) {
+            fprintf(stderr, "nictx: %s\n", err);
+            return 2;
+        }
+        break;
+    case O_KEYS: profile_list_keys(stdout); return 0;
+    case O_CPUS: rc = opt_uint(name, a, &cfg->cpus); break;
+    case O_LAYOUT: if (sim_parse_layout(a, &cfg->layout)) return bad_arg(name, a, "expected split or packed"); break;
+    case O_DQL: if (sim_parse_dql(a, &cfg->dql)) return bad_arg(name, a, "expected write-first or read-first"); break;
+    case O_BQL:
+        if (strcmp(a, "on") == 0) cfg->bql = 1;
+        else if (strcmp(a, "off") == 0) cfg->bql = 0;
+        else return bad_arg(name, a, "expected on or off");
+        break;
+    case O_SOURCE: if (sim_parse_source(a, &cfg->source)) return bad_arg(name, a, "expected pktgen or qdisc"); break;
+    case O_TAILC: rc = opt_uint(name, a, &cfg->tail_coalesce); break;
+    case O_NAPI: rc = opt_uint(name, a, &cfg->napi_budget); break;
+    case O_PROTO: if (sim_parse_proto(a, &cfg->proto)) return bad_arg(name, a, "expected tail, owner or wc"); break;
+    case O_BARRIER:
+        if (sim_parse_barrier(a, &cfg->barrier))
+            return bad_arg(name, a, "expected per-desc, per-batch, wmb-per-desc or none");
+        break;
+    case O_ORDER: if (sim_parse_ordering(a, &cfg->ordering)) return bad_arg(name, a, "expected x86 or weak"); break;
+    case O_WINDOW: rc = opt_uint(name, a, &cfg->reorder_window); break;
+    case O_BUG: {
+        const struct bug_entry *e;
+        if (strcmp(a, "list") == 0) {
+            bug_catalog_print(stdout);
+            return 0;
+        }
+        if (!(e = bug_find(a)))
+            return bad_arg(name, a, "unknown driver bug (--driver-bug list)");
+        cfg->bug = e->bug;
+        break;
+    }
+    case O_BUGAT: rc = opt_u64(name, a, &cfg->bug_at); break;
+    case O_GRACE: rc = opt_double(name, a, &cfg->grace_us); break;
+    case O_JSON: ro->json = a; break;
+    case O_WD: rc = opt_double(name, a, &cfg->watchdog_us); break;
+    case O_QUIET: ro->quiet = 1; break;
+    case O_HELP: usage(stdout); return 0;
+    default: return 2; /* getopt's ':' and '?': the caller says what was wrong */
+    }
+    return rc ? rc : RUN_GO;
+}
+
+/* The command line after "run": RUN_GO with *ro filled in, or the exit status. */
+static int run_parse(int argc, char **argv, struct run_opts *ro)
+{
+    int c, rc;
+
+    memset(ro, 0, sizeof(*ro));
+    ro->mmio_w = -1;
+    sim_cfg_default(&ro->cfg);
     /* A profile is the base the other options change, wherever it is on
      * the command line: load it first. */
-    if (apply_profile(argc, argv, &cfg) != 0)
+    if (apply_profile(argc, argv, &ro->cfg) != 0)
         return 2;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
-        const char *a = optarg;
-        const char *name = opt_name(c);
-        switch (c) {
-        case O_PKT: if (parse_uint(a, &cfg.pkt_size)) return bad_arg(name, a, "not a number"); break;
-        case O_PKTMAX:
-            if (parse_uint(a, &cfg.pkt_size_max)) return bad_arg(name, a, "not a number");
-            size_max_set = 1;
-            break;
-        case O_BURST: if (parse_uint(a, &cfg.burst)) return bad_arg(name, a, "not a number"); break;
-        case O_PACKETS: if (parse_u64(a, &cfg.packets)) return bad_arg(name, a, "not a number"); break;
-        case O_SEED: if (parse_u64(a, &cfg.seed)) return bad_arg(name, a, "not a number"); break;
-        case O_BUFOFF: if (parse_uint(a, &cfg.buf_offset)) return bad_arg(name, a, "not a number"); break;
-        case O_CPU:
-            if (cpu_costs_profile(&cfg.costs, a) != 0) return bad_arg(name, a, "unknown profile (x86, cheap)");
-            snprintf(cfg.cpu_profile, sizeof(cfg.cpu_profile), "%s", a);
-            break;
-        case O_MMIOW: if (parse_double(a, &mmio_w) || mmio_w < 0) return bad_arg(name, a, "not a non-negative number"); break;
-        case O_MEMLAT: if (parse_double(a, &cfg.mem_latency_ns)) return bad_arg(name, a, "not a number"); break;
-        case O_POLL: if (parse_double(a, &cfg.poll_ns)) return bad_arg(name, a, "not a number"); break;
-        case O_PCIE: if (pcie_cfg_parse_link(&cfg.pcie, a)) return bad_arg(name, a, "expected genGxW, G 1..5, W 1|2|4|8|16"); break;
-        case O_MPS: if (parse_uint(a, &cfg.pcie.mps)) return bad_arg(name, a, "not a number"); break;
-        case O_MRRS: if (parse_uint(a, &cfg.pcie.mrrs)) return bad_arg(name, a, "not a number"); break;
-        case O_RCB: if (parse_uint(a, &cfg.pcie.rcb)) return bad_arg(name, a, "not a number"); break;
-        case O_RCBCH: cfg.pcie.rcb_chunks = 1; break;
-        case O_PLAT: if (parse_double(a, &cfg.pcie.latency_ns)) return bad_arg(name, a, "not a number"); break;
-        case O_LINE: if (parse_line(a, &cfg.line_gbps)) return bad_arg(name, a, "expected e.g. 10g, 25g, 40g, 100g"); break;
-        case O_DEVMHZ: if (parse_double(a, &cfg.dev_mhz)) return bad_arg(name, a, "not a number"); break;
-        case O_RING: if (parse_uint(a, &cfg.ring_size)) return bad_arg(name, a, "not a number"); break;
-        case O_DFM: if (parse_uint(a, &cfg.desc_fetch_max)) return bad_arg(name, a, "not a number"); break;
-        case O_TAGS: if (parse_uint(a, &cfg.tags)) return bad_arg(name, a, "not a number"); break;
-        case O_MAXRD: if (parse_uint(a, &cfg.max_rd_bytes)) return bad_arg(name, a, "not a number"); break;
-        case O_FCDEV: if (parse_fc(a, &cfg.fc_dev)) return bad_arg(name, a, "expected TYPE=N,... with TYPE in ph pd nph npd cplh cpld"); break;
-        case O_FCHOST: if (parse_fc(a, &cfg.fc_host)) return bad_arg(name, a, "expected TYPE=N,... with TYPE in ph pd nph npd cplh cpld"); break;
-        case O_FCUPD:
-            if (parse_double(a, &cfg.fc_dev.update_latency_ns)) return bad_arg(name, a, "not a number");
-            cfg.fc_host.update_latency_ns = cfg.fc_dev.update_latency_ns;
-            break;
-        case O_WB: if (parse_uint(a, &cfg.wb_thresh)) return bad_arg(name, a, "not a number"); break;
-        case O_IRQ: if (parse_uint(a, &cfg.irq_thresh)) return bad_arg(name, a, "not a number"); break;
-        case O_CLEAN:
-            if (strcmp(a, "wb") == 0) cfg.clean = TXQ_CLEAN_HEAD_WB;
-            else if (strcmp(a, "mmio") == 0) cfg.clean = TXQ_CLEAN_HEAD_MMIO;
-            else return bad_arg(name, a, "expected wb or mmio");
-            break;
-        case O_PROFILE: break; /* loaded before the other options */
-        case O_SET:
-            if (profile_set(&cfg, a, err, sizeof(err)) != 0) {
-                fprintf(stderr, "nictx: %s\n", err);
-                return 2;
-            }
-            break;
-        case O_KEYS: profile_list_keys(stdout); return 0;
-        case O_CPUS: if (parse_uint(a, &cfg.cpus)) return bad_arg(name, a, "not a number"); break;
-        case O_LAYOUT: if (sim_parse_layout(a, &cfg.layout)) return bad_arg(name, a, "expected split or packed"); break;
-        case O_DQL: if (sim_parse_dql(a, &cfg.dql)) return bad_arg(name, a, "expected write-first or read-first"); break;
-        case O_BQL:
-            if (strcmp(a, "on") == 0) cfg.bql = 1;
-            else if (strcmp(a, "off") == 0) cfg.bql = 0;
-            else return bad_arg(name, a, "expected on or off");
-            break;
-        case O_SOURCE: if (sim_parse_source(a, &cfg.source)) return bad_arg(name, a, "expected pktgen or qdisc"); break;
-        case O_TAILC: if (parse_uint(a, &cfg.tail_coalesce)) return bad_arg(name, a, "not a number"); break;
-        case O_NAPI: if (parse_uint(a, &cfg.napi_budget)) return bad_arg(name, a, "not a number"); break;
-        case O_PROTO: if (sim_parse_proto(a, &cfg.proto)) return bad_arg(name, a, "expected tail, owner or wc"); break;
-        case O_BARRIER:
-            if (sim_parse_barrier(a, &cfg.barrier)) return bad_arg(name, a, "expected per-desc, per-batch, wmb-per-desc or none");
-            break;
-        case O_ORDER: if (sim_parse_ordering(a, &cfg.ordering)) return bad_arg(name, a, "expected x86 or weak"); break;
-        case O_WINDOW: if (parse_uint(a, &cfg.reorder_window)) return bad_arg(name, a, "not a number"); break;
-        case O_BUG: {
-            const struct bug_entry *e;
-            if (strcmp(a, "list") == 0) {
-                bug_catalog_print(stdout);
-                return 0;
-            }
-            if (!(e = bug_find(a))) return bad_arg(name, a, "unknown driver bug (--driver-bug list)");
-            cfg.bug = e->bug;
-            break;
-        }
-        case O_BUGAT: if (parse_u64(a, &cfg.bug_at)) return bad_arg(name, a, "not a number"); break;
-        case O_GRACE: if (parse_double(a, &cfg.grace_us)) return bad_arg(name, a, "not a number"); break;
-        case O_JSON: json = a; break;
-        case O_WD: if (parse_double(a, &cfg.watchdog_us)) return bad_arg(name, a, "not a number"); break;
-        case O_QUIET: quiet = 1; break;
-        case O_HELP: usage(stdout); return 0;
-        case ':':
+        if (c == ':') {
             fprintf(stderr, "nictx: %s needs a value (see nictx --help)\n", argv[optind - 1]);
             return 2;
-        default:
-            fprintf(stderr, "nictx: unknown option %s (see nictx --help)\n", argv[optind - 1]);
+        }
+        if (c == '?') {
+            /* optopt: a long option's value if it was given one it does not
+             * take; a short option's letter; else 0 (unknown or ambiguous). */
+            if (optopt >= O_PKT)
+                fprintf(stderr, "nictx: --%s takes no value (see nictx --help)\n",
+                        opt_name(optopt));
+            else if (optopt > ' ' && optopt < 127)
+                fprintf(stderr, "nictx: unknown option -%c (see nictx --help)\n", optopt);
+            else
+                fprintf(stderr, "nictx: unknown or ambiguous option %s (see nictx --help)\n",
+                        argv[optind - 1]);
             return 2;
         }
+        if ((rc = run_opt(c, optarg, ro)) != RUN_GO)
+            return rc;
     }
     if (optind < argc) {
         fprintf(stderr, "nictx: unexpected argument '%s' (see nictx --help)\n", argv[optind]);
         return 2;
     }
-    if (!size_max_set)
-        cfg.pkt_size_max = cfg.pkt_size;
-    if (mmio_w >= 0)
-        cfg.costs.mmio_write_ns = mmio_w;
-    if (sim_cfg_validate(&cfg, err, sizeof(err)) != 0) {
-        fprintf(stderr, "nictx: %s\n", err);
-        return 2;
+    if (!ro->size_max_set)
+        ro->cfg.pkt_size_max = ro->cfg.pkt_size;
+    if (ro->mmio_w >= 0)
+        ro->cfg.costs.mmio_write_ns = ro->mmio_w;
+    return RUN_GO;
+}
+
+/*
+ * Can report_json_file write `path` after the run?  It writes a temporary
+ * file beside path and renames it over path, so: path is not a directory or
+ * other non-regular file (a rename would replace a device or FIFO), and
+ * that temporary file can be created (the directory exists and is
+ * writable).  The probe is the same afile_open, then afile_abort, which
+ * leaves nothing behind.  0, or -1 with the reason in err.
+ */
+static int json_writable(const char *path, char *err, size_t errlen)
+{
+    struct afile af;
+    struct stat st;
+
+    if (!*path) {
+        snprintf(err, errlen, "empty; expected a file name");
+        return -1;
     }
-    s = sim_create(&cfg, &dev_rtl_ops, err, sizeof(err));
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s; the JSON replaces a regular file",
+                 S_ISDIR(st.st_mode) ? "is a directory" : "exists and is not a regular file");
+        return -1;
+    }
+    if (afile_open(&af, path) != 0) {
+        snprintf(err, errlen, "cannot create a file in its directory: %s", strerror(errno));
+        return -1;
+    }
+    afile_abort(&af);
+    return 0;
+}
+
+/* Run the experiment and report it: 0, or 1 if the run failed (see top). */
+static int run_one(const struct run_opts *ro)
+{
+    const struct sim_cfg *cfg = &ro->cfg;
+    struct sim_result res;
+    struct sim *s;
+    char err[256];
+    int rc, status = 0;
+
+    s = sim_create(cfg, &dev_rtl_ops, err, sizeof(err));
     if (!s) {
         fprintf(stderr, "nictx: %s\n", err);
         return 1;
     }
     rc = sim_run(s);
     sim_result(s, &res);
-    if (!quiet)
-        report_text(stdout, &cfg, &res, rc, sim_diag(s));
+    if (!ro->quiet)
+        report_text(stdout, cfg, &res, rc, sim_diag(s));
     else if (rc != 0)
         fprintf(stderr, "nictx: run failed: %s\n", sim_diag(s));
-    if (json && report_json_file(json, &cfg, &res, rc, sim_diag(s), dev_rtl_ops.name) != 0) {
-        fprintf(stderr, "nictx: cannot write %s: %s\n", json, strerror(errno));
-        sim_destroy(s);
-        return 1;
+    if (ro->json &&
+        report_json_file(ro->json, cfg, &res, rc, sim_diag(s), dev_rtl_ops.name) != 0) {
+        fprintf(stderr, "nictx: --json %s: cannot write: %s\n", ro->json, strerror(errno));
+        status = 1;
     }
     sim_destroy(s);
-    if (rc != 0 || res.sb.lost || res.sb.corrupted || res.sb.checked != cfg.packets)
-        return 1;
-    return 0;
+    if (rc != 0 || res.sb.lost || res.sb.corrupted || res.sb.checked != cfg->packets)
+        status = 1;
+    return status;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+    struct run_opts ro;
+    char err[256];
+    int rc = run_parse(argc, argv, &ro);
+
+    if (rc != RUN_GO)
+        return rc;
+    if (sim_cfg_validate(&ro.cfg, err, sizeof(err)) != 0) {
+        fprintf(stderr, "nictx: %s\n", err);
+        return 2;
+    }
+    /* Before the run, not after it: a bad path is a bad argument. */
+    if (ro.json && json_writable(ro.json, err, sizeof(err)) != 0)
+        return bad_arg("json", ro.json, err);
+    return run_one(&ro);
 }
 
 int main(int argc, char **argv)
