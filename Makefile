@@ -121,8 +121,9 @@ T_rc         := sim/rc.c sim/host_mem.c sim/tlp_queue.c sim/pcie_cfg.c sim/pcie_
 UNIT_TESTS   := pcie_link pcie_fc rc scoreboard json txq pktgen stbuf coro ownchk dql cacheline profile
 SIM_TESTS    := sim ownership cpus
 # Engine tests drive the Verilated RTL directly through struct device_ops.
-ENGINE_TESTS := engine
-ALL_TESTS    := $(UNIT_TESTS) $(ENGINE_TESTS) $(SIM_TESTS)
+ENGINE_TESTS := engine limits
+CLI_TESTS    := cli
+ALL_TESTS    := $(UNIT_TESTS) $(ENGINE_TESTS) $(SIM_TESTS) $(CLI_TESTS)
 
 define unit_test
 $(BUILD)/tests/test_$(1): $(call obj,tests/test_$(1).c $(T_$(1)))
@@ -136,9 +137,15 @@ $(BUILD)/tests/test_sim $(BUILD)/tests/test_ownership $(BUILD)/tests/test_cpus: 
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $^ $(CMOCKA) $(LDLIBS)
 
-$(BUILD)/tests/test_engine: $(call obj,tests/test_engine.c) $(BUILD)/obj/sim/dev_rtl.o $(VLIB) $(VRT_OBJS)
+$(BUILD)/tests/test_engine $(BUILD)/tests/test_limits: $(BUILD)/tests/test_%: \
+        $(BUILD)/obj/tests/test_%.o $(BUILD)/obj/sim/dev_rtl.o $(VLIB) $(VRT_OBJS)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $^ $(CMOCKA) $(LDLIBS)
+
+# The command line as a user meets it: runs build/nictx.
+$(BUILD)/tests/test_cli: $(call obj,tests/test_cli.c) $(BUILD)/nictx
+	@mkdir -p $(@D)
+	$(CC) -o $@ $(call obj,tests/test_cli.c) $(CMOCKA) $(LDLIBS)
 
 TEST_BINS := $(addprefix $(BUILD)/tests/test_,$(ALL_TESTS))
 test: $(TEST_BINS) $(BUILD)/nictx
