@@ -138,7 +138,8 @@ $(BUILD)/tests/test_sim $(BUILD)/tests/test_ownership $(BUILD)/tests/test_cpus: 
 	$(CXX) -o $@ $^ $(CMOCKA) $(LDLIBS)
 
 $(BUILD)/tests/test_engine $(BUILD)/tests/test_limits: $(BUILD)/tests/test_%: \
-        $(BUILD)/obj/tests/test_%.o $(BUILD)/obj/sim/dev_rtl.o $(VLIB) $(VRT_OBJS)
+        $(BUILD)/obj/tests/test_%.o $(call obj,tests/engine_host.c) \
+        $(BUILD)/obj/sim/dev_rtl.o $(VLIB) $(VRT_OBJS)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $^ $(CMOCKA) $(LDLIBS)
 
