@@ -108,6 +108,9 @@ struct sim_violation {
     char detail[240];
 };
 
+/* Figures that cannot be measured are NAN (null in the JSON, n/a in the
+ * table): per-packet figures when no packet was checked, utilisations when
+ * the measured run has no length (bound is NULL then). */
 struct sim_result {
     struct sb_result sb;
     uint64_t completed;            /* packets reclaimed by the driver */
@@ -117,7 +120,8 @@ struct sim_result {
     double cpu_ns_per_pkt_cpu[SIM_MAX_CPUS][CPU_CAUSE_COUNT]; /* by CPU */
     struct pcie_link_stats h2d, d2h;
     double doorbells_per_pkt, desc_fetches_per_pkt, irqs_per_pkt;
-    /* utilisation of each resource at the measured rate; bound = the top one */
+    /* fraction of the measured run each resource was busy (the busiest CPU);
+     * bound = the top one, "latency" when none is above 90% */
     double util_cpu, util_h2d, util_d2h, util_engine, util_wire;
     double busy_h2d, busy_d2h;     /* fraction of the measured time each link serialized */
     const char *bound;             /* "cpu", "pcie_h2d", "pcie_d2h", "device", "wire", "latency" */

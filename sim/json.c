@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -177,14 +178,30 @@ void json_u64(struct json *j, const char *key, uint64_t v)
     json_post(j);
 }
 
+/* The shortest of %.15g, %.16g and %.17g that strtod() reads back as v
+ * (%.17g always does for a finite double: 17 significant digits identify
+ * every IEEE 754 binary64 value). */
+static void json_fmt_num(char *buf, size_t len, double v)
+{
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(buf, len, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            return;
+    }
+}
+
 void json_num(struct json *j, const char *key, double v)
 {
+    char buf[40]; /* "-1.2345678901234567e-308": 24 characters */
+
     if (json_pre(j, key) != 0)
         return;
-    if (!isfinite(v))
+    if (!isfinite(v)) {
         json_put(j, "null");
-    else if (fprintf(j->f, "%.6g", v) < 0)
-        j->err = 1;
+    } else {
+        json_fmt_num(buf, sizeof buf, v);
+        json_put(j, buf);
+    }
     json_post(j);
 }
 

@@ -9,7 +9,11 @@
  * key must be NULL.  Exactly one top-level value is written, followed by a
  * newline.  Output is deterministic and pretty-printed: 2-space indent, one
  * key or array element per line, empty containers as {} and [].  Numbers:
- * json_u64 exactly, json_num with "%.6g" (non-finite values as null).
+ * json_u64 exactly; json_num round-trips: the shortest of "%.15g", "%.16g"
+ * and "%.17g" that strtod() reads back as the same double (so 0.1 is "0.1"
+ * and 1.0/3 is "0.3333333333333333"); NaN and infinities, which JSON
+ * cannot hold, as null (callers use NaN for "not measured").  The C locale's
+ * decimal point is assumed (nictx never calls setlocale).
  * Strings are escaped (", \, control characters); other bytes pass through
  * (UTF-8 expected).  A misuse (wrong key use, mismatched _end, nesting
  * deeper than JSON_MAX_DEPTH, a second top-level value) or a failed write
@@ -52,7 +56,7 @@ void json_arr_end(struct json *j);
 /* Scalars.  json_str writes null for a NULL val. */
 void json_str(struct json *j, const char *key, const char *val);
 void json_u64(struct json *j, const char *key, uint64_t v);
-void json_num(struct json *j, const char *key, double v); /* NaN/inf -> null */
+void json_num(struct json *j, const char *key, double v); /* round-trips; NaN/inf -> null */
 void json_bool(struct json *j, const char *key, int v);
 void json_null(struct json *j, const char *key);
 

@@ -1,7 +1,29 @@
 /*
  * metrics.c - a finished run's counters turned into per-packet figures,
  * utilisations and the bound (struct sim_result, sim/harness.h).
+ *
+ * What cannot be measured is NAN (printed as null / "n/a"), never 0 or a
+ * stand-in:
+ *  - per-packet figures (cpu_ns_per_pkt*, *_per_pkt) are per checked
+ *    packet: NAN when no packet was checked;
+ *  - the steady-state rate and the latency percentiles: see sb_result();
+ *  - utilisations and link busy: NAN (and bound NULL) when the measured
+ *    run has no length.
+ *
+ * Utilisation.  Demand and time come from one window, the measured run
+ * (from the end of the probe until the world and every CPU stopped): a
+ * resource's utilisation is the time it was busy in the run over the
+ * run's length, so it cannot exceed 1.  (The former definition, demand
+ * per packet over the whole run times the steady-state rate, mixed two
+ * windows: in a short run the CPU fills the ring ahead of the wire, and
+ * with the wire's warm-up-free rate a 2-packet run showed a CPU
+ * utilisation of 2.81 and a 100-packet burst-32 run 1.13; random frame
+ * sizes put the wire at 1.02.)  In a long run
+ * the start-up round trip and the drain are a small fraction of the
+ * window and utilisation approaches the steady-state figure; in a run of
+ * a few round trips the latency dominates and the bound says so.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -79,58 +101,50 @@ static void link_delta(struct pcie_link_stats *out, const struct pcie_link_stats
     out->busy_ps = end->busy_ps - start->busy_ps;
 }
 
-void sim_result(const struct sim *s, struct sim_result *r)
+/* The measured run's length: from its start until the world's clock and
+ * every CPU's clock stopped (a CPU's last step may end after the world
+ * stopped; its time by cause, idle included, sums to its clock's advance).
+ * Every demand counted for the run lies inside it. */
+static sim_ps_t sim_window_ps(const struct sim *s)
 {
-    struct txq_stats ts;
-    const struct pcie_link_stats *h, *d;
-    double n, pkt_ns, mpps, wire_ns, cyc_ns, best, busiest = 0;
-    unsigned i, c;
+    sim_ps_t end = s->measured ? s->t_measure1 : s->now;
+    sim_ps_t w = end > s->t_measure0 ? end - s->t_measure0 : 0;
+    unsigned i, k;
 
-    memset(r, 0, sizeof(*r));
-    sb_result(s->sb, &r->sb);
-    txq_get_stats(&s->txq, &ts);
-    r->completed = ts.reclaimed;
-    n = (double)(r->sb.checked ? r->sb.checked : 1);
-    for (i = 0; i < CPU_CAUSE_COUNT; i++) {
-        r->cpu_ns_per_pkt[i] = (double)sim_cpu_time(s, i, -1) / 1000.0 / n;
-        if (i != CPU_IDLE)
-            r->cpu_ns_total += r->cpu_ns_per_pkt[i];
+    for (i = 0; i < s->ncpu; i++) {
+        sim_ps_t spent = 0;
+        for (k = 0; k < CPU_CAUSE_COUNT; k++)
+            spent += sim_cpu_time(s, k, (int)i);
+        if (spent > w)
+            w = spent;
     }
-    r->ncpu = s->ncpu;
-    for (c = 0; c < s->ncpu; c++) {
-        double busy = 0;
-        for (i = 0; i < CPU_CAUSE_COUNT; i++) {
-            r->cpu_ns_per_pkt_cpu[c][i] = (double)sim_cpu_time(s, i, (int)c) / 1000.0 / n;
-            if (i != CPU_IDLE)
-                busy += r->cpu_ns_per_pkt_cpu[c][i];
-        }
-        if (busy > busiest)
-            busiest = busy;
-        stbuf_stats_add(&r->stb, &s->cpus[c].stb.st);
-    }
-    link_delta(&r->h2d, s->measured ? &s->h2d_t1 : pcie_link_stats(s->h2d), &s->h2d_t0);
-    link_delta(&r->d2h, s->measured ? &s->d2h_t1 : pcie_link_stats(s->d2h), &s->d2h_t0);
-    h = &r->h2d;
-    d = &r->d2h;
-    r->doorbells_per_pkt = (double)ts.doorbells / n;
-    r->desc_fetches_per_pkt = (double)d->tlps[TLP_KIND_DESC_RD] / n;
-    r->irqs_per_pkt = (double)s->rc.st.irqs / n;
-    r->line_gbps_eff = sim_cfg_line_rate_fx(&s->cfg) / 65536.0 * 8.0 * s->cfg.dev_mhz / 1e3;
+    return w;
+}
 
-    /* Utilisation = demand per packet x packet rate. */
-    mpps = r->sb.mpps;
-    pkt_ns = mpps > 0 ? 1000.0 / mpps : 0;
-    wire_ns = r->sb.checked ? ((double)r->sb.frame_bytes / n + 20.0) * 8.0 / r->line_gbps_eff : 0;
-    cyc_ns = 1000.0 / s->cfg.dev_mhz;
-    if (pkt_ns > 0) {
-        r->util_cpu = busiest / pkt_ns; /* the busiest CPU bounds the rate */
-        r->util_h2d = (double)(h->tlp_bytes + h->updatefc_bytes) / n * 8.0 /
-                      pcie_link_tlp_gbps(s->h2d) / pkt_ns;
-        r->util_d2h = (double)(d->tlp_bytes + d->updatefc_bytes) / n * 8.0 /
-                      pcie_link_tlp_gbps(s->d2h) / pkt_ns;
-        r->util_engine = (double)s->engine_beats / n * cyc_ns / pkt_ns;
-        r->util_wire = wire_ns / pkt_ns;
+/* Each resource's busy time over the measured run, and the bound. */
+static void sim_result_util(const struct sim *s, struct sim_result *r, sim_ps_t busiest_cpu_ps)
+{
+    const struct pcie_link_stats *h = &r->h2d, *d = &r->d2h;
+    double win_ps = (double)sim_window_ps(s), win_ns = win_ps / 1000.0, best;
+
+    if (win_ps <= 0) {
+        r->util_cpu = r->util_h2d = r->util_d2h = r->util_engine = r->util_wire = NAN;
+        r->busy_h2d = r->busy_d2h = NAN;
+        r->bound = NULL;
+        return;
     }
+    r->util_cpu = (double)busiest_cpu_ps / win_ps; /* the busiest CPU bounds the rate */
+    r->util_h2d = (double)(h->tlp_bytes + h->updatefc_bytes) * 8.0 /
+                  pcie_link_tlp_gbps(s->h2d) / win_ns;
+    r->util_d2h = (double)(d->tlp_bytes + d->updatefc_bytes) * 8.0 /
+                  pcie_link_tlp_gbps(s->d2h) / win_ns;
+    r->util_engine = (double)s->engine_beats * (1000.0 / s->cfg.dev_mhz) / win_ns;
+    /* every frame seen occupied the wire: its bytes, preamble/SFD and IFG */
+    r->util_wire = ((double)r->sb.wire_bytes + 20.0 * (double)r->sb.seen) * 8.0 /
+                   r->line_gbps_eff / win_ns;
+    r->busy_h2d = (double)h->busy_ps / win_ps;
+    r->busy_d2h = (double)d->busy_ps / win_ps;
+
     r->bound = "cpu";
     best = r->util_cpu;
     if (r->util_h2d > best) { best = r->util_h2d; r->bound = "pcie_h2d"; }
@@ -140,11 +154,49 @@ void sim_result(const struct sim *s, struct sim_result *r)
     /* Nothing near saturation: a round trip (DMA latency, ring, tags) limits. */
     if (best < 0.9)
         r->bound = "latency";
+}
 
-    if (s->measured && s->t_measure1 > s->t_measure0) {
-        r->busy_h2d = (double)h->busy_ps / (double)(s->t_measure1 - s->t_measure0);
-        r->busy_d2h = (double)d->busy_ps / (double)(s->t_measure1 - s->t_measure0);
+void sim_result(const struct sim *s, struct sim_result *r)
+{
+    struct txq_stats ts;
+    const struct pcie_link_stats *d;
+    double n;
+    sim_ps_t busiest = 0;
+    unsigned i, c;
+
+    memset(r, 0, sizeof(*r));
+    sb_result(s->sb, &r->sb);
+    txq_get_stats(&s->txq, &ts);
+    r->completed = ts.reclaimed;
+    /* per checked packet; without one there is no per-packet figure */
+    n = r->sb.checked ? (double)r->sb.checked : NAN;
+    for (i = 0; i < CPU_CAUSE_COUNT; i++) {
+        r->cpu_ns_per_pkt[i] = (double)sim_cpu_time(s, i, -1) / 1000.0 / n;
+        if (i != CPU_IDLE)
+            r->cpu_ns_total += r->cpu_ns_per_pkt[i];
     }
+    r->ncpu = s->ncpu;
+    for (c = 0; c < s->ncpu; c++) {
+        sim_ps_t busy = 0;
+        for (i = 0; i < CPU_CAUSE_COUNT; i++) {
+            sim_ps_t t = sim_cpu_time(s, i, (int)c);
+            r->cpu_ns_per_pkt_cpu[c][i] = (double)t / 1000.0 / n;
+            if (i != CPU_IDLE)
+                busy += t;
+        }
+        if (busy > busiest)
+            busiest = busy;
+        stbuf_stats_add(&r->stb, &s->cpus[c].stb.st);
+    }
+    link_delta(&r->h2d, s->measured ? &s->h2d_t1 : pcie_link_stats(s->h2d), &s->h2d_t0);
+    link_delta(&r->d2h, s->measured ? &s->d2h_t1 : pcie_link_stats(s->d2h), &s->d2h_t0);
+    d = &r->d2h;
+    r->doorbells_per_pkt = (double)ts.doorbells / n;
+    r->desc_fetches_per_pkt = (double)d->tlps[TLP_KIND_DESC_RD] / n;
+    r->irqs_per_pkt = (double)s->rc.st.irqs / n;
+    r->line_gbps_eff = sim_cfg_line_rate_fx(&s->cfg) / 65536.0 * 8.0 * s->cfg.dev_mhz / 1e3;
+    sim_result_util(s, r, busiest);
+
     r->rd_stall_cycles = s->rd_stall_cycles;
     r->txq = ts;
     r->not_owned = s->not_owned;

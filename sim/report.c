@@ -1,6 +1,7 @@
 #include "report.h"
 
 #include <inttypes.h>
+#include <math.h>
 
 #include "bug_catalog.h"
 #include "json.h"
@@ -10,9 +11,34 @@ static const char *clean_name(enum txq_clean_mode m)
     return m == TXQ_CLEAN_HEAD_MMIO ? "mmio" : "wb";
 }
 
+/* Per checked packet; NAN (not measured) when none was checked. */
 static double per_pkt(uint64_t v, const struct sim_result *r)
 {
-    return (double)v / (double)(r->sb.checked ? r->sb.checked : 1);
+    return r->sb.checked ? (double)v / (double)r->sb.checked : NAN;
+}
+
+/* v printed with fmt (one double conversion, no width), or "n/a" when it
+ * was not measured (NAN); the text lives in buf. */
+static const char *num(char *buf, size_t len, const char *fmt, double v)
+{
+    if (isnan(v))
+        snprintf(buf, len, "n/a");
+    else
+        snprintf(buf, len, fmt, v);
+    return buf;
+}
+/* The same with a buffer that lives until the end of the enclosing block. */
+#define NUM(fmt, v) num((char[40]){""}, 40, fmt, v)
+
+static const char *bound_name(const struct sim_result *r)
+{
+    return r->bound ? r->bound : "n/a";
+}
+
+/* Simulated frames per wall-clock second; NAN if no wall time was taken. */
+static double sim_pkts_per_wall_s(const struct sim_result *r)
+{
+    return r->wall_s > 0 ? (double)r->sb.seen / r->wall_s : NAN;
 }
 
 static const char *bug_name(enum drv_bug b)
@@ -44,7 +70,7 @@ static void report_cpus(FILE *f, const struct sim_result *r)
             if (k != CPU_IDLE && r->cpu_ns_per_pkt_cpu[c][k] > 0)
                 fprintf(f, " %s %.1f", cpu_cause_name((enum cpu_cause)k),
                         r->cpu_ns_per_pkt_cpu[c][k]);
-        fprintf(f, " (idle %.1f)\n", r->cpu_ns_per_pkt_cpu[c][CPU_IDLE]);
+        fprintf(f, " (idle %s)\n", NUM("%.1f", r->cpu_ns_per_pkt_cpu[c][CPU_IDLE]));
     }
 }
 
@@ -61,20 +87,22 @@ static void report_lines(FILE *f, const struct sim_result *r)
     fprintf(f, "  cache lines/pkt  ");
     for (i = 0; i < r->nlines; i++)
         if (r->lines[i].st.xfers || r->lines[i].st.upgrades)
-            fprintf(f, " %s %.3f xfer %.3f upg", r->lines[i].name,
-                    per_pkt(r->lines[i].st.xfers, r), per_pkt(r->lines[i].st.upgrades, r));
+            fprintf(f, " %s %s xfer %s upg", r->lines[i].name,
+                    NUM("%.3f", per_pkt(r->lines[i].st.xfers, r)),
+                    NUM("%.3f", per_pkt(r->lines[i].st.upgrades, r)));
     fprintf(f, "\n");
 }
 
 /* Who owns the descriptors and what it cost: driver and device counters. */
 static void report_ownership(FILE *f, const struct sim_result *r)
 {
-    fprintf(f, "  ownership         per pkt: dma_wmb %.3f  wmb %.3f  wc pushes %.3f"
-            "  store misses %.3f;  device: not-owned fetched %.3f  wc used %.3f"
-            "  wc dropped %.3f\n",
-            per_pkt(r->txq.dma_wmbs, r), per_pkt(r->txq.wmbs, r), per_pkt(r->txq.wc_pushes, r),
-            per_pkt(r->stb.misses, r), per_pkt(r->not_owned, r), per_pkt(r->wc_used, r),
-            per_pkt(r->wc_dropped, r));
+    fprintf(f, "  ownership         per pkt: dma_wmb %s  wmb %s  wc pushes %s"
+            "  store misses %s;  device: not-owned fetched %s  wc used %s"
+            "  wc dropped %s\n",
+            NUM("%.3f", per_pkt(r->txq.dma_wmbs, r)), NUM("%.3f", per_pkt(r->txq.wmbs, r)),
+            NUM("%.3f", per_pkt(r->txq.wc_pushes, r)), NUM("%.3f", per_pkt(r->stb.misses, r)),
+            NUM("%.3f", per_pkt(r->not_owned, r)), NUM("%.3f", per_pkt(r->wc_used, r)),
+            NUM("%.3f", per_pkt(r->wc_dropped, r)));
 }
 
 static void report_credit_stalls(FILE *f, const char *dir, const struct pcie_link_stats *s)
@@ -118,35 +146,39 @@ void report_text(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
         fprintf(f, "RUN FAILED: %s\n", diag);
     else if (status > 0)
         fprintf(f, "RUN STOPPED: %s\n", diag);
-    fprintf(f, "  throughput        %8.3f Mpps   %8.3f Gb/s   bound: %s\n",
-            r->sb.mpps, r->sb.gbps, r->bound);
-    fprintf(f, "  utilisation       cpu %.2f  pcie h2d %.2f  pcie d2h %.2f  device %.2f  wire %.2f\n",
-            r->util_cpu, r->util_h2d, r->util_d2h, r->util_engine, r->util_wire);
-    fprintf(f, "  link busy         h2d %.2f  d2h %.2f (of the measured time)\n",
-            r->busy_h2d, r->busy_d2h);
+    fprintf(f, "  throughput        %8s Mpps   %8s Gb/s   bound: %s\n",
+            NUM("%.3f", r->sb.mpps), NUM("%.3f", r->sb.gbps), bound_name(r));
+    fprintf(f, "  utilisation       cpu %s  pcie h2d %s  pcie d2h %s  device %s  wire %s"
+            " (of the measured time)\n",
+            NUM("%.2f", r->util_cpu), NUM("%.2f", r->util_h2d), NUM("%.2f", r->util_d2h),
+            NUM("%.2f", r->util_engine), NUM("%.2f", r->util_wire));
+    fprintf(f, "  link busy         h2d %s  d2h %s (of the measured time)\n",
+            NUM("%.2f", r->busy_h2d), NUM("%.2f", r->busy_d2h));
     fprintf(f, "  packets           sent %" PRIu64 "  checked %" PRIu64 "  lost %" PRIu64
             "  corrupted %" PRIu64 "\n", r->sb.sent_expected, r->sb.checked, r->sb.lost,
             r->sb.corrupted);
-    fprintf(f, "  cpu ns/pkt        %8.1f total:", r->cpu_ns_total);
+    fprintf(f, "  cpu ns/pkt        %8s total:", NUM("%.1f", r->cpu_ns_total));
     for (k = 0; k < CPU_CAUSE_COUNT; k++)
         if (k != CPU_IDLE && r->cpu_ns_per_pkt[k] > 0)
             fprintf(f, " %s %.1f", cpu_cause_name((enum cpu_cause)k), r->cpu_ns_per_pkt[k]);
     fprintf(f, "\n");
     report_cpus(f, r);
     report_lines(f, r);
-    fprintf(f, "  pcie B/pkt h2d    %8.1f total:", per_pkt(h->tlp_bytes, r));
+    fprintf(f, "  pcie B/pkt h2d    %8s total:", NUM("%.1f", per_pkt(h->tlp_bytes, r)));
     for (k = 0; k < TLP_KIND_COUNT; k++)
         if (h->bytes[k])
-            fprintf(f, " %s %.1f", tlp_kind_name(k), per_pkt(h->bytes[k], r));
-    fprintf(f, "\n  pcie B/pkt d2h    %8.1f total:", per_pkt(d->tlp_bytes, r));
+            fprintf(f, " %s %s", tlp_kind_name(k), NUM("%.1f", per_pkt(h->bytes[k], r)));
+    fprintf(f, "\n  pcie B/pkt d2h    %8s total:", NUM("%.1f", per_pkt(d->tlp_bytes, r)));
     for (k = 0; k < TLP_KIND_COUNT; k++)
         if (d->bytes[k])
-            fprintf(f, " %s %.1f", tlp_kind_name(k), per_pkt(d->bytes[k], r));
-    fprintf(f, "\n  per packet        doorbells %.4f  desc fetches %.4f  irqs %.4f\n",
-            r->doorbells_per_pkt, r->desc_fetches_per_pkt, r->irqs_per_pkt);
+            fprintf(f, " %s %s", tlp_kind_name(k), NUM("%.1f", per_pkt(d->bytes[k], r)));
+    fprintf(f, "\n  per packet        doorbells %s  desc fetches %s  irqs %s\n",
+            NUM("%.4f", r->doorbells_per_pkt), NUM("%.4f", r->desc_fetches_per_pkt),
+            NUM("%.4f", r->irqs_per_pkt));
     report_ownership(f, r);
-    fprintf(f, "  doorbell-to-wire  p50 %.0f ns  p99 %.0f ns  max %.0f ns\n",
-            r->sb.lat_p50_ns, r->sb.lat_p99_ns, r->sb.lat_max_ns);
+    fprintf(f, "  doorbell-to-wire  p50 %s ns  p99 %s ns  max %s ns\n",
+            NUM("%.0f", r->sb.lat_p50_ns), NUM("%.0f", r->sb.lat_p99_ns),
+            NUM("%.0f", r->sb.lat_max_ns));
     fprintf(f, "  stalls            DMA read waited for a tag or byte budget %" PRIu64 " cycles\n",
             r->rd_stall_cycles);
     report_credit_stalls(f, "h2d", &r->h2d);
@@ -159,10 +191,9 @@ void report_text(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
                 r->violations[k].detail);
     if (r->nviolations > SIM_MAX_VIOLATIONS)
         fprintf(f, "    ... %zu more\n", r->nviolations - SIM_MAX_VIOLATIONS);
-    fprintf(f, "  simulator         %.2f s wall, %.0f sim pkts/s, %" PRIu64 " cycles evaluated, %"
-            PRIu64 " skipped\n", r->wall_s,
-            r->wall_s > 0 ? (double)r->sb.seen / r->wall_s : 0.0, r->cycles_evaluated,
-            r->cycles_skipped);
+    fprintf(f, "  simulator         %.2f s wall, %s sim pkts/s, %" PRIu64 " cycles evaluated, %"
+            PRIu64 " skipped\n", r->wall_s, NUM("%.0f", sim_pkts_per_wall_s(r)),
+            r->cycles_evaluated, r->cycles_skipped);
 }
 
 static void json_link(struct json *j, const char *key, const struct pcie_link_stats *s,
@@ -344,7 +375,8 @@ int report_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
         json_obj_begin(&j, r->lines[k].name);
         json_num(&j, "transfers", per_pkt(r->lines[k].st.xfers, r));
         json_num(&j, "upgrades", per_pkt(r->lines[k].st.upgrades, r));
-        json_num(&j, "cpu_ns", r->lines[k].st.cost_ns / (double)(r->sb.checked ? r->sb.checked : 1));
+        json_num(&j, "cpu_ns",
+                 r->sb.checked ? r->lines[k].st.cost_ns / (double)r->sb.checked : NAN);
         json_num(&j, "device_snoops", per_pkt(r->lines[k].st.snoops, r));
         json_obj_end(&j);
     }
@@ -401,7 +433,7 @@ int report_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
 
     json_obj_begin(&j, "sim");
     json_num(&j, "wall_s", r->wall_s);
-    json_num(&j, "sim_pkts_per_wall_s", r->wall_s > 0 ? (double)r->sb.seen / r->wall_s : 0.0);
+    json_num(&j, "sim_pkts_per_wall_s", sim_pkts_per_wall_s(r));
     json_u64(&j, "cycles_evaluated", r->cycles_evaluated);
     json_u64(&j, "cycles_skipped", r->cycles_skipped);
     json_num(&j, "sim_time_us", (double)r->sim_time_ps / 1e6);

@@ -8,6 +8,7 @@
  */
 #include "scoreboard.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -512,6 +513,14 @@ void sb_pkt_fill(const struct sb_gen_cfg *g, uint64_t seq, uint8_t *buf, unsigne
 #define SB_CHUNK 256u /* expected bytes generated per step (multiple of 8) */
 #define SB_RATE_SLACK 103u
 #define SB_MAX_OUTSTANDING (1u << 30)
+#define SB_LAT_DIR_INIT 16u /* pages in the first directory: 65.5 us */
+
+/* Latency histogram page p: 1 ns bins for [p * SB_LAT_PAGE, (p + 1) *
+ * SB_LAT_PAGE) ns. */
+struct sb_lat_page {
+    uint64_t count; /* samples in this page */
+    uint64_t bin[SB_LAT_PAGE];
+};
 
 struct sb_stamp {
     uint64_t seq; /* packet this stamp belongs to; UINT64_MAX: none */
@@ -541,9 +550,11 @@ struct scoreboard {
     uint64_t last_size;
     sim_ps_t t_last;
 
-    /* latency */
-    uint64_t *lat_hist; /* SB_LAT_BUCKETS + 1 (overflow) */
-    uint64_t lat_count;
+    /* latency: a directory of pages, NULL until a latency lands in one */
+    struct sb_lat_page **lat_dir;
+    size_t lat_dir_n;
+    uint64_t lat_count;      /* samples measured */
+    uint64_t lat_unrecorded; /* of which not binned (too long, or memory short) */
     sim_ps_t lat_max;
 
     size_t n_mismatch;
@@ -571,8 +582,9 @@ struct scoreboard *sb_create(const struct sb_cfg *cfg)
     sb->ring = malloc(ring_n * sizeof *sb->ring);
     sb->rate_t = malloc((size_t)rate_cap * sizeof *sb->rate_t);
     sb->rate_sum = malloc((size_t)rate_cap * sizeof *sb->rate_sum);
-    sb->lat_hist = calloc(SB_LAT_BUCKETS + 1, sizeof *sb->lat_hist);
-    if (!sb->ring || !sb->rate_t || !sb->rate_sum || !sb->lat_hist) {
+    sb->lat_dir = calloc(SB_LAT_DIR_INIT, sizeof *sb->lat_dir);
+    sb->lat_dir_n = SB_LAT_DIR_INIT;
+    if (!sb->ring || !sb->rate_t || !sb->rate_sum || !sb->lat_dir) {
         sb_destroy(sb);
         return NULL;
     }
@@ -592,7 +604,10 @@ void sb_destroy(struct scoreboard *sb)
     free(sb->ring);
     free(sb->rate_t);
     free(sb->rate_sum);
-    free(sb->lat_hist);
+    if (sb->lat_dir)
+        for (size_t p = 0; p < sb->lat_dir_n; p++)
+            free(sb->lat_dir[p]);
+    free(sb->lat_dir);
     free(sb);
 }
 
@@ -609,6 +624,51 @@ void sb_note_published(struct scoreboard *sb, uint64_t count, sim_ps_t t)
         e->t = t;
     }
     sb->published = count;
+}
+
+/* Make the directory hold page p (doubling): 0, or -1 if memory is short. */
+static int sb_lat_grow(struct scoreboard *sb, uint64_t p)
+{
+    size_t n = sb->lat_dir_n;
+    while (n <= p) {
+        if (n > SIZE_MAX / 2 / sizeof *sb->lat_dir)
+            return -1;
+        n *= 2;
+    }
+    struct sb_lat_page **d = realloc(sb->lat_dir, n * sizeof *d);
+    if (!d)
+        return -1;
+    memset(d + sb->lat_dir_n, 0, (n - sb->lat_dir_n) * sizeof *d);
+    sb->lat_dir = d;
+    sb->lat_dir_n = n;
+    return 0;
+}
+
+/* One doorbell-to-wire latency into the histogram (allocates only for a
+ * page not seen before); one of SB_LAT_MAX_NS or more, or one that finds
+ * memory short, is counted but not binned. */
+static void sb_lat_record(struct scoreboard *sb, sim_ps_t lat)
+{
+    uint64_t ns = lat / SIM_PS_PER_NS, p = ns / SB_LAT_PAGE;
+
+    sb->lat_count++;
+    if (lat > sb->lat_max)
+        sb->lat_max = lat;
+    if (ns >= SB_LAT_MAX_NS || (p >= sb->lat_dir_n && sb_lat_grow(sb, p) != 0)) {
+        sb->lat_unrecorded++;
+        return;
+    }
+    struct sb_lat_page *pg = sb->lat_dir[p];
+    if (!pg) {
+        pg = calloc(1, sizeof *pg);
+        if (!pg) {
+            sb->lat_unrecorded++;
+            return;
+        }
+        sb->lat_dir[p] = pg;
+    }
+    pg->bin[ns % SB_LAT_PAGE]++;
+    pg->count++;
 }
 
 static void sb_note_mismatch(struct scoreboard *sb, const char *fmt, ...)
@@ -708,12 +768,7 @@ void sb_check_frame(struct scoreboard *sb, const uint8_t *frame, unsigned len, u
         if (e->seq != seq) {
             sb->stamp_overrun++;
         } else {
-            sim_ps_t lat = t_start > e->t ? t_start - e->t : 0;
-            uint64_t b = lat / SIM_PS_PER_NS;
-            sb->lat_hist[b < SB_LAT_BUCKETS ? b : SB_LAT_BUCKETS]++;
-            sb->lat_count++;
-            if (lat > sb->lat_max)
-                sb->lat_max = lat;
+            sb_lat_record(sb, t_start > e->t ? t_start - e->t : 0);
         }
     }
 
@@ -750,23 +805,33 @@ void sb_finish(struct scoreboard *sb)
         sb->lost += sb->cfg.expected - sb->next;
 }
 
-/* Lower edge (ns) of the bucket where the cumulative count first reaches
- * ceil(num / den * lat_count). */
+/* Lower edge (ns) of the 1 ns bin where the cumulative count first
+ * reaches ceil(num / den * lat_count); NAN without samples or if any
+ * sample is missing from the histogram. */
 static double sb_lat_quantile(const struct scoreboard *sb, uint64_t num, uint64_t den)
 {
-    if (sb->lat_count == 0)
-        return 0.0;
+    if (sb->lat_count == 0 || sb->lat_unrecorded != 0)
+        return NAN;
     /* ceil(num * count / den), split so that it cannot overflow */
     uint64_t target = (sb->lat_count / den) * num + ((sb->lat_count % den) * num + den - 1) / den;
     if (target == 0)
         target = 1;
     uint64_t cum = 0;
-    for (uint64_t b = 0; b <= SB_LAT_BUCKETS; b++) {
-        cum += sb->lat_hist[b];
-        if (cum >= target)
-            return (double)b;
+    for (size_t p = 0; p < sb->lat_dir_n; p++) {
+        const struct sb_lat_page *pg = sb->lat_dir[p];
+        if (!pg)
+            continue;
+        if (cum + pg->count < target) {
+            cum += pg->count;
+            continue;
+        }
+        for (unsigned i = 0; i < SB_LAT_PAGE; i++) {
+            cum += pg->bin[i];
+            if (cum >= target)
+                return (double)((uint64_t)p * SB_LAT_PAGE + i);
+        }
     }
-    return (double)SB_LAT_BUCKETS; /* not reached */
+    return NAN; /* not reached: the pages hold lat_count samples */
 }
 
 void sb_result(const struct scoreboard *sb, struct sb_result *out)
@@ -780,7 +845,9 @@ void sb_result(const struct scoreboard *sb, struct sb_result *out)
     out->unpublished = sb->unpublished;
     out->stamp_overrun = sb->stamp_overrun;
     out->frame_bytes = sb->frame_bytes;
+    out->wire_bytes = sb->bytes_all;
 
+    out->mpps = out->gbps = NAN;
     uint64_t n = sb->seen;
     if (n >= 2) {
         uint64_t k1 = n - 1;
@@ -797,9 +864,10 @@ void sb_result(const struct scoreboard *sb, struct sb_result *out)
     }
 
     out->lat_samples = sb->lat_count;
+    out->lat_unrecorded = sb->lat_unrecorded;
     out->lat_p50_ns = sb_lat_quantile(sb, 50, 100);
     out->lat_p99_ns = sb_lat_quantile(sb, 99, 100);
-    out->lat_max_ns = (double)sb->lat_max / (double)SIM_PS_PER_NS;
+    out->lat_max_ns = sb->lat_count ? (double)sb->lat_max / (double)SIM_PS_PER_NS : NAN;
 }
 
 size_t sb_mismatch_count(const struct scoreboard *sb)

@@ -28,10 +28,20 @@
  * the steady-state rate.  A clean run has lost == corrupted == unpublished
  * == stamp_overrun == 0 and checked == sent_expected.
  *
- * Cost: sb_create allocates everything (about 0.8 MB latency histogram,
- * 16 B per ring entry, 1.6 B per expected packet for the rate); the hot
- * calls never allocate, and sb_check_frame makes one pass over the frame
- * (expected bytes generated in 256 B chunks, compared and CRC'd in step).
+ * Cost: sb_create allocates 16 B per ring entry and 1.6 B per expected
+ * packet for the rate.  The latency histogram has exact 1 ns bins for
+ * every latency below SB_LAT_MAX_NS (17.2 s), kept in pages of SB_LAT_PAGE
+ * bins (32 KiB, 4.096 us) that are allocated when a latency first lands
+ * in them, under a directory of 8 B per page that doubles as needed.
+ * Memory is bounded by the largest latency L of the run: at most
+ * ceil(L / 4.096 us) pages (8 B per ns of L) and never more pages than
+ * samples, plus a directory of at most max(16, 2 * L / 4.096 us) pointers
+ * (about 4 KB per ms of L, under 32 MB for any L below SB_LAT_MAX_NS).
+ * Latencies spanning a few microseconds need one or two pages; latencies
+ * of 50 us, 200 us and 2 ms need three pages and a 4 KB directory.  The
+ * hot calls allocate only there (sb_check_frame, for a page not seen
+ * before), and sb_check_frame makes one pass over the frame (expected
+ * bytes generated in 256 B chunks, compared and CRC'd in step).
  */
 #ifndef NICTX_SCOREBOARD_H
 #define NICTX_SCOREBOARD_H
@@ -45,7 +55,8 @@
 #define SB_MAX_LEN 16383u /* longest buffer: 16387 B frame without FCS */
 #define SB_HDR_LEN 22u    /* Ethernet header + seq: least sb_pkt_fill takes */
 #define SB_FCS_LEN 4u
-#define SB_LAT_BUCKETS 100000u /* 1 ns latency buckets up to 100 us */
+#define SB_LAT_PAGE 4096u     /* 1 ns latency bins per histogram page */
+#define SB_LAT_MAX_NS (1ull << 34) /* latencies binned: below 17.2 s */
 #define SB_MAX_MISMATCH 8u     /* mismatch descriptions kept */
 #define SB_MISMATCH_LEN 160u   /* bytes per description, NUL included */
 #define SB_MAX_EXPECTED (1ull << 40) /* packets per run */
@@ -114,27 +125,36 @@ struct sb_result {
     uint64_t unpublished;   /* frames on the wire before their doorbell */
     uint64_t stamp_overrun; /* frames whose doorbell stamp was overwritten
                                (more than max_outstanding ahead of the wire) */
-    double mpps, gbps;      /* steady-state rate, see sb_result() */
-    double lat_p50_ns, lat_p99_ns, lat_max_ns;
+    double mpps, gbps;      /* steady-state rate, see sb_result(); NAN: not measurable */
+    double lat_p50_ns, lat_p99_ns, lat_max_ns; /* NAN without samples */
     uint64_t lat_samples;   /* frames with a doorbell-to-wire latency */
+    uint64_t lat_unrecorded; /* of those, not in the histogram (SB_LAT_MAX_NS
+                                or more, or memory was short): p50/p99 are
+                                NAN if nonzero */
     uint64_t frame_bytes;   /* sum of frame sizes incl. FCS, checked frames */
+    uint64_t wire_bytes;    /* sum of frame sizes incl. FCS, every frame seen */
 };
 
 /* Results so far.
  *
+ * Figures that cannot be measured are NAN (the report prints them as null
+ * and "n/a"), never 0 or a guess.
+ *
  * Rate: with n frames seen at start times t_i, k1 = n - 1 and k0 = n / 10
  * (warm-up excluded) if n >= 20, else 0; mpps = (k1 - k0) / (t_k1 - t_k0)
  * per microsecond and gbps = 8 * (frame bytes incl. FCS of frames
- * k0..k1-1) / (t_k1 - t_k0) in bits per ns; 0 if n < 2 or t_k1 == t_k0.
- * Only the first expected / 10 + 103 frames' times are kept, so for n more
- * than about expected + 1000 (a run with that many unexpected frames) k0
- * is capped at the last one kept.
+ * k0..k1-1) / (t_k1 - t_k0) in bits per ns.  Both NAN when the window holds
+ * no interval to time: n < 2 (a one-frame run has no rate), or t_k1 ==
+ * t_k0.  Only the first expected / 10 + 103 frames' times are kept, so for
+ * n more than about expected + 1000 (a run with that many unexpected
+ * frames) k0 is capped at the last one kept.
  *
- * Latency: doorbell stamp to frame start, histogram of 1 ns buckets up to
- * 100 us plus one overflow bucket; p50/p99 are the lower edge (in ns) of
- * the bucket where the cumulative count first reaches ceil(q * samples)
- * (100000 if that is the overflow bucket); max is exact.  All 0 without
- * samples. */
+ * Latency: doorbell stamp to frame start, in a histogram of 1 ns bins up
+ * to SB_LAT_MAX_NS (see Cost above); p50/p99 are the lower edge (in
+ * ns) of the bin where the cumulative count first reaches ceil(q *
+ * samples), so they equal that sample's latency rounded down to the ns;
+ * max is exact (ps resolution).  All three NAN without samples; p50/p99
+ * also NAN if lat_unrecorded > 0. */
 void sb_result(const struct scoreboard *sb, struct sb_result *out);
 
 /* Descriptions of the first SB_MAX_MISMATCH corrupted frames: the count

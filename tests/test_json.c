@@ -1,6 +1,6 @@
 /*
  * test_json.c - cmocka tests for sim/json.c: exact pretty-printed output,
- * escaping, non-finite numbers, misuse and write errors, and the atomic
+ * escaping, numbers that round-trip, non-finite numbers, misuse and write errors, and the atomic
  * output file (created only at commit, nothing left by abort or failure).
  */
 #define _POSIX_C_SOURCE 200809L /* open_memstream, fmemopen, mkdtemp */
@@ -14,6 +14,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -205,11 +206,106 @@ static void test_json_numbers(void **state)
                                      "  null,\n"
                                      "  null,\n"
                                      "  0,\n"
-                                     "  14.881,\n"
+                                     "  14.880952,\n"
                                      "  1e+20,\n"
                                      "  -2.5e-07,\n"
                                      "  0\n"
                                      "]\n");
+}
+
+/* Every finite double reads back as itself, in the shortest of %.15g,
+ * %.16g and %.17g that does. */
+static void test_json_numbers_round_trip(void **state)
+{
+    struct mem *m = *state;
+    static const struct {
+        double v;
+        const char *text; /* NULL: only the round trip is checked */
+    } cases[] = {
+        {0.1, "0.1"},                         /* %.15g suffices */
+        {1.0 / 3.0, "0.3333333333333333"},    /* needs %.16g */
+        {0.1 + 0.2, "0.30000000000000004"},   /* needs %.17g */
+        {1e-300, "1e-300"},
+        {123456789.123456789, "123456789.12345679"},
+        {DBL_MAX, "1.7976931348623157e+308"}, /* boundary: largest finite */
+        {5e-324, NULL},                       /* boundary: smallest subnormal */
+        {DBL_MIN, "2.2250738585072014e-308"}, /* boundary: smallest normal */
+        {-DBL_MAX, "-1.7976931348623157e+308"},
+        {-0.0, "-0"},
+        {9007199254740993.0, "9007199254740992"}, /* 2^53 + 1 rounds to 2^53 */
+        {14.880952, "14.880952"},
+    };
+    const size_t n = sizeof cases / sizeof cases[0];
+
+    json_arr_begin(&m->j, NULL);
+    for (size_t i = 0; i < n; i++)
+        json_num(&m->j, NULL, cases[i].v);
+    json_arr_end(&m->j);
+    assert_int_equal(json_finish(&m->j), 0);
+
+    /* one number per line between "[\n" and "]\n" */
+    const char *p = mem_text(m);
+    assert_true(strncmp(p, "[\n", 2) == 0);
+    p += 2;
+    for (size_t i = 0; i < n; i++) {
+        char tok[64];
+        size_t len = 0;
+        while (*p == ' ')
+            p++;
+        while (*p && *p != ',' && *p != '\n' && len < sizeof tok - 1)
+            tok[len++] = *p++;
+        tok[len] = '\0';
+        p += *p == ',' ? 2 : 1;
+        char *end;
+        double back = strtod(tok, &end);
+        assert_true(*end == '\0');
+        if (memcmp(&back, &cases[i].v, sizeof back) != 0) /* bit-exact, so -0 too */
+            fail_msg("case %zu: %.17g written as \"%s\", read back as %.17g", i, cases[i].v,
+                     tok, back);
+        if (cases[i].text)
+            assert_string_equal(tok, cases[i].text);
+        /* shortest: one digit less does not read back */
+        char shorter[64];
+        for (int prec = 15; prec <= 17; prec++) {
+            snprintf(shorter, sizeof shorter, "%.*g", prec, cases[i].v);
+            if (strtod(shorter, NULL) == cases[i].v)
+                break;
+        }
+        assert_string_equal(tok, shorter);
+    }
+    assert_string_equal(p, "]\n");
+}
+
+/* Many doubles from all over the range, bit patterns from a generator. */
+static void test_json_numbers_round_trip_random(void **state)
+{
+    (void)state;
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    for (int i = 0; i < 20000; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        uint64_t bits = x ^ (x >> 29);
+        double v;
+        memcpy(&v, &bits, sizeof v);
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        assert_non_null(f);
+        struct json j;
+        json_init(&j, f);
+        json_num(&j, NULL, v);
+        assert_int_equal(json_finish(&j), 0);
+        fclose(f);
+        if (!isfinite(v)) {
+            assert_string_equal(buf, "null\n");
+        } else {
+            char *end;
+            double back = strtod(buf, &end);
+            assert_string_equal(end, "\n");
+            if (memcmp(&back, &v, sizeof v) != 0)
+                fail_msg("%.17g written as %s", v, buf);
+        }
+        free(buf);
+    }
 }
 
 /* ---- misuse and write errors ------------------------------------------------- */
@@ -510,6 +606,8 @@ int main(void)
                                         mem_teardown),
         cmocka_unit_test_setup_teardown(test_json_escaping, mem_setup, mem_teardown),
         cmocka_unit_test_setup_teardown(test_json_numbers, mem_setup, mem_teardown),
+        cmocka_unit_test_setup_teardown(test_json_numbers_round_trip, mem_setup, mem_teardown),
+        cmocka_unit_test(test_json_numbers_round_trip_random),
         cmocka_unit_test_setup_teardown(test_json_key_in_array_is_error, mem_setup, mem_teardown),
         cmocka_unit_test_setup_teardown(test_json_missing_key_in_object_is_error, mem_setup,
                                         mem_teardown),

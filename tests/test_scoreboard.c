@@ -1,8 +1,10 @@
 /*
  * test_scoreboard.c - cmocka tests for sim/scoreboard.c: packet generation,
  * FCS, the wire checks (clean, lost, corrupted, unexpected, unpublished),
- * latency percentiles and the steady-state rate against the 10G figure.
+ * latency percentiles (exact to 1 ns at any latency), the steady-state rate
+ * against the 10G figure, and figures that cannot be measured (NAN).
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -468,41 +470,153 @@ static void test_scoreboard_latency_small_counts(void **state)
 static void test_scoreboard_latency_no_samples(void **state)
 {
     struct fx *f = *state;
+    /* boundary: nothing seen: no latency, no rate (NAN, not 0) */
     struct sb_result r = fx_result(f);
     assert_int_equal(r.lat_samples, 0);
-    assert_true(r.lat_p50_ns == 0.0 && r.lat_p99_ns == 0.0 && r.lat_max_ns == 0.0);
-    assert_true(r.mpps == 0.0 && r.gbps == 0.0);
+    assert_true(isnan(r.lat_p50_ns) && isnan(r.lat_p99_ns) && isnan(r.lat_max_ns));
+    assert_true(isnan(r.mpps) && isnan(r.gbps));
+
+    /* frames seen, but none with a doorbell stamp: still no latency */
+    fx_send(f, 0, 1000);
+    fx_send(f, 1, 2000);
+    r = fx_result(f);
+    assert_int_equal(r.unpublished, 2);
+    assert_int_equal(r.lat_samples, 0);
+    assert_true(isnan(r.lat_p50_ns) && isnan(r.lat_p99_ns) && isnan(r.lat_max_ns));
+    assert_true(r.mpps == 1000.0); /* two frames 1 ns apart are one interval */
 }
 
-static void test_scoreboard_latency_overflow_bucket(void **state)
+/* The 1-packet run: checked, with a latency, but no rate. */
+static void test_scoreboard_one_packet_run(void **state)
+{
+    (void)state;
+    struct sb_cfg c = {.gen = {.seed = 5, .min_len = 60, .max_len = 60},
+                       .expected = 1,
+                       .max_outstanding = 1};
+    struct scoreboard *sb = sb_create(&c);
+    assert_non_null(sb);
+    uint8_t buf[64];
+    sb_note_published(sb, 1, 2000000);
+    sb_pkt_fill(&c.gen, 0, buf, 60);
+    sb_check_frame(sb, buf, 60, sb_crc32(buf, 60), 3334000); /* 1334 ns later */
+    sb_finish(sb);
+    struct sb_result r;
+    sb_result(sb, &r);
+    assert_int_equal(r.seen, 1);
+    assert_int_equal(r.checked, 1);
+    assert_int_equal(r.lost, 0);
+    assert_int_equal(r.frame_bytes, 64);
+    assert_int_equal(r.wire_bytes, 64);
+    assert_true(isnan(r.mpps) && isnan(r.gbps));
+    assert_int_equal(r.lat_samples, 1);
+    assert_true(r.lat_p50_ns == 1334.0 && r.lat_p99_ns == 1334.0 && r.lat_max_ns == 1334.0);
+    sb_destroy(sb);
+}
+
+/* Latencies far beyond the old 100 us cap are exact too. */
+static void test_scoreboard_latency_beyond_100us(void **state)
 {
     struct fx *f = *state;
     sb_note_published(f->sb, FX_EXPECTED, 0);
     for (uint64_t s = 0; s < 98; s++)
         fx_send(f, s, 10000); /* 10 ns */
-    fx_send(f, 98, 99999999);  /* boundary: 99999.999 ns, last 1 ns bucket */
-    fx_send(f, 99, 250000000); /* 250 us: overflow bucket */
+    fx_send(f, 98, 99999999);  /* boundary: 99999.999 ns */
+    fx_send(f, 99, 250000000); /* 250 us */
     struct sb_result r = fx_result(f);
     assert_true(r.lat_p50_ns == 10.0);
     assert_true(r.lat_p99_ns == 99999.0); /* 99th sample */
     assert_true(r.lat_max_ns == 250000.0);
 
-    /* 98 samples at 10 ns and 2 in overflow: the 99th is in overflow, whose
-     * lower edge is reported */
+    /* 98 samples at 10 ns and 2 at 150 us: the 99th is 150 us, not a cap */
     struct sb_cfg c = f->cfg;
     struct scoreboard *sb = sb_create(&c);
     assert_non_null(sb);
     sb_note_published(sb, FX_EXPECTED, 0);
     for (uint64_t s = 0; s < FX_EXPECTED; s++) {
         sb_pkt_fill(&c.gen, s, f->buf, 60);
-        sim_ps_t t = s < 98 ? 10000 : 100000000 + s;
+        sim_ps_t t = s < 98 ? 10000 : 150000000 + 99 * (s - 97);
         sb_check_frame(sb, f->buf, 60, sb_crc32(f->buf, 60), t);
     }
     struct sb_result r2;
     sb_result(sb, &r2);
-    assert_true(r2.lat_p99_ns == (double)SB_LAT_BUCKETS);
-    assert_true(r2.lat_max_ns == 100000.099);
+    assert_int_equal(r2.lat_unrecorded, 0);
+    assert_true(r2.lat_p99_ns == 150000.0);
+    assert_true(r2.lat_max_ns == 150000.198);
     sb_destroy(sb);
+}
+
+/* 50 us, 200 us and 2 ms: the percentiles are those samples, to the ns. */
+static void test_scoreboard_latency_50us_200us_2ms(void **state)
+{
+    struct fx *f = *state;
+    /* three samples: p50 = 2nd (ceil 1.5), p99 = 3rd (ceil 2.97) = max */
+    sb_note_published(f->sb, 3, 0);
+    fx_send(f, 0, 50000000);   /* 50 us */
+    fx_send(f, 1, 200000000);  /* 200 us */
+    fx_send(f, 2, 2000000000); /* 2 ms */
+    struct sb_result r = fx_result(f);
+    assert_int_equal(r.lat_samples, 3);
+    assert_int_equal(r.lat_unrecorded, 0);
+    assert_true(r.lat_p50_ns == 200000.0);
+    assert_true(r.lat_p99_ns == 2000000.0);
+    assert_true(r.lat_max_ns == 2000000.0);
+
+    /* 100 samples: 50 at 50 us, 48 at 200 us + 1 ns, 2 at 2 ms + 0.5 ns:
+     * p50 is the 50th (50 us), p99 the 99th (2 ms, rounded down to the ns),
+     * max exact to the ps */
+    struct sb_cfg c = f->cfg;
+    struct scoreboard *sb = sb_create(&c);
+    assert_non_null(sb);
+    sb_note_published(sb, FX_EXPECTED, 1000000);
+    for (uint64_t s = 0; s < FX_EXPECTED; s++) {
+        sim_ps_t lat = s < 50 ? 50000000 : s < 98 ? 200001000 : 2000000500;
+        sb_pkt_fill(&c.gen, s, f->buf, 60);
+        sb_check_frame(sb, f->buf, 60, sb_crc32(f->buf, 60), 1000000 + lat);
+    }
+    sb_result(sb, &r);
+    assert_int_equal(r.lat_samples, 100);
+    assert_true(r.lat_p50_ns == 50000.0);
+    assert_true(r.lat_p99_ns == 2000000.0);
+    assert_true(r.lat_max_ns == 2000000.5);
+    sb_destroy(sb);
+
+    /* the 98th and 99th samples in neighbouring 1 ns bins stay apart */
+    sb = sb_create(&c);
+    assert_non_null(sb);
+    sb_note_published(sb, FX_EXPECTED, 0);
+    for (uint64_t s = 0; s < FX_EXPECTED; s++) {
+        sim_ps_t lat = s < 98 ? 1999999999 : 2000000000; /* 1999999.999 ns, 2 ms */
+        sb_pkt_fill(&c.gen, s, f->buf, 60);
+        sb_check_frame(sb, f->buf, 60, sb_crc32(f->buf, 60), lat);
+    }
+    sb_result(sb, &r);
+    assert_true(r.lat_p50_ns == 1999999.0);
+    assert_true(r.lat_p99_ns == 2000000.0);
+    sb_destroy(sb);
+}
+
+/* A latency of a whole second: the directory grows, percentiles stay exact. */
+static void test_scoreboard_latency_one_second(void **state)
+{
+    struct fx *f = *state;
+    sb_note_published(f->sb, 2, 0);
+    fx_send(f, 0, 3000);                 /* 3 ns */
+    fx_send(f, 1, 1000000000000ull + 7); /* 1 s */
+    struct sb_result r = fx_result(f);
+    assert_int_equal(r.lat_unrecorded, 0);
+    assert_true(r.lat_p50_ns == 3.0);
+    assert_true(r.lat_p99_ns == 1e9);
+    assert_true(r.lat_max_ns == 1e9 + 0.007);
+
+    /* boundary: SB_LAT_MAX_NS is not binned: the percentiles are unknown,
+     * the count and the maximum are still right */
+    sb_note_published(f->sb, 3, 0);
+    fx_send(f, 2, SB_LAT_MAX_NS * 1000);
+    r = fx_result(f);
+    assert_int_equal(r.lat_samples, 3);
+    assert_int_equal(r.lat_unrecorded, 1);
+    assert_true(isnan(r.lat_p50_ns) && isnan(r.lat_p99_ns));
+    assert_true(r.lat_max_ns == (double)SB_LAT_MAX_NS);
 }
 
 static void test_scoreboard_latency_batched_doorbells_ring_wrap(void **state)
@@ -624,15 +738,16 @@ static void test_scoreboard_rate_small_counts(void **state)
     /* boundary: n = 20 uses k0 = 2 */
     r = run_rate(20, 0, 1000, 2, 10000);
     assert_true(r.mpps == 17.0 * 1e6 / (17.0 * 1000.0));
-    /* boundary: n = 1 has no rate; n = 2 has one interval */
+    /* boundary: n = 1 has no rate (NAN, not 0); n = 2 has one interval */
     r = run_rate(1, 0, 1000, 0, 0);
-    assert_true(r.mpps == 0.0 && r.gbps == 0.0);
+    assert_int_equal(r.checked, 1);
+    assert_true(isnan(r.mpps) && isnan(r.gbps));
     r = run_rate(2, 0, 2000, 0, 0);
     assert_true(r.mpps == 500.0);
     assert_true(r.gbps == 8.0 * 64.0 / 2.0);
     /* all frames at one instant: no rate rather than a division by zero */
     r = run_rate(30, 7, 0, 0, 0);
-    assert_true(r.mpps == 0.0 && r.gbps == 0.0);
+    assert_true(isnan(r.mpps) && isnan(r.gbps));
 }
 
 static void test_scoreboard_rate_counts_unexpected_frames(void **state)
@@ -685,7 +800,12 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_scoreboard_latency_small_counts, fx_setup,
                                         fx_teardown),
         cmocka_unit_test_setup_teardown(test_scoreboard_latency_no_samples, fx_setup, fx_teardown),
-        cmocka_unit_test_setup_teardown(test_scoreboard_latency_overflow_bucket, fx_setup,
+        cmocka_unit_test(test_scoreboard_one_packet_run),
+        cmocka_unit_test_setup_teardown(test_scoreboard_latency_beyond_100us, fx_setup,
+                                        fx_teardown),
+        cmocka_unit_test_setup_teardown(test_scoreboard_latency_50us_200us_2ms, fx_setup,
+                                        fx_teardown),
+        cmocka_unit_test_setup_teardown(test_scoreboard_latency_one_second, fx_setup,
                                         fx_teardown),
         cmocka_unit_test(test_scoreboard_latency_batched_doorbells_ring_wrap),
         cmocka_unit_test(test_scoreboard_stamp_overrun),

@@ -7,6 +7,7 @@
  * the link), never on wall-clock time.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,6 +20,7 @@
 #include "harness.h"
 #include "nictx_hw.h"
 #include "platform.h"
+#include "report.h"
 
 static struct sim *run_cfg(const struct sim_cfg *cfg, struct sim_result *r, int expect_rc)
 {
@@ -499,6 +501,154 @@ static void test_sim_watchdog(void **state)
     sim_destroy(s);
 }
 
+/* The table and the JSON of a run, as text (the caller frees it). */
+static char *report_texts(const struct sim_cfg *cfg, const struct sim_result *r, int rc,
+                          const char *diag, int json)
+{
+    FILE *f = tmpfile();
+    long n;
+    char *buf;
+
+    assert_non_null(f);
+    if (json)
+        assert_int_equal(report_json(f, cfg, r, rc, diag, "rtl"), 0);
+    else
+        report_text(f, cfg, r, rc, diag);
+    n = ftell(f);
+    assert_true(n > 0);
+    rewind(f);
+    buf = test_malloc((size_t)n + 1);
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* Every utilisation is known and a fraction of the measured run. */
+static void assert_utils_fractions(const struct sim_result *r)
+{
+    const double u[] = {r->util_cpu, r->util_h2d, r->util_d2h, r->util_engine, r->util_wire,
+                        r->busy_h2d, r->busy_d2h};
+    size_t i;
+
+    for (i = 0; i < sizeof(u) / sizeof(u[0]); i++)
+        if (!(u[i] >= 0.0 && u[i] <= 1.0))
+            fail_msg("utilisation %zu is %g, not in [0, 1]", i, u[i]);
+    assert_non_null(r->bound);
+}
+
+/* One packet: checked, with a latency, but no steady-state rate: the JSON
+ * says null and the table n/a, not 0. */
+static void test_sim_one_packet_report(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_result r;
+    struct sim *s;
+    char *t;
+
+    (void)state;
+    sim_cfg_default(&cfg);
+    cfg.packets = 1;
+    s = run_cfg(&cfg, &r, 0);
+    assert_clean(&cfg, &r);
+    assert_true(isnan(r.sb.mpps) && isnan(r.sb.gbps));
+    assert_int_equal(r.sb.lat_samples, 1);
+    assert_true(r.sb.lat_p50_ns > 0 && r.sb.lat_p50_ns == r.sb.lat_p99_ns);
+    assert_true(r.cpu_ns_total > 0);
+    assert_utils_fractions(&r);
+    assert_string_equal(r.bound, "latency");
+
+    t = report_texts(&cfg, &r, 0, sim_diag(s), 1);
+    assert_non_null(
+        strstr(t, "\n  \"mpps\": null,\n  \"gbps\": null,\n  \"bound\": \"latency\",\n"));
+    assert_null(strstr(t, "\"p50\": null"));
+    test_free(t);
+    t = report_texts(&cfg, &r, 0, sim_diag(s), 0);
+    assert_non_null(
+        strstr(t, "  throughput             n/a Mpps        n/a Gb/s   bound: latency\n"));
+    assert_null(strstr(t, "p50 n/a"));
+    test_free(t);
+    sim_destroy(s);
+}
+
+/* No packet checked: every per-packet figure and the latencies are
+ * unknown (null / n/a), not divided by a stand-in count of 1. */
+static void test_sim_nothing_checked_report(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_result r;
+    struct sim *s;
+    char *t;
+
+    (void)state;
+    sim_cfg_default(&cfg);
+    cfg.packets = 100;
+    cfg.mem_latency_ns = 500000;
+    cfg.watchdog_us = 20;
+    s = run_cfg(&cfg, &r, -1);
+    assert_int_equal(r.sb.checked, 0);
+    assert_true(isnan(r.cpu_ns_total) && isnan(r.cpu_ns_per_pkt[CPU_DRIVER]));
+    assert_true(isnan(r.doorbells_per_pkt) && isnan(r.desc_fetches_per_pkt));
+    assert_true(isnan(r.sb.lat_p50_ns) && isnan(r.sb.lat_max_ns) && isnan(r.sb.mpps));
+    assert_utils_fractions(&r); /* the CPU and the link were busy and measured */
+
+    t = report_texts(&cfg, &r, -1, sim_diag(s), 1);
+    assert_non_null(strstr(t, "\"doorbells_per_pkt\": null,"));
+    assert_non_null(strstr(t, "\"latency_ns\": {\n    \"p50\": null,\n    \"p99\": null,\n"
+                              "    \"max\": null\n  }"));
+    assert_non_null(strstr(t, "\"cpu_ns_per_pkt\": {\n    \"total\": null,"));
+    test_free(t);
+    t = report_texts(&cfg, &r, -1, sim_diag(s), 0);
+    assert_non_null(strstr(t, "doorbell-to-wire  p50 n/a ns  p99 n/a ns  max n/a ns\n"));
+    assert_non_null(strstr(t, "per packet        doorbells n/a  desc fetches n/a  irqs n/a\n"));
+    test_free(t);
+    sim_destroy(s);
+}
+
+/* Short runs used to show utilisations above 1 (demand per packet over the
+ * whole run times the warm-up-free rate: a 2-packet run's CPU at 2.8, a
+ * 100-packet burst-32 run's at 1.13, random sizes' wire at 1.02).  Demand
+ * and time now come from the same window: none exceeds 1. */
+static void test_sim_short_runs_utilisation(void **state)
+{
+    static const struct {
+        uint64_t packets;
+        unsigned burst, size, size_max;
+        int cheap;
+        double line;
+    } runs[] = {
+        {2, 8, 64, 64, 0, 10},
+        {3, 8, 64, 64, 0, 10},
+        {20, 8, 64, 64, 0, 10},
+        {100, 32, 64, 64, 0, 10},
+        {100, 32, 64, 64, 1, 10},
+        {50, 32, 64, 1518, 1, 10},
+        {3, 8, 9000, 9000, 1, 100},
+        {1, 8, 16387, 16387, 0, 10},
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+        struct sim_cfg cfg;
+        struct sim_result r;
+        struct sim *s;
+
+        sim_cfg_default(&cfg);
+        cfg.packets = runs[i].packets;
+        cfg.burst = runs[i].burst;
+        cfg.pkt_size = runs[i].size;
+        cfg.pkt_size_max = runs[i].size_max;
+        cfg.line_gbps = runs[i].line;
+        if (runs[i].cheap)
+            cpu_costs_profile(&cfg.costs, "cheap");
+        s = run_cfg(&cfg, &r, 0);
+        assert_clean(&cfg, &r);
+        assert_utils_fractions(&r);
+        sim_destroy(s);
+    }
+}
+
 /* Bad configs are refused with a message naming the parameter. */
 static void test_sim_bad_config(void **state)
 {
@@ -535,6 +685,9 @@ int main(void)
         cmocka_unit_test(test_sim_random_configs),
         cmocka_unit_test(test_sim_deterministic),
         cmocka_unit_test(test_sim_watchdog),
+        cmocka_unit_test(test_sim_one_packet_report),
+        cmocka_unit_test(test_sim_nothing_checked_report),
+        cmocka_unit_test(test_sim_short_runs_utilisation),
         cmocka_unit_test(test_sim_bad_config),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
