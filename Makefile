@@ -17,6 +17,8 @@ WARN     := -Wall -Wextra -Werror
 DEPFLAGS := -MMD -MP
 INCS     := -Isim -Idriver -Itests
 
+# `make` with no target builds everything.
+.DEFAULT_GOAL := all
 .DELETE_ON_ERROR:
 .SUFFIXES:
 .PHONY: all run test lint bench synth clean deps results-ownership
