@@ -26,22 +26,48 @@ static void ownchk_say(struct ownchk *c, const char *kind, sim_ps_t t, long desc
     va_start(ap, fmt);
     vsnprintf(detail, sizeof(detail), fmt, ap);
     va_end(ap);
+    char access[64];
+
+    if (c->acc_len)
+        snprintf(access, sizeof(access), "%s 0x%" PRIx64 " %u B", c->acc_what, c->acc_addr,
+                 c->acc_len);
+    else
+        snprintf(access, sizeof(access), "%s", c->acc_what ? c->acc_what : "");
     c->count++;
-    c->report(c->ctx, kind, t, desc, c->access, detail);
+    c->report(c->ctx, kind, t, desc, access, detail);
 }
 
-/* Name the access the next reports are about. */
+/* Name the access the next reports are about (formatted only if one is
+ * made: this runs for every store). */
 static void ownchk_access(struct ownchk *c, const char *what, uint64_t addr, unsigned len)
 {
-    snprintf(c->access, sizeof(c->access), "%s 0x%" PRIx64 " %u B", what, addr, len);
+    c->acc_what = what;
+    c->acc_addr = addr;
+    c->acc_len = len;
 }
 
 static double ns(sim_ps_t t) { return (double)t / 1000.0; }
+
+/* Add `d` (+1 or -1) to the lines of host memory slot s's buffer covers,
+ * so a CPU write can tell at once whether it hits a device-owned buffer. */
+static void ownchk_buf_ref(struct ownchk *c, const struct ownchk_slot *s, int d)
+{
+    uint64_t base = c->mem->base, lo = s->buf, hi = s->buf + s->len;
+    size_t l;
+
+    if (!c->buf_refs || s->len == 0 || hi <= base || lo >= base + c->nlines * 64)
+        return;
+    lo = lo < base ? 0 : lo - base;
+    hi = hi - base > c->nlines * 64 ? c->nlines * 64 : hi - base;
+    for (l = (size_t)(lo / 64); l < (size_t)((hi + 63) / 64); l++)
+        c->buf_refs[l] = (uint32_t)((int64_t)c->buf_refs[l] + d);
+}
 
 /* One more descriptor is the device's as of t. */
 static void ownchk_publish(struct ownchk *c, struct ownchk_slot *s, sim_ps_t t)
 {
     s->state = OWNCHK_DEVICE;
+    ownchk_buf_ref(c, s, +1);
     c->published++;
     if (t > c->published_t)
         c->published_t = t;
@@ -59,7 +85,9 @@ void ownchk_init(struct ownchk *c, const struct host_mem *mem, ownchk_report_fn 
 void ownchk_destroy(struct ownchk *c)
 {
     free(c->slot);
+    free(c->buf_refs);
     c->slot = NULL;
+    c->buf_refs = NULL;
 }
 
 static int ownchk_owner_proto(const struct ownchk *c)
@@ -74,6 +102,9 @@ static unsigned ownchk_phase(uint32_t pass) { return pass & 1u; }
 
 static void ownchk_enable(struct ownchk *c)
 {
+    free(c->buf_refs);
+    c->nlines = c->mem->size / 64;
+    c->buf_refs = calloc(c->nlines ? c->nlines : 1, sizeof(*c->buf_refs));
     free(c->slot);
     c->size = 1u << c->ring_log2;
     c->slot = calloc(c->size, sizeof(*c->slot));
@@ -281,12 +312,28 @@ void ownchk_store(struct ownchk *c, uint64_t addr, const void *data, unsigned le
     }
 }
 
+/* Does [addr, addr + len) touch a line of a device-owned buffer? */
+static int ownchk_buf_owned(const struct ownchk *c, uint64_t addr, size_t len)
+{
+    uint64_t base = c->mem->base, l, end;
+
+    if (!c->buf_refs || len == 0 || addr < base || addr - base >= c->nlines * 64)
+        return 0;
+    end = (addr - base + len + 63) / 64;
+    for (l = (addr - base) / 64; l < end && l < c->nlines; l++)
+        if (c->buf_refs[l])
+            return 1;
+    return 0;
+}
+
 void ownchk_touch(struct ownchk *c, uint64_t addr, size_t len, sim_ps_t t)
 {
     uint32_t j, n;
 
+    if (!ownchk_buf_owned(c, addr, len))
+        return;
     ownchk_access(c, "CPU write", addr, (unsigned)len);
-    /* Device-owned slots run from the oldest uncompleted one. */
+    /* Which one: device-owned slots run from the oldest uncompleted one. */
     for (j = c->done, n = 0; n < c->size && c->slot[j].state == OWNCHK_DEVICE;
          j = (j + 1) & (c->size - 1), n++) {
         const struct ownchk_slot *s = &c->slot[j];
@@ -339,7 +386,7 @@ void ownchk_wc_piece(struct ownchk *c, uint32_t off, const uint8_t *data, unsign
 
 void ownchk_wc_unfenced(struct ownchk *c, sim_ps_t t)
 {
-    snprintf(c->access, sizeof(c->access), "WC buffer");
+    ownchk_access(c, "WC buffer", 0, 0);
     ownchk_say(c, "wc_unfenced", t, -1,
                "the driver went on at %.1f ns with a BlueFlame block still in a WC buffer: "
                "missing wmb() (sfence) after the WC copy? (the device gets it late, or out "
@@ -398,6 +445,7 @@ void ownchk_head(struct ownchk *c, uint32_t head, sim_ps_t t)
     if (!c->size || head >= c->size)
         return;
     while (c->done != head && c->slot[c->done].state == OWNCHK_DEVICE) {
+        ownchk_buf_ref(c, &c->slot[c->done], -1);
         c->slot[c->done].state = OWNCHK_FREE;
         c->done = (c->done + 1) & (c->size - 1);
     }

@@ -72,7 +72,12 @@ struct ownchk {
     uint64_t wc_last_seq;   /* producer order of the last WC block that arrived */
     int wc_any;
     uint64_t count;         /* violations reported */
-    char access[64];        /* the access being checked, for reports */
+    const char *acc_what;   /* the access being checked, for reports ... */
+    uint64_t acc_addr;      /* ... formatted only when one is made */
+    unsigned acc_len;
+    uint32_t *buf_refs;     /* per 64 B line of host memory: device-owned
+                               payload buffers covering it */
+    size_t nlines;
     uint64_t published;     /* descriptors handed to the device so far */
     sim_ps_t published_t;   /* when the latest was (non-decreasing) */
 };
