@@ -107,7 +107,6 @@ int txq_init(struct txq *q, struct platform *p, const struct txq_cfg *cfg,
     q->bql = cfg->bql;
     q->tail_coalesce = cfg->tail_coalesce;
     q->bql_stopped = 0;
-    q->pending = 0;
     q->xmit_lock = 0;
     q->st_bql_stops = q->st_deferred = 0;
     /* BQL as Linux starts it: no minimum, the kernel's maximum, 1 s hold. */
@@ -305,27 +304,32 @@ static void txq_doorbell(struct txq *q)
     q->st_doorbells++;
 }
 
+/* Descriptors written since the last doorbell. */
+static unsigned txq_pending(const struct txq *q)
+{
+    return (q->next_to_use - q->batch_start) & q->mask;
+}
+
 /* Ring the doorbell now, or defer it (tail coalescing): the kernel's
  * `!xmit_more || stopped` rule, with ixgbe's dispatch_limit on top. */
 static void txq_kick(struct txq *q, int more)
 {
-    if (q->pending == 0)
+    unsigned pending = txq_pending(q);
+
+    if (pending == 0)
         return;
-    if (!txq_stopped(q) && (more || (q->tail_coalesce && q->pending < q->tail_coalesce))) {
+    if (!txq_stopped(q) && (more || (q->tail_coalesce && pending < q->tail_coalesce))) {
         if (!more)
             q->st_deferred++;
         return;
     }
-    q->pending = 0;
     txq_doorbell(q);
 }
 
 void txq_flush(struct txq *q)
 {
-    if (q->pending) {
-        q->pending = 0;
+    if (txq_pending(q))
         txq_doorbell(q);
-    }
 }
 
 /* BQL after queuing `len` bytes: netdev_tx_sent_queue. */
@@ -381,7 +385,6 @@ enum txq_ret txq_xmit(struct txq *q, const struct txq_pkt *pkt, int more)
     q->len_of[i] = pkt->len;
     plat_cpu_touch(q->plat, &q->next_to_use, sizeof(q->next_to_use), PLAT_WRITE);
     q->next_to_use = (i + 1) & q->mask;
-    q->pending++;
     /* A new pass over the ring: the owner bit flips (mlx4: ring->size bit). */
     if (q->next_to_use == 0 && !(q->bug == DRV_BUG_WRONG_PHASE))
         q->phase ^= 1u;

@@ -175,9 +175,8 @@ struct txq {
     alignas(TXQ_CACHELINE) uint32_t next_to_use;
     int stopped;                /* netif_stop_queue state (ring full) */
     int bql_stopped;            /* stack XOFF: BQL's limit reached */
-    unsigned pending;           /* descriptors written since the last doorbell */
     uint32_t phase;             /* owner bit of the current pass: 1, 0, 1, ... */
-    uint32_t batch_start;       /* first slot of the batch not yet published */
+    uint32_t batch_start;       /* first slot since the last doorbell */
     uint32_t wc_off;            /* BAR0 offset of the next WC buffer */
     uint64_t st_pkts, st_descs, st_doorbells, st_wmbs, st_dma_wmbs, st_wc_pushes,
         st_busy, st_stops, st_bad_len, st_bql_stops, st_deferred;
