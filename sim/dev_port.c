@@ -15,43 +15,18 @@
 #include "sim_world.h"
 
 
-static unsigned tlp_beats(const struct tlp *t)
-{
-    if (t->type == TLP_MRD)
-        return 1;
-    return ((unsigned)(t->addr & 7) + t->len + 7) / 8;
-}
-
-/* Lanes follow the address: byte `lane` of beat k of a TLP at `addr` is
- * TLP data byte k * 8 + lane - (addr mod 8); -1 when it carries none. */
-static long beat_byte(uint64_t addr, unsigned len, unsigned k, unsigned lane)
-{
-    long i = (long)k * 8 + (long)lane - (long)(addr & 7);
-    return i >= 0 && i < (long)len ? i : -1;
-}
-
 /* Beat k of a TLP. */
 static void tlp_to_beat(const struct tlp *t, unsigned k, struct dev_beat *b)
 {
-    unsigned nb = tlp_beats(t), lane;
-    uint64_t d = 0;
-
     b->valid = 1;
     b->sop = k == 0;
-    b->eop = k + 1 == nb;
+    b->eop = k + 1 == dev_tlp_beats(t->type, t->addr, t->len);
     b->type = t->type;
     b->tag = t->tag;
     b->len = t->len;
     b->addr = t->addr;
     b->err = t->type == TLP_CPLD && t->status != 0;
-    if (t->type != TLP_MRD) {
-        for (lane = 0; lane < 8; lane++) {
-            long i = beat_byte(t->addr, t->len, k, lane);
-            if (i >= 0)
-                d |= (uint64_t)t->data[i] << (8 * lane);
-        }
-    }
-    b->data = d;
+    b->data = t->type == TLP_MRD ? 0 : dev_beat_data(t->addr, t->len, t->data, k);
 }
 
 static void d2h_classify(struct sim *s, struct tlp *t)
@@ -90,7 +65,7 @@ static void d2h_collect(struct sim *s, const struct dev_beat *b)
     }
     if (t->type != TLP_MRD && (unsigned)s->d2h_beat < k_max) {
         for (lane = 0; lane < 8; lane++) {
-            long i = beat_byte(t->addr, t->len, s->d2h_beat, lane);
+            long i = dev_beat_byte(t->addr, t->len, s->d2h_beat, lane);
             if (i >= 0)
                 t->data[i] = (uint8_t)(b->data >> (8 * lane));
         }

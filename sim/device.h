@@ -76,6 +76,34 @@ struct device_ops {
     void (*step)(void *dev, const struct dev_in *in, struct dev_out *out);
 };
 
+/* Beats of a TLP of `len` bytes at `addr` (an MRd has one). */
+static inline unsigned dev_tlp_beats(unsigned type, uint64_t addr, unsigned len)
+{
+    return type == DEV_TLP_MRD ? 1u : ((unsigned)(addr & 7) + len + 7) / 8;
+}
+
+/* Lanes follow the address: byte `lane` of beat k of a TLP at `addr` is
+ * TLP data byte k * 8 + lane - (addr mod 8); -1 when it carries none. */
+static inline long dev_beat_byte(uint64_t addr, unsigned len, unsigned k, unsigned lane)
+{
+    long i = (long)k * 8 + (long)lane - (long)(addr & 7);
+    return i >= 0 && i < (long)len ? i : -1;
+}
+
+/* The data lanes of beat k of a TLP whose payload is data[0..len). */
+static inline uint64_t dev_beat_data(uint64_t addr, unsigned len, const uint8_t *data, unsigned k)
+{
+    uint64_t d = 0;
+    unsigned lane;
+
+    for (lane = 0; lane < 8; lane++) {
+        long i = dev_beat_byte(addr, len, k, lane);
+        if (i >= 0)
+            d |= (uint64_t)data[i] << (8 * lane);
+    }
+    return d;
+}
+
 /* The Verilated RTL backend (sim/dev_rtl.cpp). */
 extern const struct device_ops dev_rtl_ops;
 

@@ -81,17 +81,12 @@ static struct eh_tlp *q_push(struct eh *h)
 
 static unsigned tlp_beats(const struct eh_tlp *t)
 {
-    if (t->type == DEV_TLP_MRD)
-        return 1;
-    return ((unsigned)(t->addr & 7) + t->len + 7) / 8;
+    return dev_tlp_beats(t->type, t->addr, t->len);
 }
 
-/* Beat k of a TLP: lanes follow the address. */
+/* Beat k of a TLP: lanes follow the address (sim/device.h). */
 static void tlp_beat(const struct eh_tlp *t, unsigned k, struct dev_beat *b)
 {
-    unsigned lane;
-    uint64_t d = 0;
-
     b->valid = 1;
     b->sop = k == 0;
     b->eop = k + 1 == tlp_beats(t);
@@ -100,14 +95,7 @@ static void tlp_beat(const struct eh_tlp *t, unsigned k, struct dev_beat *b)
     b->len = t->len;
     b->addr = t->addr;
     b->err = t->err;
-    if (t->type != DEV_TLP_MRD) {
-        for (lane = 0; lane < 8; lane++) {
-            long i = (long)k * 8 + (long)lane - (long)(t->addr & 7);
-            if (i >= 0 && i < (long)t->len)
-                d |= (uint64_t)t->data[i] << (8 * lane);
-        }
-    }
-    b->data = d;
+    b->data = t->type == DEV_TLP_MRD ? 0 : dev_beat_data(t->addr, t->len, t->data, k);
 }
 
 /* The head TLP's beat moved: the next beat, or the next TLP. */
