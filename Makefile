@@ -121,7 +121,7 @@ T_cacheline  := sim/cacheline.c
 T_profile    := sim/profile.c sim/sim_cfg.c sim/cpu.c sim/pcie_cfg.c
 T_rc         := sim/rc.c sim/host_mem.c sim/tlp_queue.c sim/pcie_cfg.c sim/pcie_link.c
 UNIT_TESTS   := pcie_link pcie_fc rc scoreboard json txq pktgen stbuf coro ownchk dql cacheline profile
-SIM_TESTS    := sim ownership cpus
+SIM_TESTS    := sim ownership cpus calibration
 # Engine tests drive the Verilated RTL directly through struct device_ops.
 ENGINE_TESTS := engine limits
 CLI_TESTS    := cli
@@ -134,7 +134,7 @@ $(BUILD)/tests/test_$(1): $(call obj,tests/test_$(1).c $(T_$(1)))
 endef
 $(foreach t,$(UNIT_TESTS),$(eval $(call unit_test,$(t))))
 
-$(BUILD)/tests/test_sim $(BUILD)/tests/test_ownership $(BUILD)/tests/test_cpus: $(BUILD)/tests/test_%: \
+$(addprefix $(BUILD)/tests/test_,$(SIM_TESTS)): $(BUILD)/tests/test_%: \
         $(BUILD)/obj/tests/test_%.o $(SIM_OBJS)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $^ $(CMOCKA) $(LDLIBS)

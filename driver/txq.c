@@ -367,6 +367,7 @@ enum txq_ret txq_xmit(struct txq *q, const struct txq_pkt *pkt, int more)
     plat_cpu_touch(q->plat, &q->mask, sizeof(q->mask), PLAT_READ);
     plat_cpu_touch(q->plat, &q->next_to_use, sizeof(q->next_to_use), PLAT_READ);
     plat_cpu_touch(q->plat, &q->next_to_clean, sizeof(q->next_to_clean), PLAT_READ);
+    plat_cpu_touch(q->plat, &q->stopped, sizeof(q->stopped), PLAT_READ);
     if (txq_stopped(q) || txq_free(q) == 0) {
         q->st_busy++;
         return TXQ_BUSY;
@@ -388,11 +389,15 @@ enum txq_ret txq_xmit(struct txq *q, const struct txq_pkt *pkt, int more)
     /* A new pass over the ring: the owner bit flips (mlx4: ring->size bit). */
     if (q->next_to_use == 0 && !(q->bug == DRV_BUG_WRONG_PHASE))
         q->phase ^= 1u;
+    /* Per-packet statistics live on the producer line (mlx4 ring->packets,
+     * ring->bytes). */
+    plat_cpu_touch(q->plat, &q->st_pkts, sizeof(q->st_pkts), PLAT_WRITE);
     q->st_pkts++;
     q->st_descs++;
 
     /* netif_stop_queue when the next packet would not fit. */
     if (txq_free(q) < 1) {
+        plat_cpu_touch(q->plat, &q->stopped, sizeof(q->stopped), PLAT_WRITE);
         q->stopped = 1;
         q->st_stops++;
     }
@@ -437,10 +442,12 @@ unsigned txq_clean_budget(struct txq *q, struct platform *p, unsigned budget)
         head = plat_mmio_read32(p, NICTX_REG_HEAD);
 
     plat_cpu_touch(p, &q->next_to_clean, sizeof(q->next_to_clean), PLAT_READ);
-    plat_cpu_touch(p, &q->next_to_use, sizeof(q->next_to_use), PLAT_READ);
     uint32_t ntc = q->next_to_clean;
-    /* The device may only report a head inside [next_to_clean, next_to_use]. */
-    if (head >= q->size || ((head - ntc) & q->mask) > txq_in_flight(q)) {
+    /* The device may only report a head inside [next_to_clean, next_to_use].
+     * The in-flight slots are exactly those with a length (reclaim clears
+     * it), so the slot before the head tells, as ixgbe's next_to_watch
+     * does, without reading the producer's line. */
+    if (head >= q->size || (head != ntc && q->len_of[(head - 1) & q->mask] == 0)) {
         q->st_bad_head++;
         return 0;
     }
@@ -452,6 +459,10 @@ unsigned txq_clean_budget(struct txq *q, struct platform *p, unsigned budget)
          * mask, the per-slot arrays): cheap unless a writer shares the line. */
         plat_cpu_touch(p, &q->mask, sizeof(q->mask), PLAT_READ);
         bytes += q->len_of[ntc];
+        q->len_of[ntc] = 0;
+        /* mlx4_en_process_tx_cq: ring->last_nr_txbb = mlx4_en_free_tx_desc(). */
+        plat_cpu_touch(p, &q->last_nr, sizeof(q->last_nr), PLAT_WRITE);
+        q->last_nr = 1;
         void *cookie = q->cookies[ntc];
         q->cookies[ntc] = NULL;
         q->done(q->done_ctx, cookie);
@@ -465,6 +476,8 @@ unsigned txq_clean_budget(struct txq *q, struct platform *p, unsigned budget)
 
     /* netif_wake_queue once there is room for a batch again. */
     plat_cpu_touch(p, &q->stopped, sizeof(q->stopped), PLAT_READ);
+    if (q->stopped)
+        plat_cpu_touch(p, &q->next_to_use, sizeof(q->next_to_use), PLAT_READ);
     if (q->stopped && txq_free(q) >= txq_wake_thresh(q)) {
         plat_cpu_touch(p, &q->stopped, sizeof(q->stopped), PLAT_WRITE);
         q->stopped = 0;

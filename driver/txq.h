@@ -28,7 +28,8 @@
  * - The completion callback is called once per reclaimed descriptor, in
  *   ring order, with the cookie given to txq_xmit (like dev_kfree_skb).
  * - Producer and consumer state live on separate 64-byte cache lines, as in
- *   mlx4 after the false-sharing fix; struct txq is therefore 64-byte
+ *   mlx4 after the false-sharing fix, and the queue's stopped state on a
+ *   third (struct netdev_queue in Linux); struct txq is therefore 64-byte
  *   aligned: embed it, or allocate it with aligned_alloc(64, ...).
  * - Single-threaded: the caller serialises txq_xmit and txq_clean (the
  *   simulator runs them as the same or different simulated CPUs, but never
@@ -173,8 +174,6 @@ struct txq {
 
     /* Producer line: written by txq_xmit (and `stopped` by txq_clean). */
     alignas(TXQ_CACHELINE) uint32_t next_to_use;
-    int stopped;                /* netif_stop_queue state (ring full) */
-    int bql_stopped;            /* stack XOFF: BQL's limit reached */
     uint32_t phase;             /* owner bit of the current pass: 1, 0, 1, ... */
     uint32_t batch_start;       /* first slot since the last doorbell */
     uint32_t wc_off;            /* BAR0 offset of the next WC buffer */
@@ -183,7 +182,15 @@ struct txq {
 
     /* Consumer line: written by txq_clean only. */
     alignas(TXQ_CACHELINE) uint32_t next_to_clean;
+    uint32_t last_nr;           /* descriptors the last reclaimed frame used,
+                                   written per descriptor (mlx4 last_nr_txbb) */
     uint64_t st_cleans, st_reclaimed, st_wakes, st_bad_head;
+
+    /* Queue state (struct netdev_queue's XOFF bits), a line of its own:
+     * the transmit path reads it per packet; either side writes it only to
+     * stop or wake the queue. */
+    alignas(TXQ_CACHELINE) int stopped; /* netif_stop_queue state (ring full) */
+    int bql_stopped;            /* stack XOFF: BQL's limit reached */
 
     /* The transmit lock (HARD_TX_LOCK), a line of its own. */
     alignas(TXQ_CACHELINE) uint32_t xmit_lock;

@@ -13,8 +13,9 @@
  * always resumes the runnable CPU whose clock is earliest.
  *
  * Programs:
- *  - one CPU: pktgen bursts, each followed by a cleanup pass (busy-polling
- *    NAPI on the transmit CPU);
+ *  - one CPU: pktgen bursts; without interrupts each is followed by a
+ *    cleanup pass (busy-polling NAPI), with them the interrupt's NAPI poll
+ *    runs between bursts on the same CPU;
  *  - two CPUs: CPU 0 sends (pktgen bursts, or the qdisc); CPU 1 runs the
  *    completion: woken by head writeback or an interrupt, it cleans up to
  *    the NAPI budget per pass and kicks CPU 0 when the queue wakes.
@@ -61,6 +62,8 @@ void sim_cpus_device_wrote(struct sim *s, sim_ps_t t, int irq)
      * busy-polling loop sees the writeback). */
     if (s->cfg.irq_thresh > 0 && !irq)
         return;
+    for (i = 0; i < s->ncpu && irq; i++)
+        s->cpus[i].irq_pending = 1;
     for (i = 0; i < s->ncpu; i++)
         if (s->cpus[i].wake_on_dev)
             cpu_wake_at(&s->cpus[i], t);
@@ -127,9 +130,43 @@ static void prog_source(struct sim_cpu *c, enum pktgen_ret (*step)(struct pktgen
     }
 }
 
+/* One CPU with interrupts on: pktgen sends, and the NAPI poll an
+ * interrupt schedules runs on the same CPU between bursts (the softirq at
+ * local_bh_enable), as with a queue's interrupt bound to its transmit CPU.
+ * With nothing to send the CPU waits for the interrupt (or the poll
+ * interval) and then polls. */
+static void prog_single_irq(struct sim_cpu *c)
+{
+    struct sim *s = c->sim;
+
+    if (prog_probe(c) != 0)
+        return;
+    prog_park(c);
+    c->irq_pending = 0;
+    while (s->pg.stats.completed < s->cfg.packets && !s->failed) {
+        enum pktgen_ret r = pktgen_send(&s->pg);
+        if (r == PKTGEN_ERROR) {
+            sim_fail(s, "pktgen failed: bad packet length");
+            return;
+        }
+        if (c->irq_pending) {
+            c->irq_pending = 0;
+            /* A full budget: NAPI polls again before re-arming. */
+            if (txq_clean_budget(&s->txq, &c->plat, s->cfg.napi_budget) == s->cfg.napi_budget)
+                c->irq_pending = 1;
+        } else if (r != PKTGEN_SENT) {
+            prog_blocked(c, 1);
+            c->irq_pending = 1;
+        }
+    }
+}
+
 static void prog_single(struct sim_cpu *c)
 {
-    prog_source(c, pktgen_step, 1);
+    if (c->sim->cfg.napi == SIM_NAPI_IRQ)
+        prog_single_irq(c);
+    else
+        prog_source(c, pktgen_step, 1); /* busy-polling NAPI after each burst */
 }
 
 static void prog_tx(struct sim_cpu *c)

@@ -480,7 +480,8 @@ static int sim_build(struct sim *s, const struct device_ops *ops, char *err, siz
 
 /* The driver state the CPUs share, as cache lines (docs/calibration.md):
  * the ring's read-mostly, producer and consumer blocks (all on one line
- * when the layout is packed, as in mlx4 before the false-sharing fix), BQL's
+ * when the layout is packed, as in mlx4 before the false-sharing fix), the
+ * queue's stopped state, BQL's
  * two halves, the descriptors and the head-writeback word, which the device
  * also touches. */
 static int sim_lines(struct sim *s, char *err, size_t errlen)
@@ -489,14 +490,15 @@ static int sim_lines(struct sim *s, char *err, size_t errlen)
     uint64_t ro = (uint64_t)(uintptr_t)q;
     uint64_t prod = (uint64_t)(uintptr_t)&q->next_to_use;
     uint64_t cons = (uint64_t)(uintptr_t)&q->next_to_clean;
-    uint64_t end = (uint64_t)(uintptr_t)(q + 1);
+    uint64_t state = (uint64_t)(uintptr_t)&q->stopped;
     uint64_t dqe = (uint64_t)(uintptr_t)&q->dql.num_queued;
     uint64_t dqc = (uint64_t)(uintptr_t)&q->dql.limit;
     uint64_t dqx = (uint64_t)(uintptr_t)(&q->dql + 1);
 
     if (cl_region(&s->cl, ro, (size_t)(prod - ro), "txq.ro") < 0 ||
         cl_region(&s->cl, prod, (size_t)(cons - prod), "txq.prod") < 0 ||
-        cl_region(&s->cl, cons, (size_t)(dqe - cons), "txq.cons") < 0 ||
+        cl_region(&s->cl, cons, (size_t)(state - cons), "txq.cons") < 0 ||
+        cl_region(&s->cl, state, (size_t)(dqe - state), "txq.state") < 0 ||
         cl_region(&s->cl, dqe, (size_t)(dqc - dqe), "bql.queued") < 0 ||
         cl_region(&s->cl, dqc, (size_t)(dqx - dqc), "bql.completed") < 0 ||
         cl_region(&s->cl, (uint64_t)(uintptr_t)q->ring,
@@ -507,7 +509,6 @@ static int sim_lines(struct sim *s, char *err, size_t errlen)
         snprintf(err, errlen, "cannot register the shared cache lines");
         return -1;
     }
-    (void)end;
     return 0;
 }
 

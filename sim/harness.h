@@ -27,6 +27,11 @@
 
 enum sim_layout { SIM_LAYOUT_SPLIT, SIM_LAYOUT_PACKED };
 enum sim_source { SIM_SOURCE_PKTGEN, SIM_SOURCE_QDISC };
+/* One CPU: when the cleanup runs (two CPUs: the completion CPU's interrupt). */
+enum sim_napi {
+    SIM_NAPI_POLL, /* a cleanup pass after every burst (busy polling) */
+    SIM_NAPI_IRQ,  /* the interrupt's NAPI poll, between bursts */
+};
 
 struct sim_cfg {
     /* workload (pktgen) */
@@ -70,6 +75,7 @@ struct sim_cfg {
     enum sim_source source;     /* pktgen bursts, or a qdisc bulk-dequeuing under BQL */
     unsigned tail_coalesce;     /* defer the tail write up to N packets (0: off) */
     unsigned napi_budget;       /* descriptors one cleanup pass may reclaim */
+    enum sim_napi napi;         /* one CPU: busy-poll after each burst, or on interrupts */
     char profile[32];           /* profile loaded (profiles/NAME.ini), "" if none */
     /* run */
     double watchdog_us;    /* no frame and no completion for this long: stop */
@@ -89,6 +95,8 @@ const char *sim_ordering_name(enum stbuf_order o);
 const char *sim_layout_name(enum sim_layout l);
 const char *sim_dql_name(enum dql_order d);
 const char *sim_source_name(enum sim_source x);
+const char *sim_napi_name(enum sim_napi n);
+int sim_parse_napi(const char *s, enum sim_napi *out);
 int sim_parse_layout(const char *s, enum sim_layout *out);
 int sim_parse_dql(const char *s, enum dql_order *out);
 int sim_parse_source(const char *s, enum sim_source *out);

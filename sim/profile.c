@@ -111,6 +111,21 @@ PK_SIM_ENUM(ordering, enum stbuf_order, sim_ordering_name, sim_parse_ordering)
 PK_SIM_ENUM(layout, enum sim_layout, sim_layout_name, sim_parse_layout)
 PK_SIM_ENUM(dql, enum dql_order, sim_dql_name, sim_parse_dql)
 PK_SIM_ENUM(source, enum sim_source, sim_source_name, sim_parse_source)
+PK_SIM_ENUM(napi, enum sim_napi, sim_napi_name, sim_parse_napi)
+
+/* on|off into an int flag. */
+static const char *onoff_choice(unsigned v)
+{
+    return v == 0 ? "off" : v == 1 ? "on" : "invalid";
+}
+
+static int onoff_parse(const char *s, void *field)
+{
+    if (strcmp(s, "on") != 0 && strcmp(s, "off") != 0)
+        return -1;
+    *(int *)field = strcmp(s, "on") == 0;
+    return 0;
+}
 
 static const struct pk_type pk_number = {
     "number", "a decimal number >= 0 (e.g. 60 or 2.5)", parse_number, NULL};
@@ -124,6 +139,8 @@ static const struct pk_type pk_ordering = {NULL, NULL, ordering_parse, ordering_
 static const struct pk_type pk_layout = {NULL, NULL, layout_parse, layout_choice};
 static const struct pk_type pk_dql = {NULL, NULL, dql_parse, dql_choice};
 static const struct pk_type pk_source = {NULL, NULL, source_parse, source_choice};
+static const struct pk_type pk_napi = {NULL, NULL, napi_parse, napi_choice};
+static const struct pk_type pk_onoff = {NULL, NULL, onoff_parse, onoff_choice};
 
 /* "a|b|c" for an enum, else the type's name. */
 static void type_describe(const struct pk_type *t, char *buf, size_t n)
@@ -186,6 +203,8 @@ static const struct pk_key pk_keys[] = {
           "ns, DMA read: arrival at the root complex to completion"),
     K_NUM("host", "poll_ns", poll_ns, "ns, a blocked driver re-polls after this long"),
     K_UNS("host", "cpus", cpus, "CPUs: 1 sends and cleans; 2 adds a completion CPU"),
+    K_TYPED("host", "napi", pk_napi, enum sim_napi, napi,
+            "one CPU: clean after each burst (poll), or on interrupts (irq)"),
     K_TYPED("host", "ordering", pk_ordering, enum stbuf_order, ordering,
            "store visibility: x86 (TSO) or weak (ARMv8-like)"),
     K_UNS("host", "reorder_window", reorder_window, "weak ordering: stores that may overtake"),
@@ -207,6 +226,7 @@ static const struct pk_key pk_keys[] = {
     K_UNS("driver", "burst", burst, "pktgen burst: n-1 packets with xmit_more, then a doorbell"),
     K_TYPED("driver", "layout", pk_layout, enum sim_layout, layout,
            "ring producer/consumer fields on their own lines, or on one"),
+    K_TYPED("driver", "bql", pk_onoff, int, bql, "byte queue limits (BQL) on the queue"),
     K_TYPED("driver", "dql", pk_dql, enum dql_order, dql, "BQL dql_queued() access order"),
     K_TYPED("driver", "source", pk_source, enum sim_source, source,
            "packets from pktgen bursts, or from a qdisc under BQL"),

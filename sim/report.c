@@ -320,6 +320,7 @@ int report_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
     json_str(&j, "source", sim_source_name(c->source));
     json_u64(&j, "tail_coalesce", c->tail_coalesce);
     json_u64(&j, "napi_budget", c->napi_budget);
+    json_str(&j, "napi", sim_napi_name(c->napi));
     json_str(&j, "profile", c->profile);
     json_num(&j, "watchdog_us", c->watchdog_us);
     json_num(&j, "grace_us", c->grace_us);

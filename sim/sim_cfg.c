@@ -15,6 +15,7 @@ static const char *const ordering_names[] = {"x86", "weak"};
 static const char *const layout_names[] = {"split", "packed"};
 static const char *const dql_names[] = {"write-first", "read-first"};
 static const char *const source_names[] = {"pktgen", "qdisc"};
+static const char *const napi_names[] = {"poll", "irq"};
 
 #define NNAMES(a) (sizeof(a) / sizeof(a[0]))
 
@@ -51,6 +52,7 @@ SIM_NAMES(enum stbuf_order, ordering_names, sim_ordering_name, sim_parse_orderin
 SIM_NAMES(enum sim_layout, layout_names, sim_layout_name, sim_parse_layout)
 SIM_NAMES(enum dql_order, dql_names, sim_dql_name, sim_parse_dql)
 SIM_NAMES(enum sim_source, source_names, sim_source_name, sim_parse_source)
+SIM_NAMES(enum sim_napi, napi_names, sim_napi_name, sim_parse_napi)
 
 /* The MAC's rate register: wire bytes per device cycle, unsigned 8.16. */
 static double line_bytes_per_cycle(const struct sim_cfg *c)
@@ -103,6 +105,7 @@ void sim_cfg_default(struct sim_cfg *cfg)
     cfg->source = SIM_SOURCE_PKTGEN;
     cfg->tail_coalesce = 0;
     cfg->napi_budget = 64;
+    cfg->napi = SIM_NAPI_POLL;
 }
 
 #define BAD(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
@@ -170,6 +173,8 @@ int sim_cfg_validate(const struct sim_cfg *c, char *err, size_t errlen)
         BAD("--source: pktgen or qdisc");
     if (c->napi_budget < 1 || c->napi_budget > 65536)
         BAD("--napi-budget %u: must be 1..65536", c->napi_budget);
+    if (c->napi == SIM_NAPI_IRQ && c->irq_thresh == 0)
+        BAD("host.napi=irq needs interrupts: --irq-thresh (device.irq_thresh) must be > 0");
     if (c->reorder_window < 1 || c->reorder_window > STBUF_WINDOW_MAX)
         BAD("--reorder-window %u: must be 1..%u", c->reorder_window, STBUF_WINDOW_MAX);
     if (c->costs.sb_entries < 1 || c->costs.sb_entries > 4096)

@@ -55,6 +55,7 @@ struct sim_cpu {
     uint32_t mmio_value;
     sim_ps_t mmio_t;
     int wc_unfenced;       /* a WC copy has not been fenced yet */
+    int irq_pending;       /* an interrupt arrived: one CPU runs NAPI next */
     sim_ps_t uc_drained;   /* its uncached writes have all left the core by then */
     sim_ps_t t1[CPU_CAUSE_COUNT]; /* time by cause when the measured run ended */
 };

@@ -232,7 +232,7 @@ static void test_profile_shipped_settings(void **state)
     assert_int_equal(profile_load(&c, "ixgbe-2012", err, sizeof(err)), 0);
     assert_true(c.line_gbps == 10.0 && c.pcie.gen == 2 && c.pcie.lanes == 8);
     assert_true(c.proto == TXQ_PROTO_TAIL && c.burst == 1 && c.tail_coalesce == 0);
-    assert_true(c.source == SIM_SOURCE_QDISC && c.cpus == 2);
+    assert_true(c.source == SIM_SOURCE_QDISC && c.cpus == 1 && c.napi == SIM_NAPI_IRQ);
 
     sim_cfg_default(&c);
     assert_int_equal(profile_load(&c, "modern-gen4", err, sizeof(err)), 0);
@@ -375,7 +375,7 @@ static void test_profile_list_keys_match_parser(void **state)
     struct sim_cfg c;
 
     (void)state;
-    assert_int_equal(n, 45);
+    assert_int_equal(n, 47);
     sim_cfg_default(&c);
     for (i = 0; i < n; i++) {
         snprintf(a, sizeof(a), "%s=@", keys[i]);
