@@ -15,7 +15,8 @@
 
 #include <stdint.h>
 
-#define NICTX_REG_CTRL         0x00u /* RW  bit0 enable */
+#define NICTX_REG_CTRL         0x00u /* RW  bit0 enable; bit1 reset (write 1 while disabled:
+                                        queue reset, docs/device.md) */
 #define NICTX_REG_ERR          0x04u /* W1C error bits, NICTX_ERR_* */
 #define NICTX_REG_RING_BASE_LO 0x08u /* RW  ring bus address, 16-byte aligned */
 #define NICTX_REG_RING_BASE_HI 0x0Cu
@@ -49,6 +50,9 @@
 #define NICTX_REG_CNT_NOT_OWNED 0x70u /* RO  descriptors fetched but not owned (discarded) */
 #define NICTX_REG_CNT_WC       0x74u /* RO  WC-pushed descriptors used (reads saved) */
 #define NICTX_REG_CNT_WC_DROP  0x78u /* RO  WC blocks dropped: torn, stale or out of order */
+#define NICTX_REG_STATUS       0x7Cu /* RO  NICTX_STATUS_* */
+#define NICTX_REG_CPL_TIMEOUT  0x80u /* RW  DMA read completion timeout, device cycles,
+                                        0..2^24-1; 0 = off (reset 250000: 1 ms at 250 MHz) */
 
 /*
  * Write-combining descriptor push (BlueFlame): two 256-byte buffers in BAR0,
@@ -72,12 +76,26 @@
 #define NICTX_ID_VALUE 0x6e780001u /* "nx", version 1 */
 
 #define NICTX_CTRL_ENABLE 0x1u
+#define NICTX_CTRL_RESET  0x2u /* queue reset, taken once quiescent: tail, head,
+                                  fetch state and ERR cleared; config and counters kept */
+
+#define NICTX_STATUS_QUIESCENT 0x1u /* a queue reset now cuts no frame and no TLP */
+#define NICTX_STATUS_IDLE      0x2u /* nothing in flight in the datapath */
+#define NICTX_CPL_TIMEOUT_RESET 250000u
 
 #define NICTX_ERR_TAIL_RANGE 0x1u /* a tail write beyond the ring was ignored */
 #define NICTX_ERR_BAD_DESC   0x2u /* a descriptor with length 0 or > 16383 was skipped */
 #define NICTX_ERR_BAD_ACCESS 0x4u /* MMIO access to an unknown offset or of a bad size */
-#define NICTX_ERR_DMA        0x8u /* a DMA read completed with an error status (UR): the
-                                     frame was skipped and the queue stopped */
+#define NICTX_ERR_DMA        0x8u /* a DMA read completed with an error status (UR, CA) or
+                                     poisoned (EP): what it carried was skipped and the
+                                     queue stopped */
+#define NICTX_ERR_DB_OFF     0x10u /* a doorbell (tail write or WC block) while disabled:
+                                      ignored */
+#define NICTX_ERR_CFG        0x20u /* refused: ring base, ring size or protocol written while
+                                      enabled, enable with ring base 0, reset while enabled */
+#define NICTX_ERR_CPL_TIMEOUT 0x40u /* a DMA read's completion never came: the queue is
+                                       stopped until a queue reset */
+#define NICTX_ERR_UNEXP_CPL  0x80u /* a completion for no outstanding read: discarded */
 
 /*
  * Transmit descriptor, 16 bytes, little-endian, in host memory.

@@ -25,6 +25,16 @@
 // retires with done_err_o when any of its MRds was marked, and the
 // requester must not use its data.
 //
+// Unexpected completions: a beat whose tag has no MRd outstanding (a late
+// completion after a queue reset, or a completer bug) is discarded and
+// flagged on unexp_o; it writes nothing.
+//
+// Completion timeout: when the oldest MRd has waited cpl_timeout_i cycles
+// (0: off) since it became the oldest without all its data, timeout_o
+// pulses once.  The read stays outstanding (its tag is never reused and
+// nothing behind it retires): only a queue reset recovers, as on hardware
+// that treats a completion timeout as a fatal queue error.
+//
 // Handshakes: req_ready_o[d] only while no read is being split; the MRd
 // output is a register (valid never waits for ready, fields stable until
 // taken).  Completions are always accepted (cpl_ready_o = 1), as PCIe
@@ -61,6 +71,9 @@ module nictx_dma_rd #(
   input  logic [12:0] cpl_len_i,
   input  logic [63:0] cpl_data_i,
   input  logic        cpl_err_i,
+  output logic        unexp_o,        // a beat for no outstanding tag, discarded
+  input  logic [23:0] cpl_timeout_i,  // cycles; 0: off
+  output logic        timeout_o,
   // Word writes to the requesters' buffers
   output logic        wr_valid_o,
   output logic        wr_dest_o,
@@ -158,7 +171,15 @@ module nictx_dma_rd #(
   );
 
   logic [TagW-1:0] ctag;  // completion tag as a table index
-  assign ctag = cpl_tag_i[TagW-1:0];
+  logic            cpl_take;  // a beat for an outstanding tag
+  logic [NumTags-1:0] busy_d, busy_q;  // tags with an MRd outstanding
+  assign ctag     = cpl_tag_i[TagW-1:0];
+  assign cpl_take = cpl_valid_i && 32'(cpl_tag_i) < NumTags && busy_q[ctag];
+  assign unexp_o  = cpl_valid_i && !cpl_take;
+
+  // Cycles the oldest MRd has waited for its data; saturates at the timeout.
+  logic [23:0] wait_d, wait_q;
+  logic        to_fired_d, to_fired_q;
 
   // Split arithmetic, tag choice and limits.
   logic [12:0]     mrrs, chunk, room;
@@ -198,6 +219,7 @@ module nictx_dma_rd #(
     mrd_tag_d   = mrd_tag_q;
     mrd_dest_d  = mrd_dest_q;
     done_d      = done_q;
+    busy_d      = busy_q;
     out_d       = out_q;
     obytes_d    = obytes_q;
     fresh_d     = fresh_q;
@@ -234,6 +256,7 @@ module nictx_dma_rd #(
       mrd_tag_d[TagW-1:0] = tag_sel;
       mrd_dest_d  = cur_dest_q;
       done_d[tag_sel]  = 1'b0;
+      busy_d[tag_sel]  = 1'b1;
       ret_wvalid = 1'b1;
       ret_wdata  = {tag_sel, last_chunk, cur_dest_q, chunk};
       out_d      = out_d + 9'd1;
@@ -247,12 +270,13 @@ module nictx_dma_rd #(
     end
 
     // The last completion of an MRd finishes its tag.
-    if (cpl_valid_i && cpl_eop_i && trem_mem[ctag] == cpl_len_i) done_d[ctag] = 1'b1;
+    if (cpl_take && cpl_eop_i && trem_mem[ctag] == cpl_len_i) done_d[ctag] = 1'b1;
 
     // Retire the oldest MRd once all its data is in.
     if (ret_rvalid && done_q[ret_tag]) begin
       ret_rready   = 1'b1;
       done_d[ret_tag] = 1'b0;
+      busy_d[ret_tag] = 1'b0;
       out_d        = out_d - 9'd1;
       obytes_d     = obytes_d - {8'd0, ret_bytes};
       done_valid_o = ret_last;
@@ -262,8 +286,26 @@ module nictx_dma_rd #(
     end
   end
 
+  // Completion timeout of the oldest MRd.
+  always_comb begin
+    wait_d     = wait_q;
+    to_fired_d = to_fired_q;
+    timeout_o  = 1'b0;
+    if (!ret_rvalid || ret_rready) begin
+      wait_d     = '0;  // a new oldest MRd (or none) starts its wait
+      to_fired_d = 1'b0;
+    end else if (cpl_timeout_i != '0 && !to_fired_q) begin
+      if (wait_q >= cpl_timeout_i) begin
+        timeout_o  = 1'b1;
+        to_fired_d = 1'b1;
+      end else begin
+        wait_d = wait_q + 24'd1;
+      end
+    end
+  end
+
   assign cpl_ready_o = 1'b1;
-  assign wr_valid_o  = cpl_valid_i;
+  assign wr_valid_o  = cpl_take;
   // Completion beats: write the word, advance the tag's pointer.
   always_ff @(posedge clk_i) begin
     if (load) begin
@@ -272,8 +314,8 @@ module nictx_dma_rd #(
       tdest_mem[tag_sel] <= cur_dest_q;
       terr_mem[tag_sel]  <= 1'b0;
     end
-    if (cpl_valid_i && cpl_err_i) terr_mem[ctag] <= 1'b1;
-    if (cpl_valid_i) begin
+    if (cpl_take && cpl_err_i) terr_mem[ctag] <= 1'b1;
+    if (cpl_take) begin
       twptr_mem[ctag] <= twptr_mem[ctag] + 16'd1;
       if (cpl_eop_i) trem_mem[ctag] <= trem_mem[ctag] - cpl_len_i;
     end
@@ -303,6 +345,9 @@ module nictx_dma_rd #(
       mrd_tag_q   <= '0;
       mrd_dest_q  <= 1'b0;
       done_q      <= '0;
+      busy_q      <= '0;
+      wait_q      <= '0;
+      to_fired_q  <= 1'b0;
       out_q       <= '0;
       obytes_q    <= '0;
       fresh_q     <= '0;
@@ -319,6 +364,9 @@ module nictx_dma_rd #(
       mrd_tag_q   <= mrd_tag_d;
       mrd_dest_q  <= mrd_dest_d;
       done_q      <= done_d;
+      busy_q      <= busy_d;
+      wait_q      <= wait_d;
+      to_fired_q  <= to_fired_d;
       out_q       <= out_d;
       obytes_q    <= obytes_d;
       fresh_q     <= fresh_d;
@@ -327,20 +375,10 @@ module nictx_dma_rd #(
   end
 
 `ifndef SYNTHESIS
-  // A completion must match an outstanding tag (checker state, simulation
-  // only: which tags are outstanding).
-  logic [NumTags-1:0] chk_busy_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      chk_busy_q <= '0;
-    end else begin
-      if (ret_rready) chk_busy_q[ret_tag] <= 1'b0;
-      if (load)       chk_busy_q[tag_sel] <= 1'b1;
-    end
-  end
+  // The busy set and the retire FIFO agree: every outstanding MRd is busy.
   assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   cpl_valid_i |-> (32'(cpl_tag_i) < NumTags && chk_busy_q[ctag]))
-    else $error("nictx_dma_rd: completion for tag %0d not outstanding", cpl_tag_i);
+                   ret_rvalid |-> busy_q[ret_tag])
+    else $error("nictx_dma_rd: the oldest MRd's tag %0d is not busy", ret_tag);
   // The MRd output holds while stalled (valid/ready rule).
   assert property (@(posedge clk_i) disable iff (!rst_ni)
                    (mrd_valid_o && !mrd_ready_i) |=> (mrd_valid_o && $stable(mrd_addr_o)

@@ -42,6 +42,21 @@ package nictx_pkg;
   localparam logic [7:0] RegCntNotOwned = 8'h70;
   localparam logic [7:0] RegCntWc       = 8'h74;
   localparam logic [7:0] RegCntWcDrop   = 8'h78;
+  localparam logic [7:0] RegStatus      = 8'h7C;
+  localparam logic [7:0] RegCplTimeout  = 8'h80;
+
+  // CTRL bits.
+  localparam int unsigned CtrlEnable = 0;
+  localparam int unsigned CtrlReset  = 1;  // write 1 while disabled: queue reset
+
+  // STATUS bits.
+  localparam int unsigned StatusQuiescent = 0;  // a queue reset now loses nothing
+  localparam int unsigned StatusIdle      = 1;  // nothing in flight at all
+
+  // Completion timeout reset value: 1 ms at 250 MHz, inside PCIe Completion
+  // Timeout range A (50 us - 10 ms) and far above any queueing delay on a
+  // starved link.
+  localparam logic [23:0] CplTimeoutReset = 24'd250000;
 
   // Ownership protocols (RegProto).
   localparam logic [1:0] ProtoTail  = 2'd0;
@@ -58,5 +73,11 @@ package nictx_pkg;
   localparam int unsigned ErrBadDesc   = 1;
   localparam int unsigned ErrBadAccess = 2;
   localparam int unsigned ErrDma       = 3;
+  localparam int unsigned ErrDbOff     = 4;  // a doorbell while disabled: ignored
+  localparam int unsigned ErrCfg       = 5;  // a change refused while enabled, or
+                                             // enable with ring base 0
+  localparam int unsigned ErrCplTimeout = 6; // a DMA read's completion never came
+  localparam int unsigned ErrUnexpCpl  = 7;  // a completion for no outstanding read
+  localparam int unsigned NumErr       = 8;
 
 endpackage

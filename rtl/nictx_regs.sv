@@ -19,8 +19,19 @@
 // Invalid accesses (unknown offset, bad size, a value out of range) set
 // nictx_pkg::ErrBadAccess and leave the register unchanged; a tail beyond the ring
 // sets nictx_pkg::ErrTailRange and is ignored (the engine never hangs on it).
-// nictx_pkg::ErrDma is set by a DMA read completion with an error status;
-// while it is set (stop_o) the descriptor fetcher starts no new fetch.
+// nictx_pkg::ErrDma is set by a DMA read completion with an error status
+// and nictx_pkg::ErrCplTimeout by a read whose completion never came; while
+// either is set (stop_o) the descriptor fetcher starts no new fetch.
+//
+// Queue reset (docs/device.md): with CTRL.ENABLE clear, a write of
+// CTRL.RESET waits until the engine is quiescent (quiescent_i: no frame on
+// its way to the wire and no device write pending), then pulses qrst_o for
+// one cycle, which resets the datapath (fetchers, read engine, MAC,
+// completion writer, WC window); here it clears the tail and the error
+// bits.  Configuration and counters are kept.  A doorbell while disabled
+// (tail write or WC block) is ignored with nictx_pkg::ErrDbOff; a change of
+// ring base, ring size or protocol while enabled, an enable with ring base
+// 0, and a reset while enabled are refused with nictx_pkg::ErrCfg.
 module nictx_regs #(
   parameter int unsigned DescFetchMaxHw = 32,
   parameter int unsigned NumTags        = 256
@@ -45,7 +56,9 @@ module nictx_regs #(
   // Configuration
   output logic        enable_o,
   output logic [1:0]  proto_o,
-  output logic        stop_o,      // ErrDma is set: no new descriptor fetches
+  output logic        stop_o,      // ErrDma or ErrCplTimeout: no new descriptor fetches
+  output logic        qrst_o,      // queue reset: one cycle
+  output logic [23:0] cpl_timeout_o,  // completion timeout, device cycles; 0: off
   output logic        doorbell_o,  // tail write accepted or WC block closed
   output logic [63:0] ring_base_o,
   output logic [4:0]  ring_log2_o,
@@ -69,6 +82,10 @@ module nictx_regs #(
   input  logic        dma_rd_i,
   input  logic        bad_desc_i,
   input  logic        dma_err_i,        // a completion with an error status arrived
+  input  logic        cpl_timeout_i,    // a read's completion timed out
+  input  logic        unexp_cpl_i,      // a completion for no outstanding read
+  input  logic        quiescent_i,      // a queue reset now loses nothing
+  input  logic        engine_idle_i,    // nothing in flight anywhere
   input  logic        not_owned_i,      // a not-owned flush discarded not_owned_cnt_i
   input  logic [15:0] not_owned_cnt_i,  //   descriptors
   // From the write-combining window (nictx_wc) and the fetcher
@@ -87,7 +104,10 @@ module nictx_regs #(
   // harness only ever sends BAR0 offsets.
   logic        enable_d, enable_q;
   logic [1:0]  proto_d, proto_q;
-  logic [3:0]  err_d, err_q;
+  logic [nictx_pkg::NumErr-1:0] err_d, err_q;
+  logic        rst_pend_d, rst_pend_q;  // a queue reset waits for quiescence
+  logic        qrst_d, qrst_q;
+  logic [23:0] cpl_to_d, cpl_to_q;
   logic [63:0] ring_base_d, ring_base_q;
   logic [4:0]  ring_log2_d, ring_log2_q;
   logic [15:0] tail_d, tail_q;
@@ -132,7 +152,7 @@ module nictx_regs #(
       o = rd_base | (k == 0 ? 8'h00 : 8'h04);
       unique case (o)
         nictx_pkg::RegCtrl:         v = {31'd0, enable_q};
-        nictx_pkg::RegErr:          v = {28'd0, err_q};
+        nictx_pkg::RegErr:          v = {{(32 - nictx_pkg::NumErr){1'b0}}, err_q};
         nictx_pkg::RegRingBaseLo:   v = ring_base_q[31:0];
         nictx_pkg::RegRingBaseHi:   v = ring_base_q[63:32];
         nictx_pkg::RegRingLog2:     v = {27'd0, ring_log2_q};
@@ -162,6 +182,12 @@ module nictx_regs #(
         nictx_pkg::RegCntNotOwned:  v = cnt_not_owned_q;
         nictx_pkg::RegCntWc:        v = cnt_wc_q;
         nictx_pkg::RegCntWcDrop:    v = cnt_wc_drop_q;
+        nictx_pkg::RegStatus: begin
+          v = 32'd0;
+          v[nictx_pkg::StatusQuiescent] = quiescent_i;
+          v[nictx_pkg::StatusIdle]      = engine_idle_i;
+        end
+        nictx_pkg::RegCplTimeout:   v = {8'd0, cpl_to_q};
         default:                    v = 32'd0;
       endcase
       if (k == 0) rd_lo = v;
@@ -194,6 +220,9 @@ module nictx_regs #(
     enable_d      = enable_q;
     proto_d       = proto_q;
     err_d         = err_q;
+    rst_pend_d    = rst_pend_q;
+    qrst_d        = 1'b0;
+    cpl_to_d      = cpl_to_q;
     ring_base_d   = ring_base_q;
     ring_log2_d   = ring_log2_q;
     tail_d        = tail_q;
@@ -229,16 +258,42 @@ module nictx_regs #(
     for (int unsigned k = 0; k < 2; k++) begin
       if (wr_en[k]) begin
         unique case (wr_off[k])
-          nictx_pkg::RegCtrl:       enable_d = wr_val[k][0];
-          nictx_pkg::RegErr:        err_d = err_d & ~wr_val[k][3:0];
-          nictx_pkg::RegRingBaseLo: ring_base_d[31:0] = {wr_val[k][31:4], 4'b0000};
-          nictx_pkg::RegRingBaseHi: ring_base_d[63:32] = wr_val[k];
+          nictx_pkg::RegCtrl: begin
+            if (wr_val[k][31:2] != 30'd0) begin
+              err_d[nictx_pkg::ErrBadAccess] = 1'b1;
+            end else if (wr_val[k][nictx_pkg::CtrlReset]) begin
+              // Reset only while disabled, and not together with enable.
+              if (enable_q || wr_val[k][nictx_pkg::CtrlEnable]) err_d[nictx_pkg::ErrCfg] = 1'b1;
+              else rst_pend_d = 1'b1;
+            end else if (wr_val[k][nictx_pkg::CtrlEnable] && !enable_q &&
+                         (ring_base_q == 64'd0 || rst_pend_q)) begin
+              err_d[nictx_pkg::ErrCfg] = 1'b1;  // no ring, or a reset still pending
+            end else begin
+              enable_d = wr_val[k][nictx_pkg::CtrlEnable];
+            end
+          end
+          nictx_pkg::RegErr:        err_d = err_d & ~wr_val[k][nictx_pkg::NumErr-1:0];
+          nictx_pkg::RegRingBaseLo: begin
+            if (enable_q) err_d[nictx_pkg::ErrCfg] = 1'b1;
+            else ring_base_d[31:0] = {wr_val[k][31:4], 4'b0000};
+          end
+          nictx_pkg::RegRingBaseHi: begin
+            if (enable_q) err_d[nictx_pkg::ErrCfg] = 1'b1;
+            else ring_base_d[63:32] = wr_val[k];
+          end
           nictx_pkg::RegRingLog2: begin
-            if (wr_val[k] >= 32'd3 && wr_val[k] <= 32'd16) ring_log2_d = wr_val[k][4:0];
+            if (!(wr_val[k] >= 32'd3 && wr_val[k] <= 32'd16)) err_d[nictx_pkg::ErrBadAccess] = 1'b1;
+            else if (enable_q) err_d[nictx_pkg::ErrCfg] = 1'b1;
+            else ring_log2_d = wr_val[k][4:0];
+          end
+          nictx_pkg::RegCplTimeout: begin
+            if (wr_val[k][31:24] == 8'd0) cpl_to_d = wr_val[k][23:0];
             else err_d[nictx_pkg::ErrBadAccess] = 1'b1;
           end
           nictx_pkg::RegTail: begin
-            if ((wr_val[k] >> ring_log2_q) == 32'd0) begin
+            if (!enable_q) begin
+              err_d[nictx_pkg::ErrDbOff] = 1'b1;  // ignored: the queue is disabled
+            end else if ((wr_val[k] >> ring_log2_q) == 32'd0) begin
               tail_d   = wr_val[k][15:0];
               doorbell = 1'b1;
             end else begin
@@ -281,10 +336,11 @@ module nictx_regs #(
             else err_d[nictx_pkg::ErrBadAccess] = 1'b1;
           end
           nictx_pkg::RegProto: begin
-            if (wr_val[k] == {30'd0, nictx_pkg::ProtoTail} ||
-                wr_val[k] == {30'd0, nictx_pkg::ProtoOwner} ||
-                wr_val[k] == {30'd0, nictx_pkg::ProtoWc}) proto_d = wr_val[k][1:0];
-            else err_d[nictx_pkg::ErrBadAccess] = 1'b1;
+            if (!(wr_val[k] == {30'd0, nictx_pkg::ProtoTail} ||
+                  wr_val[k] == {30'd0, nictx_pkg::ProtoOwner} ||
+                  wr_val[k] == {30'd0, nictx_pkg::ProtoWc})) err_d[nictx_pkg::ErrBadAccess] = 1'b1;
+            else if (enable_q) err_d[nictx_pkg::ErrCfg] = 1'b1;
+            else proto_d = wr_val[k][1:0];
           end
           default: err_d[nictx_pkg::ErrBadAccess] = 1'b1;  // read-only or unknown
         endcase
@@ -301,9 +357,11 @@ module nictx_regs #(
       cpl_data_d  = (size_ok && in_page) ? {rd_hi, rd_lo} : 64'd0;
     end
 
-    // Write-combining block close: a doorbell that may also move the tail.
-    if (wc_close_i) doorbell = 1'b1;
-    if (wc_tail_we_i) tail_d = wc_tail_i;
+    // Write-combining block close: a doorbell that may also move the tail;
+    // ignored while disabled.
+    if (wc_close_i && enable_q) doorbell = 1'b1;
+    if (wc_close_i && !enable_q) err_d[nictx_pkg::ErrDbOff] = 1'b1;
+    if (wc_tail_we_i && enable_q) tail_d = wc_tail_i;
     if (wc_tail_range_i) err_d[nictx_pkg::ErrTailRange] = 1'b1;
 
     // Counters.
@@ -317,6 +375,17 @@ module nictx_regs #(
     if (bad_desc_i) err_d[nictx_pkg::ErrBadDesc] = 1'b1;
     if (rd_stall_i) cnt_stall_d = cnt_stall_q + 32'd1;
     if (dma_err_i)  err_d[nictx_pkg::ErrDma] = 1'b1;
+    if (cpl_timeout_i) err_d[nictx_pkg::ErrCplTimeout] = 1'b1;
+    if (unexp_cpl_i) err_d[nictx_pkg::ErrUnexpCpl] = 1'b1;
+
+    // A pending queue reset fires once nothing can be cut: the datapath is
+    // reset next cycle; the tail and the error state are cleared now.
+    if (rst_pend_q && quiescent_i) begin
+      rst_pend_d = 1'b0;
+      qrst_d     = 1'b1;
+      tail_d     = '0;
+      err_d      = '0;
+    end
     if (not_owned_i) cnt_not_owned_d = cnt_not_owned_q + {16'd0, not_owned_cnt_i};
     if (wc_used_i)  cnt_wc_d = cnt_wc_q + 32'd1;
     cnt_wc_drop_d = cnt_wc_drop_q + {31'd0, wc_torn_i} + {31'd0, wc_drop_i};
@@ -329,11 +398,13 @@ module nictx_regs #(
   assign cpl_len_o   = cpl_len_q;
   assign cpl_off_o   = cpl_off_q;
   assign cpl_data_o  = cpl_data_q;
-  assign idle_o      = !cpl_valid_q;
+  assign idle_o      = !cpl_valid_q && !rst_pend_q && !qrst_q;
 
   assign enable_o         = enable_q;
   assign proto_o          = proto_q;
-  assign stop_o           = err_q[nictx_pkg::ErrDma];
+  assign stop_o           = err_q[nictx_pkg::ErrDma] || err_q[nictx_pkg::ErrCplTimeout];
+  assign qrst_o           = qrst_q;
+  assign cpl_timeout_o    = cpl_to_q;
   assign doorbell_o       = doorbell;
   assign ring_base_o      = ring_base_q;
   assign ring_log2_o      = ring_log2_q;
@@ -354,6 +425,9 @@ module nictx_regs #(
       enable_q      <= 1'b0;
       proto_q       <= nictx_pkg::ProtoTail;
       err_q         <= '0;
+      rst_pend_q    <= 1'b0;
+      qrst_q        <= 1'b0;
+      cpl_to_q      <= nictx_pkg::CplTimeoutReset;
       ring_base_q   <= '0;
       ring_log2_q   <= 5'd8;
       tail_q        <= '0;
@@ -385,6 +459,9 @@ module nictx_regs #(
       enable_q      <= enable_d;
       proto_q       <= proto_d;
       err_q         <= err_d;
+      rst_pend_q    <= rst_pend_d;
+      qrst_q        <= qrst_d;
+      cpl_to_q      <= cpl_to_d;
       ring_base_q   <= ring_base_d;
       ring_log2_q   <= ring_log2_d;
       tail_q        <= tail_d;

@@ -72,6 +72,11 @@ module nictx_tx_top #(
 
   // ---- configuration and status ----
   logic        enable, stop, doorbell;
+  // Queue reset (CTRL.RESET): the datapath's reset, one cycle long; the
+  // register block and the port slices keep theirs.
+  logic        qrst, core_rst_n, quiescent, engine_idle;
+  logic [23:0] cpl_timeout;
+  logic        rd_timeout, rd_unexp;
   logic [1:0]  proto;
   logic [63:0] ring_base, wb_addr, irq_addr;
   logic [4:0]  ring_log2;
@@ -200,7 +205,7 @@ module nictx_tx_top #(
 
   nictx_wc u_wc (
     .clk_i        (clk_i),
-    .rst_ni       (rst_ni),
+    .rst_ni       (core_rst_n),
     .proto_i      (proto),
     .ring_log2_i  (ring_log2),
     .req_valid_i  (h2d_valid && h2d_is_wc),
@@ -243,6 +248,8 @@ module nictx_tx_top #(
     .enable_o         (enable),
     .proto_o          (proto),
     .stop_o           (stop),
+    .qrst_o           (qrst),
+    .cpl_timeout_o    (cpl_timeout),
     .doorbell_o       (doorbell),
     .ring_base_o      (ring_base),
     .ring_log2_o      (ring_log2),
@@ -264,7 +271,11 @@ module nictx_tx_top #(
     .desc_rd_i        (mrd_valid && d2h_ready && src_gnt[SrcMrd] && mrd_dest),
     .dma_rd_i         (mrd_valid && d2h_ready && src_gnt[SrcMrd]),
     .bad_desc_i       (bad_desc),
-    .dma_err_i        (h2d_valid && h2d_is_cpl && h2d_err),
+    .dma_err_i        (h2d_valid && h2d_is_cpl && h2d_err && !rd_unexp),
+    .cpl_timeout_i    (rd_timeout),
+    .unexp_cpl_i      (rd_unexp),
+    .quiescent_i      (quiescent),
+    .engine_idle_i    (engine_idle),
     .not_owned_i      (not_owned),
     .not_owned_cnt_i  (not_owned_cnt),
     .wc_bad_access_i  (wc_bad_access),
@@ -291,7 +302,7 @@ module nictx_tx_top #(
     .NumTags  (NumTags)
   ) u_dma_rd (
     .clk_i        (clk_i),
-    .rst_ni       (rst_ni),
+    .rst_ni       (core_rst_n),
     .mrrs_log2_i  (mrrs_log2),
     .max_tags_i   (max_tags),
     .max_rd_bytes_i (max_rd_bytes),
@@ -314,6 +325,9 @@ module nictx_tx_top #(
     .cpl_len_i    (h2d_len),
     .cpl_data_i   (h2d_data),
     .cpl_err_i    (h2d_err),
+    .unexp_o      (rd_unexp),
+    .cpl_timeout_i (cpl_timeout),
+    .timeout_o    (rd_timeout),
     .wr_valid_o   (rd_wr_valid),
     .wr_dest_o    (rd_wr_dest),
     .wr_ptr_o     (rd_wr_ptr),
@@ -334,7 +348,7 @@ module nictx_tx_top #(
     .MaxReads (DescReads)
   ) u_desc_fetch (
     .clk_i        (clk_i),
-    .rst_ni       (rst_ni),
+    .rst_ni       (core_rst_n),
     .enable_i     (enable),
     .proto_i      (proto),
     .stop_i       (stop),
@@ -384,7 +398,7 @@ module nictx_tx_top #(
     .MaxPkts  (MaxPkts)
   ) u_payload_fetch (
     .clk_i        (clk_i),
-    .rst_ni       (rst_ni),
+    .rst_ni       (core_rst_n),
     .desc_valid_i (desc_valid),
     .desc_ready_o (desc_ready),
     .desc_addr_i  (desc_addr),
@@ -416,7 +430,7 @@ module nictx_tx_top #(
   // ---- MAC ----
   nictx_mac u_mac (
     .clk_i        (clk_i),
-    .rst_ni       (rst_ni),
+    .rst_ni       (core_rst_n),
     .line_rate_i  (line_rate),
     .fr_valid_i   (fr_valid),
     .fr_ready_o   (fr_ready),
@@ -441,7 +455,7 @@ module nictx_tx_top #(
   // ---- completions ----
   nictx_cpl u_cpl (
     .clk_i        (clk_i),
-    .rst_ni       (rst_ni),
+    .rst_ni       (core_rst_n),
     .ring_log2_i  (ring_log2),
     .tail_i       (tail),
     .pkt_done_i   (pkt_done),
@@ -499,8 +513,22 @@ module nictx_tx_top #(
     endcase
   end
 
-  assign idle_o = regs_idle && rd_idle && df_idle && pf_idle && mac_idle && cpl_idle &&
-                  !h2d_valid && !d2h_valid_o && !wire_valid_o;
+  assign idle_o = regs_idle && engine_idle && !h2d_valid;
+  // STATUS.IDLE: nothing in flight in the datapath (the register block, busy
+  // with the read that asks, does not count).
+  assign engine_idle = rd_idle && df_idle && pf_idle && mac_idle && cpl_idle &&
+                       !d2h_valid_o && !wire_valid_o;
+  // STATUS.QUIESCENT: a queue reset now cuts no frame and no TLP: the MAC is
+  // between frames, no device write or request is pending and both output
+  // slices are empty.  Reads still outstanding are abandoned; their late
+  // completions are discarded as unexpected.
+  assign quiescent = mac_idle && cpl_idle && !d2h_valid && !d2h_valid_o && !wire_valid_o;
+
+  // The datapath's reset: a flop output, so glitch-free; released at the
+  // clock edge after qrst falls.
+  // verilator lint_off SYNCASYNCNET
+  assign core_rst_n = rst_ni && !qrst;
+  // verilator lint_on SYNCASYNCNET
 
 `ifndef SYNTHESIS
   // ---- port protocol (valid/ready) ----
@@ -515,11 +543,11 @@ module nictx_tx_top #(
                                                        && $stable(d2h_addr_o)));
   assert property (@(posedge clk_i) disable iff (!rst_ni)
                    (wire_valid_o && !wire_ready_i) |=> (wire_valid_o && $stable(wire_data_o)));
-  // Internal streams: descriptors and frames.
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
+  // Internal streams: descriptors and frames (a queue reset drops them).
+  assert property (@(posedge clk_i) disable iff (!core_rst_n || qrst)
                    (desc_valid && !desc_ready) |=> (desc_valid && $stable(desc_addr)
                                                      && $stable(desc_len)));
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
+  assert property (@(posedge clk_i) disable iff (!core_rst_n || qrst)
                    (fr_valid && !fr_ready) |=> (fr_valid && $stable(fr_data) && $stable(fr_sop)));
   // The engine only ever sends single-beat TLPs: data TLPs carry <= 8 bytes.
   assert property (@(posedge clk_i) disable iff (!rst_ni)

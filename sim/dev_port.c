@@ -25,7 +25,7 @@ static void tlp_to_beat(const struct tlp *t, unsigned k, struct dev_beat *b)
     b->tag = t->tag;
     b->len = t->len;
     b->addr = t->addr;
-    b->err = t->type == TLP_CPLD && t->status != 0;
+    b->err = t->type == TLP_CPLD && (t->status != TLP_STATUS_SC || t->ep);
     b->data = t->type == TLP_MRD ? 0 : dev_beat_data(t->addr, t->len, t->data, k);
 }
 
@@ -60,7 +60,8 @@ static void d2h_collect(struct sim *s, const struct dev_beat *b)
         t->addr = b->addr;
         t->last = 1;
         t->ro = 0;
-        t->status = 0;
+        t->status = TLP_STATUS_SC;
+        t->ep = 0;
         s->d2h_beat = 0;
     }
     if (t->type != TLP_MRD && (unsigned)s->d2h_beat < k_max) {

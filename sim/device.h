@@ -40,8 +40,8 @@ struct dev_beat {
     uint64_t addr; /* CplD to the device: address of its first byte; from the
                       device: the register offset of the read it answers */
     uint64_t data;
-    uint8_t err;   /* CplD to the device: completion status is not Successful
-                      (Unsupported Request); its data lanes are zero */
+    uint8_t err;   /* CplD to the device: its data is unusable: a status other
+                      than Successful (UR, CA) or poisoned (EP); data lanes zero */
 };
 
 struct dev_wire_beat {

@@ -250,7 +250,8 @@ void sim_cpu_send(struct sim *s, const struct tlp *t, sim_ps_t at)
     q->tag = t->tag;
     q->last = 1;
     q->ro = t->ro;
-    q->status = 0;
+    q->status = TLP_STATUS_SC;
+    q->ep = 0;
     q->len = t->len;
     q->addr = t->addr;
     if (t->type != TLP_MRD)

@@ -54,7 +54,7 @@ struct fly_hdr {
     sim_ps_t arrival;
     uint64_t addr;
     uint16_t len;
-    uint8_t type, kind, tag, last, ro, status;
+    uint8_t type, kind, tag, last, ro, status, ep;
 };
 
 /* A TLP waiting in a transmit queue. */
@@ -63,7 +63,7 @@ struct q_ent {
     sim_ps_t sent;
     uint64_t addr;
     uint16_t len, wire, dcr; /* payload, wire bytes, data credits */
-    uint8_t type, kind, tag, last, ro, status;
+    uint8_t type, kind, tag, last, ro, status, ep;
 };
 
 /* An UpdateFC on its way to this link's transmitter. */
@@ -492,6 +492,7 @@ static void materialize_head(struct pcie_link *x)
     x->cur.addr = h->addr;
     x->cur.ro = h->ro;
     x->cur.status = h->status;
+    x->cur.ep = h->ep;
     bring_read(&x->fbuf, x->cur.data, data_len(h->type, h->len));
     x->cur_valid = 1;
 }
@@ -518,6 +519,7 @@ static sim_ps_t tlp_start(struct pcie_link *x, const struct q_ent *e, sim_ps_t c
     f->last = e->last;
     f->ro = e->ro ? 1 : 0;
     f->status = e->status;
+    f->ep = e->ep;
     if (data != NULL)
         bring_write(&x->fbuf, data, dlen);
     else
@@ -826,6 +828,7 @@ int pcie_link_send(struct pcie_link *l, sim_ps_t now, const struct tlp *t)
     e.last = t->last;
     e.ro = t->ro ? 1 : 0;
     e.status = t->status;
+    e.ep = t->ep ? 1 : 0;
 
     /* Straight to the serializer when the queues would hand it over at
      * once: the old FIFO arithmetic, without a copy through a queue. */

@@ -37,7 +37,8 @@ static enum rc_event rc_read(struct rc *rc, const struct tlp *rd, sim_ps_t at)
         c->tag = rd->tag;
         c->last = i + 1 == n;
         c->ro = rd->ro;
-        c->status = src ? 0 : 1; /* Unsupported Request: no memory there */
+        c->status = src ? TLP_STATUS_SC : TLP_STATUS_UR; /* no memory there */
+        c->ep = 0;
         c->addr = ch[i].addr;
         c->len = (uint16_t)ch[i].len;
         if (src) {

@@ -43,6 +43,13 @@ enum tlp_kind {
     TLP_KIND_COUNT
 };
 
+/* Completion status field (PCIe Base Spec, Completion Status). */
+enum tlp_status {
+    TLP_STATUS_SC = 0, /* Successful Completion */
+    TLP_STATUS_UR = 1, /* Unsupported Request */
+    TLP_STATUS_CA = 4, /* Completer Abort */
+};
+
 struct tlp {
     uint8_t type;  /* enum tlp_type */
     uint8_t kind;  /* enum tlp_kind */
@@ -51,7 +58,8 @@ struct tlp {
     uint16_t len;  /* payload bytes (MRd: requested bytes), 1..4096 */
     uint64_t addr; /* byte address (see above for CplD) */
     uint8_t ro;    /* Relaxed Ordering attribute */
-    uint8_t status; /* CplD: 0 Successful Completion, 1 Unsupported Request */
+    uint8_t status; /* CplD: enum tlp_status */
+    uint8_t ep;     /* CplD: poisoned (EP bit): its data must not be used */
     uint8_t data[TLP_MAX_DATA];
 };
 

@@ -343,16 +343,30 @@ static void test_limits_register_bounds(void **state)
     rejects(h, NICTX_REG_MAX_RD_BYTES, 1, NICTX_ERR_BAD_ACCESS);
     accepts(h, NICTX_REG_PROTO, NICTX_PROTO_TAIL);
 
-    /* TAIL: ring size - 1 is taken (a doorbell), the ring size is not. */
-    accepts(h, NICTX_REG_RING_LOG2, 3);
-    accepts(h, NICTX_REG_TAIL, 7);
+    /* A doorbell while disabled is ignored (ERR.DB_OFF): nothing fetched. */
+    rejects(h, NICTX_REG_TAIL, 7, NICTX_ERR_DB_OFF);
+    assert_int_equal(eh_rd32(h, NICTX_REG_CNT_DOORBELL), 0);
+    eh_settle(h, 1000);
+    assert_int_equal(h->n_mrds, 0);
+}
+
+/* TAIL while enabled: the ring size and beyond are refused (ERR.TAIL_RANGE)
+ * at the smallest and the largest ring; ring size - 1 is taken by the ring
+ * size tests below, which fill each ring. */
+static void test_limits_tail_range(void **state)
+{
+    struct lim *t = *state;
+    struct eh *h = &t->h;
+
+    engine_init(t, 3);
     rejects(h, NICTX_REG_TAIL, 8, NICTX_ERR_TAIL_RANGE);
-    accepts(h, NICTX_REG_RING_LOG2, 16);
-    accepts(h, NICTX_REG_TAIL, 0xFFFF);
-    rejects(h, NICTX_REG_TAIL, 0x10000, NICTX_ERR_TAIL_RANGE);
     rejects(h, NICTX_REG_TAIL, 0xFFFFFFFFu, NICTX_ERR_TAIL_RANGE);
-    assert_int_equal(eh_rd32(h, NICTX_REG_CNT_DOORBELL), 2);
-    eh_settle(h, 1000); /* disabled: nothing fetched */
+    eh_wr32(h, NICTX_REG_CTRL, 0);
+    accepts(h, NICTX_REG_RING_LOG2, 16);
+    eh_wr32(h, NICTX_REG_CTRL, NICTX_CTRL_ENABLE);
+    rejects(h, NICTX_REG_TAIL, 0x10000, NICTX_ERR_TAIL_RANGE);
+    assert_int_equal(eh_rd32(h, NICTX_REG_CNT_DOORBELL), 0);
+    eh_settle(h, 1000);
     assert_int_equal(h->n_mrds, 0);
 }
 
@@ -874,6 +888,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_limits_register_bounds, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_limits_tail_range, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_ring_log2_min, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_ring_log2_max_wrap, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_ring_log2_max_owner, setup, teardown),
