@@ -205,6 +205,63 @@ void json_num(struct json *j, const char *key, double v)
     json_post(j);
 }
 
+/* How many digits start at s[i]. */
+static size_t digits_at(const char *s, size_t len, size_t i)
+{
+    size_t j = i;
+
+    while (j < len && s[j] >= '0' && s[j] <= '9')
+        j++;
+    return j - i;
+}
+
+size_t json_number_len(const char *s, size_t len)
+{
+    size_t k = 0, d;
+
+    if (k < len && s[k] == '-')
+        k++;
+    if (k < len && s[k] == '0')
+        k++;
+    else if ((d = digits_at(s, len, k)) > 0)
+        k += d;
+    else
+        return 0;
+    if (k < len && s[k] == '.') {
+        if ((d = digits_at(s, len, k + 1)) == 0)
+            return 0;
+        k += 1 + d;
+    }
+    if (k < len && (s[k] == 'e' || s[k] == 'E')) {
+        k++;
+        if (k < len && (s[k] == '+' || s[k] == '-'))
+            k++;
+        if ((d = digits_at(s, len, k)) == 0)
+            return 0;
+        k += d;
+    }
+    return k;
+}
+
+int json_is_number(const char *s)
+{
+    size_t n = strlen(s);
+
+    return n > 0 && json_number_len(s, n) == n;
+}
+
+void json_num_text(struct json *j, const char *key, const char *text)
+{
+    if (!json_is_number(text)) {
+        j->err = 1;
+        return;
+    }
+    if (json_pre(j, key) != 0)
+        return;
+    json_put(j, text);
+    json_post(j);
+}
+
 void json_bool(struct json *j, const char *key, int v)
 {
     if (json_pre(j, key) != 0)

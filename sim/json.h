@@ -58,6 +58,9 @@ void json_str(struct json *j, const char *key, const char *val);
 void json_u64(struct json *j, const char *key, uint64_t v);
 void json_num(struct json *j, const char *key, double v); /* round-trips; NaN/inf -> null */
 void json_bool(struct json *j, const char *key, int v);
+/* A number given as its text, written as it is (a value read back from
+ * JSON keeps its digits); text that is not a JSON number sets the error. */
+void json_num_text(struct json *j, const char *key, const char *text);
 void json_null(struct json *j, const char *key);
 
 /* Nonzero if any write failed or the calls were misused (see above). */
@@ -66,6 +69,12 @@ int json_error(const struct json *j);
 /* End of document: flushes f; returns 0 if there was no error and exactly
  * one complete top-level value was written, else -1. */
 int json_finish(struct json *j);
+
+/* The length of the JSON number (RFC 8259: -?(0|[1-9][0-9]*)(.[0-9]+)?
+ * ([eE][+-]?[0-9]+)?) at the start of s[0..len), or 0 if none starts there. */
+size_t json_number_len(const char *s, size_t len);
+/* 1 if the whole of the string s is one JSON number. */
+int json_is_number(const char *s);
 
 /* Atomically replaced output file (see above). */
 struct afile {

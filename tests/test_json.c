@@ -1,7 +1,8 @@
 /*
  * test_json.c - cmocka tests for sim/json.c: exact pretty-printed output,
- * escaping, numbers that round-trip, non-finite numbers, misuse and write errors, and the atomic
- * output file (created only at commit, nothing left by abort or failure).
+ * escaping, numbers that round-trip, numbers given as text, non-finite
+ * numbers, misuse and write errors, and the atomic output file (created
+ * only at commit, nothing left by abort or failure).
  */
 #define _POSIX_C_SOURCE 200809L /* open_memstream, fmemopen, mkdtemp */
 
@@ -185,6 +186,36 @@ static void test_json_escaping(void **state)
                                      "  \"empty\": \"\",\n"
                                      "  \"nul\": null\n"
                                      "}\n");
+}
+
+/* A number given as text is written as it is; text that is not a JSON
+ * number is refused (sticky error, nothing written). */
+static void test_json_num_text(void **state)
+{
+    struct mem *m = *state;
+    json_arr_begin(&m->j, NULL);
+    json_num_text(&m->j, NULL, "18446744073709551615"); /* beyond a double */
+    json_num_text(&m->j, NULL, "-0.30000000000000004e+10");
+    json_num_text(&m->j, NULL, "0");
+    json_arr_end(&m->j);
+    assert_int_equal(json_finish(&m->j), 0);
+    assert_string_equal(mem_text(m), "[\n  18446744073709551615,\n  -0.30000000000000004e+10,"
+                                     "\n  0\n]\n");
+}
+
+static void test_json_num_text_refused(void **state)
+{
+    static const char *const bad[] = {"", "01", "1.", ".5", "+1", "1e", "NaN", "0x10", "1 "};
+    struct mem *m = *state;
+
+    for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++)
+        assert_false(json_is_number(bad[k]));
+    assert_true(json_is_number("-0.5E-3"));
+    assert_int_equal(json_number_len("12,3", 4), 2); /* the extent of a prefix */
+    json_arr_begin(&m->j, NULL);
+    json_num_text(&m->j, NULL, "01");
+    assert_true(json_error(&m->j));
+    assert_string_equal(mem_text(m), "[");
 }
 
 static void test_json_numbers(void **state)
@@ -605,6 +636,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_json_top_level_scalar_and_empty, mem_setup,
                                         mem_teardown),
         cmocka_unit_test_setup_teardown(test_json_escaping, mem_setup, mem_teardown),
+        cmocka_unit_test_setup_teardown(test_json_num_text, mem_setup, mem_teardown),
+        cmocka_unit_test_setup_teardown(test_json_num_text_refused, mem_setup, mem_teardown),
         cmocka_unit_test_setup_teardown(test_json_numbers, mem_setup, mem_teardown),
         cmocka_unit_test_setup_teardown(test_json_numbers_round_trip, mem_setup, mem_teardown),
         cmocka_unit_test(test_json_numbers_round_trip_random),
