@@ -8,6 +8,51 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* AddressSanitizer must be told of every stack switch (coro.h). */
+#if defined(__SANITIZE_ADDRESS__)
+#define CORO_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CORO_ASAN 1
+#endif
+#endif
+
+#ifdef CORO_ASAN
+#include <sanitizer/common_interface_defs.h>
+
+/* Scheduler -> coroutine, on the scheduler's side. */
+static void coro_asan_enter(struct coro *co)
+{
+    __sanitizer_start_switch_fiber(&co->asan_caller_fake, co->stack, co->stack_bytes);
+}
+
+/* Back on the scheduler's side. */
+static void coro_asan_entered_caller(struct coro *co)
+{
+    __sanitizer_finish_switch_fiber(co->asan_caller_fake, NULL, NULL);
+}
+
+/* Coroutine -> scheduler, on the coroutine's side; `final`: it never
+ * runs again, so its fake stack can go. */
+static void coro_asan_leave(struct coro *co, int final)
+{
+    __sanitizer_start_switch_fiber(final ? NULL : &co->asan_fake, co->asan_caller_bottom,
+                                   co->asan_caller_size);
+}
+
+/* Running on the coroutine's stack (first entry or back from a yield). */
+static void coro_asan_entered(struct coro *co)
+{
+    __sanitizer_finish_switch_fiber(co->asan_fake, &co->asan_caller_bottom,
+                                    &co->asan_caller_size);
+}
+#else
+static void coro_asan_enter(struct coro *co) { (void)co; }
+static void coro_asan_entered_caller(struct coro *co) { (void)co; }
+static void coro_asan_leave(struct coro *co, int final) { (void)co; (void)final; }
+static void coro_asan_entered(struct coro *co) { (void)co; }
+#endif
+
 #if defined(__x86_64__) && !defined(NICTX_CORO_UCONTEXT)
 
 /* Save the callee-saved registers on the current stack, store the stack
@@ -40,10 +85,13 @@ __asm__(".text\n"
 
 void nictx_coro_main(struct coro *co)
 {
+    coro_asan_entered(co);
     co->fn(co->arg);
     co->done = 1;
-    for (;;)
+    for (;;) {
+        coro_asan_leave(co, 1);
         nictx_coro_switch(&co->sp, co->caller_sp);
+    }
 }
 
 static void coro_arch_init(struct coro *co)
@@ -68,12 +116,16 @@ static void coro_arch_free(struct coro *co) { (void)co; }
 
 static void coro_arch_resume(struct coro *co)
 {
+    coro_asan_enter(co);
     nictx_coro_switch(&co->caller_sp, co->sp);
+    coro_asan_entered_caller(co);
 }
 
 void coro_yield(struct coro *co)
 {
+    coro_asan_leave(co, 0);
     nictx_coro_switch(&co->sp, co->caller_sp);
+    coro_asan_entered(co);
 }
 
 #else /* portable fallback */
@@ -83,10 +135,13 @@ void coro_yield(struct coro *co)
 static void coro_uc_main(unsigned hi, unsigned lo)
 {
     struct coro *co = (struct coro *)(((uintptr_t)hi << 32) | (uintptr_t)lo);
+    coro_asan_entered(co);
     co->fn(co->arg);
     co->done = 1;
-    for (;;)
+    for (;;) {
+        coro_asan_leave(co, 1);
         swapcontext(co->uc, co->caller_uc);
+    }
 }
 
 static int coro_arch_alloc(struct coro *co)
@@ -116,12 +171,16 @@ static void coro_arch_init(struct coro *co)
 
 static void coro_arch_resume(struct coro *co)
 {
+    coro_asan_enter(co);
     swapcontext(co->caller_uc, co->uc);
+    coro_asan_entered_caller(co);
 }
 
 void coro_yield(struct coro *co)
 {
+    coro_asan_leave(co, 0);
     swapcontext(co->uc, co->caller_uc);
+    coro_asan_entered(co);
 }
 
 #endif

@@ -18,6 +18,12 @@
  * On x86-64 the switch is a few instructions (callee-saved registers and
  * the stack pointer); elsewhere it falls back to POSIX ucontext, which
  * also saves the signal mask (a system call per switch: slower, correct).
+ * Under AddressSanitizer every switch is announced to it
+ * (__sanitizer_start_switch_fiber / __sanitizer_finish_switch_fiber), so
+ * it knows which stack is current and keeps each one's fake stack for
+ * detect_stack_use_after_return; a coroutine destroyed before its fn
+ * returned leaves its fake stack to ASan (a small leak in sanitized builds
+ * only).
  */
 #ifndef NICTX_CORO_H
 #define NICTX_CORO_H
@@ -32,6 +38,11 @@ struct coro {
     void *sp;          /* x86-64: the coroutine's saved stack pointer */
     void *caller_sp;   /* x86-64: the scheduler's */
     void *uc, *caller_uc; /* fallback: ucontext_t, allocated */
+    /* AddressSanitizer's view (unused otherwise): each side's fake stack
+     * while it is switched out, and the scheduler's stack bounds. */
+    void *asan_fake, *asan_caller_fake;
+    const void *asan_caller_bottom;
+    size_t asan_caller_size;
     int done;
 };
 
