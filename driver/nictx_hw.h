@@ -81,6 +81,7 @@
 
 #define NICTX_STATUS_QUIESCENT 0x1u /* a queue reset now cuts no frame and no TLP */
 #define NICTX_STATUS_IDLE      0x2u /* nothing in flight in the datapath */
+#define NICTX_STATUS_RESETTING 0x4u /* a queue reset waits for quiescence */
 #define NICTX_CPL_TIMEOUT_RESET 250000u
 
 #define NICTX_ERR_TAIL_RANGE 0x1u /* a tail write beyond the ring was ignored */

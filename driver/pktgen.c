@@ -51,11 +51,14 @@ int pktgen_init(struct pktgen *g, struct platform *p, struct txq *q,
     g->last_buf = 0;
     g->qdisc_lock = 0;
     g->bug_fired = 0;
+    g->in_burst = 0;
     g->failed = 0;
     g->stats.sent = 0;
     g->stats.completed = 0;
     g->stats.blocked = 0;
     g->stats.bad_cookie = 0;
+    g->stats.dropped = 0;
+    txq_set_drop(q, pktgen_drop, g);
     return 0;
 
 fail:
@@ -63,6 +66,31 @@ fail:
     free(free_list);
     free(is_free);
     return -2;
+}
+
+/* The buffer behind cookie, or NULL (counted as a bad cookie) if it is not
+ * one of ours or not in flight. */
+static struct pktgen_buf *pktgen_buf_of(struct pktgen *g, void *cookie)
+{
+    struct pktgen_buf *b = cookie;
+    if (b < g->bufs || b >= g->bufs + g->nbufs || g->is_free[b - g->bufs]) {
+        g->stats.bad_cookie++;
+        return NULL;
+    }
+    return b;
+}
+
+void pktgen_drop(void *ctx, void *cookie)
+{
+    struct pktgen *g = ctx;
+    struct pktgen_buf *b = pktgen_buf_of(g, cookie);
+
+    if (b == NULL)
+        return;
+    g->stats.dropped++;
+    if (g->cfg.on_drop)
+        g->cfg.on_drop(g->cfg.ctx, b->seq);
+    pktgen_complete(ctx, cookie);
 }
 
 void pktgen_complete(void *ctx, void *cookie)
@@ -113,7 +141,7 @@ static unsigned pktgen_qdisc_dequeue(struct pktgen *g)
     return n;
 }
 
-static unsigned pktgen_burst(struct pktgen *g)
+static unsigned pktgen_burst_locked(struct pktgen *g)
 {
     const struct pktgen_cfg *cfg = &g->cfg;
     uint64_t sent0 = g->stats.sent;
@@ -159,6 +187,7 @@ static unsigned pktgen_burst(struct pktgen *g)
             g->nfree--;
             g->is_free[bi] = 0;
         }
+        b->seq = seq;
         plat_cpu_touch(g->plat, b->cpu + cfg->buf_offset, len, PLAT_WRITE);
         if (cfg->fill != NULL)
             cfg->fill(cfg->ctx, seq, b->cpu + cfg->buf_offset, len);
@@ -185,6 +214,17 @@ static unsigned pktgen_burst(struct pktgen *g)
         txq_flush(g->q);
     plat_spin_unlock(g->plat, &g->q->xmit_lock);
     return (unsigned)(g->stats.sent - sent0);
+}
+
+/* A burst, flagged while it runs: a queue reset waits for it to end. */
+static unsigned pktgen_burst(struct pktgen *g)
+{
+    if (g->q->resetting)
+        return 0; /* frozen by a queue reset (netif_tx_disable) */
+    g->in_burst = 1;
+    unsigned n = pktgen_burst_locked(g);
+    g->in_burst = 0;
+    return n;
 }
 
 static int pktgen_all_back(const struct pktgen *g)

@@ -38,6 +38,8 @@
 typedef unsigned (*pktgen_len_fn)(void *ctx, uint64_t seq);
 /* Write the `len` frame bytes of packet `seq` to `buf`. */
 typedef void (*pktgen_fill_fn)(void *ctx, uint64_t seq, uint8_t *buf, unsigned len);
+/* Packet `seq` was dropped by a queue reset: never sent. */
+typedef void (*pktgen_drop_fn)(void *ctx, uint64_t seq);
 
 struct pktgen_cfg {
     uint64_t count;       /* packets to send in all (0: done at once) */
@@ -46,7 +48,8 @@ struct pktgen_cfg {
     unsigned buf_offset;  /* frame offset inside its buffer, 0..63 */
     pktgen_len_fn len;    /* required */
     pktgen_fill_fn fill;  /* may be NULL: buffer contents left as they are */
-    void *ctx;            /* passed to len() and fill() */
+    pktgen_drop_fn on_drop; /* may be NULL */
+    void *ctx;            /* passed to len(), fill() and on_drop() */
     int qdisc;            /* 1: a qdisc feeds the queue: each batch is what it
                              bulk-dequeues under its lock within BQL's budget
                              (at most `burst`); 0: pktgen bursts of `burst` */
@@ -57,7 +60,9 @@ struct pktgen_cfg {
 
 struct pktgen_stats {
     uint64_t sent;       /* packets accepted by txq_xmit */
-    uint64_t completed;  /* packets reclaimed (pktgen_complete calls) */
+    uint64_t completed;  /* packets reclaimed (pktgen_complete calls), dropped
+                            ones included */
+    uint64_t dropped;    /* of those, dropped by a queue reset */
     uint64_t blocked;    /* steps that returned PKTGEN_BLOCKED */
     uint64_t bad_cookie; /* pktgen_complete with a cookie not ours or a
                             buffer already free (a txq bug); ignored */
@@ -66,6 +71,7 @@ struct pktgen_stats {
 struct pktgen_buf {
     uint8_t *cpu;   /* buffer start (CPU pointer) */
     dma_addr_t dma; /* buffer start (bus address) */
+    uint64_t seq;   /* the packet it holds */
 };
 
 struct pktgen {
@@ -81,6 +87,7 @@ struct pktgen {
     uint32_t last_buf;       /* buffer of the latest packet sent */
     uint32_t qdisc_lock;     /* the qdisc root lock (cfg.qdisc) */
     int bug_fired;           /* DRV_BUG_BUF_OVERWRITE has fired */
+    int in_burst;            /* inside a burst (it may yield at platform calls) */
     int failed;              /* len() returned a bad length */
     struct pktgen_stats stats;
 };
@@ -104,6 +111,9 @@ int pktgen_init(struct pktgen *g, struct platform *p, struct txq *q,
 
 /* txq completion callback: `g` is the struct pktgen, `cookie` a buffer. */
 void pktgen_complete(void *g, void *cookie);
+/* txq drop callback (pktgen_init sets it): as pktgen_complete, and the
+ * packet is reported to cfg.on_drop. */
+void pktgen_drop(void *g, void *cookie);
 
 /* One burst, then one txq_clean.  See enum pktgen_ret. */
 enum pktgen_ret pktgen_step(struct pktgen *g);

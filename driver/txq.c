@@ -46,6 +46,8 @@ static int txq_cfg_valid(const struct txq_cfg *cfg)
         return 0;
     if (cfg->tail_coalesce >= slots)
         return 0;
+    if (cfg->cpl_timeout >= (1u << 24))
+        return 0;
     if (cfg->irq_thresh > 0) {
         if (cfg->irq_addr == 0 || (cfg->irq_addr & 3u) != 0)
             return 0;
@@ -122,6 +124,11 @@ int txq_init(struct txq *q, struct platform *p, const struct txq_cfg *cfg,
     q->bug_at = cfg->bug_at;
     q->done = done;
     q->done_ctx = done_ctx;
+    q->drop = NULL;
+    q->drop_ctx = NULL;
+    q->st_resets = q->st_dropped = 0;
+    q->resetting = q->in_clean = 0;
+    q->progress_ns = 0;
 
     q->next_to_use = 0;
     q->stopped = 0;
@@ -152,8 +159,16 @@ int txq_init(struct txq *q, struct platform *p, const struct txq_cfg *cfg,
         plat_mmio_write32(p, NICTX_REG_MAX_TAGS, cfg->max_tags);
     if (cfg->max_rd_bytes)
         plat_mmio_write32(p, NICTX_REG_MAX_RD_BYTES, cfg->max_rd_bytes);
+    if (cfg->cpl_timeout)
+        plat_mmio_write32(p, NICTX_REG_CPL_TIMEOUT, cfg->cpl_timeout);
     plat_mmio_write32(p, NICTX_REG_CTRL, NICTX_CTRL_ENABLE);
     return 0;
+}
+
+void txq_set_drop(struct txq *q, txq_drop_fn drop, void *ctx)
+{
+    q->drop = drop;
+    q->drop_ctx = ctx;
 }
 
 void txq_destroy(struct txq *q)
@@ -180,7 +195,7 @@ unsigned txq_free(const struct txq *q)
 
 int txq_stopped(const struct txq *q)
 {
-    return q->stopped != 0 || q->bql_stopped != 0;
+    return q->stopped != 0 || q->bql_stopped != 0 || q->resetting != 0;
 }
 
 /* A one-shot bug fires on this packet. */
@@ -374,6 +389,8 @@ enum txq_ret txq_xmit(struct txq *q, const struct txq_pkt *pkt, int more)
     }
 
     plat_cpu_work(q->plat, PLAT_WORK_XMIT_PKT, 1);
+    if (txq_in_flight(q) == 0)
+        q->progress_ns = plat_time_ns(q->plat); /* the hang clock starts */
     uint32_t i = q->next_to_use;
     txq_write_desc(q, i, pkt);
     /* A stale index: the last descriptor the previous doorbell published. */
@@ -430,7 +447,39 @@ unsigned txq_clean(struct txq *q)
     return txq_clean_budget(q, q->plat, 0);
 }
 
-unsigned txq_clean_budget(struct txq *q, struct platform *p, unsigned budget)
+/* Reclaim [next_to_clean, head), at most `budget` (0: all): the completion
+ * callback per descriptor, then BQL.  The number reclaimed. */
+static unsigned txq_reclaim(struct txq *q, struct platform *p, uint32_t head, unsigned budget)
+{
+    uint32_t ntc = q->next_to_clean;
+    unsigned n = 0, bytes = 0;
+
+    while (ntc != head && (budget == 0 || n < budget)) {
+        plat_cpu_work(p, PLAT_WORK_CLEAN_DESC, 1);
+        /* Per descriptor the loop reads the ring's read-mostly fields (the
+         * mask, the per-slot arrays): cheap unless a writer shares the line. */
+        plat_cpu_touch(p, &q->mask, sizeof(q->mask), PLAT_READ);
+        bytes += q->len_of[ntc];
+        q->len_of[ntc] = 0;
+        /* mlx4_en_process_tx_cq: ring->last_nr_txbb = mlx4_en_free_tx_desc(). */
+        plat_cpu_touch(p, &q->last_nr, sizeof(q->last_nr), PLAT_WRITE);
+        q->last_nr = 1;
+        void *cookie = q->cookies[ntc];
+        q->cookies[ntc] = NULL;
+        q->done(q->done_ctx, cookie);
+        ntc = (ntc + 1) & q->mask;
+        n++;
+    }
+    plat_cpu_touch(p, &q->next_to_clean, sizeof(q->next_to_clean), PLAT_WRITE);
+    q->next_to_clean = ntc;
+    q->st_reclaimed += n;
+    if (n)
+        q->progress_ns = plat_time_ns(p);
+    txq_bql_completed(q, p, bytes);
+    return n;
+}
+
+static unsigned txq_clean_pass(struct txq *q, struct platform *p, unsigned budget)
 {
     plat_cpu_work(p, PLAT_WORK_CLEAN_POLL, 1);
     q->st_cleans++;
@@ -452,27 +501,7 @@ unsigned txq_clean_budget(struct txq *q, struct platform *p, unsigned budget)
         return 0;
     }
 
-    unsigned n = 0, bytes = 0;
-    while (ntc != head && (budget == 0 || n < budget)) {
-        plat_cpu_work(p, PLAT_WORK_CLEAN_DESC, 1);
-        /* Per descriptor the loop reads the ring's read-mostly fields (the
-         * mask, the per-slot arrays): cheap unless a writer shares the line. */
-        plat_cpu_touch(p, &q->mask, sizeof(q->mask), PLAT_READ);
-        bytes += q->len_of[ntc];
-        q->len_of[ntc] = 0;
-        /* mlx4_en_process_tx_cq: ring->last_nr_txbb = mlx4_en_free_tx_desc(). */
-        plat_cpu_touch(p, &q->last_nr, sizeof(q->last_nr), PLAT_WRITE);
-        q->last_nr = 1;
-        void *cookie = q->cookies[ntc];
-        q->cookies[ntc] = NULL;
-        q->done(q->done_ctx, cookie);
-        ntc = (ntc + 1) & q->mask;
-        n++;
-    }
-    plat_cpu_touch(p, &q->next_to_clean, sizeof(q->next_to_clean), PLAT_WRITE);
-    q->next_to_clean = ntc;
-    q->st_reclaimed += n;
-    txq_bql_completed(q, p, bytes);
+    unsigned n = txq_reclaim(q, p, head, budget);
 
     /* netif_wake_queue once there is room for a batch again. */
     plat_cpu_touch(p, &q->stopped, sizeof(q->stopped), PLAT_READ);
@@ -483,6 +512,16 @@ unsigned txq_clean_budget(struct txq *q, struct platform *p, unsigned budget)
         q->stopped = 0;
         q->st_wakes++;
     }
+    return n;
+}
+
+unsigned txq_clean_budget(struct txq *q, struct platform *p, unsigned budget)
+{
+    if (q->resetting)
+        return 0; /* napi_disable: the reset owns the ring */
+    q->in_clean = 1;
+    unsigned n = txq_clean_pass(q, p, budget);
+    q->in_clean = 0;
     return n;
 }
 
@@ -503,4 +542,84 @@ void txq_get_stats(const struct txq *q, struct txq_stats *out)
     out->wakes = q->st_wakes;
     out->bad_head = q->st_bad_head;
     out->bad_len = q->st_bad_len;
+    out->resets = q->st_resets;
+    out->dropped = q->st_dropped;
+}
+
+/* ------------------------------------------------------------ queue reset */
+
+/* STATUS reads a reset waits for the datapath to go idle (64), or for the
+ * reset to be taken (up to 16384, ~16 ms: the MAC ends the frame it is
+ * sending); each is an MMIO round trip (~1 us). */
+#define TXQ_IDLE_POLLS 64u
+#define TXQ_RESET_POLLS 16384u
+
+/* Read STATUS until (STATUS & mask) == want, at most `polls` times: 1 if it
+ * got there. */
+static int txq_poll_status(struct platform *p, uint32_t mask, uint32_t want, unsigned polls)
+{
+    for (unsigned i = 0; i < polls; i++)
+        if ((plat_mmio_read32(p, NICTX_REG_STATUS) & mask) == want)
+            return 1;
+    return 0;
+}
+
+/* Drop every descriptor still in flight: its frame was never sent. */
+static unsigned txq_drop_all(struct txq *q)
+{
+    unsigned n = 0;
+
+    for (uint32_t i = q->next_to_clean; i != q->next_to_use; i = (i + 1) & q->mask, n++) {
+        void *cookie = q->cookies[i];
+        q->cookies[i] = NULL;
+        q->len_of[i] = 0;
+        if (q->drop)
+            q->drop(q->drop_ctx, cookie);
+        else
+            q->done(q->done_ctx, cookie);
+    }
+    q->st_dropped += n;
+    return n;
+}
+
+/* The ring as txq_init left it: no owner bits, indices 0, first phase. */
+static void txq_ring_clear(struct txq *q, struct platform *p)
+{
+    for (uint32_t i = 0; i < q->size; i++)
+        plat_store32(p, &q->ring[i].rsvd, 0);
+    plat_store32(p, q->wb, 0);
+    q->next_to_use = q->next_to_clean = q->batch_start = 0;
+    q->phase = 1;
+    q->wc_off = NICTX_WC_BASE;
+    q->stopped = q->bql_stopped = 0;
+    dql_init(&q->dql, q->dql.order, q->dql.min_limit, q->dql.max_limit, q->dql.slack_hold_ns);
+}
+
+long txq_reset(struct txq *q, struct platform *p, unsigned *dropped)
+{
+    uint32_t err = plat_mmio_read32(p, NICTX_REG_ERR);
+
+    *dropped = 0;
+    plat_mmio_write32(p, NICTX_REG_CTRL, 0);
+    /* Let what is in flight finish; a stuck read never will. */
+    txq_poll_status(p, NICTX_STATUS_IDLE, NICTX_STATUS_IDLE, TXQ_IDLE_POLLS);
+    /* Frames before the device's head were sent: reclaim them. */
+    uint32_t head = plat_mmio_read32(p, NICTX_REG_HEAD);
+    if (head < q->size && head != q->next_to_clean && q->len_of[(head - 1) & q->mask] != 0)
+        txq_reclaim(q, p, head, 0);
+    plat_mmio_write32(p, NICTX_REG_CTRL, NICTX_CTRL_RESET);
+    if (!txq_poll_status(p, NICTX_STATUS_RESETTING, 0, TXQ_RESET_POLLS))
+        return -1;
+    *dropped = txq_drop_all(q);
+    txq_ring_clear(q, p);
+    plat_wmb(p); /* the cleared ring is visible before the device runs */
+    plat_mmio_write32(p, NICTX_REG_CTRL, NICTX_CTRL_ENABLE);
+    q->st_resets++;
+    q->progress_ns = plat_time_ns(p);
+    return (long)err;
+}
+
+int txq_hung(const struct txq *q, uint64_t now_ns, uint64_t timeout_ns)
+{
+    return txq_in_flight(q) != 0 && now_ns - q->progress_ns >= timeout_ns;
 }

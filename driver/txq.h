@@ -112,10 +112,15 @@ struct txq_cfg {
     enum dql_order dql_order; /* dql_queued's access order */
     unsigned tail_coalesce;  /* defer the tail write up to N packets, even
                                 without xmit_more (ixgbe dispatch_limit); 0: off */
+    uint32_t cpl_timeout;    /* NICTX_REG_CPL_TIMEOUT, device cycles, below 2^24;
+                                0 leaves the device's reset value */
 };
 
 /* Completion callback: the buffer behind `cookie` is free again. */
 typedef void (*txq_complete_fn)(void *ctx, void *cookie);
+/* Drop callback: the frame behind `cookie` was reclaimed without being sent
+ * (a queue reset); its buffer is free again. */
+typedef void (*txq_drop_fn)(void *ctx, void *cookie);
 
 /* One frame without FCS: bus address and length 1..16383. */
 struct txq_pkt {
@@ -147,6 +152,8 @@ struct txq_stats {
     uint64_t bad_head;  /* head >= ring size or outside the in-flight
                            window: a device bug, nothing reclaimed */
     uint64_t bad_len;   /* txq_xmit returned TXQ_EINVAL */
+    uint64_t resets;    /* queue resets (txq_reset) */
+    uint64_t dropped;   /* descriptors dropped by queue resets */
 };
 
 struct txq {
@@ -171,6 +178,9 @@ struct txq {
     unsigned tail_coalesce;
     txq_complete_fn done;
     void *done_ctx;
+    txq_drop_fn drop;           /* NULL: drops are reported through done */
+    void *drop_ctx;
+    uint64_t st_resets, st_dropped;
 
     /* Producer line: written by txq_xmit (and `stopped` by txq_clean). */
     alignas(TXQ_CACHELINE) uint32_t next_to_use;
@@ -182,9 +192,14 @@ struct txq {
 
     /* Consumer line: written by txq_clean only. */
     alignas(TXQ_CACHELINE) uint32_t next_to_clean;
+    int resetting;              /* txq_reset runs: cleanup passes do nothing
+                                   (napi_disable) */
+    int in_clean;               /* a cleanup pass is running (it may yield) */
     uint32_t last_nr;           /* descriptors the last reclaimed frame used,
                                    written per descriptor (mlx4 last_nr_txbb) */
     uint64_t st_cleans, st_reclaimed, st_wakes, st_bad_head;
+    uint64_t progress_ns;       /* last reclaim, or when the ring last became
+                                   non-empty (txq_hung) */
 
     /* Queue state (struct netdev_queue's XOFF bits), a line of its own:
      * the transmit path reads it per packet; either side writes it only to
@@ -247,9 +262,32 @@ unsigned txq_clean(struct txq *q);
  * most `budget` descriptors (NAPI budget; 0: no limit). */
 unsigned txq_clean_budget(struct txq *q, struct platform *p, unsigned budget);
 
-int txq_stopped(const struct txq *q);        /* 1 if stopped (ring full or BQL), else 0 */
+int txq_stopped(const struct txq *q);        /* 1 if stopped (ring full or BQL) or being
+                                                reset, else 0 */
 unsigned txq_free(const struct txq *q);      /* descriptors free to post */
 unsigned txq_in_flight(const struct txq *q); /* posted, not reclaimed */
 void txq_get_stats(const struct txq *q, struct txq_stats *out);
+
+/* Frames reclaimed without being sent go to drop(ctx, cookie) from now on. */
+void txq_set_drop(struct txq *q, txq_drop_fn drop, void *ctx);
+
+/*
+ * Queue reset, as a Linux driver's tx_timeout path does it (ixgbe
+ * reinit, mlx4 restart), by the register sequence of docs/faults.md:
+ * read ERR; disable; wait (a bounded number of STATUS reads) for the
+ * datapath to go idle; read HEAD and reclaim what was sent before it;
+ * CTRL.RESET and wait until it is done; drop every descriptor still in
+ * flight (drop callback); clear the ring's owner bits, the writeback word
+ * and the queue's state (indices, phase, WC buffer, stop flags, BQL); enable.
+ * The caller keeps txq_xmit and txq_clean out meanwhile: set
+ * q->resetting and wait for !q->in_clean first (with more than one CPU).
+ * Returns the ERR bits found, or -1 when the device never finished the
+ * reset (the queue is left disabled).  *dropped: descriptors dropped.
+ */
+long txq_reset(struct txq *q, struct platform *p, unsigned *dropped);
+
+/* No descriptor has completed for `timeout_ns` while some are in flight
+ * (ixgbe_check_tx_hang): 1, else 0.  `now_ns` from plat_time_ns. */
+int txq_hung(const struct txq *q, uint64_t now_ns, uint64_t timeout_ns);
 
 #endif /* NICTX_TXQ_H */

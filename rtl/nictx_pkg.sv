@@ -52,6 +52,7 @@ package nictx_pkg;
   // STATUS bits.
   localparam int unsigned StatusQuiescent = 0;  // a queue reset now loses nothing
   localparam int unsigned StatusIdle      = 1;  // nothing in flight at all
+  localparam int unsigned StatusResetting = 2;  // a queue reset waits for quiescence
 
   // Completion timeout reset value: 1 ms at 250 MHz, inside PCIe Completion
   // Timeout range A (50 us - 10 ms) and far above any queueing delay on a

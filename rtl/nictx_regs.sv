@@ -76,7 +76,7 @@ module nictx_regs #(
   input  logic        rd_stall_i,
   // Status and events from the engine
   input  logic [15:0] head_i,
-  input  logic        pkt_done_i,
+  input  logic        pkt_done_i,       // a frame left on the wire (not a skipped one)
   input  logic [13:0] pkt_len_i,
   input  logic        desc_rd_i,
   input  logic        dma_rd_i,
@@ -186,6 +186,7 @@ module nictx_regs #(
           v = 32'd0;
           v[nictx_pkg::StatusQuiescent] = quiescent_i;
           v[nictx_pkg::StatusIdle]      = engine_idle_i;
+          v[nictx_pkg::StatusResetting] = rst_pend_q || qrst_q;
         end
         nictx_pkg::RegCplTimeout:   v = {8'd0, cpl_to_q};
         default:                    v = 32'd0;

@@ -88,7 +88,7 @@ module nictx_tx_top #(
   logic [8:0]  max_tags;
   logic [20:0] max_rd_bytes;
   logic        rd_stall;
-  logic        pkt_done, bad_desc;
+  logic        pkt_done, pkt_sent, bad_desc;
   logic [13:0] pkt_len;
 
   // ---- port register slices ----
@@ -266,7 +266,7 @@ module nictx_tx_top #(
     .max_rd_bytes_o   (max_rd_bytes),
     .rd_stall_i       (rd_stall),
     .head_i           (head),
-    .pkt_done_i       (pkt_done),
+    .pkt_done_i       (pkt_sent),
     .pkt_len_i        (pkt_len),
     .desc_rd_i        (mrd_valid && d2h_ready && src_gnt[SrcMrd] && mrd_dest),
     .dma_rd_i         (mrd_valid && d2h_ready && src_gnt[SrcMrd]),
@@ -451,6 +451,9 @@ module nictx_tx_top #(
     .pkt_len_o    (pkt_len),
     .idle_o       (mac_idle)
   );
+
+  // A frame that left on the wire; pkt_done also completes skipped ones.
+  assign pkt_sent = pkt_done && !(fr_valid && fr_skip);
 
   // ---- completions ----
   nictx_cpl u_cpl (

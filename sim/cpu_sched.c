@@ -24,6 +24,7 @@
  */
 #include <string.h>
 
+#include "fault.h"
 #include "sim_world.h"
 
 #define SIM_CPU_STACK (256u * 1024u)
@@ -125,8 +126,10 @@ static void prog_source(struct sim_cpu *c, enum pktgen_ret (*step)(struct pktgen
             sim_fail(s, "pktgen failed: bad packet length");
             return;
         }
-        if (r == PKTGEN_BLOCKED)
+        if (r == PKTGEN_BLOCKED) {
             prog_blocked(c, wake_on_dev);
+            sim_fault_check_hang(c);
+        }
     }
 }
 
@@ -156,7 +159,8 @@ static void prog_single_irq(struct sim_cpu *c)
                 c->irq_pending = 1;
         } else if (r != PKTGEN_SENT) {
             prog_blocked(c, 1);
-            c->irq_pending = 1;
+            if (!sim_fault_check_hang(c))
+                c->irq_pending = 1;
         }
     }
 }
@@ -185,8 +189,11 @@ static void prog_completion(struct sim_cpu *c)
         unsigned n = txq_clean_budget(&s->txq, &c->plat, s->cfg.napi_budget);
         if (!txq_stopped(&s->txq))
             cpu_kick(tx, c->cpu.now); /* netif_wake_queue: pktgen goes on */
-        if (n < s->cfg.napi_budget)
+        if (n < s->cfg.napi_budget) {
             prog_blocked(c, 1); /* re-enable the interrupt, wait for it */
+            if (sim_fault_check_hang(c))
+                cpu_kick(tx, c->cpu.now); /* the queue runs again */
+        }
     }
 }
 

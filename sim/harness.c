@@ -25,6 +25,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "fault.h"
 #include "nictx_hw.h"
 #include "sim_world.h"
 
@@ -65,12 +66,20 @@ void sim_violation(struct sim *s, const char *kind, const char *fmt, ...)
 
 static unsigned sim_pkt_len(void *ctx, uint64_t seq)
 {
-    return sb_pkt_len(ctx, seq);
+    struct sim *s = ctx;
+    return sb_pkt_len(&s->gen, seq);
 }
 
 static void sim_pkt_fill(void *ctx, uint64_t seq, uint8_t *buf, unsigned len)
 {
-    sb_pkt_fill(ctx, seq, buf, len);
+    struct sim *s = ctx;
+    sb_pkt_fill(&s->gen, seq, buf, len);
+    sim_fault_posting(s, seq, buf, len);
+}
+
+static void sim_pkt_dropped(void *ctx, uint64_t seq)
+{
+    sim_fault_dropped(ctx, seq);
 }
 
 /* ------------------------------------------------------------ host side */
@@ -180,6 +189,9 @@ static void host_receive(struct sim *s, const struct tlp *t, sim_ps_t at)
     case RC_UNMAPPED_READ:
         host_refused(s, "dma_read_unmapped", "MRd", t, at,
                      "outside host DMA memory: answered with Unsupported Request");
+        break;
+    case RC_FAULTED:
+        sim_fault_fired(s);
         break;
     case RC_UNMAPPED_WRITE:
         host_refused(s, "dma_write_unmapped", "MWr", t, at, "outside host DMA memory: dropped");
@@ -303,7 +315,9 @@ static void sim_watchdog_diag(struct sim *s, const char *why)
  */
 static int sim_step_world(struct sim *s, int cpu_may_run, sim_ps_t stop_at)
 {
-    sim_ps_t wd = sim_ns_to_ps(s->cfg.watchdog_us * 1000.0);
+    struct sim_timeouts to;
+    sim_cfg_timeouts(&s->cfg, &to);
+    sim_ps_t wd = sim_ns_to_ps(to.watchdog_us * 1000.0);
 
     sim_deliver(s);
     if (s->failed)
@@ -327,7 +341,7 @@ static int sim_step_world(struct sim *s, int cpu_may_run, sim_ps_t stop_at)
     if (s->now > s->last_progress + wd) {
         char why[96];
         snprintf(why, sizeof(why), "watchdog: no frame and no device write for %g us",
-                 s->cfg.watchdog_us);
+                 to.watchdog_us);
         sim_watchdog_diag(s, why);
         return -1;
     }
@@ -414,6 +428,10 @@ static void sim_driver_cfg(struct sim *s)
     tc->bql = cfg->bql;
     tc->dql_order = cfg->dql;
     tc->tail_coalesce = cfg->tail_coalesce;
+    struct sim_timeouts to;
+    sim_cfg_timeouts(cfg, &to);
+    double cyc = to.cpl_us * cfg->dev_mhz;
+    tc->cpl_timeout = cyc < (double)(1u << 24) - 1 ? (uint32_t)cyc : (1u << 24) - 1;
 
     memset(pc, 0, sizeof(*pc));
     pc->count = cfg->packets;
@@ -422,7 +440,8 @@ static void sim_driver_cfg(struct sim *s)
     pc->buf_offset = cfg->buf_offset;
     pc->len = sim_pkt_len;
     pc->fill = sim_pkt_fill;
-    pc->ctx = &s->gen;
+    pc->on_drop = sim_pkt_dropped;
+    pc->ctx = s;
     pc->bug = cfg->bug;
     pc->bug_at = cfg->bug_at;
     pc->qdisc = cfg->source == SIM_SOURCE_QDISC;
@@ -555,6 +574,7 @@ struct sim *sim_create(const struct sim_cfg *cfg, const struct device_ops *ops,
     s->ops = ops;
     s->period_ps = sim_ns_to_ps(1000.0 / cfg->dev_mhz);
     s->stop_at = SIM_PS_NEVER;
+    s->drop_cause = SIM_DROP_RESET;
     if (sim_build(s, ops, err, errlen) != 0) {
         sim_destroy(s);
         return NULL;
@@ -615,6 +635,7 @@ static void sim_loop(struct sim *s)
 {
     while (!s->failed && !sim_cpus_done(s)) {
         struct sim_cpu *c;
+        progress_tick(&s->progress, s);
         if (s->now >= s->stop_at) {
             s->stopped = 1;
             snprintf(s->diag, sizeof(s->diag), "stopped %g us after the first violation (%s)",
@@ -637,11 +658,15 @@ static void sim_read_device(struct sim *s)
     uint32_t err = sim_reg_read(s, NICTX_REG_ERR);
 
     if (err != 0)
-        sim_violation(s, "device_error", "ERR register 0x%x at end of run%s%s%s%s", err,
+        sim_violation(s, "device_error", "ERR register 0x%x at end of run%s%s%s%s%s%s%s%s", err,
                       err & NICTX_ERR_TAIL_RANGE ? ": tail beyond the ring" : "",
                       err & NICTX_ERR_BAD_DESC ? ": descriptor with a bad length" : "",
                       err & NICTX_ERR_BAD_ACCESS ? ": bad MMIO access" : "",
-                      err & NICTX_ERR_DMA ? ": DMA read error, queue stopped" : "");
+                      err & NICTX_ERR_DMA ? ": DMA read error, queue stopped" : "",
+                      err & NICTX_ERR_DB_OFF ? ": doorbell while disabled" : "",
+                      err & NICTX_ERR_CFG ? ": configuration change refused" : "",
+                      err & NICTX_ERR_CPL_TIMEOUT ? ": completion timeout, queue stopped" : "",
+                      err & NICTX_ERR_UNEXP_CPL ? ": unexpected completion" : "");
     s->dev_err = err;
     s->rd_stall_cycles = sim_reg_read(s, NICTX_REG_CNT_RD_STALL);
     s->not_owned = sim_reg_read(s, NICTX_REG_CNT_NOT_OWNED);
@@ -656,6 +681,7 @@ int sim_run(struct sim *s)
 
     clock_gettime(CLOCK_MONOTONIC, &w0);
     sim_loop(s);
+    progress_end(&s->progress);
     sb_finish(s->sb);
     s->h2d_t1 = *pcie_link_stats(s->h2d);
     s->d2h_t1 = *pcie_link_stats(s->d2h);

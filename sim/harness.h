@@ -21,6 +21,7 @@
 #include "dql.h"
 #include "pcie_cfg.h"
 #include "pcie_link.h"
+#include "inject.h"
 #include "scoreboard.h"
 #include "stbuf.h"
 #include "txq.h"
@@ -77,6 +78,11 @@ struct sim_cfg {
     unsigned napi_budget;       /* descriptors one cleanup pass may reclaim */
     enum sim_napi napi;         /* one CPU: busy-poll after each burst, or on interrupts */
     char profile[32];           /* profile loaded (profiles/NAME.ini), "" if none */
+    /* faults and recovery (docs/faults.md) */
+    struct inj_plan inject; /* faults to inject (--inject) */
+    double cpl_timeout_us;  /* the device's completion timeout (CPL_TIMEOUT) */
+    double tx_timeout_us;   /* the driver's hang check: work in flight and no
+                               completion for this long: queue reset (0: none) */
     /* run */
     double watchdog_us;    /* no frame and no completion for this long: stop */
     double grace_us;       /* after the first violation, run this long, then stop */
@@ -88,6 +94,19 @@ void sim_cfg_default(struct sim_cfg *cfg);
 int sim_cfg_validate(const struct sim_cfg *cfg, char *err, size_t errlen);
 /* The MAC's rate register: wire bytes per device cycle, unsigned 8.16. */
 uint32_t sim_cfg_line_rate_fx(const struct sim_cfg *cfg);
+
+/* The timeouts a run uses, in us: each its setting, raised where the
+ * configuration needs more, so that no configured latency trips one and
+ * each fires before the next: completion timeout >= 50 x the slowest DMA
+ * read round trip the configuration allows; tx hang check >= 4 x the
+ * completion timeout and >= 4 x the time a writeback's worth of the largest
+ * frames takes at the slower of wire and link (tx_timeout_us 0: no hang
+ * check, tx_us 0); watchdog >= 2 x the larger of those two, plus the
+ * longest injected credit blackout. */
+struct sim_timeouts {
+    double cpl_us, tx_us, watchdog_us;
+};
+void sim_cfg_timeouts(const struct sim_cfg *cfg, struct sim_timeouts *t);
 /* Names of the enumerated choices, and their parsers (0, or -1 if unknown). */
 const char *sim_proto_name(enum txq_proto p);
 const char *sim_barrier_name(enum txq_barrier b);
@@ -139,6 +158,7 @@ struct sim_result {
     uint64_t not_owned;            /* device: descriptors fetched but not owned */
     uint64_t wc_used, wc_dropped;  /* device: WC descriptors used / dropped */
     uint32_t dev_err;              /* device ERR register at the end */
+    uint32_t reset_err;            /* ERR bits the driver's queue resets found */
     struct stbuf_stats stb;        /* store and WC buffer counters */
     unsigned nlines;               /* shared driver structures, by cache-line region */
     struct sim_lines {

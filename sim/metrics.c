@@ -108,6 +108,10 @@ static void link_delta(struct pcie_link_stats *out, const struct pcie_link_stats
 static sim_ps_t sim_window_ps(const struct sim *s)
 {
     sim_ps_t end = s->measured ? s->t_measure1 : s->now;
+    /* The last frame may still be on the wire when its completion ends the
+     * run: the window lasts until the wire is free. */
+    if (s->wire_free > end)
+        end = s->wire_free;
     sim_ps_t w = end > s->t_measure0 ? end - s->t_measure0 : 0;
     unsigned i, k;
 
@@ -203,6 +207,7 @@ void sim_result(const struct sim *s, struct sim_result *r)
     r->wc_used = s->wc_used;
     r->wc_dropped = s->wc_dropped;
     r->dev_err = s->dev_err;
+    r->reset_err = s->reset_err;
     r->stopped_by_violation = s->stopped;
     sim_result_lines(s, r);
     r->cycles_evaluated = s->cycles;

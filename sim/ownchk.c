@@ -208,8 +208,13 @@ static void ownchk_reg(struct ownchk *c, uint32_t off, uint32_t v, sim_ps_t t)
         c->proto = v;
         break;
     case NICTX_REG_CTRL:
+        /* Enabling starts the ring afresh.  A queue reset takes every
+         * descriptor back from the device: the checker is off until the
+         * next enable (the driver may clear the ring meanwhile). */
         if ((v & NICTX_CTRL_ENABLE) && c->ring_log2)
             ownchk_enable(c);
+        else if (v & NICTX_CTRL_RESET)
+            c->size = 0;
         break;
     case NICTX_REG_TAIL:
         if (!c->size)

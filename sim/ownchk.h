@@ -28,7 +28,9 @@
  *   wc_reordered, wc_merged, wc_torn   write-combining push out of order,
  *                         overwritten before it drained, or in pieces
  * The register writes the driver makes (ring base and size, protocol,
- * enable) are snooped from the MMIO stream, as a bus analyser would.
+ * enable, queue reset) are snooped from the MMIO stream, as a bus analyser
+ * would; enable starts every slot afresh (FREE), and a queue reset turns
+ * the checker off until the next enable.
  * No global state; one checker per queue.
  */
 #ifndef NICTX_OWNCHK_H

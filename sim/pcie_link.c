@@ -104,6 +104,7 @@ struct pcie_link {
     uint64_t consumed[PCIE_FC_TYPES], returned[PCIE_FC_TYPES];
     struct ring cr;  /* struct cr_ent, arrival order */
     sim_ps_t t_elig; /* latest credit arrival processed */
+    sim_ps_t bo_from, bo_until; /* credit blackout: no TLP starts in [from, until) */
 
     /* Far-end receiver: released credits waiting for an UpdateFC. */
     sim_ps_t upd_lat_ps;
@@ -384,9 +385,15 @@ static int head_ok(const struct pcie_link *x, unsigned c)
 
 /* Earliest time a head could start, given it is eligible: it cannot start
  * before it was sent nor before the credits that made it eligible came. */
+/* t, or the end of the credit blackout if t falls inside it. */
+static sim_ps_t after_blackout(const struct pcie_link *x, sim_ps_t t)
+{
+    return t >= x->bo_from && t < x->bo_until ? x->bo_until : t;
+}
+
 static sim_ps_t ready_time(const struct pcie_link *x, const struct q_ent *h)
 {
-    return ps_max(h->sent, x->t_elig);
+    return after_blackout(x, ps_max(h->sent, x->t_elig));
 }
 
 /* Earliest queue time of an UpdateFC waiting for x's serializer (for its
@@ -438,7 +445,7 @@ static sim_ps_t decide_time(const struct pcie_link *x)
     if (r == SIM_PS_NEVER)
         return SIM_PS_NEVER;
     cf = ceil_free(x);
-    return r > cf ? r : cf;
+    return after_blackout(x, r > cf ? r : cf);
 }
 
 /* No UpdateFC can be queued for x's serializer at or before D: none is
@@ -832,7 +839,8 @@ int pcie_link_send(struct pcie_link *l, sim_ps_t now, const struct tlp *t)
 
     /* Straight to the serializer when the queues would hand it over at
      * once: the old FIFO arithmetic, without a copy through a queue. */
-    if (l->q_count == 0 && credit_short(l, (unsigned)cls, dcr) == NO_STALL) {
+    if (l->q_count == 0 && credit_short(l, (unsigned)cls, dcr) == NO_STALL &&
+        after_blackout(l, now) == now) {
         unsigned dc;
         sim_ps_t cand = ps_max(now, l->t_elig), D = ps_max(ceil_free(l), cand);
         if (dllp_next(l, &dc) > D && (D <= now || dllp_free_until(l, D))) {
@@ -906,6 +914,12 @@ sim_ps_t pcie_link_next_event(const struct pcie_link *l)
 void pcie_link_advance(struct pcie_link *l, sim_ps_t now)
 {
     pump(l, now);
+}
+
+void pcie_link_blackout(struct pcie_link *l, sim_ps_t from, sim_ps_t until)
+{
+    l->bo_from = from;
+    l->bo_until = until > from ? until : from;
 }
 
 sim_ps_t pcie_link_next_arrival(const struct pcie_link *l)

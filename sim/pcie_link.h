@@ -187,6 +187,14 @@ int pcie_link_send(struct pcie_link *l, sim_ps_t now, const struct tlp *t);
 int pcie_link_rx_release(struct pcie_link *l, sim_ps_t now, const struct tlp *t);
 
 /*
+ * A credit blackout on l's transmitter: no TLP starts in [from, until), as
+ * when the far end returns no credits for that long and the last ones are
+ * spent (fault injection).  A TLP due inside waits for `until`; DLLPs go on.
+ * A later call replaces the window; until <= from clears it.
+ */
+void pcie_link_blackout(struct pcie_link *l, sim_ps_t from, sim_ps_t until);
+
+/*
  * Earliest time at which something happens on l: a TLP arrives on l, or an
  * internal event of l or its partner (see Time and events).  SIM_PS_NEVER
  * if nothing will happen without another call (empty, or every queued TLP

@@ -14,6 +14,10 @@
  *  - CplD: an answer to a CPU MMIO read; the caller matches it.
  * Accesses outside host memory are refused, as an IOMMU would, and
  * reported; a refused read completes with zeros.
+ *
+ * Faults (rc_arm_fault): the next MRd that overlaps an armed range gets
+ * the fault on all its completions: a status (UR, CA), poisoned data (EP),
+ * or no completion at all (lost).  Each armed fault fires once.
  */
 #ifndef NICTX_RC_H
 #define NICTX_RC_H
@@ -31,12 +35,29 @@ enum rc_event {
     RC_IRQ,            /* MWr to the MSI window: an interrupt */
     RC_MMIO_CPL,       /* CplD answering a CPU read: the caller's */
     RC_UNMAPPED_READ,  /* MRd outside host memory (completed with zeros) */
+    RC_FAULTED,        /* MRd answered with an armed fault (rc->last_fault) */
     RC_UNMAPPED_WRITE, /* MWr outside host memory (dropped) */
     RC_NOMEM,          /* could not queue completions */
 };
 
 struct rc_stats {
     uint64_t reads, read_bytes, cpls, writes, write_bytes, irqs;
+    uint64_t faults; /* MRds answered with an armed fault */
+};
+
+enum rc_fault_kind {
+    RC_FAULT_UR,   /* completions with Unsupported Request, zero data */
+    RC_FAULT_CA,   /* completions with Completer Abort, zero data */
+    RC_FAULT_EP,   /* completions with their data, poisoned */
+    RC_FAULT_LOST, /* no completion ever */
+};
+
+#define RC_MAX_FAULTS 16u
+
+struct rc_fault {
+    enum rc_fault_kind kind;
+    uint64_t lo, hi; /* bus addresses [lo, hi) */
+    unsigned id;     /* the caller's, reported back in last_fault */
 };
 
 /* Fix up `buf`, memory's bytes at [addr, addr + len), to what a read
@@ -51,6 +72,9 @@ struct rc {
     sim_ps_t mem_latency_ps;
     struct tlpq cpl;
     struct rc_stats st;
+    struct rc_fault fault[RC_MAX_FAULTS]; /* armed, oldest first */
+    unsigned nfault;
+    struct rc_fault last_fault; /* the one RC_FAULTED reported */
 };
 
 #define RC_MSI_BASE 0xfee00000ull
@@ -66,6 +90,10 @@ static inline int rc_is_msi(uint64_t addr)
 int rc_init(struct rc *rc, struct host_mem *mem, const struct pcie_cfg *pcie,
             double mem_latency_ns);
 void rc_destroy(struct rc *rc);
+
+/* Arm a fault for the next MRd overlapping [lo, hi): 0, or -1 when
+ * RC_MAX_FAULTS are armed already or the range is empty. */
+int rc_arm_fault(struct rc *rc, enum rc_fault_kind kind, uint64_t lo, uint64_t hi, unsigned id);
 
 /* A device TLP arrives at time `at` (non-decreasing between calls). */
 enum rc_event rc_receive(struct rc *rc, const struct tlp *t, sim_ps_t at);

@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "bug_catalog.h"
+#include "fault.h"
 #include "json.h"
 
 static const char *clean_name(enum txq_clean_mode m)
@@ -72,6 +73,23 @@ static void report_cpus(FILE *f, const struct sim_result *r)
                         r->cpu_ns_per_pkt_cpu[c][k]);
         fprintf(f, " (idle %s)\n", NUM("%.1f", r->cpu_ns_per_pkt_cpu[c][CPU_IDLE]));
     }
+}
+
+/* ", dropped N (reason n, ...)" when a fault cost frames, and the resets. */
+static void report_dropped(FILE *f, const struct sim_result *r)
+{
+    const char *sep = " (";
+
+    if (r->sb.dropped_total == 0 && r->txq.resets == 0)
+        return;
+    fprintf(f, "  dropped %" PRIu64, r->sb.dropped_total);
+    for (unsigned k = 0; k < SIM_DROP_REASONS; k++) {
+        if (r->sb.dropped[k]) {
+            fprintf(f, "%s%s %" PRIu64, sep, sim_drop_reason_name(k), r->sb.dropped[k]);
+            sep = ", ";
+        }
+    }
+    fprintf(f, "%s  queue resets %" PRIu64, *sep == ',' ? ")" : "", r->txq.resets);
 }
 
 /* Cache-line transfers and upgrades per packet, by shared structure. */
@@ -155,8 +173,10 @@ void report_text(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
     fprintf(f, "  link busy         h2d %s  d2h %s (of the measured time)\n",
             NUM("%.2f", r->busy_h2d), NUM("%.2f", r->busy_d2h));
     fprintf(f, "  packets           sent %" PRIu64 "  checked %" PRIu64 "  lost %" PRIu64
-            "  corrupted %" PRIu64 "\n", r->sb.sent_expected, r->sb.checked, r->sb.lost,
+            "  corrupted %" PRIu64, r->sb.sent_expected, r->sb.checked, r->sb.lost,
             r->sb.corrupted);
+    report_dropped(f, r);
+    fprintf(f, "\n");
     fprintf(f, "  cpu ns/pkt        %8s total:", NUM("%.1f", r->cpu_ns_total));
     for (k = 0; k < CPU_CAUSE_COUNT; k++)
         if (k != CPU_IDLE && r->cpu_ns_per_pkt[k] > 0)
@@ -322,7 +342,16 @@ int report_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
     json_u64(&j, "napi_budget", c->napi_budget);
     json_str(&j, "napi", sim_napi_name(c->napi));
     json_str(&j, "profile", c->profile);
-    json_num(&j, "watchdog_us", c->watchdog_us);
+    {
+        struct sim_timeouts to;
+        char inj[256];
+        sim_cfg_timeouts(c, &to);
+        inj_format(&c->inject, inj, sizeof(inj));
+        json_str(&j, "inject", inj);
+        json_num(&j, "cpl_timeout_us", to.cpl_us);
+        json_num(&j, "tx_timeout_us", to.tx_us);
+        json_num(&j, "watchdog_us", to.watchdog_us);
+    }
     json_num(&j, "grace_us", c->grace_us);
     json_obj_end(&j);
 
@@ -351,7 +380,10 @@ int report_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
     json_u64(&j, "corrupted", r->sb.corrupted);
     json_u64(&j, "completed", r->completed);
     json_obj_begin(&j, "dropped");
+    for (k = 0; k < SIM_DROP_REASONS; k++)
+        json_u64(&j, sim_drop_reason_name(k), r->sb.dropped[k]);
     json_obj_end(&j);
+    json_u64(&j, "queue_resets", r->txq.resets);
     json_obj_end(&j);
 
     json_obj_begin(&j, "cpu_ns_per_pkt");
@@ -408,6 +440,7 @@ int report_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
     json_num(&j, "wc_dropped", per_pkt(r->wc_dropped, r));
     json_obj_end(&j);
     json_u64(&j, "device_err", r->dev_err);
+    json_u64(&j, "reset_err", r->reset_err);
 
     json_obj_begin(&j, "latency_ns");
     json_num(&j, "p50", r->sb.lat_p50_ns);

@@ -7,6 +7,7 @@
  * and nothing is allocated.
  */
 #include "scoreboard.h"
+#include "sb_rate.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -511,7 +512,6 @@ void sb_pkt_fill(const struct sb_gen_cfg *g, uint64_t seq, uint8_t *buf, unsigne
 /* ---- the scoreboard ------------------------------------------------------ */
 
 #define SB_CHUNK 256u /* expected bytes generated per step (multiple of 8) */
-#define SB_RATE_SLACK 103u
 #define SB_MAX_OUTSTANDING (1u << 30)
 #define SB_LAT_DIR_INIT 16u /* pages in the first directory: 65.5 us */
 
@@ -527,25 +527,31 @@ struct sb_stamp {
     sim_ps_t t;   /* its doorbell time */
 };
 
+/* A drop note: packet seq (UINT64_MAX: none) will not come, for reason. */
+struct sb_drop {
+    uint64_t seq;
+    unsigned reason;
+};
+
 struct scoreboard {
     struct sb_cfg cfg;
 
     /* doorbell stamps */
     struct sb_stamp *ring;
+    struct sb_drop *drop; /* drop notes, same window as the stamps */
     uint64_t ring_mask;
     uint64_t published; /* packets seq < published have been stamped */
 
     /* wire order and counters */
     uint64_t next; /* next expected seq */
     uint64_t seen, checked, lost, corrupted, unpublished, stamp_overrun;
+    uint64_t dropped[SB_MAX_REASONS];
     uint64_t frame_bytes;
     int finished;
 
-    /* rate: for frame k < rate_cap, its start time and the frame bytes of
-     * frames 0..k-1; plus the latest frame */
-    sim_ps_t *rate_t;
-    uint64_t *rate_sum;
-    uint64_t rate_cap;
+    /* rate: start times and byte sums of the frames k0 may be (sb_rate.h),
+     * plus the latest frame */
+    struct sb_rate rate;
     uint64_t bytes_all; /* frame bytes incl. FCS of all frames seen */
     uint64_t last_size;
     sim_ps_t t_last;
@@ -568,9 +574,6 @@ struct scoreboard *sb_create(const struct sb_cfg *cfg)
         cfg->max_outstanding > SB_MAX_OUTSTANDING || cfg->expected > SB_MAX_EXPECTED)
         return NULL;
 
-    uint64_t rate_cap = cfg->expected / 10 + SB_RATE_SLACK;
-    if (rate_cap > SIZE_MAX / sizeof(uint64_t)) /* 32-bit hosts */
-        return NULL;
     uint64_t ring_n = 1;
     while (ring_n < cfg->max_outstanding)
         ring_n <<= 1;
@@ -580,20 +583,21 @@ struct scoreboard *sb_create(const struct sb_cfg *cfg)
         return NULL;
     sb->cfg = *cfg;
     sb->ring = malloc(ring_n * sizeof *sb->ring);
-    sb->rate_t = malloc((size_t)rate_cap * sizeof *sb->rate_t);
-    sb->rate_sum = malloc((size_t)rate_cap * sizeof *sb->rate_sum);
+    sb->drop = malloc(ring_n * sizeof *sb->drop);
+    int rate_rc = sb_rate_init(&sb->rate, cfg->expected);
     sb->lat_dir = calloc(SB_LAT_DIR_INIT, sizeof *sb->lat_dir);
     sb->lat_dir_n = SB_LAT_DIR_INIT;
-    if (!sb->ring || !sb->rate_t || !sb->rate_sum || !sb->lat_dir) {
+    if (!sb->ring || !sb->drop || rate_rc != 0 || !sb->lat_dir) {
         sb_destroy(sb);
         return NULL;
     }
     for (uint64_t i = 0; i < ring_n; i++) {
         sb->ring[i].seq = UINT64_MAX;
         sb->ring[i].t = 0;
+        sb->drop[i].seq = UINT64_MAX;
+        sb->drop[i].reason = 0;
     }
     sb->ring_mask = ring_n - 1;
-    sb->rate_cap = rate_cap;
     return sb;
 }
 
@@ -602,13 +606,44 @@ void sb_destroy(struct scoreboard *sb)
     if (!sb)
         return;
     free(sb->ring);
-    free(sb->rate_t);
-    free(sb->rate_sum);
+    free(sb->drop);
+    sb_rate_free(&sb->rate);
     if (sb->lat_dir)
         for (size_t p = 0; p < sb->lat_dir_n; p++)
             free(sb->lat_dir[p]);
     free(sb->lat_dir);
     free(sb);
+}
+
+int sb_note_dropped(struct scoreboard *sb, uint64_t seq, unsigned reason)
+{
+    if (reason >= SB_MAX_REASONS || seq < sb->next || seq >= sb->cfg.expected ||
+        seq - sb->next >= sb->cfg.max_outstanding)
+        return -1;
+    sb->drop[seq & sb->ring_mask].seq = seq;
+    sb->drop[seq & sb->ring_mask].reason = reason;
+    return 0;
+}
+
+/* Packets [sb->next, end) will not come: each counts as dropped if noted,
+ * else lost.  Notes exist only within the ring's window from next. */
+static void sb_skip_to(struct scoreboard *sb, uint64_t end)
+{
+    uint64_t win = sb->next + sb->ring_mask + 1, s;
+
+    for (s = sb->next; s < end && s < win; s++) {
+        struct sb_drop *d = &sb->drop[s & sb->ring_mask];
+        if (d->seq == s) {
+            sb->dropped[d->reason]++;
+            d->seq = UINT64_MAX;
+        } else {
+            sb->lost++;
+        }
+    }
+    if (end > s)
+        sb->lost += end - s;
+    if (end > sb->next)
+        sb->next = end;
 }
 
 void sb_note_published(struct scoreboard *sb, uint64_t count, sim_ps_t t)
@@ -734,10 +769,7 @@ void sb_check_frame(struct scoreboard *sb, const uint8_t *frame, unsigned len, u
                     sim_ps_t t_start)
 {
     uint64_t k = sb->seen++;
-    if (k < sb->rate_cap) {
-        sb->rate_t[k] = t_start;
-        sb->rate_sum[k] = sb->bytes_all;
-    }
+    sb_rate_note(&sb->rate, k, t_start, sb->bytes_all);
     sb->last_size = (uint64_t)len + SB_FCS_LEN;
     sb->bytes_all += sb->last_size;
     sb->t_last = t_start;
@@ -756,8 +788,9 @@ void sb_check_frame(struct scoreboard *sb, const uint8_t *frame, unsigned len, u
                          (unsigned long long)sb->cfg.expected);
         return;
     }
-    if (seq > sb->next)
-        sb->lost += seq - sb->next;
+    sb_skip_to(sb, seq);
+    if (sb->drop[seq & sb->ring_mask].seq == seq) /* it came after all */
+        sb->drop[seq & sb->ring_mask].seq = UINT64_MAX;
     sb->next = seq + 1;
 
     /* doorbell-to-wire latency */
@@ -801,8 +834,7 @@ void sb_finish(struct scoreboard *sb)
     if (sb->finished)
         return;
     sb->finished = 1;
-    if (sb->next < sb->cfg.expected)
-        sb->lost += sb->cfg.expected - sb->next;
+    sb_skip_to(sb, sb->cfg.expected);
 }
 
 /* Lower edge (ns) of the 1 ns bin where the cumulative count first
@@ -841,6 +873,10 @@ void sb_result(const struct scoreboard *sb, struct sb_result *out)
     out->seen = sb->seen;
     out->checked = sb->checked;
     out->lost = sb->lost;
+    for (unsigned r = 0; r < SB_MAX_REASONS; r++) {
+        out->dropped[r] = sb->dropped[r];
+        out->dropped_total += sb->dropped[r];
+    }
     out->corrupted = sb->corrupted;
     out->unpublished = sb->unpublished;
     out->stamp_overrun = sb->stamp_overrun;
@@ -852,12 +888,12 @@ void sb_result(const struct scoreboard *sb, struct sb_result *out)
     if (n >= 2) {
         uint64_t k1 = n - 1;
         uint64_t k0 = n >= 20 ? n / 10 : 0;
-        if (k0 >= sb->rate_cap)
-            k0 = sb->rate_cap - 1;
-        sim_ps_t t0 = sb->rate_t[k0], t1 = sb->t_last;
+        struct sb_rate_entry e0;
+        k0 = sb_rate_at(&sb->rate, k0, &e0);
+        sim_ps_t t0 = e0.t, t1 = sb->t_last;
         if (t1 > t0) {
             double dt_ps = (double)(t1 - t0);
-            uint64_t bytes = (sb->bytes_all - sb->last_size) - sb->rate_sum[k0];
+            uint64_t bytes = (sb->bytes_all - sb->last_size) - e0.sum;
             out->mpps = (double)(k1 - k0) * (double)SIM_PS_PER_US / dt_ps;
             out->gbps = 8.0 * (double)bytes * (double)SIM_PS_PER_NS / dt_ps;
         }

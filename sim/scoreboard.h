@@ -24,12 +24,13 @@
  * MAC).  The scoreboard counts frames seen, checked (length, bytes and FCS
  * all as expected), lost (seqs skipped, or never seen by sb_finish) and
  * corrupted (anything else, including frames whose seq is not the next
- * expected or beyond the run), and measures doorbell-to-wire latency and
+ * expected or beyond the run), dropped by reason (seqs skipped that the
+ * harness noted with sb_note_dropped), and measures doorbell-to-wire latency and
  * the steady-state rate.  A clean run has lost == corrupted == unpublished
  * == stamp_overrun == 0 and checked == sent_expected.
  *
- * Cost: sb_create allocates 16 B per ring entry and 1.6 B per expected
- * packet for the rate.  The latency histogram has exact 1 ns bins for
+ * Cost: sb_create allocates 32 B per ring entry (a doorbell stamp and a
+ * drop note) and 576 KiB for the rate (sb_rate.h), whatever the run length.  The latency histogram has exact 1 ns bins for
  * every latency below SB_LAT_MAX_NS (17.2 s), kept in pages of SB_LAT_PAGE
  * bins (32 KiB, 4.096 us) that are allocated when a latency first lands
  * in them, under a directory of 8 B per page that doubles as needed.
@@ -60,6 +61,7 @@
 #define SB_MAX_MISMATCH 8u     /* mismatch descriptions kept */
 #define SB_MISMATCH_LEN 160u   /* bytes per description, NUL included */
 #define SB_MAX_EXPECTED (1ull << 40) /* packets per run */
+#define SB_MAX_REASONS 8u      /* drop reasons (sb_note_dropped) */
 
 /* What packet `seq` of a run looks like. */
 struct sb_gen_cfg {
@@ -111,7 +113,18 @@ void sb_note_published(struct scoreboard *sb, uint64_t count, sim_ps_t t);
 void sb_check_frame(struct scoreboard *sb, const uint8_t *frame, unsigned len, uint32_t fcs,
                     sim_ps_t t_start);
 
-/* End of run: packets never seen count as lost.  Calling it again does
+/* Packet `seq` will not reach the wire, for reason `reason` (0..
+ * SB_MAX_REASONS - 1, the caller's numbering): the driver reclaimed it
+ * without sending it (a queue reset), or a fault made the device skip it.
+ * When the wire skips it, or the run ends without it, it counts in
+ * dropped[reason] instead of lost; if a frame with that seq arrives after
+ * all, it is checked as usual and the note is forgotten.  Notes live in the
+ * stamp ring's window: seq must be in [next expected, next expected +
+ * max_outstanding) and below expected.  0, or -1 (nothing noted) for a seq
+ * outside the window or a bad reason. */
+int sb_note_dropped(struct scoreboard *sb, uint64_t seq, unsigned reason);
+
+/* End of run: packets never seen count as lost (or dropped, if noted).  Calling it again does
  * nothing; frames checked after it are still counted but lost is not
  * revised. */
 void sb_finish(struct scoreboard *sb);
@@ -120,7 +133,9 @@ struct sb_result {
     uint64_t sent_expected; /* cfg.expected */
     uint64_t seen;          /* frames handed to sb_check_frame */
     uint64_t checked;       /* frames equal to what was sent */
-    uint64_t lost;
+    uint64_t lost;          /* neither seen nor noted as dropped */
+    uint64_t dropped[SB_MAX_REASONS]; /* noted (sb_note_dropped) and not seen */
+    uint64_t dropped_total;
     uint64_t corrupted;
     uint64_t unpublished;   /* frames on the wire before their doorbell */
     uint64_t stamp_overrun; /* frames whose doorbell stamp was overwritten
@@ -145,9 +160,10 @@ struct sb_result {
  * per microsecond and gbps = 8 * (frame bytes incl. FCS of frames
  * k0..k1-1) / (t_k1 - t_k0) in bits per ns.  Both NAN when the window holds
  * no interval to time: n < 2 (a one-frame run has no rate), or t_k1 ==
- * t_k0.  Only the first expected / 10 + 103 frames' times are kept, so for
- * n more than about expected + 1000 (a run with that many unexpected
- * frames) k0 is capped at the last one kept.
+ * t_k0.  k0 is capped at expected / 10 + 102 (for n more than about
+ * expected + 1000: a run with that many unexpected frames), and for a run
+ * that ends more than about 327 k frames short of expected, k0 is rounded
+ * down to a sampled frame (sb_rate.h; exact for runs of up to 367 k).
  *
  * Latency: doorbell stamp to frame start, in a histogram of 1 ns bins up
  * to SB_LAT_MAX_NS (see Cost above); p50/p99 are the lower edge (in

@@ -54,6 +54,46 @@ SIM_NAMES(enum dql_order, dql_names, sim_dql_name, sim_parse_dql)
 SIM_NAMES(enum sim_source, source_names, sim_source_name, sim_parse_source)
 SIM_NAMES(enum sim_napi, napi_names, sim_napi_name, sim_parse_napi)
 
+/* The slowest DMA read round trip the configuration allows, in ns: memory,
+ * the link both ways and, with finite credits, an UpdateFC both ways. */
+static double sim_cfg_read_rt_ns(const struct sim_cfg *c)
+{
+    double upd = c->fc_dev.update_latency_ns > c->fc_host.update_latency_ns
+                     ? c->fc_dev.update_latency_ns : c->fc_host.update_latency_ns;
+    return c->mem_latency_ns + 2 * c->pcie.latency_ns + 2 * upd;
+}
+
+/* The longest a healthy queue may go without reporting a completion, in
+ * ns: a writeback's worth of the largest frames at the slower of the wire
+ * and the link. */
+static double sim_cfg_batch_ns(const struct sim_cfg *c)
+{
+    double link = pcie_cfg_tlp_gbps(&c->pcie);
+    double gbps = c->line_gbps < link ? c->line_gbps : link;
+    unsigned batch = c->wb_thresh > 1 ? c->wb_thresh : 1;
+
+    return batch * (c->pkt_size_max + 20.0) * 8.0 / gbps;
+}
+
+static double dmax(double a, double b) { return a > b ? a : b; }
+
+void sim_cfg_timeouts(const struct sim_cfg *c, struct sim_timeouts *t)
+{
+    double rt_us = sim_cfg_read_rt_ns(c) / 1000.0;
+
+    t->cpl_us = dmax(c->cpl_timeout_us, 50 * rt_us);
+    t->tx_us = c->tx_timeout_us == 0
+                   ? 0 /* no hang check */
+                   : dmax(c->tx_timeout_us, dmax(4 * t->cpl_us, 4 * sim_cfg_batch_ns(c) / 1000.0));
+    double wd = 2 * dmax(t->tx_us, t->cpl_us);
+    for (unsigned i = 0; i < c->inject.n; i++) {
+        double b = c->inject.v[i].ns / 1000.0 + wd; /* nothing moves meanwhile */
+        if (c->inject.v[i].kind == INJ_BLACKOUT && b > wd)
+            wd = b;
+    }
+    t->watchdog_us = c->watchdog_us > wd ? c->watchdog_us : wd;
+}
+
 /* The MAC's rate register: wire bytes per device cycle, unsigned 8.16. */
 static double line_bytes_per_cycle(const struct sim_cfg *c)
 {
@@ -106,6 +146,9 @@ void sim_cfg_default(struct sim_cfg *cfg)
     cfg->tail_coalesce = 0;
     cfg->napi_budget = 64;
     cfg->napi = SIM_NAPI_POLL;
+    cfg->inject.n = 0;
+    cfg->cpl_timeout_us = 100.0;
+    cfg->tx_timeout_us = 500.0;
 }
 
 #define BAD(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
@@ -173,6 +216,15 @@ int sim_cfg_validate(const struct sim_cfg *c, char *err, size_t errlen)
         BAD("--source: pktgen or qdisc");
     if (c->napi_budget < 1 || c->napi_budget > 65536)
         BAD("--napi-budget %u: must be 1..65536", c->napi_budget);
+    if (!(c->cpl_timeout_us >= 1 && c->cpl_timeout_us <= 50000))
+        BAD("--cpl-timeout-us %g: must be 1..50000 (PCIe: 50 us to 50 ms)", c->cpl_timeout_us);
+    if (!(c->tx_timeout_us == 0 || (c->tx_timeout_us >= 1 && c->tx_timeout_us <= 1e9)))
+        BAD("--tx-timeout-us %g: must be 0 (no hang check) or 1..1e9", c->tx_timeout_us);
+    for (unsigned i = 0; i < c->inject.n; i++)
+        if (c->inject.v[i].at >= c->packets)
+            BAD("--inject %s@%" PRIu64 ": packet %" PRIu64 " is beyond the run (--packets %" PRIu64
+                ")", inj_kind_name(c->inject.v[i].kind), c->inject.v[i].at, c->inject.v[i].at,
+                c->packets);
     if (c->napi == SIM_NAPI_IRQ && c->irq_thresh == 0)
         BAD("host.napi=irq needs interrupts: --irq-thresh (device.irq_thresh) must be > 0");
     if (c->reorder_window < 1 || c->reorder_window > STBUF_WINDOW_MAX)

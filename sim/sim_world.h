@@ -2,7 +2,7 @@
  * sim_world.h - the inside of struct sim, shared by the simulator's own
  * files: harness.c (the world and its event loop), cpu_sched.c (the CPUs),
  * platform_sim.c (the driver's platform calls), dev_port.c (the device
- * port) and metrics.c.  Nothing else includes it.
+ * port), metrics.c and progress.c.  Nothing else includes it.
  */
 #ifndef NICTX_SIM_WORLD_H
 #define NICTX_SIM_WORLD_H
@@ -16,6 +16,7 @@
 #include "ownchk.h"
 #include "pcie_link.h"
 #include "pktgen.h"
+#include "progress.h"
 #include "rc.h"
 #include "scoreboard.h"
 #include "stbuf.h"
@@ -106,6 +107,8 @@ struct sim {
     unsigned frame_len;
     int frame_open;
     sim_ps_t frame_t0;
+    sim_ps_t wire_free;    /* the wire is busy until then: the latest frame's
+                              start plus its wire time (bytes, FCS, preamble, IFG) */
     uint64_t engine_beats;
 
     /* descriptors handed to the device (ownchk's count, for the scoreboard) */
@@ -113,6 +116,11 @@ struct sim {
     uint64_t rd_stall_cycles; /* device counters, read after the run */
     uint64_t not_owned, wc_used, wc_dropped;
     uint32_t dev_err;
+
+    /* faults (fault.h) */
+    unsigned inj_fired;    /* faults of the plan carried out */
+    unsigned drop_cause;   /* scoreboard reason for the next reset's drops */
+    uint32_t reset_err;    /* ERR bits queue resets found */
 
     /* progress and diagnosis */
     sim_ps_t last_progress;
@@ -123,6 +131,7 @@ struct sim {
     size_t nviol;
     struct sim_violation viol[SIM_MAX_VIOLATIONS];
     double wall_s;
+    struct progress progress; /* the status line of a long run (progress.h) */
     /* link statistics when the measurement started and ended */
     struct pcie_link_stats h2d_t0, d2h_t0, h2d_t1, d2h_t1;
     sim_ps_t t_measure0, t_measure1; /* the measured run */

@@ -307,6 +307,57 @@ static void test_scoreboard_lost_gap_and_tail(void **state)
     assert_int_equal(r.corrupted, 0);
 }
 
+/* Noted drops count by reason where the wire skips them, in a gap or at
+ * the end; a noted packet that arrives is checked and its note forgotten;
+ * notes outside the window are refused. */
+static void test_scoreboard_dropped_by_reason(void **state)
+{
+    struct fx *f = *state;
+    sb_note_published(f->sb, FX_EXPECTED, 0);
+    assert_int_equal(sb_note_dropped(f->sb, 3, 1), 0);
+    assert_int_equal(sb_note_dropped(f->sb, 5, 2), 0);   /* arrives after all */
+    assert_int_equal(sb_note_dropped(f->sb, 6, SB_MAX_REASONS), -1);
+    for (uint64_t s = 0; s < 10; s++)
+        if (s != 3 && s != 4)
+            fx_send(f, s, 1000 * (s + 1));
+    assert_int_equal(sb_note_dropped(f->sb, 2, 1), -1);  /* already past */
+    struct sb_result r = fx_result(f);
+    assert_int_equal(r.dropped[1], 1);
+    assert_int_equal(r.dropped[2], 0);
+    assert_int_equal(r.lost, 1); /* seq 4: not noted */
+    assert_int_equal(r.checked, 8);
+    assert_int_equal(sb_note_dropped(f->sb, FX_EXPECTED, 3), -1); /* beyond the run */
+    assert_int_equal(sb_note_dropped(f->sb, FX_EXPECTED - 1, 3), 0);
+    assert_int_equal(sb_note_dropped(f->sb, 10, 0), 0);
+    sb_finish(f->sb);
+    r = fx_result(f);
+    assert_int_equal(r.dropped[0], 1);
+    assert_int_equal(r.dropped[3], 1);
+    assert_int_equal(r.dropped_total, 3);
+    assert_int_equal(r.lost, 1 + (FX_EXPECTED - 10) - 2);
+    assert_int_equal(r.checked + r.lost + r.dropped_total, FX_EXPECTED);
+}
+
+/* Drop notes live in the window [next expected, + max_outstanding). */
+static void test_scoreboard_drop_window(void **state)
+{
+    (void)state;
+    struct sb_cfg c = {.gen = {.seed = 1, .min_len = SB_MIN_LEN, .max_len = SB_MIN_LEN},
+                       .expected = 100,
+                       .max_outstanding = 8};
+    struct scoreboard *sb = sb_create(&c);
+    assert_non_null(sb);
+    assert_int_equal(sb_note_dropped(sb, 8, 0), -1);
+    assert_int_equal(sb_note_dropped(sb, 7, 0), 0);
+    assert_int_equal(sb_note_dropped(sb, 0, 0), 0);
+    sb_finish(sb);
+    struct sb_result r;
+    sb_result(sb, &r);
+    assert_int_equal(r.dropped[0], 2);
+    assert_int_equal(r.lost, 98);
+    sb_destroy(sb);
+}
+
 /* Corrupt one byte at `off` of packet seq and check it is reported there. */
 static void corrupt_at(struct fx *f, uint64_t seq, unsigned off)
 {
@@ -789,6 +840,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_scoreboard_clean_run, fx_setup, fx_teardown),
         cmocka_unit_test(test_scoreboard_variable_sizes_clean),
         cmocka_unit_test_setup_teardown(test_scoreboard_lost_gap_and_tail, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_scoreboard_dropped_by_reason, fx_setup, fx_teardown),
+        cmocka_unit_test(test_scoreboard_drop_window),
         cmocka_unit_test_setup_teardown(test_scoreboard_corrupt_byte_offsets, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_scoreboard_bad_fcs_and_length, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_scoreboard_unexpected_frames, fx_setup, fx_teardown),

@@ -1,0 +1,127 @@
+/*
+ * fault.c - carrying out the fault plan and accounting for it (fault.h).
+ */
+#include "fault.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#include "sim_world.h"
+
+static const char *const drop_names[SIM_DROP_REASONS] = {"ur", "ca", "ep", "timeout",
+                                                         "db-off", "blackout", "reset"};
+
+const char *sim_drop_reason_name(unsigned reason)
+{
+    return reason < SIM_DROP_REASONS ? drop_names[reason] : "invalid";
+}
+
+static enum rc_fault_kind fault_rc_kind(enum inj_kind k)
+{
+    switch (k) {
+    case INJ_CA: return RC_FAULT_CA;
+    case INJ_EP: return RC_FAULT_EP;
+    case INJ_TIMEOUT: return RC_FAULT_LOST;
+    default: return RC_FAULT_UR;
+    }
+}
+
+/* The harness's own posted register write (another agent on the bus). */
+static void fault_reg_write(struct sim *s, uint32_t off, uint32_t val)
+{
+    struct tlp t;
+
+    memset(&t, 0, offsetof(struct tlp, data));
+    t.type = TLP_MWR;
+    t.kind = TLP_KIND_MMIO_WR;
+    t.last = 1;
+    t.len = 4;
+    t.addr = SIM_BAR0_BASE + off;
+    memcpy(t.data, &val, 4);
+    sim_cpu_send(s, &t, s->now);
+}
+
+static void fault_fire(struct sim *s, unsigned i, uint64_t seq, const uint8_t *buf,
+                       unsigned len)
+{
+    const struct inj *f = &s->cfg.inject.v[i];
+    uint64_t bus = host_mem_bus(&s->mem, buf);
+
+    if (inj_on_read(f->kind)) {
+        if (rc_arm_fault(&s->rc, fault_rc_kind(f->kind), bus, bus + len, i) != 0)
+            sim_fail(s, "--inject: too many read faults armed at once");
+        /* The engine skips a frame whose read fails; a lost completion
+         * stalls the queue instead, and the reset drops it. */
+        if (f->kind != INJ_TIMEOUT)
+            sb_note_dropped(s->sb, seq, f->kind);
+    } else if (f->kind == INJ_DB_OFF) {
+        fault_reg_write(s, NICTX_REG_CTRL, 0);
+        s->drop_cause = INJ_DB_OFF;
+    } else {
+        sim_ps_t until = s->now + sim_ns_to_ps(f->ns);
+        pcie_link_blackout(s->h2d, s->now, until);
+        pcie_link_blackout(s->d2h, s->now, until);
+        s->drop_cause = INJ_BLACKOUT;
+    }
+    s->inj_fired++;
+}
+
+void sim_fault_posting(struct sim *s, uint64_t seq, const uint8_t *buf, unsigned len)
+{
+    for (unsigned i = 0; i < s->cfg.inject.n; i++)
+        if (s->cfg.inject.v[i].at == seq)
+            fault_fire(s, i, seq, buf, len);
+}
+
+void sim_fault_fired(struct sim *s)
+{
+    s->drop_cause = s->cfg.inject.v[s->rc.last_fault.id].kind;
+}
+
+void sim_fault_dropped(struct sim *s, uint64_t seq)
+{
+    sb_note_dropped(s->sb, seq, s->drop_cause);
+    s->last_progress = s->now;
+}
+
+/* Hold the other CPU off the ring (netif_tx_disable, napi_disable). */
+static void fault_quiesce_driver(struct sim_cpu *c)
+{
+    struct sim *s = c->sim;
+
+    s->txq.resetting = 1;
+    while (s->txq.in_clean || s->pg.in_burst)
+        cpu_wait(c, c->cpu.now + sim_ns_to_ps(s->cfg.poll_ns), 0);
+}
+
+int sim_fault_check_hang(struct sim_cpu *c)
+{
+    struct sim *s = c->sim;
+    struct sim_timeouts to;
+    unsigned dropped;
+
+    /* One CPU watches: the completion CPU when there are two. */
+    if (c->id != s->ncpu - 1 || s->txq.resetting)
+        return 0;
+    sim_cfg_timeouts(&s->cfg, &to);
+    if (to.tx_us == 0 || !txq_hung(&s->txq, plat_time_ns(&c->plat), (uint64_t)(to.tx_us * 1000.0)))
+        return 0;
+    fault_quiesce_driver(c);
+    long err = txq_reset(&s->txq, &c->plat, &dropped);
+    s->txq.resetting = 0;
+    s->drop_cause = SIM_DROP_RESET; /* the next reset needs a fault of its own */
+    s->last_progress = s->now;
+    if (err < 0) {
+        sim_fail(s, "queue reset: the device never became quiescent");
+        return 1;
+    }
+    s->reset_err |= (uint32_t)err;
+    return 1;
+}
+
+int sim_result_clean(const struct sim_cfg *cfg, int rc, const struct sim_result *r)
+{
+    return rc == 0 && r->sb.lost == 0 && r->sb.corrupted == 0 &&
+           r->sb.dropped[SIM_DROP_RESET] == 0 &&
+           r->sb.checked + r->sb.dropped_total == cfg->packets;
+}

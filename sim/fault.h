@@ -1,0 +1,61 @@
+/*
+ * fault.h - the harness carries out a run's fault plan (inject.h) and
+ * accounts for what it costs: every frame a fault keeps off the wire is
+ * dropped for that fault's reason, never silently lost.
+ *
+ *  - ur, ca, ep, timeout: when packet N is posted, its frame's bus range is
+ *    armed in the root complex (rc_arm_fault); the first DMA read of it
+ *    gets the fault.  ur/ca/ep: the engine skips the frame (ERR.DMA), so it
+ *    is noted dropped at once; later frames stall behind the stopped queue.
+ *    timeout: the read never completes (ERR.CPL_TIMEOUT) and the queue stalls.
+ *  - db-off: the harness disables the queue (CTRL = 0, as another agent
+ *    might) just before packet N is posted; its doorbell is ignored
+ *    (ERR.DB_OFF) and the queue stalls.
+ *  - blackout@N:T: no TLP starts on either direction of the link for T ns
+ *    from packet N's posting (pcie_link_blackout).
+ * A stalled queue is found by the driver's hang check (txq_hung, after the
+ * tx timeout), which resets the queue (txq_reset).  The frames the reset
+ * drops count under the reason of the latest fault that fired; a reset with
+ * no fault behind it drops them as SIM_DROP_RESET, which fails the run.
+ */
+#ifndef NICTX_FAULT_H
+#define NICTX_FAULT_H
+
+#include <stdint.h>
+
+#include "inject.h"
+
+struct sim;
+struct sim_cpu;
+struct sim_cfg;
+struct sim_result;
+
+/* Scoreboard drop reasons: enum inj_kind, then this. */
+#define SIM_DROP_RESET INJ_KINDS
+#define SIM_DROP_REASONS (INJ_KINDS + 1)
+
+/* "ur" ... "blackout", "reset"; "invalid" beyond. */
+const char *sim_drop_reason_name(unsigned reason);
+
+/* Packet seq is being posted in buf[0..len) (pktgen's fill): fire what the
+ * plan has for it. */
+void sim_fault_posting(struct sim *s, uint64_t seq, const uint8_t *buf, unsigned len);
+
+/* The root complex answered a read with an armed fault (RC_FAULTED). */
+void sim_fault_fired(struct sim *s);
+
+/* A queue reset dropped packet seq (pktgen's on_drop). */
+void sim_fault_dropped(struct sim *s, uint64_t seq);
+
+/* The driver's hang check on CPU c, between its bursts or polls: if the
+ * queue is hung, reset it (c must not be inside txq_xmit or txq_clean; with
+ * two CPUs the other one is held off first).  Only the CPU that runs the
+ * completion checks (the last one).  1 if it reset the queue. */
+int sim_fault_check_hang(struct sim_cpu *c);
+
+/* The run is clean (exit status 0): it ended normally (rc 0), nothing was
+ * lost or corrupted, and every packet was checked on the wire or dropped by
+ * an injected fault. */
+int sim_result_clean(const struct sim_cfg *cfg, int rc, const struct sim_result *r);
+
+#endif /* NICTX_FAULT_H */

@@ -1,0 +1,236 @@
+/*
+ * test_faults.c - injected faults end to end (docs/faults.md): for each
+ * kind, the engine sets its documented error bit, the driver's hang check
+ * resets the queue and the run goes on, and the scoreboard accounts for
+ * every frame: sent = checked + dropped, dropped under the fault's reason,
+ * nothing lost or corrupted, so the run is clean (exit 0).  A drop no fault
+ * explains is not clean.  Runs the whole simulator with the Verilated
+ * engine; asserts simulated figures only.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "fault.h"
+#include "harness.h"
+#include "nictx_hw.h"
+
+#define F_PACKETS 4000u
+#define F_AT 700u
+
+struct f_run {
+    int rc;
+    struct sim_result r;
+};
+
+/* Run `cfg` with the fault plan `spec`; no watchdog, no violation. */
+static void f_run(struct sim_cfg *cfg, const char *spec, struct f_run *out)
+{
+    char err[256] = "";
+
+    if (inj_parse(&cfg->inject, spec, err, sizeof(err)) != 0)
+        fail_msg("%s", err);
+    struct sim *s = sim_create(cfg, &dev_rtl_ops, err, sizeof(err));
+    if (!s)
+        fail_msg("sim_create: %s", err);
+    out->rc = sim_run(s);
+    if (out->rc != 0)
+        fail_msg("sim_run %d: %s", out->rc, sim_diag(s));
+    sim_result(s, &out->r);
+    sim_destroy(s);
+    if (out->r.nviolations)
+        fail_msg("%s: %s", out->r.violations[0].kind, out->r.violations[0].detail);
+}
+
+static void f_cfg(struct sim_cfg *cfg)
+{
+    sim_cfg_default(cfg);
+    cfg->packets = F_PACKETS;
+}
+
+/* Every frame accounted for, the drops all under `reason`, a clean run. */
+static void f_accounted(const struct sim_cfg *cfg, const struct f_run *f, unsigned reason)
+{
+    const struct sb_result *b = &f->r.sb;
+
+    print_message("%s: checked %llu, dropped %llu, resets %llu, ERR found 0x%x\n",
+                  sim_drop_reason_name(reason), (unsigned long long)b->checked,
+                  (unsigned long long)b->dropped_total, (unsigned long long)f->r.txq.resets,
+                  f->r.reset_err);
+    assert_int_equal(b->lost, 0);
+    assert_int_equal(b->corrupted, 0);
+    assert_int_equal(b->checked + b->dropped_total, cfg->packets);
+    assert_true(b->dropped[reason] > 0);
+    assert_int_equal(b->dropped[reason], b->dropped_total);
+    assert_true(sim_result_clean(cfg, f->rc, &f->r));
+    assert_int_equal(f->r.dev_err, 0); /* the reset cleared what it found */
+}
+
+/* A read fault: the frame is skipped (ERR.DMA), the stopped queue is reset. */
+static void f_read_fault(const char *spec, unsigned reason)
+{
+    struct sim_cfg cfg;
+    struct f_run f;
+
+    f_cfg(&cfg);
+    f_run(&cfg, spec, &f);
+    f_accounted(&cfg, &f, reason);
+    assert_true(f.r.reset_err & NICTX_ERR_DMA);
+    assert_true(f.r.txq.resets >= 1);
+}
+
+static void test_faults_ur(void **state)
+{
+    (void)state;
+    f_read_fault("ur@700", INJ_UR);
+}
+
+static void test_faults_ca(void **state)
+{
+    (void)state;
+    f_read_fault("ca@700", INJ_CA);
+}
+
+static void test_faults_ep(void **state)
+{
+    (void)state;
+    f_read_fault("ep@700", INJ_EP);
+}
+
+/* A completion that never comes: ERR.CPL_TIMEOUT, then the reset; on one
+ * CPU and on two (the completion CPU resets, holding the sender off). */
+static void test_faults_timeout(void **state)
+{
+    struct sim_cfg cfg;
+    struct f_run f;
+
+    (void)state;
+    for (unsigned cpus = 1; cpus <= 2; cpus++) {
+        f_cfg(&cfg);
+        cfg.cpus = cpus;
+        if (cpus == 2)
+            cfg.irq_thresh = 16;
+        f_run(&cfg, "timeout@700", &f);
+        f_accounted(&cfg, &f, INJ_TIMEOUT);
+        assert_true(f.r.reset_err & NICTX_ERR_CPL_TIMEOUT);
+        assert_int_equal(f.r.txq.resets, 1);
+    }
+}
+
+/* The owner-bit and BlueFlame protocols start their ring afresh: the phase
+ * and the WC buffers restart with the device's, and no ownership rule
+ * breaks (f_run fails on any violation). */
+static void test_faults_reset_owner_protocols(void **state)
+{
+    struct sim_cfg cfg;
+    struct f_run f;
+
+    (void)state;
+    for (unsigned p = TXQ_PROTO_OWNER; p <= TXQ_PROTO_WC; p++) {
+        f_cfg(&cfg);
+        cfg.proto = (enum txq_proto)p;
+        f_run(&cfg, "timeout@1500", &f);
+        f_accounted(&cfg, &f, INJ_TIMEOUT);
+    }
+}
+
+/* A doorbell on a disabled queue is ignored (ERR.DB_OFF); the reset runs it
+ * again. */
+static void test_faults_db_off(void **state)
+{
+    struct sim_cfg cfg;
+    struct f_run f;
+
+    (void)state;
+    f_cfg(&cfg);
+    f_run(&cfg, "db-off@700", &f);
+    f_accounted(&cfg, &f, INJ_DB_OFF);
+    assert_true(f.r.reset_err & NICTX_ERR_DB_OFF);
+}
+
+/* A short credit blackout only delays: nothing dropped, no reset, and some
+ * frame waited at least the blackout.  One longer than the hang check is
+ * taken for a hang: the reset's drops count under the blackout. */
+static void test_faults_blackout(void **state)
+{
+    struct sim_cfg cfg;
+    struct f_run f;
+
+    (void)state;
+    f_cfg(&cfg);
+    f_run(&cfg, "blackout@700:40000", &f);
+    assert_int_equal(f.r.sb.checked, cfg.packets);
+    assert_int_equal(f.r.sb.dropped_total, 0);
+    assert_int_equal(f.r.txq.resets, 0);
+    assert_true(f.r.sb.lat_max_ns >= 40000);
+    assert_true(sim_result_clean(&cfg, f.rc, &f.r));
+
+    f_cfg(&cfg);
+    f_run(&cfg, "blackout@700:2000000", &f);
+    f_accounted(&cfg, &f, INJ_BLACKOUT);
+    assert_int_equal(f.r.txq.resets, 1);
+}
+
+/* Two faults, deterministic: the same plan twice gives the same figures. */
+static void test_faults_deterministic(void **state)
+{
+    struct sim_cfg cfg;
+    struct f_run a, b;
+
+    (void)state;
+    f_cfg(&cfg);
+    f_run(&cfg, "ep@300,timeout@2500", &a);
+    f_cfg(&cfg);
+    f_run(&cfg, "ep@300,timeout@2500", &b);
+    assert_int_equal(a.r.sb.checked, b.r.sb.checked);
+    assert_memory_equal(a.r.sb.dropped, b.r.sb.dropped, sizeof(a.r.sb.dropped));
+    assert_int_equal(a.r.txq.resets, 2);
+    assert_int_equal(a.r.sb.lost + a.r.sb.corrupted, 0);
+    assert_true(sim_result_clean(&cfg, a.rc, &a.r));
+}
+
+/* Drops no fault explains, frames lost, a short run: not clean. */
+static void test_faults_unexplained_drop_is_not_clean(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_result r;
+
+    (void)state;
+    f_cfg(&cfg);
+    memset(&r, 0, sizeof(r));
+    r.sb.checked = cfg.packets - 3;
+    r.sb.dropped[INJ_UR] = 3;
+    r.sb.dropped_total = 3;
+    assert_true(sim_result_clean(&cfg, 0, &r));
+    assert_false(sim_result_clean(&cfg, 1, &r));
+    r.sb.dropped[INJ_UR] = 2;
+    r.sb.dropped[SIM_DROP_RESET] = 1;
+    assert_false(sim_result_clean(&cfg, 0, &r));
+    r.sb.dropped[SIM_DROP_RESET] = 0;
+    r.sb.dropped[INJ_UR] = 3;
+    r.sb.lost = 1;
+    r.sb.checked--;
+    assert_false(sim_result_clean(&cfg, 0, &r));
+    r.sb.lost = 0;
+    assert_false(sim_result_clean(&cfg, 0, &r)); /* one unaccounted for */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_faults_ur),
+        cmocka_unit_test(test_faults_ca),
+        cmocka_unit_test(test_faults_ep),
+        cmocka_unit_test(test_faults_timeout),
+        cmocka_unit_test(test_faults_reset_owner_protocols),
+        cmocka_unit_test(test_faults_db_off),
+        cmocka_unit_test(test_faults_blackout),
+        cmocka_unit_test(test_faults_deterministic),
+        cmocka_unit_test(test_faults_unexplained_drop_is_not_clean),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,117 @@
+/*
+ * test_inject.c - the fault plan's syntax (sim/inject.h): every kind, lists,
+ * the blackout length, and each way a plan can be wrong.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "inject.h"
+
+static void test_inject_each_kind(void **state)
+{
+    static const struct {
+        const char *spec;
+        enum inj_kind kind;
+    } k[] = {{"ur@0", INJ_UR},           {"ca@1", INJ_CA},         {"ep@2", INJ_EP},
+             {"timeout@3", INJ_TIMEOUT}, {"db-off@4", INJ_DB_OFF}, {"blackout@5:7", INJ_BLACKOUT}};
+    struct inj_plan p;
+    char err[160], back[64];
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+        assert_int_equal(inj_parse(&p, k[i].spec, err, sizeof(err)), 0);
+        assert_int_equal(p.n, 1);
+        assert_int_equal(p.v[0].kind, k[i].kind);
+        assert_int_equal(p.v[0].at, i);
+        assert_true(p.v[0].ns == (k[i].kind == INJ_BLACKOUT ? 7.0 : 0.0));
+        assert_int_equal(inj_on_read(k[i].kind), k[i].kind <= INJ_TIMEOUT);
+        inj_format(&p, back, sizeof(back));
+        assert_string_equal(back, k[i].spec);
+    }
+    assert_string_equal(inj_kind_name(INJ_KINDS), "invalid");
+}
+
+static void test_inject_lists_and_none(void **state)
+{
+    struct inj_plan p;
+    char err[160], back[128];
+
+    (void)state;
+    assert_int_equal(inj_parse(&p, "ur@10,blackout@20:1000000000,timeout@18446744073709551615",
+                               err, sizeof(err)), 0);
+    assert_int_equal(p.n, 3);
+    assert_true(p.v[1].ns == 1e9);
+    assert_true(p.v[2].at == UINT64_MAX);
+    inj_format(&p, back, sizeof(back));
+    assert_string_equal(back, "ur@10,blackout@20:1000000000,timeout@18446744073709551615");
+    assert_int_equal(inj_parse(&p, "none", err, sizeof(err)), 0);
+    assert_int_equal(p.n, 0);
+    assert_int_equal(inj_parse(&p, "", err, sizeof(err)), 0);
+    inj_format(&p, back, sizeof(back));
+    assert_string_equal(back, "none");
+}
+
+static void test_inject_rejects(void **state)
+{
+    static const char *const bad[] = {
+        "ur",              /* no @N */
+        "bogus@1",         /* unknown kind */
+        "ur@",             /* no number */
+        "ur@01",           /* octal-looking */
+        "ur@-1",           /* sign */
+        "ur@0x10",         /* hex */
+        "ur@ 1",           /* blank */
+        "ur@1:5",          /* only blackout takes a length */
+        "blackout@1",      /* blackout needs one */
+        "blackout@1:0",    /* empty blackout */
+        "blackout@1:1000000001", /* over a second */
+        "ur@1,",           /* empty item */
+        ",ur@1",
+        "ur@1,,ca@2",
+        "UR@1",            /* names are lower case */
+        "ur@18446744073709551616", /* 2^64 */
+    };
+    struct inj_plan p;
+    char err[160];
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        err[0] = '\0';
+        if (inj_parse(&p, bad[i], err, sizeof(err)) != -1)
+            fail_msg("'%s' was accepted", bad[i]);
+        assert_non_null(strstr(err, "--inject"));
+    }
+}
+
+static void test_inject_at_most_max(void **state)
+{
+    char spec[INJ_MAX * 16 + 16] = "";
+    struct inj_plan p;
+    char err[160];
+
+    (void)state;
+    for (unsigned i = 0; i < INJ_MAX; i++)
+        snprintf(spec + strlen(spec), sizeof(spec) - strlen(spec), "%sep@%u", i ? "," : "", i);
+    assert_int_equal(inj_parse(&p, spec, err, sizeof(err)), 0);
+    assert_int_equal(p.n, INJ_MAX);
+    strcat(spec, ",ep@99");
+    assert_int_equal(inj_parse(&p, spec, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "at most"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_inject_each_kind),
+        cmocka_unit_test(test_inject_lists_and_none),
+        cmocka_unit_test(test_inject_rejects),
+        cmocka_unit_test(test_inject_at_most_max),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
