@@ -1,18 +1,26 @@
 # nictx - GNU Make drives everything.  Out-of-tree build in $(BUILD).
 #
-#   make run     build and run the default experiment
+#   make run     build and run the flagship sweep (report in docs/results/flagship)
+#   make run-one build and run one experiment (RUN_ARGS)
 #   make test    build and run every test (cmocka unit tests, RTL tests)
 #   make lint    verilator --lint-only -Wall on the RTL
 #   make bench   simulator speed benchmark (figures, not assertions)
 #   make synth   Yosys 0.23 elaboration check of the RTL (needs yosys)
+#   make mutate  mutation testing: how many small bugs the tests catch (docs/testing.md)
 #   make clean
 
-BUILD    ?= build
+# SAN=1: AddressSanitizer and UBSan on every C and C++ object, the
+# Verilated model and its runtime included, in build-san/ (docs/reliability.md).
+SAN      ?=
+SAN_ON   := -fsanitize=address,undefined -fsanitize=float-cast-overflow \
+            -fno-sanitize-recover=all -fno-omit-frame-pointer
+SANFLAGS := $(if $(SAN),$(SAN_ON))
+BUILD    ?= build$(if $(SAN),-san)
 CC       ?= gcc
 CXX      ?= g++
 OPT      ?= -O2
-CFLAGS   ?= $(OPT) -g
-CXXFLAGS ?= $(OPT) -g
+CFLAGS   ?= $(OPT) -g $(SANFLAGS)
+CXXFLAGS ?= $(OPT) -g $(SANFLAGS)
 WARN     := -Wall -Wextra -Werror
 DEPFLAGS := -MMD -MP
 INCS     := -Isim -Idriver -Itests
@@ -21,7 +29,7 @@ INCS     := -Isim -Idriver -Itests
 .DEFAULT_GOAL := all
 .DELETE_ON_ERROR:
 .SUFFIXES:
-.PHONY: all run test lint bench synth clean deps results-ownership
+.PHONY: all run run-one test lint bench synth clean deps results-ownership
 
 # ---------------------------------------------------------------- deps
 # One script installs what is missing (apt-get); the stamp keeps it quiet.
@@ -47,7 +55,7 @@ VINC      = -I$(VROOT)/include -I$(VROOT)/include/vltstd
 # The flags are part of the model: rebuild when they change.
 $(VDIR)/vflags: FORCE
 	@mkdir -p $(@D)
-	@echo '$(VFLAGS)' | cmp -s - $@ || echo '$(VFLAGS)' > $@
+	@echo '$(VFLAGS) $(SANFLAGS)' | cmp -s - $@ || echo '$(VFLAGS) $(SANFLAGS)' > $@
 FORCE:
 .PHONY: FORCE
 
@@ -56,7 +64,8 @@ $(VDIR)/V$(RTL_TOP).mk: $(RTL_SRCS) $(VDIR)/vflags | $(DEPS_STAMP)
 	verilator $(VFLAGS) --Mdir $(abspath $(VDIR)) $(abspath $(RTL_SRCS))
 
 $(VLIB): $(VDIR)/V$(RTL_TOP).mk
-	$(MAKE) -s -C $(VDIR) -f V$(RTL_TOP).mk OPT_FAST=-O2 V$(RTL_TOP)__ALL.a
+	$(MAKE) -s -C $(VDIR) -f V$(RTL_TOP).mk OPT_FAST=-O2 USER_CPPFLAGS='$(SANFLAGS)' \
+	    V$(RTL_TOP)__ALL.a
 
 # The Verilator runtime is compiled once, apart from the model.
 VRT_SRCS := verilated.cpp verilated_threads.cpp
@@ -85,30 +94,48 @@ $(BUILD)/obj/sim/dev_rtl.o: sim/dev_rtl.cpp $(VLIB)
 obj = $(addprefix $(BUILD)/obj/,$(1:.c=.o))
 
 SIM_CORE := sim/pcie_cfg.c sim/pcie_link.c sim/scoreboard.c sim/json.c sim/host_mem.c \
+            sim/sb_rate.c sim/progress.c \
             sim/cpu.c sim/tlp_queue.c sim/rc.c sim/harness.c sim/sim_cfg.c sim/dev_port.c \
             sim/metrics.c sim/cpu_sched.c sim/platform_sim.c sim/report.c sim/stbuf.c \
-            sim/ownchk.c sim/bug_catalog.c sim/coro.c sim/cacheline.c sim/profile.c \
+            sim/ownchk.c sim/bug_catalog.c sim/coro.c sim/cacheline.c sim/profile.c sim/inject.c sim/fault.c \
             driver/dql.c driver/txq.c driver/pktgen.c
 SIM_OBJS := $(call obj,$(SIM_CORE)) $(BUILD)/obj/sim/dev_rtl.o $(VLIB) $(VRT_OBJS)
 # libinih (Debian libinih-dev, pkg-config module inih) parses profiles/*.ini.
 # Deferred (=), like CMOCKA: pkg-config runs after install-deps.sh has.
 INIH_CFLAGS = $(shell pkg-config --cflags inih)
-LDLIBS    = -lpthread -lm $(shell pkg-config --libs inih)
+LDLIBS    = -lpthread -lm $(shell pkg-config --libs inih) $(SANFLAGS)
 
-$(BUILD)/nictx: $(call obj,sim/main.c) $(SIM_OBJS)
+# nictx sweep: plans, runs (serially, GNU parallel, Slurm) and reports sweeps.
+SWEEP_SRCS := sim/strv.c sim/sweep_values.c sim/sweep.c sim/sweep_file.c sim/sweep_series.c \
+              sim/json_flat.c sim/sweep_table.c sim/sweep_exec.c sim/sweep_point.c \
+              sim/sweep_check.c sim/sweep_progress.c sim/sweep_run.c sim/sweep_slurm.c \
+              sim/sweep_gnuplot.c sim/sweep_plot.c sim/sweep_report.c sim/sweep_merge.c sim/sweep_cli.c
+
+$(BUILD)/nictx: $(call obj,sim/main.c $(SWEEP_SRCS)) $(SIM_OBJS)
 	$(CXX) -o $@ $^ $(LDLIBS)
 
 all: $(BUILD)/nictx
 
-RUN_ARGS ?= --pkt-size 64 --burst 8 --packets 200000 --pcie gen3x8 --line 10g
+# The flagship experiment: burst x protocol x barrier x ordering on the
+# default configuration (sweeps/flagship.ini); its report, table and plots
+# go to docs/results/flagship, its headline table into README.md.  Points
+# done by this same binary are kept (an interrupted run resumes);
+# SWEEP_ARGS=--fresh reruns them all.
+SWEEP_ARGS ?=
 run: $(BUILD)/nictx
+	$(BUILD)/nictx sweep sweeps/flagship.ini --out docs/results/flagship $(SWEEP_ARGS)
+	@bash scripts/flagship-readme.sh docs/results/flagship/report.md README.md
+
+# One experiment, its table on stdout.
+RUN_ARGS ?= --pkt-size 64 --burst 8 --packets 200000 --pcie gen3x8 --line 10g
+run-one: $(BUILD)/nictx
 	$(BUILD)/nictx run $(RUN_ARGS)
 
 # ---------------------------------------------------------------- tests
 # One cmocka binary per module; each lists the objects it links.
 CMOCKA = $(shell pkg-config --libs cmocka)
 T_pcie_link  := sim/pcie_cfg.c sim/pcie_link.c
-T_scoreboard := sim/scoreboard.c
+T_scoreboard := sim/scoreboard.c sim/sb_rate.c
 T_json       := sim/json.c
 T_txq        := driver/txq.c driver/dql.c tests/fake_platform.c
 T_pktgen     := driver/txq.c driver/dql.c driver/pktgen.c tests/fake_platform.c
@@ -118,13 +145,23 @@ T_coro       := sim/coro.c
 T_ownchk     := sim/ownchk.c sim/stbuf.c sim/host_mem.c
 T_dql        := driver/dql.c tests/fake_platform.c
 T_cacheline  := sim/cacheline.c
-T_profile    := sim/profile.c sim/sim_cfg.c sim/cpu.c sim/pcie_cfg.c
+T_profile    := sim/profile.c sim/sim_cfg.c sim/cpu.c sim/pcie_cfg.c sim/inject.c
+T_inject     := sim/inject.c
 T_rc         := sim/rc.c sim/host_mem.c sim/tlp_queue.c sim/pcie_cfg.c sim/pcie_link.c
-UNIT_TESTS   := pcie_link pcie_fc rc scoreboard json txq pktgen stbuf coro ownchk dql cacheline profile
-SIM_TESTS    := sim ownership cpus calibration
+T_sweep      := sim/sweep.c sim/sweep_values.c sim/sweep_file.c sim/sweep_series.c sim/strv.c sim/json.c
+T_json_flat  := sim/json_flat.c sim/json.c
+T_sweep_table := sim/sweep_table.c sim/json_flat.c sim/json.c sim/sweep.c sim/sweep_values.c \
+                 sim/strv.c
+UNIT_TESTS   := pcie_link pcie_fc rc scoreboard json txq pktgen stbuf coro ownchk dql cacheline profile inject \
+                sweep json_flat sweep_table
+SIM_TESTS    := sim ownership cpus calibration faults
+# Reliability (docs/reliability.md): memory flat in run length, progress.
+T_sb_rate    := sim/sb_rate.c
+UNIT_TESTS   += sb_rate
+SIM_TESTS    += memory progress
 # Engine tests drive the Verilated RTL directly through struct device_ops.
-ENGINE_TESTS := engine limits
-CLI_TESTS    := cli
+ENGINE_TESTS := engine limits reset
+CLI_TESTS    := cli sweep_cli
 ALL_TESTS    := $(UNIT_TESTS) $(ENGINE_TESTS) $(SIM_TESTS) $(CLI_TESTS)
 
 define unit_test
@@ -139,20 +176,21 @@ $(addprefix $(BUILD)/tests/test_,$(SIM_TESTS)): $(BUILD)/tests/test_%: \
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $^ $(CMOCKA) $(LDLIBS)
 
-$(BUILD)/tests/test_engine $(BUILD)/tests/test_limits: $(BUILD)/tests/test_%: \
+$(addprefix $(BUILD)/tests/test_,$(ENGINE_TESTS)): $(BUILD)/tests/test_%: \
         $(BUILD)/obj/tests/test_%.o $(call obj,tests/engine_host.c) \
         $(BUILD)/obj/sim/dev_rtl.o $(VLIB) $(VRT_OBJS)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $^ $(CMOCKA) $(LDLIBS)
 
-# The command line as a user meets it: runs build/nictx.
-$(BUILD)/tests/test_cli: $(call obj,tests/test_cli.c) $(BUILD)/nictx
+# The command line as a user meets it: runs $(BUILD)/nictx (NICTX).
+$(BUILD)/tests/test_cli $(BUILD)/tests/test_sweep_cli: $(BUILD)/tests/test_%: \
+        $(BUILD)/obj/tests/test_%.o $(call obj,tests/cli_harness.c) $(BUILD)/nictx
 	@mkdir -p $(@D)
-	$(CC) -o $@ $(call obj,tests/test_cli.c) $(CMOCKA) $(LDLIBS)
+	$(CC) -o $@ $(BUILD)/obj/tests/test_$*.o $(call obj,tests/cli_harness.c) $(CMOCKA) $(LDLIBS)
 
 TEST_BINS := $(addprefix $(BUILD)/tests/test_,$(ALL_TESTS))
 test: $(TEST_BINS) $(BUILD)/nictx
-	@bash scripts/run-tests.sh $(TEST_BINS)
+	@NICTX=$(BUILD)/nictx bash scripts/run-tests.sh $(TEST_BINS)
 
 bench: $(BUILD)/nictx
 	@bash scripts/bench.sh $(BUILD)/nictx
@@ -160,6 +198,28 @@ bench: $(BUILD)/nictx
 # docs/results-ownership.md: protocol x barrier x burst x ordering, measured.
 results-ownership: $(BUILD)/nictx
 	@bash scripts/results-ownership.sh $(BUILD)/nictx docs/results-ownership.md
+
+# Fuzzing (mk/fuzz.mk, docs/reliability.md): a short fixed-seed run is part
+# of `make test` (not of SAN=1 test: the fuzz targets carry the sanitizers).
+include mk/fuzz.mk
+test: $(if $(SAN),,fuzz-smoke)
+
+# The soak (scripts/soak.sh, docs/reliability.md): 100 M packets across a mix
+# of configurations, scoreboard on, memory flat; not part of `make test`.
+# SOAK_SCALE=0.01 for a quick look, SOAK_J runs at once (2).
+.PHONY: soak
+soak: $(BUILD)/nictx
+	@bash scripts/soak.sh $(BUILD)/nictx $(BUILD)/soak
+
+# Mutation testing (docs/testing.md): mutants of rtl/, sim/ and driver/ built
+# and tested in a copy of the tree under $(BUILD)/mutate; prints the score
+# and the survivors.  Not part of `make test`.  MUTATE_ARGS: --sample N,
+# --seed S, --files a.c,b.sv, --list (scripts/mutate.py --help).
+MUTATE_ARGS ?=
+.PHONY: mutate
+mutate:
+	@command -v python3 >/dev/null || { echo "make mutate needs python3 (apt-get install python3)"; exit 2; }
+	python3 scripts/mutate.py --work $(BUILD)/mutate $(MUTATE_ARGS)
 
 clean:
 	rm -rf $(BUILD)

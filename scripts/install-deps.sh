@@ -15,6 +15,19 @@ have_cmd pkg-config || need+=(pkg-config)
 have_cmd verilator  || need+=(verilator)
 have_pc cmocka      || need+=(libcmocka-dev)
 have_pc inih        || need+=(libinih-dev)   # profiles/*.ini parser (Debian 12: version 55)
+# nictx sweep: GNU parallel runs the points (not moreutils' parallel), gnuplot plots them.
+parallel --version 2>/dev/null | grep 'GNU parallel' >/dev/null || need+=(parallel)
+have_cmd gnuplot    || need+=(gnuplot-nox)
+# Fuzzing (mk/fuzz.mk, in `make test`): clang and its libFuzzer runtime;
+# the soak's peak RSS: GNU time.
+fuzzer_ok() {
+    printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; return (int)n * 0; }\n' |
+        clang -x c -fsanitize=fuzzer -o /dev/null - >/dev/null 2>&1
+}
+have_cmd clang      || need+=(clang)
+have_cmd clang && ! fuzzer_ok && need+=(libclang-rt-dev)
+have_cmd clang      || need+=(libclang-rt-dev)
+[ -x /usr/bin/time ] || need+=(time)
 
 if [ ${#need[@]} -eq 0 ]; then
     exit 0

@@ -2,6 +2,7 @@
  * main.c - the nictx command line.
  *
  *   nictx run [options]     run one experiment, print the table (and JSON)
+ *   nictx sweep ...         run many, one table, plots (sweep_cli.h)
  *   nictx --help
  *
  * Bad arguments print a message naming the option and exit with status 2:
@@ -23,15 +24,19 @@
 #include <unistd.h>
 
 #include "bug_catalog.h"
+#include "fault.h"
 #include "harness.h"
 #include "json.h"
 #include "profile.h"
 #include "report.h"
+#include "sweep_cli.h"
 
 static void usage(FILE *f)
 {
     fprintf(f,
 "usage: nictx run [options]\n"
+"       nictx sweep [FILE.ini] [--set NAME=VALUES]... [options] [-- RUN-OPTIONS]\n"
+"                             (see nictx sweep --help)\n"
 "       nictx --help\n"
 "\n"
 "Simulates a NIC transmit path: a Linux-style driver on a simulated CPU rings\n"
@@ -100,18 +105,28 @@ static void usage(FILE *f)
 "  --reorder-window N    weak: stores that may overtake one another, 1..64 (8)\n"
 "  --driver-bug NAME     run a deliberately broken driver; 'list' prints them\n"
 "  --bug-at N            packet at which a one-shot driver bug fires (1000)\n"
+"faults and recovery (docs/faults.md):\n"
+"  --inject LIST         faults: KIND@N[,KIND@N...], N a packet number; KIND is\n"
+"                        ur | ca | ep | timeout (packet N's DMA read), db-off (the\n"
+"                        queue disabled before packet N), blackout@N:T (no link\n"
+"                        credits for T ns); frames they cost count as dropped\n"
+"  --cpl-timeout-us US   the device's completion timeout, 1..50000 (100)\n"
+"  --tx-timeout-us US    the driver's hang check: no completion for US with work in\n"
+"                        flight resets the queue; 0 = no check (500)\n"
 "run:\n"
 "  --json FILE           also write the result as JSON (atomically)\n"
 "  --watchdog-us US      stop a run with no progress for US (1000)\n"
 "  --grace-us US         after the first protocol violation run US more, then stop (20)\n"
-"  --quiet               no table\n");
+"  --quiet               no table\n"
+"  --check               parse and validate the options, then exit (0, or 2)\n"
+"  --list-options        print every option and whether it takes a value, and exit\n");
 }
 
 enum {
     O_PKT = 256, O_PKTMAX, O_BURST, O_PACKETS, O_SEED, O_BUFOFF, O_CPU, O_MMIOW,
     O_MEMLAT, O_POLL, O_PCIE, O_MPS, O_MRRS, O_RCB, O_RCBCH, O_PLAT, O_LINE, O_DEVMHZ,
     O_RING, O_DFM, O_TAGS, O_MAXRD, O_FCDEV, O_FCHOST, O_FCUPD, O_WB, O_IRQ, O_CLEAN, O_JSON, O_WD, O_QUIET, O_HELP,
-    O_PROTO, O_BARRIER, O_ORDER, O_WINDOW, O_BUG, O_BUGAT, O_GRACE, O_CPUS, O_NAPI, O_LAYOUT, O_BQL, O_DQL, O_TAILC, O_SOURCE, O_PROFILE, O_SET, O_KEYS
+    O_PROTO, O_BARRIER, O_ORDER, O_WINDOW, O_BUG, O_BUGAT, O_GRACE, O_INJECT, O_CPLTO, O_TXTO, O_CPUS, O_NAPI, O_LAYOUT, O_BQL, O_DQL, O_TAILC, O_SOURCE, O_PROFILE, O_SET, O_KEYS, O_CHECK, O_OPTS
 };
 
 static const struct option opts[] = {
@@ -160,9 +175,14 @@ static const struct option opts[] = {
     {"driver-bug", required_argument, NULL, O_BUG},
     {"bug-at", required_argument, NULL, O_BUGAT},
     {"grace-us", required_argument, NULL, O_GRACE},
+    {"inject", required_argument, NULL, O_INJECT},
+    {"cpl-timeout-us", required_argument, NULL, O_CPLTO},
+    {"tx-timeout-us", required_argument, NULL, O_TXTO},
     {"json", required_argument, NULL, O_JSON},
     {"watchdog-us", required_argument, NULL, O_WD},
     {"quiet", no_argument, NULL, O_QUIET},
+    {"check", no_argument, NULL, O_CHECK},
+    {"list-options", no_argument, NULL, O_OPTS},
     {"help", no_argument, NULL, O_HELP},
     {NULL, 0, NULL, 0},
 };
@@ -175,6 +195,15 @@ static const char *opt_name(int val)
         if (o->val == val)
             return o->name;
     return "?";
+}
+
+/* Every option, "NAME value|flag" a line: what `nictx sweep` may sweep. */
+static void list_options(FILE *f)
+{
+    const struct option *o;
+
+    for (o = opts; o->name; o++)
+        fprintf(f, "%s %s\n", o->name, o->has_arg == no_argument ? "flag" : "value");
 }
 
 static int bad_arg(const char *opt, const char *val, const char *why)
@@ -426,6 +455,7 @@ struct run_opts {
     struct sim_cfg cfg;
     const char *json; /* --json FILE, or NULL */
     int quiet;
+    int check;        /* --check: validate, then exit */
     int size_max_set; /* --pkt-size-max given: else it follows --pkt-size */
     double mmio_w;    /* --mmio-write-ns, applied after --cpu; < 0: not given */
 };
@@ -528,9 +558,21 @@ static int run_opt(int c, const char *a, struct run_opts *ro)
     }
     case O_BUGAT: rc = opt_u64(name, a, &cfg->bug_at); break;
     case O_GRACE: rc = opt_double(name, a, &cfg->grace_us); break;
+    case O_INJECT: {
+        char why[160];
+        if (inj_parse(&cfg->inject, a, why, sizeof(why)) != 0) {
+            fprintf(stderr, "nictx: %s\n", why);
+            return 2;
+        }
+        break;
+    }
+    case O_CPLTO: rc = opt_double(name, a, &cfg->cpl_timeout_us); break;
+    case O_TXTO: rc = opt_double(name, a, &cfg->tx_timeout_us); break;
     case O_JSON: ro->json = a; break;
     case O_WD: rc = opt_double(name, a, &cfg->watchdog_us); break;
     case O_QUIET: ro->quiet = 1; break;
+    case O_CHECK: ro->check = 1; break;
+    case O_OPTS: list_options(stdout); return 0;
     case O_HELP: usage(stdout); return 0;
     default: return 2; /* getopt's ':' and '?': the caller says what was wrong */
     }
@@ -639,7 +681,7 @@ static int run_one(const struct run_opts *ro)
         status = 1;
     }
     sim_destroy(s);
-    if (rc != 0 || res.sb.lost || res.sb.corrupted || res.sb.checked != cfg->packets)
+    if (!sim_result_clean(cfg, rc, &res))
         status = 1;
     return status;
 }
@@ -659,6 +701,8 @@ static int cmd_run(int argc, char **argv)
     /* Before the run, not after it: a bad path is a bad argument. */
     if (ro.json && json_writable(ro.json, err, sizeof(err)) != 0)
         return bad_arg("json", ro.json, err);
+    if (ro.check)
+        return 0;
     return run_one(&ro);
 }
 
@@ -675,6 +719,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "run") == 0)
         return cmd_run(argc - 1, argv + 1);
+    if (strcmp(argv[1], "sweep") == 0)
+        return sweep_main(argc - 1, argv + 1);
     fprintf(stderr, "nictx: unknown command '%s' (see nictx --help)\n", argv[1]);
     return 2;
 }

@@ -23,6 +23,7 @@ int eh_init(struct eh *h, const struct eh_cfg *cfg)
     h->cfg = *cfg;
     h->mrrs = 512;     /* reset values the checks depend on */
     h->ring_log2 = 8;
+    eh_stall(h, 0, NULL, NULL);
     h->mem = calloc(1, cfg->mem_size);
     h->q = calloc(EH_MAX_TLPS, sizeof(*h->q));
     h->pend = calloc(EH_MAX_PEND, sizeof(*h->pend));
@@ -98,13 +99,27 @@ static void tlp_beat(const struct eh_tlp *t, unsigned k, struct dev_beat *b)
     b->data = t->type == DEV_TLP_MRD ? 0 : dev_beat_data(t->addr, t->len, t->data, k);
 }
 
+/* The last CplD of an engine MRd was taken: the read is no longer in
+ * flight and its tag may be used again. */
+static void read_landed(struct eh *h, const struct eh_tlp *t)
+{
+    assert_true(h->tag_busy[t->tag]);
+    h->tag_busy[t->tag] = 0;
+    h->f_count--;
+    h->f_bytes -= t->rd_len;
+}
+
 /* The head TLP's beat moved: the next beat, or the next TLP. */
 static void q_advance(struct eh *h, const struct dev_beat *b)
 {
+    const struct eh_tlp *t = &h->q[h->q_head];
+
     if (!b->eop) {
         h->q_beat++;
         return;
     }
+    if (t->type == DEV_TLP_CPLD && t->last)
+        read_landed(h, t);
     h->q_head = (h->q_head + 1) % EH_MAX_TLPS;
     h->q_count--;
     h->q_taken++;
@@ -127,14 +142,26 @@ void eh_wr32(struct eh *h, uint32_t off, uint32_t val)
     host_mwr(h, EH_BAR0 + off, &val, 4);
 }
 
-uint32_t eh_rd32(struct eh *h, uint32_t off)
+void eh_wr64(struct eh *h, uint32_t off, uint64_t val)
+{
+    host_mwr(h, EH_BAR0 + off, &val, 8);
+}
+
+void eh_mwr(struct eh *h, uint32_t off, const void *data, unsigned len)
+{
+    assert_true(len >= 1);
+    host_mwr(h, EH_BAR0 + off, data, len);
+}
+
+/* A register MRd of len bytes; the CplD's 8-byte word to rd_data. */
+static void host_mrd(struct eh *h, uint32_t off, unsigned len)
 {
     struct eh_tlp *t = q_push(h);
     unsigned n = 0;
 
     t->type = DEV_TLP_MRD;
     t->tag = ++h->rd_tag;
-    t->len = 4;
+    t->len = (uint16_t)len;
     t->addr = EH_BAR0 + off;
     h->rd_off = off;
     h->rd_done = 0;
@@ -143,7 +170,18 @@ uint32_t eh_rd32(struct eh *h, uint32_t off)
         if (++n > EH_RD_TIMEOUT)
             fail_msg("register read of 0x%x never completed", off);
     }
+}
+
+uint32_t eh_rd32(struct eh *h, uint32_t off)
+{
+    host_mrd(h, off, 4);
     return h->rd_val;
+}
+
+uint64_t eh_rd64(struct eh *h, uint32_t off)
+{
+    host_mrd(h, off, 8);
+    return h->rd_data;
 }
 
 void eh_set_mrrs_log2(struct eh *h, unsigned log2)
@@ -188,6 +226,15 @@ static void mrd_record(struct eh *h, const struct dev_beat *b)
     h->n_mrds++;
     h->n_desc_mrds += m.desc;
     h->tag_seen[b->tag] = 1;
+    if (h->tag_busy[b->tag])
+        fail_msg("MRd with tag %u, still in flight", b->tag);
+    h->tag_busy[b->tag] = 1;
+    h->f_count++;
+    h->f_bytes += b->len;
+    if (h->f_count > h->f_max)
+        h->f_max = h->f_count;
+    if (h->f_bytes > h->f_bytes_max)
+        h->f_bytes_max = h->f_bytes;
     h->mrd_hash = (h->mrd_hash ^ (h->cycle * 0x9E3779B97F4A7C15ull) ^ (b->addr << 16) ^
                    ((uint64_t)b->len << 3) ^ b->tag) * 0x100000001B3ull;
 }
@@ -235,6 +282,8 @@ static void cpl_queue(struct eh *h, const struct eh_pend *p)
         t->len = (uint16_t)n;
         t->addr = a;
         t->err = p->err;
+        t->rd_len = p->len;
+        t->last = off + n == p->len;
         if (!p->err)
             memcpy(t->data, p->data + off, n);
         off += n;
@@ -276,6 +325,14 @@ void eh_fail_reads(struct eh *h, uint64_t lo, uint64_t hi, unsigned n)
     h->err_lo = lo;
     h->err_hi = hi;
     h->err_left = n;
+}
+
+void eh_reset_maxima(struct eh *h)
+{
+    h->p_max = h->p_count;
+    h->p_bytes_max = h->p_bytes;
+    h->f_max = h->f_count;
+    h->f_bytes_max = h->f_bytes;
 }
 
 const struct eh_pend *eh_pending(const struct eh *h, unsigned k)
@@ -324,6 +381,7 @@ static void on_d2h(struct eh *h, const struct dev_beat *b)
     case DEV_TLP_CPLD:
         assert_int_equal(b->tag, h->rd_tag);
         h->rd_val = (uint32_t)(b->data >> (8 * (h->rd_off & 7)));
+        h->rd_data = b->data;
         h->rd_done = 1;
         break;
     default:
@@ -397,6 +455,93 @@ void eh_hold_wire(struct eh *h, int on)
     h->wire_hold = on;
 }
 
+/* ------------------------------------------------------------ ready stalls */
+
+/* splitmix64: the stall patterns' generator (seeded, repeatable). */
+static uint64_t mix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static void stream_init(struct eh_stream *s, uint64_t seed, const struct eh_stall *st)
+{
+    s->rng = seed;
+    s->left = 0;
+    s->stall.start = st ? st->start : 0;
+    s->stall.max_len = st && st->max_len ? st->max_len : 1;
+}
+
+void eh_stall(struct eh *h, uint64_t seed, const struct eh_stall *d2h,
+              const struct eh_stall *wire)
+{
+    stream_init(&h->s_d2h, seed * 2 + 1, d2h);
+    stream_init(&h->s_wire, seed * 2 + 2, wire);
+}
+
+/* This clock's ready on a stream: low within a burst. */
+static int stream_ready(struct eh_stream *s)
+{
+    if (s->left == 0 && s->stall.start) {
+        uint64_t r = mix64(&s->rng);
+        if ((r & 0xFFFF) < s->stall.start)
+            s->left = 1 + (unsigned)((r >> 16) % s->stall.max_len);
+    }
+    if (s->left == 0)
+        return 1;
+    s->left--;
+    s->low++;
+    return 0;
+}
+
+static int beat_same(const struct dev_beat *a, const struct dev_beat *b)
+{
+    return a->valid == b->valid && a->sop == b->sop && a->eop == b->eop && a->type == b->type &&
+           a->tag == b->tag && a->len == b->len && a->addr == b->addr && a->data == b->data;
+}
+
+static int wire_same(const struct dev_wire_beat *a, const struct dev_wire_beat *b)
+{
+    return a->valid == b->valid && a->sop == b->sop && a->eop == b->eop &&
+           a->bytes == b->bytes && a->data == b->data && (!a->eop || a->fcs == b->fcs);
+}
+
+/* A beat not taken last clock is offered again, unchanged; whether this
+ * one waits. */
+static void check_d2h(struct eh *h, const struct dev_beat *b, int ready)
+{
+    if (h->s_d2h.held && !beat_same(b, &h->d2h_last))
+        fail_msg("clock %llu: a d2h beat offered while ready was low changed or went away",
+                 (unsigned long long)h->cycle);
+    h->s_d2h.held = b->valid && !ready;
+    h->s_d2h.blocked += (uint64_t)h->s_d2h.held;
+    h->d2h_last = *b;
+}
+
+static void check_wire(struct eh *h, const struct dev_wire_beat *w, int ready)
+{
+    if (h->s_wire.held && !wire_same(w, &h->wire_last))
+        fail_msg("clock %llu: a wire beat offered while ready was low changed or went away",
+                 (unsigned long long)h->cycle);
+    h->s_wire.held = w->valid && !ready;
+    h->s_wire.blocked += (uint64_t)h->s_wire.held;
+    h->wire_last = *w;
+}
+
+/* idle: no state changes without host input, so a device idle on a clock
+ * with no h2d beat offered is idle on the next (the harness skips such
+ * clocks). */
+static void check_idle(struct eh *h, int idle, int h2d_offered)
+{
+    if (h->idle_quiet && !idle)
+        fail_msg("clock %llu: the device left idle with no host input",
+                 (unsigned long long)h->cycle);
+    h->idle_quiet = (uint8_t)(idle && !h2d_offered);
+}
+
 /* ------------------------------------------------------------ clocks */
 
 void eh_step(struct eh *h)
@@ -408,12 +553,15 @@ void eh_step(struct eh *h)
     memset(&in, 0, sizeof(in));
     if (h->q_count)
         tlp_beat(&h->q[h->q_head], h->q_beat, &in.h2d);
-    in.d2h_ready = 1;
-    in.wire_ready = !h->wire_hold;
+    in.d2h_ready = (uint8_t)stream_ready(&h->s_d2h);
+    in.wire_ready = (uint8_t)(stream_ready(&h->s_wire) && !h->wire_hold);
     h->ops->step(h->dev, &in, &out);
     if (in.h2d.valid && out.h2d_ready)
         q_advance(h, &in.h2d);
-    if (out.d2h.valid)
+    check_d2h(h, &out.d2h, in.d2h_ready);
+    check_wire(h, &out.wire, in.wire_ready);
+    check_idle(h, out.idle, in.h2d.valid);
+    if (out.d2h.valid && in.d2h_ready)
         on_d2h(h, &out.d2h);
     if (out.wire.valid && in.wire_ready)
         on_wire(h, &out.wire);
@@ -491,6 +639,19 @@ void eh_post(struct eh *h, uint64_t addr, unsigned len, int expect, uint64_t *w)
         w[0] = addr;
         w[1] = w1;
     }
+}
+
+void eh_post_raw(struct eh *h, uint64_t w0, uint64_t w1)
+{
+    eh_write_desc(h, h->prod & eh_ring_mask(h), w0, w1 | eh_owner_bit(h, h->prod));
+    h->prod++;
+}
+
+void eh_ring_restart(struct eh *h)
+{
+    uint32_t two_passes = 2u << h->ring_log2;
+
+    h->prod = (h->prod + two_passes - 1) / two_passes * two_passes;
 }
 
 void eh_doorbell(struct eh *h)

@@ -17,19 +17,30 @@
  *    of clock c + cfg.cpl_lat.  Completions go out in MRd order: one not yet
  *    due, or held (eh_hold), holds back the later ones.  eh_fail_reads()
  *    makes chosen reads complete with UR (err set, zero data);
- *  - the wire: always ready unless eh_hold_wire(); each frame must be the
+ *  - the wire: ready unless eh_hold_wire(); each frame must be the
  *    next one expected (eh_post with expect), byte for byte against host
  *    memory at its buffer as it arrives, with the right FCS;
+ *  - ready stalls (eh_stall): d2h and wire ready go low in seeded random
+ *    bursts; a beat offered while ready is low must be offered again on
+ *    the next clock, unchanged (valid never waits for ready, a beat holds
+ *    until taken: rtl/nictx_tx_top.sv), which is what makes "nothing is
+ *    taken while ready is low" observable at the port;
  *  - the driver's side of the ring: the producer count, descriptors with
  *    the owner bit of their ring pass (OWNER and WC protocols), the TAIL
  *    doorbell and WC block writes.
  * Checked on every engine TLP: single-beat TLPs; MRds of 1..MRRS bytes
  *   within one MRRS-aligned block (eh_set_mrrs_log2; reset 512), in the
  *   ring (descriptor reads) or the buffers (payload reads).
+ * Checked on every engine MRd: its tag is not in flight (in flight: from
+ *   the MRd taken to its last CplD taken).  Checked on every clock: a
+ *   device idle on the clock before, with no h2d beat offered, is idle
+ *   still (idle: no state can change without host input).
  * Recorded for tests to read (fields below; do not write them): MRd
  *   counts, the first EH_MRD_LOG MRds, the latest one, the tags used, a
- *   digest of every MRd, outstanding reads and bytes with their maxima,
- *   frames and bytes on the wire, the first EH_SOP_LOG frame start cycles.
+ *   digest of every MRd, outstanding reads and bytes with their maxima
+ *   (pending: until the CplDs are queued; in flight: until the last is
+ *   taken), frames and bytes on the wire, the first EH_SOP_LOG frame start
+ *   cycles, clocks each output's ready was low and a beat waited on it.
  *
  * Failures are cmocka failures (assert_*, fail_msg) of the calling test;
  * eh_init is the exception: it returns -1.
@@ -70,7 +81,9 @@ struct eh_cfg {
 
 struct eh_tlp {                  /* a host TLP to the device */
     uint8_t type, tag, err;
+    uint8_t last;                /* CplD: the last of its MRd's */
     uint16_t len;
+    uint16_t rd_len;             /* CplD: its MRd's length */
     uint64_t addr;
     uint8_t data[EH_RCB];        /* register MWr, WC block or one CplD */
 };
@@ -94,6 +107,23 @@ struct eh_frame {                /* a frame expected on the wire */
     uint16_t len;
 };
 
+/* Ready-low bursts on one output stream: on each clock ready is high, a
+ * burst starts with probability start / 65536 and lasts 1..max_len clocks
+ * (uniform), the clock it starts included.  start 0: never. */
+struct eh_stall {
+    uint32_t start;
+    unsigned max_len;
+};
+
+struct eh_stream {               /* one output stream's ready and what waited on it */
+    struct eh_stall stall;
+    uint64_t rng;
+    unsigned left;               /* clocks of the current burst still to come */
+    uint64_t low;                /* clocks ready was low */
+    uint64_t blocked;            /* clocks a beat was offered with ready low */
+    int held;                    /* last clock's beat waits: it must come again */
+};
+
 struct eh {
     struct eh_cfg cfg;
     const struct device_ops *ops;
@@ -101,6 +131,7 @@ struct eh {
     uint64_t cycle;              /* clocks stepped */
     uint8_t *mem;
     uint8_t idle;                /* the device's idle output, last clock */
+    uint8_t idle_quiet;          /* ... and no h2d beat was offered then */
     /* host-to-device TLPs in order, one beat per clock */
     struct eh_tlp *q;
     unsigned q_head, q_count, q_beat;
@@ -109,6 +140,10 @@ struct eh {
     struct eh_pend *pend;
     unsigned p_head, p_count, p_max;
     uint32_t p_bytes, p_bytes_max;
+    /* in flight: from the MRd taken to its last CplD taken */
+    uint8_t tag_busy[256];
+    unsigned f_count, f_max;
+    uint32_t f_bytes, f_bytes_max;
     int hold;                    /* completions stop at an MRd at or above hold_from */
     uint64_t hold_from;
     uint64_t err_lo, err_hi;     /* reads overlapping [err_lo, err_hi) fail ... */
@@ -122,7 +157,12 @@ struct eh {
     /* register read in flight */
     uint8_t rd_tag, rd_done;
     uint32_t rd_val;
+    uint64_t rd_data;            /* the whole 8-byte word it answered with */
     uint64_t rd_off;
+    /* output streams */
+    struct eh_stream s_d2h, s_wire;
+    struct dev_beat d2h_last;
+    struct dev_wire_beat wire_last;
     /* wire */
     int wire_hold;
     int in_frame;
@@ -156,9 +196,14 @@ void eh_step(struct eh *h);
 void eh_run(struct eh *h, unsigned cycles);
 void eh_settle(struct eh *h, unsigned max_cycles);
 
-/* BAR0 registers: a write is queued; a read runs clocks until answered. */
+/* BAR0 registers: a write is queued; a read runs clocks until answered.
+ * eh_wr64/eh_rd64: one 8-byte TLP (LO/HI pairs).  eh_mwr: a write of any
+ * len (1..64) bytes, for bad sizes. */
 void eh_wr32(struct eh *h, uint32_t off, uint32_t val);
 uint32_t eh_rd32(struct eh *h, uint32_t off);
+void eh_wr64(struct eh *h, uint32_t off, uint64_t val);
+uint64_t eh_rd64(struct eh *h, uint32_t off);
+void eh_mwr(struct eh *h, uint32_t off, const void *data, unsigned len);
 /* Writes MRRS_LOG2, reads it back, checks MRds against it from now on. */
 void eh_set_mrrs_log2(struct eh *h, unsigned log2);
 /* One MWr of nwords (0..8; 0 sends nothing) 8-byte words to byte `off` of
@@ -178,6 +223,13 @@ void eh_release(struct eh *h);
 void eh_fail_reads(struct eh *h, uint64_t lo, uint64_t hi, unsigned n);
 /* Wire ready low (on) or high. */
 void eh_hold_wire(struct eh *h, int on);
+/* Ready stalls on the d2h and the wire stream from now on (NULL: none),
+ * drawn from `seed`: the same seed, the same pattern. */
+void eh_stall(struct eh *h, uint64_t seed, const struct eh_stall *d2h,
+              const struct eh_stall *wire);
+/* Forget the outstanding-read maxima (p_max, p_bytes_max, f_max,
+ * f_bytes_max): they start again from what is outstanding now. */
+void eh_reset_maxima(struct eh *h);
 /* The k-th pending MRd, oldest first; NULL if fewer are pending. */
 const struct eh_pend *eh_pending(const struct eh *h, unsigned k);
 /* Descriptor MRds among the logged ones from number `from` that cover ring
@@ -195,6 +247,13 @@ void eh_write_desc(struct eh *h, uint32_t idx, uint64_t w0, uint64_t w1);
 /* Descriptor for len bytes at bus address addr at the producer index,
  * expected on the wire unless `expect` is 0; its words to w[0..1] if w. */
 void eh_post(struct eh *h, uint64_t addr, unsigned len, int expect, uint64_t *w);
+/* A descriptor of raw words at the producer index (the owner bit added
+ * per protocol), never expected on the wire: for bad lengths. */
+void eh_post_raw(struct eh *h, uint64_t w0, uint64_t w1);
+/* The driver's side after a queue reset: the producer moves on to index 0
+ * of a pass with owner phase 1 (what was posted and not sent is dropped;
+ * frames expected stay expected). */
+void eh_ring_restart(struct eh *h);
 /* TAIL = producer index. */
 void eh_doorbell(struct eh *h);
 /* Every expected frame is on the wire (each was checked as it arrived). */

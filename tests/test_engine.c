@@ -20,8 +20,20 @@
  * flight, for a descriptor already fetched (owned and not owned ring copy),
  * already sent (stale), torn (with and without its index) and on a full
  * ring; UR completions of a payload read and of a descriptor read (tail,
- * owner, and WC with the read retiring behind inserted blocks); random
- * batches and timing in owner and WC.
+ * owner, and WC with the read retiring behind inserted blocks, owner on
+ * the ring's second pass where a UR's zeros look owned); lengths 0 and
+ * above 16383 skipped and not counted; a register read during an unbroken
+ * MRd burst (round-robin d2h arbitration); owner read-ahead of at most a
+ * ring; a queue reset with reads in flight; random batches and timing in
+ * owner and WC.
+ *
+ * The random regression under backpressure (test_engine_stall_*): every
+ * protocol with seeded ready-low bursts on the d2h and wire outputs (none,
+ * light, heavy, long, one stream only), random fetch size, tag limit, head
+ * writeback and interrupt thresholds; every frame complete, in order and
+ * intact, no deadlock, every beat held while ready was low (engine_host.h),
+ * the device's counters equal to what the host took, reads in flight never
+ * above MAX_TAGS, and the last head writeback equal to HEAD.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -44,6 +56,17 @@
 #define CPL_LAT 101u              /* clocks from taking an MRd to queuing its CplDs (the
                                      timing these tests were written against) */
 #define MAX_FRAMES 512
+#define WB_BUS (HOST_BASE + HOST_SIZE - 64)  /* head writeback word */
+#define IRQ_BUS (HOST_BASE + HOST_SIZE - 32) /* MSI-X message address */
+#define IRQ_DATA 0x5eedu
+
+/* A test's context: the host, and the engine's writes it saw. */
+struct te {
+    struct eh h;                 /* first: tests use the struct eh */
+    const void *param;           /* the test's initial state (stall runs) */
+    unsigned n_wb, n_irq;
+    uint32_t last_wb;
+};
 
 /* ------------------------------------------------------------ driver model */
 
@@ -79,36 +102,61 @@ static void post(struct eh *h, int expect, uint64_t *w)
 
 /* ------------------------------------------------------------ fixtures */
 
+/* The engine writes only the head writeback and the interrupt message. */
+static void on_mwr(void *user, const struct dev_beat *b)
+{
+    struct te *t = user;
+
+    assert_int_equal(b->len, 4);
+    if (b->addr == WB_BUS) {
+        t->n_wb++;
+        t->last_wb = (uint32_t)(b->data >> (8 * (b->addr & 7)));
+    } else if (b->addr == IRQ_BUS) {
+        assert_int_equal((uint32_t)(b->data >> (8 * (b->addr & 7))), IRQ_DATA);
+        t->n_irq++;
+    } else {
+        fail_msg("MWr to unexpected address 0x%llx", (unsigned long long)b->addr);
+    }
+}
+
 static int setup(void **state)
 {
-    static const struct eh_cfg cfg = {
+    struct te *t = calloc(1, sizeof(*t));
+    struct eh_cfg cfg = {
         .mem_base = HOST_BASE,
         .mem_size = HOST_SIZE,
         .ring_bus = RING_BUS,
         .buf_bus = BUF_BUS,
         .cpl_lat = CPL_LAT,
         .max_frames = MAX_FRAMES,
+        .on_mwr = on_mwr,
+        .user = t,
     };
-    struct eh *h = calloc(1, sizeof(*h));
 
-    if (!h || eh_init(h, &cfg) != 0) {
-        if (h)
-            eh_fini(h);
-        free(h);
+    if (!t || eh_init(&t->h, &cfg) != 0) {
+        if (t)
+            eh_fini(&t->h);
+        free(t);
         return -1;
     }
-    *state = h;
+    t->param = *state;
+    *state = &t->h;
     return 0;
 }
 
 static int teardown(void **state)
 {
     struct eh *h = *state;
+    struct te *t = (struct te *)h;
 
-    if (getenv("TEST_ENGINE_VERBOSE"))
+    if (getenv("TEST_ENGINE_VERBOSE")) {
         eh_print_summary(h);
+        printf("  ready low: d2h %llu clocks (%llu with a beat waiting), wire %llu (%llu)\n",
+               (unsigned long long)h->s_d2h.low, (unsigned long long)h->s_d2h.blocked,
+               (unsigned long long)h->s_wire.low, (unsigned long long)h->s_wire.blocked);
+    }
     eh_fini(h);
-    free(h);
+    free(t);
     return 0;
 }
 
@@ -556,71 +604,115 @@ static uint32_t lcg(uint32_t *s)
     return *s >> 8;
 }
 
-/* Owner and WC under random batches and timing on a 32-entry ring: every
- * frame once, in order.  In WC the last of each batch is pushed as a block
- * (alternating buffers, in 1..3 MWrs, sometimes torn); in OWNER each batch
- * rings the tail register. */
-static void stress(struct eh *h, uint32_t proto, uint32_t seed)
-{
-    uint32_t done = 0, rnd = seed, buf = 0, torn = 0;
-    unsigned b, i, n;
+/* What a stress run pushed through the WC window. */
+struct stress_out {
+    unsigned blocks, torn;
+};
 
-    engine_init(h, 5, proto);
-    eh_wr32(h, NICTX_REG_DESC_FETCH_MAX, 1 + lcg(&rnd) % 16);
+/* Wait until `batch` more fit with at most 24 outstanding (HEAD polled). */
+static void wait_room(struct eh *h, uint32_t *done, unsigned batch)
+{
+    unsigned n;
+
+    for (n = 0;; n++) {
+        uint32_t head = eh_rd32(h, NICTX_REG_HEAD);
+        *done += (head - *done) & eh_ring_mask(h);
+        if (h->prod - *done + batch <= 24)
+            return;
+        assert_true(n < 1000);
+        eh_run(h, 20);
+    }
+}
+
+/* Words [from, to) of blk into WC buffer buf: one MWr, or two around word
+ * `gap` when it is among them (none when empty). */
+static void wc_words(struct eh *h, unsigned buf, const uint64_t *blk, unsigned from,
+                     unsigned to, unsigned gap)
+{
+    if (gap >= from && gap < to) {
+        eh_wc_write(h, buf, 8 * from, blk + from, gap - from);
+        eh_wc_write(h, buf, 8 * (gap + 1), blk + gap + 1, to - gap - 1);
+    } else {
+        eh_wc_write(h, buf, 8 * from, blk + from, to - from);
+    }
+}
+
+/* WC: push the last posted descriptor as a block into buffer buf: words
+ * [0, cut1), [cut1, cut2), [cut2, 8); one in 8 torn (word 0 or 1 left
+ * out). */
+static void wc_push_random(struct eh *h, unsigned buf, uint64_t *blk, uint32_t *rnd,
+                           struct stress_out *o)
+{
+    unsigned cut1 = 1 + lcg(rnd) % 7, cut2 = cut1 + lcg(rnd) % (8 - cut1);
+    unsigned gap = lcg(rnd) % 8 == 0 ? lcg(rnd) % 2 : 8;
+
+    blk[2] = (h->prod - 1) & eh_ring_mask(h);
+    o->blocks++;
+    o->torn += gap < 8;
+    wc_words(h, buf, blk, 0, cut1, gap);
+    wc_words(h, buf, blk, cut1, cut2, gap);
+    wc_words(h, buf, blk, cut2, 8, gap);
+}
+
+/* 60 random batches of 1..6 frames on the engine_init'ed 32-entry ring,
+ * each ending in a doorbell (TAIL, OWNER) or a WC block (alternating
+ * buffers), random gaps between them. */
+static void stress_batches(struct eh *h, uint32_t proto, uint32_t *rnd, struct stress_out *o)
+{
+    uint32_t done = 0;
+    unsigned b, i, buf = 0;
+
     for (b = 0; b < 60; b++) {
-        unsigned batch = 1 + lcg(&rnd) % 6;
+        unsigned batch = 1 + lcg(rnd) % 6;
         uint64_t blk[8] = {0};
 
-        for (n = 0;; n++) {
-            uint32_t head = eh_rd32(h, NICTX_REG_HEAD);
-            done += (head - done) & eh_ring_mask(h);
-            if (h->prod - done + batch <= 24)
-                break;
-            assert_true(n < 1000);
-            eh_run(h, 20);
-        }
+        wait_room(h, &done, batch);
         for (i = 0; i < batch; i++)
             post(h, 1, blk);
         if (proto == NICTX_PROTO_WC) {
-            unsigned cut1 = 1 + lcg(&rnd) % 7, cut2 = cut1 + lcg(&rnd) % (8 - cut1);
-            unsigned skip = lcg(&rnd) % 8 == 0 ? 1 + lcg(&rnd) % 2 : 0; /* torn: word 0 or 1 missing */
-
-            blk[2] = (h->prod - 1) & eh_ring_mask(h);
-            if (skip)
-                torn++;
-            /* words [0, cut1), [cut1, cut2), [cut2, 8), leaving word skip-1 out */
-            if (skip == 1)
-                eh_wc_write(h, buf, 8, blk + 1, cut1 - 1 ? cut1 - 1 : 0);
-            else if (skip == 2) {
-                eh_wc_write(h, buf, 0, blk, 1);
-                if (cut1 > 2)
-                    eh_wc_write(h, buf, 16, blk + 2, cut1 - 2);
-            } else
-                eh_wc_write(h, buf, 0, blk, cut1);
-            if (cut2 > cut1)
-                eh_wc_write(h, buf, 8 * cut1, blk + cut1, cut2 - cut1);
-            eh_wc_write(h, buf, 8 * cut2, blk + cut2, 8 - cut2);
+            wc_push_random(h, buf, blk, rnd, o);
             buf ^= 1;
         } else {
             eh_doorbell(h);
         }
-        eh_run(h, lcg(&rnd) % 300);
+        eh_run(h, lcg(rnd) % 300);
     }
-    eh_settle(h, 100000);
+}
+
+/* Every frame once, in order; in WC every block used or dropped, and
+ * nothing fetched before it was pushed. */
+static void stress_check(struct eh *h, uint32_t proto, const struct stress_out *o)
+{
     eh_check_frames(h);
     assert_int_equal(eh_rd32(h, NICTX_REG_HEAD), h->prod & eh_ring_mask(h));
     assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
     if (proto == NICTX_PROTO_WC) {
         uint32_t used = eh_rd32(h, NICTX_REG_CNT_WC), drop = eh_rd32(h, NICTX_REG_CNT_WC_DROP);
         if (getenv("TEST_ENGINE_VERBOSE"))
-            printf("  wc: %u blocks, %u torn, used %u, dropped %u, not owned %u\n", b, torn, used,
-                   drop, eh_rd32(h, NICTX_REG_CNT_NOT_OWNED));
-        assert_true(drop >= torn);
-        assert_int_equal(used + drop, b); /* every block used or dropped */
+            printf("  wc: %u blocks, %u torn, used %u, dropped %u, not owned %u\n", o->blocks,
+                   o->torn, used, drop, eh_rd32(h, NICTX_REG_CNT_NOT_OWNED));
+        assert_true(drop >= o->torn);
+        assert_int_equal(used + drop, o->blocks);
         assert_true(used > 0);
         /* Fetching stops at the pushed index: nothing is read too early. */
         assert_int_equal(eh_rd32(h, NICTX_REG_CNT_NOT_OWNED), 0);
     }
+}
+
+/* Owner and WC under random batches and timing on a 32-entry ring: every
+ * frame once, in order.  In WC the last of each batch is pushed as a block
+ * (alternating buffers, in 1..3 MWrs, sometimes torn); in OWNER each batch
+ * rings the tail register. */
+static void stress(struct eh *h, uint32_t proto, uint32_t seed)
+{
+    uint32_t rnd = seed;
+    struct stress_out o = {0, 0};
+
+    engine_init(h, 5, proto);
+    eh_wr32(h, NICTX_REG_DESC_FETCH_MAX, 1 + lcg(&rnd) % 16);
+    stress_batches(h, proto, &rnd, &o);
+    eh_settle(h, 100000);
+    stress_check(h, proto, &o);
 }
 
 static void test_engine_owner_stress(void **state)
@@ -631,6 +723,287 @@ static void test_engine_owner_stress(void **state)
 static void test_engine_wc_stress(void **state)
 {
     stress(*state, NICTX_PROTO_WC, 7);
+}
+
+/* ------------------------------------------------------------ backpressure */
+
+struct stall_pattern {
+    const char *name;
+    struct eh_stall d2h, wire;   /* burst start chance of 65536, longest burst */
+};
+
+/* Ready-low bursts: none; short and rare; short and frequent (ready low
+ * about 60% of the time); long (up to 300 clocks) and rare; one stream at
+ * a time. */
+static const struct stall_pattern stall_patterns[] = {
+    {"none", {0, 0}, {0, 0}},
+    {"light", {4096, 3}, {4096, 3}},
+    {"heavy", {21845, 8}, {21845, 8}},
+    {"long", {256, 300}, {256, 300}},
+    {"d2h", {16384, 16}, {0, 0}},
+    {"wire", {0, 0}, {16384, 16}},
+};
+
+#define N_PATTERNS (sizeof(stall_patterns) / sizeof(stall_patterns[0]))
+#define N_STALL_SEEDS 2
+#define N_STALL_RUNS (3 * N_PATTERNS * N_STALL_SEEDS)
+
+struct stall_run {
+    uint32_t proto;
+    const struct stall_pattern *pat;
+    uint32_t seed;
+};
+
+/* Limits and writes the run draws from its seed: MAX_TAGS 1..32, head
+ * writeback every 1..8, interrupts every 0 (off)..4 completions. */
+struct stall_knobs {
+    unsigned tags, wb, irq;
+};
+
+static void stall_program(struct eh *h, uint32_t seed, struct stall_knobs *k)
+{
+    uint32_t r = seed * 7919u + 17u;
+
+    k->tags = 1 + lcg(&r) % 32;
+    k->wb = 1 + lcg(&r) % 8;
+    k->irq = lcg(&r) % 5;
+    eh_wr32(h, NICTX_REG_MAX_TAGS, k->tags);
+    eh_wr32(h, NICTX_REG_WB_ADDR_LO, (uint32_t)WB_BUS);
+    eh_wr32(h, NICTX_REG_WB_THRESH, k->wb);
+    eh_wr32(h, NICTX_REG_IRQ_ADDR_LO, (uint32_t)IRQ_BUS);
+    eh_wr32(h, NICTX_REG_IRQ_DATA, IRQ_DATA);
+    eh_wr32(h, NICTX_REG_IRQ_THRESH, k->irq);
+}
+
+/* The device's counters are what the host took, beat for beat. */
+static void check_taken(struct eh *h)
+{
+    uint64_t bytes = eh_rd32(h, NICTX_REG_CNT_BYTES_LO);
+
+    bytes |= (uint64_t)eh_rd32(h, NICTX_REG_CNT_BYTES_HI) << 32;
+    assert_int_equal(eh_rd32(h, NICTX_REG_CNT_PKTS), h->n_exp);
+    assert_int_equal(bytes, h->exp_bytes);
+    assert_int_equal(eh_rd32(h, NICTX_REG_CNT_DMA_RD), h->n_mrds);
+    assert_int_equal(eh_rd32(h, NICTX_REG_CNT_DESC_RD), h->n_desc_mrds);
+}
+
+/* The stall pattern really held beats back on the streams it stalls. */
+static void check_stalled(const struct eh *h, const struct stall_pattern *p)
+{
+    if (p->d2h.start)
+        assert_true(h->s_d2h.blocked > 0);
+    else
+        assert_int_equal(h->s_d2h.low, 0);
+    if (p->wire.start)
+        assert_true(h->s_wire.blocked > 0);
+    else
+        assert_int_equal(h->s_wire.low, 0);
+}
+
+/* One run of the random regression under a stall pattern. */
+static void test_engine_stall(void **state)
+{
+    struct eh *h = *state;
+    struct te *t = (struct te *)h;
+    const struct stall_run *r = t->param;
+    struct stress_out o = {0, 0};
+    struct stall_knobs k;
+    uint32_t rnd = r->seed;
+
+    engine_init(h, 5, r->proto);
+    eh_wr32(h, NICTX_REG_DESC_FETCH_MAX, 1 + lcg(&rnd) % 16);
+    stall_program(h, r->seed, &k);
+    eh_stall(h, r->seed, &r->pat->d2h, &r->pat->wire);
+    stress_batches(h, r->proto, &rnd, &o);
+    eh_settle(h, 400000);
+    stress_check(h, r->proto, &o);
+    check_taken(h);
+    check_stalled(h, r->pat);
+    assert_true(h->f_max >= 1 && h->f_max <= k.tags);
+    assert_true(t->n_wb > 0);
+    assert_int_equal(t->last_wb, eh_rd32(h, NICTX_REG_HEAD));
+    if (k.irq)
+        assert_true(t->n_irq > 0);
+    else
+        assert_int_equal(t->n_irq, 0);
+}
+
+/* The device-to-host arbiter is round robin: a register read answered
+ * while the DMA engine issues an unbroken burst of MRds (two 16000-byte
+ * frames at MRRS 128: 125 MRds each, 256 tags, payload completions held)
+ * waits behind at most a few of them, not the burst. */
+static void test_engine_d2h_round_robin(void **state)
+{
+    struct eh *h = *state;
+    uint64_t t0, a;
+    unsigned i, n = 0;
+
+    engine_init(h, 6, NICTX_PROTO_TAIL);
+    eh_set_mrrs_log2(h, 7);
+    eh_wr32(h, NICTX_REG_MAX_TAGS, 256);
+    eh_hold(h, BUF_BUS);
+    for (i = 0; i < 2; i++) {
+        a = BUF_BUS + 0x40000 + (uint64_t)i * 0x4000;
+        memset(eh_ptr(h, a, 16000), (int)i + 1, 16000);
+        eh_post(h, a, 16000, 1, NULL);
+    }
+    eh_doorbell(h);
+    while (h->n_mrds - h->n_desc_mrds < 8) {
+        eh_step(h);
+        assert_true(++n < 10000);
+    }
+    t0 = h->cycle;
+    assert_int_equal(eh_rd32(h, NICTX_REG_PROTO), NICTX_PROTO_TAIL);
+    assert_true(h->cycle - t0 < 16);
+    assert_true(h->n_mrds - h->n_desc_mrds < 64); /* the burst goes on */
+    eh_run(h, 400);
+    assert_int_equal(h->n_mrds - h->n_desc_mrds, 250);
+    eh_release(h);
+    eh_settle(h, 50000);
+    eh_check_frames(h);
+}
+
+/* Descriptors of length 0 and above 16383 (bit 14, bit 15 set) are
+ * skipped in order with ERR.BAD_DESC; the good ones around them are sent.
+ * In tail and owner mode. */
+static void bad_lengths(struct eh *h, uint32_t proto)
+{
+    static const uint64_t bad[] = {0, 0x4000 | 60, 0x8000 | 60, 0xFFFF};
+    unsigned i;
+
+    engine_init(h, 5, proto);
+    post(h, 1, NULL);
+    for (i = 0; i < 4; i++) {
+        eh_post_raw(h, frame_bus(h->prod), bad[i]);
+        post(h, 1, NULL);
+    }
+    eh_doorbell(h);
+    eh_settle(h, 20000);
+    eh_check_frames(h);
+    assert_int_equal(eh_rd32(h, NICTX_REG_HEAD), 9);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), NICTX_ERR_BAD_DESC);
+    eh_wr32(h, NICTX_REG_ERR, NICTX_ERR_BAD_DESC);
+    post(h, 1, NULL);
+    eh_doorbell(h);
+    eh_settle(h, 20000);
+    eh_check_frames(h);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
+}
+
+static void test_engine_bad_desc_tail(void **state)
+{
+    bad_lengths(*state, NICTX_PROTO_TAIL);
+}
+
+static void test_engine_bad_desc_owner(void **state)
+{
+    bad_lengths(*state, NICTX_PROTO_OWNER);
+}
+
+/* CNT_PKTS and CNT_BYTES count frames sent and their bytes
+ * (driver/nictx_hw.h): a skipped descriptor is neither. */
+static void test_engine_bad_desc_not_counted(void **state)
+{
+    struct eh *h = *state;
+
+    bad_lengths(h, NICTX_PROTO_TAIL);
+    assert_int_equal(eh_rd32(h, NICTX_REG_CNT_PKTS), h->n_exp);
+    assert_int_equal(eh_rd32(h, NICTX_REG_CNT_BYTES_LO), h->exp_bytes);
+}
+
+/* UR on a descriptor read in owner mode on the ring's second pass, where
+ * the owner phase is 0: the zeros a UR carries look owned, yet nothing is
+ * sent or completed until ERR.DMA is cleared; then all of it in order. */
+static void test_engine_ur_desc_owner_second_pass(void **state)
+{
+    struct eh *h = *state;
+    unsigned i;
+
+    engine_init(h, 3, NICTX_PROTO_OWNER);
+    for (i = 0; i < 8; i++)
+        post(h, 1, NULL);
+    eh_doorbell(h);
+    eh_settle(h, 20000);
+    eh_check_frames(h); /* the first pass: phase 1 */
+    post(h, 1, NULL);
+    post(h, 1, NULL);
+    eh_fail_reads(h, RING_BUS, RING_BUS + 8 * NICTX_DESC_BYTES, 1);
+    eh_doorbell(h);
+    eh_settle(h, 20000);
+    assert_int_equal(h->n_frames, 8);
+    assert_int_equal(eh_rd32(h, NICTX_REG_HEAD), 0);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), NICTX_ERR_DMA);
+    assert_int_equal(eh_rd32(h, NICTX_REG_CNT_PKTS), 8);
+    eh_wr32(h, NICTX_REG_ERR, NICTX_ERR_DMA);
+    eh_settle(h, 20000);
+    eh_check_frames(h);
+    assert_int_equal(eh_rd32(h, NICTX_REG_HEAD), 2);
+}
+
+/* Owner mode reads ahead speculatively, but never more than the ring: a
+ * full ring of 8 posted, the descriptor read held, is one read of 8 and
+ * nothing more until it completes. */
+static void test_engine_owner_reads_at_most_a_ring(void **state)
+{
+    struct eh *h = *state;
+    unsigned i;
+
+    engine_init(h, 3, NICTX_PROTO_OWNER);
+    eh_hold(h, 0);
+    for (i = 0; i < 8; i++)
+        post(h, 1, NULL);
+    eh_doorbell(h);
+    eh_run(h, 500);
+    assert_int_equal(h->n_desc_mrds, 1);
+    assert_int_equal(h->last_mrd.len, 8 * NICTX_DESC_BYTES);
+    eh_release(h);
+    eh_settle(h, 20000);
+    eh_check_frames(h);
+    assert_int_equal(eh_rd32(h, NICTX_REG_HEAD), 0);
+}
+
+/* Queue reset (docs/faults.md) with CTRL = 0 first, then RESET, polling
+ * STATUS until RESETTING clears; the driver restarts its ring at 0. */
+static void queue_reset(struct eh *h)
+{
+    unsigned n = 0;
+
+    eh_wr32(h, NICTX_REG_CTRL, 0);
+    eh_wr32(h, NICTX_REG_CTRL, NICTX_CTRL_RESET);
+    while (eh_rd32(h, NICTX_REG_STATUS) & NICTX_STATUS_RESETTING)
+        assert_true(++n < 1000);
+    eh_ring_restart(h);
+    eh_wr32(h, NICTX_REG_CTRL, NICTX_CTRL_ENABLE);
+}
+
+/* A queue reset with payload reads still in flight (their completions come
+ * late): the reads after the reset take no tag still in flight (the host
+ * checks every MRd), so the late completions are discarded (UNEXP_CPL)
+ * and cannot land in a new read's buffer. */
+static void test_engine_reset_with_reads_in_flight(void **state)
+{
+    struct eh *h = *state;
+    unsigned i, n = 0;
+
+    engine_init(h, 5, NICTX_PROTO_TAIL);
+    eh_hold(h, BUF_BUS);
+    for (i = 0; i < 4; i++)
+        post(h, 0, NULL); /* dropped by the reset */
+    eh_doorbell(h);
+    while (h->n_mrds - h->n_desc_mrds < 4) {
+        eh_step(h);
+        assert_true(++n < 10000);
+    }
+    queue_reset(h);
+    post(h, 1, NULL);
+    post(h, 1, NULL);
+    eh_doorbell(h);
+    eh_run(h, 300);
+    eh_release(h);
+    eh_settle(h, 20000);
+    eh_check_frames(h);
+    assert_int_equal(eh_rd32(h, NICTX_REG_HEAD), 2);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), NICTX_ERR_UNEXP_CPL);
 }
 
 /* UR on a payload read: that frame is skipped (completes in order), ERR.DMA
@@ -713,9 +1086,30 @@ static void test_engine_ur_desc_owner(void **state)
     assert_int_equal(eh_rd32(h, NICTX_REG_HEAD), 2);
 }
 
+static const char *const proto_names[] = {"tail", "owner", "wc"};
+
+/* The stall runs as named tests: test_engine_stall_<proto>_<pattern>_<seed>. */
+static void stall_tests(struct CMUnitTest *t, struct stall_run *runs, char (*names)[48])
+{
+    unsigned i;
+
+    for (i = 0; i < N_STALL_RUNS; i++) {
+        runs[i].proto = i % 3;
+        runs[i].pat = &stall_patterns[(i / 3) % N_PATTERNS];
+        runs[i].seed = 1 + i;
+        snprintf(names[i], sizeof(names[i]), "test_engine_stall_%s_%s_%u",
+                 proto_names[runs[i].proto], runs[i].pat->name, runs[i].seed);
+        t[i].name = names[i];
+        t[i].test_func = test_engine_stall;
+        t[i].setup_func = setup;
+        t[i].teardown_func = teardown;
+        t[i].initial_state = &runs[i];
+    }
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {
+    static const struct CMUnitTest fixed[] = {
         cmocka_unit_test_setup_teardown(test_engine_proto_register, setup, teardown),
         cmocka_unit_test_setup_teardown(test_engine_tail_sends_frames, setup, teardown),
         cmocka_unit_test_setup_teardown(test_engine_owner_in_order_across_wraps, setup, teardown),
@@ -731,9 +1125,23 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_engine_wc_ur_behind_blocks, setup, teardown),
         cmocka_unit_test_setup_teardown(test_engine_owner_stress, setup, teardown),
         cmocka_unit_test_setup_teardown(test_engine_wc_stress, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_engine_d2h_round_robin, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_engine_bad_desc_tail, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_engine_bad_desc_owner, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_engine_bad_desc_not_counted, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_engine_ur_desc_owner_second_pass, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_engine_owner_reads_at_most_a_ring, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_engine_reset_with_reads_in_flight, setup, teardown),
         cmocka_unit_test_setup_teardown(test_engine_ur_payload_skips_and_stops, setup, teardown),
         cmocka_unit_test_setup_teardown(test_engine_ur_desc_tail, setup, teardown),
         cmocka_unit_test_setup_teardown(test_engine_ur_desc_owner, setup, teardown),
     };
+    enum { N_FIXED = sizeof(fixed) / sizeof(fixed[0]) };
+    static struct stall_run runs[N_STALL_RUNS];
+    static char names[N_STALL_RUNS][48];
+    static struct CMUnitTest tests[N_FIXED + N_STALL_RUNS];
+
+    memcpy(tests, fixed, sizeof(fixed));
+    stall_tests(tests + N_FIXED, runs, names);
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,15 @@
  *   WB_THRESH and IRQ_THRESH 1 and 65535 (writeback values exact), and
  *   LINE_RATE 1 and 2^24 - 1 (frame start spacing exact).
  *
+ * Exact counts between the bounds (docs/testing.md): writebacks and
+ * interrupts after exactly every WB_THRESH / IRQ_THRESH completions, reads
+ * and bytes in flight reaching MAX_TAGS / MAX_RD_BYTES and never passing
+ * them, descriptor reads of at most DESC_FETCH_MAX, the line rate after
+ * the wire was held, the completion timeout.  Registers: every reset value
+ * (reg_resets[]: a register added to the map needs a row), the address
+ * and data registers at 0 and all ones, CTRL, ERR write-1-to-clear,
+ * read-only registers and bad sizes refused.
+ *
  * The host is tests/engine_host.h, as for test_engine, set up for long
  * runs: host memory is filled once with a pattern, so a frame is just (bus
  * address, length), checked against memory as it arrives; MRds are
@@ -47,7 +56,7 @@
 #define BUF_BUS (HOST_BASE + 0x110000u)   /* frame buffers, to the end of memory */
 #define CPL_LAT 100u                      /* clocks from taking an MRd to its CplDs */
 #define MAX_EXP (1u << 18)                /* frames expected in one test */
-#define MAX_LOG 64                        /* writebacks, interrupts kept */
+#define MAX_LOG 256                       /* writebacks, interrupts kept */
 #define NSLOT 61                          /* small frame buffers, reused */
 #define SLOT_STRIDE 128u
 #define LINE_MAX 0xFFFFFFu
@@ -63,6 +72,7 @@ struct lim {
     /* writebacks and interrupts */
     struct wr_rec wb[MAX_LOG], irq[MAX_LOG];
     unsigned n_wb, n_irq;
+    uint64_t wb_bus, irq_bus;    /* where they are expected */
     /* driver side and what it expects */
     unsigned fetch_max;
     unsigned wc_buf;             /* WC buffer for the next block */
@@ -96,9 +106,9 @@ static void on_mwr(void *user, const struct dev_beat *b)
 
     assert_int_equal(b->len, 4);
     v = (uint32_t)(b->data >> (8 * (b->addr & 7)));
-    if (b->addr == WB_BUS)
+    if (b->addr == t->wb_bus && t->wb_bus)
         record(t->wb, &t->n_wb, &t->h, v);
-    else if (b->addr == IRQ_BUS)
+    else if (b->addr == t->irq_bus)
         record(t->irq, &t->n_irq, &t->h, v);
     else
         fail_msg("MWr to unexpected address 0x%llx", (unsigned long long)b->addr);
@@ -268,6 +278,8 @@ static struct lim *lim_new(void)
     for (i = 0; i < HOST_SIZE; i++)
         t->h.mem[i] = pattern(HOST_BASE + i);
     t->fetch_max = 8; /* reset value the expectations depend on */
+    t->wb_bus = WB_BUS;
+    t->irq_bus = IRQ_BUS;
     return t;
 }
 
@@ -328,6 +340,7 @@ static void test_limits_register_bounds(void **state)
         {NICTX_REG_WB_THRESH, 0, 0xFFFF, 0},
         {NICTX_REG_IRQ_THRESH, 0, 0xFFFF, 0},
         {NICTX_REG_PROTO, NICTX_PROTO_TAIL, NICTX_PROTO_WC, 0},
+        {NICTX_REG_CPL_TIMEOUT, 0, 0xFFFFFF, 0},
     };
     unsigned i;
 
@@ -368,6 +381,218 @@ static void test_limits_tail_range(void **state)
     assert_int_equal(eh_rd32(h, NICTX_REG_CNT_DOORBELL), 0);
     eh_settle(h, 1000);
     assert_int_equal(h->n_mrds, 0);
+}
+
+/* ------------------------------------------------------------ reset values */
+
+struct reg_reset {
+    uint32_t off, val;
+};
+
+/* Every register's value after reset (driver/nictx_hw.h; docs/testing.md
+ * lists them with their sources).  Offsets of the register page not listed
+ * read 0. */
+static const struct reg_reset reg_resets[] = {
+    {NICTX_REG_CTRL, 0},
+    {NICTX_REG_ERR, 0},
+    {NICTX_REG_RING_BASE_LO, 0},
+    {NICTX_REG_RING_BASE_HI, 0},
+    {NICTX_REG_RING_LOG2, 8},
+    {NICTX_REG_TAIL, 0},
+    {NICTX_REG_HEAD, 0},
+    {NICTX_REG_WB_THRESH, 0},
+    {NICTX_REG_WB_ADDR_LO, 0},
+    {NICTX_REG_WB_ADDR_HI, 0},
+    {NICTX_REG_IRQ_THRESH, 0},
+    {NICTX_REG_IRQ_DATA, 0},
+    {NICTX_REG_IRQ_ADDR_LO, 0},
+    {NICTX_REG_IRQ_ADDR_HI, 0},
+    {NICTX_REG_MRRS_LOG2, 9},
+    {NICTX_REG_LINE_RATE, 0x50000}, /* 5.0 B/cycle: 10 Gb/s at 250 MHz */
+    {NICTX_REG_CNT_PKTS, 0},
+    {NICTX_REG_CNT_BYTES_LO, 0},
+    {NICTX_REG_CNT_BYTES_HI, 0},
+    {NICTX_REG_CNT_DOORBELL, 0},
+    {NICTX_REG_CNT_DESC_RD, 0},
+    {NICTX_REG_CNT_DMA_RD, 0},
+    {NICTX_REG_ID, NICTX_ID_VALUE},
+    {NICTX_REG_DESC_FETCH_MAX, 8},
+    {NICTX_REG_MAX_TAGS, 32},
+    {NICTX_REG_MAX_RD_BYTES, 0},
+    {NICTX_REG_CNT_RD_STALL, 0},
+    {NICTX_REG_PROTO, NICTX_PROTO_TAIL},
+    {NICTX_REG_CNT_NOT_OWNED, 0},
+    {NICTX_REG_CNT_WC, 0},
+    {NICTX_REG_CNT_WC_DROP, 0},
+    {NICTX_REG_STATUS, NICTX_STATUS_QUIESCENT | NICTX_STATUS_IDLE},
+    {NICTX_REG_CPL_TIMEOUT, NICTX_CPL_TIMEOUT_RESET},
+};
+
+#define N_RESETS (sizeof(reg_resets) / sizeof(reg_resets[0]))
+#define REG_PAGE 0x100u
+
+static uint32_t reset_of(uint32_t off)
+{
+    unsigned i;
+
+    for (i = 0; i < N_RESETS; i++)
+        if (reg_resets[i].off == off)
+            return reg_resets[i].val;
+    return 0;
+}
+
+/* Each register read after reset, alone (4 bytes) and as half of an 8-byte
+ * read, is its reset value; the documented ones first (reading them sets
+ * no error bit), then the rest of the register page (zeros), then the page
+ * beyond it (zeros, ERR.BAD_ACCESS and nothing else). */
+static void test_limits_reset_values(void **state)
+{
+    struct lim *t = *state;
+    struct eh *h = &t->h;
+    uint32_t off;
+    unsigned i;
+
+    for (i = 0; i < N_RESETS; i++) {
+        off = reg_resets[i].off;
+        if (eh_rd32(h, off) != reg_resets[i].val)
+            fail_msg("register 0x%02x reads 0x%x after reset, documented 0x%x", off,
+                     eh_rd32(h, off), reg_resets[i].val);
+    }
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
+    for (off = 0; off < REG_PAGE; off += 8)
+        assert_int_equal(eh_rd64(h, off), reset_of(off) | (uint64_t)reset_of(off + 4) << 32);
+    for (off = 0; off < REG_PAGE; off += 4) /* ERR: read above, before any unused offset */
+        if (off != NICTX_REG_ERR)
+            assert_int_equal(eh_rd32(h, off), reset_of(off));
+    assert_int_equal(eh_rd32(h, REG_PAGE), 0);
+    assert_int_equal(eh_rd32(h, NICTX_WC_BASE - 4), 0);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), NICTX_ERR_BAD_ACCESS);
+    eh_settle(h, 1000);
+    assert_int_equal(h->n_mrds, 0);
+}
+
+/* ------------------------------------------------------------ RW fields */
+
+struct rw_field {
+    uint32_t off, mask; /* the bits that hold a value; the rest read 0 */
+};
+
+/* Address and data registers: any value, the low address bits dropped. */
+static const struct rw_field rw_fields[] = {
+    {NICTX_REG_RING_BASE_LO, 0xFFFFFFF0u}, /* 16-byte aligned */
+    {NICTX_REG_RING_BASE_HI, 0xFFFFFFFFu},
+    {NICTX_REG_WB_ADDR_LO, 0xFFFFFFFCu},   /* 4-byte aligned */
+    {NICTX_REG_WB_ADDR_HI, 0xFFFFFFFFu},
+    {NICTX_REG_IRQ_DATA, 0xFFFFFFFFu},
+    {NICTX_REG_IRQ_ADDR_LO, 0xFFFFFFFCu},
+    {NICTX_REG_IRQ_ADDR_HI, 0xFFFFFFFFu},
+};
+
+/* Write v, read v & mask back, no error. */
+static void takes_masked(struct eh *h, uint32_t off, uint32_t v, uint32_t mask)
+{
+    eh_wr32(h, off, v);
+    if (eh_rd32(h, off) != (v & mask))
+        fail_msg("register 0x%02x: wrote 0x%x, read 0x%x", off, v, eh_rd32(h, off));
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
+}
+
+/* Address and data registers at 0, all ones and a pattern, one at a time
+ * (the others keep their values); 64-bit pairs by one 8-byte write and
+ * read. */
+static void test_limits_rw_fields(void **state)
+{
+    struct lim *t = *state;
+    struct eh *h = &t->h;
+    static const uint32_t vals[] = {0xFFFFFFFFu, 0xA5C3961Fu, 0};
+    unsigned i, k;
+
+    for (i = 0; i < sizeof(rw_fields) / sizeof(rw_fields[0]); i++) {
+        for (k = 0; k < 3; k++) {
+            takes_masked(h, rw_fields[i].off, vals[k] ^ (k == 1 ? i : 0), rw_fields[i].mask);
+            if (i > 0)
+                assert_int_equal(eh_rd32(h, rw_fields[i - 1].off), 0);
+        }
+    }
+    eh_wr64(h, NICTX_REG_RING_BASE_LO, 0xFEDCBA9876543217ull);
+    assert_int_equal(eh_rd64(h, NICTX_REG_RING_BASE_LO), 0xFEDCBA9876543210ull);
+    eh_wr64(h, NICTX_REG_WB_ADDR_LO, 0x0123456789ABCDEFull);
+    assert_int_equal(eh_rd32(h, NICTX_REG_WB_ADDR_HI), 0x01234567u);
+    assert_int_equal(eh_rd32(h, NICTX_REG_WB_ADDR_LO), 0x89ABCDECu);
+    eh_wr64(h, NICTX_REG_IRQ_ADDR_LO, 0x8000000000000004ull);
+    assert_int_equal(eh_rd64(h, NICTX_REG_IRQ_ADDR_LO), 0x8000000000000004ull);
+    /* Two fields in one 8-byte write: IRQ_THRESH (0x28) and IRQ_DATA. */
+    eh_wr64(h, NICTX_REG_IRQ_THRESH, 0xDEADBEEF0000FFFFull);
+    assert_int_equal(eh_rd32(h, NICTX_REG_IRQ_THRESH), 0xFFFF);
+    assert_int_equal(eh_rd32(h, NICTX_REG_IRQ_DATA), 0xDEADBEEFu);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
+}
+
+/* CTRL: ENABLE alone sets and clears; other bits refused; enable with ring
+ * base 0 refused (CFG).  ERR: write 1 to clear, bit by bit. */
+static void test_limits_ctrl_and_err(void **state)
+{
+    struct lim *t = *state;
+    struct eh *h = &t->h;
+
+    eh_wr32(h, NICTX_REG_CTRL, NICTX_CTRL_ENABLE); /* ring base 0 */
+    assert_int_equal(eh_rd32(h, NICTX_REG_CTRL), 0);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), NICTX_ERR_CFG);
+    eh_wr32(h, NICTX_REG_TAIL, 1);
+    eh_wr32(h, NICTX_REG_HEAD, 1);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR),
+                     NICTX_ERR_CFG | NICTX_ERR_DB_OFF | NICTX_ERR_BAD_ACCESS);
+    eh_wr32(h, NICTX_REG_ERR, 0);                  /* clears nothing */
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR),
+                     NICTX_ERR_CFG | NICTX_ERR_DB_OFF | NICTX_ERR_BAD_ACCESS);
+    eh_wr32(h, NICTX_REG_ERR, NICTX_ERR_DB_OFF);   /* that bit only */
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), NICTX_ERR_CFG | NICTX_ERR_BAD_ACCESS);
+    eh_wr32(h, NICTX_REG_ERR, NICTX_ERR_CFG | NICTX_ERR_TAIL_RANGE);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), NICTX_ERR_BAD_ACCESS);
+    eh_wr32(h, NICTX_REG_ERR, 0xFFFFFFFFu);        /* every bit, no error */
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
+
+    engine_init(t, 3);
+    assert_int_equal(eh_rd32(h, NICTX_REG_CTRL), NICTX_CTRL_ENABLE);
+    eh_wr32(h, NICTX_REG_CTRL, 0xFFFFFFFCu | NICTX_CTRL_ENABLE); /* unknown bits */
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), NICTX_ERR_BAD_ACCESS);
+    assert_int_equal(eh_rd32(h, NICTX_REG_CTRL), NICTX_CTRL_ENABLE);
+    eh_wr32(h, NICTX_REG_ERR, NICTX_ERR_BAD_ACCESS);
+    eh_wr32(h, NICTX_REG_CTRL, 0);
+    assert_int_equal(eh_rd32(h, NICTX_REG_CTRL), 0);
+    eh_wr32(h, NICTX_REG_CTRL, NICTX_CTRL_ENABLE);
+    assert_int_equal(eh_rd32(h, NICTX_REG_CTRL), NICTX_CTRL_ENABLE);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
+}
+
+/* Read-only registers refuse writes (BAD_ACCESS) and keep their value;
+ * so do unknown offsets, bad sizes and misaligned writes. */
+static void test_limits_read_only_and_bad_sizes(void **state)
+{
+    struct lim *t = *state;
+    struct eh *h = &t->h;
+    static const uint32_t ro[] = {
+        NICTX_REG_HEAD, NICTX_REG_CNT_PKTS, NICTX_REG_CNT_BYTES_LO, NICTX_REG_CNT_BYTES_HI,
+        NICTX_REG_CNT_DOORBELL, NICTX_REG_CNT_DESC_RD, NICTX_REG_CNT_DMA_RD, NICTX_REG_ID,
+        NICTX_REG_CNT_RD_STALL, NICTX_REG_CNT_NOT_OWNED, NICTX_REG_CNT_WC,
+        NICTX_REG_CNT_WC_DROP, NICTX_REG_STATUS, 0xF0, 0xFC,
+    };
+    static const uint8_t ones[8] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+    unsigned i;
+
+    for (i = 0; i < sizeof(ro) / sizeof(ro[0]); i++)
+        rejects(h, ro[i], 0xFFFFFFFFu, NICTX_ERR_BAD_ACCESS);
+    eh_mwr(h, NICTX_REG_IRQ_DATA, ones, 2);      /* 2 bytes */
+    eh_mwr(h, NICTX_REG_IRQ_DATA + 1, ones, 4);  /* misaligned */
+    eh_mwr(h, NICTX_REG_IRQ_DATA, ones, 8);      /* 8 bytes at a 4-aligned offset */
+    eh_mwr(h, NICTX_REG_IRQ_ADDR_LO, ones, 6);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), NICTX_ERR_BAD_ACCESS);
+    assert_int_equal(eh_rd64(h, NICTX_REG_IRQ_THRESH), 0);
+    assert_int_equal(eh_rd64(h, NICTX_REG_IRQ_ADDR_LO), 0);
+    eh_wr32(h, NICTX_REG_ERR, NICTX_ERR_BAD_ACCESS);
+    eh_mwr(h, NICTX_REG_IRQ_DATA, ones, 4);      /* the good neighbour */
+    assert_int_equal(eh_rd32(h, NICTX_REG_IRQ_DATA), 0xFFFFFFFFu);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
 }
 
 /* ------------------------------------------------------------ ring size */
@@ -833,6 +1058,268 @@ static void test_limits_thresh_max(void **state)
     }
 }
 
+/* ------------------------------------------------------------ exact cadence */
+
+#define CAD_FRAMES 255u /* a full 256-entry tail ring: the queue drains once */
+
+/* Writebacks (is_wb) or interrupts of one cadence round: one after every
+ * `thresh` completions, with the head after exactly that many, and one
+ * more when the queue drains with completions not yet written; each
+ * arrives before the next frame leaves (completions are 9 or more clocks
+ * apart).  base: frames sent before the round. */
+static void check_cadence(const struct lim *t, int is_wb, unsigned thresh, uint32_t base)
+{
+    const struct wr_rec *r = is_wb ? t->wb : t->irq;
+    unsigned n = is_wb ? t->n_wb : t->n_irq, j;
+    unsigned exp = thresh ? CAD_FRAMES / thresh + (CAD_FRAMES % thresh != 0) : 0;
+
+    if (n != exp)
+        fail_msg("%s every %u: %u, expected %u", is_wb ? "writebacks" : "interrupts", thresh, n,
+                 exp);
+    for (j = 0; j < n; j++) {
+        unsigned done = (j + 1) * thresh < CAD_FRAMES ? (j + 1) * thresh : CAD_FRAMES;
+
+        assert_int_equal(r[j].frames, base + done);
+        assert_int_equal(r[j].val, is_wb ? (base + done) & 0xFF : IRQ_DATA);
+    }
+}
+
+/* When a writeback and an interrupt follow the same completion, the
+ * writeback goes first. */
+static void check_wb_before_irq(const struct lim *t)
+{
+    unsigned j, k;
+
+    for (j = 0; j < t->n_irq; j++)
+        for (k = 0; k < t->n_wb; k++)
+            if (t->irq[j].frames == t->wb[k].frames)
+                assert_true(t->irq[j].cycle > t->wb[k].cycle);
+}
+
+/* One round: thresholds, 255 frames of 60..64 bytes, one doorbell. */
+static void cadence_round(struct lim *t, unsigned wb, unsigned irq)
+{
+    struct eh *h = &t->h;
+    uint32_t base = h->n_frames;
+    unsigned i;
+
+    t->n_wb = t->n_irq = 0;
+    eh_wr32(h, NICTX_REG_WB_THRESH, wb);
+    eh_wr32(h, NICTX_REG_IRQ_THRESH, irq);
+    for (i = 0; i < CAD_FRAMES; i++)
+        post(t, BUF_BUS + 0x1000 + (uint64_t)i * 128, 60 + i % 5);
+    doorbell(t);
+    eh_settle(h, 100000);
+    check_counters(t);
+    check_cadence(t, 1, t->wb_bus ? wb : 0, base);
+    check_cadence(t, 0, irq, base);
+    check_wb_before_irq(t);
+}
+
+/* Head writeback exactly every WB_THRESH completions and interrupts
+ * exactly every IRQ_THRESH, each pair of thresholds on one queue drain of
+ * 255 frames: equal, coprime, one a multiple of the other, the largest
+ * that fire before the drain (254, 255); the written head exact.  Then the writeback to an address with bit 2 set (the upper
+ * lanes), and writeback off by WB_ADDR = 0 and interrupts by IRQ_THRESH
+ * = 0 (no write at all). */
+static void test_limits_wb_irq_cadence(void **state)
+{
+    struct lim *t = *state;
+    struct eh *h = &t->h;
+    static const unsigned th[][2] = {
+        {1, 1}, {2, 3}, {5, 7}, {16, 16}, {3, 12}, {254, 255}, {255, 2},
+    };
+    unsigned i;
+
+    engine_init(t, 8);
+    for (i = 0; i < sizeof(th) / sizeof(th[0]); i++)
+        cadence_round(t, th[i][0], th[i][1]);
+
+    t->wb_bus = WB_BUS + 4;
+    t->irq_bus = IRQ_BUS + 4;
+    eh_wr64(h, NICTX_REG_WB_ADDR_LO, t->wb_bus);
+    eh_wr64(h, NICTX_REG_IRQ_ADDR_LO, t->irq_bus);
+    memset(eh_ptr(h, WB_BUS, 8), 0, 8);
+    cadence_round(t, 10, 50);
+    assert_int_equal(*eh_ptr(h, WB_BUS + 4, 1), h->prod & 0xFF);
+    assert_int_equal(*eh_ptr(h, WB_BUS, 1), 0); /* the lower lanes untouched */
+
+    /* Off: WB_ADDR 0 with WB_THRESH 1 (an MWr to 0 would fail on_mwr),
+     * IRQ_THRESH 0.  Last: the counts go on while off, and turning either
+     * on again fires at once (not checked here). */
+    eh_wr64(h, NICTX_REG_WB_ADDR_LO, 0);
+    t->wb_bus = 0;
+    cadence_round(t, 1, 0);
+}
+
+/* ------------------------------------------------------------ exact read limits */
+
+/* Payload completions held until `n` reads are in flight, then
+ * `cycles` more; the maxima from the start of the round. */
+static void pile_up(struct eh *h, unsigned n, unsigned cycles)
+{
+    unsigned k = 0;
+
+    while (h->f_count < n) {
+        eh_step(h);
+        if (++k > 20000)
+            fail_msg("%u reads in flight after %u cycles, expected %u", h->f_count, k, n);
+    }
+    eh_run(h, cycles);
+}
+
+/* MAX_TAGS exact: with payload completions held, the reads in flight
+ * reach the limit and never pass it (1 and 256 are tested above); between
+ * rounds the limit changes on a running queue. */
+static void test_limits_max_tags_exact(void **state)
+{
+    struct lim *t = *state;
+    struct eh *h = &t->h;
+    static const unsigned tags[] = {2, 3, 9, 31, 32, 100, 255};
+    unsigned i;
+
+    engine_init(t, 8);
+    eh_set_mrrs_log2(h, 7);
+    set_fetch_max(t, 32);
+    for (i = 0; i < sizeof(tags) / sizeof(tags[0]); i++) {
+        uint32_t stall = eh_rd32(h, NICTX_REG_CNT_RD_STALL);
+
+        eh_wr32(h, NICTX_REG_MAX_TAGS, tags[i]);
+        eh_reset_maxima(h);
+        eh_hold(h, BUF_BUS);
+        post_split_frames(t, tags[i] / 9 + 2);
+        doorbell(t);
+        pile_up(h, tags[i], 300);
+        assert_int_equal(h->f_max, tags[i]);
+        assert_int_equal(h->p_count, tags[i]);
+        assert_true(eh_rd32(h, NICTX_REG_CNT_RD_STALL) > stall + 250);
+        eh_release(h);
+        eh_settle(h, 100000);
+        assert_int_equal(h->f_max, tags[i]);
+    }
+    check_counters(t);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
+}
+
+/* MAX_RD_BYTES exact: 8 frames of 4096 bytes, page-aligned, read as 512-byte
+ * MRds with payload completions held: the bytes in flight reach the
+ * largest multiple of 512 within the limit and never pass it. */
+static void test_limits_max_rd_bytes_exact(void **state)
+{
+    struct lim *t = *state;
+    struct eh *h = &t->h;
+    static const uint32_t lim[] = {4096, 5000, 8191, 12345, 20000};
+    unsigned i, k;
+
+    engine_init(t, 8);
+    eh_wr32(h, NICTX_REG_MAX_TAGS, 256);
+    for (i = 0; i < sizeof(lim) / sizeof(lim[0]); i++) {
+        eh_wr32(h, NICTX_REG_MAX_RD_BYTES, lim[i]);
+        eh_reset_maxima(h);
+        eh_hold(h, BUF_BUS);
+        for (k = 0; k < 8; k++)
+            post(t, BUF_BUS + 0x10000 + (uint64_t)k * 0x1000, 4096);
+        doorbell(t);
+        pile_up(h, lim[i] / 512, 300);
+        assert_int_equal(h->f_bytes_max, lim[i] / 512 * 512);
+        assert_int_equal(h->p_bytes, lim[i] / 512 * 512);
+        eh_release(h);
+        eh_settle(h, 100000);
+        assert_int_equal(h->f_bytes_max, lim[i] / 512 * 512);
+    }
+    check_counters(t);
+    assert_true(eh_rd32(h, NICTX_REG_CNT_RD_STALL) > 0);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
+}
+
+/* DESC_FETCH_MAX between 1 and 32 (tested above): no descriptor read
+ * longer than the limit, one as long (MRRS 4096: a read is one MRd), and
+ * exactly the reads the limit and the ring wrap make. */
+static void test_limits_desc_fetch_max_each(void **state)
+{
+    struct lim *t = *state;
+    struct eh *h = &t->h;
+    static const unsigned ns[] = {2, 3, 5, 8, 13, 31};
+    uint32_t seq = 0;
+    unsigned i, b, k;
+
+    engine_init(t, 6);
+    eh_set_mrrs_log2(h, 12);
+    for (i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
+        unsigned from = h->n_mrds, longest = 0;
+
+        set_fetch_max(t, ns[i]);
+        for (b = 0; b < 2; b++) {
+            for (k = 0; k < 40; k++)
+                post_small(t, seq++);
+            doorbell(t);
+            eh_settle(h, 50000);
+        }
+        assert_true(h->n_mrds <= EH_MRD_LOG);
+        for (k = from; k < h->n_mrds; k++)
+            if (h->mrds[k].desc && h->mrds[k].len > longest)
+                longest = h->mrds[k].len;
+        assert_int_equal(longest, ns[i] * NICTX_DESC_BYTES);
+        check_counters(t);
+    }
+}
+
+/* ------------------------------------------------------------ completion timeout */
+
+/* Post one 64-byte frame with its payload completion held; the clock its
+ * MRd was taken. */
+static uint64_t held_payload_read(struct lim *t)
+{
+    struct eh *h = &t->h;
+    unsigned n = 0;
+
+    eh_hold(h, BUF_BUS);
+    post(t, BUF_BUS + 0x1000, 64);
+    doorbell(t);
+    while (h->n_mrds == h->n_desc_mrds) {
+        eh_step(h);
+        assert_true(++n < 10000);
+    }
+    return h->cycle;
+}
+
+/* CPL_TIMEOUT = 1000: a held completion sets ERR.CPL_TIMEOUT about 1000
+ * clocks after its MRd (a register read takes a few), not 30 before; the
+ * device is not idle meanwhile (its timer runs without host input). */
+static void test_limits_cpl_timeout(void **state)
+{
+    struct lim *t = *state;
+    struct eh *h = &t->h;
+    uint64_t c0;
+
+    engine_init(t, 5);
+    eh_wr32(h, NICTX_REG_CPL_TIMEOUT, 1000);
+    c0 = held_payload_read(t);
+    eh_run(h, (unsigned)(c0 + 1000 - 30 - h->cycle));
+    assert_false(h->idle); /* the timer runs: not idle */
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
+    eh_run(h, (unsigned)(c0 + 1000 + 10 - h->cycle));
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), NICTX_ERR_CPL_TIMEOUT);
+}
+
+/* CPL_TIMEOUT = 0 turns the timer off: a completion held for longer than
+ * the reset timeout sets nothing, and arrives. */
+static void test_limits_cpl_timeout_off(void **state)
+{
+    struct lim *t = *state;
+    struct eh *h = &t->h;
+
+    engine_init(t, 5);
+    eh_wr32(h, NICTX_REG_CPL_TIMEOUT, 0);
+    held_payload_read(t);
+    eh_run(h, NICTX_CPL_TIMEOUT_RESET + 1000);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
+    eh_release(h);
+    eh_settle(h, 10000);
+    check_counters(t);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
+}
+
 /* ------------------------------------------------------------ line rate */
 
 /* LINE_RATE = 1 (1/65536 byte per cycle): a 1-byte frame costs
@@ -857,6 +1344,37 @@ static void test_limits_line_rate_min(void **state)
     eh_wr32(h, NICTX_REG_LINE_RATE, LINE_MAX); /* pay off the second frame's debt */
     eh_settle(h, 1000);
     check_counters(t);
+}
+
+/* Pacing survives backpressure: at 1 byte per cycle, 16 one-byte frames
+ * (25 byte times each) wait while the wire is held for 3000 cycles; the
+ * MAC saves at most one cycle's credit meanwhile, so once the wire is back
+ * the two frames already in the port's slice leave back to back and every
+ * later one 24 or 25 cycles after the one before (no burst). */
+static void test_limits_line_rate_after_hold(void **state)
+{
+    struct lim *t = *state;
+    struct eh *h = &t->h;
+    uint64_t d;
+    unsigned i;
+
+    engine_init(t, 5);
+    eh_wr32(h, NICTX_REG_LINE_RATE, 0x10000);
+    eh_hold_wire(h, 1);
+    for (i = 0; i < 16; i++)
+        post(t, BUF_BUS + 0x1000 + (uint64_t)i * 64, 1);
+    doorbell(t);
+    eh_run(h, 3000);
+    assert_int_equal(h->n_frames, 0);
+    eh_hold_wire(h, 0);
+    eh_settle(h, 20000);
+    check_counters(t);
+    assert_int_equal(h->sop_cycle[1] - h->sop_cycle[0], 1);
+    for (i = 3; i < 16; i++) {
+        d = h->sop_cycle[i] - h->sop_cycle[i - 1];
+        if (d < 24 || d > 25)
+            fail_msg("frame %u starts %llu cycles after frame %u", i, (unsigned long long)d, i - 1);
+    }
 }
 
 /* LINE_RATE = 2^24 - 1 (256 bytes per cycle): never the bottleneck.  With
@@ -889,6 +1407,10 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_limits_register_bounds, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_tail_range, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_limits_reset_values, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_limits_rw_fields, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_limits_ctrl_and_err, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_limits_read_only_and_bad_sizes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_ring_log2_min, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_ring_log2_max_wrap, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_ring_log2_max_owner, setup, teardown),
@@ -903,8 +1425,15 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_limits_mrrs_log2_max, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_thresh_min, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_thresh_max, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_limits_wb_irq_cadence, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_limits_max_tags_exact, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_limits_max_rd_bytes_exact, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_limits_desc_fetch_max_each, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_limits_cpl_timeout, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_limits_cpl_timeout_off, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_line_rate_min, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_line_rate_max, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_limits_line_rate_after_hold, setup, teardown),
     };
     if (getenv("TEST_LIMITS_FILTER")) /* e.g. "*ring*" */
         cmocka_set_test_filter(getenv("TEST_LIMITS_FILTER"));

@@ -36,8 +36,33 @@ static struct sim *run_cfg(const struct sim_cfg *cfg, struct sim_result *r, int 
     return s;
 }
 
+/* Every utilisation is known and a fraction of the measured run. */
+static void assert_utils_fractions(const struct sim_result *r)
+{
+    const double u[] = {r->util_cpu, r->util_h2d, r->util_d2h, r->util_engine, r->util_wire,
+                        r->busy_h2d, r->busy_d2h};
+    static const char *const name[] = {"cpu", "pcie_h2d", "pcie_d2h", "device", "wire",
+                                       "busy_h2d", "busy_d2h"};
+    size_t i;
+
+    for (i = 0; i < sizeof(u) / sizeof(u[0]); i++)
+        if (!(u[i] >= 0.0 && u[i] <= 1.0))
+            fail_msg("utilisation %s is %.6f, not in [0, 1]", name[i], u[i]);
+    assert_non_null(r->bound);
+}
+
+/* Every packet checked, none lost or corrupted, no violation, and every
+ * utilisation of the run (short or long) within [0, 1]; every resource did
+ * some work (each packet crosses both link directions, the device and the
+ * wire, and costs CPU time). */
 static void assert_clean(const struct sim_cfg *cfg, const struct sim_result *r)
 {
+    assert_utils_fractions(r);
+    if (!(r->util_cpu > 0 && r->util_h2d > 0 && r->util_d2h > 0 && r->util_engine > 0 &&
+          r->util_wire > 0 && r->busy_h2d > 0 && r->busy_d2h > 0))
+        fail_msg("a resource with no work: cpu %g h2d %g/%g d2h %g/%g device %g wire %g",
+                 r->util_cpu, r->util_h2d, r->busy_h2d, r->util_d2h, r->busy_d2h,
+                 r->util_engine, r->util_wire);
     assert_int_equal(r->sb.checked, cfg->packets);
     assert_int_equal(r->sb.lost, 0);
     assert_int_equal(r->sb.corrupted, 0);
@@ -196,6 +221,7 @@ static void test_sim_wire_bound(void **state)
     assert_clean(&cfg, &r);
     assert_string_equal(r.bound, "wire");
     assert_true(r.sb.mpps > line * 0.99 && r.sb.mpps < line * 1.01);
+    assert_true(r.util_wire > 0.98); /* a long run: near the steady state */
     sim_destroy(s);
 }
 
@@ -428,6 +454,7 @@ static void test_sim_random_configs(void **state)
             fail_msg("config %u: %s", i, err);
         rc = sim_run(s);
         sim_result(s, &r);
+        assert_utils_fractions(&r);
         if (rc != 0 || r.sb.checked != cfg.packets || r.sb.lost || r.sb.corrupted || r.nviolations)
             fail_msg("config %u failed (rc %d, checked %" PRIu64 ", lost %" PRIu64 ", corrupted %"
                      PRIu64 ", violations %zu): frames %u..%u burst %u ring %u MPS %u MRRS %u "
@@ -481,24 +508,56 @@ static void test_sim_deterministic(void **state)
     sim_destroy(s1);
 }
 
-/* A run that cannot progress ends with a diagnosis, not a hang: DMA reads
- * that take 5 ms against a 20 us watchdog. */
+/* A genuine hang (a completion that never comes, and no hang check to
+ * recover) ends on the watchdog, with a diagnosis. */
 static void test_sim_watchdog(void **state)
 {
     struct sim_cfg cfg;
     struct sim_result r;
     struct sim *s;
+    char err[128];
 
     (void)state;
     sim_cfg_default(&cfg);
     cfg.packets = 100;
-    cfg.mem_latency_ns = 5e6 / 10; /* 500 us */
+    cfg.tx_timeout_us = 0;
     cfg.watchdog_us = 20;
+    assert_int_equal(inj_parse(&cfg.inject, "timeout@50", err, sizeof(err)), 0);
     s = run_cfg(&cfg, &r, -1);
     assert_non_null(strstr(sim_diag(s), "watchdog"));
     assert_non_null(strstr(sim_diag(s), "next_to_use="));
     assert_true(r.sb.checked < cfg.packets);
     sim_destroy(s);
+}
+
+/* A latency longer than the watchdog's setting does not trip it: the
+ * timeouts scale with the configuration (sim_cfg_timeouts), in order. */
+static void test_sim_watchdog_adapts_to_latency(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_result r;
+    struct sim_timeouts to;
+    struct sim *s;
+
+    (void)state;
+    sim_cfg_default(&cfg);
+    cfg.packets = 100;
+    cfg.mem_latency_ns = 500000; /* 500 us */
+    cfg.watchdog_us = 20;
+    sim_cfg_timeouts(&cfg, &to);
+    assert_true(to.cpl_us >= 50 * 500.0);
+    assert_true(to.tx_us >= 4 * to.cpl_us && to.watchdog_us >= 2 * to.tx_us);
+    s = run_cfg(&cfg, &r, 0);
+    assert_int_equal(r.sb.checked, cfg.packets);
+    assert_int_equal(r.txq.resets, 0);
+    sim_destroy(s);
+    /* Settings above the floors are kept. */
+    sim_cfg_default(&cfg);
+    cfg.cpl_timeout_us = 300;
+    cfg.tx_timeout_us = 5000;
+    cfg.watchdog_us = 20000;
+    sim_cfg_timeouts(&cfg, &to);
+    assert_true(to.cpl_us == 300 && to.tx_us == 5000 && to.watchdog_us == 20000);
 }
 
 /* The table and the JSON of a run, as text (the caller frees it). */
@@ -522,19 +581,6 @@ static char *report_texts(const struct sim_cfg *cfg, const struct sim_result *r,
     buf[n] = '\0';
     fclose(f);
     return buf;
-}
-
-/* Every utilisation is known and a fraction of the measured run. */
-static void assert_utils_fractions(const struct sim_result *r)
-{
-    const double u[] = {r->util_cpu, r->util_h2d, r->util_d2h, r->util_engine, r->util_wire,
-                        r->busy_h2d, r->busy_d2h};
-    size_t i;
-
-    for (i = 0; i < sizeof(u) / sizeof(u[0]); i++)
-        if (!(u[i] >= 0.0 && u[i] <= 1.0))
-            fail_msg("utilisation %zu is %g, not in [0, 1]", i, u[i]);
-    assert_non_null(r->bound);
 }
 
 /* One packet: checked, with a latency, but no steady-state rate: the JSON
@@ -578,13 +624,14 @@ static void test_sim_nothing_checked_report(void **state)
     struct sim_cfg cfg;
     struct sim_result r;
     struct sim *s;
-    char *t;
+    char *t, err[128];
 
     (void)state;
     sim_cfg_default(&cfg);
     cfg.packets = 100;
-    cfg.mem_latency_ns = 500000;
+    cfg.tx_timeout_us = 0;
     cfg.watchdog_us = 20;
+    assert_int_equal(inj_parse(&cfg.inject, "timeout@0", err, sizeof(err)), 0);
     s = run_cfg(&cfg, &r, -1);
     assert_int_equal(r.sb.checked, 0);
     assert_true(isnan(r.cpu_ns_total) && isnan(r.cpu_ns_per_pkt[CPU_DRIVER]));
@@ -625,6 +672,7 @@ static void test_sim_short_runs_utilisation(void **state)
         {50, 32, 64, 1518, 1, 10},
         {3, 8, 9000, 9000, 1, 100},
         {1, 8, 16387, 16387, 0, 10},
+        {20, 32, 9000, 9000, 1, 1}, /* the last frame's wire time outlasts the run */
     };
     size_t i;
 
@@ -645,6 +693,98 @@ static void test_sim_short_runs_utilisation(void **state)
         s = run_cfg(&cfg, &r, 0);
         assert_clean(&cfg, &r);
         assert_utils_fractions(&r);
+        sim_destroy(s);
+    }
+}
+
+/* Long runs, each saturating another resource: the bound's utilisation is
+ * near 1 and none passes it (busy time and window from one measurement). */
+static void test_sim_long_runs_utilisation(void **state)
+{
+    static const struct {
+        const char *link, *bound;
+        uint64_t packets;
+        unsigned burst, size, tags;
+        int cheap;
+        double line;
+    } runs[] = {
+        {"gen3x8", "cpu", 20000, 1, 64, 32, 0, 10},
+        {"gen1x1", "pcie_h2d", 2000, 32, 1518, 32, 1, 10},
+        {"gen3x8", "device", 4000, 32, 1518, 256, 1, 100},
+    };
+    size_t i;
+    double top;
+
+    (void)state;
+    for (i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+        struct sim_cfg cfg;
+        struct sim_result r;
+        struct sim *s;
+
+        sim_cfg_default(&cfg);
+        assert_int_equal(pcie_cfg_parse_link(&cfg.pcie, runs[i].link), 0);
+        cfg.packets = runs[i].packets;
+        cfg.burst = runs[i].burst;
+        cfg.pkt_size = cfg.pkt_size_max = runs[i].size;
+        cfg.tags = runs[i].tags;
+        cfg.line_gbps = runs[i].line;
+        if (runs[i].cheap)
+            cpu_costs_profile(&cfg.costs, "cheap");
+        s = run_cfg(&cfg, &r, 0);
+        assert_clean(&cfg, &r);
+        assert_string_equal(r.bound, runs[i].bound);
+        top = i == 0 ? r.util_cpu : i == 1 ? r.util_h2d : r.util_engine;
+        if (top < 0.95)
+            fail_msg("%s-bound run: utilisation %g", runs[i].bound, top);
+        if (i == 1 && r.busy_h2d < 0.95) /* the saturated link serialized all the time */
+            fail_msg("pcie_h2d-bound run: link busy %g", r.busy_h2d);
+        sim_destroy(s);
+    }
+}
+
+/* What a run reports adds up exactly: two stores per descriptor in TAIL
+ * (address, length), three with owner bits, eight WC stores per pushed
+ * block in one line each; the shared lines' cost by structure sums to the
+ * cache-line cause; evaluated and skipped device clocks sum to the run's
+ * clock edges. */
+static void test_sim_accounting_exact(void **state)
+{
+    static const struct {
+        enum txq_proto proto;
+        unsigned burst, stores;
+    } runs[] = {
+        {TXQ_PROTO_TAIL, 8, 2},
+        {TXQ_PROTO_WC, 1, 3},
+    };
+    size_t i, k;
+
+    (void)state;
+    for (i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+        struct sim_cfg cfg;
+        struct sim_result r;
+        struct sim *s;
+        double lines = 0, edges;
+        uint64_t blocks;
+
+        sim_cfg_default(&cfg);
+        cfg.packets = 2000;
+        cfg.cpus = 2;
+        cfg.proto = runs[i].proto;
+        cfg.burst = runs[i].burst;
+        s = run_cfg(&cfg, &r, 0);
+        assert_clean(&cfg, &r);
+        assert_int_equal(r.stb.stores, runs[i].stores * cfg.packets);
+        blocks = cfg.proto == TXQ_PROTO_WC ? cfg.packets / cfg.burst : 0;
+        assert_int_equal(r.stb.wc_stores, 8 * blocks);
+        assert_int_equal(r.stb.wc_lines, blocks);
+        assert_int_equal(r.stb.wc_pieces, blocks);
+        for (k = 0; k < r.nlines; k++)
+            lines += r.lines[k].st.cost_ns;
+        assert_true(lines > 0);
+        assert_true(fabs(lines - r.cpu_ns_per_pkt[CPU_CACHELINE] * (double)r.sb.checked) <
+                    1e-6 * lines);
+        edges = (double)r.sim_time_ps * cfg.dev_mhz / 1e6;
+        assert_true(fabs((double)(r.cycles_evaluated + r.cycles_skipped) - edges) < 1.0);
         sim_destroy(s);
     }
 }
@@ -685,9 +825,12 @@ int main(void)
         cmocka_unit_test(test_sim_random_configs),
         cmocka_unit_test(test_sim_deterministic),
         cmocka_unit_test(test_sim_watchdog),
+        cmocka_unit_test(test_sim_watchdog_adapts_to_latency),
         cmocka_unit_test(test_sim_one_packet_report),
         cmocka_unit_test(test_sim_nothing_checked_report),
         cmocka_unit_test(test_sim_short_runs_utilisation),
+        cmocka_unit_test(test_sim_long_runs_utilisation),
+        cmocka_unit_test(test_sim_accounting_exact),
         cmocka_unit_test(test_sim_bad_config),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -142,6 +142,7 @@ static void test_txq_init_programs_registers(void **state)
     f->cfg.irq_addr = 0xfee00000ull;
     f->cfg.irq_data = 0x41;
     f->cfg.wb_thresh = 3;
+    f->cfg.cpl_timeout = 0xFFFFFF;
     assert_int_equal(txq_init(&f->q, &f->fp, &f->cfg, fx_done, f), 0);
     f->q_up = 1;
 
@@ -159,6 +160,7 @@ static void test_txq_init_programs_registers(void **state)
     assert_int_equal(fake_platform_reg(&f->fp, NICTX_REG_MRRS_LOG2), 9);
     assert_int_equal(fake_platform_reg(&f->fp, NICTX_REG_DESC_FETCH_MAX), 8);
     assert_int_equal(fake_platform_reg(&f->fp, NICTX_REG_LINE_RATE), FX_LINE_RATE);
+    assert_int_equal(fake_platform_reg(&f->fp, NICTX_REG_CPL_TIMEOUT), 0xFFFFFF);
     assert_int_equal(fake_platform_reg(&f->fp, NICTX_REG_CTRL), NICTX_CTRL_ENABLE);
 
     /* Writeback word: own 64-byte line, not inside the ring. */
@@ -232,6 +234,7 @@ static void test_txq_init_rejects_bad_cfg(void **state)
     c = fx_default_cfg(); c.irq_thresh = 1; c.irq_addr = 0xfee00002ull; bad[n++] = c;
     c = fx_default_cfg(); c.irq_thresh = 0; c.irq_addr = 0xfee00000ull; bad[n++] = c;
     c = fx_default_cfg(); c.clean = (enum txq_clean_mode)7; bad[n++] = c;
+    c = fx_default_cfg(); c.cpl_timeout = 1u << 24; bad[n++] = c; /* boundary: 24 bits */
 
     for (size_t i = 0; i < n; i++) {
         assert_int_equal(txq_init(&f->q, &f->fp, &bad[i], fx_done, f), -1);
@@ -243,14 +246,15 @@ static void test_txq_init_rejects_bad_cfg(void **state)
     assert_int_equal(f->fp.log_len, 0);
 
     /* The good neighbours of the boundaries are accepted. */
-    struct txq_cfg good[5];
+    struct txq_cfg good[6];
     c = fx_default_cfg(); c.ring_log2 = 3; good[0] = c;
     c = fx_default_cfg(); c.ring_log2 = 16; good[1] = c;
     c = fx_default_cfg(); c.clean = TXQ_CLEAN_HEAD_MMIO; c.wb_thresh = 0; good[2] = c;
     c = fx_default_cfg(); c.wb_thresh = 15; c.desc_fetch_max = 32; c.mrrs_log2 = 12; good[3] = c;
     c = fx_default_cfg(); c.desc_fetch_max = 1; c.mrrs_log2 = 7;
     c.line_rate_fx = TXQ_LINE_RATE_MAX; good[4] = c;
-    for (size_t i = 0; i < 5; i++) {
+    c = fx_default_cfg(); c.cpl_timeout = (1u << 24) - 1; good[5] = c;
+    for (size_t i = 0; i < 6; i++) {
         assert_int_equal(txq_init(&f->q, &f->fp, &good[i], fx_done, f), 0);
         assert_int_equal(f->q.size, 1u << good[i].ring_log2);
         txq_destroy(&f->q);
@@ -469,6 +473,82 @@ static void test_txq_wake_threshold(void **state)
     assert_int_equal(txq_clean(&f->q), 1);
     assert_false(txq_stopped(&f->q));
     assert_int_equal(txq_free(&f->q), 42);
+}
+
+/* The wake threshold of a ring of 2^log2: min(size / 4, TXQ_WAKE_THRESH). */
+static unsigned wake_thresh_of(unsigned log2)
+{
+    unsigned quarter = (1u << log2) / 4;
+
+    return quarter < TXQ_WAKE_THRESH ? quarter : TXQ_WAKE_THRESH;
+}
+
+/* Writes of the queue state's line (the stopped flag) since the log was
+ * cleared. */
+static size_t stopped_writes(const struct fx *f)
+{
+    return fake_platform_count(&f->fp, FAKE_TOUCH_W, (uint64_t)(uintptr_t)&f->q.stopped);
+}
+
+/* Fill a ring of 2^log2 (size - 1 posted: stopped), then complete one
+ * short of the wake threshold (still stopped, BUSY), then one more (woken
+ * with exactly the threshold free, and the next packet goes).  Stopping
+ * and waking each write the queue state's line once; nothing else does.
+ * Descriptors completed so far: `done`. */
+static void fill_and_wake(struct fx *f, unsigned log2, uint32_t *done)
+{
+    unsigned size = 1u << log2, th = wake_thresh_of(log2), i;
+    unsigned room = size - 1 - txq_in_flight(&f->q);
+    struct txq_stats st;
+
+    f->fp.log_touches = 1;
+    fake_platform_clear_log(&f->fp);
+    for (i = 0; i < room; i++)
+        assert_int_equal(fx_xmit(f, i, 60, 1), TXQ_OK);
+    assert_true(txq_stopped(&f->q));
+    assert_int_equal(txq_free(&f->q), 0);
+    assert_int_equal(stopped_writes(f), 1);
+    *done += th - 1;
+    fake_platform_complete(&f->fp, *done & (size - 1));
+    fake_platform_clear_log(&f->fp);
+    assert_int_equal(txq_clean(&f->q), th - 1);
+    assert_true(txq_stopped(&f->q));
+    assert_int_equal(fx_xmit(f, 0, 60, 0), TXQ_BUSY);
+    assert_int_equal(stopped_writes(f), 0);
+    *done += 1;
+    fake_platform_complete(&f->fp, *done & (size - 1));
+    assert_int_equal(txq_clean(&f->q), 1);
+    assert_false(txq_stopped(&f->q));
+    assert_int_equal(stopped_writes(f), 1);
+    assert_int_equal(txq_free(&f->q), th);
+    assert_int_equal(fx_xmit(f, 0, 60, 0), TXQ_OK);
+    txq_get_stats(&f->q, &st);
+    assert_int_equal(st.wakes, st.stops);
+}
+
+/* The wake threshold on every ring size where the rule changes: a quarter
+ * of rings up to 128 (2, 4, 8, 16, 32), TXQ_WAKE_THRESH (42) from 256
+ * (where a quarter, 64, first exceeds it) to the largest, 65536; twice per
+ * ring, the second time across the wrap. */
+static void test_txq_wake_threshold_ring_sizes(void **state)
+{
+    struct fx *f = *state;
+    static const unsigned logs[] = {3, 4, 5, 6, 7, 8, 9, 16};
+    unsigned i;
+
+    assert_int_equal(wake_thresh_of(7), 32);
+    assert_int_equal(wake_thresh_of(8), TXQ_WAKE_THRESH);
+    for (i = 0; i < sizeof(logs) / sizeof(logs[0]); i++) {
+        uint32_t done = 0;
+
+        f->cfg.ring_log2 = logs[i];
+        f->cfg.wb_thresh = 1;
+        fx_up(f);
+        fill_and_wake(f, logs[i], &done);
+        fill_and_wake(f, logs[i], &done);
+        txq_destroy(&f->q);
+        f->q_up = 0;
+    }
 }
 
 static void test_txq_clean_reclaims_and_wakes(void **state)
@@ -807,6 +887,29 @@ static void test_txq_bug_tail_beyond_ring(void **state)
     assert_int_equal(f->fp.log[nth_op(&f->fp, FAKE_MMIO_W32, 3)].val, 4);
 }
 
+/* DESC_REUSE fires once, on packet bug_at exactly (the first one with a
+ * descriptor in flight from an earlier doorbell): the slot published last
+ * is rewritten with that packet's body; the slots before and after keep
+ * their own. */
+static void test_txq_bug_desc_reuse_at(void **state)
+{
+    struct fx *f = *state;
+    uint64_t addr;
+    uint32_t lf, rsvd, i;
+
+    f->cfg.bug = DRV_BUG_DESC_REUSE;
+    f->cfg.bug_at = 3;
+    fx_up(f);
+    for (i = 0; i < 6; i++)
+        assert_int_equal(fx_xmit(f, i, (uint16_t)(60 + i), 0), TXQ_OK);
+    for (i = 0; i < 6; i++) {
+        uint32_t as = i == 2 ? 3 : i; /* slot 2 holds packet 3's body */
+        read_desc(f, i, &addr, &lf, &rsvd);
+        assert_int_equal(addr, dma_of(as));
+        assert_int_equal(lf, 60 + as);
+    }
+}
+
 /* The transmit path reads the consumer's index (free space) and writes its
  * own: what the cache-line model charges between CPUs. */
 static void test_txq_touches_shared_fields(void **state)
@@ -884,6 +987,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_txq_ring_full_stops_and_rings, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_clean_reclaims_and_wakes, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_wake_threshold, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_wake_threshold_ring_sizes, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_clean_empty, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_wrap_around, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_bad_head, fx_setup, fx_teardown),
@@ -897,6 +1001,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_txq_wc_push, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_bugs, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_bug_tail_beyond_ring, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_bug_desc_reuse_at, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_touches_shared_fields, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_tail_coalesce, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_bql_stops_and_wakes, fx_setup, fx_teardown),
