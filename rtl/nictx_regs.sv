@@ -58,6 +58,7 @@ module nictx_regs #(
   output logic [1:0]  proto_o,
   output logic        stop_o,      // ErrDma or ErrCplTimeout: no new descriptor fetches
   output logic        qrst_o,      // queue reset: one cycle
+  output logic        rst_hold_o,  // a queue reset is pending: start no frame, no read
   output logic [23:0] cpl_timeout_o,  // completion timeout, device cycles; 0: off
   output logic        doorbell_o,  // tail write accepted or WC block closed
   output logic [63:0] ring_base_o,
@@ -405,6 +406,7 @@ module nictx_regs #(
   assign proto_o          = proto_q;
   assign stop_o           = err_q[nictx_pkg::ErrDma] || err_q[nictx_pkg::ErrCplTimeout];
   assign qrst_o           = qrst_q;
+  assign rst_hold_o       = rst_pend_q || qrst_q;
   assign cpl_timeout_o    = cpl_to_q;
   assign doorbell_o       = doorbell;
   assign ring_base_o      = ring_base_q;

@@ -74,7 +74,7 @@ module nictx_tx_top #(
   logic        enable, stop, doorbell;
   // Queue reset (CTRL.RESET): the datapath's reset, one cycle long; the
   // register block and the port slices keep theirs.
-  logic        qrst, core_rst_n, quiescent, engine_idle;
+  logic        qrst, core_rst_n, quiescent, engine_idle, rst_hold, wc_busy;
   logic [23:0] cpl_timeout;
   logic        rd_timeout, rd_unexp;
   logic [1:0]  proto;
@@ -169,10 +169,13 @@ module nictx_tx_top #(
 
   // ---- host-to-device demux: CplD to the read engine, MWr to the WC
   // window to nictx_wc (always taken), the rest to the registers ----
-  logic h2d_is_cpl, h2d_is_wc, regs_req_ready, rd_cpl_ready;
+  logic h2d_is_cpl, h2d_is_wc, h2d_wc_go, regs_req_ready, rd_cpl_ready;
   assign h2d_is_cpl = h2d_type == nictx_pkg::TlpCplD;
   assign h2d_is_wc  = h2d_type == nictx_pkg::TlpMWr && h2d_addr[9:0] >= nictx_pkg::WcBase;
-  assign h2d_ready  = h2d_is_cpl ? rd_cpl_ready : (h2d_is_wc || regs_req_ready);
+  // A WC write starts only when no queue reset is pending: the reset must
+  // not land inside it.
+  assign h2d_wc_go  = h2d_is_wc && !(rst_hold && h2d_sop);
+  assign h2d_ready  = h2d_is_cpl ? rd_cpl_ready : (h2d_is_wc ? h2d_wc_go : regs_req_ready);
 
   // ---- device-to-host sources ----
   localparam int unsigned SrcMrd = 0, SrcRegCpl = 1, SrcWr = 2, NumSrc = 3;
@@ -208,7 +211,7 @@ module nictx_tx_top #(
     .rst_ni       (core_rst_n),
     .proto_i      (proto),
     .ring_log2_i  (ring_log2),
-    .req_valid_i  (h2d_valid && h2d_is_wc),
+    .req_valid_i  (h2d_valid && h2d_wc_go),
     .req_sop_i    (h2d_sop),
     .req_eop_i    (h2d_eop),
     .req_len_i    (h2d_len),
@@ -223,7 +226,8 @@ module nictx_tx_top #(
     .blk_valid_o  (blk_valid),
     .blk_idx_o    (blk_idx),
     .blk_w0_o     (blk_w0),
-    .blk_w1_o     (blk_w1)
+    .blk_w1_o     (blk_w1),
+    .busy_o       (wc_busy)
   );
 
   nictx_regs #(
@@ -249,6 +253,7 @@ module nictx_tx_top #(
     .proto_o          (proto),
     .stop_o           (stop),
     .qrst_o           (qrst),
+    .rst_hold_o       (rst_hold),
     .cpl_timeout_o    (cpl_timeout),
     .doorbell_o       (doorbell),
     .ring_base_o      (ring_base),
@@ -432,7 +437,7 @@ module nictx_tx_top #(
     .clk_i        (clk_i),
     .rst_ni       (core_rst_n),
     .line_rate_i  (line_rate),
-    .fr_valid_i   (fr_valid),
+    .fr_valid_i   (fr_valid && !(rst_hold && fr_sop)),  // no new frame before a reset
     .fr_ready_o   (fr_ready),
     .fr_sop_i     (fr_sop),
     .fr_eop_i     (fr_eop),
@@ -476,7 +481,9 @@ module nictx_tx_top #(
   );
 
   // ---- device-to-host arbitration (every TLP is one beat) ----
-  assign src_valid = {cw_valid, rcpl_valid, mrd_valid};
+  // No new read leaves while a queue reset is pending: its tag would be
+  // reissued after the reset.
+  assign src_valid = {cw_valid, rcpl_valid, mrd_valid && !rst_hold};
 
   prim_arbiter_rr #(
     .N (NumSrc)
@@ -525,7 +532,8 @@ module nictx_tx_top #(
   // between frames, no device write or request is pending and both output
   // slices are empty.  Reads still outstanding are abandoned; their late
   // completions are discarded as unexpected.
-  assign quiescent = mac_idle && cpl_idle && !d2h_valid && !d2h_valid_o && !wire_valid_o;
+  assign quiescent = mac_idle && cpl_idle && !d2h_valid && !d2h_valid_o && !wire_valid_o &&
+                     !wc_busy;
 
   // The datapath's reset: a flop output, so glitch-free; released at the
   // clock edge after qrst falls.

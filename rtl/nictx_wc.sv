@@ -21,8 +21,10 @@
 // sets bad_access_o on its first beat and is ignored.  Beats carry one
 // 8-byte word each (lanes follow the address, which is 8-aligned).
 //
-// Handshake: every beat is taken (the top ties the port's ready high); all
-// outputs are single-cycle pulses combinational from the beat.
+// Handshake: every beat offered is taken (the top holds a TLP's first beat
+// back while a queue reset is pending, so a reset never lands inside a
+// TLP; busy_o says one is in progress); all outputs are single-cycle
+// pulses combinational from the beat.
 module nictx_wc (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -45,7 +47,8 @@ module nictx_wc (
   output logic        blk_valid_o,
   output logic [15:0] blk_idx_o,
   output logic [63:0] blk_w0_o,
-  output logic [63:0] blk_w1_o
+  output logic [63:0] blk_w1_o,
+  output logic        busy_o      // inside a TLP: a queue reset must wait
 );
 
   // Per buffer b: words at [64*b +: 64], index at [16*b +: 16], written
@@ -160,5 +163,7 @@ module nictx_wc (
   logic unused;
   assign unused = woff[6];  // always 1: the window is the upper half of BAR0
   // verilator lint_on UNUSEDSIGNAL
+
+  assign busy_o = beat_q != 6'd0;
 
 endmodule
