@@ -2,9 +2,9 @@
  * nictx_hw.h - the device's programming interface as the driver sees it:
  * BAR0 register offsets and the transmit descriptor layout.
  *
- * The RTL (rtl/nictx_pkg.sv) defines the same offsets; the register test in
- * tests/test_rtl_regs.c reads every register through the simulated link, so
- * a mismatch fails there.
+ * The RTL (rtl/nictx_pkg.sv) defines the same offsets; tests/test_limits.c
+ * reads every register's reset value and bounds at the device port, so a
+ * mismatch fails there.
  *
  * All registers are 32 bits, little-endian, 4-byte aligned.  64-bit values
  * are LO/HI pairs at an 8-byte aligned offset and may be written with one
@@ -16,12 +16,12 @@
 #include <stdint.h>
 
 #define NICTX_REG_CTRL         0x00u /* RW  bit0 enable; bit1 reset (write 1 while disabled:
-                                        queue reset, docs/device.md) */
+                                        queue reset, docs/faults.md) */
 #define NICTX_REG_ERR          0x04u /* W1C error bits, NICTX_ERR_* */
 #define NICTX_REG_RING_BASE_LO 0x08u /* RW  ring bus address, 16-byte aligned */
 #define NICTX_REG_RING_BASE_HI 0x0Cu
 #define NICTX_REG_RING_LOG2    0x10u /* RW  ring size = 1 << n, n in 3..16 */
-#define NICTX_REG_TAIL         0x14u /* WO  doorbell: index of the next free slot */
+#define NICTX_REG_TAIL         0x14u /* RW  doorbell: index of the next free slot (reads back) */
 #define NICTX_REG_HEAD         0x18u /* RO  index of the next descriptor to complete */
 #define NICTX_REG_WB_THRESH    0x1Cu /* RW  head writeback every n completions, 0..65535;
                                         0 = off */
@@ -86,7 +86,10 @@
 
 #define NICTX_ERR_TAIL_RANGE 0x1u /* a tail write beyond the ring was ignored */
 #define NICTX_ERR_BAD_DESC   0x2u /* a descriptor with length 0 or > 16383 was skipped */
-#define NICTX_ERR_BAD_ACCESS 0x4u /* MMIO access to an unknown offset or of a bad size */
+#define NICTX_ERR_BAD_ACCESS 0x4u /* a write to an unknown or read-only offset, a value out
+                                      of range, an access of a bad size, or any access
+                                      beyond the register page (a read of an unused offset
+                                      inside it returns 0 and sets nothing) */
 #define NICTX_ERR_DMA        0x8u /* a DMA read completed with an error status (UR, CA) or
                                      poisoned (EP): what it carried was skipped and the
                                      queue stopped */

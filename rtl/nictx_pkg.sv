@@ -1,7 +1,7 @@
 // nictx_pkg: constants shared by the nictx transmit engine.
 //
 // TLP beat types on the device ports and the BAR0 register map.  The
-// register offsets must match driver/nictx_hw.h (tests/test_rtl_regs.c reads
+// register offsets must match driver/nictx_hw.h (tests/test_limits.c reads
 // every register through the simulated link).
 package nictx_pkg;
 
