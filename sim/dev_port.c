@@ -98,8 +98,7 @@ static void wire_collect(struct sim *s, const struct dev_wire_beat *w)
         for (i = 0; i < n; i++)
             s->frame[s->frame_len++] = (uint8_t)(w->data >> (8 * i));
     if (w->eop) {
-        double gbps = sim_cfg_line_rate_fx(&s->cfg) / 65536.0 * 8.0 * s->cfg.dev_mhz / 1e3;
-        s->wire_free = s->frame_t0 + sim_ns_to_ps((s->frame_len + 4.0 + 20.0) * 8.0 / gbps);
+        s->wire_free = s->frame_t0 + (sim_ps_t)((s->frame_len + 4.0 + 20.0) * s->wire_ps_per_byte);
         sb_check_frame(s->sb, s->frame, s->frame_len, w->fcs, s->frame_t0);
         s->frame_open = 0;
         s->last_progress = s->now;

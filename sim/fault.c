@@ -97,14 +97,13 @@ static void fault_quiesce_driver(struct sim_cpu *c)
 int sim_fault_check_hang(struct sim_cpu *c)
 {
     struct sim *s = c->sim;
-    struct sim_timeouts to;
     unsigned dropped;
 
     /* One CPU watches: the completion CPU when there are two. */
     if (c->id != s->ncpu - 1 || s->txq.resetting)
         return 0;
-    sim_cfg_timeouts(&s->cfg, &to);
-    if (to.tx_us == 0 || !txq_hung(&s->txq, plat_time_ns(&c->plat), (uint64_t)(to.tx_us * 1000.0)))
+    if (s->to.tx_us == 0 ||
+        !txq_hung(&s->txq, plat_time_ns(&c->plat), (uint64_t)(s->to.tx_us * 1000.0)))
         return 0;
     fault_quiesce_driver(c);
     long err = txq_reset(&s->txq, &c->plat, &dropped);

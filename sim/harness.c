@@ -315,9 +315,7 @@ static void sim_watchdog_diag(struct sim *s, const char *why)
  */
 static int sim_step_world(struct sim *s, int cpu_may_run, sim_ps_t stop_at)
 {
-    struct sim_timeouts to;
-    sim_cfg_timeouts(&s->cfg, &to);
-    sim_ps_t wd = sim_ns_to_ps(to.watchdog_us * 1000.0);
+    sim_ps_t wd = s->watchdog_ps;
 
     sim_deliver(s);
     if (s->failed)
@@ -341,7 +339,7 @@ static int sim_step_world(struct sim *s, int cpu_may_run, sim_ps_t stop_at)
     if (s->now > s->last_progress + wd) {
         char why[96];
         snprintf(why, sizeof(why), "watchdog: no frame and no device write for %g us",
-                 to.watchdog_us);
+                 s->to.watchdog_us);
         sim_watchdog_diag(s, why);
         return -1;
     }
@@ -428,9 +426,7 @@ static void sim_driver_cfg(struct sim *s)
     tc->bql = cfg->bql;
     tc->dql_order = cfg->dql;
     tc->tail_coalesce = cfg->tail_coalesce;
-    struct sim_timeouts to;
-    sim_cfg_timeouts(cfg, &to);
-    double cyc = to.cpl_us * cfg->dev_mhz;
+    double cyc = s->to.cpl_us * cfg->dev_mhz;
     tc->cpl_timeout = cyc < (double)(1u << 24) - 1 ? (uint32_t)cyc : (1u << 24) - 1;
 
     memset(pc, 0, sizeof(*pc));
@@ -575,6 +571,9 @@ struct sim *sim_create(const struct sim_cfg *cfg, const struct device_ops *ops,
     s->period_ps = sim_ns_to_ps(1000.0 / cfg->dev_mhz);
     s->stop_at = SIM_PS_NEVER;
     s->drop_cause = SIM_DROP_RESET;
+    sim_cfg_timeouts(cfg, &s->to);
+    s->watchdog_ps = sim_ns_to_ps(s->to.watchdog_us * 1000.0);
+    s->wire_ps_per_byte = 8.0 * SIM_PS_PER_NS / sim_cfg_line_gbps_eff(cfg);
     if (sim_build(s, ops, err, errlen) != 0) {
         sim_destroy(s);
         return NULL;

@@ -94,6 +94,8 @@ void sim_cfg_default(struct sim_cfg *cfg);
 int sim_cfg_validate(const struct sim_cfg *cfg, char *err, size_t errlen);
 /* The MAC's rate register: wire bytes per device cycle, unsigned 8.16. */
 uint32_t sim_cfg_line_rate_fx(const struct sim_cfg *cfg);
+/* The line rate that register programs, in Gb/s (what the MAC paces at). */
+double sim_cfg_line_gbps_eff(const struct sim_cfg *cfg);
 
 /* The timeouts a run uses, in us: each its setting, raised where the
  * configuration needs more, so that no configured latency trips one and

@@ -198,7 +198,7 @@ void sim_result(const struct sim *s, struct sim_result *r)
     r->doorbells_per_pkt = (double)ts.doorbells / n;
     r->desc_fetches_per_pkt = (double)d->tlps[TLP_KIND_DESC_RD] / n;
     r->irqs_per_pkt = (double)s->rc.st.irqs / n;
-    r->line_gbps_eff = sim_cfg_line_rate_fx(&s->cfg) / 65536.0 * 8.0 * s->cfg.dev_mhz / 1e3;
+    r->line_gbps_eff = sim_cfg_line_gbps_eff(&s->cfg);
     sim_result_util(s, r, busiest);
 
     r->rd_stall_cycles = s->rd_stall_cycles;

@@ -105,6 +105,11 @@ uint32_t sim_cfg_line_rate_fx(const struct sim_cfg *c)
     return (uint32_t)llround(line_bytes_per_cycle(c) * 65536.0);
 }
 
+double sim_cfg_line_gbps_eff(const struct sim_cfg *cfg)
+{
+    return sim_cfg_line_rate_fx(cfg) / 65536.0 * 8.0 * cfg->dev_mhz / 1e3;
+}
+
 
 void sim_cfg_default(struct sim_cfg *cfg)
 {

@@ -117,6 +117,11 @@ struct sim {
     uint64_t not_owned, wc_used, wc_dropped;
     uint32_t dev_err;
 
+    /* derived once from the configuration (sim_create) */
+    struct sim_timeouts to;    /* completion timeout, hang check, watchdog */
+    sim_ps_t watchdog_ps;
+    double wire_ps_per_byte;   /* at the programmed line rate */
+
     /* faults (fault.h) */
     unsigned inj_fired;    /* faults of the plan carried out */
     unsigned drop_cause;   /* scoreboard reason for the next reset's drops */
