@@ -25,9 +25,12 @@
 // retires with done_err_o when any of its MRds was marked, and the
 // requester must not use its data.
 //
-// Unexpected completions: a beat whose tag has no MRd outstanding (a late
-// completion after a queue reset, or a completer bug) is discarded and
-// flagged on unexp_o; it writes nothing.
+// Unexpected completions: a beat whose tag has no MRd outstanding (a
+// completion later than the completion timeout after a queue reset, or a
+// completer bug) is discarded and flagged on unexp_o; it writes nothing.
+// A queue reset waits until drained_o (nictx_regs), so no completion of a
+// read the reset abandoned can reach a tag reused after it, unless the
+// completion is later than the timeout.
 //
 // Completion timeout: when the oldest MRd has waited cpl_timeout_i cycles
 // (0: off) since it became the oldest without all its data, timeout_o
@@ -83,6 +86,7 @@ module nictx_dma_rd #(
   output logic        done_valid_o,
   output logic        done_dest_o,
   output logic        done_err_o,
+  output logic        drained_o,  // every MRd sent has all its completions
   output logic        idle_o
 );
 
@@ -331,6 +335,9 @@ module nictx_dma_rd #(
   assign mrd_tag_o   = mrd_tag_q;
   assign mrd_dest_o  = mrd_dest_q;
   assign idle_o      = !cur_valid_q && !mrd_valid_q && out_q == '0;
+  // Outstanding MRds are out_q; the one in the output register has not
+  // left yet (it is the youngest, so all older ones can retire).
+  assign drained_o   = out_q == {8'd0, mrd_valid_q};
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

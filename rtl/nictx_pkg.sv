@@ -9,6 +9,7 @@ package nictx_pkg;
   localparam logic [1:0] TlpMWr  = 2'd0;
   localparam logic [1:0] TlpMRd  = 2'd1;
   localparam logic [1:0] TlpCplD = 2'd2;
+  localparam logic [1:0] TlpCpl  = 2'd3;  // completion without data: status not Successful
 
   // BAR0 register offsets (bytes).
   localparam logic [7:0] RegCtrl        = 8'h00;

@@ -6,8 +6,11 @@
 // holds the requested bytes (the host takes its lanes by address).  BAR0 is
 // 1 KiB: the registers are its first 256 bytes; MWrs to the write-combining
 // window (0x200..0x3FF) go to nictx_wc, everything else comes here.  An
-// access beyond the register page (an MRd of the WC window included) sets
-// nictx_pkg::ErrBadAccess; a read of it completes with zeros.
+// access of another size or alignment, or beyond the register page (an MRd
+// of the WC window included), sets nictx_pkg::ErrBadAccess; such an MRd is
+// answered with a completion without data and status Unsupported Request
+// (cpl_err_o, nictx_pkg::TlpCpl), as PCIe has a completer answer a request
+// it does not support.
 //
 // Doorbell (doorbell_o): an accepted tail write, or a WC block close
 // (nictx_wc), which may also move the tail; both count in CNT_DOORBELL.
@@ -23,15 +26,24 @@
 // and nictx_pkg::ErrCplTimeout by a read whose completion never came; while
 // either is set (stop_o) the descriptor fetcher starts no new fetch.
 //
-// Queue reset (docs/device.md): with CTRL.ENABLE clear, a write of
+// Queue reset (docs/faults.md): with CTRL.ENABLE clear, a write of
 // CTRL.RESET waits until the engine is quiescent (quiescent_i: no frame on
-// its way to the wire and no device write pending), then pulses qrst_o for
-// one cycle, which resets the datapath (fetchers, read engine, MAC,
-// completion writer, WC window); here it clears the tail and the error
-// bits.  Configuration and counters are kept.  A doorbell while disabled
-// (tail write or WC block) is ignored with nictx_pkg::ErrDbOff; a change of
-// ring base, ring size or protocol while enabled, an enable with ring base
-// 0, and a reset while enabled are refused with nictx_pkg::ErrCfg.
+// its way to the wire and no device write pending) and its DMA reads have
+// drained (rd_drained_i: every read sent has all its completions), or, if
+// a completion is lost, until CPL_TIMEOUT cycles have passed since the
+// reset was asked (0: it does not wait for reads); a tag is reused only
+// after that, as PCIe allows after a Completion Timeout.  Then it pulses
+// qrst_o for one cycle, which resets the datapath (fetchers, read engine,
+// MAC, completion writer, WC window); here it clears the tail and the
+// error bits.  Configuration and counters are kept.
+//
+// The ring (RING_BASE, RING_LOG2, PROTO) can be changed only while the
+// queue's ring state is at its reset value: after power-on or a queue
+// reset and before the next enable.  A change at any other time (enabled,
+// or disabled with the pointers of an earlier run, or while a reset is
+// pending) is refused with nictx_pkg::ErrCfg, as are an enable with ring
+// base 0 and a reset while enabled.  A doorbell while disabled (tail write
+// or WC block) is ignored with nictx_pkg::ErrDbOff.
 module nictx_regs #(
   parameter int unsigned DescFetchMaxHw = 32,
   parameter int unsigned NumTags        = 256
@@ -53,12 +65,14 @@ module nictx_regs #(
   output logic [12:0] cpl_len_o,
   output logic [9:0]  cpl_off_o,
   output logic [63:0] cpl_data_o,
+  output logic        cpl_err_o,   // Unsupported Request: no data, cpl_len_o 0
   // Configuration
   output logic        enable_o,
   output logic [1:0]  proto_o,
   output logic        stop_o,      // ErrDma or ErrCplTimeout: no new descriptor fetches
   output logic        qrst_o,      // queue reset: one cycle
   output logic        rst_hold_o,  // a queue reset is pending: start no frame, no read
+  output logic        wc_hold_o,   // ... and waits no more for reads: start no WC write
   output logic [23:0] cpl_timeout_o,  // completion timeout, device cycles; 0: off
   output logic        doorbell_o,  // tail write accepted or WC block closed
   output logic [63:0] ring_base_o,
@@ -85,7 +99,8 @@ module nictx_regs #(
   input  logic        dma_err_i,        // a completion with an error status arrived
   input  logic        cpl_timeout_i,    // a read's completion timed out
   input  logic        unexp_cpl_i,      // a completion for no outstanding read
-  input  logic        quiescent_i,      // a queue reset now loses nothing
+  input  logic        quiescent_i,      // a queue reset now cuts no frame or TLP
+  input  logic        rd_drained_i,     // every DMA read sent has all its completions
   input  logic        engine_idle_i,    // nothing in flight anywhere
   input  logic        not_owned_i,      // a not-owned flush discarded not_owned_cnt_i
   input  logic [15:0] not_owned_cnt_i,  //   descriptors
@@ -108,6 +123,10 @@ module nictx_regs #(
   logic [nictx_pkg::NumErr-1:0] err_d, err_q;
   logic        rst_pend_d, rst_pend_q;  // a queue reset waits for quiescence
   logic        qrst_d, qrst_q;
+  logic        cfg_open_d, cfg_open_q;  // the ring may be (re)configured
+  logic [23:0] rst_wait_d, rst_wait_q;  // cycles a pending reset waited for reads
+  logic        rst_go;                  // the pending reset fires now
+  logic        ring_cfg_ok;             // a ring change is accepted now
   logic [23:0] cpl_to_d, cpl_to_q;
   logic [63:0] ring_base_d, ring_base_q;
   logic [4:0]  ring_log2_d, ring_log2_q;
@@ -136,6 +155,7 @@ module nictx_regs #(
   logic [12:0] cpl_len_d, cpl_len_q;
   logic [9:0]  cpl_off_d, cpl_off_q;
   logic [63:0] cpl_data_d, cpl_data_q;
+  logic        cpl_err_d, cpl_err_q;
 
   // Register read mux: both dwords of the aligned 8-byte word.
   logic [31:0] rd_lo, rd_hi;
@@ -185,7 +205,7 @@ module nictx_regs #(
         nictx_pkg::RegCntWcDrop:    v = cnt_wc_drop_q;
         nictx_pkg::RegStatus: begin
           v = 32'd0;
-          v[nictx_pkg::StatusQuiescent] = quiescent_i;
+          v[nictx_pkg::StatusQuiescent] = quiescent_i && rd_drained_i;
           v[nictx_pkg::StatusIdle]      = engine_idle_i;
           v[nictx_pkg::StatusResetting] = rst_pend_q || qrst_q;
         end
@@ -224,6 +244,8 @@ module nictx_regs #(
     err_d         = err_q;
     rst_pend_d    = rst_pend_q;
     qrst_d        = 1'b0;
+    cfg_open_d    = cfg_open_q;
+    rst_wait_d    = rst_wait_q;
     cpl_to_d      = cpl_to_q;
     ring_base_d   = ring_base_q;
     ring_log2_d   = ring_log2_q;
@@ -252,6 +274,7 @@ module nictx_regs #(
     cpl_len_d     = cpl_len_q;
     cpl_off_d     = cpl_off_q;
     cpl_data_d    = cpl_data_q;
+    cpl_err_d     = cpl_err_q;
     doorbell      = 1'b0;
 
     if ((is_wr || is_rd) && (!size_ok || !in_page)) err_d[nictx_pkg::ErrBadAccess] = 1'b1;
@@ -272,20 +295,21 @@ module nictx_regs #(
               err_d[nictx_pkg::ErrCfg] = 1'b1;  // no ring, or a reset still pending
             end else begin
               enable_d = wr_val[k][nictx_pkg::CtrlEnable];
+              if (enable_d) cfg_open_d = 1'b0;  // the ring state is in use now
             end
           end
           nictx_pkg::RegErr:        err_d = err_d & ~wr_val[k][nictx_pkg::NumErr-1:0];
           nictx_pkg::RegRingBaseLo: begin
-            if (enable_q) err_d[nictx_pkg::ErrCfg] = 1'b1;
+            if (!ring_cfg_ok) err_d[nictx_pkg::ErrCfg] = 1'b1;
             else ring_base_d[31:0] = {wr_val[k][31:4], 4'b0000};
           end
           nictx_pkg::RegRingBaseHi: begin
-            if (enable_q) err_d[nictx_pkg::ErrCfg] = 1'b1;
+            if (!ring_cfg_ok) err_d[nictx_pkg::ErrCfg] = 1'b1;
             else ring_base_d[63:32] = wr_val[k];
           end
           nictx_pkg::RegRingLog2: begin
             if (!(wr_val[k] >= 32'd3 && wr_val[k] <= 32'd16)) err_d[nictx_pkg::ErrBadAccess] = 1'b1;
-            else if (enable_q) err_d[nictx_pkg::ErrCfg] = 1'b1;
+            else if (!ring_cfg_ok) err_d[nictx_pkg::ErrCfg] = 1'b1;
             else ring_log2_d = wr_val[k][4:0];
           end
           nictx_pkg::RegCplTimeout: begin
@@ -341,7 +365,7 @@ module nictx_regs #(
             if (!(wr_val[k] == {30'd0, nictx_pkg::ProtoTail} ||
                   wr_val[k] == {30'd0, nictx_pkg::ProtoOwner} ||
                   wr_val[k] == {30'd0, nictx_pkg::ProtoWc})) err_d[nictx_pkg::ErrBadAccess] = 1'b1;
-            else if (enable_q) err_d[nictx_pkg::ErrCfg] = 1'b1;
+            else if (!ring_cfg_ok) err_d[nictx_pkg::ErrCfg] = 1'b1;
             else proto_d = wr_val[k][1:0];
           end
           default: err_d[nictx_pkg::ErrBadAccess] = 1'b1;  // read-only or unknown
@@ -354,9 +378,10 @@ module nictx_regs #(
     if (is_rd) begin
       cpl_valid_d = 1'b1;
       cpl_tag_d   = req_tag_i;
-      cpl_len_d   = req_len_i;
+      cpl_len_d   = (size_ok && in_page) ? req_len_i : 13'd0;
       cpl_off_d   = req_off_i;
       cpl_data_d  = (size_ok && in_page) ? {rd_hi, rd_lo} : 64'd0;
+      cpl_err_d   = !(size_ok && in_page);
     end
 
     // Write-combining block close: a doorbell that may also move the tail;
@@ -380,18 +405,35 @@ module nictx_regs #(
     if (cpl_timeout_i) err_d[nictx_pkg::ErrCplTimeout] = 1'b1;
     if (unexp_cpl_i) err_d[nictx_pkg::ErrUnexpCpl] = 1'b1;
 
-    // A pending queue reset fires once nothing can be cut: the datapath is
-    // reset next cycle; the tail and the error state are cleared now.
-    if (rst_pend_q && quiescent_i) begin
+    // A pending queue reset fires once nothing can be cut and no completion
+    // can still come (or the completion timeout has passed): the datapath
+    // is reset next cycle; the tail and the error state are cleared now.
+    if (rst_pend_q && !rst_go && rst_wait_q != cpl_to_q) rst_wait_d = rst_wait_q + 24'd1;
+    if (rst_go) begin
       rst_pend_d = 1'b0;
       qrst_d     = 1'b1;
       tail_d     = '0;
       err_d      = '0;
+      cfg_open_d = 1'b1;
+      rst_wait_d = '0;
     end
     if (not_owned_i) cnt_not_owned_d = cnt_not_owned_q + {16'd0, not_owned_cnt_i};
     if (wc_used_i)  cnt_wc_d = cnt_wc_q + 32'd1;
     cnt_wc_drop_d = cnt_wc_drop_q + {31'd0, wc_torn_i} + {31'd0, wc_drop_i};
   end
+
+  // Ring configuration is accepted only in the ring's reset state.
+  assign ring_cfg_ok = cfg_open_q && !rst_pend_q;
+  // Once the reads no longer hold it, the reset waits only for the
+  // datapath; a WC write starting then could delay it without end.  Before
+  // that, WC writes (posted) must still pass: completions queue behind them
+  // on the h2d port, and holding posted writes until completions arrive
+  // would deadlock (PCIe ordering lets posted requests pass completions,
+  // never the reverse).
+  logic rd_waited;
+  assign rd_waited   = rd_drained_i || rst_wait_q >= cpl_to_q;
+  assign rst_go      = rst_pend_q && quiescent_i && rd_waited;
+  assign wc_hold_o   = (rst_pend_q && rd_waited) || qrst_q;
 
   // One read outstanding: a new MRd waits until the last completion left.
   assign req_ready_o = !(req_type_i == nictx_pkg::TlpMRd && cpl_valid_q);
@@ -400,6 +442,7 @@ module nictx_regs #(
   assign cpl_len_o   = cpl_len_q;
   assign cpl_off_o   = cpl_off_q;
   assign cpl_data_o  = cpl_data_q;
+  assign cpl_err_o   = cpl_err_q;
   assign idle_o      = !cpl_valid_q && !rst_pend_q && !qrst_q;
 
   assign enable_o         = enable_q;
@@ -430,6 +473,8 @@ module nictx_regs #(
       err_q         <= '0;
       rst_pend_q    <= 1'b0;
       qrst_q        <= 1'b0;
+      cfg_open_q    <= 1'b1;
+      rst_wait_q    <= '0;
       cpl_to_q      <= nictx_pkg::CplTimeoutReset;
       ring_base_q   <= '0;
       ring_log2_q   <= 5'd8;
@@ -458,12 +503,15 @@ module nictx_regs #(
       cpl_len_q     <= '0;
       cpl_off_q     <= '0;
       cpl_data_q    <= '0;
+      cpl_err_q     <= 1'b0;
     end else begin
       enable_q      <= enable_d;
       proto_q       <= proto_d;
       err_q         <= err_d;
       rst_pend_q    <= rst_pend_d;
       qrst_q        <= qrst_d;
+      cfg_open_q    <= cfg_open_d;
+      rst_wait_q    <= rst_wait_d;
       cpl_to_q      <= cpl_to_d;
       ring_base_q   <= ring_base_d;
       ring_log2_q   <= ring_log2_d;
@@ -492,6 +540,7 @@ module nictx_regs #(
       cpl_len_q     <= cpl_len_d;
       cpl_off_q     <= cpl_off_d;
       cpl_data_q    <= cpl_data_d;
+      cpl_err_q     <= cpl_err_d;
     end
   end
 

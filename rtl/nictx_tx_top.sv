@@ -15,8 +15,10 @@
 //    marks a CplD whose status is not Successful (Unsupported Request): its
 //    data is unusable; the engine skips what it carried, sets ERR.DMA and
 //    starts no new descriptor fetch until ERR.DMA is cleared.
-//  - d2h_*: device-to-host TLP beats, same rules (MRd, MWr, CplD).  Every
-//    TLP the engine sends is a single beat.
+//  - d2h_*: device-to-host TLP beats, same rules (MRd, MWr, CplD, and Cpl:
+//    a completion without data, len 0, d2h_err_o high: Unsupported Request,
+//    the answer to a register read the BAR does not support).  Every TLP
+//    the engine sends is a single beat.
 //  - wire_*: Ethernet frames without FCS, 8 bytes per beat from byte 0,
 //    wire_bytes_o valid bytes; the FCS comes on wire_fcs_o with the last beat.
 // Every stream is valid/ready, one beat per clock: valid never waits for
@@ -59,6 +61,7 @@ module nictx_tx_top #(
   output logic [12:0] d2h_len_o,
   output logic [63:0] d2h_addr_o,
   output logic [63:0] d2h_data_o,
+  output logic        d2h_err_o,
   // Wire
   output logic        wire_valid_o,
   input  logic        wire_ready_i,
@@ -74,9 +77,9 @@ module nictx_tx_top #(
   logic        enable, stop, doorbell;
   // Queue reset (CTRL.RESET): the datapath's reset, one cycle long; the
   // register block and the port slices keep theirs.
-  logic        qrst, core_rst_n, quiescent, engine_idle, rst_hold, wc_busy;
+  logic        qrst, core_rst_n, quiescent, engine_idle, rst_hold, wc_hold, wc_busy;
   logic [23:0] cpl_timeout;
-  logic        rd_timeout, rd_unexp;
+  logic        rd_timeout, rd_unexp, rd_drained;
   logic [1:0]  proto;
   logic [63:0] ring_base, wb_addr, irq_addr;
   logic [4:0]  ring_log2;
@@ -93,7 +96,7 @@ module nictx_tx_top #(
 
   // ---- port register slices ----
   localparam int unsigned H2dW  = 1 + 1 + 2 + 8 + 13 + 64 + 64 + 1;
-  localparam int unsigned D2hW  = 2 + 8 + 13 + 64 + 64;
+  localparam int unsigned D2hW  = 2 + 8 + 13 + 64 + 64 + 1;
   localparam int unsigned WireW = 1 + 1 + 4 + 32 + 64;
 
   logic             h2d_valid, h2d_ready, h2d_sop, h2d_eop;
@@ -108,6 +111,7 @@ module nictx_tx_top #(
   logic [7:0]       d2h_tag;
   logic [12:0]      d2h_len;
   logic [63:0]      d2h_addr, d2h_data;
+  logic             d2h_err;
   logic [D2hW-1:0]  d2h_rdata;
   logic             wire_valid, wire_ready, wire_sop, wire_eop;
   logic [63:0]      wire_data;
@@ -141,13 +145,13 @@ module nictx_tx_top #(
     .rst_ni   (rst_ni),
     .wvalid_i (d2h_valid),
     .wready_o (d2h_ready),
-    .wdata_i  ({d2h_type, d2h_tag, d2h_len, d2h_addr, d2h_data}),
+    .wdata_i  ({d2h_type, d2h_tag, d2h_len, d2h_addr, d2h_data, d2h_err}),
     .rvalid_o (d2h_valid_o),
     .rready_i (d2h_ready_i),
     .rdata_o  (d2h_rdata),
     .depth_o  (d2h_depth)
   );
-  assign {d2h_type_o, d2h_tag_o, d2h_len_o, d2h_addr_o, d2h_data_o} = d2h_rdata;
+  assign {d2h_type_o, d2h_tag_o, d2h_len_o, d2h_addr_o, d2h_data_o, d2h_err_o} = d2h_rdata;
   assign d2h_sop_o = 1'b1;  // every TLP the engine sends is one beat
   assign d2h_eop_o = 1'b1;
 
@@ -172,9 +176,9 @@ module nictx_tx_top #(
   logic h2d_is_cpl, h2d_is_wc, h2d_wc_go, regs_req_ready, rd_cpl_ready;
   assign h2d_is_cpl = h2d_type == nictx_pkg::TlpCplD;
   assign h2d_is_wc  = h2d_type == nictx_pkg::TlpMWr && h2d_addr[9:0] >= nictx_pkg::WcBase;
-  // A WC write starts only when no queue reset is pending: the reset must
-  // not land inside it.
-  assign h2d_wc_go  = h2d_is_wc && !(rst_hold && h2d_sop);
+  // A WC write starts only when no queue reset is about to fire: the reset
+  // must not land inside it (wc_hold, nictx_regs).
+  assign h2d_wc_go  = h2d_is_wc && !(wc_hold && h2d_sop);
   assign h2d_ready  = h2d_is_cpl ? rd_cpl_ready : (h2d_is_wc ? h2d_wc_go : regs_req_ready);
 
   // ---- device-to-host sources ----
@@ -192,6 +196,7 @@ module nictx_tx_top #(
   logic [9:0]  rcpl_off;
   logic [12:0] rcpl_len;
   logic [63:0] rcpl_data;
+  logic        rcpl_err;
   logic        cw_valid;
   logic [63:0] cw_addr, cw_data;
 
@@ -249,11 +254,13 @@ module nictx_tx_top #(
     .cpl_len_o        (rcpl_len),
     .cpl_off_o        (rcpl_off),
     .cpl_data_o       (rcpl_data),
+    .cpl_err_o        (rcpl_err),
     .enable_o         (enable),
     .proto_o          (proto),
     .stop_o           (stop),
     .qrst_o           (qrst),
     .rst_hold_o       (rst_hold),
+    .wc_hold_o        (wc_hold),
     .cpl_timeout_o    (cpl_timeout),
     .doorbell_o       (doorbell),
     .ring_base_o      (ring_base),
@@ -280,6 +287,7 @@ module nictx_tx_top #(
     .cpl_timeout_i    (rd_timeout),
     .unexp_cpl_i      (rd_unexp),
     .quiescent_i      (quiescent),
+    .rd_drained_i     (rd_drained),
     .engine_idle_i    (engine_idle),
     .not_owned_i      (not_owned),
     .not_owned_cnt_i  (not_owned_cnt),
@@ -340,6 +348,7 @@ module nictx_tx_top #(
     .done_valid_o (rd_done),
     .done_dest_o  (rd_done_dest),
     .done_err_o   (rd_done_err),
+    .drained_o    (rd_drained),
     .idle_o       (rd_idle)
   );
 
@@ -504,9 +513,11 @@ module nictx_tx_top #(
     d2h_len   = mrd_len;
     d2h_addr  = mrd_addr;
     d2h_data  = '0;
+    d2h_err   = 1'b0;
     unique case (src_idx)
       2'(SrcRegCpl): begin
-        d2h_type = nictx_pkg::TlpCplD;
+        d2h_type = rcpl_err ? nictx_pkg::TlpCpl : nictx_pkg::TlpCplD;
+        d2h_err  = rcpl_err;
         d2h_tag  = rcpl_tag;
         d2h_len  = rcpl_len;
         d2h_addr = {54'd0, rcpl_off};
@@ -530,8 +541,8 @@ module nictx_tx_top #(
                        !d2h_valid_o && !wire_valid_o;
   // STATUS.QUIESCENT: a queue reset now cuts no frame and no TLP: the MAC is
   // between frames, no device write or request is pending and both output
-  // slices are empty.  Reads still outstanding are abandoned; their late
-  // completions are discarded as unexpected.
+  // slices are empty.  The register block also waits for the DMA reads to
+  // drain (rd_drained), or for the completion timeout, before it resets.
   assign quiescent = mac_idle && cpl_idle && !d2h_valid && !d2h_valid_o && !wire_valid_o &&
                      !wc_busy;
 
@@ -561,8 +572,12 @@ module nictx_tx_top #(
   assert property (@(posedge clk_i) disable iff (!core_rst_n || qrst)
                    (fr_valid && !fr_ready) |=> (fr_valid && $stable(fr_data) && $stable(fr_sop)));
   // The engine only ever sends single-beat TLPs: data TLPs carry <= 8 bytes.
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
+  D2hOneBeat_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
                    (d2h_valid && d2h_type != nictx_pkg::TlpMRd) |-> d2h_len <= 13'd8);
+  // A completion without data is exactly an error completion of length 0.
+  D2hCplIsErr_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+                   d2h_valid |-> ((d2h_type == nictx_pkg::TlpCpl) == d2h_err &&
+                                  (!d2h_err || d2h_len == 13'd0)));
 `endif
 
   // verilator lint_off UNUSEDSIGNAL

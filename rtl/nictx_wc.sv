@@ -56,7 +56,11 @@ module nictx_wc (
   logic [127:0] w0_d, w0_q, w1_d, w1_q;
   logic [31:0]  idx_d, idx_q;
   logic [5:0]   vld_d, vld_q;
-  logic [5:0]   beat_d, beat_q;  // beat within the TLP (a TLP has <= 32)
+  // Beat within the TLP.  An accepted TLP has <= 32 beats, but every TLP
+  // the port can carry is counted (a 13-bit length at any lane: up to
+  // 1025 beats), so a long one that is refused still ends where it ends.
+  localparam int unsigned BeatW = 11;
+  logic [BeatW-1:0] beat_d, beat_q;
 
   logic [6:0]  woff;    // 8-byte word offset in BAR0 of this beat
   logic        bsel;    // buffer
@@ -68,7 +72,7 @@ module nictx_wc (
   logic        in_ring;
 
   always_comb begin
-    woff    = req_off_i[9:3] + {1'b0, beat_q};
+    woff    = req_off_i[9:3] + {1'b0, beat_q[5:0]};  // only used while ok
     bsel    = woff[5];
     word    = woff[4:0];
     tlp_end = {4'd0, req_off_i} + {1'b0, req_len_i};
@@ -99,7 +103,7 @@ module nictx_wc (
     blk_w0_o     = bsel ? w0_q[127:64] : w0_q[63:0];
     blk_w1_o     = bsel ? w1_q[127:64] : w1_q[63:0];
 
-    if (req_valid_i) beat_d = req_eop_i ? 6'd0 : beat_q + 6'd1;
+    if (req_valid_i) beat_d = req_eop_i ? '0 : beat_q + 1'b1;
 
     if (wr) begin
       unique case (word)
@@ -153,10 +157,10 @@ module nictx_wc (
 `ifndef SYNTHESIS
   // A well-formed TLP ends on its last beat: ceil(len / 8) beats.
   BeatCount_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   (req_valid_i && ok) |-> (req_eop_i == ({7'd0, beat_q} + 13'd1 == req_len_i >> 3)))
+                   (req_valid_i && ok) |-> (req_eop_i == ({2'd0, beat_q} + 13'd1 == req_len_i >> 3)))
     else $error("nictx_wc: WC MWr of %0d bytes ended at beat %0d", req_len_i, beat_q);
   SopFirst_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   req_valid_i |-> (req_sop_i == (beat_q == 6'd0)));
+                   req_valid_i |-> (req_sop_i == (beat_q == '0)));
 `endif
 
   // verilator lint_off UNUSEDSIGNAL
@@ -164,6 +168,6 @@ module nictx_wc (
   assign unused = woff[6];  // always 1: the window is the upper half of BAR0
   // verilator lint_on UNUSEDSIGNAL
 
-  assign busy_o = beat_q != 6'd0;
+  assign busy_o = beat_q != '0;
 
 endmodule

@@ -60,7 +60,7 @@ static void d2h_collect(struct sim *s, const struct dev_beat *b)
         t->addr = b->addr;
         t->last = 1;
         t->ro = 0;
-        t->status = TLP_STATUS_SC;
+        t->status = b->err ? TLP_STATUS_UR : TLP_STATUS_SC;
         t->ep = 0;
         s->d2h_beat = 0;
     }
@@ -73,8 +73,8 @@ static void d2h_collect(struct sim *s, const struct dev_beat *b)
     }
     s->d2h_beat++;
     if (b->eop) {
-        if (t->type == TLP_CPLD)
-            t->addr &= 0xff; /* a register offset; lanes already taken */
+        if (t->type == TLP_CPLD || t->type == TLP_CPL)
+            t->addr &= 0x3ff; /* a BAR0 offset; lanes already taken */
         d2h_classify(s, t);
         pcie_link_advance(s->h2d, s->now);
         if (pcie_link_send(s->d2h, s->now, t) != 0)

@@ -84,7 +84,7 @@ void rtl_step(void *dev, const struct dev_in *in, struct dev_out *out)
     out->d2h.len = t.d2h_len_o;
     out->d2h.addr = t.d2h_addr_o;
     out->d2h.data = t.d2h_data_o;
-    out->d2h.err = 0; // the engine never sends an error completion
+    out->d2h.err = t.d2h_err_o;
     out->wire.valid = t.wire_valid_o;
     out->wire.sop = t.wire_sop_o;
     out->wire.eop = t.wire_eop_o;

@@ -9,7 +9,8 @@
  *    reads).  Header fields are repeated on every beat of a TLP; the data
  *    lanes follow the address (lane = address mod 8), so a TLP of len bytes
  *    at address a has ceil(((a mod 8) + len) / 8) beats; an MRd has one.
- *  - d2h: device-to-host TLP beats, same rules.
+ *  - d2h: device-to-host TLP beats, same rules; a register read the BAR
+ *    does not support is answered with a Cpl (DEV_TLP_CPL, err set, len 0).
  *  - wire: frame bytes (without FCS) from byte 0, 8 per beat, `bytes` valid;
  *    the MAC's FCS comes with the last beat.
  *
@@ -30,6 +31,8 @@
 #define DEV_TLP_MWR 0u
 #define DEV_TLP_MRD 1u
 #define DEV_TLP_CPLD 2u
+#define DEV_TLP_CPL 3u /* completion without data (len 0): from the device,
+                          always with err (Unsupported Request) */
 
 struct dev_beat {
     uint8_t valid;
@@ -41,7 +44,8 @@ struct dev_beat {
                       device: the register offset of the read it answers */
     uint64_t data;
     uint8_t err;   /* CplD to the device: its data is unusable: a status other
-                      than Successful (UR, CA) or poisoned (EP); data lanes zero */
+                      than Successful (UR, CA) or poisoned (EP); data lanes zero.
+                      Cpl from the device: status Unsupported Request */
 };
 
 struct dev_wire_beat {
@@ -79,7 +83,7 @@ struct device_ops {
 /* Beats of a TLP of `len` bytes at `addr` (an MRd has one). */
 static inline unsigned dev_tlp_beats(unsigned type, uint64_t addr, unsigned len)
 {
-    return type == DEV_TLP_MRD ? 1u : ((unsigned)(addr & 7) + len + 7) / 8;
+    return type == DEV_TLP_MRD || len == 0 ? 1u : ((unsigned)(addr & 7) + len + 7) / 8;
 }
 
 /* Lanes follow the address: byte `lane` of beat k of a TLP at `addr` is

@@ -113,7 +113,7 @@ static void host_snoop(struct sim *s, const struct tlp *t, sim_ps_t at)
     const struct stbuf *sb[SIM_MAX_CPUS];
     unsigned i;
 
-    if (t->type == TLP_CPLD || rc_is_msi(t->addr))
+    if (t->type == TLP_CPLD || t->type == TLP_CPL || rc_is_msi(t->addr))
         return;
     for (i = 0; i < s->ncpu; i++)
         sb[i] = &s->cpus[i].stb;
@@ -153,9 +153,10 @@ static void host_refused(struct sim *s, const char *kind, const char *type, cons
 static void host_mmio_cpl(struct sim *s, const struct tlp *t, sim_ps_t at)
 {
     unsigned who = t->tag >> SIM_TAG_CPU_SHIFT;
-    uint32_t v = 0;
+    uint32_t v = 0xFFFFFFFFu; /* what a CPU load gets from an error completion */
 
-    memcpy(&v, t->data, t->len < 4 ? t->len : 4);
+    if (t->status == TLP_STATUS_SC)
+        memcpy(&v, t->data, t->len < 4 ? t->len : 4);
     if (who == 0 && s->hreg_waiting && t->tag == s->hreg_tag) {
         s->hreg_value = v;
         s->hreg_waiting = 0;

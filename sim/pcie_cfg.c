@@ -219,6 +219,8 @@ unsigned pcie_tlp_wire_bytes(unsigned type, uint64_t addr, unsigned len)
         return PCIE_MRD_OVERHEAD_BYTES;
     case TLP_CPLD:
         return PCIE_CPLD_OVERHEAD_BYTES + payload;
+    case TLP_CPL: /* the same header, no data */
+        return PCIE_CPLD_OVERHEAD_BYTES;
     default:
         return 0;
     }
@@ -405,6 +407,7 @@ int pcie_tlp_fc_class(unsigned type)
     case TLP_MRD:
         return PCIE_FC_CLASS_NP;
     case TLP_CPLD:
+    case TLP_CPL:
         return PCIE_FC_CLASS_CPL;
     default:
         return -1;

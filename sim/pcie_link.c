@@ -288,7 +288,7 @@ static sim_ps_t ps_add_sat(sim_ps_t a, sim_ps_t b)
 
 static size_t data_len(uint8_t type, uint16_t len)
 {
-    return type == TLP_MRD ? 0 : len;
+    return type == TLP_MRD || type == TLP_CPL ? 0 : len;
 }
 
 /* Rate and overhead in use (see Rate in pcie_link.h). */
@@ -803,9 +803,9 @@ int pcie_link_send(struct pcie_link *l, sim_ps_t now, const struct tlp *t)
     int cls;
     size_t dlen;
 
-    if (l == NULL || t == NULL || t->kind >= TLP_KIND_COUNT || t->len == 0 ||
-        t->len > TLP_MAX_DATA)
-        return -1;
+    if (l == NULL || t == NULL || t->kind >= TLP_KIND_COUNT || t->len > TLP_MAX_DATA ||
+        (t->len == 0) != (t->type == TLP_CPL))
+        return -1; /* a Cpl carries no data; every other TLP some */
     cls = pcie_tlp_fc_class(t->type);
     wire = pcie_tlp_wire_bytes(t->type, t->addr, t->len);
     if (cls < 0 || wire == 0)

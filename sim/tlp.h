@@ -24,6 +24,7 @@ enum tlp_type {
     TLP_MWR = 0,  /* posted memory write */
     TLP_MRD = 1,  /* non-posted memory read */
     TLP_CPLD = 2, /* completion with data */
+    TLP_CPL = 3,  /* completion without data (len 0): a status other than SC */
 };
 
 /* Accounting kinds; keep tlp_kind_name() in pcie_link.c in step. */
@@ -55,7 +56,7 @@ struct tlp {
     uint8_t kind;  /* enum tlp_kind */
     uint8_t tag;   /* MRd/CplD: transaction tag */
     uint8_t last;  /* CplD: last completion of its request */
-    uint16_t len;  /* payload bytes (MRd: requested bytes), 1..4096 */
+    uint16_t len;  /* payload bytes (MRd: requested bytes), 1..4096; Cpl: 0 */
     uint64_t addr; /* byte address (see above for CplD) */
     uint8_t ro;    /* Relaxed Ordering attribute */
     uint8_t status; /* CplD: enum tlp_status */

@@ -380,8 +380,17 @@ static void on_d2h(struct eh *h, const struct dev_beat *b)
         break;
     case DEV_TLP_CPLD:
         assert_int_equal(b->tag, h->rd_tag);
+        assert_false(b->err);
         h->rd_val = (uint32_t)(b->data >> (8 * (h->rd_off & 7)));
         h->rd_data = b->data;
+        h->rd_done = 1;
+        break;
+    case DEV_TLP_CPL: /* Unsupported Request: a CPU load reads all ones */
+        assert_int_equal(b->tag, h->rd_tag);
+        assert_true(b->err);
+        assert_int_equal(b->len, 0);
+        h->rd_val = 0xFFFFFFFFu;
+        h->rd_data = ~0ull;
         h->rd_done = 1;
         break;
     default:

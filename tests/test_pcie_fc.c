@@ -200,7 +200,10 @@ static void test_pcie_fc_credit_arith(void **state)
     assert_int_equal(pcie_tlp_fc_class(TLP_MWR), PCIE_FC_CLASS_P);
     assert_int_equal(pcie_tlp_fc_class(TLP_MRD), PCIE_FC_CLASS_NP);
     assert_int_equal(pcie_tlp_fc_class(TLP_CPLD), PCIE_FC_CLASS_CPL);
-    assert_int_equal(pcie_tlp_fc_class(3), -1);
+    assert_int_equal(pcie_tlp_fc_class(TLP_CPL), PCIE_FC_CLASS_CPL);
+    assert_int_equal(pcie_tlp_fc_class(4), -1);
+    assert_int_equal(pcie_tlp_data_credits(TLP_CPL, 0, 0), 0);
+    assert_int_equal(pcie_tlp_wire_bytes(TLP_CPL, 0, 0), PCIE_CPLD_OVERHEAD_BYTES);
     /* Data credits: payload DWs in units of 4 DW. */
     assert_int_equal(pcie_tlp_data_credits(TLP_MWR, 0, 16), 1);
     assert_int_equal(pcie_tlp_data_credits(TLP_MWR, 0, 17), 2);  /* boundary: 1 B over */

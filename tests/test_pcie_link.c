@@ -775,7 +775,13 @@ static void test_pcie_link_bad_tlp(void **state)
     f->t->kind = TLP_KIND_COUNT;
     assert_int_equal(pcie_link_send(f->link, 0, f->t), -1);
     f->t->kind = TLP_KIND_OTHER;
-    f->t->type = 3;
+    f->t->type = TLP_CPL; /* a completion without data must have none */
+    assert_int_equal(pcie_link_send(f->link, 0, f->t), -1);
+    f->t->type = TLP_MWR;
+    f->t->len = 0;
+    assert_int_equal(pcie_link_send(f->link, 0, f->t), -1);
+    f->t->len = 4;
+    f->t->type = 4;
     assert_int_equal(pcie_link_send(f->link, 0, f->t), -1);
     assert_int_equal(pcie_link_send(f->link, 0, NULL), -1);
     assert_int_equal(pcie_link_in_flight(f->link), 0);
@@ -784,6 +790,10 @@ static void test_pcie_link_bad_tlp(void **state)
     f->t->len = TLP_MAX_DATA; /* boundary: largest allowed */
     assert_int_equal(pcie_link_send(f->link, 0, f->t), 0);
     assert_int_equal(pcie_link_stats(f->link)->tlp_bytes, 24 + 4096);
+    f->t->type = TLP_CPL; /* a completion without data: its header only */
+    f->t->len = 0;
+    assert_int_equal(pcie_link_send(f->link, 0, f->t), 0);
+    assert_int_equal(pcie_link_stats(f->link)->tlp_bytes, 24 + 4096 + 20);
 }
 
 /* ------------------------------------------------------------- bad config */

@@ -68,6 +68,16 @@ static void err_is(struct eh *h, uint32_t bits)
     assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
 }
 
+/* Wait for STATUS.RESETTING to clear: the reset was taken. */
+static void reset_done(struct eh *h)
+{
+    unsigned i;
+
+    for (i = 0; i < 1000 && (eh_rd32(h, NICTX_REG_STATUS) & NICTX_STATUS_RESETTING); i++)
+        ;
+    assert_true(i < 1000);
+}
+
 static void test_reset_refusals(void **state)
 {
     struct eh *h = *state;
@@ -102,10 +112,34 @@ static void test_reset_refusals(void **state)
     /* Unknown CTRL bits are a bad access. */
     eh_wr32(h, NICTX_REG_CTRL, 0x4);
     err_is(h, NICTX_ERR_BAD_ACCESS);
-    /* Disabled, the same writes are taken. */
+    /* Disabled, the ring still belongs to the run that used it: refused
+     * (finding-ring-size-disabled), and so while a reset is pending. */
     eh_wr32(h, NICTX_REG_CTRL, 0);
     eh_wr32(h, NICTX_REG_RING_LOG2, 5);
+    err_is(h, NICTX_ERR_CFG);
+    eh_wr32(h, NICTX_REG_PROTO, NICTX_PROTO_WC);
+    err_is(h, NICTX_ERR_CFG);
+    eh_wr32(h, NICTX_REG_RING_BASE_LO, (uint32_t)RING_BUS + 0x1000);
+    err_is(h, NICTX_ERR_CFG);
+    eh_hold_wire(h, 1); /* a frame on its way holds the reset pending */
+    eh_post(h, BUF_BUS, 200, 1, NULL);
+    eh_wr32(h, NICTX_REG_CTRL, NICTX_CTRL_ENABLE);
+    eh_doorbell(h);
+    eh_run(h, 2000); /* the frame is fetched; its first beat waits for the wire */
+    assert_false(eh_rd32(h, NICTX_REG_STATUS) & NICTX_STATUS_QUIESCENT);
+    eh_wr32(h, NICTX_REG_CTRL, 0);
+    eh_wr32(h, NICTX_REG_CTRL, NICTX_CTRL_RESET);
+    assert_true(eh_rd32(h, NICTX_REG_STATUS) & NICTX_STATUS_RESETTING);
+    eh_wr32(h, NICTX_REG_RING_LOG2, 5);
+    err_is(h, NICTX_ERR_CFG);
+    eh_hold_wire(h, 0);
+    reset_done(h);
+    eh_check_frames(h);
+    /* After the reset, the same writes are taken. */
+    eh_wr32(h, NICTX_REG_RING_LOG2, 5);
+    eh_wr32(h, NICTX_REG_PROTO, NICTX_PROTO_WC);
     assert_int_equal(eh_rd32(h, NICTX_REG_RING_LOG2), 5);
+    assert_int_equal(eh_rd32(h, NICTX_REG_PROTO), NICTX_PROTO_WC);
     assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
 }
 
@@ -122,16 +156,6 @@ static void test_reset_wc_doorbell_while_disabled(void **state)
     assert_int_equal(eh_rd32(h, NICTX_REG_CNT_DOORBELL), 0);
     assert_int_equal(eh_rd32(h, NICTX_REG_TAIL), 0);
     assert_int_equal(h->n_mrds, 0);
-}
-
-/* Wait for STATUS.RESETTING to clear: the reset was taken. */
-static void reset_done(struct eh *h)
-{
-    unsigned i;
-
-    for (i = 0; i < 1000 && (eh_rd32(h, NICTX_REG_STATUS) & NICTX_STATUS_RESETTING); i++)
-        ;
-    assert_true(i < 1000);
 }
 
 /* A reset after some traffic: tail, head and ERR cleared; configuration and
@@ -201,10 +225,14 @@ static void test_reset_completion_timeout(void **state)
     assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0); /* not yet */
     eh_run(h, 600);
     assert_int_equal(eh_rd32(h, NICTX_REG_ERR), NICTX_ERR_CPL_TIMEOUT);
-    assert_int_equal(eh_rd32(h, NICTX_REG_STATUS), NICTX_STATUS_QUIESCENT);
-    /* The register sequence: disable, reset, wait, enable. */
+    /* Not quiescent: a reset now would wait for the reads. */
+    assert_int_equal(eh_rd32(h, NICTX_REG_STATUS), 0);
+    /* The register sequence: disable, reset, wait, enable.  The reset waits
+     * for the reads the completion timeout long, then gives up on them. */
     eh_wr32(h, NICTX_REG_CTRL, 0);
     eh_wr32(h, NICTX_REG_CTRL, NICTX_CTRL_RESET);
+    eh_run(h, 250);
+    assert_int_equal(eh_rd32(h, NICTX_REG_STATUS), NICTX_STATUS_RESETTING);
     reset_done(h);
     assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
     assert_int_equal(eh_rd32(h, NICTX_REG_STATUS), NICTX_STATUS_QUIESCENT | NICTX_STATUS_IDLE);

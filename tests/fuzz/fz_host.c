@@ -64,7 +64,13 @@ void fz_expect_err(struct fz_host *h, uint32_t bits)
 
 void fz_reset_done(struct fz_host *h)
 {
-    h->n_mrd = 0;
+    /* A reset waits for the engine's reads to drain or for the completion
+     * timeout: a read still unanswered was given up on, and an answer to it
+     * now would be later than the timeout, so its tag may be reused. */
+    for (unsigned i = 0; i < h->n_mrd; i++)
+        h->mrd[i].tainted = 1;
+    if (h->n_mrd)
+        h->tainted_any = 1;
     h->reset_unsure = 0;
     h->expect_err = 0;
 }
@@ -132,11 +138,17 @@ static void fz_engine_cpl(struct fz_host *h, const struct dev_beat *b)
     if (b->tag != h->hrd_tag[0] || (b->addr & 0x3ff) != h->hrd_off[0])
         fz_fail(h, "engine CplD tag %u offset 0x%llx, the oldest host read is tag %u offset 0x%x",
                 b->tag, (unsigned long long)(b->addr & 0x3ff), h->hrd_tag[0], h->hrd_off[0]);
+    if (h->hrd_bad[0] != (b->type == DEV_TLP_CPL) || h->hrd_bad[0] != b->err ||
+        (b->type == DEV_TLP_CPL && b->len != 0))
+        fz_fail(h, "engine answered the %s read at offset 0x%x with type %u err %u len %u",
+                h->hrd_bad[0] ? "unsupported" : "register", h->hrd_off[0], b->type, b->err,
+                b->len);
     h->last_cpl_tag = b->tag;
     h->last_cpl_data = (uint32_t)(b->data >> (8 * (h->hrd_off[0] & 4)));
     h->cpls_seen++;
     memmove(&h->hrd_tag[0], &h->hrd_tag[1], h->n_hrd - 1);
     memmove(&h->hrd_off[0], &h->hrd_off[1], (h->n_hrd - 1) * sizeof(h->hrd_off[0]));
+    memmove(&h->hrd_bad[0], &h->hrd_bad[1], h->n_hrd - 1);
     h->n_hrd--;
 }
 
@@ -151,7 +163,8 @@ static void fz_d2h(struct fz_host *h, const struct dev_beat *b)
     switch (b->type) {
     case DEV_TLP_MRD: fz_engine_mrd(h, b); break;
     case DEV_TLP_MWR: fz_engine_mwr(h, b); break;
-    case DEV_TLP_CPLD: fz_engine_cpl(h, b); break;
+    case DEV_TLP_CPLD:
+    case DEV_TLP_CPL: fz_engine_cpl(h, b); break;
     default: fz_fail(h, "engine TLP of type %u", b->type);
     }
 }
@@ -229,6 +242,7 @@ static void fz_note_bar0(struct fz_host *h, unsigned type, uint8_t tag, uint64_t
         if (h->n_hrd == FZ_MAX_HRDS)
             fz_fail(h, "%u host reads unanswered", FZ_MAX_HRDS);
         h->hrd_tag[h->n_hrd] = tag;
+        h->hrd_bad[h->n_hrd] = !size_ok || off >= 0x100;
         h->hrd_off[h->n_hrd++] = (uint16_t)off;
     }
     if (!wc && (!size_ok || off >= 0x100))

@@ -66,6 +66,7 @@ struct fz_host {
     /* host MRds to BAR0 awaiting their CplD, oldest first */
     uint8_t hrd_tag[FZ_MAX_HRDS];
     uint16_t hrd_off[FZ_MAX_HRDS];
+    uint8_t hrd_bad[FZ_MAX_HRDS]; /* not a register read: answered with UR */
     unsigned n_hrd;
     uint8_t last_cpl_tag;      /* tag of the latest CplD from the device */
     uint32_t last_cpl_data;    /* its low dword at the read's lanes */
