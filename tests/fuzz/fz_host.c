@@ -329,18 +329,21 @@ void fz_raw_cpl(struct fz_host *h, uint8_t tag, uint64_t addr, unsigned len, int
 {
     int known = 0;
 
+    /* Sent first: the engine may issue an MRd with this tag while the
+     * completion's beats wait their turn on the port, and then takes it. */
+    fz_send(h, DEV_TLP_CPLD, tag, err, addr, len, data);
     for (unsigned i = 0; i < h->n_mrd; i++)
         if (h->mrd[i].tag == tag) {
             h->mrd[i].tainted = 1;
             h->tainted_any = known = 1;
         }
     /* The engine hands tags out 0, 1, 2, ... until each was used once: one
-     * far above every tag seen cannot be outstanding. */
+     * far above every tag seen (the slack covers the port's slice) cannot
+     * be outstanding. */
     if (!known && (int)tag > h->tag_seen_max + FZ_TAG_SLACK)
         fz_expect_err(h, NICTX_ERR_UNEXP_CPL);
     else
         h->tainted_any = 1; /* it may have landed in a read the host cannot see */
-    fz_send(h, DEV_TLP_CPLD, tag, err, addr, len, data);
 }
 
 /* ------------------------------------------------------------ registers */
