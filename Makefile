@@ -7,6 +7,8 @@
 #   make bench   simulator speed benchmark (figures, not assertions)
 #   make synth   Yosys 0.23 elaboration check of the RTL (needs yosys)
 #   make mutate  mutation testing: how many small bugs the tests catch (docs/testing.md)
+#   make regs    regenerate the register map's files from rtl/regs/nictx_regs.rdl
+#                (needs PeakRDL: installed from PyPI into $(BUILD)/peakrdl-venv)
 #   make clean
 
 # SAN=1: AddressSanitizer and UBSan on every C and C++ object, the
@@ -29,7 +31,7 @@ INCS     := -Isim -Idriver -Itests
 .DEFAULT_GOAL := all
 .DELETE_ON_ERROR:
 .SUFFIXES:
-.PHONY: all run run-one test lint bench synth clean deps results-ownership
+.PHONY: all run run-one test lint bench synth clean deps results-ownership regs regs-check
 
 # ---------------------------------------------------------------- deps
 # One script installs what is missing (apt-get); the stamp keeps it quiet.
@@ -41,8 +43,9 @@ deps: $(DEPS_STAMP)
 
 # ---------------------------------------------------------------- RTL
 RTL_TOP  := nictx_tx_top
-RTL_SRCS := rtl/nictx_pkg.sv rtl/prim_fifo_sync.sv rtl/prim_arbiter_rr.sv \
-            $(filter-out rtl/nictx_pkg.sv,$(sort $(wildcard rtl/nictx_*.sv)))
+RTL_PKGS := rtl/nictx_reg_pkg.sv rtl/nictx_pkg.sv
+RTL_SRCS := $(RTL_PKGS) rtl/prim_fifo_sync.sv rtl/prim_arbiter_rr.sv \
+            $(filter-out $(RTL_PKGS),$(sort $(wildcard rtl/nictx_*.sv)))
 VDIR     := $(BUILD)/verilated
 VLIB     := $(VDIR)/V$(RTL_TOP)__ALL.a
 # RTL_ASSERT=0 builds the engine without its protocol assertions: about a
@@ -81,6 +84,39 @@ synth:
 	@mkdir -p $(BUILD)
 	yosys -q -p "read_verilog -sv -DSYNTHESIS $(RTL_SRCS); hierarchy -check -top $(RTL_TOP); proc; opt; tee -q -o $(BUILD)/synth_stat.txt stat"
 	@tail -n 25 $(BUILD)/synth_stat.txt
+
+# ---------------------------------------------------------------- register map
+# One source: rtl/regs/nictx_regs.rdl (SystemRDL; docs/device.md).  `make
+# regs` writes REGS_OUT from it with PeakRDL and the exporters in
+# scripts/regs/nictx_regmap.py.  They are committed: building and testing need
+# no PeakRDL, and `make test` fails when they are stale (scripts/check-regs.sh,
+# sha256sum only).  PeakRDL is installed from PyPI into a venv under $(BUILD)
+# (scripts/regs/requirements.txt), or PEAKRDL=/path/to/peakrdl uses another.
+REGS_RDL  := rtl/regs/nictx_regs.rdl
+REGS_CFG  := scripts/regs/peakrdl.toml
+REGS_OUT  := rtl/nictx_reg_pkg.sv driver/nictx_regs_gen.h docs/device.md
+REGS_VENV := $(BUILD)/peakrdl-venv
+PEAKRDL   ?=
+PEAKRDL_RUN = $(or $(PEAKRDL),$(REGS_VENV)/bin/peakrdl) --peakrdl-cfg $(REGS_CFG)
+REGS_HELP := make regs needs PeakRDL: python3 with venv (Debian: apt-get install \
+             python3-venv) and PyPI, or pip install -r scripts/regs/requirements.txt \
+             then make regs PEAKRDL=peakrdl
+
+$(REGS_VENV)/.ok: scripts/regs/requirements.txt
+	@echo "installing PeakRDL ($<) into $(REGS_VENV)"
+	@rm -rf $(REGS_VENV)
+	@python3 -m venv $(REGS_VENV) || { echo "$(REGS_HELP)"; exit 2; }
+	@$(REGS_VENV)/bin/pip install -q -r $< || { echo "$(REGS_HELP)"; exit 2; }
+	@touch $@
+
+regs: $(if $(PEAKRDL),,$(REGS_VENV)/.ok)
+	$(PEAKRDL_RUN) nictx-svpkg $(REGS_RDL) -o rtl/nictx_reg_pkg.sv
+	$(PEAKRDL_RUN) nictx-cheader $(REGS_RDL) -o driver/nictx_regs_gen.h
+	$(PEAKRDL_RUN) nictx-markdown $(REGS_RDL) -o docs/device.md
+	@bash scripts/check-regs.sh
+
+regs-check:
+	@bash scripts/check-regs.sh
 
 # ---------------------------------------------------------------- C
 $(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
@@ -189,8 +225,9 @@ $(BUILD)/tests/test_cli $(BUILD)/tests/test_sweep_cli: $(BUILD)/tests/test_%: \
 	$(CC) -o $@ $(BUILD)/obj/tests/test_$*.o $(call obj,tests/cli_harness.c) $(CMOCKA) $(LDLIBS)
 
 TEST_BINS := $(addprefix $(BUILD)/tests/test_,$(ALL_TESTS))
+# scripts/check-regs.sh: the register map's generated files are current.
 test: $(TEST_BINS) $(BUILD)/nictx
-	@NICTX=$(BUILD)/nictx bash scripts/run-tests.sh $(TEST_BINS)
+	@NICTX=$(BUILD)/nictx bash scripts/run-tests.sh $(TEST_BINS) scripts/check-regs.sh
 
 bench: $(BUILD)/nictx
 	@bash scripts/bench.sh $(BUILD)/nictx

@@ -11,7 +11,7 @@
 // the ring since reset, flipping at every wrap) advance with each
 // descriptor that leaves, in every protocol.
 //
-// How far it fetches depends on the protocol (proto_i, nictx_pkg::Proto*):
+// How far it fetches depends on the protocol (proto_i, nictx_reg_pkg::Proto*):
 //  - Tail: up to the tail doorbell (tail_i).
 //  - Owner, Wc: a doorbell (doorbell_i) arms the fetcher; while armed it
 //    fetches without a bound from the tail, but never more than one ring's
@@ -209,7 +209,7 @@ module nictx_desc_fetch #(
     aslot      = alloc_q[SlotW-1:0];
     w_addr     = mem_a[hslot];
     w_len      = mem_l[hslot];
-    owner      = proto_i != nictx_pkg::ProtoTail;
+    owner      = proto_i != nictx_reg_pkg::ProtoTail;
     mask       = 16'((17'd1 << ring_log2_i) - 17'd1);
     ring_sz    = 17'd1 << ring_log2_i;
     tail_avail = (tail_i - fetch_q) & mask;
@@ -228,7 +228,7 @@ module nictx_desc_fetch #(
 
     // The held block relative to the consumer.
     blk_dk    = (blk_idx_q - cons_q) & mask;
-    blk_stale = blk_valid_q && (proto_i != nictx_pkg::ProtoWc ||
+    blk_stale = blk_valid_q && (proto_i != nictx_reg_pkg::ProtoWc ||
                                 blk_w1_q[63] != (phase_q ^ (blk_idx_q < cons_q)));
     blk_at_f  = blk_valid_q && !blk_stale && blk_dk == inbuf16;
     blk_ahead = blk_valid_q && !blk_stale && blk_dk > inbuf16;
@@ -242,7 +242,7 @@ module nictx_desc_fetch #(
     pub   = lim_valid_q ? {1'b0, (lim_q - cons_q) & mask} + 17'd1 :
                           {1'b0, (tail_i - cons_q) & mask};
     pub   = (pub > inbuf17) ? pub - inbuf17 : 17'd0;
-    if (proto_i == nictx_pkg::ProtoWc && !unb_q && pub < avail) avail = pub;
+    if (proto_i == nictx_reg_pkg::ProtoWc && !unb_q && pub < avail) avail = pub;
     if ((blk_at_f || blk_ahead) && blk_lim < avail) avail = blk_lim;
     n = avail[15:0];
     if (avail[16]) n = 16'hFFFF;
@@ -492,7 +492,7 @@ module nictx_desc_fetch #(
                    not_owned_o |-> (no_reads && ready_q == alloc_q));
   // Write-combining blocks only arrive in the Wc protocol.
   BlockOnlyInWc_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   blk_valid_i |-> proto_i == nictx_pkg::ProtoWc);
+                   blk_valid_i |-> proto_i == nictx_reg_pkg::ProtoWc);
 `endif
 
   // verilator lint_off UNUSEDSIGNAL

@@ -7,7 +7,7 @@
 // 1 KiB: the registers are its first 256 bytes; MWrs to the write-combining
 // window (0x200..0x3FF) go to nictx_wc, everything else comes here.  An
 // access of another size or alignment, or beyond the register page (an MRd
-// of the WC window included), sets nictx_pkg::ErrBadAccess; such an MRd is
+// of the WC window included), sets nictx_reg_pkg::ErrBadAccess; such an MRd is
 // answered with a completion without data and status Unsupported Request
 // (cpl_err_o, nictx_pkg::TlpCpl), as PCIe has a completer answer a request
 // it does not support.
@@ -20,10 +20,10 @@
 // for cpl_ready_i; cpl_* are stable until taken.
 //
 // Invalid accesses (unknown offset, bad size, a value out of range) set
-// nictx_pkg::ErrBadAccess and leave the register unchanged; a tail beyond the ring
-// sets nictx_pkg::ErrTailRange and is ignored (the engine never hangs on it).
-// nictx_pkg::ErrDma is set by a DMA read completion with an error status
-// and nictx_pkg::ErrCplTimeout by a read whose completion never came; while
+// nictx_reg_pkg::ErrBadAccess and leave the register unchanged; a tail beyond the ring
+// sets nictx_reg_pkg::ErrTailRange and is ignored (the engine never hangs on it).
+// nictx_reg_pkg::ErrDma is set by a DMA read completion with an error status
+// and nictx_reg_pkg::ErrCplTimeout by a read whose completion never came; while
 // either is set (stop_o) the descriptor fetcher starts no new fetch.
 //
 // Queue reset (docs/faults.md): with CTRL.ENABLE clear, a write of
@@ -41,9 +41,9 @@
 // queue's ring state is at its reset value: after power-on or a queue
 // reset and before the next enable.  A change at any other time (enabled,
 // or disabled with the pointers of an earlier run, or while a reset is
-// pending) is refused with nictx_pkg::ErrCfg, as are an enable with ring
+// pending) is refused with nictx_reg_pkg::ErrCfg, as are an enable with ring
 // base 0 and a reset while enabled.  A doorbell while disabled (tail write
-// or WC block) is ignored with nictx_pkg::ErrDbOff.
+// or WC block) is ignored with nictx_reg_pkg::ErrDbOff.
 module nictx_regs #(
   parameter int unsigned DescFetchMaxHw = 32,
   parameter int unsigned NumTags        = 256
@@ -120,7 +120,7 @@ module nictx_regs #(
   // harness only ever sends BAR0 offsets.
   logic        enable_d, enable_q;
   logic [1:0]  proto_d, proto_q;
-  logic [nictx_pkg::NumErr-1:0] err_d, err_q;
+  logic [nictx_reg_pkg::RegErrBits-1:0] err_d, err_q;
   logic        rst_pend_d, rst_pend_q;  // a queue reset waits for quiescence
   logic        qrst_d, qrst_q;
   logic        cfg_open_d, cfg_open_q;  // the ring may be (re)configured
@@ -172,44 +172,44 @@ module nictx_regs #(
       logic [7:0]  o;
       o = rd_base | (k == 0 ? 8'h00 : 8'h04);
       unique case (o)
-        nictx_pkg::RegCtrl:         v = {31'd0, enable_q};
-        nictx_pkg::RegErr:          v = {{(32 - nictx_pkg::NumErr){1'b0}}, err_q};
-        nictx_pkg::RegRingBaseLo:   v = ring_base_q[31:0];
-        nictx_pkg::RegRingBaseHi:   v = ring_base_q[63:32];
-        nictx_pkg::RegRingLog2:     v = {27'd0, ring_log2_q};
-        nictx_pkg::RegTail:         v = {16'd0, tail_q};
-        nictx_pkg::RegHead:         v = {16'd0, head_i};
-        nictx_pkg::RegWbThresh:     v = {16'd0, wb_thresh_q};
-        nictx_pkg::RegWbAddrLo:     v = wb_addr_q[31:0];
-        nictx_pkg::RegWbAddrHi:     v = wb_addr_q[63:32];
-        nictx_pkg::RegIrqThresh:    v = {16'd0, irq_thresh_q};
-        nictx_pkg::RegIrqData:      v = irq_data_q;
-        nictx_pkg::RegIrqAddrLo:    v = irq_addr_q[31:0];
-        nictx_pkg::RegIrqAddrHi:    v = irq_addr_q[63:32];
-        nictx_pkg::RegMrrsLog2:     v = {28'd0, mrrs_log2_q};
-        nictx_pkg::RegLineRate:     v = {8'd0, line_rate_q};
-        nictx_pkg::RegCntPkts:      v = cnt_pkts_q;
-        nictx_pkg::RegCntBytesLo:   v = cnt_bytes_q[31:0];
-        nictx_pkg::RegCntBytesHi:   v = cnt_bytes_q[63:32];
-        nictx_pkg::RegCntDoorbell:  v = cnt_db_q;
-        nictx_pkg::RegCntDescRd:    v = cnt_desc_rd_q;
-        nictx_pkg::RegCntDmaRd:     v = cnt_dma_rd_q;
-        nictx_pkg::RegId:           v = nictx_pkg::IdValue;
-        nictx_pkg::RegDescFetchMax: v = {26'd0, fetch_max_q};
-        nictx_pkg::RegMaxTags:      v = {23'd0, max_tags_q};
-        nictx_pkg::RegMaxRdBytes:   v = {11'd0, max_rd_q};
-        nictx_pkg::RegCntRdStall:   v = cnt_stall_q;
-        nictx_pkg::RegProto:        v = {30'd0, proto_q};
-        nictx_pkg::RegCntNotOwned:  v = cnt_not_owned_q;
-        nictx_pkg::RegCntWc:        v = cnt_wc_q;
-        nictx_pkg::RegCntWcDrop:    v = cnt_wc_drop_q;
-        nictx_pkg::RegStatus: begin
+        nictx_reg_pkg::RegCtrl:         v = {31'd0, enable_q};
+        nictx_reg_pkg::RegErr:          v = {{(32 - nictx_reg_pkg::RegErrBits){1'b0}}, err_q};
+        nictx_reg_pkg::RegRingBaseLo:   v = ring_base_q[31:0];
+        nictx_reg_pkg::RegRingBaseHi:   v = ring_base_q[63:32];
+        nictx_reg_pkg::RegRingLog2:     v = {27'd0, ring_log2_q};
+        nictx_reg_pkg::RegTail:         v = {16'd0, tail_q};
+        nictx_reg_pkg::RegHead:         v = {16'd0, head_i};
+        nictx_reg_pkg::RegWbThresh:     v = {16'd0, wb_thresh_q};
+        nictx_reg_pkg::RegWbAddrLo:     v = wb_addr_q[31:0];
+        nictx_reg_pkg::RegWbAddrHi:     v = wb_addr_q[63:32];
+        nictx_reg_pkg::RegIrqThresh:    v = {16'd0, irq_thresh_q};
+        nictx_reg_pkg::RegIrqData:      v = irq_data_q;
+        nictx_reg_pkg::RegIrqAddrLo:    v = irq_addr_q[31:0];
+        nictx_reg_pkg::RegIrqAddrHi:    v = irq_addr_q[63:32];
+        nictx_reg_pkg::RegMrrsLog2:     v = {28'd0, mrrs_log2_q};
+        nictx_reg_pkg::RegLineRate:     v = {8'd0, line_rate_q};
+        nictx_reg_pkg::RegCntPkts:      v = cnt_pkts_q;
+        nictx_reg_pkg::RegCntBytesLo:   v = cnt_bytes_q[31:0];
+        nictx_reg_pkg::RegCntBytesHi:   v = cnt_bytes_q[63:32];
+        nictx_reg_pkg::RegCntDoorbell:  v = cnt_db_q;
+        nictx_reg_pkg::RegCntDescRd:    v = cnt_desc_rd_q;
+        nictx_reg_pkg::RegCntDmaRd:     v = cnt_dma_rd_q;
+        nictx_reg_pkg::RegId:           v = nictx_reg_pkg::RegIdReset;
+        nictx_reg_pkg::RegDescFetchMax: v = {26'd0, fetch_max_q};
+        nictx_reg_pkg::RegMaxTags:      v = {23'd0, max_tags_q};
+        nictx_reg_pkg::RegMaxRdBytes:   v = {11'd0, max_rd_q};
+        nictx_reg_pkg::RegCntRdStall:   v = cnt_stall_q;
+        nictx_reg_pkg::RegProto:        v = {30'd0, proto_q};
+        nictx_reg_pkg::RegCntNotOwned:  v = cnt_not_owned_q;
+        nictx_reg_pkg::RegCntWc:        v = cnt_wc_q;
+        nictx_reg_pkg::RegCntWcDrop:    v = cnt_wc_drop_q;
+        nictx_reg_pkg::RegStatus: begin
           v = 32'd0;
-          v[nictx_pkg::StatusQuiescent] = quiescent_i && rd_drained_i;
-          v[nictx_pkg::StatusIdle]      = engine_idle_i;
-          v[nictx_pkg::StatusResetting] = rst_pend_q || qrst_q;
+          v[nictx_reg_pkg::StatusQuiescent] = quiescent_i && rd_drained_i;
+          v[nictx_reg_pkg::StatusIdle]      = engine_idle_i;
+          v[nictx_reg_pkg::StatusResetting] = rst_pend_q || qrst_q;
         end
-        nictx_pkg::RegCplTimeout:   v = {8'd0, cpl_to_q};
+        nictx_reg_pkg::RegCplTimeout:   v = {8'd0, cpl_to_q};
         default:                    v = 32'd0;
       endcase
       if (k == 0) rd_lo = v;
@@ -277,98 +277,98 @@ module nictx_regs #(
     cpl_err_d     = cpl_err_q;
     doorbell      = 1'b0;
 
-    if ((is_wr || is_rd) && (!size_ok || !in_page)) err_d[nictx_pkg::ErrBadAccess] = 1'b1;
-    if (wc_bad_access_i) err_d[nictx_pkg::ErrBadAccess] = 1'b1;
+    if ((is_wr || is_rd) && (!size_ok || !in_page)) err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
+    if (wc_bad_access_i) err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
 
     for (int unsigned k = 0; k < 2; k++) begin
       if (wr_en[k]) begin
         unique case (wr_off[k])
-          nictx_pkg::RegCtrl: begin
+          nictx_reg_pkg::RegCtrl: begin
             if (wr_val[k][31:2] != 30'd0) begin
-              err_d[nictx_pkg::ErrBadAccess] = 1'b1;
-            end else if (wr_val[k][nictx_pkg::CtrlReset]) begin
+              err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
+            end else if (wr_val[k][nictx_reg_pkg::CtrlReset]) begin
               // Reset only while disabled, and not together with enable.
-              if (enable_q || wr_val[k][nictx_pkg::CtrlEnable]) err_d[nictx_pkg::ErrCfg] = 1'b1;
+              if (enable_q || wr_val[k][nictx_reg_pkg::CtrlEnable]) err_d[nictx_reg_pkg::ErrCfg] = 1'b1;
               else rst_pend_d = 1'b1;
-            end else if (wr_val[k][nictx_pkg::CtrlEnable] && !enable_q &&
+            end else if (wr_val[k][nictx_reg_pkg::CtrlEnable] && !enable_q &&
                          (ring_base_q == 64'd0 || rst_pend_q)) begin
-              err_d[nictx_pkg::ErrCfg] = 1'b1;  // no ring, or a reset still pending
+              err_d[nictx_reg_pkg::ErrCfg] = 1'b1;  // no ring, or a reset still pending
             end else begin
-              enable_d = wr_val[k][nictx_pkg::CtrlEnable];
+              enable_d = wr_val[k][nictx_reg_pkg::CtrlEnable];
               if (enable_d) cfg_open_d = 1'b0;  // the ring state is in use now
             end
           end
-          nictx_pkg::RegErr:        err_d = err_d & ~wr_val[k][nictx_pkg::NumErr-1:0];
-          nictx_pkg::RegRingBaseLo: begin
-            if (!ring_cfg_ok) err_d[nictx_pkg::ErrCfg] = 1'b1;
+          nictx_reg_pkg::RegErr:        err_d = err_d & ~wr_val[k][nictx_reg_pkg::RegErrBits-1:0];
+          nictx_reg_pkg::RegRingBaseLo: begin
+            if (!ring_cfg_ok) err_d[nictx_reg_pkg::ErrCfg] = 1'b1;
             else ring_base_d[31:0] = {wr_val[k][31:4], 4'b0000};
           end
-          nictx_pkg::RegRingBaseHi: begin
-            if (!ring_cfg_ok) err_d[nictx_pkg::ErrCfg] = 1'b1;
+          nictx_reg_pkg::RegRingBaseHi: begin
+            if (!ring_cfg_ok) err_d[nictx_reg_pkg::ErrCfg] = 1'b1;
             else ring_base_d[63:32] = wr_val[k];
           end
-          nictx_pkg::RegRingLog2: begin
-            if (!(wr_val[k] >= 32'd3 && wr_val[k] <= 32'd16)) err_d[nictx_pkg::ErrBadAccess] = 1'b1;
-            else if (!ring_cfg_ok) err_d[nictx_pkg::ErrCfg] = 1'b1;
+          nictx_reg_pkg::RegRingLog2: begin
+            if (!(wr_val[k] >= 32'd3 && wr_val[k] <= 32'd16)) err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
+            else if (!ring_cfg_ok) err_d[nictx_reg_pkg::ErrCfg] = 1'b1;
             else ring_log2_d = wr_val[k][4:0];
           end
-          nictx_pkg::RegCplTimeout: begin
+          nictx_reg_pkg::RegCplTimeout: begin
             if (wr_val[k][31:24] == 8'd0) cpl_to_d = wr_val[k][23:0];
-            else err_d[nictx_pkg::ErrBadAccess] = 1'b1;
+            else err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
           end
-          nictx_pkg::RegTail: begin
+          nictx_reg_pkg::RegTail: begin
             if (!enable_q) begin
-              err_d[nictx_pkg::ErrDbOff] = 1'b1;  // ignored: the queue is disabled
+              err_d[nictx_reg_pkg::ErrDbOff] = 1'b1;  // ignored: the queue is disabled
             end else if ((wr_val[k] >> ring_log2_q) == 32'd0) begin
               tail_d   = wr_val[k][15:0];
               doorbell = 1'b1;
             end else begin
-              err_d[nictx_pkg::ErrTailRange] = 1'b1;
+              err_d[nictx_reg_pkg::ErrTailRange] = 1'b1;
             end
           end
-          nictx_pkg::RegWbThresh: begin
+          nictx_reg_pkg::RegWbThresh: begin
             if (wr_val[k][31:16] == 16'd0) wb_thresh_d = wr_val[k][15:0];
-            else err_d[nictx_pkg::ErrBadAccess] = 1'b1;
+            else err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
           end
-          nictx_pkg::RegWbAddrLo:   wb_addr_d[31:0] = {wr_val[k][31:2], 2'b00};
-          nictx_pkg::RegWbAddrHi:   wb_addr_d[63:32] = wr_val[k];
-          nictx_pkg::RegIrqThresh: begin
+          nictx_reg_pkg::RegWbAddrLo:   wb_addr_d[31:0] = {wr_val[k][31:2], 2'b00};
+          nictx_reg_pkg::RegWbAddrHi:   wb_addr_d[63:32] = wr_val[k];
+          nictx_reg_pkg::RegIrqThresh: begin
             if (wr_val[k][31:16] == 16'd0) irq_thresh_d = wr_val[k][15:0];
-            else err_d[nictx_pkg::ErrBadAccess] = 1'b1;
+            else err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
           end
-          nictx_pkg::RegIrqData:    irq_data_d = wr_val[k];
-          nictx_pkg::RegIrqAddrLo:  irq_addr_d[31:0] = {wr_val[k][31:2], 2'b00};
-          nictx_pkg::RegIrqAddrHi:  irq_addr_d[63:32] = wr_val[k];
-          nictx_pkg::RegMrrsLog2: begin
+          nictx_reg_pkg::RegIrqData:    irq_data_d = wr_val[k];
+          nictx_reg_pkg::RegIrqAddrLo:  irq_addr_d[31:0] = {wr_val[k][31:2], 2'b00};
+          nictx_reg_pkg::RegIrqAddrHi:  irq_addr_d[63:32] = wr_val[k];
+          nictx_reg_pkg::RegMrrsLog2: begin
             if (wr_val[k] >= 32'd7 && wr_val[k] <= 32'd12) mrrs_log2_d = wr_val[k][3:0];
-            else err_d[nictx_pkg::ErrBadAccess] = 1'b1;
+            else err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
           end
-          nictx_pkg::RegLineRate: begin
+          nictx_reg_pkg::RegLineRate: begin
             if (wr_val[k][31:24] == 8'd0 && wr_val[k][23:0] != 24'd0) line_rate_d = wr_val[k][23:0];
-            else err_d[nictx_pkg::ErrBadAccess] = 1'b1;
+            else err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
           end
-          nictx_pkg::RegDescFetchMax: begin
+          nictx_reg_pkg::RegDescFetchMax: begin
             if (wr_val[k] >= 32'd1 && wr_val[k] <= DescFetchMaxHw) fetch_max_d = wr_val[k][5:0];
-            else err_d[nictx_pkg::ErrBadAccess] = 1'b1;
+            else err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
           end
-          nictx_pkg::RegMaxTags: begin
+          nictx_reg_pkg::RegMaxTags: begin
             if (wr_val[k] >= 32'd1 && wr_val[k] <= NumTags) max_tags_d = wr_val[k][8:0];
-            else err_d[nictx_pkg::ErrBadAccess] = 1'b1;
+            else err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
           end
-          nictx_pkg::RegMaxRdBytes: begin
+          nictx_reg_pkg::RegMaxRdBytes: begin
             // 0: no limit; else at least one largest read (4096 B).
             if (wr_val[k] == 32'd0 || (wr_val[k] >= 32'd4096 && wr_val[k] < 32'h20_0000))
               max_rd_d = wr_val[k][20:0];
-            else err_d[nictx_pkg::ErrBadAccess] = 1'b1;
+            else err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
           end
-          nictx_pkg::RegProto: begin
-            if (!(wr_val[k] == {30'd0, nictx_pkg::ProtoTail} ||
-                  wr_val[k] == {30'd0, nictx_pkg::ProtoOwner} ||
-                  wr_val[k] == {30'd0, nictx_pkg::ProtoWc})) err_d[nictx_pkg::ErrBadAccess] = 1'b1;
-            else if (!ring_cfg_ok) err_d[nictx_pkg::ErrCfg] = 1'b1;
+          nictx_reg_pkg::RegProto: begin
+            if (!(wr_val[k] == {30'd0, nictx_reg_pkg::ProtoTail} ||
+                  wr_val[k] == {30'd0, nictx_reg_pkg::ProtoOwner} ||
+                  wr_val[k] == {30'd0, nictx_reg_pkg::ProtoWc})) err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
+            else if (!ring_cfg_ok) err_d[nictx_reg_pkg::ErrCfg] = 1'b1;
             else proto_d = wr_val[k][1:0];
           end
-          default: err_d[nictx_pkg::ErrBadAccess] = 1'b1;  // read-only or unknown
+          default: err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;  // read-only or unknown
         endcase
       end
     end
@@ -387,9 +387,9 @@ module nictx_regs #(
     // Write-combining block close: a doorbell that may also move the tail;
     // ignored while disabled.
     if (wc_close_i && enable_q) doorbell = 1'b1;
-    if (wc_close_i && !enable_q) err_d[nictx_pkg::ErrDbOff] = 1'b1;
+    if (wc_close_i && !enable_q) err_d[nictx_reg_pkg::ErrDbOff] = 1'b1;
     if (wc_tail_we_i && enable_q) tail_d = wc_tail_i;
-    if (wc_tail_range_i) err_d[nictx_pkg::ErrTailRange] = 1'b1;
+    if (wc_tail_range_i) err_d[nictx_reg_pkg::ErrTailRange] = 1'b1;
 
     // Counters.
     if (doorbell)   cnt_db_d = cnt_db_q + 32'd1;
@@ -399,11 +399,11 @@ module nictx_regs #(
     end
     if (desc_rd_i)  cnt_desc_rd_d = cnt_desc_rd_q + 32'd1;
     if (dma_rd_i)   cnt_dma_rd_d = cnt_dma_rd_q + 32'd1;
-    if (bad_desc_i) err_d[nictx_pkg::ErrBadDesc] = 1'b1;
+    if (bad_desc_i) err_d[nictx_reg_pkg::ErrBadDesc] = 1'b1;
     if (rd_stall_i) cnt_stall_d = cnt_stall_q + 32'd1;
-    if (dma_err_i)  err_d[nictx_pkg::ErrDma] = 1'b1;
-    if (cpl_timeout_i) err_d[nictx_pkg::ErrCplTimeout] = 1'b1;
-    if (unexp_cpl_i) err_d[nictx_pkg::ErrUnexpCpl] = 1'b1;
+    if (dma_err_i)  err_d[nictx_reg_pkg::ErrDma] = 1'b1;
+    if (cpl_timeout_i) err_d[nictx_reg_pkg::ErrCplTimeout] = 1'b1;
+    if (unexp_cpl_i) err_d[nictx_reg_pkg::ErrUnexpCpl] = 1'b1;
 
     // A pending queue reset fires once nothing can be cut and no completion
     // can still come (or the completion timeout has passed): the datapath
@@ -447,7 +447,7 @@ module nictx_regs #(
 
   assign enable_o         = enable_q;
   assign proto_o          = proto_q;
-  assign stop_o           = err_q[nictx_pkg::ErrDma] || err_q[nictx_pkg::ErrCplTimeout];
+  assign stop_o           = err_q[nictx_reg_pkg::ErrDma] || err_q[nictx_reg_pkg::ErrCplTimeout];
   assign qrst_o           = qrst_q;
   assign rst_hold_o       = rst_pend_q || qrst_q;
   assign cpl_timeout_o    = cpl_to_q;
@@ -469,13 +469,13 @@ module nictx_regs #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       enable_q      <= 1'b0;
-      proto_q       <= nictx_pkg::ProtoTail;
+      proto_q       <= nictx_reg_pkg::ProtoTail;
       err_q         <= '0;
       rst_pend_q    <= 1'b0;
       qrst_q        <= 1'b0;
       cfg_open_q    <= 1'b1;
       rst_wait_q    <= '0;
-      cpl_to_q      <= nictx_pkg::CplTimeoutReset;
+      cpl_to_q      <= nictx_reg_pkg::CplTimeoutValueReset;
       ring_base_q   <= '0;
       ring_log2_q   <= 5'd8;
       tail_q        <= '0;

@@ -175,7 +175,7 @@ module nictx_tx_top #(
   // window to nictx_wc (always taken), the rest to the registers ----
   logic h2d_is_cpl, h2d_is_wc, h2d_wc_go, regs_req_ready, rd_cpl_ready;
   assign h2d_is_cpl = h2d_type == nictx_pkg::TlpCplD;
-  assign h2d_is_wc  = h2d_type == nictx_pkg::TlpMWr && h2d_addr[9:0] >= nictx_pkg::WcBase;
+  assign h2d_is_wc  = h2d_type == nictx_pkg::TlpMWr && h2d_addr[9:0] >= nictx_reg_pkg::WcBase;
   // A WC write starts only when no queue reset is about to fire: the reset
   // must not land inside it (wc_hold, nictx_regs).
   assign h2d_wc_go  = h2d_is_wc && !(wc_hold && h2d_sop);

@@ -17,7 +17,7 @@
 //  - the written bits are cleared.
 //
 // Accepted writes: MWr of 8..256 bytes, a multiple of 8, at an 8-aligned
-// offset, inside the window, and only in nictx_pkg::ProtoWc.  Anything else
+// offset, inside the window, and only in nictx_reg_pkg::ProtoWc.  Anything else
 // sets bad_access_o on its first beat and is ignored.  Beats carry one
 // 8-byte word each (lanes follow the address, which is 8-aligned).
 //
@@ -76,7 +76,7 @@ module nictx_wc (
     bsel    = woff[5];
     word    = woff[4:0];
     tlp_end = {4'd0, req_off_i} + {1'b0, req_len_i};
-    ok      = proto_i == nictx_pkg::ProtoWc && req_off_i[9] && req_off_i[2:0] == 3'd0 &&
+    ok      = proto_i == nictx_reg_pkg::ProtoWc && req_off_i[9] && req_off_i[2:0] == 3'd0 &&
               req_len_i[2:0] == 3'd0 && req_len_i >= 13'd8 && req_len_i <= 13'd256 &&
               tlp_end <= 14'h400;
     wr      = req_valid_i && ok;
@@ -135,7 +135,7 @@ module nictx_wc (
       endcase
     end
     // Blocks belong to the WC protocol only.
-    if (proto_i != nictx_pkg::ProtoWc) vld_d = '0;
+    if (proto_i != nictx_reg_pkg::ProtoWc) vld_d = '0;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

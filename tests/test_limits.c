@@ -19,9 +19,10 @@
  * and bytes in flight reaching MAX_TAGS / MAX_RD_BYTES and never passing
  * them, descriptor reads of at most DESC_FETCH_MAX, the line rate after
  * the wire was held, the completion timeout.  Registers: every reset value
- * (reg_resets[]: a register added to the map needs a row), the address
- * and data registers at 0 and all ones, CTRL, ERR write-1-to-clear,
- * read-only registers and bad sizes refused.
+ * and access as the generated register map has them (NICTX_REGS, from
+ * rtl/regs/nictx_regs.rdl), the address and data registers at 0 and all
+ * ones, CTRL, ERR write-1-to-clear, read-only registers, unlisted offsets
+ * and bad sizes refused.
  *
  * The host is tests/engine_host.h, as for test_engine, set up for long
  * runs: host memory is filled once with a pattern, so a frame is just (bus
@@ -386,69 +387,59 @@ static void test_limits_tail_range(void **state)
     assert_int_equal(h->n_mrds, 0);
 }
 
-/* ------------------------------------------------------------ reset values */
+/* ------------------------------------------------------------ the register map */
 
-struct reg_reset {
-    uint32_t off, val;
+/* Every register of the map, from the table generated with it
+ * (NICTX_REGS in driver/nictx_regs_gen.h, from rtl/regs/nictx_regs.rdl;
+ * docs/device.md lists the same): its offset, value after reset and
+ * access.  Offsets of the register page not in it read 0. */
+enum reg_acc { ACC_RO, ACC_RW, ACC_W1C };
+
+struct reg_info {
+    const char *name;
+    uint32_t off, reset;
+    enum reg_acc acc;
+    int swmod; /* a write does more than store: the TAIL doorbell */
 };
 
-/* Every register's value after reset (driver/nictx_hw.h; docs/testing.md
- * lists them with their sources).  Offsets of the register page not listed
- * read 0. */
-static const struct reg_reset reg_resets[] = {
-    {NICTX_REG_CTRL, 0},
-    {NICTX_REG_ERR, 0},
-    {NICTX_REG_RING_BASE_LO, 0},
-    {NICTX_REG_RING_BASE_HI, 0},
-    {NICTX_REG_RING_LOG2, 8},
-    {NICTX_REG_TAIL, 0},
-    {NICTX_REG_HEAD, 0},
-    {NICTX_REG_WB_THRESH, 0},
-    {NICTX_REG_WB_ADDR_LO, 0},
-    {NICTX_REG_WB_ADDR_HI, 0},
-    {NICTX_REG_IRQ_THRESH, 0},
-    {NICTX_REG_IRQ_DATA, 0},
-    {NICTX_REG_IRQ_ADDR_LO, 0},
-    {NICTX_REG_IRQ_ADDR_HI, 0},
-    {NICTX_REG_MRRS_LOG2, 9},
-    {NICTX_REG_LINE_RATE, 0x50000}, /* 5.0 B/cycle: 10 Gb/s at 250 MHz */
-    {NICTX_REG_CNT_PKTS, 0},
-    {NICTX_REG_CNT_BYTES_LO, 0},
-    {NICTX_REG_CNT_BYTES_HI, 0},
-    {NICTX_REG_CNT_DOORBELL, 0},
-    {NICTX_REG_CNT_DESC_RD, 0},
-    {NICTX_REG_CNT_DMA_RD, 0},
-    {NICTX_REG_ID, NICTX_ID_VALUE},
-    {NICTX_REG_DESC_FETCH_MAX, 8},
-    {NICTX_REG_MAX_TAGS, 32},
-    {NICTX_REG_MAX_RD_BYTES, 0},
-    {NICTX_REG_CNT_RD_STALL, 0},
-    {NICTX_REG_PROTO, NICTX_PROTO_TAIL},
-    {NICTX_REG_CNT_NOT_OWNED, 0},
-    {NICTX_REG_CNT_WC, 0},
-    {NICTX_REG_CNT_WC_DROP, 0},
-    {NICTX_REG_STATUS, NICTX_STATUS_QUIESCENT | NICTX_STATUS_IDLE},
-    {NICTX_REG_CPL_TIMEOUT, NICTX_CPL_TIMEOUT_RESET},
-};
+#define REG_ROW(name, off, reset, acc, swmod) {#name, off, reset, ACC_##acc, swmod},
+static const struct reg_info regs[] = {NICTX_REGS(REG_ROW)};
+#undef REG_ROW
 
-#define N_RESETS (sizeof(reg_resets) / sizeof(reg_resets[0]))
+#define N_REGS (sizeof(regs) / sizeof(regs[0]))
 #define REG_PAGE 0x100u
 
-static uint32_t reset_of(uint32_t off)
+/* The table and the names the driver uses are one map. */
+#define REG_NAMES_AGREE(name, off, reset, acc, swmod)                                   \
+    _Static_assert(NICTX_REG_##name == (off) && NICTX_REG_##name##_RESET == (reset), \
+                   "NICTX_REGS and NICTX_REG_" #name " disagree");
+NICTX_REGS(REG_NAMES_AGREE)
+#undef REG_NAMES_AGREE
+_Static_assert(sizeof(regs) / sizeof(regs[0]) == NICTX_NUM_REGS, "NICTX_NUM_REGS");
+
+static const struct reg_info *reg_at(uint32_t off)
 {
     unsigned i;
 
-    for (i = 0; i < N_RESETS; i++)
-        if (reg_resets[i].off == off)
-            return reg_resets[i].val;
-    return 0;
+    for (i = 0; i < N_REGS; i++)
+        if (regs[i].off == off)
+            return &regs[i];
+    return NULL;
+}
+
+static uint32_t reset_of(uint32_t off)
+{
+    const struct reg_info *r = reg_at(off);
+
+    return r ? r->reset : 0;
 }
 
 /* Each register read after reset, alone (4 bytes) and as half of an 8-byte
- * read, is its reset value; the documented ones first (reading them sets
- * no error bit), then the rest of the register page (zeros), then the page
- * beyond it (Unsupported Request: all ones, ERR.BAD_ACCESS and nothing
- * else). */
+ * read, is its reset value in the map; the map's registers first (reading
+ * them sets no error bit), then the rest of the register page (zeros), then
+ * the page beyond it (Unsupported Request: all ones, ERR.BAD_ACCESS and
+ * nothing else).  The map itself: in offset order, dword aligned, inside the
+ * register page. */
 static void test_limits_reset_values(void **state)
 {
     struct lim *t = *state;
@@ -456,11 +447,14 @@ static void test_limits_reset_values(void **state)
     uint32_t off;
     unsigned i;
 
-    for (i = 0; i < N_RESETS; i++) {
-        off = reg_resets[i].off;
-        if (eh_rd32(h, off) != reg_resets[i].val)
-            fail_msg("register 0x%02x reads 0x%x after reset, documented 0x%x", off,
-                     eh_rd32(h, off), reg_resets[i].val);
+    for (i = 0; i < N_REGS; i++) {
+        assert_true(regs[i].off < REG_PAGE && regs[i].off % 4 == 0);
+        if (i > 0)
+            assert_true(regs[i].off > regs[i - 1].off);
+        off = regs[i].off;
+        if (eh_rd32(h, off) != regs[i].reset)
+            fail_msg("register %s (0x%02x) reads 0x%x after reset, the map says 0x%x",
+                     regs[i].name, off, eh_rd32(h, off), regs[i].reset);
     }
     assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
     for (off = 0; off < REG_PAGE; off += 8)
@@ -473,6 +467,32 @@ static void test_limits_reset_values(void **state)
     assert_int_equal(eh_rd32(h, NICTX_REG_ERR), NICTX_ERR_BAD_ACCESS);
     eh_settle(h, 1000);
     assert_int_equal(h->n_mrds, 0);
+}
+
+/* Each register's access as the map gives it: RW ones take their reset
+ * value back (no error, value kept), W1C ones take a write of 0 (clears
+ * nothing, no error).  TAIL (swmod) is skipped: a write is a doorbell,
+ * refused while disabled (ERR.DB_OFF; test_limits_ctrl_and_err).  RO
+ * registers and offsets the map does not list refuse writes:
+ * test_limits_read_only_and_bad_sizes. */
+static void test_limits_register_access(void **state)
+{
+    struct lim *t = *state;
+    struct eh *h = &t->h;
+    unsigned i;
+
+    for (i = 0; i < N_REGS; i++) {
+        const struct reg_info *r = &regs[i];
+
+        if (r->acc == ACC_RO || r->swmod)
+            continue;
+        eh_wr32(h, r->off, r->acc == ACC_W1C ? 0 : r->reset);
+        if (eh_rd32(h, NICTX_REG_ERR) != 0)
+            fail_msg("register %s (0x%02x, %s): writing 0x%x set ERR 0x%x", r->name, r->off,
+                     r->acc == ACC_W1C ? "W1C" : "RW", r->acc == ACC_W1C ? 0 : r->reset,
+                     eh_rd32(h, NICTX_REG_ERR));
+        assert_int_equal(eh_rd32(h, r->off), r->reset);
+    }
 }
 
 /* ------------------------------------------------------------ RW fields */
@@ -569,23 +589,29 @@ static void test_limits_ctrl_and_err(void **state)
     assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
 }
 
-/* Read-only registers refuse writes (BAD_ACCESS) and keep their value;
- * so do unknown offsets, bad sizes and misaligned writes. */
+/* Registers the map calls read-only refuse writes (BAD_ACCESS) and keep
+ * their value; so does every offset of the register page the map does not
+ * list, and bad sizes and misaligned writes. */
 static void test_limits_read_only_and_bad_sizes(void **state)
 {
     struct lim *t = *state;
     struct eh *h = &t->h;
-    static const uint32_t ro[] = {
-        NICTX_REG_HEAD, NICTX_REG_CNT_PKTS, NICTX_REG_CNT_BYTES_LO, NICTX_REG_CNT_BYTES_HI,
-        NICTX_REG_CNT_DOORBELL, NICTX_REG_CNT_DESC_RD, NICTX_REG_CNT_DMA_RD, NICTX_REG_ID,
-        NICTX_REG_CNT_RD_STALL, NICTX_REG_CNT_NOT_OWNED, NICTX_REG_CNT_WC,
-        NICTX_REG_CNT_WC_DROP, NICTX_REG_STATUS, 0xF0, 0xFC,
-    };
     static const uint8_t ones[8] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
-    unsigned i;
+    const struct reg_info *r;
+    uint32_t off;
+    unsigned i, n_ro = 0, n_ro_map = 0;
 
-    for (i = 0; i < sizeof(ro) / sizeof(ro[0]); i++)
-        rejects(h, ro[i], 0xFFFFFFFFu, NICTX_ERR_BAD_ACCESS);
+    for (off = 0; off < REG_PAGE; off += 4) { /* the map's RO registers, unlisted offsets */
+        r = reg_at(off);
+        if (r && r->acc != ACC_RO)
+            continue;
+        rejects(h, off, 0xFFFFFFFFu, NICTX_ERR_BAD_ACCESS);
+        n_ro += r != NULL;
+    }
+    for (i = 0; i < N_REGS; i++)
+        n_ro_map += regs[i].acc == ACC_RO;
+    assert_int_equal(n_ro, n_ro_map);
+    assert_true(n_ro_map >= 3); /* HEAD, STATUS, ID, the counters */
     eh_mwr(h, NICTX_REG_IRQ_DATA, ones, 2);      /* 2 bytes */
     eh_mwr(h, NICTX_REG_IRQ_DATA + 1, ones, 4);  /* misaligned */
     eh_mwr(h, NICTX_REG_IRQ_DATA, ones, 8);      /* 8 bytes at a 4-aligned offset */
@@ -1412,6 +1438,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_limits_register_bounds, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_tail_range, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_reset_values, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_limits_register_access, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_rw_fields, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_ctrl_and_err, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_read_only_and_bad_sizes, setup, teardown),
