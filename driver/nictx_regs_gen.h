@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* nictx-regmap: rdl=3d368f1e435af7d1bf2f8f2d637a976d41c162707a81bcaf8cd6faba2cceb7d7 gen=92b14d7d68b71f916ac358aa4059558bfb2ae9cd0af7787705daee19b62c416d body=f810aa0fa330ae3d1f3e636a9d23132003e78deaa741a016dac12b719f3c5d18 */
+/* nictx-regmap: rdl=81566102cd2fc02cc56c4f1fade83968fb214aed0ce1020b3195c8661bf67b74 gen=92b14d7d68b71f916ac358aa4059558bfb2ae9cd0af7787705daee19b62c416d body=9d0ca6b47d7e9265c1a7956dc9cfaee6d2773d29a0f8c9df20496fc7a656fdab */
 /*
  * nictx_regs_gen.h - the BAR0 register map of the nictx transmit engine:
  * offsets, fields, reset values and access of every register.
@@ -404,6 +404,17 @@
 #define NICTX_CPL_TIMEOUT_VALUE_WIDTH 24u
 #define NICTX_CPL_TIMEOUT_VALUE_MASK 0x00FFFFFFu
 
+/* DESC_INFLIGHT 0x84 RW: Descriptor reads in flight.  Most descriptor-fetch
+ * reads outstanding at once (a WC block inserted without a read counts as
+ * one): the fetcher prefetches that far ahead of the descriptors it hands on.
+ */
+#define NICTX_REG_DESC_INFLIGHT  0x84u
+#define NICTX_REG_DESC_INFLIGHT_RESET 0x00000004u
+/* bits 3:0, rw, reset 4: 1..8 (the hardware's DescReads). */
+#define NICTX_DESC_INFLIGHT_VALUE_SHIFT 0u
+#define NICTX_DESC_INFLIGHT_VALUE_WIDTH 4u
+#define NICTX_DESC_INFLIGHT_VALUE_MASK 0x0000000Fu
+
 /* WC 0x200..0x3FF WO: Write-combining descriptor window.  Two 256-byte
  * buffers (0x200 and 0x300), used alternately; MWr only (a read sets
  * ERR.BAD_ACCESS and is answered with Unsupported Request).  The driver
@@ -449,7 +460,8 @@
     X(CNT_WC,         0x74u, 0x00000000u, RO,  0) \
     X(CNT_WC_DROP,    0x78u, 0x00000000u, RO,  0) \
     X(STATUS,         0x7Cu, 0x00000003u, RO,  0) \
-    X(CPL_TIMEOUT,    0x80u, 0x0003D090u, RW,  0)
-#define NICTX_NUM_REGS           33u
+    X(CPL_TIMEOUT,    0x80u, 0x0003D090u, RW,  0) \
+    X(DESC_INFLIGHT,  0x84u, 0x00000004u, RW,  0)
+#define NICTX_NUM_REGS           34u
 
 #endif /* NICTX_REGS_GEN_H */

@@ -32,6 +32,8 @@ static int txq_cfg_valid(const struct txq_cfg *cfg)
         return 0;
     if (cfg->desc_fetch_max < 1 || cfg->desc_fetch_max > TXQ_FETCH_MAX_MAX)
         return 0;
+    if (cfg->desc_inflight > TXQ_INFLIGHT_MAX)
+        return 0;
     if (cfg->mrrs_log2 < TXQ_MRRS_LOG2_MIN || cfg->mrrs_log2 > TXQ_MRRS_LOG2_MAX)
         return 0;
     if (cfg->line_rate_fx == 0 || cfg->line_rate_fx > TXQ_LINE_RATE_MAX)
@@ -151,6 +153,8 @@ int txq_init(struct txq *q, struct platform *p, const struct txq_cfg *cfg,
     plat_mmio_write32(p, NICTX_REG_IRQ_THRESH, cfg->irq_thresh);
     plat_mmio_write32(p, NICTX_REG_MRRS_LOG2, cfg->mrrs_log2);
     plat_mmio_write32(p, NICTX_REG_DESC_FETCH_MAX, cfg->desc_fetch_max);
+    if (cfg->desc_inflight)
+        plat_mmio_write32(p, NICTX_REG_DESC_INFLIGHT, cfg->desc_inflight);
     plat_mmio_write32(p, NICTX_REG_LINE_RATE, cfg->line_rate_fx);
     if (cfg->proto != TXQ_PROTO_TAIL)
         plat_mmio_write32(p, NICTX_REG_PROTO, cfg->proto == TXQ_PROTO_WC ? NICTX_PROTO_WC

@@ -49,6 +49,7 @@
 #define TXQ_RING_LOG2_MIN 3u
 #define TXQ_RING_LOG2_MAX 16u
 #define TXQ_FETCH_MAX_MAX 32u
+#define TXQ_INFLIGHT_MAX 8u /* descriptor reads in flight (DESC_INFLIGHT) */
 #define TXQ_MRRS_LOG2_MIN 7u
 #define TXQ_MRRS_LOG2_MAX 12u
 #define TXQ_LINE_RATE_MAX 0xFFFFFFu /* 8.16 fixed: 24 significant bits */
@@ -93,6 +94,7 @@ struct txq_cfg {
                                 mode allows 0..ring size - 1 */
     unsigned irq_thresh;     /* interrupt every n completions, 0 = off */
     unsigned desc_fetch_max; /* descriptors per fetch, 1..32 */
+    unsigned desc_inflight;  /* descriptor reads in flight, 1..8; 0: the device's reset value */
     unsigned mrrs_log2;      /* device read request size 1 << n, 7..12 */
     uint32_t line_rate_fx;   /* NICTX_REG_LINE_RATE: wire bytes per device
                                 cycle, 8.16 fixed, 1..TXQ_LINE_RATE_MAX */

@@ -3,7 +3,9 @@
 // It asks the DMA read engine for up to DescFetchMax (register) descriptors
 // in one read, cut at the ring wrap, once that many slots are free in its
 // descriptor buffer (a batch, not a trickle of single descriptors); the read
-// engine splits it at MRRS.  Up to MaxReads reads may be outstanding.
+// engine splits it at MRRS.  Up to inflight_i (register DESC_INFLIGHT,
+// 1..MaxReads) reads may be outstanding, so the fetcher prefetches that far
+// ahead of the descriptors it hands on.
 // Reads complete in order (nictx_dma_rd), so descriptors leave in ring
 // order on the desc_* stream: {buffer address, 14-bit length, bad, err}.
 // A descriptor whose length field is 0 or above 16383 leaves with bad = 1.
@@ -73,6 +75,7 @@ module nictx_desc_fetch #(
   input  logic [4:0]  ring_log2_i,
   input  logic [15:0] tail_i,
   input  logic [5:0]  fetch_max_i,
+  input  logic [3:0]  inflight_i,   // reads (and inserted blocks) outstanding, 1..MaxReads
   // Complete write-combining block (one-cycle pulse)
   input  logic        blk_valid_i,
   input  logic [15:0] blk_idx_i,
@@ -160,6 +163,9 @@ module nictx_desc_fetch #(
     .depth_o  (nf_depth)
   );
   assign {nf_blk, nf_size} = nf_rdata;
+  // Room for one more read: under the register's cap (and so the FIFO's).
+  logic nf_room;
+  assign nf_room = nf_wready && 32'(nf_depth) < 32'(inflight_i);
 
   // Read retirements (their error flag) that arrived while an inserted
   // block was still ahead of them; without blocks a retirement is applied
@@ -253,10 +259,10 @@ module nictx_desc_fetch #(
     // Fetch a whole batch or nothing: wait until it fits in the buffer
     // rather than trickle one descriptor per freed slot.
     load = go && n != 16'd0 && {{(15 - SlotW){1'b0}}, free_slots} >= n &&
-           nf_wready && (!req_valid_q || req_ready_i);
+           nf_room && (!req_valid_q || req_ready_i);
     // A held block at the fetch pointer is inserted (then n is 0: no load;
     // the write port is free: no read completion this cycle).
-    ins  = go && blk_at_f && free_slots != '0 && nf_wready && !wr_valid_i;
+    ins  = go && blk_at_f && free_slots != '0 && nf_room && !wr_valid_i;
     // A held block for the head's index replaces a not-owned ring copy (the
     // write port is free: no read completion this cycle).
     sub  = blk_valid_q && !blk_stale && blk_idx_q == cons_q && head_valid && !head_derr &&

@@ -46,6 +46,7 @@
 // or WC block) is ignored with nictx_reg_pkg::ErrDbOff.
 module nictx_regs #(
   parameter int unsigned DescFetchMaxHw = 32,
+  parameter int unsigned DescReadsHw    = 8,
   parameter int unsigned NumTags        = 256
 ) (
   input  logic        clk_i,
@@ -86,6 +87,7 @@ module nictx_regs #(
   output logic [3:0]  mrrs_log2_o,
   output logic [23:0] line_rate_o,
   output logic [5:0]  desc_fetch_max_o,
+  output logic [3:0]  desc_inflight_o,
   output logic [8:0]  max_tags_o,
   output logic [20:0] max_rd_bytes_o,
   input  logic        rd_stall_i,
@@ -139,6 +141,7 @@ module nictx_regs #(
   logic [3:0]  mrrs_log2_d, mrrs_log2_q;
   logic [23:0] line_rate_d, line_rate_q;
   logic [5:0]  fetch_max_d, fetch_max_q;
+  logic [3:0]  inflight_d, inflight_q;
   logic [8:0]  max_tags_d, max_tags_q;
   logic [20:0] max_rd_d, max_rd_q;
   logic [31:0] cnt_stall_d, cnt_stall_q;
@@ -210,6 +213,7 @@ module nictx_regs #(
           v[nictx_reg_pkg::StatusResetting] = rst_pend_q || qrst_q;
         end
         nictx_reg_pkg::RegCplTimeout:   v = {8'd0, cpl_to_q};
+        nictx_reg_pkg::RegDescInflight: v = {28'd0, inflight_q};
         default:                    v = 32'd0;
       endcase
       if (k == 0) rd_lo = v;
@@ -258,6 +262,7 @@ module nictx_regs #(
     mrrs_log2_d   = mrrs_log2_q;
     line_rate_d   = line_rate_q;
     fetch_max_d   = fetch_max_q;
+    inflight_d    = inflight_q;
     max_tags_d    = max_tags_q;
     max_rd_d      = max_rd_q;
     cnt_stall_d   = cnt_stall_q;
@@ -345,6 +350,10 @@ module nictx_regs #(
           end
           nictx_reg_pkg::RegLineRate: begin
             if (wr_val[k][31:24] == 8'd0 && wr_val[k][23:0] != 24'd0) line_rate_d = wr_val[k][23:0];
+            else err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
+          end
+          nictx_reg_pkg::RegDescInflight: begin
+            if (wr_val[k] >= 32'd1 && wr_val[k] <= DescReadsHw) inflight_d = wr_val[k][3:0];
             else err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
           end
           nictx_reg_pkg::RegDescFetchMax: begin
@@ -463,6 +472,7 @@ module nictx_regs #(
   assign mrrs_log2_o      = mrrs_log2_q;
   assign line_rate_o      = line_rate_q;
   assign desc_fetch_max_o = fetch_max_q;
+  assign desc_inflight_o  = inflight_q;
   assign max_tags_o       = max_tags_q;
   assign max_rd_bytes_o   = max_rd_q;
 
@@ -486,7 +496,8 @@ module nictx_regs #(
       irq_addr_q    <= '0;
       mrrs_log2_q   <= 4'd9;
       line_rate_q   <= 24'h05_0000;  // 5.0 B/cycle: 10 Gb/s at 250 MHz
-      fetch_max_q   <= 6'd8;
+      fetch_max_q   <= 6'(nictx_reg_pkg::RegDescFetchMaxReset);
+      inflight_q    <= 4'(nictx_reg_pkg::RegDescInflightReset);
       max_tags_q    <= 9'd32;
       max_rd_q      <= '0;
       cnt_stall_q   <= '0;
@@ -524,6 +535,7 @@ module nictx_regs #(
       mrrs_log2_q   <= mrrs_log2_d;
       line_rate_q   <= line_rate_d;
       fetch_max_q   <= fetch_max_d;
+      inflight_q    <= inflight_d;
       max_tags_q    <= max_tags_d;
       max_rd_q      <= max_rd_d;
       cnt_stall_q   <= cnt_stall_d;

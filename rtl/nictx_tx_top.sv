@@ -31,7 +31,7 @@
 // capped at run time by the MAX_TAGS register.  idle_o is high when no state can change without host input.
 module nictx_tx_top #(
   parameter int unsigned NumTags      = 256,  // hardware tags; MAX_TAGS caps them
-  parameter int unsigned DescReads    = 4,    // descriptor reads outstanding
+  parameter int unsigned DescReads    = 8,    // descriptor reads outstanding; DESC_INFLIGHT caps them
   parameter int unsigned DescBufDescs = 64,
   parameter int unsigned PayBufBytes  = 32768,  // two jumbo frames: fetch one while sending the other
   parameter int unsigned MaxPkts      = 64
@@ -88,6 +88,7 @@ module nictx_tx_top #(
   logic [3:0]  mrrs_log2;
   logic [23:0] line_rate;
   logic [5:0]  fetch_max;
+  logic [3:0]  desc_inflight;
   logic [8:0]  max_tags;
   logic [20:0] max_rd_bytes;
   logic        rd_stall;
@@ -237,6 +238,7 @@ module nictx_tx_top #(
 
   nictx_regs #(
     .DescFetchMaxHw (32),
+    .DescReadsHw    (DescReads),
     .NumTags        (NumTags)
   ) u_regs (
     .clk_i            (clk_i),
@@ -274,6 +276,7 @@ module nictx_tx_top #(
     .mrrs_log2_o      (mrrs_log2),
     .line_rate_o      (line_rate),
     .desc_fetch_max_o (fetch_max),
+    .desc_inflight_o  (desc_inflight),
     .max_tags_o       (max_tags),
     .max_rd_bytes_o   (max_rd_bytes),
     .rd_stall_i       (rd_stall),
@@ -374,6 +377,7 @@ module nictx_tx_top #(
     .ring_log2_i  (ring_log2),
     .tail_i       (tail),
     .fetch_max_i  (fetch_max),
+    .inflight_i   (desc_inflight),
     .blk_valid_i  (blk_valid),
     .blk_idx_i    (blk_idx),
     .blk_w0_i     (blk_w0),

@@ -412,6 +412,7 @@ static void sim_driver_cfg(struct sim *s)
     tc->wb_thresh = cfg->wb_thresh;
     tc->irq_thresh = cfg->irq_thresh;
     tc->desc_fetch_max = cfg->desc_fetch_max;
+    tc->desc_inflight = cfg->desc_inflight;
     tc->max_tags = cfg->tags;
     tc->max_rd_bytes = cfg->max_rd_bytes;
     while ((1u << tc->mrrs_log2) < cfg->pcie.mrrs)

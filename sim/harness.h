@@ -56,6 +56,7 @@ struct sim_cfg {
     double line_gbps;      /* Ethernet line rate */
     unsigned ring_size;    /* descriptors, power of two 8..65536 */
     unsigned desc_fetch_max;
+    unsigned desc_inflight; /* descriptor reads in flight, 1..8 */
     unsigned tags;         /* DMA read tags the device may use, 1..256 */
     unsigned max_rd_bytes; /* outstanding DMA read bytes, 0 = no limit */
     unsigned wb_thresh;    /* head writeback every n completions (0: off) */

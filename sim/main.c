@@ -92,6 +92,7 @@ static void usage(FILE *f)
 "  --dev-mhz F           device clock (250)\n"
 "  --ring N              descriptors in the ring, power of two 8..65536 (1024)\n"
 "  --desc-fetch-max N    descriptors per fetch, 1..32 (8)\n"
+"  --desc-fetch-inflight N  descriptor reads in flight at once, 1..8 (4)\n"
 "  --tags N              DMA read tags in use at once, 1..256 (32)\n"
 "  --max-read-bytes N    outstanding DMA read bytes, 0 = no limit (0)\n"
 "  --wb-thresh N         head writeback every N completions, 0 = off (32)\n"
@@ -125,7 +126,7 @@ static void usage(FILE *f)
 enum {
     O_PKT = 256, O_PKTMAX, O_BURST, O_PACKETS, O_SEED, O_BUFOFF, O_CPU, O_MMIOW,
     O_MEMLAT, O_POLL, O_PCIE, O_MPS, O_MRRS, O_RCB, O_RCBCH, O_PLAT, O_LINE, O_DEVMHZ,
-    O_RING, O_DFM, O_TAGS, O_MAXRD, O_FCDEV, O_FCHOST, O_FCUPD, O_WB, O_IRQ, O_CLEAN, O_JSON, O_WD, O_QUIET, O_HELP,
+    O_RING, O_DFM, O_DFI, O_TAGS, O_MAXRD, O_FCDEV, O_FCHOST, O_FCUPD, O_WB, O_IRQ, O_CLEAN, O_JSON, O_WD, O_QUIET, O_HELP,
     O_PROTO, O_BARRIER, O_ORDER, O_WINDOW, O_BUG, O_BUGAT, O_GRACE, O_INJECT, O_CPLTO, O_TXTO, O_CPUS, O_NAPI, O_LAYOUT, O_BQL, O_DQL, O_TAILC, O_SOURCE, O_PROFILE, O_SET, O_KEYS, O_CHECK, O_OPTS
 };
 
@@ -150,6 +151,7 @@ static const struct option opts[] = {
     {"dev-mhz", required_argument, NULL, O_DEVMHZ},
     {"ring", required_argument, NULL, O_RING},
     {"desc-fetch-max", required_argument, NULL, O_DFM},
+    {"desc-fetch-inflight", required_argument, NULL, O_DFI},
     {"tags", required_argument, NULL, O_TAGS},
     {"max-read-bytes", required_argument, NULL, O_MAXRD},
     {"fc-dev", required_argument, NULL, O_FCDEV},
@@ -504,6 +506,7 @@ static int run_opt(int c, const char *a, struct run_opts *ro)
     case O_DEVMHZ: rc = opt_double(name, a, &cfg->dev_mhz); break;
     case O_RING: rc = opt_uint(name, a, &cfg->ring_size); break;
     case O_DFM: rc = opt_uint(name, a, &cfg->desc_fetch_max); break;
+    case O_DFI: rc = opt_uint(name, a, &cfg->desc_inflight); break;
     case O_TAGS: rc = opt_uint(name, a, &cfg->tags); break;
     case O_MAXRD: rc = opt_uint(name, a, &cfg->max_rd_bytes); break;
     case O_FCDEV: if (parse_fc(a, &cfg->fc_dev)) return bad_arg(name, a, fc_why); break;

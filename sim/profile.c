@@ -217,6 +217,7 @@ static const struct pk_key pk_keys[] = {
     K_NUM("device", "dev_mhz", dev_mhz, "MHz, device clock"),
     K_UNS("device", "ring_size", ring_size, "descriptors in the TX ring, a power of two"),
     K_UNS("device", "desc_fetch_max", desc_fetch_max, "descriptors per descriptor fetch"),
+    K_UNS("device", "desc_fetch_inflight", desc_inflight, "descriptor reads in flight at once"),
     K_UNS("device", "tags", tags, "DMA read tags the device may use"),
     K_UNS("device", "wb_thresh", wb_thresh, "head writeback every n completions (0: off)"),
     K_UNS("device", "irq_thresh", irq_thresh, "interrupt every n completions (0: off)"),

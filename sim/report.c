@@ -322,6 +322,7 @@ int report_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
     json_num(&j, "line_gbps_programmed", r->line_gbps_eff);
     json_u64(&j, "ring_size", c->ring_size);
     json_u64(&j, "desc_fetch_max", c->desc_fetch_max);
+    json_u64(&j, "desc_fetch_inflight", c->desc_inflight);
     json_u64(&j, "tags", c->tags);
     json_u64(&j, "max_read_bytes", c->max_rd_bytes);
     json_u64(&j, "wb_thresh", c->wb_thresh);

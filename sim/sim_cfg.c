@@ -131,6 +131,7 @@ void sim_cfg_default(struct sim_cfg *cfg)
     cfg->line_gbps = 10.0;
     cfg->ring_size = 1024;
     cfg->desc_fetch_max = 8;
+    cfg->desc_inflight = 4; /* the device's reset value (DESC_INFLIGHT) */
     cfg->tags = 32;
     cfg->max_rd_bytes = 0;
     cfg->wb_thresh = 32;
@@ -196,6 +197,8 @@ int sim_cfg_validate(const struct sim_cfg *c, char *err, size_t errlen)
         BAD("--ring %u: must be a power of two 8..65536", c->ring_size);
     if (c->desc_fetch_max < 1 || c->desc_fetch_max > 32)
         BAD("--desc-fetch-max %u: must be 1..32", c->desc_fetch_max);
+    if (c->desc_inflight < 1 || c->desc_inflight > TXQ_INFLIGHT_MAX)
+        BAD("--desc-fetch-inflight %u: must be 1..%u", c->desc_inflight, TXQ_INFLIGHT_MAX);
     if (c->tags < 1 || c->tags > 256)
         BAD("--tags %u: must be 1..256", c->tags);
     if (c->max_rd_bytes != 0 && (c->max_rd_bytes < 4096 || c->max_rd_bytes >= (1u << 21)))

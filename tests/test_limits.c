@@ -336,6 +336,7 @@ static void test_limits_register_bounds(void **state)
         {NICTX_REG_MRRS_LOG2, 7, 12, 1},
         {NICTX_REG_LINE_RATE, 1, LINE_MAX, 1},
         {NICTX_REG_DESC_FETCH_MAX, 1, 32, 1},
+        {NICTX_REG_DESC_INFLIGHT, 1, 8, 1},
         {NICTX_REG_MAX_TAGS, 1, 256, 1},
         {NICTX_REG_MAX_RD_BYTES, 4096, 0x1FFFFF, 1}, /* 0 (no limit) apart */
         {NICTX_REG_WB_THRESH, 0, 0xFFFF, 0},
@@ -809,6 +810,45 @@ static void test_limits_desc_fetch_max_1(void **state)
     for (i = 0; i < 64; i++) /* the first 64 */
         assert_int_equal(desc_mrd_len(h, i), NICTX_DESC_BYTES);
     check_counters(t);
+}
+
+/* DESC_INFLIGHT = n (1, the reset value 4, 8): with every completion held
+ * and one descriptor per read, exactly n descriptor reads go out and no
+ * more; released, all 40 frames follow. */
+static void test_limits_desc_inflight(void **state)
+{
+    static const unsigned caps[] = {1, 4, 8};
+    unsigned c, i;
+
+    for (c = 0; c < sizeof(caps) / sizeof(caps[0]); c++) {
+        struct lim *t;
+        struct eh *h;
+        uint32_t seq = 0;
+
+        if (c != 0) { /* a fresh device, one at a time */
+            lim_free(*state);
+            *state = lim_new();
+        }
+        t = *state;
+        assert_non_null(t);
+        h = &t->h;
+        engine_init(t, 6);
+        set_fetch_max(t, 1);
+        if (caps[c] != 4)
+            eh_wr32(h, NICTX_REG_DESC_INFLIGHT, caps[c]);
+        assert_int_equal(eh_rd32(h, NICTX_REG_DESC_INFLIGHT), caps[c]);
+        eh_hold(h, 0);
+        for (i = 0; i < 40; i++)
+            post_small(t, seq++);
+        doorbell(t);
+        eh_run(h, 2000);
+        assert_int_equal(h->n_desc_mrds, caps[c]);
+        assert_int_equal(h->n_mrds, caps[c]);
+        eh_release(h);
+        eh_settle(h, 50000);
+        assert_int_equal(t->exp_desc_mrds, 40);
+        check_counters(t);
+    }
 }
 
 /* DESC_FETCH_MAX = 32: 40 descriptors are read as 32 + 8; the next 40
@@ -1448,6 +1488,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_limits_ring_log2_max_wc, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_desc_fetch_max_1, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_desc_fetch_max_32, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_limits_desc_inflight, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_max_tags_1, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_max_tags_256, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_max_rd_bytes_min, setup, teardown),
