@@ -255,6 +255,12 @@ static void fz_note_bar0(struct fz_host *h, unsigned type, uint8_t tag, uint64_t
         h->resets++;
         h->reset_unsure = 1;
         h->expect_err = 0;
+        /* The reset waits for the reads only CPL_TIMEOUT long: an answer
+         * after that may land in a tag it reissued (docs/faults.md). */
+        for (unsigned i = 0; i < h->n_mrd; i++)
+            h->mrd[i].tainted = 1;
+        if (h->n_mrd)
+            h->tainted_any = 1;
     }
 }
 
