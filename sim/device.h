@@ -18,6 +18,13 @@
  * inputs, settles the logic, samples the outputs (which tell what moves on
  * this edge) and then applies one rising clock edge.
  *
+ * Idle and skipped clocks: `idle` says no state can change without host
+ * input (an h2d beat).  `waiting` says the same except for the completion
+ * timer of reads that wait for their data (idle implies waiting).  While
+ * waiting, a caller may leave out up to `wake` clocks after this one (the
+ * timer acts on the clock after those; UINT32_MAX: no limit) and must say
+ * on the next clock it runs how many it left out (dev_in.skip).
+ *
  * Tags: 8 bits, one pool for descriptor and payload reads; the harness
  * tells the two apart by address (the descriptor ring's range).
  */
@@ -56,6 +63,7 @@ struct dev_in {
     struct dev_beat h2d; /* h2d.valid: a beat is offered */
     uint8_t d2h_ready;
     uint8_t wire_ready;
+    uint32_t skip;       /* clocks left out just before this one (see above) */
 };
 
 struct dev_out {
@@ -63,6 +71,8 @@ struct dev_out {
     struct dev_beat d2h;     /* taken on this edge iff d2h.valid && d2h_ready */
     struct dev_wire_beat wire; /* likewise with wire_ready */
     uint8_t idle;            /* no state can change without host input */
+    uint8_t waiting;         /* ... but a completion timer (above) */
+    uint32_t wake;           /* when waiting: clocks that may be left out after this */
 };
 
 struct device_ops {
