@@ -21,9 +21,9 @@
  * Idle and skipped clocks: `idle` says no state can change without host
  * input (an h2d beat).  `waiting` says the same except for the completion
  * timer of reads that wait for their data (idle implies waiting).  While
- * waiting, a caller may leave out up to `wake` clocks after this one (the
- * timer acts on the clock after those; UINT32_MAX: no limit) and must say
- * on the next clock it runs how many it left out (dev_in.skip).
+ * waiting, a caller may leave out up to `wake` - dev_in.skip clocks after
+ * this one (none if that is below 1; UINT32_MAX: no limit) and must say on
+ * the next clock it runs how many it left out (dev_in.skip).
  *
  * Tags: 8 bits, one pool for descriptor and payload reads; the harness
  * tells the two apart by address (the descriptor ring's range).
@@ -72,7 +72,8 @@ struct dev_out {
     struct dev_wire_beat wire; /* likewise with wire_ready */
     uint8_t idle;            /* no state can change without host input */
     uint8_t waiting;         /* ... but a completion timer (above) */
-    uint32_t wake;           /* when waiting: clocks that may be left out after this */
+    uint32_t wake;           /* when waiting: clocks that may be left out after this
+                                one, plus this clock's dev_in.skip (above) */
 };
 
 struct device_ops {

@@ -542,25 +542,27 @@ static void check_idle(struct eh *h, int idle, int h2d_offered)
     h->idle_quiet = (uint8_t)(idle && !h2d_offered);
 }
 
-/* waiting: as idle, but a read's completion timer counts down `wake`
- * clocks; a device waiting on a clock with no h2d beat offered is waiting
- * still, with wake one less (or the clocks left out less), until it was 0. */
+/* waiting: as idle, but a read's completion timer counts down: a device
+ * waiting on a clock with no h2d beat offered and clocks to spare (wake) is
+ * waiting still on the next clock it runs, its wake output one less than
+ * before, less the clocks left out before the last clock. */
 static void check_wait(struct eh *h, const struct dev_out *out, const struct dev_in *in)
 {
-    /* The timer acts once the clocks it allowed have run or been left out. */
-    if (h->wait_quiet && !(h->wake != UINT32_MAX && h->wake <= in->skip)) {
+    if (h->wait_quiet && h->wake != 0) {
         if (!out->waiting)
             fail_msg("clock %llu: the device left waiting with no host input and wake %u",
                      (unsigned long long)h->cycle, h->wake);
-        if (h->wake != UINT32_MAX && out->wake != h->wake - 1 - in->skip)
+        if (h->wake != UINT32_MAX && out->wake != h->wake_out - 1 - h->skip_last)
             fail_msg("clock %llu: wake %u after %u with %u clocks left out",
-                     (unsigned long long)h->cycle, out->wake, h->wake, in->skip);
+                     (unsigned long long)h->cycle, out->wake, h->wake_out, h->skip_last);
     }
     if (out->idle && !out->waiting)
         fail_msg("clock %llu: idle but not waiting", (unsigned long long)h->cycle);
     h->wait_quiet = (uint8_t)(out->waiting && !in->h2d.valid);
     h->waiting = out->waiting;
-    h->wake = out->wake;
+    h->wake_out = out->wake;
+    h->skip_last = in->skip;
+    h->wake = out->wake == UINT32_MAX ? UINT32_MAX : out->wake > in->skip ? out->wake - in->skip : 0;
 }
 
 /* ------------------------------------------------------------ clocks */

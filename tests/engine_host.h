@@ -134,8 +134,10 @@ struct eh {
     uint8_t idle_quiet;          /* ... and no h2d beat was offered then */
     uint8_t waiting;             /* its waiting output (device.h), last clock */
     uint8_t wait_quiet;          /* ... and no h2d beat was offered then */
-    uint32_t wake;               /* its wake output, last clock */
+    uint32_t wake;               /* clocks it may be left out now (wake - skip) */
+    uint32_t wake_out;           /* its wake output, last clock */
     uint32_t skip;               /* clocks left out before the next (eh_skip) */
+    uint32_t skip_last;          /* ... before the last clock */
     /* host-to-device TLPs in order, one beat per clock */
     struct eh_tlp *q;
     unsigned q_head, q_count, q_beat;
