@@ -199,8 +199,11 @@ TEST_BINS := $(addprefix $(BUILD)/tests/test_,$(ALL_TESTS))
 test: $(TEST_BINS) $(BUILD)/nictx
 	@NICTX=$(BUILD)/nictx bash scripts/run-tests.sh $(TEST_BINS)
 
+# The headline figures come with the assertions on and off: the latter from
+# a build of its own (RTL_ASSERT=0) in $(BUILD)-noassert.
 bench: $(BUILD)/nictx
-	@bash scripts/bench.sh $(BUILD)/nictx
+	$(MAKE) BUILD=$(BUILD)-noassert RTL_ASSERT=0 $(BUILD)-noassert/nictx
+	@bash scripts/bench.sh $(BUILD)/nictx $(BUILD)-noassert/nictx
 
 # docs/results-ownership.md: protocol x barrier x burst x ordering, measured.
 results-ownership: $(BUILD)/nictx
