@@ -38,6 +38,15 @@
 // nothing behind it retires): only a queue reset recovers, as on hardware
 // that treats a completion timeout as a fatal queue error.
 //
+// Waiting (simulation speed): wait_o is high when nothing but the timer can
+// change before a completion beat arrives (no read being split, no MRd
+// offered, the oldest MRd not retiring, the timer not acting now).  A
+// simulator may then leave out up to wake_o - skip_i clocks after this one
+// (all ones: no limit) and tells the engine on the next clock it runs how
+// many it left out (skip_i, 0 when it ran every clock), which the timer adds
+// at that clock's edge; the clock the timer acts on is never left out and
+// never carries a skip.  No output depends on skip_i.
+//
 // Handshakes: req_ready_o[d] only while no read is being split; the MRd
 // output is a register (valid never waits for ready, fields stable until
 // taken).  Completions are always accepted (cpl_ready_o = 1), as PCIe
@@ -77,6 +86,9 @@ module nictx_dma_rd #(
   output logic        unexp_o,        // a beat for no outstanding tag, discarded
   input  logic [23:0] cpl_timeout_i,  // cycles; 0: off
   output logic        timeout_o,
+  input  logic [23:0] skip_i,         // clocks left out before this one
+  output logic        wait_o,
+  output logic [23:0] wake_o,
   // Word writes to the requesters' buffers
   output logic        wr_valid_o,
   output logic        wr_dest_o,
@@ -291,21 +303,32 @@ module nictx_dma_rd #(
   end
 
   // Completion timeout of the oldest MRd.
+  logic counting, restart;
   always_comb begin
-    wait_d     = wait_q;
     to_fired_d = to_fired_q;
     timeout_o  = 1'b0;
-    if (!ret_rvalid || ret_rready) begin
-      wait_d     = '0;  // a new oldest MRd (or none) starts its wait
+    counting   = ret_rvalid && cpl_timeout_i != '0 && !to_fired_q;
+    restart    = !ret_rvalid || ret_rready;  // a new oldest MRd (or none) starts its wait
+    wake_o     = '1;
+    if (restart) begin
       to_fired_d = 1'b0;
-    end else if (cpl_timeout_i != '0 && !to_fired_q) begin
+    end else if (counting) begin
       if (wait_q >= cpl_timeout_i) begin
         timeout_o  = 1'b1;
         to_fired_d = 1'b1;
       end else begin
-        wait_d = wait_q + 24'd1;
+        wake_o = (cpl_timeout_i - wait_q > 24'd1) ? cpl_timeout_i - wait_q - 24'd2 : '0;
       end
     end
+    wait_o = !cur_valid_q && !mrd_valid_q && !ret_rready && !timeout_o;
+  end
+
+  // The wait register alone takes skip_i (clocks left out count as waited),
+  // so only this block follows the input.
+  always_comb begin
+    wait_d = wait_q;
+    if (restart) wait_d = '0;
+    else if (counting && !timeout_o) wait_d = wait_q + 24'd1 + skip_i;
   end
 
   assign cpl_ready_o = 1'b1;

@@ -39,37 +39,50 @@ module nictx_mac (
   output logic        idle_o
 );
 
-  // CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320) over the first
-  // `n` bytes of a beat, least significant byte first.
-  function automatic logic [31:0] crc32_beat(input logic [31:0] crc_in,
-                                             input logic [63:0] data,
-                                             input logic [3:0] n);
+  // ---- FCS: CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320) ----
+  // One beat at a time, all its bits in parallel.  The register update is
+  // linear over GF(2): folding the register into the first 32 data bits,
+  //   crc' = (crc >> 8n) ^ (XOR over message bits b set: G[bits after b])
+  // where n is the beat's byte count and G[k] is the register after a single
+  // 1 bit followed by k zero bits, starting from 0 (G[0] = the polynomial).
+  // Shifting the beat's n bytes up to the top of the word puts every bit at
+  // a fixed distance from the end, so one table of BeatBits constants, built
+  // at elaboration, serves every byte count; bytes past n fall off the top.
+  // The beat width is a localparam: a wider datapath needs only a wider one.
+  localparam int unsigned BeatBytes = 8;
+  localparam int unsigned BeatBits  = 8 * BeatBytes;
+  localparam int unsigned CntW      = $clog2(BeatBytes + 1);
+
+  // {G[BeatBits-1], ..., G[1], G[0]}, 32 bits each.
+  function automatic logic [32*BeatBits-1:0] crc32_cols();
     logic [31:0] c;
-    c = crc_in;
-    for (int unsigned i = 0; i < 8; i++) begin
-      if (4'(i) < n) begin
-        for (int unsigned b = 0; b < 8; b++) begin
-          if (c[0] ^ data[8 * i + b]) c = (c >> 1) ^ 32'hEDB8_8320;
-          else                        c = c >> 1;
-        end
-      end
+    c = 32'hEDB8_8320;
+    for (int unsigned k = 0; k < BeatBits; k++) begin
+      crc32_cols[32*k +: 32] = c;
+      c = c[0] ? ((c >> 1) ^ 32'hEDB8_8320) : (c >> 1);
+    end
+  endfunction
+
+  localparam logic [32*BeatBits-1:0] CrcCols = crc32_cols();
+
+  // The register after the first n bytes of `data` (least significant first).
+  function automatic logic [31:0] crc32_beat(input logic [31:0]         crc_in,
+                                             input logic [BeatBits-1:0] data,
+                                             input logic [CntW-1:0]     n);
+    logic [BeatBits-1:0] w;
+    logic [31:0]         c;
+    w = (data ^ BeatBits'(crc_in)) << (BeatBits - 8 * 32'(n));
+    c = crc_in >> (8 * 32'(n));  // register bits no data byte reaches (n < 4)
+    for (int unsigned q = 0; q < BeatBits; q++) begin
+      c = c ^ ({32{w[q]}} & CrcCols[32*(BeatBits-1-q) +: 32]);
     end
     crc32_beat = c;
   endfunction
 
   logic signed [31:0] credit_d, credit_q;
   logic               in_frame_d, in_frame_q;
-  logic [31:0]        crc_d, crc_q, crc_next;
+  logic [31:0]        crc_d, crc_q;
   logic               may_start, send;
-
-  // CRC of the frame so far including this beat (kept apart from the
-  // handshake logic so that it is evaluated once per cycle).
-  always_comb begin
-    crc_next = crc_q;
-    if (fr_valid_i && !fr_skip_i) begin  // only when a beat is there (simulation speed)
-      crc_next = crc32_beat(fr_sop_i ? 32'hFFFF_FFFF : crc_q, fr_data_i, fr_bytes_i);
-    end
-  end
 
   always_comb begin
     may_start    = credit_q >= 0;
@@ -80,13 +93,10 @@ module nictx_mac (
     wire_eop_o   = fr_eop_i;
     wire_data_o  = fr_data_i;
     wire_bytes_o = fr_bytes_i;
-    wire_fcs_o   = ~crc_next;
 
     credit_d   = credit_q + $signed({8'd0, line_rate_i});
     in_frame_d = in_frame_q;
-    crc_d      = crc_q;
     if (send) begin
-      crc_d = crc_next;
       if (fr_sop_i) begin
         credit_d = credit_d - $signed({1'd0, {1'b0, fr_len_i} + 15'd24, 16'd0});
       end
@@ -100,6 +110,17 @@ module nictx_mac (
 
     pkt_done_o = (send && fr_eop_i) || (fr_valid_i && fr_skip_i);
     pkt_len_o  = fr_len_i;
+  end
+
+  // The FCS so far, this beat included; computed only when a beat leaves
+  // (the wire slice takes wire_fcs_o only then), so the simulation does not
+  // evaluate it on the cycles no beat moves.
+  always_comb begin
+    crc_d = crc_q;
+    if (send) begin
+      crc_d = crc32_beat(fr_sop_i ? 32'hFFFF_FFFF : crc_q, fr_data_i, fr_bytes_i);
+    end
+    wire_fcs_o = ~crc_d;
   end
 
   assign idle_o = !in_frame_q && credit_q == 0;

@@ -29,6 +29,10 @@
 //
 // Tags: one pool of NumTags 8-bit tags for descriptor and payload reads,
 // capped at run time by the MAX_TAGS register.  idle_o is high when no state can change without host input.
+// wait_o (simulation speed) is high also while reads merely wait for their
+// completions: nothing changes then without host input but their completion
+// timer, so a simulator may leave out up to wake_o clocks after this one; it
+// says on the next clock it runs how many it left out (skip_i; nictx_dma_rd).
 module nictx_tx_top #(
   parameter int unsigned NumTags      = 256,  // hardware tags; MAX_TAGS caps them
   parameter int unsigned DescReads    = 8,    // descriptor reads outstanding; DESC_INFLIGHT caps them
@@ -70,7 +74,12 @@ module nictx_tx_top #(
   output logic [63:0] wire_data_o,
   output logic [3:0]  wire_bytes_o,
   output logic [31:0] wire_fcs_o,
-  output logic        idle_o
+  output logic        idle_o,
+  // Simulation speed: waiting for completions only; clocks left out before
+  // this one; clocks that may be left out after it
+  output logic        wait_o,
+  input  logic [23:0] skip_i,
+  output logic [23:0] wake_o
 );
 
   // ---- configuration and status ----
@@ -202,6 +211,7 @@ module nictx_tx_top #(
   logic [63:0] cw_addr, cw_data;
 
   logic regs_idle, rd_idle, df_idle, pf_idle, mac_idle, cpl_idle;
+  logic rd_wait, pf_wait;
 
   // ---- write-combining window and fetcher events ----
   logic        wc_bad_access, wc_close, wc_tail_we, wc_tail_range, wc_torn;
@@ -344,6 +354,9 @@ module nictx_tx_top #(
     .unexp_o      (rd_unexp),
     .cpl_timeout_i (cpl_timeout),
     .timeout_o    (rd_timeout),
+    .skip_i       (skip_i),
+    .wait_o       (rd_wait),
+    .wake_o       (wake_o),
     .wr_valid_o   (rd_wr_valid),
     .wr_dest_o    (rd_wr_dest),
     .wr_ptr_o     (rd_wr_ptr),
@@ -539,6 +552,12 @@ module nictx_tx_top #(
   end
 
   assign idle_o = regs_idle && engine_idle && !h2d_valid;
+  // As idle_o, but reads may wait for their completions: the payload fetcher
+  // then has no request, no frame and no descriptor to take, and the read
+  // engine nothing to do but count its timer (wake_o) until a completion.
+  assign pf_wait = !rd_req_valid[0] && !fr_valid && !desc_valid;
+  assign wait_o  = regs_idle && !h2d_valid && df_idle && mac_idle && cpl_idle &&
+                   (pf_idle || pf_wait) && (rd_idle || rd_wait) && !d2h_valid_o && !wire_valid_o;
   // STATUS.IDLE: nothing in flight in the datapath (the register block, busy
   // with the read that asks, does not count).
   assign engine_idle = rd_idle && df_idle && pf_idle && mac_idle && cpl_idle &&

@@ -1,11 +1,42 @@
 #!/usr/bin/env bash
-# bench.sh NICTX - simulator speed on a few fixed experiments.
+# bench.sh NICTX [NICTX_NOASSERT] - simulator speed on a few fixed experiments.
 # Prints figures (simulated packets and device cycles per wall second);
 # asserts nothing: wall-clock speed depends on the machine.
+#
+# First the headline (docs/architecture.md, Simulation speed): the default
+# run and 64 B frames at 100G (a cheap CPU and bursts of 32, so the CPU is
+# not the bound), each the median of 3 runs, with the engine's assertions on
+# (NICTX, the normal build) and off (NICTX_NOASSERT, built with RTL_ASSERT=0;
+# `make bench` builds it in $(BUILD)-noassert).
 set -euo pipefail
 nictx=${1:-build/nictx}
+nictx_na=${2:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+
+# median3 BIN ARGS...: the median of 3 runs' simulated packets per wall second
+median3() {
+    local bin=$1 i; shift
+    for i in 1 2 3; do
+        "$bin" run --quiet --json "$tmp/m.json" "$@"
+        python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["sim"]["sim_pkts_per_wall_s"])' \
+            "$tmp/m.json"
+    done | sort -g | sed -n 2p
+}
+headline() {
+    local name=$1; shift
+    local on off=-
+    on=$(median3 "$nictx" "$@")
+    [ -n "$nictx_na" ] && off=$(median3 "$nictx_na" "$@")
+    awk -v n="$name" -v a="$on" -v b="$off" \
+        'BEGIN { printf "%-44s %16.0f %16s\n", n, a, b == "-" ? "-" : sprintf("%.0f", b) }'
+}
+printf '%-44s %16s %16s\n' "sim pkts/s, median of 3" "assertions on" "assertions off"
+headline "default run (100000 packets)"          --packets 100000
+headline "64B 100G cheap cpu burst32 (100000)"   --packets 100000 --line 100g --pkt-size 64 \
+    --cpu cheap --burst 32
+echo
+
 printf '%-44s %12s %12s %14s %10s\n' experiment packets wall_s sim_pkts/s Mcycles/s
 run() {
     local name=$1; shift

@@ -106,7 +106,7 @@ static void wire_collect(struct sim *s, const struct dev_wire_beat *w)
 }
 
 /* One device clock at `now`.  Returns 1 if the device is quiescent after
- * it: idle, and no beat in or out is pending. */
+ * it: idle or waiting for completions, and no beat in or out is pending. */
 int sim_clock(struct sim *s)
 {
     struct dev_in in;
@@ -121,8 +121,12 @@ int sim_clock(struct sim *s)
     }
     in.d2h_ready = 1;
     in.wire_ready = 1;
+    in.skip = s->skip_pending > UINT32_MAX ? UINT32_MAX : (uint32_t)s->skip_pending;
+    s->skip_pending = 0;
     s->ops->step(s->dev, &in, &out);
     s->cycles++;
+    s->dev_idle = out.idle;
+    s->dev_wake = out.wake == UINT32_MAX ? UINT32_MAX : out.wake > in.skip ? out.wake - in.skip : 0;
 
     took = in.h2d.valid && out.h2d_ready;
     if (took) {
@@ -143,6 +147,7 @@ int sim_clock(struct sim *s)
         wire_collect(s, &out.wire);
     }
     s->now += s->period_ps;
-    return out.idle && !took && !in.h2d.valid && !out.d2h.valid && !out.wire.valid;
+    return (out.idle || out.waiting) && !took && !in.h2d.valid && !out.d2h.valid &&
+           !out.wire.valid;
 }
 

@@ -10,6 +10,9 @@ extern "C" {
 
 namespace {
 
+// wake_o and skip_i are 24 bits; all ones is "no limit".
+constexpr uint32_t kWakeNever = 0xffffffu;
+
 struct dev_rtl {
     VerilatedContext ctx;
     Vnictx_tx_top top;
@@ -73,6 +76,7 @@ void rtl_step(void *dev, const struct dev_in *in, struct dev_out *out)
     t.h2d_err_i = in->h2d.err;
     t.d2h_ready_i = in->d2h_ready;
     t.wire_ready_i = in->wire_ready;
+    t.skip_i = in->skip < kWakeNever ? in->skip : kWakeNever;
     t.eval(); // settle combinational outputs for this cycle (clock low)
 
     out->h2d_ready = t.h2d_ready_o;
@@ -92,6 +96,8 @@ void rtl_step(void *dev, const struct dev_in *in, struct dev_out *out)
     out->wire.fcs = t.wire_fcs_o;
     out->wire.data = t.wire_data_o;
     out->idle = t.idle_o;
+    out->waiting = t.wait_o;
+    out->wake = t.wake_o == kWakeNever ? UINT32_MAX : t.wake_o;
 
     t.clk_i = 1;
     t.eval();

@@ -19,6 +19,13 @@
  * inputs, settles the logic, samples the outputs (which tell what moves on
  * this edge) and then applies one rising clock edge.
  *
+ * Idle and skipped clocks: `idle` says no state can change without host
+ * input (an h2d beat).  `waiting` says the same except for the completion
+ * timer of reads that wait for their data (idle implies waiting).  While
+ * waiting, a caller may leave out up to `wake` - dev_in.skip clocks after
+ * this one (none if that is below 1; UINT32_MAX: no limit) and must say on
+ * the next clock it runs how many it left out (dev_in.skip).
+ *
  * Tags: 8 bits, one pool for descriptor and payload reads; the harness
  * tells the two apart by address (the descriptor ring's range).
  */
@@ -60,6 +67,7 @@ struct dev_in {
     struct dev_beat h2d; /* h2d.valid: a beat is offered */
     uint8_t d2h_ready;
     uint8_t wire_ready;
+    uint32_t skip;       /* clocks left out just before this one (see above) */
 };
 
 struct dev_out {
@@ -67,6 +75,9 @@ struct dev_out {
     struct dev_beat d2h;     /* taken on this edge iff d2h.valid && d2h_ready */
     struct dev_wire_beat wire; /* likewise with wire_ready */
     uint8_t idle;            /* no state can change without host input */
+    uint8_t waiting;         /* ... but a completion timer (above) */
+    uint32_t wake;           /* when waiting: clocks that may be left out after this
+                                one, plus this clock's dev_in.skip (above) */
 };
 
 struct device_ops {

@@ -20,6 +20,12 @@
  * change any more (see pcie_link.h); with infinite credits that is every
  * TLP at its send, the old FIFO arithmetic.
  *
+ * The earliest internal event of each link (internal_next()) depends only
+ * on the link's state, never on the time asked, and the simulator asks for
+ * it on every device clock; so it is kept in next_int, recomputed for both
+ * links of a pair by refresh() whenever a call changes either (send,
+ * rx_release, pump with work, blackout, set_fc, pair, destroy).
+ *
  * Rate and DLLP/SKP accounting follow pcie-bench's pcie-model (model/pcie.py):
  * see pcie_cfg.h.
  */
@@ -114,6 +120,7 @@ struct pcie_link {
 
     struct pcie_link *pair;
     sim_ps_t t_call; /* latest time of a call on this link or its partner */
+    sim_ps_t next_int; /* internal_next() as of the latest change (refresh()) */
 
     struct txq txq[PCIE_FC_CLASSES];
     uint64_t seq_next;
@@ -653,6 +660,26 @@ static int link_idle(const struct pcie_link *x)
     return x->q_count == 0 && x->cr.count == 0 && x->rx_nsched == 0;
 }
 
+/* Earliest internal event of x. */
+static sim_ps_t internal_next(const struct pcie_link *x)
+{
+    sim_ps_t t = decide_time(x), u;
+    unsigned c;
+    if (x->cr.count != 0 && (u = ((const struct cr_ent *)ring_at(&x->cr, 0))->arrival) < t)
+        t = u;
+    if (x->pair == NULL && x->rx_nsched != 0 && (u = rx_next(x, &c)) < t)
+        t = u;
+    return t;
+}
+
+/* The state of l (and of its partner) changed: recompute their next_int. */
+static void refresh(struct pcie_link *l)
+{
+    l->next_int = internal_next(l);
+    if (l->pair != NULL)
+        l->pair->next_int = internal_next(l->pair);
+}
+
 enum { EV_CR, EV_DEPART, EV_DECIDE };
 
 /* Process the internal events of l and its partner up to T, then commit
@@ -704,6 +731,7 @@ static void pump(struct pcie_link *l, sim_ps_t T)
     }
     for (int i = 0; i < n; i++)
         eager(g[i]);
+    refresh(l);
 }
 
 /* ------------------------------------------------------------------- API */
@@ -737,6 +765,7 @@ struct pcie_link *pcie_link_create(const struct pcie_cfg *cfg)
         pcie_link_destroy(l);
         return NULL;
     }
+    l->next_int = SIM_PS_NEVER; /* empty */
     return l;
 }
 
@@ -749,6 +778,7 @@ void pcie_link_destroy(struct pcie_link *l)
         o->pair = NULL;
         l->pair = NULL;
         rate_update(o);
+        refresh(o);
     }
     for (unsigned c = 0; c < PCIE_FC_CLASSES; c++) {
         free(l->txq[c].q.v);
@@ -772,6 +802,7 @@ int pcie_link_set_fc(struct pcie_link *l, const struct pcie_fc_cfg *fc)
     l->upd_lat_ps = sim_ns_to_ps(fc->update_latency_ns);
     if (l->pair != NULL)
         rate_update(l->pair);
+    refresh(l);
     return 0;
 }
 
@@ -792,6 +823,7 @@ int pcie_link_pair(struct pcie_link *a, struct pcie_link *b)
     b->pair = a;
     rate_update(a);
     rate_update(b);
+    refresh(a);
     return 0;
 }
 
@@ -845,6 +877,7 @@ int pcie_link_send(struct pcie_link *l, sim_ps_t now, const struct tlp *t)
         sim_ps_t cand = ps_max(now, l->t_elig), D = ps_max(ceil_free(l), cand);
         if (dllp_next(l, &dc) > D && (D <= now || dllp_free_until(l, D))) {
             tlp_start(l, &e, cand, t->data, NULL);
+            refresh(l);
             return 0;
         }
     }
@@ -854,6 +887,7 @@ int pcie_link_send(struct pcie_link *l, sim_ps_t now, const struct tlp *t)
     l->q_bytes += dlen;
     stall_eval(l, now);
     pump(l, now);
+    refresh(l);
     return 0;
 }
 
@@ -878,37 +912,22 @@ int pcie_link_rx_release(struct pcie_link *l, sim_ps_t now, const struct tlp *t)
     l->rx_hdr[cls] += hdr;
     l->rx_data[cls] += data;
     pump(l, now);
+    refresh(l);
     return 0;
-}
-
-/* Earliest internal event of x. */
-static sim_ps_t internal_next(const struct pcie_link *x)
-{
-    sim_ps_t t = decide_time(x), u;
-    unsigned c;
-    if (x->cr.count != 0 && (u = ((const struct cr_ent *)ring_at(&x->cr, 0))->arrival) < t)
-        t = u;
-    if (x->pair == NULL && x->rx_nsched != 0 && (u = rx_next(x, &c)) < t)
-        t = u;
-    return t;
 }
 
 sim_ps_t pcie_link_next_internal(const struct pcie_link *l)
 {
-    sim_ps_t t = internal_next(l), u;
-    if (l->pair != NULL && (u = internal_next(l->pair)) < t)
-        t = u;
+    sim_ps_t t = l->next_int;
+    if (l->pair != NULL && l->pair->next_int < t)
+        t = l->pair->next_int;
     return t;
 }
 
 sim_ps_t pcie_link_next_event(const struct pcie_link *l)
 {
-    sim_ps_t t = pcie_link_next_arrival(l), u;
-    if ((u = internal_next(l)) < t)
-        t = u;
-    if (l->pair != NULL && (u = internal_next(l->pair)) < t)
-        t = u;
-    return t;
+    sim_ps_t t = pcie_link_next_arrival(l), u = pcie_link_next_internal(l);
+    return u < t ? u : t;
 }
 
 void pcie_link_advance(struct pcie_link *l, sim_ps_t now)
@@ -920,6 +939,7 @@ void pcie_link_blackout(struct pcie_link *l, sim_ps_t from, sim_ps_t until)
 {
     l->bo_from = from;
     l->bo_until = until > from ? until : from;
+    refresh(l);
 }
 
 sim_ps_t pcie_link_next_arrival(const struct pcie_link *l)

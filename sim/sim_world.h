@@ -93,6 +93,9 @@ struct sim {
     sim_ps_t now;          /* device time: the next clock edge */
     sim_ps_t period_ps;
     uint64_t cycles, skipped;
+    int dev_idle;          /* the last clock's dev_out.idle (not only waiting) */
+    uint32_t dev_wake;     /* the last clock's dev_out.wake: clocks it may skip */
+    uint64_t skip_pending; /* clocks skipped since the last one (dev_in.skip) */
 
     struct tlpq cpu_out;   /* MMIO TLPs the CPU issued, by departure time */
     sim_ps_t cpu_out_last; /* departure time of the newest one */
@@ -155,7 +158,9 @@ void sim_violation(struct sim *s, const char *kind, const char *fmt, ...)
 void sim_violation_at(void *s, const char *kind, sim_ps_t t, long desc, const char *access,
                       const char *detail);
 
-/* dev_port.c: one device clock; 1 if the device is quiescent after it */
+/* dev_port.c: one device clock; 1 if the device is quiescent after it
+ * (idle or waiting, no beat moved), and then s->dev_idle says which and
+ * s->dev_wake how many clocks may be left out (device.h) */
 int sim_clock(struct sim *s);
 /* harness.c */
 void sim_fail(struct sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

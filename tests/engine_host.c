@@ -551,6 +551,29 @@ static void check_idle(struct eh *h, int idle, int h2d_offered)
     h->idle_quiet = (uint8_t)(idle && !h2d_offered);
 }
 
+/* waiting: as idle, but a read's completion timer counts down: a device
+ * waiting on a clock with no h2d beat offered and clocks to spare (wake) is
+ * waiting still on the next clock it runs, its wake output one less than
+ * before, less the clocks left out before the last clock. */
+static void check_wait(struct eh *h, const struct dev_out *out, const struct dev_in *in)
+{
+    if (h->wait_quiet && h->wake != 0) {
+        if (!out->waiting)
+            fail_msg("clock %llu: the device left waiting with no host input and wake %u",
+                     (unsigned long long)h->cycle, h->wake);
+        if (h->wake != UINT32_MAX && out->wake != h->wake_out - 1 - h->skip_last)
+            fail_msg("clock %llu: wake %u after %u with %u clocks left out",
+                     (unsigned long long)h->cycle, out->wake, h->wake_out, h->skip_last);
+    }
+    if (out->idle && !out->waiting)
+        fail_msg("clock %llu: idle but not waiting", (unsigned long long)h->cycle);
+    h->wait_quiet = (uint8_t)(out->waiting && !in->h2d.valid);
+    h->waiting = out->waiting;
+    h->wake_out = out->wake;
+    h->skip_last = in->skip;
+    h->wake = out->wake == UINT32_MAX ? UINT32_MAX : out->wake > in->skip ? out->wake - in->skip : 0;
+}
+
 /* ------------------------------------------------------------ clocks */
 
 void eh_step(struct eh *h)
@@ -564,18 +587,30 @@ void eh_step(struct eh *h)
         tlp_beat(&h->q[h->q_head], h->q_beat, &in.h2d);
     in.d2h_ready = (uint8_t)stream_ready(&h->s_d2h);
     in.wire_ready = (uint8_t)(stream_ready(&h->s_wire) && !h->wire_hold);
+    in.skip = h->skip;
+    h->skip = 0;
     h->ops->step(h->dev, &in, &out);
     if (in.h2d.valid && out.h2d_ready)
         q_advance(h, &in.h2d);
     check_d2h(h, &out.d2h, in.d2h_ready);
     check_wire(h, &out.wire, in.wire_ready);
     check_idle(h, out.idle, in.h2d.valid);
+    check_wait(h, &out, &in);
     if (out.d2h.valid && in.d2h_ready)
         on_d2h(h, &out.d2h);
     if (out.wire.valid && in.wire_ready)
         on_wire(h, &out.wire);
     h->idle = out.idle;
     h->cycle++;
+}
+
+void eh_skip(struct eh *h, unsigned n)
+{
+    if (!h->wait_quiet || n > h->wake || h->q_count)
+        fail_msg("clock %llu: cannot leave out %u clocks (waiting %d, wake %u)",
+                 (unsigned long long)h->cycle, n, h->wait_quiet, h->wake);
+    h->cycle += n;
+    h->skip = n;
 }
 
 void eh_run(struct eh *h, unsigned cycles)

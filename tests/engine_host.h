@@ -132,6 +132,12 @@ struct eh {
     uint8_t *mem;
     uint8_t idle;                /* the device's idle output, last clock */
     uint8_t idle_quiet;          /* ... and no h2d beat was offered then */
+    uint8_t waiting;             /* its waiting output (device.h), last clock */
+    uint8_t wait_quiet;          /* ... and no h2d beat was offered then */
+    uint32_t wake;               /* clocks it may be left out now (wake - skip) */
+    uint32_t wake_out;           /* its wake output, last clock */
+    uint32_t skip;               /* clocks left out before the next (eh_skip) */
+    uint32_t skip_last;          /* ... before the last clock */
     /* host-to-device TLPs in order, one beat per clock */
     struct eh_tlp *q;
     unsigned q_head, q_count, q_beat;
@@ -195,6 +201,9 @@ uint8_t *eh_ptr(struct eh *h, uint64_t addr, unsigned len);
 void eh_step(struct eh *h);
 void eh_run(struct eh *h, unsigned cycles);
 void eh_settle(struct eh *h, unsigned max_cycles);
+/* Leave out n clocks, as a simulator may while the device is waiting
+ * (fails unless it was, with wake >= n, and no h2d beat is queued). */
+void eh_skip(struct eh *h, unsigned n);
 
 /* BAR0 registers: a write is queued; a read runs clocks until answered.
  * eh_wr64/eh_rd64: one 8-byte TLP (LO/HI pairs).  eh_mwr: a write of any

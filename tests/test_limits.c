@@ -1372,6 +1372,52 @@ static void test_limits_cpl_timeout(void **state)
     assert_int_equal(eh_rd32(h, NICTX_REG_ERR), NICTX_ERR_CPL_TIMEOUT);
 }
 
+/* The held completion's wait, every clock run (skip 0) or with clocks left
+ * out: once the device waits for the completion only (waiting, not idle),
+ * the clocks its wake allows pass, one more runs (it carries the skip) and
+ * the timer acts on the next.  Returns that clock relative to the MRd's. */
+static uint64_t cpl_timeout_fire(struct lim *t, int skip)
+{
+    struct eh *h = &t->h;
+    uint64_t c0;
+    unsigned n;
+
+    engine_init(t, 5);
+    eh_wr32(h, NICTX_REG_CPL_TIMEOUT, 1000);
+    c0 = held_payload_read(t);
+    for (n = 0; !(h->wait_quiet && h->wake != UINT32_MAX); n++) {
+        eh_step(h);
+        assert_true(n < 100);
+    }
+    assert_false(h->idle); /* a read outstanding */
+    assert_true(h->wake > 900 && h->wake < 1000);
+    if (skip)
+        eh_skip(h, h->wake);
+    else
+        eh_run(h, h->wake);
+    eh_step(h);
+    assert_true(h->waiting && h->wake == 0);
+    eh_step(h); /* the timer acts */
+    assert_false(h->waiting);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), NICTX_ERR_CPL_TIMEOUT);
+    return h->cycle - c0;
+}
+
+/* Leaving out the clocks a waiting device allows (wake) changes nothing:
+ * the timeout fires on the same clock as with every clock run, on a fresh
+ * device (one device at a time, see test_limits_max_rd_bytes_max). */
+static void test_limits_cpl_timeout_skip(void **state)
+{
+    struct lim *t = *state;
+    uint64_t every = cpl_timeout_fire(t, 0);
+
+    lim_free(t);
+    *state = t = lim_new();
+    assert_non_null(t);
+    assert_int_equal(cpl_timeout_fire(t, 1), every);
+    assert_true(every > 1000 - 30 && every <= 1000 + 10);
+}
+
 /* CPL_TIMEOUT = 0 turns the timer off: a completion held for longer than
  * the reset timeout sets nothing, and arrives. */
 static void test_limits_cpl_timeout_off(void **state)
@@ -1502,6 +1548,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_limits_max_rd_bytes_exact, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_desc_fetch_max_each, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_cpl_timeout, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_limits_cpl_timeout_skip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_cpl_timeout_off, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_line_rate_min, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_line_rate_max, setup, teardown),
