@@ -43,8 +43,6 @@ deps: $(DEPS_STAMP)
 RTL_TOP  := nictx_tx_top
 RTL_SRCS := rtl/nictx_pkg.sv rtl/prim_fifo_sync.sv rtl/prim_arbiter_rr.sv \
             $(filter-out rtl/nictx_pkg.sv,$(sort $(wildcard rtl/nictx_*.sv)))
-VDIR     := $(BUILD)/verilated
-VLIB     := $(VDIR)/V$(RTL_TOP)__ALL.a
 # RTL_ASSERT=0 builds the engine without its protocol assertions: about a
 # third faster for sweeps; tests and CI keep them on.
 RTL_ASSERT ?= 1
@@ -52,20 +50,40 @@ VFLAGS   := --cc $(if $(filter 1,$(RTL_ASSERT)),--assert) -Wall -O3 --top-module
 VROOT     = $(shell verilator --getenv VERILATOR_ROOT)
 VINC      = -I$(VROOT)/include -I$(VROOT)/include/vltstd
 
+# One Verilated model per datapath width W (bytes per beat): the class
+# V$(RTL_TOP)_wW in $(BUILD)/verilated-wW, and sim/dev_rtl.cpp compiled for
+# it into dev_rtl_wW.o, which exports dev_rtl_ops_wW (sim/device.h).
+WIDTHS   := 8
+vdir      = $(BUILD)/verilated-w$(1)
+vcls      = V$(RTL_TOP)_w$(1)
+vlib      = $(call vdir,$(1))/$(call vcls,$(1))__ALL.a
+vshim     = $(BUILD)/obj/sim/dev_rtl_w$(1).o
+# A width's model as a link needs it: the shim, then its library.
+vmodel    = $(call vshim,$(1)) $(call vlib,$(1))
+
+define rtl_model
 # The flags are part of the model: rebuild when they change.
-$(VDIR)/vflags: FORCE
-	@mkdir -p $(@D)
-	@echo '$(VFLAGS) $(SANFLAGS)' | cmp -s - $@ || echo '$(VFLAGS) $(SANFLAGS)' > $@
+$(call vdir,$(1))/vflags: FORCE
+	@mkdir -p $$(@D)
+	@echo '$$(VFLAGS) $$(SANFLAGS)' | cmp -s - $$@ || echo '$$(VFLAGS) $$(SANFLAGS)' > $$@
+
+$(call vdir,$(1))/$(call vcls,$(1)).mk: $$(RTL_SRCS) $(call vdir,$(1))/vflags | $$(DEPS_STAMP)
+	@mkdir -p $$(@D)
+	verilator $$(VFLAGS) --prefix $(call vcls,$(1)) --Mdir $$(abspath $$(@D)) \
+	    $$(abspath $$(RTL_SRCS))
+
+$(call vlib,$(1)): $(call vdir,$(1))/$(call vcls,$(1)).mk
+	$$(MAKE) -s -C $(call vdir,$(1)) -f $(call vcls,$(1)).mk OPT_FAST=-O2 \
+	    USER_CPPFLAGS='$$(SANFLAGS)' $(call vcls,$(1))__ALL.a
+
+$(call vshim,$(1)): sim/dev_rtl.cpp $(call vlib,$(1))
+	@mkdir -p $$(@D)
+	$$(CXX) $$(CXXFLAGS) $$(DEPFLAGS) -Wall -DDEV_RTL_WIDTH=$(1) -Isim -I$(call vdir,$(1)) \
+	    $$(VINC) -c -o $$@ $$<
+endef
+$(foreach w,$(WIDTHS),$(eval $(call rtl_model,$(w))))
 FORCE:
 .PHONY: FORCE
-
-$(VDIR)/V$(RTL_TOP).mk: $(RTL_SRCS) $(VDIR)/vflags | $(DEPS_STAMP)
-	@mkdir -p $(VDIR)
-	verilator $(VFLAGS) --Mdir $(abspath $(VDIR)) $(abspath $(RTL_SRCS))
-
-$(VLIB): $(VDIR)/V$(RTL_TOP).mk
-	$(MAKE) -s -C $(VDIR) -f V$(RTL_TOP).mk OPT_FAST=-O2 USER_CPPFLAGS='$(SANFLAGS)' \
-	    V$(RTL_TOP)__ALL.a
 
 # The Verilator runtime is compiled once, apart from the model.
 VRT_SRCS := verilated.cpp verilated_threads.cpp
@@ -87,10 +105,6 @@ $(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) -std=c11 $(CFLAGS) $(WARN) $(DEPFLAGS) $(INCS) $(INIH_CFLAGS) -c -o $@ $<
 
-$(BUILD)/obj/sim/dev_rtl.o: sim/dev_rtl.cpp $(VLIB)
-	@mkdir -p $(@D)
-	$(CXX) $(CXXFLAGS) $(DEPFLAGS) -Wall -Isim -I$(VDIR) $(VINC) -c -o $@ $<
-
 obj = $(addprefix $(BUILD)/obj/,$(1:.c=.o))
 
 SIM_CORE := sim/pcie_cfg.c sim/pcie_link.c sim/scoreboard.c sim/json.c sim/host_mem.c \
@@ -99,7 +113,7 @@ SIM_CORE := sim/pcie_cfg.c sim/pcie_link.c sim/scoreboard.c sim/json.c sim/host_
             sim/metrics.c sim/cpu_sched.c sim/platform_sim.c sim/report.c sim/stbuf.c \
             sim/ownchk.c sim/bug_catalog.c sim/coro.c sim/cacheline.c sim/profile.c sim/inject.c sim/fault.c \
             driver/dql.c driver/txq.c driver/pktgen.c
-SIM_OBJS := $(call obj,$(SIM_CORE)) $(BUILD)/obj/sim/dev_rtl.o $(VLIB) $(VRT_OBJS)
+SIM_OBJS := $(call obj,$(SIM_CORE)) $(call vmodel,8) $(VRT_OBJS)
 # libinih (Debian libinih-dev, pkg-config module inih) parses profiles/*.ini.
 # Deferred (=), like CMOCKA: pkg-config runs after install-deps.sh has.
 INIH_CFLAGS = $(shell pkg-config --cflags inih)
@@ -178,7 +192,7 @@ $(addprefix $(BUILD)/tests/test_,$(SIM_TESTS)): $(BUILD)/tests/test_%: \
 
 $(addprefix $(BUILD)/tests/test_,$(ENGINE_TESTS)): $(BUILD)/tests/test_%: \
         $(BUILD)/obj/tests/test_%.o $(call obj,tests/engine_host.c) \
-        $(BUILD)/obj/sim/dev_rtl.o $(VLIB) $(VRT_OBJS)
+        $(call vmodel,8) $(VRT_OBJS)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $^ $(CMOCKA) $(LDLIBS)
 

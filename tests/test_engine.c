@@ -110,9 +110,9 @@ static void on_mwr(void *user, const struct dev_beat *b)
     assert_int_equal(b->len, 4);
     if (b->addr == WB_BUS) {
         t->n_wb++;
-        t->last_wb = (uint32_t)(b->data >> (8 * (b->addr & 7)));
+        t->last_wb = (uint32_t)eh_beat_value(&t->h, b, 4);
     } else if (b->addr == IRQ_BUS) {
-        assert_int_equal((uint32_t)(b->data >> (8 * (b->addr & 7))), IRQ_DATA);
+        assert_int_equal((uint32_t)eh_beat_value(&t->h, b, 4), IRQ_DATA);
         t->n_irq++;
     } else {
         fail_msg("MWr to unexpected address 0x%llx", (unsigned long long)b->addr);
