@@ -3,9 +3,9 @@
 #   make run     build and run the flagship sweep (report in docs/results/flagship)
 #   make run-one build and run one experiment (RUN_ARGS)
 #   make test    build and run every test (cmocka unit tests, RTL tests)
-#   make lint    verilator --lint-only -Wall on the RTL
+#   make lint    verilator --lint-only -Wall on the RTL, at every datapath width
 #   make bench   simulator speed benchmark (figures, not assertions)
-#   make synth   Yosys 0.23 elaboration check of the RTL (needs yosys)
+#   make synth   Yosys 0.23 elaboration check of the RTL at every width (needs yosys)
 #   make mutate  mutation testing: how many small bugs the tests catch (docs/testing.md)
 #   make clean
 
@@ -53,7 +53,7 @@ VINC      = -I$(VROOT)/include -I$(VROOT)/include/vltstd
 # One Verilated model per datapath width W (bytes per beat): the class
 # V$(RTL_TOP)_wW in $(BUILD)/verilated-wW, and sim/dev_rtl.cpp compiled for
 # it into dev_rtl_wW.o, which exports dev_rtl_ops_wW (sim/device.h).
-WIDTHS   := 8
+WIDTHS   := 8 16 32 64
 vdir      = $(BUILD)/verilated-w$(1)
 vcls      = V$(RTL_TOP)_w$(1)
 vlib      = $(call vdir,$(1))/$(call vcls,$(1))__ALL.a
@@ -65,11 +65,12 @@ define rtl_model
 # The flags are part of the model: rebuild when they change.
 $(call vdir,$(1))/vflags: FORCE
 	@mkdir -p $$(@D)
-	@echo '$$(VFLAGS) $$(SANFLAGS)' | cmp -s - $$@ || echo '$$(VFLAGS) $$(SANFLAGS)' > $$@
+	@echo '$$(VFLAGS) -GDataBytes=$(1) $$(SANFLAGS)' | cmp -s - $$@ || \
+	    echo '$$(VFLAGS) -GDataBytes=$(1) $$(SANFLAGS)' > $$@
 
 $(call vdir,$(1))/$(call vcls,$(1)).mk: $$(RTL_SRCS) $(call vdir,$(1))/vflags | $$(DEPS_STAMP)
 	@mkdir -p $$(@D)
-	verilator $$(VFLAGS) --prefix $(call vcls,$(1)) --Mdir $$(abspath $$(@D)) \
+	verilator $$(VFLAGS) -GDataBytes=$(1) --prefix $(call vcls,$(1)) --Mdir $$(abspath $$(@D)) \
 	    $$(abspath $$(RTL_SRCS))
 
 $(call vlib,$(1)): $(call vdir,$(1))/$(call vcls,$(1)).mk
@@ -92,13 +93,24 @@ $(BUILD)/vrt/%.o: | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) $(VINC) -c -o $@ $(VROOT)/include/$*.cpp
 
+# Lint and synthesis check the engine at every width.
 lint: | $(DEPS_STAMP)
-	verilator --lint-only -Wall --assert --top-module $(RTL_TOP) $(RTL_SRCS)
+	@set -e; for w in $(WIDTHS); do \
+	    echo "verilator --lint-only -Wall --assert -GDataBytes=$$w"; \
+	    verilator --lint-only -Wall --assert --top-module $(RTL_TOP) -GDataBytes=$$w $(RTL_SRCS); \
+	done
 
+# The statistics of width W go to $(BUILD)/synth_stat_wW.txt; the summary
+# of the last to the terminal.
 synth:
 	@mkdir -p $(BUILD)
-	yosys -q -p "read_verilog -sv -DSYNTHESIS $(RTL_SRCS); hierarchy -check -top $(RTL_TOP); proc; opt; tee -q -o $(BUILD)/synth_stat.txt stat"
-	@tail -n 25 $(BUILD)/synth_stat.txt
+	@set -e; for w in $(WIDTHS); do \
+	    echo "yosys: DataBytes=$$w"; \
+	    yosys -q -p "read_verilog -sv -DSYNTHESIS $(RTL_SRCS); \
+	        hierarchy -check -top $(RTL_TOP) -chparam DataBytes $$w; proc; opt; \
+	        tee -q -o $(BUILD)/synth_stat_w$$w.txt stat"; \
+	done
+	@tail -n 25 $(BUILD)/synth_stat_w$(lastword $(WIDTHS)).txt
 
 # ---------------------------------------------------------------- C
 $(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)

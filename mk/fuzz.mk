@@ -61,7 +61,7 @@ FUZZ_VCLS := $(call vcls,8)
 FUZZ_VLIB := $(FUZZ_VDIR)/$(FUZZ_VCLS)__ALL.a
 $(FUZZ_VDIR)/$(FUZZ_VCLS).mk: $(RTL_SRCS) | $(FUZZ_DIR)/.clang-ok
 	@mkdir -p $(FUZZ_VDIR)
-	verilator --cc --assert -Wall -O3 --top-module $(RTL_TOP) --prefix $(FUZZ_VCLS) \
+	verilator --cc --assert -Wall -O3 --top-module $(RTL_TOP) -GDataBytes=8 --prefix $(FUZZ_VCLS) \
 	    --Mdir $(abspath $(FUZZ_VDIR)) $(abspath $(RTL_SRCS))
 
 $(FUZZ_VLIB): $(FUZZ_VDIR)/$(FUZZ_VCLS).mk

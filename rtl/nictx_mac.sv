@@ -1,7 +1,7 @@
 // nictx_mac: transmit MAC: line-rate pacing, FCS, wire stream.
 //
-// Frames arrive as a beat stream from nictx_payload_fetch and leave on the
-// wire stream unchanged, with the Ethernet FCS (CRC-32) of the frame on
+// Frames arrive as a beat stream of DataBytes bytes per beat from
+// nictx_payload_fetch and leave on the wire stream unchanged, with the Ethernet FCS (CRC-32) of the frame on
 // wire_fcs_o at the last beat.  Pacing: a frame of L bytes (without FCS)
 // occupies L + 4 (FCS) + 8 (preamble, SFD) + 12 (IFG) byte times on the
 // wire.  A signed credit in bytes (16 fractional bits) grows by
@@ -12,27 +12,31 @@
 //
 // Handshakes: wire_valid_o never waits for wire_ready_i; fr_ready_o is
 // wire_ready_i while a beat goes out (the wire data is the frame data).
-module nictx_mac (
-  input  logic        clk_i,
-  input  logic        rst_ni,
-  input  logic [23:0] line_rate_i,  // bytes per cycle, 8.16 fixed point
+module nictx_mac #(
+  parameter int unsigned DataBytes = 8,  // bytes per beat
+  localparam int unsigned DataW    = DataBytes * 8,
+  localparam int unsigned BytesW   = $clog2(DataBytes) + 1  // 0..DataBytes
+) (
+  input  logic              clk_i,
+  input  logic              rst_ni,
+  input  logic [23:0]       line_rate_i,  // bytes per cycle, 8.16 fixed point
   // Frame stream in
-  input  logic        fr_valid_i,
-  output logic        fr_ready_o,
-  input  logic        fr_sop_i,
-  input  logic        fr_eop_i,
-  input  logic [63:0] fr_data_i,
-  input  logic [3:0]  fr_bytes_i,
-  input  logic [13:0] fr_len_i,
-  input  logic        fr_skip_i,
+  input  logic              fr_valid_i,
+  output logic              fr_ready_o,
+  input  logic              fr_sop_i,
+  input  logic              fr_eop_i,
+  input  logic [DataW-1:0]  fr_data_i,
+  input  logic [BytesW-1:0] fr_bytes_i,
+  input  logic [13:0]       fr_len_i,
+  input  logic              fr_skip_i,
   // Wire
-  output logic        wire_valid_o,
-  input  logic        wire_ready_i,
-  output logic        wire_sop_o,
-  output logic        wire_eop_o,
-  output logic [63:0] wire_data_o,
-  output logic [3:0]  wire_bytes_o,
-  output logic [31:0] wire_fcs_o,
+  output logic              wire_valid_o,
+  input  logic              wire_ready_i,
+  output logic              wire_sop_o,
+  output logic              wire_eop_o,
+  output logic [DataW-1:0]  wire_data_o,
+  output logic [BytesW-1:0] wire_bytes_o,
+  output logic [31:0]       wire_fcs_o,
   // One frame done (left the wire, or skipped)
   output logic        pkt_done_o,
   output logic [13:0] pkt_len_o,
@@ -42,12 +46,12 @@ module nictx_mac (
   // CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320) over the first
   // `n` bytes of a beat, least significant byte first.
   function automatic logic [31:0] crc32_beat(input logic [31:0] crc_in,
-                                             input logic [63:0] data,
-                                             input logic [3:0] n);
+                                             input logic [DataW-1:0] data,
+                                             input logic [BytesW-1:0] n);
     logic [31:0] c;
     c = crc_in;
-    for (int unsigned i = 0; i < 8; i++) begin
-      if (4'(i) < n) begin
+    for (int unsigned i = 0; i < DataBytes; i++) begin
+      if (BytesW'(i) < n) begin
         for (int unsigned b = 0; b < 8; b++) begin
           if (c[0] ^ data[8 * i + b]) c = (c >> 1) ^ 32'hEDB8_8320;
           else                        c = c >> 1;
@@ -56,6 +60,11 @@ module nictx_mac (
     end
     crc32_beat = c;
   endfunction
+
+  if (DataBytes < 8 || DataBytes > 64 || (DataBytes & (DataBytes - 1)) != 0)
+  begin : gen_width_check
+    $error("nictx_mac: DataBytes must be 8, 16, 32 or 64");
+  end
 
   logic signed [31:0] credit_d, credit_q;
   logic               in_frame_d, in_frame_q;
@@ -93,7 +102,7 @@ module nictx_mac (
       in_frame_d = !fr_eop_i;
     end
     // Nothing waiting: the wire idles and saves no credit.  A frame waiting
-    // on the datapath (line faster than 8 B per cycle) saves at most one
+    // on the datapath (line faster than DataBytes per cycle) saves at most one
     // cycle's worth, which keeps the fraction and never overflows.
     if (!fr_valid_i && credit_d > 0) credit_d = '0;
     if (credit_d > $signed({8'd0, line_rate_i})) credit_d = $signed({8'd0, line_rate_i});
@@ -103,6 +112,13 @@ module nictx_mac (
   end
 
   assign idle_o = !in_frame_q && credit_q == 0;
+
+`ifndef SYNTHESIS
+  // A frame beat carries 1..DataBytes bytes (crc32_beat covers no more).
+  BeatBytes_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+                   (fr_valid_i && !fr_skip_i) |-> (fr_bytes_i != '0 &&
+                                                   fr_bytes_i <= BytesW'(DataBytes)));
+`endif
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
