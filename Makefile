@@ -126,6 +126,10 @@ SIM_CORE := sim/pcie_cfg.c sim/pcie_link.c sim/scoreboard.c sim/json.c sim/host_
             sim/ownchk.c sim/bug_catalog.c sim/coro.c sim/cacheline.c sim/profile.c sim/inject.c sim/fault.c \
             driver/dql.c driver/txq.c driver/pktgen.c
 SIM_OBJS := $(call obj,$(SIM_CORE)) $(call vmodel,8) $(VRT_OBJS)
+# The other widths' models and the lookup by width (dev_rtl_ops_width):
+# nictx (--dev-width) and the tests that run every width.
+WIDE_MODELS := $(foreach w,$(filter-out 8,$(WIDTHS)),$(call vmodel,$(w))) \
+               $(call obj,sim/dev_rtl_widths.c)
 # libinih (Debian libinih-dev, pkg-config module inih) parses profiles/*.ini.
 # Deferred (=), like CMOCKA: pkg-config runs after install-deps.sh has.
 INIH_CFLAGS = $(shell pkg-config --cflags inih)
@@ -137,7 +141,7 @@ SWEEP_SRCS := sim/strv.c sim/sweep_values.c sim/sweep.c sim/sweep_file.c sim/swe
               sim/sweep_check.c sim/sweep_progress.c sim/sweep_run.c sim/sweep_slurm.c \
               sim/sweep_gnuplot.c sim/sweep_plot.c sim/sweep_report.c sim/sweep_merge.c sim/sweep_cli.c
 
-$(BUILD)/nictx: $(call obj,sim/main.c $(SWEEP_SRCS)) $(SIM_OBJS)
+$(BUILD)/nictx: $(call obj,sim/main.c $(SWEEP_SRCS)) $(SIM_OBJS) $(WIDE_MODELS)
 	$(CXX) -o $@ $^ $(LDLIBS)
 
 all: $(BUILD)/nictx

@@ -53,6 +53,7 @@ struct sim_cfg {
     struct pcie_fc_cfg fc_host; /* credits the root complex advertises (device->host) */
     /* device */
     double dev_mhz;        /* device clock */
+    unsigned dev_width;    /* datapath bytes per clock: 8, 16, 32, 64 (the model's) */
     double line_gbps;      /* Ethernet line rate */
     unsigned ring_size;    /* descriptors, power of two 8..65536 */
     unsigned desc_fetch_max;

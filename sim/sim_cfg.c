@@ -128,6 +128,7 @@ void sim_cfg_default(struct sim_cfg *cfg)
     pcie_fc_cfg_infinite(&cfg->fc_dev);
     pcie_fc_cfg_infinite(&cfg->fc_host);
     cfg->dev_mhz = 250.0;
+    cfg->dev_width = DEV_WIDTH_DEFAULT;
     cfg->line_gbps = 10.0;
     cfg->ring_size = 1024;
     cfg->desc_fetch_max = 8;
@@ -186,6 +187,9 @@ int sim_cfg_validate(const struct sim_cfg *c, char *err, size_t errlen)
         BAD("--fc-host: %s", perr);
     if (!(c->dev_mhz >= 10 && c->dev_mhz <= 2000))
         BAD("--dev-mhz %g: must be 10..2000", c->dev_mhz);
+    if (!dev_width_ok(c->dev_width))
+        BAD("--dev-width %u: must be 8, 16, 32 or 64 (datapath bytes per device clock)",
+            c->dev_width);
     if (!(c->line_gbps >= 0.1 && c->line_gbps <= 800))
         BAD("--line %gG: must be 0.1..800 Gb/s", c->line_gbps);
     bpc = line_bytes_per_cycle(c);
