@@ -197,8 +197,10 @@ module nictx_payload_fetch #(
       // Bytes off..W-1 of this word, then 0..off-1 of the next (two
       // word-wide shifts rather than one of two words: same logic, faster
       // to simulate).
+      // The next word only while it is the frame's: past a frame's end it
+      // may be the next frame's, written while this beat waits.
       w_lo      = mem[w0];
-      w_hi      = mem[w0 + 1'b1];
+      w_hi      = (15'(pf_off) + rem > 15'(DataBytes)) ? mem[w0 + 1'b1] : '0;
       sh        = {1'b0, pf_off, 3'b000};
       fr_data_o = (pf_off == '0) ? w_lo : ((w_lo >> sh) | (w_hi << (ShW'(DataW) - sh)));
     end
