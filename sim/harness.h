@@ -103,7 +103,7 @@ double sim_cfg_line_gbps_eff(const struct sim_cfg *cfg);
  * each fires before the next: completion timeout >= 50 x the slowest DMA
  * read round trip the configuration allows; tx hang check >= 4 x the
  * completion timeout and >= 4 x the time a writeback's worth of the largest
- * frames takes at the slower of wire and link (tx_timeout_us 0: no hang
+ * frames takes at the slowest of wire, link and device datapath (tx_timeout_us 0: no hang
  * check, tx_us 0); watchdog >= 2 x the larger of those two, plus the
  * longest injected credit blackout. */
 struct sim_timeouts {

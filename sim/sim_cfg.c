@@ -64,12 +64,16 @@ static double sim_cfg_read_rt_ns(const struct sim_cfg *c)
 }
 
 /* The longest a healthy queue may go without reporting a completion, in
- * ns: a writeback's worth of the largest frames at the slower of the wire
- * and the link. */
+ * ns: a writeback's worth of the largest frames at the slowest of the wire,
+ * the link and the device's datapath (W bytes a clock, docs/width.md). */
 static double sim_cfg_batch_ns(const struct sim_cfg *c)
 {
     double link = pcie_cfg_tlp_gbps(&c->pcie);
+    double dev = c->dev_width * 8.0 * c->dev_mhz / 1e3;
     double gbps = c->line_gbps < link ? c->line_gbps : link;
+
+    if (dev < gbps)
+        gbps = dev;
     unsigned batch = c->wb_thresh > 1 ? c->wb_thresh : 1;
 
     return batch * (c->pkt_size_max + 20.0) * 8.0 / gbps;
