@@ -189,6 +189,8 @@ SIM_TESTS    := sim ownership cpus calibration faults
 T_sb_rate    := sim/sb_rate.c
 UNIT_TESTS   += sb_rate
 SIM_TESTS    += memory progress
+# The whole system at every datapath width (docs/width.md).
+SIM_TESTS    += width
 # Engine tests drive the Verilated RTL directly through struct device_ops.
 ENGINE_TESTS := engine limits reset
 CLI_TESTS    := cli sweep_cli
@@ -211,6 +213,8 @@ $(addprefix $(BUILD)/tests/test_,$(ENGINE_TESTS)): $(BUILD)/tests/test_%: \
         $(call vmodel,8) $(VRT_OBJS)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $^ $(CMOCKA) $(LDLIBS)
+# test_engine and test_width run at every width.
+$(BUILD)/tests/test_engine $(BUILD)/tests/test_width: $(WIDE_MODELS)
 
 # The command line as a user meets it: runs $(BUILD)/nictx (NICTX).
 $(BUILD)/tests/test_cli $(BUILD)/tests/test_sweep_cli: $(BUILD)/tests/test_%: \
