@@ -1,7 +1,7 @@
 // nictx_mac: transmit MAC: line-rate pacing, FCS, wire stream.
 //
-// Frames arrive as a beat stream of DataBytes bytes per beat from
-// nictx_payload_fetch and leave on the wire stream unchanged, with the Ethernet FCS (CRC-32) of the frame on
+// Frames arrive as a beat stream from nictx_payload_fetch and leave on the
+// wire stream unchanged, with the Ethernet FCS (CRC-32) of the frame on
 // wire_fcs_o at the last beat.  Pacing: a frame of L bytes (without FCS)
 // occupies L + 4 (FCS) + 8 (preamble, SFD) + 12 (IFG) byte times on the
 // wire.  A signed credit in bytes (16 fractional bits) grows by
@@ -10,6 +10,8 @@
 // rate on average.  When nothing waits the credit stops at 0 (no burst
 // after idle); it never exceeds one cycle's worth.  A skip beat (bad descriptor) completes without the wire.
 //
+// Beats are DataBytes wide (up to DataBytes frame bytes each).
+//
 // Handshakes: wire_valid_o never waits for wire_ready_i; fr_ready_o is
 // wire_ready_i while a beat goes out (the wire data is the frame data).
 module nictx_mac #(
@@ -17,26 +19,26 @@ module nictx_mac #(
   localparam int unsigned DataW    = DataBytes * 8,
   localparam int unsigned BytesW   = $clog2(DataBytes) + 1  // 0..DataBytes
 ) (
-  input  logic              clk_i,
-  input  logic              rst_ni,
-  input  logic [23:0]       line_rate_i,  // bytes per cycle, 8.16 fixed point
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  input  logic [23:0] line_rate_i,  // bytes per cycle, 8.16 fixed point
   // Frame stream in
-  input  logic              fr_valid_i,
-  output logic              fr_ready_o,
-  input  logic              fr_sop_i,
-  input  logic              fr_eop_i,
+  input  logic        fr_valid_i,
+  output logic        fr_ready_o,
+  input  logic        fr_sop_i,
+  input  logic        fr_eop_i,
   input  logic [DataW-1:0]  fr_data_i,
   input  logic [BytesW-1:0] fr_bytes_i,
-  input  logic [13:0]       fr_len_i,
-  input  logic              fr_skip_i,
+  input  logic [13:0] fr_len_i,
+  input  logic        fr_skip_i,
   // Wire
-  output logic              wire_valid_o,
-  input  logic              wire_ready_i,
-  output logic              wire_sop_o,
-  output logic              wire_eop_o,
+  output logic        wire_valid_o,
+  input  logic        wire_ready_i,
+  output logic        wire_sop_o,
+  output logic        wire_eop_o,
   output logic [DataW-1:0]  wire_data_o,
   output logic [BytesW-1:0] wire_bytes_o,
-  output logic [31:0]       wire_fcs_o,
+  output logic [31:0] wire_fcs_o,
   // One frame done (left the wire, or skipped)
   output logic        pkt_done_o,
   output logic [13:0] pkt_len_o,

@@ -137,7 +137,7 @@ module nictx_tx_top #(
   logic [1:0]       d2h_type;
   logic [7:0]       d2h_tag;
   logic [12:0]      d2h_len;
-  logic [63:0]      d2h_addr, d2h_data, d2h_word_o;
+  logic [63:0]      d2h_addr, d2h_data, d2h_slice_word;
   logic             d2h_err;
   logic [D2hW-1:0]  d2h_rdata;
   logic             wire_valid, wire_ready, wire_sop, wire_eop;
@@ -178,20 +178,20 @@ module nictx_tx_top #(
     .rdata_o  (d2h_rdata),
     .depth_o  (d2h_depth)
   );
-  assign {d2h_type_o, d2h_tag_o, d2h_len_o, d2h_addr_o, d2h_word_o, d2h_err_o} = d2h_rdata;
+  assign {d2h_type_o, d2h_tag_o, d2h_len_o, d2h_addr_o, d2h_slice_word, d2h_err_o} = d2h_rdata;
 
   // 8-byte words and W-byte beats: a register access and every TLP the
   // engine sends lies within one aligned 8-byte word, at lanes
   // (address mod W) rounded down to a multiple of 8.
   if (DataBytes == 8) begin : gen_lanes_8
     assign h2d_word   = h2d_data;
-    assign d2h_data_o = d2h_word_o;
+    assign d2h_data_o = d2h_slice_word;
   end else begin : gen_lanes_wide
     logic [LaneW-4:0] h2d_wsel, d2h_wsel;  // which 8-byte word of the beat
     assign h2d_wsel   = h2d_addr[LaneW-1:3];
     assign d2h_wsel   = d2h_addr_o[LaneW-1:3];
     assign h2d_word   = h2d_data[64 * h2d_wsel +: 64];
-    assign d2h_data_o = DataW'(d2h_word_o) << (64 * d2h_wsel);
+    assign d2h_data_o = DataW'(d2h_slice_word) << (64 * d2h_wsel);
   end
   assign d2h_sop_o = 1'b1;  // every TLP the engine sends is one beat
   assign d2h_eop_o = 1'b1;
