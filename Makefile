@@ -3,9 +3,9 @@
 #   make run     build and run the flagship sweep (report in docs/results/flagship)
 #   make run-one build and run one experiment (RUN_ARGS)
 #   make test    build and run every test (cmocka unit tests, RTL tests)
-#   make lint    verilator --lint-only -Wall on the RTL
+#   make lint    verilator --lint-only -Wall on the RTL, at every datapath width
 #   make bench   simulator speed benchmark (figures, not assertions)
-#   make synth   Yosys 0.23 elaboration check of the RTL (needs yosys)
+#   make synth   Yosys 0.23 elaboration check of the RTL at every width (needs yosys)
 #   make mutate  mutation testing: how many small bugs the tests catch (docs/testing.md)
 #   make regs    regenerate the register map's files from rtl/regs/nictx_regs.rdl
 #                (needs PeakRDL: installed from PyPI into $(BUILD)/peakrdl-venv)
@@ -46,8 +46,6 @@ RTL_TOP  := nictx_tx_top
 RTL_PKGS := rtl/nictx_reg_pkg.sv rtl/nictx_pkg.sv
 RTL_SRCS := $(RTL_PKGS) rtl/prim_fifo_sync.sv rtl/prim_arbiter_rr.sv \
             $(filter-out $(RTL_PKGS),$(sort $(wildcard rtl/nictx_*.sv)))
-VDIR     := $(BUILD)/verilated
-VLIB     := $(VDIR)/V$(RTL_TOP)__ALL.a
 # RTL_ASSERT=0 builds the engine without its protocol assertions: about a
 # third faster for sweeps; tests and CI keep them on.
 RTL_ASSERT ?= 1
@@ -59,23 +57,44 @@ VOPT_FAST ?= -O3
 VROOT     = $(shell verilator --getenv VERILATOR_ROOT)
 VINC      = -I$(VROOT)/include -I$(VROOT)/include/vltstd
 
-# The flags are part of the model: rebuild when they change.
-$(VDIR)/vflags: FORCE
-	@mkdir -p $(@D)
-	@echo '$(VFLAGS) $(SANFLAGS) $(VOPT_FAST)' | cmp -s - $@ || echo '$(VFLAGS) $(SANFLAGS) $(VOPT_FAST)' > $@
-FORCE:
-.PHONY: FORCE
+# One Verilated model per datapath width W (bytes per beat): the class
+# V$(RTL_TOP)_wW in $(BUILD)/verilated-wW, and sim/dev_rtl.cpp compiled for
+# it into dev_rtl_wW.o, which exports dev_rtl_ops_wW (sim/device.h).
+WIDTHS   := 8 16 32 64
+vdir      = $(BUILD)/verilated-w$(1)
+vcls      = V$(RTL_TOP)_w$(1)
+vlib      = $(call vdir,$(1))/$(call vcls,$(1))__ALL.a
+vshim     = $(BUILD)/obj/sim/dev_rtl_w$(1).o
+# A width's model as a link needs it: the shim, then its library.
+vmodel    = $(call vshim,$(1)) $(call vlib,$(1))
 
-$(VDIR)/V$(RTL_TOP).mk: $(RTL_SRCS) $(VDIR)/vflags | $(DEPS_STAMP)
-	@mkdir -p $(VDIR)
-	verilator $(VFLAGS) --Mdir $(abspath $(VDIR)) $(abspath $(RTL_SRCS))
-	@touch $@  # verilator keeps the date of a file it leaves unchanged
+define rtl_model
+# The flags are part of the model: rebuild when they change.
+$(call vdir,$(1))/vflags: FORCE
+	@mkdir -p $$(@D)
+	@echo '$$(VFLAGS) -GDataBytes=$(1) $$(SANFLAGS) $$(VOPT_FAST)' | cmp -s - $$@ || \
+	    echo '$$(VFLAGS) -GDataBytes=$(1) $$(SANFLAGS) $$(VOPT_FAST)' > $$@
+
+$(call vdir,$(1))/$(call vcls,$(1)).mk: $$(RTL_SRCS) $(call vdir,$(1))/vflags | $$(DEPS_STAMP)
+	@mkdir -p $$(@D)
+	verilator $$(VFLAGS) -GDataBytes=$(1) --prefix $(call vcls,$(1)) --Mdir $$(abspath $$(@D)) \
+	    $$(abspath $$(RTL_SRCS))
+	@touch $$@  # verilator keeps the date of a file it leaves unchanged
 
 # verilated.mk cannot see a change of OPT_FAST: start from no objects.
-$(VLIB): $(VDIR)/V$(RTL_TOP).mk $(VDIR)/vflags
-	rm -f $(VDIR)/*.o $(VDIR)/*.a
-	$(MAKE) -s -C $(VDIR) -f V$(RTL_TOP).mk OPT_FAST=$(VOPT_FAST) USER_CPPFLAGS='$(SANFLAGS)' \
-	    V$(RTL_TOP)__ALL.a
+$(call vlib,$(1)): $(call vdir,$(1))/$(call vcls,$(1)).mk $(call vdir,$(1))/vflags
+	rm -f $(call vdir,$(1))/*.o $(call vdir,$(1))/*.a
+	$$(MAKE) -s -C $(call vdir,$(1)) -f $(call vcls,$(1)).mk OPT_FAST=$$(VOPT_FAST) \
+	    USER_CPPFLAGS='$$(SANFLAGS)' $(call vcls,$(1))__ALL.a
+
+$(call vshim,$(1)): sim/dev_rtl.cpp $(call vlib,$(1))
+	@mkdir -p $$(@D)
+	$$(CXX) $$(CXXFLAGS) $$(DEPFLAGS) -Wall -DDEV_RTL_WIDTH=$(1) -Isim -I$(call vdir,$(1)) \
+	    $$(VINC) -c -o $$@ $$<
+endef
+$(foreach w,$(WIDTHS),$(eval $(call rtl_model,$(w))))
+FORCE:
+.PHONY: FORCE
 
 # The Verilator runtime is compiled once, apart from the model.
 VRT_SRCS := verilated.cpp verilated_threads.cpp
@@ -84,13 +103,24 @@ $(BUILD)/vrt/%.o: | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) $(VINC) -c -o $@ $(VROOT)/include/$*.cpp
 
+# Lint and synthesis check the engine at every width.
 lint: | $(DEPS_STAMP)
-	verilator --lint-only -Wall --assert --top-module $(RTL_TOP) $(RTL_SRCS)
+	@set -e; for w in $(WIDTHS); do \
+	    echo "verilator --lint-only -Wall --assert -GDataBytes=$$w"; \
+	    verilator --lint-only -Wall --assert --top-module $(RTL_TOP) -GDataBytes=$$w $(RTL_SRCS); \
+	done
 
+# The statistics of width W go to $(BUILD)/synth_stat_wW.txt; the summary
+# of the last to the terminal.
 synth:
 	@mkdir -p $(BUILD)
-	yosys -q -p "read_verilog -sv -DSYNTHESIS $(RTL_SRCS); hierarchy -check -top $(RTL_TOP); proc; opt; tee -q -o $(BUILD)/synth_stat.txt stat"
-	@tail -n 25 $(BUILD)/synth_stat.txt
+	@set -e; for w in $(WIDTHS); do \
+	    echo "yosys: DataBytes=$$w"; \
+	    yosys -q -p "read_verilog -sv -DSYNTHESIS $(RTL_SRCS); \
+	        hierarchy -check -top $(RTL_TOP) -chparam DataBytes $$w; proc; opt; \
+	        tee -q -o $(BUILD)/synth_stat_w$$w.txt stat"; \
+	done
+	@tail -n 25 $(BUILD)/synth_stat_w$(lastword $(WIDTHS)).txt
 
 # ---------------------------------------------------------------- register map
 # One source: rtl/regs/nictx_regs.rdl (SystemRDL; docs/device.md).  `make
@@ -130,10 +160,6 @@ $(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) -std=c11 $(CFLAGS) $(WARN) $(DEPFLAGS) $(INCS) $(INIH_CFLAGS) -c -o $@ $<
 
-$(BUILD)/obj/sim/dev_rtl.o: sim/dev_rtl.cpp $(VLIB)
-	@mkdir -p $(@D)
-	$(CXX) $(CXXFLAGS) $(DEPFLAGS) -Wall -Isim -I$(VDIR) $(VINC) -c -o $@ $<
-
 obj = $(addprefix $(BUILD)/obj/,$(1:.c=.o))
 
 SIM_CORE := sim/pcie_cfg.c sim/pcie_link.c sim/scoreboard.c sim/json.c sim/host_mem.c \
@@ -142,7 +168,11 @@ SIM_CORE := sim/pcie_cfg.c sim/pcie_link.c sim/scoreboard.c sim/json.c sim/host_
             sim/metrics.c sim/cpu_sched.c sim/platform_sim.c sim/report.c sim/stbuf.c \
             sim/ownchk.c sim/bug_catalog.c sim/coro.c sim/cacheline.c sim/profile.c sim/inject.c sim/fault.c \
             driver/dql.c driver/txq.c driver/pktgen.c
-SIM_OBJS := $(call obj,$(SIM_CORE)) $(BUILD)/obj/sim/dev_rtl.o $(VLIB) $(VRT_OBJS)
+SIM_OBJS := $(call obj,$(SIM_CORE)) $(call vmodel,8) $(VRT_OBJS)
+# The other widths' models and the lookup by width (dev_rtl_ops_width):
+# nictx (--dev-width) and the tests that run every width.
+WIDE_MODELS := $(foreach w,$(filter-out 8,$(WIDTHS)),$(call vmodel,$(w))) \
+               $(call obj,sim/dev_rtl_widths.c)
 # libinih (Debian libinih-dev, pkg-config module inih) parses profiles/*.ini.
 # Deferred (=), like CMOCKA: pkg-config runs after install-deps.sh has.
 INIH_CFLAGS = $(shell pkg-config --cflags inih)
@@ -154,7 +184,7 @@ SWEEP_SRCS := sim/strv.c sim/sweep_values.c sim/sweep.c sim/sweep_file.c sim/swe
               sim/sweep_check.c sim/sweep_progress.c sim/sweep_run.c sim/sweep_slurm.c \
               sim/sweep_gnuplot.c sim/sweep_plot.c sim/sweep_report.c sim/sweep_merge.c sim/sweep_cli.c
 
-$(BUILD)/nictx: $(call obj,sim/main.c $(SWEEP_SRCS)) $(SIM_OBJS)
+$(BUILD)/nictx: $(call obj,sim/main.c $(SWEEP_SRCS)) $(SIM_OBJS) $(WIDE_MODELS)
 	$(CXX) -o $@ $^ $(LDLIBS)
 
 all: $(BUILD)/nictx
@@ -202,6 +232,8 @@ SIM_TESTS    := sim ownership cpus calibration faults
 T_sb_rate    := sim/sb_rate.c
 UNIT_TESTS   += sb_rate
 SIM_TESTS    += memory progress
+# The whole system at every datapath width (docs/width.md).
+SIM_TESTS    += width
 # Engine tests drive the Verilated RTL directly through struct device_ops.
 ENGINE_TESTS := engine limits reset
 CLI_TESTS    := cli sweep_cli
@@ -221,9 +253,11 @@ $(addprefix $(BUILD)/tests/test_,$(SIM_TESTS)): $(BUILD)/tests/test_%: \
 
 $(addprefix $(BUILD)/tests/test_,$(ENGINE_TESTS)): $(BUILD)/tests/test_%: \
         $(BUILD)/obj/tests/test_%.o $(call obj,tests/engine_host.c) \
-        $(BUILD)/obj/sim/dev_rtl.o $(VLIB) $(VRT_OBJS)
+        $(call vmodel,8) $(VRT_OBJS)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $^ $(CMOCKA) $(LDLIBS)
+# test_engine and test_width run at every width.
+$(BUILD)/tests/test_engine $(BUILD)/tests/test_width: $(WIDE_MODELS)
 
 # The command line as a user meets it: runs $(BUILD)/nictx (NICTX).
 $(BUILD)/tests/test_cli $(BUILD)/tests/test_sweep_cli: $(BUILD)/tests/test_%: \

@@ -56,15 +56,17 @@ FUZZ_SPARE ?= 0x00
 $(FUZZ_DIR)/obj/tests/fuzz/fuzz_tlp.o: FUZZ_DEFS := -DFZ_SPARE_KNOWN=$(FUZZ_SPARE)
 
 FUZZ_VDIR := $(FUZZ_DIR)/verilated
-FUZZ_VLIB := $(FUZZ_VDIR)/V$(RTL_TOP)__ALL.a
-$(FUZZ_VDIR)/V$(RTL_TOP).mk: $(RTL_SRCS) | $(FUZZ_DIR)/.clang-ok
+# The default (8-byte) model only: fz_host.c drives it.
+FUZZ_VCLS := $(call vcls,8)
+FUZZ_VLIB := $(FUZZ_VDIR)/$(FUZZ_VCLS)__ALL.a
+$(FUZZ_VDIR)/$(FUZZ_VCLS).mk: $(RTL_SRCS) | $(FUZZ_DIR)/.clang-ok
 	@mkdir -p $(FUZZ_VDIR)
-	verilator --cc --assert -Wall -O3 --top-module $(RTL_TOP) --Mdir $(abspath $(FUZZ_VDIR)) \
-	    $(abspath $(RTL_SRCS))
+	verilator --cc --assert -Wall -O3 --top-module $(RTL_TOP) -GDataBytes=8 --prefix $(FUZZ_VCLS) \
+	    --Mdir $(abspath $(FUZZ_VDIR)) $(abspath $(RTL_SRCS))
 
-$(FUZZ_VLIB): $(FUZZ_VDIR)/V$(RTL_TOP).mk
-	$(MAKE) -s -C $(FUZZ_VDIR) -f V$(RTL_TOP).mk CXX=$(FUZZ_CXX) OPT_FAST=-O1 OPT_SLOW=-O1 \
-	    OPT_GLOBAL=-O1 USER_CPPFLAGS='$(FUZZ_FLAGS) -Wno-unknown-warning-option' V$(RTL_TOP)__ALL.a
+$(FUZZ_VLIB): $(FUZZ_VDIR)/$(FUZZ_VCLS).mk
+	$(MAKE) -s -C $(FUZZ_VDIR) -f $(FUZZ_VCLS).mk CXX=$(FUZZ_CXX) OPT_FAST=-O1 OPT_SLOW=-O1 \
+	    OPT_GLOBAL=-O1 USER_CPPFLAGS='$(FUZZ_FLAGS) -Wno-unknown-warning-option' $(FUZZ_VCLS)__ALL.a
 
 $(FUZZ_DIR)/vrt/%.o: | $(FUZZ_DIR)/.clang-ok
 	@mkdir -p $(@D)
@@ -72,7 +74,8 @@ $(FUZZ_DIR)/vrt/%.o: | $(FUZZ_DIR)/.clang-ok
 
 $(FUZZ_DIR)/obj/sim/dev_rtl.o: sim/dev_rtl.cpp $(FUZZ_VLIB)
 	@mkdir -p $(@D)
-	$(FUZZ_CXX) $(FUZZ_FLAGS) $(DEPFLAGS) -Wall -Isim -I$(FUZZ_VDIR) $(VINC) -c -o $@ $<
+	$(FUZZ_CXX) $(FUZZ_FLAGS) $(DEPFLAGS) -Wall -DDEV_RTL_WIDTH=8 -Isim -I$(FUZZ_VDIR) $(VINC) \
+	    -c -o $@ $<
 
 # ---- the targets
 $(FUZZ_DIR)/fuzz_cli: $(call fobj,tests/fuzz/fuzz_cli.c sim/main.c $(SWEEP_SRCS) \

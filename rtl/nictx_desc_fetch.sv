@@ -54,11 +54,24 @@
 // flush as a not-owned descriptor, but counts nothing and keeps the fetcher
 // armed.  While stop_i (ErrDma) is set no read and no insertion starts.
 //
+// Read data: the buffer is BufDescs 16-byte slots, addressed by byte
+// pointers (slot * 16 + byte).  A read into slots s.. asks for pointer
+// s * 16; each completion beat carries DataBytes lanes from the pointer of
+// its lane 0 on, so a beat holds half a descriptor (8 bytes wide) or up to
+// DataBytes / 16 of them, and lanes before the read's first descriptor or
+// after its last (a read need not start or end at a beat boundary) come
+// with their words disabled (wr_words_i), so slots of other reads are
+// never written.
+//
 // Handshakes: req_* and desc_* are valid/ready; req_valid_o is a register
 // and desc_* read a slot that stays unchanged until it is taken.
 module nictx_desc_fetch #(
-  parameter int unsigned BufDescs = 64,  // descriptor buffer slots
-  parameter int unsigned MaxReads = 4    // outstanding descriptor reads
+  parameter int unsigned BufDescs  = 64,  // descriptor buffer slots
+  parameter int unsigned MaxReads  = 4,   // outstanding descriptor reads
+  parameter int unsigned DataBytes = 8,   // bytes per read data beat
+  localparam int unsigned DataW    = DataBytes * 8,
+  localparam int unsigned NumWords = DataBytes / 8,        // 8-byte words per beat
+  localparam int unsigned BPtrW    = $clog2(BufDescs) + 4  // buffer byte pointer
 ) (
   input  logic        clk_i,
   // verilator lint_off SYNCASYNCNET
@@ -86,11 +99,12 @@ module nictx_desc_fetch #(
   input  logic        req_ready_i,
   output logic [63:0] req_addr_o,
   output logic [13:0] req_len_o,
-  output logic [15:0] req_wptr_o,
+  output logic [BPtrW-1:0] req_wptr_o,  // slot * 16
   // Read data and retirement from nictx_dma_rd
   input  logic        wr_valid_i,
-  input  logic [15:0] wr_ptr_i,
-  input  logic [63:0] wr_data_i,
+  input  logic [BPtrW-1:0]    wr_ptr_i,    // byte pointer of the beat's lane 0
+  input  logic [NumWords-1:0] wr_words_i,  // the 8-byte words that carry read data
+  input  logic [DataW-1:0]    wr_data_i,
   input  logic        done_i,
   input  logic        done_err_i,
   // Descriptors out
@@ -114,6 +128,10 @@ module nictx_desc_fetch #(
   if (BufDescs < 32 || BufDescs > 256 || (BufDescs & (BufDescs - 1)) != 0) begin : gen_buf_check
     $error("nictx_desc_fetch: BufDescs must be a power of two in 32..256 (one full fetch)");
   end
+  if (DataBytes < 8 || DataBytes > 64 || (DataBytes & (DataBytes - 1)) != 0)
+  begin : gen_width_check
+    $error("nictx_desc_fetch: DataBytes must be 8, 16, 32 or 64");
+  end
 
   logic [63:0] mem_a [BufDescs];  // descriptor word 0: buffer address
   logic [63:0] mem_l [BufDescs];  // descriptor word 1: length, flags, owner bit
@@ -125,7 +143,7 @@ module nictx_desc_fetch #(
   logic           req_valid_d, req_valid_q;
   logic [63:0]    req_addr_d, req_addr_q;
   logic [13:0]    req_len_d, req_len_q;
-  logic [15:0]    req_wptr_d, req_wptr_q;
+  logic [BPtrW-1:0] req_wptr_d, req_wptr_q;
   logic [15:0]    cons_d, cons_q;       // ring index of the next descriptor to leave
   logic           phase_d, phase_q;     // owner bit expected at cons_q
   logic           armed_d, armed_q;
@@ -308,7 +326,7 @@ module nictx_desc_fetch #(
       req_valid_d = 1'b1;
       req_addr_d  = ring_base_i + {44'd0, fetch_q, 4'b0000};
       req_len_d   = {n[9:0], 4'b0000};
-      req_wptr_d  = {{(15 - SlotW){1'b0}}, alloc_q[SlotW-1:0], 1'b0};
+      req_wptr_d  = {alloc_q[SlotW-1:0], 4'b0000};
       nf_wvalid   = 1'b1;
       fetch_d     = (fetch_q + n) & mask;
       alloc_d     = alloc_q + n[SlotW:0];
@@ -389,26 +407,37 @@ module nictx_desc_fetch #(
     wc_used_o = ins || sub;
   end
 
-  // Descriptor words are written like a RAM, by read completions or by a
-  // block insertion or substitution (never two at once: both wait for a
-  // cycle without a read completion, and they need the fetch pointer at k
-  // resp. past k).
-  logic             wa_en, wl_en;
-  logic [SlotW-1:0] wa_idx, wl_idx;
-  logic [63:0]      wa_data, wl_data;
+  // Descriptor words are written like a RAM, by read completions (each
+  // 8-byte word of a beat at its slot and half) or by a block insertion or
+  // substitution (never both at once: insertion and substitution wait for
+  // a cycle without a read completion, and they need the fetch pointer at
+  // k resp. past k).
+  logic             blk_en;
+  logic [SlotW-1:0] blk_slot;
+  logic [NumWords-1:0] wd_en, wd_half;
+  logic [NumWords*SlotW-1:0] wd_slot;  // word j's slot at [SlotW*j +: SlotW]
 
   always_comb begin
-    wa_en   = ins || sub || (wr_valid_i && !wr_ptr_i[0]);
-    wl_en   = ins || sub || (wr_valid_i && wr_ptr_i[0]);
-    wa_idx  = ins ? aslot : (sub ? hslot : wr_ptr_i[SlotW:1]);
-    wl_idx  = wa_idx;
-    wa_data = (ins || sub) ? blk_w0_q : wr_data_i;
-    wl_data = (ins || sub) ? blk_w1_q : wr_data_i;
+    blk_en   = ins || sub;
+    blk_slot = ins ? aslot : hslot;
+    for (int unsigned j = 0; j < NumWords; j++) begin
+      logic [BPtrW-4:0] pos;  // the word's 8-byte position: {slot, half}
+      pos        = wr_ptr_i[BPtrW-1:3] + (BPtrW - 3)'(j);
+      wd_en[j]   = wr_valid_i && wr_words_i[j];
+      wd_half[j] = pos[0];
+      wd_slot[SlotW*j +: SlotW] = pos[BPtrW-4:1];
+    end
   end
 
   always_ff @(posedge clk_i) begin
-    if (wa_en) mem_a[wa_idx] <= wa_data;
-    if (wl_en) mem_l[wl_idx] <= wl_data;
+    if (blk_en) begin
+      mem_a[blk_slot] <= blk_w0_q;
+      mem_l[blk_slot] <= blk_w1_q;
+    end
+    for (int unsigned j = 0; j < NumWords; j++) begin
+      if (wd_en[j] && !wd_half[j]) mem_a[wd_slot[SlotW*j +: SlotW]] <= wr_data_i[64 * j +: 64];
+      if (wd_en[j] && wd_half[j])  mem_l[wd_slot[SlotW*j +: SlotW]] <= wr_data_i[64 * j +: 64];
+    end
   end
 
   assign desc_addr_o  = w_addr;
@@ -481,6 +510,10 @@ module nictx_desc_fetch #(
   end
 
 `ifndef SYNTHESIS
+  // Descriptors are 16-byte aligned in the ring and in the buffer: a read
+  // data beat starts on a slot (or, 8 bytes wide, on a slot's half).
+  WordOnSlot_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+                   wr_valid_i |-> (wr_ptr_i[2:0] == 3'd0 && (DataBytes == 8 || !wr_ptr_i[3])));
   // The buffer holds exactly the ring indices [cons, fetch).
   FetchIsConsPlusBuffered_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
                    ((fetch_q - cons_q) & mask) == (inbuf16 & mask))
@@ -503,7 +536,7 @@ module nictx_desc_fetch #(
 
   // verilator lint_off UNUSEDSIGNAL
   logic unused;
-  assign unused = ^{nf_depth, wr_ptr_i[15:SlotW+1], w_len[62:16], n[15:10]};
+  assign unused = ^{nf_depth, wr_ptr_i[2:0], w_len[62:16], n[15:10]};
   // verilator lint_on UNUSEDSIGNAL
 
 endmodule

@@ -1,19 +1,27 @@
 // nictx_dma_rd: DMA read engine (requester side of host memory reads).
 //
 // Two requesters (0: payload, 1: descriptors) hand it whole reads {addr, len,
-// wptr}; wptr is the index, in the requester's own word buffer, of the
-// 8-byte-aligned word that holds addr.  The engine splits each read into MRd
-// TLPs that never cross an MRRS-aligned boundary (so never a 4 KiB one),
+// wptr}; wptr is the byte pointer, in the requester's own buffer, where the
+// byte at addr goes (PtrW bits: pointers wrap, so a buffer of a power of two
+// bytes, at most 2^PtrW, may wrap too).  The engine splits each read into
+// MRd TLPs that never cross an MRRS-aligned boundary (so never a 4 KiB one),
 // gives each a tag from one pool of NumTags tags shared by both requesters,
-// and steers completion beats back as word writes {dest, ptr, data}.
+// and steers completion beats back as word writes {dest, ptr, words, data}:
+// a beat of DataBytes lanes, ptr the requester's byte pointer of its lane 0
+// (wptr minus the lane of addr, then DataBytes more per beat), words the
+// 8-byte words of the beat that carry completion bytes (all but those
+// before the first byte of a completion's first beat and after the last
+// of its last).
 // Tags are handed out fresh (0, 1, ...) until each has been used once, then
 // from a free list, so finding a tag costs nothing per cycle.  Two limits,
 // set by registers, cap what is outstanding: max_tags_i MRds and
 // max_rd_bytes_i requested bytes (0: no byte limit).  stall_o is high on
 // every cycle a ready MRd waits for a tag or for the byte budget.  Completion data lanes follow the
-// address (lane = address mod 8), so words land without shifting; the
-// completions of one request arrive in address order (PCIe rule), and only
-// the first may start and only the last may end mid-word.
+// address (lane = address mod DataBytes), so words land without shifting;
+// the completions of one request arrive in address order (PCIe rule), and
+// only the first may start and only the last may end mid-word: a root
+// complex splits at the read completion boundary (64 or 128 bytes) or at
+// MPS, multiples of DataBytes <= 64.
 //
 // Reads retire strictly in issue order: when the oldest MRd's last
 // completion has arrived its tag is freed, and if it was the last MRd of a
@@ -52,7 +60,12 @@
 // taken).  Completions are always accepted (cpl_ready_o = 1), as PCIe
 // requires of a requester that advertised infinite completion credits.
 module nictx_dma_rd #(
-  parameter int unsigned NumTags = 256  // 8-bit tags (Extended Tag Field)
+  parameter int unsigned NumTags   = 256,  // 8-bit tags (Extended Tag Field)
+  parameter int unsigned DataBytes = 8,    // bytes per completion beat
+  parameter int unsigned PtrW      = 16,   // requesters' buffer byte pointers
+  localparam int unsigned DataW    = DataBytes * 8,
+  localparam int unsigned LaneW    = $clog2(DataBytes),
+  localparam int unsigned NumWords = DataBytes / 8  // 8-byte words per beat
 ) (
   input  logic        clk_i,
   // verilator lint_off SYNCASYNCNET
@@ -67,7 +80,7 @@ module nictx_dma_rd #(
   output logic [1:0]  req_ready_o,
   input  logic [127:0] req_addr_i,  // {descriptors, payload}
   input  logic [27:0]  req_len_i,
-  input  logic [31:0]  req_wptr_i,
+  input  logic [2*PtrW-1:0] req_wptr_i,  // {descriptors, payload}
   // MRd TLPs out (one beat each)
   output logic        mrd_valid_o,
   input  logic        mrd_ready_i,
@@ -78,10 +91,12 @@ module nictx_dma_rd #(
   // CplD beats in
   input  logic        cpl_valid_i,
   output logic        cpl_ready_o,
+  input  logic        cpl_sop_i,
   input  logic        cpl_eop_i,
   input  logic [7:0]  cpl_tag_i,
   input  logic [12:0] cpl_len_i,
-  input  logic [63:0] cpl_data_i,
+  input  logic [LaneW-1:0] cpl_lane_i,  // lane of the completion's first byte
+  input  logic [DataW-1:0] cpl_data_i,
   input  logic        cpl_err_i,
   output logic        unexp_o,        // a beat for no outstanding tag, discarded
   input  logic [23:0] cpl_timeout_i,  // cycles; 0: off
@@ -92,8 +107,9 @@ module nictx_dma_rd #(
   // Word writes to the requesters' buffers
   output logic        wr_valid_o,
   output logic        wr_dest_o,
-  output logic [15:0] wr_ptr_o,
-  output logic [63:0] wr_data_o,
+  output logic [PtrW-1:0]     wr_ptr_o,
+  output logic [NumWords-1:0] wr_words_o,
+  output logic [DataW-1:0]    wr_data_o,
   // A whole read retired
   output logic        done_valid_o,
   output logic        done_dest_o,
@@ -105,6 +121,10 @@ module nictx_dma_rd #(
   if (NumTags < 2 || NumTags > 256 || (NumTags & (NumTags - 1)) != 0) begin : gen_tag_check
     $error("nictx_dma_rd: NumTags must be a power of two in 2..256");
   end
+  if (DataBytes < 8 || DataBytes > 64 || (DataBytes & (DataBytes - 1)) != 0)
+  begin : gen_width_check
+    $error("nictx_dma_rd: DataBytes must be 8, 16, 32 or 64");
+  end
 
   localparam int unsigned TagW = $clog2(NumTags);
 
@@ -113,7 +133,7 @@ module nictx_dma_rd #(
   logic        cur_dest_d, cur_dest_q;
   logic [63:0] cur_addr_d, cur_addr_q;
   logic [13:0] cur_rem_d, cur_rem_q;
-  logic [15:0] cur_wptr_d, cur_wptr_q;
+  logic [PtrW-1:0] cur_wptr_d, cur_wptr_q;
   // Registered MRd output.
   logic        mrd_valid_d, mrd_valid_q;
   logic [63:0] mrd_addr_d, mrd_addr_q;
@@ -124,7 +144,7 @@ module nictx_dma_rd #(
   logic [NumTags-1:0]       done_d, done_q;
   // Per-tag fields, written like small RAMs (one write from the issue
   // side to a free tag, one from the completion side to a busy tag).
-  logic [15:0] twptr_mem [NumTags];  // next word pointer
+  logic [PtrW-1:0] twptr_mem [NumTags];  // byte pointer of the next beat's lane 0
   logic [12:0] trem_mem [NumTags];   // bytes still to come
   logic        tdest_mem [NumTags];  // requester
   logic        terr_mem [NumTags];   // a completion had an error status
@@ -199,7 +219,6 @@ module nictx_dma_rd #(
 
   // Split arithmetic, tag choice and limits.
   logic [12:0]     mrrs, chunk, room;
-  logic [13:0]     span;  // bytes from the chunk's aligned word start to its end
   logic [13:0]     chunk14;
   logic            tag_avail, use_fresh, in_budget, load, last_chunk;
   logic [TagW-1:0] tag_sel;
@@ -210,7 +229,6 @@ module nictx_dma_rd #(
     chunk14 = ({1'b0, room} < cur_rem_q) ? {1'b0, room} : cur_rem_q;
     chunk   = chunk14[12:0];
     last_chunk = chunk14 == cur_rem_q;
-    span    = {11'd0, cur_addr_q[2:0]} + chunk14;
 
     use_fresh = fresh_q < NumTags[8:0];
     tag_avail = use_fresh || fl_rvalid;
@@ -257,7 +275,7 @@ module nictx_dma_rd #(
         cur_dest_d  = req_valid_i[1];
         cur_addr_d  = req_valid_i[1] ? req_addr_i[127:64] : req_addr_i[63:0];
         cur_rem_d   = req_valid_i[1] ? req_len_i[27:14]   : req_len_i[13:0];
-        cur_wptr_d  = req_valid_i[1] ? req_wptr_i[31:16]  : req_wptr_i[15:0];
+        cur_wptr_d  = req_valid_i[1] ? req_wptr_i[2*PtrW-1:PtrW] : req_wptr_i[PtrW-1:0];
       end
     end
 
@@ -280,8 +298,7 @@ module nictx_dma_rd #(
       if (use_fresh) fresh_d = fresh_q + 9'd1;
       cur_addr_d = cur_addr_q + {51'd0, chunk};
       cur_rem_d  = cur_rem_q - chunk14;
-      // A chunk that is not the last ends MRRS-aligned, hence word-aligned.
-      cur_wptr_d = cur_wptr_q + ({2'd0, span} >> 3);
+      cur_wptr_d = cur_wptr_q + PtrW'(chunk);
       if (last_chunk) cur_valid_d = 1'b0;
     end
 
@@ -336,14 +353,14 @@ module nictx_dma_rd #(
   // Completion beats: write the word, advance the tag's pointer.
   always_ff @(posedge clk_i) begin
     if (load) begin
-      twptr_mem[tag_sel] <= cur_wptr_q;
+      twptr_mem[tag_sel] <= cur_wptr_q - PtrW'(cur_addr_q[LaneW-1:0]);
       trem_mem[tag_sel]  <= chunk;
       tdest_mem[tag_sel] <= cur_dest_q;
       terr_mem[tag_sel]  <= 1'b0;
     end
     if (cpl_take && cpl_err_i) terr_mem[ctag] <= 1'b1;
     if (cpl_take) begin
-      twptr_mem[ctag] <= twptr_mem[ctag] + 16'd1;
+      twptr_mem[ctag] <= twptr_mem[ctag] + PtrW'(DataBytes);
       if (cpl_eop_i) trem_mem[ctag] <= trem_mem[ctag] - cpl_len_i;
     end
   end
@@ -351,6 +368,17 @@ module nictx_dma_rd #(
   assign wr_dest_o   = tdest_mem[ctag];
   assign wr_ptr_o    = twptr_mem[ctag];
   assign wr_data_o   = cpl_data_i;
+
+  // The words of this beat that carry completion bytes: from the first
+  // byte's word on the first beat, up to the last byte's word on the last.
+  logic [LaneW-1:0] cpl_last_lane;
+  assign cpl_last_lane = cpl_lane_i + LaneW'(cpl_len_i - 13'd1);
+  always_comb begin
+    for (int unsigned j = 0; j < NumWords; j++) begin
+      wr_words_o[j] = !(cpl_sop_i && LaneW'(8 * j + 7) < cpl_lane_i) &&
+                      !(cpl_eop_i && LaneW'(8 * j) > cpl_last_lane);
+    end
+  end
 
   assign mrd_valid_o = mrd_valid_q;
   assign mrd_addr_o  = mrd_addr_q;
@@ -405,6 +433,10 @@ module nictx_dma_rd #(
   end
 
 `ifndef SYNTHESIS
+  // A completion beat with data writes at least one word (requesters rely on
+  // the words it marks).
+  CplWords_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+                   (cpl_take && cpl_len_i != '0) |-> wr_words_o != '0);
   // The busy set and the retire FIFO agree: every outstanding MRd is busy.
   assert property (@(posedge clk_i) disable iff (!rst_ni)
                    ret_rvalid |-> busy_q[ret_tag])

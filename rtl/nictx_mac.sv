@@ -10,9 +10,15 @@
 // rate on average.  When nothing waits the credit stops at 0 (no burst
 // after idle); it never exceeds one cycle's worth.  A skip beat (bad descriptor) completes without the wire.
 //
+// Beats are DataBytes wide (up to DataBytes frame bytes each).
+//
 // Handshakes: wire_valid_o never waits for wire_ready_i; fr_ready_o is
 // wire_ready_i while a beat goes out (the wire data is the frame data).
-module nictx_mac (
+module nictx_mac #(
+  parameter int unsigned DataBytes = 8,  // bytes per beat
+  localparam int unsigned DataW    = DataBytes * 8,
+  localparam int unsigned BytesW   = $clog2(DataBytes) + 1  // 0..DataBytes
+) (
   input  logic        clk_i,
   input  logic        rst_ni,
   input  logic [23:0] line_rate_i,  // bytes per cycle, 8.16 fixed point
@@ -21,8 +27,8 @@ module nictx_mac (
   output logic        fr_ready_o,
   input  logic        fr_sop_i,
   input  logic        fr_eop_i,
-  input  logic [63:0] fr_data_i,
-  input  logic [3:0]  fr_bytes_i,
+  input  logic [DataW-1:0]  fr_data_i,
+  input  logic [BytesW-1:0] fr_bytes_i,
   input  logic [13:0] fr_len_i,
   input  logic        fr_skip_i,
   // Wire
@@ -30,8 +36,8 @@ module nictx_mac (
   input  logic        wire_ready_i,
   output logic        wire_sop_o,
   output logic        wire_eop_o,
-  output logic [63:0] wire_data_o,
-  output logic [3:0]  wire_bytes_o,
+  output logic [DataW-1:0]  wire_data_o,
+  output logic [BytesW-1:0] wire_bytes_o,
   output logic [31:0] wire_fcs_o,
   // One frame done (left the wire, or skipped)
   output logic        pkt_done_o,
@@ -48,10 +54,9 @@ module nictx_mac (
   // Shifting the beat's n bytes up to the top of the word puts every bit at
   // a fixed distance from the end, so one table of BeatBits constants, built
   // at elaboration, serves every byte count; bytes past n fall off the top.
-  // The beat width is a localparam: a wider datapath needs only a wider one.
-  localparam int unsigned BeatBytes = 8;
-  localparam int unsigned BeatBits  = 8 * BeatBytes;
-  localparam int unsigned CntW      = $clog2(BeatBytes + 1);
+  // The beat width is the datapath's (DataBytes).
+  localparam int unsigned BeatBits  = DataW;
+  localparam int unsigned CntW      = BytesW;
 
   // {G[BeatBits-1], ..., G[1], G[0]}, 32 bits each.
   function automatic logic [32*BeatBits-1:0] crc32_cols();
@@ -79,6 +84,11 @@ module nictx_mac (
     crc32_beat = c;
   endfunction
 
+  if (DataBytes < 8 || DataBytes > 64 || (DataBytes & (DataBytes - 1)) != 0)
+  begin : gen_width_check
+    $error("nictx_mac: DataBytes must be 8, 16, 32 or 64");
+  end
+
   logic signed [31:0] credit_d, credit_q;
   logic               in_frame_d, in_frame_q;
   logic [31:0]        crc_d, crc_q;
@@ -103,7 +113,7 @@ module nictx_mac (
       in_frame_d = !fr_eop_i;
     end
     // Nothing waiting: the wire idles and saves no credit.  A frame waiting
-    // on the datapath (line faster than 8 B per cycle) saves at most one
+    // on the datapath (line faster than DataBytes per cycle) saves at most one
     // cycle's worth, which keeps the fraction and never overflows.
     if (!fr_valid_i && credit_d > 0) credit_d = '0;
     if (credit_d > $signed({8'd0, line_rate_i})) credit_d = $signed({8'd0, line_rate_i});
@@ -124,6 +134,13 @@ module nictx_mac (
   end
 
   assign idle_o = !in_frame_q && credit_q == 0;
+
+`ifndef SYNTHESIS
+  // A frame beat carries 1..DataBytes bytes (crc32_beat covers no more).
+  BeatBytes_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+                   (fr_valid_i && !fr_skip_i) |-> (fr_bytes_i != '0 &&
+                                                   fr_bytes_i <= BytesW'(DataBytes)));
+`endif
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

@@ -1,27 +1,40 @@
 // nictx_payload_fetch: payload DMA and in-order reassembly.
 //
-// For each descriptor it reserves room for the frame in a circular word
-// buffer (BufBytes), asks the DMA read engine for the frame bytes (split
+// For each descriptor it reserves room for the frame in a circular buffer
+// of DataBytes-byte words (BufBytes in all), asks the DMA read engine for the frame bytes (split
 // at MRRS there), and records the frame in a packet FIFO.  Completion words
 // land at their reserved place in whatever order tags complete; reads
 // retire in order, so a frame is ready when its read retires.  Frames are
 // store-and-forward: the frame stream starts only once the whole frame is
 // in the buffer.
 //
-// The frame stream realigns: buffer words follow host address lanes, the
-// stream starts at frame byte 0.  Beat k carries frame bytes 8k..8k+7,
-// fr_bytes_o of them valid (8 except on the last beat); fr_len_o is the
+// The frame stream realigns: buffer words follow host address lanes (lane
+// = address mod DataBytes), the stream starts at frame byte 0.  Beat k
+// carries frame bytes W*k..W*k+W-1 (W = DataBytes), fr_bytes_o of them
+// valid (W except on the last beat); fr_len_o is the
 // frame length on every beat.  A bad descriptor becomes one beat with
 // fr_skip_o = 1 and no data, so it still completes in ring order; so does a
 // frame whose read retired with an error status (done_err_i), once it
 // reaches the head (its buffer room is then freed).  bad_desc_o flags bad
 // descriptors except those marked desc_err_i (a descriptor read error).
 //
+// Read data arrives as whole words: wr_ptr_i is the buffer byte pointer of
+// the word's lane 0 (a multiple of DataBytes here), and every lane of it is
+// written.  Lanes outside the frame's bytes belong to no other frame (each
+// frame has words of its own), and completions split at boundaries that
+// are multiples of DataBytes (the read completion boundary, 64 or 128, and
+// MRRS), so no word is written by two completions.
+//
 // Handshakes: desc_* in and fr_* out are valid/ready; fr_* only read
 // buffer words that stay unchanged until the frame is taken.
 module nictx_payload_fetch #(
-  parameter int unsigned BufBytes = 16384,  // reassembly buffer; >= one 16383 B frame
-  parameter int unsigned MaxPkts  = 64      // frames reserved in the buffer at once
+  parameter int unsigned DataBytes = 8,      // bytes per beat and per buffer word
+  parameter int unsigned BufBytes  = 16384,  // reassembly buffer; >= one 16383 B frame
+  parameter int unsigned MaxPkts   = 64,     // frames reserved in the buffer at once
+  localparam int unsigned DataW    = DataBytes * 8,
+  localparam int unsigned LaneW    = $clog2(DataBytes),   // lane of a byte in a word
+  localparam int unsigned BytesW   = LaneW + 1,           // 0..DataBytes
+  localparam int unsigned BPtrW    = $clog2(BufBytes)     // buffer byte pointer
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -37,11 +50,11 @@ module nictx_payload_fetch #(
   input  logic        req_ready_i,
   output logic [63:0] req_addr_o,
   output logic [13:0] req_len_o,
-  output logic [15:0] req_wptr_o,
+  output logic [BPtrW-1:0] req_wptr_o,  // buffer byte pointer of req_addr_o's byte
   // Read data and retirement from nictx_dma_rd
   input  logic        wr_valid_i,
-  input  logic [15:0] wr_ptr_i,
-  input  logic [63:0] wr_data_i,
+  input  logic [BPtrW-1:0] wr_ptr_i,  // byte pointer of the word's lane 0
+  input  logic [DataW-1:0] wr_data_i,
   input  logic        done_i,
   input  logic        done_err_i,
   // Frame stream out
@@ -49,23 +62,29 @@ module nictx_payload_fetch #(
   input  logic        fr_ready_i,
   output logic        fr_sop_o,
   output logic        fr_eop_o,
-  output logic [63:0] fr_data_o,
-  output logic [3:0]  fr_bytes_o,
+  output logic [DataW-1:0]  fr_data_o,
+  output logic [BytesW-1:0] fr_bytes_o,
   output logic [13:0] fr_len_o,
   output logic        fr_skip_o,
   output logic        bad_desc_o,
   output logic        idle_o
 );
 
-  localparam int unsigned Words = BufBytes / 8;
+  localparam int unsigned Words = BufBytes / DataBytes;
   localparam int unsigned PtrW  = $clog2(Words);
   localparam int unsigned PktW  = $clog2(MaxPkts);
+  localparam int unsigned ShW   = LaneW + 4;  // bit shifts 0..DataW
 
-  if (Words < 2048 || (Words & (Words - 1)) != 0 || PtrW > 15) begin : gen_buf_check
+  if (BufBytes < 16384 || BufBytes > 262144 || (BufBytes & (BufBytes - 1)) != 0)
+  begin : gen_buf_check
     $error("nictx_payload_fetch: BufBytes must be a power of two in 16 KiB..256 KiB");
   end
+  if (DataBytes < 8 || DataBytes > 64 || (DataBytes & (DataBytes - 1)) != 0)
+  begin : gen_width_check
+    $error("nictx_payload_fetch: DataBytes must be 8, 16, 32 or 64");
+  end
 
-  logic [63:0] mem [Words];
+  logic [DataW-1:0] mem [Words];
 
   logic [PtrW:0]  alloc_d, alloc_q;   // next free word
   logic [PtrW:0]  base_d, base_q;     // first word of the frame being streamed
@@ -73,15 +92,15 @@ module nictx_payload_fetch #(
   logic           req_valid_d, req_valid_q;
   logic [63:0]    req_addr_d, req_addr_q;
   logic [13:0]    req_len_d, req_len_q;
-  logic [15:0]    req_wptr_d, req_wptr_q;
+  logic [BPtrW-1:0] req_wptr_d, req_wptr_q;
 
   // Packet FIFO: {skip, lane offset, length}.
-  localparam int unsigned PfW = 1 + 3 + 14;
+  localparam int unsigned PfW = 1 + LaneW + 14;
   logic           pf_wvalid, pf_wready, pf_rvalid, pf_rready;
   logic [PfW-1:0] pf_wdata, pf_rdata;
   logic [PktW:0]  pf_depth;
   logic           pf_skip;
-  logic [2:0]     pf_off;
+  logic [LaneW-1:0] pf_off;
   logic [13:0]    pf_len;
 
   prim_fifo_sync #(
@@ -131,10 +150,10 @@ module nictx_payload_fetch #(
   logic          head_ready, head_skip;
 
   always_comb begin
-    in_span    = {12'd0, desc_addr_i[2:0]} + {1'b0, desc_len_i} + 15'd7;
-    in_words   = (PtrW + 1)'(in_span >> 3);
-    head_span  = {12'd0, pf_off} + {1'b0, pf_len} + 15'd7;
-    head_words = (PtrW + 1)'(head_span >> 3);
+    in_span    = 15'(desc_addr_i[LaneW-1:0]) + {1'b0, desc_len_i} + 15'(DataBytes - 1);
+    in_words   = (PtrW + 1)'(in_span >> LaneW);
+    head_span  = 15'(pf_off) + {1'b0, pf_len} + 15'(DataBytes - 1);
+    head_words = (PtrW + 1)'(head_span >> LaneW);
     used       = alloc_q - base_q;
     room       = (Words[PtrW:0] - used) >= in_words;
     // Take a descriptor: bad ones need only a FIFO slot, good ones also a
@@ -143,7 +162,7 @@ module nictx_payload_fetch #(
            (desc_bad_i || (room && (!req_valid_q || req_ready_i)));
     desc_ready_o = take;
     pf_wvalid    = take;
-    pf_wdata     = {desc_bad_i, desc_addr_i[2:0], desc_len_i};
+    pf_wdata     = {desc_bad_i, desc_addr_i[LaneW-1:0], desc_len_i};
 
     alloc_d     = alloc_q;
     req_valid_d = req_valid_q;
@@ -155,7 +174,7 @@ module nictx_payload_fetch #(
       req_valid_d = 1'b1;
       req_addr_d  = desc_addr_i;
       req_len_d   = desc_len_i;
-      req_wptr_d  = 16'(alloc_q[PtrW-1:0]);
+      req_wptr_d  = {alloc_q[PtrW-1:0], desc_addr_i[LaneW-1:0]};
       alloc_d     = alloc_q + in_words;
     end
     bad_desc_o = take && desc_bad_i && !desc_err_i;
@@ -163,24 +182,27 @@ module nictx_payload_fetch #(
     // Stream the head frame.
     head_ready = pf_rvalid && (pf_skip || ef_rvalid);
     head_skip  = pf_skip || ef_err;  // ef_err only matters for a non-skip frame
-    rem        = {1'b0, pf_len} - 15'({beat_q, 3'b000});
+    rem        = {1'b0, pf_len} - 15'({beat_q, {LaneW{1'b0}}});
     fr_valid_o = head_ready;
     fr_sop_o   = beat_q == '0;
-    fr_eop_o   = head_skip || rem <= 15'd8;
-    fr_bytes_o = head_skip ? 4'd0 : (rem >= 15'd8 ? 4'd8 : rem[3:0]);
+    fr_eop_o   = head_skip || rem <= 15'(DataBytes);
+    fr_bytes_o = head_skip ? '0 : (rem >= 15'(DataBytes) ? BytesW'(DataBytes) : rem[BytesW-1:0]);
     fr_len_o   = pf_len;
     fr_skip_o  = head_skip;
     begin
-      logic [PtrW-1:0] w0;
-      logic [63:0]     w_lo, w_hi;
-      logic [6:0]      sh;
+      logic [PtrW-1:0]  w0;
+      logic [DataW-1:0] w_lo, w_hi;
+      logic [ShW-1:0]   sh;
       w0        = base_q[PtrW-1:0] + beat_q;
-      // Bytes off..7 of this word, then 0..off-1 of the next (two 64-bit
-      // shifts rather than one 128-bit one: same logic, faster to simulate).
+      // Bytes off..W-1 of this word, then 0..off-1 of the next (two
+      // word-wide shifts rather than one of two words: same logic, faster
+      // to simulate).
+      // The next word only while it is the frame's: past a frame's end it
+      // may be the next frame's, written while this beat waits.
       w_lo      = mem[w0];
-      w_hi      = mem[w0 + 1'b1];
+      w_hi      = (15'(pf_off) + rem > 15'(DataBytes)) ? mem[w0 + 1'b1] : '0;
       sh        = {1'b0, pf_off, 3'b000};
-      fr_data_o = (pf_off == 3'd0) ? w_lo : ((w_lo >> sh) | (w_hi << (7'd64 - sh)));
+      fr_data_o = (pf_off == '0) ? w_lo : ((w_lo >> sh) | (w_hi << (ShW'(DataW) - sh)));
     end
 
   end
@@ -205,7 +227,7 @@ module nictx_payload_fetch #(
   end
 
   always_ff @(posedge clk_i) begin
-    if (wr_valid_i) mem[wr_ptr_i[PtrW-1:0]] <= wr_data_i;
+    if (wr_valid_i) mem[wr_ptr_i[BPtrW-1:LaneW]] <= wr_data_i;
   end
 
   assign req_valid_o = req_valid_q;
@@ -234,9 +256,18 @@ module nictx_payload_fetch #(
     end
   end
 
+`ifndef SYNTHESIS
+  // Read data comes as whole buffer words (nictx_dma_rd's pointer of lane 0).
+  WordAligned_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+                   wr_valid_i |-> wr_ptr_i[LaneW-1:0] == '0);
+  // Every beat but a frame's last is full.
+  FullBeats_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+                   (fr_valid_o && !fr_eop_o) |-> fr_bytes_o == BytesW'(DataBytes));
+`endif
+
   // verilator lint_off UNUSEDSIGNAL
   logic unused;
-  assign unused = ^{pf_depth, wr_ptr_i[15:PtrW], in_span[2:0], head_span[2:0]};
+  assign unused = ^{pf_depth, wr_ptr_i[LaneW-1:0], in_span[LaneW-1:0], head_span[LaneW-1:0]};
   // verilator lint_on UNUSEDSIGNAL
 
 endmodule

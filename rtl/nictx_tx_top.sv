@@ -5,11 +5,15 @@
 // descriptors pushed through a write-combining window in BAR0 (BlueFlame).
 // See nictx_desc_fetch and nictx_wc.
 //
-// Device port contract (sim/device.h holds the C side of it):
+// Device port contract (sim/device.h holds the C side of it).  The
+// datapath is W = DataBytes bytes wide (8, 16, 32 or 64, fixed at
+// elaboration; docs/width.md): every data port carries W byte lanes, lane
+// i in bits 8i+7..8i.
 //  - h2d_*: host-to-device TLP beats (MWr and MRd to BAR0, CplD for the
 //    engine's reads).  Header fields are valid and constant on every beat
-//    of a TLP; data lanes follow the address (lane = address mod 8), so a
-//    TLP of len bytes at address a has ceil(((a mod 8) + len) / 8) beats.
+//    of a TLP; data lanes follow the address (lane = address mod W), so a
+//    TLP of len bytes at address a has ceil(((a mod W) + len) / W) beats.
+//    A register access (4 or 8 bytes, naturally aligned) is one beat.
 //    BAR0 is 1 KiB (h2d_addr_i[9:0]): registers at 0x000..0x0FF, the
 //    write-combining window at 0x200..0x3FF.  h2d_err_i (a header field)
 //    marks a CplD whose status is not Successful (Unsupported Request): its
@@ -18,9 +22,10 @@
 //  - d2h_*: device-to-host TLP beats, same rules (MRd, MWr, CplD, and Cpl:
 //    a completion without data, len 0, d2h_err_o high: Unsupported Request,
 //    the answer to a register read the BAR does not support).  Every TLP
-//    the engine sends is a single beat.
-//  - wire_*: Ethernet frames without FCS, 8 bytes per beat from byte 0,
-//    wire_bytes_o valid bytes; the FCS comes on wire_fcs_o with the last beat.
+//    the engine sends is a single beat (at most 8 data bytes).
+//  - wire_*: Ethernet frames without FCS, W bytes per beat from byte 0,
+//    wire_bytes_o valid bytes (W but on the last beat); the FCS comes on
+//    wire_fcs_o with the last beat.
 // Every stream is valid/ready, one beat per clock: valid never waits for
 // ready and a beat's fields hold until it is taken.  Each port passes a
 // two-entry register slice (prim_fifo_sync), so no port's ready reaches
@@ -34,11 +39,14 @@
 // timer, so a simulator may leave out up to wake_o clocks after this one; it
 // says on the next clock it runs how many it left out (skip_i; nictx_dma_rd).
 module nictx_tx_top #(
+  parameter int unsigned DataBytes    = 8,    // datapath width W: bytes per beat, 8..64
   parameter int unsigned NumTags      = 256,  // hardware tags; MAX_TAGS caps them
   parameter int unsigned DescReads    = 8,    // descriptor reads outstanding; DESC_INFLIGHT caps them
   parameter int unsigned DescBufDescs = 64,
   parameter int unsigned PayBufBytes  = 32768,  // two jumbo frames: fetch one while sending the other
-  parameter int unsigned MaxPkts      = 64
+  parameter int unsigned MaxPkts      = 64,
+  localparam int unsigned DataW       = DataBytes * 8,
+  localparam int unsigned BytesW      = $clog2(DataBytes) + 1  // wire_bytes_o: 0..W
 ) (
   input  logic        clk_i,
   // verilator lint_off SYNCASYNCNET
@@ -53,7 +61,7 @@ module nictx_tx_top #(
   input  logic [7:0]  h2d_tag_i,
   input  logic [12:0] h2d_len_i,
   input  logic [63:0] h2d_addr_i,
-  input  logic [63:0] h2d_data_i,
+  input  logic [DataW-1:0] h2d_data_i,
   input  logic        h2d_err_i,
   // Device to host
   output logic        d2h_valid_o,
@@ -64,15 +72,15 @@ module nictx_tx_top #(
   output logic [7:0]  d2h_tag_o,
   output logic [12:0] d2h_len_o,
   output logic [63:0] d2h_addr_o,
-  output logic [63:0] d2h_data_o,
+  output logic [DataW-1:0] d2h_data_o,
   output logic        d2h_err_o,
   // Wire
   output logic        wire_valid_o,
   input  logic        wire_ready_i,
   output logic        wire_sop_o,
   output logic        wire_eop_o,
-  output logic [63:0] wire_data_o,
-  output logic [3:0]  wire_bytes_o,
+  output logic [DataW-1:0]  wire_data_o,
+  output logic [BytesW-1:0] wire_bytes_o,
   output logic [31:0] wire_fcs_o,
   output logic        idle_o,
   // Simulation speed: waiting for completions only; clocks left out before
@@ -81,6 +89,21 @@ module nictx_tx_top #(
   input  logic [23:0] skip_i,
   output logic [23:0] wake_o
 );
+
+  localparam int unsigned LaneW    = $clog2(DataBytes);  // lane of a byte in a beat
+  localparam int unsigned NumWords = DataBytes / 8;      // 8-byte words per beat
+  // Read buffer byte pointers (nictx_dma_rd): the payload buffer's, which
+  // also covers the descriptor buffer's.
+  localparam int unsigned BufPtrW  = $clog2(PayBufBytes);
+  localparam int unsigned DescPtrW = $clog2(DescBufDescs) + 4;
+
+  if (DataBytes != 8 && DataBytes != 16 && DataBytes != 32 && DataBytes != 64)
+  begin : gen_width_check
+    $error("nictx_tx_top: DataBytes must be 8, 16, 32 or 64");
+  end
+  if (DescPtrW > BufPtrW) begin : gen_ptr_check
+    $error("nictx_tx_top: the descriptor buffer must not be larger than the payload buffer");
+  end
 
   // ---- configuration and status ----
   logic        enable, stop, doorbell;
@@ -105,27 +128,31 @@ module nictx_tx_top #(
   logic [13:0] pkt_len;
 
   // ---- port register slices ----
-  localparam int unsigned H2dW  = 1 + 1 + 2 + 8 + 13 + 64 + 64 + 1;
+  // The d2h slice carries the engine's 8-byte data word; it reaches its
+  // lanes (by address) at the port.
+  localparam int unsigned H2dW  = 1 + 1 + 2 + 8 + 13 + 64 + DataW + 1;
   localparam int unsigned D2hW  = 2 + 8 + 13 + 64 + 64 + 1;
-  localparam int unsigned WireW = 1 + 1 + 4 + 32 + 64;
+  localparam int unsigned WireW = 1 + 1 + BytesW + 32 + DataW;
 
   logic             h2d_valid, h2d_ready, h2d_sop, h2d_eop;
   logic [1:0]       h2d_type;
   logic [7:0]       h2d_tag;
   logic [12:0]      h2d_len;
-  logic [63:0]      h2d_addr, h2d_data;
+  logic [63:0]      h2d_addr;
+  logic [DataW-1:0] h2d_data;
+  logic [63:0]      h2d_word;  // the 8-byte word of h2d_data at h2d_addr's lanes
   logic             h2d_err;
   logic [H2dW-1:0]  h2d_rdata;
   logic             d2h_valid, d2h_ready;
   logic [1:0]       d2h_type;
   logic [7:0]       d2h_tag;
   logic [12:0]      d2h_len;
-  logic [63:0]      d2h_addr, d2h_data;
+  logic [63:0]      d2h_addr, d2h_data, d2h_slice_word;
   logic             d2h_err;
   logic [D2hW-1:0]  d2h_rdata;
   logic             wire_valid, wire_ready, wire_sop, wire_eop;
-  logic [63:0]      wire_data;
-  logic [3:0]       wire_bytes;
+  logic [DataW-1:0] wire_data;
+  logic [BytesW-1:0] wire_bytes;
   logic [31:0]      wire_fcs;
   logic [WireW-1:0] wire_rdata;
   logic [1:0]       h2d_depth, d2h_depth, wire_depth;
@@ -161,7 +188,21 @@ module nictx_tx_top #(
     .rdata_o  (d2h_rdata),
     .depth_o  (d2h_depth)
   );
-  assign {d2h_type_o, d2h_tag_o, d2h_len_o, d2h_addr_o, d2h_data_o, d2h_err_o} = d2h_rdata;
+  assign {d2h_type_o, d2h_tag_o, d2h_len_o, d2h_addr_o, d2h_slice_word, d2h_err_o} = d2h_rdata;
+
+  // 8-byte words and W-byte beats: a register access and every TLP the
+  // engine sends lies within one aligned 8-byte word, at lanes
+  // (address mod W) rounded down to a multiple of 8.
+  if (DataBytes == 8) begin : gen_lanes_8
+    assign h2d_word   = h2d_data;
+    assign d2h_data_o = d2h_slice_word;
+  end else begin : gen_lanes_wide
+    logic [LaneW-4:0] h2d_wsel, d2h_wsel;  // which 8-byte word of the beat
+    assign h2d_wsel   = h2d_addr[LaneW-1:3];
+    assign d2h_wsel   = d2h_addr_o[LaneW-1:3];
+    assign h2d_word   = h2d_data[64 * h2d_wsel +: 64];
+    assign d2h_data_o = DataW'(d2h_slice_word) << (64 * d2h_wsel);
+  end
   assign d2h_sop_o = 1'b1;  // every TLP the engine sends is one beat
   assign d2h_eop_o = 1'b1;
 
@@ -222,7 +263,9 @@ module nictx_tx_top #(
   logic        not_owned, wc_used, wc_drop;
   logic [15:0] not_owned_cnt;
 
-  nictx_wc u_wc (
+  nictx_wc #(
+    .DataBytes (DataBytes)
+  ) u_wc (
     .clk_i        (clk_i),
     .rst_ni       (core_rst_n),
     .proto_i      (proto),
@@ -259,7 +302,7 @@ module nictx_tx_top #(
     .req_tag_i        (h2d_tag),
     .req_len_i        (h2d_len),
     .req_off_i        (h2d_addr[9:0]),
-    .req_data_i       (h2d_data),
+    .req_data_i       (h2d_word),
     .cpl_valid_o      (rcpl_valid),
     .cpl_ready_i      (d2h_ready && src_gnt[SrcRegCpl]),
     .cpl_tag_o        (rcpl_tag),
@@ -319,13 +362,19 @@ module nictx_tx_top #(
   logic [1:0]  rd_req_valid, rd_req_ready;
   logic [127:0] rd_req_addr;  // {descriptors, payload}
   logic [27:0]  rd_req_len;
-  logic [31:0]  rd_req_wptr;
+  logic [2*BufPtrW-1:0] rd_req_wptr;  // {descriptors, payload}
+  logic [DescPtrW-1:0]  df_req_wptr;
   logic        rd_wr_valid, rd_wr_dest, rd_done, rd_done_dest, rd_done_err;
-  logic [15:0] rd_wr_ptr;
-  logic [63:0] rd_wr_data;
+  logic [BufPtrW-1:0]  rd_wr_ptr;
+  logic [NumWords-1:0] rd_wr_words;
+  logic [DataW-1:0]    rd_wr_data;
+
+  assign rd_req_wptr[2*BufPtrW-1:BufPtrW] = BufPtrW'(df_req_wptr);
 
   nictx_dma_rd #(
-    .NumTags  (NumTags)
+    .NumTags   (NumTags),
+    .DataBytes (DataBytes),
+    .PtrW      (BufPtrW)
   ) u_dma_rd (
     .clk_i        (clk_i),
     .rst_ni       (core_rst_n),
@@ -346,9 +395,11 @@ module nictx_tx_top #(
     .mrd_dest_o   (mrd_dest),
     .cpl_valid_i  (h2d_valid && h2d_is_cpl),
     .cpl_ready_o  (rd_cpl_ready),
+    .cpl_sop_i    (h2d_sop),
     .cpl_eop_i    (h2d_eop),
     .cpl_tag_i    (h2d_tag),
     .cpl_len_i    (h2d_len),
+    .cpl_lane_i   (h2d_addr[LaneW-1:0]),
     .cpl_data_i   (h2d_data),
     .cpl_err_i    (h2d_err),
     .unexp_o      (rd_unexp),
@@ -360,6 +411,7 @@ module nictx_tx_top #(
     .wr_valid_o   (rd_wr_valid),
     .wr_dest_o    (rd_wr_dest),
     .wr_ptr_o     (rd_wr_ptr),
+    .wr_words_o   (rd_wr_words),
     .wr_data_o    (rd_wr_data),
     .done_valid_o (rd_done),
     .done_dest_o  (rd_done_dest),
@@ -374,8 +426,9 @@ module nictx_tx_top #(
   logic [13:0] desc_len;
 
   nictx_desc_fetch #(
-    .BufDescs (DescBufDescs),
-    .MaxReads (DescReads)
+    .BufDescs  (DescBufDescs),
+    .MaxReads  (DescReads),
+    .DataBytes (DataBytes)
   ) u_desc_fetch (
     .clk_i        (clk_i),
     .rst_ni       (core_rst_n),
@@ -399,9 +452,10 @@ module nictx_tx_top #(
     .req_ready_i  (rd_req_ready[1]),
     .req_addr_o   (rd_req_addr[127:64]),
     .req_len_o    (rd_req_len[27:14]),
-    .req_wptr_o   (rd_req_wptr[31:16]),
+    .req_wptr_o   (df_req_wptr),
     .wr_valid_i   (rd_wr_valid && rd_wr_dest),
-    .wr_ptr_i     (rd_wr_ptr),
+    .wr_ptr_i     (rd_wr_ptr[DescPtrW-1:0]),
+    .wr_words_i   (rd_wr_words),
     .wr_data_i    (rd_wr_data),
     .done_i       (rd_done && rd_done_dest),
     .done_err_i   (rd_done_err),
@@ -420,13 +474,14 @@ module nictx_tx_top #(
 
   // ---- payload fetch and reassembly ----
   logic        fr_valid, fr_ready, fr_sop, fr_eop, fr_skip;
-  logic [63:0] fr_data;
-  logic [3:0]  fr_bytes;
+  logic [DataW-1:0]  fr_data;
+  logic [BytesW-1:0] fr_bytes;
   logic [13:0] fr_len;
 
   nictx_payload_fetch #(
-    .BufBytes (PayBufBytes),
-    .MaxPkts  (MaxPkts)
+    .DataBytes (DataBytes),
+    .BufBytes  (PayBufBytes),
+    .MaxPkts   (MaxPkts)
   ) u_payload_fetch (
     .clk_i        (clk_i),
     .rst_ni       (core_rst_n),
@@ -440,7 +495,7 @@ module nictx_tx_top #(
     .req_ready_i  (rd_req_ready[0]),
     .req_addr_o   (rd_req_addr[63:0]),
     .req_len_o    (rd_req_len[13:0]),
-    .req_wptr_o   (rd_req_wptr[15:0]),
+    .req_wptr_o   (rd_req_wptr[BufPtrW-1:0]),
     .wr_valid_i   (rd_wr_valid && !rd_wr_dest),
     .wr_ptr_i     (rd_wr_ptr),
     .wr_data_i    (rd_wr_data),
@@ -459,7 +514,9 @@ module nictx_tx_top #(
   );
 
   // ---- MAC ----
-  nictx_mac u_mac (
+  nictx_mac #(
+    .DataBytes (DataBytes)
+  ) u_mac (
     .clk_i        (clk_i),
     .rst_ni       (core_rst_n),
     .line_rate_i  (line_rate),

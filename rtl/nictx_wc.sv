@@ -18,14 +18,22 @@
 //
 // Accepted writes: MWr of 8..256 bytes, a multiple of 8, at an 8-aligned
 // offset, inside the window, and only in nictx_reg_pkg::ProtoWc.  Anything else
-// sets bad_access_o on its first beat and is ignored.  Beats carry one
-// 8-byte word each (lanes follow the address, which is 8-aligned).
+// sets bad_access_o on its first beat and is ignored.  A beat carries
+// DataBytes lanes (lanes follow the address), so DataBytes / 8 of the
+// TLP's 8-byte words at most; they take effect in address order, so a
+// block written in one beat closes with its words 0..2 in it.  One beat
+// never closes two blocks (they are 256 bytes apart).
 //
 // Handshake: every beat offered is taken (the top holds a TLP's first beat
 // back while a queue reset is pending, so a reset never lands inside a
 // TLP; busy_o says one is in progress); all outputs are single-cycle
 // pulses combinational from the beat.
-module nictx_wc (
+module nictx_wc #(
+  parameter int unsigned DataBytes = 8,  // bytes per beat
+  localparam int unsigned DataW    = DataBytes * 8,
+  localparam int unsigned LaneW    = $clog2(DataBytes),
+  localparam int unsigned NumWords = DataBytes / 8  // 8-byte words per beat
+) (
   input  logic        clk_i,
   input  logic        rst_ni,
   input  logic [1:0]  proto_i,
@@ -36,7 +44,7 @@ module nictx_wc (
   input  logic        req_eop_i,
   input  logic [12:0] req_len_i,
   input  logic [9:0]  req_off_i,
-  input  logic [63:0] req_data_i,
+  input  logic [DataW-1:0] req_data_i,
   output logic        bad_access_o,
   // Block close
   output logic        close_o,
@@ -51,6 +59,13 @@ module nictx_wc (
   output logic        busy_o      // inside a TLP: a queue reset must wait
 );
 
+  // One beat closes at most one block: the two blocks' last words are 256
+  // bytes apart.
+  if (DataBytes < 8 || DataBytes > 64 || (DataBytes & (DataBytes - 1)) != 0)
+  begin : gen_width_check
+    $error("nictx_wc: DataBytes must be 8, 16, 32 or 64");
+  end
+
   // Per buffer b: words at [64*b +: 64], index at [16*b +: 16], written
   // bits {word 2, word 1, word 0} at [3*b +: 3].
   logic [127:0] w0_d, w0_q, w1_d, w1_q;
@@ -62,78 +77,90 @@ module nictx_wc (
   localparam int unsigned BeatW = 11;
   logic [BeatW-1:0] beat_d, beat_q;
 
-  logic [6:0]  woff;    // 8-byte word offset in BAR0 of this beat
-  logic        bsel;    // buffer
-  logic [4:0]  word;    // word within the buffer
+  logic [6:0]  wbase;   // 8-byte word offset in BAR0 of this beat's lane 0
+  logic [6:0]  wfirst, wend;  // the TLP's words: wfirst..wend-1
+  logic        bsel;    // buffer of the block closed in this beat
   logic [13:0] tlp_end;
   logic        ok, wr;
-  logic [2:0]  v, vbase;
+  logic [2:0]  v;
   logic [15:0] idx, mask;
   logic        in_ring;
 
   always_comb begin
-    woff    = req_off_i[9:3] + {1'b0, beat_q[5:0]};  // only used while ok
-    bsel    = woff[5];
-    word    = woff[4:0];
+    // Only used while ok (the TLP lies inside the window).
+    wbase   = 7'((10'(req_off_i[9:LaneW]) + 10'(beat_q)) << (LaneW - 3));
     tlp_end = {4'd0, req_off_i} + {1'b0, req_len_i};
+    wfirst  = req_off_i[9:3];
+    wend    = tlp_end[9:3];  // 0 when the TLP ends at the window's end
     ok      = proto_i == nictx_reg_pkg::ProtoWc && req_off_i[9] && req_off_i[2:0] == 3'd0 &&
               req_len_i[2:0] == 3'd0 && req_len_i >= 13'd8 && req_len_i <= 13'd256 &&
               tlp_end <= 14'h400;
     wr      = req_valid_i && ok;
     bad_access_o = req_valid_i && req_sop_i && !ok;
-
-    vbase   = bsel ? 3'd3 : 3'd0;
-    v       = bsel ? vld_q[5:3] : vld_q[2:0];
-    idx     = bsel ? idx_q[31:16] : idx_q[15:0];
     mask    = 16'((17'd1 << ring_log2_i) - 17'd1);
-    in_ring = (idx & ~mask) == 16'd0;
 
     w0_d   = w0_q;
     w1_d   = w1_q;
     idx_d  = idx_q;
     vld_d  = vld_q;
     beat_d = beat_q;
-    close_o      = 1'b0;
-    tail_we_o    = 1'b0;
-    tail_o       = (idx + 16'd1) & mask;
-    tail_range_o = 1'b0;
-    torn_o       = 1'b0;
-    blk_valid_o  = 1'b0;
-    blk_idx_o    = idx;
-    blk_w0_o     = bsel ? w0_q[127:64] : w0_q[63:0];
-    blk_w1_o     = bsel ? w1_q[127:64] : w1_q[63:0];
+    close_o = 1'b0;
+    bsel    = 1'b0;
+    v       = 3'b000;
 
     if (req_valid_i) beat_d = req_eop_i ? '0 : beat_q + 1'b1;
 
-    if (wr) begin
-      unique case (word)
-        5'd0: begin
-          if (bsel) w0_d[127:64] = req_data_i;
-          else      w0_d[63:0]   = req_data_i;
-          vld_d[vbase + 3'd0] = 1'b1;
-        end
-        5'd1: begin
-          if (bsel) w1_d[127:64] = req_data_i;
-          else      w1_d[63:0]   = req_data_i;
-          vld_d[vbase + 3'd1] = 1'b1;
-        end
-        5'd2: begin
-          if (bsel) idx_d[31:16] = req_data_i[15:0];
-          else      idx_d[15:0]  = req_data_i[15:0];
-          vld_d[vbase + 3'd2] = 1'b1;
-        end
-        5'd7: begin
-          close_o      = 1'b1;
-          tail_we_o    = v[2] && in_ring;
-          tail_range_o = v[2] && !in_ring;
-          blk_valid_o  = (&v) && in_ring;
-          torn_o       = !((&v) && in_ring);
-          if (bsel) vld_d[5:3] = 3'b000;
-          else      vld_d[2:0] = 3'b000;
-        end
-        default: ;  // words 3..6 and 8..31: accepted, ignored
-      endcase
+    // The beat's words in address order; a word 7 closes its buffer's
+    // block with what words 0..2 hold by then.
+    for (int unsigned j = 0; j < NumWords; j++) begin
+      logic [6:0]  woff;
+      logic        b;
+      logic [63:0] d;
+      logic [2:0]  vb;
+      woff = wbase + 7'(j);
+      b    = woff[5];
+      d    = req_data_i[64 * j +: 64];
+      vb   = b ? 3'd3 : 3'd0;
+      if (wr && woff >= wfirst && (woff < wend || wend == 7'd0)) begin
+        unique case (woff[4:0])
+          5'd0: begin
+            if (b) w0_d[127:64] = d;
+            else   w0_d[63:0]   = d;
+            vld_d[vb + 3'd0] = 1'b1;
+          end
+          5'd1: begin
+            if (b) w1_d[127:64] = d;
+            else   w1_d[63:0]   = d;
+            vld_d[vb + 3'd1] = 1'b1;
+          end
+          5'd2: begin
+            if (b) idx_d[31:16] = d[15:0];
+            else   idx_d[15:0]  = d[15:0];
+            vld_d[vb + 3'd2] = 1'b1;
+          end
+          5'd7: begin
+            close_o = 1'b1;
+            bsel    = b;
+            v       = b ? vld_d[5:3] : vld_d[2:0];
+            if (b) vld_d[5:3] = 3'b000;
+            else   vld_d[2:0] = 3'b000;
+          end
+          default: ;  // words 3..6 and 8..31: accepted, ignored
+        endcase
+      end
     end
+
+    // The closed block, as words 0..2 stand after this beat's writes.
+    idx          = bsel ? idx_d[31:16] : idx_d[15:0];
+    in_ring      = (idx & ~mask) == 16'd0;
+    tail_o       = (idx + 16'd1) & mask;
+    tail_we_o    = close_o && v[2] && in_ring;
+    tail_range_o = close_o && v[2] && !in_ring;
+    blk_valid_o  = close_o && (&v) && in_ring;
+    torn_o       = close_o && !((&v) && in_ring);
+    blk_idx_o    = idx;
+    blk_w0_o     = bsel ? w0_d[127:64] : w0_d[63:0];
+    blk_w1_o     = bsel ? w1_d[127:64] : w1_d[63:0];
     // Blocks belong to the WC protocol only.
     if (proto_i != nictx_reg_pkg::ProtoWc) vld_d = '0;
   end
@@ -155,9 +182,10 @@ module nictx_wc (
   end
 
 `ifndef SYNTHESIS
-  // A well-formed TLP ends on its last beat: ceil(len / 8) beats.
+  // A well-formed TLP ends on its last beat: ceil(((off mod W) + len) / W).
   BeatCount_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   (req_valid_i && ok) |-> (req_eop_i == ({2'd0, beat_q} + 13'd1 == req_len_i >> 3)))
+                   (req_valid_i && ok) |-> (req_eop_i == ({2'd0, beat_q} + 13'd1 ==
+                     (13'(req_off_i[LaneW-1:0]) + req_len_i + 13'(DataBytes - 1)) >> LaneW)))
     else $error("nictx_wc: WC MWr of %0d bytes ended at beat %0d", req_len_i, beat_q);
   SopFirst_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
                    req_valid_i |-> (req_sop_i == (beat_q == '0)));
@@ -165,7 +193,7 @@ module nictx_wc (
 
   // verilator lint_off UNUSEDSIGNAL
   logic unused;
-  assign unused = woff[6];  // always 1: the window is the upper half of BAR0
+  assign unused = ^{wbase[6], tlp_end[13:10]};  // inside the window (ok)
   // verilator lint_on UNUSEDSIGNAL
 
   assign busy_o = beat_q != '0;

@@ -3,7 +3,8 @@
  * the wire, one device clock at a time (sim/device.h is the contract).
  *
  * sim_clock() presents the oldest host-to-device TLP that has arrived, one
- * beat per clock with the data lanes following the address; collects the
+ * beat of the device's width W per clock with the data lanes following the
+ * address; collects the
  * device's TLP beats into whole TLPs, classifies them for accounting and
  * puts them on the device-to-host link; and assembles wire frames for the
  * scoreboard.
@@ -15,18 +16,21 @@
 #include "sim_world.h"
 
 
-/* Beat k of a TLP. */
-static void tlp_to_beat(const struct tlp *t, unsigned k, struct dev_beat *b)
+/* Beat k of a TLP on a W-byte port. */
+static void tlp_to_beat(unsigned w, const struct tlp *t, unsigned k, struct dev_beat *b)
 {
     b->valid = 1;
     b->sop = k == 0;
-    b->eop = k + 1 == dev_tlp_beats(t->type, t->addr, t->len);
+    b->eop = k + 1 == dev_tlp_beats(w, t->type, t->addr, t->len);
     b->type = t->type;
     b->tag = t->tag;
     b->len = t->len;
     b->addr = t->addr;
     b->err = t->type == TLP_CPLD && (t->status != TLP_STATUS_SC || t->ep);
-    b->data = t->type == TLP_MRD ? 0 : dev_beat_data(t->addr, t->len, t->data, k);
+    if (t->type == TLP_MRD)
+        memset(b->data, 0, sizeof(b->data));
+    else
+        dev_beat_data(w, t->addr, t->len, t->data, k, b->data);
 }
 
 static void d2h_classify(struct sim *s, struct tlp *t)
@@ -50,8 +54,8 @@ static void d2h_classify(struct sim *s, struct tlp *t)
 static void d2h_collect(struct sim *s, const struct dev_beat *b)
 {
     struct tlp *t = &s->d2h_tlp;
-    unsigned lane;
-    static const unsigned k_max = TLP_MAX_DATA / 8 + 1;
+    unsigned lane, w = s->ops->width;
+    const unsigned k_max = TLP_MAX_DATA / w + 1;
 
     if (b->sop) {
         t->type = b->type;
@@ -65,10 +69,10 @@ static void d2h_collect(struct sim *s, const struct dev_beat *b)
         s->d2h_beat = 0;
     }
     if (t->type != TLP_MRD && (unsigned)s->d2h_beat < k_max) {
-        for (lane = 0; lane < 8; lane++) {
-            long i = dev_beat_byte(t->addr, t->len, s->d2h_beat, lane);
+        for (lane = 0; lane < w; lane++) {
+            long i = dev_beat_byte(w, t->addr, t->len, s->d2h_beat, lane);
             if (i >= 0)
-                t->data[i] = (uint8_t)(b->data >> (8 * lane));
+                t->data[i] = b->data[lane];
         }
     }
     s->d2h_beat++;
@@ -85,7 +89,7 @@ static void d2h_collect(struct sim *s, const struct dev_beat *b)
 
 static void wire_collect(struct sim *s, const struct dev_wire_beat *w)
 {
-    unsigned n = w->bytes > 8 ? 8 : w->bytes, i;
+    unsigned width = s->ops->width, n = w->bytes > width ? width : w->bytes;
 
     if (w->sop) {
         s->frame_len = 0;
@@ -94,9 +98,10 @@ static void wire_collect(struct sim *s, const struct dev_wire_beat *w)
     }
     if (!s->frame_open)
         return;
-    if (s->frame_len + n <= sizeof(s->frame) - 8)
-        for (i = 0; i < n; i++)
-            s->frame[s->frame_len++] = (uint8_t)(w->data >> (8 * i));
+    if (s->frame_len + n <= sizeof(s->frame) - DEV_WIDTH_MAX) {
+        memcpy(s->frame + s->frame_len, w->data, n);
+        s->frame_len += n;
+    }
     if (w->eop) {
         s->wire_free = s->frame_t0 + (sim_ps_t)((s->frame_len + 4.0 + 20.0) * s->wire_ps_per_byte);
         sb_check_frame(s->sb, s->frame, s->frame_len, w->fcs, s->frame_t0);
@@ -117,7 +122,7 @@ int sim_clock(struct sim *s)
     memset(&in, 0, sizeof(in));
     if (pcie_link_next_arrival(s->h2d) <= s->now) {
         h = pcie_link_peek(s->h2d);
-        tlp_to_beat(h, s->h2d_beat, &in.h2d);
+        tlp_to_beat(s->ops->width, h, s->h2d_beat, &in.h2d);
     }
     in.d2h_ready = 1;
     in.wire_ready = 1;

@@ -3,16 +3,25 @@
  *
  * A device backend (the Verilated RTL in dev_rtl.cpp; later the cycle-level
  * C model) is driven one clock at a time through struct device_ops.  Its
- * ports mirror rtl/nictx_tx_top.sv:
+ * ports mirror rtl/nictx_tx_top.sv, whose datapath is W = device_ops.width
+ * bytes wide (8, 16, 32 or 64: the RTL parameter DataBytes, one model per
+ * width; docs/width.md):
  *
  *  - h2d: host-to-device TLP beats (MWr/MRd to BAR0, CplD for the device's
  *    reads).  Header fields are repeated on every beat of a TLP; the data
- *    lanes follow the address (lane = address mod 8), so a TLP of len bytes
- *    at address a has ceil(((a mod 8) + len) / 8) beats; an MRd has one.
+ *    lanes follow the address (lane = address mod W), so a TLP of len bytes
+ *    at address a has ceil(((a mod W) + len) / W) beats; an MRd has one.  A
+ *    register MWr or MRd (4 or 8 bytes, naturally aligned) is one beat at
+ *    any width.
  *  - d2h: device-to-host TLP beats, same rules; a register read the BAR
  *    does not support is answered with a Cpl (DEV_TLP_CPL, err set, len 0).
- *  - wire: frame bytes (without FCS) from byte 0, 8 per beat, `bytes` valid;
- *    the MAC's FCS comes with the last beat.
+ *  - wire: frame bytes (without FCS) from byte 0, W per beat, `bytes` valid
+ *    (1..W; W on every beat but the last); the MAC's FCS comes with the
+ *    last beat.
+ *
+ * Data lanes are bytes: data[i] is lane i (bits 8i+7..8i of the RTL port).
+ * Lanes at and above W carry nothing: the host side zeroes them on h2d, and
+ * a device leaves them untouched on its outputs (read only W lanes).
  *
  * Each stream is valid/ready: a beat moves on a clock when valid and ready
  * are both high before that clock edge.  device_ops.step() presents the
@@ -33,6 +42,7 @@
 #define NICTX_DEVICE_H
 
 #include <stdint.h>
+#include <string.h>
 
 /* TLP type encoding on the ports (rtl/nictx_pkg.sv); same values as tlp.h. */
 #define DEV_TLP_MWR 0u
@@ -40,6 +50,15 @@
 #define DEV_TLP_CPLD 2u
 #define DEV_TLP_CPL 3u /* completion without data (len 0): from the device,
                           always with err (Unsupported Request) */
+
+#define DEV_WIDTH_DEFAULT 8u /* bytes per beat of the default model */
+#define DEV_WIDTH_MAX 64u    /* the widest model: every beat has room for it */
+
+/* W is one of these (the models nictx builds). */
+static inline int dev_width_ok(unsigned w)
+{
+    return w == 8 || w == 16 || w == 32 || w == 64;
+}
 
 struct dev_beat {
     uint8_t valid;
@@ -49,18 +68,18 @@ struct dev_beat {
     uint16_t len;  /* payload bytes of the whole TLP (MRd: requested bytes) */
     uint64_t addr; /* CplD to the device: address of its first byte; from the
                       device: the register offset of the read it answers */
-    uint64_t data;
     uint8_t err;   /* CplD to the device: its data is unusable: a status other
                       than Successful (UR, CA) or poisoned (EP); data lanes zero.
                       Cpl from the device: status Unsupported Request */
+    uint8_t data[DEV_WIDTH_MAX]; /* lanes 0..W-1 */
 };
 
 struct dev_wire_beat {
     uint8_t valid;
     uint8_t sop, eop;
-    uint8_t bytes; /* 1..8 */
+    uint8_t bytes; /* 1..W */
     uint32_t fcs;  /* on the eop beat */
-    uint64_t data;
+    uint8_t data[DEV_WIDTH_MAX]; /* frame bytes in lanes 0..bytes-1 */
 };
 
 struct dev_in {
@@ -82,6 +101,7 @@ struct dev_out {
 
 struct device_ops {
     const char *name; /* "rtl", later "cmodel" */
+    unsigned width;   /* W: data bytes per beat on every stream */
     /* Create one device instance in reset; NULL on failure. */
     void *(*create)(void);
     void (*destroy)(void *dev);
@@ -91,35 +111,55 @@ struct device_ops {
     void (*step)(void *dev, const struct dev_in *in, struct dev_out *out);
 };
 
-/* Beats of a TLP of `len` bytes at `addr` (an MRd has one). */
-static inline unsigned dev_tlp_beats(unsigned type, uint64_t addr, unsigned len)
+/* Beats of a TLP of `len` bytes at `addr` on a W-byte port (an MRd, and a
+ * TLP without data, has one). */
+static inline unsigned dev_tlp_beats(unsigned w, unsigned type, uint64_t addr, unsigned len)
 {
-    return type == DEV_TLP_MRD || len == 0 ? 1u : ((unsigned)(addr & 7) + len + 7) / 8;
+    return type == DEV_TLP_MRD || len == 0 ? 1u : ((unsigned)(addr % w) + len + w - 1) / w;
 }
 
 /* Lanes follow the address: byte `lane` of beat k of a TLP at `addr` is
- * TLP data byte k * 8 + lane - (addr mod 8); -1 when it carries none. */
-static inline long dev_beat_byte(uint64_t addr, unsigned len, unsigned k, unsigned lane)
+ * TLP data byte k * W + lane - (addr mod W); -1 when it carries none. */
+static inline long dev_beat_byte(unsigned w, uint64_t addr, unsigned len, unsigned k,
+                                 unsigned lane)
 {
-    long i = (long)k * 8 + (long)lane - (long)(addr & 7);
+    long i = (long)k * w + (long)lane - (long)(addr % w);
     return i >= 0 && i < (long)len ? i : -1;
 }
 
-/* The data lanes of beat k of a TLP whose payload is data[0..len). */
-static inline uint64_t dev_beat_data(uint64_t addr, unsigned len, const uint8_t *data, unsigned k)
+/* The data lanes of beat k of a TLP whose payload is data[0..len) into
+ * lanes[0..DEV_WIDTH_MAX): the bytes it carries, zero elsewhere. */
+static inline void dev_beat_data(unsigned w, uint64_t addr, unsigned len, const uint8_t *data,
+                                 unsigned k, uint8_t *lanes)
 {
-    uint64_t d = 0;
-    unsigned lane;
+    long first = (long)k * w - (long)(addr % w); /* TLP byte in lane 0 */
+    long lo = first < 0 ? -first : 0;            /* first lane with a byte */
+    long hi = (long)len - first;                 /* lanes below it have one */
 
-    for (lane = 0; lane < 8; lane++) {
-        long i = dev_beat_byte(addr, len, k, lane);
-        if (i >= 0)
-            d |= (uint64_t)data[i] << (8 * lane);
-    }
-    return d;
+    memset(lanes, 0, DEV_WIDTH_MAX);
+    if (hi > (long)w)
+        hi = (long)w;
+    if (hi > lo)
+        memcpy(lanes + lo, data + first + lo, (size_t)(hi - lo));
 }
 
-/* The Verilated RTL backend (sim/dev_rtl.cpp). */
+/* A little-endian value of n (<= 8) bytes from lanes[lane..lane+n). */
+static inline uint64_t dev_lanes_get(const uint8_t *lanes, unsigned lane, unsigned n)
+{
+    uint64_t v = 0;
+
+    while (n--)
+        v = v << 8 | lanes[lane + n];
+    return v;
+}
+
+/* The Verilated RTL backend (sim/dev_rtl.cpp), one model per width:
+ * dev_rtl_ops is the default (8-byte) one, the same as dev_rtl_ops_w8.
+ * Every binary links the 8-byte model; those that link sim/dev_rtl_widths.c
+ * and every model (nictx, the width tests) look the others up by width. */
 extern const struct device_ops dev_rtl_ops;
+extern const struct device_ops dev_rtl_ops_w8, dev_rtl_ops_w16, dev_rtl_ops_w32, dev_rtl_ops_w64;
+/* The RTL model of W bytes per beat; NULL if W is not one (dev_width_ok). */
+const struct device_ops *dev_rtl_ops_width(unsigned w);
 
 #endif /* NICTX_DEVICE_H */

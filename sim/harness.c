@@ -582,6 +582,11 @@ struct sim *sim_create(const struct sim_cfg *cfg, const struct device_ops *ops,
 
     if (sim_cfg_validate(cfg, err, errlen) != 0)
         return NULL;
+    if (ops->width != cfg->dev_width) {
+        snprintf(err, errlen, "the %s device is %u bytes wide; the configuration asks for %u "
+                 "(--dev-width)", ops->name, ops->width, cfg->dev_width);
+        return NULL;
+    }
     s = calloc(1, sizeof(*s));
     if (!s) {
         snprintf(err, errlen, "out of memory");

@@ -53,6 +53,7 @@ struct sim_cfg {
     struct pcie_fc_cfg fc_host; /* credits the root complex advertises (device->host) */
     /* device */
     double dev_mhz;        /* device clock */
+    unsigned dev_width;    /* datapath bytes per clock: 8, 16, 32, 64 (the model's) */
     double line_gbps;      /* Ethernet line rate */
     unsigned ring_size;    /* descriptors, power of two 8..65536 */
     unsigned desc_fetch_max;
@@ -103,7 +104,7 @@ double sim_cfg_line_gbps_eff(const struct sim_cfg *cfg);
  * each fires before the next: completion timeout >= 50 x the slowest DMA
  * read round trip the configuration allows; tx hang check >= 4 x the
  * completion timeout and >= 4 x the time a writeback's worth of the largest
- * frames takes at the slower of wire and link (tx_timeout_us 0: no hang
+ * frames takes at the slowest of wire, link and device datapath (tx_timeout_us 0: no hang
  * check, tx_us 0); watchdog >= 2 x the larger of those two, plus the
  * longest injected credit blackout. */
 struct sim_timeouts {

@@ -90,6 +90,8 @@ static void usage(FILE *f)
 "device:\n"
 "  --line R              line rate: 10g | 25g | 40g | 100g | <Gb/s>g (10g)\n"
 "  --dev-mhz F           device clock (250)\n"
+"  --dev-width N         datapath bytes per device clock: 8 | 16 | 32 | 64, each its\n"
+"                        own RTL model (8; docs/width.md)\n"
 "  --ring N              descriptors in the ring, power of two 8..65536 (1024)\n"
 "  --desc-fetch-max N    descriptors per fetch, 1..32 (8)\n"
 "  --desc-fetch-inflight N  descriptor reads in flight at once, 1..8 (4)\n"
@@ -125,7 +127,7 @@ static void usage(FILE *f)
 
 enum {
     O_PKT = 256, O_PKTMAX, O_BURST, O_PACKETS, O_SEED, O_BUFOFF, O_CPU, O_MMIOW,
-    O_MEMLAT, O_POLL, O_PCIE, O_MPS, O_MRRS, O_RCB, O_RCBCH, O_PLAT, O_LINE, O_DEVMHZ,
+    O_MEMLAT, O_POLL, O_PCIE, O_MPS, O_MRRS, O_RCB, O_RCBCH, O_PLAT, O_LINE, O_DEVMHZ, O_DEVW,
     O_RING, O_DFM, O_DFI, O_TAGS, O_MAXRD, O_FCDEV, O_FCHOST, O_FCUPD, O_WB, O_IRQ, O_CLEAN, O_JSON, O_WD, O_QUIET, O_HELP,
     O_PROTO, O_BARRIER, O_ORDER, O_WINDOW, O_BUG, O_BUGAT, O_GRACE, O_INJECT, O_CPLTO, O_TXTO, O_CPUS, O_NAPI, O_LAYOUT, O_BQL, O_DQL, O_TAILC, O_SOURCE, O_PROFILE, O_SET, O_KEYS, O_CHECK, O_OPTS
 };
@@ -149,6 +151,7 @@ static const struct option opts[] = {
     {"pcie-latency-ns", required_argument, NULL, O_PLAT},
     {"line", required_argument, NULL, O_LINE},
     {"dev-mhz", required_argument, NULL, O_DEVMHZ},
+    {"dev-width", required_argument, NULL, O_DEVW},
     {"ring", required_argument, NULL, O_RING},
     {"desc-fetch-max", required_argument, NULL, O_DFM},
     {"desc-fetch-inflight", required_argument, NULL, O_DFI},
@@ -504,6 +507,11 @@ static int run_opt(int c, const char *a, struct run_opts *ro)
             return bad_arg(name, a, "expected decimal Gb/s and g, e.g. 10g, 25g, 40g, 100g");
         break;
     case O_DEVMHZ: rc = opt_double(name, a, &cfg->dev_mhz); break;
+    case O_DEVW:
+        rc = opt_uint(name, a, &cfg->dev_width);
+        if (rc == 0 && !dev_width_ok(cfg->dev_width))
+            return bad_arg(name, a, "expected 8, 16, 32 or 64 (datapath bytes per clock)");
+        break;
     case O_RING: rc = opt_uint(name, a, &cfg->ring_size); break;
     case O_DFM: rc = opt_uint(name, a, &cfg->desc_fetch_max); break;
     case O_DFI: rc = opt_uint(name, a, &cfg->desc_inflight); break;
@@ -662,12 +670,17 @@ static int json_writable(const char *path, char *err, size_t errlen)
 static int run_one(const struct run_opts *ro)
 {
     const struct sim_cfg *cfg = &ro->cfg;
+    const struct device_ops *ops = dev_rtl_ops_width(cfg->dev_width);
     struct sim_result res;
     struct sim *s;
     char err[256];
     int rc, status = 0;
 
-    s = sim_create(cfg, &dev_rtl_ops, err, sizeof(err));
+    if (!ops) {
+        fprintf(stderr, "nictx: no %u-byte device model in this build\n", cfg->dev_width);
+        return 1;
+    }
+    s = sim_create(cfg, ops, err, sizeof(err));
     if (!s) {
         fprintf(stderr, "nictx: %s\n", err);
         return 1;
@@ -679,7 +692,7 @@ static int run_one(const struct run_opts *ro)
     else if (rc != 0)
         fprintf(stderr, "nictx: run failed: %s\n", sim_diag(s));
     if (ro->json &&
-        report_json_file(ro->json, cfg, &res, rc, sim_diag(s), dev_rtl_ops.name) != 0) {
+        report_json_file(ro->json, cfg, &res, rc, sim_diag(s), ops->name) != 0) {
         fprintf(stderr, "nictx: --json %s: cannot write: %s\n", ro->json, strerror(errno));
         status = 1;
     }

@@ -215,6 +215,7 @@ static const struct pk_key pk_keys[] = {
     K_NUM("link", "latency_ns", pcie.latency_ns, "ns, one-way link latency"),
     K_NUM("device", "line_gbps", line_gbps, "Gb/s, Ethernet line rate"),
     K_NUM("device", "dev_mhz", dev_mhz, "MHz, device clock"),
+    K_UNS("device", "dev_width", dev_width, "bytes per device clock: 8, 16, 32 or 64"),
     K_UNS("device", "ring_size", ring_size, "descriptors in the TX ring, a power of two"),
     K_UNS("device", "desc_fetch_max", desc_fetch_max, "descriptors per descriptor fetch"),
     K_UNS("device", "desc_fetch_inflight", desc_inflight, "descriptor reads in flight at once"),

@@ -64,12 +64,16 @@ static double sim_cfg_read_rt_ns(const struct sim_cfg *c)
 }
 
 /* The longest a healthy queue may go without reporting a completion, in
- * ns: a writeback's worth of the largest frames at the slower of the wire
- * and the link. */
+ * ns: a writeback's worth of the largest frames at the slowest of the wire,
+ * the link and the device's datapath (W bytes a clock, docs/width.md). */
 static double sim_cfg_batch_ns(const struct sim_cfg *c)
 {
     double link = pcie_cfg_tlp_gbps(&c->pcie);
+    double dev = c->dev_width * 8.0 * c->dev_mhz / 1e3;
     double gbps = c->line_gbps < link ? c->line_gbps : link;
+
+    if (dev < gbps)
+        gbps = dev;
     unsigned batch = c->wb_thresh > 1 ? c->wb_thresh : 1;
 
     return batch * (c->pkt_size_max + 20.0) * 8.0 / gbps;
@@ -128,6 +132,7 @@ void sim_cfg_default(struct sim_cfg *cfg)
     pcie_fc_cfg_infinite(&cfg->fc_dev);
     pcie_fc_cfg_infinite(&cfg->fc_host);
     cfg->dev_mhz = 250.0;
+    cfg->dev_width = DEV_WIDTH_DEFAULT;
     cfg->line_gbps = 10.0;
     cfg->ring_size = 1024;
     cfg->desc_fetch_max = 8;
@@ -187,6 +192,9 @@ int sim_cfg_validate(const struct sim_cfg *c, char *err, size_t errlen)
         BAD("--fc-host: %s", perr);
     if (!(c->dev_mhz >= 10 && c->dev_mhz <= 2000))
         BAD("--dev-mhz %g: must be 10..2000", c->dev_mhz);
+    if (!dev_width_ok(c->dev_width))
+        BAD("--dev-width %u: must be 8, 16, 32 or 64 (datapath bytes per device clock)",
+            c->dev_width);
     if (!(c->line_gbps >= 0.1 && c->line_gbps <= 800))
         BAD("--line %gG: must be 0.1..800 Gb/s", c->line_gbps);
     bpc = line_bytes_per_cycle(c);

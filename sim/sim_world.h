@@ -106,7 +106,7 @@ struct sim {
     /* Device output being assembled. */
     struct tlp d2h_tlp;
     unsigned d2h_beat;     /* beat index within it */
-    uint8_t frame[16384 + 8];
+    uint8_t frame[16384 + DEV_WIDTH_MAX];
     unsigned frame_len;
     int frame_open;
     sim_ps_t frame_t0;

@@ -77,8 +77,16 @@ static int check_name(const char *name, const struct sweep_capture *opts,
         return -1;
     }
     if (!listing_has(opts->out, name, kind, sizeof(kind))) {
-        snprintf(err, errlen, "parameter %s: not an option of nictx run (see nictx run "
-                 "--help)", name);
+        char dashed[WORD_BYTES];
+        snprintf(dashed, sizeof(dashed), "%s", name);
+        for (char *c = dashed; *c; c++)
+            *c = *c == '_' ? '-' : *c;
+        if (strcmp(dashed, name) != 0 && listing_has(opts->out, dashed, kind, sizeof(kind)))
+            snprintf(err, errlen, "parameter %s: not an option of nictx run; the option is "
+                     "%s (--%s)", name, dashed, dashed);
+        else
+            snprintf(err, errlen, "parameter %s: not an option of nictx run (see nictx run "
+                     "--help)", name);
         return -1;
     }
     if (strcmp(kind, "value") != 0) {

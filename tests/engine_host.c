@@ -28,7 +28,8 @@ int eh_init(struct eh *h, const struct eh_cfg *cfg)
     h->q = calloc(EH_MAX_TLPS, sizeof(*h->q));
     h->pend = calloc(EH_MAX_PEND, sizeof(*h->pend));
     h->exp = calloc(cfg->max_frames, sizeof(*h->exp));
-    h->ops = &dev_rtl_ops;
+    h->ops = cfg->ops ? cfg->ops : &dev_rtl_ops;
+    h->width = h->ops->width;
     h->dev = h->mem && h->q && h->pend && h->exp ? h->ops->create() : NULL;
     if (!h->dev)
         return -1;
@@ -80,23 +81,26 @@ static struct eh_tlp *q_push(struct eh *h)
     return t;
 }
 
-static unsigned tlp_beats(const struct eh_tlp *t)
+static unsigned tlp_beats(unsigned w, const struct eh_tlp *t)
 {
-    return dev_tlp_beats(t->type, t->addr, t->len);
+    return dev_tlp_beats(w, t->type, t->addr, t->len);
 }
 
-/* Beat k of a TLP: lanes follow the address (sim/device.h). */
-static void tlp_beat(const struct eh_tlp *t, unsigned k, struct dev_beat *b)
+/* Beat k of a TLP on a W-byte port: lanes follow the address (sim/device.h). */
+static void tlp_beat(unsigned w, const struct eh_tlp *t, unsigned k, struct dev_beat *b)
 {
     b->valid = 1;
     b->sop = k == 0;
-    b->eop = k + 1 == tlp_beats(t);
+    b->eop = k + 1 == tlp_beats(w, t);
     b->type = t->type;
     b->tag = t->tag;
     b->len = t->len;
     b->addr = t->addr;
     b->err = t->err;
-    b->data = t->type == DEV_TLP_MRD ? 0 : dev_beat_data(t->addr, t->len, t->data, k);
+    if (t->type == DEV_TLP_MRD)
+        memset(b->data, 0, sizeof(b->data));
+    else
+        dev_beat_data(w, t->addr, t->len, t->data, k, b->data);
 }
 
 /* The last CplD of an engine MRd was taken: the read is no longer in
@@ -354,15 +358,18 @@ unsigned eh_desc_reads_of(const struct eh *h, unsigned from, uint32_t idx)
 
 /* ------------------------------------------------------------ engine TLPs */
 
+uint64_t eh_beat_value(const struct eh *h, const struct dev_beat *b, unsigned n)
+{
+    return dev_lanes_get(b->data, (unsigned)(b->addr % h->width), n);
+}
+
 static void on_mwr(struct eh *h, const struct dev_beat *b)
 {
-    unsigned i;
+    unsigned lane = (unsigned)(b->addr % h->width);
 
-    if (in_mem(h, b->addr, b->len)) {
-        uint8_t *m = eh_ptr(h, b->addr, b->len);
-        for (i = 0; i < b->len; i++)
-            m[i] = (uint8_t)(b->data >> (8 * ((b->addr & 7) + i)));
-    }
+    assert_true(lane + b->len <= h->width); /* one beat */
+    if (in_mem(h, b->addr, b->len))
+        memcpy(eh_ptr(h, b->addr, b->len), b->data + lane, b->len);
     if (h->cfg.on_mwr)
         h->cfg.on_mwr(h->cfg.user, b);
 }
@@ -381,8 +388,8 @@ static void on_d2h(struct eh *h, const struct dev_beat *b)
     case DEV_TLP_CPLD:
         assert_int_equal(b->tag, h->rd_tag);
         assert_false(b->err);
-        h->rd_val = (uint32_t)(b->data >> (8 * (h->rd_off & 7)));
-        h->rd_data = b->data;
+        h->rd_val = (uint32_t)dev_lanes_get(b->data, (unsigned)(h->rd_off % h->width), 4);
+        h->rd_data = dev_lanes_get(b->data, (unsigned)(h->rd_off % h->width) & ~7u, 8);
         h->rd_done = 1;
         break;
     case DEV_TLP_CPL: /* Unsupported Request: a CPU load reads all ones */
@@ -444,11 +451,12 @@ static void on_wire(struct eh *h, const struct dev_wire_beat *w)
         wire_sop(h);
     assert_true(h->in_frame);
     e = &h->exp[h->n_frames];
-    assert_true(w->bytes >= 1 && w->bytes <= 8);
+    assert_true(w->bytes >= 1 && w->bytes <= h->width);
+    assert_true(w->eop || w->bytes == h->width);
     assert_true(h->cur_off + w->bytes <= e->len);
     m = eh_ptr(h, e->addr + h->cur_off, w->bytes);
     for (i = 0; i < w->bytes; i++) {
-        uint8_t x = (uint8_t)(w->data >> (8 * i));
+        uint8_t x = w->data[i];
         if (x != m[i])
             fail_msg("frame %u: byte %u is 0x%02x, expected 0x%02x", h->n_frames, h->cur_off + i,
                      x, m[i]);
@@ -506,23 +514,25 @@ static int stream_ready(struct eh_stream *s)
     return 0;
 }
 
-static int beat_same(const struct dev_beat *a, const struct dev_beat *b)
+static int beat_same(unsigned w, const struct dev_beat *a, const struct dev_beat *b)
 {
     return a->valid == b->valid && a->sop == b->sop && a->eop == b->eop && a->type == b->type &&
-           a->tag == b->tag && a->len == b->len && a->addr == b->addr && a->data == b->data;
+           a->tag == b->tag && a->len == b->len && a->addr == b->addr &&
+           memcmp(a->data, b->data, w) == 0;
 }
 
-static int wire_same(const struct dev_wire_beat *a, const struct dev_wire_beat *b)
+static int wire_same(unsigned w, const struct dev_wire_beat *a, const struct dev_wire_beat *b)
 {
     return a->valid == b->valid && a->sop == b->sop && a->eop == b->eop &&
-           a->bytes == b->bytes && a->data == b->data && (!a->eop || a->fcs == b->fcs);
+           a->bytes == b->bytes && memcmp(a->data, b->data, w) == 0 &&
+           (!a->eop || a->fcs == b->fcs);
 }
 
 /* A beat not taken last clock is offered again, unchanged; whether this
  * one waits. */
 static void check_d2h(struct eh *h, const struct dev_beat *b, int ready)
 {
-    if (h->s_d2h.held && !beat_same(b, &h->d2h_last))
+    if (h->s_d2h.held && !beat_same(h->width, b, &h->d2h_last))
         fail_msg("clock %llu: a d2h beat offered while ready was low changed or went away",
                  (unsigned long long)h->cycle);
     h->s_d2h.held = b->valid && !ready;
@@ -532,7 +542,7 @@ static void check_d2h(struct eh *h, const struct dev_beat *b, int ready)
 
 static void check_wire(struct eh *h, const struct dev_wire_beat *w, int ready)
 {
-    if (h->s_wire.held && !wire_same(w, &h->wire_last))
+    if (h->s_wire.held && !wire_same(h->width, w, &h->wire_last))
         fail_msg("clock %llu: a wire beat offered while ready was low changed or went away",
                  (unsigned long long)h->cycle);
     h->s_wire.held = w->valid && !ready;
@@ -584,7 +594,7 @@ void eh_step(struct eh *h)
     issue_cpls(h);
     memset(&in, 0, sizeof(in));
     if (h->q_count)
-        tlp_beat(&h->q[h->q_head], h->q_beat, &in.h2d);
+        tlp_beat(h->width, &h->q[h->q_head], h->q_beat, &in.h2d);
     in.d2h_ready = (uint8_t)stream_ready(&h->s_d2h);
     in.wire_ready = (uint8_t)(stream_ready(&h->s_wire) && !h->wire_hold);
     in.skip = h->skip;

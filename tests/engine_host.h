@@ -4,6 +4,8 @@
  * tests/test_limits.c.
  *
  * What it models, one device clock per eh_step():
+ *  - the device: cfg.ops (default dev_rtl_ops), whose width W sets the
+ *    beats on every port (sim/device.h);
  *  - host memory: cfg.mem_size bytes at bus address cfg.mem_base, zeroed;
  *    the descriptor ring at cfg.ring_bus, frame buffers from cfg.buf_bus to
  *    the end of memory;
@@ -74,6 +76,8 @@ struct eh_cfg {
     uint64_t buf_bus;            /* frame buffers: up to the end of host memory */
     unsigned cpl_lat;            /* clocks from taking an MRd to its CplDs (above) */
     unsigned max_frames;         /* frames expected in the life of a context */
+    /* The device model (its width W is the port's); NULL: dev_rtl_ops. */
+    const struct device_ops *ops;
     /* Optional: each engine MWr, after it is written to host memory. */
     void (*on_mwr)(void *user, const struct dev_beat *b);
     void *user;
@@ -128,6 +132,7 @@ struct eh {
     struct eh_cfg cfg;
     const struct device_ops *ops;
     void *dev;
+    unsigned width;              /* W: bytes per beat (ops->width) */
     uint64_t cycle;              /* clocks stepped */
     uint8_t *mem;
     uint8_t idle;                /* the device's idle output, last clock */
@@ -163,7 +168,7 @@ struct eh {
     /* register read in flight */
     uint8_t rd_tag, rd_done;
     uint32_t rd_val;
-    uint64_t rd_data;            /* the whole 8-byte word it answered with */
+    uint64_t rd_data;            /* the whole aligned 8-byte word it answered with */
     uint64_t rd_off;
     /* output streams */
     struct eh_stream s_d2h, s_wire;
@@ -186,10 +191,13 @@ struct eh {
     uint64_t exp_bytes;
 };
 
-/* A device from dev_rtl_ops, reset, in a host as cfg says; -1 when out of
+/* A device from cfg.ops, reset, in a host as cfg says; -1 when out of
  * memory or the device cannot be made (eh_fini is still safe then). */
 int eh_init(struct eh *h, const struct eh_cfg *cfg);
 void eh_fini(struct eh *h);
+/* The n (<= 8) bytes an engine TLP beat carries at its address's lanes,
+ * little-endian (a single-beat MWr or CplD). */
+uint64_t eh_beat_value(const struct eh *h, const struct dev_beat *b, unsigned n);
 /* "  N cycles, N MRds, N frames" for verbose test runs. */
 void eh_print_summary(const struct eh *h);
 

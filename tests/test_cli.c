@@ -422,6 +422,45 @@ static void test_cli_driver_bug_stops(void **state)
     run_free(&r);
 }
 
+/* --dev-width: each width runs its own model and says so in the header and
+ * the JSON; a width there is no model of is refused, naming the option
+ * (boundary: 24, between two widths; 0 and 128 outside them). */
+static void test_cli_dev_width(void **state)
+{
+    struct cli *c = *state;
+    struct run r = {0};
+    char path[160], *doc;
+
+    snprintf(path, sizeof(path), "%s/w.json", c->work);
+    NICTX(c, &r, "run", "--packets", "2000", "--dev-width", "64", "--json", path);
+    expect_status(&r, 0);
+    expect_has(r.out, "device 64 B/clock at 250 MHz");
+    expect_json_result(path, "2000", "ok");
+    doc = slurp(path);
+    assert_non_null(doc);
+    expect_has(doc, "\"dev_width\": 64,");
+    free(doc);
+    run_free(&r);
+
+    NICTX(c, &r, "run", "--packets", "2000", "--set", "device.dev_width=16", "--json", path);
+    expect_status(&r, 0);
+    expect_has(r.out, "device 16 B/clock");
+    run_free(&r);
+
+    NICTX(c, &r, "run", "--help");
+    expect_has(r.out, "--dev-width N");
+    run_free(&r);
+
+    expect_refused(c, "--dev-width", "24", "expected 8, 16, 32 or 64");
+    expect_refused(c, "--dev-width", "0", "expected 8, 16, 32 or 64");
+    expect_refused(c, "--dev-width", "128", "expected 8, 16, 32 or 64");
+    expect_refused(c, "--dev-width", "8B", "not a decimal integer");
+    NICTX(c, &r, "run", "--check", "--set", "device.dev_width=12");
+    expect_status(&r, 2);
+    expect_has(r.err, "--dev-width 12: must be 8, 16, 32 or 64");
+    run_free(&r);
+}
+
 /* ---- --json: checked before the run, replaced atomically ------------------ */
 
 /* Refused at once: with 10^7 packets the run itself would take a minute. */
@@ -578,6 +617,7 @@ int main(void)
         CLI_TEST(test_cli_numbers_accepted),
         CLI_TEST(test_cli_run_json),
         CLI_TEST(test_cli_driver_bug_stops),
+        CLI_TEST(test_cli_dev_width),
         CLI_TEST(test_cli_json_missing_directory),
         CLI_TEST(test_cli_json_is_directory),
         CLI_TEST(test_cli_json_empty_name),

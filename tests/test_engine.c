@@ -27,6 +27,14 @@
  * ring; a queue reset with reads in flight; random batches and timing in
  * owner and WC.
  *
+ * Frame contents at every datapath width (test_engine_*_lengths): frames of
+ * every length 1..300 and a few long ones (up to 16383) at buffer
+ * alignments 0..63, back to back on a fast wire, in each protocol; every
+ * byte and the FCS checked on the wire.
+ *
+ * Every test runs at each datapath width (sim/device.h): with the 8-byte
+ * model under its own name, with the W-byte one as test_engine_wW_*.
+ *
  * The random regression under backpressure (test_engine_stall_*): every
  * protocol with seeded ready-low bursts on the d2h and wire outputs (none,
  * light, heavy, long, one stream only), random fetch size, tag limit, head
@@ -60,10 +68,16 @@
 #define IRQ_BUS (HOST_BASE + HOST_SIZE - 32) /* MSI-X message address */
 #define IRQ_DATA 0x5eedu
 
+/* What a test runs with: the datapath width, and its own parameter. */
+struct te_case {
+    unsigned width;
+    const void *param;           /* stall runs: their struct stall_run */
+};
+
 /* A test's context: the host, and the engine's writes it saw. */
 struct te {
     struct eh h;                 /* first: tests use the struct eh */
-    const void *param;           /* the test's initial state (stall runs) */
+    const void *param;           /* the test's parameter (te_case.param) */
     unsigned n_wb, n_irq;
     uint32_t last_wb;
 };
@@ -110,9 +124,9 @@ static void on_mwr(void *user, const struct dev_beat *b)
     assert_int_equal(b->len, 4);
     if (b->addr == WB_BUS) {
         t->n_wb++;
-        t->last_wb = (uint32_t)(b->data >> (8 * (b->addr & 7)));
+        t->last_wb = (uint32_t)eh_beat_value(&t->h, b, 4);
     } else if (b->addr == IRQ_BUS) {
-        assert_int_equal((uint32_t)(b->data >> (8 * (b->addr & 7))), IRQ_DATA);
+        assert_int_equal((uint32_t)eh_beat_value(&t->h, b, 4), IRQ_DATA);
         t->n_irq++;
     } else {
         fail_msg("MWr to unexpected address 0x%llx", (unsigned long long)b->addr);
@@ -121,6 +135,7 @@ static void on_mwr(void *user, const struct dev_beat *b)
 
 static int setup(void **state)
 {
+    const struct te_case *k = *state;
     struct te *t = calloc(1, sizeof(*t));
     struct eh_cfg cfg = {
         .mem_base = HOST_BASE,
@@ -131,6 +146,7 @@ static int setup(void **state)
         .max_frames = MAX_FRAMES,
         .on_mwr = on_mwr,
         .user = t,
+        .ops = dev_rtl_ops_width(k->width),
     };
 
     if (!t || eh_init(&t->h, &cfg) != 0) {
@@ -139,7 +155,7 @@ static int setup(void **state)
         free(t);
         return -1;
     }
-    t->param = *state;
+    t->param = k->param;
     *state = &t->h;
     return 0;
 }
@@ -725,6 +741,92 @@ static void test_engine_wc_stress(void **state)
     stress(*state, NICTX_PROTO_WC, 7);
 }
 
+/* ------------------------------------------------------------ frame contents */
+
+#define LEN_SHORT_MAX 300u
+#define LONG_BUS (BUF_BUS + 0x30000u)  /* long frames: 0x4100 bytes apart */
+#define LONG_STRIDE 0x4100u
+#define LINE_MAX_RATE 0xFFFFFFu        /* ~256 B/cycle: frames back to back */
+
+static const unsigned long_len[] = {1499, 1514, 4093, 9018, 16383};
+static const unsigned long_align[] = {0, 1, 8, 63, 33};
+#define N_LONG (sizeof(long_len) / sizeof(long_len[0]))
+
+/* Post a frame of len bytes at bus address bus, its bytes the pattern of
+ * frame number h->prod; its descriptor words to w. */
+static void post_at(struct eh *h, uint64_t bus, unsigned len, uint64_t *w)
+{
+    uint8_t *p = eh_ptr(h, bus, len);
+    unsigned i;
+
+    for (i = 0; i < len; i++)
+        p[i] = frame_byte(h->prod, i);
+    eh_post(h, bus, len, 1, w);
+}
+
+/* Hand over what was posted: TAIL and OWNER write the tail register; WC
+ * pushes the last descriptor as a whole 64-byte block (one MWr) into WC
+ * buffer *buf, then the other. */
+static void publish(struct eh *h, uint32_t proto, const uint64_t *w, unsigned *buf)
+{
+    uint64_t blk[8] = {0};
+
+    if (proto != NICTX_PROTO_WC) {
+        eh_doorbell(h);
+        return;
+    }
+    blk[0] = w[0];
+    blk[1] = w[1];
+    blk[2] = (h->prod - 1) & eh_ring_mask(h);
+    eh_wc_write(h, *buf, 0, blk, 8);
+    *buf ^= 1;
+}
+
+/* Frames of every length 1..LEN_SHORT_MAX, each at alignment (13 * len)
+ * mod 64 of its buffer, in batches of 16; then the long ones at their
+ * alignments in one batch.  The wire runs at ~256 B/cycle so frames leave
+ * back to back at every width. */
+static void frames_of_every_length(struct eh *h, uint32_t proto)
+{
+    uint64_t w[2];
+    unsigned len, i, buf = 0;
+
+    engine_init(h, 6, proto);
+    eh_wr32(h, NICTX_REG_LINE_RATE, LINE_MAX_RATE);
+    for (len = 1; len <= LEN_SHORT_MAX; len++) {
+        post_at(h, BUF_BUS + (uint64_t)(len - 1) * BUF_STRIDE + (13u * len) % 64, len, w);
+        if (len % 16 == 0 || len == LEN_SHORT_MAX) {
+            publish(h, proto, w, &buf);
+            eh_settle(h, 50000);
+        }
+    }
+    for (i = 0; i < N_LONG; i++)
+        post_at(h, LONG_BUS + (uint64_t)i * LONG_STRIDE + long_align[i], long_len[i], w);
+    publish(h, proto, w, &buf);
+    eh_settle(h, 200000);
+    eh_check_frames(h);
+    assert_int_equal(eh_rd32(h, NICTX_REG_CNT_PKTS), LEN_SHORT_MAX + N_LONG);
+    assert_int_equal(eh_rd32(h, NICTX_REG_HEAD), h->prod & eh_ring_mask(h));
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
+    if (proto == NICTX_PROTO_WC)
+        assert_int_equal(eh_rd32(h, NICTX_REG_CNT_WC_DROP), 0);
+}
+
+static void test_engine_tail_lengths(void **state)
+{
+    frames_of_every_length(*state, NICTX_PROTO_TAIL);
+}
+
+static void test_engine_owner_lengths(void **state)
+{
+    frames_of_every_length(*state, NICTX_PROTO_OWNER);
+}
+
+static void test_engine_wc_lengths(void **state)
+{
+    frames_of_every_length(*state, NICTX_PROTO_WC);
+}
+
 /* ------------------------------------------------------------ backpressure */
 
 struct stall_pattern {
@@ -1081,8 +1183,8 @@ static void test_engine_ur_desc_owner(void **state)
 
 static const char *const proto_names[] = {"tail", "owner", "wc"};
 
-/* The stall runs as named tests: test_engine_stall_<proto>_<pattern>_<seed>. */
-static void stall_tests(struct CMUnitTest *t, struct stall_run *runs, char (*names)[48])
+/* The stall runs: test_engine_stall_<proto>_<pattern>_<seed>. */
+static void stall_runs(struct stall_run *runs)
 {
     unsigned i;
 
@@ -1090,51 +1192,87 @@ static void stall_tests(struct CMUnitTest *t, struct stall_run *runs, char (*nam
         runs[i].proto = i % 3;
         runs[i].pat = &stall_patterns[(i / 3) % N_PATTERNS];
         runs[i].seed = 1 + i;
-        snprintf(names[i], sizeof(names[i]), "test_engine_stall_%s_%s_%u",
-                 proto_names[runs[i].proto], runs[i].pat->name, runs[i].seed);
-        t[i].name = names[i];
-        t[i].test_func = test_engine_stall;
-        t[i].setup_func = setup;
-        t[i].teardown_func = teardown;
-        t[i].initial_state = &runs[i];
     }
 }
 
+/* Test t at width w: named as it is at 8 bytes, test_engine_wW_... else. */
+static void width_test(struct CMUnitTest *t, const char *name, void (*fn)(void **),
+                       struct te_case *k, char *buf, size_t len)
+{
+    if (k->width == DEV_WIDTH_DEFAULT)
+        snprintf(buf, len, "%s", name);
+    else
+        snprintf(buf, len, "test_engine_w%u_%s", k->width, name + strlen("test_engine_"));
+    t->name = buf;
+    t->test_func = fn;
+    t->setup_func = setup;
+    t->teardown_func = teardown;
+    t->initial_state = k;
+}
+
+#define ENGINE_TEST(f) {#f, f}
+
 int main(void)
 {
-    static const struct CMUnitTest fixed[] = {
-        cmocka_unit_test_setup_teardown(test_engine_proto_register, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_engine_tail_sends_frames, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_engine_owner_in_order_across_wraps, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_engine_owner_not_owned_stops, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_engine_owner_doorbell_during_read, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_engine_wc_block_at_fetch_pointer, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_engine_wc_torn_block, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_engine_wc_stale_block, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_engine_wc_block_while_read_in_flight, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_engine_wc_block_replaces_unowned_copy, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_engine_wc_blocks_queue_behind_read, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_engine_wc_full_ring, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_engine_wc_ur_behind_blocks, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_engine_owner_stress, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_engine_wc_stress, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_engine_d2h_round_robin, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_engine_bad_desc_tail, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_engine_bad_desc_owner, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_engine_bad_desc_not_counted, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_engine_ur_desc_owner_second_pass, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_engine_owner_reads_at_most_a_ring, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_engine_reset_with_reads_in_flight, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_engine_ur_payload_skips_and_stops, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_engine_ur_desc_tail, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_engine_ur_desc_owner, setup, teardown),
+    static const struct {
+        const char *name;
+        void (*fn)(void **);
+    } fixed[] = {
+        ENGINE_TEST(test_engine_proto_register),
+        ENGINE_TEST(test_engine_tail_sends_frames),
+        ENGINE_TEST(test_engine_owner_in_order_across_wraps),
+        ENGINE_TEST(test_engine_owner_not_owned_stops),
+        ENGINE_TEST(test_engine_owner_doorbell_during_read),
+        ENGINE_TEST(test_engine_wc_block_at_fetch_pointer),
+        ENGINE_TEST(test_engine_wc_torn_block),
+        ENGINE_TEST(test_engine_wc_stale_block),
+        ENGINE_TEST(test_engine_wc_block_while_read_in_flight),
+        ENGINE_TEST(test_engine_wc_block_replaces_unowned_copy),
+        ENGINE_TEST(test_engine_wc_blocks_queue_behind_read),
+        ENGINE_TEST(test_engine_wc_full_ring),
+        ENGINE_TEST(test_engine_wc_ur_behind_blocks),
+        ENGINE_TEST(test_engine_owner_stress),
+        ENGINE_TEST(test_engine_wc_stress),
+        ENGINE_TEST(test_engine_d2h_round_robin),
+        ENGINE_TEST(test_engine_bad_desc_tail),
+        ENGINE_TEST(test_engine_bad_desc_owner),
+        ENGINE_TEST(test_engine_bad_desc_not_counted),
+        ENGINE_TEST(test_engine_ur_desc_owner_second_pass),
+        ENGINE_TEST(test_engine_owner_reads_at_most_a_ring),
+        ENGINE_TEST(test_engine_reset_with_reads_in_flight),
+        ENGINE_TEST(test_engine_ur_payload_skips_and_stops),
+        ENGINE_TEST(test_engine_ur_desc_tail),
+        ENGINE_TEST(test_engine_ur_desc_owner),
+        ENGINE_TEST(test_engine_tail_lengths),
+        ENGINE_TEST(test_engine_owner_lengths),
+        ENGINE_TEST(test_engine_wc_lengths),
     };
-    enum { N_FIXED = sizeof(fixed) / sizeof(fixed[0]) };
+    static const unsigned widths[] = {8, 16, 32, 64};
+    enum {
+        N_FIXED = sizeof(fixed) / sizeof(fixed[0]),
+        N_WIDTHS = sizeof(widths) / sizeof(widths[0]),
+        N_PER_WIDTH = N_FIXED + N_STALL_RUNS,
+        N_TESTS = N_WIDTHS * N_PER_WIDTH,
+    };
     static struct stall_run runs[N_STALL_RUNS];
-    static char names[N_STALL_RUNS][48];
-    static struct CMUnitTest tests[N_FIXED + N_STALL_RUNS];
+    static struct te_case cases[N_TESTS];
+    static char names[N_TESTS][64], stall_names[N_STALL_RUNS][48];
+    static struct CMUnitTest tests[N_TESTS];
+    unsigned w, i, n = 0;
 
-    memcpy(tests, fixed, sizeof(fixed));
-    stall_tests(tests + N_FIXED, runs, names);
+    stall_runs(runs);
+    for (i = 0; i < N_STALL_RUNS; i++)
+        snprintf(stall_names[i], sizeof(stall_names[i]), "test_engine_stall_%s_%s_%u",
+                 proto_names[runs[i].proto], runs[i].pat->name, runs[i].seed);
+    for (w = 0; w < N_WIDTHS; w++) {
+        for (i = 0; i < N_PER_WIDTH; i++, n++) {
+            int stall = i >= N_FIXED;
+            cases[n].width = widths[w];
+            cases[n].param = stall ? &runs[i - N_FIXED] : NULL;
+            width_test(&tests[n], stall ? stall_names[i - N_FIXED] : fixed[i].name,
+                       stall ? test_engine_stall : fixed[i].fn, &cases[n], names[n],
+                       sizeof(names[n]));
+        }
+    }
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

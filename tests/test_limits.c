@@ -106,7 +106,7 @@ static void on_mwr(void *user, const struct dev_beat *b)
     uint32_t v;
 
     assert_int_equal(b->len, 4);
-    v = (uint32_t)(b->data >> (8 * (b->addr & 7)));
+    v = (uint32_t)eh_beat_value(&t->h, b, 4);
     if (b->addr == t->wb_bus && t->wb_bus)
         record(t->wb, &t->n_wb, &t->h, v);
     else if (b->addr == t->irq_bus)

@@ -560,6 +560,31 @@ static void test_sim_watchdog_adapts_to_latency(void **state)
     assert_true(to.cpl_us == 300 && to.tx_us == 5000 && to.watchdog_us == 20000);
 }
 
+/* The hang check allows a writeback's worth of the largest frames at the
+ * slowest of wire, link and the device's datapath: 16387-byte frames on a
+ * 100G line that the 8-byte device moves at 16 Gb/s (one at a time: two do
+ * not fit its 32 KiB buffer) run to the end, with no queue reset. */
+static void test_sim_hang_check_counts_the_datapath(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_result r;
+    struct sim_timeouts to;
+    struct sim *s;
+
+    (void)state;
+    sim_cfg_default(&cfg);
+    cfg.pkt_size = cfg.pkt_size_max = 16387;
+    cfg.packets = 150;
+    cfg.line_gbps = 100;
+    assert_int_equal(pcie_cfg_parse_link(&cfg.pcie, "gen4x16"), 0);
+    sim_cfg_timeouts(&cfg, &to);
+    assert_true(to.tx_us >= 4 * 32 * (16387 + 20) * 8 / 16.0 / 1000.0);
+    s = run_cfg(&cfg, &r, 0);
+    assert_clean(&cfg, &r);
+    assert_int_equal(r.txq.resets, 0);
+    sim_destroy(s);
+}
+
 /* The table and the JSON of a run, as text (the caller frees it). */
 static char *report_texts(const struct sim_cfg *cfg, const struct sim_result *r, int rc,
                           const char *diag, int json)
@@ -826,6 +851,7 @@ int main(void)
         cmocka_unit_test(test_sim_deterministic),
         cmocka_unit_test(test_sim_watchdog),
         cmocka_unit_test(test_sim_watchdog_adapts_to_latency),
+        cmocka_unit_test(test_sim_hang_check_counts_the_datapath),
         cmocka_unit_test(test_sim_one_packet_report),
         cmocka_unit_test(test_sim_nothing_checked_report),
         cmocka_unit_test(test_sim_short_runs_utilisation),

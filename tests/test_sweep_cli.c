@@ -211,6 +211,9 @@ static void test_sweep_cli_bad_input(void **state)
     FILE *f;
 
     expect_bad(c, "bur=1,2", out, "parameter bur: not an option of nictx run");
+    expect_bad(c, "dev_width=8,64", out, "parameter dev_width: not an option of nictx run; "
+                                         "the option is dev-width (--dev-width)");
+    expect_bad(c, "dev-width=8,12", out, "parameter dev-width=12: nictx: --dev-width 12");
     expect_bad(c, "protocol=", out, "parameter protocol: empty list");
     expect_bad(c, "ring=1024..8", out, "parameter ring: bad range '1024..8'");
     expect_bad(c, "ring=8..64*1", out, "the factor must be above 1");

@@ -47,8 +47,13 @@ static void no_dev_step(void *d, const struct dev_in *in, struct dev_out *out)
     (void)in;
     memset(out, 0, sizeof(*out));
 }
-const struct device_ops dev_rtl_ops = {"none", no_dev_create, no_dev_destroy, no_dev_reset,
-                                       no_dev_step};
+static const struct device_ops no_dev_ops = {"none", DEV_WIDTH_DEFAULT, no_dev_create,
+                                              no_dev_destroy, no_dev_reset, no_dev_step};
+const struct device_ops *dev_rtl_ops_width(unsigned w)
+{
+    (void)w;
+    return &no_dev_ops;
+}
 
 #define FZ_MAX_ARGS 40
 #define FZ_MAX_ARG 256

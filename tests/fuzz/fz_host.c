@@ -120,15 +120,14 @@ static void fz_engine_mrd(struct fz_host *h, const struct dev_beat *b)
 
 static void fz_engine_mwr(struct fz_host *h, const struct dev_beat *b)
 {
-    unsigned lane = (unsigned)(b->addr & 7);
+    unsigned lane = (unsigned)(b->addr % h->ops->width);
 
-    if (b->len == 0 || lane + b->len > 8)
+    if (b->len == 0 || lane + b->len > h->ops->width)
         fz_fail(h, "engine MWr of %u bytes at 0x%llx: not one beat", b->len,
                 (unsigned long long)b->addr);
     if (!fz_in_mem(b->addr, b->len))
         return; /* outside host memory: a master abort the host ignores */
-    for (unsigned i = 0; i < b->len; i++)
-        h->mem[b->addr - FZ_MEM_BASE + i] = (uint8_t)(b->data >> (8 * (lane + i)));
+    memcpy(&h->mem[b->addr - FZ_MEM_BASE], b->data + lane, b->len);
 }
 
 static void fz_engine_cpl(struct fz_host *h, const struct dev_beat *b)
@@ -144,7 +143,7 @@ static void fz_engine_cpl(struct fz_host *h, const struct dev_beat *b)
                 h->hrd_bad[0] ? "unsupported" : "register", h->hrd_off[0], b->type, b->err,
                 b->len);
     h->last_cpl_tag = b->tag;
-    h->last_cpl_data = (uint32_t)(b->data >> (8 * (h->hrd_off[0] & 4)));
+    h->last_cpl_data = (uint32_t)dev_lanes_get(b->data, h->hrd_off[0] % h->ops->width & ~3u, 4);
     h->cpls_seen++;
     memmove(&h->hrd_tag[0], &h->hrd_tag[1], h->n_hrd - 1);
     memmove(&h->hrd_off[0], &h->hrd_off[1], (h->n_hrd - 1) * sizeof(h->hrd_off[0]));
@@ -157,7 +156,8 @@ static void fz_d2h(struct fz_host *h, const struct dev_beat *b)
     if (h->trace)
         fprintf(stderr, "fuzz_tlp: clock %llu: d2h type %u tag %u len %u addr 0x%llx data 0x%llx\n",
                 (unsigned long long)h->cycle, b->type, b->tag, b->len,
-                (unsigned long long)b->addr, (unsigned long long)b->data);
+                (unsigned long long)b->addr,
+                (unsigned long long)dev_lanes_get(b->data, (unsigned)(b->addr % h->ops->width) & ~7u, 8));
     if (!b->sop || !b->eop)
         fz_fail(h, "engine TLP of more than one beat (type %u)", b->type);
     switch (b->type) {
@@ -182,12 +182,11 @@ static void fz_wire(struct fz_host *h, const struct dev_wire_beat *w)
     } else if (!h->in_frame) {
         fz_fail(h, "wire: beat outside a frame");
     }
-    if (w->bytes == 0 || w->bytes > 8 || (!w->eop && w->bytes != 8))
+    if (w->bytes == 0 || w->bytes > h->ops->width || (!w->eop && w->bytes != h->ops->width))
         fz_fail(h, "wire: %u bytes in a %s beat", w->bytes, w->eop ? "last" : "middle");
     if (h->frame_len + w->bytes > 16383)
         fz_fail(h, "wire: frame longer than 16383 bytes");
-    for (unsigned i = 0; i < w->bytes; i++)
-        h->frame[h->frame_len + i] = (uint8_t)(w->data >> (8 * i));
+    memcpy(&h->frame[h->frame_len], w->data, w->bytes);
     h->frame_len += w->bytes;
     if (w->eop) {
         h->in_frame = 0;
@@ -267,7 +266,7 @@ static void fz_note_bar0(struct fz_host *h, unsigned type, uint8_t tag, uint64_t
 void fz_send(struct fz_host *h, unsigned type, uint8_t tag, int err, uint64_t addr,
              unsigned len, const uint8_t *data)
 {
-    unsigned beats = dev_tlp_beats(type, addr, len), k, stall = 0;
+    unsigned beats = dev_tlp_beats(h->ops->width, type, addr, len), k, stall = 0;
     struct dev_beat b;
 
     if (beats == 0)
@@ -287,7 +286,8 @@ void fz_send(struct fz_host *h, unsigned type, uint8_t tag, int err, uint64_t ad
         b.len = (uint16_t)len;
         b.addr = addr;
         b.err = (uint8_t)(err != 0);
-        b.data = type == DEV_TLP_MRD || !data ? 0 : dev_beat_data(addr, len, data, k);
+        if (type != DEV_TLP_MRD && data)
+            dev_beat_data(h->ops->width, addr, len, data, k, b.data);
         if (fz_cycle(h, &b)) {
             k++;
             stall = 0;

@@ -25,7 +25,7 @@
  *    accounting unknowable (a raw completion with its tag) or may have
  *    reset the queue since;
  *  - engine CplDs answer the oldest host MRd (same tag and offset), one
- *    beat each; engine MWrs carry 1..8 bytes;
+ *    beat each; engine MWrs carry 1..8 bytes in one beat;
  *  - wire: frames well framed, 1..16383 bytes;
  *  - error bits the host has earned (fz_expect_err) are set when read.
  * The RTL's own assertions (--assert) abort the process on failure too.
@@ -81,7 +81,7 @@ struct fz_host {
     int in_frame;
     uint32_t frame_len;
     uint64_t frames;
-    uint8_t frame[16384 + 8];
+    uint8_t frame[16384 + DEV_WIDTH_MAX];
 };
 
 /* A fresh device in a fresh host; -1 if the device cannot be made. */
