@@ -55,7 +55,8 @@
 // at that clock's edge; the clock the timer acts on is never left out and
 // never carries a skip.  No output depends on skip_i.
 //
-// Handshakes: req_ready_o[d] only while no read is being split; the MRd
+// Handshakes: req_ready_o[d] while no read is being split, or in the cycle
+// the last MRd of the one being split is issued; the MRd
 // output is a register (valid never waits for ready, fields stable until
 // taken).  Completions are always accepted (cpl_ready_o = 1), as PCIe
 // requires of a requester that advertised infinite completion credits.
@@ -266,19 +267,6 @@ module nictx_dma_rd #(
     done_err_o   = 1'b0;
     rerr_d       = rerr_q;
 
-    // Accept a new read when idle; descriptors first (they gate payload).
-    if (!cur_valid_q) begin
-      req_ready_o[1] = 1'b1;
-      req_ready_o[0] = !req_valid_i[1];
-      if (req_valid_i[1] || req_valid_i[0]) begin
-        cur_valid_d = 1'b1;
-        cur_dest_d  = req_valid_i[1];
-        cur_addr_d  = req_valid_i[1] ? req_addr_i[127:64] : req_addr_i[63:0];
-        cur_rem_d   = req_valid_i[1] ? req_len_i[27:14]   : req_len_i[13:0];
-        cur_wptr_d  = req_valid_i[1] ? req_wptr_i[2*PtrW-1:PtrW] : req_wptr_i[PtrW-1:0];
-      end
-    end
-
     if (mrd_valid_q && mrd_ready_i) mrd_valid_d = 1'b0;
 
     // Issue one MRd chunk.
@@ -300,6 +288,21 @@ module nictx_dma_rd #(
       cur_rem_d  = cur_rem_q - chunk14;
       cur_wptr_d = cur_wptr_q + PtrW'(chunk);
       if (last_chunk) cur_valid_d = 1'b0;
+    end
+
+    // Accept a new read when idle, or in the cycle the current one's last
+    // MRd is issued (one read a cycle); descriptors first (they gate
+    // payload).
+    if (!cur_valid_q || (load && last_chunk)) begin
+      req_ready_o[1] = 1'b1;
+      req_ready_o[0] = !req_valid_i[1];
+      if (req_valid_i[1] || req_valid_i[0]) begin
+        cur_valid_d = 1'b1;
+        cur_dest_d  = req_valid_i[1];
+        cur_addr_d  = req_valid_i[1] ? req_addr_i[127:64] : req_addr_i[63:0];
+        cur_rem_d   = req_valid_i[1] ? req_len_i[27:14]   : req_len_i[13:0];
+        cur_wptr_d  = req_valid_i[1] ? req_wptr_i[2*PtrW-1:PtrW] : req_wptr_i[PtrW-1:0];
+      end
     end
 
     // The last completion of an MRd finishes its tag.

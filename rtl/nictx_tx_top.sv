@@ -42,9 +42,9 @@ module nictx_tx_top #(
   parameter int unsigned DataBytes    = 8,    // datapath width W: bytes per beat, 8..64
   parameter int unsigned NumTags      = 256,  // hardware tags; MAX_TAGS caps them
   parameter int unsigned DescReads    = 8,    // descriptor reads outstanding; DESC_INFLIGHT caps them
-  parameter int unsigned DescBufDescs = 64,
+  parameter int unsigned DescBufDescs = 256,
   parameter int unsigned PayBufBytes  = 32768,  // two jumbo frames: fetch one while sending the other
-  parameter int unsigned MaxPkts      = 64,
+  parameter int unsigned MaxPkts      = 256,
   localparam int unsigned DataW       = DataBytes * 8,
   localparam int unsigned BytesW      = $clog2(DataBytes) + 1  // wire_bytes_o: 0..W
 ) (
