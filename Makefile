@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # nictx - GNU Make drives everything.  Out-of-tree build in $(BUILD).
 #
 #   make run     build and run the flagship sweep (report in docs/results/flagship)
@@ -266,9 +267,10 @@ $(BUILD)/tests/test_cli $(BUILD)/tests/test_sweep_cli: $(BUILD)/tests/test_%: \
 	$(CC) -o $@ $(BUILD)/obj/tests/test_$*.o $(call obj,tests/cli_harness.c) $(CMOCKA) $(LDLIBS)
 
 TEST_BINS := $(addprefix $(BUILD)/tests/test_,$(ALL_TESTS))
-# scripts/check-regs.sh: the register map's generated files are current.
+# scripts/check-regs.sh: the register map's generated files are current;
+# scripts/check-spdx.sh: every source file carries the license line.
 test: $(TEST_BINS) $(BUILD)/nictx
-	@NICTX=$(BUILD)/nictx bash scripts/run-tests.sh $(TEST_BINS) scripts/check-regs.sh
+	@NICTX=$(BUILD)/nictx bash scripts/run-tests.sh $(TEST_BINS) scripts/check-regs.sh scripts/check-spdx.sh
 
 # The headline figures come with the assertions on and off: the latter from
 # a build of its own (RTL_ASSERT=0) in $(BUILD)-noassert.

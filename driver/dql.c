@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * dql.c - dynamic queue limits for one transmit queue (see dql.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * dql.h - dynamic queue limits (BQL), as Linux lib/dynamic_queue_limits.c
  * computes them, for one transmit queue.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * drv_bug.h - deliberately broken driver variants, for driver validation.
  *

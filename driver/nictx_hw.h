@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * nictx_hw.h - the device's programming interface as the driver sees it:
  * BAR0 registers and the transmit descriptor layout.

@@ -1,5 +1,5 @@
-/* SPDX-License-Identifier: MIT */
-/* nictx-regmap: rdl=81566102cd2fc02cc56c4f1fade83968fb214aed0ce1020b3195c8661bf67b74 gen=92b14d7d68b71f916ac358aa4059558bfb2ae9cd0af7787705daee19b62c416d body=9d0ca6b47d7e9265c1a7956dc9cfaee6d2773d29a0f8c9df20496fc7a656fdab */
+/* SPDX-License-Identifier: Apache-2.0 */
+/* nictx-regmap: rdl=6bea6e864d4ccdfe9e7b00096d1dc8d7439e9383984fc6766829b5fecad68ce5 gen=e170feb44caab4f974d6f1556a5d53d49e047ec147b45f56718e985b7355b5f2 body=2ec0d940e7475cd9eea50be253c14ebab77952a6b3555c1983fa5c7480a97dd1 */
 /*
  * nictx_regs_gen.h - the BAR0 register map of the nictx transmit engine:
  * offsets, fields, reset values and access of every register.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * pktgen.c - a pktgen-like packet source driving one txq (see pktgen.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * txq.h - one transmit queue of the nictx driver model.
  *

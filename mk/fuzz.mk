@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: MIT
+# SPDX-License-Identifier: Apache-2.0
 # mk/fuzz.mk - libFuzzer targets (included by the Makefile; docs/reliability.md).
 #
 #   fuzz_cli  `nictx run` option parsing, --set and profiles (tests/fuzz/fuzz_cli.c)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // nictx_cpl: transmit completions: head index, head writeback, interrupts.
 //
 // head_o is the ring index of the next descriptor to complete; it moves on

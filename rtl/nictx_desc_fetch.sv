@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // nictx_desc_fetch: descriptor fetch for one transmit ring.
 //
 // It asks the DMA read engine for up to DescFetchMax (register) descriptors

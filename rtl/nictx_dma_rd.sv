@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // nictx_dma_rd: DMA read engine (requester side of host memory reads).
 //
 // Two requesters (0: payload, 1: descriptors) hand it whole reads {addr, len,

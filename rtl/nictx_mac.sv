@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // nictx_mac: transmit MAC: line-rate pacing, FCS, wire stream.
 //
 // Frames arrive as a beat stream from nictx_payload_fetch and leave on the

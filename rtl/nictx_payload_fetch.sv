@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // nictx_payload_fetch: payload DMA and in-order reassembly.
 //
 // For each descriptor it reserves room for the frame in a circular buffer

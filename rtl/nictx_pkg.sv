@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // nictx_pkg: constants shared by the nictx transmit engine that are not
 // the register map.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // nictx_regs: BAR0 register block of the nictx transmit engine.
 //
 // Takes host MWr and MRd TLPs (one beat each: 4 bytes at a 4-aligned offset

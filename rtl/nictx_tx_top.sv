@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // nictx_tx_top: the nictx transmit engine, one queue.
 //
 // Ownership protocols (register PROTO): tail doorbell; per-descriptor owner

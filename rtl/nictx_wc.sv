@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // nictx_wc: the write-combining descriptor window (BlueFlame) in BAR0.
 //
 // BAR0 0x200..0x2FF and 0x300..0x3FF are two 256-byte buffers the driver

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // prim_arbiter_rr: round-robin arbiter for N valid/ready requesters.
 //
 // gnt_o is one-hot (or zero) and depends only on req_i and the priority

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // prim_fifo_sync: synchronous FIFO with valid/ready on both sides.
 //
 // Write side: wvalid_i/wready_o; a word is taken when both are high.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # bench.sh NICTX [NICTX_NOASSERT] - simulator speed on a few fixed experiments.
 # Prints figures (simulated packets and device cycles per wall second);
 # asserts nothing: wall-clock speed depends on the machine.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SPDX-License-Identifier: MIT
+# SPDX-License-Identifier: Apache-2.0
 # check-regs.sh - fail when the files generated from the register map
 # (rtl/regs/nictx_regs.rdl, `make regs`) are stale or were edited by hand.
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SPDX-License-Identifier: MIT
+# SPDX-License-Identifier: Apache-2.0
 # flagship-readme.sh REPORT README - copy the headline table of the flagship
 # sweep's report (the lines between its "## Throughput" heading and the next
 # heading) into README between the "flagship:begin" and "flagship:end"

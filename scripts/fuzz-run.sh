@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SPDX-License-Identifier: MIT
+# SPDX-License-Identifier: Apache-2.0
 # fuzz-run.sh MODE DIR N TARGET... - run the libFuzzer targets DIR/fuzz_TARGET.
 #   smoke: the committed corpus tests/corpus/TARGET, then N inputs from
 #          -seed=1, 20 N for cli (repeatable; new inputs go to a scratch

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # install-deps.sh - install what nictx needs on Debian 12, and nothing else.
 #
 # Checks each tool or library; installs the missing Debian packages with

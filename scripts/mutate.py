@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# SPDX-License-Identifier: MIT
+# SPDX-License-Identifier: Apache-2.0
 """mutate.py - mutation testing of nictx: how many small bugs does `make test` catch?
 
 A mutant is the source tree with one small change in one line of rtl/, sim/

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SPDX-License-Identifier: MIT
+# SPDX-License-Identifier: Apache-2.0
 # results-ownership.sh NICTX DOC - regenerate the measured tables of
 # docs/results-ownership.md: protocol x barrier placement x burst x ordering.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # run-tests.sh BIN... - run each test binary, show its output, summarise.
 # Exit status: the number of failed binaries (0 when all pass).
 set -u

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SPDX-License-Identifier: MIT
+# SPDX-License-Identifier: Apache-2.0
 # soak.sh NICTX OUTDIR - the soak: 100 M packets in all across a mix of
 # configurations, every frame checked by the scoreboard (docs/reliability.md).
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * bug_catalog.c - the catalogue of broken drivers (see bug_catalog.h).
  */

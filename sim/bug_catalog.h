@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * bug_catalog.h - the catalogue of deliberately broken drivers
  * (driver/drv_bug.h): for each, its command-line name, what it gets wrong,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cacheline.c - MESI cache-line coherence cost model (see cacheline.h).
  */

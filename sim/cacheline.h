@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cacheline.h - what moving cache lines between the simulated CPUs (and
  * snooping them for the device's DMA) costs: a MESI coherence cost model.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * coro.c - stackful coroutines (see coro.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * coro.h - stackful coroutines: each simulated CPU runs its straight-line
  * driver code on a stack of its own, and gives control back to the

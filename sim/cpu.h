@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cpu.h - the host CPU that runs the driver: a clock and a cost table.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cpu_sched.c - the simulated host CPUs: what each one runs, and when.
  *

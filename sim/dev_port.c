@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * dev_port.c - the device port adapter: TLPs to beats and back, frames off
  * the wire, one device clock at a time (sim/device.h is the contract).

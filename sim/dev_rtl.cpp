@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dev_rtl.cpp - the Verilated RTL (rtl/nictx_tx_top.sv) behind struct
 // device_ops.  A thin extern "C" shim: plain structs in, plain structs out,
 // one eval() pair per clock, no allocation after create.

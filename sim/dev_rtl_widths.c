@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * dev_rtl_widths.c - the Verilated RTL model for a datapath width
  * (sim/device.h).  Linked with every model (nictx and the width tests);

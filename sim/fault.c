@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fault.c - carrying out the fault plan and accounting for it (fault.h).
  */

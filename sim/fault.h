@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fault.h - the harness carries out a run's fault plan (inject.h) and
  * accounts for what it costs: every frame a fault keeps off the wire is

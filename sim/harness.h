@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * harness.h - one simulation: driver on a simulated CPU, PCIe link, host
  * memory, a device backend, and the wire scoreboard, on one timeline.

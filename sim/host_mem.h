@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * host_mem.h - simulated host DRAM that the device reaches by DMA.
  *

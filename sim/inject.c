@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * inject.c - the fault plan: parsing and naming (inject.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * inject.h - a run's fault plan: which faults to inject, at which packet
  * (--inject KIND@N[,KIND@N...]; docs/faults.md).

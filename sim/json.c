@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * json.c - streaming JSON writer and atomic output file (see json.h).
  */

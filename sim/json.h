@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * json.h - a small streaming JSON writer and an atomically replaced output
  * file, for run results (DESIGN.md section 4).

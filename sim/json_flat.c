@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * json_flat.c - a recursive-descent JSON reader that flattens a document
  * into dotted keys and values (see json_flat.h).

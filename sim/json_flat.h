@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * json_flat.h - a small JSON reader that flattens a document into columns:
  * one (dotted key, value) item per scalar, in document order.

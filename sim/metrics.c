@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * metrics.c - a finished run's counters turned into per-packet figures,
  * utilisations and the bound (struct sim_result, sim/harness.h).

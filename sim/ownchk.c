@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ownchk.c - the descriptor-ownership checker (see ownchk.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ownchk.h - the descriptor-ownership checker: ground truth about who owns
  * each descriptor, and a named diagnosis of every ordering or ownership bug.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * pcie_cfg.c - PCIe link configuration and pure PCIe arithmetic.
  *

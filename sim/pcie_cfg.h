@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * pcie_cfg.h - PCIe link configuration and the pure arithmetic of the link.
  *

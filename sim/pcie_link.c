@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * pcie_link.c - one direction of a PCIe link: transmit queues with
  * flow-control credits and ordering, one serializer, fixed latency.

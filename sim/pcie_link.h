@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * pcie_link.h - one direction of a PCIe link, with flow-control credits.
  *

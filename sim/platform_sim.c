@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * platform_sim.c - driver/platform.h on the simulated host.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile.c - run profiles: one const key table drives the INI parser
  * (libinih), --set assignments and the key listing (see profile.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile.h - named run profiles: INI files that set struct sim_cfg fields.
  *

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * progress.h - a long run's progress, once a second of wall time, on
  * stderr: packets the driver sent, frames checked on the wire, simulated

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * rc.h - the root complex: the host side of the PCIe link.
  *

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sb_rate.c - frame start times for the steady-state rate in fixed memory
  * (see sb_rate.h).

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sb_rate.h - the scoreboard's memory of frame start times, for the
  * steady-state rate, in a fixed amount of memory whatever the run length.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * scoreboard.c - the wire checker (see scoreboard.h for the contract).
  *

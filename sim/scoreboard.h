@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * scoreboard.h - the wire checker: every frame the device puts on the wire
  * is regenerated from (seed, sequence number) and compared, so nothing is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sim_cfg.c - a run's configuration: defaults, validation, and the names of
  * its enumerated choices (one table each, shared by the CLI and reports).

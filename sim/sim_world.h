@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sim_world.h - the inside of struct sim, shared by the simulator's own
  * files: harness.c (the world and its event loop), cpu_sched.c (the CPUs),

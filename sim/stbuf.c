@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * stbuf.c - one CPU's store buffer and WC buffers (see stbuf.h).
  */

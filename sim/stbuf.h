@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * stbuf.h - one CPU's store buffer and write-combining buffers: when each of
  * its stores becomes visible to the device.

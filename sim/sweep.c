@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sweep.c - a sweep's parameters, its points, their seeds, ids and run
  * arguments (see sweep.h).

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sweep.h - a sweep: run parameters, each with a list of values, and the
  * cross product of those lists as points, each one `nictx run` command.

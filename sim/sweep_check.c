@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sweep_check.c - the sweep's names and points checked by nictx run itself
  * (see sweep_check.h).

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sweep_check.h - before any point runs, ask nictx itself whether it takes
  * the sweep: every parameter name (`nictx run --list-options`,

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sweep_cli.c - `nictx sweep`, `nictx sweep merge`, `nictx sweep point`
  * (see sweep_cli.h).

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sweep_cli.h - the `nictx sweep` command line: plan a sweep from a sweep
  * file and --set lists, check it with nictx itself, run its points

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sweep_exec.c - starting, capturing and waiting for the children of a
  * sweep (see sweep_exec.h).

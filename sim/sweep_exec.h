@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sweep_exec.h - the child processes of a sweep: nictx itself (runs,
  * checks, listings), GNU parallel and gnuplot.

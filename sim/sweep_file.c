@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sweep_file.c - sweep files in INI, read with libinih and written back
  * (see sweep_file.h).

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sweep_file.h - sweep files: a sweep written as INI (parsed with libinih),
  * read by `nictx sweep FILE.ini`, and written by every sweep into its

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sweep_gnuplot.c - the gnuplot scripts of a sweep's plots (see
  * sweep_gnuplot.h).

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sweep_gnuplot.h - the gnuplot scripts of a sweep's plots (sweep_plot.h
  * says what each plot shows; sweep_plot.c writes the data files they read).

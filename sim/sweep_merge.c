@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sweep_merge.c - a sweep's results collected into its table, plots and
  * report (see sweep_merge.h).

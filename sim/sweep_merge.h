@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sweep_merge.h - collect a sweep's per-point results (DIR/points/ID.json,
  * however they were run: serially, by GNU parallel, by a Slurm array) into

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sweep_plot.c - data files and gnuplot scripts for a sweep's plots, and
  * gnuplot run on them (see sweep_plot.h).

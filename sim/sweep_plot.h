@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sweep_plot.h - a sweep's plots, drawn by gnuplot (PNG and SVG) from data
  * files and scripts written into DIR/plots, where they stay, so a plot can

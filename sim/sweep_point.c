@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sweep_point.c - one point run, with its JSON and log written whole (see
  * sweep_point.h).

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sweep_point.h - one point of a sweep, run: `nictx run ARGS --json
  * DIR/points/ID.json` with its output in DIR/points/ID.log.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sweep_progress.c - the progress line of a sweep on a terminal (see
  * sweep_progress.h).

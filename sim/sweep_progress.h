@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sweep_progress.h - a sweep's progress line on a terminal: points done of
  * total, failures, the estimated time left and the current point.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sweep_report.c - report.md of a sweep (see sweep_report.h).
  */

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sweep_report.h - report.md, the page a person reads: what the sweep was,
  * the headline table (throughput by x, a row per series), the plots,

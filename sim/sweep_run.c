@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sweep_run.c - the pending points of a sweep run serially or through GNU
  * parallel (see sweep_run.h).

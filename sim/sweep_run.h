@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sweep_run.h - running a sweep's pending points: one after the other in
  * this process (each a fork/exec of nictx), or through GNU parallel, on

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sweep_series.h - a sweep seen as lines on a plot: the x axis is one
  * parameter, and each series (a line, a row of the headline table, a group

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sweep_slurm.c - an sbatch array script for a sweep's pending points (see
  * sweep_slurm.h).

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sweep_slurm.h - a sweep as a Slurm job array: an sbatch script with one
  * array task per pending point, each running `nictx sweep point DIR N`

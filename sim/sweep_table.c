@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sweep_table.c - rows and stable columns of a sweep's results, written as
  * CSV and JSON (see sweep_table.h).

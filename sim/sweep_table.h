@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sweep_table.h - a sweep's results as one table: a row per point, a
  * column per parameter and per figure of the point's run JSON; written as

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sweep_values.c - value lists and ranges of sweep parameters (see
  * sweep_values.h).

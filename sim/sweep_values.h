@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sweep_values.h - the value lists of a sweep parameter: "1,2,4", ranges
  * "1..32*2", "64..1518+64", and escaped commas.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * tlp.h - one PCIe transaction layer packet as the simulator carries it.
  *

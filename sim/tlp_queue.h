@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * tlp_queue.h - a FIFO of timed TLPs.
  *

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cli_harness.c - running the nictx binary from tests (see cli_harness.h).
  */

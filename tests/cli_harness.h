@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cli_harness.h - the command line as a user meets it, for tests: run the
  * nictx binary ($NICTX, or ./build/nictx from the repository root) in a

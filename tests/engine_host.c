@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * engine_host.c - the host around the Verilated engine for cmocka tests;
  * the contract is in engine_host.h.

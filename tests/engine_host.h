@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * engine_host.h - the host a cmocka test puts around the Verilated engine
  * (sim/device.h, dev_rtl_ops): shared by tests/test_engine.c and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fake_platform.c - recording fake of driver/platform.h (see fake_platform.h).
  */

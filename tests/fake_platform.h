@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fake_platform.h - a recording fake of driver/platform.h for unit tests.
  *

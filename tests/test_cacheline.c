@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_cacheline.c - the cache-line coherence cost model (sim/cacheline.h):
  * what reads and writes by two or more CPUs cost under MESI, the dql_queued

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_calibration.c - the shipped profiles against the published netdev
  * figures (DESIGN.md section 2; docs/calibration.md has each command, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_cli.c - the command line as a user meets it: runs build/nictx (or
  * $NICTX) in a child process with stdout and stderr captured to files, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_coro.c - stackful coroutines (sim/coro.h): resume/yield order,
  * completion, two coroutines interleaved, a deep stack, and locals kept

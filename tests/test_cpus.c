@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_cpus.c - the host side with more than one CPU, end to end: the
  * completion CPU, MMIO reads that stall only their own CPU, cache lines

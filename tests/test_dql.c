@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_dql.c - cmocka tests of driver/dql.c (dynamic queue limits) against
  * the recording fake platform (tests/fake_platform.c): limit growth on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_engine.c - cmocka tests of the Verilated engine (rtl/) driven
  * directly through struct device_ops (sim/device.h): the three ownership

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_faults.c - injected faults end to end (docs/faults.md): for each
  * kind, the engine sets its documented error bit, the driver's hang check

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_inject.c - the fault plan's syntax (sim/inject.h): every kind, lists,
  * the blackout length, and each way a plan can be wrong.

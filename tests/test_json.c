@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_json.c - cmocka tests for sim/json.c: exact pretty-printed output,
  * escaping, numbers that round-trip, numbers given as text, non-finite

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_json_flat.c - cmocka tests for sim/json_flat.c: flattening to
  * dotted keys in document order, values kept exactly (numbers as written),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_limits.c - cmocka tests of the Verilated engine (rtl/) at the limits
  * of its numeric register fields, driven directly through struct

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_ownchk.c - the ownership checker (sim/ownchk.h) on hand-made event
  * sequences: each rule fires on the sequence that breaks it, names the

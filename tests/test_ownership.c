@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_ownership.c - descriptor ownership end to end: the three protocols
  * under both store orderings, what barrier placements cost, and the

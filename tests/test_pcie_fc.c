@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_pcie_fc.c - cmocka tests for flow-control credits, UpdateFC DLLPs and
  * transaction ordering in sim/pcie_link.c (and the credit arithmetic in

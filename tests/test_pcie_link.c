@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_pcie_link.c - cmocka tests for sim/pcie_cfg.c and sim/pcie_link.c.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_pktgen.c - cmocka tests of driver/pktgen.c on driver/txq.c and the
  * recording fake platform.  A small device stand-in (dev_run) reads the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_profile.c - run profiles (sim/profile.h): the shipped INI files load,
  * validate and set every key; each key sets its own field; bad keys, values

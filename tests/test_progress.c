@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_progress.c - cmocka tests for sim/progress.c: when the status line
  * speaks (terminal, NICTX_PROGRESS), what it says, and that a run that

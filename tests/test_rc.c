@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_rc.c - the root complex with the PCIe link: DMA reads and writes
  * as a device (a small requester model here) sees them.

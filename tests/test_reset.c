@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_reset.c - the engine's queue reset and its defined outcomes, at the
  * device port (tests/engine_host.h; docs/faults.md has the register

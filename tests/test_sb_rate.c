@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_sb_rate.c - cmocka tests for sim/sb_rate.c: the frame times the
  * scoreboard's rate measures from, in memory that does not grow with the

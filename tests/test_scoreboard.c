@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_scoreboard.c - cmocka tests for sim/scoreboard.c: packet generation,
  * FCS, the wire checks (clean, lost, corrupted, unexpected, unpublished),

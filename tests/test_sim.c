@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_sim.c - whole-system tests: driver, simulated CPU and PCIe link,
  * and the Verilated RTL engine, with every frame checked on the wire.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_stbuf.c - the store buffer and WC buffers (sim/stbuf.h): when stores
  * become visible under x86 and weak ordering, what barriers wait for, and

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_sweep.c - cmocka tests for the sweep plan: value lists and ranges
  * (sim/sweep_values.c), parameters, the cross product, seeds, ids and run

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_sweep_cli.c - `nictx sweep` as a user meets it (tests/cli_harness.c
  * runs $NICTX or ./build/nictx): a parallel (-j 2) and a serial (-j 1)

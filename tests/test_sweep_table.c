@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_sweep_table.c - cmocka tests for sim/sweep_table.c: rows of point,
  * id, parameters and flattened figures; the wall-clock "sim" figures left

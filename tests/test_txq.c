@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_txq.c - cmocka tests of driver/txq.c against the recording fake
  * platform (tests/fake_platform.c).

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_width.c - the whole system at every datapath width (docs/width.md):
  * driver, simulated CPU and PCIe link, and the engine's W-byte model

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_cli.c - libFuzzer target: the `nictx run` command line and the
  * profiles it loads (sim/main.c, sim/profile.c, sim/sim_cfg.c).

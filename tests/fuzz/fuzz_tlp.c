@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_tlp.c - libFuzzer target: the host-to-device TLP stream into the
  * Verilated engine (dev_rtl_ops, built with its assertions), through the

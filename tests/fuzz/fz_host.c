@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fz_host.c - the host around the device for the TLP fuzzer; the contract
  * and the checks are in fz_host.h.

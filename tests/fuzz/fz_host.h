@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fz_host.h - the host the TLP fuzzer (fuzz_tlp.c) puts around one device
  * (struct device_ops, sim/device.h): host memory, a root complex that

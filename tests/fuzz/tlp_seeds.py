@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# SPDX-License-Identifier: MIT
+# SPDX-License-Identifier: Apache-2.0
 """tlp_seeds.py - write the hand-made seed inputs of fuzz_tlp into
 tests/corpus/tlp (run from the top of the tree).  The program format is in
 tests/fuzz/fuzz_tlp.c; the finding-* inputs there come from the fuzzer."""
