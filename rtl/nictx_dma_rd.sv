@@ -442,13 +442,19 @@ module nictx_dma_rd #(
   CplWords_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
                    (cpl_take && cpl_len_i != '0) |-> wr_words_o != '0);
   // The busy set and the retire FIFO agree: every outstanding MRd is busy.
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
+  OldestBusy_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
                    ret_rvalid |-> busy_q[ret_tag])
     else $error("nictx_dma_rd: the oldest MRd's tag %0d is not busy", ret_tag);
   // The MRd output holds while stalled (valid/ready rule).
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
+  MrdHold_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
                    (mrd_valid_o && !mrd_ready_i) |=> (mrd_valid_o && $stable(mrd_addr_o)
                                                        && $stable(mrd_tag_o)));
+  // The tag free list holds at most NumTags tags: a retired tag always fits,
+  // and a tag is taken from it only when it has one.
+  FreeListNeverFull_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+                   ret_rready |-> fl_wready);
+  FreeListPopNonEmpty_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+                   fl_pop |-> fl_rvalid);
 `endif
 
 endmodule

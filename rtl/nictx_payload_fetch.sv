@@ -258,6 +258,9 @@ module nictx_payload_fetch #(
   end
 
 `ifndef SYNTHESIS
+  // At most MaxPkts frames are reserved, so a retirement always fits.
+  ErrFifoNeverFull_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+                   done_i |-> ef_wready);
   // Read data comes as whole buffer words (nictx_dma_rd's pointer of lane 0).
   WordAligned_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
                    wr_valid_i |-> wr_ptr_i[LaneW-1:0] == '0);

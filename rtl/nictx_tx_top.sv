@@ -636,21 +636,21 @@ module nictx_tx_top #(
 `ifndef SYNTHESIS
   // ---- port protocol (valid/ready) ----
   // The host side must hold an offered beat until it is taken.
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
+  H2dHold_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
                    (h2d_valid_i && !h2d_ready_o) |=> (h2d_valid_i && $stable(h2d_data_i)
                                                        && $stable(h2d_addr_i) && $stable(h2d_tag_i)))
     else $error("nictx_tx_top: host dropped or changed an h2d beat before it was taken");
   // The engine holds its own offered beats.
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
+  D2hHold_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
                    (d2h_valid_o && !d2h_ready_i) |=> (d2h_valid_o && $stable(d2h_data_o)
                                                        && $stable(d2h_addr_o)));
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
+  WireHold_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
                    (wire_valid_o && !wire_ready_i) |=> (wire_valid_o && $stable(wire_data_o)));
   // Internal streams: descriptors and frames (a queue reset drops them).
-  assert property (@(posedge clk_i) disable iff (!core_rst_n || qrst)
+  DescHold_A: assert property (@(posedge clk_i) disable iff (!core_rst_n || qrst)
                    (desc_valid && !desc_ready) |=> (desc_valid && $stable(desc_addr)
                                                      && $stable(desc_len)));
-  assert property (@(posedge clk_i) disable iff (!core_rst_n || qrst)
+  FrameHold_A: assert property (@(posedge clk_i) disable iff (!core_rst_n || qrst)
                    (fr_valid && !fr_ready) |=> (fr_valid && $stable(fr_data) && $stable(fr_sop)));
   // The engine only ever sends single-beat TLPs: data TLPs carry <= 8 bytes.
   D2hOneBeat_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
