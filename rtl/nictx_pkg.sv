@@ -8,9 +8,23 @@
 package nictx_pkg;
 
   // TLP type on h2d_type_i / d2h_type_o.
-  localparam logic [1:0] TlpMWr  = 2'd0;
-  localparam logic [1:0] TlpMRd  = 2'd1;
-  localparam logic [1:0] TlpCplD = 2'd2;
-  localparam logic [1:0] TlpCpl  = 2'd3;  // completion without data: status not Successful
+  typedef enum logic [1:0] {
+    TlpMWr  = 2'd0,
+    TlpMRd  = 2'd1,
+    TlpCplD = 2'd2,
+    TlpCpl  = 2'd3   // completion without data: status not Successful
+  } tlp_type_e;
+
+  // The header of a TLP beat on the device ports; every beat of a TLP
+  // repeats it (sim/device.h, struct dev_beat).
+  typedef struct packed {
+    logic        sop;
+    logic        eop;
+    tlp_type_e   kind;
+    logic [7:0]  tag;
+    logic [12:0] len;   // payload bytes of the whole TLP (MRd: requested)
+    logic [63:0] addr;
+    logic        err;   // CplD to the device: unusable data; Cpl from it: UR
+  } tlp_hdr_t;
 
 endpackage

@@ -129,14 +129,26 @@ module nictx_tx_top #(
   logic [13:0] pkt_len;
 
   // ---- port register slices ----
-  // The d2h slice carries the engine's 8-byte data word; it reaches its
-  // lanes (by address) at the port.
-  localparam int unsigned H2dW  = 1 + 1 + 2 + 8 + 13 + 64 + DataW + 1;
-  localparam int unsigned D2hW  = 2 + 8 + 13 + 64 + 64 + 1;
-  localparam int unsigned WireW = 1 + 1 + BytesW + 32 + DataW;
+  // A TLP beat is a header (nictx_pkg::tlp_hdr_t) and data: W bytes in the
+  // h2d slice; in the d2h slice the engine's 8-byte data word, which reaches
+  // its lanes (by address) at the port.  (Yosys 0.23 takes $bits of a
+  // signal, not of a type, and no package type inside a module's typedef.)
+  typedef struct packed {
+    logic              sop;
+    logic              eop;
+    logic [BytesW-1:0] bytes;
+    logic [31:0]       fcs;
+    logic [DataW-1:0]  data;
+  } wire_beat_t;
+  nictx_pkg::tlp_hdr_t h2d_hdr, d2h_hdr_in, d2h_hdr;
+  wire_beat_t          wire_beat_in, wire_beat;
+  localparam int unsigned HdrW  = $bits(h2d_hdr);
+  localparam int unsigned H2dW  = HdrW + DataW;
+  localparam int unsigned D2hW  = HdrW + 64;
+  localparam int unsigned WireW = $bits(wire_beat);
 
   logic             h2d_valid, h2d_ready, h2d_sop, h2d_eop;
-  logic [1:0]       h2d_type;
+  nictx_pkg::tlp_type_e h2d_type;
   logic [7:0]       h2d_tag;
   logic [12:0]      h2d_len;
   logic [63:0]      h2d_addr;
@@ -145,7 +157,7 @@ module nictx_tx_top #(
   logic             h2d_err;
   logic [H2dW-1:0]  h2d_rdata;
   logic             d2h_valid, d2h_ready;
-  logic [1:0]       d2h_type;
+  nictx_pkg::tlp_type_e d2h_type;
   logic [7:0]       d2h_tag;
   logic [12:0]      d2h_len;
   logic [63:0]      d2h_addr, d2h_data, d2h_slice_word;
@@ -166,14 +178,21 @@ module nictx_tx_top #(
     .rst_ni   (rst_ni),
     .wvalid_i (h2d_valid_i),
     .wready_o (h2d_ready_o),
-    .wdata_i  ({h2d_sop_i, h2d_eop_i, h2d_type_i, h2d_tag_i, h2d_len_i, h2d_addr_i, h2d_data_i,
-                h2d_err_i}),
+    .wdata_i  ({h2d_sop_i, h2d_eop_i, h2d_type_i, h2d_tag_i, h2d_len_i, h2d_addr_i, h2d_err_i,
+                h2d_data_i}),
     .rvalid_o (h2d_valid),
     .rready_i (h2d_ready),
     .rdata_o  (h2d_rdata),
     .depth_o  (h2d_depth)
   );
-  assign {h2d_sop, h2d_eop, h2d_type, h2d_tag, h2d_len, h2d_addr, h2d_data, h2d_err} = h2d_rdata;
+  assign {h2d_hdr, h2d_data} = h2d_rdata;
+  assign h2d_sop  = h2d_hdr.sop;
+  assign h2d_eop  = h2d_hdr.eop;
+  assign h2d_type = h2d_hdr.kind;
+  assign h2d_tag  = h2d_hdr.tag;
+  assign h2d_len  = h2d_hdr.len;
+  assign h2d_addr = h2d_hdr.addr;
+  assign h2d_err  = h2d_hdr.err;
 
   prim_fifo_sync #(
     .Width (D2hW),
@@ -183,13 +202,22 @@ module nictx_tx_top #(
     .rst_ni   (rst_ni),
     .wvalid_i (d2h_valid),
     .wready_o (d2h_ready),
-    .wdata_i  ({d2h_type, d2h_tag, d2h_len, d2h_addr, d2h_data, d2h_err}),
+    .wdata_i  ({d2h_hdr_in, d2h_data}),
     .rvalid_o (d2h_valid_o),
     .rready_i (d2h_ready_i),
     .rdata_o  (d2h_rdata),
     .depth_o  (d2h_depth)
   );
-  assign {d2h_type_o, d2h_tag_o, d2h_len_o, d2h_addr_o, d2h_slice_word, d2h_err_o} = d2h_rdata;
+  // Every TLP the engine sends is one beat.
+  assign d2h_hdr_in = {1'b1, 1'b1, d2h_type, d2h_tag, d2h_len, d2h_addr, d2h_err};
+  assign {d2h_hdr, d2h_slice_word} = d2h_rdata;
+  assign d2h_sop_o  = d2h_hdr.sop;
+  assign d2h_eop_o  = d2h_hdr.eop;
+  assign d2h_type_o = d2h_hdr.kind;
+  assign d2h_tag_o  = d2h_hdr.tag;
+  assign d2h_len_o  = d2h_hdr.len;
+  assign d2h_addr_o = d2h_hdr.addr;
+  assign d2h_err_o  = d2h_hdr.err;
 
   // 8-byte words and W-byte beats: a register access and every TLP the
   // engine sends lies within one aligned 8-byte word, at lanes
@@ -204,8 +232,6 @@ module nictx_tx_top #(
     assign h2d_word   = h2d_data[64 * h2d_wsel +: 64];
     assign d2h_data_o = DataW'(d2h_slice_word) << (64 * d2h_wsel);
   end
-  assign d2h_sop_o = 1'b1;  // every TLP the engine sends is one beat
-  assign d2h_eop_o = 1'b1;
 
   prim_fifo_sync #(
     .Width (WireW),
@@ -215,13 +241,19 @@ module nictx_tx_top #(
     .rst_ni   (rst_ni),
     .wvalid_i (wire_valid),
     .wready_o (wire_ready),
-    .wdata_i  ({wire_sop, wire_eop, wire_bytes, wire_fcs, wire_data}),
+    .wdata_i  (wire_beat_in),
     .rvalid_o (wire_valid_o),
     .rready_i (wire_ready_i),
     .rdata_o  (wire_rdata),
     .depth_o  (wire_depth)
   );
-  assign {wire_sop_o, wire_eop_o, wire_bytes_o, wire_fcs_o, wire_data_o} = wire_rdata;
+  assign wire_beat_in = {wire_sop, wire_eop, wire_bytes, wire_fcs, wire_data};
+  assign wire_beat    = wire_rdata;
+  assign wire_sop_o   = wire_beat.sop;
+  assign wire_eop_o   = wire_beat.eop;
+  assign wire_bytes_o = wire_beat.bytes;
+  assign wire_fcs_o   = wire_beat.fcs;
+  assign wire_data_o  = wire_beat.data;
 
   // ---- host-to-device demux: CplD to the read engine, MWr to the WC
   // window to nictx_wc (always taken), the rest to the registers ----
