@@ -203,7 +203,7 @@ T_sb_rate    := sim/sb_rate.c
 UNIT_TESTS   += sb_rate
 SIM_TESTS    += memory progress
 # Engine tests drive the Verilated RTL directly through struct device_ops.
-ENGINE_TESTS := engine limits reset
+ENGINE_TESTS := engine limits reset cpl
 CLI_TESTS    := cli sweep_cli
 ALL_TESTS    := $(UNIT_TESTS) $(ENGINE_TESTS) $(SIM_TESTS) $(CLI_TESTS)
 
