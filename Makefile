@@ -236,7 +236,7 @@ SIM_TESTS    += memory progress
 # The whole system at every datapath width (docs/width.md).
 SIM_TESTS    += width
 # Engine tests drive the Verilated RTL directly through struct device_ops.
-ENGINE_TESTS := engine limits reset
+ENGINE_TESTS := engine limits reset cpl
 CLI_TESTS    := cli sweep_cli
 ALL_TESTS    := $(UNIT_TESTS) $(ENGINE_TESTS) $(SIM_TESTS) $(CLI_TESTS)
 

@@ -57,6 +57,21 @@ struct nictx_tx_desc {
  * ring pass's phase: 1 on the first pass over the ring, 0 on the second, ... */
 #define NICTX_DESC_OWNER 0x80000000u
 
+/* Descriptor writeback (CPL_MODE DESC_WB): the device sets the done bit in
+ * rsvd of the last descriptor of each completion batch, with bit 31 the
+ * phase of its ring pass (1 on the first pass); the driver counts a DD only
+ * with the phase it gave the slot, so one left from the previous pass is
+ * never taken for new. */
+#define NICTX_DESC_DD 0x1u
+
+/* Completion queue entry (CPL_MODE CQ), 8 bytes, little-endian: [15:0] the
+ * last descriptor the batch completed, [31:16] how many it completed, [63]
+ * the phase: 1 on the first pass over the CQ, flipped each wrap. */
+#define NICTX_CQE_BYTES 8u
+#define NICTX_CQE_IDX_MASK 0xFFFFull
+#define NICTX_CQE_CNT_SHIFT 16u
+#define NICTX_CQE_PHASE (1ull << 63)
+
 #define NICTX_DESC_BYTES 16u
 #define NICTX_DESC_LEN_MASK 0x3FFFu
 

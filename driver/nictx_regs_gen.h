@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* nictx-regmap: rdl=6bea6e864d4ccdfe9e7b00096d1dc8d7439e9383984fc6766829b5fecad68ce5 gen=e170feb44caab4f974d6f1556a5d53d49e047ec147b45f56718e985b7355b5f2 body=2ec0d940e7475cd9eea50be253c14ebab77952a6b3555c1983fa5c7480a97dd1 */
+/* nictx-regmap: rdl=cf0baa5867376fc4fb253745e48fee435d4cb40c7342a23ac110a4fdfdee75ad gen=e170feb44caab4f974d6f1556a5d53d49e047ec147b45f56718e985b7355b5f2 body=07960ca4bb3bed195cb39c390c6af2cc05903a70ab35e0ead1c968469356a548 */
 /*
  * nictx_regs_gen.h - the BAR0 register map of the nictx transmit engine:
  * offsets, fields, reset values and access of every register.
@@ -415,6 +415,70 @@
 #define NICTX_DESC_INFLIGHT_VALUE_WIDTH 4u
 #define NICTX_DESC_INFLIGHT_VALUE_MASK 0x0000000Fu
 
+/* CPL_MODE 0x88 RW: Completion mode.  How the device reports completions,
+ * each WB_THRESH completions and when the queue goes idle (docs/device.md,
+ * Completions and interrupts); with WB_THRESH 0 it reports none (HEAD still
+ * reads the head).  Written other than between a queue reset (or power-on)
+ * and the next enable: refused (ERR.CFG).
+ */
+#define NICTX_REG_CPL_MODE       0x88u
+#define NICTX_REG_CPL_MODE_RESET 0x00000000u
+/* bits 1:0, rw, reset 0: HEAD_WB, DESC_WB or CQ; other values refused. */
+#define NICTX_CPL_MODE_VALUE_SHIFT 0u
+#define NICTX_CPL_MODE_VALUE_WIDTH 2u
+#define NICTX_CPL_MODE_VALUE_MASK 0x00000003u
+#define NICTX_CPL_MODE_HEAD_WB   0u /* Head writeback: the head index to WB_ADDR. */
+#define NICTX_CPL_MODE_DESC_WB   1u /* Descriptor writeback: the DD bit in the last completed descriptor. */
+#define NICTX_CPL_MODE_CQ        2u /* Completion queue: an 8-byte CQE into the ring at CQ_BASE. */
+
+/* IRQ_TIMER 0x8C RW: Interrupt moderation timer.  An MSI-X message at most
+ * VALUE device cycles after the first completion not yet signalled (or
+ * earlier, at IRQ_THRESH completions).
+ */
+#define NICTX_REG_IRQ_TIMER      0x8Cu
+#define NICTX_REG_IRQ_TIMER_RESET 0x00000000u
+/* bits 23:0, rw, reset 0: Device cycles, 0..2^24-1; 0 = off (interrupts by
+ * IRQ_THRESH only).
+ */
+#define NICTX_IRQ_TIMER_VALUE_SHIFT 0u
+#define NICTX_IRQ_TIMER_VALUE_WIDTH 24u
+#define NICTX_IRQ_TIMER_VALUE_MASK 0x00FFFFFFu
+
+/* CQ_BASE_LO 0x90 RW: Completion queue base, low.  Completion queue bus
+ * address, bits 31:0 (CPL_MODE CQ).  Written other than between a queue reset
+ * (or power-on) and the next enable: refused (ERR.CFG).
+ */
+#define NICTX_REG_CQ_BASE_LO     0x90u
+#define NICTX_REG_CQ_BASE_LO_RESET 0x00000000u
+/* bits 31:3, rw, reset 0: Address bits 31:3 (8-byte aligned; bits 2:0 read
+ * 0).
+ */
+#define NICTX_CQ_BASE_LO_ADDR_SHIFT 3u
+#define NICTX_CQ_BASE_LO_ADDR_WIDTH 29u
+#define NICTX_CQ_BASE_LO_ADDR_MASK 0xFFFFFFF8u
+
+/* CQ_BASE_HI 0x94 RW: Completion queue base, high.  Completion queue bus
+ * address, bits 63:32.  Written other than between a queue reset (or power-
+ * on) and the next enable: refused (ERR.CFG).
+ */
+#define NICTX_REG_CQ_BASE_HI     0x94u
+#define NICTX_REG_CQ_BASE_HI_RESET 0x00000000u
+/* bits 31:0, rw, reset 0:  */
+#define NICTX_CQ_BASE_HI_ADDR_SHIFT 0u
+#define NICTX_CQ_BASE_HI_ADDR_WIDTH 32u
+#define NICTX_CQ_BASE_HI_ADDR_MASK 0xFFFFFFFFu
+
+/* CQ_LOG2 0x98 RW: Completion queue size.  CQ size = 1 << VALUE CQEs of 8
+ * bytes.  Written other than between a queue reset (or power-on) and the next
+ * enable: refused (ERR.CFG).
+ */
+#define NICTX_REG_CQ_LOG2        0x98u
+#define NICTX_REG_CQ_LOG2_RESET  0x00000008u
+/* bits 4:0, rw, reset 8: log2 of the CQ size, 3..16 (reset 256 CQEs). */
+#define NICTX_CQ_LOG2_VALUE_SHIFT 0u
+#define NICTX_CQ_LOG2_VALUE_WIDTH 5u
+#define NICTX_CQ_LOG2_VALUE_MASK 0x0000001Fu
+
 /* WC 0x200..0x3FF WO: Write-combining descriptor window.  Two 256-byte
  * buffers (0x200 and 0x300), used alternately; MWr only (a read sets
  * ERR.BAD_ACCESS and is answered with Unsupported Request).  The driver
@@ -461,7 +525,12 @@
     X(CNT_WC_DROP,    0x78u, 0x00000000u, RO,  0) \
     X(STATUS,         0x7Cu, 0x00000003u, RO,  0) \
     X(CPL_TIMEOUT,    0x80u, 0x0003D090u, RW,  0) \
-    X(DESC_INFLIGHT,  0x84u, 0x00000004u, RW,  0)
-#define NICTX_NUM_REGS           34u
+    X(DESC_INFLIGHT,  0x84u, 0x00000004u, RW,  0) \
+    X(CPL_MODE,       0x88u, 0x00000000u, RW,  0) \
+    X(IRQ_TIMER,      0x8Cu, 0x00000000u, RW,  0) \
+    X(CQ_BASE_LO,     0x90u, 0x00000000u, RW,  0) \
+    X(CQ_BASE_HI,     0x94u, 0x00000000u, RW,  0) \
+    X(CQ_LOG2,        0x98u, 0x00000008u, RW,  0)
+#define NICTX_NUM_REGS           39u
 
 #endif /* NICTX_REGS_GEN_H */

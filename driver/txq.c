@@ -23,13 +23,20 @@ static int txq_cfg_valid(const struct txq_cfg *cfg)
     if (cfg->ring_log2 < TXQ_RING_LOG2_MIN || cfg->ring_log2 > TXQ_RING_LOG2_MAX)
         return 0;
     uint32_t slots = 1u << cfg->ring_log2;
-    if (cfg->clean != TXQ_CLEAN_HEAD_WB && cfg->clean != TXQ_CLEAN_HEAD_MMIO)
+    if ((unsigned)cfg->clean >= TXQ_CLEAN_COUNT)
         return 0;
     /* Head writeback in a ring of N slots: at most N - 1 completions are ever
      * outstanding, so a larger threshold could never fire. */
     if (cfg->wb_thresh >= slots)
         return 0;
-    if (cfg->clean == TXQ_CLEAN_HEAD_WB && cfg->wb_thresh == 0)
+    /* Every mode but the MMIO read needs the device's completion writes. */
+    if (cfg->clean != TXQ_CLEAN_HEAD_MMIO && cfg->wb_thresh == 0)
+        return 0;
+    /* A CQE per completion at most: a CQ as large as the ring never
+     * overflows. */
+    if (cfg->cq_log2 != 0 && (cfg->cq_log2 < cfg->ring_log2 || cfg->cq_log2 > TXQ_RING_LOG2_MAX))
+        return 0;
+    if (cfg->irq_timer >= (1u << 24))
         return 0;
     if (cfg->desc_fetch_max < 1 || cfg->desc_fetch_max > TXQ_FETCH_MAX_MAX)
         return 0;
@@ -51,7 +58,7 @@ static int txq_cfg_valid(const struct txq_cfg *cfg)
         return 0;
     if (cfg->cpl_timeout >= (1u << 24))
         return 0;
-    if (cfg->irq_thresh > 0) {
+    if (cfg->irq_thresh > 0 || cfg->irq_timer > 0) {
         if (cfg->irq_addr == 0 || (cfg->irq_addr & 3u) != 0)
             return 0;
     } else if (cfg->irq_addr != 0) {
@@ -101,8 +108,29 @@ int txq_init(struct txq *q, struct platform *p, const struct txq_cfg *cfg,
         return -2;
     }
 
+    /* The completion queue (CQ mode only), zeroed: phase 0 is "not yet". */
+    unsigned cq_log2 = cfg->cq_log2 ? cfg->cq_log2 : cfg->ring_log2;
+    dma_addr_t cq_dma = 0;
+    uint64_t *cq = NULL;
+    if (cfg->clean == TXQ_CLEAN_CQ) {
+        cq = plat_dma_alloc(p, (size_t)NICTX_CQE_BYTES << cq_log2, TXQ_CACHELINE, &cq_dma);
+        if (cq == NULL) {
+            free(cookies);
+            free(phase_of);
+            free(len_of);
+            return -2;
+        }
+        memset(cq, 0, (size_t)NICTX_CQE_BYTES << cq_log2);
+    }
+
     q->plat = p;
     q->ring = ring;
+    q->cq = cq;
+    q->cq_dma = cq_dma;
+    q->cq_mask = (1u << cq_log2) - 1;
+    q->cq_ci = 0;
+    q->cq_phase = 1;
+    q->cpl_head = 0;
     q->ring_dma = ring_dma;
     q->wb = wb;
     q->wb_dma = wb_dma;
@@ -150,8 +178,18 @@ int txq_init(struct txq *q, struct platform *p, const struct txq_cfg *cfg,
     plat_mmio_write64(p, NICTX_REG_WB_ADDR_LO, wb_dma);
     plat_mmio_write32(p, NICTX_REG_WB_THRESH, cfg->wb_thresh);
     plat_mmio_write64(p, NICTX_REG_IRQ_ADDR_LO, cfg->irq_addr);
-    plat_mmio_write32(p, NICTX_REG_IRQ_DATA, cfg->irq_thresh ? cfg->irq_data : 0);
+    plat_mmio_write32(p, NICTX_REG_IRQ_DATA,
+                      cfg->irq_thresh || cfg->irq_timer ? cfg->irq_data : 0);
     plat_mmio_write32(p, NICTX_REG_IRQ_THRESH, cfg->irq_thresh);
+    if (cfg->irq_timer)
+        plat_mmio_write32(p, NICTX_REG_IRQ_TIMER, cfg->irq_timer);
+    if (cfg->clean == TXQ_CLEAN_DESC_WB)
+        plat_mmio_write32(p, NICTX_REG_CPL_MODE, NICTX_CPL_MODE_DESC_WB);
+    if (cfg->clean == TXQ_CLEAN_CQ) {
+        plat_mmio_write32(p, NICTX_REG_CPL_MODE, NICTX_CPL_MODE_CQ);
+        plat_mmio_write64(p, NICTX_REG_CQ_BASE_LO, cq_dma);
+        plat_mmio_write32(p, NICTX_REG_CQ_LOG2, cq_log2);
+    }
     plat_mmio_write32(p, NICTX_REG_MRRS_LOG2, cfg->mrrs_log2);
     plat_mmio_write32(p, NICTX_REG_DESC_FETCH_MAX, cfg->desc_fetch_max);
     if (cfg->desc_inflight)
@@ -484,16 +522,52 @@ static unsigned txq_reclaim(struct txq *q, struct platform *p, uint32_t head, un
     return n;
 }
 
+/* DESC_WB: scan the in-flight slots past the head reported so far for the
+ * newest DD of this pass (ixgbe_clean_tx_irq checks eop_desc->wb.status &
+ * DD); the head is the slot after it. */
+static uint32_t txq_dd_head(struct txq *q, struct platform *p)
+{
+    plat_cpu_touch(p, &q->next_to_use, sizeof(q->next_to_use), PLAT_READ);
+    uint32_t ntu = q->next_to_use;
+    for (uint32_t i = q->cpl_head; i != ntu; i = (i + 1) & q->mask) {
+        uint32_t w = plat_load32(p, &q->ring[i].rsvd);
+        if ((w & NICTX_DESC_DD) && (w >> 31) == q->phase_of[i] && q->len_of[i] != 0)
+            q->cpl_head = (i + 1) & q->mask;
+    }
+    return q->cpl_head;
+}
+
+/* CQ: consume the CQEs of the expected phase at the consumer index (mlx4
+ * mlx4_en_process_tx_cq); the head is the slot after the newest one. */
+static uint32_t txq_cq_head(struct txq *q, struct platform *p)
+{
+    for (;;) {
+        uint64_t *e = &q->cq[q->cq_ci];
+        uint32_t hi = plat_load32(p, (const uint32_t *)e + 1);
+        if ((hi >> 31) != q->cq_phase)
+            break;
+        /* dma_rmb(): the rest of the CQE after its owner bit (x86: free). */
+        uint32_t lo = plat_load32(p, e);
+        q->cpl_head = ((lo & NICTX_CQE_IDX_MASK) + 1) & q->mask;
+        q->cq_ci = (q->cq_ci + 1) & q->cq_mask;
+        if (q->cq_ci == 0)
+            q->cq_phase ^= 1u;
+    }
+    return q->cpl_head;
+}
+
 static unsigned txq_clean_pass(struct txq *q, struct platform *p, unsigned budget)
 {
     plat_cpu_work(p, PLAT_WORK_CLEAN_POLL, 1);
     q->st_cleans++;
 
     uint32_t head;
-    if (q->clean == TXQ_CLEAN_HEAD_WB)
-        head = plat_load32(p, q->wb);
-    else
-        head = plat_mmio_read32(p, NICTX_REG_HEAD);
+    switch (q->clean) {
+    case TXQ_CLEAN_HEAD_WB: head = plat_load32(p, q->wb); break;
+    case TXQ_CLEAN_DESC_WB: head = txq_dd_head(q, p); break;
+    case TXQ_CLEAN_CQ: head = txq_cq_head(q, p); break;
+    default: head = plat_mmio_read32(p, NICTX_REG_HEAD); break;
+    }
 
     plat_cpu_touch(p, &q->next_to_clean, sizeof(q->next_to_clean), PLAT_READ);
     uint32_t ntc = q->next_to_clean;
@@ -593,6 +667,12 @@ static void txq_ring_clear(struct txq *q, struct platform *p)
     for (uint32_t i = 0; i < q->size; i++)
         plat_store32(p, &q->ring[i].rsvd, 0);
     plat_store32(p, q->wb, 0);
+    if (q->cq)
+        for (uint32_t i = 0; i <= q->cq_mask; i++)
+            plat_store64(p, &q->cq[i], 0);
+    q->cq_ci = 0;
+    q->cq_phase = 1;
+    q->cpl_head = 0;
     q->next_to_use = q->next_to_clean = q->batch_start = 0;
     q->phase = 1;
     q->wc_off = NICTX_WC_BASE;

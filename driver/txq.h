@@ -7,8 +7,10 @@
  * struct nictx_tx_desc in DMA-coherent memory, a producer index
  * (next_to_use) advanced by txq_xmit and published to the device by an MMIO
  * tail write (the doorbell), and a consumer index (next_to_clean) advanced
- * by txq_clean from the head index the device reports, either through a
- * head-writeback word in host memory or by an uncached MMIO read.
+ * by txq_clean from the head index the device reports (enum
+ * txq_clean_mode): a head-writeback word in host memory, an uncached MMIO
+ * read, DD bits the device writes into the ring, or CQEs in a completion
+ * queue (docs/device.md, Completions and interrupts).
  *
  * Contract:
  * - The queue touches the world only through driver/platform.h.
@@ -82,10 +84,16 @@ enum txq_barrier {
     TXQ_BARRIER_NONE,         /* no barrier at all: for validation only */
 };
 
-/* Where txq_clean learns the device's head index. */
+/* Where txq_clean learns the device's head index (the completion mode;
+ * docs/device.md, Completions and interrupts). */
 enum txq_clean_mode {
     TXQ_CLEAN_HEAD_WB,   /* plat_load32 of the head-writeback word */
     TXQ_CLEAN_HEAD_MMIO, /* uncached plat_mmio_read32(NICTX_REG_HEAD) */
+    TXQ_CLEAN_DESC_WB,   /* the DD bit the device writes into the last
+                            descriptor of each batch (Intel DD): scan forward */
+    TXQ_CLEAN_CQ,        /* CQEs in a completion queue, polled at the consumer
+                            index for the expected phase (mlx4/mlx5, Corundum) */
+    TXQ_CLEAN_COUNT
 };
 
 struct txq_cfg {
@@ -94,6 +102,10 @@ struct txq_cfg {
                                 HEAD_WB mode needs 1..ring size - 1; HEAD_MMIO
                                 mode allows 0..ring size - 1 */
     unsigned irq_thresh;     /* interrupt every n completions, 0 = off */
+    uint32_t irq_timer;      /* NICTX_REG_IRQ_TIMER: interrupt moderation
+                                timer, device cycles below 2^24, 0 = off */
+    unsigned cq_log2;        /* TXQ_CLEAN_CQ: CQ size 1 << cq_log2, ring_log2..16;
+                                0: the ring's size */
     unsigned desc_fetch_max; /* descriptors per fetch, 1..32 */
     unsigned desc_inflight;  /* descriptor reads in flight, 1..8; 0: the device's reset value */
     unsigned mrrs_log2;      /* device read request size 1 << n, 7..12 */
@@ -101,7 +113,7 @@ struct txq_cfg {
                                 cycle, 8.16 fixed, 1..TXQ_LINE_RATE_MAX */
     enum txq_clean_mode clean;
     uint64_t irq_addr;       /* MSI-X address: nonzero and 4-byte aligned if
-                                irq_thresh > 0, else must be 0 */
+                                irq_thresh > 0 or irq_timer > 0, else must be 0 */
     uint32_t irq_data;       /* MSI-X data (ignored if irq_thresh == 0) */
     unsigned max_tags;       /* DMA read tags the device may use, 1..256;
                                 0 leaves the device's reset value (32) */
@@ -166,6 +178,9 @@ struct txq {
     dma_addr_t ring_dma;        /* its bus address (128-byte aligned) */
     uint32_t *wb;               /* head-writeback word, own 64 B line */
     dma_addr_t wb_dma;
+    uint64_t *cq;               /* TXQ_CLEAN_CQ: the completion queue, else NULL */
+    dma_addr_t cq_dma;
+    uint32_t cq_mask;           /* CQEs - 1 */
     void **cookies;             /* per-slot cookie, malloc'd (CPU-private) */
     uint8_t *phase_of;          /* per-slot owner bit to publish, malloc'd */
     uint16_t *len_of;           /* per-slot frame length (for BQL), malloc'd */
@@ -198,6 +213,10 @@ struct txq {
     int resetting;              /* txq_reset runs: cleanup passes do nothing
                                    (napi_disable) */
     int in_clean;               /* a cleanup pass is running (it may yield) */
+    uint32_t cpl_head;          /* DESC_WB, CQ: head reported so far (the slot
+                                   after the newest DD or CQE seen) */
+    uint32_t cq_ci;             /* CQ consumer index and the phase expected */
+    uint32_t cq_phase;
     uint32_t last_nr;           /* descriptors the last reclaimed frame used,
                                    written per descriptor (mlx4 last_nr_txbb) */
     uint64_t st_cleans, st_reclaimed, st_wakes, st_bad_head;

@@ -85,6 +85,10 @@ module nictx_regs #(
   output logic [15:0] irq_thresh_o,
   output logic [31:0] irq_data_o,
   output logic [63:0] irq_addr_o,
+  output logic [23:0] irq_timer_o,
+  output logic [1:0]  cpl_mode_o,
+  output logic [63:0] cq_base_o,
+  output logic [4:0]  cq_log2_o,
   output logic [3:0]  mrrs_log2_o,
   output logic [23:0] line_rate_o,
   output logic [5:0]  desc_fetch_max_o,
@@ -139,6 +143,10 @@ module nictx_regs #(
   logic [15:0] irq_thresh_d, irq_thresh_q;
   logic [31:0] irq_data_d, irq_data_q;
   logic [63:0] irq_addr_d, irq_addr_q;
+  logic [23:0] irq_tmr_d, irq_tmr_q;
+  logic [1:0]  cpl_mode_d, cpl_mode_q;
+  logic [63:0] cq_base_d, cq_base_q;
+  logic [4:0]  cq_log2_d, cq_log2_q;
   logic [3:0]  mrrs_log2_d, mrrs_log2_q;
   logic [23:0] line_rate_d, line_rate_q;
   logic [5:0]  fetch_max_d, fetch_max_q;
@@ -215,6 +223,11 @@ module nictx_regs #(
         end
         nictx_reg_pkg::RegCplTimeout:   v = {8'd0, cpl_to_q};
         nictx_reg_pkg::RegDescInflight: v = {28'd0, inflight_q};
+        nictx_reg_pkg::RegCplMode:      v = {30'd0, cpl_mode_q};
+        nictx_reg_pkg::RegIrqTimer:     v = {8'd0, irq_tmr_q};
+        nictx_reg_pkg::RegCqBaseLo:     v = cq_base_q[31:0];
+        nictx_reg_pkg::RegCqBaseHi:     v = cq_base_q[63:32];
+        nictx_reg_pkg::RegCqLog2:       v = {27'd0, cq_log2_q};
         default:                    v = 32'd0;
       endcase
       if (k == 0) rd_lo = v;
@@ -260,6 +273,10 @@ module nictx_regs #(
     irq_thresh_d  = irq_thresh_q;
     irq_data_d    = irq_data_q;
     irq_addr_d    = irq_addr_q;
+    irq_tmr_d     = irq_tmr_q;
+    cpl_mode_d    = cpl_mode_q;
+    cq_base_d     = cq_base_q;
+    cq_log2_d     = cq_log2_q;
     mrrs_log2_d   = mrrs_log2_q;
     line_rate_d   = line_rate_q;
     fetch_max_d   = fetch_max_q;
@@ -371,6 +388,30 @@ module nictx_regs #(
               max_rd_d = wr_val[k][20:0];
             else err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
           end
+          nictx_reg_pkg::RegIrqTimer: begin
+            if (wr_val[k][31:24] == 8'd0) irq_tmr_d = wr_val[k][23:0];
+            else err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
+          end
+          nictx_reg_pkg::RegCplMode: begin
+            if (!(wr_val[k] == {30'd0, nictx_reg_pkg::CplModeHeadWb} ||
+                  wr_val[k] == {30'd0, nictx_reg_pkg::CplModeDescWb} ||
+                  wr_val[k] == {30'd0, nictx_reg_pkg::CplModeCq})) err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
+            else if (!ring_cfg_ok) err_d[nictx_reg_pkg::ErrCfg] = 1'b1;
+            else cpl_mode_d = wr_val[k][1:0];
+          end
+          nictx_reg_pkg::RegCqBaseLo: begin
+            if (!ring_cfg_ok) err_d[nictx_reg_pkg::ErrCfg] = 1'b1;
+            else cq_base_d[31:0] = {wr_val[k][31:3], 3'b000};
+          end
+          nictx_reg_pkg::RegCqBaseHi: begin
+            if (!ring_cfg_ok) err_d[nictx_reg_pkg::ErrCfg] = 1'b1;
+            else cq_base_d[63:32] = wr_val[k];
+          end
+          nictx_reg_pkg::RegCqLog2: begin
+            if (!(wr_val[k] >= 32'd3 && wr_val[k] <= 32'd16)) err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
+            else if (!ring_cfg_ok) err_d[nictx_reg_pkg::ErrCfg] = 1'b1;
+            else cq_log2_d = wr_val[k][4:0];
+          end
           nictx_reg_pkg::RegProto: begin
             if (!(wr_val[k] == {30'd0, nictx_reg_pkg::ProtoTail} ||
                   wr_val[k] == {30'd0, nictx_reg_pkg::ProtoOwner} ||
@@ -470,6 +511,10 @@ module nictx_regs #(
   assign irq_thresh_o     = irq_thresh_q;
   assign irq_data_o       = irq_data_q;
   assign irq_addr_o       = irq_addr_q;
+  assign irq_timer_o      = irq_tmr_q;
+  assign cpl_mode_o       = cpl_mode_q;
+  assign cq_base_o        = cq_base_q;
+  assign cq_log2_o        = cq_log2_q;
   assign mrrs_log2_o      = mrrs_log2_q;
   assign line_rate_o      = line_rate_q;
   assign desc_fetch_max_o = fetch_max_q;
@@ -495,6 +540,10 @@ module nictx_regs #(
       irq_thresh_q  <= '0;
       irq_data_q    <= '0;
       irq_addr_q    <= '0;
+      irq_tmr_q     <= nictx_reg_pkg::IrqTimerValueReset;
+      cpl_mode_q    <= nictx_reg_pkg::CplModeValueReset;
+      cq_base_q     <= '0;
+      cq_log2_q     <= nictx_reg_pkg::CqLog2ValueReset;
       mrrs_log2_q   <= 4'd9;
       line_rate_q   <= 24'h05_0000;  // 5.0 B/cycle: 10 Gb/s at 250 MHz
       fetch_max_q   <= 6'(nictx_reg_pkg::RegDescFetchMaxReset);
@@ -533,6 +582,10 @@ module nictx_regs #(
       irq_thresh_q  <= irq_thresh_d;
       irq_data_q    <= irq_data_d;
       irq_addr_q    <= irq_addr_d;
+      irq_tmr_q     <= irq_tmr_d;
+      cpl_mode_q    <= cpl_mode_d;
+      cq_base_q     <= cq_base_d;
+      cq_log2_q     <= cq_log2_d;
       mrrs_log2_q   <= mrrs_log2_d;
       line_rate_q   <= line_rate_d;
       fetch_max_q   <= fetch_max_d;

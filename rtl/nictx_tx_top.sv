@@ -114,7 +114,10 @@ module nictx_tx_top #(
   logic [23:0] cpl_timeout;
   logic        rd_timeout, rd_unexp, rd_drained;
   logic [1:0]  proto;
-  logic [63:0] ring_base, wb_addr, irq_addr;
+  logic [63:0] ring_base, wb_addr, irq_addr, cq_base;
+  logic [4:0]  cq_log2;
+  logic [1:0]  cpl_mode;
+  logic [23:0] irq_timer;
   logic [4:0]  ring_log2;
   logic [15:0] tail, head, wb_thresh, irq_thresh;
   logic [31:0] irq_data;
@@ -283,6 +286,8 @@ module nictx_tx_top #(
   logic        rcpl_err;
   logic        cw_valid;
   logic [63:0] cw_addr, cw_data;
+  logic [3:0]  cw_len;
+  logic        cpl_timer;
 
   logic regs_idle, rd_idle, df_idle, pf_idle, mac_idle, cpl_idle;
   logic rd_wait, pf_wait;
@@ -359,6 +364,10 @@ module nictx_tx_top #(
     .irq_thresh_o     (irq_thresh),
     .irq_data_o       (irq_data),
     .irq_addr_o       (irq_addr),
+    .irq_timer_o      (irq_timer),
+    .cpl_mode_o       (cpl_mode),
+    .cq_base_o        (cq_base),
+    .cq_log2_o        (cq_log2),
     .mrrs_log2_o      (mrrs_log2),
     .line_rate_o      (line_rate),
     .desc_fetch_max_o (fetch_max),
@@ -583,9 +592,14 @@ module nictx_tx_top #(
     .ring_log2_i  (ring_log2),
     .tail_i       (tail),
     .pkt_done_i   (pkt_done),
+    .cpl_mode_i   (cpl_mode),
+    .ring_base_i  (ring_base),
+    .cq_base_i    (cq_base),
+    .cq_log2_i    (cq_log2),
     .wb_thresh_i  (wb_thresh),
     .wb_addr_i    (wb_addr),
     .irq_thresh_i (irq_thresh),
+    .irq_timer_i  (irq_timer),
     .irq_addr_i   (irq_addr),
     .irq_data_i   (irq_data),
     .head_o       (head),
@@ -593,6 +607,8 @@ module nictx_tx_top #(
     .wr_ready_i   (d2h_ready && src_gnt[SrcWr]),
     .wr_addr_o    (cw_addr),
     .wr_data_o    (cw_data),
+    .wr_len_o     (cw_len),
+    .timer_o      (cpl_timer),
     .idle_o       (cpl_idle)
   );
 
@@ -633,7 +649,7 @@ module nictx_tx_top #(
       2'(SrcWr): begin
         d2h_type = nictx_pkg::TlpMWr;
         d2h_tag  = '0;
-        d2h_len  = 13'd4;
+        d2h_len  = {9'd0, cw_len};
         d2h_addr = cw_addr;
         d2h_data = cw_data;
       end
@@ -641,13 +657,16 @@ module nictx_tx_top #(
     endcase
   end
 
-  assign idle_o = regs_idle && engine_idle && !h2d_valid;
+  // The interrupt moderation timer keeps the engine awake: it changes state
+  // without host input.
+  assign idle_o = regs_idle && engine_idle && !h2d_valid && !cpl_timer;
   // As idle_o, but reads may wait for their completions: the payload fetcher
   // then has no request, no frame and no descriptor to take, and the read
   // engine nothing to do but count its timer (wake_o) until a completion.
   assign pf_wait = !rd_req_valid[0] && !fr_valid && !desc_valid;
   assign wait_o  = regs_idle && !h2d_valid && df_idle && mac_idle && cpl_idle &&
-                   (pf_idle || pf_wait) && (rd_idle || rd_wait) && !d2h_valid_o && !wire_valid_o;
+                   (pf_idle || pf_wait) && (rd_idle || rd_wait) && !d2h_valid_o && !wire_valid_o &&
+                   !cpl_timer;
   // STATUS.IDLE: nothing in flight in the datapath (the register block, busy
   // with the read that asks, does not count).
   assign engine_idle = rd_idle && df_idle && pf_idle && mac_idle && cpl_idle &&

@@ -59,10 +59,10 @@ void sim_cpus_device_wrote(struct sim *s, sim_ps_t t, int irq)
 {
     unsigned i;
 
-    /* With interrupts on, a waiting CPU sleeps until one (NAPI re-arms
-     * the interrupt and waits); without, any device write wakes it (a
-     * busy-polling loop sees the writeback). */
-    if (s->cfg.irq_thresh > 0 && !irq)
+    /* With interrupts on (a threshold or a moderation timer), a waiting
+     * CPU sleeps until one (NAPI re-arms the interrupt and waits); without,
+     * any device write wakes it (a busy-polling loop sees the writeback). */
+    if ((s->cfg.irq_thresh > 0 || sim_cfg_irq_timer(&s->cfg) > 0) && !irq)
         return;
     for (i = 0; i < s->ncpu && irq; i++)
         s->cpus[i].irq_pending = 1;

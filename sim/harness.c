@@ -109,6 +109,30 @@ static void sim_dev_view(void *ctx, uint64_t addr, uint8_t *buf, size_t len, sim
 
 /* What the CPU's stores and the checker must see of a device access that
  * reaches host memory at `at`. */
+/* The device's own completion writes free the slots they report: a DD in
+ * the ring (the slot after it is the head) or a CQE (its index). */
+static void host_snoop_cpl(struct sim *s, const struct tlp *t, sim_ps_t at)
+{
+    const struct txq *q = &s->txq;
+    uint64_t ring_end = q->ring_dma + (uint64_t)q->size * NICTX_DESC_BYTES;
+
+    if (t->type != TLP_MWR)
+        return;
+    if (q->clean == TXQ_CLEAN_DESC_WB && t->addr >= q->ring_dma && t->addr < ring_end &&
+        t->len == 4) {
+        uint32_t w;
+        memcpy(&w, t->data, 4);
+        if (w & NICTX_DESC_DD)
+            ownchk_head(&s->ck, (uint32_t)(((t->addr - q->ring_dma) / NICTX_DESC_BYTES + 1) & q->mask),
+                        at);
+    } else if (q->clean == TXQ_CLEAN_CQ && q->cq && t->addr >= q->cq_dma &&
+               t->addr < q->cq_dma + ((uint64_t)q->cq_mask + 1) * NICTX_CQE_BYTES && t->len == 8) {
+        uint64_t e;
+        memcpy(&e, t->data, 8);
+        ownchk_head(&s->ck, (uint32_t)(((e & NICTX_CQE_IDX_MASK) + 1) & q->mask), at);
+    }
+}
+
 static void host_snoop(struct sim *s, const struct tlp *t, sim_ps_t at)
 {
     const struct stbuf *sb[SIM_MAX_CPUS];
@@ -136,6 +160,7 @@ static void host_snoop(struct sim *s, const struct tlp *t, sim_ps_t at)
         memcpy(&head, t->data, 4);
         ownchk_head(&s->ck, head, at);
     }
+    host_snoop_cpl(s, t, at);
 }
 
 /* The root complex refused a device access. */
@@ -431,6 +456,7 @@ static void sim_driver_cfg(struct sim *s)
         tc->ring_log2++;
     tc->wb_thresh = cfg->wb_thresh;
     tc->irq_thresh = cfg->irq_thresh;
+    tc->irq_timer = sim_cfg_irq_timer(cfg);
     tc->desc_fetch_max = cfg->desc_fetch_max;
     tc->desc_inflight = cfg->desc_inflight;
     tc->max_tags = cfg->tags;
@@ -439,8 +465,8 @@ static void sim_driver_cfg(struct sim *s)
         tc->mrrs_log2++;
     tc->line_rate_fx = sim_cfg_line_rate_fx(cfg);
     tc->clean = cfg->clean;
-    tc->irq_addr = cfg->irq_thresh ? SIM_MSIX_ADDR : 0;
-    tc->irq_data = cfg->irq_thresh ? 0x40u : 0;
+    tc->irq_addr = cfg->irq_thresh || tc->irq_timer ? SIM_MSIX_ADDR : 0;
+    tc->irq_data = cfg->irq_thresh || tc->irq_timer ? 0x40u : 0;
     tc->proto = cfg->proto;
     tc->barrier = cfg->barrier;
     tc->bug = cfg->bug;

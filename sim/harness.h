@@ -63,7 +63,8 @@ struct sim_cfg {
     unsigned max_rd_bytes; /* outstanding DMA read bytes, 0 = no limit */
     unsigned wb_thresh;    /* head writeback every n completions (0: off) */
     unsigned irq_thresh;   /* interrupt every n completions (0: off) */
-    enum txq_clean_mode clean;
+    double irq_usecs;      /* interrupt moderation timer, us (0: off) */
+    enum txq_clean_mode clean; /* the completion mode (--completion) */
     /* ownership (docs/ownership.md) */
     enum txq_proto proto;       /* tail | owner | wc */
     enum txq_barrier barrier;   /* descriptor-side barrier placement */
@@ -120,6 +121,10 @@ const char *sim_layout_name(enum sim_layout l);
 const char *sim_dql_name(enum dql_order d);
 const char *sim_source_name(enum sim_source x);
 const char *sim_napi_name(enum sim_napi n);
+const char *sim_completion_name(enum txq_clean_mode m);
+int sim_parse_completion(const char *s, enum txq_clean_mode *out);
+/* IRQ_TIMER for the run: irq_usecs in device cycles, rounded. */
+uint32_t sim_cfg_irq_timer(const struct sim_cfg *cfg);
 int sim_parse_napi(const char *s, enum sim_napi *out);
 int sim_parse_layout(const char *s, enum sim_layout *out);
 int sim_parse_dql(const char *s, enum dql_order *out);

@@ -100,7 +100,12 @@ static void usage(FILE *f)
 "  --max-read-bytes N    outstanding DMA read bytes, 0 = no limit (0)\n"
 "  --wb-thresh N         head writeback every N completions, 0 = off (32)\n"
 "  --irq-thresh N        interrupt every N completions, 0 = off (0)\n"
-"  --clean wb|mmio       cleanup reads head writeback or the HEAD register (wb)\n"
+"  --irq-usecs US        interrupt moderation timer from the first unsignalled\n"
+"                        completion, 0 = off (0)\n"
+"  --completion M        head-wb | mmio | desc-wb | cq: how cleanup learns what\n"
+"                        completed: head writeback, the HEAD register, DD bits in\n"
+"                        the descriptors, a completion queue (head-wb)\n"
+"  --clean wb|mmio       the same as --completion head-wb|mmio\n"
 "ownership (docs/ownership.md):\n"
 "  --protocol P          tail | owner | wc: how descriptors pass to the device (tail)\n"
 "  --barrier B           per-desc | per-batch | wmb-per-desc | none: the barrier\n"
@@ -129,7 +134,7 @@ static void usage(FILE *f)
 enum {
     O_PKT = 256, O_PKTMAX, O_BURST, O_PACKETS, O_SEED, O_BUFOFF, O_CPU, O_MMIOW,
     O_MEMLAT, O_POLL, O_PCIE, O_MPS, O_MRRS, O_RCB, O_RCBCH, O_PLAT, O_LINE, O_DEVMHZ, O_DEVW,
-    O_RING, O_DFM, O_DFI, O_TAGS, O_MAXRD, O_FCDEV, O_FCHOST, O_FCUPD, O_WB, O_IRQ, O_CLEAN, O_JSON, O_WD, O_QUIET, O_HELP,
+    O_RING, O_DFM, O_DFI, O_TAGS, O_MAXRD, O_FCDEV, O_FCHOST, O_FCUPD, O_WB, O_IRQ, O_IRQUS, O_CPLMODE, O_CLEAN, O_JSON, O_WD, O_QUIET, O_HELP,
     O_PROTO, O_BARRIER, O_ORDER, O_WINDOW, O_BUG, O_BUGAT, O_GRACE, O_INJECT, O_CPLTO, O_TXTO, O_CPUS, O_NAPI, O_LAYOUT, O_BQL, O_DQL, O_TAILC, O_SOURCE, O_PROFILE, O_SET, O_KEYS, O_CHECK, O_OPTS
 };
 
@@ -164,6 +169,8 @@ static const struct option opts[] = {
     {"wb-thresh", required_argument, NULL, O_WB},
     {"irq-thresh", required_argument, NULL, O_IRQ},
     {"clean", required_argument, NULL, O_CLEAN},
+    {"irq-usecs", required_argument, NULL, O_IRQUS},
+    {"completion", required_argument, NULL, O_CPLMODE},
     {"cpus", required_argument, NULL, O_CPUS},
     {"profile", required_argument, NULL, O_PROFILE},
     {"set", required_argument, NULL, O_SET},
@@ -526,6 +533,11 @@ static int run_opt(int c, const char *a, struct run_opts *ro)
         break;
     case O_WB: rc = opt_uint(name, a, &cfg->wb_thresh); break;
     case O_IRQ: rc = opt_uint(name, a, &cfg->irq_thresh); break;
+    case O_IRQUS: rc = opt_double(name, a, &cfg->irq_usecs); break;
+    case O_CPLMODE:
+        if (sim_parse_completion(a, &cfg->clean) != 0)
+            return bad_arg(name, a, "expected head-wb, mmio, desc-wb or cq");
+        break;
     case O_CLEAN:
         if (strcmp(a, "wb") == 0) cfg->clean = TXQ_CLEAN_HEAD_WB;
         else if (strcmp(a, "mmio") == 0) cfg->clean = TXQ_CLEAN_HEAD_MMIO;

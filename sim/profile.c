@@ -113,6 +113,7 @@ PK_SIM_ENUM(layout, enum sim_layout, sim_layout_name, sim_parse_layout)
 PK_SIM_ENUM(dql, enum dql_order, sim_dql_name, sim_parse_dql)
 PK_SIM_ENUM(source, enum sim_source, sim_source_name, sim_parse_source)
 PK_SIM_ENUM(napi, enum sim_napi, sim_napi_name, sim_parse_napi)
+PK_SIM_ENUM(completion, enum txq_clean_mode, sim_completion_name, sim_parse_completion)
 
 /* on|off into an int flag. */
 static const char *onoff_choice(unsigned v)
@@ -141,6 +142,7 @@ static const struct pk_type pk_layout = {NULL, NULL, layout_parse, layout_choice
 static const struct pk_type pk_dql = {NULL, NULL, dql_parse, dql_choice};
 static const struct pk_type pk_source = {NULL, NULL, source_parse, source_choice};
 static const struct pk_type pk_napi = {NULL, NULL, napi_parse, napi_choice};
+static const struct pk_type pk_completion = {NULL, NULL, completion_parse, completion_choice};
 static const struct pk_type pk_onoff = {NULL, NULL, onoff_parse, onoff_choice};
 
 /* "a|b|c" for an enum, else the type's name. */
@@ -223,6 +225,8 @@ static const struct pk_key pk_keys[] = {
     K_UNS("device", "tags", tags, "DMA read tags the device may use"),
     K_UNS("device", "wb_thresh", wb_thresh, "head writeback every n completions (0: off)"),
     K_UNS("device", "irq_thresh", irq_thresh, "interrupt every n completions (0: off)"),
+    K_NUM("device", "irq_usecs", irq_usecs,
+          "us, interrupt moderation timer from the first unsignalled completion (0: off)"),
     K_TYPED("driver", "protocol", pk_proto, enum txq_proto, proto, "descriptor ownership protocol"),
     K_TYPED("driver", "barrier", pk_barrier, enum txq_barrier, barrier,
            "descriptor-side barrier placement"),
@@ -235,6 +239,8 @@ static const struct pk_key pk_keys[] = {
            "packets from pktgen bursts, or from a qdisc under BQL"),
     K_UNS("driver", "tail_coalesce", tail_coalesce, "defer the tail write up to n packets (0: off)"),
     K_UNS("driver", "napi_budget", napi_budget, "descriptors one cleanup pass may reclaim"),
+    K_TYPED("driver", "completion", pk_completion, enum txq_clean_mode, clean,
+           "how cleanup learns completions: head-wb, mmio, desc-wb (DD bits), cq"),
 };
 
 static const struct pk_key *key_find(const char *section, const char *name)

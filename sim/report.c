@@ -10,7 +10,8 @@
 
 static const char *clean_name(enum txq_clean_mode m)
 {
-    return m == TXQ_CLEAN_HEAD_MMIO ? "mmio" : "wb";
+    /* The key's old names; "completion" has the new ones. */
+    return m == TXQ_CLEAN_HEAD_MMIO ? "mmio" : m == TXQ_CLEAN_HEAD_WB ? "wb" : sim_completion_name(m);
 }
 
 /* Per checked packet; NAN (not measured) when none was checked. */
@@ -331,6 +332,8 @@ int report_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
     json_u64(&j, "wb_thresh", c->wb_thresh);
     json_u64(&j, "irq_thresh", c->irq_thresh);
     json_str(&j, "clean", clean_name(c->clean));
+    json_str(&j, "completion", sim_completion_name(c->clean));
+    json_num(&j, "irq_usecs", c->irq_usecs);
     json_str(&j, "protocol", sim_proto_name(c->proto));
     json_str(&j, "barrier", sim_barrier_name(c->barrier));
     json_str(&j, "ordering", sim_ordering_name(c->ordering));

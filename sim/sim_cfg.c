@@ -17,6 +17,10 @@ static const char *const layout_names[] = {"split", "packed"};
 static const char *const dql_names[] = {"write-first", "read-first"};
 static const char *const source_names[] = {"pktgen", "qdisc"};
 static const char *const napi_names[] = {"poll", "irq"};
+/* In enum txq_clean_mode's order. */
+static const char *const completion_names[] = {"head-wb", "mmio", "desc-wb", "cq"};
+_Static_assert(sizeof(completion_names) / sizeof(completion_names[0]) == TXQ_CLEAN_COUNT,
+               "a name for each completion mode");
 
 #define NNAMES(a) (sizeof(a) / sizeof(a[0]))
 
@@ -54,6 +58,12 @@ SIM_NAMES(enum sim_layout, layout_names, sim_layout_name, sim_parse_layout)
 SIM_NAMES(enum dql_order, dql_names, sim_dql_name, sim_parse_dql)
 SIM_NAMES(enum sim_source, source_names, sim_source_name, sim_parse_source)
 SIM_NAMES(enum sim_napi, napi_names, sim_napi_name, sim_parse_napi)
+SIM_NAMES(enum txq_clean_mode, completion_names, sim_completion_name, sim_parse_completion)
+
+uint32_t sim_cfg_irq_timer(const struct sim_cfg *cfg)
+{
+    return (uint32_t)llround(cfg->irq_usecs * cfg->dev_mhz);
+}
 
 /* The slowest DMA read round trip the configuration allows, in ns: memory,
  * the link both ways and, with finite credits, an UpdateFC both ways. */
@@ -142,6 +152,7 @@ void sim_cfg_default(struct sim_cfg *cfg)
     cfg->max_rd_bytes = 0;
     cfg->wb_thresh = 32;
     cfg->irq_thresh = 0;
+    cfg->irq_usecs = 0;
     cfg->clean = TXQ_CLEAN_HEAD_WB;
     cfg->proto = TXQ_PROTO_TAIL;
     cfg->barrier = TXQ_BARRIER_PER_DESC;
@@ -216,8 +227,14 @@ int sim_cfg_validate(const struct sim_cfg *c, char *err, size_t errlen)
         BAD("--wb-thresh %u: must be below the ring size %u", c->wb_thresh, c->ring_size);
     if (c->irq_thresh >= 65536)
         BAD("--irq-thresh %u: must be 0..65535", c->irq_thresh);
-    if (c->clean == TXQ_CLEAN_HEAD_WB && c->wb_thresh == 0)
-        BAD("--clean wb needs head writeback: set --wb-thresh >= 1 (or --clean mmio)");
+    if ((unsigned)c->clean >= TXQ_CLEAN_COUNT)
+        BAD("--completion out of range");
+    if (c->clean != TXQ_CLEAN_HEAD_MMIO && c->wb_thresh == 0)
+        BAD("--completion %s needs completion writes: set --wb-thresh >= 1 (or --completion mmio)",
+            sim_completion_name(c->clean));
+    if (!(c->irq_usecs >= 0 && c->irq_usecs * c->dev_mhz < 16777215.5))
+        BAD("--irq-usecs %g: must be 0 (off) or below 2^24 device cycles (%g us at %g MHz)",
+            c->irq_usecs, 16777215 / c->dev_mhz, c->dev_mhz);
     if (!(c->watchdog_us >= 1 && c->watchdog_us <= 1e9))
         BAD("--watchdog-us %g: must be 1..1e9", c->watchdog_us);
     if (!(c->grace_us >= 0 && c->grace_us <= 1e6))
@@ -242,8 +259,9 @@ int sim_cfg_validate(const struct sim_cfg *c, char *err, size_t errlen)
             BAD("--inject %s@%" PRIu64 ": packet %" PRIu64 " is beyond the run (--packets %" PRIu64
                 ")", inj_kind_name(c->inject.v[i].kind), c->inject.v[i].at, c->inject.v[i].at,
                 c->packets);
-    if (c->napi == SIM_NAPI_IRQ && c->irq_thresh == 0)
-        BAD("host.napi=irq needs interrupts: --irq-thresh (device.irq_thresh) must be > 0");
+    if (c->napi == SIM_NAPI_IRQ && c->irq_thresh == 0 && sim_cfg_irq_timer(c) == 0)
+        BAD("host.napi=irq needs interrupts: --irq-thresh (device.irq_thresh) or --irq-usecs "
+            "(device.irq_usecs) must be > 0");
     if (c->reorder_window < 1 || c->reorder_window > STBUF_WINDOW_MAX)
         BAD("--reorder-window %u: must be 1..%u", c->reorder_window, STBUF_WINDOW_MAX);
     if (c->costs.sb_entries < 1 || c->costs.sb_entries > 4096)

@@ -815,6 +815,72 @@ static void test_sim_accounting_exact(void **state)
     }
 }
 
+
+/*
+ * Every completion mode runs lossless under every protocol with one and two
+ * CPUs, and the PCIe bytes by kind show the mode: head-wb and desc-wb a
+ * 4-byte completion MWr (28 B) per write, cq an 8-byte CQE (32 B), mmio
+ * (with the writeback off) no completion writes but HEAD reads.  Then each
+ * mode with interrupts (host.napi = irq, threshold and moderation timer).
+ */
+static void test_sim_completion_modes(void **state)
+{
+    static const enum txq_clean_mode modes[] = {TXQ_CLEAN_HEAD_WB, TXQ_CLEAN_HEAD_MMIO,
+                                                TXQ_CLEAN_DESC_WB, TXQ_CLEAN_CQ};
+    static const enum txq_proto protos[] = {TXQ_PROTO_TAIL, TXQ_PROTO_OWNER, TXQ_PROTO_WC};
+    unsigned m, p, cpus, irq;
+
+    (void)state;
+    for (m = 0; m < 4; m++)
+        for (p = 0; p < 3; p++)
+            for (cpus = 1; cpus <= 2; cpus++)
+                for (irq = 0; irq < 2; irq++) {
+                    struct sim_cfg cfg;
+                    struct sim_result r;
+                    struct sim *s;
+                    uint64_t ctlps, cbytes;
+
+                    if (irq && (p != 0 || cpus != 1))
+                        continue; /* interrupts: one CPU, tail */
+                    sim_cfg_default(&cfg);
+                    cfg.packets = 3000;
+                    cfg.ring_size = 256;
+                    cfg.clean = modes[m];
+                    cfg.proto = protos[p];
+                    cfg.cpus = cpus;
+                    if (modes[m] == TXQ_CLEAN_HEAD_MMIO)
+                        cfg.wb_thresh = 0;
+                    if (irq) {
+                        cfg.napi = SIM_NAPI_IRQ;
+                        cfg.irq_thresh = 16;
+                        cfg.irq_usecs = 5;
+                    }
+                    s = run_cfg(&cfg, &r, 0);
+                    assert_clean(&cfg, &r);
+                    ctlps = r.d2h.tlps[TLP_KIND_COMPLETION];
+                    cbytes = r.d2h.bytes[TLP_KIND_COMPLETION];
+                    if (irq)
+                        assert_true(r.d2h.tlps[TLP_KIND_IRQ] > 0);
+                    switch (modes[m]) {
+                    case TXQ_CLEAN_HEAD_MMIO:
+                        assert_int_equal(ctlps, 0);
+                        assert_true(r.h2d.tlps[TLP_KIND_MMIO_RD] > cfg.packets / 64);
+                        break;
+                    case TXQ_CLEAN_CQ:
+                        assert_true(ctlps >= cfg.packets / cfg.wb_thresh);
+                        assert_int_equal(cbytes, 32 * ctlps);
+                        break;
+                    default:
+                        assert_true(ctlps >= cfg.packets / cfg.wb_thresh);
+                        assert_int_equal(cbytes, 28 * ctlps);
+                        break;
+                    }
+                    if (modes[m] != TXQ_CLEAN_HEAD_MMIO)
+                        assert_true(r.h2d.tlps[TLP_KIND_MMIO_RD] <= 1); /* the probe's ID read */
+                    sim_destroy(s);
+                }
+}
+
 /* Bad configs are refused with a message naming the parameter. */
 static void test_sim_bad_config(void **state)
 {
@@ -858,6 +924,7 @@ int main(void)
         cmocka_unit_test(test_sim_short_runs_utilisation),
         cmocka_unit_test(test_sim_long_runs_utilisation),
         cmocka_unit_test(test_sim_accounting_exact),
+        cmocka_unit_test(test_sim_completion_modes),
         cmocka_unit_test(test_sim_bad_config),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -721,6 +721,87 @@ static void test_txq_clean_wb_mode(void **state)
     assert_int_equal(f->fp.work[PLAT_WORK_CLEAN_DESC], 2);
 }
 
+/* DESC_WB: the head is the slot after the newest DD of this pass in the
+ * in-flight slots; a DD with the other pass's phase is stale; the
+ * descriptor write of the next pass clears DD. */
+static void test_txq_clean_desc_wb_mode(void **state)
+{
+    struct fx *f = *state;
+    uint64_t seq = 0;
+
+    f->cfg.clean = TXQ_CLEAN_DESC_WB;
+    f->cfg.wb_thresh = 4;
+    assert_int_equal(txq_init(&f->q, &f->fp, &f->cfg, fx_done, f), 0);
+    f->q_up = 1;
+    assert_int_equal(fake_platform_reg(&f->fp, NICTX_REG_CPL_MODE), NICTX_CPL_MODE_DESC_WB);
+    assert_null(f->q.cq);
+    for (; seq < 10; seq++)
+        assert_int_equal(fx_xmit(f, seq, 60, seq < 9), TXQ_OK);
+    assert_int_equal(txq_clean(&f->q), 0); /* no DD yet */
+
+    f->q.ring[3].rsvd = NICTX_DESC_DD | NICTX_DESC_OWNER; /* pass 1: phase 1 */
+    assert_int_equal(txq_clean(&f->q), 4);
+    f->q.ring[7].rsvd = NICTX_DESC_DD; /* phase 0: stale, from no pass of ours */
+    assert_int_equal(txq_clean(&f->q), 0);
+    f->q.ring[5].rsvd = NICTX_DESC_DD | NICTX_DESC_OWNER;
+    f->q.ring[8].rsvd = NICTX_DESC_DD | NICTX_DESC_OWNER; /* the newest wins */
+    assert_int_equal(txq_clean(&f->q), 5);
+    assert_int_equal(f->ndone, 9);
+
+    /* The next pass: slots 10..15 and 0..3; slot 3's old DD is cleared by
+     * its new descriptor, slot 2 gets the DD of pass 2 (phase 0). */
+    for (; seq < 20; seq++)
+        assert_int_equal(fx_xmit(f, seq, 60, seq < 19), TXQ_OK);
+    assert_int_equal(f->q.ring[3].rsvd & NICTX_DESC_DD, 0);
+    f->q.ring[8].rsvd = NICTX_DESC_DD | NICTX_DESC_OWNER; /* old, not in flight */
+    f->q.ring[9].rsvd = NICTX_DESC_DD | NICTX_DESC_OWNER; /* the last of pass 1 */
+    assert_int_equal(txq_clean(&f->q), 1);
+    f->q.ring[2].rsvd = NICTX_DESC_DD;
+    assert_int_equal(txq_clean(&f->q), 9);
+    assert_int_equal(f->ndone, 19);
+    for (size_t i = 0; i < 19; i++)
+        assert_ptr_equal(f->done[i], cookie_of(i));
+}
+
+/* CQ: CQEs of the expected phase at the consumer index, the phase flipping
+ * at each wrap of the CQ; a CQ smaller than the ring is refused. */
+static void test_txq_clean_cq_mode(void **state)
+{
+    struct fx *f = *state;
+    uint64_t seq = 0;
+    unsigned j = 0;
+
+    f->cfg.ring_log2 = 3;
+    f->cfg.cq_log2 = 2;
+    assert_int_equal(txq_init(&f->q, &f->fp, &f->cfg, fx_done, f), -1); /* CQ < ring */
+    f->cfg.clean = TXQ_CLEAN_CQ;
+    assert_int_equal(txq_init(&f->q, &f->fp, &f->cfg, fx_done, f), -1);
+    f->cfg.cq_log2 = 0; /* the ring's size: 8 */
+    f->cfg.wb_thresh = 2;
+    assert_int_equal(txq_init(&f->q, &f->fp, &f->cfg, fx_done, f), 0);
+    f->q_up = 1;
+    assert_non_null(f->q.cq);
+    assert_int_equal(fake_platform_reg(&f->fp, NICTX_REG_CPL_MODE), NICTX_CPL_MODE_CQ);
+    assert_int_equal(reg64(f, NICTX_REG_CQ_BASE_LO), f->q.cq_dma);
+    assert_int_equal(fake_platform_reg(&f->fp, NICTX_REG_CQ_LOG2), 3);
+
+    /* Rounds of 4 frames, 2 CQEs each: 20 CQEs, 2.5 passes of the CQ. */
+    for (unsigned r = 0; r < 10; r++) {
+        for (unsigned k = 0; k < 4; k++, seq++)
+            assert_int_equal(fx_xmit(f, seq, 60, k < 3), TXQ_OK);
+        assert_int_equal(txq_clean(&f->q), 0); /* the slot holds last pass's CQE */
+        for (unsigned k = 0; k < 2; k++, j++) {
+            uint64_t phase = ((j >> 3) & 1) ? 0 : NICTX_CQE_PHASE;
+            uint64_t last = (seq - 4 + 2 * k + 1) & 7;
+            f->q.cq[j & 7] = phase | (2ull << NICTX_CQE_CNT_SHIFT) | last;
+        }
+        assert_int_equal(txq_clean(&f->q), 4);
+    }
+    assert_int_equal(f->ndone, 40);
+    assert_int_equal(f->q.cq_ci, 20 & 7);
+    assert_int_equal(f->q.cq_phase, 1); /* two wraps: back to 1 */
+}
+
 static void test_txq_layout(void **state)
 {
     (void)state;
@@ -994,6 +1075,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_txq_bad_head, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_clean_mmio_mode, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_clean_wb_mode, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_clean_desc_wb_mode, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_clean_cq_mode, fx_setup, fx_teardown),
         cmocka_unit_test(test_txq_layout),
         cmocka_unit_test_setup_teardown(test_txq_owner_per_desc, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_owner_phase_flips, fx_setup, fx_teardown),
