@@ -165,7 +165,7 @@ obj = $(addprefix $(BUILD)/obj/,$(1:.c=.o))
 
 SIM_CORE := sim/pcie_cfg.c sim/pcie_link.c sim/scoreboard.c sim/json.c sim/host_mem.c \
             sim/sb_rate.c sim/progress.c \
-            sim/cpu.c sim/tlp_queue.c sim/rc.c sim/harness.c sim/sim_cfg.c sim/dev_port.c \
+            sim/cpu.c sim/tlp_queue.c sim/rc.c sim/harness.c sim/sim_cfg.c sim/dev_port.c sim/tlp_beat.c \
             sim/metrics.c sim/cpu_sched.c sim/platform_sim.c sim/report.c sim/stbuf.c \
             sim/ownchk.c sim/bug_catalog.c sim/coro.c sim/cacheline.c sim/profile.c sim/inject.c sim/fault.c \
             driver/dql.c driver/txq.c driver/pktgen.c
