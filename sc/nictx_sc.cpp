@@ -74,8 +74,8 @@ nictx_sc::nictx_sc(sc_core::sc_module_name name, const nictx_sc_cfg &cfg)
     bar0.register_b_transport(this, &nictx_sc::b_transport);
     SC_HAS_PROCESS(nictx_sc);
     SC_THREAD(run);
-    SC_METHOD(irq_lower);
-    sensitive << irq_low_;
+    SC_METHOD(irq_drive);
+    sensitive << irq_ev_;
     dont_initialize();
 }
 
@@ -264,8 +264,8 @@ void nictx_sc::host_receive(const struct tlp *t, uint64_t at)
     case TLP_MWR:
         if (rc_is_msi(t->addr)) { // MSI-X: a pulse, not a memory write
             st_.irqs++;
-            irq.write(true);
-            irq_low_.notify(ps(period_ps_));
+            irq_until_ = sc_core::sc_time_stamp() + ps(period_ps_);
+            irq_ev_.notify(sc_core::SC_ZERO_TIME);
         } else {
             host_write(t);
         }
@@ -280,9 +280,15 @@ void nictx_sc::host_receive(const struct tlp *t, uint64_t at)
     }
 }
 
-void nictx_sc::irq_lower()
+// The one driver of irq: high until irq_until_ (one device clock per
+// message), then low.
+void nictx_sc::irq_drive()
 {
-    irq.write(false);
+    const sc_time now = sc_core::sc_time_stamp();
+    const bool high = now < irq_until_;
+    irq.write(high);
+    if (high)
+        next_trigger(irq_until_ - now, irq_ev_);
 }
 
 // Everything due at or before `now`, in time order (sim_deliver's loop).

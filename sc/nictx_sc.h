@@ -117,7 +117,7 @@ private:
     bool clock(uint64_t now);
     void wire_beat(const struct dev_wire_beat &w, uint64_t now);
     uint64_t next_event() const;
-    void irq_lower();
+    void irq_drive();
     void release();
     void error(const char *what);
 
@@ -137,7 +137,8 @@ private:
     bool dev_idle_ = false;
     nictx_sc_frame frame_;
     bool frame_open_ = false;
-    sc_core::sc_event irq_low_; // ends an interrupt pulse
+    sc_core::sc_event irq_ev_;  // an interrupt message arrived
+    sc_core::sc_time irq_until_; // irq is high until then
     // The one BAR0 read in flight.
     bool mmio_busy_ = false, mmio_waiting_ = false;
     uint8_t mmio_tag_ = 0;

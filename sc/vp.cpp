@@ -88,6 +88,14 @@ nictx_vp::nictx_vp(sc_core::sc_module_name name, const struct sim_cfg &cfg, sc_t
     SC_HAS_PROCESS(nictx_vp);
     SC_THREAD(host_run);
     SC_THREAD(wire_sink);
+    SC_METHOD(irq_seen);
+    sensitive << irq_.posedge_event();
+    dont_initialize();
+}
+
+void nictx_vp::irq_seen()
+{
+    res_.irqs++;
 }
 
 nictx_vp::~nictx_vp()
@@ -148,9 +156,9 @@ void nictx_vp::host_run()
             completed = pg_.stats.completed;
             progress = plat_tlm_now(&plat_);
         }
-        if (r == PKTGEN_BLOCKED) { // busy polling: until the poll interval or a device write
-            plat_.qk.sync();
-            wait(poll, mem.written);
+        if (r == PKTGEN_BLOCKED) { // busy polling: until the poll interval, a device
+            plat_.qk.sync();       // write or an interrupt
+            wait(poll, mem.written | irq_.posedge_event());
             if (sc_core::sc_time_stamp() - progress > watchdog) {
                 res_.status = -1;
                 break;

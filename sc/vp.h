@@ -37,6 +37,7 @@ struct nictx_vp_result {
     uint32_t dev_err = 0;      // the engine's ERR register at the end
     sc_core::sc_time end;      // when the host finished
     uint64_t mmio_errors = 0;  // BAR0 accesses answered with an error
+    uint64_t irqs = 0;         // interrupt pulses seen on the NIC's irq output
 };
 
 // The frame digest's steps: start with NICTX_VP_DIGEST0, add each frame.
@@ -69,6 +70,7 @@ public:
 private:
     void host_run();
     void wire_sink();
+    void irq_seen();
     static unsigned pkt_len(void *ctx, uint64_t seq);
     static void pkt_fill(void *ctx, uint64_t seq, uint8_t *buf, unsigned len);
     static void mmio_written(void *ctx, uint32_t off);

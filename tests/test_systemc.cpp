@@ -109,8 +109,8 @@ struct bar0_probe : sc_core::sc_module {
 // ---------------------------------------------------------------- fixture
 
 struct world {
-    struct sim_cfg same_cfg, wide_cfg, dma_cfg;
-    nictx_vp *same = nullptr, *wide = nullptr, *dma = nullptr;
+    struct sim_cfg same_cfg, wide_cfg, irq_cfg, dma_cfg;
+    nictx_vp *same = nullptr, *wide = nullptr, *irq = nullptr, *dma = nullptr;
     bar0_probe *probe = nullptr;
     const uint64_t dma_fault_seq = 100;
 };
@@ -136,17 +136,30 @@ void cfg_wide(struct sim_cfg *c)
     c->seed = 11;
 }
 
+// Interrupts every 64 completions (MSI-X), owner bits, 16 B datapath.
+void cfg_irq(struct sim_cfg *c)
+{
+    sim_cfg_default(c);
+    c->packets = 2000;
+    c->irq_thresh = 64;
+    c->proto = TXQ_PROTO_OWNER;
+    c->dev_width = 16;
+    c->seed = 3;
+}
+
 int group_setup(void **state)
 {
     world *w = new world();
     cfg_same(&w->same_cfg);
     cfg_wide(&w->wide_cfg);
+    cfg_irq(&w->irq_cfg);
     sim_cfg_default(&w->dma_cfg);
     w->dma_cfg.packets = 300;
     w->dma_cfg.watchdog_us = 200;
     try {
         w->same = new nictx_vp("same", w->same_cfg);
         w->wide = new nictx_vp("wide", w->wide_cfg);
+        w->irq = new nictx_vp("irq", w->irq_cfg);
         w->dma = new nictx_vp("dma", w->dma_cfg);
         w->dma->fault_on_packet(w->dma_fault_seq);
         w->probe = new bar0_probe("probe");
@@ -165,6 +178,7 @@ int group_teardown(void **state)
     if (w) {
         delete w->probe;
         delete w->dma;
+        delete w->irq;
         delete w->wide;
         delete w->same;
         delete w;
@@ -263,6 +277,20 @@ void test_systemc_same_frames_as_native_wc_w32(void **state)
                  "--protocol", "wc", "--dev-width", "32", "--seed", "11"});
 }
 
+// MSI-X messages pulse the irq output and never reach memory.
+void test_systemc_same_frames_as_native_irq(void **state)
+{
+    world *w = static_cast<world *>(*state);
+    const nictx_vp &vp = *w->irq;
+    same_frames(vp, w->irq_cfg,
+                {"--packets", "2000", "--irq-thresh", "64", "--protocol", "owner", "--dev-width",
+                 "16", "--seed", "3"});
+    print_message("%" PRIu64 " interrupts\n", vp.result().irqs);
+    assert_true(vp.result().irqs >= w->irq_cfg.packets / w->irq_cfg.irq_thresh);
+    assert_int_equal(vp.result().irqs, vp.nic.stats().irqs);
+    assert_int_equal(vp.nic.stats().dma_write_errors, 0);
+}
+
 void test_systemc_bar0_errors(void **state)
 {
     const bar0_probe &p = *static_cast<world *>(*state)->probe;
@@ -342,6 +370,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_systemc_same_frames_as_native),
         cmocka_unit_test(test_systemc_same_frames_as_native_wc_w32),
+        cmocka_unit_test(test_systemc_same_frames_as_native_irq),
         cmocka_unit_test(test_systemc_bar0_errors),
         cmocka_unit_test(test_systemc_dma_error),
         cmocka_unit_test(test_systemc_example),
