@@ -5,7 +5,7 @@
 #   make run-one build and run one experiment (RUN_ARGS)
 #   make test    build and run every test (cmocka unit tests, RTL tests)
 #   make lint    verilator --lint-only -Wall on the RTL, at every datapath width
-#   make bench   simulator speed benchmark (figures, not assertions)
+#   make bench   simulator speed benchmark (figures, not assertions), native and SystemC VP
 #   make synth   Yosys 0.23 elaboration check of the RTL at every width (needs yosys)
 #   make mutate  mutation testing: how many small bugs the tests catch (docs/testing.md)
 #   make regs    regenerate the register map's files from rtl/regs/nictx_regs.rdl
@@ -165,7 +165,7 @@ obj = $(addprefix $(BUILD)/obj/,$(1:.c=.o))
 
 SIM_CORE := sim/pcie_cfg.c sim/pcie_link.c sim/scoreboard.c sim/json.c sim/host_mem.c \
             sim/sb_rate.c sim/progress.c \
-            sim/cpu.c sim/tlp_queue.c sim/rc.c sim/harness.c sim/sim_cfg.c sim/dev_port.c \
+            sim/cpu.c sim/tlp_queue.c sim/rc.c sim/harness.c sim/sim_cfg.c sim/dev_port.c sim/tlp_beat.c \
             sim/metrics.c sim/cpu_sched.c sim/platform_sim.c sim/report.c sim/stbuf.c \
             sim/ownchk.c sim/bug_catalog.c sim/coro.c sim/cacheline.c sim/profile.c sim/inject.c sim/fault.c \
             driver/dql.c driver/txq.c driver/pktgen.c
@@ -266,17 +266,54 @@ $(BUILD)/tests/test_cli $(BUILD)/tests/test_sweep_cli: $(BUILD)/tests/test_%: \
 	@mkdir -p $(@D)
 	$(CC) -o $@ $(BUILD)/obj/tests/test_$*.o $(call obj,tests/cli_harness.c) $(CMOCKA) $(LDLIBS)
 
+# ---------------------------------------------------------------- SystemC
+# sc/: the engine as a SystemC TLM-2.0 module (nictx_sc), the same driver on
+# TLM calls (platform_tlm) and an example virtual platform, nictx-vp
+# (docs/systemc.md).  Debian's libsystemc-dev 2.3.4 (pkg-config systemc) was
+# built for C++17.  The driver's platform is bound at link time, so these
+# binaries link platform_tlm instead of the native sim/platform_sim.c.
+SC_CFLAGS = $(shell pkg-config --cflags systemc 2>/dev/null)
+SC_LIBS   = $(or $(shell pkg-config --libs systemc 2>/dev/null),-lsystemc)
+SC_CXX    = $(CXX) -std=c++17 $(CXXFLAGS) $(WARN) $(DEPFLAGS) $(INCS) -Isc $(SC_CFLAGS)
+$(BUILD)/obj/sc/%.o: sc/%.cpp | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(SC_CXX) -c -o $@ $<
+$(BUILD)/obj/tests/%.o: tests/%.cpp | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(SC_CXX) -c -o $@ $<
+SC_OBJS := $(addprefix $(BUILD)/obj/sc/,nictx_sc.o platform_tlm.o vp.o) \
+           $(call obj,sim/pcie_cfg.c sim/pcie_link.c sim/tlp_queue.c sim/tlp_beat.c sim/scoreboard.c \
+             sim/sb_rate.c sim/sim_cfg.c sim/cpu.c sim/inject.c \
+             driver/txq.c driver/dql.c driver/pktgen.c) \
+           $(call vmodel,8) $(WIDE_MODELS) $(VRT_OBJS)
+$(BUILD)/nictx-vp: $(BUILD)/obj/sc/vp_main.o $(SC_OBJS)
+	$(CXX) -o $@ $^ $(SC_LIBS) $(LDLIBS)
+all: $(BUILD)/nictx-vp
+
+# docs/systemc.md's example, verbatim: built and run by test_systemc.
+$(BUILD)/nictx-sc-example: $(BUILD)/obj/sc/example_instantiate.o $(SC_OBJS)
+	$(CXX) -o $@ $^ $(SC_LIBS) $(LDLIBS)
+
+# The VP against the native harness (runs $(BUILD)/nictx), BAR0 and DMA
+# error responses, the example.
+$(BUILD)/tests/test_systemc: $(BUILD)/obj/tests/test_systemc.o \
+        $(call obj,tests/cli_harness.c) $(SC_OBJS)
+	@mkdir -p $(@D)
+	$(CXX) -o $@ $^ $(CMOCKA) $(SC_LIBS) $(LDLIBS)
+ALL_TESTS += systemc
+$(BUILD)/tests/test_systemc: | $(BUILD)/nictx $(BUILD)/nictx-sc-example
+
 TEST_BINS := $(addprefix $(BUILD)/tests/test_,$(ALL_TESTS))
 # scripts/check-regs.sh: the register map's generated files are current;
 # scripts/check-spdx.sh: every source file carries the license line.
 test: $(TEST_BINS) $(BUILD)/nictx
-	@NICTX=$(BUILD)/nictx bash scripts/run-tests.sh $(TEST_BINS) scripts/check-regs.sh scripts/check-spdx.sh
+	@SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 NICTX=$(BUILD)/nictx bash scripts/run-tests.sh $(TEST_BINS) scripts/check-regs.sh scripts/check-spdx.sh
 
 # The headline figures come with the assertions on and off: the latter from
 # a build of its own (RTL_ASSERT=0) in $(BUILD)-noassert.
-bench: $(BUILD)/nictx
+bench: $(BUILD)/nictx $(BUILD)/nictx-vp
 	$(MAKE) BUILD=$(BUILD)-noassert RTL_ASSERT=0 $(BUILD)-noassert/nictx
-	@bash scripts/bench.sh $(BUILD)/nictx $(BUILD)-noassert/nictx
+	@bash scripts/bench.sh $(BUILD)/nictx $(BUILD)-noassert/nictx $(BUILD)/nictx-vp
 
 # docs/results-ownership.md: protocol x barrier x burst x ordering, measured.
 results-ownership: $(BUILD)/nictx

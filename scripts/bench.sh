@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# bench.sh NICTX [NICTX_NOASSERT] - simulator speed on a few fixed experiments.
+# bench.sh NICTX [NICTX_NOASSERT [NICTX_VP]] - simulator speed on a few fixed experiments.
 # Prints figures (simulated packets and device cycles per wall second);
 # asserts nothing: wall-clock speed depends on the machine.
 #
@@ -12,6 +12,7 @@
 set -euo pipefail
 nictx=${1:-build/nictx}
 nictx_na=${2:-}
+nictx_vp=${3:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -37,6 +38,31 @@ headline "default run (100000 packets)"          --packets 100000
 headline "64B 100G cheap cpu burst32 (100000)"   --packets 100000 --line 100g --pkt-size 64 \
     --cpu cheap --burst 32
 echo
+
+# The SystemC virtual platform (sc/, docs/systemc.md) against the native
+# harness on the same configuration: the median of 3 of each.
+vp_median3() {
+    local i
+    for i in 1 2 3; do
+        SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 "$nictx_vp" "$@" | awk '/sim pkts per wall s/ { print $NF }'
+    done | sort -g | sed -n 2p
+}
+vp_line() {
+    local name=$1; shift
+    local nat vp
+    nat=$(median3 "$nictx" "$@")
+    vp=$(vp_median3 "$@")
+    awk -v n="$name" -v a="$nat" -v b="$vp" \
+        'BEGIN { printf "%-44s %12.0f %12.0f %8.2fx\n", n, a, b, a / b }'
+}
+if [ -n "$nictx_vp" ]; then
+    printf '%-44s %12s %12s %9s\n' "sim pkts/s, median of 3" native "SystemC VP" slowdown
+    vp_line "default run (100000 packets)"         --packets 100000
+    vp_line "64B burst1 owner (50000)"             --packets 50000 --burst 1 --protocol owner
+    vp_line "64-byte wc burst4 width 32 (100000)"  --packets 100000 --burst 4 --protocol wc --dev-width 32
+    vp_line "1518B burst16 width 64 (20000)"       --packets 20000 --pkt-size 1518 --burst 16 --dev-width 64
+    echo
+fi
 
 printf '%-44s %12s %12s %14s %10s\n' experiment packets wall_s sim_pkts/s Mcycles/s
 run() {

@@ -15,24 +15,8 @@
 
 #include "nictx_hw.h"
 #include "sim_world.h"
+#include "tlp_beat.h"
 
-
-/* Beat k of a TLP on a W-byte port. */
-static void tlp_to_beat(unsigned w, const struct tlp *t, unsigned k, struct dev_beat *b)
-{
-    b->valid = 1;
-    b->sop = k == 0;
-    b->eop = k + 1 == dev_tlp_beats(w, t->type, t->addr, t->len);
-    b->type = t->type;
-    b->tag = t->tag;
-    b->len = t->len;
-    b->addr = t->addr;
-    b->err = t->type == TLP_CPLD && (t->status != TLP_STATUS_SC || t->ep);
-    if (t->type == TLP_MRD)
-        memset(b->data, 0, sizeof(b->data));
-    else
-        dev_beat_data(w, t->addr, t->len, t->data, k, b->data);
-}
 
 static void d2h_classify(struct sim *s, struct tlp *t)
 {
@@ -55,36 +39,14 @@ static void d2h_classify(struct sim *s, struct tlp *t)
 static void d2h_collect(struct sim *s, const struct dev_beat *b)
 {
     struct tlp *t = &s->d2h_tlp;
-    unsigned lane, w = s->ops->width;
-    const unsigned k_max = TLP_MAX_DATA / w + 1;
 
-    if (b->sop) {
-        t->type = b->type;
-        t->tag = b->tag;
-        t->len = b->len;
-        t->addr = b->addr;
-        t->last = 1;
-        t->ro = 0;
-        t->status = b->err ? TLP_STATUS_UR : TLP_STATUS_SC;
-        t->ep = 0;
-        s->d2h_beat = 0;
-    }
-    if (t->type != TLP_MRD && (unsigned)s->d2h_beat < k_max) {
-        for (lane = 0; lane < w; lane++) {
-            long i = dev_beat_byte(w, t->addr, t->len, s->d2h_beat, lane);
-            if (i >= 0)
-                t->data[i] = b->data[lane];
-        }
-    }
-    s->d2h_beat++;
-    if (b->eop) {
+    if (tlp_beat_collect(s->ops->width, t, &s->d2h_beat, b)) {
         if (t->type == TLP_CPLD || t->type == TLP_CPL)
             t->addr &= 0x3ff; /* a BAR0 offset; lanes already taken */
         d2h_classify(s, t);
         pcie_link_advance(s->h2d, s->now);
         if (pcie_link_send(s->d2h, s->now, t) != 0)
             sim_fail(s, "device-to-host link refused a TLP");
-        s->d2h_beat = 0;
     }
 }
 
@@ -123,7 +85,7 @@ int sim_clock(struct sim *s)
     memset(&in, 0, sizeof(in));
     if (pcie_link_next_arrival(s->h2d) <= s->now) {
         h = pcie_link_peek(s->h2d);
-        tlp_to_beat(s->ops->width, h, s->h2d_beat, &in.h2d);
+        tlp_beat_from_tlp(s->ops->width, h, s->h2d_beat, &in.h2d);
     }
     in.d2h_ready = 1;
     in.wire_ready = 1;

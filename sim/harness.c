@@ -451,31 +451,7 @@ static void sim_driver_cfg(struct sim *s)
     struct txq_cfg *tc = &s->tc;
     struct pktgen_cfg *pc = &s->pc;
 
-    memset(tc, 0, sizeof(*tc));
-    while ((1u << tc->ring_log2) < cfg->ring_size)
-        tc->ring_log2++;
-    tc->wb_thresh = cfg->wb_thresh;
-    tc->irq_thresh = cfg->irq_thresh;
-    tc->irq_timer = sim_cfg_irq_timer(cfg);
-    tc->desc_fetch_max = cfg->desc_fetch_max;
-    tc->desc_inflight = cfg->desc_inflight;
-    tc->max_tags = cfg->tags;
-    tc->max_rd_bytes = cfg->max_rd_bytes;
-    while ((1u << tc->mrrs_log2) < cfg->pcie.mrrs)
-        tc->mrrs_log2++;
-    tc->line_rate_fx = sim_cfg_line_rate_fx(cfg);
-    tc->clean = cfg->clean;
-    tc->irq_addr = cfg->irq_thresh || tc->irq_timer ? SIM_MSIX_ADDR : 0;
-    tc->irq_data = cfg->irq_thresh || tc->irq_timer ? 0x40u : 0;
-    tc->proto = cfg->proto;
-    tc->barrier = cfg->barrier;
-    tc->bug = cfg->bug;
-    tc->bug_at = cfg->bug_at;
-    tc->bql = cfg->bql;
-    tc->dql_order = cfg->dql;
-    tc->tail_coalesce = cfg->tail_coalesce;
-    double cyc = s->to.cpl_us * cfg->dev_mhz;
-    tc->cpl_timeout = cyc < (double)(1u << 24) - 1 ? (uint32_t)cyc : (1u << 24) - 1;
+    sim_cfg_txq(cfg, tc);
 
     memset(pc, 0, sizeof(*pc));
     pc->count = cfg->packets;

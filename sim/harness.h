@@ -113,6 +113,8 @@ struct sim_timeouts {
     double cpl_us, tx_us, watchdog_us;
 };
 void sim_cfg_timeouts(const struct sim_cfg *cfg, struct sim_timeouts *t);
+/* The driver's queue configuration (txq_init's) for a run. */
+void sim_cfg_txq(const struct sim_cfg *cfg, struct txq_cfg *tc);
 /* Names of the enumerated choices, and their parsers (0, or -1 if unknown). */
 const char *sim_proto_name(enum txq_proto p);
 const char *sim_barrier_name(enum txq_barrier b);

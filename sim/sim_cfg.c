@@ -4,6 +4,7 @@
  * its enumerated choices (one table each, shared by the CLI and reports).
  */
 #include "harness.h"
+#include "sim_world.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -269,3 +270,36 @@ int sim_cfg_validate(const struct sim_cfg *c, char *err, size_t errlen)
     return 0;
 }
 
+/* The driver's queue configuration (txq_init) of a run: also the SystemC
+ * virtual platform's (sc/vp.cpp), so the two program the engine alike. */
+void sim_cfg_txq(const struct sim_cfg *cfg, struct txq_cfg *tc)
+{
+    struct sim_timeouts to;
+
+    sim_cfg_timeouts(cfg, &to);
+    memset(tc, 0, sizeof(*tc));
+    while ((1u << tc->ring_log2) < cfg->ring_size)
+        tc->ring_log2++;
+    tc->wb_thresh = cfg->wb_thresh;
+    tc->irq_thresh = cfg->irq_thresh;
+    tc->irq_timer = sim_cfg_irq_timer(cfg);
+    tc->desc_fetch_max = cfg->desc_fetch_max;
+    tc->desc_inflight = cfg->desc_inflight;
+    tc->max_tags = cfg->tags;
+    tc->max_rd_bytes = cfg->max_rd_bytes;
+    while ((1u << tc->mrrs_log2) < cfg->pcie.mrrs)
+        tc->mrrs_log2++;
+    tc->line_rate_fx = sim_cfg_line_rate_fx(cfg);
+    tc->clean = cfg->clean;
+    tc->irq_addr = cfg->irq_thresh || tc->irq_timer ? SIM_MSIX_ADDR : 0;
+    tc->irq_data = cfg->irq_thresh || tc->irq_timer ? 0x40u : 0;
+    tc->proto = cfg->proto;
+    tc->barrier = cfg->barrier;
+    tc->bug = cfg->bug;
+    tc->bug_at = cfg->bug_at;
+    tc->bql = cfg->bql;
+    tc->dql_order = cfg->dql;
+    tc->tail_coalesce = cfg->tail_coalesce;
+    double cyc = to.cpl_us * cfg->dev_mhz;
+    tc->cpl_timeout = cyc < (double)(1u << 24) - 1 ? (uint32_t)cyc : (1u << 24) - 1;
+}
