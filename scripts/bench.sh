@@ -44,7 +44,7 @@ echo
 vp_median3() {
     local i
     for i in 1 2 3; do
-        SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 "$nictx_vp" "$@" | awk '/sim pkts per wall s/ { print $NF }'
+        SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 "$nictx_vp" "$@" | awk '/^  simulator / { print $5 }'
     done | sort -g | sed -n 2p
 }
 vp_line() {
