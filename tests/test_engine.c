@@ -222,7 +222,14 @@ static void test_engine_proto_register(void **state)
     eh_wr32(h, NICTX_REG_PROTO, NICTX_PROTO_WC);
     eh_wr32(h, NICTX_WC_BASE + 4, 0);
     assert_int_equal(eh_rd32(h, NICTX_REG_ERR), NICTX_ERR_BAD_ACCESS);
+    eh_wr32(h, NICTX_REG_ERR, NICTX_ERR_BAD_ACCESS);
     assert_int_equal(eh_rd32(h, NICTX_REG_CNT_DOORBELL), 0);
+    /* Boundary: writes that end exactly at the window's end are taken (the
+     * last, ignored, words of buffer 1; no error bit). */
+    eh_wc_write(h, 1, 0xF8, w, 1);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
+    eh_wc_write(h, 1, 0xC0, w, 8);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
     eh_settle(h, 1000);
 }
 

@@ -346,6 +346,7 @@ static void test_limits_register_bounds(void **state)
         {NICTX_REG_IRQ_THRESH, 0, 0xFFFF, 0},
         {NICTX_REG_PROTO, NICTX_PROTO_TAIL, NICTX_PROTO_WC, 0},
         {NICTX_REG_CPL_TIMEOUT, 0, 0xFFFFFF, 0},
+        {NICTX_REG_CQ_LOG2, 3, 16, 1},
     };
     unsigned i;
 
