@@ -236,6 +236,76 @@ static void test_rc_read_sees_memory_at_arrival(void **state)
     fx_teardown(&f);
 }
 
+/* One MRd of 64 bytes at bus + off, tag 1; the completion's first piece. */
+static enum rc_event fault_read(struct fx *f, unsigned off, sim_ps_t at)
+{
+    f->t.type = TLP_MRD;
+    f->t.kind = TLP_KIND_PAYLOAD_RD;
+    f->t.tag = 1;
+    f->t.addr = f->bus + off;
+    f->t.len = 64;
+    return rc_receive(&f->rc, &f->t, at);
+}
+
+/* Armed faults: each read takes the fault it meets (RC_FAULTED), whichever
+ * of the list it is, and leaves the others armed in order; UR and CA
+ * completions carry zeros, EP ones the data; a lost read answers nothing. */
+static void test_rc_faults_taken_in_place(void **state)
+{
+    struct pcie_cfg cfg;
+    struct fx f;
+    const struct tlp *c;
+
+    (void)state;
+    pcie_cfg_default(&cfg);
+    assert_int_equal(fx_setup(&f, &cfg, 100.0), 0);
+    memset(f.buf, 0xAA, 4096);
+    assert_int_equal(rc_arm_fault(&f.rc, RC_FAULT_UR, f.bus, f.bus + 64, 10), 0);
+    assert_int_equal(rc_arm_fault(&f.rc, RC_FAULT_CA, f.bus + 1024, f.bus + 1088, 11), 0);
+    assert_int_equal(rc_arm_fault(&f.rc, RC_FAULT_EP, f.bus + 2048, f.bus + 2112, 12), 0);
+    assert_int_equal(rc_arm_fault(&f.rc, RC_FAULT_LOST, f.bus + 3072, f.bus + 3136, 13), 0);
+    assert_int_equal(rc_arm_fault(&f.rc, RC_FAULT_UR, f.bus, f.bus, 14), -1); /* empty */
+
+    /* The second of four first: the rest stay, in order. */
+    assert_int_equal(fault_read(&f, 1024, 1000), RC_FAULTED);
+    assert_int_equal(f.rc.nfault, 3);
+    assert_int_equal(f.rc.last_fault.id, 11);
+    assert_int_equal(f.rc.fault[0].id, 10);
+    assert_int_equal(f.rc.fault[1].id, 12);
+    assert_int_equal(f.rc.fault[2].id, 13);
+    c = rc_peek_cpl(&f.rc);
+    assert_int_equal(c->status, TLP_STATUS_CA);
+    assert_int_equal(c->data[0], 0);
+    assert_int_equal(c->data[c->len - 1], 0);
+    rc_pop_cpl(&f.rc);
+    /* The middle one of three. */
+    assert_int_equal(fault_read(&f, 2048, 2000), RC_FAULTED);
+    assert_int_equal(f.rc.nfault, 2);
+    assert_int_equal(f.rc.fault[0].id, 10);
+    assert_int_equal(f.rc.fault[1].id, 13);
+    c = rc_peek_cpl(&f.rc);
+    assert_int_equal(c->status, TLP_STATUS_SC);
+    assert_true(c->ep);
+    assert_int_equal(c->data[0], 0xAA);
+    rc_pop_cpl(&f.rc);
+    /* The last: no completion. */
+    assert_int_equal(fault_read(&f, 3072, 3000), RC_FAULTED);
+    assert_int_equal(f.rc.nfault, 1);
+    assert_int_equal(f.rc.last_fault.id, 13);
+    assert_int_equal(rc_next_cpl(&f.rc), SIM_PS_NEVER);
+    /* The first: UR, zeros; then a read meets nothing. */
+    assert_int_equal(fault_read(&f, 0, 4000), RC_FAULTED);
+    assert_int_equal(f.rc.nfault, 0);
+    c = rc_peek_cpl(&f.rc);
+    assert_int_equal(c->status, TLP_STATUS_UR);
+    assert_int_equal(c->data[0], 0);
+    rc_pop_cpl(&f.rc);
+    assert_int_equal(fault_read(&f, 0, 5000), RC_NONE);
+    assert_int_equal(rc_peek_cpl(&f.rc)->status, TLP_STATUS_SC);
+    assert_int_equal(f.rc.st.faults, 4);
+    fx_teardown(&f);
+}
+
 /* Writes land in memory; the MSI window raises an interrupt instead;
  * outside host memory is refused. */
 static void test_rc_writes_and_msi(void **state)
@@ -377,6 +447,7 @@ int main(void)
         cmocka_unit_test(test_rc_split_grid_counts),
         cmocka_unit_test(test_rc_unaligned_by_hand),
         cmocka_unit_test(test_rc_read_sees_memory_at_arrival),
+        cmocka_unit_test(test_rc_faults_taken_in_place),
         cmocka_unit_test(test_rc_writes_and_msi),
         cmocka_unit_test(test_rc_bandwidth_bound),
         cmocka_unit_test(test_rc_latency_bound),
