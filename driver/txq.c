@@ -192,7 +192,7 @@ int txq_init(struct txq *q, struct platform *p, const struct txq_cfg *cfg,
     }
     plat_mmio_write32(p, NICTX_REG_MRRS_LOG2, cfg->mrrs_log2);
     plat_mmio_write32(p, NICTX_REG_DESC_FETCH_MAX, cfg->desc_fetch_max);
-    if (cfg->desc_inflight)
+    if (cfg->desc_inflight && cfg->desc_inflight != NICTX_REG_DESC_INFLIGHT_RESET)
         plat_mmio_write32(p, NICTX_REG_DESC_INFLIGHT, cfg->desc_inflight);
     plat_mmio_write32(p, NICTX_REG_LINE_RATE, cfg->line_rate_fx);
     if (cfg->proto != TXQ_PROTO_TAIL)

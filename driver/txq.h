@@ -107,7 +107,9 @@ struct txq_cfg {
     unsigned cq_log2;        /* TXQ_CLEAN_CQ: CQ size 1 << cq_log2, ring_log2..16;
                                 0: the ring's size */
     unsigned desc_fetch_max; /* descriptors per fetch, 1..32 */
-    unsigned desc_inflight;  /* descriptor reads in flight, 1..8; 0: the device's reset value */
+    unsigned desc_inflight;  /* descriptor reads in flight, 1..8; 0: the device's reset value
+                                (written only when it differs from it, as the
+                                completion registers are) */
     unsigned mrrs_log2;      /* device read request size 1 << n, 7..12 */
     uint32_t line_rate_fx;   /* NICTX_REG_LINE_RATE: wire bytes per device
                                 cycle, 8.16 fixed, 1..TXQ_LINE_RATE_MAX */
