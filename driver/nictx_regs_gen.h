@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* nictx-regmap: rdl=cf0baa5867376fc4fb253745e48fee435d4cb40c7342a23ac110a4fdfdee75ad gen=e170feb44caab4f974d6f1556a5d53d49e047ec147b45f56718e985b7355b5f2 body=07960ca4bb3bed195cb39c390c6af2cc05903a70ab35e0ead1c968469356a548 */
+/* nictx-regmap: rdl=7d30d24b04eb03b492bc2e5ccaecabad82e6ed308c2172265cfd3ae4e2019fc2 gen=46d6848367cac5af74a17d04cf1483308aa6b3b49295975fac1efd49a8eee5c4 body=4e9f009be2cd336b6ddc4af116ff879d5a9f199b66990f8357f6034bd9408f2c */
 /*
  * nictx_regs_gen.h - the BAR0 register map of the nictx transmit engine:
  * offsets, fields, reset values and access of every register.
@@ -18,7 +18,7 @@
 #ifndef NICTX_REGS_GEN_H
 #define NICTX_REGS_GEN_H
 
-#define NICTX_BAR0_SIZE          0x400u
+#define NICTX_BAR0_SIZE          0x2000u
 
 /* CTRL 0x00 RW: Queue control.  Writes with bits 31:2 set are refused
  * (BAD_ACCESS).
@@ -479,6 +479,37 @@
 #define NICTX_CQ_LOG2_VALUE_WIDTH 5u
 #define NICTX_CQ_LOG2_VALUE_MASK 0x0000001Fu
 
+/* QUEUES 0x9C RW: Queues in use.  Queues 0..VALUE-1 are in use (their blocks
+ * at Q[q]); the rest refuse access.  Written other than between a queue reset
+ * (or power-on) and the next enable: refused (ERR.CFG).
+ */
+#define NICTX_REG_QUEUES         0x9Cu
+#define NICTX_REG_QUEUES_RESET   0x00000001u
+/* bits 6:0, rw, reset 1: 1..64 (the hardware's NumQueues). */
+#define NICTX_QUEUES_VALUE_SHIFT 0u
+#define NICTX_QUEUES_VALUE_WIDTH 7u
+#define NICTX_QUEUES_VALUE_MASK  0x0000007Fu
+
+/* SCHED 0xA0 RW: Transmit scheduler.  How the next frame is picked among
+ * queues whose next descriptor is fetched (QUEUES > 1).
+ */
+#define NICTX_REG_SCHED          0xA0u
+#define NICTX_REG_SCHED_RESET    0x00000000u
+/* bit 0, rw, reset 0: RR or DRR. */
+#define NICTX_SCHED_MODE         0x1u
+#define NICTX_SCHED_RR           0u /* Round robin: one descriptor per queue per turn. */
+#define NICTX_SCHED_DRR          1u /* Deficit round robin by frame bytes, WEIGHT * DRR_QUANTUM per turn. */
+
+/* DRR_QUANTUM 0xA4 RW: DRR quantum.  Bytes added to a queue's deficit per
+ * unit of WEIGHT when it gets its turn (SCHED DRR).
+ */
+#define NICTX_REG_DRR_QUANTUM    0xA4u
+#define NICTX_REG_DRR_QUANTUM_RESET 0x00000800u
+/* bits 16:0, rw, reset 0x800: 64..65536. */
+#define NICTX_DRR_QUANTUM_VALUE_SHIFT 0u
+#define NICTX_DRR_QUANTUM_VALUE_WIDTH 17u
+#define NICTX_DRR_QUANTUM_VALUE_MASK 0x0001FFFFu
+
 /* WC 0x200..0x3FF WO: Write-combining descriptor window.  Two 256-byte
  * buffers (0x200 and 0x300), used alternately; MWr only (a read sets
  * ERR.BAD_ACCESS and is answered with Unsupported Request).  The driver
@@ -489,6 +520,129 @@
  */
 #define NICTX_WC_BASE            0x200u
 #define NICTX_WC_SIZE            0x200u
+
+/* Q[64] @ 0x1000 += 0x40: Queue register block.  Queue q's registers at
+ * 0x1000 + q * 0x40 (the doorbell stride). Queue 0's TAIL, HEAD, RING_BASE_*,
+ * RING_LOG2 and WB_ADDR_* are the register page's (the same storage).  An
+ * access to the block of a queue >= QUEUES sets ERR.BAD_ACCESS (a read is
+ * answered with Unsupported Request).
+ */
+#define NICTX_Q_BASE             0x1000u
+#define NICTX_Q_STRIDE           0x40u
+#define NICTX_Q_MAX              64u
+#define NICTX_REG_Q(q, r) (NICTX_Q_BASE + (q) * NICTX_Q_STRIDE + (r))
+
+/* Q[q].TAIL 0x00 RW: Tail doorbell.  As TAIL, for this queue's ring. */
+#define NICTX_QREG_TAIL          0x00u
+#define NICTX_QREG_TAIL_RESET    0x00000000u
+/* bits 15:0, rw, reset 0: Ring index, below the ring size. */
+#define NICTX_Q_TAIL_VALUE_SHIFT 0u
+#define NICTX_Q_TAIL_VALUE_WIDTH 16u
+#define NICTX_Q_TAIL_VALUE_MASK  0x0000FFFFu
+
+/* Q[q].HEAD 0x04 RO: Head.  Index of this queue's next descriptor to
+ * complete.
+ */
+#define NICTX_QREG_HEAD          0x04u
+#define NICTX_QREG_HEAD_RESET    0x00000000u
+/* bits 15:0, ro, reset 0:  */
+#define NICTX_Q_HEAD_VALUE_SHIFT 0u
+#define NICTX_Q_HEAD_VALUE_WIDTH 16u
+#define NICTX_Q_HEAD_VALUE_MASK  0x0000FFFFu
+
+/* Q[q].RING_BASE_LO 0x08 RW: Ring base, low.  As RING_BASE_LO, for this
+ * queue's ring.
+ */
+#define NICTX_QREG_RING_BASE_LO  0x08u
+#define NICTX_QREG_RING_BASE_LO_RESET 0x00000000u
+/* bits 31:4, rw, reset 0: Address bits 31:4 (16-byte aligned; bits 3:0 read
+ * 0).
+ */
+#define NICTX_Q_RING_BASE_LO_ADDR_SHIFT 4u
+#define NICTX_Q_RING_BASE_LO_ADDR_WIDTH 28u
+#define NICTX_Q_RING_BASE_LO_ADDR_MASK 0xFFFFFFF0u
+
+/* Q[q].RING_BASE_HI 0x0C RW: Ring base, high.  As RING_BASE_HI, for this
+ * queue's ring.
+ */
+#define NICTX_QREG_RING_BASE_HI  0x0Cu
+#define NICTX_QREG_RING_BASE_HI_RESET 0x00000000u
+/* bits 31:0, rw, reset 0:  */
+#define NICTX_Q_RING_BASE_HI_ADDR_SHIFT 0u
+#define NICTX_Q_RING_BASE_HI_ADDR_WIDTH 32u
+#define NICTX_Q_RING_BASE_HI_ADDR_MASK 0xFFFFFFFFu
+
+/* Q[q].RING_LOG2 0x10 RW: Ring size.  As RING_LOG2, for this queue's ring. */
+#define NICTX_QREG_RING_LOG2     0x10u
+#define NICTX_QREG_RING_LOG2_RESET 0x00000008u
+/* bits 4:0, rw, reset 8: log2 of the ring size, 3..16 (reset 256
+ * descriptors).
+ */
+#define NICTX_Q_RING_LOG2_VALUE_SHIFT 0u
+#define NICTX_Q_RING_LOG2_VALUE_WIDTH 5u
+#define NICTX_Q_RING_LOG2_VALUE_MASK 0x0000001Fu
+
+/* Q[q].WEIGHT 0x14 RW: Scheduler weight.  DRR: the queue's deficit grows by
+ * VALUE * DRR_QUANTUM bytes per turn.
+ */
+#define NICTX_QREG_WEIGHT        0x14u
+#define NICTX_QREG_WEIGHT_RESET  0x00000001u
+/* bits 7:0, rw, reset 1: 1..255. */
+#define NICTX_Q_WEIGHT_VALUE_SHIFT 0u
+#define NICTX_Q_WEIGHT_VALUE_WIDTH 8u
+#define NICTX_Q_WEIGHT_VALUE_MASK 0x000000FFu
+
+/* Q[q].WB_ADDR_LO 0x18 RW: Head writeback address, low.  Bus address of this
+ * queue's head writeback word, bits 31:0; 0 = off.
+ */
+#define NICTX_QREG_WB_ADDR_LO    0x18u
+#define NICTX_QREG_WB_ADDR_LO_RESET 0x00000000u
+/* bits 31:2, rw, reset 0: Address bits 31:2 (4-byte aligned; bits 1:0 read
+ * 0).
+ */
+#define NICTX_Q_WB_ADDR_LO_ADDR_SHIFT 2u
+#define NICTX_Q_WB_ADDR_LO_ADDR_WIDTH 30u
+#define NICTX_Q_WB_ADDR_LO_ADDR_MASK 0xFFFFFFFCu
+
+/* Q[q].WB_ADDR_HI 0x1C RW: Head writeback address, high.  Bus address of this
+ * queue's head writeback word, bits 63:32.
+ */
+#define NICTX_QREG_WB_ADDR_HI    0x1Cu
+#define NICTX_QREG_WB_ADDR_HI_RESET 0x00000000u
+/* bits 31:0, rw, reset 0:  */
+#define NICTX_Q_WB_ADDR_HI_ADDR_SHIFT 0u
+#define NICTX_Q_WB_ADDR_HI_ADDR_WIDTH 32u
+#define NICTX_Q_WB_ADDR_HI_ADDR_MASK 0xFFFFFFFFu
+
+/* Q[q].CNT_PKTS 0x20 RO: Frames sent.  This queue's frames that left on the
+ * wire.
+ */
+#define NICTX_QREG_CNT_PKTS      0x20u
+#define NICTX_QREG_CNT_PKTS_RESET 0x00000000u
+/* bits 31:0, ro, reset 0:  */
+#define NICTX_Q_CNT_PKTS_VALUE_SHIFT 0u
+#define NICTX_Q_CNT_PKTS_VALUE_WIDTH 32u
+#define NICTX_Q_CNT_PKTS_VALUE_MASK 0xFFFFFFFFu
+
+/* Q[q].CNT_BYTES_LO 0x24 RO: Bytes sent, low.  This queue's frame bytes sent
+ * (without FCS), bits 31:0.
+ */
+#define NICTX_QREG_CNT_BYTES_LO  0x24u
+#define NICTX_QREG_CNT_BYTES_LO_RESET 0x00000000u
+/* bits 31:0, ro, reset 0:  */
+#define NICTX_Q_CNT_BYTES_LO_VALUE_SHIFT 0u
+#define NICTX_Q_CNT_BYTES_LO_VALUE_WIDTH 32u
+#define NICTX_Q_CNT_BYTES_LO_VALUE_MASK 0xFFFFFFFFu
+
+/* Q[q].CNT_BYTES_HI 0x28 RO: Bytes sent, high.  This queue's frame bytes sent
+ * (without FCS), bits 63:32.
+ */
+#define NICTX_QREG_CNT_BYTES_HI  0x28u
+#define NICTX_QREG_CNT_BYTES_HI_RESET 0x00000000u
+/* bits 31:0, ro, reset 0:  */
+#define NICTX_Q_CNT_BYTES_HI_VALUE_SHIFT 0u
+#define NICTX_Q_CNT_BYTES_HI_VALUE_WIDTH 32u
+#define NICTX_Q_CNT_BYTES_HI_VALUE_MASK 0xFFFFFFFFu
 
 /* Every register: X(name, offset, reset, access, swmod). */
 #define NICTX_REGS(X) \
@@ -530,7 +684,26 @@
     X(IRQ_TIMER,      0x8Cu, 0x00000000u, RW,  0) \
     X(CQ_BASE_LO,     0x90u, 0x00000000u, RW,  0) \
     X(CQ_BASE_HI,     0x94u, 0x00000000u, RW,  0) \
-    X(CQ_LOG2,        0x98u, 0x00000008u, RW,  0)
-#define NICTX_NUM_REGS           39u
+    X(CQ_LOG2,        0x98u, 0x00000008u, RW,  0) \
+    X(QUEUES,         0x9Cu, 0x00000001u, RW,  0) \
+    X(SCHED,          0xA0u, 0x00000000u, RW,  0) \
+    X(DRR_QUANTUM,    0xA4u, 0x00000800u, RW,  0)
+#define NICTX_NUM_REGS           42u
+
+/* Every register of a queue block: X(name, offset in the block, reset,
+ * access, swmod). */
+#define NICTX_QREGS(X) \
+    X(TAIL,         0x00u, 0x00000000u, RW,  1) \
+    X(HEAD,         0x04u, 0x00000000u, RO,  0) \
+    X(RING_BASE_LO, 0x08u, 0x00000000u, RW,  0) \
+    X(RING_BASE_HI, 0x0Cu, 0x00000000u, RW,  0) \
+    X(RING_LOG2,    0x10u, 0x00000008u, RW,  0) \
+    X(WEIGHT,       0x14u, 0x00000001u, RW,  0) \
+    X(WB_ADDR_LO,   0x18u, 0x00000000u, RW,  0) \
+    X(WB_ADDR_HI,   0x1Cu, 0x00000000u, RW,  0) \
+    X(CNT_PKTS,     0x20u, 0x00000000u, RO,  0) \
+    X(CNT_BYTES_LO, 0x24u, 0x00000000u, RO,  0) \
+    X(CNT_BYTES_HI, 0x28u, 0x00000000u, RO,  0)
+#define NICTX_NUM_QREGS          11u
 
 #endif /* NICTX_REGS_GEN_H */

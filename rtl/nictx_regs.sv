@@ -45,10 +45,26 @@
 // pending) is refused with nictx_reg_pkg::ErrCfg, as are an enable with ring
 // base 0 and a reset while enabled.  A doorbell while disabled (tail write
 // or WC block) is ignored with nictx_reg_pkg::ErrDbOff.
+//
+// Queues (docs/device.md, Queues): QUEUES (1..NumQueues) queues are in use;
+// queue q's register block is at BAR0 0x1000 + q * 0x40 (req_off_i[12]
+// set; q = req_off_i[11:6]).  Its TAIL, RING_BASE, RING_LOG2, WEIGHT,
+// WB_ADDR and counters are arrays indexed by queue, written one entry a
+// cycle (a beat reaches one block), read through index ports: f_q_i (the
+// fetcher's queue), c_q_i (the completing queue), s_q_i (the scheduler's
+// queue).  Queue 0's entries are the register page's TAIL, RING_BASE_*,
+// RING_LOG2 and WB_ADDR_* (one storage, two addresses); ring_base_o,
+// ring_log2_o, tail_o and wb_addr_o are queue 0's.  An access to the block
+// of a queue >= QUEUES is refused (BAD_ACCESS; a read answers UR).  With
+// QUEUES > 1 an enable is refused (ErrCfg) unless PROTO is TAIL, CPL_MODE
+// HEAD_WB and IRQ_THRESH and IRQ_TIMER 0; any queue in use with ring base 0
+// also refuses it.  A doorbell carries its queue (db_q_o).
 module nictx_regs #(
   parameter int unsigned DescFetchMaxHw = 32,
   parameter int unsigned DescReadsHw    = 8,
-  parameter int unsigned NumTags        = 256
+  parameter int unsigned NumTags        = 256,
+  parameter int unsigned NumQueues      = 64,
+  localparam int unsigned QW            = (NumQueues > 1) ? $clog2(NumQueues) : 1
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -58,14 +74,14 @@ module nictx_regs #(
   input  logic [1:0]  req_type_i,
   input  logic [7:0]  req_tag_i,
   input  logic [12:0] req_len_i,
-  input  logic [9:0]  req_off_i,   // BAR0 offset
+  input  logic [12:0] req_off_i,   // BAR0 offset
   input  logic [63:0] req_data_i,
   // Completion for MRd
   output logic        cpl_valid_o,
   input  logic        cpl_ready_i,
   output logic [7:0]  cpl_tag_o,
   output logic [12:0] cpl_len_o,
-  output logic [9:0]  cpl_off_o,
+  output logic [12:0] cpl_off_o,
   output logic [63:0] cpl_data_o,
   output logic        cpl_err_o,   // Unsupported Request: no data, cpl_len_o 0
   // Configuration
@@ -77,6 +93,25 @@ module nictx_regs #(
   output logic        wc_hold_o,   // ... and waits no more for reads: start no WC write
   output logic [23:0] cpl_timeout_o,  // completion timeout, device cycles; 0: off
   output logic        doorbell_o,  // tail write accepted or WC block closed
+  output logic [QW-1:0] db_q_o,    // ... of this queue
+  output logic [15:0] db_tail_o,   // ... whose tail is now this
+  output logic [6:0]  queues_o,    // QUEUES
+  output logic        sched_drr_o, // SCHED.MODE DRR
+  output logic [16:0] drr_quantum_o,
+  // Per-queue configuration read ports
+  input  logic [QW-1:0] f_q_i,
+  output logic [63:0] f_ring_base_o,
+  output logic [4:0]  f_ring_log2_o,
+  output logic [15:0] f_tail_o,
+  input  logic [QW-1:0] c_q_i,
+  output logic [4:0]  c_ring_log2_o,
+  output logic [15:0] c_tail_o,
+  output logic [63:0] c_wb_addr_o,
+  input  logic [QW-1:0] s_q_i,
+  output logic [7:0]  s_weight_o,
+  // Head of a queue: hr_q_o asks, hr_head_i answers in the same cycle
+  output logic [QW-1:0] hr_q_o,
+  input  logic [15:0] hr_head_i,
   output logic [63:0] ring_base_o,
   output logic [4:0]  ring_log2_o,
   output logic [15:0] tail_o,
@@ -97,9 +132,9 @@ module nictx_regs #(
   output logic [20:0] max_rd_bytes_o,
   input  logic        rd_stall_i,
   // Status and events from the engine
-  input  logic [15:0] head_i,
   input  logic        pkt_done_i,       // a frame left on the wire (not a skipped one)
   input  logic [13:0] pkt_len_i,
+  input  logic [QW-1:0] pkt_q_i,        // ... of this queue
   input  logic        desc_rd_i,
   input  logic        dma_rd_i,
   input  logic        bad_desc_i,
@@ -123,7 +158,11 @@ module nictx_regs #(
   output logic        idle_o
 );
 
-  // The address bits above the 1 KiB BAR are ignored by design; the
+  if (NumQueues < 1 || NumQueues > nictx_reg_pkg::QMax) begin : gen_queues_check
+    $error("nictx_regs: NumQueues must be 1..QMax");
+  end
+
+  // The address bits above the 8 KiB BAR are ignored by design; the
   // harness only ever sends BAR0 offsets.
   logic        enable_d, enable_q;
   logic [1:0]  proto_d, proto_q;
@@ -135,11 +174,30 @@ module nictx_regs #(
   logic        rst_go;                  // the pending reset fires now
   logic        ring_cfg_ok;             // a ring change is accepted now
   logic [23:0] cpl_to_d, cpl_to_q;
+  // Per-queue registers, one entry per queue (RAM-like: one write a
+  // cycle); *_q is the entry of the queue the current access names (aq).
+  logic [63:0] ring_base_m [NumQueues];
+  logic [4:0]  ring_log2_m [NumQueues];
+  logic [15:0] tail_m      [NumQueues];
+  logic [63:0] wb_addr_m   [NumQueues];
+  logic [7:0]  weight_m    [NumQueues];
+  logic [31:0] qcnt_pkts_m [NumQueues];
+  logic [63:0] qcnt_bytes_m [NumQueues];
+  logic [NumQueues-1:0] rb_zero_d, rb_zero_q;  // queue's ring base is 0
+  logic [QW-1:0] aq, tq;                       // queue of the access; of the tail write
+  logic        blk;                            // the access is to a queue block
+  logic        blk_ok;                         // ... of a queue in use
+  logic [6:0]  queues_d, queues_q;
+  logic        sched_d, sched_q;
+  logic [16:0] quantum_d, quantum_q;
   logic [63:0] ring_base_d, ring_base_q;
   logic [4:0]  ring_log2_d, ring_log2_q;
   logic [15:0] tail_d, tail_q;
+  logic [7:0]  weight_d, weight_q;
   logic [15:0] wb_thresh_d, wb_thresh_q;
   logic [63:0] wb_addr_d, wb_addr_q;
+  logic [31:0] qcnt_pkts_q;
+  logic [63:0] qcnt_bytes_q;
   logic [15:0] irq_thresh_d, irq_thresh_q;
   logic [31:0] irq_data_d, irq_data_q;
   logic [63:0] irq_addr_d, irq_addr_q;
@@ -165,7 +223,7 @@ module nictx_regs #(
   logic        cpl_valid_d, cpl_valid_q;
   logic [7:0]  cpl_tag_d, cpl_tag_q;
   logic [12:0] cpl_len_d, cpl_len_q;
-  logic [9:0]  cpl_off_d, cpl_off_q;
+  logic [12:0] cpl_off_d, cpl_off_q;
   logic [63:0] cpl_data_d, cpl_data_q;
   logic        cpl_err_d, cpl_err_q;
 
@@ -175,7 +233,21 @@ module nictx_regs #(
   logic        in_page;  // the access is to the register page (BAR0 0x00..0xFF)
 
   always_comb begin
-    in_page = req_off_i[9:8] == 2'b00;
+    blk     = req_off_i[12];
+    aq      = blk ? QW'(req_off_i[11:6]) : '0;
+    blk_ok  = blk && 7'(req_off_i[11:6]) < queues_q && 32'(req_off_i[11:6]) < NumQueues;
+    ring_base_q  = ring_base_m[aq];
+    ring_log2_q  = ring_log2_m[aq];
+    tail_q       = tail_m[aq];
+    wb_addr_q    = wb_addr_m[aq];
+    weight_q     = weight_m[aq];
+    qcnt_pkts_q  = qcnt_pkts_m[aq];
+    qcnt_bytes_q = qcnt_bytes_m[aq];
+  end
+  assign hr_q_o = aq;
+
+  always_comb begin
+    in_page = req_off_i[12:8] == 5'd0 || blk_ok;
     rd_base = {req_off_i[7:3], 3'b000};
     rd_lo = 32'd0;
     rd_hi = 32'd0;
@@ -183,6 +255,22 @@ module nictx_regs #(
       logic [31:0] v;
       logic [7:0]  o;
       o = rd_base | (k == 0 ? 8'h00 : 8'h04);
+      if (blk) begin
+        unique case (o[5:0])
+          nictx_reg_pkg::QRegTail:        v = {16'd0, tail_q};
+          nictx_reg_pkg::QRegHead:        v = {16'd0, hr_head_i};
+          nictx_reg_pkg::QRegRingBaseLo:  v = ring_base_q[31:0];
+          nictx_reg_pkg::QRegRingBaseHi:  v = ring_base_q[63:32];
+          nictx_reg_pkg::QRegRingLog2:    v = {27'd0, ring_log2_q};
+          nictx_reg_pkg::QRegWeight:      v = {24'd0, weight_q};
+          nictx_reg_pkg::QRegWbAddrLo:    v = wb_addr_q[31:0];
+          nictx_reg_pkg::QRegWbAddrHi:    v = wb_addr_q[63:32];
+          nictx_reg_pkg::QRegCntPkts:     v = qcnt_pkts_q;
+          nictx_reg_pkg::QRegCntBytesLo:  v = qcnt_bytes_q[31:0];
+          nictx_reg_pkg::QRegCntBytesHi:  v = qcnt_bytes_q[63:32];
+          default:                        v = 32'd0;
+        endcase
+      end else begin
       unique case (o)
         nictx_reg_pkg::RegCtrl:         v = {31'd0, enable_q};
         nictx_reg_pkg::RegErr:          v = {{(32 - nictx_reg_pkg::RegErrBits){1'b0}}, err_q};
@@ -190,7 +278,7 @@ module nictx_regs #(
         nictx_reg_pkg::RegRingBaseHi:   v = ring_base_q[63:32];
         nictx_reg_pkg::RegRingLog2:     v = {27'd0, ring_log2_q};
         nictx_reg_pkg::RegTail:         v = {16'd0, tail_q};
-        nictx_reg_pkg::RegHead:         v = {16'd0, head_i};
+        nictx_reg_pkg::RegHead:         v = {16'd0, hr_head_i};
         nictx_reg_pkg::RegWbThresh:     v = {16'd0, wb_thresh_q};
         nictx_reg_pkg::RegWbAddrLo:     v = wb_addr_q[31:0];
         nictx_reg_pkg::RegWbAddrHi:     v = wb_addr_q[63:32];
@@ -228,8 +316,12 @@ module nictx_regs #(
         nictx_reg_pkg::RegCqBaseLo:     v = cq_base_q[31:0];
         nictx_reg_pkg::RegCqBaseHi:     v = cq_base_q[63:32];
         nictx_reg_pkg::RegCqLog2:       v = {27'd0, cq_log2_q};
+        nictx_reg_pkg::RegQueues:       v = {25'd0, queues_q};
+        nictx_reg_pkg::RegSched:        v = {31'd0, sched_q};
+        nictx_reg_pkg::RegDrrQuantum:   v = {15'd0, quantum_q};
         default:                    v = 32'd0;
       endcase
+      end
       if (k == 0) rd_lo = v;
       else        rd_hi = v;
     end
@@ -241,6 +333,15 @@ module nictx_regs #(
   logic [7:0]  wr_off [2];  // within the register page
   logic [31:0] wr_val [2];
   logic        doorbell;
+  logic [NumQueues-1:0] in_use;  // queues 0..QUEUES-1
+  logic        multi_ok;         // the rest of the configuration allows QUEUES > 1
+
+  always_comb begin
+    in_use = NumQueues'((65'd1 << queues_q) - 65'd1);
+    multi_ok = queues_q == 7'd1 ||
+               (proto_q == nictx_reg_pkg::ProtoTail && cpl_mode_q == nictx_reg_pkg::CplModeHeadWb &&
+                irq_thresh_q == '0 && irq_tmr_q == '0);
+  end
 
   always_comb begin
     acc     = req_valid_i && req_ready_o;
@@ -266,6 +367,11 @@ module nictx_regs #(
     rst_wait_d    = rst_wait_q;
     cpl_to_d      = cpl_to_q;
     ring_base_d   = ring_base_q;
+    weight_d      = weight_q;
+    queues_d      = queues_q;
+    sched_d       = sched_q;
+    quantum_d     = quantum_q;
+    rb_zero_d     = rb_zero_q;
     ring_log2_d   = ring_log2_q;
     tail_d        = tail_q;
     wb_thresh_d   = wb_thresh_q;
@@ -304,7 +410,40 @@ module nictx_regs #(
     if (wc_bad_access_i) err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
 
     for (int unsigned k = 0; k < 2; k++) begin
-      if (wr_en[k]) begin
+      if (wr_en[k] && blk) begin
+        unique case (wr_off[k][5:0])
+          nictx_reg_pkg::QRegTail: begin
+            if (!enable_q) begin
+              err_d[nictx_reg_pkg::ErrDbOff] = 1'b1;
+            end else if ((wr_val[k] >> ring_log2_q) == 32'd0) begin
+              tail_d   = wr_val[k][15:0];
+              doorbell = 1'b1;
+            end else begin
+              err_d[nictx_reg_pkg::ErrTailRange] = 1'b1;
+            end
+          end
+          nictx_reg_pkg::QRegRingBaseLo: begin
+            if (!ring_cfg_ok) err_d[nictx_reg_pkg::ErrCfg] = 1'b1;
+            else ring_base_d[31:0] = {wr_val[k][31:4], 4'b0000};
+          end
+          nictx_reg_pkg::QRegRingBaseHi: begin
+            if (!ring_cfg_ok) err_d[nictx_reg_pkg::ErrCfg] = 1'b1;
+            else ring_base_d[63:32] = wr_val[k];
+          end
+          nictx_reg_pkg::QRegRingLog2: begin
+            if (!(wr_val[k] >= 32'd3 && wr_val[k] <= 32'd16)) err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
+            else if (!ring_cfg_ok) err_d[nictx_reg_pkg::ErrCfg] = 1'b1;
+            else ring_log2_d = wr_val[k][4:0];
+          end
+          nictx_reg_pkg::QRegWeight: begin
+            if (wr_val[k] >= 32'd1 && wr_val[k] <= 32'd255) weight_d = wr_val[k][7:0];
+            else err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
+          end
+          nictx_reg_pkg::QRegWbAddrLo:   wb_addr_d[31:0] = {wr_val[k][31:2], 2'b00};
+          nictx_reg_pkg::QRegWbAddrHi:   wb_addr_d[63:32] = wr_val[k];
+          default: err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;  // read-only or unknown
+        endcase
+      end else if (wr_en[k]) begin
         unique case (wr_off[k])
           nictx_reg_pkg::RegCtrl: begin
             if (wr_val[k][31:2] != 30'd0) begin
@@ -314,8 +453,10 @@ module nictx_regs #(
               if (enable_q || wr_val[k][nictx_reg_pkg::CtrlEnable]) err_d[nictx_reg_pkg::ErrCfg] = 1'b1;
               else rst_pend_d = 1'b1;
             end else if (wr_val[k][nictx_reg_pkg::CtrlEnable] && !enable_q &&
-                         (ring_base_q == 64'd0 || rst_pend_q)) begin
-              err_d[nictx_reg_pkg::ErrCfg] = 1'b1;  // no ring, or a reset still pending
+                         ((rb_zero_q & in_use) != '0 || rst_pend_q || !multi_ok)) begin
+              // no ring, a reset still pending, or QUEUES > 1 with what it
+              // does not support
+              err_d[nictx_reg_pkg::ErrCfg] = 1'b1;
             end else begin
               enable_d = wr_val[k][nictx_reg_pkg::CtrlEnable];
               if (enable_d) cfg_open_d = 1'b0;  // the ring state is in use now
@@ -419,10 +560,24 @@ module nictx_regs #(
             else if (!ring_cfg_ok) err_d[nictx_reg_pkg::ErrCfg] = 1'b1;
             else proto_d = wr_val[k][1:0];
           end
+          nictx_reg_pkg::RegQueues: begin
+            if (!(wr_val[k] >= 32'd1 && wr_val[k] <= NumQueues)) err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
+            else if (!ring_cfg_ok) err_d[nictx_reg_pkg::ErrCfg] = 1'b1;
+            else queues_d = wr_val[k][6:0];
+          end
+          nictx_reg_pkg::RegSched: begin
+            if (wr_val[k][31:1] == 31'd0) sched_d = wr_val[k][0];
+            else err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
+          end
+          nictx_reg_pkg::RegDrrQuantum: begin
+            if (wr_val[k] >= 32'd64 && wr_val[k] <= 32'd65536) quantum_d = wr_val[k][16:0];
+            else err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
+          end
           default: err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;  // read-only or unknown
         endcase
       end
     end
+    rb_zero_d[aq] = ring_base_d == 64'd0;
 
     // Completion for a register read (one outstanding).
     if (cpl_valid_q && cpl_ready_i) cpl_valid_d = 1'b0;
@@ -439,7 +594,11 @@ module nictx_regs #(
     // ignored while disabled.
     if (wc_close_i && enable_q) doorbell = 1'b1;
     if (wc_close_i && !enable_q) err_d[nictx_reg_pkg::ErrDbOff] = 1'b1;
-    if (wc_tail_we_i && enable_q) tail_d = wc_tail_i;
+    tq = aq;
+    if (wc_tail_we_i && enable_q) begin
+      tail_d = wc_tail_i;  // queue 0 (WC needs QUEUES 1): the only block in use
+      tq     = '0;
+    end
     if (wc_tail_range_i) err_d[nictx_reg_pkg::ErrTailRange] = 1'b1;
 
     // Counters.
@@ -503,11 +662,23 @@ module nictx_regs #(
   assign rst_hold_o       = rst_pend_q || qrst_q;
   assign cpl_timeout_o    = cpl_to_q;
   assign doorbell_o       = doorbell;
-  assign ring_base_o      = ring_base_q;
-  assign ring_log2_o      = ring_log2_q;
-  assign tail_o           = tail_q;
+  assign ring_base_o      = ring_base_m[0];
+  assign ring_log2_o      = ring_log2_m[0];
+  assign tail_o           = tail_m[0];
+  assign db_q_o           = tq;
+  assign db_tail_o        = tail_d;
+  assign queues_o         = queues_q;
+  assign sched_drr_o      = sched_q == nictx_reg_pkg::SchedDrr;
+  assign drr_quantum_o    = quantum_q;
+  assign f_ring_base_o    = ring_base_m[f_q_i];
+  assign f_ring_log2_o    = ring_log2_m[f_q_i];
+  assign f_tail_o         = tail_m[f_q_i];
+  assign c_ring_log2_o    = ring_log2_m[c_q_i];
+  assign c_tail_o         = tail_m[c_q_i];
+  assign c_wb_addr_o      = wb_addr_m[c_q_i];
+  assign s_weight_o       = weight_m[s_q_i];
   assign wb_thresh_o      = wb_thresh_q;
-  assign wb_addr_o        = wb_addr_q;
+  assign wb_addr_o        = wb_addr_m[0];
   assign irq_thresh_o     = irq_thresh_q;
   assign irq_data_o       = irq_data_q;
   assign irq_addr_o       = irq_addr_q;
@@ -532,11 +703,7 @@ module nictx_regs #(
       cfg_open_q    <= 1'b1;
       rst_wait_q    <= '0;
       cpl_to_q      <= nictx_reg_pkg::CplTimeoutValueReset;
-      ring_base_q   <= '0;
-      ring_log2_q   <= 5'd8;
-      tail_q        <= '0;
       wb_thresh_q   <= '0;
-      wb_addr_q     <= '0;
       irq_thresh_q  <= '0;
       irq_data_q    <= '0;
       irq_addr_q    <= '0;
@@ -565,6 +732,10 @@ module nictx_regs #(
       cpl_off_q     <= '0;
       cpl_data_q    <= '0;
       cpl_err_q     <= 1'b0;
+      queues_q      <= nictx_reg_pkg::QueuesValueReset;
+      sched_q       <= nictx_reg_pkg::SchedModeReset;
+      quantum_q     <= nictx_reg_pkg::DrrQuantumValueReset;
+      rb_zero_q     <= '1;
     end else begin
       enable_q      <= enable_d;
       proto_q       <= proto_d;
@@ -574,11 +745,7 @@ module nictx_regs #(
       cfg_open_q    <= cfg_open_d;
       rst_wait_q    <= rst_wait_d;
       cpl_to_q      <= cpl_to_d;
-      ring_base_q   <= ring_base_d;
-      ring_log2_q   <= ring_log2_d;
-      tail_q        <= tail_d;
       wb_thresh_q   <= wb_thresh_d;
-      wb_addr_q     <= wb_addr_d;
       irq_thresh_q  <= irq_thresh_d;
       irq_data_q    <= irq_data_d;
       irq_addr_q    <= irq_addr_d;
@@ -607,6 +774,40 @@ module nictx_regs #(
       cpl_off_q     <= cpl_off_d;
       cpl_data_q    <= cpl_data_d;
       cpl_err_q     <= cpl_err_d;
+      queues_q      <= queues_d;
+      sched_q       <= sched_d;
+      quantum_q     <= quantum_d;
+      rb_zero_q     <= rb_zero_d;
+    end
+  end
+
+  // Per-queue entries: one write a cycle each (the access's queue, or the
+  // sent frame's for the counters); a queue reset clears every tail.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int unsigned q = 0; q < NumQueues; q++) begin
+        ring_base_m[q]  <= '0;
+        ring_log2_m[q]  <= nictx_reg_pkg::RingLog2ValueReset;
+        tail_m[q]       <= '0;
+        wb_addr_m[q]    <= '0;
+        weight_m[q]     <= nictx_reg_pkg::QWeightValueReset;
+        qcnt_pkts_m[q]  <= '0;
+        qcnt_bytes_m[q] <= '0;
+      end
+    end else begin
+      ring_base_m[aq] <= ring_base_d;
+      ring_log2_m[aq] <= ring_log2_d;
+      wb_addr_m[aq]   <= wb_addr_d;
+      weight_m[aq]    <= weight_d;
+      if (rst_go) begin
+        for (int unsigned q = 0; q < NumQueues; q++) tail_m[q] <= '0;
+      end else begin
+        tail_m[tq] <= tail_d;
+      end
+      if (pkt_done_i) begin
+        qcnt_pkts_m[pkt_q_i]  <= qcnt_pkts_m[pkt_q_i] + 32'd1;
+        qcnt_bytes_m[pkt_q_i] <= qcnt_bytes_m[pkt_q_i] + {50'd0, pkt_len_i};
+      end
     end
   end
 

@@ -15,8 +15,9 @@
 //    of a TLP; data lanes follow the address (lane = address mod W), so a
 //    TLP of len bytes at address a has ceil(((a mod W) + len) / W) beats.
 //    A register access (4 or 8 bytes, naturally aligned) is one beat.
-//    BAR0 is 1 KiB (h2d_addr_i[9:0]): registers at 0x000..0x0FF, the
-//    write-combining window at 0x200..0x3FF.  h2d_err_i (a header field)
+//    BAR0 is 8 KiB (h2d_addr_i[12:0]): registers at 0x000..0x0FF, the
+//    write-combining window at 0x200..0x3FF, the queue blocks at 0x1000 +
+//    q * 0x40.  h2d_err_i (a header field)
 //    marks a CplD whose status is not Successful (Unsupported Request): its
 //    data is unusable; the engine skips what it carried, sets ERR.DMA and
 //    starts no new descriptor fetch until ERR.DMA is cleared.
@@ -46,6 +47,8 @@ module nictx_tx_top #(
   parameter int unsigned DescBufDescs = 256,
   parameter int unsigned PayBufBytes  = 32768,  // two jumbo frames: fetch one while sending the other
   parameter int unsigned MaxPkts      = 256,
+  parameter int unsigned NumQueues    = 64,   // transmit queues; QUEUES uses 1..NumQueues
+  localparam int unsigned QW          = (NumQueues > 1) ? $clog2(NumQueues) : 1,
   localparam int unsigned DataW       = DataBytes * 8,
   localparam int unsigned BytesW      = $clog2(DataBytes) + 1  // wire_bytes_o: 0..W
 ) (
@@ -130,6 +133,15 @@ module nictx_tx_top #(
   logic        rd_stall;
   logic        pkt_done, pkt_sent, bad_desc;
   logic [13:0] pkt_len;
+  // Queues (NumQueues, register QUEUES)
+  logic [QW-1:0] db_q, f_q, c_q, s_q, hr_q, pkt_q;
+  logic [15:0] db_tail, f_tail, c_tail, hr_head;
+  logic [6:0]  queues;
+  logic        sched_drr;
+  logic [16:0] drr_quantum;
+  logic [63:0] f_ring_base, c_wb_addr;
+  logic [4:0]  f_ring_log2, c_ring_log2;
+  logic [7:0]  s_weight;
 
   // ---- port register slices ----
   // A TLP beat is a header (nictx_pkg::tlp_hdr_t) and data: W bytes in the
@@ -262,7 +274,8 @@ module nictx_tx_top #(
   // window to nictx_wc (always taken), the rest to the registers ----
   logic h2d_is_cpl, h2d_is_wc, h2d_wc_go, regs_req_ready, rd_cpl_ready;
   assign h2d_is_cpl = h2d_type == nictx_pkg::TlpCplD;
-  assign h2d_is_wc  = h2d_type == nictx_pkg::TlpMWr && h2d_addr[9:0] >= nictx_reg_pkg::WcBase;
+  assign h2d_is_wc  = h2d_type == nictx_pkg::TlpMWr && h2d_addr[12:0] < 13'h400 &&
+                      h2d_addr[12:0] >= nictx_reg_pkg::WcBase;
   // A WC write starts only when no queue reset is about to fire: the reset
   // must not land inside it (wc_hold, nictx_regs).
   assign h2d_wc_go  = h2d_is_wc && !(wc_hold && h2d_sop);
@@ -280,7 +293,7 @@ module nictx_tx_top #(
   logic [7:0]  mrd_tag;
   logic        rcpl_valid;
   logic [7:0]  rcpl_tag;
-  logic [9:0]  rcpl_off;
+  logic [12:0] rcpl_off;
   logic [12:0] rcpl_len;
   logic [63:0] rcpl_data;
   logic        rcpl_err;
@@ -330,7 +343,8 @@ module nictx_tx_top #(
   nictx_regs #(
     .DescFetchMaxHw (32),
     .DescReadsHw    (DescReads),
-    .NumTags        (NumTags)
+    .NumTags        (NumTags),
+    .NumQueues      (NumQueues)
   ) u_regs (
     .clk_i            (clk_i),
     .rst_ni           (rst_ni),
@@ -339,7 +353,7 @@ module nictx_tx_top #(
     .req_type_i       (h2d_type),
     .req_tag_i        (h2d_tag),
     .req_len_i        (h2d_len),
-    .req_off_i        (h2d_addr[9:0]),
+    .req_off_i        (h2d_addr[12:0]),
     .req_data_i       (h2d_word),
     .cpl_valid_o      (rcpl_valid),
     .cpl_ready_i      (d2h_ready && src_gnt[SrcRegCpl]),
@@ -356,6 +370,23 @@ module nictx_tx_top #(
     .wc_hold_o        (wc_hold),
     .cpl_timeout_o    (cpl_timeout),
     .doorbell_o       (doorbell),
+    .db_q_o           (db_q),
+    .db_tail_o        (db_tail),
+    .queues_o         (queues),
+    .sched_drr_o      (sched_drr),
+    .drr_quantum_o    (drr_quantum),
+    .f_q_i            (f_q),
+    .f_ring_base_o    (f_ring_base),
+    .f_ring_log2_o    (f_ring_log2),
+    .f_tail_o         (f_tail),
+    .c_q_i            (c_q),
+    .c_ring_log2_o    (c_ring_log2),
+    .c_tail_o         (c_tail),
+    .c_wb_addr_o      (c_wb_addr),
+    .s_q_i            (s_q),
+    .s_weight_o       (s_weight),
+    .hr_q_o           (hr_q),
+    .hr_head_i        (hr_head),
     .ring_base_o      (ring_base),
     .ring_log2_o      (ring_log2),
     .tail_o           (tail),
@@ -375,9 +406,9 @@ module nictx_tx_top #(
     .max_tags_o       (max_tags),
     .max_rd_bytes_o   (max_rd_bytes),
     .rd_stall_i       (rd_stall),
-    .head_i           (head),
     .pkt_done_i       (pkt_sent),
     .pkt_len_i        (pkt_len),
+    .pkt_q_i          (pkt_q),
     .desc_rd_i        (mrd_valid && d2h_ready && src_gnt[SrcMrd] && mrd_dest),
     .dma_rd_i         (mrd_valid && d2h_ready && src_gnt[SrcMrd]),
     .bad_desc_i       (bad_desc),
@@ -643,7 +674,7 @@ module nictx_tx_top #(
         d2h_err  = rcpl_err;
         d2h_tag  = rcpl_tag;
         d2h_len  = rcpl_len;
-        d2h_addr = {54'd0, rcpl_off};
+        d2h_addr = {51'd0, rcpl_off};
         d2h_data = rcpl_data;
       end
       2'(SrcWr): begin
@@ -713,8 +744,16 @@ module nictx_tx_top #(
 `endif
 
   // verilator lint_off UNUSEDSIGNAL
+  // STEP1 stubs: the datapath is still single-queue
+  assign f_q = '0;
+  assign c_q = '0;
+  assign s_q = '0;
+  assign pkt_q = '0;
+  assign hr_head = head;
   logic unused;
-  assign unused = ^{h2d_addr[63:10], h2d_depth, d2h_depth, wire_depth};  // BAR0 is 1 KiB
+  assign unused = ^{h2d_addr[63:13], h2d_depth, d2h_depth, wire_depth,  // BAR0 is 8 KiB
+                    db_q, db_tail, queues, sched_drr, drr_quantum, f_ring_base, f_ring_log2,
+                    f_tail, c_ring_log2, c_tail, c_wb_addr, s_weight, hr_q};
   // verilator lint_on UNUSEDSIGNAL
 
 endmodule

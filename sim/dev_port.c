@@ -42,7 +42,7 @@ static void d2h_collect(struct sim *s, const struct dev_beat *b)
 
     if (tlp_beat_collect(s->ops->width, t, &s->d2h_beat, b)) {
         if (t->type == TLP_CPLD || t->type == TLP_CPL)
-            t->addr &= 0x3ff; /* a BAR0 offset; lanes already taken */
+            t->addr &= NICTX_BAR0_SIZE - 1; /* a BAR0 offset; lanes already taken */
         d2h_classify(s, t);
         pcie_link_advance(s->h2d, s->now);
         if (pcie_link_send(s->d2h, s->now, t) != 0)

@@ -23,7 +23,11 @@
  * and access as the generated register map has them (NICTX_REGS, from
  * rtl/regs/nictx_regs.rdl), the address and data registers at 0 and all
  * ones, CTRL, ERR write-1-to-clear, read-only registers, unlisted offsets
- * and bad sizes refused.
+ * and bad sizes refused.  Queues: QUEUES, SCHED and DRR_QUANTUM at their
+ * bounds; every register of every queue block (NICTX_QREGS) at its reset
+ * value and access, numeric ones at min and max, queue 0's block the
+ * register page's registers, blocks of queues >= QUEUES refused; the
+ * enable refusals of QUEUES > 1.
  *
  * The host is tests/engine_host.h, as for test_engine, set up for long
  * runs: host memory is filled once with a pattern, so a frame is just (bus
@@ -498,6 +502,186 @@ static void test_limits_register_access(void **state)
                      eh_rd32(h, NICTX_REG_ERR));
         assert_int_equal(eh_rd32(h, r->off), r->reset);
     }
+}
+
+
+/* ------------------------------------------------------------ queue blocks */
+
+struct qreg_info {
+    const char *name;
+    uint32_t off, reset;
+    enum reg_acc acc;
+    int swmod;
+};
+
+#define QREG_ROW(name, off, reset, acc, swmod) {#name, off, reset, ACC_##acc, swmod},
+static const struct qreg_info qregs[] = {NICTX_QREGS(QREG_ROW)};
+#undef QREG_ROW
+#define N_QREGS (sizeof(qregs) / sizeof(qregs[0]))
+_Static_assert(sizeof(qregs) / sizeof(qregs[0]) == NICTX_NUM_QREGS, "NICTX_NUM_QREGS");
+_Static_assert(NICTX_REG_Q(3, NICTX_QREG_HEAD) == 0x10C4u, "NICTX_REG_Q");
+_Static_assert(NICTX_BAR0_SIZE == 0x2000u && NICTX_Q_MAX == 64u, "BAR0 holds 64 blocks");
+
+/* An access that is refused with BAD_ACCESS only (a read: UR, all ones). */
+static void bad_access(struct eh *h, uint32_t off, int read)
+{
+    if (read)
+        assert_int_equal(eh_rd32(h, off), 0xFFFFFFFFu);
+    else
+        eh_wr32(h, off, 1);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), NICTX_ERR_BAD_ACCESS);
+    eh_wr32(h, NICTX_REG_ERR, NICTX_ERR_BAD_ACCESS);
+}
+
+/* QUEUES, SCHED, DRR_QUANTUM at their bounds (one past each refused);
+ * QUEUES limits the blocks that answer: with QUEUES n, queue n-1's block
+ * answers and queue n's is refused, reads with UR. */
+static void test_limits_queue_register_bounds(void **state)
+{
+    struct lim *t = *state;
+    struct eh *h = &t->h;
+
+    /* QUEUES 1 after reset: only queue 0's block */
+    assert_int_equal(eh_rd32(h, NICTX_REG_Q(0, NICTX_QREG_RING_LOG2)), 8);
+    bad_access(h, NICTX_REG_Q(1, NICTX_QREG_RING_LOG2), 1);
+    bad_access(h, NICTX_REG_Q(1, NICTX_QREG_WEIGHT), 0);
+    bad_access(h, NICTX_REG_Q(63, NICTX_QREG_TAIL), 0);
+    rejects(h, NICTX_REG_QUEUES, 0, NICTX_ERR_BAD_ACCESS);
+    rejects(h, NICTX_REG_QUEUES, 65, NICTX_ERR_BAD_ACCESS);
+    accepts(h, NICTX_REG_QUEUES, 64);
+    assert_int_equal(eh_rd32(h, NICTX_REG_Q(63, NICTX_QREG_WEIGHT)), 1);
+    accepts(h, NICTX_REG_QUEUES, 5);
+    assert_int_equal(eh_rd32(h, NICTX_REG_Q(4, NICTX_QREG_WEIGHT)), 1);
+    bad_access(h, NICTX_REG_Q(5, NICTX_QREG_WEIGHT), 1);
+    bad_access(h, NICTX_REG_Q(5, NICTX_QREG_RING_BASE_LO), 0);
+    accepts(h, NICTX_REG_QUEUES, 1);
+    /* offsets 0x400..0xFFF: nothing there */
+    bad_access(h, 0x400, 1);
+    bad_access(h, 0xFFC, 0);
+    accepts(h, NICTX_REG_SCHED, NICTX_SCHED_DRR);
+    accepts(h, NICTX_REG_SCHED, NICTX_SCHED_RR);
+    rejects(h, NICTX_REG_SCHED, 2, NICTX_ERR_BAD_ACCESS);
+    accepts(h, NICTX_REG_DRR_QUANTUM, 64);
+    accepts(h, NICTX_REG_DRR_QUANTUM, 65536);
+    rejects(h, NICTX_REG_DRR_QUANTUM, 63, NICTX_ERR_BAD_ACCESS);
+    rejects(h, NICTX_REG_DRR_QUANTUM, 65537, NICTX_ERR_BAD_ACCESS);
+    accepts(h, NICTX_REG_DRR_QUANTUM, 2048);
+}
+
+/* Every register of every queue block (QUEUES 64): its reset value, its
+ * access (RW ones take their reset value back, RO ones refuse writes), the
+ * numeric ones at min and max and one past each refused, the address
+ * registers at all ones; each queue's storage its own (a value written to
+ * queue q is read back there and nowhere else); queue 0's block and the
+ * register page the same storage. */
+static void test_limits_queue_blocks(void **state)
+{
+    struct lim *t = *state;
+    struct eh *h = &t->h;
+    unsigned q, i;
+
+    accepts(h, NICTX_REG_QUEUES, 64);
+    for (q = 0; q < NICTX_Q_MAX; q++) {
+        for (i = 0; i < N_QREGS; i++) {
+            uint32_t off = NICTX_REG_Q(q, qregs[i].off);
+
+            if (eh_rd32(h, off) != qregs[i].reset)
+                fail_msg("queue %u register %s reads 0x%x after reset, the map says 0x%x", q,
+                         qregs[i].name, eh_rd32(h, off), qregs[i].reset);
+            if (qregs[i].swmod)
+                continue;
+            if (qregs[i].acc == ACC_RO) {
+                bad_access(h, off, 0);
+                assert_int_equal(eh_rd32(h, off), qregs[i].reset);
+            } else {
+                accepts(h, off, qregs[i].reset);
+            }
+        }
+        /* read 0 inside the block past its registers */
+        assert_int_equal(eh_rd32(h, NICTX_REG_Q(q, 0x3C)), 0);
+        assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
+        bad_access(h, NICTX_REG_Q(q, 0x3C), 0);
+        accepts(h, NICTX_REG_Q(q, NICTX_QREG_RING_LOG2), 3);
+        accepts(h, NICTX_REG_Q(q, NICTX_QREG_RING_LOG2), 16);
+        rejects(h, NICTX_REG_Q(q, NICTX_QREG_RING_LOG2), 2, NICTX_ERR_BAD_ACCESS);
+        rejects(h, NICTX_REG_Q(q, NICTX_QREG_RING_LOG2), 17, NICTX_ERR_BAD_ACCESS);
+        accepts(h, NICTX_REG_Q(q, NICTX_QREG_WEIGHT), 1);
+        accepts(h, NICTX_REG_Q(q, NICTX_QREG_WEIGHT), 255);
+        rejects(h, NICTX_REG_Q(q, NICTX_QREG_WEIGHT), 0, NICTX_ERR_BAD_ACCESS);
+        rejects(h, NICTX_REG_Q(q, NICTX_QREG_WEIGHT), 256, NICTX_ERR_BAD_ACCESS);
+        /* TAIL: a doorbell, refused while disabled */
+        rejects(h, NICTX_REG_Q(q, NICTX_QREG_TAIL), 1, NICTX_ERR_DB_OFF);
+        eh_wr64(h, NICTX_REG_Q(q, NICTX_QREG_RING_BASE_LO), 0x1234567800000010ull + q * 0x10u);
+        eh_wr64(h, NICTX_REG_Q(q, NICTX_QREG_WB_ADDR_LO), 0xFFFFFFFFFFFFFFFFull - q);
+    }
+    /* each queue kept its own values */
+    for (q = 0; q < NICTX_Q_MAX; q++) {
+        assert_int_equal(eh_rd64(h, NICTX_REG_Q(q, NICTX_QREG_RING_BASE_LO)),
+                         0x1234567800000010ull + q * 0x10u);
+        assert_int_equal(eh_rd64(h, NICTX_REG_Q(q, NICTX_QREG_WB_ADDR_LO)),
+                         (0xFFFFFFFFFFFFFFFFull - q) & ~3ull);
+        assert_int_equal(eh_rd32(h, NICTX_REG_Q(q, NICTX_QREG_WEIGHT)), 255);
+        assert_int_equal(eh_rd32(h, NICTX_REG_Q(q, NICTX_QREG_RING_LOG2)), 16);
+    }
+    /* queue 0's block is the register page's ring and writeback */
+    assert_int_equal(eh_rd64(h, NICTX_REG_RING_BASE_LO), 0x1234567800000010ull);
+    assert_int_equal(eh_rd32(h, NICTX_REG_RING_LOG2), 16);
+    accepts(h, NICTX_REG_RING_LOG2, 9);
+    assert_int_equal(eh_rd32(h, NICTX_REG_Q(0, NICTX_QREG_RING_LOG2)), 9);
+    assert_int_equal(eh_rd32(h, NICTX_REG_Q(1, NICTX_QREG_RING_LOG2)), 16);
+    eh_wr32(h, NICTX_REG_Q(0, NICTX_QREG_WB_ADDR_HI), 0x42);
+    assert_int_equal(eh_rd32(h, NICTX_REG_WB_ADDR_HI), 0x42);
+    assert_int_equal(eh_rd32(h, NICTX_REG_Q(0, NICTX_QREG_HEAD)), eh_rd32(h, NICTX_REG_HEAD));
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
+}
+
+/* The enable refusals with QUEUES > 1 (ERR.CFG, the engine stays
+ * disabled): PROTO other than TAIL, CPL_MODE other than HEAD_WB,
+ * IRQ_THRESH or IRQ_TIMER not 0, a queue in use with ring base 0; QUEUES
+ * written while enabled (or after, until a queue reset) refused. */
+static void test_limits_queue_enable_refusals(void **state)
+{
+    struct lim *t = *state;
+    struct eh *h = &t->h;
+    unsigned q;
+
+    accepts(h, NICTX_REG_QUEUES, 3);
+    for (q = 0; q < 2; q++) /* queue 2 without a ring */
+        eh_wr64(h, NICTX_REG_Q(q, NICTX_QREG_RING_BASE_LO), HOST_BASE + q * 0x1000u);
+    rejects(h, NICTX_REG_CTRL, NICTX_CTRL_ENABLE, NICTX_ERR_CFG);
+    eh_wr64(h, NICTX_REG_Q(2, NICTX_QREG_RING_BASE_LO), HOST_BASE + 0x2000u);
+    accepts(h, NICTX_REG_PROTO, NICTX_PROTO_OWNER);
+    rejects(h, NICTX_REG_CTRL, NICTX_CTRL_ENABLE, NICTX_ERR_CFG);
+    accepts(h, NICTX_REG_PROTO, NICTX_PROTO_WC);
+    rejects(h, NICTX_REG_CTRL, NICTX_CTRL_ENABLE, NICTX_ERR_CFG);
+    accepts(h, NICTX_REG_PROTO, NICTX_PROTO_TAIL);
+    accepts(h, NICTX_REG_CPL_MODE, NICTX_CPL_MODE_CQ);
+    rejects(h, NICTX_REG_CTRL, NICTX_CTRL_ENABLE, NICTX_ERR_CFG);
+    accepts(h, NICTX_REG_CPL_MODE, NICTX_CPL_MODE_DESC_WB);
+    rejects(h, NICTX_REG_CTRL, NICTX_CTRL_ENABLE, NICTX_ERR_CFG);
+    accepts(h, NICTX_REG_CPL_MODE, NICTX_CPL_MODE_HEAD_WB);
+    accepts(h, NICTX_REG_IRQ_THRESH, 1);
+    rejects(h, NICTX_REG_CTRL, NICTX_CTRL_ENABLE, NICTX_ERR_CFG);
+    accepts(h, NICTX_REG_IRQ_THRESH, 0);
+    accepts(h, NICTX_REG_IRQ_TIMER, 1);
+    rejects(h, NICTX_REG_CTRL, NICTX_CTRL_ENABLE, NICTX_ERR_CFG);
+    accepts(h, NICTX_REG_IRQ_TIMER, 0);
+    /* queue 3 has no ring, but is not in use */
+    accepts(h, NICTX_REG_CTRL, NICTX_CTRL_ENABLE);
+    rejects(h, NICTX_REG_QUEUES, 4, NICTX_ERR_CFG);
+    rejects(h, NICTX_REG_QUEUES, 1, NICTX_ERR_CFG);
+    rejects(h, NICTX_REG_Q(1, NICTX_QREG_RING_BASE_LO), 0x5000, NICTX_ERR_CFG);
+    rejects(h, NICTX_REG_Q(2, NICTX_QREG_RING_LOG2), 4, NICTX_ERR_CFG);
+    bad_access(h, NICTX_REG_Q(3, NICTX_QREG_TAIL), 0);
+    eh_wr32(h, NICTX_REG_CTRL, 0);
+    rejects(h, NICTX_REG_QUEUES, 1, NICTX_ERR_CFG); /* until a queue reset */
+    eh_wr32(h, NICTX_REG_CTRL, NICTX_CTRL_RESET);
+    while (eh_rd32(h, NICTX_REG_STATUS) & NICTX_STATUS_RESETTING)
+        ;
+    accepts(h, NICTX_REG_QUEUES, 1);
+    /* one queue: every protocol again */
+    accepts(h, NICTX_REG_PROTO, NICTX_PROTO_OWNER);
+    accepts(h, NICTX_REG_CTRL, NICTX_CTRL_ENABLE);
 }
 
 /* ------------------------------------------------------------ RW fields */
@@ -1557,6 +1741,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_limits_reset_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_register_access, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_rw_fields, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_limits_queue_register_bounds, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_limits_queue_blocks, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_limits_queue_enable_refusals, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_ctrl_and_err, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_read_only_and_bad_sizes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_ring_log2_min, setup, teardown),

@@ -35,6 +35,10 @@ Names (each is checked to be unique within its language):
     <R><V>        logic [W-1:0] value V of the field's enum
     <M>Base, <M>Bytes        a memory window (the WC window)
     BarBytes      size of the BAR
+    QBase, QStride, QMax     the per-queue register blocks (the Q regfile
+                             array): queue q's block at QBase + q * QStride
+    QReg<R>, QReg<R>Reset, QReg<R>Bits, Q<R><F>...   a register of the block,
+                             as above (offset inside the block)
   C (nictx_regs_gen.h), prefix NICTX_
     NICTX_REG_<R>            offset
     NICTX_REG_<R>_RESET      the register's value after reset
@@ -45,6 +49,11 @@ Names (each is checked to be unique within its language):
     NICTX_BAR0_SIZE
     NICTX_REGS(X)            X(name, offset, reset, access, swmod) for every
                              register in offset order; access RO, RW or W1C
+    NICTX_Q_BASE, NICTX_Q_STRIDE, NICTX_Q_MAX   the per-queue blocks
+    NICTX_QREG_<R>, NICTX_QREG_<R>_RESET, NICTX_Q_<R>_<F>...   a register
+                             of the block (offset inside it)
+    NICTX_REG_Q(q, r)        BAR0 offset of register r of queue q's block
+    NICTX_QREGS(X)           the block's registers, as NICTX_REGS
 """
 
 import hashlib
@@ -52,7 +61,7 @@ import os
 import re
 import textwrap
 
-from systemrdl.node import AddrmapNode, FieldNode, MemNode, RegNode
+from systemrdl.node import AddrmapNode, FieldNode, MemNode, RegfileNode, RegNode
 from systemrdl.rdltypes import OnWriteType
 
 from peakrdl.plugins.exporter import ExporterSubcommandPlugin
@@ -136,6 +145,28 @@ class Window:
             "RW" if node.is_sw_writable else "RO")
 
 
+class QBlock:
+    """The per-queue register blocks: one regfile array at the top level."""
+
+    def __init__(self, node: RegfileNode):
+        if not node.is_array or len(node.array_dimensions) != 1:
+            raise ValueError(f"{node.inst_name}: a one-dimensional regfile array")
+        self.name = node.inst_name
+        self.base = node.raw_address_offset
+        self.stride = node.array_stride
+        self.count = node.array_dimensions[0]
+        self.title = _text(node.get_property("name"))
+        self.desc = _text(node.get_property("desc"))
+        self.regs = []
+        for c in node.children():
+            if not isinstance(c, RegNode):
+                raise ValueError(f"{c.inst_name}: only registers in {self.name}")
+            self.regs.append(Reg(c))
+        self.regs.sort(key=lambda r: r.offset)
+        if self.regs[-1].offset + 4 > self.stride:
+            raise ValueError(f"{self.name}: registers beyond the stride")
+
+
 class RegMap:
     def __init__(self, top: AddrmapNode, rdl_path: str):
         self.name = top.inst_name
@@ -144,11 +175,14 @@ class RegMap:
         self.size = top.size
         self.regs = []
         self.windows = []
-        for c in top.children():
+        self.qblk = None
+        for c in top.children(unroll=False):
             if isinstance(c, RegNode):
                 self.regs.append(Reg(c))
             elif isinstance(c, MemNode):
                 self.windows.append(Window(c))
+            elif isinstance(c, RegfileNode) and self.qblk is None:
+                self.qblk = QBlock(c)
             else:
                 raise ValueError(f"{c.inst_name}: only registers and memories at the top level")
         self.regs.sort(key=lambda r: r.offset)
@@ -237,14 +271,26 @@ def gen_sv(rm: RegMap, pkg="nictx_reg_pkg"):
     ]
     names = []
     p("int unsigned", "BarBytes", str(rm.size), "BAR0 size")
-    for r in rm.regs:
+    qb = rm.qblk
+    rows = [(r, "Reg", "", 8) for r in rm.regs]
+    if qb:
+        ow = max(1, (qb.stride - 1).bit_length())
+        rows += [(r, "QReg", "Q", ow) for r in qb.regs]
+    for r, rp, fp, offw in rows:
         rc = _camel(r.name)
-        p(None, None, None, "%s 0x%02X %s: %s" % (r.name, r.offset, r.access, r.title))
-        p("logic [7:0]", "Reg" + rc, _sv_hex(8, r.offset))
-        p("logic [31:0]", "Reg%sReset" % rc, _sv_hex(32, r.reset))
-        p("int unsigned", "Reg%sBits" % rc, str(r.bits))
+        if rp == "QReg" and r is qb.regs[0]:
+            p(None, None, None, "%s[%d] @ 0x%X += 0x%X: %s" % (
+                qb.name, qb.count, qb.base, qb.stride, qb.title))
+            p("int unsigned", "QBase", str(qb.base), "BAR0 offset of queue 0's block")
+            p("int unsigned", "QStride", str(qb.stride), "bytes per queue block")
+            p("int unsigned", "QMax", str(qb.count), "queue blocks")
+        p(None, None, None, "%s%s 0x%02X %s: %s" % (
+            "Q[q]." if rp == "QReg" else "", r.name, r.offset, r.access, r.title))
+        p("logic [%d:0]" % (offw - 1), rp + rc, _sv_hex(offw, r.offset))
+        p("logic [31:0]", "%s%sReset" % (rp, rc), _sv_hex(32, r.reset))
+        p("int unsigned", "%s%sBits" % (rp, rc), str(r.bits))
         for f in r.fields:
-            fc = rc + _camel(f.name)
+            fc = fp + rc + _camel(f.name)
             if f.width == 1:
                 p("int unsigned", fc, str(f.lsb), f.access)
                 p("logic", fc + "Reset", "1'b%d" % f.reset)
@@ -253,7 +299,7 @@ def gen_sv(rm: RegMap, pkg="nictx_reg_pkg"):
                 p("int unsigned", fc + "Width", str(f.width))
                 p("logic [%d:0]" % (f.width - 1), fc + "Reset", _sv_hex(f.width, f.reset))
             for (en, ev, _) in f.enum:
-                p("logic [%d:0]" % (f.width - 1), rc + _camel(en), "%d'd%d" % (f.width, ev))
+                p("logic [%d:0]" % (f.width - 1), fp + rc + _camel(en), "%d'd%d" % (f.width, ev))
     for w in rm.windows:
         wc = _camel(w.name)
         p(None, None, None, "%s 0x%03X..0x%03X %s: %s" % (
@@ -345,6 +391,32 @@ def gen_c(rm: RegMap, prefix="NICTX", guard="NICTX_REGS_GEN_H"):
             w.name, w.offset, w.offset + w.size - 1, w.access, w.title, w.desc))
         d("%s_%s_BASE" % (prefix, w.name), "0x%03Xu" % w.offset)
         d("%s_%s_SIZE" % (prefix, w.name), "0x%03Xu" % w.size)
+    qb = rm.qblk
+    if qb:
+        out.append("")
+        out += _c_comment("%s[%d] @ 0x%X += 0x%X: %s.  %s" % (
+            qb.name, qb.count, qb.base, qb.stride, qb.title, qb.desc))
+        d("%s_Q_BASE" % prefix, "0x%04Xu" % qb.base)
+        d("%s_Q_STRIDE" % prefix, "0x%02Xu" % qb.stride)
+        d("%s_Q_MAX" % prefix, "%du" % qb.count)
+        names.append("%s_REG_Q" % prefix)
+        out.append("#define %s_REG_Q(q, r) (%s_Q_BASE + (q) * %s_Q_STRIDE + (r))" % (
+            prefix, prefix, prefix))
+        for r in qb.regs:
+            out.append("")
+            out += _c_comment("Q[q].%s 0x%02X %s: %s.  %s" % (r.name, r.offset, r.access, r.title, r.desc))
+            d("%s_QREG_%s" % (prefix, r.name), "0x%02Xu" % r.offset)
+            d("%s_QREG_%s_RESET" % (prefix, r.name), "0x%08Xu" % r.reset)
+            for f in r.fields:
+                fn = "%s_Q_%s_%s" % (prefix, r.name, f.name)
+                rng = ("bit %d" % f.lsb) if f.width == 1 else ("bits %d:%d" % (f.msb, f.lsb))
+                out += _c_comment("%s, %s, reset %s: %s" % (rng, f.access, _reset_text(f.reset), f.desc))
+                if f.width == 1:
+                    d(fn, "0x%Xu" % f.mask)
+                else:
+                    d(fn + "_SHIFT", "%du" % f.lsb)
+                    d(fn + "_WIDTH", "%du" % f.width)
+                    d(fn + "_MASK", "0x%08Xu" % f.mask)
 
     out += ["", "/* Every register: X(name, offset, reset, access, swmod). */",
             "#define %s_REGS(X) \\" % prefix]
@@ -354,6 +426,15 @@ def gen_c(rm: RegMap, prefix="NICTX", guard="NICTX_REGS_GEN_H"):
             (r.name + ",").ljust(nw), r.offset, r.reset, r.access + ",", int(r.swmod)))
     out[-1] = out[-1][:-2]
     d("%s_NUM_REGS" % prefix, "%du" % len(rm.regs))
+    if qb:
+        out += ["", "/* Every register of a queue block: X(name, offset in the block, reset,",
+                " * access, swmod). */", "#define %s_QREGS(X) \\" % prefix]
+        nw = max(len(r.name) for r in qb.regs) + 1
+        for r in qb.regs:
+            out.append("    X(%s 0x%02Xu, 0x%08Xu, %-4s %d) \\" % (
+                (r.name + ",").ljust(nw), r.offset, r.reset, r.access + ",", int(r.swmod)))
+        out[-1] = out[-1][:-2]
+        d("%s_NUM_QREGS" % prefix, "%du" % len(qb.regs))
     out += ["", "#endif /* %s */" % guard]
     _unique(names)
     return _stamped(out, 1, "/* %s */", rm)
@@ -398,6 +479,19 @@ def gen_md(rm: RegMap):
         out.append("| 0x%03X-0x%03X | **%s** | | %s | - | %s |" % (
             w.offset, w.offset + w.size - 1, w.name, w.access.lower(),
             _md_cell(w.title + ". " + w.desc)))
+    qb = rm.qblk
+    if qb:
+        out += ["", "Queue register blocks (%s[%d]): queue q's block at 0x%X + q * 0x%X.  %s" % (
+            qb.name, qb.count, qb.base, qb.stride, _md_cell(qb.desc)), "",
+            "| offset in block | register / field | bits | access | reset | description |",
+            "|---|---|---|---|---|---|"]
+        for r in qb.regs:
+            desc = r.title + "." + (" " + r.desc if r.desc else "")
+            f = r.fields[0]
+            desc += (" " + f.desc) if f.desc else ""
+            bits = str(f.lsb) if f.width == 1 else "%d:%d" % (f.msb, f.lsb)
+            out.append("| 0x%02X | **%s** | %s | %s | %s | %s |" % (
+                r.offset, r.name, bits, r.access.lower(), _reset_text(r.reset), _md_cell(desc)))
     out += ["", "Access: ro read-only (a write is refused), rw read/write, wo write-only "
             "(reads 0), w1c write 1 to clear.  A register's reset is its value after reset; "
             "offsets of the register page not listed read 0 and refuse writes.", ""]
