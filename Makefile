@@ -45,7 +45,7 @@ deps: $(DEPS_STAMP)
 # ---------------------------------------------------------------- RTL
 RTL_TOP  := nictx_tx_top
 RTL_PKGS := rtl/nictx_reg_pkg.sv rtl/nictx_pkg.sv
-RTL_SRCS := $(RTL_PKGS) rtl/prim_fifo_sync.sv rtl/prim_arbiter_rr.sv \
+RTL_SRCS := $(RTL_PKGS) rtl/prim_fifo_sync.sv rtl/prim_arbiter_rr.sv rtl/prim_rr_pick.sv \
             $(filter-out $(RTL_PKGS),$(sort $(wildcard rtl/nictx_*.sv)))
 # RTL_ASSERT=0 builds the engine without its protocol assertions: about a
 # third faster for sweeps; tests and CI keep them on.
@@ -236,7 +236,7 @@ SIM_TESTS    += memory progress
 # The whole system at every datapath width (docs/width.md).
 SIM_TESTS    += width
 # Engine tests drive the Verilated RTL directly through struct device_ops.
-ENGINE_TESTS := engine limits reset cpl
+ENGINE_TESTS := engine limits reset cpl queues
 CLI_TESTS    := cli sweep_cli
 ALL_TESTS    := $(UNIT_TESTS) $(ENGINE_TESTS) $(SIM_TESTS) $(CLI_TESTS)
 

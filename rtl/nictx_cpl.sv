@@ -29,10 +29,35 @@
 // completion write that covers every completion counted so far, so the
 // host sees them when it takes the interrupt.
 //
+// Queues (multi_i: QUEUES > 1; docs/device.md, Queues): only head
+// writeback, no interrupts (nictx_regs refuses anything else).  Each
+// queue has its head and its count of unreported completions, arrays
+// indexed by queue; pkt_done_i advances pkt_q_i's (its ring size, tail and
+// writeback address come from the register block through c_q_o).  A
+// queue's completion write is due after wb_thresh_i of its completions or
+// when its head reaches its tail, if its WB_ADDR is not 0: the queue's bit
+// in a pending mask is set, and the output register sends the pending
+// queues round robin (prim_rr_pick), each one 4-byte MWr of its head now
+// to its WB_ADDR (w_q_o, w_wb_addr_i).  The single-queue logic above then
+// stays idle.  hr_head_o is the head of queue hr_q_i (register reads).
+//
 // Handshake: wr_valid_o never waits for wr_ready_i; fields are registers.
-module nictx_cpl (
+module nictx_cpl #(
+  parameter int unsigned NumQueues = 64,
+  localparam int unsigned QW       = (NumQueues > 1) ? $clog2(NumQueues) : 1
+) (
   input  logic        clk_i,
   input  logic        rst_ni,
+  input  logic        multi_i,       // QUEUES > 1
+  input  logic [QW-1:0] pkt_q_i,     // pkt_done_i's queue
+  output logic [QW-1:0] c_q_o,       // = pkt_q_i: the queue c_* describe
+  input  logic [4:0]  c_ring_log2_i,
+  input  logic [15:0] c_tail_i,
+  input  logic [63:0] c_wb_addr_i,
+  output logic [QW-1:0] w_q_o,       // the queue whose completion write goes out next
+  input  logic [63:0] w_wb_addr_i,   // ... its WB_ADDR
+  input  logic [QW-1:0] hr_q_i,
+  output logic [15:0] hr_head_o,
   input  logic [4:0]  ring_log2_i,
   input  logic [15:0] tail_i,
   input  logic        pkt_done_i,
@@ -77,6 +102,27 @@ module nictx_cpl (
   logic [15:0] mask, cq_mask, last;
   logic        wb_on, irq_on, at_tail, wb_due, irq_trig, irq_due, last_ph;
   logic [31:0] dd_word;
+
+  // Queues (multi_i)
+  logic [15:0] mhead_m [NumQueues];     // head per queue
+  logic [15:0] mcnt_m  [NumQueues];     // completions not yet reported, per queue
+  logic [NumQueues-1:0] mpend_d, mpend_q;  // a completion write is due
+  logic [QW-1:0] mptr_d, mptr_q;        // round robin over the pending ones
+  logic [QW-1:0] mw_q;
+  logic          mw_any, m_send, m_due;
+  logic [15:0]   m_mask, m_head, m_cnt;
+  logic          pkt_done_s;            // a completion for the single-queue logic
+
+  assign pkt_done_s = pkt_done_i && !multi_i;
+
+  prim_rr_pick #(
+    .N (NumQueues > 1 ? NumQueues : 2)
+  ) u_wb_pick (
+    .req_i   ((NumQueues > 1 ? NumQueues : 2)'(mpend_q)),
+    .ptr_i   ((NumQueues > 1 ? QW : 1)'(mptr_q)),
+    .idx_o   (mw_q),
+    .valid_o (mw_any)
+  );
 
   always_comb begin
     mask    = 16'((17'd1 << ring_log2_i) - 17'd1);
@@ -150,7 +196,7 @@ module nictx_cpl (
       irq_cnt_d  = '0;
       tmr_run_d  = 1'b0;
     end
-    if (pkt_done_i) begin
+    if (pkt_done_s) begin
       head_d    = (head_q + 16'd1) & mask;
       if (head_d == '0) hphase_d = !hphase_q;
       wb_cnt_d  = wb_cnt_d + 16'd1;
@@ -177,9 +223,52 @@ module nictx_cpl (
         wr_data_d  = irq_addr_i[2] ? {irq_data_i, 32'd0} : {32'd0, irq_data_i};
         wr_len_d   = 4'd4;
         irq_pend_d = 1'b0;
+      end else if (m_send) begin
+        wr_valid_d = 1'b1;
+        wr_addr_d  = w_wb_addr_i;
+        wr_data_d  = w_wb_addr_i[2] ? {16'd0, mhead_m[mw_q], 32'd0} : {48'd0, mhead_m[mw_q]};
+        wr_len_d   = 4'd4;
       end
     end
   end
+
+  // Queues: the completing queue's head and count; the pending mask.
+  always_comb begin
+    m_send  = multi_i && mw_any && (!wr_valid_q || wr_ready_i) && !wb_pend_q && !irq_pend_q;
+    m_mask  = 16'((17'd1 << c_ring_log2_i) - 17'd1);
+    m_head  = (mhead_m[pkt_q_i] + 16'd1) & m_mask;
+    m_cnt   = mcnt_m[pkt_q_i] + 16'd1;
+    m_due   = wb_thresh_i != '0 && c_wb_addr_i != '0 && (m_cnt >= wb_thresh_i || m_head == c_tail_i);
+    mpend_d = mpend_q;
+    mptr_d  = mptr_q;
+    if (m_send) begin
+      mpend_d[mw_q] = 1'b0;
+      mptr_d        = mw_q + 1'b1;
+    end
+    if (multi_i && pkt_done_i && m_due) mpend_d[pkt_q_i] = 1'b1;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int unsigned q = 0; q < NumQueues; q++) begin
+        mhead_m[q] <= '0;
+        mcnt_m[q]  <= '0;
+      end
+      mpend_q <= '0;
+      mptr_q  <= '0;
+    end else begin
+      if (multi_i && pkt_done_i) begin
+        mhead_m[pkt_q_i] <= m_head;
+        mcnt_m[pkt_q_i]  <= m_due ? 16'd0 : m_cnt;
+      end
+      mpend_q <= mpend_d;
+      mptr_q  <= mptr_d;
+    end
+  end
+
+  assign c_q_o     = pkt_q_i;
+  assign w_q_o     = mw_q;
+  assign hr_head_o = multi_i ? mhead_m[hr_q_i] : head_q;
 
   assign head_o     = head_q;
   assign wr_valid_o = wr_valid_q;
@@ -187,7 +276,8 @@ module nictx_cpl (
   assign wr_data_o  = wr_data_q;
   assign wr_len_o   = wr_len_q;
   assign timer_o    = tmr_run_q;
-  assign idle_o     = !wr_valid_q && !wb_pend_q && !irq_pend_q && !wb_due && !irq_due;
+  assign idle_o     = !wr_valid_q && !wb_pend_q && !irq_pend_q && !wb_due && !irq_due &&
+                      mpend_q == '0;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -234,7 +324,7 @@ module nictx_cpl (
   logic [16:0] unrep_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) unrep_q <= '0;
-    else unrep_q <= unrep_q + {16'd0, pkt_done_i} - (wb_due ? {1'b0, wb_cnt_q} : 17'd0);
+    else unrep_q <= unrep_q + {16'd0, pkt_done_s} - (wb_due ? {1'b0, wb_cnt_q} : 17'd0);
   end
   // A completion write reports only completed descriptors: the one it
   // names is the last completed when it is captured (never one still on
@@ -255,6 +345,9 @@ module nictx_cpl (
   // been captured for a completion write (when those are on).
   IrqAfterCplWrite_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
                    irq_due |-> (!wb_on || wb_due || wb_cnt_q == '0));
+  // Queues: only head writebacks, and the single-queue logic stays idle.
+  MultiHeadWbOnly_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+                   multi_i |-> (!wb_due && !irq_due && !wb_pend_q && !irq_pend_q));
 `endif
 
 endmodule

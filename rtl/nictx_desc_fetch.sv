@@ -1,5 +1,25 @@
 // SPDX-License-Identifier: Apache-2.0
-// nictx_desc_fetch: descriptor fetch for one transmit ring.
+// nictx_desc_fetch: descriptor fetch for the transmit rings.
+//
+// Queues (queues_i = QUEUES, 1..NumQueues; docs/device.md, Queues): each
+// queue has its own fetch pointer and its own region of the buffer: the
+// BufDescs slots split into P equal regions, P = QUEUES rounded up to a
+// power of two (QUEUES 1: one region of all slots: everything below is
+// then exactly the single-ring fetcher).  A queue has work when its tail
+// is not its fetch pointer (work_q: a registered mask, updated by the
+// doorbells and the fetches, never by comparing every queue); the fetcher
+// picks the next queue with work round robin (prim_rr_pick; f_q_o, whose
+// ring_base_i, ring_log2_i and tail_i the register block answers with)
+// and reads up to fetch_max_i of its descriptors, cut at its ring's wrap
+// and at its region's wrap, into its region; a queue whose region has no
+// room for the read is passed over.  Reads retire in order through one
+// FIFO that names each read's queue.  A queue's next descriptor is ready
+// when its read retired (rdy_o, a registered mask); the scheduler
+// (nictx_tx_sched) names the queue whose head leaves next (sq_i,
+// sched_valid_i) and desc_* carry that head and its queue (desc_q_o).
+// Per-queue pointers are arrays indexed by queue, one write each a cycle.
+// The owner protocols (Owner, Wc) need QUEUES 1 (nictx_regs refuses the
+// enable otherwise): their state below is queue 0's.
 //
 // It asks the DMA read engine for up to DescFetchMax (register) descriptors
 // in one read, cut at the ring wrap, once that many slots are free in its
@@ -70,6 +90,8 @@ module nictx_desc_fetch #(
   parameter int unsigned BufDescs  = 64,  // descriptor buffer slots
   parameter int unsigned MaxReads  = 4,   // outstanding descriptor reads
   parameter int unsigned DataBytes = 8,   // bytes per read data beat
+  parameter int unsigned NumQueues = 64,  // queues (regions of at least one slot)
+  localparam int unsigned QW       = (NumQueues > 1) ? $clog2(NumQueues) : 1,
   localparam int unsigned DataW    = DataBytes * 8,
   localparam int unsigned NumWords = DataBytes / 8,        // 8-byte words per beat
   localparam int unsigned BPtrW    = $clog2(BufDescs) + 4  // buffer byte pointer
@@ -79,6 +101,14 @@ module nictx_desc_fetch #(
   input  logic        rst_ni,  // also in the simulation-only assertions' disable iff
   // verilator lint_on SYNCASYNCNET
   input  logic        enable_i,
+  input  logic [6:0]  queues_i,    // QUEUES
+  input  logic [QW-1:0] db_q_i,    // doorbell_i's queue
+  input  logic [15:0] db_tail_i,   // ... and its tail now
+  output logic [QW-1:0] f_q_o,     // the queue fetched from: ring_base_i, ring_log2_i, tail_i are its
+  output logic [NumQueues-1:0] rdy_o,  // the queue's next descriptor is in the buffer
+  input  logic [QW-1:0] sq_i,      // the queue whose head desc_* carry (nictx_tx_sched)
+  input  logic        sched_valid_i,  // ... may leave
+  output logic [QW-1:0] desc_q_o,
   input  logic [1:0]  proto_i,
   input  logic        stop_i,      // ErrDma: start no fetch
   input  logic        doorbell_i,  // arms (Owner, Wc)
@@ -126,6 +156,11 @@ module nictx_desc_fetch #(
   localparam int unsigned SlotW = $clog2(BufDescs);
   localparam int unsigned NW    = $clog2(MaxReads);
 
+  if (NumQueues < 1 || NumQueues > 64 || (NumQueues & (NumQueues - 1)) != 0 ||
+      NumQueues > BufDescs) begin : gen_queues_check
+    $error("nictx_desc_fetch: NumQueues must be a power of two in 1..64, at most BufDescs");
+  end
+
   if (BufDescs < 32 || BufDescs > 256 || (BufDescs & (BufDescs - 1)) != 0) begin : gen_buf_check
     $error("nictx_desc_fetch: BufDescs must be a power of two in 32..256 (one full fetch)");
   end
@@ -137,10 +172,31 @@ module nictx_desc_fetch #(
   logic [63:0] mem_a [BufDescs];  // descriptor word 0: buffer address
   logic [63:0] mem_l [BufDescs];  // descriptor word 1: length, flags, owner bit
 
-  logic [15:0]    fetch_d, fetch_q;     // next ring index to fetch
-  logic [SlotW:0] alloc_d, alloc_q;     // slots handed to reads
-  logic [SlotW:0] ready_d, ready_q;     // slots whose read retired
-  logic [SlotW:0] rd_d, rd_q;           // slots consumed
+  // Per queue: next ring index to fetch; slots (of its region, counted
+  // modulo twice the buffer) handed to reads, whose read retired, consumed.
+  logic [15:0]    fetch_m [NumQueues];
+  logic [SlotW:0] alloc_m [NumQueues];
+  logic [SlotW:0] ready_m [NumQueues];
+  logic [SlotW:0] rd_m    [NumQueues];
+  // The entries in use this cycle: the fetch queue's (fq), the head's (sq_i),
+  // the retiring read's (pq); *_d the value written back.
+  logic [QW-1:0]  fq, pq;
+  logic [15:0]    fetch_d, fetch_q;     // fetch_m[fq]
+  logic [SlotW:0] alloc_d, alloc_q;     // alloc_m[fq]
+  logic [SlotW:0] rdf_q;                // rd_m[fq]
+  logic [SlotW:0] ready_d, ready_q;     // ready_m[pq]
+  logic [SlotW:0] rd_d, rd_q;           // rd_m[sq_i] (the flush: queue 0's)
+  logic [SlotW:0] readyh_q;             // ready_m[sq_i]
+  logic [NumQueues-1:0] work_d, work_q; // queue's tail != its fetch pointer
+  logic [NumQueues-1:0] rdy_d, rdy_q;   // queue's next descriptor is ready
+  logic [QW-1:0]  fptr_d, fptr_q;       // round robin over queues with work
+  logic [SlotW:0] tot_d, tot_q;         // slots handed to reads, not consumed, all queues
+  logic           multi;                // QUEUES > 1
+  logic [2:0]     rlog;                 // log2 of the regions
+  logic [SlotW:0] rsize;                // slots per region
+  logic [SlotW-1:0] rmask;              // slot offset within a region
+  logic [QW-1:0]  fpick;
+  logic           fany;
   logic           req_valid_d, req_valid_q;
   logic [63:0]    req_addr_d, req_addr_q;
   logic [13:0]    req_len_d, req_len_q;
@@ -162,13 +218,13 @@ module nictx_desc_fetch #(
   // Slots not yet ready, in allocation order: {block, size}: a read of
   // `size` descriptors, or one inserted block (ready once it is the oldest).
   logic           nf_wvalid, nf_wready, nf_rvalid, nf_pop;
-  logic [SlotW+1:0] nf_wdata, nf_rdata;
+  logic [QW+SlotW+1:0] nf_wdata, nf_rdata;
   logic [NW:0]    nf_depth;
   logic           nf_blk;
   logic [SlotW:0] nf_size;
 
   prim_fifo_sync #(
-    .Width (SlotW + 2),
+    .Width (QW + SlotW + 2),
     .Depth (MaxReads)
   ) u_size_fifo (
     .clk_i    (clk_i),
@@ -181,7 +237,7 @@ module nictx_desc_fetch #(
     .rdata_o  (nf_rdata),
     .depth_o  (nf_depth)
   );
-  assign {nf_blk, nf_size} = nf_rdata;
+  assign {pq, nf_blk, nf_size} = nf_rdata;
   // Room for one more read: under the register's cap (and so the FIFO's).
   logic nf_room;
   assign nf_room = nf_wready && 32'(nf_depth) < 32'(inflight_i);
@@ -220,7 +276,7 @@ module nictx_desc_fetch #(
   logic [63:0]    w_addr, w_len;
   logic [SlotW-1:0] hslot, aslot;
   logic           owner;                // Owner or Wc protocol
-  logic [15:0]    mask, tail_avail, n, inbuf16;
+  logic [15:0]    mask, tail_avail, n, inbuf16, rleft;
   // Ring sizes and distances reach 65536 (RING_LOG2 = 16): 17 bits.
   logic [16:0]    ring_sz, to_wrap, avail, room, blk_lim, pub, inbuf17;
   logic [SlotW:0] inbuf, free_slots;
@@ -229,25 +285,67 @@ module nictx_desc_fetch #(
   logic [15:0]    blk_dk;
   logic           blk_stale, blk_at_f, blk_ahead, blk_drop;
 
+  // Regions: P = QUEUES rounded up to a power of two.
   always_comb begin
-    hslot      = rd_q[SlotW-1:0];
-    aslot      = alloc_q[SlotW-1:0];
+    multi = queues_i != 7'd1;
+    rlog  = '0;
+    for (int unsigned r = 0; r < 6; r++) begin
+      if ((7'd1 << r) < queues_i) rlog = 3'(r + 1);
+    end
+    rsize = (SlotW + 1)'(BufDescs) >> rlog;
+    rmask = SlotW'(rsize - 1'b1);
+  end
+
+  prim_rr_pick #(
+    .N (NumQueues > 1 ? NumQueues : 2)
+  ) u_fetch_pick (
+    .req_i   ((NumQueues > 1 ? NumQueues : 2)'(work_q)),
+    .ptr_i   ((NumQueues > 1 ? QW : 1)'(fptr_q)),
+    .idx_o   (fpick),
+    .valid_o (fany)
+  );
+
+  // Slot of queue q's pointer p: the region's base, the offset in it.
+  // verilator lint_off UNUSEDSIGNAL
+  function automatic logic [SlotW-1:0] slot_of(logic [QW-1:0] q, logic [SlotW:0] p,
+                                               logic [2:0] rl, logic [SlotW-1:0] rm);
+    logic [SlotW+QW-1:0] base;  // only the bits below SlotW matter
+    base    = (SlotW + QW)'(q) << (SlotW - 32'(rl));
+    slot_of = SlotW'(base) | (p[SlotW-1:0] & rm);
+  endfunction
+  // verilator lint_on UNUSEDSIGNAL
+
+  // The entries of this cycle's queues (apart from the main logic: the
+  // head's words go to the scheduler, whose answer comes back).
+  always_comb begin
+    fq         = multi ? fpick : '0;
+    fetch_q    = fetch_m[fq];
+    alloc_q    = alloc_m[fq];
+    rdf_q      = rd_m[fq];
+    ready_q    = ready_m[pq];
+    rd_q       = rd_m[sq_i];
+    readyh_q   = ready_m[sq_i];
+    hslot      = slot_of(sq_i, rd_q, rlog, rmask);
+    aslot      = slot_of(fq, alloc_q, rlog, rmask);
     w_addr     = mem_a[hslot];
     w_len      = mem_l[hslot];
+    head_derr  = derr_q[hslot];
+  end
+
+  always_comb begin
     owner      = proto_i != nictx_reg_pkg::ProtoTail;
     mask       = 16'((17'd1 << ring_log2_i) - 17'd1);
     ring_sz    = 17'd1 << ring_log2_i;
     tail_avail = (tail_i - fetch_q) & mask;
     to_wrap    = ring_sz - {1'b0, fetch_q};  // 1..ring size
-    inbuf      = alloc_q - rd_q;  // fetched, not yet consumed: ring indices [cons, fetch)
+    inbuf      = alloc_q - rdf_q;  // fetched, not yet consumed: ring indices [cons, fetch)
     inbuf16    = {{(15 - SlotW){1'b0}}, inbuf};
     inbuf17    = {1'b0, inbuf16};
-    free_slots = BufDescs[SlotW:0] - inbuf;
+    free_slots = rsize - inbuf;
     no_reads   = !req_valid_q && !nf_rvalid;
 
     // Head of the buffer: owned?  (Owner, Wc)
-    head_valid = ready_q != rd_q;
-    head_derr  = derr_q[hslot];
+    head_valid = sched_valid_i;  // rdy_q[sq_i]: ready_m[sq_i] != rd_m[sq_i]
     owned      = w_len[63] == phase_q;
     head_bad   = owner && head_valid && (head_derr || !owned);
 
@@ -273,6 +371,10 @@ module nictx_desc_fetch #(
     if (avail[16]) n = 16'hFFFF;
     if ({10'd0, fetch_max_i} < n) n = {10'd0, fetch_max_i};
     if (to_wrap < {1'b0, n}) n = to_wrap[15:0];
+    // Several regions: a read stays in its region (one region: the buffer
+    // pointer wraps with the ring of slots).
+    rleft = 16'(rsize) - 16'({1'b0, alloc_q[SlotW-1:0] & rmask});
+    if (multi && rleft < n) n = rleft;
 
     go = enable_i && !stop_i && !flush_q && !head_bad;
     // Fetch a whole batch or nothing: wait until it fits in the buffer
@@ -317,7 +419,7 @@ module nictx_desc_fetch #(
     blk_w0_d    = blk_w0_q;
     blk_w1_d    = blk_w1_q;
     nf_wvalid   = 1'b0;
-    nf_wdata    = {1'b0, n[SlotW:0]};
+    nf_wdata    = {fq, 1'b0, n[SlotW:0]};
     not_owned_o     = 1'b0;
     not_owned_cnt_o = inbuf16;
     blk_drop    = 1'b0;
@@ -327,14 +429,14 @@ module nictx_desc_fetch #(
       req_valid_d = 1'b1;
       req_addr_d  = ring_base_i + {44'd0, fetch_q, 4'b0000};
       req_len_d   = {n[9:0], 4'b0000};
-      req_wptr_d  = {alloc_q[SlotW-1:0], 4'b0000};
+      req_wptr_d  = {aslot, 4'b0000};
       nf_wvalid   = 1'b1;
       fetch_d     = (fetch_q + n) & mask;
       alloc_d     = alloc_q + n[SlotW:0];
     end
     if (ins) begin
       nf_wvalid = 1'b1;
-      nf_wdata  = {1'b1, {SlotW{1'b0}}, 1'b1};
+      nf_wdata  = {{QW{1'b0}}, 1'b1, {SlotW{1'b0}}, 1'b1};
       fetch_d   = (fetch_q + 16'd1) & mask;
       alloc_d   = alloc_q + 1'b1;
     end
@@ -342,8 +444,10 @@ module nictx_desc_fetch #(
     if (nf_pop) begin
       ready_d = ready_q + nf_size;
       if (pop_err) begin
+        // The read's slots: nf_size of them from ready_q on, in pq's region.
         for (int unsigned s = 0; s < BufDescs; s++) begin
-          if ((SlotW)'(s - 32'(ready_q)) < nf_size[SlotW-1:0] || nf_size[SlotW]) derr_d[s] = 1'b1;
+          if ((s >> (SlotW - 32'(rlog))) == 32'(pq) &&
+              {1'b0, (SlotW'(s) - ready_q[SlotW-1:0]) & rmask} < nf_size) derr_d[s] = 1'b1;
         end
       end
     end
@@ -367,7 +471,7 @@ module nictx_desc_fetch #(
       flush_d = 1'b1;
       if (no_reads) begin
         flush_d     = 1'b0;
-        rd_d        = alloc_q;  // == ready_q: every read retired
+        rd_d        = alloc_q;  // == ready_q: every read retired (QUEUES 1: fq, sq, pq are 0)
         fetch_d     = cons_q;
         derr_d      = '0;
         not_owned_o = fl_cnt_d;
@@ -406,6 +510,34 @@ module nictx_desc_fetch #(
     end
     wc_drop_o = blk_drop;
     wc_used_o = ins || sub;
+  end
+
+  // The per-queue masks, updated for the entries written this cycle only.
+  logic [15:0] ftail_new;
+  logic [15:0] dbfetch_new;
+  logic        skip;  // the fetch queue's region has no room for its read: pass it over
+
+  always_comb begin
+    rdy_d  = rdy_q;
+    work_d = work_q;
+    fptr_d = fptr_q;
+    tot_d  = tot_q;
+    // Ready: the retiring read's queue, and the head's.
+    rdy_d[pq]   = ready_d != ((pq == sq_i) ? rd_d : rd_m[pq]);
+    rdy_d[sq_i] = ((sq_i == pq) ? ready_d : readyh_q) != rd_d;
+    // Work: the fetch queue's, and the doorbell's.
+    ftail_new   = (doorbell_i && db_q_i == fq) ? db_tail_i : tail_i;
+    dbfetch_new = (db_q_i == fq) ? fetch_d : fetch_m[db_q_i];
+    work_d[fq]  = ftail_new != fetch_d;
+    if (doorbell_i) work_d[db_q_i] = db_tail_i != dbfetch_new;
+    skip = multi && fany && !load && n != 16'd0 &&
+           {{(15 - SlotW){1'b0}}, free_slots} < n;
+    if (multi && (load || skip)) fptr_d = fq + 1'b1;
+    // Slots handed out and not consumed, all queues.
+    if (load) tot_d = tot_d + n[SlotW:0];
+    if (ins)  tot_d = tot_d + 1'b1;
+    if (take) tot_d = tot_d - 1'b1;
+    if (!sub && (flush_q || head_stop) && no_reads) tot_d = '0;  // the flush (QUEUES 1)
   end
 
   // Descriptor words are written like a RAM, by read completions (each
@@ -447,12 +579,17 @@ module nictx_desc_fetch #(
   assign desc_err_o   = head_derr;
 
   assign req_valid_o = req_valid_q;
+  assign f_q_o       = fq;
+  assign rdy_o       = rdy_q;
+  assign desc_q_o    = sq_i;
   assign req_addr_o  = req_addr_q;
   assign req_len_o   = req_len_q;
   assign req_wptr_o  = req_wptr_q;
   // Idle: nothing in flight or buffered, and nothing to fetch or insert.
   always_comb begin
-    if (!owner) begin
+    if (multi) begin
+      idle_o = !req_valid_q && tot_q == '0 && (!enable_i || stop_i || work_q == '0);
+    end else if (!owner) begin
       idle_o = !req_valid_q && alloc_q == rd_q && (!enable_i || stop_i || tail_avail == 16'd0);
     end else begin
       idle_o = !req_valid_q && alloc_q == rd_q && !flush_q && !blk_stale &&
@@ -462,10 +599,16 @@ module nictx_desc_fetch #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      fetch_q     <= '0;
-      alloc_q     <= '0;
-      ready_q     <= '0;
-      rd_q        <= '0;
+      for (int unsigned q = 0; q < NumQueues; q++) begin
+        fetch_m[q] <= '0;
+        alloc_m[q] <= '0;
+        ready_m[q] <= '0;
+        rd_m[q]    <= '0;
+      end
+      work_q      <= '0;
+      rdy_q       <= '0;
+      fptr_q      <= '0;
+      tot_q       <= '0;
       req_valid_q <= 1'b0;
       req_addr_q  <= '0;
       req_len_q   <= '0;
@@ -485,10 +628,14 @@ module nictx_desc_fetch #(
       blk_w0_q    <= '0;
       blk_w1_q    <= '0;
     end else begin
-      fetch_q     <= fetch_d;
-      alloc_q     <= alloc_d;
-      ready_q     <= ready_d;
-      rd_q        <= rd_d;
+      fetch_m[fq]   <= fetch_d;
+      alloc_m[fq]   <= alloc_d;
+      ready_m[pq]   <= ready_d;
+      rd_m[sq_i]    <= rd_d;
+      work_q      <= work_d;
+      rdy_q       <= rdy_d;
+      fptr_q      <= fptr_d;
+      tot_q       <= tot_d;
       req_valid_q <= req_valid_d;
       req_addr_q  <= req_addr_d;
       req_len_q   <= req_len_d;
@@ -517,7 +664,7 @@ module nictx_desc_fetch #(
                    wr_valid_i |-> (wr_ptr_i[2:0] == 3'd0 && (DataBytes == 8 || !wr_ptr_i[3])));
   // The buffer holds exactly the ring indices [cons, fetch).
   FetchIsConsPlusBuffered_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   ((fetch_q - cons_q) & mask) == (inbuf16 & mask))
+                   !multi |-> ((fetch_q - cons_q) & mask) == (inbuf16 & mask))
     else $error("nictx_desc_fetch: fetch %0d cons %0d buffered %0d", fetch_q, cons_q, inbuf);
   // A block insertion never meets a read start, completion or retirement.
   InsertAlone_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
@@ -533,6 +680,23 @@ module nictx_desc_fetch #(
   // Write-combining blocks only arrive in the Wc protocol.
   BlockOnlyInWc_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
                    blk_valid_i |-> proto_i == nictx_reg_pkg::ProtoWc);
+  // Queues: a descriptor never leaves for a queue >= QUEUES; reads are
+  // fetched only for queues in use; a region never holds more than its
+  // slots; a read stays inside its queue's region; the ready mask is what
+  // the pointers say.
+  DescQueueInUse_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+                   desc_valid_o |-> 7'(sq_i) < queues_i);
+  FetchQueueInUse_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+                   load |-> 7'(fq) < queues_i);
+  RegionNotOverfull_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+                   inbuf <= rsize);
+  ReadInRegion_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+                   load |-> ({1'b0, aslot & rmask} + n[SlotW:0] <= rsize ||
+                             !multi));
+  RdyIsPointers_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+                   rdy_q[sq_i] == (readyh_q != rd_q));
+  OwnerOnlySingle_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+                   (enable_i && multi) |-> !owner);
 `endif
 
   // verilator lint_off UNUSEDSIGNAL

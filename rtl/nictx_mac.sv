@@ -17,6 +17,7 @@
 // wire_ready_i while a beat goes out (the wire data is the frame data).
 module nictx_mac #(
   parameter int unsigned DataBytes = 8,  // bytes per beat
+  parameter int unsigned QW        = 6,  // queue id bits: carried to pkt_q_o
   localparam int unsigned DataW    = DataBytes * 8,
   localparam int unsigned BytesW   = $clog2(DataBytes) + 1  // 0..DataBytes
 ) (
@@ -32,6 +33,7 @@ module nictx_mac #(
   input  logic [BytesW-1:0] fr_bytes_i,
   input  logic [13:0] fr_len_i,
   input  logic        fr_skip_i,
+  input  logic [QW-1:0] fr_q_i,   // the frame's queue
   // Wire
   output logic        wire_valid_o,
   input  logic        wire_ready_i,
@@ -43,6 +45,7 @@ module nictx_mac #(
   // One frame done (left the wire, or skipped)
   output logic        pkt_done_o,
   output logic [13:0] pkt_len_o,
+  output logic [QW-1:0] pkt_q_o,  // the queue of the frame pkt_done_o completes
   output logic        idle_o
 );
 
@@ -121,6 +124,7 @@ module nictx_mac #(
 
     pkt_done_o = (send && fr_eop_i) || (fr_valid_i && fr_skip_i);
     pkt_len_o  = fr_len_i;
+    pkt_q_o    = fr_q_i;
   end
 
   // The FCS so far, this beat included; computed only when a beat leaves

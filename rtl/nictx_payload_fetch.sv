@@ -32,6 +32,7 @@ module nictx_payload_fetch #(
   parameter int unsigned DataBytes = 8,      // bytes per beat and per buffer word
   parameter int unsigned BufBytes  = 16384,  // reassembly buffer; >= one 16383 B frame
   parameter int unsigned MaxPkts   = 64,     // frames reserved in the buffer at once
+  parameter int unsigned QW        = 6,      // queue id bits: carried, not used
   localparam int unsigned DataW    = DataBytes * 8,
   localparam int unsigned LaneW    = $clog2(DataBytes),   // lane of a byte in a word
   localparam int unsigned BytesW   = LaneW + 1,           // 0..DataBytes
@@ -46,6 +47,7 @@ module nictx_payload_fetch #(
   input  logic [13:0] desc_len_i,
   input  logic        desc_bad_i,
   input  logic        desc_err_i,  // bad because its descriptor read failed
+  input  logic [QW-1:0] desc_q_i,  // the descriptor's queue
   // Read request to nictx_dma_rd
   output logic        req_valid_o,
   input  logic        req_ready_i,
@@ -67,6 +69,7 @@ module nictx_payload_fetch #(
   output logic [BytesW-1:0] fr_bytes_o,
   output logic [13:0] fr_len_o,
   output logic        fr_skip_o,
+  output logic [QW-1:0] fr_q_o,    // the frame's queue (its descriptor's)
   output logic        bad_desc_o,
   output logic        idle_o
 );
@@ -95,8 +98,8 @@ module nictx_payload_fetch #(
   logic [13:0]    req_len_d, req_len_q;
   logic [BPtrW-1:0] req_wptr_d, req_wptr_q;
 
-  // Packet FIFO: {skip, lane offset, length}.
-  localparam int unsigned PfW = 1 + LaneW + 14;
+  // Packet FIFO: {queue, skip, lane offset, length}.
+  localparam int unsigned PfW = QW + 1 + LaneW + 14;
   logic           pf_wvalid, pf_wready, pf_rvalid, pf_rready;
   logic [PfW-1:0] pf_wdata, pf_rdata;
   logic [PktW:0]  pf_depth;
@@ -119,7 +122,9 @@ module nictx_payload_fetch #(
     .depth_o  (pf_depth)
   );
 
-  assign {pf_skip, pf_off, pf_len} = pf_rdata;
+  logic [QW-1:0]  pf_q;
+  assign {pf_q, pf_skip, pf_off, pf_len} = pf_rdata;
+  assign fr_q_o = pf_q;
 
   // Retired, not yet streamed frames (non-skip), in order: did the read fail?
   logic           ef_rvalid, ef_rready, ef_err;
@@ -163,7 +168,7 @@ module nictx_payload_fetch #(
            (desc_bad_i || (room && (!req_valid_q || req_ready_i)));
     desc_ready_o = take;
     pf_wvalid    = take;
-    pf_wdata     = {desc_bad_i, desc_addr_i[LaneW-1:0], desc_len_i};
+    pf_wdata     = {desc_q_i, desc_bad_i, desc_addr_i[LaneW-1:0], desc_len_i};
 
     alloc_d     = alloc_q;
     req_valid_d = req_valid_q;

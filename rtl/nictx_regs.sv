@@ -51,8 +51,8 @@
 // set; q = req_off_i[11:6]).  Its TAIL, RING_BASE, RING_LOG2, WEIGHT,
 // WB_ADDR and counters are arrays indexed by queue, written one entry a
 // cycle (a beat reaches one block), read through index ports: f_q_i (the
-// fetcher's queue), c_q_i (the completing queue), s_q_i (the scheduler's
-// queue).  Queue 0's entries are the register page's TAIL, RING_BASE_*,
+// fetcher's queue), c_q_i (the completing queue), w_q_i (the queue of the
+// next completion write), s_q_i (the scheduler's queue).  Queue 0's entries are the register page's TAIL, RING_BASE_*,
 // RING_LOG2 and WB_ADDR_* (one storage, two addresses); ring_base_o,
 // ring_log2_o, tail_o and wb_addr_o are queue 0's.  An access to the block
 // of a queue >= QUEUES is refused (BAD_ACCESS; a read answers UR).  With
@@ -107,6 +107,8 @@ module nictx_regs #(
   output logic [4:0]  c_ring_log2_o,
   output logic [15:0] c_tail_o,
   output logic [63:0] c_wb_addr_o,
+  input  logic [QW-1:0] w_q_i,
+  output logic [63:0] w_wb_addr_o,
   input  logic [QW-1:0] s_q_i,
   output logic [7:0]  s_weight_o,
   // Head of a queue: hr_q_o asks, hr_head_i answers in the same cycle
@@ -676,6 +678,7 @@ module nictx_regs #(
   assign c_ring_log2_o    = ring_log2_m[c_q_i];
   assign c_tail_o         = tail_m[c_q_i];
   assign c_wb_addr_o      = wb_addr_m[c_q_i];
+  assign w_wb_addr_o      = wb_addr_m[w_q_i];
   assign s_weight_o       = weight_m[s_q_i];
   assign wb_thresh_o      = wb_thresh_q;
   assign wb_addr_o        = wb_addr_m[0];

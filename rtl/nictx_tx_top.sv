@@ -134,7 +134,10 @@ module nictx_tx_top #(
   logic        pkt_done, pkt_sent, bad_desc;
   logic [13:0] pkt_len;
   // Queues (NumQueues, register QUEUES)
-  logic [QW-1:0] db_q, f_q, c_q, s_q, hr_q, pkt_q;
+  logic [QW-1:0] db_q, f_q, c_q, w_q, s_q, hr_q, pkt_q, desc_q, fr_q;
+  logic [NumQueues-1:0] q_rdy;
+  logic        multi, s_valid, desc_take;
+  logic [63:0] w_wb_addr;
   logic [15:0] db_tail, f_tail, c_tail, hr_head;
   logic [6:0]  queues;
   logic        sched_drr;
@@ -383,6 +386,8 @@ module nictx_tx_top #(
     .c_ring_log2_o    (c_ring_log2),
     .c_tail_o         (c_tail),
     .c_wb_addr_o      (c_wb_addr),
+    .w_q_i            (w_q),
+    .w_wb_addr_o      (w_wb_addr),
     .s_q_i            (s_q),
     .s_weight_o       (s_weight),
     .hr_q_o           (hr_q),
@@ -501,20 +506,29 @@ module nictx_tx_top #(
   nictx_desc_fetch #(
     .BufDescs  (DescBufDescs),
     .MaxReads  (DescReads),
-    .DataBytes (DataBytes)
+    .DataBytes (DataBytes),
+    .NumQueues (NumQueues)
   ) u_desc_fetch (
     .clk_i        (clk_i),
     .rst_ni       (core_rst_n),
     .enable_i     (enable),
+    .queues_i     (queues),
+    .db_q_i       (db_q),
+    .db_tail_i    (db_tail),
+    .f_q_o        (f_q),
+    .rdy_o        (q_rdy),
+    .sq_i         (s_q),
+    .sched_valid_i (s_valid),
+    .desc_q_o     (desc_q),
     .proto_i      (proto),
     .stop_i       (stop),
     .doorbell_i   (doorbell),
     .wc_close_i   (wc_close),
     .wc_idx_valid_i (wc_tail_we),
     .wc_idx_i     (blk_idx),
-    .ring_base_i  (ring_base),
-    .ring_log2_i  (ring_log2),
-    .tail_i       (tail),
+    .ring_base_i  (f_ring_base),
+    .ring_log2_i  (f_ring_log2),
+    .tail_i       (f_tail),
     .fetch_max_i  (fetch_max),
     .inflight_i   (desc_inflight),
     .blk_valid_i  (blk_valid),
@@ -545,6 +559,26 @@ module nictx_tx_top #(
     .idle_o       (df_idle)
   );
 
+  // ---- transmit scheduler: which queue's descriptor leaves next ----
+  assign multi     = queues != 7'd1;
+  assign desc_take = desc_valid && desc_ready;
+
+  nictx_tx_sched #(
+    .NumQueues (NumQueues)
+  ) u_tx_sched (
+    .clk_i     (clk_i),
+    .rst_ni    (core_rst_n),
+    .multi_i   (multi),
+    .drr_i     (sched_drr),
+    .quantum_i (drr_quantum),
+    .rdy_i     (q_rdy),
+    .q_o       (s_q),
+    .cost_i    (desc_bad ? 14'd0 : desc_len),
+    .weight_i  (s_weight),
+    .valid_o   (s_valid),
+    .take_i    (desc_take)
+  );
+
   // ---- payload fetch and reassembly ----
   logic        fr_valid, fr_ready, fr_sop, fr_eop, fr_skip;
   logic [DataW-1:0]  fr_data;
@@ -554,7 +588,8 @@ module nictx_tx_top #(
   nictx_payload_fetch #(
     .DataBytes (DataBytes),
     .BufBytes  (PayBufBytes),
-    .MaxPkts   (MaxPkts)
+    .MaxPkts   (MaxPkts),
+    .QW        (QW)
   ) u_payload_fetch (
     .clk_i        (clk_i),
     .rst_ni       (core_rst_n),
@@ -564,6 +599,7 @@ module nictx_tx_top #(
     .desc_len_i   (desc_len),
     .desc_bad_i   (desc_bad),
     .desc_err_i   (desc_err),
+    .desc_q_i     (desc_q),
     .req_valid_o  (rd_req_valid[0]),
     .req_ready_i  (rd_req_ready[0]),
     .req_addr_o   (rd_req_addr[63:0]),
@@ -582,13 +618,15 @@ module nictx_tx_top #(
     .fr_bytes_o   (fr_bytes),
     .fr_len_o     (fr_len),
     .fr_skip_o    (fr_skip),
+    .fr_q_o       (fr_q),
     .bad_desc_o   (bad_desc),
     .idle_o       (pf_idle)
   );
 
   // ---- MAC ----
   nictx_mac #(
-    .DataBytes (DataBytes)
+    .DataBytes (DataBytes),
+    .QW        (QW)
   ) u_mac (
     .clk_i        (clk_i),
     .rst_ni       (core_rst_n),
@@ -601,6 +639,7 @@ module nictx_tx_top #(
     .fr_bytes_i   (fr_bytes),
     .fr_len_i     (fr_len),
     .fr_skip_i    (fr_skip),
+    .fr_q_i       (fr_q),
     .wire_valid_o (wire_valid),
     .wire_ready_i (wire_ready),
     .wire_sop_o   (wire_sop),
@@ -610,6 +649,7 @@ module nictx_tx_top #(
     .wire_fcs_o   (wire_fcs),
     .pkt_done_o   (pkt_done),
     .pkt_len_o    (pkt_len),
+    .pkt_q_o      (pkt_q),
     .idle_o       (mac_idle)
   );
 
@@ -617,9 +657,21 @@ module nictx_tx_top #(
   assign pkt_sent = pkt_done && !(fr_valid && fr_skip);
 
   // ---- completions ----
-  nictx_cpl u_cpl (
+  nictx_cpl #(
+    .NumQueues (NumQueues)
+  ) u_cpl (
     .clk_i        (clk_i),
     .rst_ni       (core_rst_n),
+    .multi_i      (multi),
+    .pkt_q_i      (pkt_q),
+    .c_q_o        (c_q),
+    .c_ring_log2_i (c_ring_log2),
+    .c_tail_i     (c_tail),
+    .c_wb_addr_i  (c_wb_addr),
+    .w_q_o        (w_q),
+    .w_wb_addr_i  (w_wb_addr),
+    .hr_q_i       (hr_q),
+    .hr_head_o    (hr_head),
     .ring_log2_i  (ring_log2),
     .tail_i       (tail),
     .pkt_done_i   (pkt_done),
@@ -744,16 +796,9 @@ module nictx_tx_top #(
 `endif
 
   // verilator lint_off UNUSEDSIGNAL
-  // STEP1 stubs: the datapath is still single-queue
-  assign f_q = '0;
-  assign c_q = '0;
-  assign s_q = '0;
-  assign pkt_q = '0;
-  assign hr_head = head;
   logic unused;
   assign unused = ^{h2d_addr[63:13], h2d_depth, d2h_depth, wire_depth,  // BAR0 is 8 KiB
-                    db_q, db_tail, queues, sched_drr, drr_quantum, f_ring_base, f_ring_log2,
-                    f_tail, c_ring_log2, c_tail, c_wb_addr, s_weight, hr_q};
+                    head};  // queue 0's: register reads use hr_head
   // verilator lint_on UNUSEDSIGNAL
 
 endmodule

@@ -418,9 +418,15 @@ static uint32_t crc32_byte(uint32_t c, uint8_t x)
     return c;
 }
 
-static void wire_sop(struct eh *h)
+static void wire_sop(struct eh *h, const struct dev_wire_beat *w)
 {
     assert_false(h->in_frame);
+    if (h->cfg.next_frame && h->n_frames == h->n_exp) {
+        assert_true(h->n_exp < h->cfg.max_frames);
+        h->exp[h->n_exp] = h->cfg.next_frame(h->cfg.user, w);
+        h->exp_bytes += h->exp[h->n_exp].len;
+        h->n_exp++;
+    }
     if (h->n_frames >= h->n_exp)
         fail_msg("frame %u on the wire, only %u expected", h->n_frames, h->n_exp);
     if (h->n_frames < EH_SOP_LOG)
@@ -449,7 +455,7 @@ static void on_wire(struct eh *h, const struct dev_wire_beat *w)
     unsigned i;
 
     if (w->sop)
-        wire_sop(h);
+        wire_sop(h, w);
     assert_true(h->in_frame);
     e = &h->exp[h->n_frames];
     assert_true(w->bytes >= 1 && w->bytes <= h->width);

@@ -70,6 +70,11 @@
 #define EH_RD_TIMEOUT 200000u
 #define EH_LINE_FAST 0x080000u   /* LINE_RATE of 8 B/cycle: the wire is no bottleneck */
 
+struct eh_frame {                /* a frame expected on the wire */
+    uint64_t addr;
+    uint16_t len;
+};
+
 struct eh_cfg {
     uint64_t mem_base;           /* bus address of host memory byte 0 */
     uint32_t mem_size;
@@ -81,6 +86,10 @@ struct eh_cfg {
     const struct device_ops *ops;
     /* Optional: each engine MWr, after it is written to host memory. */
     void (*on_mwr)(void *user, const struct dev_beat *b);
+    /* Optional: which frame a frame starting with beat `first` must be
+     * (several queues: the host cannot know the order); it is then checked
+     * byte for byte and counted as expected.  NULL: the eh_post order. */
+    struct eh_frame (*next_frame)(void *user, const struct dev_wire_beat *first);
     void *user;
 };
 
@@ -105,11 +114,6 @@ struct eh_mrd {                  /* an engine MRd as taken */
     uint16_t len;
     uint8_t tag;
     uint8_t desc;                /* in the descriptor ring */
-};
-
-struct eh_frame {                /* a frame expected on the wire */
-    uint64_t addr;
-    uint16_t len;
 };
 
 /* Ready-low bursts on one output stream: on each clock ready is high, a

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: Apache-2.0
+// nictx_tx_sched: the transmit scheduler: which queue's next descriptor
+// leaves the descriptor fetcher next, and so which frame goes on the wire
+// next (docs/device.md, Queues).
+//
+// rdy_i[q]: queue q's next descriptor is in the buffer (a registered mask
+// kept by nictx_desc_fetch).  q_o names the candidate queue; the fetcher
+// answers with its head descriptor's cost_i (frame bytes; 0 for a bad
+// descriptor, which is only skipped) and the register block with its
+// weight_i (WEIGHT).  valid_o: q_o's head may leave; take_i: it left.
+//  - multi_i low (QUEUES 1): q_o is 0 and valid_o is rdy_i[0], nothing
+//    else: exactly the single-queue engine.
+//  - RR (drr_i low): the first ready queue from the pointer on; one
+//    descriptor per queue per turn: the pointer moves past a queue when its
+//    descriptor leaves.
+//  - DRR (Shreedhar & Varghese): a queue's turn starts (the first ready
+//    queue from the pointer on) with its deficit raised by weight_i *
+//    quantum_i; its descriptors leave while the head's cost <= deficit,
+//    each taking its cost off; the turn ends when the head costs more (the
+//    deficit is kept) or the queue has no ready head (it is empty: the
+//    deficit is reset to 0), and the pointer moves past it.
+// Handshake: once valid_o is high, q_o and valid_o stay until take_i (a
+// queue that becomes ready meanwhile does not take over); valid_o never
+// waits for take_i.  Per-queue state (deficits) is an array written one
+// entry a cycle.
+module nictx_tx_sched #(
+  parameter int unsigned NumQueues = 64,
+  localparam int unsigned QW       = (NumQueues > 1) ? $clog2(NumQueues) : 1
+) (
+  input  logic          clk_i,
+  input  logic          rst_ni,
+  input  logic          multi_i,     // QUEUES > 1
+  input  logic          drr_i,       // SCHED DRR
+  input  logic [16:0]   quantum_i,   // DRR_QUANTUM, bytes
+  input  logic [NumQueues-1:0] rdy_i,
+  output logic [QW-1:0] q_o,
+  input  logic [13:0]   cost_i,      // q_o's head: frame bytes (0: bad)
+  input  logic [7:0]    weight_i,    // q_o's WEIGHT
+  output logic          valid_o,
+  input  logic          take_i
+);
+
+  localparam int unsigned DefW = 26;  // deficit: < 255 * 65536 + 16384
+
+  logic [QW-1:0]   ptr_d, ptr_q;      // RR pointer: the next turn starts here
+  logic            hold_d, hold_q;    // valid_o was high, not yet taken: keep q_o
+  logic [QW-1:0]   hq_d, hq_q;        // ... this queue (or: the queue in its DRR turn)
+  logic            turn_d, turn_q;    // DRR: hq_q's turn is on
+  logic [DefW-1:0] def_m [NumQueues]; // DRR deficits
+  logic            def_we;
+  logic [DefW-1:0] def_wd, def;
+  logic [QW-1:0]   pick;
+  logic            any;
+  logic            drr;
+
+  prim_rr_pick #(
+    .N (NumQueues)
+  ) u_pick (
+    .req_i   (rdy_i),
+    .ptr_i   (ptr_q),
+    .idx_o   (pick),
+    .valid_o (any)
+  );
+
+  // The candidate first (its head's cost comes back from the fetcher),
+  // then whether it may leave; the state updates (on take_i) apart.
+  always_comb begin
+    drr = multi_i && drr_i;
+    if (!multi_i)  q_o = '0;
+    else if (!drr) q_o = hold_q ? hq_q : pick;
+    else           q_o = turn_q ? hq_q : pick;
+  end
+
+  always_comb begin
+    // DRR: a turn on: the queue's deficit; a new turn: raised by its quantum.
+    def = def_m[q_o];
+    if (!turn_q) def = def + DefW'(weight_i) * DefW'(quantum_i);
+    if (!multi_i)  valid_o = rdy_i[0];
+    else if (!drr) valid_o = rdy_i[q_o];
+    else           valid_o = rdy_i[q_o] && DefW'(cost_i) <= def;
+  end
+
+  always_comb begin
+    ptr_d  = ptr_q;
+    hold_d = hold_q;
+    hq_d   = hq_q;
+    turn_d = turn_q;
+    def_we = 1'b0;
+    def_wd = '0;
+    if (!multi_i) begin
+      hold_d = 1'b0;
+    end else if (!drr) begin
+      hold_d  = valid_o && !take_i;
+      hq_d    = q_o;
+      if (valid_o && take_i) ptr_d = q_o + 1'b1;
+    end else begin
+      if (turn_q || any) begin
+        def_we = 1'b1;
+        hq_d   = q_o;
+        if (valid_o) begin
+          // Stay in the turn; a taken descriptor pays its cost.
+          turn_d = 1'b1;
+          def_wd = take_i ? def - DefW'(cost_i) : def;
+        end else begin
+          // The head costs more than the deficit (kept), or the queue has
+          // nothing ready (empty: the deficit goes).
+          turn_d = 1'b0;
+          def_wd = rdy_i[q_o] ? def : '0;
+          ptr_d  = q_o + 1'b1;
+        end
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ptr_q  <= '0;
+      hold_q <= 1'b0;
+      hq_q   <= '0;
+      turn_q <= 1'b0;
+      for (int unsigned q = 0; q < NumQueues; q++) def_m[q] <= '0;
+    end else begin
+      ptr_q  <= ptr_d;
+      hold_q <= hold_d;
+      hq_q   <= hq_d;
+      turn_q <= turn_d;
+      if (def_we) def_m[hq_d] <= def_wd;
+    end
+  end
+
+`ifndef SYNTHESIS
+  // A held candidate stays until taken (valid/ready).
+  // (QUEUES 1: an owner-protocol flush may take the head back instead.)
+  SchedHold_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+                   (multi_i && valid_o && !take_i) |=> (valid_o && $stable(q_o)));
+  // Only a ready queue's descriptor leaves.
+  SchedTakeReady_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+                   take_i |-> (valid_o && rdy_i[q_o]));
+`endif
+
+endmodule

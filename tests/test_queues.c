@@ -1,0 +1,563 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * test_queues.c - cmocka tests of the Verilated engine (rtl/) with several
+ * transmit queues (QUEUES > 1; docs/device.md, Queues), driven at the
+ * register level through tests/engine_host.h like test_engine.
+ *
+ * Each queue q has its own ring (QRING(q)), programmed through its
+ * register block (NICTX_REG_Q(q, ...)), its own doorbell, head and head
+ * writeback word (QWB(q)).  Frames carry their queue and their number in
+ * the queue in their first bytes; the host's next_frame hook identifies
+ * each frame as it starts on the wire, fails unless it is its queue's next
+ * one (per-queue order), and hands the host the frame to check byte for
+ * byte with its FCS.  What is checked:
+ *   - every frame arrives with the right contents, per-queue order;
+ *   - each queue's HEAD, its last head writeback (every WB_THRESH of its
+ *     completions and when it drains; none with WB_ADDR 0), its CNT_PKTS
+ *     and CNT_BYTES, and the device-wide counters the sums;
+ *   - RR: backlogged queues alternate exactly q0, q1, q2, q0, ...;
+ *   - DRR: byte shares follow the weights while all queues are backlogged;
+ *   - 64 queues (four slots each of the descriptor buffer) all served;
+ *   - refusals: ENABLE with QUEUES > 1 and PROTO OWNER (ERR.CFG), QUEUES
+ *     written while enabled (ERR.CFG), QUEUES 0 or 65 (BAD_ACCESS), the
+ *     block of a queue >= QUEUES (BAD_ACCESS; a read answers UR), a tail
+ *     beyond a queue's ring (TAIL_RANGE);
+ *   - a queue reset clears every queue's tail and head.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "engine_host.h"
+#include "nictx_hw.h"
+
+#define HOST_BASE 0x100000ull
+#define HOST_SIZE (8u << 20)
+#define QRING(q) (HOST_BASE + (uint64_t)(q) * 0x1000u) /* up to 256 descriptors */
+#define QWB(q) (HOST_BASE + 0x40000u + (uint64_t)(q) * 8u)
+#define BUF_BUS (HOST_BASE + 0x50000u)
+#define CPL_LAT 100u
+#define MAX_FR 4096u     /* frames per test */
+#define MAX_Q 64u
+
+struct qfr {
+    uint64_t addr;
+    uint16_t len;
+};
+
+struct tq {
+    struct eh h;
+    unsigned nq, log2[MAX_Q];
+    uint32_t prod[MAX_Q];          /* descriptors posted, absolute */
+    unsigned sent[MAX_Q];          /* frames seen on the wire */
+    uint64_t bytes[MAX_Q];
+    struct qfr fr[MAX_Q][MAX_FR / 4];
+    uint64_t next_buf;
+    uint8_t order[MAX_FR];         /* queue of each frame on the wire */
+    unsigned n_order;
+    /* head writebacks */
+    uint32_t wb_last[MAX_Q];
+    unsigned n_wb[MAX_Q];
+};
+
+/* ------------------------------------------------------------ host side */
+
+static struct eh_frame next_frame(void *user, const struct dev_wire_beat *first)
+{
+    struct tq *t = user;
+    unsigned q = first->data[0], seq = first->data[1] | (unsigned)first->data[2] << 8;
+    struct eh_frame f;
+
+    if (q >= t->nq)
+        fail_msg("frame %u on the wire names queue %u (QUEUES %u)", t->n_order, q, t->nq);
+    if (seq != t->sent[q])
+        fail_msg("queue %u: frame %u on the wire, expected its frame %u", q, seq, t->sent[q]);
+    if (seq >= t->prod[q])
+        fail_msg("queue %u: frame %u was never posted", q, seq);
+    f.addr = t->fr[q][seq].addr;
+    f.len = t->fr[q][seq].len;
+    t->sent[q]++;
+    t->bytes[q] += f.len;
+    if (t->n_order < MAX_FR)
+        t->order[t->n_order] = (uint8_t)q;
+    t->n_order++;
+    return f;
+}
+
+/* The engine writes only head writebacks: 4 bytes to a queue's QWB. */
+static void on_mwr(void *user, const struct dev_beat *b)
+{
+    struct tq *t = user;
+    unsigned q;
+
+    assert_int_equal(b->len, 4);
+    for (q = 0; q < t->nq; q++) {
+        if (b->addr == QWB(q)) {
+            t->wb_last[q] = (uint32_t)eh_beat_value(&t->h, b, 4);
+            t->n_wb[q]++;
+            return;
+        }
+    }
+    fail_msg("MWr to unexpected address 0x%llx", (unsigned long long)b->addr);
+}
+
+static struct tq *tq_new(void)
+{
+    struct tq *t = calloc(1, sizeof(*t));
+    struct eh_cfg cfg = {
+        .mem_base = HOST_BASE,
+        .mem_size = HOST_SIZE,
+        .ring_bus = QRING(0),
+        .buf_bus = BUF_BUS,
+        .cpl_lat = CPL_LAT,
+        .max_frames = MAX_FR,
+        .on_mwr = on_mwr,
+        .next_frame = next_frame,
+        .user = t,
+    };
+
+    if (!t)
+        return NULL;
+    if (eh_init(&t->h, &cfg) != 0) {
+        eh_fini(&t->h);
+        free(t);
+        return NULL;
+    }
+    t->next_buf = BUF_BUS;
+    /* The host tells descriptor reads by "in the ring": here all 64 rings,
+     * QRING(0) .. QRING(64) (the host's own ring helpers are not used). */
+    t->h.ring_log2 = 14;
+    return t;
+}
+
+static int setup(void **state)
+{
+    *state = tq_new();
+    return *state ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    struct tq *t = *state;
+
+    if (t) {
+        eh_fini(&t->h);
+        free(t);
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ driver side */
+
+/* QUEUES nq, each ring 2^log2 at QRING(q), its writeback at QWB(q) (0 for
+ * the queues in no_wb), WEIGHT weights[q] (NULL: 1), the scheduler, the
+ * wire fast, then enable; no error. */
+static void q_setup(struct tq *t, unsigned nq, unsigned log2, uint32_t sched, const unsigned *weights,
+                    uint64_t no_wb)
+{
+    struct eh *h = &t->h;
+    unsigned q;
+
+    t->nq = nq;
+    eh_wr32(h, NICTX_REG_QUEUES, nq);
+    for (q = 0; q < nq; q++) {
+        t->log2[q] = log2;
+        eh_wr64(h, NICTX_REG_Q(q, NICTX_QREG_RING_BASE_LO), QRING(q));
+        eh_wr32(h, NICTX_REG_Q(q, NICTX_QREG_RING_LOG2), log2);
+        eh_wr64(h, NICTX_REG_Q(q, NICTX_QREG_WB_ADDR_LO), (no_wb >> q) & 1 ? 0 : QWB(q));
+        eh_wr32(h, NICTX_REG_Q(q, NICTX_QREG_WEIGHT), weights ? weights[q] : 1);
+    }
+    eh_wr32(h, NICTX_REG_SCHED, sched);
+    eh_wr32(h, NICTX_REG_WB_THRESH, 4);
+    eh_wr32(h, NICTX_REG_LINE_RATE, EH_LINE_FAST);
+    eh_wr32(h, NICTX_REG_CTRL, NICTX_CTRL_ENABLE);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
+    assert_int_equal(eh_rd32(h, NICTX_REG_CTRL), NICTX_CTRL_ENABLE);
+    assert_int_equal(eh_rd32(h, NICTX_REG_QUEUES), nq);
+}
+
+/* A frame of len bytes for queue q, its next one: bytes 0..2 its queue and
+ * number, the rest a pattern of both; the descriptor in q's ring. */
+static void q_post(struct tq *t, unsigned q, unsigned len)
+{
+    struct eh *h = &t->h;
+    uint32_t n = t->prod[q], idx = n & ((1u << t->log2[q]) - 1);
+    uint8_t *b, *d;
+    uint64_t w0, w1 = len;
+    unsigned i;
+
+    assert_true(n < MAX_FR / 4 && len >= 60 && len <= 9000);
+    b = eh_ptr(h, t->next_buf, len);
+    b[0] = (uint8_t)q;
+    b[1] = (uint8_t)n;
+    b[2] = (uint8_t)(n >> 8);
+    for (i = 3; i < len; i++)
+        b[i] = (uint8_t)(i * 29u + q * 7u + n * 13u);
+    t->fr[q][n].addr = t->next_buf;
+    t->fr[q][n].len = (uint16_t)len;
+    w0 = t->next_buf;
+    t->next_buf += (len + 63u) & ~63u;
+    d = eh_ptr(h, QRING(q) + (uint64_t)idx * NICTX_DESC_BYTES, 16);
+    memcpy(d, &w0, 8);
+    memcpy(d + 8, &w1, 8);
+    t->prod[q]++;
+}
+
+static void q_doorbell(struct tq *t, unsigned q)
+{
+    eh_wr32(&t->h, NICTX_REG_Q(q, NICTX_QREG_TAIL), t->prod[q] & ((1u << t->log2[q]) - 1));
+}
+
+/* Everything posted arrived (each checked as it started and ended); each
+ * queue's HEAD, last writeback, counters; the device totals. */
+static void q_check_done(struct tq *t, uint64_t no_wb)
+{
+    struct eh *h = &t->h;
+    uint64_t pk = 0, by = 0;
+    unsigned q;
+
+    eh_check_frames(h);
+    for (q = 0; q < t->nq; q++) {
+        uint32_t head = t->prod[q] & ((1u << t->log2[q]) - 1);
+
+        if (t->sent[q] != t->prod[q])
+            fail_msg("queue %u: %u frames on the wire, %u posted", q, t->sent[q], t->prod[q]);
+        assert_int_equal(eh_rd32(h, NICTX_REG_Q(q, NICTX_QREG_HEAD)), head);
+        assert_int_equal(eh_rd32(h, NICTX_REG_Q(q, NICTX_QREG_TAIL)), head);
+        if ((no_wb >> q) & 1) {
+            assert_int_equal(t->n_wb[q], 0);
+        } else if (t->prod[q]) {
+            if (t->wb_last[q] != head)
+                fail_msg("queue %u: last writeback %u, head %u", q, t->wb_last[q], head);
+            assert_true(t->n_wb[q] >= (t->prod[q] + 3) / 4);
+        }
+        assert_int_equal(eh_rd32(h, NICTX_REG_Q(q, NICTX_QREG_CNT_PKTS)), t->sent[q]);
+        /* CNT_BYTES_LO/HI at 0x24/0x28: not 8-byte aligned, two reads */
+        assert_int_equal(eh_rd32(h, NICTX_REG_Q(q, NICTX_QREG_CNT_BYTES_LO)), (uint32_t)t->bytes[q]);
+        assert_int_equal(eh_rd32(h, NICTX_REG_Q(q, NICTX_QREG_CNT_BYTES_HI)), t->bytes[q] >> 32);
+        pk += t->sent[q];
+        by += t->bytes[q];
+    }
+    assert_int_equal(eh_rd32(h, NICTX_REG_CNT_PKTS), pk);
+    assert_int_equal(eh_rd32(h, NICTX_REG_CNT_BYTES_LO) |
+                         (uint64_t)eh_rd32(h, NICTX_REG_CNT_BYTES_HI) << 32, by);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
+    /* queue 0's block is the register page's */
+    assert_int_equal(eh_rd32(h, NICTX_REG_HEAD), eh_rd32(h, NICTX_REG_Q(0, NICTX_QREG_HEAD)));
+}
+
+static uint32_t lcg(uint32_t *s)
+{
+    *s = *s * 1103515245u + 12345u;
+    return *s >> 8;
+}
+
+/* ------------------------------------------------------------ tests */
+
+/* Five queues, rings of 16 (they wrap), frames 60..1514 B, batches of
+ * several sizes with a doorbell each, interleaved over the queues; queue 3
+ * without a writeback address.  Every frame arrives in its queue's order
+ * with its contents; heads, writebacks, counters. */
+static void test_queues_contents_heads_counters(void **state)
+{
+    struct tq *t = *state;
+    const uint64_t no_wb = 1u << 3;
+    uint32_t seed = 7;
+    unsigned round, q, k;
+
+    q_setup(t, 5, 4, NICTX_SCHED_RR, NULL, no_wb);
+    for (round = 0; round < 12; round++) {
+        for (q = 0; q < t->nq; q++) {
+            unsigned n = lcg(&seed) % 6; /* 0..5: never more than the ring holds unsent */
+
+            for (k = 0; k < n; k++)
+                q_post(t, q, 60 + lcg(&seed) % 1455);
+            if (n)
+                q_doorbell(t, q);
+        }
+        eh_settle(&t->h, 400000);
+    }
+    q_check_done(t, no_wb);
+}
+
+/* Three backlogged queues under RR, one descriptor per fetch: frames
+ * alternate exactly q0, q1, q2, q0, ... until the first queue runs out. */
+static void test_queues_rr_order(void **state)
+{
+    struct tq *t = *state;
+    unsigned q, k, i, n = 40;
+
+    eh_wr32(&t->h, NICTX_REG_DESC_FETCH_MAX, 1);
+    q_setup(t, 3, 8, NICTX_SCHED_RR, NULL, 0);
+    for (q = 0; q < 3; q++)
+        for (k = 0; k < n; k++)
+            q_post(t, q, 200 + q * 100);
+    for (q = 0; q < 3; q++)
+        q_doorbell(t, q);
+    eh_settle(&t->h, 400000);
+    q_check_done(t, 0);
+    assert_int_equal(t->n_order, 3 * n);
+    for (i = 0; i < 3 * n; i++)
+        if (t->order[i] != i % 3)
+            fail_msg("frame %u on the wire from queue %u, RR expects queue %u", i, t->order[i],
+                     i % 3);
+}
+
+/* RR with batches of eight descriptors per fetch and the weights ignored:
+ * once every queue is backlogged, strict rotation, equal frame counts. */
+static void test_queues_rr_batched_ignores_weights(void **state)
+{
+    struct tq *t = *state;
+    static const unsigned w[4] = {1, 2, 3, 4};
+    unsigned q, k, i, first = 0, n = 50;
+    uint8_t seen = 0;
+
+    q_setup(t, 4, 8, NICTX_SCHED_RR, w, 0);
+    for (q = 0; q < 4; q++)
+        for (k = 0; k < n; k++)
+            q_post(t, q, 1000);
+    for (q = 0; q < 4; q++)
+        q_doorbell(t, q);
+    eh_settle(&t->h, 800000);
+    q_check_done(t, 0);
+    if (getenv("TEST_QUEUES_VERBOSE")) {
+        for (i = 0; i < t->n_order; i++)
+            printf("%u", t->order[i]);
+        printf("\n");
+    }
+    for (i = 0; i < t->n_order && seen != 0xF; i++)
+        seen |= (uint8_t)(1u << t->order[i]);
+    first = i;
+    /* At the start, the queues whose descriptor reads retired first have
+     * the scheduler to themselves (descriptors leave for the payload
+     * buffer well ahead of the wire; measured: 8 of queue 0, 8 of queue 1,
+     * then a few rounds while the other reads catch up): from frame 32 on
+     * every queue is backlogged in the device, and they rotate until the
+     * last 16 frames. */
+    assert_true(first <= 32);
+    for (i = 32; i + 1 < 4 * n - 16; i++)
+        if (t->order[i + 1] != (t->order[i] + 1) % 4)
+            fail_msg("frame %u from queue %u after queue %u: not round robin", i + 1,
+                     t->order[i + 1], t->order[i]);
+}
+
+/* DRR, weights 1, 2, 3, 4, quantum 1514 and frames of 1514 B: while all
+ * four are backlogged, queue q sends weight(q) frames per round; byte
+ * shares within 5% (relative) of weight / 10 in the contended window.  RR
+ * on the same load: equal shares. */
+static void drr_run(struct tq *t, uint32_t sched, unsigned quantum, const unsigned *w, double *share)
+{
+    unsigned q, k, i, n = 120, got[4] = {0, 0, 0, 0};
+
+    eh_wr32(&t->h, NICTX_REG_DRR_QUANTUM, quantum);
+    q_setup(t, 4, 8, sched, w, 0);
+    for (q = 0; q < 4; q++)
+        for (k = 0; k < n; k++)
+            q_post(t, q, 1514);
+    for (q = 0; q < 4; q++)
+        q_doorbell(t, q);
+    eh_settle(&t->h, 4000000);
+    q_check_done(t, 0);
+    if (getenv("TEST_QUEUES_VERBOSE")) {
+        for (i = 0; i < t->n_order && i < 160; i++)
+            printf("%u", t->order[i]);
+        printf("\n");
+    }
+    /* The contended window: from the first frame after every queue has
+     * sent one (before, the queues whose descriptor reads retired first
+     * had the scheduler to themselves), up to 32 frames before the first
+     * queue runs out. */
+    for (i = 0, k = 0; i < t->n_order && k != 0xF; i++)
+        k |= 1u << t->order[i];
+    for (; i < t->n_order; i++) {
+        got[t->order[i]]++;
+        if (got[t->order[i]] == n - 32)
+            break;
+    }
+    for (q = 0; q < 4; q++)
+        share[q] = (double)got[q] / (double)(got[0] + got[1] + got[2] + got[3]);
+}
+
+static void test_queues_drr_shares(void **state)
+{
+    struct tq *t = *state;
+    static const unsigned w[4] = {1, 2, 3, 4};
+    double share[4];
+    unsigned q;
+
+    drr_run(t, NICTX_SCHED_DRR, 1514, w, share);
+    for (q = 0; q < 4; q++) {
+        double want = w[q] / 10.0;
+
+        if (share[q] < want * 0.95 || share[q] > want * 1.05)
+            fail_msg("DRR: queue %u (weight %u) has %.4f of the bytes, expected %.4f", q, w[q],
+                     share[q], want);
+    }
+}
+
+/* DRR with a quantum below the frame size: queues need turns to save up;
+ * shares still follow the weights (here 4, 1, 1, 2). */
+static void test_queues_drr_small_quantum(void **state)
+{
+    struct tq *t = *state;
+    static const unsigned w[4] = {4, 1, 1, 2};
+    double share[4];
+    unsigned q;
+
+    drr_run(t, NICTX_SCHED_DRR, 512, w, share);
+    for (q = 0; q < 4; q++) {
+        double want = w[q] / 8.0;
+
+        if (share[q] < want * 0.95 || share[q] > want * 1.05)
+            fail_msg("DRR: queue %u (weight %u) has %.4f of the bytes, expected %.4f", q, w[q],
+                     share[q], want);
+    }
+}
+
+static void test_queues_rr_equal_shares(void **state)
+{
+    struct tq *t = *state;
+    static const unsigned w[4] = {1, 2, 3, 4};
+    double share[4];
+    unsigned q;
+
+    drr_run(t, NICTX_SCHED_RR, 2048, w, share);
+    for (q = 0; q < 4; q++)
+        if (share[q] < 0.245 || share[q] > 0.255)
+            fail_msg("RR: queue %u has %.4f of the frames, expected 0.25", q, share[q]);
+}
+
+/* 64 queues (four buffer slots each), rings of 8, three frames each, two
+ * doorbells each; all arrive, heads and writebacks right. */
+static void test_queues_64(void **state)
+{
+    struct tq *t = *state;
+    unsigned q;
+
+    q_setup(t, 64, 3, NICTX_SCHED_DRR, NULL, 0);
+    for (q = 0; q < 64; q++) {
+        q_post(t, q, 64 + q);
+        q_doorbell(t, q);
+    }
+    for (q = 64; q-- > 0;) {
+        q_post(t, q, 600 - q);
+        q_post(t, q, 100 + 3 * q);
+        q_doorbell(t, q);
+    }
+    eh_settle(&t->h, 800000);
+    q_check_done(t, 0);
+}
+
+/* The refusals of QUEUES > 1, and a tail beyond one queue's ring. */
+static void test_queues_refusals(void **state)
+{
+    struct tq *t = *state;
+    struct eh *h = &t->h;
+
+    eh_wr32(h, NICTX_REG_QUEUES, 0);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), NICTX_ERR_BAD_ACCESS);
+    eh_wr32(h, NICTX_REG_ERR, NICTX_ERR_BAD_ACCESS);
+    eh_wr32(h, NICTX_REG_QUEUES, 65);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), NICTX_ERR_BAD_ACCESS);
+    eh_wr32(h, NICTX_REG_ERR, NICTX_ERR_BAD_ACCESS);
+    assert_int_equal(eh_rd32(h, NICTX_REG_QUEUES), 1);
+    eh_wr32(h, NICTX_REG_QUEUES, 2);
+    eh_wr64(h, NICTX_REG_Q(0, NICTX_QREG_RING_BASE_LO), QRING(0));
+    eh_wr64(h, NICTX_REG_Q(1, NICTX_QREG_RING_BASE_LO), QRING(1));
+    eh_wr32(h, NICTX_REG_PROTO, NICTX_PROTO_OWNER);
+    eh_wr32(h, NICTX_REG_CTRL, NICTX_CTRL_ENABLE);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), NICTX_ERR_CFG);
+    assert_int_equal(eh_rd32(h, NICTX_REG_CTRL), 0);
+    eh_wr32(h, NICTX_REG_ERR, NICTX_ERR_CFG);
+    eh_wr32(h, NICTX_REG_PROTO, NICTX_PROTO_TAIL);
+    eh_wr32(h, NICTX_REG_CTRL, NICTX_CTRL_ENABLE);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
+    assert_int_equal(eh_rd32(h, NICTX_REG_CTRL), NICTX_CTRL_ENABLE);
+    eh_wr32(h, NICTX_REG_QUEUES, 3);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), NICTX_ERR_CFG);
+    assert_int_equal(eh_rd32(h, NICTX_REG_QUEUES), 2);
+    eh_wr32(h, NICTX_REG_ERR, NICTX_ERR_CFG);
+    /* queue 2's block: not in use */
+    assert_int_equal(eh_rd32(h, NICTX_REG_Q(2, NICTX_QREG_HEAD)), 0xFFFFFFFFu);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), NICTX_ERR_BAD_ACCESS);
+    eh_wr32(h, NICTX_REG_ERR, NICTX_ERR_BAD_ACCESS);
+    eh_wr32(h, NICTX_REG_Q(2, NICTX_QREG_TAIL), 1);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), NICTX_ERR_BAD_ACCESS);
+    eh_wr32(h, NICTX_REG_ERR, NICTX_ERR_BAD_ACCESS);
+    /* a tail beyond queue 1's ring (256) */
+    eh_wr32(h, NICTX_REG_Q(1, NICTX_QREG_TAIL), 256);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), NICTX_ERR_TAIL_RANGE);
+    assert_int_equal(eh_rd32(h, NICTX_REG_Q(1, NICTX_QREG_TAIL)), 0);
+    assert_int_equal(eh_rd32(h, NICTX_REG_CNT_DOORBELL), 0);
+    eh_settle(h, 1000);
+    assert_int_equal(h->n_mrds, 0);
+}
+
+/* Traffic on three queues, a queue reset, traffic again: the reset
+ * cleared every queue's tail and head; QUEUES and the rings are kept. */
+static void test_queues_reset(void **state)
+{
+    struct tq *t = *state;
+    struct eh *h = &t->h;
+    unsigned q;
+
+    q_setup(t, 3, 4, NICTX_SCHED_RR, NULL, 0);
+    for (q = 0; q < 3; q++) {
+        q_post(t, q, 100);
+        q_post(t, q, 200);
+        q_doorbell(t, q);
+    }
+    eh_settle(h, 100000);
+    q_check_done(t, 0);
+    eh_wr32(h, NICTX_REG_CTRL, 0);
+    eh_wr32(h, NICTX_REG_CTRL, NICTX_CTRL_RESET);
+    while (eh_rd32(h, NICTX_REG_STATUS) & NICTX_STATUS_RESETTING)
+        ;
+    for (q = 0; q < 3; q++) {
+        assert_int_equal(eh_rd32(h, NICTX_REG_Q(q, NICTX_QREG_TAIL)), 0);
+        assert_int_equal(eh_rd32(h, NICTX_REG_Q(q, NICTX_QREG_HEAD)), 0);
+    }
+    assert_int_equal(eh_rd32(h, NICTX_REG_QUEUES), 3);
+    eh_wr32(h, NICTX_REG_CTRL, NICTX_CTRL_ENABLE);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
+    /* the driver restarts its rings at index 0: post 16 - 2 to wrap */
+    for (q = 0; q < 3; q++) {
+        unsigned k;
+
+        t->prod[q] = (t->prod[q] + 15u) & ~15u; /* next pass, index 0 */
+        t->sent[q] = t->prod[q];
+        for (k = 0; k < 3; k++)
+            q_post(t, q, 300 + k);
+        q_doorbell(t, q);
+    }
+    /* The frame numbers jumped: only the low bits are on the frame (not a
+     * problem below 65536). */
+    eh_settle(h, 100000);
+    for (q = 0; q < 3; q++) {
+        assert_int_equal(t->sent[q], t->prod[q]);
+        assert_int_equal(eh_rd32(h, NICTX_REG_Q(q, NICTX_QREG_HEAD)), 3);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_queues_contents_heads_counters, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_queues_rr_order, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_queues_rr_batched_ignores_weights, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_queues_drr_shares, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_queues_drr_small_quantum, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_queues_rr_equal_shares, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_queues_64, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_queues_refusals, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_queues_reset, setup, teardown),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
