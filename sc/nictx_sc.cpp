@@ -398,7 +398,7 @@ bool nictx_sc::clock(uint64_t now)
     if (out.d2h.valid && tlp_beat_collect(w, &d2h_tlp_, &d2h_beat_, &out.d2h)) {
         struct tlp *t = &d2h_tlp_;
         if (t->type == TLP_CPLD || t->type == TLP_CPL) {
-            t->addr &= 0x3ff; // a BAR0 offset
+            t->addr &= NICTX_BAR0_SIZE - 1; // a BAR0 offset
             t->kind = TLP_KIND_MMIO_CPL;
         } else if (t->type == TLP_MWR) {
             t->kind = rc_is_msi(t->addr) ? TLP_KIND_IRQ : TLP_KIND_COMPLETION;

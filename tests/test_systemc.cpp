@@ -97,7 +97,7 @@ struct bar0_probe : sc_core::sc_module {
         access(tlm::TLM_WRITE_COMMAND, NICTX_REG_WB_THRESH, 3, 1);          // 1: 3 bytes
         access(tlm::TLM_WRITE_COMMAND, NICTX_REG_WB_THRESH + 2, 4, 1);      // 2: misaligned
         access(tlm::TLM_WRITE_COMMAND, NICTX_REG_WB_THRESH, 4, 1, be_hole); // 3: byte enables
-        access(tlm::TLM_READ_COMMAND, 0x1000, 4, 0);                        // 4: outside BAR0
+        access(tlm::TLM_READ_COMMAND, NICTX_BAR0_SIZE, 4, 0);               // 4: outside BAR0
         access(tlm::TLM_READ_COMMAND, NICTX_REG_ERR, 2, 0);                 // 5: engine: UR
         access(tlm::TLM_READ_COMMAND, NICTX_REG_ERR, 4, 0);                 // 6: ERR
         access(tlm::TLM_WRITE_COMMAND, NICTX_REG_WB_THRESH, 4, 5);          // 7: fine
