@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* nictx-regmap: rdl=7d30d24b04eb03b492bc2e5ccaecabad82e6ed308c2172265cfd3ae4e2019fc2 gen=46d6848367cac5af74a17d04cf1483308aa6b3b49295975fac1efd49a8eee5c4 body=4e9f009be2cd336b6ddc4af116ff879d5a9f199b66990f8357f6034bd9408f2c */
+/* nictx-regmap: rdl=6817e0e5ab3b7db22d879b4325fda28bed148df693fa8ec4c67860746f726b27 gen=46d6848367cac5af74a17d04cf1483308aa6b3b49295975fac1efd49a8eee5c4 body=2feb1192bd65ed23212cffb17acd0e0057d5f06e2e4b2752aeabb2020af37ee4 */
 /*
  * nictx_regs_gen.h - the BAR0 register map of the nictx transmit engine:
  * offsets, fields, reset values and access of every register.
@@ -25,8 +25,10 @@
  */
 #define NICTX_REG_CTRL           0x00u
 #define NICTX_REG_CTRL_RESET     0x00000000u
-/* bit 0, rw, reset 0: Fetch and send.  Enabling with RING_BASE 0 or a queue
- * reset still pending is refused (ERR.CFG).
+/* bit 0, rw, reset 0: Fetch and send, every queue in use.  Enabling with
+ * RING_BASE 0 (of any queue in use) or a queue reset still pending is refused
+ * (ERR.CFG); with QUEUES > 1 also unless PROTO is TAIL, CPL_MODE HEAD_WB and
+ * IRQ_THRESH and IRQ_TIMER 0.
  */
 #define NICTX_CTRL_ENABLE        0x1u
 /* bit 1, wo, reset 0: Write 1 while disabled (and ENABLE 0 in the same
@@ -65,9 +67,10 @@
  * ignored.
  */
 #define NICTX_ERR_DB_OFF         0x10u
-/* bit 5, w1c, reset 0: Refused: ring base, ring size or protocol written
- * other than between a queue reset (or power-on) and the next enable; enable
- * with ring base 0 or a reset pending; reset while enabled.
+/* bit 5, w1c, reset 0: Refused: ring base, ring size, protocol or QUEUES
+ * written other than between a queue reset (or power-on) and the next enable;
+ * enable with ring base 0, a reset pending, or (QUEUES > 1) what several
+ * queues do not support; reset while enabled.
  */
 #define NICTX_ERR_CFG            0x20u
 /* bit 6, w1c, reset 0: A DMA read's completion did not come within

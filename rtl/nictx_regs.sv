@@ -5,10 +5,11 @@
 // or 8 bytes at an 8-aligned offset; data lanes follow address bits [2:0])
 // and answers each MRd with a CplD carrying the aligned 8-byte word that
 // holds the requested bytes (the host takes its lanes by address).  BAR0 is
-// 1 KiB: the registers are its first 256 bytes; MWrs to the write-combining
-// window (0x200..0x3FF) go to nictx_wc, everything else comes here.  An
-// access of another size or alignment, or beyond the register page (an MRd
-// of the WC window included), sets nictx_reg_pkg::ErrBadAccess; such an MRd is
+// 8 KiB: the registers are its first 256 bytes, the queue blocks at 0x1000
+// (below); MWrs to the write-combining window (0x200..0x3FF) go to
+// nictx_wc, everything else comes here.  An access of another size or
+// alignment, or beyond the register page and the blocks of queues in use
+// (an MRd of the WC window included), sets nictx_reg_pkg::ErrBadAccess; such an MRd is
 // answered with a completion without data and status Unsupported Request
 // (cpl_err_o, nictx_pkg::TlpCpl), as PCIe has a completer answer a request
 // it does not support.
