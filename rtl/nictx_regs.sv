@@ -97,6 +97,7 @@ module nictx_regs #(
   output logic [QW-1:0] db_q_o,    // ... of this queue
   output logic [15:0] db_tail_o,   // ... whose tail is now this
   output logic [6:0]  queues_o,    // QUEUES
+  output logic [2:0]  queues_log2_o,  // log2 of QUEUES rounded up to a power of two
   output logic        sched_drr_o, // SCHED.MODE DRR
   output logic [16:0] drr_quantum_o,
   // Per-queue configuration read ports
@@ -187,10 +188,12 @@ module nictx_regs #(
   logic [31:0] qcnt_pkts_m [NumQueues];
   logic [63:0] qcnt_bytes_m [NumQueues];
   logic [NumQueues-1:0] rb_zero_d, rb_zero_q;  // queue's ring base is 0
+  logic [63:0] rb0_q;  // queue 0's ring base, a copy: the datapath's assertions sample it
   logic [QW-1:0] aq, tq;                       // queue of the access; of the tail write
   logic        blk;                            // the access is to a queue block
   logic        blk_ok;                         // ... of a queue in use
   logic [6:0]  queues_d, queues_q;
+  logic [2:0]  qlog_d, qlog_q;  // log2 of QUEUES rounded up to a power of two
   logic        sched_d, sched_q;
   logic [16:0] quantum_d, quantum_q;
   logic [63:0] ring_base_d, ring_base_q;
@@ -372,6 +375,7 @@ module nictx_regs #(
     ring_base_d   = ring_base_q;
     weight_d      = weight_q;
     queues_d      = queues_q;
+    qlog_d        = qlog_q;
     sched_d       = sched_q;
     quantum_d     = quantum_q;
     rb_zero_d     = rb_zero_q;
@@ -566,7 +570,13 @@ module nictx_regs #(
           nictx_reg_pkg::RegQueues: begin
             if (!(wr_val[k] >= 32'd1 && wr_val[k] <= NumQueues)) err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
             else if (!ring_cfg_ok) err_d[nictx_reg_pkg::ErrCfg] = 1'b1;
-            else queues_d = wr_val[k][6:0];
+            else begin
+              queues_d = wr_val[k][6:0];
+              qlog_d   = '0;
+              for (int unsigned r = 0; r < 6; r++) begin
+                if ((7'd1 << r) < queues_d) qlog_d = 3'(r + 1);
+              end
+            end
           end
           nictx_reg_pkg::RegSched: begin
             if (wr_val[k][31:1] == 31'd0) sched_d = wr_val[k][0];
@@ -665,12 +675,13 @@ module nictx_regs #(
   assign rst_hold_o       = rst_pend_q || qrst_q;
   assign cpl_timeout_o    = cpl_to_q;
   assign doorbell_o       = doorbell;
-  assign ring_base_o      = ring_base_m[0];
+  assign ring_base_o      = rb0_q;
   assign ring_log2_o      = ring_log2_m[0];
   assign tail_o           = tail_m[0];
   assign db_q_o           = tq;
   assign db_tail_o        = tail_d;
   assign queues_o         = queues_q;
+  assign queues_log2_o    = qlog_q;
   assign sched_drr_o      = sched_q == nictx_reg_pkg::SchedDrr;
   assign drr_quantum_o    = quantum_q;
   assign f_ring_base_o    = ring_base_m[f_q_i];
@@ -737,6 +748,7 @@ module nictx_regs #(
       cpl_data_q    <= '0;
       cpl_err_q     <= 1'b0;
       queues_q      <= nictx_reg_pkg::QueuesValueReset;
+      qlog_q        <= '0;
       sched_q       <= nictx_reg_pkg::SchedModeReset;
       quantum_q     <= nictx_reg_pkg::DrrQuantumValueReset;
       rb_zero_q     <= '1;
@@ -779,6 +791,7 @@ module nictx_regs #(
       cpl_data_q    <= cpl_data_d;
       cpl_err_q     <= cpl_err_d;
       queues_q      <= queues_d;
+      qlog_q        <= qlog_d;
       sched_q       <= sched_d;
       quantum_q     <= quantum_d;
       rb_zero_q     <= rb_zero_d;
@@ -789,6 +802,7 @@ module nictx_regs #(
   // sent frame's for the counters); a queue reset clears every tail.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
+      rb0_q <= '0;
       for (int unsigned q = 0; q < NumQueues; q++) begin
         ring_base_m[q]  <= '0;
         ring_log2_m[q]  <= nictx_reg_pkg::RingLog2ValueReset;
@@ -799,13 +813,17 @@ module nictx_regs #(
         qcnt_bytes_m[q] <= '0;
       end
     end else begin
-      ring_base_m[aq] <= ring_base_d;
-      ring_log2_m[aq] <= ring_log2_d;
-      wb_addr_m[aq]   <= wb_addr_d;
-      weight_m[aq]    <= weight_d;
+      // Written only by a register write (or a WC tail): no per-cycle cost.
+      if (wr_en != 2'b00 && aq == '0) rb0_q <= ring_base_d;
+      if (wr_en != 2'b00) begin
+        ring_base_m[aq] <= ring_base_d;
+        ring_log2_m[aq] <= ring_log2_d;
+        wb_addr_m[aq]   <= wb_addr_d;
+        weight_m[aq]    <= weight_d;
+      end
       if (rst_go) begin
         for (int unsigned q = 0; q < NumQueues; q++) tail_m[q] <= '0;
-      end else begin
+      end else if (wr_en != 2'b00 || wc_tail_we_i) begin
         tail_m[tq] <= tail_d;
       end
       if (pkt_done_i) begin

@@ -73,11 +73,16 @@ module nictx_tx_sched #(
 
   always_comb begin
     // DRR: a turn on: the queue's deficit; a new turn: raised by its quantum.
-    def = def_m[q_o];
-    if (!turn_q) def = def + DefW'(weight_i) * DefW'(quantum_i);
-    if (!multi_i)  valid_o = rdy_i[0];
-    else if (!drr) valid_o = rdy_i[q_o];
-    else           valid_o = rdy_i[q_o] && DefW'(cost_i) <= def;
+    def = '0;
+    if (!multi_i) begin
+      valid_o = rdy_i[0];
+    end else if (!drr) begin
+      valid_o = rdy_i[q_o];
+    end else begin
+      def = def_m[q_o];
+      if (!turn_q) def = def + DefW'(weight_i) * DefW'(quantum_i);
+      valid_o = rdy_i[q_o] && DefW'(cost_i) <= def;
+    end
   end
 
   always_comb begin

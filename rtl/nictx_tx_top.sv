@@ -140,6 +140,7 @@ module nictx_tx_top #(
   logic [63:0] w_wb_addr;
   logic [15:0] db_tail, f_tail, c_tail, hr_head;
   logic [6:0]  queues;
+  logic [2:0]  queues_log2;
   logic        sched_drr;
   logic [16:0] drr_quantum;
   logic [63:0] f_ring_base, c_wb_addr;
@@ -376,6 +377,7 @@ module nictx_tx_top #(
     .db_q_o           (db_q),
     .db_tail_o        (db_tail),
     .queues_o         (queues),
+    .queues_log2_o    (queues_log2),
     .sched_drr_o      (sched_drr),
     .drr_quantum_o    (drr_quantum),
     .f_q_i            (f_q),
@@ -513,6 +515,7 @@ module nictx_tx_top #(
     .rst_ni       (core_rst_n),
     .enable_i     (enable),
     .queues_i     (queues),
+    .queues_log2_i (queues_log2),
     .db_q_i       (db_q),
     .db_tail_i    (db_tail),
     .f_q_o        (f_q),
