@@ -168,6 +168,7 @@ SIM_CORE := sim/pcie_cfg.c sim/pcie_link.c sim/scoreboard.c sim/json.c sim/host_
             sim/cpu.c sim/tlp_queue.c sim/rc.c sim/harness.c sim/sim_cfg.c sim/dev_port.c sim/tlp_beat.c \
             sim/metrics.c sim/cpu_sched.c sim/platform_sim.c sim/report.c sim/stbuf.c \
             sim/ownchk.c sim/bug_catalog.c sim/coro.c sim/cacheline.c sim/profile.c sim/inject.c sim/fault.c \
+            sim/fairness.c \
             driver/dql.c driver/txq.c driver/pktgen.c
 SIM_OBJS := $(call obj,$(SIM_CORE)) $(call vmodel,8) $(VRT_OBJS)
 # The other widths' models and the lookup by width (dev_rtl_ops_width):
@@ -232,6 +233,9 @@ SIM_TESTS    := sim ownership cpus calibration faults
 # Reliability (docs/reliability.md): memory flat in run length, progress.
 T_sb_rate    := sim/sb_rate.c
 UNIT_TESTS   += sb_rate
+# Queues: the fairness figures.
+T_fairness   := sim/fairness.c
+UNIT_TESTS   += fairness
 SIM_TESTS    += memory progress
 # The whole system at every datapath width (docs/width.md).
 SIM_TESTS    += width
