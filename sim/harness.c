@@ -87,13 +87,13 @@ static void sim_pkt_dropped(void *ctx, uint64_t seq)
 static unsigned sim_queue_pkt_len(void *ctx, uint64_t seq)
 {
     const struct sim_queue *x = ctx;
-    return sb_pkt_len(&x->gen, seq);
+    return sb_pkt_len_q(&x->s->gen, x->id, seq);
 }
 
 static void sim_queue_pkt_fill(void *ctx, uint64_t seq, uint8_t *buf, unsigned len)
 {
     const struct sim_queue *x = ctx;
-    sb_pkt_fill(&x->gen, seq, buf, len);
+    sb_pkt_fill_q(&x->s->gen, x->id, seq, buf, len);
 }
 
 struct txq *sim_txq(struct sim *s, unsigned q)
@@ -496,8 +496,6 @@ static int sim_queues_alloc(struct sim *s)
         struct sim_queue *x = &s->xq[q - 1];
         x->s = s;
         x->id = q;
-        x->gen = s->gen;
-        x->gen.queue = q;
     }
     return 0;
 }
@@ -539,7 +537,6 @@ static int sim_build(struct sim *s, const struct device_ops *ops, char *err, siz
     s->gen.seed = cfg->seed;
     s->gen.min_len = cfg->pkt_size - 4;
     s->gen.max_len = cfg->pkt_size_max - 4;
-    s->gen.queue = 0;
     sbc.gen = s->gen;
     sbc.expected = cfg->packets;
     sbc.max_outstanding = cfg->ring_size;

@@ -175,8 +175,24 @@ struct sim_violation {
 /* Figures that cannot be measured are NAN (null in the JSON, n/a in the
  * table): per-packet figures when no packet was checked, utilisations when
  * the measured run has no length (bound is NULL then). */
+/* One queue's figures (--queues > 1; docs/user-guide.md, Queues). */
+struct sim_queue_result {
+    unsigned id, weight;
+    uint64_t packets;       /* frames of the queue on the wire */
+    uint64_t bytes;         /* their wire bytes (frame incl. FCS) */
+    double gbps;            /* 8 x bytes over the run's wire span */
+    double share;           /* of the bytes in the contended window */
+    double expected_share;  /* weight / sum of weights (DRR), 1 / N (RR) */
+};
+
 struct sim_result {
     struct sb_result sb;
+    /* queues: per queue, and fairness over the contended window (from
+     * the first frame until the first queue sent its last); nqueues 1:
+     * none of it is reported */
+    unsigned nqueues;
+    struct sim_queue_result queues[SIM_QUEUES_MAX];
+    double fair_jain, fair_max_share_dev, fair_window_ns;
     uint64_t completed;            /* packets reclaimed by the driver */
     double cpu_ns_per_pkt[CPU_CAUSE_COUNT];
     double cpu_ns_total;           /* per packet, all causes but idle, all CPUs */

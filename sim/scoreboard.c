@@ -456,18 +456,23 @@ uint32_t sb_crc32(const uint8_t *buf, size_t len)
 
 /* The seed of g's queue: queue 0's is the run's seed (single-queue runs
  * are unchanged), queue q's an independent one. */
-static inline uint64_t sb_seed(const struct sb_gen_cfg *g)
+static inline uint64_t sb_seed(const struct sb_gen_cfg *g, unsigned queue)
 {
-    return g->queue ? g->seed ^ sb_mix64(SB_DOMAIN_QUEUE + g->queue) : g->seed;
+    return queue ? g->seed ^ sb_mix64(SB_DOMAIN_QUEUE + queue) : g->seed;
 }
 
 unsigned sb_pkt_len(const struct sb_gen_cfg *g, uint64_t seq)
+{
+    return sb_pkt_len_q(g, 0, seq);
+}
+
+unsigned sb_pkt_len_q(const struct sb_gen_cfg *g, unsigned queue, uint64_t seq)
 {
     if (g->max_len <= g->min_len)
         return g->min_len;
     uint64_t span = (uint64_t)g->max_len - g->min_len + 1;
     /* multiply-shift: top 32 bits of the key scaled to [0, span) */
-    uint64_t r = ((sb_key(sb_seed(g), seq, SB_DOMAIN_LEN) >> 32) * span) >> 32;
+    uint64_t r = ((sb_key(sb_seed(g, queue), seq, SB_DOMAIN_LEN) >> 32) * span) >> 32;
     return g->min_len + (unsigned)r;
 }
 
@@ -488,9 +493,10 @@ struct sb_pgen {
     uint64_t s;
 };
 
-static inline void sb_pgen_init(struct sb_pgen *pg, const struct sb_gen_cfg *g, uint64_t seq)
+static inline void sb_pgen_init(struct sb_pgen *pg, const struct sb_gen_cfg *g, unsigned queue,
+                                uint64_t seq)
 {
-    pg->s = sb_key(sb_seed(g), seq, SB_DOMAIN_PAYLOAD);
+    pg->s = sb_key(sb_seed(g, queue), seq, SB_DOMAIN_PAYLOAD);
 }
 
 /* Next n payload bytes to out (n rounded up to whole words: out must hold
@@ -505,11 +511,17 @@ static inline void sb_pgen_words(struct sb_pgen *pg, uint8_t *out, unsigned n)
 
 void sb_pkt_fill(const struct sb_gen_cfg *g, uint64_t seq, uint8_t *buf, unsigned len)
 {
+    sb_pkt_fill_q(g, 0, seq, buf, len);
+}
+
+void sb_pkt_fill_q(const struct sb_gen_cfg *g, unsigned queue, uint64_t seq, uint8_t *buf,
+                   unsigned len)
+{
     if (len < SB_HDR_LEN)
         return;
-    sb_fill_hdr(g->queue, seq, buf);
+    sb_fill_hdr(queue, seq, buf);
     struct sb_pgen pg;
-    sb_pgen_init(&pg, g, seq);
+    sb_pgen_init(&pg, g, queue, seq);
     unsigned n = len - SB_HDR_LEN, whole = n & ~7u;
     sb_pgen_words(&pg, buf + SB_HDR_LEN, whole);
     if (n > whole) {
@@ -545,7 +557,7 @@ struct sb_drop {
 
 /* One queue's sequence: its stamps, drop notes, wire order and counters. */
 struct sb_queue {
-    struct sb_gen_cfg gen;  /* the run's, with this queue's number */
+    unsigned id;            /* its number: its packets are (seed, id, seq) */
     uint64_t expected;      /* packets this queue sends */
     struct sb_stamp *ring;
     struct sb_drop *drop;   /* drop notes, same window as the stamps */
@@ -598,8 +610,7 @@ static int sb_queue_init(struct scoreboard *sb, unsigned q, uint64_t ring_n)
 {
     struct sb_queue *x = &sb->q[q];
 
-    x->gen = sb->cfg.gen;
-    x->gen.queue = q;
+    x->id = q;
     x->expected = sb_queue_expected(&sb->cfg, q);
     x->ring = malloc(ring_n * sizeof *x->ring);
     x->drop = malloc(ring_n * sizeof *x->drop);
@@ -789,7 +800,7 @@ static const char *sb_qtag(const struct scoreboard *sb, const struct sb_queue *x
 {
     buf[0] = '\0';
     if (sb->nq > 1)
-        snprintf(buf, SB_QTAG_LEN, "queue %u: ", x->gen.queue);
+        snprintf(buf, SB_QTAG_LEN, "queue %u: ", x->id);
     return buf;
 }
 
@@ -802,34 +813,35 @@ static inline unsigned sb_first_diff(const uint8_t *a, const uint8_t *b, unsigne
 }
 
 /* Byte `off` of packet seq, for diagnostics. */
-static uint8_t sb_expected_byte(const struct sb_gen_cfg *g, uint64_t seq, unsigned off)
+static uint8_t sb_expected_byte(const struct sb_gen_cfg *g, unsigned queue, uint64_t seq,
+                                unsigned off)
 {
     if (off < SB_HDR_LEN) {
         uint8_t h[SB_HDR_LEN];
-        sb_fill_hdr(g->queue, seq, h);
+        sb_fill_hdr(queue, seq, h);
         return h[off];
     }
     uint64_t w = (off - SB_HDR_LEN) / 8;
-    uint64_t v = sb_mix64(sb_key(sb_seed(g), seq, SB_DOMAIN_PAYLOAD) + (w + 1) * SB_GOLDEN);
+    uint64_t v = sb_mix64(sb_key(sb_seed(g, queue), seq, SB_DOMAIN_PAYLOAD) + (w + 1) * SB_GOLDEN);
     return (uint8_t)(v >> (8 * ((off - SB_HDR_LEN) % 8)));
 }
 
 /* Compare frame[0..n) with packet seq's first n bytes (n >= SB_HDR_LEN).
  * Returns the offset of the first differing byte, or n if all are equal, in
  * which case *crc is the CRC register (not yet inverted) over frame[0..n). */
-static unsigned sb_compare(const struct sb_gen_cfg *g, uint64_t seq, const uint8_t *frame,
-                           unsigned n, uint32_t *crc)
+static unsigned sb_compare(const struct sb_gen_cfg *g, unsigned queue, uint64_t seq,
+                           const uint8_t *frame, unsigned n, uint32_t *crc)
 {
     uint8_t exp[SB_CHUNK];
     uint32_t c = 0xffffffffu;
 
-    sb_fill_hdr(g->queue, seq, exp);
+    sb_fill_hdr(queue, seq, exp);
     if (memcmp(exp, frame, SB_HDR_LEN) != 0)
         return sb_first_diff(exp, frame, SB_HDR_LEN);
     c = sb_crc_update(c, frame, SB_HDR_LEN);
 
     struct sb_pgen pg;
-    sb_pgen_init(&pg, g, seq);
+    sb_pgen_init(&pg, g, queue, seq);
     for (unsigned off = SB_HDR_LEN; off < n; off += SB_CHUNK) {
         unsigned m = n - off < SB_CHUNK ? n - off : SB_CHUNK;
         sb_pgen_words(&pg, exp, m);
@@ -883,10 +895,11 @@ static void sb_contents(struct scoreboard *sb, struct sb_queue *x, uint64_t seq,
                         const uint8_t *frame, unsigned len, uint32_t fcs)
 {
     char tag[SB_QTAG_LEN];
-    unsigned exp_len = sb_pkt_len(&x->gen, seq);
+    const struct sb_gen_cfg *g = &sb->cfg.gen;
+    unsigned exp_len = sb_pkt_len_q(g, x->id, seq);
     unsigned n = len < exp_len ? len : exp_len;
     uint32_t c = 0;
-    unsigned off = sb_compare(&x->gen, seq, frame, n, &c);
+    unsigned off = sb_compare(g, x->id, seq, frame, n, &c);
     if (len != exp_len) {
         x->corrupted++;
         sb_note_mismatch(sb, "%sseq %llu: offset %u: length %u, expected %u", sb_qtag(sb, x, tag),
@@ -895,7 +908,7 @@ static void sb_contents(struct scoreboard *sb, struct sb_queue *x, uint64_t seq,
         x->corrupted++;
         sb_note_mismatch(sb, "%sseq %llu: offset %u: byte 0x%02x, expected 0x%02x",
                          sb_qtag(sb, x, tag), (unsigned long long)seq, off, frame[off],
-                         sb_expected_byte(&x->gen, seq, off));
+                         sb_expected_byte(g, x->id, seq, off));
     } else if (fcs != ~c) {
         x->corrupted++;
         sb_note_mismatch(sb, "%sseq %llu: offset %u: FCS 0x%08x, expected 0x%08x",

@@ -80,7 +80,6 @@ struct sb_gen_cfg {
     uint64_t seed;
     unsigned min_len, max_len; /* buffer length (no FCS), SB_MIN_LEN..SB_MAX_LEN;
                                   equal for a fixed size */
-    unsigned queue;            /* the queue, 0..SB_MAX_QUEUES - 1 (0: one queue's) */
 };
 
 /* Buffer length of packet `seq`: min_len if min_len == max_len, else
@@ -90,6 +89,12 @@ unsigned sb_pkt_len(const struct sb_gen_cfg *g, uint64_t seq);
 /* Write the first `len` bytes of packet `seq` to buf (layout above).
  * len >= SB_HDR_LEN; shorter lengths write nothing. */
 void sb_pkt_fill(const struct sb_gen_cfg *g, uint64_t seq, uint8_t *buf, unsigned len);
+
+/* The same for packet `seq` of queue `queue` (0..SB_MAX_QUEUES - 1); queue
+ * 0's are sb_pkt_len's and sb_pkt_fill's. */
+unsigned sb_pkt_len_q(const struct sb_gen_cfg *g, unsigned queue, uint64_t seq);
+void sb_pkt_fill_q(const struct sb_gen_cfg *g, unsigned queue, uint64_t seq, uint8_t *buf,
+                   unsigned len);
 
 /* IEEE 802.3 FCS of buf[0..len): CRC-32, reflected polynomial 0xEDB88320,
  * initial value 0xFFFFFFFF, final xor 0xFFFFFFFF.  The MAC sends the

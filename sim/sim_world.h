@@ -70,7 +70,6 @@ struct sim_queue {
     struct pktgen pg;
     struct sim *s;
     unsigned id;
-    struct sb_gen_cfg gen;   /* its packets */
     struct txq_cfg tc;
     struct pktgen_cfg pc;
     int txq_up, pg_up;

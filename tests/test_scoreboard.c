@@ -830,26 +830,25 @@ static void test_scoreboard_rate_counts_unexpected_frames(void **state)
 
 /* ---- queues ----------------------------------------------------------------- */
 
-/* Queue 0's packets are a one-queue run's (gen.queue 0 is the default);
+/* Queue 0's packets are a one-queue run's (sb_pkt_fill's);
  * queue q's differ in offset 10 (the queue) and in the payload, and their
  * random lengths are their own; the same (seed, queue, seq) gives the
  * same bytes. */
 static void test_scoreboard_queue_packets(void **state)
 {
     struct sb_gen_cfg g0 = {.seed = 7, .min_len = 60, .max_len = 1514};
-    struct sb_gen_cfg g5 = g0, g0b = g0;
-    uint8_t a[1514], b[1514];
+    uint8_t a[1514], b[1514], a0[1514];
     int len_differs = 0;
 
     (void)state;
-    g5.queue = 5;
-    g0b.queue = 0;
     for (uint64_t seq = 0; seq < 64; seq++) {
-        unsigned la = sb_pkt_len(&g0, seq), lb = sb_pkt_len(&g5, seq);
+        unsigned la = sb_pkt_len(&g0, seq), lb = sb_pkt_len_q(&g0, 5, seq);
         len_differs |= la != lb;
-        assert_int_equal(sb_pkt_len(&g0b, seq), la);
-        sb_pkt_fill(&g0, seq, a, 60);
-        sb_pkt_fill(&g5, seq, b, 60);
+        assert_int_equal(sb_pkt_len_q(&g0, 0, seq), la);
+        sb_pkt_fill(&g0, seq, a, la);
+        sb_pkt_fill_q(&g0, 0, seq, a0, la);
+        assert_memory_equal(a, a0, la);
+        sb_pkt_fill_q(&g0, 5, seq, b, 60);
         assert_int_equal(a[SB_QUEUE_OFF], 0);
         assert_int_equal(b[SB_QUEUE_OFF], 5);
         assert_memory_equal(a + 14, b + 14, 8);                 /* the same seq */
@@ -878,9 +877,7 @@ static void test_scoreboard_queues_interleaved(void **state)
     for (unsigned q = 0; q < 3; q++)
         sb_note_published_q(sb, q, sb_queue_expected(&c, q), 0);
     for (unsigned i = 0; i < 10; i++) {
-        struct sb_gen_cfg g = c.gen;
-        g.queue = order[i][0];
-        sb_pkt_fill(&g, order[i][1], buf, 60);
+        sb_pkt_fill_q(&c.gen, order[i][0], order[i][1], buf, 60);
         sb_check_frame(sb, buf, 60, sb_crc32(buf, 60), (sim_ps_t)(i + 1) * 1000);
     }
     sb_finish(sb);
@@ -911,14 +908,12 @@ static void test_scoreboard_queues_order_per_queue(void **state)
     struct sb_cfg c = {.gen = {.seed = 3, .min_len = 60, .max_len = 60},
                        .expected = 8, .max_outstanding = 16, .queues = 2};
     struct scoreboard *sb = sb_create(&c);
-    struct sb_gen_cfg g1 = c.gen;
     uint8_t buf[64];
     struct sb_queue_result q0, q1;
 
     (void)state;
     assert_non_null(sb);
-    g1.queue = 1;
-    sb_pkt_fill(&g1, 1, buf, 60); /* queue 1 skips its seq 0 */
+    sb_pkt_fill_q(&c.gen, 1, 1, buf, 60); /* queue 1 skips its seq 0 */
     sb_check_frame(sb, buf, 60, sb_crc32(buf, 60), 1000);
     sb_pkt_fill(&c.gen, 0, buf, 60);
     sb_check_frame(sb, buf, 60, sb_crc32(buf, 60), 2000);
