@@ -213,7 +213,8 @@ T_pcie_link  := sim/pcie_cfg.c sim/pcie_link.c
 T_scoreboard := sim/scoreboard.c sim/sb_rate.c
 T_json       := sim/json.c
 T_txq        := driver/txq.c driver/dql.c tests/fake_platform.c
-T_pktgen     := driver/txq.c driver/dql.c driver/pktgen.c tests/fake_platform.c
+T_pktgen     := driver/txq.c driver/dql.c driver/pktgen.c tests/fake_platform.c \
+                sim/scoreboard.c sim/sb_rate.c
 T_pcie_fc    := sim/pcie_cfg.c sim/pcie_link.c
 T_stbuf      := sim/stbuf.c
 T_coro       := sim/coro.c

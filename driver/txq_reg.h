@@ -10,7 +10,9 @@
  * 0x1000 + r for 0x000 + r); the merge sets it to 0 and every queue, queue
  * 0 too, goes through its block.
  *
- * txq_reg(q, r): the BAR0 offset of queue q's register r.
+ * txq_reg(q, r): the BAR0 offset of queue q's register r, or TXQ_REG_NONE
+ * for one queue 0 has no name for before the blocks (WEIGHT, CNT_*) while
+ * TXQ_REG_LEGACY_Q0 holds: such a write would land on today's TAIL.
  * txq_reg_decode(off, &q, &r): 1 if `off` is a queue register (either
  * form), with its queue and NICTX_QREG_* offset; else 0.
  */
@@ -25,6 +27,8 @@
 #define TXQ_REG_LEGACY_Q0 1
 #endif
 
+#define TXQ_REG_NONE 0xFFFFFFFFu
+
 /* Queue 0's registers by their names of before the queue blocks. */
 static inline uint32_t txq_reg_legacy(uint32_t r)
 {
@@ -36,7 +40,7 @@ static inline uint32_t txq_reg_legacy(uint32_t r)
     case NICTX_QREG_RING_LOG2: return NICTX_REG_RING_LOG2;
     case NICTX_QREG_WB_ADDR_LO: return NICTX_REG_WB_ADDR_LO;
     case NICTX_QREG_WB_ADDR_HI: return NICTX_REG_WB_ADDR_HI;
-    default: return NICTX_REG_Q(0u, r); /* WEIGHT, CNT_*: the block only */
+    default: return TXQ_REG_NONE; /* WEIGHT, CNT_*: the block only */
     }
 }
 
