@@ -30,8 +30,8 @@
  *
  * Checking.  The harness tells the scoreboard when doorbells publish packets
  * (sb_note_published) and hands it every frame seen on the wire
- * (sb_check_frame).  Frames must arrive in seq order (one queue, in-order
- * MAC).  The scoreboard counts frames seen, checked (length, bytes and FCS
+ * (sb_check_frame).  Each queue's frames must arrive in its seq order (a
+ * queue's descriptors leave in ring order; the MAC keeps order).  The scoreboard counts frames seen, checked (length, bytes and FCS
  * all as expected), lost (seqs skipped, or never seen by sb_finish) and
  * corrupted (anything else, including frames whose seq is not the next
  * expected or beyond the run), dropped by reason (seqs skipped that the
