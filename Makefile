@@ -168,6 +168,7 @@ SIM_CORE := sim/pcie_cfg.c sim/pcie_link.c sim/scoreboard.c sim/json.c sim/host_
             sim/cpu.c sim/tlp_queue.c sim/rc.c sim/harness.c sim/sim_cfg.c sim/dev_port.c sim/tlp_beat.c \
             sim/metrics.c sim/cpu_sched.c sim/platform_sim.c sim/report.c sim/stbuf.c \
             sim/ownchk.c sim/bug_catalog.c sim/coro.c sim/cacheline.c sim/profile.c sim/inject.c sim/fault.c \
+            sim/fairness.c \
             driver/dql.c driver/txq.c driver/pktgen.c
 SIM_OBJS := $(call obj,$(SIM_CORE)) $(call vmodel,8) $(VRT_OBJS)
 # The other widths' models and the lookup by width (dev_rtl_ops_width):
@@ -212,7 +213,8 @@ T_pcie_link  := sim/pcie_cfg.c sim/pcie_link.c
 T_scoreboard := sim/scoreboard.c sim/sb_rate.c
 T_json       := sim/json.c
 T_txq        := driver/txq.c driver/dql.c tests/fake_platform.c
-T_pktgen     := driver/txq.c driver/dql.c driver/pktgen.c tests/fake_platform.c
+T_pktgen     := driver/txq.c driver/dql.c driver/pktgen.c tests/fake_platform.c \
+                sim/scoreboard.c sim/sb_rate.c
 T_pcie_fc    := sim/pcie_cfg.c sim/pcie_link.c
 T_stbuf      := sim/stbuf.c
 T_coro       := sim/coro.c
@@ -232,6 +234,9 @@ SIM_TESTS    := sim ownership cpus calibration faults
 # Reliability (docs/reliability.md): memory flat in run length, progress.
 T_sb_rate    := sim/sb_rate.c
 UNIT_TESTS   += sb_rate
+# Queues: the fairness figures.
+T_fairness   := sim/fairness.c
+UNIT_TESTS   += fairness
 SIM_TESTS    += memory progress
 # The whole system at every datapath width (docs/width.md).
 SIM_TESTS    += width

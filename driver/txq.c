@@ -3,6 +3,7 @@
  * txq.c - one transmit queue of the nictx driver model (see txq.h).
  */
 #include "txq.h"
+#include "txq_reg.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -17,6 +18,23 @@ _Static_assert(offsetof(struct nictx_tx_desc, rsvd) == 12,
                "rsvd is the high half of the second 64-bit word");
 
 #define TXQ_RING_ALIGN 128u
+
+static unsigned txq_queues(const struct txq_cfg *cfg)
+{
+    return cfg->queues ? cfg->queues : 1;
+}
+
+/* The queue fields: a queue in use, sane scheduler values. */
+static int txq_cfg_queues_valid(const struct txq_cfg *cfg)
+{
+    if (txq_queues(cfg) > NICTX_Q_MAX || cfg->queue >= txq_queues(cfg))
+        return 0;
+    if (cfg->sched != NICTX_SCHED_RR && cfg->sched != NICTX_SCHED_DRR)
+        return 0;
+    if (cfg->drr_quantum != 0 && (cfg->drr_quantum < 64 || cfg->drr_quantum > 65536))
+        return 0;
+    return cfg->weight <= 255;
+}
 
 static int txq_cfg_valid(const struct txq_cfg *cfg)
 {
@@ -64,7 +82,65 @@ static int txq_cfg_valid(const struct txq_cfg *cfg)
     } else if (cfg->irq_addr != 0) {
         return 0;
     }
-    return 1;
+    return txq_cfg_queues_valid(cfg);
+}
+
+/* The device-wide queue registers, before any queue block is touched. */
+static void txq_program_sched(struct platform *p, const struct txq_cfg *cfg)
+{
+    if (txq_queues(cfg) != NICTX_REG_QUEUES_RESET)
+        plat_mmio_write32(p, NICTX_REG_QUEUES, txq_queues(cfg));
+    if (cfg->sched != NICTX_REG_SCHED_RESET)
+        plat_mmio_write32(p, NICTX_REG_SCHED, cfg->sched);
+    if (cfg->drr_quantum && cfg->drr_quantum != NICTX_REG_DRR_QUANTUM_RESET)
+        plat_mmio_write32(p, NICTX_REG_DRR_QUANTUM, cfg->drr_quantum);
+}
+
+/* This queue's block: ring, writeback word, weight. */
+static void txq_program_queue(struct txq *q, struct platform *p, const struct txq_cfg *cfg)
+{
+    if (cfg->queue == 0)
+        txq_program_sched(p, cfg);
+    plat_mmio_write64(p, txq_reg(q->qid, NICTX_QREG_RING_BASE_LO), q->ring_dma);
+    plat_mmio_write32(p, txq_reg(q->qid, NICTX_QREG_RING_LOG2), cfg->ring_log2);
+    plat_mmio_write64(p, txq_reg(q->qid, NICTX_QREG_WB_ADDR_LO), q->wb_dma);
+    uint32_t weight = txq_reg(q->qid, NICTX_QREG_WEIGHT);
+    if (cfg->weight && cfg->weight != NICTX_QREG_WEIGHT_RESET && weight != TXQ_REG_NONE)
+        plat_mmio_write32(p, weight, cfg->weight);
+}
+
+/* The device-wide registers (queue 0's txq_init), CTRL aside. */
+static void txq_program_device(struct platform *p, const struct txq_cfg *cfg,
+                               dma_addr_t cq_dma, unsigned cq_log2)
+{
+    plat_mmio_write32(p, NICTX_REG_WB_THRESH, cfg->wb_thresh);
+    plat_mmio_write64(p, NICTX_REG_IRQ_ADDR_LO, cfg->irq_addr);
+    plat_mmio_write32(p, NICTX_REG_IRQ_DATA,
+                      cfg->irq_thresh || cfg->irq_timer ? cfg->irq_data : 0);
+    plat_mmio_write32(p, NICTX_REG_IRQ_THRESH, cfg->irq_thresh);
+    if (cfg->irq_timer)
+        plat_mmio_write32(p, NICTX_REG_IRQ_TIMER, cfg->irq_timer);
+    if (cfg->clean == TXQ_CLEAN_DESC_WB)
+        plat_mmio_write32(p, NICTX_REG_CPL_MODE, NICTX_CPL_MODE_DESC_WB);
+    if (cfg->clean == TXQ_CLEAN_CQ) {
+        plat_mmio_write32(p, NICTX_REG_CPL_MODE, NICTX_CPL_MODE_CQ);
+        plat_mmio_write64(p, NICTX_REG_CQ_BASE_LO, cq_dma);
+        plat_mmio_write32(p, NICTX_REG_CQ_LOG2, cq_log2);
+    }
+    plat_mmio_write32(p, NICTX_REG_MRRS_LOG2, cfg->mrrs_log2);
+    plat_mmio_write32(p, NICTX_REG_DESC_FETCH_MAX, cfg->desc_fetch_max);
+    if (cfg->desc_inflight && cfg->desc_inflight != NICTX_REG_DESC_INFLIGHT_RESET)
+        plat_mmio_write32(p, NICTX_REG_DESC_INFLIGHT, cfg->desc_inflight);
+    plat_mmio_write32(p, NICTX_REG_LINE_RATE, cfg->line_rate_fx);
+    if (cfg->proto != TXQ_PROTO_TAIL)
+        plat_mmio_write32(p, NICTX_REG_PROTO, cfg->proto == TXQ_PROTO_WC ? NICTX_PROTO_WC
+                                                                         : NICTX_PROTO_OWNER);
+    if (cfg->max_tags)
+        plat_mmio_write32(p, NICTX_REG_MAX_TAGS, cfg->max_tags);
+    if (cfg->max_rd_bytes)
+        plat_mmio_write32(p, NICTX_REG_MAX_RD_BYTES, cfg->max_rd_bytes);
+    if (cfg->cpl_timeout)
+        plat_mmio_write32(p, NICTX_REG_CPL_TIMEOUT, cfg->cpl_timeout);
 }
 
 int txq_init(struct txq *q, struct platform *p, const struct txq_cfg *cfg,
@@ -124,6 +200,9 @@ int txq_init(struct txq *q, struct platform *p, const struct txq_cfg *cfg,
     }
 
     q->plat = p;
+    q->qid = cfg->queue;
+    q->reg_tail = txq_reg(cfg->queue, NICTX_QREG_TAIL);
+    q->reg_head = txq_reg(cfg->queue, NICTX_QREG_HEAD);
     q->ring = ring;
     q->cq = cq;
     q->cq_dma = cq_dma;
@@ -173,38 +252,11 @@ int txq_init(struct txq *q, struct platform *p, const struct txq_cfg *cfg,
     q->next_to_clean = 0;
     q->st_cleans = q->st_reclaimed = q->st_wakes = q->st_bad_head = 0;
 
-    plat_mmio_write64(p, NICTX_REG_RING_BASE_LO, ring_dma);
-    plat_mmio_write32(p, NICTX_REG_RING_LOG2, cfg->ring_log2);
-    plat_mmio_write64(p, NICTX_REG_WB_ADDR_LO, wb_dma);
-    plat_mmio_write32(p, NICTX_REG_WB_THRESH, cfg->wb_thresh);
-    plat_mmio_write64(p, NICTX_REG_IRQ_ADDR_LO, cfg->irq_addr);
-    plat_mmio_write32(p, NICTX_REG_IRQ_DATA,
-                      cfg->irq_thresh || cfg->irq_timer ? cfg->irq_data : 0);
-    plat_mmio_write32(p, NICTX_REG_IRQ_THRESH, cfg->irq_thresh);
-    if (cfg->irq_timer)
-        plat_mmio_write32(p, NICTX_REG_IRQ_TIMER, cfg->irq_timer);
-    if (cfg->clean == TXQ_CLEAN_DESC_WB)
-        plat_mmio_write32(p, NICTX_REG_CPL_MODE, NICTX_CPL_MODE_DESC_WB);
-    if (cfg->clean == TXQ_CLEAN_CQ) {
-        plat_mmio_write32(p, NICTX_REG_CPL_MODE, NICTX_CPL_MODE_CQ);
-        plat_mmio_write64(p, NICTX_REG_CQ_BASE_LO, cq_dma);
-        plat_mmio_write32(p, NICTX_REG_CQ_LOG2, cq_log2);
-    }
-    plat_mmio_write32(p, NICTX_REG_MRRS_LOG2, cfg->mrrs_log2);
-    plat_mmio_write32(p, NICTX_REG_DESC_FETCH_MAX, cfg->desc_fetch_max);
-    if (cfg->desc_inflight && cfg->desc_inflight != NICTX_REG_DESC_INFLIGHT_RESET)
-        plat_mmio_write32(p, NICTX_REG_DESC_INFLIGHT, cfg->desc_inflight);
-    plat_mmio_write32(p, NICTX_REG_LINE_RATE, cfg->line_rate_fx);
-    if (cfg->proto != TXQ_PROTO_TAIL)
-        plat_mmio_write32(p, NICTX_REG_PROTO, cfg->proto == TXQ_PROTO_WC ? NICTX_PROTO_WC
-                                                                         : NICTX_PROTO_OWNER);
-    if (cfg->max_tags)
-        plat_mmio_write32(p, NICTX_REG_MAX_TAGS, cfg->max_tags);
-    if (cfg->max_rd_bytes)
-        plat_mmio_write32(p, NICTX_REG_MAX_RD_BYTES, cfg->max_rd_bytes);
-    if (cfg->cpl_timeout)
-        plat_mmio_write32(p, NICTX_REG_CPL_TIMEOUT, cfg->cpl_timeout);
-    plat_mmio_write32(p, NICTX_REG_CTRL, NICTX_CTRL_ENABLE);
+    txq_program_queue(q, p, cfg);
+    if (cfg->queue == 0)
+        txq_program_device(p, cfg, cq_dma, cq_log2);
+    if (cfg->queue == txq_queues(cfg) - 1)
+        plat_mmio_write32(p, NICTX_REG_CTRL, NICTX_CTRL_ENABLE);
     return 0;
 }
 
@@ -358,7 +410,7 @@ static void txq_doorbell(struct txq *q)
             tail += q->size;
         q->bug_fired = 1;
     }
-    plat_mmio_write32(q->plat, NICTX_REG_TAIL, tail);
+    plat_mmio_write32(q->plat, q->reg_tail, tail);
     q->st_doorbells++;
 }
 
@@ -566,7 +618,7 @@ static unsigned txq_clean_pass(struct txq *q, struct platform *p, unsigned budge
     case TXQ_CLEAN_HEAD_WB: head = plat_load32(p, q->wb); break;
     case TXQ_CLEAN_DESC_WB: head = txq_dd_head(q, p); break;
     case TXQ_CLEAN_CQ: head = txq_cq_head(q, p); break;
-    default: head = plat_mmio_read32(p, NICTX_REG_HEAD); break;
+    default: head = plat_mmio_read32(p, q->reg_head); break;
     }
 
     plat_cpu_touch(p, &q->next_to_clean, sizeof(q->next_to_clean), PLAT_READ);
@@ -689,7 +741,7 @@ long txq_reset(struct txq *q, struct platform *p, unsigned *dropped)
     /* Let what is in flight finish; a stuck read never will. */
     txq_poll_status(p, NICTX_STATUS_IDLE, NICTX_STATUS_IDLE, TXQ_IDLE_POLLS);
     /* Frames before the device's head were sent: reclaim them. */
-    uint32_t head = plat_mmio_read32(p, NICTX_REG_HEAD);
+    uint32_t head = plat_mmio_read32(p, q->reg_head);
     if (head < q->size && head != q->next_to_clean && q->len_of[(head - 1) & q->mask] != 0)
         txq_reclaim(q, p, head, 0);
     plat_mmio_write32(p, NICTX_REG_CTRL, NICTX_CTRL_RESET);

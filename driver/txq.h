@@ -131,6 +131,17 @@ struct txq_cfg {
                                 without xmit_more (ixgbe dispatch_limit); 0: off */
     uint32_t cpl_timeout;    /* NICTX_REG_CPL_TIMEOUT, device cycles, below 2^24;
                                 0 leaves the device's reset value */
+    /* Queues (docs/device.md, Queues).  Queue `queue`'s own registers go
+     * to its block (txq_reg.h); the device-wide ones are written by queue
+     * 0's txq_init, and CTRL.ENABLE by the last queue's (queue ==
+     * queues - 1): bring the queues up in order 0, 1, ...  Optional
+     * registers are written only when they differ from their reset value,
+     * so one queue programs the device exactly as before. */
+    unsigned queue;          /* this queue, 0..queues - 1 */
+    unsigned queues;         /* NICTX_REG_QUEUES: queues in use, 1..NICTX_Q_MAX; 0: 1 */
+    unsigned sched;          /* NICTX_REG_SCHED: NICTX_SCHED_RR or _DRR */
+    unsigned drr_quantum;    /* NICTX_REG_DRR_QUANTUM: 64..65536 bytes; 0: reset value */
+    unsigned weight;         /* NICTX_QREG_WEIGHT: 1..255; 0: reset value (1) */
 };
 
 /* Completion callback: the buffer behind `cookie` is free again. */
@@ -176,6 +187,8 @@ struct txq_stats {
 struct txq {
     /* Read-mostly after txq_init (shared by both sides). */
     struct platform *plat;
+    unsigned qid;               /* the device's queue (txq_cfg.queue) */
+    uint32_t reg_tail, reg_head; /* its TAIL and HEAD registers (txq_reg.h) */
     struct nictx_tx_desc *ring; /* CPU pointer to the descriptor ring */
     dma_addr_t ring_dma;        /* its bus address (128-byte aligned) */
     uint32_t *wb;               /* head-writeback word, own 64 B line */
@@ -248,6 +261,10 @@ struct txq {
  * `done_ctx`.
  * Returns 0 on success; -1 on a bad cfg, NULL q/p/cfg/done (no platform
  * call made); -3 if NICTX_REG_ID != NICTX_ID_VALUE (only the ID read made);
+ * With several queues (txq_cfg.queue, .queues) only queue 0 writes the
+ * device-wide registers (QUEUES first, then SCHED, DRR_QUANTUM) and only the
+ * last queue CTRL.ENABLE; every queue writes its own block (ring base and
+ * log2, writeback address, WEIGHT).
  * -2 if malloc or plat_dma_alloc fails (no register written; DMA memory
  * already taken is not returned, it lives as long as the platform).
  */

@@ -54,12 +54,15 @@ nictx_vp::nictx_vp(sc_core::sc_module_name name, const struct sim_cfg &cfg, sc_t
 
     if (sim_cfg_validate(&cfg, err, sizeof(err)) != 0)
         throw std::runtime_error(std::string("nictx_vp: ") + err);
+    if (cfg.queues != 1)
+        throw std::runtime_error("nictx_vp: one queue only (device.queues must be 1)");
     gen_.seed = cfg.seed;
     gen_.min_len = cfg.pkt_size - 4;
     gen_.max_len = cfg.pkt_size_max - 4;
     sbc.gen = gen_;
     sbc.expected = cfg.packets;
     sbc.max_outstanding = cfg.ring_size;
+    sbc.queues = 1; /* the virtual platform has one queue */
     if (!(sb_ = sb_create(&sbc)))
         throw std::runtime_error("nictx_vp: cannot build the scoreboard");
 

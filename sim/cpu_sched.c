@@ -19,7 +19,11 @@
  *    runs between bursts on the same CPU;
  *  - two CPUs: CPU 0 sends (pktgen bursts, or the qdisc); CPU 1 runs the
  *    completion: woken by head writeback or an interrupt, it cleans up to
- *    the NAPI budget per pass and kicks CPU 0 when the queue wakes.
+ *    the NAPI budget per pass and kicks CPU 0 when the queue wakes;
+ *  - several queues (--queues > 1, any number of CPUs): queue q belongs to
+ *    CPU q mod cpus, and each CPU steps its queues in turn (pktgen_step: a
+ *    burst, then a cleanup pass), waiting for a device write when none of
+ *    them could do anything.
  * Both first wait in a parked state: CPU 0 probes the device and brings
  * the queue up during sim_create(); the measured run starts in sim_run().
  */
@@ -93,6 +97,34 @@ static int prog_probe(struct sim_cpu *c)
     if (s->probe_rc != 0)
         return -1;
     s->pg_up = 1;
+    return 0;
+}
+
+/* Several queues: CPU 0 brings them all up, in order (the last one's
+ * txq_init enables the device); then each belongs to the CPU that steps it
+ * (q mod cpus), whose platform its driver code uses from then on. */
+static int prog_probe_queues(struct sim_cpu *c)
+{
+    struct sim *s = c->sim;
+
+    if (prog_probe(c) != 0)
+        return -1;
+    for (unsigned q = 1; q < s->nq; q++) {
+        struct sim_queue *x = &s->xq[q - 1];
+        s->probe_rc = txq_init(&x->txq, &c->plat, &x->tc, pktgen_complete, &x->pg);
+        if (s->probe_rc != 0)
+            return -1;
+        x->txq_up = 1;
+        s->probe_rc = pktgen_init(&x->pg, &c->plat, &x->txq, &x->pc);
+        if (s->probe_rc != 0)
+            return -1;
+        x->pg_up = 1;
+    }
+    for (unsigned q = 0; q < s->nq; q++) {
+        struct platform *p = &s->cpus[q % s->ncpu].plat;
+        sim_txq(s, q)->plat = p;
+        sim_pg(s, q)->plat = p;
+    }
     return 0;
 }
 
@@ -179,6 +211,46 @@ static void prog_tx(struct sim_cpu *c)
     prog_source(c, pktgen_send, 0);
 }
 
+/* One pass over the CPU's queues: -1 on a pktgen error, else whether any
+ * made progress; *left: some queue is not done yet. */
+static int prog_queues_pass(struct sim_cpu *c, int *left)
+{
+    struct sim *s = c->sim;
+    int busy = 0;
+
+    *left = 0;
+    for (unsigned q = c->id; q < s->nq; q += s->ncpu) {
+        enum pktgen_ret r = pktgen_step(sim_pg(s, q));
+        if (r == PKTGEN_ERROR)
+            return -1;
+        *left |= r != PKTGEN_DONE;
+        busy |= r == PKTGEN_SENT;
+    }
+    return busy;
+}
+
+/* Several queues: step this CPU's queues in turn until all are done. */
+static void prog_queues(struct sim_cpu *c)
+{
+    struct sim *s = c->sim;
+    int left;
+
+    if (c->id == 0 && prog_probe_queues(c) != 0)
+        return;
+    prog_park(c);
+    for (;;) {
+        int busy = prog_queues_pass(c, &left);
+        if (busy < 0) {
+            sim_fail(s, "pktgen failed: bad packet length");
+            return;
+        }
+        if (!left)
+            return;
+        if (!busy)
+            prog_blocked(c, 1);
+    }
+}
+
 /* CPU 1 of two: NAPI-style cleanup, until every packet is back. */
 static void prog_completion(struct sim_cpu *c)
 {
@@ -225,7 +297,10 @@ int sim_cpus_init(struct sim *s, const struct stbuf_cfg *bc)
         if (stbuf_init(&c->stb, &b) != 0)
             return -1;
         c->stb_up = 1;
-        c->program = s->ncpu == 1 ? prog_single : i == 0 ? prog_tx : prog_completion;
+        c->program = s->cfg.queues > 1 ? prog_queues
+                     : s->ncpu == 1   ? prog_single
+                     : i == 0         ? prog_tx
+                                      : prog_completion;
         if (coro_init(&c->co, cpu_entry, c, SIM_CPU_STACK) != 0)
             return -1;
         c->co_up = 1;

@@ -18,13 +18,23 @@
 #include "tlp_beat.h"
 
 
+/* Does a read at addr fall in a queue's descriptor ring? */
+static int d2h_in_ring(struct sim *s, uint64_t addr)
+{
+    for (unsigned q = 0; q < s->nq; q++) {
+        const struct txq *x = sim_txq(s, q);
+        if (addr >= x->ring_dma &&
+            addr < x->ring_dma + (uint64_t)s->cfg.ring_size * NICTX_DESC_BYTES)
+            return 1;
+    }
+    return 0;
+}
+
 static void d2h_classify(struct sim *s, struct tlp *t)
 {
     switch (t->type) {
-    case TLP_MRD: /* the descriptor ring's range tells descriptor reads apart */
-        t->kind = t->addr >= s->txq.ring_dma &&
-                  t->addr < s->txq.ring_dma + (uint64_t)s->cfg.ring_size * NICTX_DESC_BYTES
-                      ? TLP_KIND_DESC_RD : TLP_KIND_PAYLOAD_RD;
+    case TLP_MRD: /* the descriptor rings' ranges tell descriptor reads apart */
+        t->kind = d2h_in_ring(s, t->addr) ? TLP_KIND_DESC_RD : TLP_KIND_PAYLOAD_RD;
         break;
     case TLP_MWR:
         t->kind = rc_is_msi(t->addr) ? TLP_KIND_IRQ : TLP_KIND_COMPLETION;

@@ -83,6 +83,29 @@ static void sim_pkt_dropped(void *ctx, uint64_t seq)
     sim_fault_dropped(ctx, seq);
 }
 
+/* Queue q > 0's packets: (seed, q, seq); no faults (single-queue). */
+static unsigned sim_queue_pkt_len(void *ctx, uint64_t seq)
+{
+    const struct sim_queue *x = ctx;
+    return sb_pkt_len_q(&x->s->gen, x->id, seq);
+}
+
+static void sim_queue_pkt_fill(void *ctx, uint64_t seq, uint8_t *buf, unsigned len)
+{
+    const struct sim_queue *x = ctx;
+    sb_pkt_fill_q(&x->s->gen, x->id, seq, buf, len);
+}
+
+struct txq *sim_txq(struct sim *s, unsigned q)
+{
+    return q == 0 ? &s->txq : &s->xq[q - 1].txq;
+}
+
+struct pktgen *sim_pg(struct sim *s, unsigned q)
+{
+    return q == 0 ? &s->pg : &s->xq[q - 1].pg;
+}
+
 /* ------------------------------------------------------------ host side */
 
 void sim_fail(struct sim *s, const char *fmt, ...)
@@ -444,6 +467,39 @@ static void sim_stbuf_cfg(const struct sim *s, size_t memsz, struct stbuf_cfg *b
     bc->mem_size = memsz;
 }
 
+/* Queue x's driver and pktgen configuration: queue 0's with its number,
+ * weight, share of the packets and generator. */
+static void sim_queue_cfg(struct sim *s, struct sim_queue *x)
+{
+    x->tc = s->tc;
+    sim_cfg_txq_queue(&s->cfg, x->id, &x->tc);
+    x->pc = s->pc;
+    x->pc.count = sim_cfg_queue_packets(&s->cfg, x->id);
+    x->pc.len = sim_queue_pkt_len;
+    x->pc.fill = sim_queue_pkt_fill;
+    x->pc.on_drop = NULL;
+    x->pc.ctx = x;
+}
+
+/* Queues 1..nq-1 (64-byte aligned: struct txq is), each with its generator. */
+static int sim_queues_alloc(struct sim *s)
+{
+    size_t sz = ((s->nq - 1) * sizeof(*s->xq) + 63) & ~(size_t)63;
+
+    if (s->nq == 1)
+        return 0;
+    s->xq = aligned_alloc(64, sz);
+    if (!s->xq)
+        return -1;
+    memset(s->xq, 0, sz);
+    for (unsigned q = 1; q < s->nq; q++) {
+        struct sim_queue *x = &s->xq[q - 1];
+        x->s = s;
+        x->id = q;
+    }
+    return 0;
+}
+
 /* The driver's and pktgen's configuration, from the run's. */
 static void sim_driver_cfg(struct sim *s)
 {
@@ -465,6 +521,9 @@ static void sim_driver_cfg(struct sim *s)
     pc->bug = cfg->bug;
     pc->bug_at = cfg->bug_at;
     pc->qdisc = cfg->source == SIM_SOURCE_QDISC;
+    pc->count = sim_cfg_queue_packets(cfg, 0);
+    for (unsigned q = 1; q < s->nq; q++)
+        sim_queue_cfg(s, &s->xq[q - 1]);
 }
 
 /* The world: host memory, CPUs, link, root complex, scoreboard, device. */
@@ -481,8 +540,16 @@ static int sim_build(struct sim *s, const struct device_ops *ops, char *err, siz
     sbc.gen = s->gen;
     sbc.expected = cfg->packets;
     sbc.max_outstanding = cfg->ring_size;
+    sbc.queues = cfg->queues;
     buf = ((size_t)s->gen.max_len + cfg->buf_offset + 63) & ~(size_t)63;
-    memsz = (size_t)cfg->ring_size * (NICTX_DESC_BYTES + buf) + (1u << 16);
+    /* Each queue: its ring, a buffer per slot; then 64 KiB for the rest
+     * (writeback words, completion queue), and 128 B a queue more. */
+    memsz = (size_t)cfg->ring_size * (NICTX_DESC_BYTES + buf) * cfg->queues + (1u << 16) +
+            (cfg->queues - 1) * 128u;
+    if (sim_queues_alloc(s) != 0) {
+        snprintf(err, errlen, "out of memory building the simulation");
+        return -1;
+    }
     sim_stbuf_cfg(s, memsz, &bc);
     ownchk_init(&s->ck, &s->mem, sim_violation_at, s);
     {
@@ -597,6 +664,7 @@ struct sim *sim_create(const struct sim_cfg *cfg, const struct device_ops *ops,
     }
     s->cfg = *cfg;
     s->ops = ops;
+    s->nq = cfg->queues;
     s->period_ps = sim_ns_to_ps(1000.0 / cfg->dev_mhz);
     s->stop_at = SIM_PS_NEVER;
     s->drop_cause = SIM_DROP_RESET;
@@ -642,6 +710,13 @@ void sim_destroy(struct sim *s)
         pktgen_destroy(&s->pg);
     if (s->txq_up)
         txq_destroy(&s->txq);
+    for (unsigned q = 1; s->xq && q < s->nq; q++) {
+        if (s->xq[q - 1].pg_up)
+            pktgen_destroy(&s->xq[q - 1].pg);
+        if (s->xq[q - 1].txq_up)
+            txq_destroy(&s->xq[q - 1].txq);
+    }
+    free(s->xq);
     if (s->dev)
         s->ops->destroy(s->dev);
     sb_destroy(s->sb);

@@ -28,6 +28,16 @@
 #include "txq.h"
 
 enum sim_layout { SIM_LAYOUT_SPLIT, SIM_LAYOUT_PACKED };
+/* The device's transmit scheduler across queues (NICTX_REG_SCHED). */
+enum sim_sched { SIM_SCHED_RR, SIM_SCHED_DRR };
+
+#define SIM_QUEUES_MAX 64u   /* NICTX_Q_MAX */
+#define SIM_WEIGHT_MAX 255u  /* a queue's WEIGHT */
+/* --weights: n values; n == 1 gives every queue v[0]. */
+struct sim_weights {
+    unsigned n;
+    unsigned v[SIM_QUEUES_MAX];
+};
 enum sim_source { SIM_SOURCE_PKTGEN, SIM_SOURCE_QDISC };
 /* One CPU: when the cleanup runs (two CPUs: the completion CPU's interrupt). */
 enum sim_napi {
@@ -56,7 +66,11 @@ struct sim_cfg {
     double dev_mhz;        /* device clock */
     unsigned dev_width;    /* datapath bytes per clock: 8, 16, 32, 64 (the model's) */
     double line_gbps;      /* Ethernet line rate */
-    unsigned ring_size;    /* descriptors, power of two 8..65536 */
+    unsigned ring_size;    /* descriptors, power of two 8..65536 (each queue's) */
+    unsigned queues;       /* transmit queues, 1..64 (docs/device.md, Queues) */
+    enum sim_sched sched;  /* the scheduler across queues: rr | drr */
+    struct sim_weights weights; /* per-queue WEIGHT, 1..255 (n 0: all 1) */
+    unsigned drr_quantum;  /* DRR bytes per unit of weight per round, 64..65536 */
     unsigned desc_fetch_max;
     unsigned desc_inflight; /* descriptor reads in flight, 1..8 */
     unsigned tags;         /* DMA read tags the device may use, 1..256 */
@@ -113,8 +127,10 @@ struct sim_timeouts {
     double cpl_us, tx_us, watchdog_us;
 };
 void sim_cfg_timeouts(const struct sim_cfg *cfg, struct sim_timeouts *t);
-/* The driver's queue configuration (txq_init's) for a run. */
+/* The driver's queue configuration (txq_init's) for a run: queue 0's;
+ * sim_cfg_txq_queue() sets another queue's fields (queue, weight). */
 void sim_cfg_txq(const struct sim_cfg *cfg, struct txq_cfg *tc);
+void sim_cfg_txq_queue(const struct sim_cfg *cfg, unsigned q, struct txq_cfg *tc);
 /* Names of the enumerated choices, and their parsers (0, or -1 if unknown). */
 const char *sim_proto_name(enum txq_proto p);
 const char *sim_barrier_name(enum txq_barrier b);
@@ -125,6 +141,15 @@ const char *sim_source_name(enum sim_source x);
 const char *sim_napi_name(enum sim_napi n);
 const char *sim_completion_name(enum txq_clean_mode m);
 int sim_parse_completion(const char *s, enum txq_clean_mode *out);
+const char *sim_sched_name(enum sim_sched x);
+int sim_parse_sched(const char *s, enum sim_sched *out);
+/* "W[,W...]": 1..SIM_QUEUES_MAX strict decimal values (their range is
+ * sim_cfg_validate's); 0, or -1 (out untouched). */
+int sim_parse_weights(const char *s, struct sim_weights *out);
+/* Queue q's weight under the configuration (1 when none are given). */
+unsigned sim_cfg_weight(const struct sim_cfg *cfg, unsigned q);
+/* Packets queue q sends: floor(P/N), +1 for the first P mod N queues. */
+uint64_t sim_cfg_queue_packets(const struct sim_cfg *cfg, unsigned q);
 /* IRQ_TIMER for the run: irq_usecs in device cycles, rounded. */
 uint32_t sim_cfg_irq_timer(const struct sim_cfg *cfg);
 int sim_parse_napi(const char *s, enum sim_napi *out);
@@ -150,8 +175,24 @@ struct sim_violation {
 /* Figures that cannot be measured are NAN (null in the JSON, n/a in the
  * table): per-packet figures when no packet was checked, utilisations when
  * the measured run has no length (bound is NULL then). */
+/* One queue's figures (--queues > 1; docs/user-guide.md, Queues). */
+struct sim_queue_result {
+    unsigned id, weight;
+    uint64_t packets;       /* frames of the queue on the wire */
+    uint64_t bytes;         /* their wire bytes (frame incl. FCS) */
+    double gbps;            /* 8 x bytes over the run's wire span */
+    double share;           /* of the bytes in the contended window */
+    double expected_share;  /* weight / sum of weights (DRR), 1 / N (RR) */
+};
+
 struct sim_result {
     struct sb_result sb;
+    /* queues: per queue, and fairness over the contended window (from
+     * the first frame until the first queue sent its last); nqueues 1:
+     * none of it is reported */
+    unsigned nqueues;
+    struct sim_queue_result queues[SIM_QUEUES_MAX];
+    double fair_jain, fair_max_share_dev, fair_window_ns;
     uint64_t completed;            /* packets reclaimed by the driver */
     double cpu_ns_per_pkt[CPU_CAUSE_COUNT];
     double cpu_ns_total;           /* per packet, all causes but idle, all CPUs */

@@ -94,6 +94,15 @@ static void usage(FILE *f)
 "  --dev-width N         datapath bytes per device clock: 8 | 16 | 32 | 64, each its\n"
 "                        own RTL model (8; docs/width.md)\n"
 "  --ring N              descriptors in the ring, power of two 8..65536 (1024)\n"
+"  --queues N            transmit queues, 1..64, each its own ring; --packets is\n"
+"                        the total, spread evenly; queue q runs on CPU q mod --cpus.\n"
+"                        More than 1 needs --protocol tail, --completion head-wb or\n"
+"                        mmio, no interrupts and no --inject (1)\n"
+"  --sched S             rr | drr: the scheduler across queues, one frame a turn, or\n"
+"                        deficit round robin by frame bytes (rr)\n"
+"  --weights W[,W...]    queue weights 1..255: one for all queues, or one per queue\n"
+"                        (all 1)\n"
+"  --drr-quantum N       DRR bytes per unit of weight per round, 64..65536 (2048)\n"
 "  --desc-fetch-max N    descriptors per fetch, 1..32 (8)\n"
 "  --desc-fetch-inflight N  descriptor reads in flight at once, 1..8 (4)\n"
 "  --tags N              DMA read tags in use at once, 1..256 (32)\n"
@@ -135,7 +144,8 @@ enum {
     O_PKT = 256, O_PKTMAX, O_BURST, O_PACKETS, O_SEED, O_BUFOFF, O_CPU, O_MMIOW,
     O_MEMLAT, O_POLL, O_PCIE, O_MPS, O_MRRS, O_RCB, O_RCBCH, O_PLAT, O_LINE, O_DEVMHZ, O_DEVW,
     O_RING, O_DFM, O_DFI, O_TAGS, O_MAXRD, O_FCDEV, O_FCHOST, O_FCUPD, O_WB, O_IRQ, O_IRQUS, O_CPLMODE, O_CLEAN, O_JSON, O_WD, O_QUIET, O_HELP,
-    O_PROTO, O_BARRIER, O_ORDER, O_WINDOW, O_BUG, O_BUGAT, O_GRACE, O_INJECT, O_CPLTO, O_TXTO, O_CPUS, O_NAPI, O_LAYOUT, O_BQL, O_DQL, O_TAILC, O_SOURCE, O_PROFILE, O_SET, O_KEYS, O_CHECK, O_OPTS
+    O_PROTO, O_BARRIER, O_ORDER, O_WINDOW, O_BUG, O_BUGAT, O_GRACE, O_INJECT, O_CPLTO, O_TXTO, O_CPUS, O_NAPI, O_LAYOUT, O_BQL, O_DQL, O_TAILC, O_SOURCE, O_PROFILE, O_SET, O_KEYS, O_CHECK, O_OPTS,
+    O_QUEUES, O_SCHED, O_WEIGHTS, O_DRRQ
 };
 
 static const struct option opts[] = {
@@ -159,6 +169,10 @@ static const struct option opts[] = {
     {"dev-mhz", required_argument, NULL, O_DEVMHZ},
     {"dev-width", required_argument, NULL, O_DEVW},
     {"ring", required_argument, NULL, O_RING},
+    {"queues", required_argument, NULL, O_QUEUES},
+    {"sched", required_argument, NULL, O_SCHED},
+    {"weights", required_argument, NULL, O_WEIGHTS},
+    {"drr-quantum", required_argument, NULL, O_DRRQ},
     {"desc-fetch-max", required_argument, NULL, O_DFM},
     {"desc-fetch-inflight", required_argument, NULL, O_DFI},
     {"tags", required_argument, NULL, O_TAGS},
@@ -521,6 +535,13 @@ static int run_opt(int c, const char *a, struct run_opts *ro)
             return bad_arg(name, a, "expected 8, 16, 32 or 64 (datapath bytes per clock)");
         break;
     case O_RING: rc = opt_uint(name, a, &cfg->ring_size); break;
+    case O_QUEUES: rc = opt_uint(name, a, &cfg->queues); break;
+    case O_SCHED: if (sim_parse_sched(a, &cfg->sched)) return bad_arg(name, a, "expected rr or drr"); break;
+    case O_WEIGHTS:
+        if (sim_parse_weights(a, &cfg->weights))
+            return bad_arg(name, a, "expected W[,W...]: 1 to 64 decimal weights 1..255");
+        break;
+    case O_DRRQ: rc = opt_uint(name, a, &cfg->drr_quantum); break;
     case O_DFM: rc = opt_uint(name, a, &cfg->desc_fetch_max); break;
     case O_DFI: rc = opt_uint(name, a, &cfg->desc_inflight); break;
     case O_TAGS: rc = opt_uint(name, a, &cfg->tags); break;

@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fairness.h"
 #include "nictx_hw.h"
 #include "sim_world.h"
 
@@ -161,6 +162,70 @@ static void sim_result_util(const struct sim *s, struct sim_result *r, sim_ps_t 
         r->bound = "latency";
 }
 
+/* The driver's counters, every queue's summed. */
+static void sim_result_txq(const struct sim *s, struct txq_stats *ts)
+{
+    struct txq_stats x;
+
+    txq_get_stats(&s->txq, ts);
+    for (unsigned q = 1; q < s->nq; q++) {
+        txq_get_stats(&s->xq[q - 1].txq, &x);
+        ts->pkts += x.pkts;
+        ts->descs += x.descs;
+        ts->doorbells += x.doorbells;
+        ts->wmbs += x.wmbs;
+        ts->dma_wmbs += x.dma_wmbs;
+        ts->wc_pushes += x.wc_pushes;
+        ts->bql_stops += x.bql_stops;
+        ts->deferred += x.deferred;
+        ts->cleans += x.cleans;
+        ts->reclaimed += x.reclaimed;
+        ts->busy += x.busy;
+        ts->stops += x.stops;
+        ts->wakes += x.wakes;
+        ts->bad_head += x.bad_head;
+        ts->bad_len += x.bad_len;
+        ts->resets += x.resets;
+        ts->dropped += x.dropped;
+    }
+}
+
+/* Per queue, and the fairness of the contended window (sim/fairness.h):
+ * under RR every queue's weight counts as 1. */
+static void sim_result_queues(const struct sim *s, struct sim_result *r)
+{
+    uint64_t win[SIM_QUEUES_MAX];
+    unsigned w[SIM_QUEUES_MAX];
+    double share[SIM_QUEUES_MAX], expected[SIM_QUEUES_MAX];
+    struct fair_result fr;
+    unsigned n = sb_queues(s->sb);
+
+    r->nqueues = n;
+    r->fair_jain = r->fair_max_share_dev = r->fair_window_ns = NAN;
+    if (n < 2)
+        return;
+    for (unsigned q = 0; q < n; q++) {
+        struct sb_queue_result qr;
+        sb_queue_result(s->sb, q, &qr);
+        r->queues[q].id = q;
+        r->queues[q].weight = sim_cfg_weight(&s->cfg, q);
+        r->queues[q].packets = qr.seen;
+        r->queues[q].bytes = qr.wire_bytes;
+        r->queues[q].gbps = qr.gbps;
+        win[q] = qr.window_bytes;
+        w[q] = s->cfg.sched == SIM_SCHED_DRR ? r->queues[q].weight : 1;
+    }
+    fair_shares(win, w, n, share, expected);
+    for (unsigned q = 0; q < n; q++) {
+        r->queues[q].share = share[q];
+        r->queues[q].expected_share = expected[q];
+    }
+    fair_compute(win, w, n, &fr);
+    r->fair_jain = fr.jain;
+    r->fair_max_share_dev = fr.max_share_dev;
+    r->fair_window_ns = sb_window_ns(s->sb);
+}
+
 void sim_result(const struct sim *s, struct sim_result *r)
 {
     struct txq_stats ts;
@@ -171,7 +236,8 @@ void sim_result(const struct sim *s, struct sim_result *r)
 
     memset(r, 0, sizeof(*r));
     sb_result(s->sb, &r->sb);
-    txq_get_stats(&s->txq, &ts);
+    sim_result_queues(s, r);
+    sim_result_txq(s, &ts);
     r->completed = ts.reclaimed;
     /* per checked packet; without one there is no per-packet figure */
     n = r->sb.checked ? (double)r->sb.checked : NAN;

@@ -114,6 +114,12 @@ PK_SIM_ENUM(dql, enum dql_order, sim_dql_name, sim_parse_dql)
 PK_SIM_ENUM(source, enum sim_source, sim_source_name, sim_parse_source)
 PK_SIM_ENUM(napi, enum sim_napi, sim_napi_name, sim_parse_napi)
 PK_SIM_ENUM(completion, enum txq_clean_mode, sim_completion_name, sim_parse_completion)
+PK_SIM_ENUM(sched, enum sim_sched, sim_sched_name, sim_parse_sched)
+
+static int parse_weights(const char *s, void *field)
+{
+    return sim_parse_weights(s, field);
+}
 
 /* on|off into an int flag. */
 static const char *onoff_choice(unsigned v)
@@ -144,6 +150,9 @@ static const struct pk_type pk_source = {NULL, NULL, source_parse, source_choice
 static const struct pk_type pk_napi = {NULL, NULL, napi_parse, napi_choice};
 static const struct pk_type pk_completion = {NULL, NULL, completion_parse, completion_choice};
 static const struct pk_type pk_onoff = {NULL, NULL, onoff_parse, onoff_choice};
+static const struct pk_type pk_sched = {NULL, NULL, sched_parse, sched_choice};
+static const struct pk_type pk_weights = {
+    "W[,W...]", "W[,W...]: 1 to 64 decimal weights (e.g. 1,2,3,4)", parse_weights, NULL};
 
 /* "a|b|c" for an enum, else the type's name. */
 static void type_describe(const struct pk_type *t, char *buf, size_t n)
@@ -220,6 +229,12 @@ static const struct pk_key pk_keys[] = {
     K_NUM("device", "dev_mhz", dev_mhz, "MHz, device clock"),
     K_UNS("device", "dev_width", dev_width, "bytes per device clock: 8, 16, 32 or 64"),
     K_UNS("device", "ring_size", ring_size, "descriptors in the TX ring, a power of two"),
+    K_UNS("device", "queues", queues, "transmit queues, 1..64, each its own ring"),
+    K_TYPED("device", "sched", pk_sched, enum sim_sched, sched,
+            "scheduler across queues: rr (a frame a turn) or drr (deficit round robin)"),
+    K_TYPED("device", "weights", pk_weights, struct sim_weights, weights,
+            "queue weights 1..255: one for all queues, or one per queue"),
+    K_UNS("device", "drr_quantum", drr_quantum, "bytes, DRR quantum per unit of weight"),
     K_UNS("device", "desc_fetch_max", desc_fetch_max, "descriptors per descriptor fetch"),
     K_UNS("device", "desc_fetch_inflight", desc_inflight, "descriptor reads in flight at once"),
     K_UNS("device", "tags", tags, "DMA read tags the device may use"),

@@ -64,6 +64,8 @@ static void progress_sample_sim(const struct sim *s, struct progress_sample *x)
     txq_get_stats(&s->txq, &ts);
     x->total = s->cfg.packets;
     x->sent = ts.pkts;
+    for (unsigned q = 1; q < s->nq; q++) /* the other queues' */
+        x->sent += s->xq[q - 1].txq.st_pkts;
     x->checked = r.checked;
     x->sim_ps = s->now > s->t_measure0 ? s->now - s->t_measure0 : 0;
 }

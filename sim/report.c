@@ -141,6 +141,45 @@ static void report_credit_stalls(FILE *f, const char *dir, const struct pcie_lin
     fprintf(f, " (UpdateFC %" PRIu64 " B on this direction)\n", s->updatefc_bytes);
 }
 
+/* A queue's table row; the compact form puts four on a line. */
+static void report_queue_row(FILE *f, const struct sim_queue_result *q, int compact)
+{
+
+    if (compact) {
+        fprintf(f, "  q%-2u w%-3u %s/%s %s", q->id, q->weight, NUM("%.4f", q->share),
+                NUM("%.4f", q->expected_share), NUM("%.3f", q->gbps));
+        return;
+    }
+    fprintf(f, "    %5u %6u %10" PRIu64 " %12" PRIu64 " %8s %7s %9s\n", q->id, q->weight,
+            q->packets, q->bytes, NUM("%.3f", q->gbps), NUM("%.4f", q->share),
+            NUM("%.4f", q->expected_share));
+}
+
+/* Several queues: fairness over the contended window, then each queue
+ * (a compact form, four a line, for more than 8). */
+static void report_queues(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
+{
+    int compact = r->nqueues > 8;
+
+    if (r->nqueues < 2)
+        return;
+    fprintf(f, "  queues            %u, %s", r->nqueues, sim_sched_name(c->sched));
+    if (c->sched == SIM_SCHED_DRR)
+        fprintf(f, " quantum %u B", c->drr_quantum);
+    fprintf(f, "; contended window %s us: jain %s, max share deviation %s\n",
+            NUM("%.3f", r->fair_window_ns / 1000.0), NUM("%.4f", r->fair_jain),
+            NUM("%.4f", r->fair_max_share_dev));
+    if (compact)
+        fprintf(f, "    queue weight share/expected (window) Gb/s:\n  ");
+    else
+        fprintf(f, "    queue weight    packets        bytes     Gb/s   share  expected\n");
+    for (unsigned q = 0; q < r->nqueues; q++) {
+        report_queue_row(f, &r->queues[q], compact);
+        if (compact && (q % 4 == 3 || q + 1 == r->nqueues))
+            fprintf(f, "\n%s", q + 1 < r->nqueues ? "  " : "");
+    }
+}
+
 void report_text(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
                  int status, const char *diag)
 {
@@ -180,6 +219,7 @@ void report_text(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
             r->sb.corrupted);
     report_dropped(f, r);
     fprintf(f, "\n");
+    report_queues(f, c, r);
     fprintf(f, "  cpu ns/pkt        %8s total:", NUM("%.1f", r->cpu_ns_total));
     for (k = 0; k < CPU_CAUSE_COUNT; k++)
         if (k != CPU_IDLE && r->cpu_ns_per_pkt[k] > 0)
@@ -268,6 +308,31 @@ static void fc_json(struct json *j, const char *key, const struct pcie_fc_cfg *f
     json_obj_end(j);
 }
 
+/* Several queues: `queues` and `fairness` (docs/user-guide.md, Queues). */
+static void json_queues(struct json *j, const struct sim_result *r)
+{
+    if (r->nqueues < 2)
+        return;
+    json_arr_begin(j, "queues");
+    for (unsigned q = 0; q < r->nqueues; q++) {
+        const struct sim_queue_result *x = &r->queues[q];
+        json_obj_begin(j, NULL);
+        json_u64(j, "id", x->id);
+        json_u64(j, "weight", x->weight);
+        json_u64(j, "packets", x->packets);
+        json_u64(j, "bytes", x->bytes);
+        json_num(j, "share", x->share);
+        json_num(j, "expected_share", x->expected_share);
+        json_obj_end(j);
+    }
+    json_arr_end(j);
+    json_obj_begin(j, "fairness");
+    json_num(j, "jain", r->fair_jain);
+    json_num(j, "max_share_dev", r->fair_max_share_dev);
+    json_num(j, "window_ns", r->fair_window_ns);
+    json_obj_end(j);
+}
+
 int report_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
                 int status, const char *diag, const char *model)
 {
@@ -325,6 +390,13 @@ int report_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
     json_num(&j, "line_gbps", c->line_gbps);
     json_num(&j, "line_gbps_programmed", r->line_gbps_eff);
     json_u64(&j, "ring_size", c->ring_size);
+    json_u64(&j, "queues", c->queues);
+    json_str(&j, "sched", sim_sched_name(c->sched));
+    json_arr_begin(&j, "weights");
+    for (k = 0; k < c->queues; k++)
+        json_u64(&j, NULL, sim_cfg_weight(c, k));
+    json_arr_end(&j);
+    json_u64(&j, "drr_quantum", c->drr_quantum);
     json_u64(&j, "desc_fetch_max", c->desc_fetch_max);
     json_u64(&j, "desc_fetch_inflight", c->desc_inflight);
     json_u64(&j, "tags", c->tags);
@@ -392,6 +464,8 @@ int report_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
     json_obj_end(&j);
     json_u64(&j, "queue_resets", r->txq.resets);
     json_obj_end(&j);
+
+    json_queues(&j, r);
 
     json_obj_begin(&j, "cpu_ns_per_pkt");
     json_num(&j, "total", r->cpu_ns_total);

@@ -21,6 +21,7 @@
 #define SB_GOLDEN 0x9e3779b97f4a7c15ull
 #define SB_DOMAIN_LEN 0x6c656e677468ull      /* "length" */
 #define SB_DOMAIN_PAYLOAD 0x7061796c6f6164ull /* "payload" */
+#define SB_DOMAIN_QUEUE 0x7175657565ull        /* "queue" */
 
 static inline uint64_t sb_mix64(uint64_t z)
 {
@@ -453,17 +454,29 @@ uint32_t sb_crc32(const uint8_t *buf, size_t len)
 
 /* ---- packet generation --------------------------------------------------- */
 
+/* The seed of g's queue: queue 0's is the run's seed (single-queue runs
+ * are unchanged), queue q's an independent one. */
+static inline uint64_t sb_seed(const struct sb_gen_cfg *g, unsigned queue)
+{
+    return queue ? g->seed ^ sb_mix64(SB_DOMAIN_QUEUE + queue) : g->seed;
+}
+
 unsigned sb_pkt_len(const struct sb_gen_cfg *g, uint64_t seq)
+{
+    return sb_pkt_len_q(g, 0, seq);
+}
+
+unsigned sb_pkt_len_q(const struct sb_gen_cfg *g, unsigned queue, uint64_t seq)
 {
     if (g->max_len <= g->min_len)
         return g->min_len;
     uint64_t span = (uint64_t)g->max_len - g->min_len + 1;
     /* multiply-shift: top 32 bits of the key scaled to [0, span) */
-    uint64_t r = ((sb_key(g->seed, seq, SB_DOMAIN_LEN) >> 32) * span) >> 32;
+    uint64_t r = ((sb_key(sb_seed(g, queue), seq, SB_DOMAIN_LEN) >> 32) * span) >> 32;
     return g->min_len + (unsigned)r;
 }
 
-static void sb_fill_hdr(uint64_t seq, uint8_t *h)
+static void sb_fill_hdr(unsigned queue, uint64_t seq, uint8_t *h)
 {
     static const uint8_t eth[14] = {
         0x02, 0x00, 0x00, 0x00, 0x00, 0x01, /* dst */
@@ -471,6 +484,7 @@ static void sb_fill_hdr(uint64_t seq, uint8_t *h)
         0x88, 0xb5,                         /* ethertype, local experimental */
     };
     memcpy(h, eth, sizeof eth);
+    h[SB_QUEUE_OFF] = (uint8_t)queue;
     sb_store_le64(h + 14, seq);
 }
 
@@ -479,9 +493,10 @@ struct sb_pgen {
     uint64_t s;
 };
 
-static inline void sb_pgen_init(struct sb_pgen *pg, const struct sb_gen_cfg *g, uint64_t seq)
+static inline void sb_pgen_init(struct sb_pgen *pg, const struct sb_gen_cfg *g, unsigned queue,
+                                uint64_t seq)
 {
-    pg->s = sb_key(g->seed, seq, SB_DOMAIN_PAYLOAD);
+    pg->s = sb_key(sb_seed(g, queue), seq, SB_DOMAIN_PAYLOAD);
 }
 
 /* Next n payload bytes to out (n rounded up to whole words: out must hold
@@ -496,11 +511,17 @@ static inline void sb_pgen_words(struct sb_pgen *pg, uint8_t *out, unsigned n)
 
 void sb_pkt_fill(const struct sb_gen_cfg *g, uint64_t seq, uint8_t *buf, unsigned len)
 {
+    sb_pkt_fill_q(g, 0, seq, buf, len);
+}
+
+void sb_pkt_fill_q(const struct sb_gen_cfg *g, unsigned queue, uint64_t seq, uint8_t *buf,
+                   unsigned len)
+{
     if (len < SB_HDR_LEN)
         return;
-    sb_fill_hdr(seq, buf);
+    sb_fill_hdr(queue, seq, buf);
     struct sb_pgen pg;
-    sb_pgen_init(&pg, g, seq);
+    sb_pgen_init(&pg, g, queue, seq);
     unsigned n = len - SB_HDR_LEN, whole = n & ~7u;
     sb_pgen_words(&pg, buf + SB_HDR_LEN, whole);
     if (n > whole) {
@@ -534,28 +555,39 @@ struct sb_drop {
     unsigned reason;
 };
 
-struct scoreboard {
-    struct sb_cfg cfg;
-
-    /* doorbell stamps */
+/* One queue's sequence: its stamps, drop notes, wire order and counters. */
+struct sb_queue {
+    unsigned id;            /* its number: its packets are (seed, id, seq) */
+    uint64_t expected;      /* packets this queue sends */
     struct sb_stamp *ring;
-    struct sb_drop *drop; /* drop notes, same window as the stamps */
-    uint64_t ring_mask;
-    uint64_t published; /* packets seq < published have been stamped */
-
-    /* wire order and counters */
-    uint64_t next; /* next expected seq */
+    struct sb_drop *drop;   /* drop notes, same window as the stamps */
+    uint64_t published;     /* packets seq < published have been stamped */
+    uint64_t next;          /* next expected seq */
     uint64_t seen, checked, lost, corrupted, unpublished, stamp_overrun;
     uint64_t dropped[SB_MAX_REASONS];
-    uint64_t frame_bytes;
+    uint64_t frame_bytes;   /* checked frames, incl. FCS */
+    uint64_t wire_bytes;    /* every frame of this queue, incl. FCS */
+    uint64_t window_bytes;  /* of those, in the contended window */
+    sim_ps_t t_first, t_last; /* its first and latest frame's start */
+};
+
+struct scoreboard {
+    struct sb_cfg cfg;
+    unsigned nq;            /* queues */
+    struct sb_queue *q;
+    uint64_t ring_mask;     /* stamp ring entries - 1 (each queue's) */
     int finished;
 
-    /* rate: start times and byte sums of the frames k0 may be (sb_rate.h),
-     * plus the latest frame */
+    /* all frames: count, rate: start times and byte sums of the frames k0
+     * may be (sb_rate.h), plus the latest frame */
+    uint64_t seen;
     struct sb_rate rate;
     uint64_t bytes_all; /* frame bytes incl. FCS of all frames seen */
     uint64_t last_size;
-    sim_ps_t t_last;
+    sim_ps_t t_first, t_last;
+    /* contended window: closed by the first queue's last frame */
+    int window_closed;
+    sim_ps_t t_window;
 
     /* latency: a directory of pages, NULL until a latency lands in one */
     struct sb_lat_page **lat_dir;
@@ -568,11 +600,44 @@ struct scoreboard {
     char mismatch[SB_MAX_MISMATCH][SB_MISMATCH_LEN];
 };
 
+static unsigned sb_cfg_queues(const struct sb_cfg *cfg)
+{
+    return cfg->queues ? cfg->queues : 1;
+}
+
+/* Queue q's stamps and notes, all empty: 0, or -1 if memory is short. */
+static int sb_queue_init(struct scoreboard *sb, unsigned q, uint64_t ring_n)
+{
+    struct sb_queue *x = &sb->q[q];
+
+    x->id = q;
+    x->expected = sb_queue_expected(&sb->cfg, q);
+    x->ring = malloc(ring_n * sizeof *x->ring);
+    x->drop = malloc(ring_n * sizeof *x->drop);
+    if (!x->ring || !x->drop)
+        return -1;
+    for (uint64_t i = 0; i < ring_n; i++) {
+        x->ring[i].seq = UINT64_MAX;
+        x->ring[i].t = 0;
+        x->drop[i].seq = UINT64_MAX;
+        x->drop[i].reason = 0;
+    }
+    return 0;
+}
+
+uint64_t sb_queue_expected(const struct sb_cfg *cfg, unsigned q)
+{
+    unsigned n = sb_cfg_queues(cfg);
+
+    return cfg->expected / n + (q < cfg->expected % n ? 1 : 0);
+}
+
 struct scoreboard *sb_create(const struct sb_cfg *cfg)
 {
     if (!cfg || cfg->gen.min_len < SB_MIN_LEN || cfg->gen.max_len > SB_MAX_LEN ||
         cfg->gen.min_len > cfg->gen.max_len || cfg->max_outstanding == 0 ||
-        cfg->max_outstanding > SB_MAX_OUTSTANDING || cfg->expected > SB_MAX_EXPECTED)
+        cfg->max_outstanding > SB_MAX_OUTSTANDING || cfg->expected > SB_MAX_EXPECTED ||
+        sb_cfg_queues(cfg) > SB_MAX_QUEUES)
         return NULL;
 
     uint64_t ring_n = 1;
@@ -583,21 +648,20 @@ struct scoreboard *sb_create(const struct sb_cfg *cfg)
     if (!sb)
         return NULL;
     sb->cfg = *cfg;
-    sb->ring = malloc(ring_n * sizeof *sb->ring);
-    sb->drop = malloc(ring_n * sizeof *sb->drop);
+    sb->nq = sb_cfg_queues(cfg);
+    sb->q = calloc(sb->nq, sizeof *sb->q);
     int rate_rc = sb_rate_init(&sb->rate, cfg->expected);
     sb->lat_dir = calloc(SB_LAT_DIR_INIT, sizeof *sb->lat_dir);
     sb->lat_dir_n = SB_LAT_DIR_INIT;
-    if (!sb->ring || !sb->drop || rate_rc != 0 || !sb->lat_dir) {
+    if (!sb->q || rate_rc != 0 || !sb->lat_dir) {
         sb_destroy(sb);
         return NULL;
     }
-    for (uint64_t i = 0; i < ring_n; i++) {
-        sb->ring[i].seq = UINT64_MAX;
-        sb->ring[i].t = 0;
-        sb->drop[i].seq = UINT64_MAX;
-        sb->drop[i].reason = 0;
-    }
+    for (unsigned q = 0; q < sb->nq; q++)
+        if (sb_queue_init(sb, q, ring_n) != 0) {
+            sb_destroy(sb);
+            return NULL;
+        }
     sb->ring_mask = ring_n - 1;
     return sb;
 }
@@ -606,8 +670,11 @@ void sb_destroy(struct scoreboard *sb)
 {
     if (!sb)
         return;
-    free(sb->ring);
-    free(sb->drop);
+    for (unsigned q = 0; sb->q && q < sb->nq; q++) {
+        free(sb->q[q].ring);
+        free(sb->q[q].drop);
+    }
+    free(sb->q);
     sb_rate_free(&sb->rate);
     if (sb->lat_dir)
         for (size_t p = 0; p < sb->lat_dir_n; p++)
@@ -618,48 +685,56 @@ void sb_destroy(struct scoreboard *sb)
 
 int sb_note_dropped(struct scoreboard *sb, uint64_t seq, unsigned reason)
 {
-    if (reason >= SB_MAX_REASONS || seq < sb->next || seq >= sb->cfg.expected ||
-        seq - sb->next >= sb->cfg.max_outstanding)
+    struct sb_queue *x = &sb->q[0];
+
+    if (reason >= SB_MAX_REASONS || seq < x->next || seq >= x->expected ||
+        seq - x->next >= sb->cfg.max_outstanding)
         return -1;
-    sb->drop[seq & sb->ring_mask].seq = seq;
-    sb->drop[seq & sb->ring_mask].reason = reason;
+    x->drop[seq & sb->ring_mask].seq = seq;
+    x->drop[seq & sb->ring_mask].reason = reason;
     return 0;
 }
 
-/* Packets [sb->next, end) will not come: each counts as dropped if noted,
- * else lost.  Notes exist only within the ring's window from next. */
-static void sb_skip_to(struct scoreboard *sb, uint64_t end)
+/* Packets [x->next, end) of queue x will not come: each counts as dropped
+ * if noted, else lost.  Notes exist only within the ring's window from next. */
+static void sb_skip_to(struct scoreboard *sb, struct sb_queue *x, uint64_t end)
 {
-    uint64_t win = sb->next + sb->ring_mask + 1, s;
+    uint64_t win = x->next + sb->ring_mask + 1, s;
 
-    for (s = sb->next; s < end && s < win; s++) {
-        struct sb_drop *d = &sb->drop[s & sb->ring_mask];
+    for (s = x->next; s < end && s < win; s++) {
+        struct sb_drop *d = &x->drop[s & sb->ring_mask];
         if (d->seq == s) {
-            sb->dropped[d->reason]++;
+            x->dropped[d->reason]++;
             d->seq = UINT64_MAX;
         } else {
-            sb->lost++;
+            x->lost++;
         }
     }
     if (end > s)
-        sb->lost += end - s;
-    if (end > sb->next)
-        sb->next = end;
+        x->lost += end - s;
+    if (end > x->next)
+        x->next = end;
+}
+
+void sb_note_published_q(struct scoreboard *sb, unsigned q, uint64_t count, sim_ps_t t)
+{
+    if (q >= sb->nq || count <= sb->q[q].published)
+        return;
+    struct sb_queue *x = &sb->q[q];
+    uint64_t ring_n = sb->ring_mask + 1;
+    /* only the last ring_n stamps can survive in the ring */
+    uint64_t s = count - x->published > ring_n ? count - ring_n : x->published;
+    for (; s < count; s++) {
+        struct sb_stamp *e = &x->ring[s & sb->ring_mask];
+        e->seq = s;
+        e->t = t;
+    }
+    x->published = count;
 }
 
 void sb_note_published(struct scoreboard *sb, uint64_t count, sim_ps_t t)
 {
-    if (count <= sb->published)
-        return;
-    uint64_t ring_n = sb->ring_mask + 1;
-    /* only the last ring_n stamps can survive in the ring */
-    uint64_t s = count - sb->published > ring_n ? count - ring_n : sb->published;
-    for (; s < count; s++) {
-        struct sb_stamp *e = &sb->ring[s & sb->ring_mask];
-        e->seq = s;
-        e->t = t;
-    }
-    sb->published = count;
+    sb_note_published_q(sb, 0, count, t);
 }
 
 /* Make the directory hold page p (doubling): 0, or -1 if memory is short. */
@@ -718,6 +793,17 @@ static void sb_note_mismatch(struct scoreboard *sb, const char *fmt, ...)
     sb->n_mismatch++;
 }
 
+#define SB_QTAG_LEN 24u
+/* "queue Q: " before a mismatch of a run with several queues, else "";
+ * written to buf (SB_QTAG_LEN bytes). */
+static const char *sb_qtag(const struct scoreboard *sb, const struct sb_queue *x, char *buf)
+{
+    buf[0] = '\0';
+    if (sb->nq > 1)
+        snprintf(buf, SB_QTAG_LEN, "queue %u: ", x->id);
+    return buf;
+}
+
 static inline unsigned sb_first_diff(const uint8_t *a, const uint8_t *b, unsigned n)
 {
     unsigned i = 0;
@@ -727,34 +813,35 @@ static inline unsigned sb_first_diff(const uint8_t *a, const uint8_t *b, unsigne
 }
 
 /* Byte `off` of packet seq, for diagnostics. */
-static uint8_t sb_expected_byte(const struct sb_gen_cfg *g, uint64_t seq, unsigned off)
+static uint8_t sb_expected_byte(const struct sb_gen_cfg *g, unsigned queue, uint64_t seq,
+                                unsigned off)
 {
     if (off < SB_HDR_LEN) {
         uint8_t h[SB_HDR_LEN];
-        sb_fill_hdr(seq, h);
+        sb_fill_hdr(queue, seq, h);
         return h[off];
     }
     uint64_t w = (off - SB_HDR_LEN) / 8;
-    uint64_t v = sb_mix64(sb_key(g->seed, seq, SB_DOMAIN_PAYLOAD) + (w + 1) * SB_GOLDEN);
+    uint64_t v = sb_mix64(sb_key(sb_seed(g, queue), seq, SB_DOMAIN_PAYLOAD) + (w + 1) * SB_GOLDEN);
     return (uint8_t)(v >> (8 * ((off - SB_HDR_LEN) % 8)));
 }
 
 /* Compare frame[0..n) with packet seq's first n bytes (n >= SB_HDR_LEN).
  * Returns the offset of the first differing byte, or n if all are equal, in
  * which case *crc is the CRC register (not yet inverted) over frame[0..n). */
-static unsigned sb_compare(const struct scoreboard *sb, uint64_t seq, const uint8_t *frame,
-                           unsigned n, uint32_t *crc)
+static unsigned sb_compare(const struct sb_gen_cfg *g, unsigned queue, uint64_t seq,
+                           const uint8_t *frame, unsigned n, uint32_t *crc)
 {
     uint8_t exp[SB_CHUNK];
     uint32_t c = 0xffffffffu;
 
-    sb_fill_hdr(seq, exp);
+    sb_fill_hdr(queue, seq, exp);
     if (memcmp(exp, frame, SB_HDR_LEN) != 0)
         return sb_first_diff(exp, frame, SB_HDR_LEN);
     c = sb_crc_update(c, frame, SB_HDR_LEN);
 
     struct sb_pgen pg;
-    sb_pgen_init(&pg, &sb->cfg.gen, seq);
+    sb_pgen_init(&pg, g, queue, seq);
     for (unsigned off = SB_HDR_LEN; off < n; off += SB_CHUNK) {
         unsigned m = n - off < SB_CHUNK ? n - off : SB_CHUNK;
         sb_pgen_words(&pg, exp, m);
@@ -766,6 +853,72 @@ static unsigned sb_compare(const struct scoreboard *sb, uint64_t seq, const uint
     return n;
 }
 
+/* The queue a frame belongs to: its source MAC's byte SB_QUEUE_OFF; a
+ * number beyond the run's queues is checked as queue 0's (and so fails
+ * there at that offset). */
+static struct sb_queue *sb_queue_of(struct scoreboard *sb, const uint8_t *frame)
+{
+    unsigned q = frame[SB_QUEUE_OFF];
+
+    return &sb->q[q < sb->nq ? q : 0];
+}
+
+/* Every queue's bytes so far are the contended window's: the first queue
+ * to send its last frame (x, seq) closes it. */
+static void sb_window_note(struct scoreboard *sb, const struct sb_queue *x, uint64_t seq,
+                           sim_ps_t t)
+{
+    if (sb->window_closed || seq + 1 != x->expected)
+        return;
+    sb->window_closed = 1;
+    sb->t_window = t;
+    for (unsigned q = 0; q < sb->nq; q++)
+        sb->q[q].window_bytes = sb->q[q].wire_bytes;
+}
+
+/* Doorbell-to-wire latency of queue x's packet seq, from its stamp. */
+static void sb_latency(struct scoreboard *sb, struct sb_queue *x, uint64_t seq, sim_ps_t t)
+{
+    if (seq >= x->published) {
+        x->unpublished++;
+        return;
+    }
+    const struct sb_stamp *e = &x->ring[seq & sb->ring_mask];
+    if (e->seq != seq)
+        x->stamp_overrun++;
+    else
+        sb_lat_record(sb, t > e->t ? t - e->t : 0);
+}
+
+/* Length, bytes and FCS of queue x's packet seq. */
+static void sb_contents(struct scoreboard *sb, struct sb_queue *x, uint64_t seq,
+                        const uint8_t *frame, unsigned len, uint32_t fcs)
+{
+    char tag[SB_QTAG_LEN];
+    const struct sb_gen_cfg *g = &sb->cfg.gen;
+    unsigned exp_len = sb_pkt_len_q(g, x->id, seq);
+    unsigned n = len < exp_len ? len : exp_len;
+    uint32_t c = 0;
+    unsigned off = sb_compare(g, x->id, seq, frame, n, &c);
+    if (len != exp_len) {
+        x->corrupted++;
+        sb_note_mismatch(sb, "%sseq %llu: offset %u: length %u, expected %u", sb_qtag(sb, x, tag),
+                         (unsigned long long)seq, off, len, exp_len);
+    } else if (off < n) {
+        x->corrupted++;
+        sb_note_mismatch(sb, "%sseq %llu: offset %u: byte 0x%02x, expected 0x%02x",
+                         sb_qtag(sb, x, tag), (unsigned long long)seq, off, frame[off],
+                         sb_expected_byte(g, x->id, seq, off));
+    } else if (fcs != ~c) {
+        x->corrupted++;
+        sb_note_mismatch(sb, "%sseq %llu: offset %u: FCS 0x%08x, expected 0x%08x",
+                         sb_qtag(sb, x, tag), (unsigned long long)seq, len, fcs, ~c);
+    } else {
+        x->checked++;
+        x->frame_bytes += (uint64_t)len + SB_FCS_LEN;
+    }
+}
+
 void sb_check_frame(struct scoreboard *sb, const uint8_t *frame, unsigned len, uint32_t fcs,
                     sim_ps_t t_start)
 {
@@ -773,61 +926,37 @@ void sb_check_frame(struct scoreboard *sb, const uint8_t *frame, unsigned len, u
     sb_rate_note(&sb->rate, k, t_start, sb->bytes_all);
     sb->last_size = (uint64_t)len + SB_FCS_LEN;
     sb->bytes_all += sb->last_size;
+    if (k == 0)
+        sb->t_first = t_start;
     sb->t_last = t_start;
 
     if (len < SB_HDR_LEN) {
-        sb->corrupted++;
+        sb->q[0].corrupted++;
         sb_note_mismatch(sb, "frame #%llu: offset %u: too short (%u B) to hold a seq",
                          (unsigned long long)k, len, len);
         return;
     }
+    struct sb_queue *x = sb_queue_of(sb, frame);
+    if (x->seen++ == 0)
+        x->t_first = t_start;
+    x->t_last = t_start;
+    x->wire_bytes += sb->last_size;
     uint64_t seq = sb_load_le64(frame + 14);
-    if (seq < sb->next || seq >= sb->cfg.expected) {
-        sb->corrupted++;
-        sb_note_mismatch(sb, "seq %llu: offset 14: unexpected seq (next %llu, run of %llu)",
-                         (unsigned long long)seq, (unsigned long long)sb->next,
-                         (unsigned long long)sb->cfg.expected);
+    char tag[SB_QTAG_LEN];
+    if (seq < x->next || seq >= x->expected) {
+        x->corrupted++;
+        sb_note_mismatch(sb, "%sseq %llu: offset 14: unexpected seq (next %llu, run of %llu)",
+                         sb_qtag(sb, x, tag), (unsigned long long)seq, (unsigned long long)x->next,
+                         (unsigned long long)x->expected);
         return;
     }
-    sb_skip_to(sb, seq);
-    if (sb->drop[seq & sb->ring_mask].seq == seq) /* it came after all */
-        sb->drop[seq & sb->ring_mask].seq = UINT64_MAX;
-    sb->next = seq + 1;
-
-    /* doorbell-to-wire latency */
-    if (seq >= sb->published) {
-        sb->unpublished++;
-    } else {
-        const struct sb_stamp *e = &sb->ring[seq & sb->ring_mask];
-        if (e->seq != seq) {
-            sb->stamp_overrun++;
-        } else {
-            sb_lat_record(sb, t_start > e->t ? t_start - e->t : 0);
-        }
-    }
-
-    /* contents */
-    unsigned exp_len = sb_pkt_len(&sb->cfg.gen, seq);
-    unsigned n = len < exp_len ? len : exp_len;
-    uint32_t c = 0;
-    unsigned off = sb_compare(sb, seq, frame, n, &c);
-    if (len != exp_len) {
-        sb->corrupted++;
-        sb_note_mismatch(sb, "seq %llu: offset %u: length %u, expected %u",
-                         (unsigned long long)seq, off, len, exp_len);
-    } else if (off < n) {
-        sb->corrupted++;
-        sb_note_mismatch(sb, "seq %llu: offset %u: byte 0x%02x, expected 0x%02x",
-                         (unsigned long long)seq, off, frame[off],
-                         sb_expected_byte(&sb->cfg.gen, seq, off));
-    } else if (fcs != ~c) {
-        sb->corrupted++;
-        sb_note_mismatch(sb, "seq %llu: offset %u: FCS 0x%08x, expected 0x%08x",
-                         (unsigned long long)seq, len, fcs, ~c);
-    } else {
-        sb->checked++;
-        sb->frame_bytes += (uint64_t)len + SB_FCS_LEN;
-    }
+    sb_skip_to(sb, x, seq);
+    if (x->drop[seq & sb->ring_mask].seq == seq) /* it came after all */
+        x->drop[seq & sb->ring_mask].seq = UINT64_MAX;
+    x->next = seq + 1;
+    sb_window_note(sb, x, seq, t_start);
+    sb_latency(sb, x, seq, t_start);
+    sb_contents(sb, x, seq, frame, len, fcs);
 }
 
 void sb_finish(struct scoreboard *sb)
@@ -835,7 +964,8 @@ void sb_finish(struct scoreboard *sb)
     if (sb->finished)
         return;
     sb->finished = 1;
-    sb_skip_to(sb, sb->cfg.expected);
+    for (unsigned q = 0; q < sb->nq; q++)
+        sb_skip_to(sb, &sb->q[q], sb->q[q].expected);
 }
 
 /* Lower edge (ns) of the 1 ns bin where the cumulative count first
@@ -867,21 +997,30 @@ static double sb_lat_quantile(const struct scoreboard *sb, uint64_t num, uint64_
     return NAN; /* not reached: the pages hold lat_count samples */
 }
 
+/* The counters of every queue, summed. */
+static void sb_result_counts(const struct scoreboard *sb, struct sb_result *out)
+{
+    for (unsigned q = 0; q < sb->nq; q++) {
+        const struct sb_queue *x = &sb->q[q];
+        out->checked += x->checked;
+        out->lost += x->lost;
+        for (unsigned r = 0; r < SB_MAX_REASONS; r++) {
+            out->dropped[r] += x->dropped[r];
+            out->dropped_total += x->dropped[r];
+        }
+        out->corrupted += x->corrupted;
+        out->unpublished += x->unpublished;
+        out->stamp_overrun += x->stamp_overrun;
+        out->frame_bytes += x->frame_bytes;
+    }
+}
+
 void sb_result(const struct scoreboard *sb, struct sb_result *out)
 {
     memset(out, 0, sizeof *out);
     out->sent_expected = sb->cfg.expected;
     out->seen = sb->seen;
-    out->checked = sb->checked;
-    out->lost = sb->lost;
-    for (unsigned r = 0; r < SB_MAX_REASONS; r++) {
-        out->dropped[r] = sb->dropped[r];
-        out->dropped_total += sb->dropped[r];
-    }
-    out->corrupted = sb->corrupted;
-    out->unpublished = sb->unpublished;
-    out->stamp_overrun = sb->stamp_overrun;
-    out->frame_bytes = sb->frame_bytes;
+    sb_result_counts(sb, out);
     out->wire_bytes = sb->bytes_all;
 
     out->mpps = out->gbps = NAN;
@@ -905,6 +1044,42 @@ void sb_result(const struct scoreboard *sb, struct sb_result *out)
     out->lat_p50_ns = sb_lat_quantile(sb, 50, 100);
     out->lat_p99_ns = sb_lat_quantile(sb, 99, 100);
     out->lat_max_ns = sb->lat_count ? (double)sb->lat_max / (double)SIM_PS_PER_NS : NAN;
+}
+
+unsigned sb_queues(const struct scoreboard *sb)
+{
+    return sb->nq;
+}
+
+int sb_queue_result(const struct scoreboard *sb, unsigned q, struct sb_queue_result *out)
+{
+    memset(out, 0, sizeof *out);
+    if (q >= sb->nq)
+        return -1;
+    const struct sb_queue *x = &sb->q[q];
+    out->expected = x->expected;
+    out->seen = x->seen;
+    out->checked = x->checked;
+    out->lost = x->lost;
+    for (unsigned r = 0; r < SB_MAX_REASONS; r++)
+        out->dropped += x->dropped[r];
+    out->corrupted = x->corrupted;
+    out->wire_bytes = x->wire_bytes;
+    out->window_bytes = sb->window_closed ? x->window_bytes : x->wire_bytes;
+    out->gbps = NAN;
+    if (sb->t_last > sb->t_first)
+        out->gbps = 8.0 * (double)x->wire_bytes * (double)SIM_PS_PER_NS /
+                    (double)(sb->t_last - sb->t_first);
+    return 0;
+}
+
+double sb_window_ns(const struct scoreboard *sb)
+{
+    sim_ps_t end = sb->window_closed ? sb->t_window : sb->t_last;
+
+    if (sb->seen == 0)
+        return NAN;
+    return (double)(end - sb->t_first) / (double)SIM_PS_PER_NS;
 }
 
 size_t sb_mismatch_count(const struct scoreboard *sb)

@@ -9,20 +9,29 @@
  * its 4 B FCS: 60 B for a 64 B frame) and bytes sb_pkt_fill():
  *
  *   offset  0  dst MAC 02:00:00:00:00:01
- *   offset  6  src MAC 02:00:00:00:00:02
+ *   offset  6  src MAC 02:00:00:00:QQ:02, QQ (offset 10) the queue
  *   offset 12  ethertype 0x88B5 (IEEE local experimental), big-endian
  *   offset 14  seq, 8 bytes little-endian
  *   offset 22  payload: splitmix64 words (little-endian) from a state
- *              derived from (seed, seq); a shorter buffer of the same packet
- *              is a prefix of a longer one.
+ *              derived from (seed, queue, seq); a shorter buffer of the
+ *              same packet is a prefix of a longer one.
+ *
+ * Queues: each queue has its own sequence 0, 1, 2, ... and its packets are
+ * a function of (seed, queue, seq), queue 0's exactly those of a run with
+ * one queue (the length too: sb_pkt_len).  The scoreboard learns a frame's
+ * queue from offset 10 and checks order, contents, loss and latency (from
+ * that queue's doorbell) per queue; rate and latency figures cover every
+ * frame.  The contended window runs from the first frame to the first
+ * frame that is the last of its queue; each queue's bytes in it are kept
+ * (sb_queue_result) for the fairness figures (sim/fairness.h).
  *
  * The device's MAC appends the FCS, sb_crc32() of the buffer (IEEE 802.3
  * CRC-32), sent least significant byte first.
  *
  * Checking.  The harness tells the scoreboard when doorbells publish packets
  * (sb_note_published) and hands it every frame seen on the wire
- * (sb_check_frame).  Frames must arrive in seq order (one queue, in-order
- * MAC).  The scoreboard counts frames seen, checked (length, bytes and FCS
+ * (sb_check_frame).  Each queue's frames must arrive in its seq order (a
+ * queue's descriptors leave in ring order; the MAC keeps order).  The scoreboard counts frames seen, checked (length, bytes and FCS
  * all as expected), lost (seqs skipped, or never seen by sb_finish) and
  * corrupted (anything else, including frames whose seq is not the next
  * expected or beyond the run), dropped by reason (seqs skipped that the
@@ -63,6 +72,8 @@
 #define SB_MISMATCH_LEN 160u   /* bytes per description, NUL included */
 #define SB_MAX_EXPECTED (1ull << 40) /* packets per run */
 #define SB_MAX_REASONS 8u      /* drop reasons (sb_note_dropped) */
+#define SB_MAX_QUEUES 64u      /* queues a run may have */
+#define SB_QUEUE_OFF 10u       /* the byte that names the queue (src MAC) */
 
 /* What packet `seq` of a run looks like. */
 struct sb_gen_cfg {
@@ -79,6 +90,12 @@ unsigned sb_pkt_len(const struct sb_gen_cfg *g, uint64_t seq);
  * len >= SB_HDR_LEN; shorter lengths write nothing. */
 void sb_pkt_fill(const struct sb_gen_cfg *g, uint64_t seq, uint8_t *buf, unsigned len);
 
+/* The same for packet `seq` of queue `queue` (0..SB_MAX_QUEUES - 1); queue
+ * 0's are sb_pkt_len's and sb_pkt_fill's. */
+unsigned sb_pkt_len_q(const struct sb_gen_cfg *g, unsigned queue, uint64_t seq);
+void sb_pkt_fill_q(const struct sb_gen_cfg *g, unsigned queue, uint64_t seq, uint8_t *buf,
+                   unsigned len);
+
 /* IEEE 802.3 FCS of buf[0..len): CRC-32, reflected polynomial 0xEDB88320,
  * initial value 0xFFFFFFFF, final xor 0xFFFFFFFF.  The MAC sends the
  * returned value least significant byte first. */
@@ -88,8 +105,14 @@ struct sb_cfg {
     struct sb_gen_cfg gen;
     uint64_t expected;        /* packets the run will send, 0..SB_MAX_EXPECTED */
     unsigned max_outstanding; /* bound on packets published but not yet on the
-                                 wire (the ring size); 1..2^30 */
+                                 wire (the ring size, each queue's); 1..2^30 */
+    unsigned queues;          /* 1..SB_MAX_QUEUES (0: 1); queue q expects
+                                 sb_queue_expected() of the packets */
 };
+
+/* Packets queue q sends: floor(expected / queues), plus one for each of
+ * the first expected mod queues queues. */
+uint64_t sb_queue_expected(const struct sb_cfg *cfg, unsigned q);
 
 struct scoreboard; /* opaque */
 
@@ -105,6 +128,9 @@ void sb_destroy(struct scoreboard *sb); /* NULL is fine */
  * of the wire overwrites stamps of unseen packets, which their frames later
  * count as stamp_overrun. */
 void sb_note_published(struct scoreboard *sb, uint64_t count, sim_ps_t t);
+/* The same for queue q's packets (sb_note_published is queue 0's); a q
+ * beyond the run's queues is ignored. */
+void sb_note_published_q(struct scoreboard *sb, unsigned q, uint64_t count, sim_ps_t t);
 
 /* One frame seen on the wire: `len` bytes without FCS, the FCS the MAC
  * sent, and the time its first byte went out (non-decreasing from frame to
@@ -173,6 +199,24 @@ struct sb_result {
  * max is exact (ps resolution).  All three NAN without samples; p50/p99
  * also NAN if lat_unrecorded > 0. */
 void sb_result(const struct scoreboard *sb, struct sb_result *out);
+
+/* One queue's figures. */
+struct sb_queue_result {
+    uint64_t expected;     /* packets it sends */
+    uint64_t seen, checked, lost, dropped, corrupted;
+    uint64_t wire_bytes;   /* frames incl. FCS, every frame of the queue */
+    uint64_t window_bytes; /* of those, in the contended window (all of them
+                              if no queue has sent its last frame) */
+    double gbps;           /* 8 x wire_bytes over the run's span from the first
+                              frame's start to the last's; NAN if zero */
+};
+unsigned sb_queues(const struct scoreboard *sb);
+/* 0, or -1 (zeroed) for a q beyond the run's queues. */
+int sb_queue_result(const struct scoreboard *sb, unsigned q, struct sb_queue_result *out);
+/* The contended window: from the first frame's start to the start of the
+ * first frame that was the last of its queue (the latest frame if none
+ * was), ns; NAN before any frame. */
+double sb_window_ns(const struct scoreboard *sb);
 
 /* Descriptions of the first SB_MAX_MISMATCH corrupted frames: the count
  * kept, and line i ("seq S: offset O: reason"), NULL if i >= count. */

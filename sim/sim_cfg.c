@@ -18,6 +18,7 @@ static const char *const layout_names[] = {"split", "packed"};
 static const char *const dql_names[] = {"write-first", "read-first"};
 static const char *const source_names[] = {"pktgen", "qdisc"};
 static const char *const napi_names[] = {"poll", "irq"};
+static const char *const sched_names[] = {"rr", "drr"};
 /* In enum txq_clean_mode's order. */
 static const char *const completion_names[] = {"head-wb", "mmio", "desc-wb", "cq"};
 _Static_assert(sizeof(completion_names) / sizeof(completion_names[0]) == TXQ_CLEAN_COUNT,
@@ -60,6 +61,49 @@ SIM_NAMES(enum dql_order, dql_names, sim_dql_name, sim_parse_dql)
 SIM_NAMES(enum sim_source, source_names, sim_source_name, sim_parse_source)
 SIM_NAMES(enum sim_napi, napi_names, sim_napi_name, sim_parse_napi)
 SIM_NAMES(enum txq_clean_mode, completion_names, sim_completion_name, sim_parse_completion)
+SIM_NAMES(enum sim_sched, sched_names, sim_sched_name, sim_parse_sched)
+
+/* One strict decimal integer (digits, no leading zero) of at most 9 digits. */
+static int weight_parse_one(const char *s, size_t len, unsigned *v)
+{
+    if (len == 0 || len > 9 || strspn(s, "0123456789") < len || (s[0] == '0' && len > 1))
+        return -1;
+    *v = 0;
+    for (size_t i = 0; i < len; i++)
+        *v = *v * 10 + (unsigned)(s[i] - '0');
+    return 0;
+}
+
+int sim_parse_weights(const char *s, struct sim_weights *out)
+{
+    struct sim_weights w = {0};
+
+    for (;;) {
+        size_t len = strcspn(s, ",");
+        if (w.n == SIM_QUEUES_MAX || weight_parse_one(s, len, &w.v[w.n]) != 0)
+            return -1;
+        w.n++;
+        if (s[len] == '\0')
+            break;
+        s += len + 1;
+    }
+    *out = w;
+    return 0;
+}
+
+unsigned sim_cfg_weight(const struct sim_cfg *cfg, unsigned q)
+{
+    if (cfg->weights.n == 0)
+        return 1;
+    return cfg->weights.n == 1 ? cfg->weights.v[0] : cfg->weights.v[q];
+}
+
+uint64_t sim_cfg_queue_packets(const struct sim_cfg *cfg, unsigned q)
+{
+    unsigned n = cfg->queues ? cfg->queues : 1;
+
+    return cfg->packets / n + (q < cfg->packets % n ? 1 : 0);
+}
 
 uint32_t sim_cfg_irq_timer(const struct sim_cfg *cfg)
 {
@@ -147,6 +191,10 @@ void sim_cfg_default(struct sim_cfg *cfg)
     cfg->dev_width = DEV_WIDTH_DEFAULT;
     cfg->line_gbps = 10.0;
     cfg->ring_size = 1024;
+    cfg->queues = 1;
+    cfg->sched = SIM_SCHED_RR;
+    cfg->weights.n = 0;
+    cfg->drr_quantum = 2048; /* the device's reset value (DRR_QUANTUM) */
     cfg->desc_fetch_max = 8;
     cfg->desc_inflight = 4; /* the device's reset value (DESC_INFLIGHT) */
     cfg->tags = 32;
@@ -176,6 +224,51 @@ void sim_cfg_default(struct sim_cfg *cfg)
 }
 
 #define BAD(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
+
+/* --queues and the scheduler's options, each alone. */
+static int sim_cfg_validate_sched(const struct sim_cfg *c, char *err, size_t errlen)
+{
+    if (c->queues < 1 || c->queues > SIM_QUEUES_MAX)
+        BAD("--queues %u: must be 1..%u", c->queues, SIM_QUEUES_MAX);
+    if (c->sched != SIM_SCHED_RR && c->sched != SIM_SCHED_DRR)
+        BAD("--sched: rr or drr");
+    if (c->drr_quantum < 64 || c->drr_quantum > 65536)
+        BAD("--drr-quantum %u: must be 64..65536 bytes", c->drr_quantum);
+    for (unsigned i = 0; i < c->weights.n; i++)
+        if (c->weights.v[i] < 1 || c->weights.v[i] > SIM_WEIGHT_MAX)
+            BAD("--weights: weight %u of queue %u must be 1..%u", c->weights.v[i], i,
+                SIM_WEIGHT_MAX);
+    if (c->weights.n > 1 && c->weights.n != c->queues)
+        BAD("--weights gives %u values and --queues is %u: give one weight for all queues "
+            "or exactly one per queue", c->weights.n, c->queues);
+    return 0;
+}
+
+/* What more than one queue cannot be combined with (docs/device.md, Queues):
+ * the tail protocol, head writeback or MMIO head reads, no interrupts, no
+ * fault injection.  Each message names both options. */
+static int sim_cfg_validate_queues(const struct sim_cfg *c, char *err, size_t errlen)
+{
+    if (sim_cfg_validate_sched(c, err, errlen) != 0)
+        return -1;
+    if (c->queues == 1)
+        return 0;
+    if (c->proto != TXQ_PROTO_TAIL)
+        BAD("--queues %u needs --protocol tail (not %s): several queues publish by tail only",
+            c->queues, sim_proto_name(c->proto));
+    if (c->clean != TXQ_CLEAN_HEAD_WB && c->clean != TXQ_CLEAN_HEAD_MMIO)
+        BAD("--queues %u needs --completion head-wb or mmio (not %s)", c->queues,
+            sim_completion_name(c->clean));
+    if (c->irq_thresh != 0)
+        BAD("--queues %u takes no interrupts: --irq-thresh must be 0 (not %u)", c->queues,
+            c->irq_thresh);
+    if (sim_cfg_irq_timer(c) != 0)
+        BAD("--queues %u takes no interrupts: --irq-usecs must be 0 (not %g)", c->queues,
+            c->irq_usecs);
+    if (c->inject.n != 0)
+        BAD("--inject is single-queue for now: not with --queues %u", c->queues);
+    return 0;
+}
 
 int sim_cfg_validate(const struct sim_cfg *c, char *err, size_t errlen)
 {
@@ -263,6 +356,8 @@ int sim_cfg_validate(const struct sim_cfg *c, char *err, size_t errlen)
     if (c->napi == SIM_NAPI_IRQ && c->irq_thresh == 0 && sim_cfg_irq_timer(c) == 0)
         BAD("host.napi=irq needs interrupts: --irq-thresh (device.irq_thresh) or --irq-usecs "
             "(device.irq_usecs) must be > 0");
+    if (sim_cfg_validate_queues(c, err, errlen) != 0)
+        return -1;
     if (c->reorder_window < 1 || c->reorder_window > STBUF_WINDOW_MAX)
         BAD("--reorder-window %u: must be 1..%u", c->reorder_window, STBUF_WINDOW_MAX);
     if (c->costs.sb_entries < 1 || c->costs.sb_entries > 4096)
@@ -302,4 +397,14 @@ void sim_cfg_txq(const struct sim_cfg *cfg, struct txq_cfg *tc)
     tc->tail_coalesce = cfg->tail_coalesce;
     double cyc = to.cpl_us * cfg->dev_mhz;
     tc->cpl_timeout = cyc < (double)(1u << 24) - 1 ? (uint32_t)cyc : (1u << 24) - 1;
+    tc->queues = cfg->queues;
+    tc->sched = cfg->sched == SIM_SCHED_DRR ? NICTX_SCHED_DRR : NICTX_SCHED_RR;
+    tc->drr_quantum = cfg->drr_quantum;
+    sim_cfg_txq_queue(cfg, 0, tc);
+}
+
+void sim_cfg_txq_queue(const struct sim_cfg *cfg, unsigned q, struct txq_cfg *tc)
+{
+    tc->queue = q;
+    tc->weight = sim_cfg_weight(cfg, q);
 }

@@ -62,6 +62,21 @@ struct sim_cpu {
     sim_ps_t t1[CPU_CAUSE_COUNT]; /* time by cause when the measured run ended */
 };
 
+/* Queue q > 0 of a run with several (docs/device.md, Queues); queue 0 is
+ * struct sim's txq and pg, as in a run with one.  CPU 0 brings every queue
+ * up; then queue q belongs to CPU q mod cpus, which steps it. */
+struct sim_queue {
+    struct txq txq;          /* first: 64-byte aligned */
+    struct pktgen pg;
+    struct sim *s;
+    unsigned id;
+    struct txq_cfg tc;
+    struct pktgen_cfg pc;
+    int txq_up, pg_up;
+    uint32_t tail;           /* the latest TAIL its doorbells wrote */
+    uint64_t published;      /* descriptors they handed to the device */
+};
+
 /* MMIO read tags: CPU i uses (i + 1) << 6 | seq; the harness 0 | seq. */
 #define SIM_TAG_CPU_SHIFT 6
 
@@ -90,6 +105,8 @@ struct sim {
     struct txq txq;
     struct pktgen pg;
     int txq_up, pg_up;
+    unsigned nq;               /* queues (cfg.queues) */
+    struct sim_queue *xq;      /* queues 1..nq-1 (xq[q - 1]), NULL with one */
 
     sim_ps_t now;          /* device time: the next clock edge */
     sim_ps_t period_ps;
@@ -168,6 +185,13 @@ void sim_fail(struct sim *s, const char *fmt, ...) __attribute__((format(printf,
 
 /* platform_sim.c, for harness.c and cpu_sched.c */
 void sim_cpu_flush_wc(struct sim_cpu *c); /* send WC lines drained by its clock */
+
+/* harness.c: queue q's txq and pktgen (queue 0: s->txq, s->pg) */
+struct txq *sim_txq(struct sim *s, unsigned q);
+struct pktgen *sim_pg(struct sim *s, unsigned q);
+/* platform_sim.c: a TAIL write to queue q > 0 at t, for its scoreboard
+ * stamps (queue 0's go through the ownership checker). */
+void sim_queue_doorbell(struct sim *s, unsigned q, uint32_t tail, sim_ps_t t);
 
 /* cpu_sched.c */
 int sim_cpus_init(struct sim *s, const struct stbuf_cfg *bc);  /* 0 or -1 */

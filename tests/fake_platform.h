@@ -29,7 +29,7 @@
 #include "platform.h"
 
 #define FAKE_BUS_BASE   0x100000000ull
-#define FAKE_BAR0_BYTES 0x400u /* registers and the WC window */
+#define FAKE_BAR0_BYTES 0x2000u /* registers, the WC window and the queue blocks */
 #define FAKE_ANY        UINT64_MAX /* wildcard address for the find helpers */
 
 enum fake_op_kind {

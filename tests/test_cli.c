@@ -122,6 +122,10 @@ static void test_cli_help(void **state)
     expect_has(r.out, "--ring N");
     expect_has(r.out, "--json FILE");
     expect_has(r.out, "--driver-bug NAME");
+    expect_has(r.out, "--queues N");
+    expect_has(r.out, "--sched S");
+    expect_has(r.out, "--weights W[,W...]");
+    expect_has(r.out, "--drr-quantum N");
     expect_has(r.out, "Numbers are decimal");
     assert_string_equal(r.err, "");
     run_free(&r);
@@ -280,6 +284,81 @@ static void test_cli_invalid_config(void **state)
     expect_status(&r, 2);
     expect_has(r.err, "nictx: --ring 1000: must be a power of two");
     assert_string_equal(r.out, "");
+    run_free(&r);
+}
+
+/* `run --check ARGS...` exits 2 and its message has every string of `has`
+ * (NULL-terminated): the queue refusals name both options. */
+static void expect_check_refused(struct cli *c, const char *const *args, size_t nargs,
+                                 const char *const *has)
+{
+    struct run r = {0};
+    const char *argv[16] = {"run", "--check"};
+
+    assert_true(nargs + 3 <= 16);
+    for (size_t i = 0; i < nargs; i++)
+        argv[2 + i] = args[i];
+    argv[nargs + 2] = NULL;
+    nictx_argv(c, &r, argv);
+    expect_status(&r, 2);
+    for (; *has; has++)
+        expect_has(r.err, *has);
+    assert_string_equal(r.out, "");
+    run_free(&r);
+}
+
+#define CHECK_REFUSED(c, has, ...)                                             \
+    do {                                                                       \
+        const char *a_[] = {__VA_ARGS__};                                      \
+        expect_check_refused(c, a_, sizeof(a_) / sizeof(a_[0]), has);          \
+    } while (0)
+
+/* --queues and the scheduler: ranges (boundaries 0/65, 63/65537, 0/256),
+ * the weight count, and what more than one queue refuses (docs/device.md,
+ * Queues), each message naming both options; the largest accepted. */
+static void test_cli_queues_refused(void **state)
+{
+    struct cli *c = *state;
+    struct run r = {0};
+    const char *const range[] = {"--queues", "1..64", NULL};
+    const char *const quantum[] = {"--drr-quantum", "64..65536", NULL};
+    const char *const weight[] = {"--weights", "1..255", NULL};
+    const char *const count[] = {"--weights", "--queues", NULL};
+    const char *const proto[] = {"--queues", "--protocol", NULL};
+    const char *const cpl[] = {"--queues", "--completion", NULL};
+    const char *const irq[] = {"--queues", "--irq-thresh", NULL};
+    const char *const irqus[] = {"--queues", "--irq-usecs", NULL};
+    const char *const inj[] = {"--queues", "--inject", NULL};
+
+    CHECK_REFUSED(c, range, "--queues", "0");
+    CHECK_REFUSED(c, range, "--queues", "65");
+    CHECK_REFUSED(c, quantum, "--drr-quantum", "63");
+    CHECK_REFUSED(c, quantum, "--drr-quantum", "65537");
+    CHECK_REFUSED(c, weight, "--weights", "0");
+    CHECK_REFUSED(c, weight, "--queues", "2", "--weights", "1,256");
+    CHECK_REFUSED(c, count, "--queues", "3", "--weights", "1,2");
+    CHECK_REFUSED(c, proto, "--queues", "2", "--protocol", "owner");
+    CHECK_REFUSED(c, proto, "--queues", "2", "--protocol", "wc");
+    CHECK_REFUSED(c, cpl, "--queues", "2", "--completion", "desc-wb");
+    CHECK_REFUSED(c, cpl, "--queues", "2", "--completion", "cq");
+    CHECK_REFUSED(c, irq, "--queues", "2", "--irq-thresh", "8");
+    CHECK_REFUSED(c, irqus, "--queues", "2", "--irq-usecs", "5");
+    CHECK_REFUSED(c, inj, "--queues", "2", "--inject", "ur@10");
+    expect_refused(c, "--sched", "wfq", "expected rr or drr");
+    expect_refused(c, "--weights", "1,,2", "expected W[,W...]");
+    expect_refused(c, "--weights", "01", "expected W[,W...]");
+
+    NICTX(c, &r, "run", "--check", "--queues", "64", "--sched", "drr", "--weights", "255",
+          "--drr-quantum", "65536", "--completion", "mmio");
+    expect_status(&r, 0);
+    run_free(&r);
+    NICTX(c, &r, "run", "--check", "--queues", "4", "--weights", "1,2,3,4", "--drr-quantum",
+          "64", "--set", "device.sched=drr");
+    expect_status(&r, 0);
+    run_free(&r);
+    NICTX(c, &r, "run", "--check", "--set", "device.queues=2", "--set", "device.weights=1,2,3");
+    expect_status(&r, 2);
+    expect_has(r.err, "--weights");
     run_free(&r);
 }
 
@@ -605,6 +684,7 @@ int main(void)
         CLI_TEST(test_cli_unexpected_argument),
         CLI_TEST(test_cli_invalid_config),
         CLI_TEST(test_cli_unknown_driver_bug),
+        CLI_TEST(test_cli_queues_refused),
         CLI_TEST(test_cli_number_octal),
         CLI_TEST(test_cli_number_hex),
         CLI_TEST(test_cli_number_sign),

@@ -17,7 +17,9 @@
 #include "fake_platform.h"
 #include "nictx_hw.h"
 #include "pktgen.h"
+#include "scoreboard.h"
 #include "txq.h"
+#include "txq_reg.h"
 
 #define FX_MEM_BYTES (4u << 20)
 #define FX_NO_SEQ    UINT64_MAX
@@ -437,6 +439,102 @@ static void test_pktgen_complete_bad_cookie(void **state)
     assert_int_equal(f->g.nfree, f->g.nbufs);
 }
 
+/* ---- queues: one txq and pktgen per queue, frames per (seed, queue, seq) -- */
+
+#define MQ_N 3u
+
+struct mq_queue {
+    struct txq q; /* first: 64-byte aligned */
+    struct pktgen g;
+    unsigned id;
+    const struct sb_gen_cfg *gen;
+    uint32_t dev_head;
+};
+
+static unsigned mq_len(void *ctx, uint64_t seq)
+{
+    const struct mq_queue *x = ctx;
+    return sb_pkt_len_q(x->gen, x->id, seq);
+}
+
+static void mq_fill(void *ctx, uint64_t seq, uint8_t *buf, unsigned len)
+{
+    const struct mq_queue *x = ctx;
+    sb_pkt_fill_q(x->gen, x->id, seq, buf, len);
+}
+
+/* The device stand-in for one queue: at most one frame from its TAIL (in
+ * its own register block), onto the wire (the scoreboard), and its head
+ * written back to its own word.  1 if it sent one. */
+static int mq_dev_send_one(struct platform *fp, struct mq_queue *x, struct scoreboard *sb,
+                           sim_ps_t t)
+{
+    uint32_t tail = fake_platform_reg(fp, txq_reg(x->id, NICTX_QREG_TAIL));
+    if (x->dev_head == tail)
+        return 0;
+    const struct nictx_tx_desc *d = &x->q.ring[x->dev_head];
+    unsigned len = d->len_flags & NICTX_DESC_LEN_MASK;
+    const uint8_t *frame = fake_platform_bus_to_cpu(fp, d->addr, len);
+    assert_non_null(frame);
+    sb_check_frame(sb, frame, len, sb_crc32(frame, len), t);
+    x->dev_head = (x->dev_head + 1) & x->q.mask;
+    *x->q.wb = x->dev_head;
+    return 1;
+}
+
+/* Three queues of one run share 100 packets 34, 33, 33; each pktgen sends
+ * its queue's sequence through its own ring and doorbell; a round-robin
+ * wire interleaves them and the scoreboard checks every frame per queue. */
+static void test_pktgen_queues_streams(void **state)
+{
+    struct fx *f = *state;
+    struct sb_cfg sc = {.gen = {.seed = 11, .min_len = 60, .max_len = 200},
+                        .expected = 100, .max_outstanding = 16, .queues = MQ_N};
+    struct scoreboard *sb = sb_create(&sc);
+    struct mq_queue *mq = aligned_alloc(64, MQ_N * sizeof(*mq));
+    struct sb_result r;
+    sim_ps_t t = 0;
+
+    assert_non_null(sb);
+    assert_non_null(mq);
+    memset(mq, 0, MQ_N * sizeof(*mq));
+    for (unsigned i = 0; i < MQ_N; i++) {
+        struct txq_cfg c = {.ring_log2 = 4, .wb_thresh = 1, .desc_fetch_max = 8,
+                            .mrrs_log2 = 9, .line_rate_fx = 0x50000u,
+                            .clean = TXQ_CLEAN_HEAD_WB, .queue = i, .queues = MQ_N};
+        struct pktgen_cfg pc = {.count = sb_queue_expected(&sc, i), .burst = 4,
+                                .max_len = 200, .len = mq_len, .fill = mq_fill, .ctx = &mq[i]};
+        mq[i].id = i;
+        mq[i].gen = &sc.gen;
+        assert_int_equal(txq_init(&mq[i].q, &f->fp, &c, pktgen_complete, &mq[i].g), 0);
+        assert_int_equal(pktgen_init(&mq[i].g, &f->fp, &mq[i].q, &pc), 0);
+    }
+    for (unsigned round = 0, left = MQ_N; left && round < 10000; round++) {
+        left = 0;
+        for (unsigned i = 0; i < MQ_N; i++) {
+            for (unsigned q = 0; q < MQ_N; q++)
+                sb_note_published_q(sb, q, mq[q].g.stats.sent, t);
+            mq_dev_send_one(&f->fp, &mq[round % MQ_N], sb, t += 1000);
+            left += pktgen_step(&mq[i].g) != PKTGEN_DONE;
+        }
+    }
+    sb_finish(sb);
+    sb_result(sb, &r);
+    assert_int_equal(r.checked, 100);
+    assert_int_equal(r.lost + r.corrupted + r.unpublished + r.stamp_overrun, 0);
+    for (unsigned i = 0; i < MQ_N; i++) {
+        struct sb_queue_result qr;
+        sb_queue_result(sb, i, &qr);
+        assert_int_equal(qr.checked, i == 0 ? 34 : 33);
+        assert_int_equal(mq[i].g.stats.completed, qr.checked);
+        pktgen_destroy(&mq[i].g);
+        txq_destroy(&mq[i].q);
+    }
+    assert_int_equal(f->fp.bad_access, 0);
+    free(mq);
+    sb_destroy(sb);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -453,6 +551,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_pktgen_bad_len, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_pktgen_bad_len_first, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_pktgen_complete_bad_cookie, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_pktgen_queues_streams, fx_setup, fx_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -23,6 +23,8 @@
 #include <cmocka.h>
 #include <ini.h>
 
+#include "nictx_hw.h"
+
 #include "profile.h"
 
 #define MAX_KEYS 128
@@ -376,7 +378,7 @@ static void test_profile_list_keys_match_parser(void **state)
     struct sim_cfg c;
 
     (void)state;
-    assert_int_equal(n, 51);
+    assert_int_equal(n, 55);
     sim_cfg_default(&c);
     for (i = 0; i < n; i++) {
         snprintf(a, sizeof(a), "%s=@", keys[i]);
@@ -544,6 +546,56 @@ static void test_profile_paths_and_names(void **state)
     assert_int_equal(profile_load(&c, "", err, sizeof(err)), -1);
 }
 
+/* The queue keys and their helpers: weights lists (boundaries: 64 values,
+ * empty items, leading zeros), each queue's weight, and the packets split
+ * floor(P/N), one more for the first P mod N queues. */
+static void test_profile_queue_keys(void **state)
+{
+    struct sim_cfg c;
+    struct txq_cfg tc;
+    struct sim_weights w;
+    char err[256], many[64 * 2 + 8] = "";
+
+    (void)state;
+    sim_cfg_default(&c);
+    assert_int_equal(c.queues, 1);
+    assert_int_equal(c.drr_quantum, 2048);
+    assert_int_equal(sim_cfg_weight(&c, 0), 1);
+    assert_int_equal(profile_set(&c, "device.queues=4", err, sizeof(err)), 0);
+    assert_int_equal(profile_set(&c, "device.sched=drr", err, sizeof(err)), 0);
+    assert_int_equal(profile_set(&c, "device.weights=1,2,3,4", err, sizeof(err)), 0);
+    assert_int_equal(profile_set(&c, "device.drr_quantum=64", err, sizeof(err)), 0);
+    assert_int_equal(sim_cfg_validate(&c, err, sizeof(err)), 0);
+    assert_int_equal(c.sched, SIM_SCHED_DRR);
+    assert_int_equal(sim_cfg_weight(&c, 3), 4);
+    c.packets = 10;
+    assert_int_equal(sim_cfg_queue_packets(&c, 0), 3);
+    assert_int_equal(sim_cfg_queue_packets(&c, 1), 3);
+    assert_int_equal(sim_cfg_queue_packets(&c, 2), 2);
+    assert_int_equal(sim_cfg_queue_packets(&c, 3), 2);
+    sim_cfg_txq(&c, &tc);
+    assert_int_equal(tc.queues, 4);
+    assert_int_equal(tc.sched, NICTX_SCHED_DRR);
+    assert_int_equal(tc.drr_quantum, 64);
+    assert_int_equal(tc.queue, 0);
+    assert_int_equal(tc.weight, 1);
+    sim_cfg_txq_queue(&c, 2, &tc);
+    assert_int_equal(tc.queue, 2);
+    assert_int_equal(tc.weight, 3);
+    assert_int_equal(profile_set(&c, "device.weights=7", err, sizeof(err)), 0);
+    assert_int_equal(sim_cfg_weight(&c, 3), 7); /* one value: every queue */
+    assert_int_equal(profile_set(&c, "device.weights=1,,2", err, sizeof(err)), -1);
+    assert_int_equal(profile_set(&c, "device.weights=01", err, sizeof(err)), -1);
+    assert_int_equal(profile_set(&c, "device.weights=", err, sizeof(err)), -1);
+    assert_int_equal(profile_set(&c, "device.sched=wfq", err, sizeof(err)), -1);
+    for (unsigned i = 0; i < 64; i++)
+        strcat(many, i ? ",1" : "1");
+    assert_int_equal(sim_parse_weights(many, &w), 0);
+    assert_int_equal(w.n, 64);
+    strcat(many, ",1"); /* boundary: 65 values */
+    assert_int_equal(sim_parse_weights(many, &w), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -561,6 +613,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_profile_file_later_overrides, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_profile_env_dir_lookup, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_profile_paths_and_names, fx_setup, fx_teardown),
+        cmocka_unit_test(test_profile_queue_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -828,6 +828,108 @@ static void test_scoreboard_rate_counts_unexpected_frames(void **state)
     sb_destroy(sb);
 }
 
+/* ---- queues ----------------------------------------------------------------- */
+
+/* Queue 0's packets are a one-queue run's (sb_pkt_fill's);
+ * queue q's differ in offset 10 (the queue) and in the payload, and their
+ * random lengths are their own; the same (seed, queue, seq) gives the
+ * same bytes. */
+static void test_scoreboard_queue_packets(void **state)
+{
+    struct sb_gen_cfg g0 = {.seed = 7, .min_len = 60, .max_len = 1514};
+    uint8_t a[1514], b[1514], a0[1514];
+    int len_differs = 0;
+
+    (void)state;
+    for (uint64_t seq = 0; seq < 64; seq++) {
+        unsigned la = sb_pkt_len(&g0, seq), lb = sb_pkt_len_q(&g0, 5, seq);
+        len_differs |= la != lb;
+        assert_int_equal(sb_pkt_len_q(&g0, 0, seq), la);
+        sb_pkt_fill(&g0, seq, a, la);
+        sb_pkt_fill_q(&g0, 0, seq, a0, la);
+        assert_memory_equal(a, a0, la);
+        sb_pkt_fill_q(&g0, 5, seq, b, 60);
+        assert_int_equal(a[SB_QUEUE_OFF], 0);
+        assert_int_equal(b[SB_QUEUE_OFF], 5);
+        assert_memory_equal(a + 14, b + 14, 8);                 /* the same seq */
+        assert_memory_not_equal(a + SB_HDR_LEN, b + SB_HDR_LEN, 60 - SB_HDR_LEN);
+    }
+    assert_true(len_differs);
+}
+
+/* Three queues share 10 packets 4, 3, 3; frames interleave on the wire
+ * as a scheduler would send them; each queue is checked in its own order. */
+static void test_scoreboard_queues_interleaved(void **state)
+{
+    struct sb_cfg c = {.gen = {.seed = 3, .min_len = 60, .max_len = 60},
+                       .expected = 10, .max_outstanding = 16, .queues = 3};
+    struct scoreboard *sb = sb_create(&c);
+    uint8_t buf[64];
+    static const unsigned order[][2] = {{0, 0}, {1, 0}, {2, 0}, {0, 1}, {1, 1}, {2, 1},
+                                        {0, 2}, {1, 2}, {2, 2}, {0, 3}};
+    struct sb_result r;
+    struct sb_queue_result qr;
+
+    (void)state;
+    assert_non_null(sb);
+    assert_int_equal(sb_queue_expected(&c, 0), 4);
+    assert_int_equal(sb_queue_expected(&c, 2), 3);
+    for (unsigned q = 0; q < 3; q++)
+        sb_note_published_q(sb, q, sb_queue_expected(&c, q), 0);
+    for (unsigned i = 0; i < 10; i++) {
+        sb_pkt_fill_q(&c.gen, order[i][0], order[i][1], buf, 60);
+        sb_check_frame(sb, buf, 60, sb_crc32(buf, 60), (sim_ps_t)(i + 1) * 1000);
+    }
+    sb_finish(sb);
+    sb_result(sb, &r);
+    assert_int_equal(r.checked, 10);
+    assert_int_equal(r.lost + r.corrupted + r.unpublished, 0);
+    assert_int_equal(r.lat_samples, 10);
+    assert_int_equal(sb_queues(sb), 3);
+    assert_int_equal(sb_queue_result(sb, 0, &qr), 0);
+    assert_int_equal(qr.checked, 4);
+    assert_int_equal(qr.wire_bytes, 4 * 64);
+    /* Queue 1 sent its last (seq 2) as the 8th frame: the window closed
+     * there, with queue 0 at 3 frames, queues 1 and 2 at 3 and 2. */
+    assert_int_equal(qr.window_bytes, 3 * 64);
+    assert_int_equal(sb_queue_result(sb, 1, &qr), 0);
+    assert_int_equal(qr.window_bytes, 3 * 64);
+    assert_int_equal(sb_queue_result(sb, 2, &qr), 0);
+    assert_int_equal(qr.window_bytes, 2 * 64);
+    assert_true(fabs(sb_window_ns(sb) - 7.0) < 1e-9); /* frame 1 at 1 ns, frame 8 at 8 ns */
+    assert_int_equal(sb_queue_result(sb, 3, &qr), -1); /* boundary: past the last queue */
+    sb_destroy(sb);
+}
+
+/* A frame out of order in one queue counts there only; a queue number
+ * beyond the run's is checked as queue 0's and fails at offset 10. */
+static void test_scoreboard_queues_order_per_queue(void **state)
+{
+    struct sb_cfg c = {.gen = {.seed = 3, .min_len = 60, .max_len = 60},
+                       .expected = 8, .max_outstanding = 16, .queues = 2};
+    struct scoreboard *sb = sb_create(&c);
+    uint8_t buf[64];
+    struct sb_queue_result q0, q1;
+
+    (void)state;
+    assert_non_null(sb);
+    sb_pkt_fill_q(&c.gen, 1, 1, buf, 60); /* queue 1 skips its seq 0 */
+    sb_check_frame(sb, buf, 60, sb_crc32(buf, 60), 1000);
+    sb_pkt_fill(&c.gen, 0, buf, 60);
+    sb_check_frame(sb, buf, 60, sb_crc32(buf, 60), 2000);
+    buf[SB_QUEUE_OFF] = 9; /* no such queue */
+    sb_check_frame(sb, buf, 60, sb_crc32(buf, 60), 3000);
+    sb_queue_result(sb, 0, &q0);
+    sb_queue_result(sb, 1, &q1);
+    assert_int_equal(q1.lost, 1);
+    assert_int_equal(q1.checked, 1);
+    assert_int_equal(q0.lost, 0);
+    assert_int_equal(q0.checked, 1);
+    assert_int_equal(q0.corrupted, 1);
+    assert_non_null(strstr(sb_mismatch(sb, 0), "queue 0: seq 0: offset 14: unexpected seq"));
+    sb_destroy(sb);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -867,6 +969,9 @@ int main(void)
         cmocka_unit_test(test_scoreboard_rate_excludes_warmup),
         cmocka_unit_test(test_scoreboard_rate_small_counts),
         cmocka_unit_test(test_scoreboard_rate_counts_unexpected_frames),
+        cmocka_unit_test(test_scoreboard_queue_packets),
+        cmocka_unit_test(test_scoreboard_queues_interleaved),
+        cmocka_unit_test(test_scoreboard_queues_order_per_queue),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

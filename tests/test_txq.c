@@ -15,6 +15,7 @@
 #include "fake_platform.h"
 #include "nictx_hw.h"
 #include "txq.h"
+#include "txq_reg.h"
 
 #define FX_MEM_BYTES (4u << 20)
 #define FX_MAX_DONE  4096u
@@ -175,6 +176,103 @@ static void test_txq_init_programs_registers(void **state)
     assert_int_equal(txq_in_flight(&f->q), 0);
     assert_false(txq_stopped(&f->q));
     assert_int_equal(f->fp.bad_access, 0);
+}
+
+/* Three queues, DRR with weights 1, 2, 3: queue 0 writes QUEUES first and
+ * the device-wide registers, each queue its own block (queue 0 today's
+ * registers while txq_reg.h keeps it there), only the last CTRL.ENABLE;
+ * each queue's doorbell goes to its own TAIL. */
+static void test_txq_init_queues(void **state)
+{
+    struct fx *f = *state;
+    struct txq *qs = aligned_alloc(64, 3 * sizeof(struct txq));
+    const struct platform *p = &f->fp;
+
+    assert_non_null(qs);
+    for (unsigned i = 0; i < 3; i++) {
+        struct txq_cfg c = f->cfg;
+        c.queue = i;
+        c.queues = 3;
+        c.sched = NICTX_SCHED_DRR;
+        c.drr_quantum = 4096;
+        c.weight = i + 1;
+        assert_int_equal(txq_init(&qs[i], &f->fp, &c, fx_done, f), 0);
+        /* Enabled only once every queue is programmed. */
+        assert_int_equal(fake_platform_count(p, FAKE_MMIO_W32, NICTX_REG_CTRL), i == 2);
+    }
+    long first_w = fake_platform_find(p, FAKE_MMIO_W32, FAKE_ANY, 0);
+    assert_int_equal(p->log[first_w].addr, NICTX_REG_QUEUES);
+    assert_int_equal(fake_platform_reg(p, NICTX_REG_QUEUES), 3);
+    assert_int_equal(fake_platform_reg(p, NICTX_REG_SCHED), NICTX_SCHED_DRR);
+    assert_int_equal(fake_platform_reg(p, NICTX_REG_DRR_QUANTUM), 4096);
+    for (unsigned i = 0; i < 3; i++) {
+        assert_int_equal(reg64(f, txq_reg(i, NICTX_QREG_RING_BASE_LO)), qs[i].ring_dma);
+        assert_int_equal(fake_platform_reg(p, txq_reg(i, NICTX_QREG_RING_LOG2)), 4);
+        assert_int_equal(reg64(f, txq_reg(i, NICTX_QREG_WB_ADDR_LO)), qs[i].wb_dma);
+    }
+    /* WEIGHT 1 is the reset value: not written (and queue 0's has no
+     * register until the engine decodes the blocks: txq_reg.h). */
+    assert_int_equal(fake_platform_count(p, FAKE_MMIO_W32, NICTX_REG_Q(0, NICTX_QREG_WEIGHT)), 0);
+    assert_int_equal(fake_platform_reg(p, NICTX_REG_Q(1, NICTX_QREG_WEIGHT)), 2);
+    assert_int_equal(fake_platform_reg(p, NICTX_REG_Q(2, NICTX_QREG_WEIGHT)), 3);
+    /* Device-wide registers once. */
+    assert_int_equal(fake_platform_count(p, FAKE_MMIO_W32, NICTX_REG_WB_THRESH), 1);
+    assert_int_equal(fake_platform_count(p, FAKE_MMIO_W32, NICTX_REG_LINE_RATE), 1);
+
+    fake_platform_clear_log(&f->fp);
+    struct txq_pkt pkt = { .dma = dma_of(0), .len = 60, .cookie = cookie_of(0) };
+    assert_int_equal(txq_xmit(&qs[2], &pkt, 0), TXQ_OK);
+    assert_int_equal(fake_platform_count(p, FAKE_MMIO_W32, NICTX_REG_Q(2, NICTX_QREG_TAIL)), 1);
+    assert_int_equal(fake_platform_count(p, FAKE_MMIO_W32, NICTX_REG_TAIL), 0);
+    assert_int_equal(f->fp.bad_access, 0);
+    for (unsigned i = 0; i < 3; i++)
+        txq_destroy(&qs[i]);
+    free(qs);
+}
+
+/* One queue programs nothing new: QUEUES, SCHED, DRR_QUANTUM and WEIGHT
+ * keep their reset values unwritten; a queue outside QUEUES is refused. */
+static void test_txq_init_one_queue_unchanged(void **state)
+{
+    struct fx *f = *state;
+    struct txq_cfg bad = f->cfg;
+
+    bad.queue = 1;
+    bad.queues = 1;
+    assert_int_equal(txq_init(&f->q, &f->fp, &bad, fx_done, f), -1);
+    bad.queue = 0;
+    bad.weight = 256; /* boundary: 255 is the largest weight */
+    assert_int_equal(txq_init(&f->q, &f->fp, &bad, fx_done, f), -1);
+    bad.weight = 0;
+    bad.drr_quantum = 63; /* boundary: 64..65536 */
+    assert_int_equal(txq_init(&f->q, &f->fp, &bad, fx_done, f), -1);
+    f->cfg.queues = 1;
+    f->cfg.weight = TXQ_REG_LEGACY_Q0 ? 3 : 1; /* queue 0's WEIGHT: no register yet */
+    f->cfg.drr_quantum = NICTX_REG_DRR_QUANTUM_RESET;
+    fx_up(f);
+    assert_int_equal(fake_platform_reg(&f->fp, NICTX_REG_QUEUES), 0);
+    assert_int_equal(fake_platform_reg(&f->fp, NICTX_REG_SCHED), 0);
+    assert_int_equal(fake_platform_reg(&f->fp, NICTX_REG_DRR_QUANTUM), 0);
+    assert_int_equal(f->q.reg_tail, NICTX_REG_TAIL);
+    assert_int_equal(f->q.reg_head, NICTX_REG_HEAD);
+    assert_int_equal(fake_platform_reg(&f->fp, NICTX_REG_TAIL), 0);
+    assert_int_equal(f->fp.bad_access, 0);
+}
+
+static void test_txq_reg_decode(void **state)
+{
+    unsigned q;
+    uint32_t r;
+
+    (void)state;
+    assert_true(txq_reg_decode(NICTX_REG_TAIL, &q, &r));
+    assert_int_equal(q, 0);
+    assert_int_equal(r, NICTX_QREG_TAIL);
+    assert_true(txq_reg_decode(NICTX_REG_Q(63, NICTX_QREG_HEAD), &q, &r));
+    assert_int_equal(q, 63);
+    assert_int_equal(r, NICTX_QREG_HEAD);
+    assert_false(txq_reg_decode(NICTX_REG_CTRL, &q, &r));
+    assert_false(txq_reg_decode(NICTX_REG_Q(64, 0), &q, &r)); /* boundary: past the last block */
 }
 
 static void test_txq_init_op_order(void **state)
@@ -1058,6 +1156,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_txq_init_programs_registers, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_init_op_order, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_init_queues, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_init_one_queue_unchanged, fx_setup, fx_teardown),
+        cmocka_unit_test(test_txq_reg_decode),
         cmocka_unit_test_setup_teardown(test_txq_init_rejects_bad_cfg, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_init_bad_id, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_init_no_memory, fx_setup, fx_teardown),
