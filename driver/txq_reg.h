@@ -2,7 +2,8 @@
 /*
  * txq_reg.h - where queue q's registers are in BAR0, in one place.
  *
- * The spec (docs/device.md; /work/spec/queues.md) gives queue q a block of
+ * The multi-queue spec (issue 8 item 3; docs/user-guide.md, Queues) gives
+ * queue q a block of
  * registers at NICTX_REG_Q(q, r), r a NICTX_QREG_* offset, and makes queue
  * 0's block an alias of today's TAIL, HEAD, RING_BASE_*, RING_LOG2 and
  * WB_ADDR_*.  Until the engine decodes the blocks, TXQ_REG_LEGACY_Q0 keeps
