@@ -262,8 +262,8 @@ $(addprefix $(BUILD)/tests/test_,$(ENGINE_TESTS)): $(BUILD)/tests/test_%: \
         $(call vmodel,8) $(VRT_OBJS)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $^ $(CMOCKA) $(LDLIBS)
-# test_engine and test_width run at every width.
-$(BUILD)/tests/test_engine $(BUILD)/tests/test_width: $(WIDE_MODELS)
+# test_engine, test_width and test_queues run at every width.
+$(BUILD)/tests/test_engine $(BUILD)/tests/test_width $(BUILD)/tests/test_queues: $(WIDE_MODELS)
 
 # The command line as a user meets it: runs $(BUILD)/nictx (NICTX).
 $(BUILD)/tests/test_cli $(BUILD)/tests/test_sweep_cli: $(BUILD)/tests/test_%: \

@@ -10,9 +10,10 @@
 // doorbells and the fetches, never by comparing every queue); the fetcher
 // picks the next queue with work round robin (prim_rr_pick; f_q_o, whose
 // ring_base_i, ring_log2_i and tail_i the register block answers with)
-// and reads up to fetch_max_i of its descriptors, cut at its ring's wrap
-// and at its region's wrap, into its region; a queue whose region has no
-// room for the read is passed over.  Reads retire in order through one
+// and reads up to fetch_max_i of its descriptors, cut at its ring's wrap,
+// at its region's wrap and at the free slots of its region (with one
+// queue: a whole batch or nothing), into its region; a queue whose region
+// is full is passed over.  Reads retire in order through one
 // FIFO that names each read's queue.  A queue's next descriptor is ready
 // when its read retired (rdy_o, a registered mask); the scheduler
 // (nictx_tx_sched) names the queue whose head leaves next (sq_i,
@@ -107,6 +108,7 @@ module nictx_desc_fetch #(
   input  logic [15:0] db_tail_i,   // ... and its tail now
   output logic [QW-1:0] f_q_o,     // the queue fetched from: ring_base_i, ring_log2_i, tail_i are its
   output logic [NumQueues-1:0] rdy_o,  // the queue's next descriptor is in the buffer
+  output logic [NumQueues-1:0] work_o, // the queue has descriptors not yet fetched (QUEUES > 1)
   input  logic [QW-1:0] sq_i,      // the queue whose head desc_* carry (nictx_tx_sched)
   input  logic        sched_valid_i,  // ... may leave
   output logic [QW-1:0] desc_q_o,
@@ -375,8 +377,12 @@ module nictx_desc_fetch #(
     if (multi && rleft < n) n = rleft;
 
     go = enable_i && !stop_i && !flush_q && !head_bad;
-    // Fetch a whole batch or nothing: wait until it fits in the buffer
-    // rather than trickle one descriptor per freed slot.
+    // Several queues: a region is small (64 queues: 4 slots), and a queue
+    // that waited for a whole batch would run dry in the scheduler's turn:
+    // fetch what fits.
+    if (multi && {{(15 - SlotW){1'b0}}, free_slots} < n) n = {{(15 - SlotW){1'b0}}, free_slots};
+    // One queue: fetch a whole batch or nothing: wait until it fits in the
+    // buffer rather than trickle one descriptor per freed slot.
     load = go && n != 16'd0 && {{(15 - SlotW){1'b0}}, free_slots} >= n &&
            nf_room && (!req_valid_q || req_ready_i);
     // A held block at the fetch pointer is inserted (then n is 0: no load;
@@ -535,8 +541,7 @@ module nictx_desc_fetch #(
       work_d[fq]  = ftail_new != fetch_d;
       if (doorbell_i) work_d[db_q_i] = db_tail_i != dbfetch_new;
     end
-    skip = multi && fany && !load && n != 16'd0 &&
-           {{(15 - SlotW){1'b0}}, free_slots} < n;
+    skip = multi && fany && !load && free_slots == '0;
     if (multi && (load || skip)) fptr_d = fq + 1'b1;
     // Slots handed out and not consumed, all queues.
     if (load) tot_d = tot_d + n[SlotW:0];
@@ -587,6 +592,7 @@ module nictx_desc_fetch #(
   assign req_valid_o = req_valid_q;
   assign f_q_o       = fq;
   assign rdy_o       = rdy_q;
+  assign work_o      = work_q;
   assign desc_q_o    = sq_i;
   assign req_addr_o  = req_addr_q;
   assign req_len_o   = req_len_q;

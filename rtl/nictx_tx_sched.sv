@@ -17,8 +17,11 @@
 //    queue from the pointer on) with its deficit raised by weight_i *
 //    quantum_i; its descriptors leave while the head's cost <= deficit,
 //    each taking its cost off; the turn ends when the head costs more (the
-//    deficit is kept) or the queue has no ready head (it is empty: the
-//    deficit is reset to 0), and the pointer moves past it.
+//    deficit is kept) or the queue has no ready head: it is empty (the
+//    deficit is reset to 0), or, when backlog_i says its ring still holds
+//    descriptors not yet fetched, it waits for the fetcher (the deficit is
+//    kept, a turn that is only starting adds no quantum); the pointer moves
+//    past it.
 // Handshake: once valid_o is high, q_o and valid_o stay until take_i (a
 // queue that becomes ready meanwhile does not take over); valid_o never
 // waits for take_i.  Per-queue state (deficits) is an array written one
@@ -33,6 +36,7 @@ module nictx_tx_sched #(
   input  logic          drr_i,       // SCHED DRR
   input  logic [16:0]   quantum_i,   // DRR_QUANTUM, bytes
   input  logic [NumQueues-1:0] rdy_i,
+  input  logic [NumQueues-1:0] backlog_i,  // descriptors not yet fetched: not empty
   output logic [QW-1:0] q_o,
   input  logic [13:0]   cost_i,      // q_o's head: frame bytes (0: bad)
   input  logic [7:0]    weight_i,    // q_o's WEIGHT
@@ -56,7 +60,7 @@ module nictx_tx_sched #(
   prim_rr_pick #(
     .N (NumQueues)
   ) u_pick (
-    .req_i   (rdy_i),
+    .req_i   (multi_i ? rdy_i : '0),  // one queue: nothing to pick
     .ptr_i   (ptr_q),
     .idx_o   (pick),
     .valid_o (any)
@@ -108,9 +112,13 @@ module nictx_tx_sched #(
           def_wd = take_i ? def - DefW'(cost_i) : def;
         end else begin
           // The head costs more than the deficit (kept), or the queue has
-          // nothing ready (empty: the deficit goes).
+          // nothing ready: empty (the deficit goes), or its descriptors
+          // are still being fetched (the deficit stays, without this
+          // turn's quantum if the turn is only starting).
           turn_d = 1'b0;
-          def_wd = rdy_i[q_o] ? def : '0;
+          if (rdy_i[q_o])           def_wd = def;
+          else if (!backlog_i[q_o]) def_wd = '0;
+          else                      def_wd = turn_q ? def : def_m[q_o];
           ptr_d  = q_o + 1'b1;
         end
       end

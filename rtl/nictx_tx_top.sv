@@ -135,7 +135,7 @@ module nictx_tx_top #(
   logic [13:0] pkt_len;
   // Queues (NumQueues, register QUEUES)
   logic [QW-1:0] db_q, f_q, c_q, w_q, s_q, hr_q, pkt_q, desc_q, fr_q;
-  logic [NumQueues-1:0] q_rdy;
+  logic [NumQueues-1:0] q_rdy, q_work;
   logic        multi, s_valid, desc_take;
   logic [63:0] w_wb_addr;
   logic [15:0] db_tail, f_tail, c_tail, hr_head;
@@ -520,6 +520,7 @@ module nictx_tx_top #(
     .db_tail_i    (db_tail),
     .f_q_o        (f_q),
     .rdy_o        (q_rdy),
+    .work_o       (q_work),
     .sq_i         (s_q),
     .sched_valid_i (s_valid),
     .desc_q_o     (desc_q),
@@ -575,6 +576,7 @@ module nictx_tx_top #(
     .drr_i     (sched_drr),
     .quantum_i (drr_quantum),
     .rdy_i     (q_rdy),
+    .backlog_i (q_work),
     .q_o       (s_q),
     .cost_i    (desc_bad ? 14'd0 : desc_len),
     .weight_i  (s_weight),

@@ -35,11 +35,17 @@ module prim_rr_pick #(
   logic [N-1:0] hi, sel, one;
 
   always_comb begin
-    hi  = req_i & ~((N'(1) << ptr_i) - N'(1));  // requesters at or after ptr_i
-    sel = (hi != '0) ? hi : req_i;
-    one = sel & (~sel + N'(1));                 // its lowest set bit
-    for (int unsigned b = 0; b < IdxW; b++) idx_o[b] = |(one & IdxMask[b * N +: N]);
+    hi    = '0;
+    sel   = '0;
+    one   = '0;
+    idx_o = '0;
     valid_o = req_i != '0;
+    if (valid_o) begin  // (nothing to pick: no work, in simulation too)
+      hi  = req_i & ~((N'(1) << ptr_i) - N'(1));  // requesters at or after ptr_i
+      sel = (hi != '0) ? hi : req_i;
+      one = sel & (~sel + N'(1));                 // its lowest set bit
+      for (int unsigned b = 0; b < IdxW; b++) idx_o[b] = |(one & IdxMask[b * N +: N]);
+    end
   end
 
 endmodule

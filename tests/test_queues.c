@@ -38,12 +38,12 @@
 #include "nictx_hw.h"
 
 #define HOST_BASE 0x100000ull
-#define HOST_SIZE (8u << 20)
+#define HOST_SIZE (16u << 20)
 #define QRING(q) (HOST_BASE + (uint64_t)(q) * 0x1000u) /* up to 256 descriptors */
 #define QWB(q) (HOST_BASE + 0x40000u + (uint64_t)(q) * 8u)
 #define BUF_BUS (HOST_BASE + 0x50000u)
 #define CPL_LAT 100u
-#define MAX_FR 4096u     /* frames per test */
+#define MAX_FR 8192u     /* frames per test */
 #define MAX_Q 64u
 
 struct qfr {
@@ -107,7 +107,7 @@ static void on_mwr(void *user, const struct dev_beat *b)
     fail_msg("MWr to unexpected address 0x%llx", (unsigned long long)b->addr);
 }
 
-static struct tq *tq_new(void)
+static struct tq *tq_new(unsigned width)
 {
     struct tq *t = calloc(1, sizeof(*t));
     struct eh_cfg cfg = {
@@ -117,6 +117,7 @@ static struct tq *tq_new(void)
         .buf_bus = BUF_BUS,
         .cpl_lat = CPL_LAT,
         .max_frames = MAX_FR,
+        .ops = dev_rtl_ops_width(width),
         .on_mwr = on_mwr,
         .next_frame = next_frame,
         .user = t,
@@ -136,9 +137,10 @@ static struct tq *tq_new(void)
     return t;
 }
 
+/* *state: the width (the test's prestate); then the fixture. */
 static int setup(void **state)
 {
-    *state = tq_new();
+    *state = tq_new(*(const unsigned *)*state);
     return *state ? 0 : -1;
 }
 
@@ -454,6 +456,62 @@ static void test_queues_64(void **state)
     q_check_done(t, 0);
 }
 
+/* 64 queues under DRR, weights 1, 2, 3, 4 repeated, quantum 2048, frames
+ * of 1514 B, the wire at 5 B a clock (10 Gb/s at 250 MHz: the wire is the
+ * bottleneck): in the window while all are backlogged each weight class
+ * has its share of the bytes within 3% (relative), each queue its frames
+ * within one turn's worth (weight * 2048 / 1514, + 1): the window starts
+ * and ends inside a round, so a queue has a turn more or less in it.
+ * Regions of 4 slots: the fetcher refills them as the scheduler drains
+ * them, and a queue whose descriptors are still being fetched keeps its
+ * deficit. */
+static void test_queues_64_drr_shares(void **state)
+{
+    struct tq *t = *state;
+    unsigned w[64], got[64], cls[4] = {0, 0, 0, 0}, q, k, i, n = 70, tot = 0, wsum = 0;
+
+    for (q = 0; q < 64; q++) {
+        w[q] = 1 + q % 4;
+        wsum += w[q];
+        got[q] = 0;
+    }
+    q_setup(t, 64, 8, NICTX_SCHED_DRR, w, 0);
+    eh_wr32(&t->h, NICTX_REG_LINE_RATE, NICTX_REG_LINE_RATE_RESET);
+    for (q = 0; q < 64; q++)
+        for (k = 0; k < n; k++)
+            q_post(t, q, 1514);
+    for (q = 0; q < 64; q++)
+        q_doorbell(t, q);
+    eh_settle(&t->h, 40000000);
+    q_check_done(t, 0);
+    /* the window: from frame 256 (every queue backlogged in the device)
+     * until a queue is 28 frames from its last */
+    for (i = 256; i < t->n_order; i++) {
+        got[t->order[i]]++;
+        if (got[t->order[i]] + 8 + 20 >= n)
+            break;
+    }
+    for (q = 0; q < 64; q++) {
+        tot += got[q];
+        cls[q % 4] += got[q];
+    }
+    for (q = 0; q < 64; q++) {
+        double want = (double)tot * w[q] / wsum, turn = w[q] * 2048.0 / 1514.0 + 1.0;
+
+        if (got[q] < want - turn || got[q] > want + turn)
+            fail_msg("DRR 64: queue %u (weight %u) sent %u frames of %u, expected %.1f", q, w[q],
+                     got[q], tot, want);
+    }
+    for (k = 0; k < 4; k++) {
+        double share = (double)cls[k] / tot, want = 16.0 * (k + 1) / wsum;
+
+        if (getenv("TEST_QUEUES_VERBOSE"))
+            printf("weight %u: %.5f of %u frames, expected %.5f\n", k + 1, share, tot, want);
+        if (share < want * 0.97 || share > want * 1.03)
+            fail_msg("DRR 64: weight %u has %.5f of the bytes, expected %.5f", k + 1, share, want);
+    }
+}
+
 /* The refusals of QUEUES > 1, and a tail beyond one queue's ring. */
 static void test_queues_refusals(void **state)
 {
@@ -547,17 +605,44 @@ static void test_queues_reset(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_queues_contents_heads_counters, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_queues_rr_order, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_queues_rr_batched_ignores_weights, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_queues_drr_shares, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_queues_drr_small_quantum, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_queues_rr_equal_shares, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_queues_64, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_queues_refusals, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_queues_reset, setup, teardown),
+    static const struct {
+        const char *name;
+        CMUnitTestFunction fn;
+    } fixed[] = {
+#define QT(f) {#f, f}
+        QT(test_queues_contents_heads_counters),
+        QT(test_queues_rr_order),
+        QT(test_queues_rr_batched_ignores_weights),
+        QT(test_queues_drr_shares),
+        QT(test_queues_drr_small_quantum),
+        QT(test_queues_rr_equal_shares),
+        QT(test_queues_64),
+        QT(test_queues_64_drr_shares),
+        QT(test_queues_refusals),
+        QT(test_queues_reset),
+#undef QT
     };
+    static const unsigned widths[] = {8, 16, 32, 64};
+    enum {
+        N_FIXED = sizeof(fixed) / sizeof(fixed[0]),
+        N_WIDTHS = sizeof(widths) / sizeof(widths[0]),
+        N_TESTS = N_FIXED * N_WIDTHS,
+    };
+    static struct CMUnitTest tests[N_TESTS];
+    static char names[N_TESTS][80];
+    unsigned w, i, n = 0;
 
+    /* Every test at every datapath width: test_queues_wW_<case>. */
+    for (w = 0; w < N_WIDTHS; w++) {
+        for (i = 0; i < N_FIXED; i++, n++) {
+            snprintf(names[n], sizeof(names[n]), "test_queues_w%u_%s", widths[w],
+                     fixed[i].name + strlen("test_queues_"));
+            tests[n].name = names[n];
+            tests[n].test_func = fixed[i].fn;
+            tests[n].setup_func = setup;
+            tests[n].teardown_func = teardown;
+            tests[n].initial_state = (void *)&widths[w];
+        }
+    }
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
