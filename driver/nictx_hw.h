@@ -22,7 +22,6 @@
 #include <stdint.h>
 
 #include "nictx_regs_gen.h"
-#include "nictx_q_tmp.h" /* TEMPORARY: the queue registers until the map has them */
 
 /* Names kept from before the map was generated. */
 #define NICTX_ID_VALUE          NICTX_REG_ID_RESET          /* "nx", version 1 */

@@ -104,9 +104,8 @@ static void txq_program_queue(struct txq *q, struct platform *p, const struct tx
     plat_mmio_write64(p, txq_reg(q->qid, NICTX_QREG_RING_BASE_LO), q->ring_dma);
     plat_mmio_write32(p, txq_reg(q->qid, NICTX_QREG_RING_LOG2), cfg->ring_log2);
     plat_mmio_write64(p, txq_reg(q->qid, NICTX_QREG_WB_ADDR_LO), q->wb_dma);
-    uint32_t weight = txq_reg(q->qid, NICTX_QREG_WEIGHT);
-    if (cfg->weight && cfg->weight != NICTX_QREG_WEIGHT_RESET && weight != TXQ_REG_NONE)
-        plat_mmio_write32(p, weight, cfg->weight);
+    if (cfg->weight && cfg->weight != NICTX_QREG_WEIGHT_RESET)
+        plat_mmio_write32(p, txq_reg(q->qid, NICTX_QREG_WEIGHT), cfg->weight);
 }
 
 /* The device-wide registers (queue 0's txq_init), CTRL aside. */

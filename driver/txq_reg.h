@@ -6,14 +6,12 @@
  * queue q a block of
  * registers at NICTX_REG_Q(q, r), r a NICTX_QREG_* offset, and makes queue
  * 0's block an alias of today's TAIL, HEAD, RING_BASE_*, RING_LOG2 and
- * WB_ADDR_*.  Until the engine decodes the blocks, TXQ_REG_LEGACY_Q0 keeps
- * queue 0 on today's registers (an engine that decodes 10 bits would take
- * 0x1000 + r for 0x000 + r); the merge sets it to 0 and every queue, queue
- * 0 too, goes through its block.
+ * WB_ADDR_*.  The driver reaches every queue, queue 0 too, through its
+ * block.
  *
- * txq_reg(q, r): the BAR0 offset of queue q's register r, or TXQ_REG_NONE
- * for one queue 0 has no name for before the blocks (WEIGHT, CNT_*) while
- * TXQ_REG_LEGACY_Q0 holds: such a write would land on today's TAIL.
+ * txq_reg(q, r): the BAR0 offset of queue q's register r.
+ * txq_reg_legacy(r): queue 0's register r by its single-queue name, or
+ * TXQ_REG_NONE for one that has none (WEIGHT, CNT_*).
  * txq_reg_decode(off, &q, &r): 1 if `off` is a queue register (either
  * form), with its queue and NICTX_QREG_* offset; else 0.
  */
@@ -23,10 +21,6 @@
 #include <stdint.h>
 
 #include "nictx_hw.h"
-
-#ifndef TXQ_REG_LEGACY_Q0
-#define TXQ_REG_LEGACY_Q0 1
-#endif
 
 #define TXQ_REG_NONE 0xFFFFFFFFu
 
@@ -47,8 +41,6 @@ static inline uint32_t txq_reg_legacy(uint32_t r)
 
 static inline uint32_t txq_reg(unsigned q, uint32_t r)
 {
-    if (TXQ_REG_LEGACY_Q0 && q == 0)
-        return txq_reg_legacy(r);
     return NICTX_REG_Q(q, r);
 }
 

@@ -15,6 +15,7 @@ extern "C" {
 #include "rc.h"
 #include "simtime.h"
 #include "tlp_beat.h"
+#include "txq_reg.h"
 }
 
 using sc_core::sc_time;
@@ -161,9 +162,11 @@ void nictx_sc::b_transport(tlm::tlm_generic_payload &gp, sc_time &delay)
     t->addr = kBar0Base + off;
     wake_.notify(sc_core::SC_ZERO_TIME);
     if (wr) {
-        t->kind = off == NICTX_REG_TAIL ? TLP_KIND_DOORBELL
-                  : off >= NICTX_WC_BASE ? TLP_KIND_BF_WR
-                                         : TLP_KIND_MMIO_WR;
+        unsigned q;
+        uint32_t r;
+        bool db = txq_reg_decode(off, &q, &r) && r == NICTX_QREG_TAIL;
+        bool wc = off >= NICTX_WC_BASE && off < NICTX_WC_BASE + NICTX_WC_SIZE;
+        t->kind = db ? TLP_KIND_DOORBELL : wc ? TLP_KIND_BF_WR : TLP_KIND_MMIO_WR;
         std::memcpy(t->data, gp.get_data_ptr(), len);
         st_.mmio_writes++;
         return; // posted: the caller's time goes on

@@ -567,6 +567,7 @@ struct sb_queue {
     uint64_t dropped[SB_MAX_REASONS];
     uint64_t frame_bytes;   /* checked frames, incl. FCS */
     uint64_t wire_bytes;    /* every frame of this queue, incl. FCS */
+    uint64_t window_base;   /* wire_bytes before the contended window opened */
     uint64_t window_bytes;  /* of those, in the contended window */
     sim_ps_t t_first, t_last; /* its first and latest frame's start */
 };
@@ -585,9 +586,11 @@ struct scoreboard {
     uint64_t bytes_all; /* frame bytes incl. FCS of all frames seen */
     uint64_t last_size;
     sim_ps_t t_first, t_last;
-    /* contended window: closed by the first queue's last frame */
-    int window_closed;
-    sim_ps_t t_window;
+    /* contended window: opened by the frame that makes every queue have
+     * sent one, closed by the first frame that is the last of its queue */
+    unsigned started;       /* queues that have sent a frame */
+    int window_open, window_closed;
+    sim_ps_t t_window_open, t_window;
 
     /* latency: a directory of pages, NULL until a latency lands in one */
     struct sb_lat_page **lat_dir;
@@ -863,17 +866,31 @@ static struct sb_queue *sb_queue_of(struct scoreboard *sb, const uint8_t *frame)
     return &sb->q[q < sb->nq ? q : 0];
 }
 
-/* Every queue's bytes so far are the contended window's: the first queue
- * to send its last frame (x, seq) closes it. */
+/* The contended window is [t_open, t_close): it opens with the frame
+ * (starting at t) that makes every queue have sent one, before its bytes
+ * count, and each queue's bytes from there on are the window's. */
+static void sb_window_open(struct scoreboard *sb, sim_ps_t t)
+{
+    if (++sb->started != sb->nq)
+        return;
+    sb->window_open = 1;
+    sb->t_window_open = t;
+    for (unsigned q = 0; q < sb->nq; q++)
+        sb->q[q].window_base = sb->q[q].wire_bytes;
+}
+
+/* The first frame that is the last of its queue (x, seq, starting at t)
+ * closes the window; its own bytes are outside. */
 static void sb_window_note(struct scoreboard *sb, const struct sb_queue *x, uint64_t seq,
                            sim_ps_t t)
 {
-    if (sb->window_closed || seq + 1 != x->expected)
+    if (!sb->window_open || sb->window_closed || seq + 1 != x->expected)
         return;
     sb->window_closed = 1;
     sb->t_window = t;
     for (unsigned q = 0; q < sb->nq; q++)
-        sb->q[q].window_bytes = sb->q[q].wire_bytes;
+        sb->q[q].window_bytes = sb->q[q].wire_bytes - sb->q[q].window_base -
+                                (&sb->q[q] == x ? sb->last_size : 0);
 }
 
 /* Doorbell-to-wire latency of queue x's packet seq, from its stamp. */
@@ -937,8 +954,10 @@ void sb_check_frame(struct scoreboard *sb, const uint8_t *frame, unsigned len, u
         return;
     }
     struct sb_queue *x = sb_queue_of(sb, frame);
-    if (x->seen++ == 0)
+    if (x->seen++ == 0) {
         x->t_first = t_start;
+        sb_window_open(sb, t_start);
+    }
     x->t_last = t_start;
     x->wire_bytes += sb->last_size;
     uint64_t seq = sb_load_le64(frame + 14);
@@ -1065,11 +1084,11 @@ int sb_queue_result(const struct scoreboard *sb, unsigned q, struct sb_queue_res
         out->dropped += x->dropped[r];
     out->corrupted = x->corrupted;
     out->wire_bytes = x->wire_bytes;
-    out->window_bytes = sb->window_closed ? x->window_bytes : x->wire_bytes;
-    out->gbps = NAN;
-    if (sb->t_last > sb->t_first)
-        out->gbps = 8.0 * (double)x->wire_bytes * (double)SIM_PS_PER_NS /
-                    (double)(sb->t_last - sb->t_first);
+    out->window_bytes = !sb->window_open  ? 0
+                        : sb->window_closed ? x->window_bytes
+                                            : x->wire_bytes - x->window_base;
+    double ns = sb_window_ns(sb);
+    out->gbps = ns > 0 ? 8.0 * (double)out->window_bytes / ns : NAN;
     return 0;
 }
 
@@ -1077,9 +1096,9 @@ double sb_window_ns(const struct scoreboard *sb)
 {
     sim_ps_t end = sb->window_closed ? sb->t_window : sb->t_last;
 
-    if (sb->seen == 0)
+    if (!sb->window_open)
         return NAN;
-    return (double)(end - sb->t_first) / (double)SIM_PS_PER_NS;
+    return (double)(end - sb->t_window_open) / (double)SIM_PS_PER_NS;
 }
 
 size_t sb_mismatch_count(const struct scoreboard *sb)

@@ -21,7 +21,8 @@
  * one queue (the length too: sb_pkt_len).  The scoreboard learns a frame's
  * queue from offset 10 and checks order, contents, loss and latency (from
  * that queue's doorbell) per queue; rate and latency figures cover every
- * frame.  The contended window runs from the first frame to the first
+ * frame.  The contended window, while every queue has frames to send,
+ * runs from the frame that makes every queue have sent one to the first
  * frame that is the last of its queue; each queue's bytes in it are kept
  * (sb_queue_result) for the fairness figures (sim/fairness.h).
  *
@@ -205,17 +206,19 @@ struct sb_queue_result {
     uint64_t expected;     /* packets it sends */
     uint64_t seen, checked, lost, dropped, corrupted;
     uint64_t wire_bytes;   /* frames incl. FCS, every frame of the queue */
-    uint64_t window_bytes; /* of those, in the contended window (all of them
-                              if no queue has sent its last frame) */
-    double gbps;           /* 8 x wire_bytes over the run's span from the first
-                              frame's start to the last's; NAN if zero */
+    uint64_t window_bytes; /* of those, in the contended window (up to the
+                              latest frame if no queue has sent its last
+                              frame; 0 before the window opens) */
+    double gbps;           /* 8 x window_bytes over the window; NAN if the
+                              window is empty or not open */
 };
 unsigned sb_queues(const struct scoreboard *sb);
 /* 0, or -1 (zeroed) for a q beyond the run's queues. */
 int sb_queue_result(const struct scoreboard *sb, unsigned q, struct sb_queue_result *out);
-/* The contended window: from the first frame's start to the start of the
- * first frame that was the last of its queue (the latest frame if none
- * was), ns; NAN before any frame. */
+/* The contended window, ns: from the start of the frame that made every
+ * queue have sent one to the start of the first frame that was the last
+ * of its queue (the latest frame if none was); NAN until every queue has
+ * sent a frame. */
 double sb_window_ns(const struct scoreboard *sb);
 
 /* Descriptions of the first SB_MAX_MISMATCH corrupted frames: the count

@@ -9,7 +9,9 @@
  *   equal, so CPU pointers have the alignment of their bus addresses;
  * - BAR0: a register file that MMIO writes land in; MMIO reads return the
  *   register, except NICTX_REG_HEAD (returns `head`) and NICTX_REG_ID
- *   (returns `id`, NICTX_ID_VALUE unless a test changes it);
+ *   (returns `id`, NICTX_ID_VALUE unless a test changes it); queue 0's
+ *   register block is an alias of the single-queue registers, as in the
+ *   engine, and is logged by their offsets;
  * - an ordered log of every call (kind, address, value) for tests to
  *   inspect, e.g. that wmb() sits between the last descriptor store and the
  *   doorbell.

@@ -889,14 +889,16 @@ static void test_scoreboard_queues_interleaved(void **state)
     assert_int_equal(sb_queue_result(sb, 0, &qr), 0);
     assert_int_equal(qr.checked, 4);
     assert_int_equal(qr.wire_bytes, 4 * 64);
-    /* Queue 1 sent its last (seq 2) as the 8th frame: the window closed
-     * there, with queue 0 at 3 frames, queues 1 and 2 at 3 and 2. */
-    assert_int_equal(qr.window_bytes, 3 * 64);
+    /* The window opened with the 3rd frame (queue 2's first: every queue
+     * has sent one) and closed at the 8th (queue 1's last, seq 2), which
+     * is outside: frames 3..7 are queue 2, 0, 1, 2, 0. */
+    assert_int_equal(qr.window_bytes, 2 * 64);
+    assert_true(fabs(qr.gbps - 8.0 * 2 * 64 / 5.0) < 1e-9);
     assert_int_equal(sb_queue_result(sb, 1, &qr), 0);
-    assert_int_equal(qr.window_bytes, 3 * 64);
+    assert_int_equal(qr.window_bytes, 1 * 64);
     assert_int_equal(sb_queue_result(sb, 2, &qr), 0);
     assert_int_equal(qr.window_bytes, 2 * 64);
-    assert_true(fabs(sb_window_ns(sb) - 7.0) < 1e-9); /* frame 1 at 1 ns, frame 8 at 8 ns */
+    assert_true(fabs(sb_window_ns(sb) - 5.0) < 1e-9); /* frame 3 at 3 ns, frame 8 at 8 ns */
     assert_int_equal(sb_queue_result(sb, 3, &qr), -1); /* boundary: past the last queue */
     sb_destroy(sb);
 }

@@ -905,26 +905,6 @@ static void test_sim_bad_config(void **state)
 
 /* ---- queues (docs/user-guide.md, Queues) ------------------------------------ */
 
-/* Does this engine have the queue registers?  QUEUES reads its reset
- * value 1; an engine of one queue answers something else (UR, or another
- * register by a 10-bit decode).  The multi-queue tests skip without it. */
-static int engine_has_queues(void)
-{
-    struct sim_cfg cfg;
-    char err[256];
-    struct sim *s;
-    uint32_t v;
-
-    sim_cfg_default(&cfg);
-    cfg.packets = 1;
-    s = sim_create(&cfg, &dev_rtl_ops, err, sizeof(err));
-    if (!s)
-        fail_msg("sim_create: %s", err);
-    v = plat_mmio_read32(sim_platform(s), NICTX_REG_QUEUES);
-    sim_destroy(s);
-    return v == NICTX_REG_QUEUES_RESET;
-}
-
 /* 64 queues of 1518 B frames on a cheap CPU (wire-bound), ring 256. */
 static void queues_cfg(struct sim_cfg *cfg, enum sim_sched sched)
 {
@@ -948,8 +928,6 @@ static void test_sim_queues_drr_shares(void **state)
     struct sim *s;
 
     (void)state;
-    if (!engine_has_queues())
-        skip();
     queues_cfg(&cfg, SIM_SCHED_DRR);
     assert_int_equal(sim_parse_weights("1,2,3,4,1,2,3,4,1,2,3,4,1,2,3,4,1,2,3,4,1,2,3,4,"
                                        "1,2,3,4,1,2,3,4,1,2,3,4,1,2,3,4,1,2,3,4,1,2,3,4,"
@@ -976,8 +954,6 @@ static void test_sim_queues_rr_jain(void **state)
     struct sim *s;
 
     (void)state;
-    if (!engine_has_queues())
-        skip();
     queues_cfg(&cfg, SIM_SCHED_RR);
     s = run_cfg(&cfg, &r, 0);
     assert_int_equal(r.sb.lost + r.sb.corrupted, 0);

@@ -179,8 +179,8 @@ static void test_txq_init_programs_registers(void **state)
 }
 
 /* Three queues, DRR with weights 1, 2, 3: queue 0 writes QUEUES first and
- * the device-wide registers, each queue its own block (queue 0 today's
- * registers while txq_reg.h keeps it there), only the last CTRL.ENABLE;
+ * the device-wide registers, each queue its own block (queue 0's too),
+ * only the last CTRL.ENABLE;
  * each queue's doorbell goes to its own TAIL. */
 static void test_txq_init_queues(void **state)
 {
@@ -210,8 +210,7 @@ static void test_txq_init_queues(void **state)
         assert_int_equal(fake_platform_reg(p, txq_reg(i, NICTX_QREG_RING_LOG2)), 4);
         assert_int_equal(reg64(f, txq_reg(i, NICTX_QREG_WB_ADDR_LO)), qs[i].wb_dma);
     }
-    /* WEIGHT 1 is the reset value: not written (and queue 0's has no
-     * register until the engine decodes the blocks: txq_reg.h). */
+    /* WEIGHT 1 is the reset value: not written. */
     assert_int_equal(fake_platform_count(p, FAKE_MMIO_W32, NICTX_REG_Q(0, NICTX_QREG_WEIGHT)), 0);
     assert_int_equal(fake_platform_reg(p, NICTX_REG_Q(1, NICTX_QREG_WEIGHT)), 2);
     assert_int_equal(fake_platform_reg(p, NICTX_REG_Q(2, NICTX_QREG_WEIGHT)), 3);
@@ -247,14 +246,14 @@ static void test_txq_init_one_queue_unchanged(void **state)
     bad.drr_quantum = 63; /* boundary: 64..65536 */
     assert_int_equal(txq_init(&f->q, &f->fp, &bad, fx_done, f), -1);
     f->cfg.queues = 1;
-    f->cfg.weight = TXQ_REG_LEGACY_Q0 ? 3 : 1; /* queue 0's WEIGHT: no register yet */
+    f->cfg.weight = 1; /* the reset value: not written */
     f->cfg.drr_quantum = NICTX_REG_DRR_QUANTUM_RESET;
     fx_up(f);
     assert_int_equal(fake_platform_reg(&f->fp, NICTX_REG_QUEUES), 0);
     assert_int_equal(fake_platform_reg(&f->fp, NICTX_REG_SCHED), 0);
     assert_int_equal(fake_platform_reg(&f->fp, NICTX_REG_DRR_QUANTUM), 0);
-    assert_int_equal(f->q.reg_tail, NICTX_REG_TAIL);
-    assert_int_equal(f->q.reg_head, NICTX_REG_HEAD);
+    assert_int_equal(f->q.reg_tail, NICTX_REG_Q(0, NICTX_QREG_TAIL));
+    assert_int_equal(f->q.reg_head, NICTX_REG_Q(0, NICTX_QREG_HEAD));
     assert_int_equal(fake_platform_reg(&f->fp, NICTX_REG_TAIL), 0);
     assert_int_equal(f->fp.bad_access, 0);
 }
