@@ -332,28 +332,31 @@ module nictx_cpl #(
     if (!rst_ni) unrep_q <= '0;
     else unrep_q <= unrep_q + {16'd0, pkt_done_s} - (wb_due ? {1'b0, wb_cnt_q} : 17'd0);
   end
-  // A completion write reports only completed descriptors: the one it
-  // names is the last completed when it is captured (never one still on
-  // its way to the wire).
-  CplWriteNotAhead_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   wb_due |-> (wb_cnt_q != '0 && {1'b0, wb_cnt_q} <= unrep_q));
-  // A DD writeback lands on word 1 of a descriptor inside the ring.
-  DdAddrInRing_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   (wb_due && cpl_mode_i == nictx_reg_pkg::CplModeDescWb) |->
-                   (wb_a_d >= ring_base_i && wb_a_d - ring_base_i < ({48'd0, mask} + 64'd1) * 64'd16 &&
-                    wb_a_d[3:0] == 4'd12));
-  // A CQE lands inside the CQ, 8-byte aligned.
-  CqeAddrInCq_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   (wb_due && cpl_mode_i == nictx_reg_pkg::CplModeCq) |->
-                   (wb_a_d >= cq_base_i && wb_a_d - cq_base_i < ({48'd0, cq_mask} + 64'd1) * 64'd8 &&
-                    wb_a_d[2:0] == 3'd0));
-  // An interrupt goes out only when every completion counted before it has
-  // been captured for a completion write (when those are on).
-  IrqAfterCplWrite_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   irq_due |-> (!wb_on || wb_due || wb_cnt_q == '0));
-  // Queues: only head writebacks, and the single-queue logic stays idle.
-  MultiHeadWbOnly_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   multi_i |-> (!wb_due && !irq_due && !wb_pend_q && !irq_pend_q));
+  // Immediate assertions at the rising edge, on the values before it (cheaper
+  // in Verilator 5.006 than concurrent ones: nictx_dma_rd.sv says why).
+  always @(posedge clk_i) begin
+    if (rst_ni) begin
+      // A completion write reports only completed descriptors: the one it
+      // names is the last completed when it is captured (never one still on
+      // its way to the wire).
+      CplWriteNotAhead_A: assert (!wb_due || (wb_cnt_q != '0 && {1'b0, wb_cnt_q} <= unrep_q));
+      // A DD writeback lands on word 1 of a descriptor inside the ring.
+      DdAddrInRing_A: assert (!(wb_due && cpl_mode_i == nictx_reg_pkg::CplModeDescWb) ||
+                              (wb_a_d >= ring_base_i &&
+                               wb_a_d - ring_base_i < ({48'd0, mask} + 64'd1) * 64'd16 &&
+                               wb_a_d[3:0] == 4'd12));
+      // A CQE lands inside the CQ, 8-byte aligned.
+      CqeAddrInCq_A: assert (!(wb_due && cpl_mode_i == nictx_reg_pkg::CplModeCq) ||
+                             (wb_a_d >= cq_base_i &&
+                              wb_a_d - cq_base_i < ({48'd0, cq_mask} + 64'd1) * 64'd8 &&
+                              wb_a_d[2:0] == 3'd0));
+      // An interrupt goes out only when every completion counted before it has
+      // been captured for a completion write (when those are on).
+      IrqAfterCplWrite_A: assert (!irq_due || (!wb_on || wb_due || wb_cnt_q == '0));
+      // Queues: only head writebacks, and the single-queue logic stays idle.
+      MultiHeadWbOnly_A: assert (!multi_i || (!wb_due && !irq_due && !wb_pend_q && !irq_pend_q));
+    end
+  end
 `endif
 
 endmodule

@@ -142,10 +142,15 @@ module nictx_dma_rd #(
   logic [12:0] mrd_len_d, mrd_len_q;
   logic [7:0]  mrd_tag_d, mrd_tag_q;
   logic        mrd_dest_d, mrd_dest_q;
-  // Per-tag state.
-  logic [NumTags-1:0]       done_d, done_q;
   // Per-tag fields, written like small RAMs (one write from the issue
-  // side to a free tag, one from the completion side to a busy tag).
+  // side to a free tag, one from the completion side to a busy tag, one
+  // from the retire side to the oldest tag), none reset: a tag's entries
+  // are written when it is issued, and a tag never issued since reset
+  // (fresh_q..NumTags-1) is not busy whatever tbusy_mem holds.  (Kept as
+  // NumTags-bit vectors with a reset, the state was copied whole on every
+  // clock of the simulation.)
+  logic        tbusy_mem [NumTags];  // an MRd is outstanding (with tag < fresh_q)
+  logic        tdone_mem [NumTags];  // all its data is in
   logic [PtrW-1:0] twptr_mem [NumTags];  // byte pointer of the next beat's lane 0
   logic [12:0] trem_mem [NumTags];   // bytes still to come
   logic        tdest_mem [NumTags];  // requester
@@ -210,9 +215,13 @@ module nictx_dma_rd #(
 
   logic [TagW-1:0] ctag;  // completion tag as a table index
   logic            cpl_take;  // a beat for an outstanding tag
-  logic [NumTags-1:0] busy_d, busy_q;  // tags with an MRd outstanding
+  logic            cpl_done;  // ... its MRd's last
+  logic            ret_done;  // the oldest MRd has all its data
   assign ctag     = cpl_tag_i[TagW-1:0];
-  assign cpl_take = cpl_valid_i && 32'(cpl_tag_i) < NumTags && busy_q[ctag];
+  assign cpl_take = cpl_valid_i && 32'(cpl_tag_i) < NumTags &&
+                    {1'b0, cpl_tag_i} < fresh_q && tbusy_mem[ctag];
+  assign cpl_done = cpl_take && cpl_eop_i && trem_mem[ctag] == cpl_len_i;
+  assign ret_done = ret_rvalid && tdone_mem[ret_tag];
   assign unexp_o  = cpl_valid_i && !cpl_take;
 
   // Cycles the oldest MRd has waited for its data; saturates at the timeout.
@@ -254,8 +263,6 @@ module nictx_dma_rd #(
     mrd_len_d   = mrd_len_q;
     mrd_tag_d   = mrd_tag_q;
     mrd_dest_d  = mrd_dest_q;
-    done_d      = done_q;
-    busy_d      = busy_q;
     out_d       = out_q;
     obytes_d    = obytes_q;
     fresh_d     = fresh_q;
@@ -278,8 +285,6 @@ module nictx_dma_rd #(
       mrd_tag_d   = '0;
       mrd_tag_d[TagW-1:0] = tag_sel;
       mrd_dest_d  = cur_dest_q;
-      done_d[tag_sel]  = 1'b0;
-      busy_d[tag_sel]  = 1'b1;
       ret_wvalid = 1'b1;
       ret_wdata  = {tag_sel, last_chunk, cur_dest_q, chunk};
       out_d      = out_d + 9'd1;
@@ -306,14 +311,9 @@ module nictx_dma_rd #(
       end
     end
 
-    // The last completion of an MRd finishes its tag.
-    if (cpl_take && cpl_eop_i && trem_mem[ctag] == cpl_len_i) done_d[ctag] = 1'b1;
-
     // Retire the oldest MRd once all its data is in.
-    if (ret_rvalid && done_q[ret_tag]) begin
+    if (ret_done) begin
       ret_rready   = 1'b1;
-      done_d[ret_tag] = 1'b0;
-      busy_d[ret_tag] = 1'b0;
       out_d        = out_d - 9'd1;
       obytes_d     = obytes_d - {8'd0, ret_bytes};
       done_valid_o = ret_last;
@@ -354,18 +354,28 @@ module nictx_dma_rd #(
 
   assign cpl_ready_o = 1'b1;
   assign wr_valid_o  = cpl_take;
-  // Completion beats: write the word, advance the tag's pointer.
+  // Issue: a free tag's entries.  Completion beats: write the word, advance
+  // the tag's pointer; the last finishes the tag.  Retire: the oldest tag
+  // is free again.  (Three different tags: a free tag is not busy, and a
+  // tag retires only once its last completion has been taken.)
   always_ff @(posedge clk_i) begin
     if (load) begin
       twptr_mem[tag_sel] <= cur_wptr_q - PtrW'(cur_addr_q[LaneW-1:0]);
       trem_mem[tag_sel]  <= chunk;
       tdest_mem[tag_sel] <= cur_dest_q;
       terr_mem[tag_sel]  <= 1'b0;
+      tbusy_mem[tag_sel] <= 1'b1;
+      tdone_mem[tag_sel] <= 1'b0;
     end
     if (cpl_take && cpl_err_i) terr_mem[ctag] <= 1'b1;
     if (cpl_take) begin
       twptr_mem[ctag] <= twptr_mem[ctag] + PtrW'(DataBytes);
       if (cpl_eop_i) trem_mem[ctag] <= trem_mem[ctag] - cpl_len_i;
+    end
+    if (cpl_done) tdone_mem[ctag] <= 1'b1;
+    if (ret_rready) begin
+      tbusy_mem[ret_tag] <= 1'b0;
+      tdone_mem[ret_tag] <= 1'b0;
     end
   end
 
@@ -406,8 +416,6 @@ module nictx_dma_rd #(
       mrd_len_q   <= '0;
       mrd_tag_q   <= '0;
       mrd_dest_q  <= 1'b0;
-      done_q      <= '0;
-      busy_q      <= '0;
       wait_q      <= '0;
       to_fired_q  <= 1'b0;
       out_q       <= '0;
@@ -425,8 +433,6 @@ module nictx_dma_rd #(
       mrd_len_q   <= mrd_len_d;
       mrd_tag_q   <= mrd_tag_d;
       mrd_dest_q  <= mrd_dest_d;
-      done_q      <= done_d;
-      busy_q      <= busy_d;
       wait_q      <= wait_d;
       to_fired_q  <= to_fired_d;
       out_q       <= out_d;
@@ -437,24 +443,36 @@ module nictx_dma_rd #(
   end
 
 `ifndef SYNTHESIS
-  // A completion beat with data writes at least one word (requesters rely on
-  // the words it marks).
-  CplWords_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   (cpl_take && cpl_len_i != '0) |-> wr_words_o != '0);
-  // The busy set and the retire FIFO agree: every outstanding MRd is busy.
-  OldestBusy_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   ret_rvalid |-> busy_q[ret_tag])
-    else $error("nictx_dma_rd: the oldest MRd's tag %0d is not busy", ret_tag);
-  // The MRd output holds while stalled (valid/ready rule).
-  MrdHold_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   (mrd_valid_o && !mrd_ready_i) |=> (mrd_valid_o && $stable(mrd_addr_o)
-                                                       && $stable(mrd_tag_o)));
-  // The tag free list holds at most NumTags tags: a retired tag always fits,
-  // and a tag is taken from it only when it has one.
-  FreeListNeverFull_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   ret_rready |-> fl_wready);
-  FreeListPopNonEmpty_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   fl_pop |-> fl_rvalid);
+  // Checks at the rising edge on the values before it, as immediate
+  // assertions in a clocked block: the same as concurrent assertions sampled
+  // there, but Verilator 5.006 copies every signal a concurrent assertion
+  // reads at each eval() (twice a clock), which cost more than some of the
+  // engine's own logic (docs/architecture.md, Simulation speed).  The hold
+  // rule keeps the previous cycle in checker-only flops.
+  logic        mrd_hold_q;  // an MRd was offered and not taken
+  logic [71:0] mrd_past_q;  // ... its {addr, tag}
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) mrd_hold_q <= 1'b0;
+    else         mrd_hold_q <= mrd_valid_o && !mrd_ready_i;
+  end
+  always @(posedge clk_i) mrd_past_q <= {mrd_addr_o, mrd_tag_o};
+
+  always @(posedge clk_i) begin
+    if (rst_ni) begin
+      // A completion beat with data writes at least one word (requesters
+      // rely on the words it marks).
+      CplWords_A: assert (!(cpl_take && cpl_len_i != '0) || wr_words_o != '0);
+      // The busy set and the retire FIFO agree: every outstanding MRd is busy.
+      OldestBusy_A: assert (!ret_rvalid || ({1'b0, ret_tag} < fresh_q && tbusy_mem[ret_tag]))
+        else $error("nictx_dma_rd: the oldest MRd's tag %0d is not busy", ret_tag);
+      // The MRd output holds while stalled (valid/ready rule).
+      MrdHold_A: assert (!mrd_hold_q || (mrd_valid_o && {mrd_addr_o, mrd_tag_o} == mrd_past_q));
+      // The tag free list holds at most NumTags tags: a retired tag always
+      // fits, and a tag is taken from it only when it has one.
+      FreeListNeverFull_A: assert (!ret_rready || fl_wready);
+      FreeListPopNonEmpty_A: assert (!fl_pop || fl_rvalid);
+    end
+  end
 `endif
 
 endmodule

@@ -263,15 +263,18 @@ module nictx_payload_fetch #(
   end
 
 `ifndef SYNTHESIS
-  // At most MaxPkts frames are reserved, so a retirement always fits.
-  ErrFifoNeverFull_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   done_i |-> ef_wready);
-  // Read data comes as whole buffer words (nictx_dma_rd's pointer of lane 0).
-  WordAligned_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   wr_valid_i |-> wr_ptr_i[LaneW-1:0] == '0);
-  // Every beat but a frame's last is full.
-  FullBeats_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   (fr_valid_o && !fr_eop_o) |-> fr_bytes_o == BytesW'(DataBytes));
+  // Immediate assertions at the rising edge (cheaper in Verilator than
+  // concurrent ones: nictx_dma_rd.sv says why).
+  always @(posedge clk_i) begin
+    if (rst_ni) begin
+      // At most MaxPkts frames are reserved, so a retirement always fits.
+      ErrFifoNeverFull_A: assert (!done_i || ef_wready);
+      // Read data comes as whole buffer words (nictx_dma_rd's pointer of lane 0).
+      WordAligned_A: assert (!wr_valid_i || wr_ptr_i[LaneW-1:0] == '0);
+      // Every beat but a frame's last is full.
+      FullBeats_A: assert (!(fr_valid_o && !fr_eop_o) || fr_bytes_o == BytesW'(DataBytes));
+    end
+  end
 `endif
 
   // verilator lint_off UNUSEDSIGNAL

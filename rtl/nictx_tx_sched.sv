@@ -142,13 +142,25 @@ module nictx_tx_sched #(
   end
 
 `ifndef SYNTHESIS
-  // A held candidate stays until taken (valid/ready).
-  // (QUEUES 1: an owner-protocol flush may take the head back instead.)
-  SchedHold_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   (multi_i && valid_o && !take_i) |=> (valid_o && $stable(q_o)));
-  // Only a ready queue's descriptor leaves.
-  SchedTakeReady_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   take_i |-> (valid_o && rdy_i[q_o]));
+  // Immediate assertions at the rising edge, on the values before it
+  // (cheaper in Verilator 5.006 than concurrent ones: nictx_dma_rd.sv says
+  // why); the hold rule keeps the previous cycle in checker-only flops.
+  logic          hold_chk_q;  // a candidate was offered and not taken
+  logic [QW-1:0] q_past_q;    // ... this one
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) hold_chk_q <= 1'b0;
+    else         hold_chk_q <= multi_i && valid_o && !take_i;
+  end
+  always @(posedge clk_i) q_past_q <= q_o;
+  always @(posedge clk_i) begin
+    if (rst_ni) begin
+      // A held candidate stays until taken (valid/ready).
+      // (QUEUES 1: an owner-protocol flush may take the head back instead.)
+      SchedHold_A: assert (!hold_chk_q || (valid_o && q_o == q_past_q));
+      // Only a ready queue's descriptor leaves.
+      SchedTakeReady_A: assert (!take_i || (valid_o && rdy_i[q_o]));
+    end
+  end
 `endif
 
 endmodule

@@ -773,31 +773,70 @@ module nictx_tx_top #(
   // verilator lint_on SYNCASYNCNET
 
 `ifndef SYNTHESIS
-  // ---- port protocol (valid/ready) ----
-  // The host side must hold an offered beat until it is taken.
-  H2dHold_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   (h2d_valid_i && !h2d_ready_o) |=> (h2d_valid_i && $stable(h2d_data_i)
-                                                       && $stable(h2d_addr_i) && $stable(h2d_tag_i)))
-    else $error("nictx_tx_top: host dropped or changed an h2d beat before it was taken");
-  // The engine holds its own offered beats.
-  D2hHold_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   (d2h_valid_o && !d2h_ready_i) |=> (d2h_valid_o && $stable(d2h_data_o)
-                                                       && $stable(d2h_addr_o)));
-  WireHold_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   (wire_valid_o && !wire_ready_i) |=> (wire_valid_o && $stable(wire_data_o)));
-  // Internal streams: descriptors and frames (a queue reset drops them).
-  DescHold_A: assert property (@(posedge clk_i) disable iff (!core_rst_n || qrst)
-                   (desc_valid && !desc_ready) |=> (desc_valid && $stable(desc_addr)
-                                                     && $stable(desc_len)));
-  FrameHold_A: assert property (@(posedge clk_i) disable iff (!core_rst_n || qrst)
-                   (fr_valid && !fr_ready) |=> (fr_valid && $stable(fr_data) && $stable(fr_sop)));
-  // The engine only ever sends single-beat TLPs: data TLPs carry <= 8 bytes.
-  D2hOneBeat_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   (d2h_valid && d2h_type != nictx_pkg::TlpMRd) |-> d2h_len <= 13'd8);
-  // A completion without data is exactly an error completion of length 0.
-  D2hCplIsErr_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   d2h_valid |-> ((d2h_type == nictx_pkg::TlpCpl) == d2h_err &&
-                                  (!d2h_err || d2h_len == 13'd0)));
+  // Checks at the rising edge on the values before it, as immediate
+  // assertions in clocked blocks: the same as concurrent assertions sampled
+  // there, but Verilator 5.006 copies every signal a concurrent assertion
+  // reads at each eval() (twice a clock), which cost about a fifth of a run
+  // with assertions on (docs/architecture.md, Simulation speed).  A hold
+  // rule keeps the previous cycle in checker-only flops: *_hold_q, the
+  // stream offered a beat that was not taken; *_past_q, that beat.
+  logic h2d_hold_q, d2h_hold_q, wire_hold_q, desc_hold_q, fr_hold_q;
+  logic [$bits(h2d_data_i) + 72 - 1:0] h2d_past_q;  // {data, addr, tag}
+  logic [$bits(d2h_data_o) + 64 - 1:0] d2h_past_q;  // {data, addr}
+  logic [$bits(wire_data_o) - 1:0]     wire_past_q;
+  logic [77:0]                         desc_past_q;  // {addr, len}
+  logic [$bits(fr_data):0]             fr_past_q;    // {data, sop}
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      h2d_hold_q  <= 1'b0;
+      d2h_hold_q  <= 1'b0;
+      wire_hold_q <= 1'b0;
+    end else begin
+      h2d_hold_q  <= h2d_valid_i && !h2d_ready_o;
+      d2h_hold_q  <= d2h_valid_o && !d2h_ready_i;
+      wire_hold_q <= wire_valid_o && !wire_ready_i;
+    end
+  end
+  // Internal streams: a queue reset drops them.
+  always @(posedge clk_i or negedge core_rst_n) begin
+    if (!core_rst_n) begin
+      desc_hold_q <= 1'b0;
+      fr_hold_q   <= 1'b0;
+    end else begin
+      desc_hold_q <= !qrst && desc_valid && !desc_ready;
+      fr_hold_q   <= !qrst && fr_valid && !fr_ready;
+    end
+  end
+  always @(posedge clk_i) begin
+    h2d_past_q  <= {h2d_data_i, h2d_addr_i, h2d_tag_i};
+    d2h_past_q  <= {d2h_data_o, d2h_addr_o};
+    wire_past_q <= wire_data_o;
+    desc_past_q <= {desc_addr, desc_len};
+    fr_past_q   <= {fr_data, fr_sop};
+  end
+
+  always @(posedge clk_i) begin
+    if (rst_ni) begin
+      // ---- port protocol (valid/ready) ----
+      // The host side must hold an offered beat until it is taken.
+      H2dHold_A: assert (!h2d_hold_q ||
+                         (h2d_valid_i && {h2d_data_i, h2d_addr_i, h2d_tag_i} == h2d_past_q))
+        else $error("nictx_tx_top: host dropped or changed an h2d beat before it was taken");
+      // The engine holds its own offered beats.
+      D2hHold_A: assert (!d2h_hold_q || (d2h_valid_o && {d2h_data_o, d2h_addr_o} == d2h_past_q));
+      WireHold_A: assert (!wire_hold_q || (wire_valid_o && wire_data_o == wire_past_q));
+      // The engine only ever sends single-beat TLPs: data TLPs carry <= 8 bytes.
+      D2hOneBeat_A: assert (!(d2h_valid && d2h_type != nictx_pkg::TlpMRd) || d2h_len <= 13'd8);
+      // A completion without data is exactly an error completion of length 0.
+      D2hCplIsErr_A: assert (!d2h_valid || ((d2h_type == nictx_pkg::TlpCpl) == d2h_err &&
+                                            (!d2h_err || d2h_len == 13'd0)));
+    end
+    if (core_rst_n && !qrst) begin
+      // Internal streams: descriptors and frames.
+      DescHold_A: assert (!desc_hold_q || (desc_valid && {desc_addr, desc_len} == desc_past_q));
+      FrameHold_A: assert (!fr_hold_q || (fr_valid && {fr_data, fr_sop} == fr_past_q));
+    end
+  end
 `endif
 
   // verilator lint_off UNUSEDSIGNAL

@@ -183,13 +183,17 @@ module nictx_wc #(
   end
 
 `ifndef SYNTHESIS
-  // A well-formed TLP ends on its last beat: ceil(((off mod W) + len) / W).
-  BeatCount_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   (req_valid_i && ok) |-> (req_eop_i == ({2'd0, beat_q} + 13'd1 ==
-                     (13'(req_off_i[LaneW-1:0]) + req_len_i + 13'(DataBytes - 1)) >> LaneW)))
-    else $error("nictx_wc: WC MWr of %0d bytes ended at beat %0d", req_len_i, beat_q);
-  SopFirst_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-                   req_valid_i |-> (req_sop_i == (beat_q == '0)));
+  // Immediate assertions at the rising edge (cheaper in Verilator than
+  // concurrent ones: nictx_dma_rd.sv says why).
+  always @(posedge clk_i) begin
+    if (rst_ni) begin
+      // A well-formed TLP ends on its last beat: ceil(((off mod W) + len) / W).
+      BeatCount_A: assert (!(req_valid_i && ok) || (req_eop_i == ({2'd0, beat_q} + 13'd1 ==
+                         (13'(req_off_i[LaneW-1:0]) + req_len_i + 13'(DataBytes - 1)) >> LaneW)))
+        else $error("nictx_wc: WC MWr of %0d bytes ended at beat %0d", req_len_i, beat_q);
+      SopFirst_A: assert (!req_valid_i || (req_sop_i == (beat_q == '0)));
+    end
+  end
 `endif
 
   // verilator lint_off UNUSEDSIGNAL
