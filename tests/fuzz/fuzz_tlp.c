@@ -26,6 +26,26 @@
  * Lengths are small most of the time (len byte < 0xf0: that many bytes)
  * and any 13-bit length otherwise.  A program runs at most FZ_MAX_CLOCKS.
  *
+ * Two program versions.  A program whose first byte is FZ_V2 (0xa5) is a
+ * version-2 one: that byte is dropped, opcodes are taken mod OP_COUNT_V2
+ * (the ops above, then the queue ops below) and RAW_WR/RAW_RD reach the
+ * whole 8 KiB BAR0 (offset & 0x1fff).  Any other program is a version-1
+ * one, decoded exactly as before the queues came (opcode mod OP_COUNT,
+ * offsets & 0x3ff), so every saved input and reproducer in tests/corpus
+ * means what it meant (none starts with 0xa5).  The queue ops:
+ *   QREG_WR  q, sel, u32|u64      a write to queue q's block (q 0..63; sel:
+ *                                 offset (sel & 15) * 4, 8 bytes if sel & 16)
+ *   QREG_RD  q, sel, tag          a read of queue q's block, the same way
+ *   QGLOBAL  sel, u32             QUEUES (the value's low byte: 0, >64
+ *                                 refused too), SCHED or DRR_QUANTUM
+ *   QTAIL    q, u16               queue q's doorbell
+ *   MQSETUP  sel, n, len bytes    reset, QUEUES n (1..64), for each queue a
+ *                                 ring of 8 with 1..7 descriptors (one len
+ *                                 byte each), WEIGHT, head writeback (or
+ *                                 none), RR or DRR and a quantum, enable,
+ *                                 every queue's doorbell: frames from many
+ *                                 queues at once
+ *
  * Then the verdict, whatever the program did:
  *  1. the register path answers (ERR read within FZ_RD_MAX clocks), and
  *     ERR holds every bit the host earned (a bad access, an error
@@ -35,7 +55,12 @@
  *     queue reset (CTRL = RESET, STATUS.RESETTING clears) completes within
  *     FZ_RESET_MAX clocks and leaves ERR, TAIL and HEAD at 0;
  *  3. the queue then works: one descriptor, one doorbell, one frame on the
- *     wire, byte for byte, within FZ_RECOVER_MAX clocks.
+ *     wire, byte for byte, within FZ_RECOVER_MAX clocks (QUEUES set back to
+ *     1 first if the program may have changed it);
+ *  4. version 2 only: every queue's TAIL and HEAD read 0 after the reset
+ *     of 2. (the queues the host knows in use), and then four queues work:
+ *     QUEUES 4, one descriptor each, four doorbells, four frames, each
+ *     byte for byte one of the four posted, within FZ_RECOVER_MAX clocks.
  * A failure of any check, of fz_host.h's checks or of an RTL assertion
  * aborts (a libFuzzer crash).
  */
@@ -59,6 +84,11 @@
 #define FZ_REC_LEN 100u
 #define FZ_WB_OFF 0xf000u
 #define FZ_LINE_FAST 0x080000u
+#define FZ_MQ_RING 0x2000u    /* MQSETUP: queue q's ring of 8 at + q * 0x80 */
+#define FZ_MQ_BUF 0x4000u     /* its frames from + q * 0x100 + k * 0x20 */
+#define FZ_MQ_WB 0xf100u      /* its head writeback at + q * 8 */
+#define FZ_MQ_REC 4u          /* queues of the multi-queue recovery check */
+#define FZ_V2 0xa5u           /* first byte of a version-2 program */
 /* The findings (docs/reliability.md), all fixed now.  While one is open
  * its bit in FZ_SPARE_KNOWN spares it so the fuzzer can go past it; today
  * none is set, so every program sends what tripped each of them.  Build
@@ -109,12 +139,15 @@ static unsigned fz_spare_wr_len(unsigned off, unsigned len)
 
 enum fz_op {
     OP_REG_WR, OP_REG_WR64, OP_RAW_WR, OP_RAW_RD, OP_WC_WR, OP_CPL, OP_RAW_CPL, OP_IDLE,
-    OP_READY, OP_DESC, OP_SETUP, OP_TAIL, OP_RESET, OP_AUTO, OP_COUNT
+    OP_READY, OP_DESC, OP_SETUP, OP_TAIL, OP_RESET, OP_AUTO, OP_COUNT,
+    /* version 2 only (opcode mod OP_COUNT_V2) */
+    OP_QREG_WR = OP_COUNT, OP_QREG_RD, OP_QGLOBAL, OP_QTAIL, OP_MQSETUP, OP_COUNT_V2
 };
 
 struct fz_in {
     const uint8_t *p;
     size_t n, i;
+    int v2;                   /* a version-2 program */
 };
 
 static uint8_t in_u8(struct fz_in *r) { return r->i < r->n ? r->p[r->i++] : 0; }
@@ -238,9 +271,58 @@ static void fz_wc(struct fz_host *h, struct fz_in *r)
     fz_send(h, DEV_TLP_MWR, 0, 0, 0xfe000000ull + off, n * 8, in_data(r, n * 8));
 }
 
+/* Queue q's block, offset and length from sel (QREG_WR, QREG_RD). */
+static unsigned in_qreg(struct fz_in *r, unsigned *len)
+{
+    unsigned q = in_u8(r) & 0x3f, sel = in_u8(r), o = (sel & 15) * 4;
+
+    *len = sel & 16 ? 8 : 4;
+    if (*len == 8)
+        o &= ~7u;
+    return NICTX_REG_Q(q, o);
+}
+
+/* Reset, then queues 0..n-1 each with a ring of 8 and 1..7 descriptors,
+ * the multi-queue rules (tail protocol, head writeback, no interrupts),
+ * enable and every doorbell.  Whatever the program did before, the reset
+ * may not complete (then QUEUES and the rings are refused: ERR.CFG). */
+static void fz_mq_setup(struct fz_host *h, struct fz_in *r)
+{
+    unsigned sel = in_u8(r), n = 1 + in_u8(r) % NICTX_Q_MAX, nd = 1 + sel % 7;
+
+    fz_reset_spared(h, 1);
+    fz_wr(h, NICTX_REG_QUEUES, 4, n);
+    fz_wr(h, NICTX_REG_PROTO, 4, NICTX_PROTO_TAIL);
+    fz_wr(h, NICTX_REG_CPL_MODE, 4, NICTX_CPL_MODE_HEAD_WB);
+    fz_wr(h, NICTX_REG_IRQ_THRESH, 4, 0);
+    fz_wr(h, NICTX_REG_IRQ_TIMER, 4, 0);
+    fz_wr(h, NICTX_REG_WB_THRESH, 4, 1 + ((sel >> 7) & 1));
+    fz_wr(h, NICTX_REG_SCHED, 4, (sel >> 3) & 1);
+    fz_wr(h, NICTX_REG_DRR_QUANTUM, 4, 64u << ((sel >> 4) & 7));
+    for (unsigned q = 0; q < n; q++) {
+        unsigned ring = FZ_MQ_RING + q * 0x80;
+        for (unsigned k = 0; k < 8; k++) {
+            unsigned b = k < nd ? in_u8(r) : 0;
+            /* 60..1457 bytes, or 0 (a bad descriptor) with b's top bit */
+            unsigned len = b & 0x80 ? 0 : 60 + (b & 0x7f) * 11;
+            fz_put_desc(h, ring + k * 16, FZ_MEM_BASE + FZ_MQ_BUF + q * 0x100 + k * 0x20, len, 0);
+        }
+        fz_wr(h, NICTX_REG_Q(q, NICTX_QREG_RING_BASE_LO), 8, FZ_MEM_BASE + ring);
+        fz_wr(h, NICTX_REG_Q(q, NICTX_QREG_RING_LOG2), 4, 3);
+        fz_wr(h, NICTX_REG_Q(q, NICTX_QREG_WEIGHT), 4, 1 + (q * 37u + sel) % 255);
+        fz_wr(h, NICTX_REG_Q(q, NICTX_QREG_WB_ADDR_LO), 8,
+              q % 3 == 2 ? 0 : FZ_MEM_BASE + FZ_MQ_WB + q * 8);
+    }
+    (void)fz_rd32(h, NICTX_REG_QUEUES, FZ_RD_MAX); /* the host learns QUEUES */
+    fz_wr(h, NICTX_REG_CTRL, 4, NICTX_CTRL_ENABLE);
+    for (unsigned q = 0; q < n; q++)
+        fz_wr(h, NICTX_REG_Q(q, NICTX_QREG_TAIL), 4, nd);
+}
+
 static void fz_op(struct fz_host *h, struct fz_in *r, unsigned op)
 {
     int reset = 0;
+    unsigned bar_mask = r->v2 ? 0x1fffu : 0x3ffu;
 
     switch (op) {
     case OP_REG_WR: {
@@ -260,7 +342,7 @@ static void fz_op(struct fz_host *h, struct fz_in *r, unsigned op)
         break;
     }
     case OP_RAW_WR: {
-        unsigned o = (unsigned)(in_uint(r, 2) & 0x3ff), len = fz_spare_wr_len(o, in_len(r));
+        unsigned o = (unsigned)(in_uint(r, 2) & bar_mask), len = fz_spare_wr_len(o, in_len(r));
         uint8_t *d = in_data(r, len);
         uint64_t v = d[0];
         reset = fz_spare_ctrl(o, len, &v);
@@ -270,7 +352,7 @@ static void fz_op(struct fz_host *h, struct fz_in *r, unsigned op)
         break;
     }
     case OP_RAW_RD: {
-        unsigned o = (unsigned)(in_uint(r, 2) & 0x3ff), len = in_len(r);
+        unsigned o = (unsigned)(in_uint(r, 2) & bar_mask), len = in_len(r);
         fz_mrd_raw(h, o, fz_spare_rd_len(len), in_u8(r));
         break;
     }
@@ -301,6 +383,34 @@ static void fz_op(struct fz_host *h, struct fz_in *r, unsigned op)
         fz_wr(h, NICTX_REG_CTRL, 4, NICTX_CTRL_RESET);
         break;
     case OP_AUTO: h->auto_answer = !h->auto_answer; break;
+    /* Queue 0's block shares RING_BASE/RING_LOG2 with the register page,
+     * but the spares (FZ_SPARE 0x08) are not applied to the block ops:
+     * all findings are fixed and the spares are for replaying history. */
+    case OP_QREG_WR: {
+        unsigned len, o = in_qreg(r, &len);
+        fz_wr(h, o, len, in_uint(r, len));
+        break;
+    }
+    case OP_QREG_RD: {
+        unsigned len, o = in_qreg(r, &len);
+        fz_mrd_raw(h, o, len, in_u8(r));
+        break;
+    }
+    case OP_QGLOBAL: {
+        unsigned sel = in_u8(r) % 3;
+        uint32_t v = (uint32_t)in_uint(r, 4);
+        if (sel == 0)
+            fz_wr(h, NICTX_REG_QUEUES, 4, v & 0xff);
+        else
+            fz_wr(h, sel == 1 ? NICTX_REG_SCHED : NICTX_REG_DRR_QUANTUM, 4, v);
+        break;
+    }
+    case OP_QTAIL: {
+        unsigned q = in_u8(r) & 0x3f;
+        fz_wr(h, NICTX_REG_Q(q, NICTX_QREG_TAIL), 4, in_uint(r, 2));
+        break;
+    }
+    case OP_MQSETUP: fz_mq_setup(h, r); break;
     default: break;
     }
     if (reset)
@@ -341,7 +451,7 @@ static int fz_drain(struct fz_host *h, uint32_t *status)
  * made the engine's read accounting unknowable (raw completions) the
  * engine may stay busy, and late answers to reads the reset abandoned may
  * set ERR.UNEXP_CPL. */
-static void fz_check_reset(struct fz_host *h)
+static void fz_check_reset(struct fz_host *h, int v2)
 {
     uint32_t v = 0;
     int drained = fz_drain(h, &v);
@@ -369,6 +479,17 @@ static void fz_check_reset(struct fz_host *h)
         fz_fail(h, "TAIL %u after a queue reset", v);
     if ((v = fz_rd32(h, NICTX_REG_HEAD, FZ_RD_MAX)) != 0)
         fz_fail(h, "HEAD %u after a queue reset", v);
+    if (!v2)
+        return;
+    /* every queue surely in use (a block read of one maybe not in use
+     * answers UR or 0: fz_host checks which it may be) */
+    (void)fz_rd32(h, NICTX_REG_QUEUES, FZ_RD_MAX);
+    for (unsigned q = 1; q < h->queues_lo; q++) {
+        if ((v = fz_rd32(h, NICTX_REG_Q(q, NICTX_QREG_TAIL), FZ_RD_MAX)) != 0)
+            fz_fail(h, "queue %u: TAIL %u after a queue reset", q, v);
+        if ((v = fz_rd32(h, NICTX_REG_Q(q, NICTX_QREG_HEAD), FZ_RD_MAX)) != 0)
+            fz_fail(h, "queue %u: HEAD %u after a queue reset", q, v);
+    }
 }
 
 /* 3: one frame through the reset queue, byte for byte. */
@@ -378,6 +499,8 @@ static void fz_check_recovery(struct fz_host *h)
 
     fz_wr(h, NICTX_REG_CPL_TIMEOUT, 4, 0); /* a fuzzed 1-clock timeout would stop it */
     fz_wr(h, NICTX_REG_MAX_RD_BYTES, 4, 0);
+    if (h->queues_hi > 1 || h->queues_lo != 1) /* other queues would have to be set up */
+        fz_wr(h, NICTX_REG_QUEUES, 4, 1); /* after the reset: accepted */
     for (unsigned k = 0; k < 16 * 8; k++)
         h->mem[FZ_REC_RING + k] = 0;
     fz_put_desc(h, FZ_REC_RING, FZ_MEM_BASE + FZ_REC_BUF, FZ_REC_LEN, 1);
@@ -396,17 +519,72 @@ static void fz_check_recovery(struct fz_host *h)
                 (unsigned long long)(h->frames - frames), h->frame_len);
 }
 
+/* 4 (version 2): after another reset, FZ_MQ_REC queues with one
+ * descriptor each (lengths all different), any scheduler and weights the
+ * program left: every frame goes out once, byte for byte. */
+static void fz_check_mq_recovery(struct fz_host *h)
+{
+    uint64_t frames, done, end;
+    unsigned seen = 0;
+
+    fz_check_reset(h, 1);
+    frames = done = h->frames;
+    fz_wr(h, NICTX_REG_QUEUES, 4, FZ_MQ_REC);
+    fz_wr(h, NICTX_REG_PROTO, 4, NICTX_PROTO_TAIL);
+    fz_wr(h, NICTX_REG_CPL_MODE, 4, NICTX_CPL_MODE_HEAD_WB);
+    fz_wr(h, NICTX_REG_IRQ_THRESH, 4, 0);
+    fz_wr(h, NICTX_REG_IRQ_TIMER, 4, 0);
+    for (unsigned q = 0; q < FZ_MQ_REC; q++) {
+        unsigned ring = FZ_MQ_RING + q * 0x80;
+        for (unsigned k = 0; k < 16 * 8; k++)
+            h->mem[ring + k] = 0;
+        fz_put_desc(h, ring, FZ_MEM_BASE + FZ_REC_BUF + q * 0x200, FZ_REC_LEN + q * 10, 0);
+        fz_wr(h, NICTX_REG_Q(q, NICTX_QREG_RING_BASE_LO), 8, FZ_MEM_BASE + ring);
+        fz_wr(h, NICTX_REG_Q(q, NICTX_QREG_RING_LOG2), 4, 3);
+        fz_wr(h, NICTX_REG_Q(q, NICTX_QREG_WB_ADDR_LO), 8, 0);
+    }
+    if (fz_rd32(h, NICTX_REG_QUEUES, FZ_RD_MAX) != FZ_MQ_REC)
+        fz_fail(h, "QUEUES %u written after a queue reset reads %u", FZ_MQ_REC,
+                fz_rd32(h, NICTX_REG_QUEUES, FZ_RD_MAX));
+    fz_wr(h, NICTX_REG_CTRL, 4, NICTX_CTRL_ENABLE);
+    for (unsigned q = 0; q < FZ_MQ_REC; q++)
+        fz_wr(h, NICTX_REG_Q(q, NICTX_QREG_TAIL), 4, 1);
+    end = h->cycle + FZ_RECOVER_MAX;
+    while (seen != (1u << FZ_MQ_REC) - 1) {
+        if (h->cycle >= end)
+            fz_fail(h, "%u queues, one frame each: frames seen 0x%x within %u clocks "
+                       "(ERR 0x%x)", FZ_MQ_REC, seen, FZ_RECOVER_MAX,
+                    fz_rd32(h, NICTX_REG_ERR, FZ_RD_MAX));
+        fz_idle(h, 1); /* may be many clocks (completions sent): frames from the log */
+        if (h->frames - frames > FZ_MQ_REC)
+            fz_fail(h, "%u queues, one frame each: %llu frames", FZ_MQ_REC,
+                    (unsigned long long)(h->frames - frames));
+        for (; done < h->frames; done++) {
+            uint32_t len = h->done_len[done % FZ_DONE_LOG];
+            unsigned q = len >= FZ_REC_LEN ? (len - FZ_REC_LEN) / 10 : FZ_MQ_REC;
+            if (q >= FZ_MQ_REC || len != FZ_REC_LEN + q * 10 || (seen >> q & 1) ||
+                h->done_hash[done % FZ_DONE_LOG] !=
+                    fz_hash(&h->mem[FZ_REC_BUF + q * 0x200], len))
+                fz_fail(h, "%u queues, one frame each: frame %llu of %u bytes is none of the "
+                           "posted ones not yet seen (seen 0x%x)", FZ_MQ_REC,
+                        (unsigned long long)(done - frames), len, seen);
+            seen |= 1u << q;
+        }
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static struct fz_host h;
-    struct fz_in r = {data, size, 0};
+    struct fz_in r = {data, size, 0, size > 0 && data[0] == FZ_V2};
 
     if (fz_init(&h, &dev_rtl_ops) != 0)
         abort();
+    r.i = r.v2 ? 1 : 0;
     while (r.i < r.n && h.cycle < FZ_MAX_CLOCKS) {
-        unsigned op = in_u8(&r) % OP_COUNT;
+        unsigned op = in_u8(&r) % (r.v2 ? OP_COUNT_V2 : OP_COUNT);
         if (getenv("FUZZ_TLP_TRACE"))
             fprintf(stderr, "fuzz_tlp: clock %llu: op %u at input byte %zu\n",
                     (unsigned long long)h.cycle, op, r.i - 1);
@@ -416,8 +594,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     h.auto_answer = 1;
     fz_wr(&h, NICTX_REG_LINE_RATE, 4, FZ_LINE_FAST); /* a fuzzed crawl would stall the MAC */
     fz_check_err(&h);
-    fz_check_reset(&h);
+    fz_check_reset(&h, r.v2);
     fz_check_recovery(&h);
+    if (r.v2)
+        fz_check_mq_recovery(&h);
     if (getenv("FUZZ_TLP_VERBOSE"))
         fprintf(stderr, "fuzz_tlp: %llu clocks, %llu frames, %llu register reads, "
                         "%u resets asked\n",

@@ -14,6 +14,7 @@
 
 #define FZ_BAR0 0xfe000000ull
 #define FZ_TAG_SLACK 8 /* engine tags allocated but not yet seen on d2h */
+#define FZ_BAR0_MASK 0x1fffu /* BAR0 is 8 KiB: the device decodes 13 offset bits */
 
 void fz_fail(struct fz_host *h, const char *fmt, ...)
 {
@@ -32,6 +33,7 @@ int fz_init(struct fz_host *h, const struct device_ops *ops)
     memset(h, 0, sizeof(*h));
     h->ops = ops;
     h->tag_seen_max = -1;
+    h->queues_lo = h->queues_hi = NICTX_REG_QUEUES_RESET;
     h->d2h_mask = h->wire_mask = 0xff;
     h->trace = getenv("FUZZ_TLP_TRACE") != NULL;
     for (unsigned i = 0; i < FZ_MEM_SIZE; i++)
@@ -134,20 +136,32 @@ static void fz_engine_cpl(struct fz_host *h, const struct dev_beat *b)
 {
     if (h->n_hrd == 0)
         fz_fail(h, "engine CplD (tag %u) for no host read", b->tag);
-    if (b->tag != h->hrd_tag[0] || (b->addr & 0x3ff) != h->hrd_off[0])
+    if (b->tag != h->hrd_tag[0] || (b->addr & FZ_BAR0_MASK) != h->hrd_off[0])
         fz_fail(h, "engine CplD tag %u offset 0x%llx, the oldest host read is tag %u offset 0x%x",
-                b->tag, (unsigned long long)(b->addr & 0x3ff), h->hrd_tag[0], h->hrd_off[0]);
-    if (h->hrd_bad[0] != (b->type == DEV_TLP_CPL) || h->hrd_bad[0] != b->err ||
-        (b->type == DEV_TLP_CPL && b->len != 0))
+                b->tag, (unsigned long long)(b->addr & FZ_BAR0_MASK), h->hrd_tag[0],
+                h->hrd_off[0]);
+    if ((b->type == DEV_TLP_CPL) != (b->err != 0) || (b->type == DEV_TLP_CPL && b->len != 0) ||
+        (h->hrd_bad[0] != 2 && h->hrd_bad[0] != (b->type == DEV_TLP_CPL)))
         fz_fail(h, "engine answered the %s read at offset 0x%x with type %u err %u len %u",
-                h->hrd_bad[0] ? "unsupported" : "register", h->hrd_off[0], b->type, b->err,
-                b->len);
+                h->hrd_bad[0] == 2 ? "queue block" : h->hrd_bad[0] ? "unsupported" : "register",
+                h->hrd_off[0], b->type, b->err, b->len);
     h->last_cpl_tag = b->tag;
     h->last_cpl_data = (uint32_t)dev_lanes_get(b->data, h->hrd_off[0] % h->ops->width & ~3u, 4);
+    /* A read of QUEUES with no write that may have set it since: exact. */
+    if (b->type == DEV_TLP_CPLD && h->hrd_qwrs[0] == h->queues_wrs &&
+        ((h->hrd_off[0] == NICTX_REG_QUEUES && h->hrd_len[0] == 4) ||
+         (h->hrd_off[0] == NICTX_REG_QUEUES - 4 && h->hrd_len[0] == 8))) {
+        unsigned q = (unsigned)dev_lanes_get(b->data, NICTX_REG_QUEUES % h->ops->width, 4);
+        if (q < 1 || q > NICTX_Q_MAX)
+            fz_fail(h, "QUEUES reads %u", q);
+        h->queues_lo = h->queues_hi = q;
+    }
     h->cpls_seen++;
     memmove(&h->hrd_tag[0], &h->hrd_tag[1], h->n_hrd - 1);
     memmove(&h->hrd_off[0], &h->hrd_off[1], (h->n_hrd - 1) * sizeof(h->hrd_off[0]));
     memmove(&h->hrd_bad[0], &h->hrd_bad[1], h->n_hrd - 1);
+    memmove(&h->hrd_len[0], &h->hrd_len[1], h->n_hrd - 1);
+    memmove(&h->hrd_qwrs[0], &h->hrd_qwrs[1], (h->n_hrd - 1) * sizeof(h->hrd_qwrs[0]));
     h->n_hrd--;
 }
 
@@ -167,6 +181,15 @@ static void fz_d2h(struct fz_host *h, const struct dev_beat *b)
     case DEV_TLP_CPL: fz_engine_cpl(h, b); break;
     default: fz_fail(h, "engine TLP of type %u", b->type);
     }
+}
+
+uint32_t fz_hash(const uint8_t *p, unsigned n)
+{
+    uint32_t v = 2166136261u;
+
+    for (unsigned i = 0; i < n; i++)
+        v = (v ^ p[i]) * 16777619u;
+    return v;
 }
 
 static void fz_wire(struct fz_host *h, const struct dev_wire_beat *w)
@@ -190,6 +213,8 @@ static void fz_wire(struct fz_host *h, const struct dev_wire_beat *w)
     h->frame_len += w->bytes;
     if (w->eop) {
         h->in_frame = 0;
+        h->done_len[h->frames % FZ_DONE_LOG] = h->frame_len;
+        h->done_hash[h->frames % FZ_DONE_LOG] = fz_hash(h->frame, h->frame_len);
         h->frames++;
     }
 }
@@ -228,26 +253,74 @@ void fz_idle(struct fz_host *h, unsigned n)
 
 /* ------------------------------------------------------------ host TLPs */
 
+/* The BAR0 map (docs/device.md, Registers and Queues): the register page
+ * 0x000..0x0FF; the WC window 0x200..0x3FF, MWr only; 0x100..0x1FF and
+ * 0x400..0xFFF nothing; queue q's block at 0x1000 + q * 0x40, in use for
+ * q < QUEUES.  Every register access is 4 bytes 4-aligned or 8 bytes
+ * 8-aligned.  Only these map-level refusals are modelled: a write the
+ * map accepts may still be refused by its register (read-only, unlisted,
+ * out of range, ring configuration while enabled: ERR.BAD_ACCESS or
+ * ERR.CFG), which the host does not predict, so it never checks that
+ * those bits stay clear; a read the map accepts is always answered with
+ * data, which it checks. */
+int fz_bar0_bad(const struct fz_host *h, unsigned off, unsigned len, int write)
+{
+    unsigned q;
+
+    off &= FZ_BAR0_MASK;
+    if (write && off >= NICTX_WC_BASE && off < NICTX_WC_BASE + 2 * NICTX_WC_BUF_SIZE)
+        return 0;
+    if (!((len == 4 && off % 4 == 0) || (len == 8 && off % 8 == 0)))
+        return 1;
+    if (off < 0x100)
+        return 0;
+    if (off < NICTX_Q_BASE)
+        return 1;
+    q = (off - NICTX_Q_BASE) / NICTX_Q_STRIDE;
+    return q < h->queues_lo ? 0 : q >= h->queues_hi ? 1 : 2;
+}
+
 /* What a host MWr/MRd to BAR0 means for the checks: reads to answer, ERR
- * bits earned by a bad access, ERR cleared, a queue reset asked for. */
+ * bits earned by a bad access, ERR cleared, a queue reset asked for,
+ * QUEUES maybe written. */
 static void fz_note_bar0(struct fz_host *h, unsigned type, uint8_t tag, uint64_t addr,
                          unsigned len, const uint8_t *data)
 {
-    unsigned off = (unsigned)(addr & 0x3ff);
-    int size_ok = (len == 4 && off % 4 == 0) || (len == 8 && off % 8 == 0);
-    int wc = type == DEV_TLP_MWR && off >= NICTX_WC_BASE;
+    unsigned off = (unsigned)(addr & FZ_BAR0_MASK);
+    int wc = type == DEV_TLP_MWR && off >= NICTX_WC_BASE &&
+             off < NICTX_WC_BASE + 2 * NICTX_WC_BUF_SIZE;
+    int bad = fz_bar0_bad(h, off, len, type == DEV_TLP_MWR);
 
     if (type == DEV_TLP_MRD) {
         if (h->n_hrd == FZ_MAX_HRDS)
             fz_fail(h, "%u host reads unanswered", FZ_MAX_HRDS);
         h->hrd_tag[h->n_hrd] = tag;
-        h->hrd_bad[h->n_hrd] = !size_ok || off >= 0x100;
+        h->hrd_bad[h->n_hrd] = (uint8_t)bad;
+        h->hrd_len[h->n_hrd] = (uint8_t)(len > 255 ? 255 : len);
+        h->hrd_qwrs[h->n_hrd] = h->queues_wrs;
         h->hrd_off[h->n_hrd++] = (uint16_t)off;
     }
-    if (!wc && (!size_ok || off >= 0x100))
+    if (bad == 1)
         fz_expect_err(h, NICTX_ERR_BAD_ACCESS);
     if (type != DEV_TLP_MWR || wc)
         return;
+    if (data && bad == 0 && off <= NICTX_REG_QUEUES && off + len >= NICTX_REG_QUEUES + 4) {
+        /* Accepted only between a reset and the next enable and only for
+         * 1..64 (field bits: the low 7): the host widens what it knows. */
+        unsigned k = NICTX_REG_QUEUES - off;
+        uint32_t v = (uint32_t)data[k] | (uint32_t)data[k + 1] << 8 |
+                     (uint32_t)data[k + 2] << 16 | (uint32_t)data[k + 3] << 24;
+        unsigned cands[2] = {v <= NICTX_Q_MAX ? v : 0, v & NICTX_QUEUES_VALUE_MASK};
+        h->queues_wrs++;
+        for (unsigned c = 0; c < 2; c++) {
+            if (cands[c] < 1 || cands[c] > NICTX_Q_MAX)
+                continue;
+            if (cands[c] < h->queues_lo)
+                h->queues_lo = cands[c];
+            if (cands[c] > h->queues_hi)
+                h->queues_hi = cands[c];
+        }
+    }
     if (off < NICTX_REG_ERR + 4 && off + len > NICTX_REG_ERR)
         h->expect_err = 0; /* an ERR write (W1C) may clear anything */
     if (off == 0 && len >= 1 && data && (data[0] & NICTX_CTRL_RESET)) {

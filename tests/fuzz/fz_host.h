@@ -25,7 +25,9 @@
  *    accounting unknowable (a raw completion with its tag) or may have
  *    reset the queue since;
  *  - engine CplDs answer the oldest host MRd (same tag and offset), one
- *    beat each; engine MWrs carry 1..8 bytes in one beat;
+ *    beat each, with UR exactly when the read is bad by the BAR0 map
+ *    (fz_bar0_bad: the 8 KiB map with the queue blocks, QUEUES as the host
+ *    knows it); engine MWrs carry 1..8 bytes in one beat;
  *  - wire: frames well framed, 1..16383 bytes;
  *  - error bits the host has earned (fz_expect_err) are set when read.
  * The RTL's own assertions (--assert) abort the process on failure too.
@@ -44,6 +46,7 @@
 #define FZ_MAX_HRDS 64u
 #define FZ_STALL_MAX 20000u
 #define FZ_MAX_LEN 8192u     /* 13-bit TLP length field */
+#define FZ_DONE_LOG 16u
 
 struct fz_mrd {                /* an engine MRd not yet fully answered */
     uint64_t addr, cycle;
@@ -66,7 +69,8 @@ struct fz_host {
     /* host MRds to BAR0 awaiting their CplD, oldest first */
     uint8_t hrd_tag[FZ_MAX_HRDS];
     uint16_t hrd_off[FZ_MAX_HRDS];
-    uint8_t hrd_bad[FZ_MAX_HRDS]; /* not a register read: answered with UR */
+    uint8_t hrd_bad[FZ_MAX_HRDS]; /* 1: not a register read, answered with UR; 2: either
+                               * (a queue block whose use the host cannot tell) */
     unsigned n_hrd;
     uint8_t last_cpl_tag;      /* tag of the latest CplD from the device */
     uint32_t last_cpl_data;    /* its low dword at the read's lanes */
@@ -77,11 +81,22 @@ struct fz_host {
     int tainted_any;           /* a raw completion may have fed an engine read */
     int trace;                 /* print every TLP (FUZZ_TLP_TRACE set) */
     uint32_t expect_err;       /* ERR bits the engine owes (cleared on an ERR write) */
+    /* QUEUES as far as the host knows: in [queues_lo, queues_hi].  A write
+     * that may have set it (whether the device accepted it depends on the
+     * reset/enable history, not modelled) widens the range; a read of it
+     * answered with no such write since narrows it to the value read. */
+    unsigned queues_lo, queues_hi;
+    uint32_t queues_wrs;       /* writes that may have set QUEUES */
+    uint32_t hrd_qwrs[FZ_MAX_HRDS]; /* queues_wrs when each host MRd went out */
+    uint8_t hrd_len[FZ_MAX_HRDS];
     /* wire */
     int in_frame;
     uint32_t frame_len;
     uint64_t frames;
     uint8_t frame[16384 + DEV_WIDTH_MAX];
+    /* the last FZ_DONE_LOG frames done: frame k (counting from 0) at
+     * k % FZ_DONE_LOG, its length and fz_hash of its bytes */
+    uint32_t done_len[FZ_DONE_LOG], done_hash[FZ_DONE_LOG];
 };
 
 /* A fresh device in a fresh host; -1 if the device cannot be made. */
@@ -116,6 +131,14 @@ void fz_raw_cpl(struct fz_host *h, uint8_t tag, uint64_t addr, unsigned len, int
 void fz_wr(struct fz_host *h, uint32_t off, unsigned len, uint64_t val);
 void fz_mrd_raw(struct fz_host *h, uint32_t off, unsigned len, uint8_t tag);
 uint32_t fz_rd32(struct fz_host *h, uint32_t off, unsigned max);
+
+/* FNV-1a of n bytes (frames in done_hash). */
+uint32_t fz_hash(const uint8_t *p, unsigned n);
+
+/* BAR0 offset off (13 bits), len bytes, a write or a read: 0 a good access,
+ * 1 a bad one (ERR.BAD_ACCESS, a read answered UR), 2 either (a queue
+ * block q with queues_lo <= q < queues_hi).  WC window writes are good. */
+int fz_bar0_bad(const struct fz_host *h, unsigned off, unsigned len, int write);
 
 /* The engine owes these ERR bits (unless the host clears or resets; not
  * while a reset asked for may still come and clear them). */
