@@ -1053,6 +1053,110 @@ static void test_txq_bql_stops_and_wakes(void **state)
     assert_int_equal(st.bql_stops, 1);
 }
 
+/* ---- queue reset ---- */
+
+/* txq_reset (docs/faults.md): the ERR bits found are returned; the frames
+ * before the device's head (2) were sent and complete; the three after it
+ * are dropped (no drop callback: the done callback has them); the queue
+ * starts over at slot 0 in the first phase, and the next packet goes to
+ * descriptor 0 with tail 1. */
+static void test_txq_reset_drops_and_restarts(void **state)
+{
+    struct fx *f = *state;
+    fx_up(f);
+    for (uint64_t s = 0; s < 5; s++)
+        assert_int_equal(fx_xmit(f, s, 100, s < 4), TXQ_OK);
+    fake_platform_complete(&f->fp, 2);
+    f->fp.bar[NICTX_REG_ERR / 4] = NICTX_ERR_DMA | NICTX_ERR_CPL_TIMEOUT;
+    f->fp.bar[NICTX_REG_STATUS / 4] = NICTX_STATUS_IDLE | NICTX_STATUS_QUIESCENT;
+    unsigned dropped = 99;
+    assert_int_equal(txq_reset(&f->q, &f->fp, &dropped), NICTX_ERR_DMA | NICTX_ERR_CPL_TIMEOUT);
+    assert_int_equal(dropped, 3);
+    assert_int_equal(f->ndone, 5);
+    for (uint64_t s = 0; s < 5; s++)
+        assert_ptr_equal(f->done[s], cookie_of(s));
+    struct txq_stats st;
+    txq_get_stats(&f->q, &st);
+    assert_int_equal(st.resets, 1);
+    assert_int_equal(st.dropped, 3);
+    assert_int_equal(st.reclaimed, 2);
+    assert_int_equal(f->q.next_to_use, 0);
+    assert_int_equal(f->q.next_to_clean, 0);
+    assert_int_equal(f->q.batch_start, 0);
+    assert_int_equal(f->q.phase, 1);
+    assert_int_equal(txq_in_flight(&f->q), 0);
+    assert_int_equal(txq_free(&f->q), 15);
+    assert_int_equal(fake_platform_reg(&f->fp, NICTX_REG_CTRL), NICTX_CTRL_ENABLE);
+
+    fake_platform_clear_log(&f->fp);
+    assert_int_equal(fx_xmit(f, 10, 100, 0), TXQ_OK);
+    uint64_t addr;
+    uint32_t lf, rsvd;
+    read_desc(f, 0, &addr, &lf, &rsvd);
+    assert_int_equal(addr, dma_of(10));
+    assert_int_equal(fake_platform_count(&f->fp, FAKE_MMIO_W32, NICTX_REG_TAIL), 1);
+    assert_int_equal(fake_platform_reg(&f->fp, NICTX_REG_TAIL), 1);
+}
+
+/* DESC_WB across a reset: the scan for DD bits starts over at slot 0 (the
+ * head reported so far is forgotten with the ring), so a clean right after
+ * the reset finds nothing and no bad head, and the next DD is found. */
+static void test_txq_reset_desc_wb_restarts(void **state)
+{
+    struct fx *f = *state;
+    f->cfg.clean = TXQ_CLEAN_DESC_WB;
+    fx_up(f);
+    for (uint64_t s = 0; s < 5; s++)
+        assert_int_equal(fx_xmit(f, s, 60, s < 4), TXQ_OK);
+    f->q.ring[2].rsvd = NICTX_DESC_DD | NICTX_DESC_OWNER;
+    assert_int_equal(txq_clean(&f->q), 3);
+    fake_platform_complete(&f->fp, 3);
+    f->fp.bar[NICTX_REG_STATUS / 4] = NICTX_STATUS_IDLE | NICTX_STATUS_QUIESCENT;
+    unsigned dropped = 0;
+    assert_int_equal(txq_reset(&f->q, &f->fp, &dropped), 0);
+    assert_int_equal(dropped, 2);
+
+    assert_int_equal(txq_clean(&f->q), 0);
+    struct txq_stats st;
+    txq_get_stats(&f->q, &st);
+    assert_int_equal(st.bad_head, 0);
+    for (uint64_t s = 10; s < 12; s++)
+        assert_int_equal(fx_xmit(f, s, 60, s < 11), TXQ_OK);
+    f->q.ring[1].rsvd = NICTX_DESC_DD | NICTX_DESC_OWNER;
+    assert_int_equal(txq_clean(&f->q), 2);
+    assert_int_equal(f->ndone, 7);
+    assert_ptr_equal(f->done[5], cookie_of(10));
+    assert_ptr_equal(f->done[6], cookie_of(11));
+    txq_get_stats(&f->q, &st);
+    assert_int_equal(st.bad_head, 0);
+}
+
+/* A reset the device never finishes (STATUS.RESETTING stays set): -1 after
+ * a bounded number of STATUS reads (64 waiting for idle, 16384 for the
+ * reset), nothing dropped (*dropped is 0, whatever it held), the ring as it
+ * was, the queue left disabled in reset. */
+static void test_txq_reset_not_taken(void **state)
+{
+    struct fx *f = *state;
+    fx_up(f);
+    for (uint64_t s = 0; s < 3; s++)
+        assert_int_equal(fx_xmit(f, s, 100, s < 2), TXQ_OK);
+    f->fp.bar[NICTX_REG_STATUS / 4] = NICTX_STATUS_RESETTING;
+    fake_platform_clear_log(&f->fp);
+    unsigned dropped = 99;
+    assert_int_equal(txq_reset(&f->q, &f->fp, &dropped), -1);
+    assert_int_equal(dropped, 0);
+    assert_int_equal(f->ndone, 0);
+    assert_int_equal(txq_in_flight(&f->q), 3);
+    assert_int_equal(f->q.next_to_use, 3);
+    assert_int_equal(fake_platform_count(&f->fp, FAKE_MMIO_R32, NICTX_REG_STATUS), 64 + 16384);
+    assert_int_equal(fake_platform_reg(&f->fp, NICTX_REG_CTRL), NICTX_CTRL_RESET);
+    struct txq_stats st;
+    txq_get_stats(&f->q, &st);
+    assert_int_equal(st.resets, 0);
+    assert_int_equal(st.dropped, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1089,6 +1193,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_txq_touches_shared_fields, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_tail_coalesce, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_bql_stops_and_wakes, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_reset_drops_and_restarts, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_reset_not_taken, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_reset_desc_wb_restarts, fx_setup, fx_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
