@@ -217,7 +217,7 @@ static void test_txq_init_op_order(void **state)
 static void test_txq_init_rejects_bad_cfg(void **state)
 {
     struct fx *f = *state;
-    struct txq_cfg bad[16];
+    struct txq_cfg bad[32];
     size_t n = 0;
     struct txq_cfg c;
 
@@ -236,6 +236,14 @@ static void test_txq_init_rejects_bad_cfg(void **state)
     c = fx_default_cfg(); c.irq_thresh = 0; c.irq_addr = 0xfee00000ull; bad[n++] = c;
     c = fx_default_cfg(); c.clean = (enum txq_clean_mode)7; bad[n++] = c;
     c = fx_default_cfg(); c.cpl_timeout = 1u << 24; bad[n++] = c; /* boundary: 24 bits */
+    c = fx_default_cfg(); c.max_tags = 257; bad[n++] = c;
+    c = fx_default_cfg(); c.max_rd_bytes = 4095; bad[n++] = c;
+    c = fx_default_cfg(); c.max_rd_bytes = 1u << 21; bad[n++] = c;
+    c = fx_default_cfg(); c.proto = (enum txq_proto)(TXQ_PROTO_WC + 1); bad[n++] = c;
+    c = fx_default_cfg(); c.barrier = (enum txq_barrier)(TXQ_BARRIER_NONE + 1); bad[n++] = c;
+    c = fx_default_cfg(); c.bug = DRV_BUG_COUNT; bad[n++] = c;
+    c = fx_default_cfg(); c.dql_order = (enum dql_order)7; bad[n++] = c;
+    c = fx_default_cfg(); c.tail_coalesce = 16; bad[n++] = c; /* boundary: the ring's size */
 
     for (size_t i = 0; i < n; i++) {
         assert_int_equal(txq_init(&f->q, &f->fp, &bad[i], fx_done, f), -1);
@@ -247,7 +255,7 @@ static void test_txq_init_rejects_bad_cfg(void **state)
     assert_int_equal(f->fp.log_len, 0);
 
     /* The good neighbours of the boundaries are accepted. */
-    struct txq_cfg good[6];
+    struct txq_cfg good[8];
     c = fx_default_cfg(); c.ring_log2 = 3; good[0] = c;
     c = fx_default_cfg(); c.ring_log2 = 16; good[1] = c;
     c = fx_default_cfg(); c.clean = TXQ_CLEAN_HEAD_MMIO; c.wb_thresh = 0; good[2] = c;
@@ -255,7 +263,10 @@ static void test_txq_init_rejects_bad_cfg(void **state)
     c = fx_default_cfg(); c.desc_fetch_max = 1; c.mrrs_log2 = 7;
     c.line_rate_fx = TXQ_LINE_RATE_MAX; good[4] = c;
     c = fx_default_cfg(); c.cpl_timeout = (1u << 24) - 1; good[5] = c;
-    for (size_t i = 0; i < 6; i++) {
+    c = fx_default_cfg(); c.max_tags = 256; c.max_rd_bytes = 4096; c.tail_coalesce = 15;
+    good[6] = c;
+    c = fx_default_cfg(); c.max_rd_bytes = (1u << 21) - 1; good[7] = c;
+    for (size_t i = 0; i < 8; i++) {
         assert_int_equal(txq_init(&f->q, &f->fp, &good[i], fx_done, f), 0);
         assert_int_equal(f->q.size, 1u << good[i].ring_log2);
         txq_destroy(&f->q);
