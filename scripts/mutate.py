@@ -52,9 +52,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_FILES = {
     "rtl": ["rtl/nictx_cpl.sv", "rtl/nictx_regs.sv", "rtl/nictx_dma_rd.sv",
             "rtl/nictx_mac.sv", "rtl/nictx_desc_fetch.sv", "rtl/nictx_payload_fetch.sv",
-            "rtl/nictx_wc.sv", "rtl/prim_fifo_sync.sv", "rtl/prim_arbiter_rr.sv"],
+            "rtl/nictx_wc.sv", "rtl/prim_fifo_sync.sv", "rtl/prim_arbiter_rr.sv",
+            "rtl/nictx_tx_sched.sv", "rtl/prim_rr_pick.sv"],
     "sim": ["sim/metrics.c", "sim/pcie_link.c", "sim/scoreboard.c", "sim/dev_port.c",
-            "sim/rc.c", "sim/pcie_cfg.c", "sim/stbuf.c"],
+            "sim/rc.c", "sim/pcie_cfg.c", "sim/stbuf.c", "sim/fairness.c"],
     "driver": ["driver/txq.c", "driver/dql.c", "driver/pktgen.c"],
 }
 COPY_IGNORE = shutil.ignore_patterns(".git", "build", "build-*", "*.o", "*.d", "__pycache__")

@@ -16,7 +16,9 @@
  *  - interrupts by threshold only (none at idle), by the moderation timer
  *    only (a trickle: one per timer expiry, about IRQ_TIMER clocks after
  *    the first completion not yet signalled), and both; each interrupt
- *    after a completion write that covers all completions so far.
+ *    after a completion write that covers all completions so far, also
+ *    when one is due while a completion write still waits for the link
+ *    (d2h ready stalls).
  * TEST_CPL_VERBOSE=1 prints the writes.
  */
 #include <setjmp.h>
@@ -374,6 +376,47 @@ static void test_cpl_irq_thresh_and_timer(void **state)
     check_irq_after_wb(t, 31);
 }
 
+/* An interrupt due while a completion write still waits to go out waits
+ * too, and goes out only after a write that covers every completion
+ * counted by then.  d2h ready low in long random bursts; rounds of 5
+ * frames, WB_THRESH 1, IRQ_THRESH 5: the first writebacks fill the d2h
+ * slice (two entries) and the output register while ready is low, the
+ * fourth waits behind them when the fifth frame completes and reaches the
+ * threshold; the round's interrupt must follow a writeback of all five. */
+static void test_cpl_irq_waits_for_pending_wb(void **state)
+{
+    struct cpl *t = *state;
+    const struct eh_stall d2h = {.start = 4096, .max_len = 150};
+    unsigned held = 0;
+
+    engine_up(t, 5, NICTX_PROTO_TAIL, NICTX_CPL_MODE_HEAD_WB, 1, 8, 5, 0);
+    eh_stall(&t->h, 11, &d2h, NULL);
+    for (unsigned r = 0; r < 100; r++) {
+        unsigned first = t->n, last_irq = MAX_WR, wbs = 0;
+        burst(t, 5);
+        eh_settle(&t->h, 1000000);
+        for (unsigned j = first; j < t->n; j++) {
+            if (t->w[j].addr == IRQ_BUS)
+                last_irq = j;
+            else
+                wbs++;
+        }
+        assert_true(last_irq < t->n);
+        assert_true(last_irq > first);
+        assert_int_equal(wbs, 5);
+        assert_int_equal(t->w[last_irq - 1].addr, WB_BUS);
+        assert_int_equal(t->w[last_irq - 1].data, t->h.n_frames & 31);
+        /* The first frame's writeback reached the host only after the
+         * last frame was on the wire: it was held. */
+        held += t->w[first].frames == t->h.n_frames;
+    }
+    eh_check_frames(&t->h);
+    assert_int_equal(count_irqs(t), 100);
+    assert_true(held > 0); /* the case this test is about did occur */
+    if (getenv("TEST_CPL_VERBOSE"))
+        printf("held %u of 100\n", held);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -384,6 +427,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cpl_irq_thresh_only, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cpl_irq_timer_only, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cpl_irq_thresh_and_timer, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cpl_irq_waits_for_pending_wb, setup, teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -115,12 +115,22 @@ static uint64_t fx_addr(const void *field)
     return (uint64_t)(uintptr_t)field;
 }
 
-/* Reset state: limit and adj_limit at min_limit, nothing queued. */
+/* Reset state: limit and adj_limit at min_limit, nothing queued, no memory
+ * of a previous interval -- whatever the struct held before (a queue reset
+ * re-initialises a used dql; here the bytes are garbage). */
 static void test_dql_init_state(void **state)
 {
     struct fx *f = *state;
 
+    memset(&f->d, 0xa5, sizeof(f->d));
     fx_init(f, DQL_READ_FIRST, 1000, 5000);
+    assert_int_equal(f->d.last_obj_cnt, 0);
+    assert_int_equal(f->d.prev_ovlimit, 0);
+    assert_int_equal(f->d.prev_num_queued, 0);
+    assert_int_equal(f->d.prev_last_obj_cnt, 0);
+    assert_int_equal(f->d.min_limit, 1000);
+    assert_int_equal(f->d.max_limit, 5000);
+    assert_int_equal(f->d.slack_hold_ns, FX_HOLD_NS);
     assert_int_equal(f->d.limit, 1000);
     assert_int_equal(f->d.adj_limit, 1000);
     assert_int_equal(f->d.num_queued, 0);
@@ -393,6 +403,100 @@ static void test_dql_completed_writes_adj_limit(void **state)
     assert_true(fake_platform_count(&f->fp, FAKE_TOUCH_W, fx_addr(&f->d.num_completed)) == 1);
 }
 
+/* One expected plat_cpu_touch: its kind and the field it names. */
+struct fx_touch {
+    enum fake_op_kind kind;
+    const void *field;
+};
+
+/* The log holds exactly the touches `want[0..n)`, in order, each with its
+ * field's address. */
+static void fx_expect_touches(const struct platform *p, const struct fx_touch *want, size_t n)
+{
+    for (size_t i = 0; i < n && i < p->log_len; i++) {
+        if (p->log[i].kind != want[i].kind || p->log[i].addr != fx_addr(want[i].field))
+            fail_msg("touch %zu: kind %d at %#llx, expected kind %d at %#llx", i,
+                     (int)p->log[i].kind, (unsigned long long)p->log[i].addr, (int)want[i].kind,
+                     (unsigned long long)fx_addr(want[i].field));
+    }
+    assert_int_equal(p->log_len, n);
+}
+
+#define FX_R(fld) { FAKE_TOUCH_R, &f->d.fld }
+#define FX_W(fld) { FAKE_TOUCH_W, &f->d.fld }
+
+/* The exact touches of dql_completed(), in the kernel's order, on its three
+ * paths: they are what the cache-line model charges.
+ * - starved (grow): the hold period restarts, the limit is stored;
+ * - busy, the slack a new lowest (stored), hold time not passed;
+ * - busy, the slack equal to the lowest (boundary: not stored again);
+ * - busy past the hold time: the limit shrinks, the period restarts.
+ * Every path reads prev_num_queued and prev_ovlimit for the starvation
+ * test and publishes the interval (adj_limit first). */
+static void test_dql_completed_touch_sequence(void **state)
+{
+    struct fx *f = *state;
+
+    fx_init(f, DQL_WRITE_FIRST, 0, DQL_MAX_LIMIT);
+    f->fp.now_ns = FX_T0_NS;
+    dql_queued(&f->d, &f->fp, 10000);
+    fake_platform_clear_log(&f->fp);
+    dql_completed(&f->d, &f->fp, 10000);
+    const struct fx_touch grow[] = {
+        FX_R(num_queued), FX_R(num_completed), FX_R(limit), FX_R(prev_num_queued),
+        FX_R(prev_ovlimit), FX_W(slack_start_ns), FX_W(lowest_slack), FX_R(min_limit),
+        FX_R(max_limit), FX_W(limit), FX_W(adj_limit), FX_W(prev_ovlimit),
+        FX_R(last_obj_cnt), FX_W(prev_last_obj_cnt), FX_W(num_completed),
+        FX_W(prev_num_queued),
+    };
+    fx_expect_touches(&f->fp, grow, sizeof(grow) / sizeof(grow[0]));
+    assert_int_equal(f->d.limit, 10000);
+
+    fx_qc(f, 6000, 1000); /* nothing in flight before: neither path */
+    dql_queued(&f->d, &f->fp, 1000);
+    fake_platform_clear_log(&f->fp);
+    dql_completed(&f->d, &f->fp, 1000); /* slack 8000 < UINT_MAX */
+    const struct fx_touch busy_new[] = {
+        FX_R(num_queued), FX_R(num_completed), FX_R(limit), FX_R(prev_num_queued),
+        FX_R(prev_ovlimit), FX_R(prev_last_obj_cnt), FX_R(lowest_slack), FX_W(lowest_slack),
+        FX_R(slack_start_ns), FX_R(slack_hold_ns), FX_R(min_limit), FX_R(max_limit),
+        FX_W(adj_limit), FX_W(prev_ovlimit), FX_R(last_obj_cnt), FX_W(prev_last_obj_cnt),
+        FX_W(num_completed), FX_W(prev_num_queued),
+    };
+    fx_expect_touches(&f->fp, busy_new, sizeof(busy_new) / sizeof(busy_new[0]));
+    assert_int_equal(f->d.lowest_slack, 8000);
+
+    dql_queued(&f->d, &f->fp, 1000);
+    fake_platform_clear_log(&f->fp);
+    dql_completed(&f->d, &f->fp, 1000); /* slack 8000 again: not lower */
+    const struct fx_touch busy_same[] = {
+        FX_R(num_queued), FX_R(num_completed), FX_R(limit), FX_R(prev_num_queued),
+        FX_R(prev_ovlimit), FX_R(prev_last_obj_cnt), FX_R(lowest_slack),
+        FX_R(slack_start_ns), FX_R(slack_hold_ns), FX_R(min_limit), FX_R(max_limit),
+        FX_W(adj_limit), FX_W(prev_ovlimit), FX_R(last_obj_cnt), FX_W(prev_last_obj_cnt),
+        FX_W(num_completed), FX_W(prev_num_queued),
+    };
+    fx_expect_touches(&f->fp, busy_same, sizeof(busy_same) / sizeof(busy_same[0]));
+
+    f->fp.now_ns = FX_T0_NS + FX_HOLD_NS + 1;
+    dql_queued(&f->d, &f->fp, 1000);
+    fake_platform_clear_log(&f->fp);
+    dql_completed(&f->d, &f->fp, 1000); /* slack 8000, hold passed: shrink */
+    const struct fx_touch shrink[] = {
+        FX_R(num_queued), FX_R(num_completed), FX_R(limit), FX_R(prev_num_queued),
+        FX_R(prev_ovlimit), FX_R(prev_last_obj_cnt), FX_R(lowest_slack),
+        FX_R(slack_start_ns), FX_R(slack_hold_ns), FX_W(slack_start_ns), FX_W(lowest_slack),
+        FX_R(min_limit), FX_R(max_limit), FX_W(limit), FX_W(adj_limit), FX_W(prev_ovlimit),
+        FX_R(last_obj_cnt), FX_W(prev_last_obj_cnt), FX_W(num_completed),
+        FX_W(prev_num_queued),
+    };
+    fx_expect_touches(&f->fp, shrink, sizeof(shrink) / sizeof(shrink[0]));
+    assert_int_equal(f->d.limit, 2000);
+}
+
+#undef FX_R
+#undef FX_W
+
 /* Enqueue fields share one 64-byte line, completion fields another. */
 static void test_dql_lines(void **state)
 {
@@ -511,6 +615,7 @@ int main(void)
         T(test_dql_queued_read_first_order),
         T(test_dql_queued_write_first_order),
         T(test_dql_completed_writes_adj_limit),
+        T(test_dql_completed_touch_sequence),
         T(test_dql_lines),
         T(test_dql_touches_inside_struct),
         T(test_dql_steady_lockstep),

@@ -433,6 +433,12 @@ static void test_pcie_fc_pd_two_in_flight(void **state)
     assert_int_equal(pcie_link_credits(f->l.link, PCIE_FC_PD), 0);
     assert_int_equal(pcie_link_credits(f->l.link, PCIE_FC_PH), UINT32_MAX);
     assert_int_equal(pcie_link_next_event(f->l.link), c0);
+    /* At c0 the credits land and nothing can change the two starts any
+     * more: both are committed to the serializer at once (neither waits
+     * in the queue for its own start event). */
+    pcie_link_advance(f->l.link, c0);
+    assert_int_equal(pcie_link_queued(f->l.link), 0);
+    assert_int_equal(pcie_link_in_flight(f->l.link), 2);
     drive(&f->l, &f->m, SIM_PS_NEVER);
     assert_int_equal(f->l.n, 4);
     assert_int_equal(f->l.log[0].at, a0);

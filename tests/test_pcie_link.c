@@ -215,6 +215,56 @@ static void test_pcie_link_rate_other_mps(void **state)
     assert_int_equal(pcie_cfg_ack_limit(&cfg), 4239);
 }
 
+/*
+ * Every entry of the Ack limit table follows the spec's derivation (PCIe
+ * Base Spec 5.0, notes to Tables 3-7..3-9):
+ *   floor((MPS + TLPOverhead 28) * AckFactor / LinkWidth) + InternalDelay
+ * with InternalDelay 19 symbol times at Gen1, 70 at Gen2, 115 at Gen3 (and
+ * Gen4/Gen5, which reuse Gen3's rows) and AckFactor 1.4 up to x4, 2.5 at
+ * x8 and 3.0 at x16 for MPS 128 and 256; 1.0 up to x8 and 2.0 at x16 from
+ * MPS 512.  E.g. Gen1 x1 MPS 128: 156 * 1.4 + 19 = 237; Gen3 x8 MPS 1024:
+ * 1052 / 8 + 115 = 246.  Boundaries: x1 and x16, MPS 128 and 4096. Out of
+ * range (x32, x3, MPS 64 or 8192, Gen0 or Gen6): 0.
+ */
+static void test_pcie_link_ack_limit_formula(void **state)
+{
+    static const unsigned delay[6] = {0, 19, 70, 115, 115, 115};
+    struct pcie_cfg cfg;
+    (void)state;
+    pcie_cfg_default(&cfg);
+    for (unsigned gen = 1; gen <= 5; gen++) {
+        for (unsigned lanes = 1; lanes <= 16; lanes *= 2) {
+            for (unsigned mps = 128; mps <= 4096; mps *= 2) {
+                unsigned f10 = mps <= 256 ? (lanes <= 4 ? 14 : lanes == 8 ? 25 : 30)
+                                          : (lanes <= 8 ? 10 : 20);
+                unsigned want = (mps + 28) * f10 / (10 * lanes) + delay[gen];
+                cfg.gen = gen;
+                cfg.lanes = lanes;
+                cfg.mps = mps;
+                if (pcie_cfg_ack_limit(&cfg) != want)
+                    fail_msg("Gen%u x%u MPS %u: Ack limit %u, want %u", gen, lanes, mps,
+                             pcie_cfg_ack_limit(&cfg), want);
+            }
+        }
+    }
+    cfg.gen = 3;
+    cfg.lanes = 32;
+    cfg.mps = 256;
+    assert_int_equal(pcie_cfg_ack_limit(&cfg), 0);
+    cfg.lanes = 3;
+    assert_int_equal(pcie_cfg_ack_limit(&cfg), 0);
+    cfg.lanes = 8;
+    cfg.mps = 64;
+    assert_int_equal(pcie_cfg_ack_limit(&cfg), 0);
+    cfg.mps = 8192;
+    assert_int_equal(pcie_cfg_ack_limit(&cfg), 0);
+    cfg.mps = 256;
+    cfg.gen = 0;
+    assert_int_equal(pcie_cfg_ack_limit(&cfg), 0);
+    cfg.gen = 6;
+    assert_int_equal(pcie_cfg_ack_limit(&cfg), 0);
+}
+
 /* ------------------------------------------------------------ wire bytes */
 
 static void test_pcie_link_wire_bytes(void **state)
@@ -860,6 +910,7 @@ int main(void)
         cmocka_unit_test(test_pcie_link_formula_mps256),
         cmocka_unit_test(test_pcie_link_rate_mps256),
         cmocka_unit_test(test_pcie_link_rate_other_mps),
+        cmocka_unit_test(test_pcie_link_ack_limit_formula),
         cmocka_unit_test(test_pcie_link_wire_bytes),
         cmocka_unit_test_setup_teardown(test_pcie_link_simple_nic_bytes, setup, teardown),
         cmocka_unit_test(test_pcie_link_split_aligned_sweep),

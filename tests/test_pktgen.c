@@ -11,6 +11,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +34,9 @@ struct fx {
     unsigned max_len;
     uint64_t bad_len_seq; /* len() returns 0 for this seq */
     uint64_t fills;
+    uint64_t len_max_seq; /* highest seq len() was asked about */
+    uint64_t drops;       /* on_drop calls */
+    uint64_t drop_seq;    /* seq of the latest */
     /* device stand-in */
     uint32_t dev_head;
     uint64_t dev_seq;     /* next seq expected on the wire */
@@ -40,14 +44,23 @@ struct fx {
     uint64_t dev_bad;     /* frames with wrong length, address or bytes */
 };
 
-static unsigned fx_len(void *ctx, uint64_t seq)
+/* Frame length of packet seq (what the device stand-in checks against). */
+static unsigned fx_len_of(const struct fx *f, uint64_t seq)
 {
-    const struct fx *f = ctx;
     if (seq == f->bad_len_seq)
         return 0;
     /* 60..max_len, varying: exercises short and long frames. */
     unsigned span = f->max_len - 60 + 1;
     return 60 + (unsigned)((seq * 7) % span);
+}
+
+/* pktgen's len(): as fx_len_of, noting the highest seq asked about. */
+static unsigned fx_len(void *ctx, uint64_t seq)
+{
+    struct fx *f = ctx;
+    if (seq > f->len_max_seq)
+        f->len_max_seq = seq;
+    return fx_len_of(f, seq);
 }
 
 static uint8_t fx_byte(uint64_t seq, unsigned i)
@@ -64,6 +77,13 @@ static void fx_fill(void *ctx, uint64_t seq, uint8_t *buf, unsigned len)
         buf[i] = (uint8_t)(seq >> (8 * i));
     for (unsigned i = 8; i < len; i++)
         buf[i] = fx_byte(seq, i);
+}
+
+static void fx_on_drop(void *ctx, uint64_t seq)
+{
+    struct fx *f = ctx;
+    f->drops++;
+    f->drop_seq = seq;
 }
 
 static int fx_setup(void **state)
@@ -151,7 +171,7 @@ static unsigned dev_run(struct fx *f, unsigned limit)
         memcpy(&lf, d + 8, 4);
         unsigned len = lf & NICTX_DESC_LEN_MASK;
         const uint8_t *fr = fake_platform_bus_to_cpu(&f->fp, addr, len);
-        int ok = fr != NULL && addr % 64 == 2 && len == fx_len(f, f->dev_seq);
+        int ok = fr != NULL && addr % 64 == 2 && len == fx_len_of(f, f->dev_seq);
         if (ok) {
             uint64_t seq = 0;
             for (unsigned i = 0; i < 8; i++)
@@ -185,6 +205,17 @@ static size_t doorbells(const struct fx *f, uint32_t *out, size_t max)
     return n;
 }
 
+/* Bus address in descriptor `i` of the ring. */
+static uint64_t desc_addr(const struct fx *f, uint32_t i)
+{
+    const uint8_t *d = fake_platform_bus_to_cpu(
+        &f->fp, f->q.ring_dma + (uint64_t)i * NICTX_DESC_BYTES, NICTX_DESC_BYTES);
+    uint64_t addr;
+    assert_non_null(d);
+    memcpy(&addr, d, 8);
+    return addr;
+}
+
 /* ---- tests ---- */
 
 static void test_pktgen_sends_exact_count(void **state)
@@ -202,6 +233,8 @@ static void test_pktgen_sends_exact_count(void **state)
     assert_int_equal(f->dev_checked, 50);
     assert_int_equal(f->dev_bad, 0);
     assert_int_equal(f->fills, 50);
+    /* The look-ahead for xmit_more never asks beyond the last packet. */
+    assert_int_equal(f->len_max_seq, 49);
 
     struct pktgen_stats gs;
     struct txq_stats qs;
@@ -360,6 +393,12 @@ static void test_pktgen_bad_cfg(void **state)
     assert_int_equal(pktgen_init(&g2, &f->fp, &f->q, &c), -1);
     assert_int_equal(f->fp.mem_used, used);
 
+    /* Boundary accepted: max_len 1. */
+    c.max_len = 1;
+    assert_int_equal(pktgen_init(&f->g, &f->fp, &f->q, &c), 0);
+    assert_int_equal(f->g.buf_size, 64);
+    pktgen_destroy(&f->g);
+
     /* Boundaries accepted: offset 63, max_len 16383. */
     c.buf_offset = 63;
     c.max_len = 16383;
@@ -432,10 +471,15 @@ static void test_pktgen_complete_bad_cookie(void **state)
     int x;
     pktgen_complete(&f->g, &x);                /* not one of ours */
     pktgen_complete(&f->g, &f->g.bufs[0]);     /* ours, but already free */
+    /* Boundary: one past the table (a pointer C allows). */
+    pktgen_complete(&f->g, &f->g.bufs[f->g.nbufs]);
+    pktgen_drop(&f->g, &f->g.bufs[f->g.nbufs]);
+    pktgen_drop(&f->g, &f->g.bufs[0]);         /* dropped while free */
     struct pktgen_stats gs;
     pktgen_get_stats(&f->g, &gs);
-    assert_int_equal(gs.bad_cookie, 2);
+    assert_int_equal(gs.bad_cookie, 5);
     assert_int_equal(gs.completed, 0);
+    assert_int_equal(gs.dropped, 0);
     assert_int_equal(f->g.nfree, f->g.nbufs);
 }
 
@@ -535,6 +579,230 @@ static void test_pktgen_queues_streams(void **state)
     sb_destroy(sb);
 }
 
+/* Bytes of heap in use (glibc; under ASan the allocator is another one
+ * and this stays constant, so the comparisons hold trivially). */
+static size_t heap_in_use(void)
+{
+    return mallinfo2().uordblks;
+}
+
+/* pktgen_destroy gives back all the heap pktgen_init took (its DMA buffers
+ * live as long as the platform), and a second destroy is harmless. */
+static void test_pktgen_destroy_frees(void **state)
+{
+    struct fx *f = *state;
+    fx_txq_up(f, 11); /* tables of 2048 entries: past glibc's small-chunk caches */
+    struct pktgen_cfg c = fx_pg_cfg(f, 10, 2);
+    /* A first round grows the fake's op log to what a round logs. */
+    assert_int_equal(pktgen_init(&f->g, &f->fp, &f->q, &c), 0);
+    pktgen_destroy(&f->g);
+    fake_platform_clear_log(&f->fp);
+    size_t heap = heap_in_use();
+    assert_int_equal(pktgen_init(&f->g, &f->fp, &f->q, &c), 0);
+    pktgen_destroy(&f->g);
+    assert_int_equal(heap_in_use(), heap);
+    assert_null(f->g.bufs);
+    assert_null(f->g.free_list);
+    assert_null(f->g.is_free);
+    pktgen_destroy(&f->g);
+    assert_int_equal(heap_in_use(), heap);
+}
+
+/* A buffer completed once is free again: completing it a second time is a
+ * bad cookie, not a second completion. */
+static void test_pktgen_complete_twice(void **state)
+{
+    struct fx *f = *state;
+    fx_up(f, 3, 2, 2);
+    assert_int_equal(pktgen_step(&f->g), PKTGEN_SENT);
+    assert_int_equal(dev_run(f, ~0u), 2);
+    assert_int_equal(pktgen_step(&f->g), PKTGEN_DONE); /* reclaims both */
+    assert_int_equal(f->g.nfree, f->g.nbufs);
+    pktgen_complete(&f->g, &f->g.bufs[0]);
+    struct pktgen_stats gs;
+    pktgen_get_stats(&f->g, &gs);
+    assert_int_equal(gs.completed, 2);
+    assert_int_equal(gs.bad_cookie, 1);
+    assert_int_equal(f->g.nfree, f->g.nbufs);
+}
+
+/* A packet dropped by a queue reset: reported to on_drop with its seq,
+ * counted as dropped and completed, its buffer free again. */
+static void test_pktgen_drop(void **state)
+{
+    struct fx *f = *state;
+    fx_txq_up(f, 3);
+    struct pktgen_cfg c = fx_pg_cfg(f, 4, 4);
+    c.on_drop = fx_on_drop;
+    assert_int_equal(pktgen_init(&f->g, &f->fp, &f->q, &c), 0);
+    f->g_up = 1;
+    assert_int_equal(pktgen_step(&f->g), PKTGEN_SENT);
+    pktgen_drop(&f->g, &f->g.bufs[2]); /* seq 2 */
+    struct pktgen_stats gs;
+    pktgen_get_stats(&f->g, &gs);
+    assert_int_equal(gs.dropped, 1);
+    assert_int_equal(gs.completed, 1);
+    assert_int_equal(gs.bad_cookie, 0);
+    assert_int_equal(f->drops, 1);
+    assert_int_equal(f->drop_seq, 2);
+    assert_int_equal(f->g.nfree, f->g.nbufs - 3);
+}
+
+/* pktgen_init sets every field and counter, whatever the struct held
+ * (a pktgen may be re-initialised after use). */
+static void test_pktgen_init_state(void **state)
+{
+    struct fx *f = *state;
+    fx_txq_up(f, 3);
+    memset(&f->g, 0xa5, sizeof(f->g));
+    struct pktgen_cfg c = fx_pg_cfg(f, 10, 2);
+    assert_int_equal(pktgen_init(&f->g, &f->fp, &f->q, &c), 0);
+    f->g_up = 1;
+    assert_int_equal(f->g.nbufs, 8);
+    assert_int_equal(f->g.nfree, 8);
+    assert_int_equal(f->g.last_buf, 0);
+    assert_int_equal(f->g.qdisc_lock, 0);
+    assert_int_equal(f->g.bug_fired, 0);
+    assert_int_equal(f->g.in_burst, 0);
+    assert_int_equal(f->g.failed, 0);
+    assert_int_equal(f->g.stats.sent, 0);
+    assert_int_equal(f->g.stats.completed, 0);
+    assert_int_equal(f->g.stats.dropped, 0);
+    assert_int_equal(f->g.stats.blocked, 0);
+    assert_int_equal(f->g.stats.bad_cookie, 0);
+    for (uint32_t i = 0; i < 8; i++)
+        assert_int_equal(f->g.is_free[i], 1);
+}
+
+/* Buffers are taken in order 0, 1, 2, ... from a fresh pktgen (the free
+ * list is a stack pushed in reverse). */
+static void test_pktgen_buffer_order(void **state)
+{
+    struct fx *f = *state;
+    fx_up(f, 4, 15, 15);
+    assert_int_equal(pktgen_step(&f->g), PKTGEN_SENT);
+    for (uint32_t i = 0; i < 15; i++)
+        assert_int_equal(desc_addr(f, i), f->g.bufs[i].dma + 2);
+    assert_int_equal(f->g.nfree, 1);
+}
+
+/* DRV_BUG_BUF_OVERWRITE, bug_at 4, bursts of 4: the first packet of the
+ * first burst from seq 4 on (seq 4) reuses the buffer of the packet before
+ * it (seq 3, buffer 3) -- once: seq 8, the next burst's first, takes a
+ * free buffer again. */
+static void test_pktgen_bug_buf_overwrite(void **state)
+{
+    struct fx *f = *state;
+    fx_txq_up(f, 4);
+    struct pktgen_cfg c = fx_pg_cfg(f, 12, 4);
+    c.bug = DRV_BUG_BUF_OVERWRITE;
+    c.bug_at = 4;
+    assert_int_equal(pktgen_init(&f->g, &f->fp, &f->q, &c), 0);
+    f->g_up = 1;
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(pktgen_step(&f->g), PKTGEN_SENT);
+    static const uint32_t buf_of_seq[12] = {0, 1, 2, 3, 3, 4, 5, 6, 7, 8, 9, 10};
+    for (uint32_t i = 0; i < 12; i++)
+        assert_int_equal(desc_addr(f, i), f->g.bufs[buf_of_seq[i]].dma + 2);
+    assert_true(f->g.bug_fired);
+    assert_int_equal(f->g.nfree, 16 - 11);
+}
+
+/* pktgen_send: bursts without cleaning; DONE as soon as all are sent (even
+ * with none completed), and after that nothing more happens. */
+static void test_pktgen_send_done_when_sent(void **state)
+{
+    struct fx *f = *state;
+    fx_up(f, 4, 10, 4);
+    assert_int_equal(pktgen_send(&f->g), PKTGEN_SENT);
+    assert_int_equal(pktgen_send(&f->g), PKTGEN_SENT);
+    assert_int_equal(pktgen_send(&f->g), PKTGEN_DONE); /* 8, 9 */
+    struct pktgen_stats gs;
+    pktgen_get_stats(&f->g, &gs);
+    assert_int_equal(gs.sent, 10);
+    assert_int_equal(gs.completed, 0);
+    assert_int_equal(f->fp.work[PLAT_WORK_CLEAN_POLL], 0);
+    size_t ops = f->fp.log_len;
+    assert_int_equal(pktgen_send(&f->g), PKTGEN_DONE);
+    assert_int_equal(f->fp.log_len, ops);
+}
+
+/* pktgen_send on a full ring: BLOCKED (counted) until another CPU cleans;
+ * a bad length: ERROR, sticky. */
+static void test_pktgen_send_blocked_and_error(void **state)
+{
+    struct fx *f = *state;
+    f->bad_len_seq = 9;
+    fx_up(f, 3, 20, 4); /* ring 8 holds 7 */
+    assert_int_equal(pktgen_send(&f->g), PKTGEN_SENT); /* 0..3 */
+    assert_int_equal(pktgen_send(&f->g), PKTGEN_SENT); /* 4..6, stopped */
+    assert_int_equal(pktgen_send(&f->g), PKTGEN_BLOCKED);
+    struct pktgen_stats gs;
+    pktgen_get_stats(&f->g, &gs);
+    assert_int_equal(gs.sent, 7);
+    assert_int_equal(gs.blocked, 1);
+    assert_int_equal(dev_run(f, ~0u), 7);
+    assert_int_equal(txq_clean(&f->q), 7);
+    assert_int_equal(pktgen_send(&f->g), PKTGEN_ERROR); /* 7, 8; 9 is bad */
+    pktgen_get_stats(&f->g, &gs);
+    assert_int_equal(gs.sent, 9);
+    size_t ops = f->fp.log_len;
+    assert_int_equal(pktgen_send(&f->g), PKTGEN_ERROR);
+    assert_int_equal(f->fp.log_len, ops);
+}
+
+/* Up pktgen with a qdisc over a BQL queue whose limit is `limit` bytes (set
+ * as the dql's lower bound, as a queue reset re-initialises it). */
+static void fx_up_qdisc(struct fx *f, unsigned limit, uint64_t count, unsigned burst)
+{
+    struct txq_cfg tc = {
+        .ring_log2 = 5, .wb_thresh = 1, .desc_fetch_max = 8, .mrrs_log2 = 9,
+        .line_rate_fx = 0x50000u, .clean = TXQ_CLEAN_HEAD_WB, .bql = 1,
+    };
+    assert_int_equal(txq_init(&f->q, &f->fp, &tc, pktgen_complete, &f->g), 0);
+    f->q_up = 1;
+    assert_int_equal(dql_init(&f->q.dql, f->q.dql.order, limit, DQL_MAX_LIMIT,
+                              f->q.dql.slack_hold_ns), 0);
+    struct pktgen_cfg c = fx_pg_cfg(f, count, burst);
+    c.qdisc = 1;
+    assert_int_equal(pktgen_init(&f->g, &f->fp, &f->q, &c), 0);
+    f->g_up = 1;
+    fake_platform_clear_log(&f->fp);
+}
+
+/* The qdisc dequeues one packet, then one more per max_len of BQL budget
+ * left after it: limit 500, max_len 100: budget 400 -> 300 -> 200 -> 100
+ * -> 0, a batch of 5 (frames 60..88 bytes: BQL does not stop the queue),
+ * one doorbell, five dequeues' work, under the qdisc lock once. */
+static void test_pktgen_qdisc_batch_from_bql(void **state)
+{
+    struct fx *f = *state;
+    fx_up_qdisc(f, 500, 100, 8);
+    assert_int_equal(pktgen_step(&f->g), PKTGEN_SENT);
+    struct pktgen_stats gs;
+    pktgen_get_stats(&f->g, &gs);
+    assert_int_equal(gs.sent, 5);
+    uint32_t db[4];
+    assert_int_equal(doorbells(f, db, 4), 1);
+    assert_int_equal(db[0], 5);
+    assert_int_equal(f->fp.work[PLAT_WORK_QDISC_PKT], 5);
+    assert_int_equal(fake_platform_count(&f->fp, FAKE_LOCK, (uint64_t)(uintptr_t)&f->g.qdisc_lock),
+                     1);
+    assert_false(txq_stopped(&f->q));
+}
+
+/* Boundary: the batch never exceeds burst, however large the budget. */
+static void test_pktgen_qdisc_batch_capped_by_burst(void **state)
+{
+    struct fx *f = *state;
+    fx_up_qdisc(f, 500, 100, 4);
+    assert_int_equal(pktgen_step(&f->g), PKTGEN_SENT);
+    struct pktgen_stats gs;
+    pktgen_get_stats(&f->g, &gs);
+    assert_int_equal(gs.sent, 4);
+    assert_int_equal(f->fp.work[PLAT_WORK_QDISC_PKT], 4);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -552,6 +820,16 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_pktgen_bad_len_first, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_pktgen_complete_bad_cookie, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_pktgen_queues_streams, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_pktgen_complete_twice, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_pktgen_destroy_frees, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_pktgen_drop, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_pktgen_init_state, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_pktgen_buffer_order, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_pktgen_bug_buf_overwrite, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_pktgen_send_done_when_sent, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_pktgen_send_blocked_and_error, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_pktgen_qdisc_batch_from_bql, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_pktgen_qdisc_batch_capped_by_burst, fx_setup, fx_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -231,6 +231,9 @@ static void test_rc_read_sees_memory_at_arrival(void **state)
     assert_int_equal(c->kind, TLP_KIND_DESC_CPL);
     assert_int_equal(c->tag, 7);
     assert_int_equal(c->len, 64);
+    assert_int_equal(c->status, TLP_STATUS_SC); /* a good read: successful, */
+    assert_false(c->ep);                        /* not poisoned, */
+    assert_true(c->last);                       /* in one piece */
     assert_int_equal(c->data[0], 0xAA);
     assert_int_equal(c->data[63], 0xAA);
     fx_teardown(&f);

@@ -99,6 +99,19 @@ static void test_stbuf_snoop_miss(void **state)
     stbuf_snoop(&b, BASE + 16, 16);
     assert_int_equal(store64(&b, 0, 1, 200 * NS), 220 * NS);
     assert_int_equal(b.st.misses, 2);
+    /* Boundaries: one byte, the last of the line, is enough; a snoop of
+     * nothing, or of the next line only, leaves the line with the CPU;
+     * a snoop across a line boundary takes both lines. */
+    stbuf_snoop(&b, BASE + 63, 1);
+    assert_int_equal(store64(&b, 0, 1, 300 * NS), 320 * NS);
+    stbuf_snoop(&b, BASE + 0, 0);
+    stbuf_snoop(&b, BASE + 64, 1);
+    assert_int_equal(store64(&b, 0, 1, 400 * NS), 402 * NS);
+    store64(&b, 64, 1, 500 * NS);
+    stbuf_snoop(&b, BASE + 60, 8);
+    assert_int_equal(store64(&b, 0, 1, 600 * NS), 620 * NS);
+    assert_int_equal(store64(&b, 64, 1, 700 * NS), 720 * NS);
+    assert_int_equal(b.st.misses, 6);
     stbuf_destroy(&b);
 }
 

@@ -9,6 +9,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -314,7 +315,7 @@ static void test_txq_init_op_order(void **state)
 static void test_txq_init_rejects_bad_cfg(void **state)
 {
     struct fx *f = *state;
-    struct txq_cfg bad[16];
+    struct txq_cfg bad[32];
     size_t n = 0;
     struct txq_cfg c;
 
@@ -333,6 +334,14 @@ static void test_txq_init_rejects_bad_cfg(void **state)
     c = fx_default_cfg(); c.irq_thresh = 0; c.irq_addr = 0xfee00000ull; bad[n++] = c;
     c = fx_default_cfg(); c.clean = (enum txq_clean_mode)7; bad[n++] = c;
     c = fx_default_cfg(); c.cpl_timeout = 1u << 24; bad[n++] = c; /* boundary: 24 bits */
+    c = fx_default_cfg(); c.max_tags = 257; bad[n++] = c;
+    c = fx_default_cfg(); c.max_rd_bytes = 4095; bad[n++] = c;
+    c = fx_default_cfg(); c.max_rd_bytes = 1u << 21; bad[n++] = c;
+    c = fx_default_cfg(); c.proto = (enum txq_proto)(TXQ_PROTO_WC + 1); bad[n++] = c;
+    c = fx_default_cfg(); c.barrier = (enum txq_barrier)(TXQ_BARRIER_NONE + 1); bad[n++] = c;
+    c = fx_default_cfg(); c.bug = DRV_BUG_COUNT; bad[n++] = c;
+    c = fx_default_cfg(); c.dql_order = (enum dql_order)7; bad[n++] = c;
+    c = fx_default_cfg(); c.tail_coalesce = 16; bad[n++] = c; /* boundary: the ring's size */
 
     for (size_t i = 0; i < n; i++) {
         assert_int_equal(txq_init(&f->q, &f->fp, &bad[i], fx_done, f), -1);
@@ -344,7 +353,7 @@ static void test_txq_init_rejects_bad_cfg(void **state)
     assert_int_equal(f->fp.log_len, 0);
 
     /* The good neighbours of the boundaries are accepted. */
-    struct txq_cfg good[6];
+    struct txq_cfg good[8];
     c = fx_default_cfg(); c.ring_log2 = 3; good[0] = c;
     c = fx_default_cfg(); c.ring_log2 = 16; good[1] = c;
     c = fx_default_cfg(); c.clean = TXQ_CLEAN_HEAD_MMIO; c.wb_thresh = 0; good[2] = c;
@@ -352,7 +361,10 @@ static void test_txq_init_rejects_bad_cfg(void **state)
     c = fx_default_cfg(); c.desc_fetch_max = 1; c.mrrs_log2 = 7;
     c.line_rate_fx = TXQ_LINE_RATE_MAX; good[4] = c;
     c = fx_default_cfg(); c.cpl_timeout = (1u << 24) - 1; good[5] = c;
-    for (size_t i = 0; i < 6; i++) {
+    c = fx_default_cfg(); c.max_tags = 256; c.max_rd_bytes = 4096; c.tail_coalesce = 15;
+    good[6] = c;
+    c = fx_default_cfg(); c.max_rd_bytes = (1u << 21) - 1; good[7] = c;
+    for (size_t i = 0; i < 8; i++) {
         assert_int_equal(txq_init(&f->q, &f->fp, &good[i], fx_done, f), 0);
         assert_int_equal(f->q.size, 1u << good[i].ring_log2);
         txq_destroy(&f->q);
@@ -371,14 +383,25 @@ static void test_txq_init_bad_id(void **state)
     assert_int_equal(f->fp.mem_used, 0);
 }
 
+/* Bytes of heap in use (glibc; under ASan the allocator is another one
+ * and this stays constant, so the comparisons below hold trivially). */
+static size_t heap_in_use(void)
+{
+    return mallinfo2().uordblks;
+}
+
+/* Every way txq_init runs out of DMA memory gives back the heap it took. */
 static void test_txq_init_no_memory(void **state)
 {
     struct fx *f = *state;
-    struct platform tiny, small;
+    struct platform tiny, small, no_cq;
+    size_t heap;
 
     /* Ring of 16 (256 B) does not fit in 128 B. */
     assert_int_equal(fake_platform_init(&tiny, 128), 0);
+    heap = heap_in_use();
     assert_int_equal(txq_init(&f->q, &tiny, &f->cfg, fx_done, f), -2);
+    assert_int_equal(heap_in_use(), heap);
     assert_int_equal(fake_platform_count(&tiny, FAKE_DMA_ALLOC, FAKE_ANY), 1);
     assert_int_equal(fake_platform_count(&tiny, FAKE_MMIO_W32, FAKE_ANY), 0);
     assert_int_equal(fake_platform_count(&tiny, FAKE_MMIO_W64, FAKE_ANY), 0);
@@ -386,12 +409,23 @@ static void test_txq_init_no_memory(void **state)
 
     /* Boundary: the ring fits exactly, the writeback word does not. */
     assert_int_equal(fake_platform_init(&small, 256), 0);
+    heap = heap_in_use();
     assert_int_equal(txq_init(&f->q, &small, &f->cfg, fx_done, f), -2);
+    assert_int_equal(heap_in_use(), heap);
     assert_int_equal(fake_platform_count(&small, FAKE_DMA_ALLOC, FAKE_ANY), 2);
     assert_int_equal(small.mem_used, 256);
     assert_int_equal(fake_platform_count(&small, FAKE_MMIO_W32, FAKE_ANY), 0);
     assert_int_equal(fake_platform_count(&small, FAKE_MMIO_W64, FAKE_ANY), 0);
     fake_platform_destroy(&small);
+
+    /* CQ mode: ring and writeback word fit (256 + 64 B), the CQ does not. */
+    assert_int_equal(fake_platform_init(&no_cq, 320), 0);
+    heap = heap_in_use();
+    f->cfg.clean = TXQ_CLEAN_CQ;
+    assert_int_equal(txq_init(&f->q, &no_cq, &f->cfg, fx_done, f), -2);
+    assert_int_equal(fake_platform_count(&no_cq, FAKE_DMA_ALLOC, FAKE_ANY), 3);
+    assert_int_equal(heap_in_use(), heap);
+    fake_platform_destroy(&no_cq);
 }
 
 /* ---- xmit ---- */
@@ -1150,6 +1184,110 @@ static void test_txq_bql_stops_and_wakes(void **state)
     assert_int_equal(st.bql_stops, 1);
 }
 
+/* ---- queue reset ---- */
+
+/* txq_reset (docs/faults.md): the ERR bits found are returned; the frames
+ * before the device's head (2) were sent and complete; the three after it
+ * are dropped (no drop callback: the done callback has them); the queue
+ * starts over at slot 0 in the first phase, and the next packet goes to
+ * descriptor 0 with tail 1. */
+static void test_txq_reset_drops_and_restarts(void **state)
+{
+    struct fx *f = *state;
+    fx_up(f);
+    for (uint64_t s = 0; s < 5; s++)
+        assert_int_equal(fx_xmit(f, s, 100, s < 4), TXQ_OK);
+    fake_platform_complete(&f->fp, 2);
+    f->fp.bar[NICTX_REG_ERR / 4] = NICTX_ERR_DMA | NICTX_ERR_CPL_TIMEOUT;
+    f->fp.bar[NICTX_REG_STATUS / 4] = NICTX_STATUS_IDLE | NICTX_STATUS_QUIESCENT;
+    unsigned dropped = 99;
+    assert_int_equal(txq_reset(&f->q, &f->fp, &dropped), NICTX_ERR_DMA | NICTX_ERR_CPL_TIMEOUT);
+    assert_int_equal(dropped, 3);
+    assert_int_equal(f->ndone, 5);
+    for (uint64_t s = 0; s < 5; s++)
+        assert_ptr_equal(f->done[s], cookie_of(s));
+    struct txq_stats st;
+    txq_get_stats(&f->q, &st);
+    assert_int_equal(st.resets, 1);
+    assert_int_equal(st.dropped, 3);
+    assert_int_equal(st.reclaimed, 2);
+    assert_int_equal(f->q.next_to_use, 0);
+    assert_int_equal(f->q.next_to_clean, 0);
+    assert_int_equal(f->q.batch_start, 0);
+    assert_int_equal(f->q.phase, 1);
+    assert_int_equal(txq_in_flight(&f->q), 0);
+    assert_int_equal(txq_free(&f->q), 15);
+    assert_int_equal(fake_platform_reg(&f->fp, NICTX_REG_CTRL), NICTX_CTRL_ENABLE);
+
+    fake_platform_clear_log(&f->fp);
+    assert_int_equal(fx_xmit(f, 10, 100, 0), TXQ_OK);
+    uint64_t addr;
+    uint32_t lf, rsvd;
+    read_desc(f, 0, &addr, &lf, &rsvd);
+    assert_int_equal(addr, dma_of(10));
+    assert_int_equal(fake_platform_count(&f->fp, FAKE_MMIO_W32, NICTX_REG_TAIL), 1);
+    assert_int_equal(fake_platform_reg(&f->fp, NICTX_REG_TAIL), 1);
+}
+
+/* DESC_WB across a reset: the scan for DD bits starts over at slot 0 (the
+ * head reported so far is forgotten with the ring), so a clean right after
+ * the reset finds nothing and no bad head, and the next DD is found. */
+static void test_txq_reset_desc_wb_restarts(void **state)
+{
+    struct fx *f = *state;
+    f->cfg.clean = TXQ_CLEAN_DESC_WB;
+    fx_up(f);
+    for (uint64_t s = 0; s < 5; s++)
+        assert_int_equal(fx_xmit(f, s, 60, s < 4), TXQ_OK);
+    f->q.ring[2].rsvd = NICTX_DESC_DD | NICTX_DESC_OWNER;
+    assert_int_equal(txq_clean(&f->q), 3);
+    fake_platform_complete(&f->fp, 3);
+    f->fp.bar[NICTX_REG_STATUS / 4] = NICTX_STATUS_IDLE | NICTX_STATUS_QUIESCENT;
+    unsigned dropped = 0;
+    assert_int_equal(txq_reset(&f->q, &f->fp, &dropped), 0);
+    assert_int_equal(dropped, 2);
+
+    assert_int_equal(txq_clean(&f->q), 0);
+    struct txq_stats st;
+    txq_get_stats(&f->q, &st);
+    assert_int_equal(st.bad_head, 0);
+    for (uint64_t s = 10; s < 12; s++)
+        assert_int_equal(fx_xmit(f, s, 60, s < 11), TXQ_OK);
+    f->q.ring[1].rsvd = NICTX_DESC_DD | NICTX_DESC_OWNER;
+    assert_int_equal(txq_clean(&f->q), 2);
+    assert_int_equal(f->ndone, 7);
+    assert_ptr_equal(f->done[5], cookie_of(10));
+    assert_ptr_equal(f->done[6], cookie_of(11));
+    txq_get_stats(&f->q, &st);
+    assert_int_equal(st.bad_head, 0);
+}
+
+/* A reset the device never finishes (STATUS.RESETTING stays set): -1 after
+ * a bounded number of STATUS reads (64 waiting for idle, 16384 for the
+ * reset), nothing dropped (*dropped is 0, whatever it held), the ring as it
+ * was, the queue left disabled in reset. */
+static void test_txq_reset_not_taken(void **state)
+{
+    struct fx *f = *state;
+    fx_up(f);
+    for (uint64_t s = 0; s < 3; s++)
+        assert_int_equal(fx_xmit(f, s, 100, s < 2), TXQ_OK);
+    f->fp.bar[NICTX_REG_STATUS / 4] = NICTX_STATUS_RESETTING;
+    fake_platform_clear_log(&f->fp);
+    unsigned dropped = 99;
+    assert_int_equal(txq_reset(&f->q, &f->fp, &dropped), -1);
+    assert_int_equal(dropped, 0);
+    assert_int_equal(f->ndone, 0);
+    assert_int_equal(txq_in_flight(&f->q), 3);
+    assert_int_equal(f->q.next_to_use, 3);
+    assert_int_equal(fake_platform_count(&f->fp, FAKE_MMIO_R32, NICTX_REG_STATUS), 64 + 16384);
+    assert_int_equal(fake_platform_reg(&f->fp, NICTX_REG_CTRL), NICTX_CTRL_RESET);
+    struct txq_stats st;
+    txq_get_stats(&f->q, &st);
+    assert_int_equal(st.resets, 0);
+    assert_int_equal(st.dropped, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1189,6 +1327,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_txq_touches_shared_fields, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_tail_coalesce, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_bql_stops_and_wakes, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_reset_drops_and_restarts, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_reset_not_taken, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_reset_desc_wb_restarts, fx_setup, fx_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
