@@ -544,22 +544,24 @@ module nictx_desc_fetch #(
     // Work: the fetch queue's, and the doorbell's (kept with QUEUES > 1
     // only: one queue fetches by its tail; QUEUES changes only after a
     // queue reset, which clears the mask).
+    // The fetch pointer over queues and the slot count (idle_o with
+    // QUEUES > 1) likewise: one queue leaves them at their reset value.
     ftail_new   = '0;
     dbfetch_new = '0;
+    skip        = 1'b0;
     if (multi) begin
       ftail_new   = (doorbell_i && db_q_i == fq) ? db_tail_i : tail_i;
       dbfetch_new = (db_q_i == fq) ? fetch_d : fetch_m[db_q_i];
       work_d[fq]  = ftail_new != fetch_d;
       if (doorbell_i) work_d[db_q_i] = db_tail_i != dbfetch_new;
+      skip = fany && !load && free_slots == '0;
+      if (load || skip) fptr_d = fq + 1'b1;
+      // Slots handed out and not consumed, all queues.
+      if (load) tot_d = tot_d + n[SlotW:0];
+      if (ins)  tot_d = tot_d + 1'b1;
+      if (take) tot_d = tot_d - 1'b1;
     end
-    skip = multi && fany && !load && free_slots == '0;
-    if (multi && (load || skip)) fptr_d = fq + 1'b1;
-    // Slots handed out and not consumed, all queues.
-    if (load) tot_d = tot_d + n[SlotW:0];
-    if (ins)  tot_d = tot_d + 1'b1;
-    if (take) tot_d = tot_d - 1'b1;
-    fl_go = !sub && (flush_q || head_stop) && no_reads;
-    if (fl_go) tot_d = '0;  // the flush (QUEUES 1)
+    fl_go = !sub && (flush_q || head_stop) && no_reads;  // the flush (QUEUES 1)
   end
 
   // Descriptor words are written like a RAM, by read completions (each
