@@ -234,24 +234,28 @@ module nictx_cpl #(
 
   // Queues: the completing queue's head and count; the pending mask.
   always_comb begin
-    m_send  = multi_i && mw_any && (!wr_valid_q || wr_ready_i) && !wb_pend_q && !irq_pend_q;
+    m_send  = 1'b0;
     m_mask  = '0;
     m_head  = '0;
     m_cnt   = '0;
     m_due   = 1'b0;
-    if (multi_i && pkt_done_i) begin  // (only then: no per-clock cost with one queue)
-      m_mask = 16'((17'd1 << c_ring_log2_i) - 17'd1);
-      m_head = (mhead_m[pkt_q_i] + 16'd1) & m_mask;
-      m_cnt  = mcnt_m[pkt_q_i] + 16'd1;
-      m_due  = wb_thresh_i != '0 && c_wb_addr_i != '0 && (m_cnt >= wb_thresh_i || m_head == c_tail_i);
-    end
     mpend_d = mpend_q;
     mptr_d  = mptr_q;
-    if (m_send) begin
-      mpend_d[mw_q] = 1'b0;
-      mptr_d        = mw_q + 1'b1;
+    if (multi_i) begin  // (only then: one queue skips all of this)
+      m_send = mw_any && (!wr_valid_q || wr_ready_i) && !wb_pend_q && !irq_pend_q;
+      if (pkt_done_i) begin
+        m_mask = 16'((17'd1 << c_ring_log2_i) - 17'd1);
+        m_head = (mhead_m[pkt_q_i] + 16'd1) & m_mask;
+        m_cnt  = mcnt_m[pkt_q_i] + 16'd1;
+        m_due  = wb_thresh_i != '0 && c_wb_addr_i != '0 &&
+                 (m_cnt >= wb_thresh_i || m_head == c_tail_i);
+      end
+      if (m_send) begin
+        mpend_d[mw_q] = 1'b0;
+        mptr_d        = mw_q + 1'b1;
+      end
+      if (m_due) mpend_d[pkt_q_i] = 1'b1;
     end
-    if (m_due) mpend_d[pkt_q_i] = 1'b1;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

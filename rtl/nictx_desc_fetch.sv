@@ -325,8 +325,14 @@ module nictx_desc_fetch #(
     ready_q    = ready_m[pq];
     rd_q       = rd_m[sq_i];
     readyh_q   = ready_m[sq_i];
-    hslot      = slot_of(sq_i, rd_q, rlog, rmask);
-    aslot      = slot_of(fq, alloc_q, rlog, rmask);
+    // One queue: one region, the whole buffer (slot_of is the pointer's low bits).
+    if (multi) begin
+      hslot    = slot_of(sq_i, rd_q, rlog, rmask);
+      aslot    = slot_of(fq, alloc_q, rlog, rmask);
+    end else begin
+      hslot    = rd_q[SlotW-1:0];
+      aslot    = alloc_q[SlotW-1:0];
+    end
     w_addr     = mem_a[hslot];
     w_len      = mem_l[hslot];
     head_derr  = derr_q[hslot];
@@ -527,28 +533,35 @@ module nictx_desc_fetch #(
     work_d = work_q;
     fptr_d = fptr_q;
     tot_d  = tot_q;
-    // Ready: the retiring read's queue, and the head's.
-    rdy_d[pq]   = ready_d != ((pq == sq_i) ? rd_d : rd_m[pq]);
-    rdy_d[sq_i] = ((sq_i == pq) ? ready_d : readyh_q) != rd_d;
+    // Ready: the retiring read's queue, and the head's (one queue: both
+    // are queue 0).
+    if (multi) begin
+      rdy_d[pq]   = ready_d != ((pq == sq_i) ? rd_d : rd_m[pq]);
+      rdy_d[sq_i] = ((sq_i == pq) ? ready_d : readyh_q) != rd_d;
+    end else begin
+      rdy_d[0]    = ready_d != rd_d;
+    end
     // Work: the fetch queue's, and the doorbell's (kept with QUEUES > 1
     // only: one queue fetches by its tail; QUEUES changes only after a
     // queue reset, which clears the mask).
+    // The fetch pointer over queues and the slot count (idle_o with
+    // QUEUES > 1) likewise: one queue leaves them at their reset value.
     ftail_new   = '0;
     dbfetch_new = '0;
+    skip        = 1'b0;
     if (multi) begin
       ftail_new   = (doorbell_i && db_q_i == fq) ? db_tail_i : tail_i;
       dbfetch_new = (db_q_i == fq) ? fetch_d : fetch_m[db_q_i];
       work_d[fq]  = ftail_new != fetch_d;
       if (doorbell_i) work_d[db_q_i] = db_tail_i != dbfetch_new;
+      skip = fany && !load && free_slots == '0;
+      if (load || skip) fptr_d = fq + 1'b1;
+      // Slots handed out and not consumed, all queues.
+      if (load) tot_d = tot_d + n[SlotW:0];
+      if (ins)  tot_d = tot_d + 1'b1;
+      if (take) tot_d = tot_d - 1'b1;
     end
-    skip = multi && fany && !load && free_slots == '0;
-    if (multi && (load || skip)) fptr_d = fq + 1'b1;
-    // Slots handed out and not consumed, all queues.
-    if (load) tot_d = tot_d + n[SlotW:0];
-    if (ins)  tot_d = tot_d + 1'b1;
-    if (take) tot_d = tot_d - 1'b1;
-    fl_go = !sub && (flush_q || head_stop) && no_reads;
-    if (fl_go) tot_d = '0;  // the flush (QUEUES 1)
+    fl_go = !sub && (flush_q || head_stop) && no_reads;  // the flush (QUEUES 1)
   end
 
   // Descriptor words are written like a RAM, by read completions (each

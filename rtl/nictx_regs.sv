@@ -261,7 +261,11 @@ module nictx_regs #(
       logic [31:0] v;
       logic [7:0]  o;
       o = rd_base | (k == 0 ? 8'h00 : 8'h04);
-      if (blk) begin
+      v = 32'd0;
+      // Only a register read takes the mux's value (not decoded every clock).
+      if (!(req_valid_i && req_type_i == nictx_pkg::TlpMRd)) begin
+        v = 32'd0;
+      end else if (blk) begin
         unique case (o[5:0])
           nictx_reg_pkg::QRegTail:        v = {16'd0, tail_q};
           nictx_reg_pkg::QRegHead:        v = {16'd0, hr_head_i};
@@ -339,15 +343,13 @@ module nictx_regs #(
   logic [7:0]  wr_off [2];  // within the register page
   logic [31:0] wr_val [2];
   logic        doorbell;
-  logic [NumQueues-1:0] in_use;  // queues 0..QUEUES-1
-  logic        multi_ok;         // the rest of the configuration allows QUEUES > 1
-
-  always_comb begin
-    in_use = NumQueues'((65'd1 << queues_q) - 65'd1);
-    multi_ok = queues_q == 7'd1 ||
-               (proto_q == nictx_reg_pkg::ProtoTail && cpl_mode_q == nictx_reg_pkg::CplModeHeadWb &&
-                irq_thresh_q == '0 && irq_tmr_q == '0);
-  end
+  // The queues in use (0..QUEUES-1: a shift of ones, no 65-bit arithmetic)
+  // and whether the rest of the configuration allows QUEUES > 1: only a
+  // CTRL enable looks at them, so its branch of the write decode computes
+  // them, not every clock.
+  function automatic logic [NumQueues-1:0] in_use_of(logic [6:0] nq);
+    in_use_of = ~({NumQueues{1'b1}} << nq);
+  endfunction
 
   always_comb begin
     acc     = req_valid_i && req_ready_o;
@@ -460,7 +462,11 @@ module nictx_regs #(
               if (enable_q || wr_val[k][nictx_reg_pkg::CtrlEnable]) err_d[nictx_reg_pkg::ErrCfg] = 1'b1;
               else rst_pend_d = 1'b1;
             end else if (wr_val[k][nictx_reg_pkg::CtrlEnable] && !enable_q &&
-                         ((rb_zero_q & in_use) != '0 || rst_pend_q || !multi_ok)) begin
+                         ((rb_zero_q & in_use_of(queues_q)) != '0 || rst_pend_q ||
+                          !(queues_q == 7'd1 ||
+                            (proto_q == nictx_reg_pkg::ProtoTail &&
+                             cpl_mode_q == nictx_reg_pkg::CplModeHeadWb &&
+                             irq_thresh_q == '0 && irq_tmr_q == '0)))) begin
               // no ring, a reset still pending, or QUEUES > 1 with what it
               // does not support
               err_d[nictx_reg_pkg::ErrCfg] = 1'b1;
@@ -590,7 +596,8 @@ module nictx_regs #(
         endcase
       end
     end
-    rb_zero_d[aq] = ring_base_d == 64'd0;
+    // (ring_base_d differs from the entry only on a register write)
+    if (wr_en != 2'b00) rb_zero_d[aq] = ring_base_d == 64'd0;
 
     // Completion for a register read (one outstanding).
     if (cpl_valid_q && cpl_ready_i) cpl_valid_d = 1'b0;

@@ -5,8 +5,9 @@
 //
 // rdy_i[q]: queue q's next descriptor is in the buffer (a registered mask
 // kept by nictx_desc_fetch).  q_o names the candidate queue; the fetcher
-// answers with its head descriptor's cost_i (frame bytes; 0 for a bad
-// descriptor, which is only skipped) and the register block with its
+// answers with its head descriptor's length and bad flag (len_i, bad_i:
+// its cost is the frame bytes, 0 for a bad descriptor, which is only
+// skipped) and the register block with its
 // weight_i (WEIGHT).  valid_o: q_o's head may leave; take_i: it left.
 //  - multi_i low (QUEUES 1): q_o is 0 and valid_o is rdy_i[0], nothing
 //    else: exactly the single-queue engine.
@@ -38,7 +39,8 @@ module nictx_tx_sched #(
   input  logic [NumQueues-1:0] rdy_i,
   input  logic [NumQueues-1:0] backlog_i,  // descriptors not yet fetched: not empty
   output logic [QW-1:0] q_o,
-  input  logic [13:0]   cost_i,      // q_o's head: frame bytes (0: bad)
+  input  logic [13:0]   len_i,       // q_o's head: frame bytes
+  input  logic          bad_i,       // ... bad (costs 0)
   input  logic [7:0]    weight_i,    // q_o's WEIGHT
   output logic          valid_o,
   input  logic          take_i
@@ -56,6 +58,7 @@ module nictx_tx_sched #(
   logic [QW-1:0]   pick;
   logic            any;
   logic            drr;
+  logic [13:0]     cost;              // DRR: q_o's head's cost (computed there only)
 
   prim_rr_pick #(
     .N (NumQueues)
@@ -77,15 +80,17 @@ module nictx_tx_sched #(
 
   always_comb begin
     // DRR: a turn on: the queue's deficit; a new turn: raised by its quantum.
-    def = '0;
+    def  = '0;
+    cost = '0;
     if (!multi_i) begin
       valid_o = rdy_i[0];
     end else if (!drr) begin
       valid_o = rdy_i[q_o];
     end else begin
-      def = def_m[q_o];
+      cost = bad_i ? 14'd0 : len_i;
+      def  = def_m[q_o];
       if (!turn_q) def = def + DefW'(weight_i) * DefW'(quantum_i);
-      valid_o = rdy_i[q_o] && DefW'(cost_i) <= def;
+      valid_o = rdy_i[q_o] && DefW'(cost) <= def;
     end
   end
 
@@ -109,7 +114,7 @@ module nictx_tx_sched #(
         if (valid_o) begin
           // Stay in the turn; a taken descriptor pays its cost.
           turn_d = 1'b1;
-          def_wd = take_i ? def - DefW'(cost_i) : def;
+          def_wd = take_i ? def - DefW'(cost) : def;
         end else begin
           // The head costs more than the deficit (kept), or the queue has
           // nothing ready: empty (the deficit goes), or its descriptors

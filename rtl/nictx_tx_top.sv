@@ -578,7 +578,8 @@ module nictx_tx_top #(
     .rdy_i     (q_rdy),
     .backlog_i (q_work),
     .q_o       (s_q),
-    .cost_i    (desc_bad ? 14'd0 : desc_len),
+    .len_i     (desc_len),
+    .bad_i     (desc_bad),
     .weight_i  (s_weight),
     .valid_o   (s_valid),
     .take_i    (desc_take)
