@@ -325,14 +325,8 @@ module nictx_desc_fetch #(
     ready_q    = ready_m[pq];
     rd_q       = rd_m[sq_i];
     readyh_q   = ready_m[sq_i];
-    // One queue: one region, the whole buffer (slot_of is the pointer's low bits).
-    if (multi) begin
-      hslot    = slot_of(sq_i, rd_q, rlog, rmask);
-      aslot    = slot_of(fq, alloc_q, rlog, rmask);
-    end else begin
-      hslot    = rd_q[SlotW-1:0];
-      aslot    = alloc_q[SlotW-1:0];
-    end
+    hslot      = slot_of(sq_i, rd_q, rlog, rmask);
+    aslot      = slot_of(fq, alloc_q, rlog, rmask);
     w_addr     = mem_a[hslot];
     w_len      = mem_l[hslot];
     head_derr  = derr_q[hslot];
@@ -533,14 +527,9 @@ module nictx_desc_fetch #(
     work_d = work_q;
     fptr_d = fptr_q;
     tot_d  = tot_q;
-    // Ready: the retiring read's queue, and the head's (one queue: both
-    // are queue 0).
-    if (multi) begin
-      rdy_d[pq]   = ready_d != ((pq == sq_i) ? rd_d : rd_m[pq]);
-      rdy_d[sq_i] = ((sq_i == pq) ? ready_d : readyh_q) != rd_d;
-    end else begin
-      rdy_d[0]    = ready_d != rd_d;
-    end
+    // Ready: the retiring read's queue, and the head's.
+    rdy_d[pq]   = ready_d != ((pq == sq_i) ? rd_d : rd_m[pq]);
+    rdy_d[sq_i] = ((sq_i == pq) ? ready_d : readyh_q) != rd_d;
     // Work: the fetch queue's, and the doorbell's (kept with QUEUES > 1
     // only: one queue fetches by its tail; QUEUES changes only after a
     // queue reset, which clears the mask).
