@@ -527,7 +527,10 @@ module nictx_desc_fetch #(
     work_d = work_q;
     fptr_d = fptr_q;
     tot_d  = tot_q;
-    // Ready: the retiring read's queue, and the head's.
+    // Ready: the retiring read's queue, and the head's.  Keep both forms
+    // with one queue too: while no read retires, pq is what the empty
+    // retirement FIFO's slot last held (after a multi-queue run, another
+    // queue), so ready_d may be another queue's pointer (fuzz seed mq-rr).
     rdy_d[pq]   = ready_d != ((pq == sq_i) ? rd_d : rd_m[pq]);
     rdy_d[sq_i] = ((sq_i == pq) ? ready_d : readyh_q) != rd_d;
     // Work: the fetch queue's, and the doorbell's (kept with QUEUES > 1
