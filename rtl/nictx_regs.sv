@@ -233,6 +233,22 @@ module nictx_regs #(
   logic [63:0] cpl_data_d, cpl_data_q;
   logic        cpl_err_d, cpl_err_q;
 
+  // Queue 0's registers by their single-queue names (TAIL, HEAD, RING_BASE,
+  // RING_LOG2, WB_ADDR in the register page) are its block's: the offset
+  // in the block, and whether o is one of them.  One decode serves both.
+  function automatic logic [6:0] q0_alias(logic [7:0] o);
+    unique case (o)
+      nictx_reg_pkg::RegTail:       q0_alias = {1'b1, nictx_reg_pkg::QRegTail};
+      nictx_reg_pkg::RegHead:       q0_alias = {1'b1, nictx_reg_pkg::QRegHead};
+      nictx_reg_pkg::RegRingBaseLo: q0_alias = {1'b1, nictx_reg_pkg::QRegRingBaseLo};
+      nictx_reg_pkg::RegRingBaseHi: q0_alias = {1'b1, nictx_reg_pkg::QRegRingBaseHi};
+      nictx_reg_pkg::RegRingLog2:   q0_alias = {1'b1, nictx_reg_pkg::QRegRingLog2};
+      nictx_reg_pkg::RegWbAddrLo:   q0_alias = {1'b1, nictx_reg_pkg::QRegWbAddrLo};
+      nictx_reg_pkg::RegWbAddrHi:   q0_alias = {1'b1, nictx_reg_pkg::QRegWbAddrHi};
+      default:                      q0_alias = 7'd0;
+    endcase
+  endfunction
+
   // Register read mux: both dwords of the aligned 8-byte word.
   logic [31:0] rd_lo, rd_hi;
   logic [7:0]  rd_base;
@@ -260,13 +276,15 @@ module nictx_regs #(
     for (int unsigned k = 0; k < 2; k++) begin
       logic [31:0] v;
       logic [7:0]  o;
-      o = rd_base | (k == 0 ? 8'h00 : 8'h04);
-      v = 32'd0;
+      logic [6:0]  al;
+      o  = rd_base | (k == 0 ? 8'h00 : 8'h04);
+      al = blk ? {1'b1, o[5:0]} : q0_alias(o);
+      v  = 32'd0;
       // Only a register read takes the mux's value (not decoded every clock).
       if (!(req_valid_i && req_type_i == nictx_pkg::TlpMRd)) begin
         v = 32'd0;
-      end else if (blk) begin
-        unique case (o[5:0])
+      end else if (al[6]) begin
+        unique case (al[5:0])
           nictx_reg_pkg::QRegTail:        v = {16'd0, tail_q};
           nictx_reg_pkg::QRegHead:        v = {16'd0, hr_head_i};
           nictx_reg_pkg::QRegRingBaseLo:  v = ring_base_q[31:0];
@@ -284,14 +302,7 @@ module nictx_regs #(
       unique case (o)
         nictx_reg_pkg::RegCtrl:         v = {31'd0, enable_q};
         nictx_reg_pkg::RegErr:          v = {{(32 - nictx_reg_pkg::RegErrBits){1'b0}}, err_q};
-        nictx_reg_pkg::RegRingBaseLo:   v = ring_base_q[31:0];
-        nictx_reg_pkg::RegRingBaseHi:   v = ring_base_q[63:32];
-        nictx_reg_pkg::RegRingLog2:     v = {27'd0, ring_log2_q};
-        nictx_reg_pkg::RegTail:         v = {16'd0, tail_q};
-        nictx_reg_pkg::RegHead:         v = {16'd0, hr_head_i};
         nictx_reg_pkg::RegWbThresh:     v = {16'd0, wb_thresh_q};
-        nictx_reg_pkg::RegWbAddrLo:     v = wb_addr_q[31:0];
-        nictx_reg_pkg::RegWbAddrHi:     v = wb_addr_q[63:32];
         nictx_reg_pkg::RegIrqThresh:    v = {16'd0, irq_thresh_q};
         nictx_reg_pkg::RegIrqData:      v = irq_data_q;
         nictx_reg_pkg::RegIrqAddrLo:    v = irq_addr_q[31:0];
@@ -419,8 +430,10 @@ module nictx_regs #(
     if (wc_bad_access_i) err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
 
     for (int unsigned k = 0; k < 2; k++) begin
-      if (wr_en[k] && blk) begin
-        unique case (wr_off[k][5:0])
+      logic [6:0] wal;  // a queue register: {1, its offset in the block}
+      wal = blk ? {1'b1, wr_off[k][5:0]} : q0_alias(wr_off[k]);
+      if (wr_en[k] && wal[6]) begin
+        unique case (wal[5:0])
           nictx_reg_pkg::QRegTail: begin
             if (!enable_q) begin
               err_d[nictx_reg_pkg::ErrDbOff] = 1'b1;
@@ -476,39 +489,14 @@ module nictx_regs #(
             end
           end
           nictx_reg_pkg::RegErr:        err_d = err_d & ~wr_val[k][nictx_reg_pkg::RegErrBits-1:0];
-          nictx_reg_pkg::RegRingBaseLo: begin
-            if (!ring_cfg_ok) err_d[nictx_reg_pkg::ErrCfg] = 1'b1;
-            else ring_base_d[31:0] = {wr_val[k][31:4], 4'b0000};
-          end
-          nictx_reg_pkg::RegRingBaseHi: begin
-            if (!ring_cfg_ok) err_d[nictx_reg_pkg::ErrCfg] = 1'b1;
-            else ring_base_d[63:32] = wr_val[k];
-          end
-          nictx_reg_pkg::RegRingLog2: begin
-            if (!(wr_val[k] >= 32'd3 && wr_val[k] <= 32'd16)) err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-            else if (!ring_cfg_ok) err_d[nictx_reg_pkg::ErrCfg] = 1'b1;
-            else ring_log2_d = wr_val[k][4:0];
-          end
           nictx_reg_pkg::RegCplTimeout: begin
             if (wr_val[k][31:24] == 8'd0) cpl_to_d = wr_val[k][23:0];
             else err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-          end
-          nictx_reg_pkg::RegTail: begin
-            if (!enable_q) begin
-              err_d[nictx_reg_pkg::ErrDbOff] = 1'b1;  // ignored: the queue is disabled
-            end else if ((wr_val[k] >> ring_log2_q) == 32'd0) begin
-              tail_d   = wr_val[k][15:0];
-              doorbell = 1'b1;
-            end else begin
-              err_d[nictx_reg_pkg::ErrTailRange] = 1'b1;
-            end
           end
           nictx_reg_pkg::RegWbThresh: begin
             if (wr_val[k][31:16] == 16'd0) wb_thresh_d = wr_val[k][15:0];
             else err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
           end
-          nictx_reg_pkg::RegWbAddrLo:   wb_addr_d[31:0] = {wr_val[k][31:2], 2'b00};
-          nictx_reg_pkg::RegWbAddrHi:   wb_addr_d[63:32] = wr_val[k];
           nictx_reg_pkg::RegIrqThresh: begin
             if (wr_val[k][31:16] == 16'd0) irq_thresh_d = wr_val[k][15:0];
             else err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
