@@ -87,6 +87,12 @@
 //
 // Handshakes: req_* and desc_* are valid/ready; req_valid_o is a register
 // and desc_* read a slot that stays unchanged until it is taken.
+//
+// wait_o (simulation speed, nictx_tx_top): in Tail, no state changes on
+// this clock: no read to ask for or asked, none retiring, no descriptor
+// leaving, no doorbell; reads may be in flight and descriptors may wait
+// for the payload fetcher.  (idle_o implies it; the owner protocols wait
+// only when idle.)
 module nictx_desc_fetch #(
   parameter int unsigned BufDescs  = 64,  // descriptor buffer slots
   parameter int unsigned MaxReads  = 4,   // outstanding descriptor reads
@@ -153,6 +159,7 @@ module nictx_desc_fetch #(
   output logic [15:0] not_owned_cnt_o,
   output logic        wc_used_o,
   output logic        wc_drop_o,
+  output logic        wait_o,
   output logic        idle_o
 );
 
@@ -613,6 +620,14 @@ module nictx_desc_fetch #(
                (!enable_i || stop_i || (avail == 17'd0 && !blk_at_f));
     end
   end
+
+  // Nothing changes on this clock (above); the per-queue masks and pointer
+  // are compared whole, so a queue's update is never missed.
+  // (Left over from an owner protocol: armed, unbounded, a held block,
+  // cleared on the next clock: not waiting.)
+  assign wait_o = idle_o || (!owner && !req_valid_q && !load && !nf_pop && !take &&
+                             !doorbell_i && !fl_go && !armed_q && !unb_q && !blk_valid_q &&
+                             rdy_d == rdy_q && work_d == work_q && fptr_d == fptr_q);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

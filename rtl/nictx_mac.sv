@@ -15,6 +15,16 @@
 //
 // Handshakes: wire_valid_o never waits for wire_ready_i; fr_ready_o is
 // wire_ready_i while a beat goes out (the wire data is the frame data).
+//
+// Skipped clocks (simulation speed; sim/device.h, nictx_dma_rd.sv): while
+// no beat goes out and no frame is skipped (wait_o) only the credit
+// changes, and as a function of time alone, so a simulator may leave out
+// clocks.  It says on the next clock it runs how many it left out (skip_i,
+// 0 when it ran every clock); the credit register takes their growth at
+// that clock's edge.  While a frame waits for credit, wake_o is how many
+// clocks it may leave out after this one (less this clock's skip_i, as
+// nictx_dma_rd's) so that the clock after them still finds the frame
+// waiting; else all ones.  With skip_i 0 this is the plain per-clock MAC.
 module nictx_mac #(
   parameter int unsigned DataBytes = 8,  // bytes per beat
   parameter int unsigned QW        = 6,  // queue id bits: carried to pkt_q_o
@@ -46,6 +56,9 @@ module nictx_mac #(
   output logic        pkt_done_o,
   output logic [13:0] pkt_len_o,
   output logic [QW-1:0] pkt_q_o,  // the queue of the frame pkt_done_o completes
+  input  logic [23:0] skip_i,   // clocks left out before this one (see above)
+  output logic        wait_o,   // nothing but the credit changes on this clock
+  output logic [23:0] wake_o,   // clocks that may be left out after this one
   output logic        idle_o
 );
 
@@ -98,6 +111,9 @@ module nictx_mac #(
   logic [31:0]        crc_d, crc_q;
   logic               may_start, send;
 
+  logic signed [31:0] credit_n;  // credit_d before the clocks left out and the caps
+  logic [47:0]        skipped;   // the growth of the clocks left out before this one
+
   always_comb begin
     may_start    = credit_q >= 0;
     wire_valid_o = fr_valid_i && !fr_skip_i && (in_frame_q || (fr_sop_i && may_start));
@@ -108,23 +124,60 @@ module nictx_mac #(
     wire_data_o  = fr_data_i;
     wire_bytes_o = fr_bytes_i;
 
-    credit_d   = credit_q + $signed({8'd0, line_rate_i});
+    credit_n   = credit_q + $signed({8'd0, line_rate_i});
     in_frame_d = in_frame_q;
     if (send) begin
       if (fr_sop_i) begin
-        credit_d = credit_d - $signed({1'd0, {1'b0, fr_len_i} + 15'd24, 16'd0});
+        credit_n = credit_n - $signed({1'd0, {1'b0, fr_len_i} + 15'd24, 16'd0});
       end
       in_frame_d = !fr_eop_i;
     end
-    // Nothing waiting: the wire idles and saves no credit.  A frame waiting
-    // on the datapath (line faster than DataBytes per cycle) saves at most one
-    // cycle's worth, which keeps the fraction and never overflows.
-    if (!fr_valid_i && credit_d > 0) credit_d = '0;
-    if (credit_d > $signed({8'd0, line_rate_i})) credit_d = $signed({8'd0, line_rate_i});
 
     pkt_done_o = (send && fr_eop_i) || (fr_valid_i && fr_skip_i);
     pkt_len_o  = fr_len_i;
     pkt_q_o    = fr_q_i;
+
+    wait_o = !send && !(fr_valid_i && fr_skip_i);
+  end
+
+  // The simulator's (above): the hardware runs every clock (skip_i 0) and
+  // leaves wake_o open, so synthesis builds neither the multiplier nor the
+  // divider.  A frame waiting for credit starts after the clocks whose
+  // growth still leaves the credit below 0, plus one: owed / line_rate_i
+  // rounded down, owed = -credit - 1.  The clocks left out after this one
+  // stop one short of that, so the clock after them still finds the frame
+  // waiting and the register, behind by the skip, decides as the true
+  // credit would; the next clock's wake_o is this one's less 1 + skip_i.
+`ifndef SYNTHESIS
+  always_comb begin
+    logic [31:0] owed, clocks;
+    skipped = 48'(line_rate_i) * 48'(skip_i);
+    owed    = 32'(-(credit_q + 32'sd1));
+    clocks  = '0;
+    wake_o  = '1;
+    if (fr_valid_i && !fr_skip_i && !in_frame_q && credit_q < 0 && line_rate_i != '0) begin
+      clocks = owed / {8'd0, line_rate_i};
+      wake_o = (clocks > 32'hFF_FFFE) ? 24'hFF_FFFD :
+               (clocks == 32'd0) ? 24'd0 : 24'(clocks - 32'd1);
+    end
+  end
+`else
+  assign skipped = '0;
+  assign wake_o  = '1;
+`endif
+
+  // The register takes the growth of the clocks left out before this one
+  // (skip_i; no output depends on it), then the caps.  Nothing waiting: the
+  // wire idles and saves no credit.  A frame waiting on the datapath (line
+  // faster than DataBytes per cycle) saves at most one cycle's worth, which
+  // keeps the fraction and never overflows.  Capping once after the growth
+  // is capping on every clock: the credit only grows while a clock is left out.
+  always_comb begin
+    logic signed [48:0] grown;
+    grown = 49'(credit_n) + $signed({1'b0, skipped});
+    if (!fr_valid_i && grown > 0) grown = '0;
+    if (grown > $signed({25'd0, line_rate_i})) grown = $signed({25'd0, line_rate_i});
+    credit_d = 32'(grown);
   end
 
   // The FCS so far, this beat included; computed only when a beat leaves

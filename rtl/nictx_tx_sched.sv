@@ -43,7 +43,8 @@ module nictx_tx_sched #(
   input  logic          bad_i,       // ... bad (costs 0)
   input  logic [7:0]    weight_i,    // q_o's WEIGHT
   output logic          valid_o,
-  input  logic          take_i
+  input  logic          take_i,
+  output logic          wait_o       // no state changes on this clock (simulation speed)
 );
 
   localparam int unsigned DefW = 26;  // deficit: < 255 * 65536 + 16384
@@ -129,6 +130,10 @@ module nictx_tx_sched #(
       end
     end
   end
+
+  // DRR writes a deficit on every clock of a turn or a pick.
+  assign wait_o = !def_we && ptr_d == ptr_q && hold_d == hold_q && hq_d == hq_q &&
+                  turn_d == turn_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

@@ -307,7 +307,8 @@ module nictx_tx_top #(
   logic        cpl_timer;
 
   logic regs_idle, rd_idle, df_idle, pf_idle, mac_idle, cpl_idle;
-  logic rd_wait, pf_wait;
+  logic rd_wait, pf_wait, df_wait, sched_wait, mac_wait;
+  logic [23:0] rd_wake, mac_wake;
 
   // ---- write-combining window and fetcher events ----
   logic        wc_bad_access, wc_close, wc_tail_we, wc_tail_range, wc_torn;
@@ -487,7 +488,7 @@ module nictx_tx_top #(
     .timeout_o    (rd_timeout),
     .skip_i       (skip_i),
     .wait_o       (rd_wait),
-    .wake_o       (wake_o),
+    .wake_o       (rd_wake),
     .wr_valid_o   (rd_wr_valid),
     .wr_dest_o    (rd_wr_dest),
     .wr_ptr_o     (rd_wr_ptr),
@@ -560,6 +561,7 @@ module nictx_tx_top #(
     .not_owned_cnt_o (not_owned_cnt),
     .wc_used_o    (wc_used),
     .wc_drop_o    (wc_drop),
+    .wait_o       (df_wait),
     .idle_o       (df_idle)
   );
 
@@ -582,7 +584,8 @@ module nictx_tx_top #(
     .bad_i     (desc_bad),
     .weight_i  (s_weight),
     .valid_o   (s_valid),
-    .take_i    (desc_take)
+    .take_i    (desc_take),
+    .wait_o    (sched_wait)
   );
 
   // ---- payload fetch and reassembly ----
@@ -656,6 +659,9 @@ module nictx_tx_top #(
     .pkt_done_o   (pkt_done),
     .pkt_len_o    (pkt_len),
     .pkt_q_o      (pkt_q),
+    .skip_i       (skip_i),
+    .wait_o       (mac_wait),
+    .wake_o       (mac_wake),
     .idle_o       (mac_idle)
   );
 
@@ -749,13 +755,17 @@ module nictx_tx_top #(
   // The interrupt moderation timer keeps the engine awake: it changes state
   // without host input.
   assign idle_o = regs_idle && engine_idle && !h2d_valid && !cpl_timer;
-  // As idle_o, but reads may wait for their completions: the payload fetcher
-  // then has no request, no frame and no descriptor to take, and the read
-  // engine nothing to do but count its timer (wake_o) until a completion.
-  assign pf_wait = !rd_req_valid[0] && !fr_valid && !desc_valid;
-  assign wait_o  = regs_idle && !h2d_valid && df_idle && mac_idle && cpl_idle &&
+  // As idle_o, but parts may wait for time or for completions: no state
+  // changes on this clock but the read engine's completion timer and the
+  // MAC's credit, which follow skip_i (clocks left out before this one).
+  // Reads may be in flight; descriptors and a frame may wait, the frame
+  // for credit (wake_o: how long at least) or for its data; the payload
+  // fetcher has no request, takes no descriptor, and hands the MAC no beat.
+  assign pf_wait = !rd_req_valid[0] && !desc_take && !fr_ready;
+  assign wait_o  = regs_idle && !h2d_valid && df_wait && sched_wait && mac_wait && cpl_idle &&
                    (pf_idle || pf_wait) && (rd_idle || rd_wait) && !d2h_valid_o && !wire_valid_o &&
                    !cpl_timer;
+  assign wake_o  = (rd_wake < mac_wake) ? rd_wake : mac_wake;
   // STATUS.IDLE: nothing in flight in the datapath (the register block, busy
   // with the read that asks, does not count).
   assign engine_idle = rd_idle && df_idle && pf_idle && mac_idle && cpl_idle &&

@@ -84,7 +84,8 @@ static void wire_collect(struct sim *s, const struct dev_wire_beat *w)
 }
 
 /* One device clock at `now`.  Returns 1 if the device is quiescent after
- * it: idle or waiting for completions, and no beat in or out is pending. */
+ * it: idle, or waiting (for completions, for time) with at least one clock
+ * it allows to leave out; and no beat in or out is pending. */
 int sim_clock(struct sim *s)
 {
     struct dev_in in;
@@ -125,7 +126,7 @@ int sim_clock(struct sim *s)
         wire_collect(s, &out.wire);
     }
     s->now += s->period_ps;
-    return (out.idle || out.waiting) && !took && !in.h2d.valid && !out.d2h.valid &&
-           !out.wire.valid;
+    return (out.idle || (out.waiting && s->dev_wake > 0)) && !took && !in.h2d.valid &&
+           !out.d2h.valid && !out.wire.valid;
 }
 

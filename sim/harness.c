@@ -367,6 +367,8 @@ static void sim_skip_to(struct sim *s, sim_ps_t t)
     sim_ps_t wd_end = s->last_progress + s->watchdog_ps + 1;
     uint64_t k;
 
+    if (s->cfg.every_clock)
+        return;
     if (!s->dev_idle && t > wd_end)
         t = wd_end;
     if (t <= s->now)

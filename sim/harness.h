@@ -104,6 +104,8 @@ struct sim_cfg {
     /* run */
     double watchdog_us;    /* no frame and no completion for this long: stop */
     double grace_us;       /* after the first violation, run this long, then stop */
+    int every_clock;       /* run every device clock, skip none: the same figures,
+                              slower (checks the device's idle/wait/wake) */
 };
 
 /* The default experiment's parameters (docs/model.md). */

@@ -135,6 +135,8 @@ static void usage(FILE *f)
 "  --json FILE           also write the result as JSON (atomically)\n"
 "  --watchdog-us US      stop a run with no progress for US (1000)\n"
 "  --grace-us US         after the first protocol violation run US more, then stop (20)\n"
+"  --every-clock         run every device clock, skip none (the figures are the same;\n"
+"                        checks the device's idle and wait signals, slower)\n"
 "  --quiet               no table\n"
 "  --check               parse and validate the options, then exit (0, or 2)\n"
 "  --list-options        print every option and whether it takes a value, and exit\n");
@@ -143,7 +145,7 @@ static void usage(FILE *f)
 enum {
     O_PKT = 256, O_PKTMAX, O_BURST, O_PACKETS, O_SEED, O_BUFOFF, O_CPU, O_MMIOW,
     O_MEMLAT, O_POLL, O_PCIE, O_MPS, O_MRRS, O_RCB, O_RCBCH, O_PLAT, O_LINE, O_DEVMHZ, O_DEVW,
-    O_RING, O_DFM, O_DFI, O_TAGS, O_MAXRD, O_FCDEV, O_FCHOST, O_FCUPD, O_WB, O_IRQ, O_IRQUS, O_CPLMODE, O_CLEAN, O_JSON, O_WD, O_QUIET, O_HELP,
+    O_RING, O_DFM, O_DFI, O_TAGS, O_MAXRD, O_FCDEV, O_FCHOST, O_FCUPD, O_WB, O_IRQ, O_IRQUS, O_CPLMODE, O_CLEAN, O_JSON, O_WD, O_QUIET, O_EVERY, O_HELP,
     O_PROTO, O_BARRIER, O_ORDER, O_WINDOW, O_BUG, O_BUGAT, O_GRACE, O_INJECT, O_CPLTO, O_TXTO, O_CPUS, O_NAPI, O_LAYOUT, O_BQL, O_DQL, O_TAILC, O_SOURCE, O_PROFILE, O_SET, O_KEYS, O_CHECK, O_OPTS,
     O_QUEUES, O_SCHED, O_WEIGHTS, O_DRRQ
 };
@@ -208,6 +210,7 @@ static const struct option opts[] = {
     {"json", required_argument, NULL, O_JSON},
     {"watchdog-us", required_argument, NULL, O_WD},
     {"quiet", no_argument, NULL, O_QUIET},
+    {"every-clock", no_argument, NULL, O_EVERY},
     {"check", no_argument, NULL, O_CHECK},
     {"list-options", no_argument, NULL, O_OPTS},
     {"help", no_argument, NULL, O_HELP},
@@ -616,6 +619,7 @@ static int run_opt(int c, const char *a, struct run_opts *ro)
     case O_JSON: ro->json = a; break;
     case O_WD: rc = opt_double(name, a, &cfg->watchdog_us); break;
     case O_QUIET: ro->quiet = 1; break;
+    case O_EVERY: cfg->every_clock = 1; break;
     case O_CHECK: ro->check = 1; break;
     case O_OPTS: list_options(stdout); return 0;
     case O_HELP: usage(stdout); return 0;

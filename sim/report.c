@@ -551,6 +551,7 @@ int report_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
     json_num(&j, "sim_pkts_per_wall_s", sim_pkts_per_wall_s(r));
     json_u64(&j, "cycles_evaluated", r->cycles_evaluated);
     json_u64(&j, "cycles_skipped", r->cycles_skipped);
+    json_bool(&j, "every_clock", c->every_clock);
     json_num(&j, "sim_time_us", (double)r->sim_time_ps / 1e6);
     json_str(&j, "model", model);
     json_obj_end(&j);

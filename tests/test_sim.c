@@ -967,6 +967,78 @@ static void test_sim_queues_rr_jain(void **state)
     sim_destroy(s);
 }
 
+/* Skipped clocks change nothing: each configuration run with the device's
+ * quiet clocks left out (the default) and with every clock run gives the
+ * same frames, times, bytes and costs, and the clocks add up.  Each kind
+ * of wait is here: the MAC's credit at 10G and 1G (the wake bound), reads
+ * in flight, several queues under DRR, the moderation timer, and a read's
+ * completion timeout. */
+static void skip_exact_cfg(struct sim_cfg *cfg, unsigned k)
+{
+    char err[128];
+
+    sim_cfg_default(cfg);
+    cfg->packets = 3000;
+    switch (k) {
+    case 0: /* the default run: 64 B at 10G */
+        break;
+    case 1: /* long frames on a slow line */
+        cfg->line_gbps = 1;
+        cfg->pkt_size_max = 1518;
+        break;
+    case 2: /* several queues, DRR, two CPUs */
+        cfg->queues = 4;
+        cfg->sched = SIM_SCHED_DRR;
+        cfg->cpus = 2;
+        cfg->pkt_size_max = 512;
+        assert_int_equal(sim_parse_weights("1,2,3,4", &cfg->weights), 0);
+        break;
+    case 3: /* interrupts: the moderation timer runs */
+        cfg->clean = TXQ_CLEAN_CQ;
+        cfg->napi = SIM_NAPI_IRQ;
+        cfg->irq_usecs = 2;
+        break;
+    default: /* a lost completion: the read's timer fires */
+        cfg->cpl_timeout_us = 5;
+        assert_int_equal(inj_parse(&cfg->inject, "timeout@50", err, sizeof(err)), 0);
+        break;
+    }
+}
+
+static void test_sim_skipped_clocks_exact(void **state)
+{
+    (void)state;
+    for (unsigned k = 0; k < 5; k++) {
+        struct sim_cfg cfg;
+        struct sim_result a, b;
+        struct sim *s1, *s2;
+
+        skip_exact_cfg(&cfg, k);
+        s1 = run_cfg(&cfg, &a, 0);
+        cfg.every_clock = 1;
+        s2 = run_cfg(&cfg, &b, 0);
+        assert_int_equal(b.cycles_skipped, 0);
+        if (k < 3 && a.cycles_skipped == 0)
+            fail_msg("configuration %u left out no clock", k);
+        assert_int_equal(a.cycles_evaluated + a.cycles_skipped, b.cycles_evaluated);
+        assert_int_equal(a.sim_time_ps, b.sim_time_ps);
+        assert_int_equal(a.sb.checked, b.sb.checked);
+        assert_int_equal(a.sb.frame_bytes, b.sb.frame_bytes);
+        assert_true(a.sb.lat_p50_ns == b.sb.lat_p50_ns);
+        assert_true(a.sb.lat_p99_ns == b.sb.lat_p99_ns);
+        assert_true(a.sb.lat_max_ns == b.sb.lat_max_ns);
+        assert_int_equal(a.h2d.tlp_bytes, b.h2d.tlp_bytes);
+        assert_int_equal(a.d2h.tlp_bytes, b.d2h.tlp_bytes);
+        assert_true(a.cpu_ns_total == b.cpu_ns_total);
+        assert_true(a.irqs_per_pkt == b.irqs_per_pkt);
+        assert_true(a.util_wire == b.util_wire);
+        assert_int_equal(a.txq.reclaimed, b.txq.reclaimed);
+        assert_int_equal(a.dev_err, b.dev_err);
+        sim_destroy(s1);
+        sim_destroy(s2);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -992,6 +1064,7 @@ int main(void)
         cmocka_unit_test(test_sim_bad_config),
         cmocka_unit_test(test_sim_queues_drr_shares),
         cmocka_unit_test(test_sim_queues_rr_jain),
+        cmocka_unit_test(test_sim_skipped_clocks_exact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
