@@ -30,11 +30,13 @@
  * this edge) and then applies one rising clock edge.
  *
  * Idle and skipped clocks: `idle` says no state can change without host
- * input (an h2d beat).  `waiting` says the same except for the completion
- * timer of reads that wait for their data (idle implies waiting).  While
- * waiting, a caller may leave out up to `wake` - dev_in.skip clocks after
- * this one (none if that is below 1; UINT32_MAX: no limit) and must say on
- * the next clock it runs how many it left out (dev_in.skip).
+ * input (an h2d beat).  `waiting` says the same except for state that
+ * changes with time alone (idle implies waiting): in the RTL model the
+ * completion timer of reads that wait for their data and the MAC's line
+ * credit.  While waiting, a caller may leave out up to `wake` - dev_in.skip
+ * clocks after this one (none if that is below 1; UINT32_MAX: no limit) and
+ * must say on the next clock it runs how many it left out (dev_in.skip);
+ * the device then acts as if every clock had run.
  *
  * Tags: 8 bits, one pool for descriptor and payload reads; the harness
  * tells the two apart by address (the descriptor ring's range).
