@@ -63,6 +63,7 @@
 
 #define EH_BAR0 0xfe000000ull    /* bus address of BAR0 */
 #define EH_RCB 64u               /* completions are split at this boundary */
+#define EH_MWR_MAX 512u          /* the longest host MWr (MPS 512): a WC write */
 #define EH_MAX_TLPS 4096u
 #define EH_MAX_PEND 512u
 #define EH_MRD_LOG 4096u
@@ -99,7 +100,7 @@ struct eh_tlp {                  /* a host TLP to the device */
     uint16_t len;
     uint16_t rd_len;             /* CplD: its MRd's length */
     uint64_t addr;
-    uint8_t data[EH_RCB];        /* register MWr, WC block or one CplD */
+    uint8_t data[EH_MWR_MAX];    /* register MWr, WC write, or one CplD (<= EH_RCB) */
 };
 
 struct eh_pend {                 /* an engine MRd awaiting completion */

@@ -230,6 +230,18 @@ static void test_engine_proto_register(void **state)
     assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
     eh_wc_write(h, 1, 0xC0, w, 8);
     assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
+    /* Boundary: 256 bytes (a whole buffer) is the longest write taken: it
+     * closes buffer 0's block, a doorbell on the disabled engine (DB_OFF,
+     * not BAD_ACCESS); 264 bytes is a bad access and ignored (no doorbell). */
+    {
+        uint64_t big[33] = {0};
+        eh_wc_write(h, 0, 0, big, 32);
+        assert_int_equal(eh_rd32(h, NICTX_REG_ERR), NICTX_ERR_DB_OFF);
+        eh_wr32(h, NICTX_REG_ERR, NICTX_ERR_DB_OFF);
+        eh_wc_write(h, 0, 0, big, 33);
+        assert_int_equal(eh_rd32(h, NICTX_REG_ERR), NICTX_ERR_BAD_ACCESS);
+        eh_wr32(h, NICTX_REG_ERR, NICTX_ERR_BAD_ACCESS);
+    }
     eh_settle(h, 1000);
 }
 
@@ -820,6 +832,33 @@ static void frames_of_every_length(struct eh *h, uint32_t proto)
         assert_int_equal(eh_rd32(h, NICTX_REG_CNT_WC_DROP), 0);
 }
 
+/* The reassembly buffer fills exactly: with the wire held (no frame
+ * leaves, so no room comes back), frames of an eighth of the 32 KiB buffer,
+ * each whole words at every width, are fetched until the buffer is full
+ * and no further: eight of nine, the ninth once the wire runs. */
+static void test_engine_payload_buffer_fills_exactly(void **state)
+{
+    struct eh *h = *state;
+    const unsigned len = 32768 / 8, n = 9;
+    uint64_t w[2];
+    unsigned i;
+
+    engine_init(h, 6, NICTX_PROTO_TAIL);
+    eh_wr32(h, NICTX_REG_LINE_RATE, LINE_MAX_RATE);
+    eh_hold_wire(h, 1);
+    for (i = 0; i < n; i++)
+        post_at(h, LONG_BUS + (uint64_t)i * len, len, w);
+    eh_doorbell(h);
+    eh_run(h, 30000);
+    assert_int_equal(h->n_frames, 0);
+    assert_int_equal(h->n_mrds - h->n_desc_mrds, 8 * eh_mrd_count(h, LONG_BUS, len));
+    eh_hold_wire(h, 0);
+    eh_settle(h, 200000);
+    eh_check_frames(h);
+    assert_int_equal(eh_rd32(h, NICTX_REG_CNT_PKTS), n);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
+}
+
 static void test_engine_tail_lengths(void **state)
 {
     frames_of_every_length(*state, NICTX_PROTO_TAIL);
@@ -1251,6 +1290,7 @@ int main(void)
         ENGINE_TEST(test_engine_ur_payload_skips_and_stops),
         ENGINE_TEST(test_engine_ur_desc_tail),
         ENGINE_TEST(test_engine_ur_desc_owner),
+        ENGINE_TEST(test_engine_payload_buffer_fills_exactly),
         ENGINE_TEST(test_engine_tail_lengths),
         ENGINE_TEST(test_engine_owner_lengths),
         ENGINE_TEST(test_engine_wc_lengths),
