@@ -31,7 +31,9 @@
 //
 // MSI-X: the message goes to vector 0's entry (irq_addr_i, irq_data_i);
 // while msix_mask_i[0] is set a message due waits (its pending bit, pba_o,
-// is set) and goes out once when the vector is unmasked.
+// is set), the interrupts due meanwhile are taken into it (their counts
+// and timer restart as if it had gone), and it goes out once when the
+// vector is unmasked.
 //
 // Queues (multi_i: QUEUES > 1; docs/device.md, Queues, Completions and
 // interrupts): every queue runs the rules above on its own, with the
@@ -200,7 +202,8 @@ module nictx_cpl #(
     at_tail = head_q == tail_i;
     // An interrupt is due; it waits for a completion write that covers
     // every completion so far (one already waiting to go out may not).
-    irq_trig = irq_on && !irq_pend_q && irq_cnt_q != '0 &&
+    // (A message held by the mask takes later ones into it: one message.)
+    irq_trig = irq_on && (!irq_pend_q || msix_mask_i[0]) && irq_cnt_q != '0 &&
                ((irq_thresh_i != '0 && irq_cnt_q >= irq_thresh_i) ||
                 (irq_timer_i != '0 && tmr_run_q && tmr_q == '0));
     irq_due = irq_trig && !(wb_on && wb_pend_q && wb_cnt_q != '0);
