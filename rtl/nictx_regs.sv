@@ -5,8 +5,8 @@
 // or 8 bytes at an 8-aligned offset; data lanes follow address bits [2:0])
 // and answers each MRd with a CplD carrying the aligned 8-byte word that
 // holds the requested bytes (the host takes its lanes by address).  BAR0 is
-// 8 KiB: the registers are its first 256 bytes, the queue blocks at 0x1000
-// (below); MWrs to the write-combining window (0x200..0x3FF) go to
+// 8 KiB: the registers are its first 256 bytes, the MSI-X table at 0x800
+// and its PBA at 0xC00 (below), the queue blocks at 0x1000 (below); MWrs to the write-combining window (0x200..0x3FF) go to
 // nictx_wc, everything else comes here.  An access of another size or
 // alignment, or beyond the register page and the blocks of queues in use
 // (an MRd of the WC window included), sets nictx_reg_pkg::ErrBadAccess; such an MRd is
@@ -57,9 +57,20 @@
 // RING_LOG2 and WB_ADDR_* (one storage, two addresses); ring_base_o,
 // ring_log2_o, tail_o and wb_addr_o are queue 0's.  An access to the block
 // of a queue >= QUEUES is refused (BAD_ACCESS; a read answers UR).  With
-// QUEUES > 1 an enable is refused (ErrCfg) unless PROTO is TAIL, CPL_MODE
-// HEAD_WB and IRQ_THRESH and IRQ_TIMER 0; any queue in use with ring base 0
-// also refuses it.  A doorbell carries its queue (db_q_o).
+// QUEUES > 1 an enable is refused (ErrCfg) unless PROTO is TAIL; any queue
+// in use with ring base 0 also refuses it.  A doorbell carries its queue
+// (db_q_o).  Each queue's CQ_BASE and CQ_LOG2 are in its block (queue 0's
+// the page's CQ_BASE and CQ_LOG2: q0_alias), ring configuration like
+// RING_BASE; the completion writer reads them through the c_ (the
+// completing queue) and w_ (the queue whose write goes out) ports.
+//
+// MSI-X (docs/device.md, Completions and interrupts): vector v's table
+// entry at 0x800 + v * 0x10 (req_off_i[12:10] 3'b010, v = req_off_i[9:4]),
+// MSG_ADDR, MSG_DATA (arrays indexed by vector, the same index aq as the
+// queue blocks) and VEC_CTRL.MASK (a bit vector, msix_mask_o); vector 0's
+// MSG_ADDR and MSG_DATA are the page's IRQ_ADDR and IRQ_DATA (v0_alias).
+// Vectors >= QUEUES are refused like queue blocks.  The PBA (0xC00,
+// 0xC04) reads pba_i, the completion writer's pending bits; read-only.
 module nictx_regs #(
   parameter int unsigned DescFetchMaxHw = 32,
   parameter int unsigned DescReadsHw    = 8,
