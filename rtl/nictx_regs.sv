@@ -329,10 +329,15 @@ module nictx_regs #(
       logic [6:0]  al;
       logic [4:0]  ml;
       o  = rd_base | (k == 0 ? 8'h00 : 8'h04);
-      al = blk ? {1'b1, o[5:0]} : pg ? q0_alias(o) : 7'd0;
-      ml = mx ? {1'b1, o[3:0]} : pg ? v0_alias(o) : 5'd0;
+      al = 7'd0;
+      ml = 5'd0;
       v  = 32'd0;
-      // Only a register read takes the mux's value (not decoded every clock).
+      // Only a register read takes the mux's value (not decoded every clock:
+      // the model runs a function call even in a ternary's other arm).
+      if (req_valid_i && req_type_i == nictx_pkg::TlpMRd) begin
+        al = blk ? {1'b1, o[5:0]} : pg ? q0_alias(o) : 7'd0;
+        ml = mx ? {1'b1, o[3:0]} : pg ? v0_alias(o) : 5'd0;
+      end
       if (!(req_valid_i && req_type_i == nictx_pkg::TlpMRd)) begin
         v = 32'd0;
       end else if (pba) begin
@@ -492,8 +497,12 @@ module nictx_regs #(
     for (int unsigned k = 0; k < 2; k++) begin
       logic [6:0] wal;  // a queue register: {1, its offset in the block}
       logic [4:0] wml;  // an MSI-X table register: {1, its offset in the entry}
-      wal = blk ? {1'b1, wr_off[k][5:0]} : pg ? q0_alias(wr_off[k]) : 7'd0;
-      wml = mx ? {1'b1, wr_off[k][3:0]} : pg ? v0_alias(wr_off[k]) : 5'd0;
+      wal = 7'd0;
+      wml = 5'd0;
+      if (wr_en[k]) begin  // (decoded only for a write)
+        wal = blk ? {1'b1, wr_off[k][5:0]} : pg ? q0_alias(wr_off[k]) : 7'd0;
+        wml = mx ? {1'b1, wr_off[k][3:0]} : pg ? v0_alias(wr_off[k]) : 5'd0;
+      end
       if (wr_en[k] && pba) begin
         err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;  // read-only
       end else if (wr_en[k] && wml[4]) begin
