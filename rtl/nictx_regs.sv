@@ -503,9 +503,11 @@ module nictx_regs #(
         wal = blk ? {1'b1, wr_off[k][5:0]} : pg ? q0_alias(wr_off[k]) : 7'd0;
         wml = mx ? {1'b1, wr_off[k][3:0]} : pg ? v0_alias(wr_off[k]) : 5'd0;
       end
-      if (wr_en[k] && pba) begin
+      if (!wr_en[k]) begin
+        // (no write: nothing to decode)
+      end else if (pba) begin
         err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;  // read-only
-      end else if (wr_en[k] && wml[4]) begin
+      end else if (wml[4]) begin
         unique case (wml[3:0])
           nictx_reg_pkg::MsixRegMsgAddrLo: irq_addr_d[31:0] = {wr_val[k][31:2], 2'b00};
           nictx_reg_pkg::MsixRegMsgAddrHi: irq_addr_d[63:32] = wr_val[k];
@@ -516,7 +518,7 @@ module nictx_regs #(
           end
           default: err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
         endcase
-      end else if (wr_en[k] && wal[6]) begin
+      end else if (wal[6]) begin
         unique case (wal[5:0])
           nictx_reg_pkg::QRegTail: begin
             if (!enable_q) begin
@@ -562,7 +564,7 @@ module nictx_regs #(
           end
           default: err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;  // read-only or unknown
         endcase
-      end else if (wr_en[k]) begin
+      end else begin
         unique case (wr_off[k])
           nictx_reg_pkg::RegCtrl: begin
             if (wr_val[k][31:2] != 30'd0) begin
