@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* nictx-regmap: rdl=6817e0e5ab3b7db22d879b4325fda28bed148df693fa8ec4c67860746f726b27 gen=46d6848367cac5af74a17d04cf1483308aa6b3b49295975fac1efd49a8eee5c4 body=2feb1192bd65ed23212cffb17acd0e0057d5f06e2e4b2752aeabb2020af37ee4 */
+/* nictx-regmap: rdl=08ae178cb230682cc91c91f216b003893ffd84300eee12c10c41621cba6d8ba5 gen=9647d6ec1167d2f7018b1a1b2cfc3898cfd5dcbcf6accc64c315227754203b01 body=e72ac10290db9a865b3955ee16844f40e4f0055a7afc2ecf452eec9925627bc9 */
 /*
  * nictx_regs_gen.h - the BAR0 register map of the nictx transmit engine:
  * offsets, fields, reset values and access of every register.
@@ -27,8 +27,7 @@
 #define NICTX_REG_CTRL_RESET     0x00000000u
 /* bit 0, rw, reset 0: Fetch and send, every queue in use.  Enabling with
  * RING_BASE 0 (of any queue in use) or a queue reset still pending is refused
- * (ERR.CFG); with QUEUES > 1 also unless PROTO is TAIL, CPL_MODE HEAD_WB and
- * IRQ_THRESH and IRQ_TIMER 0.
+ * (ERR.CFG); with QUEUES > 1 also unless PROTO is TAIL.
  */
 #define NICTX_CTRL_ENABLE        0x1u
 /* bit 1, wo, reset 0: Write 1 while disabled (and ENABLE 0 in the same
@@ -513,6 +512,26 @@
 #define NICTX_DRR_QUANTUM_VALUE_WIDTH 17u
 #define NICTX_DRR_QUANTUM_VALUE_MASK 0x0001FFFFu
 
+/* PBA_LO 0xC00 RO: Pending bits, vectors 0..31.  MSI-X Pending Bit Array,
+ * bits 31:0: bit v set while vector v is masked with a message due.
+ */
+#define NICTX_REG_PBA_LO         0xC00u
+#define NICTX_REG_PBA_LO_RESET   0x00000000u
+/* bits 31:0, ro, reset 0:  */
+#define NICTX_PBA_LO_VALUE_SHIFT 0u
+#define NICTX_PBA_LO_VALUE_WIDTH 32u
+#define NICTX_PBA_LO_VALUE_MASK  0xFFFFFFFFu
+
+/* PBA_HI 0xC04 RO: Pending bits, vectors 32..63.  MSI-X Pending Bit Array,
+ * bits 63:32 (bit 0 is vector 32).
+ */
+#define NICTX_REG_PBA_HI         0xC04u
+#define NICTX_REG_PBA_HI_RESET   0x00000000u
+/* bits 31:0, ro, reset 0:  */
+#define NICTX_PBA_HI_VALUE_SHIFT 0u
+#define NICTX_PBA_HI_VALUE_WIDTH 32u
+#define NICTX_PBA_HI_VALUE_MASK  0xFFFFFFFFu
+
 /* WC 0x200..0x3FF WO: Write-combining descriptor window.  Two 256-byte
  * buffers (0x200 and 0x300), used alternately; MWr only (a read sets
  * ERR.BAD_ACCESS and is answered with Unsupported Request).  The driver
@@ -524,11 +543,65 @@
 #define NICTX_WC_BASE            0x200u
 #define NICTX_WC_SIZE            0x200u
 
+/* MSIX[64] @ 0x800 += 0x10: MSI-X table entry.  Vector v's entry at 0x800 + v
+ * * 0x10 (PCIe Base Specification, MSI-X Table Structure); queue q signals
+ * vector q.  Vector 0's MSG_ADDR_* and MSG_DATA are the register page's
+ * IRQ_ADDR_* and IRQ_DATA (the same storage). An access to the entry of a
+ * vector >= QUEUES sets ERR.BAD_ACCESS (a read is answered with Unsupported
+ * Request).
+ */
+#define NICTX_MSIX_BASE          0x0800u
+#define NICTX_MSIX_STRIDE        0x10u
+#define NICTX_MSIX_MAX           64u
+#define NICTX_REG_MSIX(v, r) (NICTX_MSIX_BASE + (v) * NICTX_MSIX_STRIDE + (r))
+
+/* MSIX[v].MSG_ADDR_LO 0x00 RW: Message address, low.  As IRQ_ADDR_LO, for
+ * this vector.
+ */
+#define NICTX_MSIXREG_MSG_ADDR_LO 0x00u
+#define NICTX_MSIXREG_MSG_ADDR_LO_RESET 0x00000000u
+/* bits 31:2, rw, reset 0: Address bits 31:2 (4-byte aligned; bits 1:0 read
+ * 0).
+ */
+#define NICTX_MSIX_MSG_ADDR_LO_ADDR_SHIFT 2u
+#define NICTX_MSIX_MSG_ADDR_LO_ADDR_WIDTH 30u
+#define NICTX_MSIX_MSG_ADDR_LO_ADDR_MASK 0xFFFFFFFCu
+
+/* MSIX[v].MSG_ADDR_HI 0x04 RW: Message address, high.  As IRQ_ADDR_HI, for
+ * this vector.
+ */
+#define NICTX_MSIXREG_MSG_ADDR_HI 0x04u
+#define NICTX_MSIXREG_MSG_ADDR_HI_RESET 0x00000000u
+/* bits 31:0, rw, reset 0:  */
+#define NICTX_MSIX_MSG_ADDR_HI_ADDR_SHIFT 0u
+#define NICTX_MSIX_MSG_ADDR_HI_ADDR_WIDTH 32u
+#define NICTX_MSIX_MSG_ADDR_HI_ADDR_MASK 0xFFFFFFFFu
+
+/* MSIX[v].MSG_DATA 0x08 RW: Message data.  As IRQ_DATA, for this vector. */
+#define NICTX_MSIXREG_MSG_DATA   0x08u
+#define NICTX_MSIXREG_MSG_DATA_RESET 0x00000000u
+/* bits 31:0, rw, reset 0:  */
+#define NICTX_MSIX_MSG_DATA_VALUE_SHIFT 0u
+#define NICTX_MSIX_MSG_DATA_VALUE_WIDTH 32u
+#define NICTX_MSIX_MSG_DATA_VALUE_MASK 0xFFFFFFFFu
+
+/* MSIX[v].VEC_CTRL 0x0C RW: Vector control.  Bits 31:1 reserved (a write with
+ * them set is refused).
+ */
+#define NICTX_MSIXREG_VEC_CTRL   0x0Cu
+#define NICTX_MSIXREG_VEC_CTRL_RESET 0x00000000u
+/* bit 0, rw, reset 0: Mask: a message due is held (its PBA bit set) and sent
+ * once when the vector is unmasked.  Resets to 0 (unmasked), unlike the PCIe
+ * specification's masked-at-reset, so that a driver that never writes it
+ * works as before the table.
+ */
+#define NICTX_MSIX_VEC_CTRL_MASK 0x1u
+
 /* Q[64] @ 0x1000 += 0x40: Queue register block.  Queue q's registers at
  * 0x1000 + q * 0x40 (the doorbell stride). Queue 0's TAIL, HEAD, RING_BASE_*,
- * RING_LOG2 and WB_ADDR_* are the register page's (the same storage).  An
- * access to the block of a queue >= QUEUES sets ERR.BAD_ACCESS (a read is
- * answered with Unsupported Request).
+ * RING_LOG2, WB_ADDR_*, CQ_BASE_* and CQ_LOG2 are the register page's (the
+ * same storage).  An access to the block of a queue >= QUEUES sets
+ * ERR.BAD_ACCESS (a read is answered with Unsupported Request).
  */
 #define NICTX_Q_BASE             0x1000u
 #define NICTX_Q_STRIDE           0x40u
@@ -647,6 +720,38 @@
 #define NICTX_Q_CNT_BYTES_HI_VALUE_WIDTH 32u
 #define NICTX_Q_CNT_BYTES_HI_VALUE_MASK 0xFFFFFFFFu
 
+/* Q[q].CQ_BASE_LO 0x2C RW: Completion queue base, low.  As CQ_BASE_LO, for
+ * this queue's completion queue.
+ */
+#define NICTX_QREG_CQ_BASE_LO    0x2Cu
+#define NICTX_QREG_CQ_BASE_LO_RESET 0x00000000u
+/* bits 31:3, rw, reset 0: Address bits 31:3 (8-byte aligned; bits 2:0 read
+ * 0).
+ */
+#define NICTX_Q_CQ_BASE_LO_ADDR_SHIFT 3u
+#define NICTX_Q_CQ_BASE_LO_ADDR_WIDTH 29u
+#define NICTX_Q_CQ_BASE_LO_ADDR_MASK 0xFFFFFFF8u
+
+/* Q[q].CQ_BASE_HI 0x30 RW: Completion queue base, high.  As CQ_BASE_HI, for
+ * this queue's completion queue.
+ */
+#define NICTX_QREG_CQ_BASE_HI    0x30u
+#define NICTX_QREG_CQ_BASE_HI_RESET 0x00000000u
+/* bits 31:0, rw, reset 0:  */
+#define NICTX_Q_CQ_BASE_HI_ADDR_SHIFT 0u
+#define NICTX_Q_CQ_BASE_HI_ADDR_WIDTH 32u
+#define NICTX_Q_CQ_BASE_HI_ADDR_MASK 0xFFFFFFFFu
+
+/* Q[q].CQ_LOG2 0x34 RW: Completion queue size.  As CQ_LOG2, for this queue's
+ * completion queue.
+ */
+#define NICTX_QREG_CQ_LOG2       0x34u
+#define NICTX_QREG_CQ_LOG2_RESET 0x00000008u
+/* bits 4:0, rw, reset 8: log2 of the CQ size, 3..16 (reset 256 CQEs). */
+#define NICTX_Q_CQ_LOG2_VALUE_SHIFT 0u
+#define NICTX_Q_CQ_LOG2_VALUE_WIDTH 5u
+#define NICTX_Q_CQ_LOG2_VALUE_MASK 0x0000001Fu
+
 /* Every register: X(name, offset, reset, access, swmod). */
 #define NICTX_REGS(X) \
     X(CTRL,           0x00u, 0x00000000u, RW,  0) \
@@ -690,8 +795,19 @@
     X(CQ_LOG2,        0x98u, 0x00000008u, RW,  0) \
     X(QUEUES,         0x9Cu, 0x00000001u, RW,  0) \
     X(SCHED,          0xA0u, 0x00000000u, RW,  0) \
-    X(DRR_QUANTUM,    0xA4u, 0x00000800u, RW,  0)
-#define NICTX_NUM_REGS           42u
+    X(DRR_QUANTUM,    0xA4u, 0x00000800u, RW,  0) \
+    X(PBA_LO,         0xC00u, 0x00000000u, RO,  0) \
+    X(PBA_HI,         0xC04u, 0x00000000u, RO,  0)
+#define NICTX_NUM_REGS           44u
+
+/* Every register of an entry of MSIX: X(name, offset in the block, reset,
+ * access, swmod). */
+#define NICTX_MSIXREGS(X) \
+    X(MSG_ADDR_LO, 0x00u, 0x00000000u, RW,  0) \
+    X(MSG_ADDR_HI, 0x04u, 0x00000000u, RW,  0) \
+    X(MSG_DATA,    0x08u, 0x00000000u, RW,  0) \
+    X(VEC_CTRL,    0x0Cu, 0x00000000u, RW,  0)
+#define NICTX_NUM_MSIXREGS       4u
 
 /* Every register of a queue block: X(name, offset in the block, reset,
  * access, swmod). */
@@ -706,7 +822,10 @@
     X(WB_ADDR_HI,   0x1Cu, 0x00000000u, RW,  0) \
     X(CNT_PKTS,     0x20u, 0x00000000u, RO,  0) \
     X(CNT_BYTES_LO, 0x24u, 0x00000000u, RO,  0) \
-    X(CNT_BYTES_HI, 0x28u, 0x00000000u, RO,  0)
-#define NICTX_NUM_QREGS          11u
+    X(CNT_BYTES_HI, 0x28u, 0x00000000u, RO,  0) \
+    X(CQ_BASE_LO,   0x2Cu, 0x00000000u, RW,  0) \
+    X(CQ_BASE_HI,   0x30u, 0x00000000u, RW,  0) \
+    X(CQ_LOG2,      0x34u, 0x00000008u, RW,  0)
+#define NICTX_NUM_QREGS          14u
 
 #endif /* NICTX_REGS_GEN_H */

@@ -142,6 +142,25 @@ static void txq_program_device(struct platform *p, const struct txq_cfg *cfg,
         plat_mmio_write32(p, NICTX_REG_CPL_TIMEOUT, cfg->cpl_timeout);
 }
 
+/* Queue q > 0's completion queue (through its block) and its MSI-X vector,
+ * vector q (queue 0's are the register page's CQ_BASE, CQ_LOG2, IRQ_ADDR
+ * and IRQ_DATA: txq_program_device). */
+static void txq_program_cpl(struct txq *q, struct platform *p, const struct txq_cfg *cfg,
+                            dma_addr_t cq_dma, unsigned cq_log2)
+{
+    if (cfg->clean == TXQ_CLEAN_CQ) {
+        /* CQ_BASE_LO/HI of a block (0x2C/0x30) are not 8-byte aligned: two
+         * 4-byte writes. */
+        plat_mmio_write32(p, txq_reg(q->qid, NICTX_QREG_CQ_BASE_LO), (uint32_t)cq_dma);
+        plat_mmio_write32(p, txq_reg(q->qid, NICTX_QREG_CQ_BASE_HI), (uint32_t)(cq_dma >> 32));
+        plat_mmio_write32(p, txq_reg(q->qid, NICTX_QREG_CQ_LOG2), cq_log2);
+    }
+    if (cfg->irq_thresh || cfg->irq_timer) {
+        plat_mmio_write64(p, NICTX_REG_MSIX(q->qid, NICTX_MSIXREG_MSG_ADDR_LO), cfg->irq_addr);
+        plat_mmio_write32(p, NICTX_REG_MSIX(q->qid, NICTX_MSIXREG_MSG_DATA), cfg->irq_data);
+    }
+}
+
 int txq_init(struct txq *q, struct platform *p, const struct txq_cfg *cfg,
              txq_complete_fn done, void *done_ctx)
 {
@@ -254,6 +273,8 @@ int txq_init(struct txq *q, struct platform *p, const struct txq_cfg *cfg,
     txq_program_queue(q, p, cfg);
     if (cfg->queue == 0)
         txq_program_device(p, cfg, cq_dma, cq_log2);
+    else
+        txq_program_cpl(q, p, cfg, cq_dma, cq_log2);
     if (cfg->queue == txq_queues(cfg) - 1)
         plat_mmio_write32(p, NICTX_REG_CTRL, NICTX_CTRL_ENABLE);
     return 0;

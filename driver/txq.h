@@ -105,7 +105,8 @@ struct txq_cfg {
     uint32_t irq_timer;      /* NICTX_REG_IRQ_TIMER: interrupt moderation
                                 timer, device cycles below 2^24, 0 = off */
     unsigned cq_log2;        /* TXQ_CLEAN_CQ: CQ size 1 << cq_log2, ring_log2..16;
-                                0: the ring's size */
+                                0: the ring's size; each queue its own CQ, in
+                                its block (queue 0: CQ_BASE, CQ_LOG2) */
     unsigned desc_fetch_max; /* descriptors per fetch, 1..32 */
     unsigned desc_inflight;  /* descriptor reads in flight, 1..8; 0: the device's reset value
                                 (written only when it differs from it, as the
@@ -115,7 +116,9 @@ struct txq_cfg {
                                 cycle, 8.16 fixed, 1..TXQ_LINE_RATE_MAX */
     enum txq_clean_mode clean;
     uint64_t irq_addr;       /* MSI-X address: nonzero and 4-byte aligned if
-                                irq_thresh > 0 or irq_timer > 0, else must be 0 */
+                                irq_thresh > 0 or irq_timer > 0, else must be 0;
+                                queue q programs it into MSI-X vector q's entry
+                                (queue 0: IRQ_ADDR, the same storage) */
     uint32_t irq_data;       /* MSI-X data (ignored if irq_thresh == 0) */
     unsigned max_tags;       /* DMA read tags the device may use, 1..256;
                                 0 leaves the device's reset value (32) */

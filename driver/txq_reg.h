@@ -5,8 +5,8 @@
  * The multi-queue spec (issue 8 item 3; docs/user-guide.md, Queues) gives
  * queue q a block of
  * registers at NICTX_REG_Q(q, r), r a NICTX_QREG_* offset, and makes queue
- * 0's block an alias of today's TAIL, HEAD, RING_BASE_*, RING_LOG2 and
- * WB_ADDR_*.  The driver reaches every queue, queue 0 too, through its
+ * 0's block an alias of today's TAIL, HEAD, RING_BASE_*, RING_LOG2,
+ * WB_ADDR_*, CQ_BASE_* and CQ_LOG2 (issue 8 item 4: the per-queue CQ).  The driver reaches every queue, queue 0 too, through its
  * block.
  *
  * txq_reg(q, r): the BAR0 offset of queue q's register r.
@@ -35,6 +35,9 @@ static inline uint32_t txq_reg_legacy(uint32_t r)
     case NICTX_QREG_RING_LOG2: return NICTX_REG_RING_LOG2;
     case NICTX_QREG_WB_ADDR_LO: return NICTX_REG_WB_ADDR_LO;
     case NICTX_QREG_WB_ADDR_HI: return NICTX_REG_WB_ADDR_HI;
+    case NICTX_QREG_CQ_BASE_LO: return NICTX_REG_CQ_BASE_LO;
+    case NICTX_QREG_CQ_BASE_HI: return NICTX_REG_CQ_BASE_HI;
+    case NICTX_QREG_CQ_LOG2: return NICTX_REG_CQ_LOG2;
     default: return TXQ_REG_NONE; /* WEIGHT, CNT_*: the block only */
     }
 }
@@ -49,6 +52,7 @@ static inline int txq_reg_decode(uint32_t off, unsigned *q, uint32_t *r)
     static const uint32_t legacy[] = {
         NICTX_QREG_TAIL, NICTX_QREG_HEAD, NICTX_QREG_RING_BASE_LO, NICTX_QREG_RING_BASE_HI,
         NICTX_QREG_RING_LOG2, NICTX_QREG_WB_ADDR_LO, NICTX_QREG_WB_ADDR_HI,
+        NICTX_QREG_CQ_BASE_LO, NICTX_QREG_CQ_BASE_HI, NICTX_QREG_CQ_LOG2,
     };
 
     if (off >= NICTX_Q_BASE && off < NICTX_REG_Q(NICTX_Q_MAX, 0u)) {

@@ -29,17 +29,38 @@
 // completion write that covers every completion counted so far, so the
 // host sees them when it takes the interrupt.
 //
-// Queues (multi_i: QUEUES > 1; docs/device.md, Queues): only head
-// writeback, no interrupts (nictx_regs refuses anything else).  Each
-// queue has its head and its count of unreported completions, arrays
-// indexed by queue; pkt_done_i advances pkt_q_i's (its ring size, tail and
-// writeback address come from the register block through c_q_o).  A
-// queue's completion write is due after wb_thresh_i of its completions or
-// when its head reaches its tail, if its WB_ADDR is not 0: the queue's bit
-// in a pending mask is set, and the output register sends the pending
-// queues round robin (prim_rr_pick), each one 4-byte MWr of its head now
-// to its WB_ADDR (w_q_o, w_wb_addr_i).  The single-queue logic above then
-// stays idle.  hr_head_o is the head of queue hr_q_i (register reads).
+// MSI-X: the message goes to vector 0's entry (irq_addr_i, irq_data_i);
+// while msix_mask_i[0] is set a message due waits (its pending bit, pba_o,
+// is set), the interrupts due meanwhile are taken into it (their counts
+// and timer restart as if it had gone), and it goes out once when the
+// vector is unmasked.
+//
+// Queues (multi_i: QUEUES > 1; docs/device.md, Queues, Completions and
+// interrupts): every queue runs the rules above on its own, with the
+// global CPL_MODE, WB_THRESH, IRQ_THRESH and IRQ_TIMER.  Per-queue state
+// lives in arrays (or bit vectors) indexed by queue; pkt_done_i advances
+// pkt_q_i's (its ring size, tail, WB_ADDR and CQ_BASE come from the
+// register block through c_q_o).  A queue's completion write is due after
+// wb_thresh_i of its completions, when its head reaches its tail, or when
+// its interrupt is due with completions not yet reported: its bit in a
+// pending mask is set, and the output register sends the pending queues
+// round robin (prim_rr_pick), each one MWr built from the queue's state
+// when it goes out (w_q_o: its WB_ADDR, ring, CQ come back through w_*_i):
+// HEAD_WB its head now, DESC_WB the DD of the descriptor before its head,
+// CQ a CQE at its producer index covering its completions since its last
+// write.  A queue's interrupt is due at irq_thresh_i of its completions
+// not yet signalled, or when its moderation timer expires; it waits for the
+// queue's completion write and for its vector to be unmasked, then goes out
+// (round robin among such queues, after the pending completion writes) to
+// vector q's entry (w_msix_addr_i, w_msix_data_i).  The timers: IRQ_TIMER
+// is global, so deadlines are in the order the timers start: a FIFO of
+// (queue, deadline) against one free-running cycle count, only its head
+// compared; an entry whose timer was stopped (its queue's interrupt went
+// by the threshold) is dropped when it reaches the head.  If a timer must
+// start with the FIFO full (NumQueues entries, stale ones included), the
+// head entry leaves early: its interrupt fires now (never late, never
+// lost).  The single-queue logic above stays idle.  hr_head_o is the head
+// of queue hr_q_i (register reads).
 //
 // Handshake: wr_valid_o never waits for wr_ready_i; fields are registers.
 module nictx_cpl #(
@@ -54,8 +75,17 @@ module nictx_cpl #(
   input  logic [4:0]  c_ring_log2_i,
   input  logic [15:0] c_tail_i,
   input  logic [63:0] c_wb_addr_i,
-  output logic [QW-1:0] w_q_o,       // the queue whose completion write goes out next
+  input  logic [63:0] c_cq_base_i,
+  output logic [QW-1:0] w_q_o,       // the queue whose completion write or interrupt goes out next
   input  logic [63:0] w_wb_addr_i,   // ... its WB_ADDR
+  input  logic [63:0] w_ring_base_i, // ... ring
+  input  logic [4:0]  w_ring_log2_i,
+  input  logic [63:0] w_cq_base_i,   // ... CQ
+  input  logic [4:0]  w_cq_log2_i,
+  input  logic [63:0] w_msix_addr_i, // ... and vector
+  input  logic [31:0] w_msix_data_i,
+  input  logic [NumQueues-1:0] msix_mask_i,  // VEC_CTRL.MASK per vector
+  output logic [63:0] pba_o,         // pending bits: a message due on a masked vector
   input  logic [QW-1:0] hr_q_i,
   output logic [15:0] hr_head_o,
   input  logic [4:0]  ring_log2_i,
@@ -104,24 +134,60 @@ module nictx_cpl #(
   logic [31:0] dd_word;
 
   // Queues (multi_i)
+  localparam int unsigned NP  = NumQueues > 1 ? NumQueues : 2;  // pickers' width
+  localparam int unsigned PW  = NumQueues > 1 ? QW : 1;
+  localparam int unsigned TdW = 26;     // deadlines: IRQ_TIMER + 1 < 2^25 cycles ahead
   logic [15:0] mhead_m [NumQueues];     // head per queue
-  logic [15:0] mcnt_m  [NumQueues];     // completions not yet reported, per queue
+  logic [15:0] mcnt_m  [NumQueues];     // completions since the last write was due
+  logic [15:0] mrc_m   [NumQueues];     // completions since the last write went out
+  logic [15:0] mpi_m   [NumQueues];     // CQ producer index
+  logic [15:0] micnt_m [NumQueues];     // completions not yet signalled
+  logic [TdW-1:0] mdl_m [NumQueues];    // the running timer's deadline
   logic [NumQueues-1:0] mpend_d, mpend_q;  // a completion write is due
-  logic [QW-1:0] mptr_d, mptr_q;        // round robin over the pending ones
-  logic [QW-1:0] mw_q;
-  logic          mw_any, m_send, m_due;
-  logic [15:0]   m_mask, m_head, m_cnt;
-  logic          pkt_done_s;            // a completion for the single-queue logic
+  logic [NumQueues-1:0] mph_d, mph_q;      // phase of the slot at the head
+  logic [NumQueues-1:0] mcph_d, mcph_q;    // CQ phase
+  logic [NumQueues-1:0] mirq_d, mirq_q;    // an interrupt is due
+  logic [NumQueues-1:0] mrun_d, mrun_q;    // the moderation timer runs
+  logic [QW-1:0] mptr_d, mptr_q;        // round robin over the pending writes
+  logic [QW-1:0] miptr_d, miptr_q;      // ... and the due interrupts
+  logic [QW-1:0] mw_q, mi_q;
+  logic          mw_any, mi_any, m_free, m_send, mi_send, m_due, m_wr_on;
+  logic [15:0]   m_mask, m_head, m_cnt, m_rc, m_ic;
+  logic [15:0]   w_mask, w_cmask, w_last;
+  logic          w_ph;
+  logic          m_start, m_trig_c, m_trig_t, m_force_c, m_force_t;
+  logic [NumQueues-1:0] mi_req;
+  // Timer FIFO: queue and deadline per entry, in deadline order.
+  logic [QW-1:0]  tf_q_m  [NP];
+  logic [TdW-1:0] tf_dl_m [NP];
+  logic [PW:0]    tf_rd_d, tf_rd_q, tf_wr_d, tf_wr_q;  // pointers, one wrap bit
+  logic [TdW-1:0] now_d, now_q;         // free-running cycle count (multi_i)
+  logic [QW-1:0]  tf_hq;                // the head entry's queue
+  logic [TdW-1:0] tf_dl, tf_left;       // ... its deadline, cycles to it
+  logic           tf_any, tf_full, tf_live, tf_pop;
+  logic           pkt_done_s;           // a completion for the single-queue logic
 
   assign pkt_done_s = pkt_done_i && !multi_i;
 
   prim_rr_pick #(
-    .N (NumQueues > 1 ? NumQueues : 2)
+    .N (NP)
   ) u_wb_pick (
-    .req_i   ((NumQueues > 1 ? NumQueues : 2)'(mpend_q)),
-    .ptr_i   ((NumQueues > 1 ? QW : 1)'(mptr_q)),
+    .req_i   (NP'(mpend_q)),
+    .ptr_i   (PW'(mptr_q)),
     .idx_o   (mw_q),
     .valid_o (mw_any)
+  );
+
+  // An interrupt goes after its queue's completion write, unmasked.
+  assign mi_req = mirq_q & ~mpend_q & ~msix_mask_i;
+
+  prim_rr_pick #(
+    .N (NP)
+  ) u_irq_pick (
+    .req_i   (NP'(mi_req)),
+    .ptr_i   (PW'(miptr_q)),
+    .idx_o   (mi_q),
+    .valid_o (mi_any)
   );
 
   always_comb begin
@@ -136,7 +202,8 @@ module nictx_cpl #(
     at_tail = head_q == tail_i;
     // An interrupt is due; it waits for a completion write that covers
     // every completion so far (one already waiting to go out may not).
-    irq_trig = irq_on && !irq_pend_q && irq_cnt_q != '0 &&
+    // (A message held by the mask takes later ones into it: one message.)
+    irq_trig = irq_on && (!irq_pend_q || msix_mask_i[0]) && irq_cnt_q != '0 &&
                ((irq_thresh_i != '0 && irq_cnt_q >= irq_thresh_i) ||
                 (irq_timer_i != '0 && tmr_run_q && tmr_q == '0));
     irq_due = irq_trig && !(wb_on && wb_pend_q && wb_cnt_q != '0);
@@ -217,44 +284,156 @@ module nictx_cpl #(
         wr_data_d  = wb_w_q;
         wr_len_d   = wb_l_q;
         wb_pend_d  = 1'b0;
-      end else if (irq_pend_q) begin
+      end else if (irq_pend_q && !msix_mask_i[0]) begin
         wr_valid_d = 1'b1;
         wr_addr_d  = irq_addr_i;
         wr_data_d  = irq_addr_i[2] ? {irq_data_i, 32'd0} : {32'd0, irq_data_i};
         wr_len_d   = 4'd4;
         irq_pend_d = 1'b0;
       end else if (m_send) begin
+        // The queue's completion write, from its state now.
+        unique case (cpl_mode_i)
+          nictx_reg_pkg::CplModeDescWb: begin
+            wr_valid_d = 1'b1;
+            wr_addr_d  = w_ring_base_i + {44'd0, w_last, 4'd12};
+            wr_data_d  = {w_ph, 30'd0, 1'b1, 32'd0};
+            wr_len_d   = 4'd4;
+          end
+          nictx_reg_pkg::CplModeCq: begin
+            wr_valid_d = w_cq_base_i != '0;
+            wr_addr_d  = w_cq_base_i + {45'd0, mpi_m[mw_q], 3'd0};
+            wr_data_d  = {mcph_q[mw_q], 31'd0, mrc_m[mw_q], w_last};
+            wr_len_d   = 4'd8;
+          end
+          default: begin
+            wr_valid_d = w_wb_addr_i != '0;
+            wr_addr_d  = w_wb_addr_i;
+            wr_data_d  = w_wb_addr_i[2] ? {16'd0, mhead_m[mw_q], 32'd0} : {48'd0, mhead_m[mw_q]};
+            wr_len_d   = 4'd4;
+          end
+        endcase
+      end else if (mi_send) begin
         wr_valid_d = 1'b1;
-        wr_addr_d  = w_wb_addr_i;
-        wr_data_d  = w_wb_addr_i[2] ? {16'd0, mhead_m[mw_q], 32'd0} : {48'd0, mhead_m[mw_q]};
+        wr_addr_d  = w_msix_addr_i;
+        wr_data_d  = w_msix_addr_i[2] ? {w_msix_data_i, 32'd0} : {32'd0, w_msix_data_i};
         wr_len_d   = 4'd4;
       end
     end
   end
 
-  // Queues: the completing queue's head and count; the pending mask.
+  // Queues: the completing queue's head and counts, the timer FIFO's head,
+  // the interrupts that become due, the pending masks.  Only with
+  // multi_i: one queue skips all of this.
   always_comb begin
-    m_send  = 1'b0;
-    m_mask  = '0;
-    m_head  = '0;
-    m_cnt   = '0;
-    m_due   = 1'b0;
-    mpend_d = mpend_q;
-    mptr_d  = mptr_q;
+    m_free    = 1'b0;
+    m_send    = 1'b0;
+    mi_send   = 1'b0;
+    m_mask    = '0;
+    m_head    = '0;
+    m_cnt     = '0;
+    m_rc      = '0;
+    m_ic      = '0;
+    m_due     = 1'b0;
+    m_wr_on   = 1'b0;
+    w_mask    = '0;
+    w_cmask   = '0;
+    w_last    = '0;
+    w_ph      = 1'b0;
+    m_start   = 1'b0;
+    m_trig_c  = 1'b0;
+    m_trig_t  = 1'b0;
+    m_force_c = 1'b0;
+    m_force_t = 1'b0;
+    tf_hq     = '0;
+    tf_dl     = '0;
+    tf_left   = '0;
+    tf_any    = 1'b0;
+    tf_full   = 1'b0;
+    tf_live   = 1'b0;
+    tf_pop    = 1'b0;
+    mpend_d   = mpend_q;
+    mptr_d    = mptr_q;
+    miptr_d   = miptr_q;
+    mph_d     = mph_q;
+    mcph_d    = mcph_q;
+    mirq_d    = mirq_q;
+    mrun_d    = mrun_q;
+    tf_rd_d   = tf_rd_q;
+    tf_wr_d   = tf_wr_q;
+    now_d     = now_q;
     if (multi_i) begin  // (only then: one queue skips all of this)
-      m_send = mw_any && (!wr_valid_q || wr_ready_i) && !wb_pend_q && !irq_pend_q;
-      if (pkt_done_i) begin
-        m_mask = 16'((17'd1 << c_ring_log2_i) - 17'd1);
-        m_head = (mhead_m[pkt_q_i] + 16'd1) & m_mask;
-        m_cnt  = mcnt_m[pkt_q_i] + 16'd1;
-        m_due  = wb_thresh_i != '0 && c_wb_addr_i != '0 &&
-                 (m_cnt >= wb_thresh_i || m_head == c_tail_i);
-      end
+      now_d  = now_q + 1'b1;
+      m_free = (!wr_valid_q || wr_ready_i) && !wb_pend_q && !irq_pend_q;
+      m_send  = mw_any && m_free;
+      mi_send = !mw_any && mi_any && m_free;
+      // The write that goes out: the batch's last descriptor and its phase.
+      w_mask  = 16'((17'd1 << w_ring_log2_i) - 17'd1);
+      w_cmask = 16'((17'd1 << w_cq_log2_i) - 17'd1);
+      w_last  = (mhead_m[mw_q] - 16'd1) & w_mask;
+      w_ph    = mhead_m[mw_q] == '0 ? !mph_q[mw_q] : mph_q[mw_q];
       if (m_send) begin
         mpend_d[mw_q] = 1'b0;
         mptr_d        = mw_q + 1'b1;
+        if (cpl_mode_i == nictx_reg_pkg::CplModeCq) begin
+          if (mpi_m[mw_q] == w_cmask) mcph_d[mw_q] = !mcph_q[mw_q];
+        end
       end
-      if (m_due) mpend_d[pkt_q_i] = 1'b1;
+      if (mi_send) begin
+        mirq_d[mi_q] = 1'b0;
+        miptr_d      = mi_q + 1'b1;
+      end
+
+      // The timer FIFO's head: dropped if its timer was stopped since,
+      // fired when its deadline is reached.
+      tf_any  = tf_rd_q != tf_wr_q;
+      tf_full = tf_rd_q[PW] != tf_wr_q[PW] && tf_rd_q[PW-1:0] == tf_wr_q[PW-1:0];
+      tf_hq   = tf_q_m[tf_rd_q[PW-1:0]];
+      tf_dl   = tf_dl_m[tf_rd_q[PW-1:0]];
+      tf_left = tf_dl - now_q;  // cycles to the deadline; top bit set once reached
+      tf_live = tf_any && mrun_q[tf_hq] && mdl_m[tf_hq] == tf_dl;
+      // (a timer about to start with the FIFO full takes the head's place)
+      tf_pop  = tf_any && (!tf_live || tf_left == '0 || tf_left[TdW-1] ||
+                           (tf_full && pkt_done_i && micnt_m[pkt_q_i] == '0 && irq_timer_i != '0));
+
+      if (pkt_done_i) begin
+        m_mask  = 16'((17'd1 << c_ring_log2_i) - 17'd1);
+        m_head  = (mhead_m[pkt_q_i] + 16'd1) & m_mask;
+        m_cnt   = mcnt_m[pkt_q_i] + 16'd1;
+        m_rc    = ((m_send && mw_q == pkt_q_i) ? 16'd0 : mrc_m[pkt_q_i]) + 16'd1;
+        m_ic    = micnt_m[pkt_q_i] + 16'd1;
+        unique case (cpl_mode_i)
+          nictx_reg_pkg::CplModeDescWb: m_wr_on = wb_thresh_i != '0;
+          nictx_reg_pkg::CplModeCq:     m_wr_on = wb_thresh_i != '0 && c_cq_base_i != '0;
+          default:                      m_wr_on = wb_thresh_i != '0 && c_wb_addr_i != '0;
+        endcase
+        m_due   = m_wr_on && (m_cnt >= wb_thresh_i || m_head == c_tail_i);
+        if (m_head == '0) mph_d[pkt_q_i] = !mph_q[pkt_q_i];
+        // The queue's interrupt: its threshold, or its timer's head entry
+        // in the same cycle; else the first completion starts its timer.
+        m_trig_c = (irq_thresh_i != '0 && m_ic >= irq_thresh_i) ||
+                   (tf_pop && tf_live && tf_hq == pkt_q_i);
+        m_start  = !m_trig_c && micnt_m[pkt_q_i] == '0 && irq_timer_i != '0;
+      end
+      m_trig_t = tf_pop && tf_live && !(pkt_done_i && tf_hq == pkt_q_i);
+
+      // Due interrupts: the queue's completions so far get a completion
+      // write first (forced if the batch is not full).
+      if (m_trig_c) begin
+        mirq_d[pkt_q_i] = 1'b1;
+        mrun_d[pkt_q_i] = 1'b0;
+        m_force_c       = wb_thresh_i != '0;
+      end
+      if (m_trig_t) begin
+        mirq_d[tf_hq] = 1'b1;
+        mrun_d[tf_hq] = 1'b0;
+        m_force_t     = wb_thresh_i != '0 && mrc_m[tf_hq] != '0 && !(m_send && mw_q == tf_hq);
+      end
+      if (m_due || m_force_c) mpend_d[pkt_q_i] = 1'b1;
+      if (m_force_t) mpend_d[tf_hq] = 1'b1;
+      if (m_start) mrun_d[pkt_q_i] = 1'b1;
+
+      if (tf_pop) tf_rd_d = tf_rd_q + 1'b1;
+      if (m_start) tf_wr_d = tf_wr_q + 1'b1;
     end
   end
 
@@ -263,21 +442,62 @@ module nictx_cpl #(
       for (int unsigned q = 0; q < NumQueues; q++) begin
         mhead_m[q] <= '0;
         mcnt_m[q]  <= '0;
+        mrc_m[q]   <= '0;
+        mpi_m[q]   <= '0;
+        micnt_m[q] <= '0;
+        mdl_m[q]   <= '0;
+      end
+      for (int unsigned e = 0; e < NP; e++) begin
+        tf_q_m[e]  <= '0;
+        tf_dl_m[e] <= '0;
       end
       mpend_q <= '0;
       mptr_q  <= '0;
+      miptr_q <= '0;
+      mph_q   <= '1;
+      mcph_q  <= '1;
+      mirq_q  <= '0;
+      mrun_q  <= '0;
+      tf_rd_q <= '0;
+      tf_wr_q <= '0;
+      now_q   <= '0;
     end else begin
+      if (m_send) begin
+        mrc_m[mw_q] <= '0;
+        if (cpl_mode_i == nictx_reg_pkg::CplModeCq) mpi_m[mw_q] <= (mpi_m[mw_q] + 16'd1) & w_cmask;
+      end
+      if (m_trig_t) begin
+        micnt_m[tf_hq] <= '0;
+        if (m_force_t) mcnt_m[tf_hq] <= '0;
+      end
       if (multi_i && pkt_done_i) begin
         mhead_m[pkt_q_i] <= m_head;
-        mcnt_m[pkt_q_i]  <= m_due ? 16'd0 : m_cnt;
+        mcnt_m[pkt_q_i]  <= (m_due || m_force_c) ? 16'd0 : m_cnt;
+        mrc_m[pkt_q_i]   <= m_rc;
+        micnt_m[pkt_q_i] <= m_trig_c ? 16'd0 : m_ic;
+      end
+      if (m_start) begin
+        mdl_m[pkt_q_i]                <= now_q + TdW'(irq_timer_i) + 1'b1;
+        tf_q_m[tf_wr_q[PW-1:0]]       <= pkt_q_i;
+        tf_dl_m[tf_wr_q[PW-1:0]]      <= now_q + TdW'(irq_timer_i) + 1'b1;
       end
       mpend_q <= mpend_d;
       mptr_q  <= mptr_d;
+      miptr_q <= miptr_d;
+      mph_q   <= mph_d;
+      mcph_q  <= mcph_d;
+      mirq_q  <= mirq_d;
+      mrun_q  <= mrun_d;
+      tf_rd_q <= tf_rd_d;
+      tf_wr_q <= tf_wr_d;
+      now_q   <= now_d;
     end
   end
 
   assign c_q_o     = pkt_q_i;
-  assign w_q_o     = mw_q;
+  assign w_q_o     = mw_any ? mw_q : mi_q;
+  assign pba_o     = multi_i ? 64'(mirq_q & msix_mask_i)
+                             : {63'd0, irq_pend_q && msix_mask_i[0]};
   assign hr_head_o = multi_i ? mhead_m[hr_q_i] : head_q;
 
   assign head_o     = head_q;
@@ -285,9 +505,10 @@ module nictx_cpl #(
   assign wr_addr_o  = wr_addr_q;
   assign wr_data_o  = wr_data_q;
   assign wr_len_o   = wr_len_q;
-  assign timer_o    = tmr_run_q;
-  assign idle_o     = !wr_valid_q && !wb_pend_q && !irq_pend_q && !wb_due && !irq_due &&
-                      mpend_q == '0;
+  // A message held by its vector's mask waits for the host, not the engine.
+  assign timer_o    = tmr_run_q || tf_rd_q != tf_wr_q;
+  assign idle_o     = !wr_valid_q && !wb_pend_q && !(irq_pend_q && !msix_mask_i[0]) &&
+                      !wb_due && !irq_due && mpend_q == '0 && (mirq_q & ~msix_mask_i) == '0;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -336,6 +557,19 @@ module nictx_cpl #(
     if (!rst_ni) unrep_q <= '0;
     else unrep_q <= unrep_q + {16'd0, pkt_done_s} - (wb_due ? {1'b0, wb_cnt_q} : 17'd0);
   end
+  // Queues: a completion write is owed to queue q from its interrupt's
+  // trigger (with completions not yet written) until one goes out.
+  logic [NumQueues-1:0] mq_owe_q, mq_owe_d;
+  always_comb begin
+    mq_owe_d = mq_owe_q;
+    if (m_send) mq_owe_d[mw_q] = 1'b0;
+    if (m_trig_c && m_force_c) mq_owe_d[pkt_q_i] = 1'b1;
+    if (m_trig_t && m_force_t) mq_owe_d[tf_hq] = 1'b1;
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) mq_owe_q <= '0;
+    else mq_owe_q <= mq_owe_d;
+  end
   // Immediate assertions at the rising edge, on the values before it (cheaper
   // in Verilator 5.006 than concurrent ones: nictx_dma_rd.sv says why).
   always @(posedge clk_i) begin
@@ -357,8 +591,26 @@ module nictx_cpl #(
       // An interrupt goes out only when every completion counted before it has
       // been captured for a completion write (when those are on).
       IrqAfterCplWrite_A: assert (!irq_due || (!wb_on || wb_due || wb_cnt_q == '0));
-      // Queues: only head writebacks, and the single-queue logic stays idle.
+      // Queues: the single-queue logic stays idle.
       MultiHeadWbOnly_A: assert (!multi_i || (!wb_due && !irq_due && !wb_pend_q && !irq_pend_q));
+      // No message on a masked vector.
+      NoMaskedIrq_A: assert (!(irq_pend_q && !irq_pend_d && msix_mask_i[0]));
+      MqNoMaskedIrq_A: assert (!mi_send || !msix_mask_i[mi_q]);
+      // A queue's interrupt goes out only after the completion write that
+      // covers what it signals (mq_owe_q: one is owed since its trigger).
+      MqIrqAfterCplWrite_A: assert (!mi_send || !mq_owe_q[mi_q]);
+      // A queue's CQE lands inside its CQ; its DD write on word 1 of a
+      // descriptor inside its ring.
+      MqCqeAddrInCq_A: assert (!(m_send && wr_valid_d && cpl_mode_i == nictx_reg_pkg::CplModeCq) ||
+                               (wr_addr_d >= w_cq_base_i &&
+                                wr_addr_d - w_cq_base_i < ({48'd0, w_cmask} + 64'd1) * 64'd8 &&
+                                wr_addr_d[2:0] == 3'd0));
+      MqDdAddrInRing_A: assert (!(m_send && cpl_mode_i == nictx_reg_pkg::CplModeDescWb) ||
+                                (wr_addr_d >= w_ring_base_i &&
+                                 wr_addr_d - w_ring_base_i < ({48'd0, w_mask} + 64'd1) * 64'd16 &&
+                                 wr_addr_d[3:0] == 4'd12));
+      // The timer FIFO never overflows (a start with it full pops its head).
+      TimerFifoNoOverflow_A: assert (!(m_start && tf_full && !tf_pop));
     end
   end
 `endif

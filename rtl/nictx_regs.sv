@@ -5,8 +5,8 @@
 // or 8 bytes at an 8-aligned offset; data lanes follow address bits [2:0])
 // and answers each MRd with a CplD carrying the aligned 8-byte word that
 // holds the requested bytes (the host takes its lanes by address).  BAR0 is
-// 8 KiB: the registers are its first 256 bytes, the queue blocks at 0x1000
-// (below); MWrs to the write-combining window (0x200..0x3FF) go to
+// 8 KiB: the registers are its first 256 bytes, the MSI-X table at 0x800
+// and its PBA at 0xC00 (below), the queue blocks at 0x1000 (below); MWrs to the write-combining window (0x200..0x3FF) go to
 // nictx_wc, everything else comes here.  An access of another size or
 // alignment, or beyond the register page and the blocks of queues in use
 // (an MRd of the WC window included), sets nictx_reg_pkg::ErrBadAccess; such an MRd is
@@ -57,9 +57,20 @@
 // RING_LOG2 and WB_ADDR_* (one storage, two addresses); ring_base_o,
 // ring_log2_o, tail_o and wb_addr_o are queue 0's.  An access to the block
 // of a queue >= QUEUES is refused (BAD_ACCESS; a read answers UR).  With
-// QUEUES > 1 an enable is refused (ErrCfg) unless PROTO is TAIL, CPL_MODE
-// HEAD_WB and IRQ_THRESH and IRQ_TIMER 0; any queue in use with ring base 0
-// also refuses it.  A doorbell carries its queue (db_q_o).
+// QUEUES > 1 an enable is refused (ErrCfg) unless PROTO is TAIL; any queue
+// in use with ring base 0 also refuses it.  A doorbell carries its queue
+// (db_q_o).  Each queue's CQ_BASE and CQ_LOG2 are in its block (queue 0's
+// the page's CQ_BASE and CQ_LOG2: q0_alias), ring configuration like
+// RING_BASE; the completion writer reads them through the c_ (the
+// completing queue) and w_ (the queue whose write goes out) ports.
+//
+// MSI-X (docs/device.md, Completions and interrupts): vector v's table
+// entry at 0x800 + v * 0x10 (req_off_i[12:10] 3'b010, v = req_off_i[9:4]),
+// MSG_ADDR, MSG_DATA (arrays indexed by vector, the same index aq as the
+// queue blocks) and VEC_CTRL.MASK (a bit vector, msix_mask_o); vector 0's
+// MSG_ADDR and MSG_DATA are the page's IRQ_ADDR and IRQ_DATA (v0_alias).
+// Vectors >= QUEUES are refused like queue blocks.  The PBA (0xC00,
+// 0xC04) reads pba_i, the completion writer's pending bits; read-only.
 module nictx_regs #(
   parameter int unsigned DescFetchMaxHw = 32,
   parameter int unsigned DescReadsHw    = 8,
@@ -109,8 +120,17 @@ module nictx_regs #(
   output logic [4:0]  c_ring_log2_o,
   output logic [15:0] c_tail_o,
   output logic [63:0] c_wb_addr_o,
+  output logic [63:0] c_cq_base_o,
   input  logic [QW-1:0] w_q_i,
   output logic [63:0] w_wb_addr_o,
+  output logic [63:0] w_ring_base_o,
+  output logic [4:0]  w_ring_log2_o,
+  output logic [63:0] w_cq_base_o,
+  output logic [4:0]  w_cq_log2_o,
+  output logic [63:0] w_msix_addr_o,  // vector w_q_i's MSI-X message
+  output logic [31:0] w_msix_data_o,
+  output logic [NumQueues-1:0] msix_mask_o,  // VEC_CTRL.MASK of each vector
+  input  logic [63:0] pba_i,          // pending bits (PBA_LO/HI)
   input  logic [QW-1:0] s_q_i,
   output logic [7:0]  s_weight_o,
   // Head of a queue: hr_q_o asks, hr_head_i answers in the same cycle
@@ -184,14 +204,23 @@ module nictx_regs #(
   logic [4:0]  ring_log2_m [NumQueues];
   logic [15:0] tail_m      [NumQueues];
   logic [63:0] wb_addr_m   [NumQueues];
+  logic [63:0] cq_base_m   [NumQueues];
+  logic [4:0]  cq_log2_m   [NumQueues];
+  logic [63:0] msix_addr_m [NumQueues];  // MSI-X table, one entry per vector (= queue)
+  logic [31:0] msix_data_m [NumQueues];
+  logic [NumQueues-1:0] msix_mask_d, msix_mask_q;
   logic [7:0]  weight_m    [NumQueues];
   logic [31:0] qcnt_pkts_m [NumQueues];
   logic [63:0] qcnt_bytes_m [NumQueues];
   logic [NumQueues-1:0] rb_zero_d, rb_zero_q;  // queue's ring base is 0
   logic [63:0] rb0_q;  // queue 0's ring base, a copy: the datapath's assertions sample it
-  logic [QW-1:0] aq, tq;                       // queue of the access; of the tail write
+  logic [QW-1:0] aq, tq;                       // queue (or vector) of the access; of the tail write
   logic        blk;                            // the access is to a queue block
   logic        blk_ok;                         // ... of a queue in use
+  logic        mx;                             // ... to the MSI-X table
+  logic        mx_ok;                          // ... to a vector in use (< QUEUES)
+  logic        pba;                            // ... to the PBA (0xC00..0xC07)
+  logic        pg;                             // ... to the register page
   logic [6:0]  queues_d, queues_q;
   logic [2:0]  qlog_d, qlog_q;  // log2 of QUEUES rounded up to a power of two
   logic        sched_d, sched_q;
@@ -205,11 +234,11 @@ module nictx_regs #(
   logic [31:0] qcnt_pkts_q;
   logic [63:0] qcnt_bytes_q;
   logic [15:0] irq_thresh_d, irq_thresh_q;
-  logic [31:0] irq_data_d, irq_data_q;
+  logic [31:0] irq_data_d, irq_data_q;  // the accessed vector's MSG_DATA, MSG_ADDR
   logic [63:0] irq_addr_d, irq_addr_q;
   logic [23:0] irq_tmr_d, irq_tmr_q;
   logic [1:0]  cpl_mode_d, cpl_mode_q;
-  logic [63:0] cq_base_d, cq_base_q;
+  logic [63:0] cq_base_d, cq_base_q;    // the accessed queue's CQ_BASE, CQ_LOG2
   logic [4:0]  cq_log2_d, cq_log2_q;
   logic [3:0]  mrrs_log2_d, mrrs_log2_q;
   logic [23:0] line_rate_d, line_rate_q;
@@ -245,7 +274,20 @@ module nictx_regs #(
       nictx_reg_pkg::RegRingLog2:   q0_alias = {1'b1, nictx_reg_pkg::QRegRingLog2};
       nictx_reg_pkg::RegWbAddrLo:   q0_alias = {1'b1, nictx_reg_pkg::QRegWbAddrLo};
       nictx_reg_pkg::RegWbAddrHi:   q0_alias = {1'b1, nictx_reg_pkg::QRegWbAddrHi};
+      nictx_reg_pkg::RegCqBaseLo:   q0_alias = {1'b1, nictx_reg_pkg::QRegCqBaseLo};
+      nictx_reg_pkg::RegCqBaseHi:   q0_alias = {1'b1, nictx_reg_pkg::QRegCqBaseHi};
+      nictx_reg_pkg::RegCqLog2:     q0_alias = {1'b1, nictx_reg_pkg::QRegCqLog2};
       default:                      q0_alias = 7'd0;
+    endcase
+  endfunction
+
+  // Likewise vector 0's MSI-X entry and the page's IRQ_ADDR and IRQ_DATA.
+  function automatic logic [4:0] v0_alias(logic [7:0] o);
+    unique case (o)
+      nictx_reg_pkg::RegIrqAddrLo:  v0_alias = {1'b1, nictx_reg_pkg::MsixRegMsgAddrLo};
+      nictx_reg_pkg::RegIrqAddrHi:  v0_alias = {1'b1, nictx_reg_pkg::MsixRegMsgAddrHi};
+      nictx_reg_pkg::RegIrqData:    v0_alias = {1'b1, nictx_reg_pkg::MsixRegMsgData};
+      default:                      v0_alias = 5'd0;
     endcase
   endfunction
 
@@ -256,12 +298,20 @@ module nictx_regs #(
 
   always_comb begin
     blk     = req_off_i[12];
-    aq      = blk ? QW'(req_off_i[11:6]) : '0;
+    mx      = req_off_i[12:10] == 3'b010;
+    pba     = req_off_i[12:3] == 10'h180;
+    pg      = req_off_i[12:8] == 5'd0;
+    aq      = blk ? QW'(req_off_i[11:6]) : mx ? QW'(req_off_i[9:4]) : '0;
     blk_ok  = blk && 7'(req_off_i[11:6]) < queues_q && 32'(req_off_i[11:6]) < NumQueues;
+    mx_ok   = mx && 7'(req_off_i[9:4]) < queues_q && 32'(req_off_i[9:4]) < NumQueues;
     ring_base_q  = ring_base_m[aq];
     ring_log2_q  = ring_log2_m[aq];
     tail_q       = tail_m[aq];
     wb_addr_q    = wb_addr_m[aq];
+    cq_base_q    = cq_base_m[aq];
+    cq_log2_q    = cq_log2_m[aq];
+    irq_addr_q   = msix_addr_m[aq];
+    irq_data_q   = msix_data_m[aq];
     weight_q     = weight_m[aq];
     qcnt_pkts_q  = qcnt_pkts_m[aq];
     qcnt_bytes_q = qcnt_bytes_m[aq];
@@ -269,7 +319,7 @@ module nictx_regs #(
   assign hr_q_o = aq;
 
   always_comb begin
-    in_page = req_off_i[12:8] == 5'd0 || blk_ok;
+    in_page = pg || blk_ok || mx_ok || pba;
     rd_base = {req_off_i[7:3], 3'b000};
     rd_lo = 32'd0;
     rd_hi = 32'd0;
@@ -277,12 +327,29 @@ module nictx_regs #(
       logic [31:0] v;
       logic [7:0]  o;
       logic [6:0]  al;
+      logic [4:0]  ml;
       o  = rd_base | (k == 0 ? 8'h00 : 8'h04);
-      al = blk ? {1'b1, o[5:0]} : q0_alias(o);
+      al = 7'd0;
+      ml = 5'd0;
       v  = 32'd0;
-      // Only a register read takes the mux's value (not decoded every clock).
+      // Only a register read takes the mux's value (not decoded every clock:
+      // the model runs a function call even in a ternary's other arm).
+      if (req_valid_i && req_type_i == nictx_pkg::TlpMRd) begin
+        al = blk ? {1'b1, o[5:0]} : pg ? q0_alias(o) : 7'd0;
+        ml = mx ? {1'b1, o[3:0]} : pg ? v0_alias(o) : 5'd0;
+      end
       if (!(req_valid_i && req_type_i == nictx_pkg::TlpMRd)) begin
         v = 32'd0;
+      end else if (pba) begin
+        v = k == 0 ? pba_i[31:0] : pba_i[63:32];
+      end else if (ml[4]) begin
+        unique case (ml[3:0])
+          nictx_reg_pkg::MsixRegMsgAddrLo: v = irq_addr_q[31:0];
+          nictx_reg_pkg::MsixRegMsgAddrHi: v = irq_addr_q[63:32];
+          nictx_reg_pkg::MsixRegMsgData:   v = irq_data_q;
+          nictx_reg_pkg::MsixRegVecCtrl:   v = {31'd0, msix_mask_q[aq]};
+          default:                         v = 32'd0;
+        endcase
       end else if (al[6]) begin
         unique case (al[5:0])
           nictx_reg_pkg::QRegTail:        v = {16'd0, tail_q};
@@ -296,6 +363,9 @@ module nictx_regs #(
           nictx_reg_pkg::QRegCntPkts:     v = qcnt_pkts_q;
           nictx_reg_pkg::QRegCntBytesLo:  v = qcnt_bytes_q[31:0];
           nictx_reg_pkg::QRegCntBytesHi:  v = qcnt_bytes_q[63:32];
+          nictx_reg_pkg::QRegCqBaseLo:    v = cq_base_q[31:0];
+          nictx_reg_pkg::QRegCqBaseHi:    v = cq_base_q[63:32];
+          nictx_reg_pkg::QRegCqLog2:      v = {27'd0, cq_log2_q};
           default:                        v = 32'd0;
         endcase
       end else begin
@@ -304,9 +374,6 @@ module nictx_regs #(
         nictx_reg_pkg::RegErr:          v = {{(32 - nictx_reg_pkg::RegErrBits){1'b0}}, err_q};
         nictx_reg_pkg::RegWbThresh:     v = {16'd0, wb_thresh_q};
         nictx_reg_pkg::RegIrqThresh:    v = {16'd0, irq_thresh_q};
-        nictx_reg_pkg::RegIrqData:      v = irq_data_q;
-        nictx_reg_pkg::RegIrqAddrLo:    v = irq_addr_q[31:0];
-        nictx_reg_pkg::RegIrqAddrHi:    v = irq_addr_q[63:32];
         nictx_reg_pkg::RegMrrsLog2:     v = {28'd0, mrrs_log2_q};
         nictx_reg_pkg::RegLineRate:     v = {8'd0, line_rate_q};
         nictx_reg_pkg::RegCntPkts:      v = cnt_pkts_q;
@@ -334,9 +401,6 @@ module nictx_regs #(
         nictx_reg_pkg::RegDescInflight: v = {28'd0, inflight_q};
         nictx_reg_pkg::RegCplMode:      v = {30'd0, cpl_mode_q};
         nictx_reg_pkg::RegIrqTimer:     v = {8'd0, irq_tmr_q};
-        nictx_reg_pkg::RegCqBaseLo:     v = cq_base_q[31:0];
-        nictx_reg_pkg::RegCqBaseHi:     v = cq_base_q[63:32];
-        nictx_reg_pkg::RegCqLog2:       v = {27'd0, cq_log2_q};
         nictx_reg_pkg::RegQueues:       v = {25'd0, queues_q};
         nictx_reg_pkg::RegSched:        v = {31'd0, sched_q};
         nictx_reg_pkg::RegDrrQuantum:   v = {15'd0, quantum_q};
@@ -403,6 +467,7 @@ module nictx_regs #(
     cpl_mode_d    = cpl_mode_q;
     cq_base_d     = cq_base_q;
     cq_log2_d     = cq_log2_q;
+    msix_mask_d   = msix_mask_q;
     mrrs_log2_d   = mrrs_log2_q;
     line_rate_d   = line_rate_q;
     fetch_max_d   = fetch_max_q;
@@ -431,8 +496,29 @@ module nictx_regs #(
 
     for (int unsigned k = 0; k < 2; k++) begin
       logic [6:0] wal;  // a queue register: {1, its offset in the block}
-      wal = blk ? {1'b1, wr_off[k][5:0]} : q0_alias(wr_off[k]);
-      if (wr_en[k] && wal[6]) begin
+      logic [4:0] wml;  // an MSI-X table register: {1, its offset in the entry}
+      wal = 7'd0;
+      wml = 5'd0;
+      if (wr_en[k]) begin  // (decoded only for a write)
+        wal = blk ? {1'b1, wr_off[k][5:0]} : pg ? q0_alias(wr_off[k]) : 7'd0;
+        wml = mx ? {1'b1, wr_off[k][3:0]} : pg ? v0_alias(wr_off[k]) : 5'd0;
+      end
+      if (!wr_en[k]) begin
+        // (no write: nothing to decode)
+      end else if (pba) begin
+        err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;  // read-only
+      end else if (wml[4]) begin
+        unique case (wml[3:0])
+          nictx_reg_pkg::MsixRegMsgAddrLo: irq_addr_d[31:0] = {wr_val[k][31:2], 2'b00};
+          nictx_reg_pkg::MsixRegMsgAddrHi: irq_addr_d[63:32] = wr_val[k];
+          nictx_reg_pkg::MsixRegMsgData:   irq_data_d = wr_val[k];
+          nictx_reg_pkg::MsixRegVecCtrl: begin
+            if (wr_val[k][31:1] == 31'd0) msix_mask_d[aq] = wr_val[k][nictx_reg_pkg::MsixVecCtrlMask];
+            else err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
+          end
+          default: err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
+        endcase
+      end else if (wal[6]) begin
         unique case (wal[5:0])
           nictx_reg_pkg::QRegTail: begin
             if (!enable_q) begin
@@ -463,9 +549,22 @@ module nictx_regs #(
           end
           nictx_reg_pkg::QRegWbAddrLo:   wb_addr_d[31:0] = {wr_val[k][31:2], 2'b00};
           nictx_reg_pkg::QRegWbAddrHi:   wb_addr_d[63:32] = wr_val[k];
+          nictx_reg_pkg::QRegCqBaseLo: begin
+            if (!ring_cfg_ok) err_d[nictx_reg_pkg::ErrCfg] = 1'b1;
+            else cq_base_d[31:0] = {wr_val[k][31:3], 3'b000};
+          end
+          nictx_reg_pkg::QRegCqBaseHi: begin
+            if (!ring_cfg_ok) err_d[nictx_reg_pkg::ErrCfg] = 1'b1;
+            else cq_base_d[63:32] = wr_val[k];
+          end
+          nictx_reg_pkg::QRegCqLog2: begin
+            if (!(wr_val[k] >= 32'd3 && wr_val[k] <= 32'd16)) err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
+            else if (!ring_cfg_ok) err_d[nictx_reg_pkg::ErrCfg] = 1'b1;
+            else cq_log2_d = wr_val[k][4:0];
+          end
           default: err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;  // read-only or unknown
         endcase
-      end else if (wr_en[k]) begin
+      end else begin
         unique case (wr_off[k])
           nictx_reg_pkg::RegCtrl: begin
             if (wr_val[k][31:2] != 30'd0) begin
@@ -476,10 +575,7 @@ module nictx_regs #(
               else rst_pend_d = 1'b1;
             end else if (wr_val[k][nictx_reg_pkg::CtrlEnable] && !enable_q &&
                          ((rb_zero_q & in_use_of(queues_q)) != '0 || rst_pend_q ||
-                          !(queues_q == 7'd1 ||
-                            (proto_q == nictx_reg_pkg::ProtoTail &&
-                             cpl_mode_q == nictx_reg_pkg::CplModeHeadWb &&
-                             irq_thresh_q == '0 && irq_tmr_q == '0)))) begin
+                          !(queues_q == 7'd1 || proto_q == nictx_reg_pkg::ProtoTail))) begin
               // no ring, a reset still pending, or QUEUES > 1 with what it
               // does not support
               err_d[nictx_reg_pkg::ErrCfg] = 1'b1;
@@ -501,9 +597,6 @@ module nictx_regs #(
             if (wr_val[k][31:16] == 16'd0) irq_thresh_d = wr_val[k][15:0];
             else err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
           end
-          nictx_reg_pkg::RegIrqData:    irq_data_d = wr_val[k];
-          nictx_reg_pkg::RegIrqAddrLo:  irq_addr_d[31:0] = {wr_val[k][31:2], 2'b00};
-          nictx_reg_pkg::RegIrqAddrHi:  irq_addr_d[63:32] = wr_val[k];
           nictx_reg_pkg::RegMrrsLog2: begin
             if (wr_val[k] >= 32'd7 && wr_val[k] <= 32'd12) mrrs_log2_d = wr_val[k][3:0];
             else err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
@@ -540,19 +633,6 @@ module nictx_regs #(
                   wr_val[k] == {30'd0, nictx_reg_pkg::CplModeCq})) err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
             else if (!ring_cfg_ok) err_d[nictx_reg_pkg::ErrCfg] = 1'b1;
             else cpl_mode_d = wr_val[k][1:0];
-          end
-          nictx_reg_pkg::RegCqBaseLo: begin
-            if (!ring_cfg_ok) err_d[nictx_reg_pkg::ErrCfg] = 1'b1;
-            else cq_base_d[31:0] = {wr_val[k][31:3], 3'b000};
-          end
-          nictx_reg_pkg::RegCqBaseHi: begin
-            if (!ring_cfg_ok) err_d[nictx_reg_pkg::ErrCfg] = 1'b1;
-            else cq_base_d[63:32] = wr_val[k];
-          end
-          nictx_reg_pkg::RegCqLog2: begin
-            if (!(wr_val[k] >= 32'd3 && wr_val[k] <= 32'd16)) err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-            else if (!ring_cfg_ok) err_d[nictx_reg_pkg::ErrCfg] = 1'b1;
-            else cq_log2_d = wr_val[k][4:0];
           end
           nictx_reg_pkg::RegProto: begin
             if (!(wr_val[k] == {30'd0, nictx_reg_pkg::ProtoTail} ||
@@ -685,17 +765,25 @@ module nictx_regs #(
   assign c_ring_log2_o    = ring_log2_m[c_q_i];
   assign c_tail_o         = tail_m[c_q_i];
   assign c_wb_addr_o      = wb_addr_m[c_q_i];
+  assign c_cq_base_o      = cq_base_m[c_q_i];
   assign w_wb_addr_o      = wb_addr_m[w_q_i];
+  assign w_ring_base_o    = ring_base_m[w_q_i];
+  assign w_ring_log2_o    = ring_log2_m[w_q_i];
+  assign w_cq_base_o      = cq_base_m[w_q_i];
+  assign w_cq_log2_o      = cq_log2_m[w_q_i];
+  assign w_msix_addr_o    = msix_addr_m[w_q_i];
+  assign w_msix_data_o    = msix_data_m[w_q_i];
+  assign msix_mask_o      = msix_mask_q;
   assign s_weight_o       = weight_m[s_q_i];
   assign wb_thresh_o      = wb_thresh_q;
   assign wb_addr_o        = wb_addr_m[0];
   assign irq_thresh_o     = irq_thresh_q;
-  assign irq_data_o       = irq_data_q;
-  assign irq_addr_o       = irq_addr_q;
+  assign irq_data_o       = msix_data_m[0];
+  assign irq_addr_o       = msix_addr_m[0];
   assign irq_timer_o      = irq_tmr_q;
   assign cpl_mode_o       = cpl_mode_q;
-  assign cq_base_o        = cq_base_q;
-  assign cq_log2_o        = cq_log2_q;
+  assign cq_base_o        = cq_base_m[0];
+  assign cq_log2_o        = cq_log2_m[0];
   assign mrrs_log2_o      = mrrs_log2_q;
   assign line_rate_o      = line_rate_q;
   assign desc_fetch_max_o = fetch_max_q;
@@ -715,12 +803,9 @@ module nictx_regs #(
       cpl_to_q      <= nictx_reg_pkg::CplTimeoutValueReset;
       wb_thresh_q   <= '0;
       irq_thresh_q  <= '0;
-      irq_data_q    <= '0;
-      irq_addr_q    <= '0;
       irq_tmr_q     <= nictx_reg_pkg::IrqTimerValueReset;
       cpl_mode_q    <= nictx_reg_pkg::CplModeValueReset;
-      cq_base_q     <= '0;
-      cq_log2_q     <= nictx_reg_pkg::CqLog2ValueReset;
+      msix_mask_q   <= '0;
       mrrs_log2_q   <= 4'd9;
       line_rate_q   <= 24'h05_0000;  // 5.0 B/cycle: 10 Gb/s at 250 MHz
       fetch_max_q   <= 6'(nictx_reg_pkg::RegDescFetchMaxReset);
@@ -758,12 +843,9 @@ module nictx_regs #(
       cpl_to_q      <= cpl_to_d;
       wb_thresh_q   <= wb_thresh_d;
       irq_thresh_q  <= irq_thresh_d;
-      irq_data_q    <= irq_data_d;
-      irq_addr_q    <= irq_addr_d;
       irq_tmr_q     <= irq_tmr_d;
       cpl_mode_q    <= cpl_mode_d;
-      cq_base_q     <= cq_base_d;
-      cq_log2_q     <= cq_log2_d;
+      msix_mask_q   <= msix_mask_d;
       mrrs_log2_q   <= mrrs_log2_d;
       line_rate_q   <= line_rate_d;
       fetch_max_q   <= fetch_max_d;
@@ -803,6 +885,10 @@ module nictx_regs #(
         ring_log2_m[q]  <= nictx_reg_pkg::RingLog2ValueReset;
         tail_m[q]       <= '0;
         wb_addr_m[q]    <= '0;
+        cq_base_m[q]    <= '0;
+        cq_log2_m[q]    <= nictx_reg_pkg::QCqLog2ValueReset;
+        msix_addr_m[q]  <= '0;
+        msix_data_m[q]  <= '0;
         weight_m[q]     <= nictx_reg_pkg::QWeightValueReset;
         qcnt_pkts_m[q]  <= '0;
         qcnt_bytes_m[q] <= '0;
@@ -814,6 +900,10 @@ module nictx_regs #(
         ring_base_m[aq] <= ring_base_d;
         ring_log2_m[aq] <= ring_log2_d;
         wb_addr_m[aq]   <= wb_addr_d;
+        cq_base_m[aq]   <= cq_base_d;
+        cq_log2_m[aq]   <= cq_log2_d;
+        msix_addr_m[aq] <= irq_addr_d;
+        msix_data_m[aq] <= irq_data_d;
         weight_m[aq]    <= weight_d;
       end
       if (rst_go) begin

@@ -138,6 +138,12 @@ module nictx_tx_top #(
   logic [NumQueues-1:0] q_rdy, q_work;
   logic        multi, s_valid, desc_take;
   logic [63:0] w_wb_addr;
+  // Completions per queue: the CQ of the completing queue; the ring, CQ and
+  // MSI-X vector of the queue whose write goes out; masks and pending bits.
+  logic [63:0] c_cq_base, w_ring_base, w_cq_base, w_msix_addr, pba;
+  logic [4:0]  w_ring_log2, w_cq_log2;
+  logic [31:0] w_msix_data;
+  logic [NumQueues-1:0] msix_mask;
   logic [15:0] db_tail, f_tail, c_tail, hr_head;
   logic [6:0]  queues;
   logic [2:0]  queues_log2;
@@ -389,8 +395,17 @@ module nictx_tx_top #(
     .c_ring_log2_o    (c_ring_log2),
     .c_tail_o         (c_tail),
     .c_wb_addr_o      (c_wb_addr),
+    .c_cq_base_o      (c_cq_base),
     .w_q_i            (w_q),
     .w_wb_addr_o      (w_wb_addr),
+    .w_ring_base_o    (w_ring_base),
+    .w_ring_log2_o    (w_ring_log2),
+    .w_cq_base_o      (w_cq_base),
+    .w_cq_log2_o      (w_cq_log2),
+    .w_msix_addr_o    (w_msix_addr),
+    .w_msix_data_o    (w_msix_data),
+    .msix_mask_o      (msix_mask),
+    .pba_i            (pba),
     .s_q_i            (s_q),
     .s_weight_o       (s_weight),
     .hr_q_o           (hr_q),
@@ -680,8 +695,17 @@ module nictx_tx_top #(
     .c_ring_log2_i (c_ring_log2),
     .c_tail_i     (c_tail),
     .c_wb_addr_i  (c_wb_addr),
+    .c_cq_base_i  (c_cq_base),
     .w_q_o        (w_q),
     .w_wb_addr_i  (w_wb_addr),
+    .w_ring_base_i (w_ring_base),
+    .w_ring_log2_i (w_ring_log2),
+    .w_cq_base_i  (w_cq_base),
+    .w_cq_log2_i  (w_cq_log2),
+    .w_msix_addr_i (w_msix_addr),
+    .w_msix_data_i (w_msix_data),
+    .msix_mask_i  (msix_mask),
+    .pba_o        (pba),
     .hr_q_i       (hr_q),
     .hr_head_o    (hr_head),
     .ring_log2_i  (ring_log2),

@@ -23,7 +23,9 @@
  *  - several queues (--queues > 1, any number of CPUs): queue q belongs to
  *    CPU q mod cpus, and each CPU steps its queues in turn (pktgen_step: a
  *    burst, then a cleanup pass), waiting for a device write when none of
- *    them could do anything.
+ *    them could do anything; with host.napi=irq each queue's interrupt
+ *    (MSI-X vector q) schedules that queue's NAPI poll on its CPU, run
+ *    between its bursts (as prog_single_irq for one queue).
  * Both first wait in a parked state: CPU 0 probes the device and brings
  * the queue up during sim_create(); the measured run starts in sim_run().
  */
@@ -59,7 +61,7 @@ static void cpu_wake_at(struct sim_cpu *c, sim_ps_t t)
     c->state = SIM_CPU_RUN;
 }
 
-void sim_cpus_device_wrote(struct sim *s, sim_ps_t t, int irq)
+void sim_cpus_device_wrote(struct sim *s, sim_ps_t t, int irq, unsigned vec)
 {
     unsigned i;
 
@@ -68,6 +70,17 @@ void sim_cpus_device_wrote(struct sim *s, sim_ps_t t, int irq)
      * any device write wakes it (a busy-polling loop sees the writeback). */
     if ((s->cfg.irq_thresh > 0 || sim_cfg_irq_timer(&s->cfg) > 0) && !irq)
         return;
+    /* Several queues: vector q is queue q's, handled by the CPU that owns
+     * the queue (q mod cpus); only that CPU wakes. */
+    if (irq && s->nq > 1) {
+        struct sim_cpu *c = &s->cpus[vec % s->ncpu];
+        if (vec < s->nq)
+            s->qirq_pending |= 1ull << vec;
+        c->irq_pending = 1;
+        if (c->wake_on_dev)
+            cpu_wake_at(c, t);
+        return;
+    }
     for (i = 0; i < s->ncpu && irq; i++)
         s->cpus[i].irq_pending = 1;
     for (i = 0; i < s->ncpu; i++)
@@ -251,6 +264,60 @@ static void prog_queues(struct sim_cpu *c)
     }
 }
 
+/* Queue q's NAPI poll if its interrupt arrived: clean up to the budget; a
+ * full budget polls again (the bit stays).  Whether it polled. */
+static int prog_queue_napi(struct sim_cpu *c, unsigned q)
+{
+    struct sim *s = c->sim;
+    uint64_t bit = 1ull << q;
+
+    if (!(s->qirq_pending & bit))
+        return 0;
+    s->qirq_pending &= ~bit;
+    if (txq_clean_budget(sim_txq(s, q), &c->plat, s->cfg.napi_budget) == s->cfg.napi_budget)
+        s->qirq_pending |= bit;
+    return 1;
+}
+
+/* Several queues, interrupts on, host.napi=irq: each of this CPU's queues
+ * in turn sends a burst (pktgen_send), and runs its NAPI poll when its
+ * interrupt arrived; with nothing to do the CPU waits for an interrupt (or
+ * the poll interval, after which every queue of its polls, as
+ * prog_single_irq does). */
+static void prog_queues_irq(struct sim_cpu *c)
+{
+    struct sim *s = c->sim;
+
+    if (c->id == 0 && prog_probe_queues(c) != 0)
+        return;
+    prog_park(c);
+    for (;;) {
+        int busy = 0, left = 0;
+        for (unsigned q = c->id; q < s->nq; q += s->ncpu) {
+            struct pktgen *g = sim_pg(s, q);
+            if (g->stats.completed >= sim_cfg_queue_packets(&s->cfg, q))
+                continue;
+            left = 1;
+            enum pktgen_ret r = pktgen_send(g);
+            if (r == PKTGEN_ERROR) {
+                sim_fail(s, "pktgen failed: bad packet length");
+                return;
+            }
+            busy |= r == PKTGEN_SENT;
+            busy |= prog_queue_napi(c, q);
+        }
+        if (!left || s->failed)
+            return;
+        if (!busy) {
+            prog_blocked(c, 1);
+            if (!sim_fault_check_hang(c) && !c->irq_pending)
+                for (unsigned q = c->id; q < s->nq; q += s->ncpu)
+                    s->qirq_pending |= 1ull << q;
+            c->irq_pending = 0;
+        }
+    }
+}
+
 /* CPU 1 of two: NAPI-style cleanup, until every packet is back. */
 static void prog_completion(struct sim_cpu *c)
 {
@@ -297,7 +364,8 @@ int sim_cpus_init(struct sim *s, const struct stbuf_cfg *bc)
         if (stbuf_init(&c->stb, &b) != 0)
             return -1;
         c->stb_up = 1;
-        c->program = s->cfg.queues > 1 ? prog_queues
+        c->program = s->cfg.queues > 1 && s->cfg.napi == SIM_NAPI_IRQ ? prog_queues_irq
+                     : s->cfg.queues > 1 ? prog_queues
                      : s->ncpu == 1   ? prog_single
                      : i == 0         ? prog_tx
                                       : prog_completion;

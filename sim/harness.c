@@ -229,10 +229,15 @@ static void host_receive(struct sim *s, const struct tlp *t, sim_ps_t at)
     case RC_NONE:
         break;
     case RC_WROTE:
-    case RC_IRQ:
+    case RC_IRQ: {
+        int irq = t->kind == TLP_KIND_IRQ || rc_is_msi(t->addr);
+        unsigned vec = irq ? sim_cfg_msix_vector(t->addr) : 0;
         s->last_progress = at;
-        sim_cpus_device_wrote(s, at, t->kind == TLP_KIND_IRQ || rc_is_msi(t->addr));
+        if (irq && vec < SIM_QUEUES_MAX)
+            s->qirqs[vec]++;
+        sim_cpus_device_wrote(s, at, irq, vec);
         break;
+    }
     case RC_MMIO_CPL:
         host_mmio_cpl(s, t, at);
         break;
@@ -548,6 +553,14 @@ static int sim_build(struct sim *s, const struct device_ops *ops, char *err, siz
      * (writeback words, completion queue), and 128 B a queue more. */
     memsz = (size_t)cfg->ring_size * (NICTX_DESC_BYTES + buf) * cfg->queues + (1u << 16) +
             (cfg->queues - 1) * 128u;
+    /* Several queues in CQ mode: each further queue's CQ (the ring's size,
+     * cache-line aligned). */
+    if (cfg->queues > 1 && cfg->clean == TXQ_CLEAN_CQ) {
+        size_t slots = 1;
+        while (slots < cfg->ring_size)
+            slots <<= 1;
+        memsz += (slots * NICTX_CQE_BYTES + 64u) * (cfg->queues - 1);
+    }
     if (sim_queues_alloc(s) != 0) {
         snprintf(err, errlen, "out of memory building the simulation");
         return -1;

@@ -154,6 +154,12 @@ unsigned sim_cfg_weight(const struct sim_cfg *cfg, unsigned q);
 uint64_t sim_cfg_queue_packets(const struct sim_cfg *cfg, unsigned q);
 /* IRQ_TIMER for the run: irq_usecs in device cycles, rounded. */
 uint32_t sim_cfg_irq_timer(const struct sim_cfg *cfg);
+/* MSI-X vector q's message address (queue q's interrupt): the MSI window's
+ * base + 16 * q; its data is the same for every vector.
+ * sim_cfg_msix_vector() is the vector of a message to `addr` (an address
+ * in the MSI window), the inverse. */
+uint64_t sim_cfg_msix_addr(unsigned q);
+unsigned sim_cfg_msix_vector(uint64_t addr);
 int sim_parse_napi(const char *s, enum sim_napi *out);
 int sim_parse_layout(const char *s, enum sim_layout *out);
 int sim_parse_dql(const char *s, enum dql_order *out);
@@ -185,6 +191,7 @@ struct sim_queue_result {
     double gbps;            /* 8 x bytes over the run's wire span */
     double share;           /* of the bytes in the contended window */
     double expected_share;  /* weight / sum of weights (DRR), 1 / N (RR) */
+    uint64_t irqs;          /* its interrupts (MSI-X vector id) over the run */
 };
 
 struct sim_result {
@@ -193,6 +200,7 @@ struct sim_result {
      * the first frame until the first queue sent its last); nqueues 1:
      * none of it is reported */
     unsigned nqueues;
+    int queue_irqs;         /* interrupts are on: queues[].irqs is reported */
     struct sim_queue_result queues[SIM_QUEUES_MAX];
     double fair_jain, fair_max_share_dev, fair_window_ns;
     uint64_t completed;            /* packets reclaimed by the driver */

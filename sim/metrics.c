@@ -201,6 +201,7 @@ static void sim_result_queues(const struct sim *s, struct sim_result *r)
     unsigned n = sb_queues(s->sb);
 
     r->nqueues = n;
+    r->queue_irqs = s->cfg.irq_thresh > 0 || sim_cfg_irq_timer(&s->cfg) > 0;
     r->fair_jain = r->fair_max_share_dev = r->fair_window_ns = NAN;
     if (n < 2)
         return;
@@ -212,6 +213,7 @@ static void sim_result_queues(const struct sim *s, struct sim_result *r)
         r->queues[q].packets = qr.seen;
         r->queues[q].bytes = qr.wire_bytes;
         r->queues[q].gbps = qr.gbps;
+        r->queues[q].irqs = s->qirqs[q];
         win[q] = qr.window_bytes;
         w[q] = s->cfg.sched == SIM_SCHED_DRR ? r->queues[q].weight : 1;
     }

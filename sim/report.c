@@ -141,18 +141,24 @@ static void report_credit_stalls(FILE *f, const char *dir, const struct pcie_lin
     fprintf(f, " (UpdateFC %" PRIu64 " B on this direction)\n", s->updatefc_bytes);
 }
 
-/* A queue's table row; the compact form puts four on a line. */
-static void report_queue_row(FILE *f, const struct sim_queue_result *q, int compact)
+/* A queue's table row; the compact form puts four on a line.  irqs: its
+ * interrupt count too (interrupts on). */
+static void report_queue_row(FILE *f, const struct sim_queue_result *q, int compact, int irqs)
 {
 
     if (compact) {
         fprintf(f, "  q%-2u w%-3u %s/%s %s", q->id, q->weight, NUM("%.4f", q->share),
                 NUM("%.4f", q->expected_share), NUM("%.3f", q->gbps));
+        if (irqs)
+            fprintf(f, " i%" PRIu64, q->irqs);
         return;
     }
-    fprintf(f, "    %5u %6u %10" PRIu64 " %12" PRIu64 " %8s %7s %9s\n", q->id, q->weight,
+    fprintf(f, "    %5u %6u %10" PRIu64 " %12" PRIu64 " %8s %7s %9s", q->id, q->weight,
             q->packets, q->bytes, NUM("%.3f", q->gbps), NUM("%.4f", q->share),
             NUM("%.4f", q->expected_share));
+    if (irqs)
+        fprintf(f, " %8" PRIu64, q->irqs);
+    fprintf(f, "\n");
 }
 
 /* Several queues: fairness over the contended window, then each queue
@@ -170,11 +176,13 @@ static void report_queues(FILE *f, const struct sim_cfg *c, const struct sim_res
             NUM("%.3f", r->fair_window_ns / 1000.0), NUM("%.4f", r->fair_jain),
             NUM("%.4f", r->fair_max_share_dev));
     if (compact)
-        fprintf(f, "    queue weight share/expected (window) Gb/s:\n  ");
+        fprintf(f, "    queue weight share/expected (window) Gb/s%s:\n  ",
+                r->queue_irqs ? " irqs" : "");
     else
-        fprintf(f, "    queue weight    packets        bytes     Gb/s   share  expected\n");
+        fprintf(f, "    queue weight    packets        bytes     Gb/s   share  expected%s\n",
+                r->queue_irqs ? "     irqs" : "");
     for (unsigned q = 0; q < r->nqueues; q++) {
-        report_queue_row(f, &r->queues[q], compact);
+        report_queue_row(f, &r->queues[q], compact, r->queue_irqs);
         if (compact && (q % 4 == 3 || q + 1 == r->nqueues))
             fprintf(f, "\n%s", q + 1 < r->nqueues ? "  " : "");
     }
@@ -323,6 +331,8 @@ static void json_queues(struct json *j, const struct sim_result *r)
         json_u64(j, "bytes", x->bytes);
         json_num(j, "share", x->share);
         json_num(j, "expected_share", x->expected_share);
+        if (r->queue_irqs)
+            json_u64(j, "irqs", x->irqs);
         json_obj_end(j);
     }
     json_arr_end(j);

@@ -110,6 +110,18 @@ uint32_t sim_cfg_irq_timer(const struct sim_cfg *cfg)
     return (uint32_t)llround(cfg->irq_usecs * cfg->dev_mhz);
 }
 
+#define SIM_MSIX_STRIDE 16u
+
+uint64_t sim_cfg_msix_addr(unsigned q)
+{
+    return SIM_MSIX_ADDR + (uint64_t)SIM_MSIX_STRIDE * q;
+}
+
+unsigned sim_cfg_msix_vector(uint64_t addr)
+{
+    return (unsigned)((addr - SIM_MSIX_ADDR) / SIM_MSIX_STRIDE);
+}
+
 /* The slowest DMA read round trip the configuration allows, in ns: memory,
  * the link both ways and, with finite credits, an UpdateFC both ways. */
 static double sim_cfg_read_rt_ns(const struct sim_cfg *c)
@@ -245,8 +257,8 @@ static int sim_cfg_validate_sched(const struct sim_cfg *c, char *err, size_t err
 }
 
 /* What more than one queue cannot be combined with (docs/device.md, Queues):
- * the tail protocol, head writeback or MMIO head reads, no interrupts, no
- * fault injection.  Each message names both options. */
+ * the tail protocol only (every completion mode and interrupts run per
+ * queue), no fault injection.  Each message names both options. */
 static int sim_cfg_validate_queues(const struct sim_cfg *c, char *err, size_t errlen)
 {
     if (sim_cfg_validate_sched(c, err, errlen) != 0)
@@ -256,15 +268,6 @@ static int sim_cfg_validate_queues(const struct sim_cfg *c, char *err, size_t er
     if (c->proto != TXQ_PROTO_TAIL)
         BAD("--queues %u needs --protocol tail (not %s): several queues publish by tail only",
             c->queues, sim_proto_name(c->proto));
-    if (c->clean != TXQ_CLEAN_HEAD_WB && c->clean != TXQ_CLEAN_HEAD_MMIO)
-        BAD("--queues %u needs --completion head-wb or mmio (not %s)", c->queues,
-            sim_completion_name(c->clean));
-    if (c->irq_thresh != 0)
-        BAD("--queues %u takes no interrupts: --irq-thresh must be 0 (not %u)", c->queues,
-            c->irq_thresh);
-    if (sim_cfg_irq_timer(c) != 0)
-        BAD("--queues %u takes no interrupts: --irq-usecs must be 0 (not %g)", c->queues,
-            c->irq_usecs);
     if (c->inject.n != 0)
         BAD("--inject is single-queue for now: not with --queues %u", c->queues);
     return 0;
@@ -407,4 +410,7 @@ void sim_cfg_txq_queue(const struct sim_cfg *cfg, unsigned q, struct txq_cfg *tc
 {
     tc->queue = q;
     tc->weight = sim_cfg_weight(cfg, q);
+    /* Queue q signals MSI-X vector q, whose address names it. */
+    if (tc->irq_addr != 0)
+        tc->irq_addr = sim_cfg_msix_addr(q);
 }

@@ -107,6 +107,11 @@ struct sim {
     int txq_up, pg_up;
     unsigned nq;               /* queues (cfg.queues) */
     struct sim_queue *xq;      /* queues 1..nq-1 (xq[q - 1]), NULL with one */
+    /* Several queues with interrupts: bit q, queue q's interrupt arrived
+     * and its NAPI poll is due on its CPU (q mod cpus); interrupts per
+     * queue (MSI-X vector q) over the run. */
+    uint64_t qirq_pending;
+    uint64_t qirqs[SIM_QUEUES_MAX];
 
     sim_ps_t now;          /* device time: the next clock edge */
     sim_ps_t period_ps;
@@ -201,9 +206,9 @@ struct sim_cpu *sim_cpu_pick(struct sim *s);     /* runnable, earliest; or NULL 
 void sim_cpu_resume(struct sim_cpu *c);
 sim_ps_t sim_cpus_next_event(const struct sim *s);
 void sim_cpus_flush_wc(struct sim *s);
-/* A device write (irq: an MSI-X interrupt) reached the host at t: wakes
+/* A device write (irq: an MSI-X interrupt, to vector vec) reached the host at t: wakes
  * the CPUs waiting for one. */
-void sim_cpus_device_wrote(struct sim *s, sim_ps_t t, int irq);
+void sim_cpus_device_wrote(struct sim *s, sim_ps_t t, int irq, unsigned vec);
 int sim_cpus_done(const struct sim *s);
 const char *sim_cpu_state_name(const struct sim_cpu *c);
 /* Inside a CPU's coroutine: give way until the world reaches its clock;

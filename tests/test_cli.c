@@ -325,9 +325,6 @@ static void test_cli_queues_refused(void **state)
     const char *const weight[] = {"--weights", "1..255", NULL};
     const char *const count[] = {"--weights", "--queues", NULL};
     const char *const proto[] = {"--queues", "--protocol", NULL};
-    const char *const cpl[] = {"--queues", "--completion", NULL};
-    const char *const irq[] = {"--queues", "--irq-thresh", NULL};
-    const char *const irqus[] = {"--queues", "--irq-usecs", NULL};
     const char *const inj[] = {"--queues", "--inject", NULL};
 
     CHECK_REFUSED(c, range, "--queues", "0");
@@ -339,10 +336,6 @@ static void test_cli_queues_refused(void **state)
     CHECK_REFUSED(c, count, "--queues", "3", "--weights", "1,2");
     CHECK_REFUSED(c, proto, "--queues", "2", "--protocol", "owner");
     CHECK_REFUSED(c, proto, "--queues", "2", "--protocol", "wc");
-    CHECK_REFUSED(c, cpl, "--queues", "2", "--completion", "desc-wb");
-    CHECK_REFUSED(c, cpl, "--queues", "2", "--completion", "cq");
-    CHECK_REFUSED(c, irq, "--queues", "2", "--irq-thresh", "8");
-    CHECK_REFUSED(c, irqus, "--queues", "2", "--irq-usecs", "5");
     CHECK_REFUSED(c, inj, "--queues", "2", "--inject", "ur@10");
     expect_refused(c, "--sched", "wfq", "expected rr or drr");
     expect_refused(c, "--weights", "1,,2", "expected W[,W...]");
@@ -350,6 +343,15 @@ static void test_cli_queues_refused(void **state)
 
     NICTX(c, &r, "run", "--check", "--queues", "64", "--sched", "drr", "--weights", "255",
           "--drr-quantum", "65536", "--completion", "mmio");
+    expect_status(&r, 0);
+    run_free(&r);
+    /* Completion modes and interrupts run per queue (issue 8 item 4): no
+     * longer refused with several queues. */
+    NICTX(c, &r, "run", "--check", "--queues", "2", "--completion", "desc-wb");
+    expect_status(&r, 0);
+    run_free(&r);
+    NICTX(c, &r, "run", "--check", "--queues", "8", "--completion", "cq", "--irq-thresh", "8",
+          "--irq-usecs", "5", "--set", "host.napi=irq");
     expect_status(&r, 0);
     run_free(&r);
     NICTX(c, &r, "run", "--check", "--queues", "4", "--weights", "1,2,3,4", "--drr-quantum",

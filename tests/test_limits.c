@@ -27,7 +27,11 @@
  * bounds; every register of every queue block (NICTX_QREGS) at its reset
  * value and access, numeric ones at min and max, queue 0's block the
  * register page's registers, blocks of queues >= QUEUES refused; the
- * enable refusals of QUEUES > 1.
+ * enable refusals of QUEUES > 1 (only PROTO other than TAIL, now).  Each
+ * queue's CQ_BASE and CQ_LOG2 (bounds, own storage, queue 0's the page's,
+ * ring configuration), the MSI-X table (NICTX_MSIXREGS at reset and
+ * access, each vector's own, vector 0's entry IRQ_ADDR/IRQ_DATA, VEC_CTRL's
+ * reserved bits, vectors >= QUEUES refused) and the read-only PBA.
  *
  * The host is tests/engine_host.h, as for test_engine, set up for long
  * runs: host memory is filled once with a pattern, so a frame is just (bus
@@ -457,7 +461,9 @@ static void test_limits_reset_values(void **state)
     unsigned i;
 
     for (i = 0; i < N_REGS; i++) {
-        assert_true(regs[i].off < REG_PAGE && regs[i].off % 4 == 0);
+        /* the page, or the PBA (0xC00, 0xC04) */
+        assert_true((regs[i].off < REG_PAGE || regs[i].off == NICTX_REG_PBA_LO ||
+                     regs[i].off == NICTX_REG_PBA_HI) && regs[i].off % 4 == 0);
         if (i > 0)
             assert_true(regs[i].off > regs[i - 1].off);
         off = regs[i].off;
@@ -635,6 +641,130 @@ static void test_limits_queue_blocks(void **state)
     assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
 }
 
+/* Each queue's CQ registers (QUEUES 64): CQ_LOG2 3..16 (2 and 17
+ * refused), CQ_BASE_LO's bits 2:0 reading 0, each queue's storage its own;
+ * queue 0's the page's CQ_BASE and CQ_LOG2; a block's CQ_BASE_LO/HI pair
+ * (0x2C, not 8-byte aligned) refuses an 8-byte access. */
+static void test_limits_queue_cq(void **state)
+{
+    struct lim *t = *state;
+    struct eh *h = &t->h;
+    unsigned q;
+
+    accepts(h, NICTX_REG_QUEUES, 64);
+    for (q = 0; q < NICTX_Q_MAX; q++) {
+        assert_int_equal(eh_rd32(h, NICTX_REG_Q(q, NICTX_QREG_CQ_LOG2)), 8);
+        accepts(h, NICTX_REG_Q(q, NICTX_QREG_CQ_LOG2), 3);
+        accepts(h, NICTX_REG_Q(q, NICTX_QREG_CQ_LOG2), 16);
+        rejects(h, NICTX_REG_Q(q, NICTX_QREG_CQ_LOG2), 2, NICTX_ERR_BAD_ACCESS);
+        rejects(h, NICTX_REG_Q(q, NICTX_QREG_CQ_LOG2), 17, NICTX_ERR_BAD_ACCESS);
+        accepts(h, NICTX_REG_Q(q, NICTX_QREG_CQ_LOG2), 3 + q % 14);
+        eh_wr32(h, NICTX_REG_Q(q, NICTX_QREG_CQ_BASE_LO), 0xFFFFFFFFu - q * 8u);
+        eh_wr32(h, NICTX_REG_Q(q, NICTX_QREG_CQ_BASE_HI), 0x1000u + q);
+    }
+    for (q = 0; q < NICTX_Q_MAX; q++) {
+        assert_int_equal(eh_rd32(h, NICTX_REG_Q(q, NICTX_QREG_CQ_LOG2)), 3 + q % 14);
+        assert_int_equal(eh_rd32(h, NICTX_REG_Q(q, NICTX_QREG_CQ_BASE_LO)),
+                         (0xFFFFFFFFu - q * 8u) & ~7u);
+        assert_int_equal(eh_rd32(h, NICTX_REG_Q(q, NICTX_QREG_CQ_BASE_HI)), 0x1000u + q);
+    }
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
+    /* queue 0's block is the page's CQ_BASE and CQ_LOG2 */
+    assert_int_equal(eh_rd64(h, NICTX_REG_CQ_BASE_LO), 0x00001000FFFFFFF8ull);
+    assert_int_equal(eh_rd32(h, NICTX_REG_CQ_LOG2), 3);
+    accepts(h, NICTX_REG_CQ_LOG2, 9);
+    assert_int_equal(eh_rd32(h, NICTX_REG_Q(0, NICTX_QREG_CQ_LOG2)), 9);
+    assert_int_equal(eh_rd32(h, NICTX_REG_Q(1, NICTX_QREG_CQ_LOG2)), 4);
+    eh_wr64(h, NICTX_REG_CQ_BASE_LO, 0x12345678abcdef08ull);
+    assert_int_equal(eh_rd32(h, NICTX_REG_Q(0, NICTX_QREG_CQ_BASE_LO)), 0xabcdef08u);
+    assert_int_equal(eh_rd32(h, NICTX_REG_Q(0, NICTX_QREG_CQ_BASE_HI)), 0x12345678u);
+    /* a block's pair at 0x2C: no 8-byte access */
+    eh_wr64(h, NICTX_REG_Q(5, NICTX_QREG_CQ_BASE_LO), 0);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), NICTX_ERR_BAD_ACCESS);
+    eh_wr32(h, NICTX_REG_ERR, NICTX_ERR_BAD_ACCESS);
+    assert_int_equal(eh_rd32(h, NICTX_REG_Q(5, NICTX_QREG_CQ_BASE_LO)), 0xFFFFFFD0u); /* (0xFFFFFFFF - 5 * 8) & ~7 */
+}
+
+/* The MSI-X table and its pending bits.  QUEUES 1: vector 0's entry only
+ * (the rest refused, a read UR).  QUEUES 64: every entry's registers at
+ * their reset value and access (NICTX_MSIXREGS), each vector's storage its
+ * own, MSG_ADDR_LO's bits 1:0 reading 0, VEC_CTRL's bits 31:1 refused;
+ * vector 0's entry the page's IRQ_ADDR and IRQ_DATA; the PBA read-only (0:
+ * nothing due); 0x400..0x7FF and 0xC08..0xFFF refused; QUEUES 5: vector 5
+ * refused, vector 4 answers. */
+struct msixreg_info {
+    const char *name;
+    uint32_t off, reset;
+    enum reg_acc acc;
+    int swmod;
+};
+#define MSIXREG_ROW(name, off, reset, acc, swmod) {#name, off, reset, ACC_##acc, swmod},
+static const struct msixreg_info msixregs[] = {NICTX_MSIXREGS(MSIXREG_ROW)};
+#undef MSIXREG_ROW
+#define N_MSIXREGS (sizeof(msixregs) / sizeof(msixregs[0]))
+_Static_assert(N_MSIXREGS == NICTX_NUM_MSIXREGS, "NICTX_NUM_MSIXREGS");
+_Static_assert(NICTX_REG_MSIX(3, NICTX_MSIXREG_VEC_CTRL) == 0x83Cu, "NICTX_REG_MSIX");
+
+static void test_limits_msix_table(void **state)
+{
+    struct lim *t = *state;
+    struct eh *h = &t->h;
+    unsigned v, i;
+
+    assert_int_equal(eh_rd32(h, NICTX_REG_MSIX(0, NICTX_MSIXREG_VEC_CTRL)), 0);
+    bad_access(h, NICTX_REG_MSIX(1, NICTX_MSIXREG_MSG_DATA), 1);
+    bad_access(h, NICTX_REG_MSIX(1, NICTX_MSIXREG_MSG_DATA), 0);
+    bad_access(h, NICTX_REG_MSIX(63, NICTX_MSIXREG_VEC_CTRL), 0);
+    accepts(h, NICTX_REG_QUEUES, 64);
+    for (v = 0; v < NICTX_MSIX_MAX; v++) {
+        for (i = 0; i < N_MSIXREGS; i++) {
+            uint32_t off = NICTX_REG_MSIX(v, msixregs[i].off);
+
+            if (eh_rd32(h, off) != msixregs[i].reset)
+                fail_msg("vector %u register %s reads 0x%x after reset, the map says 0x%x", v,
+                         msixregs[i].name, eh_rd32(h, off), msixregs[i].reset);
+            assert_int_equal(msixregs[i].acc, ACC_RW);
+            accepts(h, off, msixregs[i].reset);
+        }
+        accepts(h, NICTX_REG_MSIX(v, NICTX_MSIXREG_VEC_CTRL), 1);
+        rejects(h, NICTX_REG_MSIX(v, NICTX_MSIXREG_VEC_CTRL), 2, NICTX_ERR_BAD_ACCESS);
+        rejects(h, NICTX_REG_MSIX(v, NICTX_MSIXREG_VEC_CTRL), 0x80000001u, NICTX_ERR_BAD_ACCESS);
+        accepts(h, NICTX_REG_MSIX(v, NICTX_MSIXREG_VEC_CTRL), v & 1);
+        eh_wr64(h, NICTX_REG_MSIX(v, NICTX_MSIXREG_MSG_ADDR_LO), 0xFFFFFFFFFFFFFFFFull - v);
+        accepts(h, NICTX_REG_MSIX(v, NICTX_MSIXREG_MSG_DATA), 0x100u + v);
+    }
+    for (v = 0; v < NICTX_MSIX_MAX; v++) {
+        assert_int_equal(eh_rd64(h, NICTX_REG_MSIX(v, NICTX_MSIXREG_MSG_ADDR_LO)),
+                         (0xFFFFFFFFFFFFFFFFull - v) & ~3ull);
+        assert_int_equal(eh_rd64(h, NICTX_REG_MSIX(v, NICTX_MSIXREG_MSG_DATA)),
+                         (0x100u + v) | (uint64_t)(v & 1) << 32);
+    }
+    /* vector 0's entry is IRQ_ADDR and IRQ_DATA */
+    assert_int_equal(eh_rd64(h, NICTX_REG_IRQ_ADDR_LO), 0xFFFFFFFFFFFFFFFCull);
+    assert_int_equal(eh_rd32(h, NICTX_REG_IRQ_DATA), 0x100u);
+    accepts(h, NICTX_REG_IRQ_DATA, 0x4a11u);
+    assert_int_equal(eh_rd32(h, NICTX_REG_MSIX(0, NICTX_MSIXREG_MSG_DATA)), 0x4a11u);
+    eh_wr32(h, NICTX_REG_MSIX(0, NICTX_MSIXREG_MSG_ADDR_HI), 0x42u);
+    assert_int_equal(eh_rd32(h, NICTX_REG_IRQ_ADDR_HI), 0x42u);
+    assert_int_equal(eh_rd32(h, NICTX_REG_MSIX(1, NICTX_MSIXREG_MSG_DATA)), 0x101u);
+    /* the PBA: read-only, nothing due */
+    assert_int_equal(eh_rd64(h, NICTX_REG_PBA_LO), 0);
+    assert_int_equal(eh_rd32(h, NICTX_REG_PBA_HI), 0);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
+    bad_access(h, NICTX_REG_PBA_LO, 0);
+    bad_access(h, NICTX_REG_PBA_HI, 0);
+    /* around the table and the PBA */
+    bad_access(h, 0x7FC, 1);
+    bad_access(h, 0x7FC, 0);
+    bad_access(h, 0xC08, 1);
+    bad_access(h, 0xC08, 0);
+    bad_access(h, 0xFFC, 1);
+    accepts(h, NICTX_REG_QUEUES, 5);
+    assert_int_equal(eh_rd32(h, NICTX_REG_MSIX(4, NICTX_MSIXREG_MSG_DATA)), 0x104u);
+    bad_access(h, NICTX_REG_MSIX(5, NICTX_MSIXREG_MSG_DATA), 1);
+    bad_access(h, NICTX_REG_MSIX(5, NICTX_MSIXREG_VEC_CTRL), 0);
+}
+
 /* The enable refusals with QUEUES > 1 (ERR.CFG, the engine stays
  * disabled): PROTO other than TAIL, CPL_MODE other than HEAD_WB,
  * IRQ_THRESH or IRQ_TIMER not 0, a queue in use with ring base 0; QUEUES
@@ -655,23 +785,19 @@ static void test_limits_queue_enable_refusals(void **state)
     accepts(h, NICTX_REG_PROTO, NICTX_PROTO_WC);
     rejects(h, NICTX_REG_CTRL, NICTX_CTRL_ENABLE, NICTX_ERR_CFG);
     accepts(h, NICTX_REG_PROTO, NICTX_PROTO_TAIL);
+    /* completion modes and interrupts run per queue: no refusal (issue 8
+     * item 4; queue 3 has no ring, but is not in use) */
     accepts(h, NICTX_REG_CPL_MODE, NICTX_CPL_MODE_CQ);
-    rejects(h, NICTX_REG_CTRL, NICTX_CTRL_ENABLE, NICTX_ERR_CFG);
-    accepts(h, NICTX_REG_CPL_MODE, NICTX_CPL_MODE_DESC_WB);
-    rejects(h, NICTX_REG_CTRL, NICTX_CTRL_ENABLE, NICTX_ERR_CFG);
-    accepts(h, NICTX_REG_CPL_MODE, NICTX_CPL_MODE_HEAD_WB);
     accepts(h, NICTX_REG_IRQ_THRESH, 1);
-    rejects(h, NICTX_REG_CTRL, NICTX_CTRL_ENABLE, NICTX_ERR_CFG);
-    accepts(h, NICTX_REG_IRQ_THRESH, 0);
     accepts(h, NICTX_REG_IRQ_TIMER, 1);
-    rejects(h, NICTX_REG_CTRL, NICTX_CTRL_ENABLE, NICTX_ERR_CFG);
-    accepts(h, NICTX_REG_IRQ_TIMER, 0);
-    /* queue 3 has no ring, but is not in use */
     accepts(h, NICTX_REG_CTRL, NICTX_CTRL_ENABLE);
     rejects(h, NICTX_REG_QUEUES, 4, NICTX_ERR_CFG);
     rejects(h, NICTX_REG_QUEUES, 1, NICTX_ERR_CFG);
     rejects(h, NICTX_REG_Q(1, NICTX_QREG_RING_BASE_LO), 0x5000, NICTX_ERR_CFG);
     rejects(h, NICTX_REG_Q(2, NICTX_QREG_RING_LOG2), 4, NICTX_ERR_CFG);
+    rejects(h, NICTX_REG_Q(1, NICTX_QREG_CQ_LOG2), 4, NICTX_ERR_CFG);
+    rejects(h, NICTX_REG_Q(2, NICTX_QREG_CQ_BASE_LO), 0x100, NICTX_ERR_CFG);
+    rejects(h, NICTX_REG_Q(2, NICTX_QREG_CQ_BASE_HI), 0x1, NICTX_ERR_CFG);
     bad_access(h, NICTX_REG_Q(3, NICTX_QREG_TAIL), 0);
     eh_wr32(h, NICTX_REG_CTRL, 0);
     rejects(h, NICTX_REG_QUEUES, 1, NICTX_ERR_CFG); /* until a queue reset */
@@ -798,7 +924,7 @@ static void test_limits_read_only_and_bad_sizes(void **state)
         n_ro += r != NULL;
     }
     for (i = 0; i < N_REGS; i++)
-        n_ro_map += regs[i].acc == ACC_RO;
+        n_ro_map += regs[i].acc == ACC_RO && regs[i].off < REG_PAGE;
     assert_int_equal(n_ro, n_ro_map);
     assert_true(n_ro_map >= 3); /* HEAD, STATUS, ID, the counters */
     eh_mwr(h, NICTX_REG_IRQ_DATA, ones, 2);      /* 2 bytes */
@@ -1744,6 +1870,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_limits_queue_register_bounds, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_queue_blocks, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_queue_enable_refusals, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_limits_queue_cq, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_limits_msix_table, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_ctrl_and_err, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_read_only_and_bad_sizes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_ring_log2_min, setup, teardown),

@@ -22,7 +22,17 @@
  *     written while enabled (ERR.CFG), QUEUES 0 or 65 (BAD_ACCESS), the
  *     block of a queue >= QUEUES (BAD_ACCESS; a read answers UR), a tail
  *     beyond a queue's ring (TAIL_RANGE);
- *   - a queue reset clears every queue's tail and head.
+ *   - a queue reset clears every queue's tail and head;
+ *   - completions and interrupts per queue (issue 8 item 4): DESC_WB into
+ *     each queue's own ring (the DD of its batch's last descriptor, the
+ *     phase of its pass), CQ into each queue's own CQ (its own producer
+ *     index and phase, wrapping a CQ smaller than the ring, the counts
+ *     adding up to its frames), MSI-X per queue by IRQ_THRESH (exactly
+ *     floor(frames / threshold) each, to its vector's address and data,
+ *     after the completion write that covers them) and by the moderation
+ *     timer (each queue's timer its own, IRQ_TIMER after its completion),
+ *     a masked vector's message held in the PBA and sent exactly once on
+ *     unmask (also vector 0 with one queue), vectors >= QUEUES refused.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -41,6 +51,10 @@
 #define HOST_SIZE (16u << 20)
 #define QRING(q) (HOST_BASE + (uint64_t)(q) * 0x1000u) /* up to 256 descriptors */
 #define QWB(q) (HOST_BASE + 0x40000u + (uint64_t)(q) * 8u)
+#define QCQ(q) (HOST_BASE + 0x44000u + (uint64_t)(q) * 0x800u)  /* q < 8: up to 256 CQEs */
+#define QMSI(q) (HOST_BASE + 0x48000u + (uint64_t)(q) * 0x10u)  /* vector q's address */
+#define QMSI_DATA(q) (0xA000u + (q))
+#define MAX_IRQ 64u
 #define BUF_BUS (HOST_BASE + 0x50000u)
 #define CPL_LAT 100u
 #define MAX_FR 8192u     /* frames per test */
@@ -65,6 +79,16 @@ struct tq {
     /* head writebacks */
     uint32_t wb_last[MAX_Q];
     unsigned n_wb[MAX_Q];
+    uint64_t wb_cycle[MAX_Q];      /* of the first */
+    /* descriptor writebacks: how many, the last one's index and phase */
+    unsigned n_dd[MAX_Q], dd_idx[MAX_Q], dd_ph[MAX_Q];
+    /* CQEs: the CQ's size (log2), how many, the completions they report */
+    unsigned cq_log2, n_cqe[MAX_Q];
+    uint32_t cq_done[MAX_Q];
+    /* MSI-X messages per vector: when, and the completions reported by then */
+    unsigned n_irq[MAX_Q];
+    uint64_t irq_cycle[MAX_Q][MAX_IRQ];
+    uint32_t irq_reported[MAX_Q][MAX_IRQ];
 };
 
 /* ------------------------------------------------------------ host side */
@@ -92,20 +116,106 @@ static struct eh_frame next_frame(void *user, const struct dev_wire_beat *first)
     return f;
 }
 
-/* The engine writes only head writebacks: 4 bytes to a queue's QWB. */
+/* A DD write (4 bytes at byte 12 of a descriptor of queue q's ring): the
+ * DD bit and the pass's phase; its index. */
+static int on_dd(struct tq *t, const struct dev_beat *b)
+{
+    unsigned q;
+
+    for (q = 0; q < t->nq; q++) {
+        uint64_t size = (uint64_t)NICTX_DESC_BYTES << t->log2[q];
+        uint32_t v;
+
+        if (b->addr < QRING(q) || b->addr >= QRING(q) + size)
+            continue;
+        if (b->len != 4 || (b->addr - QRING(q)) % NICTX_DESC_BYTES != 12)
+            fail_msg("queue %u: DD write of %u bytes at ring offset 0x%llx", q, b->len,
+                     (unsigned long long)(b->addr - QRING(q)));
+        v = (uint32_t)eh_beat_value(&t->h, b, 4);
+        if ((v & ~NICTX_DESC_OWNER) != NICTX_DESC_DD)
+            fail_msg("queue %u: DD word 0x%x", q, v);
+        t->dd_idx[q] = (unsigned)((b->addr - QRING(q)) / NICTX_DESC_BYTES);
+        t->dd_ph[q] = v >> 31;
+        t->n_dd[q]++;
+        return 1;
+    }
+    return 0;
+}
+
+/* A CQE (8 bytes in queue q's CQ): at the queue's own producer index, with
+ * its own phase; its last index follows from the completions before. */
+static int on_cqe(struct tq *t, const struct dev_beat *b)
+{
+    unsigned q;
+
+    for (q = 0; q < t->nq && q < 8; q++) {
+        uint32_t size = 1u << t->cq_log2, pi = t->n_cqe[q] & (size - 1);
+        uint32_t mask = (1u << t->log2[q]) - 1, cnt, last;
+        unsigned ph = 1u ^ ((t->n_cqe[q] >> t->cq_log2) & 1u);
+        uint64_t v;
+
+        if (t->cq_log2 == 0 || b->addr < QCQ(q) || b->addr >= QCQ(q) + 0x800u)
+            continue;
+        if (b->len != 8 || b->addr != QCQ(q) + (uint64_t)pi * NICTX_CQE_BYTES)
+            fail_msg("queue %u: CQE of %u bytes at 0x%llx, its producer index is %u", q, b->len,
+                     (unsigned long long)b->addr, pi);
+        v = eh_beat_value(&t->h, b, 8);
+        cnt = (uint32_t)(v >> 16) & 0xFFFFu;
+        last = (uint32_t)v & 0xFFFFu;
+        if ((unsigned)(v >> 63) != ph)
+            fail_msg("queue %u: CQE %u with phase %u, expected %u", q, t->n_cqe[q],
+                     (unsigned)(v >> 63), ph);
+        if (cnt == 0 || last != ((t->cq_done[q] + cnt - 1) & mask))
+            fail_msg("queue %u: CQE %u reports %u up to %u after %u completions", q, t->n_cqe[q],
+                     cnt, last, t->cq_done[q]);
+        t->cq_done[q] += cnt;
+        t->n_cqe[q]++;
+        return 1;
+    }
+    return 0;
+}
+
+/* An MSI-X message to vector q's address with its data; the completions
+ * reported to the host by then (head writeback, CQEs or DD). */
+static int on_msi(struct tq *t, const struct dev_beat *b)
+{
+    unsigned q;
+
+    for (q = 0; q < t->nq; q++) {
+        if (b->addr != QMSI(q))
+            continue;
+        assert_int_equal(b->len, 4);
+        assert_int_equal(eh_beat_value(&t->h, b, 4), QMSI_DATA(q));
+        if (t->n_irq[q] < MAX_IRQ) {
+            t->irq_cycle[q][t->n_irq[q]] = t->h.cycle;
+            t->irq_reported[q][t->n_irq[q]] =
+                t->cq_log2 ? t->cq_done[q] : t->n_dd[q] ? t->dd_idx[q] + 1 : t->wb_last[q];
+        }
+        t->n_irq[q]++;
+        return 1;
+    }
+    return 0;
+}
+
+/* The engine's writes: head writebacks (4 bytes to a queue's QWB), DD
+ * writes, CQEs, MSI-X messages. */
 static void on_mwr(void *user, const struct dev_beat *b)
 {
     struct tq *t = user;
     unsigned q;
 
-    assert_int_equal(b->len, 4);
     for (q = 0; q < t->nq; q++) {
         if (b->addr == QWB(q)) {
+            assert_int_equal(b->len, 4);
             t->wb_last[q] = (uint32_t)eh_beat_value(&t->h, b, 4);
+            if (t->n_wb[q] == 0)
+                t->wb_cycle[q] = t->h.cycle;
             t->n_wb[q]++;
             return;
         }
     }
+    if (on_dd(t, b) || on_cqe(t, b) || on_msi(t, b))
+        return;
     fail_msg("MWr to unexpected address 0x%llx", (unsigned long long)b->addr);
 }
 
@@ -609,6 +719,14 @@ static void test_queues_refusals(void **state)
     eh_wr32(h, NICTX_REG_Q(2, NICTX_QREG_TAIL), 1);
     assert_int_equal(eh_rd32(h, NICTX_REG_ERR), NICTX_ERR_BAD_ACCESS);
     eh_wr32(h, NICTX_REG_ERR, NICTX_ERR_BAD_ACCESS);
+    /* the MSI-X entry of a vector >= QUEUES: refused, a read UR */
+    assert_int_equal(eh_rd32(h, NICTX_REG_MSIX(2, NICTX_MSIXREG_MSG_DATA)), 0xFFFFFFFFu);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), NICTX_ERR_BAD_ACCESS);
+    eh_wr32(h, NICTX_REG_ERR, NICTX_ERR_BAD_ACCESS);
+    eh_wr32(h, NICTX_REG_MSIX(2, NICTX_MSIXREG_VEC_CTRL), 1);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), NICTX_ERR_BAD_ACCESS);
+    eh_wr32(h, NICTX_REG_ERR, NICTX_ERR_BAD_ACCESS);
+    assert_int_equal(eh_rd32(h, NICTX_REG_MSIX(1, NICTX_MSIXREG_MSG_DATA)), 0);
     /* a tail beyond queue 1's ring (256) */
     eh_wr32(h, NICTX_REG_Q(1, NICTX_QREG_TAIL), 256);
     assert_int_equal(eh_rd32(h, NICTX_REG_ERR), NICTX_ERR_TAIL_RANGE);
@@ -664,6 +782,235 @@ static void test_queues_reset(void **state)
     }
 }
 
+/* ------------------------------------------------------------ completions, interrupts */
+
+/* QUEUES nq with rings of 2^log2, CPL_MODE mode, WB_THRESH wb, IRQ_THRESH
+ * it, IRQ_TIMER tmr; CQ mode: each queue's CQ of 2^cq_log2 at QCQ(q)
+ * through its block (queue 0 through the page's CQ_BASE and CQ_LOG2);
+ * head writeback: WB_ADDR QWB(q); interrupts: vector q's entry QMSI(q),
+ * QMSI_DATA(q) (vector 0 through IRQ_ADDR and IRQ_DATA); then enable. */
+static void q_setup_cpl(struct tq *t, unsigned nq, unsigned log2, uint32_t mode, unsigned wb,
+                        unsigned it, unsigned tmr, unsigned cq_log2)
+{
+    struct eh *h = &t->h;
+    unsigned q;
+
+    t->nq = nq;
+    t->cq_log2 = mode == NICTX_CPL_MODE_CQ ? cq_log2 : 0;
+    eh_wr32(h, NICTX_REG_QUEUES, nq);
+    for (q = 0; q < nq; q++) {
+        t->log2[q] = log2;
+        eh_wr64(h, NICTX_REG_Q(q, NICTX_QREG_RING_BASE_LO), QRING(q));
+        eh_wr32(h, NICTX_REG_Q(q, NICTX_QREG_RING_LOG2), log2);
+        if (mode == NICTX_CPL_MODE_HEAD_WB)
+            eh_wr64(h, NICTX_REG_Q(q, NICTX_QREG_WB_ADDR_LO), QWB(q));
+        if (mode == NICTX_CPL_MODE_CQ && q == 0) {
+            eh_wr64(h, NICTX_REG_CQ_BASE_LO, QCQ(0));
+            eh_wr32(h, NICTX_REG_CQ_LOG2, cq_log2);
+        } else if (mode == NICTX_CPL_MODE_CQ) {
+            eh_wr32(h, NICTX_REG_Q(q, NICTX_QREG_CQ_BASE_LO), (uint32_t)QCQ(q));
+            eh_wr32(h, NICTX_REG_Q(q, NICTX_QREG_CQ_BASE_HI), (uint32_t)(QCQ(q) >> 32));
+            eh_wr32(h, NICTX_REG_Q(q, NICTX_QREG_CQ_LOG2), cq_log2);
+        }
+        if (q == 0) {
+            eh_wr64(h, NICTX_REG_IRQ_ADDR_LO, QMSI(0));
+            eh_wr32(h, NICTX_REG_IRQ_DATA, QMSI_DATA(0));
+        } else {
+            eh_wr64(h, NICTX_REG_MSIX(q, NICTX_MSIXREG_MSG_ADDR_LO), QMSI(q));
+            eh_wr32(h, NICTX_REG_MSIX(q, NICTX_MSIXREG_MSG_DATA), QMSI_DATA(q));
+        }
+    }
+    eh_wr32(h, NICTX_REG_CPL_MODE, mode);
+    eh_wr32(h, NICTX_REG_WB_THRESH, wb);
+    eh_wr32(h, NICTX_REG_IRQ_THRESH, it);
+    eh_wr32(h, NICTX_REG_IRQ_TIMER, tmr);
+    eh_wr32(h, NICTX_REG_LINE_RATE, EH_LINE_FAST);
+    eh_wr32(h, NICTX_REG_CTRL, NICTX_CTRL_ENABLE);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
+    assert_int_equal(eh_rd32(h, NICTX_REG_CTRL), NICTX_CTRL_ENABLE);
+}
+
+/* Post n frames on queue q and ring its doorbell. */
+static void q_send(struct tq *t, unsigned q, unsigned n, unsigned len)
+{
+    for (unsigned k = 0; k < n; k++)
+        q_post(t, q, len + k);
+    q_doorbell(t, q);
+}
+
+/* DESC_WB, four queues with rings of 16 (several passes), WB_THRESH 4:
+ * each queue's DD writes land in its own ring (on_dd), and its last one
+ * names its last descriptor with that pass's phase. */
+static void test_queues_desc_wb(void **state)
+{
+    struct tq *t = *state;
+    uint32_t seed = 11;
+    unsigned round, q;
+
+    q_setup_cpl(t, 4, 4, NICTX_CPL_MODE_DESC_WB, 4, 0, 0, 0);
+    for (round = 0; round < 10; round++) {
+        for (q = 0; q < t->nq; q++)
+            q_send(t, q, 1 + (lcg(&seed) + q) % 7, 60 + lcg(&seed) % 300);
+        eh_settle(&t->h, 400000);
+    }
+    eh_check_frames(&t->h);
+    for (q = 0; q < t->nq; q++) {
+        uint32_t last = t->prod[q] - 1;
+
+        assert_int_equal(t->sent[q], t->prod[q]);
+        assert_true(t->n_dd[q] >= (t->prod[q] + 3) / 4);
+        if (t->dd_idx[q] != (last & 15u) || t->dd_ph[q] != (1u ^ ((last >> 4) & 1u)))
+            fail_msg("queue %u: last DD at %u phase %u, its last descriptor %u phase %u", q,
+                     t->dd_idx[q], t->dd_ph[q], last & 15u, 1u ^ ((last >> 4) & 1u));
+        assert_int_equal(eh_rd32(&t->h, NICTX_REG_Q(q, NICTX_QREG_HEAD)), t->prod[q] & 15u);
+    }
+    assert_int_equal(eh_rd32(&t->h, NICTX_REG_ERR), 0);
+}
+
+/* CQ, three queues with rings of 16 and CQs of 8 (smaller than the ring,
+ * consumed at once: they wrap many times), WB_THRESH 2: each queue's CQEs
+ * at its own producer index with its own phase (on_cqe), reporting all its
+ * frames. */
+static void test_queues_cq(void **state)
+{
+    struct tq *t = *state;
+    uint32_t seed = 5;
+    unsigned round, q;
+
+    q_setup_cpl(t, 3, 4, NICTX_CPL_MODE_CQ, 2, 0, 0, 3);
+    for (round = 0; round < 12; round++) {
+        for (q = 0; q < t->nq; q++)
+            q_send(t, q, 1 + (lcg(&seed) + 2 * q) % 5, 60 + lcg(&seed) % 200);
+        eh_settle(&t->h, 400000);
+    }
+    eh_check_frames(&t->h);
+    for (q = 0; q < t->nq; q++) {
+        assert_int_equal(t->sent[q], t->prod[q]);
+        if (t->cq_done[q] != t->prod[q])
+            fail_msg("queue %u: its CQEs report %u completions, %u frames", q, t->cq_done[q],
+                     t->prod[q]);
+        assert_true(t->n_cqe[q] > 8); /* wrapped */
+    }
+    assert_int_equal(eh_rd32(&t->h, NICTX_REG_ERR), 0);
+}
+
+/* Interrupts by IRQ_THRESH 8 (no timer), four queues, head writeback every
+ * 4 and CQ: queue q sends 20 + 6 q frames; exactly floor(frames / 8)
+ * messages to each vector (none at idle), each after a completion write
+ * that reports at least the 8 k completions it signals. */
+static void irq_thresh_case(struct tq *t, uint32_t mode)
+{
+    unsigned q, k;
+
+    q_setup_cpl(t, 4, 8, mode, 4, 8, 0, 8);
+    for (q = 0; q < t->nq; q++)
+        q_send(t, q, 20 + 6 * q, 100 + q);
+    eh_settle(&t->h, 400000);
+    eh_check_frames(&t->h);
+    for (q = 0; q < t->nq; q++) {
+        assert_int_equal(t->sent[q], t->prod[q]);
+        if (t->n_irq[q] != t->prod[q] / 8)
+            fail_msg("queue %u: %u interrupts for %u frames, IRQ_THRESH 8", q, t->n_irq[q],
+                     t->prod[q]);
+        for (k = 0; k < t->n_irq[q]; k++)
+            if (t->irq_reported[q][k] < 8 * (k + 1))
+                fail_msg("queue %u: interrupt %u with %u completions reported", q, k,
+                         t->irq_reported[q][k]);
+    }
+    assert_int_equal(eh_rd64(&t->h, NICTX_REG_PBA_LO), 0);
+}
+
+static void test_queues_irq_thresh(void **state)
+{
+    irq_thresh_case(*state, NICTX_CPL_MODE_HEAD_WB);
+}
+
+static void test_queues_irq_thresh_cq(void **state)
+{
+    irq_thresh_case(*state, NICTX_CPL_MODE_CQ);
+}
+
+/* Interrupts by the moderation timer alone (IRQ_TIMER 3000 cycles), three
+ * queues, head writeback when a queue drains: one frame on queue 0, 2000
+ * cycles later one on queue 1, none on queue 2.  Each queue's timer is its
+ * own: its message comes IRQ_TIMER cycles after its completion (the
+ * writeback marks it), one each, none for queue 2. */
+static void test_queues_irq_timer(void **state)
+{
+    struct tq *t = *state;
+    const unsigned tmr = 3000;
+    unsigned q;
+
+    q_setup_cpl(t, 3, 8, NICTX_CPL_MODE_HEAD_WB, 4, 0, tmr, 0);
+    q_send(t, 0, 1, 200);
+    eh_run(&t->h, 2000);
+    q_send(t, 1, 1, 300);
+    eh_settle(&t->h, 100000);
+    eh_check_frames(&t->h);
+    assert_int_equal(t->n_irq[2], 0);
+    for (q = 0; q < 2; q++) {
+        int64_t d;
+
+        assert_int_equal(t->n_irq[q], 1);
+        assert_int_equal(t->n_wb[q], 1);
+        d = (int64_t)(t->irq_cycle[q][0] - t->wb_cycle[q]);
+        if (d < (int64_t)tmr - 8 || d > (int64_t)tmr + 8)
+            fail_msg("queue %u: interrupt %lld cycles after its completion, IRQ_TIMER %u", q,
+                     (long long)d, tmr);
+    }
+    assert_true(t->irq_cycle[1][0] > t->irq_cycle[0][0] + 1500);
+}
+
+/* A masked vector (QUEUES 2, IRQ_THRESH 1): queue 1's messages are held,
+ * its PBA bit set, queue 0's go; unmasking sends exactly one; the next
+ * completion one more. */
+static void test_queues_irq_mask(void **state)
+{
+    struct tq *t = *state;
+    struct eh *h = &t->h;
+
+    q_setup_cpl(t, 2, 8, NICTX_CPL_MODE_HEAD_WB, 1, 1, 0, 0);
+    eh_wr32(h, NICTX_REG_MSIX(1, NICTX_MSIXREG_VEC_CTRL), NICTX_MSIX_VEC_CTRL_MASK);
+    q_send(t, 1, 3, 100);
+    q_send(t, 0, 2, 100);
+    eh_settle(h, 100000);
+    assert_int_equal(t->n_irq[0], 2);
+    assert_int_equal(t->n_irq[1], 0);
+    assert_int_equal(eh_rd32(h, NICTX_REG_PBA_LO), 0x2u);
+    assert_int_equal(eh_rd32(h, NICTX_REG_PBA_HI), 0);
+    eh_wr32(h, NICTX_REG_MSIX(1, NICTX_MSIXREG_VEC_CTRL), 0);
+    eh_settle(h, 100000);
+    assert_int_equal(t->n_irq[1], 1);
+    assert_int_equal(t->irq_reported[1][0], 3);
+    assert_int_equal(eh_rd32(h, NICTX_REG_PBA_LO), 0);
+    q_send(t, 1, 1, 100);
+    eh_settle(h, 100000);
+    assert_int_equal(t->n_irq[1], 2);
+    assert_int_equal(t->n_irq[0], 2);
+    eh_check_frames(h);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
+}
+
+/* One queue: vector 0's mask holds its message the same way (the
+ * single-queue path). */
+static void test_queues_irq_mask_single(void **state)
+{
+    struct tq *t = *state;
+    struct eh *h = &t->h;
+
+    q_setup_cpl(t, 1, 8, NICTX_CPL_MODE_HEAD_WB, 1, 1, 0, 0);
+    eh_wr32(h, NICTX_REG_MSIX(0, NICTX_MSIXREG_VEC_CTRL), NICTX_MSIX_VEC_CTRL_MASK);
+    q_send(t, 0, 2, 100);
+    eh_settle(h, 100000);
+    assert_int_equal(t->n_irq[0], 0);
+    assert_int_equal(eh_rd32(h, NICTX_REG_PBA_LO), 0x1u);
+    eh_wr32(h, NICTX_REG_MSIX(0, NICTX_MSIXREG_VEC_CTRL), 0);
+    eh_settle(h, 100000);
+    assert_int_equal(t->n_irq[0], 1);
+    assert_int_equal(eh_rd32(h, NICTX_REG_PBA_LO), 0);
+    eh_check_frames(h);
+}
+
 int main(void)
 {
     static const struct {
@@ -682,6 +1029,13 @@ int main(void)
         QT(test_queues_stall_random),
         QT(test_queues_refusals),
         QT(test_queues_reset),
+        QT(test_queues_desc_wb),
+        QT(test_queues_cq),
+        QT(test_queues_irq_thresh),
+        QT(test_queues_irq_thresh_cq),
+        QT(test_queues_irq_timer),
+        QT(test_queues_irq_mask),
+        QT(test_queues_irq_mask_single),
 #undef QT
     };
     static const unsigned widths[] = {8, 16, 32, 64};

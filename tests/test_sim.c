@@ -1039,6 +1039,68 @@ static void test_sim_skipped_clocks_exact(void **state)
     }
 }
 
+/* Completions and interrupts per queue (issue 8 item 4): 8 queues on 2
+ * CPUs, CQ mode, host.napi=irq.  IRQ_THRESH 32 alone: lossless, each
+ * queue's interrupts exactly floor(its packets / 32) (nothing signals a
+ * tail of fewer; the CPU's poll interval reclaims it).  With a 10 us
+ * moderation timer too: lossless, each queue at least that many, and the
+ * per-queue counts add up to the run's interrupts. */
+static void test_sim_queues_cq_irq(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_result r;
+    struct sim *s;
+    uint64_t sum = 0;
+
+    (void)state;
+    for (int timer = 0; timer < 2; timer++) {
+        sim_cfg_default(&cfg);
+        cfg.queues = 8;
+        cfg.cpus = 2;
+        cfg.clean = TXQ_CLEAN_CQ;
+        cfg.irq_thresh = 32;
+        cfg.irq_usecs = timer ? 10 : 0;
+        cfg.napi = SIM_NAPI_IRQ;
+        cfg.packets = 8 * 2000 + 5;
+        s = run_cfg(&cfg, &r, 0);
+        assert_int_equal(r.sb.lost + r.sb.corrupted, 0);
+        assert_int_equal(r.sb.checked, cfg.packets);
+        assert_int_equal(r.nqueues, 8);
+        assert_true(r.queue_irqs);
+        sum = 0;
+        for (unsigned q = 0; q < 8; q++) {
+            uint64_t n = sim_cfg_queue_packets(&cfg, q), want = n / 32;
+            if (timer ? r.queues[q].irqs < want : r.queues[q].irqs != want)
+                fail_msg("timer %d: queue %u: %" PRIu64 " interrupts for %" PRIu64
+                         " packets, IRQ_THRESH 32", timer, q, r.queues[q].irqs, n);
+            sum += r.queues[q].irqs;
+        }
+        assert_true(fabs(r.irqs_per_pkt * (double)cfg.packets - (double)sum) < 0.5);
+        sim_destroy(s);
+    }
+}
+
+/* DESC_WB with several queues, polling: lossless. */
+static void test_sim_queues_desc_wb(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_result r;
+    struct sim *s;
+
+    (void)state;
+    sim_cfg_default(&cfg);
+    cfg.queues = 4;
+    cfg.clean = TXQ_CLEAN_DESC_WB;
+    cfg.packets = 4 * 3000;
+    s = run_cfg(&cfg, &r, 0);
+    assert_int_equal(r.sb.lost + r.sb.corrupted, 0);
+    assert_int_equal(r.sb.checked, cfg.packets);
+    assert_false(r.queue_irqs);
+    for (unsigned q = 0; q < 4; q++)
+        assert_int_equal(r.queues[q].packets, 3000);
+    sim_destroy(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1065,6 +1127,8 @@ int main(void)
         cmocka_unit_test(test_sim_queues_drr_shares),
         cmocka_unit_test(test_sim_queues_rr_jain),
         cmocka_unit_test(test_sim_skipped_clocks_exact),
+        cmocka_unit_test(test_sim_queues_cq_irq),
+        cmocka_unit_test(test_sim_queues_desc_wb),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

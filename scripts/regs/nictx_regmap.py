@@ -26,7 +26,8 @@ edited by hand.
 
 Names (each is checked to be unique within its language):
   SystemVerilog (nictx_reg_pkg)
-    Reg<R>        logic [7:0] offset in the register page
+    Reg<R>        logic [7:0] offset in the register page (logic [12:0], the
+                  BAR offset, for a register beyond it: PBA_LO/HI)
     Reg<R>Reset   logic [31:0] the register's value after reset
     Reg<R>Bits    bits 0..Reg<R>Bits-1 hold the register's fields
     <R><F>        a 1-bit field: its bit index
@@ -39,6 +40,8 @@ Names (each is checked to be unique within its language):
                              array): queue q's block at QBase + q * QStride
     QReg<R>, QReg<R>Reset, QReg<R>Bits, Q<R><F>...   a register of the block,
                              as above (offset inside the block)
+    MsixBase, MsixStride, MsixMax, MsixReg<R>, Msix<R><F>...   the MSI-X
+                             table (the MSIX regfile array), as the Q blocks
   C (nictx_regs_gen.h), prefix NICTX_
     NICTX_REG_<R>            offset
     NICTX_REG_<R>_RESET      the register's value after reset
@@ -54,6 +57,8 @@ Names (each is checked to be unique within its language):
                              of the block (offset inside it)
     NICTX_REG_Q(q, r)        BAR0 offset of register r of queue q's block
     NICTX_QREGS(X)           the block's registers, as NICTX_REGS
+    NICTX_MSIX_BASE, NICTX_MSIXREG_<R>, NICTX_MSIX_<R>_<F>, NICTX_REG_MSIX(v, r),
+    NICTX_MSIXREGS(X)        the MSI-X table, as the queue blocks
 """
 
 import hashlib
@@ -130,8 +135,9 @@ class Reg:
         self.swmod = any(f.swmod for f in self.fields)
         if node.get_property("regwidth") != 32:
             raise ValueError(f"{self.name}: registers are 32 bits")
-        if self.offset % 4 or self.offset >= REG_PAGE:
-            raise ValueError(f"{self.name}: offset 0x{self.offset:x} not a dword of the register page")
+        if self.offset % 4:
+            raise ValueError(f"{self.name}: offset 0x{self.offset:x} not a dword")
+        self.in_page = self.offset < REG_PAGE
 
 
 class Window:
@@ -146,12 +152,16 @@ class Window:
 
 
 class QBlock:
-    """The per-queue register blocks: one regfile array at the top level."""
+    """A regfile array at the top level: the per-queue register blocks (Q)
+    or the MSI-X table (MSIX).  sv: the SystemVerilog name prefix (Q, Msix),
+    c: the C one (Q, MSIX)."""
 
     def __init__(self, node: RegfileNode):
         if not node.is_array or len(node.array_dimensions) != 1:
             raise ValueError(f"{node.inst_name}: a one-dimensional regfile array")
         self.name = node.inst_name
+        self.sv = _camel(self.name)
+        self.c = self.name
         self.base = node.raw_address_offset
         self.stride = node.array_stride
         self.count = node.array_dimensions[0]
@@ -176,13 +186,16 @@ class RegMap:
         self.regs = []
         self.windows = []
         self.qblk = None
+        self.blocks = []
         for c in top.children(unroll=False):
             if isinstance(c, RegNode):
                 self.regs.append(Reg(c))
             elif isinstance(c, MemNode):
                 self.windows.append(Window(c))
-            elif isinstance(c, RegfileNode) and self.qblk is None:
-                self.qblk = QBlock(c)
+            elif isinstance(c, RegfileNode):
+                self.blocks.append(QBlock(c))
+                if c.inst_name == "Q":
+                    self.qblk = self.blocks[-1]
             else:
                 raise ValueError(f"{c.inst_name}: only registers and memories at the top level")
         self.regs.sort(key=lambda r: r.offset)
@@ -271,21 +284,20 @@ def gen_sv(rm: RegMap, pkg="nictx_reg_pkg"):
     ]
     names = []
     p("int unsigned", "BarBytes", str(rm.size), "BAR0 size")
-    qb = rm.qblk
-    rows = [(r, "Reg", "", 8) for r in rm.regs]
-    if qb:
+    rows = [(r, "Reg", "", 8 if r.in_page else bar_bits, None) for r in rm.regs]
+    for qb in rm.blocks:
         ow = max(1, (qb.stride - 1).bit_length())
-        rows += [(r, "QReg", "Q", ow) for r in qb.regs]
-    for r, rp, fp, offw in rows:
+        rows += [(r, qb.sv + "Reg", qb.sv, ow, qb) for r in qb.regs]
+    for r, rp, fp, offw, qb in rows:
         rc = _camel(r.name)
-        if rp == "QReg" and r is qb.regs[0]:
+        if qb and r is qb.regs[0]:
             p(None, None, None, "%s[%d] @ 0x%X += 0x%X: %s" % (
                 qb.name, qb.count, qb.base, qb.stride, qb.title))
-            p("int unsigned", "QBase", str(qb.base), "BAR0 offset of queue 0's block")
-            p("int unsigned", "QStride", str(qb.stride), "bytes per queue block")
-            p("int unsigned", "QMax", str(qb.count), "queue blocks")
+            p("int unsigned", qb.sv + "Base", str(qb.base), "BAR0 offset of entry 0")
+            p("int unsigned", qb.sv + "Stride", str(qb.stride), "bytes per entry")
+            p("int unsigned", qb.sv + "Max", str(qb.count), "entries")
         p(None, None, None, "%s%s 0x%02X %s: %s" % (
-            "Q[q]." if rp == "QReg" else "", r.name, r.offset, r.access, r.title))
+            "%s[i]." % qb.name if qb else "", r.name, r.offset, r.access, r.title))
         p("logic [%d:0]" % (offw - 1), rp + rc, _sv_hex(offw, r.offset))
         p("logic [31:0]", "%s%sReset" % (rp, rc), _sv_hex(32, r.reset))
         p("int unsigned", "%s%sBits" % (rp, rc), str(r.bits))
@@ -391,24 +403,26 @@ def gen_c(rm: RegMap, prefix="NICTX", guard="NICTX_REGS_GEN_H"):
             w.name, w.offset, w.offset + w.size - 1, w.access, w.title, w.desc))
         d("%s_%s_BASE" % (prefix, w.name), "0x%03Xu" % w.offset)
         d("%s_%s_SIZE" % (prefix, w.name), "0x%03Xu" % w.size)
-    qb = rm.qblk
-    if qb:
+    for qb in rm.blocks:
+        b = qb.c
+        ix = "q" if b == "Q" else "v"
         out.append("")
         out += _c_comment("%s[%d] @ 0x%X += 0x%X: %s.  %s" % (
             qb.name, qb.count, qb.base, qb.stride, qb.title, qb.desc))
-        d("%s_Q_BASE" % prefix, "0x%04Xu" % qb.base)
-        d("%s_Q_STRIDE" % prefix, "0x%02Xu" % qb.stride)
-        d("%s_Q_MAX" % prefix, "%du" % qb.count)
-        names.append("%s_REG_Q" % prefix)
-        out.append("#define %s_REG_Q(q, r) (%s_Q_BASE + (q) * %s_Q_STRIDE + (r))" % (
-            prefix, prefix, prefix))
+        d("%s_%s_BASE" % (prefix, b), "0x%04Xu" % qb.base)
+        d("%s_%s_STRIDE" % (prefix, b), "0x%02Xu" % qb.stride)
+        d("%s_%s_MAX" % (prefix, b), "%du" % qb.count)
+        names.append("%s_REG_%s" % (prefix, b))
+        out.append("#define %s_REG_%s(%s, r) (%s_%s_BASE + (%s) * %s_%s_STRIDE + (r))" % (
+            prefix, b, ix, prefix, b, ix, prefix, b))
         for r in qb.regs:
             out.append("")
-            out += _c_comment("Q[q].%s 0x%02X %s: %s.  %s" % (r.name, r.offset, r.access, r.title, r.desc))
-            d("%s_QREG_%s" % (prefix, r.name), "0x%02Xu" % r.offset)
-            d("%s_QREG_%s_RESET" % (prefix, r.name), "0x%08Xu" % r.reset)
+            out += _c_comment("%s[%s].%s 0x%02X %s: %s.  %s" % (
+                b, ix, r.name, r.offset, r.access, r.title, r.desc))
+            d("%s_%sREG_%s" % (prefix, b, r.name), "0x%02Xu" % r.offset)
+            d("%s_%sREG_%s_RESET" % (prefix, b, r.name), "0x%08Xu" % r.reset)
             for f in r.fields:
-                fn = "%s_Q_%s_%s" % (prefix, r.name, f.name)
+                fn = "%s_%s_%s_%s" % (prefix, b, r.name, f.name)
                 rng = ("bit %d" % f.lsb) if f.width == 1 else ("bits %d:%d" % (f.msb, f.lsb))
                 out += _c_comment("%s, %s, reset %s: %s" % (rng, f.access, _reset_text(f.reset), f.desc))
                 if f.width == 1:
@@ -426,15 +440,16 @@ def gen_c(rm: RegMap, prefix="NICTX", guard="NICTX_REGS_GEN_H"):
             (r.name + ",").ljust(nw), r.offset, r.reset, r.access + ",", int(r.swmod)))
     out[-1] = out[-1][:-2]
     d("%s_NUM_REGS" % prefix, "%du" % len(rm.regs))
-    if qb:
-        out += ["", "/* Every register of a queue block: X(name, offset in the block, reset,",
-                " * access, swmod). */", "#define %s_QREGS(X) \\" % prefix]
+    for qb in rm.blocks:
+        what = "a queue block" if qb.c == "Q" else "an entry of %s" % qb.name
+        out += ["", "/* Every register of %s: X(name, offset in the block, reset," % what,
+                " * access, swmod). */", "#define %s_%sREGS(X) \\" % (prefix, qb.c)]
         nw = max(len(r.name) for r in qb.regs) + 1
         for r in qb.regs:
             out.append("    X(%s 0x%02Xu, 0x%08Xu, %-4s %d) \\" % (
                 (r.name + ",").ljust(nw), r.offset, r.reset, r.access + ",", int(r.swmod)))
         out[-1] = out[-1][:-2]
-        d("%s_NUM_QREGS" % prefix, "%du" % len(qb.regs))
+        d("%s_NUM_%sREGS" % (prefix, qb.c), "%du" % len(qb.regs))
     out += ["", "#endif /* %s */" % guard]
     _unique(names)
     return _stamped(out, 1, "/* %s */", rm)
@@ -479,10 +494,14 @@ def gen_md(rm: RegMap):
         out.append("| 0x%03X-0x%03X | **%s** | | %s | - | %s |" % (
             w.offset, w.offset + w.size - 1, w.name, w.access.lower(),
             _md_cell(w.title + ". " + w.desc)))
-    qb = rm.qblk
-    if qb:
-        out += ["", "Queue register blocks (%s[%d]): queue q's block at 0x%X + q * 0x%X.  %s" % (
-            qb.name, qb.count, qb.base, qb.stride, _md_cell(qb.desc)), "",
+    for qb in rm.blocks:
+        if qb.c == "Q":
+            head = "Queue register blocks (%s[%d]): queue q's block at 0x%X + q * 0x%X.  %s" % (
+                qb.name, qb.count, qb.base, qb.stride, _md_cell(qb.desc))
+        else:
+            head = "%s (%s[%d]): vector v's entry at 0x%X + v * 0x%X.  %s" % (
+                qb.title, qb.name, qb.count, qb.base, qb.stride, _md_cell(qb.desc))
+        out += ["", head, "",
             "| offset in block | register / field | bits | access | reset | description |",
             "|---|---|---|---|---|---|"]
         for r in qb.regs:

@@ -254,9 +254,10 @@ void fz_idle(struct fz_host *h, unsigned n)
 /* ------------------------------------------------------------ host TLPs */
 
 /* The BAR0 map (docs/device.md, Registers and Queues): the register page
- * 0x000..0x0FF; the WC window 0x200..0x3FF, MWr only; 0x100..0x1FF and
- * 0x400..0xFFF nothing; queue q's block at 0x1000 + q * 0x40, in use for
- * q < QUEUES.  Every register access is 4 bytes 4-aligned or 8 bytes
+ * 0x000..0x0FF; the WC window 0x200..0x3FF, MWr only; the MSI-X table at
+ * 0x800 + v * 0x10, vector v in use for v < QUEUES; the PBA 0xC00..0xC07;
+ * 0x100..0x1FF, 0x400..0x7FF and 0xC08..0xFFF nothing; queue q's block at
+ * 0x1000 + q * 0x40, in use for q < QUEUES.  Every register access is 4 bytes 4-aligned or 8 bytes
  * 8-aligned.  Only these map-level refusals are modelled: a write the
  * map accepts may still be refused by its register (read-only, unlisted,
  * out of range, ring configuration while enabled: ERR.BAD_ACCESS or
@@ -274,6 +275,12 @@ int fz_bar0_bad(const struct fz_host *h, unsigned off, unsigned len, int write)
         return 1;
     if (off < 0x100)
         return 0;
+    if (off >= NICTX_REG_PBA_LO && off < NICTX_REG_PBA_HI + 4)
+        return 0;
+    if (off >= NICTX_MSIX_BASE && off < NICTX_REG_MSIX(NICTX_MSIX_MAX, 0)) {
+        q = (off - NICTX_MSIX_BASE) / NICTX_MSIX_STRIDE;
+        return q < h->queues_lo ? 0 : q >= h->queues_hi ? 1 : 2;
+    }
     if (off < NICTX_Q_BASE)
         return 1;
     q = (off - NICTX_Q_BASE) / NICTX_Q_STRIDE;
