@@ -62,6 +62,16 @@
 // lost).  The single-queue logic above stays idle.  hr_head_o is the head
 // of queue hr_q_i (register reads).
 //
+// Skipped clocks (simulation speed; sim/device.h, nictx_dma_rd.sv): the
+// moderation timers change with time alone.  wait_o: nothing else changes
+// on this clock (idle_o, and no stale timer entry leaves the FIFO).  The
+// simulator may then leave out up to wake_o clocks after this one (less
+// this clock's skip_i), so that the clock after them still finds every
+// timer short of expiry; it says on the next clock how many it left out
+// (skip_i), which the timer registers take at that clock's edge (the
+// single-queue count-down, the queues' cycle count).  No other logic reads
+// skip_i.  With skip_i 0 this is the plain per-clock logic.
+//
 // Handshake: wr_valid_o never waits for wr_ready_i; fields are registers.
 module nictx_cpl #(
   parameter int unsigned NumQueues = 64,
@@ -109,6 +119,9 @@ module nictx_cpl #(
   output logic [63:0] wr_data_o,
   output logic [3:0]  wr_len_o,
   output logic        timer_o,      // the moderation timer runs
+  input  logic [23:0] skip_i,       // clocks left out before this one (above)
+  output logic        wait_o,       // nothing but the timers changes on this clock
+  output logic [23:0] wake_o,       // clocks that may be left out after this one
   output logic        idle_o
 );
 
@@ -162,6 +175,9 @@ module nictx_cpl #(
   logic [TdW-1:0] tf_dl_m [NP];
   logic [PW:0]    tf_rd_d, tf_rd_q, tf_wr_d, tf_wr_q;  // pointers, one wrap bit
   logic [TdW-1:0] now_d, now_q;         // free-running cycle count (multi_i)
+  logic [TdW-1:0] now_n;                // now_d and the clocks left out (skip_i)
+  logic [23:0]    tmr_n;                // tmr_d and the clocks left out
+  logic           tmr_dec;              // tmr_d is the count-down's (no start, no stop)
   logic [QW-1:0]  tf_hq;                // the head entry's queue
   logic [TdW-1:0] tf_dl, tf_left;       // ... its deadline, cycles to it
   logic           tf_any, tf_full, tf_live, tf_pop;
@@ -232,7 +248,8 @@ module nictx_cpl #(
     wr_data_d  = wr_data_q;
     wr_len_d   = wr_len_q;
 
-    if (tmr_run_q && tmr_q != '0) tmr_d = tmr_q - 24'd1;
+    tmr_dec = tmr_run_q && tmr_q != '0;
+    if (tmr_dec) tmr_d = tmr_q - 24'd1;
 
     // Capture what is due; count completions that arrive meanwhile afresh.
     if (wb_due) begin
@@ -262,6 +279,7 @@ module nictx_cpl #(
       irq_pend_d = 1'b1;
       irq_cnt_d  = '0;
       tmr_run_d  = 1'b0;
+      tmr_dec    = 1'b0;
     end
     if (pkt_done_s) begin
       head_d    = (head_q + 16'd1) & mask;
@@ -271,6 +289,7 @@ module nictx_cpl #(
       if (irq_cnt_d == '0 && irq_timer_i != '0) begin
         tmr_run_d = 1'b1;
         tmr_d     = irq_timer_i;
+        tmr_dec   = 1'b0;
       end
       irq_cnt_d = irq_cnt_d + 16'd1;
     end
@@ -490,7 +509,7 @@ module nictx_cpl #(
       mrun_q  <= mrun_d;
       tf_rd_q <= tf_rd_d;
       tf_wr_q <= tf_wr_d;
-      now_q   <= now_d;
+      now_q   <= now_n;
     end
   end
 
@@ -507,8 +526,33 @@ module nictx_cpl #(
   assign wr_len_o   = wr_len_q;
   // A message held by its vector's mask waits for the host, not the engine.
   assign timer_o    = tmr_run_q || tf_rd_q != tf_wr_q;
+
+  // The timers across clocks left out (above): only the registers' inputs
+  // take skip_i.  The single-queue count-down lost the clocks to its
+  // decrement (tmr_dec: no start or stop on this clock), the queues' cycle
+  // count gains them.  wake_o from the registers (behind by skip_i, as the
+  // harness knows): two short of the single timer's expiry or the FIFO
+  // head's deadline.
+  always_comb begin
+    tmr_n = tmr_d;
+    if (tmr_dec) tmr_n = (tmr_d > skip_i) ? tmr_d - skip_i : '0;
+    now_n = multi_i ? now_d + TdW'(skip_i) : now_d;
+  end
+  always_comb begin
+    logic [23:0] w_s, w_m;
+    w_s = '1;
+    w_m = '1;
+    if (tmr_run_q) w_s = (tmr_q >= 24'd2) ? tmr_q - 24'd2 : '0;
+    if (tf_any) begin
+      w_m = '0;
+      if (tf_live && !tf_left[TdW-1] && tf_left >= TdW'(2))
+        w_m = (tf_left - TdW'(2) > TdW'(24'hFF_FFFD)) ? 24'hFF_FFFD : 24'(tf_left - TdW'(2));
+    end
+    wake_o = (w_s < w_m) ? w_s : w_m;
+  end
   assign idle_o     = !wr_valid_q && !wb_pend_q && !(irq_pend_q && !msix_mask_i[0]) &&
                       !wb_due && !irq_due && mpend_q == '0 && (mirq_q & ~msix_mask_i) == '0;
+  assign wait_o     = idle_o && !tf_pop;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -542,7 +586,7 @@ module nictx_cpl #(
       cq_ph_q    <= cq_ph_d;
       irq_pend_q <= irq_pend_d;
       tmr_run_q  <= tmr_run_d;
-      tmr_q      <= tmr_d;
+      tmr_q      <= tmr_n;
       wr_valid_q <= wr_valid_d;
       wr_addr_q  <= wr_addr_d;
       wr_data_q  <= wr_data_d;

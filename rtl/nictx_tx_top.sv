@@ -314,7 +314,8 @@ module nictx_tx_top #(
 
   logic regs_idle, rd_idle, df_idle, pf_idle, mac_idle, cpl_idle;
   logic rd_wait, pf_wait, df_wait, sched_wait, mac_wait;
-  logic [23:0] rd_wake, mac_wake;
+  logic [23:0] rd_wake, mac_wake, cpl_wake;
+  logic        cpl_wait;
 
   // ---- write-combining window and fetcher events ----
   logic        wc_bad_access, wc_close, wc_tail_we, wc_tail_range, wc_torn;
@@ -728,6 +729,9 @@ module nictx_tx_top #(
     .wr_data_o    (cw_data),
     .wr_len_o     (cw_len),
     .timer_o      (cpl_timer),
+    .skip_i       (skip_i),
+    .wait_o       (cpl_wait),
+    .wake_o       (cpl_wake),
     .idle_o       (cpl_idle)
   );
 
@@ -776,20 +780,21 @@ module nictx_tx_top #(
     endcase
   end
 
-  // The interrupt moderation timer keeps the engine awake: it changes state
-  // without host input.
+  // The interrupt moderation timer keeps the engine from idle: it changes
+  // state without host input (it waits, below).
   assign idle_o = regs_idle && engine_idle && !h2d_valid && !cpl_timer;
   // As idle_o, but parts may wait for time or for completions: no state
-  // changes on this clock but the read engine's completion timer and the
-  // MAC's credit, which follow skip_i (clocks left out before this one).
-  // Reads may be in flight; descriptors and a frame may wait, the frame
-  // for credit (wake_o: how long at least) or for its data; the payload
+  // changes on this clock but the read engine's completion timer, the
+  // MAC's credit and the moderation timers, which follow skip_i (clocks
+  // left out before this one).  Reads may be in flight; descriptors and a
+  // frame may wait, the frame for credit or for its data; the payload
   // fetcher has no request, takes no descriptor, and hands the MAC no beat.
+  // wake_o: the least of the parts' (how long at least).
   assign pf_wait = !rd_req_valid[0] && !desc_take && !fr_ready;
-  assign wait_o  = regs_idle && !h2d_valid && df_wait && sched_wait && mac_wait && cpl_idle &&
-                   (pf_idle || pf_wait) && (rd_idle || rd_wait) && !d2h_valid_o && !wire_valid_o &&
-                   !cpl_timer;
-  assign wake_o  = (rd_wake < mac_wake) ? rd_wake : mac_wake;
+  assign wait_o  = regs_idle && !h2d_valid && df_wait && sched_wait && mac_wait && cpl_wait &&
+                   (pf_idle || pf_wait) && (rd_idle || rd_wait) && !d2h_valid_o && !wire_valid_o;
+  assign wake_o  = (rd_wake < mac_wake) ? ((rd_wake < cpl_wake) ? rd_wake : cpl_wake) :
+                                          ((mac_wake < cpl_wake) ? mac_wake : cpl_wake);
   // STATUS.IDLE: nothing in flight in the datapath (the register block, busy
   // with the read that asks, does not count).
   assign engine_idle = rd_idle && df_idle && pf_idle && mac_idle && cpl_idle &&
