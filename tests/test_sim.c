@@ -1016,6 +1016,12 @@ static void skip_exact_cfg(struct sim_cfg *cfg, unsigned k)
 
 static void test_sim_skipped_clocks_exact(void **state)
 {
+    /* The share of the clocks each run leaves out, at least (a wait that
+     * stopped covering its case runs slower, with the same figures): about
+     * 0.8 of what the tree of 1 December 2026 leaves out (0.217, 0.853,
+     * 0.020, 0.212, 0.125; the lost completion's run, none required). */
+    static const double min_left_out[] = {0.18, 0.75, 0.015, 0.18, 0.10, 0.0};
+
     (void)state;
     for (unsigned k = 0; k < 6; k++) {
         struct sim_cfg cfg;
@@ -1027,8 +1033,9 @@ static void test_sim_skipped_clocks_exact(void **state)
         cfg.every_clock = 1;
         s2 = run_cfg(&cfg, &b, 0);
         assert_int_equal(b.cycles_skipped, 0);
-        if (k < 5 && a.cycles_skipped == 0)
-            fail_msg("configuration %u left out no clock", k);
+        if ((double)a.cycles_skipped < min_left_out[k] * (double)b.cycles_evaluated)
+            fail_msg("configuration %u left out %" PRIu64 " of %" PRIu64 " clocks (want %.3f)",
+                     k, a.cycles_skipped, b.cycles_evaluated, min_left_out[k]);
         assert_int_equal(a.cycles_evaluated + a.cycles_skipped, b.cycles_evaluated);
         assert_int_equal(a.sim_time_ps, b.sim_time_ps);
         assert_int_equal(a.sb.checked, b.sb.checked);
