@@ -1182,6 +1182,26 @@ static void test_engine_ur_payload_skips_and_stops(void **state)
     assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
 }
 
+/* A frame read in several MRds whose first one fails (UR): the later ones
+ * complete, but the frame is dropped as failed (the read's error carries
+ * across its chunks), not sent with the bytes it lacks. */
+static void test_engine_ur_first_chunk_of_long_frame(void **state)
+{
+    struct eh *h = *state;
+    const unsigned len = 2000;
+
+    engine_init(h, 5, NICTX_PROTO_TAIL);
+    eh_post(h, LONG_BUS, len, 0, NULL);
+    eh_fail_reads(h, LONG_BUS, LONG_BUS + 64, 1);
+    eh_doorbell(h);
+    eh_settle(h, 50000);
+    assert_true(h->n_mrds - h->n_desc_mrds > 1);
+    assert_int_equal(h->n_frames, 0);
+    eh_check_frames(h);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), NICTX_ERR_DMA);
+    assert_int_equal(eh_rd32(h, NICTX_REG_HEAD), 1);
+}
+
 /* UR on a descriptor read in tail mode: its descriptors are skipped,
  * completing in order; only ERR.DMA is set (not BAD_DESC). */
 static void test_engine_ur_desc_tail(void **state)
@@ -1288,6 +1308,7 @@ int main(void)
         ENGINE_TEST(test_engine_owner_reads_at_most_a_ring),
         ENGINE_TEST(test_engine_reset_with_reads_in_flight),
         ENGINE_TEST(test_engine_ur_payload_skips_and_stops),
+        ENGINE_TEST(test_engine_ur_first_chunk_of_long_frame),
         ENGINE_TEST(test_engine_ur_desc_tail),
         ENGINE_TEST(test_engine_ur_desc_owner),
         ENGINE_TEST(test_engine_payload_buffer_fills_exactly),
