@@ -553,14 +553,10 @@ static int sim_build(struct sim *s, const struct device_ops *ops, char *err, siz
      * (writeback words, completion queue), and 128 B a queue more. */
     memsz = (size_t)cfg->ring_size * (NICTX_DESC_BYTES + buf) * cfg->queues + (1u << 16) +
             (cfg->queues - 1) * 128u;
-    /* Several queues in CQ mode: each further queue's CQ (the ring's size,
-     * cache-line aligned). */
-    if (cfg->queues > 1 && cfg->clean == TXQ_CLEAN_CQ) {
-        size_t slots = 1;
-        while (slots < cfg->ring_size)
-            slots <<= 1;
-        memsz += (slots * NICTX_CQE_BYTES + 64u) * (cfg->queues - 1);
-    }
+    /* Several queues in CQ mode: each further queue's CQ (as many entries
+     * as the ring, a power of two; cache-line aligned). */
+    if (cfg->queues > 1 && cfg->clean == TXQ_CLEAN_CQ)
+        memsz += ((size_t)cfg->ring_size * NICTX_CQE_BYTES + 64u) * (cfg->queues - 1);
     if (sim_queues_alloc(s) != 0) {
         snprintf(err, errlen, "out of memory building the simulation");
         return -1;
