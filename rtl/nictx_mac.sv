@@ -69,34 +69,54 @@ module nictx_mac #(
   // where n is the beat's byte count and G[k] is the register after a single
   // 1 bit followed by k zero bits, starting from 0 (G[0] = the polynomial).
   // Shifting the beat's n bytes up to the top of the word puts every bit at
-  // a fixed distance from the end, so one table of BeatBits constants, built
-  // at elaboration, serves every byte count; bytes past n fall off the top.
-  // The beat width is the datapath's (DataBytes).
-  localparam int unsigned BeatBits  = DataW;
-  localparam int unsigned CntW      = BytesW;
+  // a fixed distance from the end, and bytes past n fall off the top.  The
+  // columns are taken four bits at a time: nibble position p (p nibbles
+  // after it) contributes T[p][v], the XOR of G[4p + 3 - k] over the set
+  // bits k of its value v: a 16-entry table of constants per position
+  // (2 x DataBytes x 16, built at elaboration).  The same XOR network (a
+  // 4-input function per register bit and nibble), and the simulation looks
+  // up one constant per nibble instead of masking one column per bit: at
+  // 64 bytes a beat the per-bit form was most of the model's work.
+  localparam int unsigned CntW = BytesW;
+  localparam int unsigned NibN = 2 * DataBytes;  // nibble positions in a beat
+  localparam int unsigned TabN = 16 * NibN;
 
-  // {G[BeatBits-1], ..., G[1], G[0]}, 32 bits each.
-  function automatic logic [32*BeatBits-1:0] crc32_cols();
-    logic [31:0] c;
-    c = 32'hEDB8_8320;
-    for (int unsigned k = 0; k < BeatBits; k++) begin
-      crc32_cols[32*k +: 32] = c;
-      c = c[0] ? ((c >> 1) ^ 32'hEDB8_8320) : (c >> 1);
+  // {T[NibN-1][15], ..., T[0][1], T[0][0]}, 32 bits each: T[p][v] at entry
+  // 16 * p + v.
+  function automatic logic [32*TabN-1:0] crc32_tab();
+    logic [127:0] g;     // G[4p + 3 - k] for this p at [32k +: 32]
+    logic [31:0]  c, e;
+    c = 32'hEDB8_8320;   // G[0]
+    for (int unsigned p = 0; p < NibN; p++) begin
+      for (int unsigned k = 0; k < 4; k++) begin
+        g[32*(3 - k) +: 32] = c;  // G[4p + k]
+        c = c[0] ? ((c >> 1) ^ 32'hEDB8_8320) : (c >> 1);
+      end
+      for (int unsigned v = 0; v < 16; v++) begin
+        e = 32'd0;
+        for (int unsigned k = 0; k < 4; k++) begin
+          if (v[k]) e = e ^ g[32*k +: 32];
+        end
+        crc32_tab[32*(16*p + v) +: 32] = e;
+      end
     end
   endfunction
 
-  localparam logic [32*BeatBits-1:0] CrcCols = crc32_cols();
+  localparam logic [32*TabN-1:0] CrcTab = crc32_tab();
 
   // The register after the first n bytes of `data` (least significant first).
-  function automatic logic [31:0] crc32_beat(input logic [31:0]         crc_in,
-                                             input logic [BeatBits-1:0] data,
-                                             input logic [CntW-1:0]     n);
-    logic [BeatBits-1:0] w;
-    logic [31:0]         c;
-    w = (data ^ BeatBits'(crc_in)) << (BeatBits - 8 * 32'(n));
+  function automatic logic [31:0] crc32_beat(input logic [31:0]      crc_in,
+                                             input logic [DataW-1:0] data,
+                                             input logic [CntW-1:0]  n);
+    logic [DataW-1:0] w;
+    logic [31:0]      c;
+    w = (data ^ DataW'(crc_in)) << (DataW - 8 * 32'(n));
     c = crc_in >> (8 * 32'(n));  // register bits no data byte reaches (n < 4)
-    for (int unsigned q = 0; q < BeatBits; q++) begin
-      c = c ^ ({32{w[q]}} & CrcCols[32*(BeatBits-1-q) +: 32]);
+    // Byte j of w: its low nibble at position 2 (DataBytes - 1 - j) + 1,
+    // its high nibble one closer to the end.
+    for (int unsigned j = 0; j < DataBytes; j++) begin
+      c = c ^ CrcTab[32*(16*(2*(DataBytes-1-j) + 1) + 32'(w[8*j +: 4])) +: 32]
+            ^ CrcTab[32*(16*(2*(DataBytes-1-j)) + 32'(w[8*j+4 +: 4])) +: 32];
     end
     crc32_beat = c;
   endfunction
