@@ -13,7 +13,8 @@
  *                      (Jain's index over weight-normalised throughput:
  *                      1 when every queue got its weight's share, 1/n when
  *                      one queue got everything)
- * With no bytes at all, shares, the deviation and jain are NAN.
+ * With no bytes at all, shares, the deviation and jain are NAN; with no
+ * weight (every weight 0), expected shares, the deviation and jain are.
  * Pure functions of their inputs; nothing kept.
  */
 #ifndef NICTX_FAIRNESS_H

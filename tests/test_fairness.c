@@ -2,8 +2,8 @@
 /*
  * test_fairness.c - cmocka tests for sim/fairness.c: shares, expected
  * shares, the largest relative deviation and Jain's index, against values
- * worked out by hand; the extremes (perfect, one queue takes all) and the
- * empty window (NAN).
+ * worked out by hand; the extremes (perfect, one queue takes all, a
+ * single queue), the empty window and a window without weight (NAN).
  */
 #include <math.h>
 #include <setjmp.h>
@@ -109,6 +109,38 @@ static void test_fairness_empty_and_single(void **state)
     assert_near(fair_max_share_dev(one, w, 1), 0.0);
 }
 
+/* Boundary: one queue of weight 1 expects the whole window (1, not NAN:
+ * the weights sum to 1, which is a weight), and gets it. */
+static void test_fairness_single_queue_expects_all(void **state)
+{
+    const uint64_t b[1] = {42};
+    const unsigned w[1] = {1};
+    double sh[1], ex[1];
+
+    (void)state;
+    fair_shares(b, w, 1, sh, ex);
+    assert_near(sh[0], 1.0);
+    assert_near(ex[0], 1.0);
+}
+
+/* Boundary: bytes but no weight at all (every weight 0): there is no
+ * expected share to compare with, so the expected shares, the deviation
+ * and Jain's index are NAN, like the figures of a window without bytes;
+ * the shares of the bytes are still known. */
+static void test_fairness_no_weight(void **state)
+{
+    const uint64_t b[2] = {3000, 1000};
+    const unsigned w[2] = {0, 0};
+    double sh[2], ex[2];
+
+    (void)state;
+    fair_shares(b, w, 2, sh, ex);
+    assert_near(sh[0], 0.75);
+    assert_true(isnan(ex[0]) && isnan(ex[1]));
+    assert_true(isnan(fair_max_share_dev(b, w, 2)));
+    assert_true(isnan(fair_jain(b, w, 2)));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -117,6 +149,8 @@ int main(void)
         cmocka_unit_test(test_fairness_known_values),
         cmocka_unit_test(test_fairness_one_takes_all),
         cmocka_unit_test(test_fairness_empty_and_single),
+        cmocka_unit_test(test_fairness_single_queue_expects_all),
+        cmocka_unit_test(test_fairness_no_weight),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

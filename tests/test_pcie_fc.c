@@ -656,6 +656,38 @@ static void test_pcie_fc_updatefc_coalesce_and_occupy(void **state)
 }
 
 /*
+ * A link that carries only UpdateFCs (m: l's receiver has PH = 1, m sends
+ * no TLP) still counts the statistical ACK and SKP bytes of the raw bytes
+ * its DLLPs consume: raw = updatefc_bytes / (1 - overhead_no_fc), ACK
+ * 8 x floor(raw / AckLimit), SKP 4 x floor(raw / 1538), as a link with
+ * TLPs does.  Each of the N writes waits for the credit the previous one's
+ * UpdateFC brings back, so m carries N DLLPs: 8N = 3200 B, two SKPs' worth.
+ */
+static void test_pcie_fc_updatefc_only_link_overhead(void **state)
+{
+    struct fx *f = *state;
+    enum { N = 400 };
+    const struct pcie_link_stats *sm;
+    double raw;
+    set_l_fc(f, PCIE_FC_PH, 1, PCIE_FC_TYPES, 0, 0.0);
+    for (unsigned k = 0; k < N; k++) {
+        mk(f->t, TLP_MWR, TLP_KIND_OTHER, 0x1000 + 64 * (k % 16), 64, 0);
+        assert_int_equal(pcie_link_send(f->l.link, 0, f->t), 0);
+    }
+    drive(&f->l, &f->m, SIM_PS_NEVER);
+    assert_int_equal(f->l.n, N);
+    sm = pcie_link_stats(f->m.link);
+    assert_int_equal(sm->tlp_bytes, 0);
+    assert_int_equal(sm->updatefc_dllps, N);
+    assert_int_equal(sm->updatefc_bytes, 8 * N);
+    raw = (double)sm->updatefc_bytes / (1.0 - pcie_cfg_overhead_no_fc(&f->cfg));
+    assert_true(raw > 2 * 1538.0);
+    assert_int_equal(sm->dllp_bytes, 8 * (uint64_t)floor(raw / pcie_cfg_ack_limit(&f->cfg)));
+    assert_int_equal(sm->skp_bytes, 4 * (uint64_t)floor(raw / 1538.0));
+    assert_true(sm->dllp_bytes > 0);
+}
+
+/*
  * Credit starvation across directions.  m streams 4 KiB completions (sent
  * at 0; with l's credits finite m commits ahead only what starts before
  * the earliest possible UpdateFC, 100 ns).  l sends 3 writes with PH = 1,
@@ -844,6 +876,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_pcie_fc_order_pass_stalled_read, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pcie_fc_updatefc_coalesce_and_occupy, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_pcie_fc_updatefc_only_link_overhead, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_pcie_fc_starvation_across_directions, setup,
                                         teardown),

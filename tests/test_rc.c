@@ -309,6 +309,38 @@ static void test_rc_faults_taken_in_place(void **state)
     fx_teardown(&f);
 }
 
+/* An armed range is half-open, [lo, hi): a read that ends at lo or starts
+ * at hi touches none of it and is answered normally; a read that shares
+ * one byte with it at either end takes the fault. */
+static void test_rc_fault_range_edges(void **state)
+{
+    struct pcie_cfg cfg;
+    struct fx f;
+
+    (void)state;
+    pcie_cfg_default(&cfg);
+    assert_int_equal(fx_setup(&f, &cfg, 100.0), 0);
+    assert_int_equal(rc_arm_fault(&f.rc, RC_FAULT_UR, f.bus + 64, f.bus + 128, 20), 0);
+    assert_int_equal(fault_read(&f, 0, 1000), RC_NONE);   /* [0, 64): ends at lo */
+    assert_int_equal(fault_read(&f, 128, 2000), RC_NONE); /* [128, 192): starts at hi */
+    assert_int_equal(f.rc.nfault, 1);
+    assert_int_equal(f.rc.st.faults, 0);
+    for (unsigned k = 0; k < 2; k++) {
+        assert_int_equal(rc_peek_cpl(&f.rc)->status, TLP_STATUS_SC);
+        rc_pop_cpl(&f.rc);
+    }
+    assert_int_equal(fault_read(&f, 127, 3000), RC_FAULTED); /* its last byte */
+    assert_int_equal(f.rc.last_fault.id, 20);
+    assert_int_equal(rc_peek_cpl(&f.rc)->status, TLP_STATUS_UR);
+    rc_pop_cpl(&f.rc);
+    assert_int_equal(rc_arm_fault(&f.rc, RC_FAULT_CA, f.bus + 64, f.bus + 128, 21), 0);
+    assert_int_equal(fault_read(&f, 1, 4000), RC_FAULTED); /* [1, 65): its first byte */
+    assert_int_equal(f.rc.last_fault.id, 21);
+    assert_int_equal(rc_peek_cpl(&f.rc)->status, TLP_STATUS_CA);
+    assert_int_equal(f.rc.st.faults, 2);
+    fx_teardown(&f);
+}
+
 /* Writes land in memory; the MSI window raises an interrupt instead;
  * outside host memory is refused. */
 static void test_rc_writes_and_msi(void **state)
@@ -451,6 +483,7 @@ int main(void)
         cmocka_unit_test(test_rc_unaligned_by_hand),
         cmocka_unit_test(test_rc_read_sees_memory_at_arrival),
         cmocka_unit_test(test_rc_faults_taken_in_place),
+        cmocka_unit_test(test_rc_fault_range_edges),
         cmocka_unit_test(test_rc_writes_and_msi),
         cmocka_unit_test(test_rc_bandwidth_bound),
         cmocka_unit_test(test_rc_latency_bound),

@@ -197,6 +197,36 @@ static void test_scoreboard_pkt_fill_layout(void **state)
     assert_memory_not_equal(a + SB_HDR_LEN, b + SB_HDR_LEN, 300 - SB_HDR_LEN);
 }
 
+/* The seq is all 8 bytes at offset 14, little-endian: in a run of
+ * SB_MAX_EXPECTED packets, frames whose seqs use each of the bytes 0..4
+ * (each byte a different value) are checked, and the seqs skipped before
+ * them are lost.  (Runs below 2^24 packets leave bytes 3..7 zero, so
+ * every other test reads the same seq with any of them misplaced.) */
+static void test_scoreboard_seq_all_eight_bytes(void **state)
+{
+    (void)state;
+    struct sb_cfg c = {.gen = {.seed = 3, .min_len = 60, .max_len = 60},
+                       .expected = SB_MAX_EXPECTED,
+                       .max_outstanding = 16};
+    const uint64_t seq[2] = {0x0102030405ull, 0xf0e0d0c0b0ull};
+    struct scoreboard *sb = sb_create(&c);
+    assert_non_null(sb);
+    uint8_t buf[64];
+    for (unsigned i = 0; i < 2; i++) {
+        assert_true(seq[i] < SB_MAX_EXPECTED);
+        sb_pkt_fill(&c.gen, seq[i], buf, 60);
+        sb_check_frame(sb, buf, 60, sb_crc32(buf, 60), 1000 * (i + 1));
+    }
+    struct sb_result r;
+    sb_result(sb, &r);
+    assert_int_equal(r.seen, 2);
+    assert_int_equal(r.checked, 2);
+    assert_int_equal(r.corrupted, 0);
+    assert_int_equal(r.lost, seq[1] - 1);
+    assert_int_equal(sb_mismatch_count(sb), 0);
+    sb_destroy(sb);
+}
+
 /* ---- create --------------------------------------------------------------- */
 
 static void test_scoreboard_create_rejects_bad_cfg(void **state)
@@ -941,6 +971,7 @@ int main(void)
         cmocka_unit_test(test_scoreboard_pkt_len_fixed),
         cmocka_unit_test(test_scoreboard_pkt_len_uniform_range),
         cmocka_unit_test(test_scoreboard_pkt_fill_layout),
+        cmocka_unit_test(test_scoreboard_seq_all_eight_bytes),
         cmocka_unit_test(test_scoreboard_create_rejects_bad_cfg),
         cmocka_unit_test_setup_teardown(test_scoreboard_clean_run, fx_setup, fx_teardown),
         cmocka_unit_test(test_scoreboard_variable_sizes_clean),
