@@ -15,7 +15,8 @@
  *   - each queue's HEAD, its last head writeback (every WB_THRESH of its
  *     completions and when it drains; none with WB_ADDR 0), its CNT_PKTS
  *     and CNT_BYTES, and the device-wide counters the sums;
- *   - RR: backlogged queues alternate exactly q0, q1, q2, q0, ...;
+ *   - RR: backlogged queues alternate exactly q0, q1, q2, q0, ..., also
+ *     when the scheduler hands out a descriptor on consecutive clocks;
  *   - DRR: byte shares follow the weights while all queues are backlogged;
  *   - 64 queues (four slots each of the descriptor buffer) all served;
  *   - refusals: ENABLE with QUEUES > 1 and PROTO OWNER (ERR.CFG), QUEUES
@@ -428,6 +429,53 @@ static void test_queues_rr_order(void **state)
         if (t->order[i] != i % 3)
             fail_msg("frame %u on the wire from queue %u, RR expects queue %u", i, t->order[i],
                      i % 3);
+}
+
+/* RR moves its pointer past a queue on every descriptor it hands out, also
+ * when descriptors leave on consecutive clocks with no wait between them.
+ * Two queues of 16 small frames, each ring fetched in one read; the d2h
+ * port held from the descriptor reads on, so that when it runs again the
+ * payload path is full (an MRd waiting, a read being split, a payload
+ * request and the scheduler's candidate) and then takes a descriptor on
+ * every clock, one payload MRd a clock.  From queue 1's first frame on the
+ * queues alternate until queue 0 runs out. */
+static void test_queues_rr_back_to_back(void **state)
+{
+    struct tq *t = *state;
+    struct eh *h = &t->h;
+    unsigned q, k, i, first1, n = 16, c;
+
+    eh_wr32(h, NICTX_REG_DESC_FETCH_MAX, 32);
+    q_setup(t, 2, 5, NICTX_SCHED_RR, NULL, 0);
+    for (q = 0; q < 2; q++)
+        for (k = 0; k < n; k++)
+            q_post(t, q, 60);
+    q_doorbell(t, 0);
+    q_doorbell(t, 1);
+    for (c = 0; h->n_desc_mrds < 2; c++) {
+        eh_step(h);
+        assert_true(c < 10000);
+    }
+    eh_hold_d2h(h, 1);
+    eh_run(h, 2 * CPL_LAT);
+    assert_int_equal(h->n_mrds, 2); /* nothing left meanwhile */
+    eh_hold_d2h(h, 0);
+    eh_settle(h, 100000);
+    q_check_done(t, 0);
+    if (getenv("TEST_QUEUES_VERBOSE")) {
+        for (i = 0; i < t->n_order; i++)
+            printf("%u", t->order[i]);
+        printf("\n");
+    }
+    for (first1 = 0; first1 < t->n_order && t->order[first1] != 1; first1++)
+        ;
+    /* queue 0 alone only for what it took before queue 1's descriptors
+     * were in (measured: 6 frames at widths 8 to 32, 4 at 64) */
+    assert_true(first1 <= 6);
+    for (i = first1; i + 1 < 2 * n - first1; i++)
+        if (t->order[i + 1] == t->order[i])
+            fail_msg("frames %u and %u both from queue %u: not round robin", i, i + 1,
+                     t->order[i]);
 }
 
 /* RR with batches of eight descriptors per fetch and the weights ignored:
@@ -1084,6 +1132,7 @@ int main(void)
         QT(test_queues_contents_heads_counters),
         QT(test_queues_rr_order),
         QT(test_queues_rr_batched_ignores_weights),
+        QT(test_queues_rr_back_to_back),
         QT(test_queues_drr_shares),
         QT(test_queues_drr_small_quantum),
         QT(test_queues_rr_equal_shares),
