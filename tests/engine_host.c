@@ -479,6 +479,11 @@ void eh_hold_wire(struct eh *h, int on)
     h->wire_hold = on;
 }
 
+void eh_hold_d2h(struct eh *h, int on)
+{
+    h->d2h_hold = on;
+}
+
 /* ------------------------------------------------------------ ready stalls */
 
 /* splitmix64: the stall patterns' generator (seeded, repeatable). */
@@ -602,7 +607,7 @@ void eh_step(struct eh *h)
     memset(&in, 0, sizeof(in));
     if (h->q_count)
         tlp_beat(h->width, &h->q[h->q_head], h->q_beat, &in.h2d);
-    in.d2h_ready = (uint8_t)stream_ready(&h->s_d2h);
+    in.d2h_ready = (uint8_t)(stream_ready(&h->s_d2h) && !h->d2h_hold);
     in.wire_ready = (uint8_t)(stream_ready(&h->s_wire) && !h->wire_hold);
     in.skip = h->skip;
     h->skip = 0;

@@ -20,6 +20,7 @@
  *    of clock c + cfg.cpl_lat.  Completions go out in MRd order: one not yet
  *    due, or held (eh_hold), holds back the later ones.  eh_fail_reads()
  *    makes chosen reads complete with UR (err set, zero data);
+ *  - d2h ready: high unless eh_hold_d2h() or a stall (below);
  *  - the wire: ready unless eh_hold_wire(); each frame must be the
  *    next one expected (eh_post with expect), byte for byte against host
  *    memory at its buffer as it arrives, with the right FCS;
@@ -182,6 +183,7 @@ struct eh {
     struct dev_wire_beat wire_last;
     /* wire */
     int wire_hold;
+    int d2h_hold;                /* eh_hold_d2h */
     int in_frame;
     unsigned cur_off;
     uint32_t cur_crc;
@@ -246,6 +248,9 @@ void eh_release(struct eh *h);
 void eh_fail_reads(struct eh *h, uint64_t lo, uint64_t hi, unsigned n);
 /* Wire ready low (on) or high. */
 void eh_hold_wire(struct eh *h, int on);
+/* d2h ready low (on) or high: no engine TLP leaves meanwhile (register
+ * reads are not answered either), whatever the stall pattern says. */
+void eh_hold_d2h(struct eh *h, int on);
 /* Ready stalls on the d2h and the wire stream from now on (NULL: none),
  * drawn from `seed`: the same seed, the same pattern. */
 void eh_stall(struct eh *h, uint64_t seed, const struct eh_stall *d2h,

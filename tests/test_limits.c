@@ -1759,6 +1759,56 @@ static void test_limits_cpl_timeout_skip(void **state)
     assert_true(every > 1000 - 30 && every <= 1000 + 10);
 }
 
+/* The completion timeout acts once per read, and each read that becomes the
+ * oldest waits a whole CPL_TIMEOUT of its own (rtl/nictx_dma_rd.sv,
+ * "Completion timeout").  Two payload reads held, CPL_TIMEOUT = 1000: the
+ * first times out; ERR.CPL_TIMEOUT cleared (write 1) stays clear while that
+ * read waits on, so the driver sees one timeout, not one per clock.  Its
+ * completion then comes late, before any reset: the read retires, its frame
+ * goes out, and the second read, the oldest now, times out about 1000
+ * clocks after that retire (the timer starts again: not at once, since
+ * that read has waited thousands of clocks, and not never). */
+static void test_limits_cpl_timeout_each_read(void **state)
+{
+    struct lim *t = *state;
+    struct eh *h = &t->h;
+    uint64_t c0, c1;
+    unsigned n = 0;
+
+    engine_init(t, 5);
+    eh_wr32(h, NICTX_REG_CPL_TIMEOUT, 1000);
+    eh_hold(h, BUF_BUS);
+    post(t, BUF_BUS + 0x1000, 64);
+    post(t, BUF_BUS + 0x2000, 64);
+    doorbell(t);
+    while (h->n_mrds - h->n_desc_mrds < 2) {
+        eh_step(h);
+        assert_true(++n < 10000);
+    }
+    c0 = h->cycle; /* the second MRd; the first went a clock or so before */
+    eh_run(h, (unsigned)(c0 + 1000 + 10 - h->cycle));
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), NICTX_ERR_CPL_TIMEOUT);
+    eh_wr32(h, NICTX_REG_ERR, NICTX_ERR_CPL_TIMEOUT);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
+    eh_run(h, 3000);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0); /* fired once */
+    assert_int_equal(h->f_count, 2);
+
+    /* The first read's completion, late; the second's stays held. */
+    eh_hold(h, BUF_BUS + 0x2000);
+    for (n = 0; h->f_count > 1; n++) {
+        eh_step(h);
+        assert_true(n < 1000);
+    }
+    c1 = h->cycle; /* its last CplD taken: it retires now */
+    eh_run(h, (unsigned)(c1 + 1000 - 30 - h->cycle));
+    assert_int_equal(h->n_frames, 1);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
+    eh_run(h, (unsigned)(c1 + 1000 + 10 - h->cycle));
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), NICTX_ERR_CPL_TIMEOUT);
+    assert_int_equal(h->f_count, 1);
+}
+
 /* CPL_TIMEOUT = 0 turns the timer off: a completion held for longer than
  * the reset timeout sets nothing, and arrives. */
 static void test_limits_cpl_timeout_off(void **state)
@@ -1895,6 +1945,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_limits_desc_fetch_max_each, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_cpl_timeout, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_cpl_timeout_skip, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_limits_cpl_timeout_each_read, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_cpl_timeout_off, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_line_rate_min, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_line_rate_max, setup, teardown),

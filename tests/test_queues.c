@@ -15,7 +15,8 @@
  *   - each queue's HEAD, its last head writeback (every WB_THRESH of its
  *     completions and when it drains; none with WB_ADDR 0), its CNT_PKTS
  *     and CNT_BYTES, and the device-wide counters the sums;
- *   - RR: backlogged queues alternate exactly q0, q1, q2, q0, ...;
+ *   - RR: backlogged queues alternate exactly q0, q1, q2, q0, ..., also
+ *     when the scheduler hands out a descriptor on consecutive clocks;
  *   - DRR: byte shares follow the weights while all queues are backlogged;
  *   - 64 queues (four slots each of the descriptor buffer) all served;
  *   - refusals: ENABLE with QUEUES > 1 and PROTO OWNER (ERR.CFG), QUEUES
@@ -32,7 +33,10 @@
  *     after the completion write that covers them) and by the moderation
  *     timer (each queue's timer its own, IRQ_TIMER after its completion),
  *     a masked vector's message held in the PBA and sent exactly once on
- *     unmask (also vector 0 with one queue), vectors >= QUEUES refused.
+ *     unmask (also vector 0 with one queue), vectors >= QUEUES refused;
+ *   - WB_THRESH counted afresh after each write a queue makes due (head
+ *     writebacks exactly at 4, 8, 12), and under d2h ready stalls no
+ *     queue's completion write dropped while another waits on the port.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -59,6 +63,7 @@
 #define CPL_LAT 100u
 #define MAX_FR 8192u     /* frames per test */
 #define MAX_Q 64u
+#define WB_LOG 16u      /* head writeback values kept per queue */
 
 struct qfr {
     uint64_t addr;
@@ -79,6 +84,7 @@ struct tq {
     /* head writebacks */
     uint32_t wb_last[MAX_Q];
     unsigned n_wb[MAX_Q];
+    uint32_t wb_log[MAX_Q][WB_LOG]; /* the first WB_LOG values */
     uint64_t wb_cycle[MAX_Q];      /* of the first */
     /* descriptor writebacks: how many, the last one's index and phase */
     unsigned n_dd[MAX_Q], dd_idx[MAX_Q], dd_ph[MAX_Q];
@@ -208,6 +214,8 @@ static void on_mwr(void *user, const struct dev_beat *b)
         if (b->addr == QWB(q)) {
             assert_int_equal(b->len, 4);
             t->wb_last[q] = (uint32_t)eh_beat_value(&t->h, b, 4);
+            if (t->n_wb[q] < WB_LOG)
+                t->wb_log[q][t->n_wb[q]] = t->wb_last[q];
             if (t->n_wb[q] == 0)
                 t->wb_cycle[q] = t->h.cycle;
             t->n_wb[q]++;
@@ -421,6 +429,53 @@ static void test_queues_rr_order(void **state)
         if (t->order[i] != i % 3)
             fail_msg("frame %u on the wire from queue %u, RR expects queue %u", i, t->order[i],
                      i % 3);
+}
+
+/* RR moves its pointer past a queue on every descriptor it hands out, also
+ * when descriptors leave on consecutive clocks with no wait between them.
+ * Two queues of 16 small frames, each ring fetched in one read; the d2h
+ * port held from the descriptor reads on, so that when it runs again the
+ * payload path is full (an MRd waiting, a read being split, a payload
+ * request and the scheduler's candidate) and then takes a descriptor on
+ * every clock, one payload MRd a clock.  From queue 1's first frame on the
+ * queues alternate until queue 0 runs out. */
+static void test_queues_rr_back_to_back(void **state)
+{
+    struct tq *t = *state;
+    struct eh *h = &t->h;
+    unsigned q, k, i, first1, n = 16, c;
+
+    eh_wr32(h, NICTX_REG_DESC_FETCH_MAX, 32);
+    q_setup(t, 2, 5, NICTX_SCHED_RR, NULL, 0);
+    for (q = 0; q < 2; q++)
+        for (k = 0; k < n; k++)
+            q_post(t, q, 60);
+    q_doorbell(t, 0);
+    q_doorbell(t, 1);
+    for (c = 0; h->n_desc_mrds < 2; c++) {
+        eh_step(h);
+        assert_true(c < 10000);
+    }
+    eh_hold_d2h(h, 1);
+    eh_run(h, 2 * CPL_LAT);
+    assert_int_equal(h->n_mrds, 2); /* nothing left meanwhile */
+    eh_hold_d2h(h, 0);
+    eh_settle(h, 100000);
+    q_check_done(t, 0);
+    if (getenv("TEST_QUEUES_VERBOSE")) {
+        for (i = 0; i < t->n_order; i++)
+            printf("%u", t->order[i]);
+        printf("\n");
+    }
+    for (first1 = 0; first1 < t->n_order && t->order[first1] != 1; first1++)
+        ;
+    /* queue 0 alone only for what it took before queue 1's descriptors
+     * were in (measured: 6 frames at widths 8 to 32, 4 at 64) */
+    assert_true(first1 <= 6);
+    for (i = first1; i + 1 < 2 * n - first1; i++)
+        if (t->order[i + 1] == t->order[i])
+            fail_msg("frames %u and %u both from queue %u: not round robin", i, i + 1,
+                     t->order[i]);
 }
 
 /* RR with batches of eight descriptors per fetch and the weights ignored:
@@ -894,6 +949,62 @@ static void test_queues_cq(void **state)
     assert_int_equal(eh_rd32(&t->h, NICTX_REG_ERR), 0);
 }
 
+/* WB_THRESH counts each queue's completions afresh after each write it
+ * makes due: HEAD_WB, WB_THRESH 4, two queues of 12 frames each, one
+ * doorbell (the tail is reached only at the last): each queue's head
+ * writebacks are exactly 4, 8, 12 (frames are tens of clocks apart, a
+ * write goes out within a few: each reports the head it was due at). */
+static void test_queues_wb_thresh_exact(void **state)
+{
+    struct tq *t = *state;
+    unsigned q, k;
+
+    q_setup_cpl(t, 2, 5, NICTX_CPL_MODE_HEAD_WB, 4, 0, 0, 0);
+    for (q = 0; q < t->nq; q++)
+        q_send(t, q, 12, 100);
+    eh_settle(&t->h, 100000);
+    eh_check_frames(&t->h);
+    for (q = 0; q < t->nq; q++) {
+        assert_int_equal(t->sent[q], 12);
+        for (k = 0; k < t->n_wb[q] && k < WB_LOG; k++)
+            if (t->wb_log[q][k] != 4 * (k + 1))
+                fail_msg("queue %u: head writeback %u is %u, WB_THRESH 4 wants %u", q, k,
+                         t->wb_log[q][k], 4 * (k + 1));
+        assert_int_equal(t->n_wb[q], 3);
+    }
+    assert_int_equal(eh_rd32(&t->h, NICTX_REG_ERR), 0);
+}
+
+/* CQ under d2h ready stalls, four queues, WB_THRESH 1 (a write due at
+ * every completion): while the output register holds a completion write
+ * the port has not taken, the other queues' due writes wait for it (none
+ * is dropped): each queue's CQEs at consecutive producer indexes
+ * (on_cqe), reporting exactly its frames. */
+static void test_queues_cq_stall(void **state)
+{
+    struct tq *t = *state;
+    static const struct eh_stall d2h = {32768, 16};
+    uint32_t seed = 3;
+    unsigned round, q;
+
+    q_setup_cpl(t, 4, 4, NICTX_CPL_MODE_CQ, 1, 0, 0, 3);
+    eh_stall(&t->h, 77, &d2h, NULL);
+    for (round = 0; round < 8; round++) {
+        for (q = 0; q < t->nq; q++)
+            q_send(t, q, 4 + (lcg(&seed) + q) % 8, 60 + lcg(&seed) % 40);
+        eh_settle(&t->h, 400000);
+    }
+    eh_check_frames(&t->h);
+    assert_true(t->h.s_d2h.blocked > 0); /* writes did wait on the port */
+    for (q = 0; q < t->nq; q++) {
+        assert_int_equal(t->sent[q], t->prod[q]);
+        if (t->cq_done[q] != t->prod[q])
+            fail_msg("queue %u: its CQEs report %u completions, %u frames", q, t->cq_done[q],
+                     t->prod[q]);
+    }
+    assert_int_equal(eh_rd32(&t->h, NICTX_REG_ERR), 0);
+}
+
 /* Interrupts by IRQ_THRESH 8 (no timer), four queues, head writeback every
  * 4 and CQ: queue q sends 20 + 6 q frames; exactly floor(frames / 8)
  * messages to each vector (none at idle), each after a completion write
@@ -1021,6 +1132,7 @@ int main(void)
         QT(test_queues_contents_heads_counters),
         QT(test_queues_rr_order),
         QT(test_queues_rr_batched_ignores_weights),
+        QT(test_queues_rr_back_to_back),
         QT(test_queues_drr_shares),
         QT(test_queues_drr_small_quantum),
         QT(test_queues_rr_equal_shares),
@@ -1031,6 +1143,8 @@ int main(void)
         QT(test_queues_reset),
         QT(test_queues_desc_wb),
         QT(test_queues_cq),
+        QT(test_queues_wb_thresh_exact),
+        QT(test_queues_cq_stall),
         QT(test_queues_irq_thresh),
         QT(test_queues_irq_thresh_cq),
         QT(test_queues_irq_timer),
