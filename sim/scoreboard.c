@@ -688,7 +688,14 @@ void sb_destroy(struct scoreboard *sb)
 
 int sb_note_dropped(struct scoreboard *sb, uint64_t seq, unsigned reason)
 {
-    struct sb_queue *x = &sb->q[0];
+    return sb_note_dropped_q(sb, 0, seq, reason);
+}
+
+int sb_note_dropped_q(struct scoreboard *sb, unsigned q, uint64_t seq, unsigned reason)
+{
+    if (q >= sb->nq)
+        return -1;
+    struct sb_queue *x = &sb->q[q];
 
     if (reason >= SB_MAX_REASONS || seq < x->next || seq >= x->expected ||
         seq - x->next >= sb->cfg.max_outstanding)

@@ -151,6 +151,9 @@ void sb_check_frame(struct scoreboard *sb, const uint8_t *frame, unsigned len, u
  * max_outstanding) and below expected.  0, or -1 (nothing noted) for a seq
  * outside the window or a bad reason. */
 int sb_note_dropped(struct scoreboard *sb, uint64_t seq, unsigned reason);
+/* The same for queue q's packet seq (sb_note_dropped is queue 0's); -1 for
+ * a q beyond the run's queues. */
+int sb_note_dropped_q(struct scoreboard *sb, unsigned q, uint64_t seq, unsigned reason);
 
 /* End of run: packets never seen count as lost (or dropped, if noted).  Calling it again does
  * nothing; frames checked after it are still counted but lost is not
