@@ -797,5 +797,8 @@ long txq_reset(struct txq *q, struct platform *p, unsigned *dropped)
 
 int txq_hung(const struct txq *q, uint64_t now_ns, uint64_t timeout_ns)
 {
-    return txq_in_flight(q) != 0 && now_ns - q->progress_ns >= timeout_ns;
+    /* The stamp may come from another CPU whose clock is a little ahead
+     * of the checker's: progress after now is recent, not a hang. */
+    return txq_in_flight(q) != 0 && now_ns >= q->progress_ns &&
+           now_ns - q->progress_ns >= timeout_ns;
 }

@@ -348,7 +348,9 @@ long txq_reset(struct txq *q, struct platform *p, unsigned *dropped);
 long txq_reset_all(struct txq *const *qs, unsigned n, struct platform *p, unsigned *dropped);
 
 /* No descriptor has completed for `timeout_ns` while some are in flight
- * (ixgbe_check_tx_hang): 1, else 0.  `now_ns` from plat_time_ns. */
+ * (ixgbe_check_tx_hang): 1, else 0.  `now_ns` from plat_time_ns of the
+ * checking CPU; a progress stamp later than now_ns (made by a CPU whose
+ * clock is ahead) is not a hang. */
 int txq_hung(const struct txq *q, uint64_t now_ns, uint64_t timeout_ns);
 
 #endif /* NICTX_TXQ_H */

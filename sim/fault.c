@@ -82,7 +82,8 @@ void sim_fault_fired(struct sim *s)
 
 void sim_fault_dropped(struct sim *s, unsigned q, uint64_t seq)
 {
-    sb_note_dropped_q(s->sb, q, seq, s->drop_cause);
+    /* The reset reclaimed what the device sent before seq: final. */
+    sb_note_dropped_final_q(s->sb, q, seq, s->drop_cause);
     s->last_progress = s->now;
 }
 
@@ -138,10 +139,17 @@ static long fault_reset_adapter(struct sim_cpu *c, unsigned *dropped)
     long err = txq_reset_all(qs, s->nq, &c->plat, dropped);
     for (unsigned q = 0; q < s->nq; q++)
         qs[q]->resetting = 0;
+    if (err < 0)
+        return err;
     /* The device cleared every queue's TAIL: the next doorbell of queue
      * q publishes from slot 0 (sim_queue_doorbell). */
-    for (unsigned q = 1; err >= 0 && q < s->nq; q++)
+    for (unsigned q = 1; q < s->nq; q++)
         s->xq[q - 1].tail = 0;
+    /* A read fault still armed was for a frame the reset dropped before
+     * the device read it (or one a burst gave back, posted again later):
+     * left armed, it would hit whichever frame reuses the buffer, and that
+     * skip no fault would announce. */
+    rc_disarm_faults(&s->rc);
     return err;
 }
 

@@ -726,6 +726,18 @@ static void sb_skip_to(struct scoreboard *sb, struct sb_queue *x, uint64_t end)
         x->next = end;
 }
 
+int sb_note_dropped_final_q(struct scoreboard *sb, unsigned q, uint64_t seq, unsigned reason)
+{
+    if (sb_note_dropped_q(sb, q, seq, reason) != 0)
+        return -1;
+    struct sb_queue *x = &sb->q[q];
+    /* Nothing before seq can still come unannounced: the notes at the
+     * head of the queue's sequence count now, and the window moves on. */
+    while (x->next <= seq && x->drop[x->next & sb->ring_mask].seq == x->next)
+        sb_skip_to(sb, x, x->next + 1);
+    return 0;
+}
+
 void sb_note_published_q(struct scoreboard *sb, unsigned q, uint64_t count, sim_ps_t t)
 {
     if (q >= sb->nq || count <= sb->q[q].published)

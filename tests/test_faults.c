@@ -194,6 +194,26 @@ static void test_faults_deterministic(void **state)
     assert_true(sim_result_clean(&cfg, a.rc, &a.r));
 }
 
+/* A read fault armed for a frame that a reset then drops before the
+ * device reads it (db-off first, ur on a packet posted while the device
+ * is off): disarmed by the reset, it does not hit the frame that reuses
+ * the buffer, which would be skipped with no fault to announce it (lost).
+ * Sizes vary so that a later frame overlaps the buffer. */
+static void test_faults_read_fault_on_dropped_frame(void **state)
+{
+    struct sim_cfg cfg;
+    struct f_run f;
+
+    (void)state;
+    f_cfg(&cfg);
+    cfg.packets = 6000;
+    cfg.ring_size = 256;
+    cfg.pkt_size_max = 1500;
+    f_run(&cfg, "db-off@1469,ur@1505", &f);
+    f_accounted(&cfg, &f, INJ_DB_OFF);
+    assert_int_equal(f.r.resets, 1);
+}
+
 /* Drops no fault explains, frames lost, a short run: not clean. */
 static void test_faults_unexplained_drop_is_not_clean(void **state)
 {
@@ -320,6 +340,57 @@ static void test_faults_queues(void **state)
         }
 }
 
+/* Two adapter resets in a row with no frame of queue 2 on the wire in
+ * between: queue 2 drops a ring's worth twice, more than the
+ * scoreboard's note window (a ring) from its next expected frame; a
+ * reset's drops are final and count at once, so none is lost. */
+static void test_faults_queues_resets_in_a_row(void **state)
+{
+    struct sim_cfg cfg;
+    struct f_run f;
+
+    (void)state;
+    sim_cfg_default(&cfg);
+    cfg.packets = 6000;
+    cfg.queues = 3;
+    cfg.ring_size = 256;
+    cfg.pkt_size_max = 1500;
+    f_run(&cfg, "ur@1505,db-off@2/1469", &f);
+    assert_int_equal(f.r.sb.lost + f.r.sb.corrupted, 0);
+    assert_int_equal(f.r.sb.dropped[SIM_DROP_RESET], 0);
+    assert_int_equal(f.r.resets, 2);
+    assert_true(f.r.queues[2].dropped >= cfg.ring_size);
+    for (unsigned q = 0; q < cfg.queues; q++)
+        assert_int_equal(f.r.queues[q].checked + f.r.queues[q].dropped,
+                         sim_cfg_queue_packets(&cfg, q));
+    assert_true(sim_result_clean(&cfg, f.rc, &f.r));
+}
+
+/* No fault, no reset: the watching CPU checks queues the other CPU
+ * sends on, whose progress stamps come from that CPU's clock, at times a
+ * little ahead of the watcher's; such a stamp is recent progress, not a
+ * hang from 2^64 ns ago.  (8 queues under DRR, the wire the bottleneck,
+ * every ring full.) */
+static void test_faults_queues_no_spurious_reset(void **state)
+{
+    struct sim_cfg cfg;
+    struct f_run f;
+
+    (void)state;
+    fq_cfg(&cfg, 1);
+    cfg.packets = 6000;
+    cfg.queues = 8;
+    cfg.ring_size = 256;
+    cfg.irq_usecs = 10;
+    cfg.pkt_size_max = 1500;
+    cfg.sched = SIM_SCHED_DRR;
+    assert_int_equal(sim_parse_weights("7,6,5,6,8,6,5,5", &cfg.weights), 0);
+    f_run(&cfg, "none", &f);
+    assert_int_equal(f.r.resets, 0);
+    assert_int_equal(f.r.sb.checked, cfg.packets);
+    assert_true(sim_result_clean(&cfg, f.rc, &f.r));
+}
+
 /* Two faults on two queues: two adapter resets, each queue's drops under
  * the reason of the fault before them. */
 static void test_faults_queues_two_resets(void **state)
@@ -375,9 +446,12 @@ int main(void)
         cmocka_unit_test(test_faults_db_off),
         cmocka_unit_test(test_faults_blackout),
         cmocka_unit_test(test_faults_deterministic),
+        cmocka_unit_test(test_faults_read_fault_on_dropped_frame),
         cmocka_unit_test(test_faults_unexplained_drop_is_not_clean),
         cmocka_unit_test(test_faults_queues),
         cmocka_unit_test(test_faults_queues_two_resets),
+        cmocka_unit_test(test_faults_queues_resets_in_a_row),
+        cmocka_unit_test(test_faults_queues_no_spurious_reset),
         cmocka_unit_test(test_faults_queues_late_hang),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1006,6 +1006,49 @@ static void test_scoreboard_queues_dropped(void **state)
     sb_destroy(sb);
 }
 
+/* Final drops (a reset's) count at once when every packet before them is
+ * settled, so the note window moves on: two rings' worth of drops with no
+ * frame on the wire in between all fit a window of 8; lazy notes beyond
+ * the window are refused. */
+static void test_scoreboard_dropped_final(void **state)
+{
+    struct sb_cfg c = {.gen = {.seed = 5, .min_len = 60, .max_len = 60},
+                       .expected = 40, .max_outstanding = 8, .queues = 2};
+    struct scoreboard *sb = sb_create(&c);
+    uint8_t buf[64];
+    struct sb_queue_result qr;
+    struct sb_result r;
+
+    (void)state;
+    assert_non_null(sb);
+    sb_note_published_q(sb, 1, 20, 0);
+    assert_int_equal(sb_note_dropped_q(sb, 1, 8, 1), -1); /* lazy: beyond the window */
+    assert_int_equal(sb_note_dropped_q(sb, 1, 2, 2), 0);  /* an engine skip, noted early */
+    sb_pkt_fill_q(&c.gen, 1, 0, buf, 60);
+    sb_check_frame(sb, buf, 60, sb_crc32(buf, 60), 1000);
+    sb_pkt_fill_q(&c.gen, 1, 1, buf, 60);
+    sb_check_frame(sb, buf, 60, sb_crc32(buf, 60), 2000);
+    for (uint64_t seq = 3; seq < 17; seq++) /* two resets: 3..9, then 10..16 */
+        assert_int_equal(sb_note_dropped_final_q(sb, 1, seq, 3), 0);
+    assert_int_equal(sb_queue_result(sb, 1, &qr), 0);
+    assert_int_equal(qr.dropped, 15); /* counted already: seq 2 and 3..16 */
+    assert_int_equal(sb_note_dropped_final_q(sb, 2, 0, 3), -1); /* no queue 2 */
+    for (uint64_t seq = 17; seq < 20; seq++) {
+        sb_pkt_fill_q(&c.gen, 1, seq, buf, 60);
+        sb_check_frame(sb, buf, 60, sb_crc32(buf, 60), 3000 + seq);
+    }
+    sb_finish(sb);
+    sb_result(sb, &r);
+    assert_int_equal(r.lost, 20); /* queue 0's, never sent */
+    assert_int_equal(r.corrupted, 0);
+    assert_int_equal(r.dropped[2], 1);
+    assert_int_equal(r.dropped[3], 14);
+    sb_queue_result(sb, 1, &qr);
+    assert_int_equal(qr.checked + qr.dropped, 20);
+    assert_int_equal(qr.lost, 0);
+    sb_destroy(sb);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1023,6 +1066,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_scoreboard_dropped_by_reason, fx_setup, fx_teardown),
         cmocka_unit_test(test_scoreboard_drop_window),
         cmocka_unit_test(test_scoreboard_queues_dropped),
+        cmocka_unit_test(test_scoreboard_dropped_final),
         cmocka_unit_test_setup_teardown(test_scoreboard_corrupt_byte_offsets, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_scoreboard_bad_fcs_and_length, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_scoreboard_unexpected_frames, fx_setup, fx_teardown),

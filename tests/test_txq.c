@@ -1288,6 +1288,23 @@ static void test_txq_reset_not_taken(void **state)
     assert_int_equal(st.dropped, 0);
 }
 
+/* txq_hung: work in flight and no progress for the timeout; a stamp
+ * later than the checker's clock (another CPU, a little ahead) is recent,
+ * not a hang; an empty ring never hangs. */
+static void test_txq_hung(void **state)
+{
+    struct fx *f = *state;
+    fx_up(f);
+    assert_int_equal(txq_hung(&f->q, 1u << 30, 500), 0); /* nothing in flight */
+    f->fp.now_ns = 1000;
+    assert_int_equal(fx_xmit(f, 0, 100, 0), TXQ_OK); /* the hang clock starts */
+    assert_int_equal(f->q.progress_ns, 1000);
+    assert_int_equal(txq_hung(&f->q, 1499, 500), 0);
+    assert_int_equal(txq_hung(&f->q, 1500, 500), 1); /* boundary */
+    assert_int_equal(txq_hung(&f->q, 999, 500), 0);  /* the stamp is ahead */
+    assert_int_equal(txq_hung(&f->q, 0, 500), 0);
+}
+
 /* txq_reset_all (docs/faults.md, several queues): one adapter reset.  The
  * global steps once (ERR, CTRL = 0, the idle wait, CTRL.RESET and its wait,
  * wmb, enable); each queue's HEAD read and reclaimed between the idle wait
@@ -1400,6 +1417,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_txq_reset_not_taken, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_reset_desc_wb_restarts, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_reset_all_queues, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_hung, fx_setup, fx_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
