@@ -752,7 +752,16 @@ static void txq_ring_clear(struct txq *q, struct platform *p)
     dql_init(&q->dql, q->dql.order, q->dql.min_limit, q->dql.max_limit, q->dql.slack_hold_ns);
 }
 
-long txq_reset(struct txq *q, struct platform *p, unsigned *dropped)
+/* Step 4 for queue q: reclaim what its HEAD says was sent, or skipped. */
+static void txq_reclaim_sent(struct txq *q, struct platform *p)
+{
+    uint32_t head = plat_mmio_read32(p, q->reg_head);
+
+    if (head < q->size && head != q->next_to_clean && q->len_of[(head - 1) & q->mask] != 0)
+        txq_reclaim(q, p, head, 0);
+}
+
+long txq_reset_all(struct txq *const *qs, unsigned n, struct platform *p, unsigned *dropped)
 {
     uint32_t err = plat_mmio_read32(p, NICTX_REG_ERR);
 
@@ -760,23 +769,36 @@ long txq_reset(struct txq *q, struct platform *p, unsigned *dropped)
     plat_mmio_write32(p, NICTX_REG_CTRL, 0);
     /* Let what is in flight finish; a stuck read never will. */
     txq_poll_status(p, NICTX_STATUS_IDLE, NICTX_STATUS_IDLE, TXQ_IDLE_POLLS);
-    /* Frames before the device's head were sent: reclaim them. */
-    uint32_t head = plat_mmio_read32(p, q->reg_head);
-    if (head < q->size && head != q->next_to_clean && q->len_of[(head - 1) & q->mask] != 0)
-        txq_reclaim(q, p, head, 0);
+    /* Frames before each device head were sent: reclaim them. */
+    for (unsigned i = 0; i < n; i++)
+        txq_reclaim_sent(qs[i], p);
     plat_mmio_write32(p, NICTX_REG_CTRL, NICTX_CTRL_RESET);
     if (!txq_poll_status(p, NICTX_STATUS_RESETTING, 0, TXQ_RESET_POLLS))
         return -1;
-    *dropped = txq_drop_all(q);
-    txq_ring_clear(q, p);
-    plat_wmb(p); /* the cleared ring is visible before the device runs */
+    /* The reset cleared every queue's tail and head: what is still in
+     * flight will never be sent. */
+    for (unsigned i = 0; i < n; i++) {
+        *dropped += txq_drop_all(qs[i]);
+        txq_ring_clear(qs[i], p);
+    }
+    plat_wmb(p); /* the cleared rings are visible before the device runs */
     plat_mmio_write32(p, NICTX_REG_CTRL, NICTX_CTRL_ENABLE);
-    q->st_resets++;
-    q->progress_ns = plat_time_ns(p);
+    for (unsigned i = 0; i < n; i++) {
+        qs[i]->st_resets++;
+        qs[i]->progress_ns = plat_time_ns(p);
+    }
     return (long)err;
+}
+
+long txq_reset(struct txq *q, struct platform *p, unsigned *dropped)
+{
+    return txq_reset_all(&q, 1, p, dropped);
 }
 
 int txq_hung(const struct txq *q, uint64_t now_ns, uint64_t timeout_ns)
 {
-    return txq_in_flight(q) != 0 && now_ns - q->progress_ns >= timeout_ns;
+    /* The stamp may come from another CPU whose clock is a little ahead
+     * of the checker's: progress after now is recent, not a hang. */
+    return txq_in_flight(q) != 0 && now_ns >= q->progress_ns &&
+           now_ns - q->progress_ns >= timeout_ns;
 }

@@ -330,8 +330,27 @@ void txq_set_drop(struct txq *q, txq_drop_fn drop, void *ctx);
  */
 long txq_reset(struct txq *q, struct platform *p, unsigned *dropped);
 
+/*
+ * Adapter reset over the device's n >= 1 queues qs[0..n) (every queue the
+ * device has in use), as ixgbe_reinit_locked does on a transmit timeout:
+ * the device's ERR, CTRL and reset are global, and a reset clears every
+ * queue's tail and head.  The same sequence, each per-queue step taken for
+ * every queue in order: read ERR; disable; wait for idle; for each queue
+ * read its HEAD and reclaim what was sent; CTRL.RESET and wait; for each
+ * queue drop what is still in flight and clear its ring and state; wmb;
+ * enable.  Each queue counts the reset (txq_stats.resets) and restarts its
+ * hang clock.  The caller keeps every queue's txq_xmit and txq_clean out
+ * meanwhile (q->resetting, !q->in_clean).  Returns the ERR bits found, or
+ * -1 when the device never finished the reset (left disabled, nothing
+ * dropped); *dropped: descriptors dropped over all the queues.
+ * txq_reset(q, ...) is txq_reset_all(&q, 1, ...).
+ */
+long txq_reset_all(struct txq *const *qs, unsigned n, struct platform *p, unsigned *dropped);
+
 /* No descriptor has completed for `timeout_ns` while some are in flight
- * (ixgbe_check_tx_hang): 1, else 0.  `now_ns` from plat_time_ns. */
+ * (ixgbe_check_tx_hang): 1, else 0.  `now_ns` from plat_time_ns of the
+ * checking CPU; a progress stamp later than now_ns (made by a CPU whose
+ * clock is ahead) is not a hang. */
 int txq_hung(const struct txq *q, uint64_t now_ns, uint64_t timeout_ns);
 
 #endif /* NICTX_TXQ_H */

@@ -27,7 +27,9 @@
  *    (MSI-X vector q) schedules that queue's NAPI poll on its CPU, run
  *    between its bursts (as prog_single_irq for one queue).
  * Both first wait in a parked state: CPU 0 probes the device and brings
- * the queue up during sim_create(); the measured run starts in sim_run().
+ * the queue up during sim_create(); the measured run starts in
+ * sim_run().  Whenever a program has to wait it runs the driver's hang
+ * check (sim_fault_check_hang: one CPU watches every queue).
  */
 #include <string.h>
 
@@ -259,8 +261,10 @@ static void prog_queues(struct sim_cpu *c)
         }
         if (!left)
             return;
-        if (!busy)
+        if (!busy) {
             prog_blocked(c, 1);
+            sim_fault_check_hang(c);
+        }
     }
 }
 

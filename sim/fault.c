@@ -42,7 +42,7 @@ static void fault_reg_write(struct sim *s, uint32_t off, uint32_t val)
     sim_cpu_send(s, &t, s->now);
 }
 
-static void fault_fire(struct sim *s, unsigned i, uint64_t seq, const uint8_t *buf,
+static void fault_fire(struct sim *s, unsigned i, unsigned q, uint64_t seq, const uint8_t *buf,
                        unsigned len)
 {
     const struct inj *f = &s->cfg.inject.v[i];
@@ -54,7 +54,7 @@ static void fault_fire(struct sim *s, unsigned i, uint64_t seq, const uint8_t *b
         /* The engine skips a frame whose read fails; a lost completion
          * stalls the queue instead, and the reset drops it. */
         if (f->kind != INJ_TIMEOUT)
-            sb_note_dropped(s->sb, seq, f->kind);
+            sb_note_dropped_q(s->sb, q, seq, f->kind);
     } else if (f->kind == INJ_DB_OFF) {
         fault_reg_write(s, NICTX_REG_CTRL, 0);
         s->drop_cause = INJ_DB_OFF;
@@ -67,11 +67,12 @@ static void fault_fire(struct sim *s, unsigned i, uint64_t seq, const uint8_t *b
     s->inj_fired++;
 }
 
-void sim_fault_posting(struct sim *s, uint64_t seq, const uint8_t *buf, unsigned len)
+void sim_fault_posting(struct sim *s, unsigned q, uint64_t seq, const uint8_t *buf,
+                       unsigned len)
 {
     for (unsigned i = 0; i < s->cfg.inject.n; i++)
-        if (s->cfg.inject.v[i].at == seq)
-            fault_fire(s, i, seq, buf, len);
+        if (s->cfg.inject.v[i].q == q && s->cfg.inject.v[i].at == seq)
+            fault_fire(s, i, q, seq, buf, len);
 }
 
 void sim_fault_fired(struct sim *s)
@@ -79,20 +80,77 @@ void sim_fault_fired(struct sim *s)
     s->drop_cause = s->cfg.inject.v[s->rc.last_fault.id].kind;
 }
 
-void sim_fault_dropped(struct sim *s, uint64_t seq)
+void sim_fault_dropped(struct sim *s, unsigned q, uint64_t seq)
 {
-    sb_note_dropped(s->sb, seq, s->drop_cause);
+    /* The reset reclaimed what the device sent before seq: final. */
+    sb_note_dropped_final_q(s->sb, q, seq, s->drop_cause);
     s->last_progress = s->now;
 }
 
-/* Hold the other CPU off the ring (netif_tx_disable, napi_disable). */
+/* A cleanup pass or a burst of some queue is running (it may yield). */
+static int fault_driver_busy(struct sim *s)
+{
+    for (unsigned q = 0; q < s->nq; q++)
+        if (sim_txq(s, q)->in_clean || sim_pg(s, q)->in_burst)
+            return 1;
+    return 0;
+}
+
+/* Hold every CPU off every queue (netif_tx_disable, napi_disable). */
 static void fault_quiesce_driver(struct sim_cpu *c)
 {
     struct sim *s = c->sim;
 
-    s->txq.resetting = 1;
-    while (s->txq.in_clean || s->pg.in_burst)
+    for (unsigned q = 0; q < s->nq; q++)
+        sim_txq(s, q)->resetting = 1;
+    while (fault_driver_busy(s))
         cpu_wait(c, c->cpu.now + sim_ns_to_ps(s->cfg.poll_ns), 0);
+}
+
+/* Some queue has work in flight and no completion for the tx timeout. */
+static int fault_any_hung(struct sim *s, uint64_t now_ns, uint64_t timeout_ns)
+{
+    for (unsigned q = 0; q < s->nq; q++)
+        if (txq_hung(sim_txq(s, q), now_ns, timeout_ns))
+            return 1;
+    return 0;
+}
+
+/* The CPU that watches: the last one; once it is done (several queues:
+ * all of its own queues are), whichever CPU asks, so that a queue that
+ * hangs late still has a watcher. */
+static int fault_watcher(const struct sim_cpu *c)
+{
+    const struct sim *s = c->sim;
+
+    return c->id == s->ncpu - 1 || s->cpus[s->ncpu - 1].state == SIM_CPU_DONE;
+}
+
+/* The adapter reset over every queue (txq_reset_all), the driver held
+ * off meanwhile.  The ERR bits found, or -1. */
+static long fault_reset_adapter(struct sim_cpu *c, unsigned *dropped)
+{
+    struct sim *s = c->sim;
+    struct txq *qs[SIM_QUEUES_MAX];
+
+    for (unsigned q = 0; q < s->nq; q++)
+        qs[q] = sim_txq(s, q);
+    fault_quiesce_driver(c);
+    long err = txq_reset_all(qs, s->nq, &c->plat, dropped);
+    for (unsigned q = 0; q < s->nq; q++)
+        qs[q]->resetting = 0;
+    if (err < 0)
+        return err;
+    /* The device cleared every queue's TAIL: the next doorbell of queue
+     * q publishes from slot 0 (sim_queue_doorbell). */
+    for (unsigned q = 1; q < s->nq; q++)
+        s->xq[q - 1].tail = 0;
+    /* A read fault still armed was for a frame the reset dropped before
+     * the device read it (or one a burst gave back, posted again later):
+     * left armed, it would hit whichever frame reuses the buffer, and that
+     * skip no fault would announce. */
+    rc_disarm_faults(&s->rc);
+    return err;
 }
 
 int sim_fault_check_hang(struct sim_cpu *c)
@@ -100,15 +158,12 @@ int sim_fault_check_hang(struct sim_cpu *c)
     struct sim *s = c->sim;
     unsigned dropped;
 
-    /* One CPU watches: the completion CPU when there are two. */
-    if (c->id != s->ncpu - 1 || s->txq.resetting)
+    if (!fault_watcher(c) || s->txq.resetting)
         return 0;
     if (s->to.tx_us == 0 ||
-        !txq_hung(&s->txq, plat_time_ns(&c->plat), (uint64_t)(s->to.tx_us * 1000.0)))
+        !fault_any_hung(s, plat_time_ns(&c->plat), (uint64_t)(s->to.tx_us * 1000.0)))
         return 0;
-    fault_quiesce_driver(c);
-    long err = txq_reset(&s->txq, &c->plat, &dropped);
-    s->txq.resetting = 0;
+    long err = fault_reset_adapter(c, &dropped);
     s->drop_cause = SIM_DROP_RESET; /* the next reset needs a fault of its own */
     s->last_progress = s->now;
     if (err < 0) {
@@ -116,6 +171,7 @@ int sim_fault_check_hang(struct sim_cpu *c)
         return 1;
     }
     s->reset_err |= (uint32_t)err;
+    s->resets++;
     return 1;
 }
 

@@ -14,10 +14,14 @@
  *    (ERR.DB_OFF) and the queue stalls.
  *  - blackout@N:T: no TLP starts on either direction of the link for T ns
  *    from packet N's posting (pcie_link_blackout).
- * A stalled queue is found by the driver's hang check (txq_hung, after the
- * tx timeout), which resets the queue (txq_reset).  The frames the reset
- * drops count under the reason of the latest fault that fired; a reset with
- * no fault behind it drops them as SIM_DROP_RESET, which fails the run.
+ * Each fault names a queue's packet (KIND@Q/N; queue 0 with one queue).
+ * The device's error state, CTRL and reset are global, so a fault on any
+ * queue stalls them all.  A stalled queue is found by the driver's hang
+ * check (txq_hung, after the tx timeout), which resets the adapter: every
+ * queue (txq_reset_all), as ixgbe's transmit timeout does.  The frames the
+ * reset drops, of every queue, count under the reason of the latest fault
+ * that fired; a reset with no fault behind it drops them as
+ * SIM_DROP_RESET, which fails the run.
  */
 #ifndef NICTX_FAULT_H
 #define NICTX_FAULT_H
@@ -38,20 +42,23 @@ struct sim_result;
 /* "ur" ... "blackout", "reset"; "invalid" beyond. */
 const char *sim_drop_reason_name(unsigned reason);
 
-/* Packet seq is being posted in buf[0..len) (pktgen's fill): fire what the
- * plan has for it. */
-void sim_fault_posting(struct sim *s, uint64_t seq, const uint8_t *buf, unsigned len);
+/* Queue q's packet seq is being posted in buf[0..len) (its pktgen's
+ * fill): fire what the plan has for it. */
+void sim_fault_posting(struct sim *s, unsigned q, uint64_t seq, const uint8_t *buf,
+                       unsigned len);
 
 /* The root complex answered a read with an armed fault (RC_FAULTED). */
 void sim_fault_fired(struct sim *s);
 
-/* A queue reset dropped packet seq (pktgen's on_drop). */
-void sim_fault_dropped(struct sim *s, uint64_t seq);
+/* A reset dropped queue q's packet seq (its pktgen's on_drop): noted in
+ * the scoreboard under the latest fault's reason. */
+void sim_fault_dropped(struct sim *s, unsigned q, uint64_t seq);
 
-/* The driver's hang check on CPU c, between its bursts or polls: if the
- * queue is hung, reset it (c must not be inside txq_xmit or txq_clean; with
- * two CPUs the other one is held off first).  Only the CPU that runs the
- * completion checks (the last one).  1 if it reset the queue. */
+/* The driver's hang check on CPU c, between its bursts or polls: if any
+ * queue is hung, reset the adapter (every queue: txq_reset_all), holding
+ * every CPU off every queue first; c must not be inside txq_xmit or
+ * txq_clean.  One CPU watches: the last (the completion CPU when there are
+ * two), or, once it is done, any that asks.  1 if it reset. */
 int sim_fault_check_hang(struct sim_cpu *c);
 
 /* The run is clean (exit status 0): it ended normally (rc 0), nothing was

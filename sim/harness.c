@@ -75,15 +75,15 @@ static void sim_pkt_fill(void *ctx, uint64_t seq, uint8_t *buf, unsigned len)
 {
     struct sim *s = ctx;
     sb_pkt_fill(&s->gen, seq, buf, len);
-    sim_fault_posting(s, seq, buf, len);
+    sim_fault_posting(s, 0, seq, buf, len);
 }
 
 static void sim_pkt_dropped(void *ctx, uint64_t seq)
 {
-    sim_fault_dropped(ctx, seq);
+    sim_fault_dropped(ctx, 0, seq);
 }
 
-/* Queue q > 0's packets: (seed, q, seq); no faults (single-queue). */
+/* Queue q > 0's packets: (seed, q, seq), and its faults (KIND@Q/N). */
 static unsigned sim_queue_pkt_len(void *ctx, uint64_t seq)
 {
     const struct sim_queue *x = ctx;
@@ -94,6 +94,13 @@ static void sim_queue_pkt_fill(void *ctx, uint64_t seq, uint8_t *buf, unsigned l
 {
     const struct sim_queue *x = ctx;
     sb_pkt_fill_q(&x->s->gen, x->id, seq, buf, len);
+    sim_fault_posting(x->s, x->id, seq, buf, len);
+}
+
+static void sim_queue_pkt_dropped(void *ctx, uint64_t seq)
+{
+    const struct sim_queue *x = ctx;
+    sim_fault_dropped(x->s, x->id, seq);
 }
 
 struct txq *sim_txq(struct sim *s, unsigned q)
@@ -484,7 +491,7 @@ static void sim_queue_cfg(struct sim *s, struct sim_queue *x)
     x->pc.count = sim_cfg_queue_packets(&s->cfg, x->id);
     x->pc.len = sim_queue_pkt_len;
     x->pc.fill = sim_queue_pkt_fill;
-    x->pc.on_drop = NULL;
+    x->pc.on_drop = sim_queue_pkt_dropped;
     x->pc.ctx = x;
 }
 

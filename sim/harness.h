@@ -122,9 +122,11 @@ double sim_cfg_line_gbps_eff(const struct sim_cfg *cfg);
  * each fires before the next: completion timeout >= 50 x the slowest DMA
  * read round trip the configuration allows; tx hang check >= 4 x the
  * completion timeout and >= 4 x the time a writeback's worth of the largest
- * frames takes at the slowest of wire, link and device datapath (tx_timeout_us 0: no hang
- * check, tx_us 0); watchdog >= 2 x the larger of those two, plus the
- * longest injected credit blackout. */
+ * frames takes at the slowest of wire, link and device datapath, at the
+ * slowest queue's share of it (N queues under RR: 1/N; DRR: the smallest
+ * weight over their sum) (tx_timeout_us 0: no hang check, tx_us 0);
+ * watchdog >= 2 x the larger of those two, plus the longest injected
+ * credit blackout. */
 struct sim_timeouts {
     double cpl_us, tx_us, watchdog_us;
 };
@@ -192,6 +194,8 @@ struct sim_queue_result {
     double share;           /* of the bytes in the contended window */
     double expected_share;  /* weight / sum of weights (DRR), 1 / N (RR) */
     uint64_t irqs;          /* its interrupts (MSI-X vector id) over the run */
+    uint64_t checked;       /* of its frames on the wire, those as sent */
+    uint64_t dropped;       /* its packets dropped by faults (any reason) */
 };
 
 struct sim_result {
@@ -201,6 +205,7 @@ struct sim_result {
      * none of it is reported */
     unsigned nqueues;
     int queue_irqs;         /* interrupts are on: queues[].irqs is reported */
+    int queue_faults;       /* a fault plan (--inject): queues[].dropped is reported */
     struct sim_queue_result queues[SIM_QUEUES_MAX];
     double fair_jain, fair_max_share_dev, fair_window_ns;
     uint64_t completed;            /* packets reclaimed by the driver */
@@ -222,6 +227,8 @@ struct sim_result {
     uint64_t wc_used, wc_dropped;  /* device: WC descriptors used / dropped */
     uint32_t dev_err;              /* device ERR register at the end */
     uint32_t reset_err;            /* ERR bits the driver's queue resets found */
+    uint64_t resets;               /* adapter resets: each resets every queue
+                                      (txq.resets counts them per queue) */
     struct stbuf_stats stb;        /* store and WC buffer counters */
     unsigned nlines;               /* shared driver structures, by cache-line region */
     struct sim_lines {

@@ -39,7 +39,24 @@ static int inj_decimal(const char *s, size_t n, uint64_t *v)
     return 0;
 }
 
-/* One item "KIND@N" or "blackout@N:T" of length n. */
+/* "N" or "Q/N" of length n into f->q and f->at: 0, or -1. */
+static int inj_where(struct inj *f, const char *s, size_t n)
+{
+    const char *slash = memchr(s, '/', n);
+    uint64_t q = 0;
+
+    if (slash && (inj_decimal(s, (size_t)(slash - s), &q) != 0 || q >= INJ_QUEUES_MAX))
+        return -1;
+    f->q = (unsigned)q;
+    if (slash) {
+        n -= (size_t)(slash - s) + 1;
+        s = slash + 1;
+    }
+    return inj_decimal(s, n, &f->at);
+}
+
+/* One item "KIND@N", "KIND@Q/N", "blackout@N:T" or "blackout@Q/N:T" of
+ * length n. */
 static int inj_item(struct inj *f, const char *s, size_t n, char *err, size_t errlen)
 {
     const char *at = memchr(s, '@', n);
@@ -50,8 +67,8 @@ static int inj_item(struct inj *f, const char *s, size_t n, char *err, size_t er
         if (strlen(inj_names[k]) == klen && strncmp(s, inj_names[k], klen) == 0)
             break;
     if (k == INJ_KINDS || !at) {
-        snprintf(err, errlen, "--inject '%.*s': expected KIND@N with KIND one of ur, ca, ep, "
-                 "timeout, db-off, or blackout@N:T", (int)n, s);
+        snprintf(err, errlen, "--inject '%.*s': expected KIND@N or KIND@Q/N with KIND one of "
+                 "ur, ca, ep, timeout, db-off, or blackout@N:T", (int)n, s);
         return -1;
     }
     const char *num = at + 1;
@@ -62,9 +79,9 @@ static int inj_item(struct inj *f, const char *s, size_t n, char *err, size_t er
 
     f->kind = (enum inj_kind)k;
     f->ns = 0;
-    if (inj_decimal(num, nlen, &f->at) != 0) {
-        snprintf(err, errlen, "--inject '%.*s': N must be a packet number in decimal",
-                 (int)n, s);
+    if (inj_where(f, num, nlen) != 0) {
+        snprintf(err, errlen, "--inject '%.*s': N must be a packet number in decimal, "
+                 "Q/N a queue 0..%u and its packet number", (int)n, s, INJ_QUEUES_MAX - 1);
         return -1;
     }
     if ((k == INJ_BLACKOUT) != (colon != NULL) ||
@@ -116,11 +133,14 @@ void inj_format(const struct inj_plan *p, char *buf, size_t len)
     }
     for (i = 0; i < p->n && used < len; i++) {
         const struct inj *f = &p->v[i];
+        char q[16] = "";
+        if (f->q != 0)
+            snprintf(q, sizeof(q), "%u/", f->q);
         int w = f->kind == INJ_BLACKOUT
-                    ? snprintf(buf + used, len - used, "%s%s@%llu:%.0f", i ? "," : "",
-                               inj_kind_name(f->kind), (unsigned long long)f->at, f->ns)
-                    : snprintf(buf + used, len - used, "%s%s@%llu", i ? "," : "",
-                               inj_kind_name(f->kind), (unsigned long long)f->at);
+                    ? snprintf(buf + used, len - used, "%s%s@%s%llu:%.0f", i ? "," : "",
+                               inj_kind_name(f->kind), q, (unsigned long long)f->at, f->ns)
+                    : snprintf(buf + used, len - used, "%s%s@%s%llu", i ? "," : "",
+                               inj_kind_name(f->kind), q, (unsigned long long)f->at);
         if (w < 0)
             return;
         used += (size_t)w;

@@ -202,6 +202,7 @@ static void sim_result_queues(const struct sim *s, struct sim_result *r)
 
     r->nqueues = n;
     r->queue_irqs = s->cfg.irq_thresh > 0 || sim_cfg_irq_timer(&s->cfg) > 0;
+    r->queue_faults = s->cfg.inject.n > 0;
     r->fair_jain = r->fair_max_share_dev = r->fair_window_ns = NAN;
     if (n < 2)
         return;
@@ -214,6 +215,8 @@ static void sim_result_queues(const struct sim *s, struct sim_result *r)
         r->queues[q].bytes = qr.wire_bytes;
         r->queues[q].gbps = qr.gbps;
         r->queues[q].irqs = s->qirqs[q];
+        r->queues[q].checked = qr.checked;
+        r->queues[q].dropped = qr.dropped;
         win[q] = qr.window_bytes;
         w[q] = s->cfg.sched == SIM_SCHED_DRR ? r->queues[q].weight : 1;
     }
@@ -277,6 +280,7 @@ void sim_result(const struct sim *s, struct sim_result *r)
     r->wc_dropped = s->wc_dropped;
     r->dev_err = s->dev_err;
     r->reset_err = s->reset_err;
+    r->resets = s->resets;
     r->stopped_by_violation = s->stopped;
     sim_result_lines(s, r);
     r->cycles_evaluated = s->cycles;

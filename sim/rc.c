@@ -26,6 +26,14 @@ int rc_arm_fault(struct rc *rc, enum rc_fault_kind kind, uint64_t lo, uint64_t h
     return 0;
 }
 
+unsigned rc_disarm_faults(struct rc *rc)
+{
+    unsigned n = rc->nfault;
+
+    rc->nfault = 0;
+    return n;
+}
+
 /* The armed fault the read [addr, addr + len) meets, taken off the list:
  * 1 with *f set, or 0. */
 static int rc_take_fault(struct rc *rc, uint64_t addr, unsigned len, struct rc_fault *f)

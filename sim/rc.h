@@ -95,6 +95,9 @@ void rc_destroy(struct rc *rc);
 /* Arm a fault for the next MRd overlapping [lo, hi): 0, or -1 when
  * RC_MAX_FAULTS are armed already or the range is empty. */
 int rc_arm_fault(struct rc *rc, enum rc_fault_kind kind, uint64_t lo, uint64_t hi, unsigned id);
+/* Forget every armed fault: the frames they were armed for will not be
+ * read (a queue reset dropped them); the number forgotten. */
+unsigned rc_disarm_faults(struct rc *rc);
 
 /* A device TLP arrives at time `at` (non-decreasing between calls). */
 enum rc_event rc_receive(struct rc *rc, const struct tlp *t, sim_ps_t at);

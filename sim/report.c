@@ -82,7 +82,7 @@ static void report_dropped(FILE *f, const struct sim_result *r)
 {
     const char *sep = " (";
 
-    if (r->sb.dropped_total == 0 && r->txq.resets == 0)
+    if (r->sb.dropped_total == 0 && r->resets == 0)
         return;
     fprintf(f, "  dropped %" PRIu64, r->sb.dropped_total);
     for (unsigned k = 0; k < SIM_DROP_REASONS; k++) {
@@ -91,7 +91,7 @@ static void report_dropped(FILE *f, const struct sim_result *r)
             sep = ", ";
         }
     }
-    fprintf(f, "%s  queue resets %" PRIu64, *sep == ',' ? ")" : "", r->txq.resets);
+    fprintf(f, "%s  queue resets %" PRIu64, *sep == ',' ? ")" : "", r->resets);
 }
 
 /* Cache-line transfers and upgrades per packet, by shared structure. */
@@ -141,23 +141,28 @@ static void report_credit_stalls(FILE *f, const char *dir, const struct pcie_lin
     fprintf(f, " (UpdateFC %" PRIu64 " B on this direction)\n", s->updatefc_bytes);
 }
 
-/* A queue's table row; the compact form puts four on a line.  irqs: its
- * interrupt count too (interrupts on). */
-static void report_queue_row(FILE *f, const struct sim_queue_result *q, int compact, int irqs)
+/* A queue's table row; the compact form puts four on a line.  With
+ * interrupts on its interrupt count too, with a fault plan its drops. */
+static void report_queue_row(FILE *f, const struct sim_queue_result *q, int compact,
+                             const struct sim_result *r)
 {
 
     if (compact) {
         fprintf(f, "  q%-2u w%-3u %s/%s %s", q->id, q->weight, NUM("%.4f", q->share),
                 NUM("%.4f", q->expected_share), NUM("%.3f", q->gbps));
-        if (irqs)
+        if (r->queue_irqs)
             fprintf(f, " i%" PRIu64, q->irqs);
+        if (r->queue_faults)
+            fprintf(f, " d%" PRIu64, q->dropped);
         return;
     }
     fprintf(f, "    %5u %6u %10" PRIu64 " %12" PRIu64 " %8s %7s %9s", q->id, q->weight,
             q->packets, q->bytes, NUM("%.3f", q->gbps), NUM("%.4f", q->share),
             NUM("%.4f", q->expected_share));
-    if (irqs)
+    if (r->queue_irqs)
         fprintf(f, " %8" PRIu64, q->irqs);
+    if (r->queue_faults)
+        fprintf(f, " %8" PRIu64, q->dropped);
     fprintf(f, "\n");
 }
 
@@ -176,13 +181,13 @@ static void report_queues(FILE *f, const struct sim_cfg *c, const struct sim_res
             NUM("%.3f", r->fair_window_ns / 1000.0), NUM("%.4f", r->fair_jain),
             NUM("%.4f", r->fair_max_share_dev));
     if (compact)
-        fprintf(f, "    queue weight share/expected (window) Gb/s%s:\n  ",
-                r->queue_irqs ? " irqs" : "");
+        fprintf(f, "    queue weight share/expected (window) Gb/s%s%s:\n  ",
+                r->queue_irqs ? " irqs" : "", r->queue_faults ? " dropped" : "");
     else
-        fprintf(f, "    queue weight    packets        bytes     Gb/s   share  expected%s\n",
-                r->queue_irqs ? "     irqs" : "");
+        fprintf(f, "    queue weight    packets        bytes     Gb/s   share  expected%s%s\n",
+                r->queue_irqs ? "     irqs" : "", r->queue_faults ? "  dropped" : "");
     for (unsigned q = 0; q < r->nqueues; q++) {
-        report_queue_row(f, &r->queues[q], compact, r->queue_irqs);
+        report_queue_row(f, &r->queues[q], compact, r);
         if (compact && (q % 4 == 3 || q + 1 == r->nqueues))
             fprintf(f, "\n%s", q + 1 < r->nqueues ? "  " : "");
     }
@@ -333,6 +338,8 @@ static void json_queues(struct json *j, const struct sim_result *r)
         json_num(j, "expected_share", x->expected_share);
         if (r->queue_irqs)
             json_u64(j, "irqs", x->irqs);
+        if (r->queue_faults)
+            json_u64(j, "dropped", x->dropped);
         json_obj_end(j);
     }
     json_arr_end(j);
@@ -472,7 +479,7 @@ int report_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
     for (k = 0; k < SIM_DROP_REASONS; k++)
         json_u64(&j, sim_drop_reason_name(k), r->sb.dropped[k]);
     json_obj_end(&j);
-    json_u64(&j, "queue_resets", r->txq.resets);
+    json_u64(&j, "queue_resets", r->resets); /* adapter resets */
     json_obj_end(&j);
 
     json_queues(&j, r);

@@ -688,7 +688,14 @@ void sb_destroy(struct scoreboard *sb)
 
 int sb_note_dropped(struct scoreboard *sb, uint64_t seq, unsigned reason)
 {
-    struct sb_queue *x = &sb->q[0];
+    return sb_note_dropped_q(sb, 0, seq, reason);
+}
+
+int sb_note_dropped_q(struct scoreboard *sb, unsigned q, uint64_t seq, unsigned reason)
+{
+    if (q >= sb->nq)
+        return -1;
+    struct sb_queue *x = &sb->q[q];
 
     if (reason >= SB_MAX_REASONS || seq < x->next || seq >= x->expected ||
         seq - x->next >= sb->cfg.max_outstanding)
@@ -717,6 +724,18 @@ static void sb_skip_to(struct scoreboard *sb, struct sb_queue *x, uint64_t end)
         x->lost += end - s;
     if (end > x->next)
         x->next = end;
+}
+
+int sb_note_dropped_final_q(struct scoreboard *sb, unsigned q, uint64_t seq, unsigned reason)
+{
+    if (sb_note_dropped_q(sb, q, seq, reason) != 0)
+        return -1;
+    struct sb_queue *x = &sb->q[q];
+    /* Nothing before seq can still come unannounced: the notes at the
+     * head of the queue's sequence count now, and the window moves on. */
+    while (x->next <= seq && x->drop[x->next & sb->ring_mask].seq == x->next)
+        sb_skip_to(sb, x, x->next + 1);
+    return 0;
 }
 
 void sb_note_published_q(struct scoreboard *sb, unsigned q, uint64_t count, sim_ps_t t)

@@ -151,6 +151,17 @@ void sb_check_frame(struct scoreboard *sb, const uint8_t *frame, unsigned len, u
  * max_outstanding) and below expected.  0, or -1 (nothing noted) for a seq
  * outside the window or a bad reason. */
 int sb_note_dropped(struct scoreboard *sb, uint64_t seq, unsigned reason);
+/* The same for queue q's packet seq (sb_note_dropped is queue 0's); -1 for
+ * a q beyond the run's queues. */
+int sb_note_dropped_q(struct scoreboard *sb, unsigned q, uint64_t seq, unsigned reason);
+/* The same for a drop that is final (a queue reset dropped it, after
+ * reclaiming every packet the device sent before it): each packet of the
+ * queue before seq has been seen or noted, and none of those noted and
+ * seq will come.  The notes at the head of the queue's sequence, up to
+ * seq, count as dropped at once, so the note window moves on: drops of
+ * resets in a row, with no frame of the queue on the wire in between,
+ * all fit. */
+int sb_note_dropped_final_q(struct scoreboard *sb, unsigned q, uint64_t seq, unsigned reason);
 
 /* End of run: packets never seen count as lost (or dropped, if noted).  Calling it again does
  * nothing; frames checked after it are still counted but lost is not

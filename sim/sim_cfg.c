@@ -131,9 +131,29 @@ static double sim_cfg_read_rt_ns(const struct sim_cfg *c)
     return c->mem_latency_ns + 2 * c->pcie.latency_ns + 2 * upd;
 }
 
+/* How many times longer the slowest queue takes for its frames than one
+ * queue alone: 1 with one queue; N under RR (a frame a queue a turn);
+ * the sum of the weights over the smallest under DRR. */
+static double sim_cfg_slowest_share(const struct sim_cfg *c)
+{
+    unsigned n = c->queues < 1 ? 1 : c->queues > SIM_QUEUES_MAX ? SIM_QUEUES_MAX : c->queues;
+    double sum = 0, least = 0;
+
+    if (c->sched != SIM_SCHED_DRR)
+        return n;
+    for (unsigned q = 0; q < n; q++) {
+        double w = sim_cfg_weight(c, q) ? sim_cfg_weight(c, q) : 1;
+        sum += w;
+        if (q == 0 || w < least)
+            least = w;
+    }
+    return sum / least;
+}
+
 /* The longest a healthy queue may go without reporting a completion, in
  * ns: a writeback's worth of the largest frames at the slowest of the wire,
- * the link and the device's datapath (W bytes a clock, docs/width.md). */
+ * the link and the device's datapath (W bytes a clock, docs/width.md), at
+ * the slowest queue's share of it. */
 static double sim_cfg_batch_ns(const struct sim_cfg *c)
 {
     double link = pcie_cfg_tlp_gbps(&c->pcie);
@@ -144,7 +164,7 @@ static double sim_cfg_batch_ns(const struct sim_cfg *c)
         gbps = dev;
     unsigned batch = c->wb_thresh > 1 ? c->wb_thresh : 1;
 
-    return batch * (c->pkt_size_max + 20.0) * 8.0 / gbps;
+    return batch * (c->pkt_size_max + 20.0) * 8.0 / gbps * sim_cfg_slowest_share(c);
 }
 
 static double dmax(double a, double b) { return a > b ? a : b; }
@@ -257,8 +277,8 @@ static int sim_cfg_validate_sched(const struct sim_cfg *c, char *err, size_t err
 }
 
 /* What more than one queue cannot be combined with (docs/device.md, Queues):
- * the tail protocol only (every completion mode and interrupts run per
- * queue), no fault injection.  Each message names both options. */
+ * the tail protocol only (every completion mode, interrupts and fault
+ * injection run per queue).  Each message names both options. */
 static int sim_cfg_validate_queues(const struct sim_cfg *c, char *err, size_t errlen)
 {
     if (sim_cfg_validate_sched(c, err, errlen) != 0)
@@ -268,8 +288,34 @@ static int sim_cfg_validate_queues(const struct sim_cfg *c, char *err, size_t er
     if (c->proto != TXQ_PROTO_TAIL)
         BAD("--queues %u needs --protocol tail (not %s): several queues publish by tail only",
             c->queues, sim_proto_name(c->proto));
-    if (c->inject.n != 0)
-        BAD("--inject is single-queue for now: not with --queues %u", c->queues);
+    return 0;
+}
+
+/* The fault plan against the run (after --queues is checked): each fault's
+ * queue is in use and its packet within that queue's share of --packets.
+ * Each message names the fault. */
+static int sim_cfg_validate_inject(const struct sim_cfg *c, char *err, size_t errlen)
+{
+    for (unsigned i = 0; i < c->inject.n; i++) {
+        const struct inj *f = &c->inject.v[i];
+        uint64_t n = sim_cfg_queue_packets(c, f->q);
+        char what[48]; /* the fault as written: KIND@N or KIND@Q/N */
+        if (f->q)
+            snprintf(what, sizeof(what), "%s@%u/%" PRIu64, inj_kind_name(f->kind), f->q, f->at);
+        else
+            snprintf(what, sizeof(what), "%s@%" PRIu64, inj_kind_name(f->kind), f->at);
+        if (f->q >= c->queues)
+            BAD("--inject %s: queue %u is not in the run (--queues %u: queues 0..%u)", what,
+                f->q, c->queues, c->queues - 1);
+        if (f->at < n)
+            continue;
+        if (c->queues == 1)
+            BAD("--inject %s: packet %" PRIu64 " is beyond the run (--packets %" PRIu64 ")",
+                what, f->at, c->packets);
+        BAD("--inject %s: packet %" PRIu64 " is beyond queue %u's %" PRIu64
+            " packets (--packets %" PRIu64 " over --queues %u)", what, f->at, f->q, n,
+            c->packets, c->queues);
+    }
     return 0;
 }
 
@@ -351,15 +397,11 @@ int sim_cfg_validate(const struct sim_cfg *c, char *err, size_t errlen)
         BAD("--cpl-timeout-us %g: must be 1..50000 (PCIe: 50 us to 50 ms)", c->cpl_timeout_us);
     if (!(c->tx_timeout_us == 0 || (c->tx_timeout_us >= 1 && c->tx_timeout_us <= 1e9)))
         BAD("--tx-timeout-us %g: must be 0 (no hang check) or 1..1e9", c->tx_timeout_us);
-    for (unsigned i = 0; i < c->inject.n; i++)
-        if (c->inject.v[i].at >= c->packets)
-            BAD("--inject %s@%" PRIu64 ": packet %" PRIu64 " is beyond the run (--packets %" PRIu64
-                ")", inj_kind_name(c->inject.v[i].kind), c->inject.v[i].at, c->inject.v[i].at,
-                c->packets);
     if (c->napi == SIM_NAPI_IRQ && c->irq_thresh == 0 && sim_cfg_irq_timer(c) == 0)
         BAD("host.napi=irq needs interrupts: --irq-thresh (device.irq_thresh) or --irq-usecs "
             "(device.irq_usecs) must be > 0");
-    if (sim_cfg_validate_queues(c, err, errlen) != 0)
+    if (sim_cfg_validate_queues(c, err, errlen) != 0 ||
+        sim_cfg_validate_inject(c, err, errlen) != 0)
         return -1;
     if (c->reorder_window < 1 || c->reorder_window > STBUF_WINDOW_MAX)
         BAD("--reorder-window %u: must be 1..%u", c->reorder_window, STBUF_WINDOW_MAX);

@@ -325,7 +325,8 @@ static void test_cli_queues_refused(void **state)
     const char *const weight[] = {"--weights", "1..255", NULL};
     const char *const count[] = {"--weights", "--queues", NULL};
     const char *const proto[] = {"--queues", "--protocol", NULL};
-    const char *const inj[] = {"--queues", "--inject", NULL};
+    const char *const inj[] = {"--inject ur@7/100", "queue 7", "--queues 4", NULL};
+    const char *const inj_n[] = {"--inject ur@2/600", "queue 2's 500 packets", NULL};
 
     CHECK_REFUSED(c, range, "--queues", "0");
     CHECK_REFUSED(c, range, "--queues", "65");
@@ -336,7 +337,8 @@ static void test_cli_queues_refused(void **state)
     CHECK_REFUSED(c, count, "--queues", "3", "--weights", "1,2");
     CHECK_REFUSED(c, proto, "--queues", "2", "--protocol", "owner");
     CHECK_REFUSED(c, proto, "--queues", "2", "--protocol", "wc");
-    CHECK_REFUSED(c, inj, "--queues", "2", "--inject", "ur@10");
+    CHECK_REFUSED(c, inj, "--queues", "4", "--inject", "ur@7/100");
+    CHECK_REFUSED(c, inj_n, "--packets", "2000", "--queues", "4", "--inject", "ur@2/600");
     expect_refused(c, "--sched", "wfq", "expected rr or drr");
     expect_refused(c, "--weights", "1,,2", "expected W[,W...]");
     expect_refused(c, "--weights", "01", "expected W[,W...]");
@@ -352,6 +354,13 @@ static void test_cli_queues_refused(void **state)
     run_free(&r);
     NICTX(c, &r, "run", "--check", "--queues", "8", "--completion", "cq", "--irq-thresh", "8",
           "--irq-usecs", "5", "--set", "host.napi=irq");
+    expect_status(&r, 0);
+    run_free(&r);
+    /* Fault injection runs per queue (KIND@Q/N; KIND@N is queue 0's). */
+    NICTX(c, &r, "run", "--packets", "2000", "--quiet", "--queues", "4", "--inject", "ur@100");
+    expect_status(&r, 0); /* a clean run: every frame checked or dropped by the fault */
+    run_free(&r);
+    NICTX(c, &r, "run", "--check", "--queues", "4", "--inject", "ur@3/100,blackout@1/5:1000");
     expect_status(&r, 0);
     run_free(&r);
     NICTX(c, &r, "run", "--check", "--queues", "4", "--weights", "1,2,3,4", "--drr-quantum",

@@ -60,7 +60,7 @@ static void f_accounted(const struct sim_cfg *cfg, const struct f_run *f, unsign
 
     print_message("%s: checked %llu, dropped %llu, resets %llu, ERR found 0x%x\n",
                   sim_drop_reason_name(reason), (unsigned long long)b->checked,
-                  (unsigned long long)b->dropped_total, (unsigned long long)f->r.txq.resets,
+                  (unsigned long long)b->dropped_total, (unsigned long long)f->r.resets,
                   f->r.reset_err);
     assert_int_equal(b->lost, 0);
     assert_int_equal(b->corrupted, 0);
@@ -194,6 +194,26 @@ static void test_faults_deterministic(void **state)
     assert_true(sim_result_clean(&cfg, a.rc, &a.r));
 }
 
+/* A read fault armed for a frame that a reset then drops before the
+ * device reads it (db-off first, ur on a packet posted while the device
+ * is off): disarmed by the reset, it does not hit the frame that reuses
+ * the buffer, which would be skipped with no fault to announce it (lost).
+ * Sizes vary so that a later frame overlaps the buffer. */
+static void test_faults_read_fault_on_dropped_frame(void **state)
+{
+    struct sim_cfg cfg;
+    struct f_run f;
+
+    (void)state;
+    f_cfg(&cfg);
+    cfg.packets = 6000;
+    cfg.ring_size = 256;
+    cfg.pkt_size_max = 1500;
+    f_run(&cfg, "db-off@1469,ur@1505", &f);
+    f_accounted(&cfg, &f, INJ_DB_OFF);
+    assert_int_equal(f.r.resets, 1);
+}
+
 /* Drops no fault explains, frames lost, a short run: not clean. */
 static void test_faults_unexplained_drop_is_not_clean(void **state)
 {
@@ -220,6 +240,201 @@ static void test_faults_unexplained_drop_is_not_clean(void **state)
     assert_false(sim_result_clean(&cfg, 0, &r)); /* one unaccounted for */
 }
 
+/* ---- several queues: a fault on one queue, an adapter reset of all ---- */
+
+#define FQ_PACKETS 4000u
+#define FQ_QUEUES 4u
+
+/* 4 queues of a 128-slot ring (a reset drops a ring's worth of each), on
+ * one CPU, or (irq) on two CPUs with completion queues and each queue's
+ * NAPI poll run by its interrupt. */
+static void fq_cfg(struct sim_cfg *cfg, int irq)
+{
+    sim_cfg_default(cfg);
+    cfg->packets = FQ_PACKETS;
+    cfg->queues = FQ_QUEUES;
+    cfg->ring_size = 128;
+    if (irq) {
+        cfg->cpus = 2;
+        cfg->clean = TXQ_CLEAN_CQ;
+        cfg->irq_thresh = 8;
+        cfg->napi = SIM_NAPI_IRQ;
+    }
+}
+
+/* Frames the engine skipped: a read fault's (ur, ca, ep) in the plan. */
+static unsigned fq_skipped(const struct sim_cfg *cfg)
+{
+    unsigned n = 0;
+
+    for (unsigned i = 0; i < cfg->inject.n; i++)
+        n += inj_on_read(cfg->inject.v[i].kind) && cfg->inject.v[i].kind != INJ_TIMEOUT;
+    return n;
+}
+
+/* Every frame of every queue accounted for, the drops all under `reason`
+ * and in the queues' own counts (checked + dropped = the queue's packets),
+ * `resets` adapter resets, each resetting every queue.  The driver dropped
+ * only frames that never reached the wire: its drops and the frames the
+ * engine skipped are the scoreboard's. */
+static void fq_accounted(const struct sim_cfg *cfg, const struct f_run *f, unsigned reason,
+                         unsigned resets)
+{
+    uint64_t dropped = 0;
+
+    f_accounted(cfg, f, reason);
+    assert_int_equal(f->r.sb.dropped[SIM_DROP_RESET], 0);
+    assert_int_equal(f->r.txq.dropped + fq_skipped(cfg), f->r.sb.dropped_total);
+    assert_int_equal(f->r.resets, resets);
+    assert_int_equal(f->r.txq.resets, (uint64_t)resets * cfg->queues);
+    assert_int_equal(f->r.nqueues, cfg->queues);
+    for (unsigned q = 0; q < cfg->queues; q++) {
+        const struct sim_queue_result *x = &f->r.queues[q];
+        assert_int_equal(x->checked, x->packets);
+        assert_int_equal(x->checked + x->dropped, sim_cfg_queue_packets(cfg, q));
+        dropped += x->dropped;
+    }
+    assert_int_equal(dropped, f->r.sb.dropped_total);
+}
+
+/* Each kind on some queue, on one CPU and on two with interrupts.  The
+ * drops are noted in the queue they belong to: a read fault's skipped
+ * frame noted in another queue would leave this one's packet lost (and
+ * the other's checked), and a fault fired on the wrong queue's packet N
+ * likewise. */
+static void test_faults_queues(void **state)
+{
+    static const struct {
+        const char *spec;
+        unsigned reason;
+        uint32_t err; /* what the reset finds in ERR (0: nothing) */
+    } k[] = {
+        {"ur@300", INJ_UR, NICTX_ERR_DMA},          /* queue 0 */
+        {"ur@2/300", INJ_UR, NICTX_ERR_DMA},
+        {"timeout@1/300", INJ_TIMEOUT, NICTX_ERR_CPL_TIMEOUT},
+        {"db-off@3/300", INJ_DB_OFF, NICTX_ERR_DB_OFF},
+        {"blackout@2/300:2000000", INJ_BLACKOUT, 0},
+    };
+    struct sim_cfg cfg;
+    struct f_run f, clean;
+
+    (void)state;
+    fq_cfg(&cfg, 0);
+    f_run(&cfg, "none", &clean);
+    for (int irq = 0; irq <= 1; irq++)
+        for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+            print_message("%s%s\n", k[i].spec, irq ? ", 2 cpus, cq, napi=irq" : "");
+            fq_cfg(&cfg, irq);
+            f_run(&cfg, k[i].spec, &f);
+            fq_accounted(&cfg, &f, k[i].reason, 1);
+            assert_int_equal(f.r.reset_err & k[i].err, k[i].err);
+            /* After the reset each queue's doorbells publish from slot 0
+             * again: its frames' doorbell-to-wire latency is what it is
+             * without a fault (one CPU, where that is a round trip). */
+            if (!irq)
+                assert_true(f.r.sb.lat_p99_ns <= 1.5 * clean.r.sb.lat_p99_ns);
+            /* At most what each ring holds, plus the frame a read fault
+             * skipped. */
+            for (unsigned q = 0; q < cfg.queues; q++)
+                assert_true(f.r.queues[q].dropped <= cfg.ring_size);
+        }
+}
+
+/* Two adapter resets in a row with no frame of queue 2 on the wire in
+ * between: queue 2 drops a ring's worth twice, more than the
+ * scoreboard's note window (a ring) from its next expected frame; a
+ * reset's drops are final and count at once, so none is lost. */
+static void test_faults_queues_resets_in_a_row(void **state)
+{
+    struct sim_cfg cfg;
+    struct f_run f;
+
+    (void)state;
+    sim_cfg_default(&cfg);
+    cfg.packets = 6000;
+    cfg.queues = 3;
+    cfg.ring_size = 256;
+    cfg.pkt_size_max = 1500;
+    f_run(&cfg, "ur@1505,db-off@2/1469", &f);
+    assert_int_equal(f.r.sb.lost + f.r.sb.corrupted, 0);
+    assert_int_equal(f.r.sb.dropped[SIM_DROP_RESET], 0);
+    assert_int_equal(f.r.resets, 2);
+    assert_true(f.r.queues[2].dropped >= cfg.ring_size);
+    for (unsigned q = 0; q < cfg.queues; q++)
+        assert_int_equal(f.r.queues[q].checked + f.r.queues[q].dropped,
+                         sim_cfg_queue_packets(&cfg, q));
+    assert_true(sim_result_clean(&cfg, f.rc, &f.r));
+}
+
+/* No fault, no reset: the watching CPU checks queues the other CPU
+ * sends on, whose progress stamps come from that CPU's clock, at times a
+ * little ahead of the watcher's; such a stamp is recent progress, not a
+ * hang from 2^64 ns ago.  (8 queues under DRR, the wire the bottleneck,
+ * every ring full.) */
+static void test_faults_queues_no_spurious_reset(void **state)
+{
+    struct sim_cfg cfg;
+    struct f_run f;
+
+    (void)state;
+    fq_cfg(&cfg, 1);
+    cfg.packets = 6000;
+    cfg.queues = 8;
+    cfg.ring_size = 256;
+    cfg.irq_usecs = 10;
+    cfg.pkt_size_max = 1500;
+    cfg.sched = SIM_SCHED_DRR;
+    assert_int_equal(sim_parse_weights("7,6,5,6,8,6,5,5", &cfg.weights), 0);
+    f_run(&cfg, "none", &f);
+    assert_int_equal(f.r.resets, 0);
+    assert_int_equal(f.r.sb.checked, cfg.packets);
+    assert_true(sim_result_clean(&cfg, f.rc, &f.r));
+}
+
+/* Two faults on two queues: two adapter resets, each queue's drops under
+ * the reason of the fault before them. */
+static void test_faults_queues_two_resets(void **state)
+{
+    struct sim_cfg cfg;
+    struct f_run f;
+
+    (void)state;
+    fq_cfg(&cfg, 1);
+    f_run(&cfg, "ep@1/200,ca@3/700", &f);
+    assert_int_equal(f.r.sb.lost + f.r.sb.corrupted, 0);
+    assert_int_equal(f.r.sb.dropped[SIM_DROP_RESET], 0);
+    assert_true(f.r.sb.dropped[INJ_EP] > 0);
+    assert_true(f.r.sb.dropped[INJ_CA] > 0);
+    assert_int_equal(f.r.sb.dropped[INJ_EP] + f.r.sb.dropped[INJ_CA], f.r.sb.dropped_total);
+    assert_int_equal(f.r.resets, 2);
+    assert_int_equal(f.r.txq.resets, 2 * cfg.queues);
+    assert_true(sim_result_clean(&cfg, f.rc, &f.r));
+}
+
+/* A queue that hangs after the watching CPU (the last) has sent all of
+ * its own queues, and after queue 0 is done: DRR gives queues 0, 1 and 3
+ * eight times queue 2's bytes, so they are done long before queue 2's
+ * packet 900.  The CPU still running (CPU 0) takes over the watch, finds
+ * queue 2 hung and resets the adapter; only queue 2 drops anything. */
+static void test_faults_queues_late_hang(void **state)
+{
+    struct sim_cfg cfg;
+    struct f_run f;
+
+    (void)state;
+    for (int irq = 0; irq <= 1; irq++) {
+        fq_cfg(&cfg, irq);
+        cfg.cpus = 2;
+        cfg.ring_size = 64;
+        cfg.pkt_size = cfg.pkt_size_max = 1500;
+        cfg.sched = SIM_SCHED_DRR;
+        assert_int_equal(sim_parse_weights("8,8,1,8", &cfg.weights), 0);
+        f_run(&cfg, "timeout@2/900", &f);
+        fq_accounted(&cfg, &f, INJ_TIMEOUT, 1);
+        assert_int_equal(f.r.queues[2].dropped, f.r.sb.dropped_total);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -231,7 +446,13 @@ int main(void)
         cmocka_unit_test(test_faults_db_off),
         cmocka_unit_test(test_faults_blackout),
         cmocka_unit_test(test_faults_deterministic),
+        cmocka_unit_test(test_faults_read_fault_on_dropped_frame),
         cmocka_unit_test(test_faults_unexplained_drop_is_not_clean),
+        cmocka_unit_test(test_faults_queues),
+        cmocka_unit_test(test_faults_queues_two_resets),
+        cmocka_unit_test(test_faults_queues_resets_in_a_row),
+        cmocka_unit_test(test_faults_queues_no_spurious_reset),
+        cmocka_unit_test(test_faults_queues_late_hang),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_inject.c - the fault plan's syntax (sim/inject.h): every kind, lists,
- * the blackout length, and each way a plan can be wrong.
+ * the blackout length, the queue (KIND@Q/N), and each way a plan can be
+ * wrong.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -90,6 +91,52 @@ static void test_inject_rejects(void **state)
     }
 }
 
+/* KIND@Q/N names queue Q's packet N; KIND@N is queue 0's, and queue 0 is
+ * printed without its number, so a plan of one queue reads as before. */
+static void test_inject_queue(void **state)
+{
+    static const char *const bad[] = {
+        "ur@/1",   /* no queue */
+        "ur@1/",   /* no packet */
+        "ur@x/1",  /* not a number */
+        "ur@01/1", /* octal-looking */
+        "ur@1/01",
+        "ur@1/2/3",
+        "ur@64/1", /* beyond the largest queue */
+        "blackout@/5:7",
+        "blackout@2/:7",
+    };
+    struct inj_plan p;
+    char err[160], back[128];
+
+    (void)state;
+    assert_int_equal(inj_parse(&p, "ur@2/100", err, sizeof(err)), 0);
+    assert_int_equal(p.n, 1);
+    assert_int_equal(p.v[0].kind, INJ_UR);
+    assert_int_equal(p.v[0].q, 2);
+    assert_int_equal(p.v[0].at, 100);
+    assert_int_equal(inj_parse(&p, "ur@100", err, sizeof(err)), 0);
+    assert_int_equal(p.v[0].q, 0);
+    assert_int_equal(p.v[0].at, 100);
+    assert_int_equal(inj_parse(&p, "timeout@1/5,db-off@0/7,blackout@63/9:1000,ep@3", err,
+                               sizeof(err)), 0);
+    assert_int_equal(p.n, 4);
+    assert_int_equal(p.v[0].q, 1);
+    assert_int_equal(p.v[1].q, 0);
+    assert_int_equal(p.v[2].q, 63);
+    assert_int_equal(p.v[2].at, 9);
+    assert_true(p.v[2].ns == 1000.0);
+    assert_int_equal(p.v[3].q, 0);
+    inj_format(&p, back, sizeof(back));
+    assert_string_equal(back, "timeout@1/5,db-off@7,blackout@63/9:1000,ep@3");
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        err[0] = '\0';
+        if (inj_parse(&p, bad[i], err, sizeof(err)) != -1)
+            fail_msg("'%s' was accepted", bad[i]);
+        assert_non_null(strstr(err, "--inject"));
+    }
+}
+
 static void test_inject_at_most_max(void **state)
 {
     char spec[INJ_MAX * 16 + 16] = "";
@@ -112,6 +159,7 @@ int main(void)
         cmocka_unit_test(test_inject_each_kind),
         cmocka_unit_test(test_inject_lists_and_none),
         cmocka_unit_test(test_inject_rejects),
+        cmocka_unit_test(test_inject_queue),
         cmocka_unit_test(test_inject_at_most_max),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -341,6 +341,33 @@ static void test_rc_fault_range_edges(void **state)
     fx_teardown(&f);
 }
 
+/* rc_disarm_faults forgets every armed fault: a read of a range that was
+ * armed is answered as usual, and faults armed after it work. */
+static void test_rc_faults_disarmed(void **state)
+{
+    struct pcie_cfg cfg;
+    struct fx f;
+
+    (void)state;
+    pcie_cfg_default(&cfg);
+    assert_int_equal(fx_setup(&f, &cfg, 100.0), 0);
+    assert_int_equal(rc_arm_fault(&f.rc, RC_FAULT_UR, f.bus, f.bus + 64, 30), 0);
+    assert_int_equal(rc_arm_fault(&f.rc, RC_FAULT_LOST, f.bus + 1024, f.bus + 1088, 31), 0);
+    assert_int_equal(rc_disarm_faults(&f.rc), 2);
+    assert_int_equal(rc_disarm_faults(&f.rc), 0);
+    assert_int_equal(fault_read(&f, 0, 1000), RC_NONE);
+    assert_int_equal(rc_peek_cpl(&f.rc)->status, TLP_STATUS_SC);
+    rc_pop_cpl(&f.rc);
+    assert_int_equal(fault_read(&f, 1024, 2000), RC_NONE);
+    assert_int_equal(rc_peek_cpl(&f.rc)->status, TLP_STATUS_SC);
+    rc_pop_cpl(&f.rc);
+    assert_int_equal(rc_arm_fault(&f.rc, RC_FAULT_CA, f.bus, f.bus + 64, 32), 0);
+    assert_int_equal(fault_read(&f, 0, 3000), RC_FAULTED);
+    assert_int_equal(f.rc.last_fault.id, 32);
+    assert_int_equal(f.rc.st.faults, 1);
+    fx_teardown(&f);
+}
+
 /* Writes land in memory; the MSI window raises an interrupt instead;
  * outside host memory is refused. */
 static void test_rc_writes_and_msi(void **state)
@@ -484,6 +511,7 @@ int main(void)
         cmocka_unit_test(test_rc_read_sees_memory_at_arrival),
         cmocka_unit_test(test_rc_faults_taken_in_place),
         cmocka_unit_test(test_rc_fault_range_edges),
+        cmocka_unit_test(test_rc_faults_disarmed),
         cmocka_unit_test(test_rc_writes_and_msi),
         cmocka_unit_test(test_rc_bandwidth_bound),
         cmocka_unit_test(test_rc_latency_bound),

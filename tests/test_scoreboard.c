@@ -962,6 +962,93 @@ static void test_scoreboard_queues_order_per_queue(void **state)
     sb_destroy(sb);
 }
 
+/* Drop notes are per queue: queue 2's seq 1 and queue 1's seq 2 are
+ * dropped there (each queue's own window and sequence), not in queue 0,
+ * and a queue beyond the run's is refused. */
+static void test_scoreboard_queues_dropped(void **state)
+{
+    struct sb_cfg c = {.gen = {.seed = 3, .min_len = 60, .max_len = 60},
+                       .expected = 9, .max_outstanding = 16, .queues = 3};
+    struct scoreboard *sb = sb_create(&c);
+    uint8_t buf[64];
+    struct sb_queue_result qr[3];
+    struct sb_result r;
+
+    (void)state;
+    assert_non_null(sb);
+    for (unsigned q = 0; q < 3; q++)
+        sb_note_published_q(sb, q, 3, 0);
+    assert_int_equal(sb_note_dropped_q(sb, 2, 1, 4), 0);
+    assert_int_equal(sb_note_dropped_q(sb, 1, 2, 5), 0);
+    assert_int_equal(sb_note_dropped_q(sb, 3, 0, 4), -1); /* boundary: no queue 3 */
+    assert_int_equal(sb_note_dropped_q(sb, 1, 3, 4), -1); /* beyond queue 1's 3 */
+    for (unsigned q = 0; q < 3; q++)
+        for (uint64_t seq = 0; seq < 3; seq++) {
+            if ((q == 2 && seq == 1) || (q == 1 && seq == 2))
+                continue;
+            sb_pkt_fill_q(&c.gen, q, seq, buf, 60);
+            sb_check_frame(sb, buf, 60, sb_crc32(buf, 60), 1000 * (3 * q + seq + 1));
+        }
+    sb_finish(sb);
+    sb_result(sb, &r);
+    assert_int_equal(r.checked, 7);
+    assert_int_equal(r.lost, 0);
+    assert_int_equal(r.dropped[4], 1);
+    assert_int_equal(r.dropped[5], 1);
+    assert_int_equal(r.dropped_total, 2);
+    for (unsigned q = 0; q < 3; q++)
+        assert_int_equal(sb_queue_result(sb, q, &qr[q]), 0);
+    assert_int_equal(qr[0].dropped, 0);
+    assert_int_equal(qr[1].dropped, 1);
+    assert_int_equal(qr[2].dropped, 1);
+    assert_int_equal(qr[1].checked + qr[1].dropped, 3);
+    assert_int_equal(qr[2].checked + qr[2].dropped, 3);
+    sb_destroy(sb);
+}
+
+/* Final drops (a reset's) count at once when every packet before them is
+ * settled, so the note window moves on: two rings' worth of drops with no
+ * frame on the wire in between all fit a window of 8; lazy notes beyond
+ * the window are refused. */
+static void test_scoreboard_dropped_final(void **state)
+{
+    struct sb_cfg c = {.gen = {.seed = 5, .min_len = 60, .max_len = 60},
+                       .expected = 40, .max_outstanding = 8, .queues = 2};
+    struct scoreboard *sb = sb_create(&c);
+    uint8_t buf[64];
+    struct sb_queue_result qr;
+    struct sb_result r;
+
+    (void)state;
+    assert_non_null(sb);
+    sb_note_published_q(sb, 1, 20, 0);
+    assert_int_equal(sb_note_dropped_q(sb, 1, 8, 1), -1); /* lazy: beyond the window */
+    assert_int_equal(sb_note_dropped_q(sb, 1, 2, 2), 0);  /* an engine skip, noted early */
+    sb_pkt_fill_q(&c.gen, 1, 0, buf, 60);
+    sb_check_frame(sb, buf, 60, sb_crc32(buf, 60), 1000);
+    sb_pkt_fill_q(&c.gen, 1, 1, buf, 60);
+    sb_check_frame(sb, buf, 60, sb_crc32(buf, 60), 2000);
+    for (uint64_t seq = 3; seq < 17; seq++) /* two resets: 3..9, then 10..16 */
+        assert_int_equal(sb_note_dropped_final_q(sb, 1, seq, 3), 0);
+    assert_int_equal(sb_queue_result(sb, 1, &qr), 0);
+    assert_int_equal(qr.dropped, 15); /* counted already: seq 2 and 3..16 */
+    assert_int_equal(sb_note_dropped_final_q(sb, 2, 0, 3), -1); /* no queue 2 */
+    for (uint64_t seq = 17; seq < 20; seq++) {
+        sb_pkt_fill_q(&c.gen, 1, seq, buf, 60);
+        sb_check_frame(sb, buf, 60, sb_crc32(buf, 60), 3000 + seq);
+    }
+    sb_finish(sb);
+    sb_result(sb, &r);
+    assert_int_equal(r.lost, 20); /* queue 0's, never sent */
+    assert_int_equal(r.corrupted, 0);
+    assert_int_equal(r.dropped[2], 1);
+    assert_int_equal(r.dropped[3], 14);
+    sb_queue_result(sb, 1, &qr);
+    assert_int_equal(qr.checked + qr.dropped, 20);
+    assert_int_equal(qr.lost, 0);
+    sb_destroy(sb);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -978,6 +1065,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_scoreboard_lost_gap_and_tail, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_scoreboard_dropped_by_reason, fx_setup, fx_teardown),
         cmocka_unit_test(test_scoreboard_drop_window),
+        cmocka_unit_test(test_scoreboard_queues_dropped),
+        cmocka_unit_test(test_scoreboard_dropped_final),
         cmocka_unit_test_setup_teardown(test_scoreboard_corrupt_byte_offsets, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_scoreboard_bad_fcs_and_length, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_scoreboard_unexpected_frames, fx_setup, fx_teardown),

@@ -1288,6 +1288,92 @@ static void test_txq_reset_not_taken(void **state)
     assert_int_equal(st.dropped, 0);
 }
 
+/* txq_hung: work in flight and no progress for the timeout; a stamp
+ * later than the checker's clock (another CPU, a little ahead) is recent,
+ * not a hang; an empty ring never hangs. */
+static void test_txq_hung(void **state)
+{
+    struct fx *f = *state;
+    fx_up(f);
+    assert_int_equal(txq_hung(&f->q, 1u << 30, 500), 0); /* nothing in flight */
+    f->fp.now_ns = 1000;
+    assert_int_equal(fx_xmit(f, 0, 100, 0), TXQ_OK); /* the hang clock starts */
+    assert_int_equal(f->q.progress_ns, 1000);
+    assert_int_equal(txq_hung(&f->q, 1499, 500), 0);
+    assert_int_equal(txq_hung(&f->q, 1500, 500), 1); /* boundary */
+    assert_int_equal(txq_hung(&f->q, 999, 500), 0);  /* the stamp is ahead */
+    assert_int_equal(txq_hung(&f->q, 0, 500), 0);
+}
+
+/* txq_reset_all (docs/faults.md, several queues): one adapter reset.  The
+ * global steps once (ERR, CTRL = 0, the idle wait, CTRL.RESET and its wait,
+ * wmb, enable); each queue's HEAD read and reclaimed between the idle wait
+ * and the reset, in queue order; then every queue drops what is left and
+ * starts over, and counts the reset. */
+static void test_txq_reset_all_queues(void **state)
+{
+    struct fx *f = *state;
+    struct txq *qs = aligned_alloc(64, 3 * sizeof(struct txq));
+    struct txq *qp[3] = {&qs[0], &qs[1], &qs[2]};
+    const unsigned posted[3] = {5, 3, 4}, head[3] = {2, 3, 1};
+    const struct platform *p = &f->fp;
+
+    assert_non_null(qs);
+    for (unsigned i = 0; i < 3; i++) {
+        struct txq_cfg c = f->cfg;
+        c.queue = i;
+        c.queues = 3;
+        assert_int_equal(txq_init(&qs[i], &f->fp, &c, fx_done, f), 0);
+        for (unsigned k = 0; k < posted[i]; k++) {
+            struct txq_pkt pkt = {.dma = dma_of(k), .len = 60, .cookie = cookie_of(10 * i + k)};
+            assert_int_equal(txq_xmit(&qs[i], &pkt, k + 1 < posted[i]), TXQ_OK);
+        }
+    }
+    fake_platform_complete(&f->fp, head[0]);
+    f->fp.bar[NICTX_REG_Q(1, NICTX_QREG_HEAD) / 4] = head[1];
+    f->fp.bar[NICTX_REG_Q(2, NICTX_QREG_HEAD) / 4] = head[2];
+    f->fp.bar[NICTX_REG_ERR / 4] = NICTX_ERR_DMA;
+    f->fp.bar[NICTX_REG_STATUS / 4] = NICTX_STATUS_IDLE | NICTX_STATUS_QUIESCENT;
+    f->fp.now_ns = 777;
+    fake_platform_clear_log(&f->fp);
+    unsigned dropped = 99;
+    assert_int_equal(txq_reset_all(qp, 3, &f->fp, &dropped), NICTX_ERR_DMA);
+    assert_int_equal(dropped, (5 - 2) + 0 + (4 - 1));
+    assert_int_equal(f->ndone, 12);
+
+    /* The register sequence: the global steps once, the heads in order. */
+    assert_int_equal(fake_platform_count(p, FAKE_MMIO_R32, NICTX_REG_ERR), 1);
+    assert_int_equal(fake_platform_count(p, FAKE_MMIO_W32, NICTX_REG_CTRL), 3);
+    long off = fake_platform_find(p, FAKE_MMIO_W32, NICTX_REG_CTRL, 0);
+    assert_int_equal(p->log[off].val, 0);
+    long h0 = fake_platform_find(p, FAKE_MMIO_R32, NICTX_REG_HEAD, 0);
+    long h1 = fake_platform_find(p, FAKE_MMIO_R32, NICTX_REG_Q(1, NICTX_QREG_HEAD), 0);
+    long h2 = fake_platform_find(p, FAKE_MMIO_R32, NICTX_REG_Q(2, NICTX_QREG_HEAD), 0);
+    long rst = fake_platform_find(p, FAKE_MMIO_W32, NICTX_REG_CTRL, (size_t)off + 1);
+    long en = fake_platform_find(p, FAKE_MMIO_W32, NICTX_REG_CTRL, (size_t)rst + 1);
+    long wmb = fake_platform_find_last(p, FAKE_WMB, 0);
+    assert_true(off < h0 && h0 < h1 && h1 < h2 && h2 < rst && rst < wmb && wmb < en);
+    assert_int_equal(p->log[rst].val, NICTX_CTRL_RESET);
+    assert_int_equal(p->log[en].val, NICTX_CTRL_ENABLE);
+    assert_int_equal(fake_platform_count(p, FAKE_MMIO_R32, NICTX_REG_STATUS), 2);
+
+    for (unsigned i = 0; i < 3; i++) {
+        struct txq_stats st;
+        txq_get_stats(&qs[i], &st);
+        assert_int_equal(st.resets, 1);
+        assert_int_equal(st.reclaimed, head[i]);
+        assert_int_equal(st.dropped, posted[i] - head[i]);
+        assert_int_equal(txq_in_flight(&qs[i]), 0);
+        assert_int_equal(qs[i].next_to_use, 0);
+        assert_int_equal(qs[i].phase, 1);
+        assert_int_equal(qs[i].progress_ns, 777);
+    }
+    assert_int_equal(f->fp.bad_access, 0);
+    for (unsigned i = 0; i < 3; i++)
+        txq_destroy(&qs[i]);
+    free(qs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1330,6 +1416,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_txq_reset_drops_and_restarts, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_reset_not_taken, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_reset_desc_wb_restarts, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_reset_all_queues, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_hung, fx_setup, fx_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
