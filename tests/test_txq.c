@@ -1305,6 +1305,49 @@ static void test_txq_hung(void **state)
     assert_int_equal(txq_hung(&f->q, 0, 500), 0);
 }
 
+/* CQ across a reset: the device's reset starts its producer over at slot 0
+ * in phase 1, so the driver's consumer must too, whatever phase it had
+ * reached.  One pass of the CQ (8 CQEs of 2 frames each: the consumer's
+ * phase is 0 now), then frames in flight and a reset: the cleared CQ holds
+ * no completion (its zeroed slots are phase 0, "not yet" again), and the
+ * first CQE after the reset, phase 1 at slot 0, is taken. */
+static void test_txq_reset_cq_restarts(void **state)
+{
+    struct fx *f = *state;
+    uint64_t seq = 0;
+
+    f->cfg.ring_log2 = 3;
+    f->cfg.clean = TXQ_CLEAN_CQ;
+    f->cfg.wb_thresh = 2;
+    fx_up(f);
+    for (unsigned j = 0; j < 8; j++) {
+        for (unsigned k = 0; k < 2; k++, seq++)
+            assert_int_equal(fx_xmit(f, seq, 60, k == 0), TXQ_OK);
+        f->q.cq[j] = NICTX_CQE_PHASE | (2ull << NICTX_CQE_CNT_SHIFT) | ((seq - 1) & 7);
+        assert_int_equal(txq_clean(&f->q), 2);
+    }
+    assert_int_equal(f->q.cq_ci, 0);
+    assert_int_equal(f->q.cq_phase, 0); /* one wrap */
+    for (unsigned k = 0; k < 3; k++, seq++)
+        assert_int_equal(fx_xmit(f, seq, 60, k < 2), TXQ_OK);
+    f->fp.bar[NICTX_REG_STATUS / 4] = NICTX_STATUS_IDLE | NICTX_STATUS_QUIESCENT;
+    unsigned dropped = 0;
+    assert_int_equal(txq_reset(&f->q, &f->fp, &dropped), 0);
+    assert_int_equal(dropped, 3);
+    assert_int_equal(f->ndone, 19);
+    assert_int_equal(f->q.cq_ci, 0);
+    assert_int_equal(f->q.cq_phase, 1);
+    assert_int_equal(txq_clean(&f->q), 0); /* a zeroed CQ is empty */
+
+    for (unsigned k = 0; k < 2; k++, seq++)
+        assert_int_equal(fx_xmit(f, seq, 60, k == 0), TXQ_OK);
+    f->q.cq[0] = NICTX_CQE_PHASE | (2ull << NICTX_CQE_CNT_SHIFT) | 1;
+    assert_int_equal(txq_clean(&f->q), 2);
+    assert_int_equal(f->ndone, 21);
+    assert_ptr_equal(f->done[19], cookie_of(19));
+    assert_ptr_equal(f->done[20], cookie_of(20));
+}
+
 /* txq_reset_all (docs/faults.md, several queues): one adapter reset.  The
  * global steps once (ERR, CTRL = 0, the idle wait, CTRL.RESET and its wait,
  * wmb, enable); each queue's HEAD read and reclaimed between the idle wait
@@ -1417,6 +1460,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_txq_reset_not_taken, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_reset_desc_wb_restarts, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_reset_all_queues, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_reset_cq_restarts, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_hung, fx_setup, fx_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
