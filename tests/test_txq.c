@@ -807,6 +807,21 @@ static void test_txq_bad_head(void **state)
     txq_get_stats(&f->q, &st);
     assert_int_equal(st.bad_head, 2);
     assert_int_equal(st.reclaimed, 2);
+
+    /* Behind next_to_clean: a stale head pointing into what was already
+     * reclaimed (its slot's length cleared by the reclaim) is refused, not
+     * taken as a head a whole ring ahead. */
+    for (uint64_t i = 2; i < 4; i++)
+        assert_int_equal(fx_xmit(f, i, 60, 0), TXQ_OK);
+    fake_platform_complete(&f->fp, 1);
+    assert_int_equal(txq_clean(&f->q), 0);
+    assert_int_equal(f->ndone, 2);
+    assert_int_equal(txq_in_flight(&f->q), 2);
+    txq_get_stats(&f->q, &st);
+    assert_int_equal(st.bad_head, 3);
+    fake_platform_complete(&f->fp, 4);
+    assert_int_equal(txq_clean(&f->q), 2);
+    assert_int_equal(f->ndone, 4);
 }
 
 static void test_txq_clean_mmio_mode(void **state)
