@@ -171,7 +171,6 @@ int sim_fault_check_hang(struct sim_cpu *c)
         return 1;
     }
     s->reset_err |= (uint32_t)err;
-    s->resets++;
     return 1;
 }
 

@@ -280,7 +280,7 @@ void sim_result(const struct sim *s, struct sim_result *r)
     r->wc_dropped = s->wc_dropped;
     r->dev_err = s->dev_err;
     r->reset_err = s->reset_err;
-    r->resets = s->resets;
+    r->resets = s->txq.st_resets; /* an adapter reset resets queue 0 too */
     r->stopped_by_violation = s->stopped;
     sim_result_lines(s, r);
     r->cycles_evaluated = s->cycles;
