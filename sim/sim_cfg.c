@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
+_Static_assert(INJ_QUEUES_MAX == SIM_QUEUES_MAX, "a fault plan names the queues a run can have");
+
 static const char *const proto_names[] = {"tail", "owner", "wc"};
 static const char *const barrier_names[] = {"per-desc", "per-batch", "wmb-per-desc", "none"};
 static const char *const ordering_names[] = {"x86", "weak"};
