@@ -141,10 +141,6 @@ static long fault_reset_adapter(struct sim_cpu *c, unsigned *dropped)
         qs[q]->resetting = 0;
     if (err < 0)
         return err;
-    /* The device cleared every queue's TAIL: the next doorbell of queue
-     * q publishes from slot 0 (sim_queue_doorbell). */
-    for (unsigned q = 1; q < s->nq; q++)
-        s->xq[q - 1].tail = 0;
     /* A read fault still armed was for a frame the reset dropped before
      * the device read it (or one a burst gave back, posted again later):
      * left armed, it would hit whichever frame reuses the buffer, and that

@@ -75,6 +75,15 @@ static void cpu_sync_published(struct sim *s)
     }
 }
 
+/* A queue reset (CTRL.RESET) clears every queue's TAIL in the device, so
+ * queue q > 0's next doorbell publishes from slot 0: its mirror follows
+ * the MMIO stream, as the checker does for queue 0. */
+static void sim_queues_reset_seen(struct sim *s)
+{
+    for (unsigned q = 1; q < s->nq; q++)
+        s->xq[q - 1].tail = 0;
+}
+
 void sim_queue_doorbell(struct sim *s, unsigned q, uint32_t tail, sim_ps_t t)
 {
     struct sim_queue *x;
@@ -141,6 +150,8 @@ static void mmio_write(struct platform *p, uint32_t off, uint64_t val, unsigned 
     cpu_sync_published(s);
     if (qreg && q > 0 && r == NICTX_QREG_TAIL)
         sim_queue_doorbell(s, q, (uint32_t)val, t);
+    else if (!qreg && off == NICTX_REG_CTRL && (val & NICTX_CTRL_RESET))
+        sim_queues_reset_seen(s);
     cpu_posted(c, t);
     cpu_send_mwr(s, off, &val, len, qreg && r == NICTX_QREG_TAIL ? TLP_KIND_DOORBELL
                                                                   : TLP_KIND_MMIO_WR, t);
