@@ -188,18 +188,27 @@ module nictx_regs #(
 
   // The address bits above the 8 KiB BAR are ignored by design; the
   // harness only ever sends BAR0 offsets.
-  logic        enable_d, enable_q;
-  logic [1:0]  proto_d, proto_q;
-  logic [nictx_reg_pkg::RegErrBits-1:0] err_d, err_q;
-  logic        rst_pend_d, rst_pend_q;  // a queue reset waits for quiescence
-  logic        qrst_d, qrst_q;
-  logic        cfg_open_d, cfg_open_q;  // the ring may be (re)configured
-  logic [23:0] rst_wait_d, rst_wait_q;  // cycles a pending reset waited for reads
+  //
+  // Evaluation cost: the register block is quiet on most clocks (a doorbell
+  // per burst), so its state is updated by enabled always_ff blocks that the
+  // simulator branches around when nothing happens: the configuration and
+  // error state only on a request or an event that touches them (reg_act),
+  // each counter on its own event, the completion on a read; next values
+  // are block-local.  Only the doorbell outputs (doorbell_o, db_q_o,
+  // db_tail_o) are combinational.
+  logic        enable_q;
+  logic [1:0]  proto_q;
+  logic [nictx_reg_pkg::RegErrBits-1:0] err_q;
+  logic        rst_pend_q;  // a queue reset waits for quiescence
+  logic        qrst_q;
+  logic        cfg_open_q;  // the ring may be (re)configured
+  logic [23:0] rst_wait_q;  // cycles a pending reset waited for reads
   logic        rst_go;                  // the pending reset fires now
   logic        ring_cfg_ok;             // a ring change is accepted now
-  logic [23:0] cpl_to_d, cpl_to_q;
+  logic        reg_act;                 // the configuration or error state may change
+  logic [23:0] cpl_to_q;
   // Per-queue registers, one entry per queue (RAM-like: one write a
-  // cycle); *_q is the entry of the queue the current access names (aq).
+  // cycle), read at the queue the current access names (aq).
   logic [63:0] ring_base_m [NumQueues];
   logic [4:0]  ring_log2_m [NumQueues];
   logic [15:0] tail_m      [NumQueues];
@@ -208,11 +217,11 @@ module nictx_regs #(
   logic [4:0]  cq_log2_m   [NumQueues];
   logic [63:0] msix_addr_m [NumQueues];  // MSI-X table, one entry per vector (= queue)
   logic [31:0] msix_data_m [NumQueues];
-  logic [NumQueues-1:0] msix_mask_d, msix_mask_q;
+  logic [NumQueues-1:0] msix_mask_q;
   logic [7:0]  weight_m    [NumQueues];
   logic [31:0] qcnt_pkts_m [NumQueues];
   logic [63:0] qcnt_bytes_m [NumQueues];
-  logic [NumQueues-1:0] rb_zero_d, rb_zero_q;  // queue's ring base is 0
+  logic [NumQueues-1:0] rb_zero_q;  // queue's ring base is 0
   logic [63:0] rb0_q;  // queue 0's ring base, a copy: the datapath's assertions sample it
   logic [QW-1:0] aq, tq;                       // queue (or vector) of the access; of the tail write
   logic        blk;                            // the access is to a queue block
@@ -221,46 +230,36 @@ module nictx_regs #(
   logic        mx_ok;                          // ... to a vector in use (< QUEUES)
   logic        pba;                            // ... to the PBA (0xC00..0xC07)
   logic        pg;                             // ... to the register page
-  logic [6:0]  queues_d, queues_q;
-  logic [2:0]  qlog_d, qlog_q;  // log2 of QUEUES rounded up to a power of two
-  logic        sched_d, sched_q;
-  logic [16:0] quantum_d, quantum_q;
-  logic [63:0] ring_base_d, ring_base_q;
-  logic [4:0]  ring_log2_d, ring_log2_q;
-  logic [15:0] tail_d, tail_q;
-  logic [7:0]  weight_d, weight_q;
-  logic [15:0] wb_thresh_d, wb_thresh_q;
-  logic [63:0] wb_addr_d, wb_addr_q;
-  logic [31:0] qcnt_pkts_q;
-  logic [63:0] qcnt_bytes_q;
-  logic [15:0] irq_thresh_d, irq_thresh_q;
-  logic [31:0] irq_data_d, irq_data_q;  // the accessed vector's MSG_DATA, MSG_ADDR
-  logic [63:0] irq_addr_d, irq_addr_q;
-  logic [23:0] irq_tmr_d, irq_tmr_q;
-  logic [1:0]  cpl_mode_d, cpl_mode_q;
-  logic [63:0] cq_base_d, cq_base_q;    // the accessed queue's CQ_BASE, CQ_LOG2
-  logic [4:0]  cq_log2_d, cq_log2_q;
-  logic [3:0]  mrrs_log2_d, mrrs_log2_q;
-  logic [23:0] line_rate_d, line_rate_q;
-  logic [5:0]  fetch_max_d, fetch_max_q;
-  logic [3:0]  inflight_d, inflight_q;
-  logic [8:0]  max_tags_d, max_tags_q;
-  logic [20:0] max_rd_d, max_rd_q;
-  logic [31:0] cnt_stall_d, cnt_stall_q;
-  logic [31:0] cnt_pkts_d, cnt_pkts_q;
-  logic [63:0] cnt_bytes_d, cnt_bytes_q;
-  logic [31:0] cnt_db_d, cnt_db_q;
-  logic [31:0] cnt_desc_rd_d, cnt_desc_rd_q;
-  logic [31:0] cnt_dma_rd_d, cnt_dma_rd_q;
-  logic [31:0] cnt_not_owned_d, cnt_not_owned_q;
-  logic [31:0] cnt_wc_d, cnt_wc_q;
-  logic [31:0] cnt_wc_drop_d, cnt_wc_drop_q;
-  logic        cpl_valid_d, cpl_valid_q;
-  logic [7:0]  cpl_tag_d, cpl_tag_q;
-  logic [12:0] cpl_len_d, cpl_len_q;
-  logic [12:0] cpl_off_d, cpl_off_q;
-  logic [63:0] cpl_data_d, cpl_data_q;
-  logic        cpl_err_d, cpl_err_q;
+  logic [6:0]  queues_q;
+  logic [2:0]  qlog_q;  // log2 of QUEUES rounded up to a power of two
+  logic        sched_q;
+  logic [16:0] quantum_q;
+  logic [15:0] tail_d;
+  logic [15:0] wb_thresh_q;
+  logic [15:0] irq_thresh_q;
+  logic [23:0] irq_tmr_q;
+  logic [1:0]  cpl_mode_q;
+  logic [3:0]  mrrs_log2_q;
+  logic [23:0] line_rate_q;
+  logic [5:0]  fetch_max_q;
+  logic [3:0]  inflight_q;
+  logic [8:0]  max_tags_q;
+  logic [20:0] max_rd_q;
+  logic [31:0] cnt_stall_q;
+  logic [31:0] cnt_pkts_q;
+  logic [63:0] cnt_bytes_q;
+  logic [31:0] cnt_db_q;
+  logic [31:0] cnt_desc_rd_q;
+  logic [31:0] cnt_dma_rd_q;
+  logic [31:0] cnt_not_owned_q;
+  logic [31:0] cnt_wc_q;
+  logic [31:0] cnt_wc_drop_q;
+  logic        cpl_valid_q;
+  logic [7:0]  cpl_tag_q;
+  logic [12:0] cpl_len_q;
+  logic [12:0] cpl_off_q;
+  logic [63:0] cpl_data_q;
+  logic        cpl_err_q;
 
   // Queue 0's registers by their single-queue names (TAIL, HEAD, RING_BASE,
   // RING_LOG2, WB_ADDR in the register page) are its block's: the offset
@@ -291,133 +290,78 @@ module nictx_regs #(
     endcase
   endfunction
 
-  // Register read mux: both dwords of the aligned 8-byte word.
-  logic [31:0] rd_lo, rd_hi;
-  logic [7:0]  rd_base;
-  logic        in_page;  // the access is to the register page (BAR0 0x00..0xFF)
-
+  // What the request's offset names.  The queue (or vector) index is an
+  // output every clock (hr_q_o); the rest only for a request taken.
   always_comb begin
-    blk     = req_off_i[12];
-    mx      = req_off_i[12:10] == 3'b010;
-    pba     = req_off_i[12:3] == 10'h180;
-    pg      = req_off_i[12:8] == 5'd0;
-    aq      = blk ? QW'(req_off_i[11:6]) : mx ? QW'(req_off_i[9:4]) : '0;
-    blk_ok  = blk && 7'(req_off_i[11:6]) < queues_q && 32'(req_off_i[11:6]) < NumQueues;
-    mx_ok   = mx && 7'(req_off_i[9:4]) < queues_q && 32'(req_off_i[9:4]) < NumQueues;
-    ring_base_q  = ring_base_m[aq];
-    ring_log2_q  = ring_log2_m[aq];
-    tail_q       = tail_m[aq];
-    wb_addr_q    = wb_addr_m[aq];
-    cq_base_q    = cq_base_m[aq];
-    cq_log2_q    = cq_log2_m[aq];
-    irq_addr_q   = msix_addr_m[aq];
-    irq_data_q   = msix_data_m[aq];
-    weight_q     = weight_m[aq];
-    qcnt_pkts_q  = qcnt_pkts_m[aq];
-    qcnt_bytes_q = qcnt_bytes_m[aq];
+    blk = req_off_i[12];
+    mx  = req_off_i[12:10] == 3'b010;
+    aq  = blk ? QW'(req_off_i[11:6]) : mx ? QW'(req_off_i[9:4]) : '0;
   end
   assign hr_q_o = aq;
 
+  logic        acc, is_wr, is_rd, size_ok;
+  logic        in_page;  // the access is to the register page, a block in use, or the PBA
+  logic [1:0]  wr_en;    // dwords written by this beat
+  logic        doorbell;
   always_comb begin
-    in_page = pg || blk_ok || mx_ok || pba;
-    rd_base = {req_off_i[7:3], 3'b000};
-    rd_lo = 32'd0;
-    rd_hi = 32'd0;
-    for (int unsigned k = 0; k < 2; k++) begin
-      logic [31:0] v;
-      logic [7:0]  o;
-      logic [6:0]  al;
-      logic [4:0]  ml;
-      o  = rd_base | (k == 0 ? 8'h00 : 8'h04);
-      al = 7'd0;
-      ml = 5'd0;
-      v  = 32'd0;
-      // Only a register read takes the mux's value (not decoded every clock:
-      // the model runs a function call even in a ternary's other arm).
-      if (req_valid_i && req_type_i == nictx_pkg::TlpMRd) begin
-        al = blk ? {1'b1, o[5:0]} : pg ? q0_alias(o) : 7'd0;
-        ml = mx ? {1'b1, o[3:0]} : pg ? v0_alias(o) : 5'd0;
-      end
-      if (!(req_valid_i && req_type_i == nictx_pkg::TlpMRd)) begin
-        v = 32'd0;
-      end else if (pba) begin
-        v = k == 0 ? pba_i[31:0] : pba_i[63:32];
-      end else if (ml[4]) begin
-        unique case (ml[3:0])
-          nictx_reg_pkg::MsixRegMsgAddrLo: v = irq_addr_q[31:0];
-          nictx_reg_pkg::MsixRegMsgAddrHi: v = irq_addr_q[63:32];
-          nictx_reg_pkg::MsixRegMsgData:   v = irq_data_q;
-          nictx_reg_pkg::MsixRegVecCtrl:   v = {31'd0, msix_mask_q[aq]};
-          default:                         v = 32'd0;
-        endcase
-      end else if (al[6]) begin
-        unique case (al[5:0])
-          nictx_reg_pkg::QRegTail:        v = {16'd0, tail_q};
-          nictx_reg_pkg::QRegHead:        v = {16'd0, hr_head_i};
-          nictx_reg_pkg::QRegRingBaseLo:  v = ring_base_q[31:0];
-          nictx_reg_pkg::QRegRingBaseHi:  v = ring_base_q[63:32];
-          nictx_reg_pkg::QRegRingLog2:    v = {27'd0, ring_log2_q};
-          nictx_reg_pkg::QRegWeight:      v = {24'd0, weight_q};
-          nictx_reg_pkg::QRegWbAddrLo:    v = wb_addr_q[31:0];
-          nictx_reg_pkg::QRegWbAddrHi:    v = wb_addr_q[63:32];
-          nictx_reg_pkg::QRegCntPkts:     v = qcnt_pkts_q;
-          nictx_reg_pkg::QRegCntBytesLo:  v = qcnt_bytes_q[31:0];
-          nictx_reg_pkg::QRegCntBytesHi:  v = qcnt_bytes_q[63:32];
-          nictx_reg_pkg::QRegCqBaseLo:    v = cq_base_q[31:0];
-          nictx_reg_pkg::QRegCqBaseHi:    v = cq_base_q[63:32];
-          nictx_reg_pkg::QRegCqLog2:      v = {27'd0, cq_log2_q};
-          default:                        v = 32'd0;
-        endcase
-      end else begin
-      unique case (o)
-        nictx_reg_pkg::RegCtrl:         v = {31'd0, enable_q};
-        nictx_reg_pkg::RegErr:          v = {{(32 - nictx_reg_pkg::RegErrBits){1'b0}}, err_q};
-        nictx_reg_pkg::RegWbThresh:     v = {16'd0, wb_thresh_q};
-        nictx_reg_pkg::RegIrqThresh:    v = {16'd0, irq_thresh_q};
-        nictx_reg_pkg::RegMrrsLog2:     v = {28'd0, mrrs_log2_q};
-        nictx_reg_pkg::RegLineRate:     v = {8'd0, line_rate_q};
-        nictx_reg_pkg::RegCntPkts:      v = cnt_pkts_q;
-        nictx_reg_pkg::RegCntBytesLo:   v = cnt_bytes_q[31:0];
-        nictx_reg_pkg::RegCntBytesHi:   v = cnt_bytes_q[63:32];
-        nictx_reg_pkg::RegCntDoorbell:  v = cnt_db_q;
-        nictx_reg_pkg::RegCntDescRd:    v = cnt_desc_rd_q;
-        nictx_reg_pkg::RegCntDmaRd:     v = cnt_dma_rd_q;
-        nictx_reg_pkg::RegId:           v = nictx_reg_pkg::RegIdReset;
-        nictx_reg_pkg::RegDescFetchMax: v = {26'd0, fetch_max_q};
-        nictx_reg_pkg::RegMaxTags:      v = {23'd0, max_tags_q};
-        nictx_reg_pkg::RegMaxRdBytes:   v = {11'd0, max_rd_q};
-        nictx_reg_pkg::RegCntRdStall:   v = cnt_stall_q;
-        nictx_reg_pkg::RegProto:        v = {30'd0, proto_q};
-        nictx_reg_pkg::RegCntNotOwned:  v = cnt_not_owned_q;
-        nictx_reg_pkg::RegCntWc:        v = cnt_wc_q;
-        nictx_reg_pkg::RegCntWcDrop:    v = cnt_wc_drop_q;
-        nictx_reg_pkg::RegStatus: begin
-          v = 32'd0;
-          v[nictx_reg_pkg::StatusQuiescent] = quiescent_i && rd_drained_i;
-          v[nictx_reg_pkg::StatusIdle]      = engine_idle_i;
-          v[nictx_reg_pkg::StatusResetting] = rst_pend_q || qrst_q;
-        end
-        nictx_reg_pkg::RegCplTimeout:   v = {8'd0, cpl_to_q};
-        nictx_reg_pkg::RegDescInflight: v = {28'd0, inflight_q};
-        nictx_reg_pkg::RegCplMode:      v = {30'd0, cpl_mode_q};
-        nictx_reg_pkg::RegIrqTimer:     v = {8'd0, irq_tmr_q};
-        nictx_reg_pkg::RegQueues:       v = {25'd0, queues_q};
-        nictx_reg_pkg::RegSched:        v = {31'd0, sched_q};
-        nictx_reg_pkg::RegDrrQuantum:   v = {15'd0, quantum_q};
-        default:                    v = 32'd0;
-      endcase
-      end
-      if (k == 0) rd_lo = v;
-      else        rd_hi = v;
+    acc     = req_valid_i && req_ready_o;
+    pba     = 1'b0;
+    pg      = 1'b0;
+    blk_ok  = 1'b0;
+    mx_ok   = 1'b0;
+    is_wr   = 1'b0;
+    is_rd   = 1'b0;
+    size_ok = 1'b0;
+    in_page = 1'b0;
+    wr_en   = 2'b00;
+    if (acc) begin
+      pba     = req_off_i[12:3] == 10'h180;
+      pg      = req_off_i[12:8] == 5'd0;
+      blk_ok  = blk && 7'(req_off_i[11:6]) < queues_q && 32'(req_off_i[11:6]) < NumQueues;
+      mx_ok   = mx && 7'(req_off_i[9:4]) < queues_q && 32'(req_off_i[9:4]) < NumQueues;
+      is_wr   = req_type_i == nictx_pkg::TlpMWr;
+      is_rd   = req_type_i == nictx_pkg::TlpMRd;
+      size_ok = (req_len_i == 13'd4 && req_off_i[1:0] == 2'b00) ||
+                (req_len_i == 13'd8 && req_off_i[2:0] == 3'b000);
+      in_page = pg || blk_ok || mx_ok || pba;
+      if (is_wr && size_ok && in_page) wr_en = (req_len_i == 13'd8) ? 2'b11 : 2'b01;
     end
   end
 
-  // Register writes: one or two dwords per beat.
-  logic        acc, is_wr, is_rd, size_ok;
-  logic [1:0]  wr_en;
-  logic [7:0]  wr_off [2];  // within the register page
-  logic [31:0] wr_val [2];
-  logic        doorbell;
+  // A write's dword at page offset o is a TAIL register (b: of a queue
+  // block, p: queue 0's in the register page).
+  function automatic logic tail_reg(logic b, logic p, logic [7:0] o);
+    tail_reg = (b && o[5:0] == nictx_reg_pkg::QRegTail) || (p && o == nictx_reg_pkg::RegTail);
+  endfunction
+
+  // Doorbell: an accepted tail write (queue aq) or a WC block close (which
+  // may move queue 0's tail).  db_tail_o is the accessed queue's tail as it
+  // is written this clock (its stored value when nothing writes it).
+  always_comb begin
+    doorbell = 1'b0;
+    tq       = aq;
+    tail_d   = tail_m[aq];
+    if (wr_en != 2'b00) begin
+      // dword 0 at the offset (its lanes by address bit 2), dword 1 next
+      if (wr_en[0] && enable_q && tail_reg(blk, pg, req_off_i[7:0]) &&
+          ((req_off_i[2] ? req_data_i[63:32] : req_data_i[31:0]) >> ring_log2_m[aq]) == 32'd0) begin
+        tail_d   = req_off_i[2] ? req_data_i[47:32] : req_data_i[15:0];
+        doorbell = 1'b1;
+      end
+      if (wr_en[1] && enable_q && tail_reg(blk, pg, req_off_i[7:0] + 8'h04) &&
+          (req_data_i[63:32] >> ring_log2_m[aq]) == 32'd0) begin
+        tail_d   = req_data_i[47:32];
+        doorbell = 1'b1;
+      end
+    end
+    if (wc_close_i && enable_q) doorbell = 1'b1;
+    if (wc_tail_we_i && enable_q) begin
+      tail_d = wc_tail_i;  // queue 0 (WC needs QUEUES 1): the only block in use
+      tq     = '0;
+    end
+    if (rst_go) tail_d = '0;
+  end
+
   // The queues in use (0..QUEUES-1: a shift of ones, no 65-bit arithmetic)
   // and whether the rest of the configuration allows QUEUES > 1: only a
   // CTRL enable looks at them, so its branch of the write decode computes
@@ -426,298 +370,488 @@ module nictx_regs #(
     in_use_of = ~({NumQueues{1'b1}} << nq);
   endfunction
 
-  always_comb begin
-    acc     = req_valid_i && req_ready_o;
-    is_wr   = acc && req_type_i == nictx_pkg::TlpMWr;
-    is_rd   = acc && req_type_i == nictx_pkg::TlpMRd;
-    size_ok = (req_len_i == 13'd4 && req_off_i[1:0] == 2'b00) ||
-              (req_len_i == 13'd8 && req_off_i[2:0] == 3'b000);
-    wr_en     = 2'b00;
-    wr_off[0] = req_off_i[7:0];
-    wr_off[1] = req_off_i[7:0] + 8'd4;
-    wr_val[0] = req_off_i[2] ? req_data_i[63:32] : req_data_i[31:0];
-    wr_val[1] = req_data_i[63:32];
-    if (is_wr && size_ok && in_page) wr_en = (req_len_i == 13'd8) ? 2'b11 : 2'b01;
-  end
+  // Configuration and error state: changed only by a request, a WC event,
+  // an error event or a pending queue reset.
+  assign reg_act = acc || wc_bad_access_i || wc_close_i || wc_tail_range_i || bad_desc_i ||
+                   dma_err_i || cpl_timeout_i || unexp_cpl_i || rst_pend_q;
 
-  always_comb begin
-    enable_d      = enable_q;
-    proto_d       = proto_q;
-    err_d         = err_q;
-    rst_pend_d    = rst_pend_q;
-    qrst_d        = 1'b0;
-    cfg_open_d    = cfg_open_q;
-    rst_wait_d    = rst_wait_q;
-    cpl_to_d      = cpl_to_q;
-    ring_base_d   = ring_base_q;
-    weight_d      = weight_q;
-    queues_d      = queues_q;
-    qlog_d        = qlog_q;
-    sched_d       = sched_q;
-    quantum_d     = quantum_q;
-    rb_zero_d     = rb_zero_q;
-    ring_log2_d   = ring_log2_q;
-    tail_d        = tail_q;
-    wb_thresh_d   = wb_thresh_q;
-    wb_addr_d     = wb_addr_q;
-    irq_thresh_d  = irq_thresh_q;
-    irq_data_d    = irq_data_q;
-    irq_addr_d    = irq_addr_q;
-    irq_tmr_d     = irq_tmr_q;
-    cpl_mode_d    = cpl_mode_q;
-    cq_base_d     = cq_base_q;
-    cq_log2_d     = cq_log2_q;
-    msix_mask_d   = msix_mask_q;
-    mrrs_log2_d   = mrrs_log2_q;
-    line_rate_d   = line_rate_q;
-    fetch_max_d   = fetch_max_q;
-    inflight_d    = inflight_q;
-    max_tags_d    = max_tags_q;
-    max_rd_d      = max_rd_q;
-    cnt_stall_d   = cnt_stall_q;
-    cnt_pkts_d    = cnt_pkts_q;
-    cnt_bytes_d   = cnt_bytes_q;
-    cnt_db_d      = cnt_db_q;
-    cnt_desc_rd_d = cnt_desc_rd_q;
-    cnt_dma_rd_d  = cnt_dma_rd_q;
-    cnt_not_owned_d = cnt_not_owned_q;
-    cnt_wc_d        = cnt_wc_q;
-    cnt_wc_drop_d   = cnt_wc_drop_q;
-    cpl_valid_d   = cpl_valid_q;
-    cpl_tag_d     = cpl_tag_q;
-    cpl_len_d     = cpl_len_q;
-    cpl_off_d     = cpl_off_q;
-    cpl_data_d    = cpl_data_q;
-    cpl_err_d     = cpl_err_q;
-    doorbell      = 1'b0;
-
-    if ((is_wr || is_rd) && (!size_ok || !in_page)) err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-    if (wc_bad_access_i) err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-
-    for (int unsigned k = 0; k < 2; k++) begin
-      logic [6:0] wal;  // a queue register: {1, its offset in the block}
-      logic [4:0] wml;  // an MSI-X table register: {1, its offset in the entry}
-      wal = 7'd0;
-      wml = 5'd0;
-      if (wr_en[k]) begin  // (decoded only for a write)
-        wal = blk ? {1'b1, wr_off[k][5:0]} : pg ? q0_alias(wr_off[k]) : 7'd0;
-        wml = mx ? {1'b1, wr_off[k][3:0]} : pg ? v0_alias(wr_off[k]) : 5'd0;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      enable_q      <= 1'b0;
+      proto_q       <= nictx_reg_pkg::ProtoTail;
+      err_q         <= '0;
+      rst_pend_q    <= 1'b0;
+      cfg_open_q    <= 1'b1;
+      rst_wait_q    <= '0;
+      cpl_to_q      <= nictx_reg_pkg::CplTimeoutValueReset;
+      wb_thresh_q   <= '0;
+      irq_thresh_q  <= '0;
+      irq_tmr_q     <= nictx_reg_pkg::IrqTimerValueReset;
+      cpl_mode_q    <= nictx_reg_pkg::CplModeValueReset;
+      msix_mask_q   <= '0;
+      mrrs_log2_q   <= 4'd9;
+      line_rate_q   <= 24'h05_0000;  // 5.0 B/cycle: 10 Gb/s at 250 MHz
+      fetch_max_q   <= 6'(nictx_reg_pkg::RegDescFetchMaxReset);
+      inflight_q    <= 4'(nictx_reg_pkg::RegDescInflightReset);
+      max_tags_q    <= 9'd32;
+      max_rd_q      <= '0;
+      queues_q      <= nictx_reg_pkg::QueuesValueReset;
+      qlog_q        <= '0;
+      sched_q       <= nictx_reg_pkg::SchedModeReset;
+      quantum_q     <= nictx_reg_pkg::DrrQuantumValueReset;
+      rb_zero_q     <= '1;
+      rb0_q         <= '0;
+      for (int unsigned q = 0; q < NumQueues; q++) begin
+        ring_base_m[q]  <= '0;
+        ring_log2_m[q]  <= nictx_reg_pkg::RingLog2ValueReset;
+        wb_addr_m[q]    <= '0;
+        cq_base_m[q]    <= '0;
+        cq_log2_m[q]    <= nictx_reg_pkg::QCqLog2ValueReset;
+        msix_addr_m[q]  <= '0;
+        msix_data_m[q]  <= '0;
+        weight_m[q]     <= nictx_reg_pkg::QWeightValueReset;
       end
-      if (!wr_en[k]) begin
-        // (no write: nothing to decode)
-      end else if (pba) begin
-        err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;  // read-only
-      end else if (wml[4]) begin
-        unique case (wml[3:0])
-          nictx_reg_pkg::MsixRegMsgAddrLo: irq_addr_d[31:0] = {wr_val[k][31:2], 2'b00};
-          nictx_reg_pkg::MsixRegMsgAddrHi: irq_addr_d[63:32] = wr_val[k];
-          nictx_reg_pkg::MsixRegMsgData:   irq_data_d = wr_val[k];
-          nictx_reg_pkg::MsixRegVecCtrl: begin
-            if (wr_val[k][31:1] == 31'd0) msix_mask_d[aq] = wr_val[k][nictx_reg_pkg::MsixVecCtrlMask];
-            else err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-          end
-          default: err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-        endcase
-      end else if (wal[6]) begin
-        unique case (wal[5:0])
-          nictx_reg_pkg::QRegTail: begin
-            if (!enable_q) begin
-              err_d[nictx_reg_pkg::ErrDbOff] = 1'b1;
-            end else if ((wr_val[k] >> ring_log2_q) == 32'd0) begin
-              tail_d   = wr_val[k][15:0];
-              doorbell = 1'b1;
-            end else begin
-              err_d[nictx_reg_pkg::ErrTailRange] = 1'b1;
+    end else if (reg_act) begin : b_reg
+      // Next values (block-local): the stored ones, changed below in order.
+      logic        enable_n;
+      logic [1:0]  proto_n;
+      logic [nictx_reg_pkg::RegErrBits-1:0] err_n;
+      logic        rst_pend_n, cfg_open_n;
+      logic [23:0] rst_wait_n, cpl_to_n, irq_tmr_n, line_rate_n;
+      logic [15:0] wb_thresh_n, irq_thresh_n;
+      logic [1:0]  cpl_mode_n;
+      logic [NumQueues-1:0] msix_mask_n, rb_zero_n;
+      logic [3:0]  mrrs_log2_n, inflight_n;
+      logic [5:0]  fetch_max_n;
+      logic [8:0]  max_tags_n;
+      logic [20:0] max_rd_n;
+      logic [6:0]  queues_n;
+      logic [2:0]  qlog_n;
+      logic        sched_n;
+      logic [16:0] quantum_n;
+      // The accessed queue's (vector's) entries
+      logic [63:0] ring_base_n, wb_addr_n, cq_base_n, irq_addr_n;
+      logic [4:0]  ring_log2_n, cq_log2_n;
+      logic [31:0] irq_data_n;
+      logic [7:0]  weight_n;
+      enable_n     = enable_q;
+      proto_n      = proto_q;
+      err_n        = err_q;
+      rst_pend_n   = rst_pend_q;
+      cfg_open_n   = cfg_open_q;
+      rst_wait_n   = rst_wait_q;
+      cpl_to_n     = cpl_to_q;
+      wb_thresh_n  = wb_thresh_q;
+      irq_thresh_n = irq_thresh_q;
+      irq_tmr_n    = irq_tmr_q;
+      cpl_mode_n   = cpl_mode_q;
+      msix_mask_n  = msix_mask_q;
+      mrrs_log2_n  = mrrs_log2_q;
+      line_rate_n  = line_rate_q;
+      fetch_max_n  = fetch_max_q;
+      inflight_n   = inflight_q;
+      max_tags_n   = max_tags_q;
+      max_rd_n     = max_rd_q;
+      queues_n     = queues_q;
+      qlog_n       = qlog_q;
+      sched_n      = sched_q;
+      quantum_n    = quantum_q;
+      rb_zero_n    = rb_zero_q;
+      ring_base_n  = ring_base_m[aq];
+      ring_log2_n  = ring_log2_m[aq];
+      wb_addr_n    = wb_addr_m[aq];
+      cq_base_n    = cq_base_m[aq];
+      cq_log2_n    = cq_log2_m[aq];
+      irq_addr_n   = msix_addr_m[aq];
+      irq_data_n   = msix_data_m[aq];
+      weight_n     = weight_m[aq];
+
+      if ((is_wr || is_rd) && (!size_ok || !in_page)) err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
+      if (wc_bad_access_i) err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
+
+      // Register writes: one or two dwords per beat.
+      for (int unsigned k = 0; k < 2; k++) begin
+        logic [7:0]  wo;   // offset within the register page
+        logic [31:0] wv;
+        logic [6:0]  wal;  // a queue register: {1, its offset in the block}
+        logic [4:0]  wml;  // an MSI-X table register: {1, its offset in the entry}
+        wo  = req_off_i[7:0] + (k == 0 ? 8'h00 : 8'h04);
+        wv  = (k == 0 && !req_off_i[2]) ? req_data_i[31:0] : req_data_i[63:32];
+        wal = 7'd0;
+        wml = 5'd0;
+        if (wr_en[k]) begin  // (decoded only for a write)
+          wal = blk ? {1'b1, wo[5:0]} : pg ? q0_alias(wo) : 7'd0;
+          wml = mx ? {1'b1, wo[3:0]} : pg ? v0_alias(wo) : 5'd0;
+        end
+        if (!wr_en[k]) begin
+          // (no write: nothing to decode)
+        end else if (pba) begin
+          err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;  // read-only
+        end else if (wml[4]) begin
+          unique case (wml[3:0])
+            nictx_reg_pkg::MsixRegMsgAddrLo: irq_addr_n[31:0] = {wv[31:2], 2'b00};
+            nictx_reg_pkg::MsixRegMsgAddrHi: irq_addr_n[63:32] = wv;
+            nictx_reg_pkg::MsixRegMsgData:   irq_data_n = wv;
+            nictx_reg_pkg::MsixRegVecCtrl: begin
+              if (wv[31:1] == 31'd0) msix_mask_n[aq] = wv[nictx_reg_pkg::MsixVecCtrlMask];
+              else err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
             end
-          end
-          nictx_reg_pkg::QRegRingBaseLo: begin
-            if (!ring_cfg_ok) err_d[nictx_reg_pkg::ErrCfg] = 1'b1;
-            else ring_base_d[31:0] = {wr_val[k][31:4], 4'b0000};
-          end
-          nictx_reg_pkg::QRegRingBaseHi: begin
-            if (!ring_cfg_ok) err_d[nictx_reg_pkg::ErrCfg] = 1'b1;
-            else ring_base_d[63:32] = wr_val[k];
-          end
-          nictx_reg_pkg::QRegRingLog2: begin
-            if (!(wr_val[k] >= 32'd3 && wr_val[k] <= 32'd16)) err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-            else if (!ring_cfg_ok) err_d[nictx_reg_pkg::ErrCfg] = 1'b1;
-            else ring_log2_d = wr_val[k][4:0];
-          end
-          nictx_reg_pkg::QRegWeight: begin
-            if (wr_val[k] >= 32'd1 && wr_val[k] <= 32'd255) weight_d = wr_val[k][7:0];
-            else err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-          end
-          nictx_reg_pkg::QRegWbAddrLo:   wb_addr_d[31:0] = {wr_val[k][31:2], 2'b00};
-          nictx_reg_pkg::QRegWbAddrHi:   wb_addr_d[63:32] = wr_val[k];
-          nictx_reg_pkg::QRegCqBaseLo: begin
-            if (!ring_cfg_ok) err_d[nictx_reg_pkg::ErrCfg] = 1'b1;
-            else cq_base_d[31:0] = {wr_val[k][31:3], 3'b000};
-          end
-          nictx_reg_pkg::QRegCqBaseHi: begin
-            if (!ring_cfg_ok) err_d[nictx_reg_pkg::ErrCfg] = 1'b1;
-            else cq_base_d[63:32] = wr_val[k];
-          end
-          nictx_reg_pkg::QRegCqLog2: begin
-            if (!(wr_val[k] >= 32'd3 && wr_val[k] <= 32'd16)) err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-            else if (!ring_cfg_ok) err_d[nictx_reg_pkg::ErrCfg] = 1'b1;
-            else cq_log2_d = wr_val[k][4:0];
-          end
-          default: err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;  // read-only or unknown
-        endcase
-      end else begin
-        unique case (wr_off[k])
-          nictx_reg_pkg::RegCtrl: begin
-            if (wr_val[k][31:2] != 30'd0) begin
-              err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-            end else if (wr_val[k][nictx_reg_pkg::CtrlReset]) begin
-              // Reset only while disabled, and not together with enable.
-              if (enable_q || wr_val[k][nictx_reg_pkg::CtrlEnable]) err_d[nictx_reg_pkg::ErrCfg] = 1'b1;
-              else rst_pend_d = 1'b1;
-            end else if (wr_val[k][nictx_reg_pkg::CtrlEnable] && !enable_q &&
-                         ((rb_zero_q & in_use_of(queues_q)) != '0 || rst_pend_q ||
-                          !(queues_q == 7'd1 || proto_q == nictx_reg_pkg::ProtoTail))) begin
-              // no ring, a reset still pending, or QUEUES > 1 with what it
-              // does not support
-              err_d[nictx_reg_pkg::ErrCfg] = 1'b1;
-            end else begin
-              enable_d = wr_val[k][nictx_reg_pkg::CtrlEnable];
-              if (enable_d) cfg_open_d = 1'b0;  // the ring state is in use now
-            end
-          end
-          nictx_reg_pkg::RegErr:        err_d = err_d & ~wr_val[k][nictx_reg_pkg::RegErrBits-1:0];
-          nictx_reg_pkg::RegCplTimeout: begin
-            if (wr_val[k][31:24] == 8'd0) cpl_to_d = wr_val[k][23:0];
-            else err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-          end
-          nictx_reg_pkg::RegWbThresh: begin
-            if (wr_val[k][31:16] == 16'd0) wb_thresh_d = wr_val[k][15:0];
-            else err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-          end
-          nictx_reg_pkg::RegIrqThresh: begin
-            if (wr_val[k][31:16] == 16'd0) irq_thresh_d = wr_val[k][15:0];
-            else err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-          end
-          nictx_reg_pkg::RegMrrsLog2: begin
-            if (wr_val[k] >= 32'd7 && wr_val[k] <= 32'd12) mrrs_log2_d = wr_val[k][3:0];
-            else err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-          end
-          nictx_reg_pkg::RegLineRate: begin
-            if (wr_val[k][31:24] == 8'd0 && wr_val[k][23:0] != 24'd0) line_rate_d = wr_val[k][23:0];
-            else err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-          end
-          nictx_reg_pkg::RegDescInflight: begin
-            if (wr_val[k] >= 32'd1 && wr_val[k] <= DescReadsHw) inflight_d = wr_val[k][3:0];
-            else err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-          end
-          nictx_reg_pkg::RegDescFetchMax: begin
-            if (wr_val[k] >= 32'd1 && wr_val[k] <= DescFetchMaxHw) fetch_max_d = wr_val[k][5:0];
-            else err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-          end
-          nictx_reg_pkg::RegMaxTags: begin
-            if (wr_val[k] >= 32'd1 && wr_val[k] <= NumTags) max_tags_d = wr_val[k][8:0];
-            else err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-          end
-          nictx_reg_pkg::RegMaxRdBytes: begin
-            // 0: no limit; else at least one largest read (4096 B).
-            if (wr_val[k] == 32'd0 || (wr_val[k] >= 32'd4096 && wr_val[k] < 32'h20_0000))
-              max_rd_d = wr_val[k][20:0];
-            else err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-          end
-          nictx_reg_pkg::RegIrqTimer: begin
-            if (wr_val[k][31:24] == 8'd0) irq_tmr_d = wr_val[k][23:0];
-            else err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-          end
-          nictx_reg_pkg::RegCplMode: begin
-            if (!(wr_val[k] == {30'd0, nictx_reg_pkg::CplModeHeadWb} ||
-                  wr_val[k] == {30'd0, nictx_reg_pkg::CplModeDescWb} ||
-                  wr_val[k] == {30'd0, nictx_reg_pkg::CplModeCq})) err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-            else if (!ring_cfg_ok) err_d[nictx_reg_pkg::ErrCfg] = 1'b1;
-            else cpl_mode_d = wr_val[k][1:0];
-          end
-          nictx_reg_pkg::RegProto: begin
-            if (!(wr_val[k] == {30'd0, nictx_reg_pkg::ProtoTail} ||
-                  wr_val[k] == {30'd0, nictx_reg_pkg::ProtoOwner} ||
-                  wr_val[k] == {30'd0, nictx_reg_pkg::ProtoWc})) err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-            else if (!ring_cfg_ok) err_d[nictx_reg_pkg::ErrCfg] = 1'b1;
-            else proto_d = wr_val[k][1:0];
-          end
-          nictx_reg_pkg::RegQueues: begin
-            if (!(wr_val[k] >= 32'd1 && wr_val[k] <= NumQueues)) err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-            else if (!ring_cfg_ok) err_d[nictx_reg_pkg::ErrCfg] = 1'b1;
-            else begin
-              queues_d = wr_val[k][6:0];
-              qlog_d   = '0;
-              for (int unsigned r = 0; r < 6; r++) begin
-                if ((7'd1 << r) < queues_d) qlog_d = 3'(r + 1);
+            default: err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
+          endcase
+        end else if (wal[6]) begin
+          unique case (wal[5:0])
+            nictx_reg_pkg::QRegTail: begin
+              // (the accepted tail and its doorbell: tail_d, doorbell)
+              if (!enable_q) begin
+                err_n[nictx_reg_pkg::ErrDbOff] = 1'b1;
+              end else if ((wv >> ring_log2_m[aq]) != 32'd0) begin
+                err_n[nictx_reg_pkg::ErrTailRange] = 1'b1;
               end
             end
-          end
-          nictx_reg_pkg::RegSched: begin
-            if (wr_val[k][31:1] == 31'd0) sched_d = wr_val[k][0];
-            else err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-          end
-          nictx_reg_pkg::RegDrrQuantum: begin
-            if (wr_val[k] >= 32'd64 && wr_val[k] <= 32'd65536) quantum_d = wr_val[k][16:0];
-            else err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-          end
-          default: err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;  // read-only or unknown
-        endcase
+            nictx_reg_pkg::QRegRingBaseLo: begin
+              if (!ring_cfg_ok) err_n[nictx_reg_pkg::ErrCfg] = 1'b1;
+              else ring_base_n[31:0] = {wv[31:4], 4'b0000};
+            end
+            nictx_reg_pkg::QRegRingBaseHi: begin
+              if (!ring_cfg_ok) err_n[nictx_reg_pkg::ErrCfg] = 1'b1;
+              else ring_base_n[63:32] = wv;
+            end
+            nictx_reg_pkg::QRegRingLog2: begin
+              if (!(wv >= 32'd3 && wv <= 32'd16)) err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
+              else if (!ring_cfg_ok) err_n[nictx_reg_pkg::ErrCfg] = 1'b1;
+              else ring_log2_n = wv[4:0];
+            end
+            nictx_reg_pkg::QRegWeight: begin
+              if (wv >= 32'd1 && wv <= 32'd255) weight_n = wv[7:0];
+              else err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
+            end
+            nictx_reg_pkg::QRegWbAddrLo:   wb_addr_n[31:0] = {wv[31:2], 2'b00};
+            nictx_reg_pkg::QRegWbAddrHi:   wb_addr_n[63:32] = wv;
+            nictx_reg_pkg::QRegCqBaseLo: begin
+              if (!ring_cfg_ok) err_n[nictx_reg_pkg::ErrCfg] = 1'b1;
+              else cq_base_n[31:0] = {wv[31:3], 3'b000};
+            end
+            nictx_reg_pkg::QRegCqBaseHi: begin
+              if (!ring_cfg_ok) err_n[nictx_reg_pkg::ErrCfg] = 1'b1;
+              else cq_base_n[63:32] = wv;
+            end
+            nictx_reg_pkg::QRegCqLog2: begin
+              if (!(wv >= 32'd3 && wv <= 32'd16)) err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
+              else if (!ring_cfg_ok) err_n[nictx_reg_pkg::ErrCfg] = 1'b1;
+              else cq_log2_n = wv[4:0];
+            end
+            default: err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;  // read-only or unknown
+          endcase
+        end else begin
+          unique case (wo)
+            nictx_reg_pkg::RegCtrl: begin
+              if (wv[31:2] != 30'd0) begin
+                err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
+              end else if (wv[nictx_reg_pkg::CtrlReset]) begin
+                // Reset only while disabled, and not together with enable.
+                if (enable_q || wv[nictx_reg_pkg::CtrlEnable]) err_n[nictx_reg_pkg::ErrCfg] = 1'b1;
+                else rst_pend_n = 1'b1;
+              end else if (wv[nictx_reg_pkg::CtrlEnable] && !enable_q &&
+                           ((rb_zero_q & in_use_of(queues_q)) != '0 || rst_pend_q ||
+                            !(queues_q == 7'd1 || proto_q == nictx_reg_pkg::ProtoTail))) begin
+                // no ring, a reset still pending, or QUEUES > 1 with what it
+                // does not support
+                err_n[nictx_reg_pkg::ErrCfg] = 1'b1;
+              end else begin
+                enable_n = wv[nictx_reg_pkg::CtrlEnable];
+                if (enable_n) cfg_open_n = 1'b0;  // the ring state is in use now
+              end
+            end
+            nictx_reg_pkg::RegErr:        err_n = err_n & ~wv[nictx_reg_pkg::RegErrBits-1:0];
+            nictx_reg_pkg::RegCplTimeout: begin
+              if (wv[31:24] == 8'd0) cpl_to_n = wv[23:0];
+              else err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
+            end
+            nictx_reg_pkg::RegWbThresh: begin
+              if (wv[31:16] == 16'd0) wb_thresh_n = wv[15:0];
+              else err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
+            end
+            nictx_reg_pkg::RegIrqThresh: begin
+              if (wv[31:16] == 16'd0) irq_thresh_n = wv[15:0];
+              else err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
+            end
+            nictx_reg_pkg::RegMrrsLog2: begin
+              if (wv >= 32'd7 && wv <= 32'd12) mrrs_log2_n = wv[3:0];
+              else err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
+            end
+            nictx_reg_pkg::RegLineRate: begin
+              if (wv[31:24] == 8'd0 && wv[23:0] != 24'd0) line_rate_n = wv[23:0];
+              else err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
+            end
+            nictx_reg_pkg::RegDescInflight: begin
+              if (wv >= 32'd1 && wv <= DescReadsHw) inflight_n = wv[3:0];
+              else err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
+            end
+            nictx_reg_pkg::RegDescFetchMax: begin
+              if (wv >= 32'd1 && wv <= DescFetchMaxHw) fetch_max_n = wv[5:0];
+              else err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
+            end
+            nictx_reg_pkg::RegMaxTags: begin
+              if (wv >= 32'd1 && wv <= NumTags) max_tags_n = wv[8:0];
+              else err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
+            end
+            nictx_reg_pkg::RegMaxRdBytes: begin
+              // 0: no limit; else at least one largest read (4096 B).
+              if (wv == 32'd0 || (wv >= 32'd4096 && wv < 32'h20_0000))
+                max_rd_n = wv[20:0];
+              else err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
+            end
+            nictx_reg_pkg::RegIrqTimer: begin
+              if (wv[31:24] == 8'd0) irq_tmr_n = wv[23:0];
+              else err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
+            end
+            nictx_reg_pkg::RegCplMode: begin
+              if (!(wv == {30'd0, nictx_reg_pkg::CplModeHeadWb} ||
+                    wv == {30'd0, nictx_reg_pkg::CplModeDescWb} ||
+                    wv == {30'd0, nictx_reg_pkg::CplModeCq})) err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
+              else if (!ring_cfg_ok) err_n[nictx_reg_pkg::ErrCfg] = 1'b1;
+              else cpl_mode_n = wv[1:0];
+            end
+            nictx_reg_pkg::RegProto: begin
+              if (!(wv == {30'd0, nictx_reg_pkg::ProtoTail} ||
+                    wv == {30'd0, nictx_reg_pkg::ProtoOwner} ||
+                    wv == {30'd0, nictx_reg_pkg::ProtoWc})) err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
+              else if (!ring_cfg_ok) err_n[nictx_reg_pkg::ErrCfg] = 1'b1;
+              else proto_n = wv[1:0];
+            end
+            nictx_reg_pkg::RegQueues: begin
+              if (!(wv >= 32'd1 && wv <= NumQueues)) err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
+              else if (!ring_cfg_ok) err_n[nictx_reg_pkg::ErrCfg] = 1'b1;
+              else begin
+                queues_n = wv[6:0];
+                qlog_n   = '0;
+                for (int unsigned r = 0; r < 6; r++) begin
+                  if ((7'd1 << r) < queues_n) qlog_n = 3'(r + 1);
+                end
+              end
+            end
+            nictx_reg_pkg::RegSched: begin
+              if (wv[31:1] == 31'd0) sched_n = wv[0];
+              else err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
+            end
+            nictx_reg_pkg::RegDrrQuantum: begin
+              if (wv >= 32'd64 && wv <= 32'd65536) quantum_n = wv[16:0];
+              else err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
+            end
+            default: err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;  // read-only or unknown
+          endcase
+        end
+      end
+
+      // Write-combining block close while disabled; a WC tail beyond the ring.
+      if (wc_close_i && !enable_q) err_n[nictx_reg_pkg::ErrDbOff] = 1'b1;
+      if (wc_tail_range_i) err_n[nictx_reg_pkg::ErrTailRange] = 1'b1;
+      if (bad_desc_i) err_n[nictx_reg_pkg::ErrBadDesc] = 1'b1;
+      if (dma_err_i)  err_n[nictx_reg_pkg::ErrDma] = 1'b1;
+      if (cpl_timeout_i) err_n[nictx_reg_pkg::ErrCplTimeout] = 1'b1;
+      if (unexp_cpl_i) err_n[nictx_reg_pkg::ErrUnexpCpl] = 1'b1;
+
+      // A pending queue reset fires once nothing can be cut and no completion
+      // can still come (or the completion timeout has passed): the datapath
+      // is reset next cycle (qrst_q); the tail and the error state are
+      // cleared now.
+      if (rst_pend_q && !rst_go && rst_wait_q != cpl_to_q) rst_wait_n = rst_wait_q + 24'd1;
+      if (rst_go) begin
+        rst_pend_n = 1'b0;
+        err_n      = '0;
+        cfg_open_n = 1'b1;
+        rst_wait_n = '0;
+      end
+
+      enable_q     <= enable_n;
+      proto_q      <= proto_n;
+      err_q        <= err_n;
+      rst_pend_q   <= rst_pend_n;
+      cfg_open_q   <= cfg_open_n;
+      rst_wait_q   <= rst_wait_n;
+      cpl_to_q     <= cpl_to_n;
+      wb_thresh_q  <= wb_thresh_n;
+      irq_thresh_q <= irq_thresh_n;
+      irq_tmr_q    <= irq_tmr_n;
+      cpl_mode_q   <= cpl_mode_n;
+      msix_mask_q  <= msix_mask_n;
+      mrrs_log2_q  <= mrrs_log2_n;
+      line_rate_q  <= line_rate_n;
+      fetch_max_q  <= fetch_max_n;
+      inflight_q   <= inflight_n;
+      max_tags_q   <= max_tags_n;
+      max_rd_q     <= max_rd_n;
+      queues_q     <= queues_n;
+      qlog_q       <= qlog_n;
+      sched_q      <= sched_n;
+      quantum_q    <= quantum_n;
+      // The accessed queue's (vector's) entries: written only by a register
+      // write (ring_base differs from the entry only then).
+      if (wr_en != 2'b00) begin
+        rb_zero_n[aq]   = ring_base_n == 64'd0;
+        rb_zero_q       <= rb_zero_n;
+        if (aq == '0) rb0_q <= ring_base_n;
+        ring_base_m[aq] <= ring_base_n;
+        ring_log2_m[aq] <= ring_log2_n;
+        wb_addr_m[aq]   <= wb_addr_n;
+        cq_base_m[aq]   <= cq_base_n;
+        cq_log2_m[aq]   <= cq_log2_n;
+        msix_addr_m[aq] <= irq_addr_n;
+        msix_data_m[aq] <= irq_data_n;
+        weight_m[aq]    <= weight_n;
       end
     end
-    // (ring_base_d differs from the entry only on a register write)
-    if (wr_en != 2'b00) rb_zero_d[aq] = ring_base_d == 64'd0;
+  end
 
-    // Completion for a register read (one outstanding).
-    if (cpl_valid_q && cpl_ready_i) cpl_valid_d = 1'b0;
-    if (is_rd) begin
-      cpl_valid_d = 1'b1;
-      cpl_tag_d   = req_tag_i;
-      cpl_len_d   = (size_ok && in_page) ? req_len_i : 13'd0;
-      cpl_off_d   = req_off_i;
-      cpl_data_d  = (size_ok && in_page) ? {rd_hi, rd_lo} : 64'd0;
-      cpl_err_d   = !(size_ok && in_page);
+  // Register read mux: both dwords of the aligned 8-byte word, decoded only
+  // for a read taken (is_rd).
+  logic [31:0] rd_lo, rd_hi;
+  always_comb begin
+    rd_lo = 32'd0;
+    rd_hi = 32'd0;
+    for (int unsigned k = 0; k < 2; k++) begin
+      logic [31:0] v;
+      logic [7:0]  o;
+      logic [6:0]  al;
+      logic [4:0]  ml;
+      o  = {req_off_i[7:3], 3'b000} | (k == 0 ? 8'h00 : 8'h04);
+      al = 7'd0;
+      ml = 5'd0;
+      v  = 32'd0;
+      // Only a register read takes the mux's value (not decoded every clock:
+      // the model runs a function call even in a ternary's other arm).
+      if (is_rd) begin
+        al = blk ? {1'b1, o[5:0]} : pg ? q0_alias(o) : 7'd0;
+        ml = mx ? {1'b1, o[3:0]} : pg ? v0_alias(o) : 5'd0;
+      end
+      if (!is_rd) begin
+        v = 32'd0;
+      end else if (pba) begin
+        v = k == 0 ? pba_i[31:0] : pba_i[63:32];
+      end else if (ml[4]) begin
+        unique case (ml[3:0])
+          nictx_reg_pkg::MsixRegMsgAddrLo: v = msix_addr_m[aq][31:0];
+          nictx_reg_pkg::MsixRegMsgAddrHi: v = msix_addr_m[aq][63:32];
+          nictx_reg_pkg::MsixRegMsgData:   v = msix_data_m[aq];
+          nictx_reg_pkg::MsixRegVecCtrl:   v = {31'd0, msix_mask_q[aq]};
+          default:                         v = 32'd0;
+        endcase
+      end else if (al[6]) begin
+        unique case (al[5:0])
+          nictx_reg_pkg::QRegTail:        v = {16'd0, tail_m[aq]};
+          nictx_reg_pkg::QRegHead:        v = {16'd0, hr_head_i};
+          nictx_reg_pkg::QRegRingBaseLo:  v = ring_base_m[aq][31:0];
+          nictx_reg_pkg::QRegRingBaseHi:  v = ring_base_m[aq][63:32];
+          nictx_reg_pkg::QRegRingLog2:    v = {27'd0, ring_log2_m[aq]};
+          nictx_reg_pkg::QRegWeight:      v = {24'd0, weight_m[aq]};
+          nictx_reg_pkg::QRegWbAddrLo:    v = wb_addr_m[aq][31:0];
+          nictx_reg_pkg::QRegWbAddrHi:    v = wb_addr_m[aq][63:32];
+          nictx_reg_pkg::QRegCntPkts:     v = qcnt_pkts_m[aq];
+          nictx_reg_pkg::QRegCntBytesLo:  v = qcnt_bytes_m[aq][31:0];
+          nictx_reg_pkg::QRegCntBytesHi:  v = qcnt_bytes_m[aq][63:32];
+          nictx_reg_pkg::QRegCqBaseLo:    v = cq_base_m[aq][31:0];
+          nictx_reg_pkg::QRegCqBaseHi:    v = cq_base_m[aq][63:32];
+          nictx_reg_pkg::QRegCqLog2:      v = {27'd0, cq_log2_m[aq]};
+          default:                        v = 32'd0;
+        endcase
+      end else begin
+        unique case (o)
+          nictx_reg_pkg::RegCtrl:         v = {31'd0, enable_q};
+          nictx_reg_pkg::RegErr:          v = {{(32 - nictx_reg_pkg::RegErrBits){1'b0}}, err_q};
+          nictx_reg_pkg::RegWbThresh:     v = {16'd0, wb_thresh_q};
+          nictx_reg_pkg::RegIrqThresh:    v = {16'd0, irq_thresh_q};
+          nictx_reg_pkg::RegMrrsLog2:     v = {28'd0, mrrs_log2_q};
+          nictx_reg_pkg::RegLineRate:     v = {8'd0, line_rate_q};
+          nictx_reg_pkg::RegCntPkts:      v = cnt_pkts_q;
+          nictx_reg_pkg::RegCntBytesLo:   v = cnt_bytes_q[31:0];
+          nictx_reg_pkg::RegCntBytesHi:   v = cnt_bytes_q[63:32];
+          nictx_reg_pkg::RegCntDoorbell:  v = cnt_db_q;
+          nictx_reg_pkg::RegCntDescRd:    v = cnt_desc_rd_q;
+          nictx_reg_pkg::RegCntDmaRd:     v = cnt_dma_rd_q;
+          nictx_reg_pkg::RegId:           v = nictx_reg_pkg::RegIdReset;
+          nictx_reg_pkg::RegDescFetchMax: v = {26'd0, fetch_max_q};
+          nictx_reg_pkg::RegMaxTags:      v = {23'd0, max_tags_q};
+          nictx_reg_pkg::RegMaxRdBytes:   v = {11'd0, max_rd_q};
+          nictx_reg_pkg::RegCntRdStall:   v = cnt_stall_q;
+          nictx_reg_pkg::RegProto:        v = {30'd0, proto_q};
+          nictx_reg_pkg::RegCntNotOwned:  v = cnt_not_owned_q;
+          nictx_reg_pkg::RegCntWc:        v = cnt_wc_q;
+          nictx_reg_pkg::RegCntWcDrop:    v = cnt_wc_drop_q;
+          nictx_reg_pkg::RegStatus: begin
+            v = 32'd0;
+            v[nictx_reg_pkg::StatusQuiescent] = quiescent_i && rd_drained_i;
+            v[nictx_reg_pkg::StatusIdle]      = engine_idle_i;
+            v[nictx_reg_pkg::StatusResetting] = rst_pend_q || qrst_q;
+          end
+          nictx_reg_pkg::RegCplTimeout:   v = {8'd0, cpl_to_q};
+          nictx_reg_pkg::RegDescInflight: v = {28'd0, inflight_q};
+          nictx_reg_pkg::RegCplMode:      v = {30'd0, cpl_mode_q};
+          nictx_reg_pkg::RegIrqTimer:     v = {8'd0, irq_tmr_q};
+          nictx_reg_pkg::RegQueues:       v = {25'd0, queues_q};
+          nictx_reg_pkg::RegSched:        v = {31'd0, sched_q};
+          nictx_reg_pkg::RegDrrQuantum:   v = {15'd0, quantum_q};
+          default:                        v = 32'd0;
+        endcase
+      end
+      if (k == 0) rd_lo = v;
+      else        rd_hi = v;
     end
+  end
 
-    // Write-combining block close: a doorbell that may also move the tail;
-    // ignored while disabled.
-    if (wc_close_i && enable_q) doorbell = 1'b1;
-    if (wc_close_i && !enable_q) err_d[nictx_reg_pkg::ErrDbOff] = 1'b1;
-    tq = aq;
-    if (wc_tail_we_i && enable_q) begin
-      tail_d = wc_tail_i;  // queue 0 (WC needs QUEUES 1): the only block in use
-      tq     = '0;
+  // Completion for a register read (one outstanding).
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cpl_valid_q <= 1'b0;
+      cpl_tag_q   <= '0;
+      cpl_len_q   <= '0;
+      cpl_off_q   <= '0;
+      cpl_data_q  <= '0;
+      cpl_err_q   <= 1'b0;
+    end else begin
+      if (cpl_valid_q && cpl_ready_i) cpl_valid_q <= 1'b0;
+      if (is_rd) begin
+        cpl_valid_q <= 1'b1;
+        cpl_tag_q   <= req_tag_i;
+        cpl_len_q   <= (size_ok && in_page) ? req_len_i : 13'd0;
+        cpl_off_q   <= req_off_i;
+        cpl_data_q  <= (size_ok && in_page) ? {rd_hi, rd_lo} : 64'd0;
+        cpl_err_q   <= !(size_ok && in_page);
+      end
     end
-    if (wc_tail_range_i) err_d[nictx_reg_pkg::ErrTailRange] = 1'b1;
+  end
 
-    // Counters.
-    if (doorbell)   cnt_db_d = cnt_db_q + 32'd1;
-    if (pkt_done_i) begin
-      cnt_pkts_d  = cnt_pkts_q + 32'd1;
-      cnt_bytes_d = cnt_bytes_q + {50'd0, pkt_len_i};
-    end
-    if (desc_rd_i)  cnt_desc_rd_d = cnt_desc_rd_q + 32'd1;
-    if (dma_rd_i)   cnt_dma_rd_d = cnt_dma_rd_q + 32'd1;
-    if (bad_desc_i) err_d[nictx_reg_pkg::ErrBadDesc] = 1'b1;
-    if (rd_stall_i) cnt_stall_d = cnt_stall_q + 32'd1;
-    if (dma_err_i)  err_d[nictx_reg_pkg::ErrDma] = 1'b1;
-    if (cpl_timeout_i) err_d[nictx_reg_pkg::ErrCplTimeout] = 1'b1;
-    if (unexp_cpl_i) err_d[nictx_reg_pkg::ErrUnexpCpl] = 1'b1;
+  // The queue reset pulse: one cycle after the reset fired.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) qrst_q <= 1'b0;
+    else         qrst_q <= rst_go;
+  end
 
-    // A pending queue reset fires once nothing can be cut and no completion
-    // can still come (or the completion timeout has passed): the datapath
-    // is reset next cycle; the tail and the error state are cleared now.
-    if (rst_pend_q && !rst_go && rst_wait_q != cpl_to_q) rst_wait_d = rst_wait_q + 24'd1;
-    if (rst_go) begin
-      rst_pend_d = 1'b0;
-      qrst_d     = 1'b1;
-      tail_d     = '0;
-      err_d      = '0;
-      cfg_open_d = 1'b1;
-      rst_wait_d = '0;
+  // Counters: each on its own event.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cnt_stall_q     <= '0;
+      cnt_pkts_q      <= '0;
+      cnt_bytes_q     <= '0;
+      cnt_db_q        <= '0;
+      cnt_desc_rd_q   <= '0;
+      cnt_dma_rd_q    <= '0;
+      cnt_not_owned_q <= '0;
+      cnt_wc_q        <= '0;
+      cnt_wc_drop_q   <= '0;
+    end else begin
+      if (doorbell)   cnt_db_q <= cnt_db_q + 32'd1;
+      if (pkt_done_i) begin
+        cnt_pkts_q  <= cnt_pkts_q + 32'd1;
+        cnt_bytes_q <= cnt_bytes_q + {50'd0, pkt_len_i};
+      end
+      if (desc_rd_i)   cnt_desc_rd_q <= cnt_desc_rd_q + 32'd1;
+      if (dma_rd_i)    cnt_dma_rd_q <= cnt_dma_rd_q + 32'd1;
+      if (rd_stall_i)  cnt_stall_q <= cnt_stall_q + 32'd1;
+      if (not_owned_i) cnt_not_owned_q <= cnt_not_owned_q + {16'd0, not_owned_cnt_i};
+      if (wc_used_i)   cnt_wc_q <= cnt_wc_q + 32'd1;
+      if (wc_torn_i || wc_drop_i)
+        cnt_wc_drop_q <= cnt_wc_drop_q + {31'd0, wc_torn_i} + {31'd0, wc_drop_i};
     end
-    if (not_owned_i) cnt_not_owned_d = cnt_not_owned_q + {16'd0, not_owned_cnt_i};
-    if (wc_used_i)  cnt_wc_d = cnt_wc_q + 32'd1;
-    cnt_wc_drop_d = cnt_wc_drop_q + {31'd0, wc_torn_i} + {31'd0, wc_drop_i};
   end
 
   // Ring configuration is accepted only in the ring's reset state.
@@ -791,121 +925,17 @@ module nictx_regs #(
   assign max_tags_o       = max_tags_q;
   assign max_rd_bytes_o   = max_rd_q;
 
+  // Per-queue tails and counters: one write a cycle each (the access's or
+  // the WC window's queue, or the sent frame's for the counters); a queue
+  // reset clears every tail.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      enable_q      <= 1'b0;
-      proto_q       <= nictx_reg_pkg::ProtoTail;
-      err_q         <= '0;
-      rst_pend_q    <= 1'b0;
-      qrst_q        <= 1'b0;
-      cfg_open_q    <= 1'b1;
-      rst_wait_q    <= '0;
-      cpl_to_q      <= nictx_reg_pkg::CplTimeoutValueReset;
-      wb_thresh_q   <= '0;
-      irq_thresh_q  <= '0;
-      irq_tmr_q     <= nictx_reg_pkg::IrqTimerValueReset;
-      cpl_mode_q    <= nictx_reg_pkg::CplModeValueReset;
-      msix_mask_q   <= '0;
-      mrrs_log2_q   <= 4'd9;
-      line_rate_q   <= 24'h05_0000;  // 5.0 B/cycle: 10 Gb/s at 250 MHz
-      fetch_max_q   <= 6'(nictx_reg_pkg::RegDescFetchMaxReset);
-      inflight_q    <= 4'(nictx_reg_pkg::RegDescInflightReset);
-      max_tags_q    <= 9'd32;
-      max_rd_q      <= '0;
-      cnt_stall_q   <= '0;
-      cnt_pkts_q    <= '0;
-      cnt_bytes_q   <= '0;
-      cnt_db_q      <= '0;
-      cnt_desc_rd_q <= '0;
-      cnt_dma_rd_q  <= '0;
-      cnt_not_owned_q <= '0;
-      cnt_wc_q      <= '0;
-      cnt_wc_drop_q <= '0;
-      cpl_valid_q   <= 1'b0;
-      cpl_tag_q     <= '0;
-      cpl_len_q     <= '0;
-      cpl_off_q     <= '0;
-      cpl_data_q    <= '0;
-      cpl_err_q     <= 1'b0;
-      queues_q      <= nictx_reg_pkg::QueuesValueReset;
-      qlog_q        <= '0;
-      sched_q       <= nictx_reg_pkg::SchedModeReset;
-      quantum_q     <= nictx_reg_pkg::DrrQuantumValueReset;
-      rb_zero_q     <= '1;
-    end else begin
-      enable_q      <= enable_d;
-      proto_q       <= proto_d;
-      err_q         <= err_d;
-      rst_pend_q    <= rst_pend_d;
-      qrst_q        <= qrst_d;
-      cfg_open_q    <= cfg_open_d;
-      rst_wait_q    <= rst_wait_d;
-      cpl_to_q      <= cpl_to_d;
-      wb_thresh_q   <= wb_thresh_d;
-      irq_thresh_q  <= irq_thresh_d;
-      irq_tmr_q     <= irq_tmr_d;
-      cpl_mode_q    <= cpl_mode_d;
-      msix_mask_q   <= msix_mask_d;
-      mrrs_log2_q   <= mrrs_log2_d;
-      line_rate_q   <= line_rate_d;
-      fetch_max_q   <= fetch_max_d;
-      inflight_q    <= inflight_d;
-      max_tags_q    <= max_tags_d;
-      max_rd_q      <= max_rd_d;
-      cnt_stall_q   <= cnt_stall_d;
-      cnt_pkts_q    <= cnt_pkts_d;
-      cnt_bytes_q   <= cnt_bytes_d;
-      cnt_db_q      <= cnt_db_d;
-      cnt_desc_rd_q <= cnt_desc_rd_d;
-      cnt_dma_rd_q  <= cnt_dma_rd_d;
-      cnt_not_owned_q <= cnt_not_owned_d;
-      cnt_wc_q      <= cnt_wc_d;
-      cnt_wc_drop_q <= cnt_wc_drop_d;
-      cpl_valid_q   <= cpl_valid_d;
-      cpl_tag_q     <= cpl_tag_d;
-      cpl_len_q     <= cpl_len_d;
-      cpl_off_q     <= cpl_off_d;
-      cpl_data_q    <= cpl_data_d;
-      cpl_err_q     <= cpl_err_d;
-      queues_q      <= queues_d;
-      qlog_q        <= qlog_d;
-      sched_q       <= sched_d;
-      quantum_q     <= quantum_d;
-      rb_zero_q     <= rb_zero_d;
-    end
-  end
-
-  // Per-queue entries: one write a cycle each (the access's queue, or the
-  // sent frame's for the counters); a queue reset clears every tail.
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      rb0_q <= '0;
       for (int unsigned q = 0; q < NumQueues; q++) begin
-        ring_base_m[q]  <= '0;
-        ring_log2_m[q]  <= nictx_reg_pkg::RingLog2ValueReset;
         tail_m[q]       <= '0;
-        wb_addr_m[q]    <= '0;
-        cq_base_m[q]    <= '0;
-        cq_log2_m[q]    <= nictx_reg_pkg::QCqLog2ValueReset;
-        msix_addr_m[q]  <= '0;
-        msix_data_m[q]  <= '0;
-        weight_m[q]     <= nictx_reg_pkg::QWeightValueReset;
         qcnt_pkts_m[q]  <= '0;
         qcnt_bytes_m[q] <= '0;
       end
     end else begin
-      // Written only by a register write (or a WC tail): no per-cycle cost.
-      if (wr_en != 2'b00 && aq == '0) rb0_q <= ring_base_d;
-      if (wr_en != 2'b00) begin
-        ring_base_m[aq] <= ring_base_d;
-        ring_log2_m[aq] <= ring_log2_d;
-        wb_addr_m[aq]   <= wb_addr_d;
-        cq_base_m[aq]   <= cq_base_d;
-        cq_log2_m[aq]   <= cq_log2_d;
-        msix_addr_m[aq] <= irq_addr_d;
-        msix_data_m[aq] <= irq_data_d;
-        weight_m[aq]    <= weight_d;
-      end
       if (rst_go) begin
         for (int unsigned q = 0; q < NumQueues; q++) tail_m[q] <= '0;
       end else if (wr_en != 2'b00 || wc_tail_we_i) begin
@@ -917,6 +947,5 @@ module nictx_regs #(
       end
     end
   end
-
 
 endmodule
