@@ -69,14 +69,14 @@ module nictx_wc #(
 
   // Per buffer b: words at [64*b +: 64], index at [16*b +: 16], written
   // bits {word 2, word 1, word 0} at [3*b +: 3].
-  logic [127:0] w0_d, w0_q, w1_d, w1_q;
-  logic [31:0]  idx_d, idx_q;
-  logic [5:0]   vld_d, vld_q;
+  logic [127:0] w0_q, w1_q;
+  logic [31:0]  idx_q;
+  logic [5:0]   vld_q;
   // Beat within the TLP.  An accepted TLP has <= 32 beats, but every TLP
   // the port can carry is counted (a 13-bit length at any lane: up to
   // 1025 beats), so a long one that is refused still ends where it ends.
   localparam int unsigned BeatW = 11;
-  logic [BeatW-1:0] beat_d, beat_q;
+  logic [BeatW-1:0] beat_q;
 
   logic [6:0]  wbase;   // 8-byte word offset in BAR0 of this beat's lane 0
   logic [6:0]  wfirst, wend;  // the TLP's words: wfirst..wend-1
@@ -86,73 +86,79 @@ module nictx_wc #(
   logic [2:0]  v;
   logic [15:0] idx, mask;
   logic        in_ring;
+  // Words 0..2 written by this beat (a beat lies in one buffer: at most 8
+  // aligned words), and their values
+  logic [2:0]  bw;
+  logic [63:0] bw0, bw1;
+  logic [15:0] bidx;
 
+  // Evaluation cost: the window is quiet in most runs, so the beat is
+  // decoded only when one comes (req_valid_i), and the buffers change only
+  // on an accepted beat (wr, an enabled always_ff with block-local next
+  // values); with no beat the outputs are buffer 0's stored block.
   always_comb begin
-    // Only used while ok (the TLP lies inside the window).
-    wbase   = 7'((10'(req_off_i[9:LaneW]) + 10'(beat_q)) << (LaneW - 3));
-    tlp_end = {4'd0, req_off_i} + {1'b0, req_len_i};
-    wfirst  = req_off_i[9:3];
-    wend    = tlp_end[9:3];  // 0 when the TLP ends at the window's end
-    ok      = proto_i == nictx_reg_pkg::ProtoWc && req_off_i[9] && req_off_i[2:0] == 3'd0 &&
-              req_len_i[2:0] == 3'd0 && req_len_i >= 13'd8 && req_len_i <= 13'd256 &&
-              tlp_end <= 14'h400;
+    wbase   = '0;
+    tlp_end = '0;
+    wfirst  = '0;
+    wend    = '0;
+    ok      = 1'b0;
+    if (req_valid_i) begin
+      // Only used while ok (the TLP lies inside the window).
+      wbase   = 7'((10'(req_off_i[9:LaneW]) + 10'(beat_q)) << (LaneW - 3));
+      tlp_end = {4'd0, req_off_i} + {1'b0, req_len_i};
+      wfirst  = req_off_i[9:3];
+      wend    = tlp_end[9:3];  // 0 when the TLP ends at the window's end
+      ok      = proto_i == nictx_reg_pkg::ProtoWc && req_off_i[9] && req_off_i[2:0] == 3'd0 &&
+                req_len_i[2:0] == 3'd0 && req_len_i >= 13'd8 && req_len_i <= 13'd256 &&
+                tlp_end <= 14'h400;
+    end
     wr      = req_valid_i && ok;
     bad_access_o = req_valid_i && req_sop_i && !ok;
     mask    = 16'((17'd1 << ring_log2_i) - 17'd1);
 
-    w0_d   = w0_q;
-    w1_d   = w1_q;
-    idx_d  = idx_q;
-    vld_d  = vld_q;
-    beat_d = beat_q;
     close_o = 1'b0;
     bsel    = 1'b0;
     v       = 3'b000;
-
-    if (req_valid_i) beat_d = req_eop_i ? '0 : beat_q + 1'b1;
+    bw      = 3'b000;
+    bw0     = '0;
+    bw1     = '0;
+    bidx    = '0;
 
     // The beat's words in address order; a word 7 closes its buffer's
     // block with what words 0..2 hold by then.
     for (int unsigned j = 0; j < NumWords; j++) begin
       logic [6:0]  woff;
-      logic        b;
       logic [63:0] d;
-      logic [2:0]  vb;
       woff = wbase + 7'(j);
-      b    = woff[5];
       d    = req_data_i[64 * j +: 64];
-      vb   = b ? 3'd3 : 3'd0;
       if (wr && woff >= wfirst && (woff < wend || wend == 7'd0)) begin
         unique case (woff[4:0])
           5'd0: begin
-            if (b) w0_d[127:64] = d;
-            else   w0_d[63:0]   = d;
-            vld_d[vb + 3'd0] = 1'b1;
+            bw[0] = 1'b1;
+            bw0   = d;
           end
           5'd1: begin
-            if (b) w1_d[127:64] = d;
-            else   w1_d[63:0]   = d;
-            vld_d[vb + 3'd1] = 1'b1;
+            bw[1] = 1'b1;
+            bw1   = d;
           end
           5'd2: begin
-            if (b) idx_d[31:16] = d[15:0];
-            else   idx_d[15:0]  = d[15:0];
-            vld_d[vb + 3'd2] = 1'b1;
+            bw[2] = 1'b1;
+            bidx  = d[15:0];
           end
           5'd7: begin
             close_o = 1'b1;
-            bsel    = b;
-            v       = b ? vld_d[5:3] : vld_d[2:0];
-            if (b) vld_d[5:3] = 3'b000;
-            else   vld_d[2:0] = 3'b000;
+            bsel    = woff[5];
+            v       = (woff[5] ? vld_q[5:3] : vld_q[2:0]) | bw;
           end
           default: ;  // words 3..6 and 8..31: accepted, ignored
         endcase
       end
     end
 
-    // The closed block, as words 0..2 stand after this beat's writes.
-    idx          = bsel ? idx_d[31:16] : idx_d[15:0];
+    // The closed block (buffer 0's with no close), as words 0..2 stand
+    // after this beat's writes (which count when they are in that buffer).
+    if (wbase[5] != bsel) bw = 3'b000;
+    idx          = bw[2] ? bidx : bsel ? idx_q[31:16] : idx_q[15:0];
     in_ring      = (idx & ~mask) == 16'd0;
     tail_o       = (idx + 16'd1) & mask;
     tail_we_o    = close_o && v[2] && in_ring;
@@ -160,10 +166,8 @@ module nictx_wc #(
     blk_valid_o  = close_o && (&v) && in_ring;
     torn_o       = close_o && !((&v) && in_ring);
     blk_idx_o    = idx;
-    blk_w0_o     = bsel ? w0_d[127:64] : w0_d[63:0];
-    blk_w1_o     = bsel ? w1_d[127:64] : w1_d[63:0];
-    // Blocks belong to the WC protocol only.
-    if (proto_i != nictx_reg_pkg::ProtoWc) vld_d = '0;
+    blk_w0_o     = bw[0] ? bw0 : bsel ? w0_q[127:64] : w0_q[63:0];
+    blk_w1_o     = bw[1] ? bw1 : bsel ? w1_q[127:64] : w1_q[63:0];
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -174,11 +178,56 @@ module nictx_wc #(
       vld_q  <= '0;
       beat_q <= '0;
     end else begin
-      w0_q   <= w0_d;
-      w1_q   <= w1_d;
-      idx_q  <= idx_d;
-      vld_q  <= vld_d;
-      beat_q <= beat_d;
+      if (req_valid_i) beat_q <= req_eop_i ? '0 : beat_q + 1'b1;
+      if (wr) begin : b_wr
+        logic [127:0] w0_n, w1_n;
+        logic [31:0]  idx_n;
+        logic [5:0]   vld_n;
+        w0_n  = w0_q;
+        w1_n  = w1_q;
+        idx_n = idx_q;
+        vld_n = vld_q;
+        for (int unsigned j = 0; j < NumWords; j++) begin
+          logic [6:0]  woff;
+          logic        b;
+          logic [63:0] d;
+          logic [2:0]  vb;
+          woff = wbase + 7'(j);
+          b    = woff[5];
+          d    = req_data_i[64 * j +: 64];
+          vb   = b ? 3'd3 : 3'd0;
+          if (woff >= wfirst && (woff < wend || wend == 7'd0)) begin
+            unique case (woff[4:0])
+              5'd0: begin
+                if (b) w0_n[127:64] = d;
+                else   w0_n[63:0]   = d;
+                vld_n[vb + 3'd0] = 1'b1;
+              end
+              5'd1: begin
+                if (b) w1_n[127:64] = d;
+                else   w1_n[63:0]   = d;
+                vld_n[vb + 3'd1] = 1'b1;
+              end
+              5'd2: begin
+                if (b) idx_n[31:16] = d[15:0];
+                else   idx_n[15:0]  = d[15:0];
+                vld_n[vb + 3'd2] = 1'b1;
+              end
+              5'd7: begin
+                if (b) vld_n[5:3] = 3'b000;
+                else   vld_n[2:0] = 3'b000;
+              end
+              default: ;  // words 3..6 and 8..31: accepted, ignored
+            endcase
+          end
+        end
+        w0_q  <= w0_n;
+        w1_q  <= w1_n;
+        idx_q <= idx_n;
+        vld_q <= vld_n;
+      end else if (proto_i != nictx_reg_pkg::ProtoWc) begin
+        vld_q <= '0;  // blocks belong to the WC protocol only
+      end
     end
   end
 
