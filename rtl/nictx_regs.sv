@@ -193,9 +193,12 @@ module nictx_regs #(
   // per burst), so its state is updated by enabled always_ff blocks that the
   // simulator branches around when nothing happens: the configuration and
   // error state only on a request or an event that touches them (reg_act),
-  // each counter on its own event, the completion on a read; next values
-  // are block-local.  Only the doorbell outputs (doorbell_o, db_q_o,
-  // db_tail_o) are combinational.
+  // each counter on its own event, the completion on a read.  Only the
+  // doorbell outputs (doorbell_o, db_q_o, db_tail_o) and the read mux are
+  // combinational.  In the reg_act block a register the block reads after
+  // changing it has a block-local next value (the simulator would otherwise
+  // keep a copy of it every clock); the others are assigned directly (few
+  // block-local values also keep the compiled block small).
   logic        enable_q;
   logic [1:0]  proto_q;
   logic [nictx_reg_pkg::RegErrBits-1:0] err_q;
@@ -412,51 +415,28 @@ module nictx_regs #(
         weight_m[q]     <= nictx_reg_pkg::QWeightValueReset;
       end
     end else if (reg_act) begin : b_reg
-      // Next values (block-local): the stored ones, changed below in order.
-      logic        enable_n;
-      logic [1:0]  proto_n;
+      // Next values (block-local) of what the block reads after changing
+      // it: the error bits (set and cleared in order), the registers the
+      // decode of a second dword or of an event reads, the accessed queue's
+      // (vector's) entries (written by halves).  The other registers take
+      // their new value directly (the last assignment wins).
       logic [nictx_reg_pkg::RegErrBits-1:0] err_n;
-      logic        rst_pend_n, cfg_open_n;
-      logic [23:0] rst_wait_n, cpl_to_n, irq_tmr_n, line_rate_n;
-      logic [15:0] wb_thresh_n, irq_thresh_n;
-      logic [1:0]  cpl_mode_n;
-      logic [NumQueues-1:0] msix_mask_n, rb_zero_n;
-      logic [3:0]  mrrs_log2_n, inflight_n;
-      logic [5:0]  fetch_max_n;
-      logic [8:0]  max_tags_n;
-      logic [20:0] max_rd_n;
+      logic        enable_n, rst_pend_n;
+      logic [1:0]  proto_n;
       logic [6:0]  queues_n;
-      logic [2:0]  qlog_n;
-      logic        sched_n;
-      logic [16:0] quantum_n;
-      // The accessed queue's (vector's) entries
+      logic [23:0] cpl_to_n;
+      logic [NumQueues-1:0] msix_mask_n, rb_zero_n;
       logic [63:0] ring_base_n, wb_addr_n, cq_base_n, irq_addr_n;
       logic [4:0]  ring_log2_n, cq_log2_n;
       logic [31:0] irq_data_n;
       logic [7:0]  weight_n;
-      enable_n     = enable_q;
-      proto_n      = proto_q;
       err_n        = err_q;
+      enable_n     = enable_q;
       rst_pend_n   = rst_pend_q;
-      cfg_open_n   = cfg_open_q;
-      rst_wait_n   = rst_wait_q;
-      cpl_to_n     = cpl_to_q;
-      wb_thresh_n  = wb_thresh_q;
-      irq_thresh_n = irq_thresh_q;
-      irq_tmr_n    = irq_tmr_q;
-      cpl_mode_n   = cpl_mode_q;
-      msix_mask_n  = msix_mask_q;
-      mrrs_log2_n  = mrrs_log2_q;
-      line_rate_n  = line_rate_q;
-      fetch_max_n  = fetch_max_q;
-      inflight_n   = inflight_q;
-      max_tags_n   = max_tags_q;
-      max_rd_n     = max_rd_q;
+      proto_n      = proto_q;
       queues_n     = queues_q;
-      qlog_n       = qlog_q;
-      sched_n      = sched_q;
-      quantum_n    = quantum_q;
-      rb_zero_n    = rb_zero_q;
+      cpl_to_n     = cpl_to_q;
+      msix_mask_n  = msix_mask_q;
       ring_base_n  = ring_base_m[aq];
       ring_log2_n  = ring_log2_m[aq];
       wb_addr_n    = wb_addr_m[aq];
@@ -559,7 +539,7 @@ module nictx_regs #(
                 err_n[nictx_reg_pkg::ErrCfg] = 1'b1;
               end else begin
                 enable_n = wv[nictx_reg_pkg::CtrlEnable];
-                if (enable_n) cfg_open_n = 1'b0;  // the ring state is in use now
+                if (wv[nictx_reg_pkg::CtrlEnable]) cfg_open_q <= 1'b0;  // the ring state is in use now
               end
             end
             nictx_reg_pkg::RegErr:        err_n = err_n & ~wv[nictx_reg_pkg::RegErrBits-1:0];
@@ -568,41 +548,41 @@ module nictx_regs #(
               else err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
             end
             nictx_reg_pkg::RegWbThresh: begin
-              if (wv[31:16] == 16'd0) wb_thresh_n = wv[15:0];
+              if (wv[31:16] == 16'd0) wb_thresh_q <= wv[15:0];
               else err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
             end
             nictx_reg_pkg::RegIrqThresh: begin
-              if (wv[31:16] == 16'd0) irq_thresh_n = wv[15:0];
+              if (wv[31:16] == 16'd0) irq_thresh_q <= wv[15:0];
               else err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
             end
             nictx_reg_pkg::RegMrrsLog2: begin
-              if (wv >= 32'd7 && wv <= 32'd12) mrrs_log2_n = wv[3:0];
+              if (wv >= 32'd7 && wv <= 32'd12) mrrs_log2_q <= wv[3:0];
               else err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
             end
             nictx_reg_pkg::RegLineRate: begin
-              if (wv[31:24] == 8'd0 && wv[23:0] != 24'd0) line_rate_n = wv[23:0];
+              if (wv[31:24] == 8'd0 && wv[23:0] != 24'd0) line_rate_q <= wv[23:0];
               else err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
             end
             nictx_reg_pkg::RegDescInflight: begin
-              if (wv >= 32'd1 && wv <= DescReadsHw) inflight_n = wv[3:0];
+              if (wv >= 32'd1 && wv <= DescReadsHw) inflight_q <= wv[3:0];
               else err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
             end
             nictx_reg_pkg::RegDescFetchMax: begin
-              if (wv >= 32'd1 && wv <= DescFetchMaxHw) fetch_max_n = wv[5:0];
+              if (wv >= 32'd1 && wv <= DescFetchMaxHw) fetch_max_q <= wv[5:0];
               else err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
             end
             nictx_reg_pkg::RegMaxTags: begin
-              if (wv >= 32'd1 && wv <= NumTags) max_tags_n = wv[8:0];
+              if (wv >= 32'd1 && wv <= NumTags) max_tags_q <= wv[8:0];
               else err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
             end
             nictx_reg_pkg::RegMaxRdBytes: begin
               // 0: no limit; else at least one largest read (4096 B).
               if (wv == 32'd0 || (wv >= 32'd4096 && wv < 32'h20_0000))
-                max_rd_n = wv[20:0];
+                max_rd_q <= wv[20:0];
               else err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
             end
             nictx_reg_pkg::RegIrqTimer: begin
-              if (wv[31:24] == 8'd0) irq_tmr_n = wv[23:0];
+              if (wv[31:24] == 8'd0) irq_tmr_q <= wv[23:0];
               else err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
             end
             nictx_reg_pkg::RegCplMode: begin
@@ -610,7 +590,7 @@ module nictx_regs #(
                     wv == {30'd0, nictx_reg_pkg::CplModeDescWb} ||
                     wv == {30'd0, nictx_reg_pkg::CplModeCq})) err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
               else if (!ring_cfg_ok) err_n[nictx_reg_pkg::ErrCfg] = 1'b1;
-              else cpl_mode_n = wv[1:0];
+              else cpl_mode_q <= wv[1:0];
             end
             nictx_reg_pkg::RegProto: begin
               if (!(wv == {30'd0, nictx_reg_pkg::ProtoTail} ||
@@ -623,19 +603,21 @@ module nictx_regs #(
               if (!(wv >= 32'd1 && wv <= NumQueues)) err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
               else if (!ring_cfg_ok) err_n[nictx_reg_pkg::ErrCfg] = 1'b1;
               else begin
-                queues_n = wv[6:0];
-                qlog_n   = '0;
+                logic [2:0] qlog_n;
+                qlog_n = '0;
                 for (int unsigned r = 0; r < 6; r++) begin
-                  if ((7'd1 << r) < queues_n) qlog_n = 3'(r + 1);
+                  if ((7'd1 << r) < wv[6:0]) qlog_n = 3'(r + 1);
                 end
+                queues_n = wv[6:0];
+                qlog_q   <= qlog_n;
               end
             end
             nictx_reg_pkg::RegSched: begin
-              if (wv[31:1] == 31'd0) sched_n = wv[0];
+              if (wv[31:1] == 31'd0) sched_q <= wv[0];
               else err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
             end
             nictx_reg_pkg::RegDrrQuantum: begin
-              if (wv >= 32'd64 && wv <= 32'd65536) quantum_n = wv[16:0];
+              if (wv >= 32'd64 && wv <= 32'd65536) quantum_q <= wv[16:0];
               else err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
             end
             default: err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;  // read-only or unknown
@@ -655,39 +637,25 @@ module nictx_regs #(
       // can still come (or the completion timeout has passed): the datapath
       // is reset next cycle (qrst_q); the tail and the error state are
       // cleared now.
-      if (rst_pend_q && !rst_go && rst_wait_q != cpl_to_q) rst_wait_n = rst_wait_q + 24'd1;
+      if (rst_pend_q && !rst_go && rst_wait_q != cpl_to_q) rst_wait_q <= rst_wait_q + 24'd1;
       if (rst_go) begin
         rst_pend_n = 1'b0;
         err_n      = '0;
-        cfg_open_n = 1'b1;
-        rst_wait_n = '0;
+        cfg_open_q <= 1'b1;
+        rst_wait_q <= '0;
       end
 
-      enable_q     <= enable_n;
-      proto_q      <= proto_n;
       err_q        <= err_n;
+      enable_q     <= enable_n;
       rst_pend_q   <= rst_pend_n;
-      cfg_open_q   <= cfg_open_n;
-      rst_wait_q   <= rst_wait_n;
-      cpl_to_q     <= cpl_to_n;
-      wb_thresh_q  <= wb_thresh_n;
-      irq_thresh_q <= irq_thresh_n;
-      irq_tmr_q    <= irq_tmr_n;
-      cpl_mode_q   <= cpl_mode_n;
-      msix_mask_q  <= msix_mask_n;
-      mrrs_log2_q  <= mrrs_log2_n;
-      line_rate_q  <= line_rate_n;
-      fetch_max_q  <= fetch_max_n;
-      inflight_q   <= inflight_n;
-      max_tags_q   <= max_tags_n;
-      max_rd_q     <= max_rd_n;
+      proto_q      <= proto_n;
       queues_q     <= queues_n;
-      qlog_q       <= qlog_n;
-      sched_q      <= sched_n;
-      quantum_q    <= quantum_n;
+      cpl_to_q     <= cpl_to_n;
+      msix_mask_q  <= msix_mask_n;
       // The accessed queue's (vector's) entries: written only by a register
       // write (ring_base differs from the entry only then).
       if (wr_en != 2'b00) begin
+        rb_zero_n       = rb_zero_q;
         rb_zero_n[aq]   = ring_base_n == 64'd0;
         rb_zero_q       <= rb_zero_n;
         if (aq == '0) rb0_q <= ring_base_n;
