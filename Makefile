@@ -88,7 +88,7 @@ $(call vdir,$(1))/$(call vcls,$(1)).mk: $$(RTL_SRCS) $(call vdir,$(1))/vflags | 
 # verilated.mk cannot see a change of OPT_FAST: start from no objects.
 $(call vlib,$(1)): $(call vdir,$(1))/$(call vcls,$(1)).mk $(call vdir,$(1))/vflags
 	rm -f $(call vdir,$(1))/*.o $(call vdir,$(1))/*.a
-	$$(MAKE) -s -C $(call vdir,$(1)) -f $(call vcls,$(1)).mk OPT_FAST=$$(VOPT_FAST) \
+	$$(MAKE) -s -C $(call vdir,$(1)) -f $(call vcls,$(1)).mk OPT_FAST='$$(VOPT_FAST)' \
 	    VM_PARALLEL_BUILDS=0 USER_CPPFLAGS='$$(SANFLAGS)' $(call vcls,$(1))__ALL.a
 
 $(call vshim,$(1)): sim/dev_rtl.cpp $(call vlib,$(1))
