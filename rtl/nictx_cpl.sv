@@ -143,7 +143,7 @@ module nictx_cpl #(
   logic [63:0] wr_data_d, wr_data_q;
   logic [3:0]  wr_len_d, wr_len_q;
   logic [15:0] mask, cq_mask, last;
-  logic        wb_on, irq_on, at_tail, wb_due, irq_trig, irq_due, last_ph;
+  logic        wb_on, irq_on, at_tail, wb_due, irq_trig, irq_due, last_ph, s_act;
   logic [31:0] dd_word;
 
   // Queues (multi_i)
@@ -207,8 +207,6 @@ module nictx_cpl #(
   );
 
   always_comb begin
-    mask    = 16'((17'd1 << ring_log2_i) - 17'd1);
-    cq_mask = 16'((17'd1 << cq_log2_i) - 17'd1);
     unique case (cpl_mode_i)
       nictx_reg_pkg::CplModeDescWb: wb_on = wb_thresh_i != '0;
       nictx_reg_pkg::CplModeCq:     wb_on = wb_thresh_i != '0 && cq_base_i != '0;
@@ -225,10 +223,18 @@ module nictx_cpl #(
     irq_due = irq_trig && !(wb_on && wb_pend_q && wb_cnt_q != '0);
     wb_due  = wb_on && !wb_pend_q && wb_cnt_q != '0 &&
               (wb_cnt_q >= wb_thresh_i || at_tail || irq_trig);
-    // The batch's last descriptor and the phase of its pass.
-    last    = (head_q - 16'd1) & mask;
-    last_ph = head_q == '0 ? !hphase_q : hphase_q;
-    dd_word = {last_ph, 30'd0, 1'b1};
+    tmr_dec = tmr_run_q && tmr_q != '0;
+    // Something of the single-queue state or of the output register may
+    // change on this clock: only then is the next state computed and taken
+    // (s_act enables the registers below; on other clocks every _d equals
+    // its _q).
+    s_act   = pkt_done_s || wb_due || irq_due || tmr_dec || wb_pend_q || irq_pend_q ||
+              wr_valid_q || m_send || mi_send;
+    mask    = '0;
+    cq_mask = '0;
+    last    = '0;
+    last_ph = 1'b0;
+    dd_word = '0;
 
     head_d     = head_q;
     hphase_d   = hphase_q;
@@ -248,94 +254,101 @@ module nictx_cpl #(
     wr_data_d  = wr_data_q;
     wr_len_d   = wr_len_q;
 
-    tmr_dec = tmr_run_q && tmr_q != '0;
-    if (tmr_dec) tmr_d = tmr_q - 24'd1;
+    if (s_act) begin
+      mask    = 16'((17'd1 << ring_log2_i) - 17'd1);
+      if (tmr_dec) tmr_d = tmr_q - 24'd1;
 
-    // Capture what is due; count completions that arrive meanwhile afresh.
-    if (wb_due) begin
-      wb_pend_d = 1'b1;
-      wb_cnt_d  = '0;
-      unique case (cpl_mode_i)
-        nictx_reg_pkg::CplModeDescWb: begin
-          wb_a_d = ring_base_i + {44'd0, last, 4'd12};
-          wb_w_d = {dd_word, 32'd0};
-          wb_l_d = 4'd4;
-        end
-        nictx_reg_pkg::CplModeCq: begin
-          wb_a_d  = cq_base_i + {45'd0, cq_pi_q, 3'd0};
-          wb_w_d  = {cq_ph_q, 31'd0, wb_cnt_q, last};
-          wb_l_d  = 4'd8;
-          cq_pi_d = (cq_pi_q + 16'd1) & cq_mask;
-          if (cq_pi_q == cq_mask) cq_ph_d = !cq_ph_q;
-        end
-        default: begin
-          wb_a_d = wb_addr_i;
-          wb_w_d = wb_addr_i[2] ? {16'd0, head_q, 32'd0} : {48'd0, head_q};
-          wb_l_d = 4'd4;
-        end
-      endcase
-    end
-    if (irq_due) begin
-      irq_pend_d = 1'b1;
-      irq_cnt_d  = '0;
-      tmr_run_d  = 1'b0;
-      tmr_dec    = 1'b0;
-    end
-    if (pkt_done_s) begin
-      head_d    = (head_q + 16'd1) & mask;
-      if (head_d == '0) hphase_d = !hphase_q;
-      wb_cnt_d  = wb_cnt_d + 16'd1;
-      // The first completion not yet signalled starts the timer.
-      if (irq_cnt_d == '0 && irq_timer_i != '0) begin
-        tmr_run_d = 1'b1;
-        tmr_d     = irq_timer_i;
-        tmr_dec   = 1'b0;
-      end
-      irq_cnt_d = irq_cnt_d + 16'd1;
-    end
-
-    // Output register: the completion write before the interrupt.
-    if (wr_valid_q && wr_ready_i) wr_valid_d = 1'b0;
-    if (!wr_valid_q || wr_ready_i) begin
-      if (wb_pend_q) begin
-        wr_valid_d = 1'b1;
-        wr_addr_d  = wb_a_q;
-        wr_data_d  = wb_w_q;
-        wr_len_d   = wb_l_q;
-        wb_pend_d  = 1'b0;
-      end else if (irq_pend_q && !msix_mask_i[0]) begin
-        wr_valid_d = 1'b1;
-        wr_addr_d  = irq_addr_i;
-        wr_data_d  = irq_addr_i[2] ? {irq_data_i, 32'd0} : {32'd0, irq_data_i};
-        wr_len_d   = 4'd4;
-        irq_pend_d = 1'b0;
-      end else if (m_send) begin
-        // The queue's completion write, from its state now.
+      // Capture what is due; count completions that arrive meanwhile afresh.
+      if (wb_due) begin
+        // The batch's last descriptor and the phase of its pass.
+        cq_mask = 16'((17'd1 << cq_log2_i) - 17'd1);
+        last    = (head_q - 16'd1) & mask;
+        last_ph = head_q == '0 ? !hphase_q : hphase_q;
+        dd_word = {last_ph, 30'd0, 1'b1};
+        wb_pend_d = 1'b1;
+        wb_cnt_d  = '0;
         unique case (cpl_mode_i)
           nictx_reg_pkg::CplModeDescWb: begin
-            wr_valid_d = 1'b1;
-            wr_addr_d  = w_ring_base_i + {44'd0, w_last, 4'd12};
-            wr_data_d  = {w_ph, 30'd0, 1'b1, 32'd0};
-            wr_len_d   = 4'd4;
+            wb_a_d = ring_base_i + {44'd0, last, 4'd12};
+            wb_w_d = {dd_word, 32'd0};
+            wb_l_d = 4'd4;
           end
           nictx_reg_pkg::CplModeCq: begin
-            wr_valid_d = w_cq_base_i != '0;
-            wr_addr_d  = w_cq_base_i + {45'd0, mpi_m[mw_q], 3'd0};
-            wr_data_d  = {mcph_q[mw_q], 31'd0, mrc_m[mw_q], w_last};
-            wr_len_d   = 4'd8;
+            wb_a_d  = cq_base_i + {45'd0, cq_pi_q, 3'd0};
+            wb_w_d  = {cq_ph_q, 31'd0, wb_cnt_q, last};
+            wb_l_d  = 4'd8;
+            cq_pi_d = (cq_pi_q + 16'd1) & cq_mask;
+            if (cq_pi_q == cq_mask) cq_ph_d = !cq_ph_q;
           end
           default: begin
-            wr_valid_d = w_wb_addr_i != '0;
-            wr_addr_d  = w_wb_addr_i;
-            wr_data_d  = w_wb_addr_i[2] ? {16'd0, mhead_m[mw_q], 32'd0} : {48'd0, mhead_m[mw_q]};
-            wr_len_d   = 4'd4;
+            wb_a_d = wb_addr_i;
+            wb_w_d = wb_addr_i[2] ? {16'd0, head_q, 32'd0} : {48'd0, head_q};
+            wb_l_d = 4'd4;
           end
         endcase
-      end else if (mi_send) begin
-        wr_valid_d = 1'b1;
-        wr_addr_d  = w_msix_addr_i;
-        wr_data_d  = w_msix_addr_i[2] ? {w_msix_data_i, 32'd0} : {32'd0, w_msix_data_i};
-        wr_len_d   = 4'd4;
+      end
+      if (irq_due) begin
+        irq_pend_d = 1'b1;
+        irq_cnt_d  = '0;
+        tmr_run_d  = 1'b0;
+        tmr_dec    = 1'b0;
+      end
+      if (pkt_done_s) begin
+        head_d    = (head_q + 16'd1) & mask;
+        if (head_d == '0) hphase_d = !hphase_q;
+        wb_cnt_d  = wb_cnt_d + 16'd1;
+        // The first completion not yet signalled starts the timer.
+        if (irq_cnt_d == '0 && irq_timer_i != '0) begin
+          tmr_run_d = 1'b1;
+          tmr_d     = irq_timer_i;
+          tmr_dec   = 1'b0;
+        end
+        irq_cnt_d = irq_cnt_d + 16'd1;
+      end
+
+      // Output register: the completion write before the interrupt.
+      if (wr_valid_q && wr_ready_i) wr_valid_d = 1'b0;
+      if (!wr_valid_q || wr_ready_i) begin
+        if (wb_pend_q) begin
+          wr_valid_d = 1'b1;
+          wr_addr_d  = wb_a_q;
+          wr_data_d  = wb_w_q;
+          wr_len_d   = wb_l_q;
+          wb_pend_d  = 1'b0;
+        end else if (irq_pend_q && !msix_mask_i[0]) begin
+          wr_valid_d = 1'b1;
+          wr_addr_d  = irq_addr_i;
+          wr_data_d  = irq_addr_i[2] ? {irq_data_i, 32'd0} : {32'd0, irq_data_i};
+          wr_len_d   = 4'd4;
+          irq_pend_d = 1'b0;
+        end else if (m_send) begin
+          // The queue's completion write, from its state now.
+          unique case (cpl_mode_i)
+            nictx_reg_pkg::CplModeDescWb: begin
+              wr_valid_d = 1'b1;
+              wr_addr_d  = w_ring_base_i + {44'd0, w_last, 4'd12};
+              wr_data_d  = {w_ph, 30'd0, 1'b1, 32'd0};
+              wr_len_d   = 4'd4;
+            end
+            nictx_reg_pkg::CplModeCq: begin
+              wr_valid_d = w_cq_base_i != '0;
+              wr_addr_d  = w_cq_base_i + {45'd0, mpi_m[mw_q], 3'd0};
+              wr_data_d  = {mcph_q[mw_q], 31'd0, mrc_m[mw_q], w_last};
+              wr_len_d   = 4'd8;
+            end
+            default: begin
+              wr_valid_d = w_wb_addr_i != '0;
+              wr_addr_d  = w_wb_addr_i;
+              wr_data_d  = w_wb_addr_i[2] ? {16'd0, mhead_m[mw_q], 32'd0} : {48'd0, mhead_m[mw_q]};
+              wr_len_d   = 4'd4;
+            end
+          endcase
+        end else if (mi_send) begin
+          wr_valid_d = 1'b1;
+          wr_addr_d  = w_msix_addr_i;
+          wr_data_d  = w_msix_addr_i[2] ? {w_msix_data_i, 32'd0} : {32'd0, w_msix_data_i};
+          wr_len_d   = 4'd4;
+        end
       end
     end
   end
@@ -500,16 +513,18 @@ module nictx_cpl #(
         tf_q_m[tf_wr_q[PW-1:0]]       <= pkt_q_i;
         tf_dl_m[tf_wr_q[PW-1:0]]      <= now_q + TdW'(irq_timer_i) + 1'b1;
       end
-      mpend_q <= mpend_d;
-      mptr_q  <= mptr_d;
-      miptr_q <= miptr_d;
-      mph_q   <= mph_d;
-      mcph_q  <= mcph_d;
-      mirq_q  <= mirq_d;
-      mrun_q  <= mrun_d;
-      tf_rd_q <= tf_rd_d;
-      tf_wr_q <= tf_wr_d;
-      now_q   <= now_n;
+      if (multi_i) begin  // (one queue: every _d equals its _q)
+        mpend_q <= mpend_d;
+        mptr_q  <= mptr_d;
+        miptr_q <= miptr_d;
+        mph_q   <= mph_d;
+        mcph_q  <= mcph_d;
+        mirq_q  <= mirq_d;
+        mrun_q  <= mrun_d;
+        tf_rd_q <= tf_rd_d;
+        tf_wr_q <= tf_wr_d;
+        now_q   <= now_n;
+      end
     end
   end
 
@@ -573,7 +588,7 @@ module nictx_cpl #(
       wr_addr_q  <= '0;
       wr_data_q  <= '0;
       wr_len_q   <= '0;
-    end else begin
+    end else if (s_act) begin  // (otherwise every _d equals its _q)
       head_q     <= head_d;
       hphase_q   <= hphase_d;
       wb_cnt_q   <= wb_cnt_d;
