@@ -234,23 +234,42 @@ module nictx_dma_rd #(
   logic            tag_avail, use_fresh, in_budget, load, last_chunk;
   logic [TagW-1:0] tag_sel;
 
+  // (Only while a read is being split: otherwise nothing issues.)
   always_comb begin
-    mrrs    = 13'd1 << mrrs_log2_i;
-    room    = mrrs - (cur_addr_q[12:0] & (mrrs - 13'd1));
-    chunk14 = ({1'b0, room} < cur_rem_q) ? {1'b0, room} : cur_rem_q;
-    chunk   = chunk14[12:0];
-    last_chunk = chunk14 == cur_rem_q;
+    mrrs       = '0;
+    room       = '0;
+    chunk14    = '0;
+    chunk      = '0;
+    last_chunk = 1'b0;
+    use_fresh  = 1'b0;
+    tag_avail  = 1'b0;
+    tag_sel    = '0;
+    in_budget  = 1'b0;
+    load       = 1'b0;
+    stall_o    = 1'b0;
+    fl_pop     = 1'b0;
+    if (cur_valid_q) begin
+      mrrs    = 13'd1 << mrrs_log2_i;
+      room    = mrrs - (cur_addr_q[12:0] & (mrrs - 13'd1));
+      chunk14 = ({1'b0, room} < cur_rem_q) ? {1'b0, room} : cur_rem_q;
+      chunk   = chunk14[12:0];
+      last_chunk = chunk14 == cur_rem_q;
 
-    use_fresh = fresh_q < NumTags[8:0];
-    tag_avail = use_fresh || fl_rvalid;
-    tag_sel   = use_fresh ? fresh_q[TagW-1:0] : fl_rdata;
-    in_budget    = out_q < max_tags_i &&
-                (max_rd_bytes_i == '0 || obytes_q + {8'd0, chunk} <= max_rd_bytes_i);
-    load      = cur_valid_q && tag_avail && in_budget && ret_wready &&
-                (!mrd_valid_q || mrd_ready_i);
-    stall_o   = cur_valid_q && !(tag_avail && in_budget);
-    fl_pop    = load && !use_fresh;
+      use_fresh = fresh_q < NumTags[8:0];
+      tag_avail = use_fresh || fl_rvalid;
+      tag_sel   = use_fresh ? fresh_q[TagW-1:0] : fl_rdata;
+      in_budget = out_q < max_tags_i &&
+                  (max_rd_bytes_i == '0 || obytes_q + {8'd0, chunk} <= max_rd_bytes_i);
+      load      = tag_avail && in_budget && ret_wready && (!mrd_valid_q || mrd_ready_i);
+      stall_o   = !(tag_avail && in_budget);
+      fl_pop    = load && !use_fresh;
+    end
   end
+
+  // A read is split or offered, an MRd is out, or the oldest retires: only
+  // then can the read and MRd registers and the counts change.
+  logic r_act;
+  assign r_act = cur_valid_q || req_valid_i != '0 || mrd_valid_q || ret_done;
 
   always_comb begin
     cur_valid_d = cur_valid_q;
@@ -423,22 +442,27 @@ module nictx_dma_rd #(
       fresh_q     <= '0;
       rerr_q      <= 1'b0;
     end else begin
-      cur_valid_q <= cur_valid_d;
-      cur_dest_q  <= cur_dest_d;
-      cur_addr_q  <= cur_addr_d;
-      cur_rem_q   <= cur_rem_d;
-      cur_wptr_q  <= cur_wptr_d;
-      mrd_valid_q <= mrd_valid_d;
-      mrd_addr_q  <= mrd_addr_d;
-      mrd_len_q   <= mrd_len_d;
-      mrd_tag_q   <= mrd_tag_d;
-      mrd_dest_q  <= mrd_dest_d;
-      wait_q      <= wait_d;
-      to_fired_q  <= to_fired_d;
-      out_q       <= out_d;
-      obytes_q    <= obytes_d;
-      fresh_q     <= fresh_d;
-      rerr_q      <= rerr_d;
+      // (Enables: on other clocks every _d equals its _q.)
+      if (r_act) begin
+        cur_valid_q <= cur_valid_d;
+        cur_dest_q  <= cur_dest_d;
+        cur_addr_q  <= cur_addr_d;
+        cur_rem_q   <= cur_rem_d;
+        cur_wptr_q  <= cur_wptr_d;
+        mrd_valid_q <= mrd_valid_d;
+        mrd_addr_q  <= mrd_addr_d;
+        mrd_len_q   <= mrd_len_d;
+        mrd_tag_q   <= mrd_tag_d;
+        mrd_dest_q  <= mrd_dest_d;
+        out_q       <= out_d;
+        obytes_q    <= obytes_d;
+        fresh_q     <= fresh_d;
+        rerr_q      <= rerr_d;
+      end
+      if (restart || counting) begin
+        wait_q      <= wait_d;
+        to_fired_q  <= to_fired_d;
+      end
     end
   end
 
