@@ -207,22 +207,29 @@ module nictx_cpl #(
   );
 
   always_comb begin
-    unique case (cpl_mode_i)
-      nictx_reg_pkg::CplModeDescWb: wb_on = wb_thresh_i != '0;
-      nictx_reg_pkg::CplModeCq:     wb_on = wb_thresh_i != '0 && cq_base_i != '0;
-      default:                      wb_on = wb_thresh_i != '0 && wb_addr_i != '0;
-    endcase
-    irq_on  = irq_thresh_i != '0 || irq_timer_i != '0;
-    at_tail = head_q == tail_i;
     // An interrupt is due; it waits for a completion write that covers
     // every completion so far (one already waiting to go out may not).
     // (A message held by the mask takes later ones into it: one message.)
-    irq_trig = irq_on && (!irq_pend_q || msix_mask_i[0]) && irq_cnt_q != '0 &&
-               ((irq_thresh_i != '0 && irq_cnt_q >= irq_thresh_i) ||
-                (irq_timer_i != '0 && tmr_run_q && tmr_q == '0));
+    // Each is worked out only when it can be due (completions counted).
+    irq_on   = irq_thresh_i != '0 || irq_timer_i != '0;
+    irq_trig = 1'b0;
+    if (irq_on && irq_cnt_q != '0 && (!irq_pend_q || msix_mask_i[0])) begin
+      irq_trig = (irq_thresh_i != '0 && irq_cnt_q >= irq_thresh_i) ||
+                 (irq_timer_i != '0 && tmr_run_q && tmr_q == '0);
+    end
+    wb_on   = 1'b0;  // (read only with wb_cnt_q != 0)
+    at_tail = 1'b0;
+    wb_due  = 1'b0;
+    if (wb_cnt_q != '0) begin
+      unique case (cpl_mode_i)
+        nictx_reg_pkg::CplModeDescWb: wb_on = wb_thresh_i != '0;
+        nictx_reg_pkg::CplModeCq:     wb_on = wb_thresh_i != '0 && cq_base_i != '0;
+        default:                      wb_on = wb_thresh_i != '0 && wb_addr_i != '0;
+      endcase
+      at_tail = head_q == tail_i;
+      wb_due  = wb_on && !wb_pend_q && (wb_cnt_q >= wb_thresh_i || at_tail || irq_trig);
+    end
     irq_due = irq_trig && !(wb_on && wb_pend_q && wb_cnt_q != '0);
-    wb_due  = wb_on && !wb_pend_q && wb_cnt_q != '0 &&
-              (wb_cnt_q >= wb_thresh_i || at_tail || irq_trig);
     tmr_dec = tmr_run_q && tmr_q != '0;
     // Something of the single-queue state or of the output register may
     // change on this clock: only then is the next state computed and taken
@@ -555,15 +562,18 @@ module nictx_cpl #(
   end
   always_comb begin
     logic [23:0] w_s, w_m;
-    w_s = '1;
-    w_m = '1;
-    if (tmr_run_q) w_s = (tmr_q >= 24'd2) ? tmr_q - 24'd2 : '0;
-    if (tf_any) begin
-      w_m = '0;
-      if (tf_live && !tf_left[TdW-1] && tf_left >= TdW'(2))
-        w_m = (tf_left - TdW'(2) > TdW'(24'hFF_FFFD)) ? 24'hFF_FFFD : 24'(tf_left - TdW'(2));
+    w_s    = '1;
+    w_m    = '1;
+    wake_o = '1;  // (no timer runs)
+    if (tmr_run_q || tf_any) begin
+      if (tmr_run_q) w_s = (tmr_q >= 24'd2) ? tmr_q - 24'd2 : '0;
+      if (tf_any) begin
+        w_m = '0;
+        if (tf_live && !tf_left[TdW-1] && tf_left >= TdW'(2))
+          w_m = (tf_left - TdW'(2) > TdW'(24'hFF_FFFD)) ? 24'hFF_FFFD : 24'(tf_left - TdW'(2));
+      end
+      wake_o = (w_s < w_m) ? w_s : w_m;
     end
-    wake_o = (w_s < w_m) ? w_s : w_m;
   end
   assign idle_o     = !wr_valid_q && !wb_pend_q && !(irq_pend_q && !msix_mask_i[0]) &&
                       !wb_due && !irq_due && mpend_q == '0 && (mirq_q & ~msix_mask_i) == '0;
