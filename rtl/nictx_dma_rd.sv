@@ -131,17 +131,17 @@ module nictx_dma_rd #(
   localparam int unsigned TagW = $clog2(NumTags);
 
   // Read being split into MRds.
-  logic        cur_valid_d, cur_valid_q;
-  logic        cur_dest_d, cur_dest_q;
-  logic [63:0] cur_addr_d, cur_addr_q;
-  logic [13:0] cur_rem_d, cur_rem_q;
-  logic [PtrW-1:0] cur_wptr_d, cur_wptr_q;
+  logic        cur_valid_q;
+  logic        cur_dest_q;
+  logic [63:0] cur_addr_q;
+  logic [13:0] cur_rem_q;
+  logic [PtrW-1:0] cur_wptr_q;
   // Registered MRd output.
-  logic        mrd_valid_d, mrd_valid_q;
-  logic [63:0] mrd_addr_d, mrd_addr_q;
-  logic [12:0] mrd_len_d, mrd_len_q;
-  logic [7:0]  mrd_tag_d, mrd_tag_q;
-  logic        mrd_dest_d, mrd_dest_q;
+  logic        mrd_valid_q;
+  logic [63:0] mrd_addr_q;
+  logic [12:0] mrd_len_q;
+  logic [7:0]  mrd_tag_q;
+  logic        mrd_dest_q;
   // Per-tag fields, written like small RAMs (one write from the issue
   // side to a free tag, one from the completion side to a busy tag, one
   // from the retire side to the oldest tag), none reset: a tag's entries
@@ -158,9 +158,9 @@ module nictx_dma_rd #(
   logic        rerr_d, rerr_q;       // an earlier MRd of the retiring read had one
 
   // Outstanding MRds and requested bytes (for the limits).
-  logic [8:0]  out_d, out_q;
-  logic [20:0] obytes_d, obytes_q;
-  logic [8:0]  fresh_d, fresh_q;  // tags never used yet: fresh_q..NumTags-1
+  logic [8:0]  out_q;
+  logic [20:0] obytes_q;
+  logic [8:0]  fresh_q;  // tags never used yet: fresh_q..NumTags-1
 
   // Retire order FIFO: {tag, last, dest, bytes}.
   localparam int unsigned RetW = TagW + 2 + 13;
@@ -266,53 +266,24 @@ module nictx_dma_rd #(
     end
   end
 
-  // A read is split or offered, an MRd is out, or the oldest retires: only
-  // then can the read and MRd registers and the counts change.
-  logic r_act;
-  assign r_act = cur_valid_q || req_valid_i != '0 || mrd_valid_q || ret_done;
-
+  // Outputs and FIFO handshakes of this clock; the registers' next values
+  // are written in the clocked block below under the same conditions.
+  logic accept;  // a new read is taken
   always_comb begin
-    cur_valid_d = cur_valid_q;
-    cur_dest_d  = cur_dest_q;
-    cur_addr_d  = cur_addr_q;
-    cur_rem_d   = cur_rem_q;
-    cur_wptr_d  = cur_wptr_q;
-    mrd_valid_d = mrd_valid_q;
-    mrd_addr_d  = mrd_addr_q;
-    mrd_len_d   = mrd_len_q;
-    mrd_tag_d   = mrd_tag_q;
-    mrd_dest_d  = mrd_dest_q;
-    out_d       = out_q;
-    obytes_d    = obytes_q;
-    fresh_d     = fresh_q;
-    req_ready_o = 2'b00;
-    ret_wvalid  = 1'b0;
-    ret_wdata   = '0;
-    ret_rready  = 1'b0;
+    req_ready_o  = 2'b00;
+    accept       = 1'b0;
+    ret_wvalid   = 1'b0;
+    ret_wdata    = '0;
+    ret_rready   = 1'b0;
     done_valid_o = 1'b0;
     done_dest_o  = 1'b0;
     done_err_o   = 1'b0;
     rerr_d       = rerr_q;
 
-    if (mrd_valid_q && mrd_ready_i) mrd_valid_d = 1'b0;
-
     // Issue one MRd chunk.
     if (load) begin
-      mrd_valid_d = 1'b1;
-      mrd_addr_d  = cur_addr_q;
-      mrd_len_d   = chunk;
-      mrd_tag_d   = '0;
-      mrd_tag_d[TagW-1:0] = tag_sel;
-      mrd_dest_d  = cur_dest_q;
       ret_wvalid = 1'b1;
       ret_wdata  = {tag_sel, last_chunk, cur_dest_q, chunk};
-      out_d      = out_d + 9'd1;
-      obytes_d   = obytes_d + {8'd0, chunk};
-      if (use_fresh) fresh_d = fresh_q + 9'd1;
-      cur_addr_d = cur_addr_q + {51'd0, chunk};
-      cur_rem_d  = cur_rem_q - chunk14;
-      cur_wptr_d = cur_wptr_q + PtrW'(chunk);
-      if (last_chunk) cur_valid_d = 1'b0;
     end
 
     // Accept a new read when idle, or in the cycle the current one's last
@@ -321,20 +292,12 @@ module nictx_dma_rd #(
     if (!cur_valid_q || (load && last_chunk)) begin
       req_ready_o[1] = 1'b1;
       req_ready_o[0] = !req_valid_i[1];
-      if (req_valid_i[1] || req_valid_i[0]) begin
-        cur_valid_d = 1'b1;
-        cur_dest_d  = req_valid_i[1];
-        cur_addr_d  = req_valid_i[1] ? req_addr_i[127:64] : req_addr_i[63:0];
-        cur_rem_d   = req_valid_i[1] ? req_len_i[27:14]   : req_len_i[13:0];
-        cur_wptr_d  = req_valid_i[1] ? req_wptr_i[2*PtrW-1:PtrW] : req_wptr_i[PtrW-1:0];
-      end
+      accept         = req_valid_i[1] || req_valid_i[0];
     end
 
     // Retire the oldest MRd once all its data is in.
     if (ret_done) begin
       ret_rready   = 1'b1;
-      out_d        = out_d - 9'd1;
-      obytes_d     = obytes_d - {8'd0, ret_bytes};
       done_valid_o = ret_last;
       done_dest_o  = ret_dest;
       done_err_o   = ret_last && (rerr_q || terr_mem[ret_tag]);
@@ -442,23 +405,33 @@ module nictx_dma_rd #(
       fresh_q     <= '0;
       rerr_q      <= 1'b0;
     end else begin
-      // (Enables: on other clocks every _d equals its _q.)
-      if (r_act) begin
-        cur_valid_q <= cur_valid_d;
-        cur_dest_q  <= cur_dest_d;
-        cur_addr_q  <= cur_addr_d;
-        cur_rem_q   <= cur_rem_d;
-        cur_wptr_q  <= cur_wptr_d;
-        mrd_valid_q <= mrd_valid_d;
-        mrd_addr_q  <= mrd_addr_d;
-        mrd_len_q   <= mrd_len_d;
-        mrd_tag_q   <= mrd_tag_d;
-        mrd_dest_q  <= mrd_dest_d;
-        out_q       <= out_d;
-        obytes_q    <= obytes_d;
-        fresh_q     <= fresh_d;
-        rerr_q      <= rerr_d;
+      // The read being split, the MRd output and the counts: written
+      // only on the clocks that change them.
+      if (mrd_valid_q && mrd_ready_i) mrd_valid_q <= 1'b0;
+      if (load) begin
+        mrd_valid_q <= 1'b1;
+        mrd_addr_q  <= cur_addr_q;
+        mrd_len_q   <= chunk;
+        mrd_tag_q   <= 8'(tag_sel);
+        mrd_dest_q  <= cur_dest_q;
+        if (use_fresh) fresh_q <= fresh_q + 9'd1;
+        cur_addr_q  <= cur_addr_q + {51'd0, chunk};
+        cur_rem_q   <= cur_rem_q - chunk14;
+        cur_wptr_q  <= cur_wptr_q + PtrW'(chunk);
+        if (last_chunk) cur_valid_q <= 1'b0;
       end
+      if (accept) begin
+        cur_valid_q <= 1'b1;
+        cur_dest_q  <= req_valid_i[1];
+        cur_addr_q  <= req_valid_i[1] ? req_addr_i[127:64] : req_addr_i[63:0];
+        cur_rem_q   <= req_valid_i[1] ? req_len_i[27:14]   : req_len_i[13:0];
+        cur_wptr_q  <= req_valid_i[1] ? req_wptr_i[2*PtrW-1:PtrW] : req_wptr_i[PtrW-1:0];
+      end
+      if (load || ret_done) begin
+        out_q    <= out_q + {8'd0, load} - {8'd0, ret_done};
+        obytes_q <= obytes_q + (load ? {8'd0, chunk} : 21'd0) - (ret_done ? {8'd0, ret_bytes} : 21'd0);
+      end
+      if (ret_done) rerr_q <= rerr_d;
       if (restart || counting) begin
         wait_q      <= wait_d;
         to_fired_q  <= to_fired_d;
