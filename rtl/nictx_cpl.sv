@@ -161,8 +161,8 @@ module nictx_cpl #(
   logic [NumQueues-1:0] mcph_d, mcph_q;    // CQ phase
   logic [NumQueues-1:0] mirq_d, mirq_q;    // an interrupt is due
   logic [NumQueues-1:0] mrun_d, mrun_q;    // the moderation timer runs
-  logic [QW-1:0] mptr_d, mptr_q;        // round robin over the pending writes
-  logic [QW-1:0] miptr_d, miptr_q;      // ... and the due interrupts
+  logic [QW-1:0] mptr_q;                // round robin over the pending writes
+  logic [QW-1:0] miptr_q;               // ... and the due interrupts
   logic [QW-1:0] mw_q, mi_q;
   logic          mw_any, mi_any, m_free, m_send, mi_send, m_due, m_wr_on;
   logic [15:0]   m_mask, m_head, m_cnt, m_rc, m_ic;
@@ -173,10 +173,8 @@ module nictx_cpl #(
   // Timer FIFO: queue and deadline per entry, in deadline order.
   logic [QW-1:0]  tf_q_m  [NP];
   logic [TdW-1:0] tf_dl_m [NP];
-  logic [PW:0]    tf_rd_d, tf_rd_q, tf_wr_d, tf_wr_q;  // pointers, one wrap bit
-  logic [TdW-1:0] now_d, now_q;         // free-running cycle count (multi_i)
-  logic [TdW-1:0] now_n;                // now_d and the clocks left out (skip_i)
-  logic [23:0]    tmr_n;                // tmr_d and the clocks left out
+  logic [PW:0]    tf_rd_q, tf_wr_q;     // pointers, one wrap bit
+  logic [TdW-1:0] now_q;                // free-running cycle count (multi_i)
   logic           tmr_dec;              // tmr_d is the count-down's (no start, no stop)
   logic [QW-1:0]  tf_hq;                // the head entry's queue
   logic [TdW-1:0] tf_dl, tf_left;       // ... its deadline, cycles to it
@@ -391,17 +389,11 @@ module nictx_cpl #(
     tf_live   = 1'b0;
     tf_pop    = 1'b0;
     mpend_d   = mpend_q;
-    mptr_d    = mptr_q;
-    miptr_d   = miptr_q;
     mph_d     = mph_q;
     mcph_d    = mcph_q;
     mirq_d    = mirq_q;
     mrun_d    = mrun_q;
-    tf_rd_d   = tf_rd_q;
-    tf_wr_d   = tf_wr_q;
-    now_d     = now_q;
     if (multi_i) begin  // (only then: one queue skips all of this)
-      now_d  = now_q + 1'b1;
       m_free = (!wr_valid_q || wr_ready_i) && !wb_pend_q && !irq_pend_q;
       m_send  = mw_any && m_free;
       mi_send = !mw_any && mi_any && m_free;
@@ -412,14 +404,12 @@ module nictx_cpl #(
       w_ph    = mhead_m[mw_q] == '0 ? !mph_q[mw_q] : mph_q[mw_q];
       if (m_send) begin
         mpend_d[mw_q] = 1'b0;
-        mptr_d        = mw_q + 1'b1;
         if (cpl_mode_i == nictx_reg_pkg::CplModeCq) begin
           if (mpi_m[mw_q] == w_cmask) mcph_d[mw_q] = !mcph_q[mw_q];
         end
       end
       if (mi_send) begin
         mirq_d[mi_q] = 1'b0;
-        miptr_d      = mi_q + 1'b1;
       end
 
       // The timer FIFO's head: dropped if its timer was stopped since,
@@ -470,9 +460,6 @@ module nictx_cpl #(
       if (m_due || m_force_c) mpend_d[pkt_q_i] = 1'b1;
       if (m_force_t) mpend_d[tf_hq] = 1'b1;
       if (m_start) mrun_d[pkt_q_i] = 1'b1;
-
-      if (tf_pop) tf_rd_d = tf_rd_q + 1'b1;
-      if (m_start) tf_wr_d = tf_wr_q + 1'b1;
     end
   end
 
@@ -522,15 +509,16 @@ module nictx_cpl #(
       end
       if (multi_i) begin  // (one queue: every _d equals its _q)
         mpend_q <= mpend_d;
-        mptr_q  <= mptr_d;
-        miptr_q <= miptr_d;
+        // (the pointers and the cycle count: written where they move)
+        if (m_send) mptr_q <= mw_q + 1'b1;
+        if (mi_send) miptr_q <= mi_q + 1'b1;
+        if (tf_pop) tf_rd_q <= tf_rd_q + 1'b1;
+        if (m_start) tf_wr_q <= tf_wr_q + 1'b1;
+        now_q   <= now_q + 1'b1 + TdW'(skip_i);
         mph_q   <= mph_d;
         mcph_q  <= mcph_d;
         mirq_q  <= mirq_d;
         mrun_q  <= mrun_d;
-        tf_rd_q <= tf_rd_d;
-        tf_wr_q <= tf_wr_d;
-        now_q   <= now_n;
       end
     end
   end
@@ -555,11 +543,6 @@ module nictx_cpl #(
   // count gains them.  wake_o from the registers (behind by skip_i, as the
   // harness knows): two short of the single timer's expiry or the FIFO
   // head's deadline.
-  always_comb begin
-    tmr_n = tmr_d;
-    if (tmr_dec) tmr_n = (tmr_d > skip_i) ? tmr_d - skip_i : '0;
-    now_n = multi_i ? now_d + TdW'(skip_i) : now_d;
-  end
   always_comb begin
     logic [23:0] w_s, w_m;
     w_s    = '1;
@@ -611,7 +594,9 @@ module nictx_cpl #(
       cq_ph_q    <= cq_ph_d;
       irq_pend_q <= irq_pend_d;
       tmr_run_q  <= tmr_run_d;
-      tmr_q      <= tmr_n;
+      // (the count-down also loses the clocks left out: skip_i)
+      if (tmr_dec) tmr_q <= (tmr_d > skip_i) ? tmr_d - skip_i : '0;
+      else         tmr_q <= tmr_d;
       wr_valid_q <= wr_valid_d;
       wr_addr_q  <= wr_addr_d;
       wr_data_q  <= wr_data_d;

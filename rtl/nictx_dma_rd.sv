@@ -225,8 +225,8 @@ module nictx_dma_rd #(
   assign unexp_o  = cpl_valid_i && !cpl_take;
 
   // Cycles the oldest MRd has waited for its data; saturates at the timeout.
-  logic [23:0] wait_d, wait_q;
-  logic        to_fired_d, to_fired_q;
+  logic [23:0] wait_q;
+  logic        to_fired_q;
 
   // Split arithmetic, tag choice and limits.
   logic [12:0]     mrrs, chunk, room;
@@ -308,30 +308,18 @@ module nictx_dma_rd #(
   // Completion timeout of the oldest MRd.
   logic counting, restart;
   always_comb begin
-    to_fired_d = to_fired_q;
     timeout_o  = 1'b0;
     counting   = ret_rvalid && cpl_timeout_i != '0 && !to_fired_q;
     restart    = !ret_rvalid || ret_rready;  // a new oldest MRd (or none) starts its wait
     wake_o     = '1;
-    if (restart) begin
-      to_fired_d = 1'b0;
-    end else if (counting) begin
+    if (!restart && counting) begin
       if (wait_q >= cpl_timeout_i) begin
         timeout_o  = 1'b1;
-        to_fired_d = 1'b1;
       end else begin
         wake_o = (cpl_timeout_i - wait_q > 24'd1) ? cpl_timeout_i - wait_q - 24'd2 : '0;
       end
     end
     wait_o = !cur_valid_q && !mrd_valid_q && !ret_rready && !timeout_o;
-  end
-
-  // The wait register alone takes skip_i (clocks left out count as waited),
-  // so only this block follows the input.
-  always_comb begin
-    wait_d = wait_q;
-    if (restart) wait_d = '0;
-    else if (counting && !timeout_o) wait_d = wait_q + 24'd1 + skip_i;
   end
 
   assign cpl_ready_o = 1'b1;
@@ -432,9 +420,15 @@ module nictx_dma_rd #(
         obytes_q <= obytes_q + (load ? {8'd0, chunk} : 21'd0) - (ret_done ? {8'd0, ret_bytes} : 21'd0);
       end
       if (ret_done) rerr_q <= rerr_d;
-      if (restart || counting) begin
-        wait_q      <= wait_d;
-        to_fired_q  <= to_fired_d;
+      // The wait: it starts over with a new oldest MRd, fires once, and
+      // alone takes skip_i (clocks left out count as waited), at the edge.
+      if (restart) begin
+        wait_q     <= '0;
+        to_fired_q <= 1'b0;
+      end else if (timeout_o) begin
+        to_fired_q <= 1'b1;
+      end else if (counting) begin
+        wait_q     <= wait_q + 24'd1 + skip_i;
       end
     end
   end
