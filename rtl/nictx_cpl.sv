@@ -151,10 +151,12 @@ module nictx_cpl #(
   localparam int unsigned PW  = NumQueues > 1 ? QW : 1;
   localparam int unsigned TdW = 26;     // deadlines: IRQ_TIMER + 1 < 2^25 cycles ahead
   logic [15:0] mhead_m [NumQueues];     // head per queue
-  logic [15:0] mcnt_m  [NumQueues];     // completions since the last write was due
+  // {completions since the last write was due, completions not yet
+  // signalled}: one word per queue, written together (fewer write ports)
+  logic [31:0] mcic_m  [NumQueues];
+  logic [31:0] c_cic;                   // ... pkt_q_i's
   logic [15:0] mrc_m   [NumQueues];     // completions since the last write went out
   logic [15:0] mpi_m   [NumQueues];     // CQ producer index
-  logic [15:0] micnt_m [NumQueues];     // completions not yet signalled
   logic [TdW-1:0] mdl_m [NumQueues];    // the running timer's deadline
   logic [NumQueues-1:0] mpend_d, mpend_q;  // a completion write is due
   logic [NumQueues-1:0] mph_d, mph_q;      // phase of the slot at the head
@@ -171,8 +173,7 @@ module nictx_cpl #(
   logic          m_start, m_trig_c, m_trig_t, m_force_c, m_force_t;
   logic [NumQueues-1:0] mi_req;
   // Timer FIFO: queue and deadline per entry, in deadline order.
-  logic [QW-1:0]  tf_q_m  [NP];
-  logic [TdW-1:0] tf_dl_m [NP];
+  logic [QW+TdW-1:0] tf_m [NP];         // {queue, deadline}
   logic [PW:0]    tf_rd_q, tf_wr_q;     // pointers, one wrap bit
   logic [TdW-1:0] now_q;                // free-running cycle count (multi_i)
   logic           tmr_dec;              // tmr_d is the count-down's (no start, no stop)
@@ -363,6 +364,7 @@ module nictx_cpl #(
   // multi_i: one queue skips all of this.
   always_comb begin
     m_free    = 1'b0;
+    c_cic     = '0;
     m_send    = 1'b0;
     mi_send   = 1'b0;
     m_mask    = '0;
@@ -414,22 +416,22 @@ module nictx_cpl #(
 
       // The timer FIFO's head: dropped if its timer was stopped since,
       // fired when its deadline is reached.
+      c_cic   = mcic_m[pkt_q_i];
       tf_any  = tf_rd_q != tf_wr_q;
       tf_full = tf_rd_q[PW] != tf_wr_q[PW] && tf_rd_q[PW-1:0] == tf_wr_q[PW-1:0];
-      tf_hq   = tf_q_m[tf_rd_q[PW-1:0]];
-      tf_dl   = tf_dl_m[tf_rd_q[PW-1:0]];
+      {tf_hq, tf_dl} = tf_m[tf_rd_q[PW-1:0]];
       tf_left = tf_dl - now_q;  // cycles to the deadline; top bit set once reached
       tf_live = tf_any && mrun_q[tf_hq] && mdl_m[tf_hq] == tf_dl;
       // (a timer about to start with the FIFO full takes the head's place)
       tf_pop  = tf_any && (!tf_live || tf_left == '0 || tf_left[TdW-1] ||
-                           (tf_full && pkt_done_i && micnt_m[pkt_q_i] == '0 && irq_timer_i != '0));
+                           (tf_full && pkt_done_i && c_cic[15:0] == '0 && irq_timer_i != '0));
 
       if (pkt_done_i) begin
         m_mask  = 16'((17'd1 << c_ring_log2_i) - 17'd1);
         m_head  = (mhead_m[pkt_q_i] + 16'd1) & m_mask;
-        m_cnt   = mcnt_m[pkt_q_i] + 16'd1;
+        m_cnt   = c_cic[31:16] + 16'd1;
         m_rc    = ((m_send && mw_q == pkt_q_i) ? 16'd0 : mrc_m[pkt_q_i]) + 16'd1;
-        m_ic    = micnt_m[pkt_q_i] + 16'd1;
+        m_ic    = c_cic[15:0] + 16'd1;
         unique case (cpl_mode_i)
           nictx_reg_pkg::CplModeDescWb: m_wr_on = wb_thresh_i != '0;
           nictx_reg_pkg::CplModeCq:     m_wr_on = wb_thresh_i != '0 && c_cq_base_i != '0;
@@ -441,7 +443,7 @@ module nictx_cpl #(
         // in the same cycle; else the first completion starts its timer.
         m_trig_c = (irq_thresh_i != '0 && m_ic >= irq_thresh_i) ||
                    (tf_pop && tf_live && tf_hq == pkt_q_i);
-        m_start  = !m_trig_c && micnt_m[pkt_q_i] == '0 && irq_timer_i != '0;
+        m_start  = !m_trig_c && c_cic[15:0] == '0 && irq_timer_i != '0;
       end
       m_trig_t = tf_pop && tf_live && !(pkt_done_i && tf_hq == pkt_q_i);
 
@@ -467,15 +469,13 @@ module nictx_cpl #(
     if (!rst_ni) begin
       for (int unsigned q = 0; q < NumQueues; q++) begin
         mhead_m[q] <= '0;
-        mcnt_m[q]  <= '0;
+        mcic_m[q]  <= '0;
         mrc_m[q]   <= '0;
         mpi_m[q]   <= '0;
-        micnt_m[q] <= '0;
         mdl_m[q]   <= '0;
       end
       for (int unsigned e = 0; e < NP; e++) begin
-        tf_q_m[e]  <= '0;
-        tf_dl_m[e] <= '0;
+        tf_m[e] <= '0;
       end
       mpend_q <= '0;
       mptr_q  <= '0;
@@ -493,19 +493,18 @@ module nictx_cpl #(
         if (cpl_mode_i == nictx_reg_pkg::CplModeCq) mpi_m[mw_q] <= (mpi_m[mw_q] + 16'd1) & w_cmask;
       end
       if (m_trig_t) begin
-        micnt_m[tf_hq] <= '0;
-        if (m_force_t) mcnt_m[tf_hq] <= '0;
+        // its count not yet signalled starts over (and the write count
+        // too, with the write forced)
+        mcic_m[tf_hq] <= mcic_m[tf_hq] & (m_force_t ? 32'h0 : 32'hFFFF_0000);
       end
       if (multi_i && pkt_done_i) begin
         mhead_m[pkt_q_i] <= m_head;
-        mcnt_m[pkt_q_i]  <= (m_due || m_force_c) ? 16'd0 : m_cnt;
         mrc_m[pkt_q_i]   <= m_rc;
-        micnt_m[pkt_q_i] <= m_trig_c ? 16'd0 : m_ic;
+        mcic_m[pkt_q_i]  <= {(m_due || m_force_c) ? 16'd0 : m_cnt, m_trig_c ? 16'd0 : m_ic};
       end
       if (m_start) begin
         mdl_m[pkt_q_i]                <= now_q + TdW'(irq_timer_i) + 1'b1;
-        tf_q_m[tf_wr_q[PW-1:0]]       <= pkt_q_i;
-        tf_dl_m[tf_wr_q[PW-1:0]]      <= now_q + TdW'(irq_timer_i) + 1'b1;
+        tf_m[tf_wr_q[PW-1:0]]         <= {pkt_q_i, now_q + TdW'(irq_timer_i) + 1'b1};
       end
       if (multi_i) begin  // (one queue: every _d equals its _q)
         mpend_q <= mpend_d;
