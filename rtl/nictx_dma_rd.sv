@@ -151,8 +151,12 @@ module nictx_dma_rd #(
   // clock of the simulation.)
   logic        tbusy_mem [NumTags];  // an MRd is outstanding (with tag < fresh_q)
   logic        tdone_mem [NumTags];  // all its data is in
-  logic [PtrW-1:0] twptr_mem [NumTags];  // byte pointer of the next beat's lane 0
-  logic [12:0] trem_mem [NumTags];   // bytes still to come
+  // {byte pointer of the next beat's lane 0, bytes still to come}: one
+  // word, written together (one write port each side instead of two)
+  logic [PtrW+12:0] tpr_mem [NumTags];
+  logic [PtrW+12:0] tpr;             // ctag's
+  logic [PtrW-1:0]  twptr;
+  logic [12:0]      trem;
   logic        tdest_mem [NumTags];  // requester
   logic        terr_mem [NumTags];   // a completion had an error status
   logic        rerr_d, rerr_q;       // an earlier MRd of the retiring read had one
@@ -220,7 +224,9 @@ module nictx_dma_rd #(
   assign ctag     = cpl_tag_i[TagW-1:0];
   assign cpl_take = cpl_valid_i && 32'(cpl_tag_i) < NumTags &&
                     {1'b0, cpl_tag_i} < fresh_q && tbusy_mem[ctag];
-  assign cpl_done = cpl_take && cpl_eop_i && trem_mem[ctag] == cpl_len_i;
+  assign tpr      = tpr_mem[ctag];
+  assign {twptr, trem} = tpr;
+  assign cpl_done = cpl_take && cpl_eop_i && trem == cpl_len_i;
   assign ret_done = ret_rvalid && tdone_mem[ret_tag];
   assign unexp_o  = cpl_valid_i && !cpl_take;
 
@@ -330,18 +336,14 @@ module nictx_dma_rd #(
   // tag retires only once its last completion has been taken.)
   always_ff @(posedge clk_i) begin
     if (load) begin
-      twptr_mem[tag_sel] <= cur_wptr_q - PtrW'(cur_addr_q[LaneW-1:0]);
-      trem_mem[tag_sel]  <= chunk;
+      tpr_mem[tag_sel]   <= {cur_wptr_q - PtrW'(cur_addr_q[LaneW-1:0]), chunk};
       tdest_mem[tag_sel] <= cur_dest_q;
       terr_mem[tag_sel]  <= 1'b0;
       tbusy_mem[tag_sel] <= 1'b1;
       tdone_mem[tag_sel] <= 1'b0;
     end
     if (cpl_take && cpl_err_i) terr_mem[ctag] <= 1'b1;
-    if (cpl_take) begin
-      twptr_mem[ctag] <= twptr_mem[ctag] + PtrW'(DataBytes);
-      if (cpl_eop_i) trem_mem[ctag] <= trem_mem[ctag] - cpl_len_i;
-    end
+    if (cpl_take) tpr_mem[ctag] <= {twptr + PtrW'(DataBytes), cpl_eop_i ? trem - cpl_len_i : trem};
     if (cpl_done) tdone_mem[ctag] <= 1'b1;
     if (ret_rready) begin
       tbusy_mem[ret_tag] <= 1'b0;
@@ -350,7 +352,7 @@ module nictx_dma_rd #(
   end
 
   assign wr_dest_o   = tdest_mem[ctag];
-  assign wr_ptr_o    = twptr_mem[ctag];
+  assign wr_ptr_o    = twptr;
   assign wr_data_o   = cpl_data_i;
 
   // The words of this beat that carry completion bytes: from the first
