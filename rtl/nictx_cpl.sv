@@ -143,7 +143,7 @@ module nictx_cpl #(
   logic [63:0] wr_data_d, wr_data_q;
   logic [3:0]  wr_len_d, wr_len_q;
   logic [15:0] mask, cq_mask, last;
-  logic        wb_on, irq_on, at_tail, wb_due, irq_trig, irq_due, last_ph;
+  logic        wb_on, irq_on, at_tail, wb_due, irq_trig, irq_due, last_ph, s_act;
   logic [31:0] dd_word;
 
   // Queues (multi_i)
@@ -151,18 +151,20 @@ module nictx_cpl #(
   localparam int unsigned PW  = NumQueues > 1 ? QW : 1;
   localparam int unsigned TdW = 26;     // deadlines: IRQ_TIMER + 1 < 2^25 cycles ahead
   logic [15:0] mhead_m [NumQueues];     // head per queue
-  logic [15:0] mcnt_m  [NumQueues];     // completions since the last write was due
+  // {completions since the last write was due, completions not yet
+  // signalled}: one word per queue, written together (fewer write ports)
+  logic [31:0] mcic_m  [NumQueues];
+  logic [31:0] c_cic;                   // ... pkt_q_i's
   logic [15:0] mrc_m   [NumQueues];     // completions since the last write went out
   logic [15:0] mpi_m   [NumQueues];     // CQ producer index
-  logic [15:0] micnt_m [NumQueues];     // completions not yet signalled
   logic [TdW-1:0] mdl_m [NumQueues];    // the running timer's deadline
   logic [NumQueues-1:0] mpend_d, mpend_q;  // a completion write is due
   logic [NumQueues-1:0] mph_d, mph_q;      // phase of the slot at the head
   logic [NumQueues-1:0] mcph_d, mcph_q;    // CQ phase
   logic [NumQueues-1:0] mirq_d, mirq_q;    // an interrupt is due
   logic [NumQueues-1:0] mrun_d, mrun_q;    // the moderation timer runs
-  logic [QW-1:0] mptr_d, mptr_q;        // round robin over the pending writes
-  logic [QW-1:0] miptr_d, miptr_q;      // ... and the due interrupts
+  logic [QW-1:0] mptr_q;                // round robin over the pending writes
+  logic [QW-1:0] miptr_q;               // ... and the due interrupts
   logic [QW-1:0] mw_q, mi_q;
   logic          mw_any, mi_any, m_free, m_send, mi_send, m_due, m_wr_on;
   logic [15:0]   m_mask, m_head, m_cnt, m_rc, m_ic;
@@ -171,12 +173,9 @@ module nictx_cpl #(
   logic          m_start, m_trig_c, m_trig_t, m_force_c, m_force_t;
   logic [NumQueues-1:0] mi_req;
   // Timer FIFO: queue and deadline per entry, in deadline order.
-  logic [QW-1:0]  tf_q_m  [NP];
-  logic [TdW-1:0] tf_dl_m [NP];
-  logic [PW:0]    tf_rd_d, tf_rd_q, tf_wr_d, tf_wr_q;  // pointers, one wrap bit
-  logic [TdW-1:0] now_d, now_q;         // free-running cycle count (multi_i)
-  logic [TdW-1:0] now_n;                // now_d and the clocks left out (skip_i)
-  logic [23:0]    tmr_n;                // tmr_d and the clocks left out
+  logic [QW+TdW-1:0] tf_m [NP];         // {queue, deadline}
+  logic [PW:0]    tf_rd_q, tf_wr_q;     // pointers, one wrap bit
+  logic [TdW-1:0] now_q;                // free-running cycle count (multi_i)
   logic           tmr_dec;              // tmr_d is the count-down's (no start, no stop)
   logic [QW-1:0]  tf_hq;                // the head entry's queue
   logic [TdW-1:0] tf_dl, tf_left;       // ... its deadline, cycles to it
@@ -207,28 +206,41 @@ module nictx_cpl #(
   );
 
   always_comb begin
-    mask    = 16'((17'd1 << ring_log2_i) - 17'd1);
-    cq_mask = 16'((17'd1 << cq_log2_i) - 17'd1);
-    unique case (cpl_mode_i)
-      nictx_reg_pkg::CplModeDescWb: wb_on = wb_thresh_i != '0;
-      nictx_reg_pkg::CplModeCq:     wb_on = wb_thresh_i != '0 && cq_base_i != '0;
-      default:                      wb_on = wb_thresh_i != '0 && wb_addr_i != '0;
-    endcase
-    irq_on  = irq_thresh_i != '0 || irq_timer_i != '0;
-    at_tail = head_q == tail_i;
     // An interrupt is due; it waits for a completion write that covers
     // every completion so far (one already waiting to go out may not).
     // (A message held by the mask takes later ones into it: one message.)
-    irq_trig = irq_on && (!irq_pend_q || msix_mask_i[0]) && irq_cnt_q != '0 &&
-               ((irq_thresh_i != '0 && irq_cnt_q >= irq_thresh_i) ||
-                (irq_timer_i != '0 && tmr_run_q && tmr_q == '0));
+    // Each is worked out only when it can be due (completions counted).
+    irq_on   = irq_thresh_i != '0 || irq_timer_i != '0;
+    irq_trig = 1'b0;
+    if (irq_on && irq_cnt_q != '0 && (!irq_pend_q || msix_mask_i[0])) begin
+      irq_trig = (irq_thresh_i != '0 && irq_cnt_q >= irq_thresh_i) ||
+                 (irq_timer_i != '0 && tmr_run_q && tmr_q == '0);
+    end
+    wb_on   = 1'b0;  // (read only with wb_cnt_q != 0)
+    at_tail = 1'b0;
+    wb_due  = 1'b0;
+    if (wb_cnt_q != '0) begin
+      unique case (cpl_mode_i)
+        nictx_reg_pkg::CplModeDescWb: wb_on = wb_thresh_i != '0;
+        nictx_reg_pkg::CplModeCq:     wb_on = wb_thresh_i != '0 && cq_base_i != '0;
+        default:                      wb_on = wb_thresh_i != '0 && wb_addr_i != '0;
+      endcase
+      at_tail = head_q == tail_i;
+      wb_due  = wb_on && !wb_pend_q && (wb_cnt_q >= wb_thresh_i || at_tail || irq_trig);
+    end
     irq_due = irq_trig && !(wb_on && wb_pend_q && wb_cnt_q != '0);
-    wb_due  = wb_on && !wb_pend_q && wb_cnt_q != '0 &&
-              (wb_cnt_q >= wb_thresh_i || at_tail || irq_trig);
-    // The batch's last descriptor and the phase of its pass.
-    last    = (head_q - 16'd1) & mask;
-    last_ph = head_q == '0 ? !hphase_q : hphase_q;
-    dd_word = {last_ph, 30'd0, 1'b1};
+    tmr_dec = tmr_run_q && tmr_q != '0;
+    // Something of the single-queue state or of the output register may
+    // change on this clock: only then is the next state computed and taken
+    // (s_act enables the registers below; on other clocks every _d equals
+    // its _q).
+    s_act   = pkt_done_s || wb_due || irq_due || tmr_dec || wb_pend_q || irq_pend_q ||
+              wr_valid_q || m_send || mi_send;
+    mask    = '0;
+    cq_mask = '0;
+    last    = '0;
+    last_ph = 1'b0;
+    dd_word = '0;
 
     head_d     = head_q;
     hphase_d   = hphase_q;
@@ -248,94 +260,101 @@ module nictx_cpl #(
     wr_data_d  = wr_data_q;
     wr_len_d   = wr_len_q;
 
-    tmr_dec = tmr_run_q && tmr_q != '0;
-    if (tmr_dec) tmr_d = tmr_q - 24'd1;
+    if (s_act) begin
+      mask    = 16'((17'd1 << ring_log2_i) - 17'd1);
+      if (tmr_dec) tmr_d = tmr_q - 24'd1;
 
-    // Capture what is due; count completions that arrive meanwhile afresh.
-    if (wb_due) begin
-      wb_pend_d = 1'b1;
-      wb_cnt_d  = '0;
-      unique case (cpl_mode_i)
-        nictx_reg_pkg::CplModeDescWb: begin
-          wb_a_d = ring_base_i + {44'd0, last, 4'd12};
-          wb_w_d = {dd_word, 32'd0};
-          wb_l_d = 4'd4;
-        end
-        nictx_reg_pkg::CplModeCq: begin
-          wb_a_d  = cq_base_i + {45'd0, cq_pi_q, 3'd0};
-          wb_w_d  = {cq_ph_q, 31'd0, wb_cnt_q, last};
-          wb_l_d  = 4'd8;
-          cq_pi_d = (cq_pi_q + 16'd1) & cq_mask;
-          if (cq_pi_q == cq_mask) cq_ph_d = !cq_ph_q;
-        end
-        default: begin
-          wb_a_d = wb_addr_i;
-          wb_w_d = wb_addr_i[2] ? {16'd0, head_q, 32'd0} : {48'd0, head_q};
-          wb_l_d = 4'd4;
-        end
-      endcase
-    end
-    if (irq_due) begin
-      irq_pend_d = 1'b1;
-      irq_cnt_d  = '0;
-      tmr_run_d  = 1'b0;
-      tmr_dec    = 1'b0;
-    end
-    if (pkt_done_s) begin
-      head_d    = (head_q + 16'd1) & mask;
-      if (head_d == '0) hphase_d = !hphase_q;
-      wb_cnt_d  = wb_cnt_d + 16'd1;
-      // The first completion not yet signalled starts the timer.
-      if (irq_cnt_d == '0 && irq_timer_i != '0) begin
-        tmr_run_d = 1'b1;
-        tmr_d     = irq_timer_i;
-        tmr_dec   = 1'b0;
-      end
-      irq_cnt_d = irq_cnt_d + 16'd1;
-    end
-
-    // Output register: the completion write before the interrupt.
-    if (wr_valid_q && wr_ready_i) wr_valid_d = 1'b0;
-    if (!wr_valid_q || wr_ready_i) begin
-      if (wb_pend_q) begin
-        wr_valid_d = 1'b1;
-        wr_addr_d  = wb_a_q;
-        wr_data_d  = wb_w_q;
-        wr_len_d   = wb_l_q;
-        wb_pend_d  = 1'b0;
-      end else if (irq_pend_q && !msix_mask_i[0]) begin
-        wr_valid_d = 1'b1;
-        wr_addr_d  = irq_addr_i;
-        wr_data_d  = irq_addr_i[2] ? {irq_data_i, 32'd0} : {32'd0, irq_data_i};
-        wr_len_d   = 4'd4;
-        irq_pend_d = 1'b0;
-      end else if (m_send) begin
-        // The queue's completion write, from its state now.
+      // Capture what is due; count completions that arrive meanwhile afresh.
+      if (wb_due) begin
+        // The batch's last descriptor and the phase of its pass.
+        cq_mask = 16'((17'd1 << cq_log2_i) - 17'd1);
+        last    = (head_q - 16'd1) & mask;
+        last_ph = head_q == '0 ? !hphase_q : hphase_q;
+        dd_word = {last_ph, 30'd0, 1'b1};
+        wb_pend_d = 1'b1;
+        wb_cnt_d  = '0;
         unique case (cpl_mode_i)
           nictx_reg_pkg::CplModeDescWb: begin
-            wr_valid_d = 1'b1;
-            wr_addr_d  = w_ring_base_i + {44'd0, w_last, 4'd12};
-            wr_data_d  = {w_ph, 30'd0, 1'b1, 32'd0};
-            wr_len_d   = 4'd4;
+            wb_a_d = ring_base_i + {44'd0, last, 4'd12};
+            wb_w_d = {dd_word, 32'd0};
+            wb_l_d = 4'd4;
           end
           nictx_reg_pkg::CplModeCq: begin
-            wr_valid_d = w_cq_base_i != '0;
-            wr_addr_d  = w_cq_base_i + {45'd0, mpi_m[mw_q], 3'd0};
-            wr_data_d  = {mcph_q[mw_q], 31'd0, mrc_m[mw_q], w_last};
-            wr_len_d   = 4'd8;
+            wb_a_d  = cq_base_i + {45'd0, cq_pi_q, 3'd0};
+            wb_w_d  = {cq_ph_q, 31'd0, wb_cnt_q, last};
+            wb_l_d  = 4'd8;
+            cq_pi_d = (cq_pi_q + 16'd1) & cq_mask;
+            if (cq_pi_q == cq_mask) cq_ph_d = !cq_ph_q;
           end
           default: begin
-            wr_valid_d = w_wb_addr_i != '0;
-            wr_addr_d  = w_wb_addr_i;
-            wr_data_d  = w_wb_addr_i[2] ? {16'd0, mhead_m[mw_q], 32'd0} : {48'd0, mhead_m[mw_q]};
-            wr_len_d   = 4'd4;
+            wb_a_d = wb_addr_i;
+            wb_w_d = wb_addr_i[2] ? {16'd0, head_q, 32'd0} : {48'd0, head_q};
+            wb_l_d = 4'd4;
           end
         endcase
-      end else if (mi_send) begin
-        wr_valid_d = 1'b1;
-        wr_addr_d  = w_msix_addr_i;
-        wr_data_d  = w_msix_addr_i[2] ? {w_msix_data_i, 32'd0} : {32'd0, w_msix_data_i};
-        wr_len_d   = 4'd4;
+      end
+      if (irq_due) begin
+        irq_pend_d = 1'b1;
+        irq_cnt_d  = '0;
+        tmr_run_d  = 1'b0;
+        tmr_dec    = 1'b0;
+      end
+      if (pkt_done_s) begin
+        head_d    = (head_q + 16'd1) & mask;
+        if (head_d == '0) hphase_d = !hphase_q;
+        wb_cnt_d  = wb_cnt_d + 16'd1;
+        // The first completion not yet signalled starts the timer.
+        if (irq_cnt_d == '0 && irq_timer_i != '0) begin
+          tmr_run_d = 1'b1;
+          tmr_d     = irq_timer_i;
+          tmr_dec   = 1'b0;
+        end
+        irq_cnt_d = irq_cnt_d + 16'd1;
+      end
+
+      // Output register: the completion write before the interrupt.
+      if (wr_valid_q && wr_ready_i) wr_valid_d = 1'b0;
+      if (!wr_valid_q || wr_ready_i) begin
+        if (wb_pend_q) begin
+          wr_valid_d = 1'b1;
+          wr_addr_d  = wb_a_q;
+          wr_data_d  = wb_w_q;
+          wr_len_d   = wb_l_q;
+          wb_pend_d  = 1'b0;
+        end else if (irq_pend_q && !msix_mask_i[0]) begin
+          wr_valid_d = 1'b1;
+          wr_addr_d  = irq_addr_i;
+          wr_data_d  = irq_addr_i[2] ? {irq_data_i, 32'd0} : {32'd0, irq_data_i};
+          wr_len_d   = 4'd4;
+          irq_pend_d = 1'b0;
+        end else if (m_send) begin
+          // The queue's completion write, from its state now.
+          unique case (cpl_mode_i)
+            nictx_reg_pkg::CplModeDescWb: begin
+              wr_valid_d = 1'b1;
+              wr_addr_d  = w_ring_base_i + {44'd0, w_last, 4'd12};
+              wr_data_d  = {w_ph, 30'd0, 1'b1, 32'd0};
+              wr_len_d   = 4'd4;
+            end
+            nictx_reg_pkg::CplModeCq: begin
+              wr_valid_d = w_cq_base_i != '0;
+              wr_addr_d  = w_cq_base_i + {45'd0, mpi_m[mw_q], 3'd0};
+              wr_data_d  = {mcph_q[mw_q], 31'd0, mrc_m[mw_q], w_last};
+              wr_len_d   = 4'd8;
+            end
+            default: begin
+              wr_valid_d = w_wb_addr_i != '0;
+              wr_addr_d  = w_wb_addr_i;
+              wr_data_d  = w_wb_addr_i[2] ? {16'd0, mhead_m[mw_q], 32'd0} : {48'd0, mhead_m[mw_q]};
+              wr_len_d   = 4'd4;
+            end
+          endcase
+        end else if (mi_send) begin
+          wr_valid_d = 1'b1;
+          wr_addr_d  = w_msix_addr_i;
+          wr_data_d  = w_msix_addr_i[2] ? {w_msix_data_i, 32'd0} : {32'd0, w_msix_data_i};
+          wr_len_d   = 4'd4;
+        end
       end
     end
   end
@@ -345,6 +364,7 @@ module nictx_cpl #(
   // multi_i: one queue skips all of this.
   always_comb begin
     m_free    = 1'b0;
+    c_cic     = '0;
     m_send    = 1'b0;
     mi_send   = 1'b0;
     m_mask    = '0;
@@ -371,17 +391,11 @@ module nictx_cpl #(
     tf_live   = 1'b0;
     tf_pop    = 1'b0;
     mpend_d   = mpend_q;
-    mptr_d    = mptr_q;
-    miptr_d   = miptr_q;
     mph_d     = mph_q;
     mcph_d    = mcph_q;
     mirq_d    = mirq_q;
     mrun_d    = mrun_q;
-    tf_rd_d   = tf_rd_q;
-    tf_wr_d   = tf_wr_q;
-    now_d     = now_q;
     if (multi_i) begin  // (only then: one queue skips all of this)
-      now_d  = now_q + 1'b1;
       m_free = (!wr_valid_q || wr_ready_i) && !wb_pend_q && !irq_pend_q;
       m_send  = mw_any && m_free;
       mi_send = !mw_any && mi_any && m_free;
@@ -392,34 +406,32 @@ module nictx_cpl #(
       w_ph    = mhead_m[mw_q] == '0 ? !mph_q[mw_q] : mph_q[mw_q];
       if (m_send) begin
         mpend_d[mw_q] = 1'b0;
-        mptr_d        = mw_q + 1'b1;
         if (cpl_mode_i == nictx_reg_pkg::CplModeCq) begin
           if (mpi_m[mw_q] == w_cmask) mcph_d[mw_q] = !mcph_q[mw_q];
         end
       end
       if (mi_send) begin
         mirq_d[mi_q] = 1'b0;
-        miptr_d      = mi_q + 1'b1;
       end
 
       // The timer FIFO's head: dropped if its timer was stopped since,
       // fired when its deadline is reached.
+      c_cic   = mcic_m[pkt_q_i];
       tf_any  = tf_rd_q != tf_wr_q;
       tf_full = tf_rd_q[PW] != tf_wr_q[PW] && tf_rd_q[PW-1:0] == tf_wr_q[PW-1:0];
-      tf_hq   = tf_q_m[tf_rd_q[PW-1:0]];
-      tf_dl   = tf_dl_m[tf_rd_q[PW-1:0]];
+      {tf_hq, tf_dl} = tf_m[tf_rd_q[PW-1:0]];
       tf_left = tf_dl - now_q;  // cycles to the deadline; top bit set once reached
       tf_live = tf_any && mrun_q[tf_hq] && mdl_m[tf_hq] == tf_dl;
       // (a timer about to start with the FIFO full takes the head's place)
       tf_pop  = tf_any && (!tf_live || tf_left == '0 || tf_left[TdW-1] ||
-                           (tf_full && pkt_done_i && micnt_m[pkt_q_i] == '0 && irq_timer_i != '0));
+                           (tf_full && pkt_done_i && c_cic[15:0] == '0 && irq_timer_i != '0));
 
       if (pkt_done_i) begin
         m_mask  = 16'((17'd1 << c_ring_log2_i) - 17'd1);
         m_head  = (mhead_m[pkt_q_i] + 16'd1) & m_mask;
-        m_cnt   = mcnt_m[pkt_q_i] + 16'd1;
+        m_cnt   = c_cic[31:16] + 16'd1;
         m_rc    = ((m_send && mw_q == pkt_q_i) ? 16'd0 : mrc_m[pkt_q_i]) + 16'd1;
-        m_ic    = micnt_m[pkt_q_i] + 16'd1;
+        m_ic    = c_cic[15:0] + 16'd1;
         unique case (cpl_mode_i)
           nictx_reg_pkg::CplModeDescWb: m_wr_on = wb_thresh_i != '0;
           nictx_reg_pkg::CplModeCq:     m_wr_on = wb_thresh_i != '0 && c_cq_base_i != '0;
@@ -431,7 +443,7 @@ module nictx_cpl #(
         // in the same cycle; else the first completion starts its timer.
         m_trig_c = (irq_thresh_i != '0 && m_ic >= irq_thresh_i) ||
                    (tf_pop && tf_live && tf_hq == pkt_q_i);
-        m_start  = !m_trig_c && micnt_m[pkt_q_i] == '0 && irq_timer_i != '0;
+        m_start  = !m_trig_c && c_cic[15:0] == '0 && irq_timer_i != '0;
       end
       m_trig_t = tf_pop && tf_live && !(pkt_done_i && tf_hq == pkt_q_i);
 
@@ -450,9 +462,6 @@ module nictx_cpl #(
       if (m_due || m_force_c) mpend_d[pkt_q_i] = 1'b1;
       if (m_force_t) mpend_d[tf_hq] = 1'b1;
       if (m_start) mrun_d[pkt_q_i] = 1'b1;
-
-      if (tf_pop) tf_rd_d = tf_rd_q + 1'b1;
-      if (m_start) tf_wr_d = tf_wr_q + 1'b1;
     end
   end
 
@@ -460,15 +469,13 @@ module nictx_cpl #(
     if (!rst_ni) begin
       for (int unsigned q = 0; q < NumQueues; q++) begin
         mhead_m[q] <= '0;
-        mcnt_m[q]  <= '0;
+        mcic_m[q]  <= '0;
         mrc_m[q]   <= '0;
         mpi_m[q]   <= '0;
-        micnt_m[q] <= '0;
         mdl_m[q]   <= '0;
       end
       for (int unsigned e = 0; e < NP; e++) begin
-        tf_q_m[e]  <= '0;
-        tf_dl_m[e] <= '0;
+        tf_m[e] <= '0;
       end
       mpend_q <= '0;
       mptr_q  <= '0;
@@ -486,30 +493,32 @@ module nictx_cpl #(
         if (cpl_mode_i == nictx_reg_pkg::CplModeCq) mpi_m[mw_q] <= (mpi_m[mw_q] + 16'd1) & w_cmask;
       end
       if (m_trig_t) begin
-        micnt_m[tf_hq] <= '0;
-        if (m_force_t) mcnt_m[tf_hq] <= '0;
+        // its count not yet signalled starts over (and the write count
+        // too, with the write forced)
+        mcic_m[tf_hq] <= mcic_m[tf_hq] & (m_force_t ? 32'h0 : 32'hFFFF_0000);
       end
       if (multi_i && pkt_done_i) begin
         mhead_m[pkt_q_i] <= m_head;
-        mcnt_m[pkt_q_i]  <= (m_due || m_force_c) ? 16'd0 : m_cnt;
         mrc_m[pkt_q_i]   <= m_rc;
-        micnt_m[pkt_q_i] <= m_trig_c ? 16'd0 : m_ic;
+        mcic_m[pkt_q_i]  <= {(m_due || m_force_c) ? 16'd0 : m_cnt, m_trig_c ? 16'd0 : m_ic};
       end
       if (m_start) begin
         mdl_m[pkt_q_i]                <= now_q + TdW'(irq_timer_i) + 1'b1;
-        tf_q_m[tf_wr_q[PW-1:0]]       <= pkt_q_i;
-        tf_dl_m[tf_wr_q[PW-1:0]]      <= now_q + TdW'(irq_timer_i) + 1'b1;
+        tf_m[tf_wr_q[PW-1:0]]         <= {pkt_q_i, now_q + TdW'(irq_timer_i) + 1'b1};
       end
-      mpend_q <= mpend_d;
-      mptr_q  <= mptr_d;
-      miptr_q <= miptr_d;
-      mph_q   <= mph_d;
-      mcph_q  <= mcph_d;
-      mirq_q  <= mirq_d;
-      mrun_q  <= mrun_d;
-      tf_rd_q <= tf_rd_d;
-      tf_wr_q <= tf_wr_d;
-      now_q   <= now_n;
+      if (multi_i) begin  // (one queue: every _d equals its _q)
+        mpend_q <= mpend_d;
+        // (the pointers and the cycle count: written where they move)
+        if (m_send) mptr_q <= mw_q + 1'b1;
+        if (mi_send) miptr_q <= mi_q + 1'b1;
+        if (tf_pop) tf_rd_q <= tf_rd_q + 1'b1;
+        if (m_start) tf_wr_q <= tf_wr_q + 1'b1;
+        now_q   <= now_q + 1'b1 + TdW'(skip_i);
+        mph_q   <= mph_d;
+        mcph_q  <= mcph_d;
+        mirq_q  <= mirq_d;
+        mrun_q  <= mrun_d;
+      end
     end
   end
 
@@ -534,21 +543,19 @@ module nictx_cpl #(
   // harness knows): two short of the single timer's expiry or the FIFO
   // head's deadline.
   always_comb begin
-    tmr_n = tmr_d;
-    if (tmr_dec) tmr_n = (tmr_d > skip_i) ? tmr_d - skip_i : '0;
-    now_n = multi_i ? now_d + TdW'(skip_i) : now_d;
-  end
-  always_comb begin
     logic [23:0] w_s, w_m;
-    w_s = '1;
-    w_m = '1;
-    if (tmr_run_q) w_s = (tmr_q >= 24'd2) ? tmr_q - 24'd2 : '0;
-    if (tf_any) begin
-      w_m = '0;
-      if (tf_live && !tf_left[TdW-1] && tf_left >= TdW'(2))
-        w_m = (tf_left - TdW'(2) > TdW'(24'hFF_FFFD)) ? 24'hFF_FFFD : 24'(tf_left - TdW'(2));
+    w_s    = '1;
+    w_m    = '1;
+    wake_o = '1;  // (no timer runs)
+    if (tmr_run_q || tf_any) begin
+      if (tmr_run_q) w_s = (tmr_q >= 24'd2) ? tmr_q - 24'd2 : '0;
+      if (tf_any) begin
+        w_m = '0;
+        if (tf_live && !tf_left[TdW-1] && tf_left >= TdW'(2))
+          w_m = (tf_left - TdW'(2) > TdW'(24'hFF_FFFD)) ? 24'hFF_FFFD : 24'(tf_left - TdW'(2));
+      end
+      wake_o = (w_s < w_m) ? w_s : w_m;
     end
-    wake_o = (w_s < w_m) ? w_s : w_m;
   end
   assign idle_o     = !wr_valid_q && !wb_pend_q && !(irq_pend_q && !msix_mask_i[0]) &&
                       !wb_due && !irq_due && mpend_q == '0 && (mirq_q & ~msix_mask_i) == '0;
@@ -573,7 +580,7 @@ module nictx_cpl #(
       wr_addr_q  <= '0;
       wr_data_q  <= '0;
       wr_len_q   <= '0;
-    end else begin
+    end else if (s_act) begin  // (otherwise every _d equals its _q)
       head_q     <= head_d;
       hphase_q   <= hphase_d;
       wb_cnt_q   <= wb_cnt_d;
@@ -586,7 +593,9 @@ module nictx_cpl #(
       cq_ph_q    <= cq_ph_d;
       irq_pend_q <= irq_pend_d;
       tmr_run_q  <= tmr_run_d;
-      tmr_q      <= tmr_n;
+      // (the count-down also loses the clocks left out: skip_i)
+      if (tmr_dec) tmr_q <= (tmr_d > skip_i) ? tmr_d - skip_i : '0;
+      else         tmr_q <= tmr_d;
       wr_valid_q <= wr_valid_d;
       wr_addr_q  <= wr_addr_d;
       wr_data_q  <= wr_data_d;

@@ -131,17 +131,17 @@ module nictx_dma_rd #(
   localparam int unsigned TagW = $clog2(NumTags);
 
   // Read being split into MRds.
-  logic        cur_valid_d, cur_valid_q;
-  logic        cur_dest_d, cur_dest_q;
-  logic [63:0] cur_addr_d, cur_addr_q;
-  logic [13:0] cur_rem_d, cur_rem_q;
-  logic [PtrW-1:0] cur_wptr_d, cur_wptr_q;
+  logic        cur_valid_q;
+  logic        cur_dest_q;
+  logic [63:0] cur_addr_q;
+  logic [13:0] cur_rem_q;
+  logic [PtrW-1:0] cur_wptr_q;
   // Registered MRd output.
-  logic        mrd_valid_d, mrd_valid_q;
-  logic [63:0] mrd_addr_d, mrd_addr_q;
-  logic [12:0] mrd_len_d, mrd_len_q;
-  logic [7:0]  mrd_tag_d, mrd_tag_q;
-  logic        mrd_dest_d, mrd_dest_q;
+  logic        mrd_valid_q;
+  logic [63:0] mrd_addr_q;
+  logic [12:0] mrd_len_q;
+  logic [7:0]  mrd_tag_q;
+  logic        mrd_dest_q;
   // Per-tag fields, written like small RAMs (one write from the issue
   // side to a free tag, one from the completion side to a busy tag, one
   // from the retire side to the oldest tag), none reset: a tag's entries
@@ -151,16 +151,20 @@ module nictx_dma_rd #(
   // clock of the simulation.)
   logic        tbusy_mem [NumTags];  // an MRd is outstanding (with tag < fresh_q)
   logic        tdone_mem [NumTags];  // all its data is in
-  logic [PtrW-1:0] twptr_mem [NumTags];  // byte pointer of the next beat's lane 0
-  logic [12:0] trem_mem [NumTags];   // bytes still to come
+  // {byte pointer of the next beat's lane 0, bytes still to come}: one
+  // word, written together (one write port each side instead of two)
+  logic [PtrW+12:0] tpr_mem [NumTags];
+  logic [PtrW+12:0] tpr;             // ctag's
+  logic [PtrW-1:0]  twptr;
+  logic [12:0]      trem;
   logic        tdest_mem [NumTags];  // requester
   logic        terr_mem [NumTags];   // a completion had an error status
   logic        rerr_d, rerr_q;       // an earlier MRd of the retiring read had one
 
   // Outstanding MRds and requested bytes (for the limits).
-  logic [8:0]  out_d, out_q;
-  logic [20:0] obytes_d, obytes_q;
-  logic [8:0]  fresh_d, fresh_q;  // tags never used yet: fresh_q..NumTags-1
+  logic [8:0]  out_q;
+  logic [20:0] obytes_q;
+  logic [8:0]  fresh_q;  // tags never used yet: fresh_q..NumTags-1
 
   // Retire order FIFO: {tag, last, dest, bytes}.
   localparam int unsigned RetW = TagW + 2 + 13;
@@ -220,13 +224,15 @@ module nictx_dma_rd #(
   assign ctag     = cpl_tag_i[TagW-1:0];
   assign cpl_take = cpl_valid_i && 32'(cpl_tag_i) < NumTags &&
                     {1'b0, cpl_tag_i} < fresh_q && tbusy_mem[ctag];
-  assign cpl_done = cpl_take && cpl_eop_i && trem_mem[ctag] == cpl_len_i;
+  assign tpr      = tpr_mem[ctag];
+  assign {twptr, trem} = tpr;
+  assign cpl_done = cpl_take && cpl_eop_i && trem == cpl_len_i;
   assign ret_done = ret_rvalid && tdone_mem[ret_tag];
   assign unexp_o  = cpl_valid_i && !cpl_take;
 
   // Cycles the oldest MRd has waited for its data; saturates at the timeout.
-  logic [23:0] wait_d, wait_q;
-  logic        to_fired_d, to_fired_q;
+  logic [23:0] wait_q;
+  logic        to_fired_q;
 
   // Split arithmetic, tag choice and limits.
   logic [12:0]     mrrs, chunk, room;
@@ -234,66 +240,56 @@ module nictx_dma_rd #(
   logic            tag_avail, use_fresh, in_budget, load, last_chunk;
   logic [TagW-1:0] tag_sel;
 
+  // (Only while a read is being split: otherwise nothing issues.)
   always_comb begin
-    mrrs    = 13'd1 << mrrs_log2_i;
-    room    = mrrs - (cur_addr_q[12:0] & (mrrs - 13'd1));
-    chunk14 = ({1'b0, room} < cur_rem_q) ? {1'b0, room} : cur_rem_q;
-    chunk   = chunk14[12:0];
-    last_chunk = chunk14 == cur_rem_q;
+    mrrs       = '0;
+    room       = '0;
+    chunk14    = '0;
+    chunk      = '0;
+    last_chunk = 1'b0;
+    use_fresh  = 1'b0;
+    tag_avail  = 1'b0;
+    tag_sel    = '0;
+    in_budget  = 1'b0;
+    load       = 1'b0;
+    stall_o    = 1'b0;
+    fl_pop     = 1'b0;
+    if (cur_valid_q) begin
+      mrrs    = 13'd1 << mrrs_log2_i;
+      room    = mrrs - (cur_addr_q[12:0] & (mrrs - 13'd1));
+      chunk14 = ({1'b0, room} < cur_rem_q) ? {1'b0, room} : cur_rem_q;
+      chunk   = chunk14[12:0];
+      last_chunk = chunk14 == cur_rem_q;
 
-    use_fresh = fresh_q < NumTags[8:0];
-    tag_avail = use_fresh || fl_rvalid;
-    tag_sel   = use_fresh ? fresh_q[TagW-1:0] : fl_rdata;
-    in_budget    = out_q < max_tags_i &&
-                (max_rd_bytes_i == '0 || obytes_q + {8'd0, chunk} <= max_rd_bytes_i);
-    load      = cur_valid_q && tag_avail && in_budget && ret_wready &&
-                (!mrd_valid_q || mrd_ready_i);
-    stall_o   = cur_valid_q && !(tag_avail && in_budget);
-    fl_pop    = load && !use_fresh;
+      use_fresh = fresh_q < NumTags[8:0];
+      tag_avail = use_fresh || fl_rvalid;
+      tag_sel   = use_fresh ? fresh_q[TagW-1:0] : fl_rdata;
+      in_budget = out_q < max_tags_i &&
+                  (max_rd_bytes_i == '0 || obytes_q + {8'd0, chunk} <= max_rd_bytes_i);
+      load      = tag_avail && in_budget && ret_wready && (!mrd_valid_q || mrd_ready_i);
+      stall_o   = !(tag_avail && in_budget);
+      fl_pop    = load && !use_fresh;
+    end
   end
 
+  // Outputs and FIFO handshakes of this clock; the registers' next values
+  // are written in the clocked block below under the same conditions.
+  logic accept;  // a new read is taken
   always_comb begin
-    cur_valid_d = cur_valid_q;
-    cur_dest_d  = cur_dest_q;
-    cur_addr_d  = cur_addr_q;
-    cur_rem_d   = cur_rem_q;
-    cur_wptr_d  = cur_wptr_q;
-    mrd_valid_d = mrd_valid_q;
-    mrd_addr_d  = mrd_addr_q;
-    mrd_len_d   = mrd_len_q;
-    mrd_tag_d   = mrd_tag_q;
-    mrd_dest_d  = mrd_dest_q;
-    out_d       = out_q;
-    obytes_d    = obytes_q;
-    fresh_d     = fresh_q;
-    req_ready_o = 2'b00;
-    ret_wvalid  = 1'b0;
-    ret_wdata   = '0;
-    ret_rready  = 1'b0;
+    req_ready_o  = 2'b00;
+    accept       = 1'b0;
+    ret_wvalid   = 1'b0;
+    ret_wdata    = '0;
+    ret_rready   = 1'b0;
     done_valid_o = 1'b0;
     done_dest_o  = 1'b0;
     done_err_o   = 1'b0;
     rerr_d       = rerr_q;
 
-    if (mrd_valid_q && mrd_ready_i) mrd_valid_d = 1'b0;
-
     // Issue one MRd chunk.
     if (load) begin
-      mrd_valid_d = 1'b1;
-      mrd_addr_d  = cur_addr_q;
-      mrd_len_d   = chunk;
-      mrd_tag_d   = '0;
-      mrd_tag_d[TagW-1:0] = tag_sel;
-      mrd_dest_d  = cur_dest_q;
       ret_wvalid = 1'b1;
       ret_wdata  = {tag_sel, last_chunk, cur_dest_q, chunk};
-      out_d      = out_d + 9'd1;
-      obytes_d   = obytes_d + {8'd0, chunk};
-      if (use_fresh) fresh_d = fresh_q + 9'd1;
-      cur_addr_d = cur_addr_q + {51'd0, chunk};
-      cur_rem_d  = cur_rem_q - chunk14;
-      cur_wptr_d = cur_wptr_q + PtrW'(chunk);
-      if (last_chunk) cur_valid_d = 1'b0;
     end
 
     // Accept a new read when idle, or in the cycle the current one's last
@@ -302,20 +298,12 @@ module nictx_dma_rd #(
     if (!cur_valid_q || (load && last_chunk)) begin
       req_ready_o[1] = 1'b1;
       req_ready_o[0] = !req_valid_i[1];
-      if (req_valid_i[1] || req_valid_i[0]) begin
-        cur_valid_d = 1'b1;
-        cur_dest_d  = req_valid_i[1];
-        cur_addr_d  = req_valid_i[1] ? req_addr_i[127:64] : req_addr_i[63:0];
-        cur_rem_d   = req_valid_i[1] ? req_len_i[27:14]   : req_len_i[13:0];
-        cur_wptr_d  = req_valid_i[1] ? req_wptr_i[2*PtrW-1:PtrW] : req_wptr_i[PtrW-1:0];
-      end
+      accept         = req_valid_i[1] || req_valid_i[0];
     end
 
     // Retire the oldest MRd once all its data is in.
     if (ret_done) begin
       ret_rready   = 1'b1;
-      out_d        = out_d - 9'd1;
-      obytes_d     = obytes_d - {8'd0, ret_bytes};
       done_valid_o = ret_last;
       done_dest_o  = ret_dest;
       done_err_o   = ret_last && (rerr_q || terr_mem[ret_tag]);
@@ -326,30 +314,18 @@ module nictx_dma_rd #(
   // Completion timeout of the oldest MRd.
   logic counting, restart;
   always_comb begin
-    to_fired_d = to_fired_q;
     timeout_o  = 1'b0;
     counting   = ret_rvalid && cpl_timeout_i != '0 && !to_fired_q;
     restart    = !ret_rvalid || ret_rready;  // a new oldest MRd (or none) starts its wait
     wake_o     = '1;
-    if (restart) begin
-      to_fired_d = 1'b0;
-    end else if (counting) begin
+    if (!restart && counting) begin
       if (wait_q >= cpl_timeout_i) begin
         timeout_o  = 1'b1;
-        to_fired_d = 1'b1;
       end else begin
         wake_o = (cpl_timeout_i - wait_q > 24'd1) ? cpl_timeout_i - wait_q - 24'd2 : '0;
       end
     end
     wait_o = !cur_valid_q && !mrd_valid_q && !ret_rready && !timeout_o;
-  end
-
-  // The wait register alone takes skip_i (clocks left out count as waited),
-  // so only this block follows the input.
-  always_comb begin
-    wait_d = wait_q;
-    if (restart) wait_d = '0;
-    else if (counting && !timeout_o) wait_d = wait_q + 24'd1 + skip_i;
   end
 
   assign cpl_ready_o = 1'b1;
@@ -360,18 +336,14 @@ module nictx_dma_rd #(
   // tag retires only once its last completion has been taken.)
   always_ff @(posedge clk_i) begin
     if (load) begin
-      twptr_mem[tag_sel] <= cur_wptr_q - PtrW'(cur_addr_q[LaneW-1:0]);
-      trem_mem[tag_sel]  <= chunk;
+      tpr_mem[tag_sel]   <= {cur_wptr_q - PtrW'(cur_addr_q[LaneW-1:0]), chunk};
       tdest_mem[tag_sel] <= cur_dest_q;
       terr_mem[tag_sel]  <= 1'b0;
       tbusy_mem[tag_sel] <= 1'b1;
       tdone_mem[tag_sel] <= 1'b0;
     end
     if (cpl_take && cpl_err_i) terr_mem[ctag] <= 1'b1;
-    if (cpl_take) begin
-      twptr_mem[ctag] <= twptr_mem[ctag] + PtrW'(DataBytes);
-      if (cpl_eop_i) trem_mem[ctag] <= trem_mem[ctag] - cpl_len_i;
-    end
+    if (cpl_take) tpr_mem[ctag] <= {twptr + PtrW'(DataBytes), cpl_eop_i ? trem - cpl_len_i : trem};
     if (cpl_done) tdone_mem[ctag] <= 1'b1;
     if (ret_rready) begin
       tbusy_mem[ret_tag] <= 1'b0;
@@ -380,7 +352,7 @@ module nictx_dma_rd #(
   end
 
   assign wr_dest_o   = tdest_mem[ctag];
-  assign wr_ptr_o    = twptr_mem[ctag];
+  assign wr_ptr_o    = twptr;
   assign wr_data_o   = cpl_data_i;
 
   // The words of this beat that carry completion bytes: from the first
@@ -423,22 +395,43 @@ module nictx_dma_rd #(
       fresh_q     <= '0;
       rerr_q      <= 1'b0;
     end else begin
-      cur_valid_q <= cur_valid_d;
-      cur_dest_q  <= cur_dest_d;
-      cur_addr_q  <= cur_addr_d;
-      cur_rem_q   <= cur_rem_d;
-      cur_wptr_q  <= cur_wptr_d;
-      mrd_valid_q <= mrd_valid_d;
-      mrd_addr_q  <= mrd_addr_d;
-      mrd_len_q   <= mrd_len_d;
-      mrd_tag_q   <= mrd_tag_d;
-      mrd_dest_q  <= mrd_dest_d;
-      wait_q      <= wait_d;
-      to_fired_q  <= to_fired_d;
-      out_q       <= out_d;
-      obytes_q    <= obytes_d;
-      fresh_q     <= fresh_d;
-      rerr_q      <= rerr_d;
+      // The read being split, the MRd output and the counts: written
+      // only on the clocks that change them.
+      if (mrd_valid_q && mrd_ready_i) mrd_valid_q <= 1'b0;
+      if (load) begin
+        mrd_valid_q <= 1'b1;
+        mrd_addr_q  <= cur_addr_q;
+        mrd_len_q   <= chunk;
+        mrd_tag_q   <= 8'(tag_sel);
+        mrd_dest_q  <= cur_dest_q;
+        if (use_fresh) fresh_q <= fresh_q + 9'd1;
+        cur_addr_q  <= cur_addr_q + {51'd0, chunk};
+        cur_rem_q   <= cur_rem_q - chunk14;
+        cur_wptr_q  <= cur_wptr_q + PtrW'(chunk);
+        if (last_chunk) cur_valid_q <= 1'b0;
+      end
+      if (accept) begin
+        cur_valid_q <= 1'b1;
+        cur_dest_q  <= req_valid_i[1];
+        cur_addr_q  <= req_valid_i[1] ? req_addr_i[127:64] : req_addr_i[63:0];
+        cur_rem_q   <= req_valid_i[1] ? req_len_i[27:14]   : req_len_i[13:0];
+        cur_wptr_q  <= req_valid_i[1] ? req_wptr_i[2*PtrW-1:PtrW] : req_wptr_i[PtrW-1:0];
+      end
+      if (load || ret_done) begin
+        out_q    <= out_q + {8'd0, load} - {8'd0, ret_done};
+        obytes_q <= obytes_q + (load ? {8'd0, chunk} : 21'd0) - (ret_done ? {8'd0, ret_bytes} : 21'd0);
+      end
+      if (ret_done) rerr_q <= rerr_d;
+      // The wait: it starts over with a new oldest MRd, fires once, and
+      // alone takes skip_i (clocks left out count as waited), at the edge.
+      if (restart) begin
+        wait_q     <= '0;
+        to_fired_q <= 1'b0;
+      end else if (timeout_o) begin
+        to_fired_q <= 1'b1;
+      end else if (counting) begin
+        wait_q     <= wait_q + 24'd1 + skip_i;
+      end
     end
   end
 
