@@ -179,13 +179,22 @@ module nictx_payload_fetch #(
 
     // Stream the head frame.
     head_ready = pf_rvalid && (pf_skip || ef_rvalid);
-    head_skip  = pf_skip || ef_err;  // ef_err only matters for a non-skip frame
-    rem        = {1'b0, pf_len} - 15'({beat_q, {LaneW{1'b0}}});
     fr_valid_o = head_ready;
-    fr_sop_o   = beat_q == '0;
-    fr_eop_o   = head_skip || rem <= 15'(DataBytes);
-    fr_bytes_o = head_skip ? '0 : (rem >= 15'(DataBytes) ? BytesW'(DataBytes) : rem[BytesW-1:0]);
     fr_len_o   = pf_len;
+    // The beat's flags only with a beat offered (every user also needs
+    // fr_valid_o).
+    head_skip  = 1'b0;
+    rem        = '0;
+    fr_sop_o   = 1'b0;
+    fr_eop_o   = 1'b0;
+    fr_bytes_o = '0;
+    if (head_ready) begin
+      head_skip  = pf_skip || ef_err;  // ef_err only matters for a non-skip frame
+      rem        = {1'b0, pf_len} - 15'({beat_q, {LaneW{1'b0}}});
+      fr_sop_o   = beat_q == '0;
+      fr_eop_o   = head_skip || rem <= 15'(DataBytes);
+      fr_bytes_o = head_skip ? '0 : (rem >= 15'(DataBytes) ? BytesW'(DataBytes) : rem[BytesW-1:0]);
+    end
     fr_skip_o  = head_skip;
     begin
       logic [PtrW-1:0]  w0;
