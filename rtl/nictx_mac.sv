@@ -126,12 +126,12 @@ module nictx_mac #(
     $error("nictx_mac: DataBytes must be 8, 16, 32 or 64");
   end
 
-  logic signed [31:0] credit_d, credit_q;
+  logic signed [31:0] credit_q;
   logic               in_frame_d, in_frame_q;
   logic [31:0]        crc_d, crc_q;
   logic               may_start, send;
 
-  logic signed [31:0] credit_n;  // credit_d before the clocks left out and the caps
+  logic signed [31:0] credit_n;  // the next credit before the clocks left out and the caps
   logic [47:0]        skipped;   // the growth of the clocks left out before this one
 
   always_comb begin
@@ -192,13 +192,9 @@ module nictx_mac #(
   // faster than DataBytes per cycle) saves at most one cycle's worth, which
   // keeps the fraction and never overflows.  Capping once after the growth
   // is capping on every clock: the credit only grows while a clock is left out.
-  always_comb begin
-    logic signed [48:0] grown;
-    grown = 49'(credit_n) + $signed({1'b0, skipped});
-    if (!fr_valid_i && grown > 0) grown = '0;
-    if (grown > $signed({25'd0, line_rate_i})) grown = $signed({25'd0, line_rate_i});
-    credit_d = 32'(grown);
-  end
+  // (Worked out in the register's clocked block: skip_i is a top-level
+  // input, and a combinational next value of it would be evaluated again
+  // on the simulator's clock-low evaluation.)
 
   // The FCS so far, this beat included; computed only when a beat leaves
   // (the wire slice takes wire_fcs_o only then), so the simulation does not
@@ -230,8 +226,12 @@ module nictx_mac #(
       credit_q   <= '0;
       in_frame_q <= 1'b0;
       crc_q      <= 32'hFFFF_FFFF;
-    end else begin
-      credit_q   <= credit_d;
+    end else begin : b_credit
+      logic signed [48:0] grown;
+      grown = 49'(credit_n) + $signed({1'b0, skipped});
+      if (!fr_valid_i && grown > 0) grown = '0;
+      if (grown > $signed({25'd0, line_rate_i})) grown = $signed({25'd0, line_rate_i});
+      credit_q   <= 32'(grown);
       in_frame_q <= in_frame_d;
       crc_q      <= crc_d;
     end

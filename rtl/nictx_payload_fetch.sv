@@ -90,13 +90,16 @@ module nictx_payload_fetch #(
 
   logic [DataW-1:0] mem [Words];
 
-  logic [PtrW:0]  alloc_d, alloc_q;   // next free word
-  logic [PtrW:0]  base_d, base_q;     // first word of the frame being streamed
-  logic [PtrW-1:0] beat_d, beat_q;    // beat index within that frame
-  logic           req_valid_d, req_valid_q;
-  logic [63:0]    req_addr_d, req_addr_q;
-  logic [13:0]    req_len_d, req_len_q;
-  logic [BPtrW-1:0] req_wptr_d, req_wptr_q;
+  // Registers with an enable (written only on the event that changes
+  // them), so a quiet clock copies none of them.
+  logic [PtrW:0]  alloc_q;            // next free word
+  logic [PtrW:0]  base_q;             // first word of the frame being streamed
+  logic [PtrW-1:0] beat_q;            // beat index within that frame
+  logic           req_valid_q;
+  logic [63:0]    req_addr_q;
+  logic [13:0]    req_len_q;
+  logic [BPtrW-1:0] req_wptr_q;
+  logic           load, beat_go;      // a good descriptor taken; a beat taken
 
   // Packet FIFO: {queue, skip, lane offset, length}.
   localparam int unsigned PfW = QW + 1 + LaneW + 14;
@@ -149,88 +152,79 @@ module nictx_payload_fetch #(
   );
 
   // Words a frame occupies: its bytes plus the lane offset of its first byte.
-  logic [14:0]   in_span, head_span;
-  logic [PtrW:0] in_words, head_words, used;
-  logic          room, take;
+  logic [PtrW:0] in_words;
+  logic          take;
   logic [14:0]   rem;
   logic          head_ready, head_skip;
 
   always_comb begin
-    in_span    = 15'(desc_addr_i[LaneW-1:0]) + {1'b0, desc_len_i} + 15'(DataBytes - 1);
-    in_words   = (PtrW + 1)'(in_span >> LaneW);
-    head_span  = 15'(pf_off) + {1'b0, pf_len} + 15'(DataBytes - 1);
-    head_words = (PtrW + 1)'(head_span >> LaneW);
-    used       = alloc_q - base_q;
-    room       = (Words[PtrW:0] - used) >= in_words;
     // Take a descriptor: bad ones need only a FIFO slot, good ones also a
-    // free request register and buffer room.
-    take = desc_valid_i && pf_wready &&
-           (desc_bad_i || (room && (!req_valid_q || req_ready_i)));
+    // free request register and buffer room (worked out only for an offered
+    // descriptor).
+    take     = 1'b0;
+    in_words = '0;
+    if (desc_valid_i && pf_wready) begin
+      // its bytes plus the lane offset of its first byte
+      in_words = (PtrW + 1)'((15'(desc_addr_i[LaneW-1:0]) + {1'b0, desc_len_i} +
+                              15'(DataBytes - 1)) >> LaneW);
+      take     = desc_bad_i || ((Words[PtrW:0] - (alloc_q - base_q)) >= in_words &&
+                                (!req_valid_q || req_ready_i));
+    end
     desc_ready_o = take;
     pf_wvalid    = take;
     pf_wdata     = {desc_q_i, desc_bad_i, desc_addr_i[LaneW-1:0], desc_len_i};
 
-    alloc_d     = alloc_q;
-    req_valid_d = req_valid_q;
-    req_addr_d  = req_addr_q;
-    req_len_d   = req_len_q;
-    req_wptr_d  = req_wptr_q;
-    if (req_valid_q && req_ready_i) req_valid_d = 1'b0;
-    if (take && !desc_bad_i) begin
-      req_valid_d = 1'b1;
-      req_addr_d  = desc_addr_i;
-      req_len_d   = desc_len_i;
-      req_wptr_d  = {alloc_q[PtrW-1:0], desc_addr_i[LaneW-1:0]};
-      alloc_d     = alloc_q + in_words;
-    end
+    load       = take && !desc_bad_i;
     bad_desc_o = take && desc_bad_i && !desc_err_i;
 
     // Stream the head frame.
     head_ready = pf_rvalid && (pf_skip || ef_rvalid);
-    head_skip  = pf_skip || ef_err;  // ef_err only matters for a non-skip frame
-    rem        = {1'b0, pf_len} - 15'({beat_q, {LaneW{1'b0}}});
     fr_valid_o = head_ready;
-    fr_sop_o   = beat_q == '0;
-    fr_eop_o   = head_skip || rem <= 15'(DataBytes);
-    fr_bytes_o = head_skip ? '0 : (rem >= 15'(DataBytes) ? BytesW'(DataBytes) : rem[BytesW-1:0]);
     fr_len_o   = pf_len;
+    // The beat's flags only with a beat offered (every user also needs
+    // fr_valid_o).
+    head_skip  = 1'b0;
+    rem        = '0;
+    fr_sop_o   = 1'b0;
+    fr_eop_o   = 1'b0;
+    fr_bytes_o = '0;
+    if (head_ready) begin
+      head_skip  = pf_skip || ef_err;  // ef_err only matters for a non-skip frame
+      rem        = {1'b0, pf_len} - 15'({beat_q, {LaneW{1'b0}}});
+      fr_sop_o   = beat_q == '0;
+      fr_eop_o   = head_skip || rem <= 15'(DataBytes);
+      fr_bytes_o = head_skip ? '0 : (rem >= 15'(DataBytes) ? BytesW'(DataBytes) : rem[BytesW-1:0]);
+    end
     fr_skip_o  = head_skip;
     begin
       logic [PtrW-1:0]  w0;
-      logic [DataW-1:0] w_lo, w_hi;
       logic [ShW-1:0]   sh;
       w0        = base_q[PtrW-1:0] + beat_q;
-      // Bytes off..W-1 of this word, then 0..off-1 of the next (two
-      // word-wide shifts rather than one of two words: same logic, faster
-      // to simulate).
-      // The next word only while it is the frame's: past a frame's end it
-      // may be the next frame's, written while this beat waits.
-      w_lo      = mem[w0];
-      w_hi      = (15'(pf_off) + rem > 15'(DataBytes)) ? mem[w0 + 1'b1] : '0;
       sh        = {1'b0, pf_off, 3'b000};
-      fr_data_o = (pf_off == '0) ? w_lo : ((w_lo >> sh) | (w_hi << (ShW'(DataW) - sh)));
+      // Data only with a beat offered (the MAC reads it only then): bytes
+      // off..W-1 of this word, then 0..off-1 of the next (two word-wide
+      // shifts rather than one of two words: same logic, faster to
+      // simulate).  The next word only while it is the frame's: past a
+      // frame's end it may be the next frame's, written while this beat
+      // waits.
+      fr_data_o = '0;
+      if (head_ready) begin
+        if (pf_off == '0) begin
+          fr_data_o = mem[w0];
+        end else if (15'(pf_off) + rem > 15'(DataBytes)) begin
+          fr_data_o = (mem[w0] >> sh) | (mem[w0 + 1'b1] << (ShW'(DataW) - sh));
+        end else begin
+          fr_data_o = mem[w0] >> sh;
+        end
+      end
     end
 
   end
 
   // Advance through the head frame as beats are taken.
-  always_comb begin
-    base_d    = base_q;
-    beat_d    = beat_q;
-    pf_rready = 1'b0;
-    ef_rready = 1'b0;
-    if (fr_valid_o && fr_ready_i) begin
-      beat_d = beat_q + 1'b1;
-      if (fr_eop_o) begin
-        beat_d    = '0;
-        pf_rready = 1'b1;
-        if (!pf_skip) begin
-          base_d    = base_q + head_words;
-          ef_rready = 1'b1;
-        end
-      end
-    end
-  end
+  assign beat_go   = fr_valid_o && fr_ready_i;
+  assign pf_rready = beat_go && fr_eop_o;
+  assign ef_rready = pf_rready && !pf_skip;
 
   always_ff @(posedge clk_i) begin
     if (wr_valid_i) mem[wr_ptr_i[BPtrW-1:LaneW]] <= wr_data_i;
@@ -242,23 +236,43 @@ module nictx_payload_fetch #(
   assign req_wptr_o  = req_wptr_q;
   assign idle_o      = !req_valid_q && !pf_rvalid;
 
+  // The request register: loaded with a good descriptor, emptied when the
+  // read engine takes it (a load in the same clock refills it).
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       alloc_q     <= '0;
-      base_q      <= '0;
-      beat_q      <= '0;
       req_valid_q <= 1'b0;
       req_addr_q  <= '0;
       req_len_q   <= '0;
       req_wptr_q  <= '0;
-    end else begin
-      alloc_q     <= alloc_d;
-      base_q      <= base_d;
-      beat_q      <= beat_d;
-      req_valid_q <= req_valid_d;
-      req_addr_q  <= req_addr_d;
-      req_len_q   <= req_len_d;
-      req_wptr_q  <= req_wptr_d;
+    end else if (load) begin
+      alloc_q     <= alloc_q + in_words;
+      req_valid_q <= 1'b1;
+      req_addr_q  <= desc_addr_i;
+      req_len_q   <= desc_len_i;
+      req_wptr_q  <= {alloc_q[PtrW-1:0], desc_addr_i[LaneW-1:0]};
+    end else if (req_valid_q && req_ready_i) begin
+      req_valid_q <= 1'b0;
+    end
+  end
+
+  // The head frame's position: a beat taken moves it on; its last beat
+  // moves to the next frame (past its words unless it was skipped).
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      base_q <= '0;
+      beat_q <= '0;
+    end else if (beat_go) begin
+      if (fr_eop_o) begin
+        beat_q <= '0;
+        // past the frame's words: its bytes plus its first byte's lane
+        if (!pf_skip) begin
+          base_q <= base_q +
+                    (PtrW + 1)'((15'(pf_off) + {1'b0, pf_len} + 15'(DataBytes - 1)) >> LaneW);
+        end
+      end else begin
+        beat_q <= beat_q + 1'b1;
+      end
     end
   end
 
@@ -279,7 +293,7 @@ module nictx_payload_fetch #(
 
   // verilator lint_off UNUSEDSIGNAL
   logic unused;
-  assign unused = ^{pf_depth, wr_ptr_i[LaneW-1:0], in_span[LaneW-1:0], head_span[LaneW-1:0]};
+  assign unused = ^{pf_depth, wr_ptr_i[LaneW-1:0]};
   // verilator lint_on UNUSEDSIGNAL
 
 endmodule

@@ -283,13 +283,22 @@ module nictx_tx_top #(
   // ---- host-to-device demux: CplD to the read engine, MWr to the WC
   // window to nictx_wc (always taken), the rest to the registers ----
   logic h2d_is_cpl, h2d_is_wc, h2d_wc_go, regs_req_ready, rd_cpl_ready;
-  assign h2d_is_cpl = h2d_type == nictx_pkg::TlpCplD;
-  assign h2d_is_wc  = h2d_type == nictx_pkg::TlpMWr && h2d_addr[12:0] < 13'h400 &&
-                      h2d_addr[12:0] >= nictx_reg_pkg::WcBase;
-  // A WC write starts only when no queue reset is about to fire: the reset
-  // must not land inside it (wc_hold, nictx_regs).
-  assign h2d_wc_go  = h2d_is_wc && !(wc_hold && h2d_sop);
-  assign h2d_ready  = h2d_is_cpl ? rd_cpl_ready : (h2d_is_wc ? h2d_wc_go : regs_req_ready);
+  // Decoded only for a beat in the slice (every user also needs h2d_valid).
+  always_comb begin
+    h2d_is_cpl = 1'b0;
+    h2d_is_wc  = 1'b0;
+    h2d_wc_go  = 1'b0;
+    h2d_ready  = 1'b0;
+    if (h2d_valid) begin
+      h2d_is_cpl = h2d_type == nictx_pkg::TlpCplD;
+      h2d_is_wc  = h2d_type == nictx_pkg::TlpMWr && h2d_addr[12:0] < 13'h400 &&
+                   h2d_addr[12:0] >= nictx_reg_pkg::WcBase;
+      // A WC write starts only when no queue reset is about to fire: the
+      // reset must not land inside it (wc_hold, nictx_regs).
+      h2d_wc_go  = h2d_is_wc && !(wc_hold && h2d_sop);
+      h2d_ready  = h2d_is_cpl ? rd_cpl_ready : (h2d_is_wc ? h2d_wc_go : regs_req_ready);
+    end
+  end
 
   // ---- device-to-host sources ----
   localparam int unsigned SrcMrd = 0, SrcRegCpl = 1, SrcWr = 2, NumSrc = 3;
@@ -753,14 +762,15 @@ module nictx_tx_top #(
   );
 
   always_comb begin
+    // The beat's fields only with a grant (the slice stores them only then).
     d2h_valid = arb_valid;
     d2h_type  = nictx_pkg::TlpMRd;
-    d2h_tag   = mrd_tag;
-    d2h_len   = mrd_len;
-    d2h_addr  = mrd_addr;
+    d2h_tag   = '0;
+    d2h_len   = '0;
+    d2h_addr  = '0;
     d2h_data  = '0;
     d2h_err   = 1'b0;
-    unique case (src_idx)
+    if (arb_valid) unique case (src_idx)
       2'(SrcRegCpl): begin
         d2h_type = rcpl_err ? nictx_pkg::TlpCpl : nictx_pkg::TlpCplD;
         d2h_err  = rcpl_err;
@@ -776,7 +786,11 @@ module nictx_tx_top #(
         d2h_addr = cw_addr;
         d2h_data = cw_data;
       end
-      default: ;
+      default: begin
+        d2h_tag  = mrd_tag;
+        d2h_len  = mrd_len;
+        d2h_addr = mrd_addr;
+      end
     endcase
   end
 
@@ -791,8 +805,15 @@ module nictx_tx_top #(
   // fetcher has no request, takes no descriptor, and hands the MAC no beat.
   // wake_o: the least of the parts' (how long at least).
   assign pf_wait = !rd_req_valid[0] && !desc_take && !fr_ready;
-  assign wait_o  = regs_idle && !h2d_valid && df_wait && sched_wait && mac_wait && cpl_wait &&
-                   (pf_idle || pf_wait) && (rd_idle || rd_wait) && !d2h_valid_o && !wire_valid_o;
+  // (The parts' waits are looked at only once the ports are quiet: on a
+  // busy clock the generated code branches around them.)
+  always_comb begin
+    wait_o = 1'b0;
+    if (!d2h_valid_o && !wire_valid_o && !h2d_valid && regs_idle) begin
+      wait_o = df_wait && sched_wait && mac_wait && cpl_wait &&
+               (pf_idle || pf_wait) && (rd_idle || rd_wait);
+    end
+  end
   assign wake_o  = (rd_wake < mac_wake) ? ((rd_wake < cpl_wake) ? rd_wake : cpl_wake) :
                                           ((mac_wake < cpl_wake) ? mac_wake : cpl_wake);
   // STATUS.IDLE: nothing in flight in the datapath (the register block, busy

@@ -23,34 +23,38 @@ module prim_arbiter_rr #(
   end
 
   localparam logic [IdxW-1:0] LastIdx = IdxW'(N - 1);
-  logic [IdxW-1:0] prio_d, prio_q;  // requester with the highest priority
+  logic [IdxW-1:0] prio_q;  // requester with the highest priority
   logic found;
 
   always_comb begin
+    int i;
+    i     = 0;
     gnt_o = '0;
     idx_o = '0;
     found = 1'b0;
-    // Scan N positions starting at prio_q, wrapping.
-    for (int k = 0; k < N; k++) begin
-      int i;
-      i = k + 32'(prio_q);
-      if (i >= N) i = i - N;
-      if (!found && req_i[i]) begin
-        found    = 1'b1;
-        gnt_o[i] = 1'b1;
-        idx_o    = IdxW'(i);
+    // Scan N positions starting at prio_q, wrapping (only with a request:
+    // without one nothing is granted, in simulation too).
+    if (req_i != '0) begin
+      for (int k = 0; k < N; k++) begin
+        i = k + 32'(prio_q);
+        if (i >= N) i = i - N;
+        if (!found && req_i[i]) begin
+          found    = 1'b1;
+          gnt_o[i] = 1'b1;
+          idx_o    = IdxW'(i);
+        end
       end
     end
     valid_o = found;
-    prio_d = prio_q;
-    if (found && ready_i) begin
-      prio_d = (idx_o == LastIdx) ? '0 : idx_o + 1'b1;
-    end
   end
 
+  // The pointer moves past an accepted grant's winner (an enabled flop).
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) prio_q <= '0;
-    else         prio_q <= prio_d;
+    if (!rst_ni) begin
+      prio_q <= '0;
+    end else if (found && ready_i) begin
+      prio_q <= (idx_o == LastIdx) ? '0 : idx_o + 1'b1;
+    end
   end
 
 endmodule

@@ -27,7 +27,7 @@ module prim_fifo_sync #(
   end
 
   logic [Width-1:0] mem [Depth];
-  logic [PtrW:0] wptr_d, wptr_q, rptr_d, rptr_q;
+  logic [PtrW:0] wptr_q, rptr_q;
   logic push, pop;
 
   assign depth_o  = wptr_q - rptr_q;
@@ -37,25 +37,26 @@ module prim_fifo_sync #(
   assign push     = wvalid_i && wready_o;
   assign pop      = rvalid_o && rready_i;
 
-  always_comb begin
-    wptr_d = wptr_q;
-    rptr_d = rptr_q;
-    if (push) wptr_d = wptr_q + 1'b1;
-    if (pop)  rptr_d = rptr_q + 1'b1;
-  end
-
   // Storage is written like a RAM (write enable), not copied _d to _q.
   always_ff @(posedge clk_i) begin
     if (push) mem[wptr_q[PtrW-1:0]] <= wdata_i;
   end
 
+  // The pointers move only on a push or a pop (enabled flops: a quiet
+  // clock copies nothing).
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       wptr_q <= '0;
+    end else if (push) begin
+      wptr_q <= wptr_q + 1'b1;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
       rptr_q <= '0;
-    end else begin
-      wptr_q <= wptr_d;
-      rptr_q <= rptr_d;
+    end else if (pop) begin
+      rptr_q <= rptr_q + 1'b1;
     end
   end
 
