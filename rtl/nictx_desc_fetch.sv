@@ -288,11 +288,10 @@ module nictx_desc_fetch #(
   logic           owner;                // Owner or Wc protocol
   logic [15:0]    mask, tail_avail, n, inbuf16, rleft;
   // Ring sizes and distances reach 65536 (RING_LOG2 = 16): 17 bits.
-  logic [16:0]    ring_sz, to_wrap, avail, room, blk_lim, pub, inbuf17;
+  logic [16:0]    ring_sz, to_wrap, avail, blk_lim, inbuf17;
   logic [SlotW:0] inbuf, free_slots;
   logic           no_reads;             // no descriptor read requested or in flight
   logic           head_valid, head_derr, owned, head_bad, head_stop, go, load, ins, sub, take;
-  logic [15:0]    blk_dk;
   logic           blk_stale, blk_at_f, blk_ahead, blk_drop;
 
   // Regions: P = QUEUES rounded up to a power of two.
@@ -340,6 +339,11 @@ module nictx_desc_fetch #(
   end
 
   always_comb begin
+    logic [15:0] blk_dk;     // the held block's index from cons
+    logic [16:0] room, pub;  // owner protocols: ring room; Wc: published
+    blk_dk     = '0;
+    room       = '0;
+    pub        = '0;
     owner      = proto_i != nictx_reg_pkg::ProtoTail;
     mask       = 16'((17'd1 << ring_log2_i) - 17'd1);
     ring_sz    = 17'd1 << ring_log2_i;
@@ -356,24 +360,38 @@ module nictx_desc_fetch #(
     owned      = w_len[63] == phase_q;
     head_bad   = owner && head_valid && (head_derr || !owned);
 
-    // The held block relative to the consumer.
-    blk_dk    = (blk_idx_q - cons_q) & mask;
-    blk_stale = blk_valid_q && (proto_i != nictx_reg_pkg::ProtoWc ||
-                                blk_w1_q[63] != (phase_q ^ (blk_idx_q < cons_q)));
-    blk_at_f  = blk_valid_q && !blk_stale && blk_dk == inbuf16;
-    blk_ahead = blk_valid_q && !blk_stale && blk_dk > inbuf16;
-    blk_lim   = {1'b0, blk_dk - inbuf16};
+    // The held block relative to the consumer (computed only while one is
+    // held: otherwise none of these is set).
+    blk_stale = 1'b0;
+    blk_at_f  = 1'b0;
+    blk_ahead = 1'b0;
+    blk_lim   = '0;
+    if (blk_valid_q) begin
+      blk_dk    = (blk_idx_q - cons_q) & mask;
+      blk_stale = proto_i != nictx_reg_pkg::ProtoWc ||
+                  blk_w1_q[63] != (phase_q ^ (blk_idx_q < cons_q));
+      blk_at_f  = !blk_stale && blk_dk == inbuf16;
+      blk_ahead = !blk_stale && blk_dk > inbuf16;
+      blk_lim   = {1'b0, blk_dk - inbuf16};
+    end
 
-    // How many descriptors may be fetched now.
-    room  = (ring_sz > {{(16 - SlotW){1'b0}}, inbuf}) ?
-            ring_sz - {{(16 - SlotW){1'b0}}, inbuf} : 17'd0;
-    avail = owner ? (armed_q ? room : 17'd0) : {1'b0, tail_avail};
-    // Wc: published descriptors from cons on, minus those already fetched.
-    pub   = lim_valid_q ? {1'b0, (lim_q - cons_q) & mask} + 17'd1 :
-                          {1'b0, (tail_i - cons_q) & mask};
-    pub   = (pub > inbuf17) ? pub - inbuf17 : 17'd0;
-    if (proto_i == nictx_reg_pkg::ProtoWc && !unb_q && pub < avail) avail = pub;
-    if ((blk_at_f || blk_ahead) && blk_lim < avail) avail = blk_lim;
+    // How many descriptors may be fetched now (the owner protocols' bounds
+    // only in those protocols: a held block is never valid in Tail).
+    if (!owner) begin
+      avail = {1'b0, tail_avail};
+    end else begin
+      room  = (ring_sz > {{(16 - SlotW){1'b0}}, inbuf}) ?
+              ring_sz - {{(16 - SlotW){1'b0}}, inbuf} : 17'd0;
+      avail = armed_q ? room : 17'd0;
+      // Wc: published descriptors from cons on, minus those already fetched.
+      if (proto_i == nictx_reg_pkg::ProtoWc && !unb_q) begin
+        pub = lim_valid_q ? {1'b0, (lim_q - cons_q) & mask} + 17'd1 :
+                            {1'b0, (tail_i - cons_q) & mask};
+        pub = (pub > inbuf17) ? pub - inbuf17 : 17'd0;
+        if (pub < avail) avail = pub;
+      end
+      if ((blk_at_f || blk_ahead) && blk_lim < avail) avail = blk_lim;
+    end
     n = avail[15:0];
     if (avail[16]) n = 16'hFFFF;
     if ({10'd0, fetch_max_i} < n) n = {10'd0, fetch_max_i};
