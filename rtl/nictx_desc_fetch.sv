@@ -552,12 +552,16 @@ module nictx_desc_fetch #(
     work_d = work_q;
     fptr_d = fptr_q;
     tot_d  = tot_q;
-    // Ready: the retiring read's queue, and the head's.  Keep both forms
-    // with one queue too: while no read retires, pq is what the empty
-    // retirement FIFO's slot last held (after a multi-queue run, another
-    // queue), so ready_d may be another queue's pointer (fuzz seed mq-rr).
-    rdy_d[pq]   = ready_d != ((pq == sq_i) ? rd_d : rd_m[pq]);
-    rdy_d[sq_i] = ((sq_i == pq) ? ready_d : readyh_q) != rd_d;
+    fl_go = !sub && (flush_q || head_stop) && no_reads;  // the flush (QUEUES 1)
+    // Ready: the retiring read's queue, and the head's, on a clock that
+    // writes their pointers (a read retires, a descriptor leaves, a flush):
+    // otherwise each bit already says ready_m != rd_m of its queue.  Keep
+    // both forms with one queue too: pq is what the retirement FIFO's slot
+    // last held (after a multi-queue run, another queue).
+    if (nf_pop || take || fl_go) begin
+      rdy_d[pq]   = ready_d != ((pq == sq_i) ? rd_d : rd_m[pq]);
+      rdy_d[sq_i] = ((sq_i == pq) ? ready_d : readyh_q) != rd_d;
+    end
     // Work: the fetch queue's, and the doorbell's (kept with QUEUES > 1
     // only: one queue fetches by its tail; QUEUES changes only after a
     // queue reset, which clears the mask).
@@ -578,7 +582,6 @@ module nictx_desc_fetch #(
       if (ins)  tot_d = tot_d + 1'b1;
       if (take) tot_d = tot_d - 1'b1;
     end
-    fl_go = !sub && (flush_q || head_stop) && no_reads;  // the flush (QUEUES 1)
   end
 
   // Descriptor words are written like a RAM, by read completions (each
@@ -639,13 +642,14 @@ module nictx_desc_fetch #(
     end
   end
 
-  // Nothing changes on this clock (above); the per-queue masks and pointer
-  // are compared whole, so a queue's update is never missed.
+  // Nothing changes on this clock (above); the work mask and pointer are
+  // compared whole, so a queue's update is never missed (the ready mask
+  // changes only with a retirement, a descriptor leaving or a flush).
   // (Left over from an owner protocol: armed, unbounded, a held block,
   // cleared on the next clock: not waiting.)
   assign wait_o = idle_o || (!owner && !req_valid_q && !load && !nf_pop && !take &&
                              !doorbell_i && !fl_go && !armed_q && !unb_q && !blk_valid_q &&
-                             rdy_d == rdy_q && work_d == work_q && fptr_d == fptr_q);
+                             work_d == work_q && fptr_d == fptr_q);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
