@@ -286,9 +286,9 @@ module nictx_desc_fetch #(
   logic [63:0]    w_addr, w_len;
   logic [SlotW-1:0] hslot, aslot;
   logic           owner;                // Owner or Wc protocol
-  logic [15:0]    mask, tail_avail, n, inbuf16, rleft;
+  logic [15:0]    mask, tail_avail, n, inbuf16;
   // Ring sizes and distances reach 65536 (RING_LOG2 = 16): 17 bits.
-  logic [16:0]    ring_sz, to_wrap, avail, blk_lim, inbuf17;
+  logic [16:0]    ring_sz, avail, blk_lim, inbuf17;
   logic [SlotW:0] inbuf, free_slots;
   logic           no_reads;             // no descriptor read requested or in flight
   logic           head_valid, head_derr, owned, head_bad, head_stop, go, load, ins, sub, take;
@@ -341,14 +341,17 @@ module nictx_desc_fetch #(
   always_comb begin
     logic [15:0] blk_dk;     // the held block's index from cons
     logic [16:0] room, pub;  // owner protocols: ring room; Wc: published
+    logic [16:0] to_wrap;    // the fetch pointer's distance to the ring's wrap
+    logic [15:0] rleft;      // slots to the fetch region's wrap
     blk_dk     = '0;
     room       = '0;
     pub        = '0;
+    to_wrap    = '0;
+    rleft      = '0;
     owner      = proto_i != nictx_reg_pkg::ProtoTail;
     mask       = 16'((17'd1 << ring_log2_i) - 17'd1);
     ring_sz    = 17'd1 << ring_log2_i;
     tail_avail = (tail_i - fetch_q) & mask;
-    to_wrap    = ring_sz - {1'b0, fetch_q};  // 1..ring size
     inbuf      = alloc_q - rdf_q;  // fetched, not yet consumed: ring indices [cons, fetch)
     inbuf16    = {{(15 - SlotW){1'b0}}, inbuf};
     inbuf17    = {1'b0, inbuf16};
@@ -392,24 +395,32 @@ module nictx_desc_fetch #(
       end
       if ((blk_at_f || blk_ahead) && blk_lim < avail) avail = blk_lim;
     end
-    n = avail[15:0];
-    if (avail[16]) n = 16'hFFFF;
-    if ({10'd0, fetch_max_i} < n) n = {10'd0, fetch_max_i};
-    if (to_wrap < {1'b0, n}) n = to_wrap[15:0];
-    // Several regions: a read stays in its region (one region: the buffer
-    // pointer wraps with the ring of slots).
-    rleft = 16'(rsize) - 16'({1'b0, alloc_q[SlotW-1:0] & rmask});
-    if (multi && rleft < n) n = rleft;
+    // The read's size, worked out only on a clock where a read may start
+    // (else 0: no load).
+    n = '0;
+    if (enable_i && !stop_i && !flush_q && nf_room && (!req_valid_q || req_ready_i) &&
+        avail != 17'd0) begin
+      n = avail[15:0];
+      if (avail[16]) n = 16'hFFFF;
+      if ({10'd0, fetch_max_i} < n) n = {10'd0, fetch_max_i};
+      to_wrap = ring_sz - {1'b0, fetch_q};  // 1..ring size
+      if (to_wrap < {1'b0, n}) n = to_wrap[15:0];
+      // Several regions: a read stays in its region (one region: the buffer
+      // pointer wraps with the ring of slots).  A region is small (64
+      // queues: 4 slots), and a queue that waited for a whole batch would
+      // run dry in the scheduler's turn: fetch what fits.
+      if (multi) begin
+        rleft = 16'(rsize) - 16'({1'b0, alloc_q[SlotW-1:0] & rmask});
+        if (rleft < n) n = rleft;
+        if ({{(15 - SlotW){1'b0}}, free_slots} < n) n = {{(15 - SlotW){1'b0}}, free_slots};
+      end
+    end
 
     go = enable_i && !stop_i && !flush_q && !head_bad;
-    // Several queues: a region is small (64 queues: 4 slots), and a queue
-    // that waited for a whole batch would run dry in the scheduler's turn:
-    // fetch what fits.
-    if (multi && {{(15 - SlotW){1'b0}}, free_slots} < n) n = {{(15 - SlotW){1'b0}}, free_slots};
     // One queue: fetch a whole batch or nothing: wait until it fits in the
-    // buffer rather than trickle one descriptor per freed slot.
-    load = go && n != 16'd0 && {{(15 - SlotW){1'b0}}, free_slots} >= n &&
-           nf_room && (!req_valid_q || req_ready_i);
+    // buffer rather than trickle one descriptor per freed slot.  (n != 0:
+    // a read may start: room for it, the request register free.)
+    load = go && n != 16'd0 && {{(15 - SlotW){1'b0}}, free_slots} >= n;
     // A held block at the fetch pointer is inserted (then n is 0: no load;
     // the write port is free: no read completion this cycle).
     ins  = go && blk_at_f && free_slots != '0 && nf_room && !wr_valid_i;
