@@ -208,22 +208,26 @@ module nictx_desc_fetch #(
   logic [QW-1:0]  fpick;
   logic           fany;
   logic           req_valid_d, req_valid_q;
-  logic [63:0]    req_addr_d, req_addr_q;
-  logic [13:0]    req_len_d, req_len_q;
-  logic [BPtrW-1:0] req_wptr_d, req_wptr_q;
-  logic [15:0]    cons_d, cons_q;       // ring index of the next descriptor to leave
-  logic           phase_d, phase_q;     // owner bit expected at cons_q
+  // Registers written only on the clocks that change them (enable-gated
+  // flops, below): the read request's words (a read starts), cons and its
+  // phase (a descriptor leaves), the Wc bound (a block closes with an
+  // index), the held block's words (a block arrives).
+  logic [63:0]    req_addr_q;
+  logic [13:0]    req_len_q;
+  logic [BPtrW-1:0] req_wptr_q;
+  logic [15:0]    cons_q;               // ring index of the next descriptor to leave
+  logic           phase_q;              // owner bit expected at cons_q
   logic           armed_d, armed_q;
   logic           unb_d, unb_q;         // Wc: fetch without the published bound
   logic           lim_valid_d, lim_valid_q;  // Wc: lim_q is the last published index
-  logic [15:0]    lim_d, lim_q;
+  logic [15:0]    lim_q;
   logic           db_since_d, db_since_q;
   logic           flush_d, flush_q;     // waiting for reads in flight before a discard
   logic           fl_cnt_d, fl_cnt_q;   // the flush counts (not owned, not a DMA error)
   logic [BufDescs-1:0] derr_d, derr_q;  // slot filled by a read that failed
   logic           blk_valid_d, blk_valid_q;
-  logic [15:0]    blk_idx_d, blk_idx_q;
-  logic [63:0]    blk_w0_d, blk_w0_q, blk_w1_d, blk_w1_q;
+  logic [15:0]    blk_idx_q;
+  logic [63:0]    blk_w0_q, blk_w1_q;
 
   // Slots not yet ready, in allocation order: {block, size}: a read of
   // `size` descriptors, or one inserted block (ready once it is the oldest).
@@ -441,23 +445,14 @@ module nictx_desc_fetch #(
     ready_d     = ready_q;
     rd_d        = rd_q;
     req_valid_d = req_valid_q;
-    req_addr_d  = req_addr_q;
-    req_len_d   = req_len_q;
-    req_wptr_d  = req_wptr_q;
-    cons_d      = cons_q;
-    phase_d     = phase_q;
     armed_d     = armed_q;
     unb_d       = unb_q;
     lim_valid_d = lim_valid_q;
-    lim_d       = lim_q;
     db_since_d  = db_since_q;
     flush_d     = flush_q;
     fl_cnt_d    = fl_cnt_q;
     derr_d      = derr_q;
     blk_valid_d = blk_valid_q;
-    blk_idx_d   = blk_idx_q;
-    blk_w0_d    = blk_w0_q;
-    blk_w1_d    = blk_w1_q;
     nf_wvalid   = 1'b0;
     nf_wdata    = {fq, 1'b0, n[SlotW:0]};
     not_owned_o     = 1'b0;
@@ -467,9 +462,6 @@ module nictx_desc_fetch #(
     if (req_valid_q && req_ready_i) req_valid_d = 1'b0;
     if (load) begin
       req_valid_d = 1'b1;
-      req_addr_d  = ring_base_i + {44'd0, fetch_q, 4'b0000};
-      req_len_d   = {n[9:0], 4'b0000};
-      req_wptr_d  = {aslot, 4'b0000};
       nf_wvalid   = 1'b1;
       fetch_d     = (fetch_q + n) & mask;
       alloc_d     = alloc_q + n[SlotW:0];
@@ -495,9 +487,7 @@ module nictx_desc_fetch #(
     // A descriptor leaves.
     if (take) begin
       rd_d         = rd_q + 1'b1;
-      cons_d       = (cons_q + 16'd1) & mask;
       derr_d[hslot] = 1'b0;
-      if (cons_q == mask) phase_d = !phase_q;
       if (cons_q == lim_q) lim_valid_d = 1'b0;  // the last published one left
     end
 
@@ -529,7 +519,6 @@ module nictx_desc_fetch #(
     if (wc_close_i) begin
       if (wc_idx_valid_i) begin
         lim_valid_d = 1'b1;
-        lim_d       = wc_idx_i;
       end else begin
         unb_d = 1'b1;
       end
@@ -544,9 +533,6 @@ module nictx_desc_fetch #(
     if (blk_valid_i) begin
       if (blk_valid_q && !blk_stale && !ins && !sub) blk_drop = 1'b1;  // replaced
       blk_valid_d = 1'b1;
-      blk_idx_d   = blk_idx_i;
-      blk_w0_d    = blk_w0_i;
-      blk_w1_d    = blk_w1_i;
     end
     wc_drop_o = blk_drop;
     wc_used_o = ins || sub;
@@ -693,6 +679,21 @@ module nictx_desc_fetch #(
       blk_w0_q    <= '0;
       blk_w1_q    <= '0;
     end else begin
+      if (load) begin
+        req_addr_q <= ring_base_i + {44'd0, fetch_q, 4'b0000};
+        req_len_q  <= {n[9:0], 4'b0000};
+        req_wptr_q <= {aslot, 4'b0000};
+      end
+      if (take) begin
+        cons_q <= (cons_q + 16'd1) & mask;
+        if (cons_q == mask) phase_q <= !phase_q;
+      end
+      if (wc_close_i && wc_idx_valid_i) lim_q <= wc_idx_i;
+      if (blk_valid_i) begin
+        blk_idx_q <= blk_idx_i;
+        blk_w0_q  <= blk_w0_i;
+        blk_w1_q  <= blk_w1_i;
+      end
       // Each entry written only when it changes (no per-cycle cost).
       if (fl_go || load || ins) begin
         fetch_m[fq] <= fetch_d;
@@ -705,23 +706,14 @@ module nictx_desc_fetch #(
       fptr_q      <= fptr_d;
       tot_q       <= tot_d;
       req_valid_q <= req_valid_d;
-      req_addr_q  <= req_addr_d;
-      req_len_q   <= req_len_d;
-      req_wptr_q  <= req_wptr_d;
-      cons_q      <= cons_d;
-      phase_q     <= phase_d;
       armed_q     <= armed_d;
       unb_q       <= unb_d;
       lim_valid_q <= lim_valid_d;
-      lim_q       <= lim_d;
       db_since_q  <= db_since_d;
       flush_q     <= flush_d;
       fl_cnt_q    <= fl_cnt_d;
       derr_q      <= derr_d;
       blk_valid_q <= blk_valid_d;
-      blk_idx_q   <= blk_idx_d;
-      blk_w0_q    <= blk_w0_d;
-      blk_w1_q    <= blk_w1_d;
     end
   end
 
