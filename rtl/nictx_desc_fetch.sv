@@ -543,19 +543,21 @@ module nictx_desc_fetch #(
   logic [15:0] dbfetch_new;
   logic        skip;  // the fetch queue's region has no room for its read: pass it over
   logic        fl_go; // a flush discards the buffer now (QUEUES 1)
+  logic        rdy_we;   // the ready mask is written
+  logic        mq_same;  // several queues: the work mask and queue pointer stay
 
   always_comb begin
-    rdy_d  = rdy_q;
-    work_d = work_q;
-    fptr_d = fptr_q;
-    tot_d  = tot_q;
     fl_go = !sub && (flush_q || head_stop) && no_reads;  // the flush (QUEUES 1)
     // Ready: the retiring read's queue, and the head's, on a clock that
     // writes their pointers (a read retires, a descriptor leaves, a flush):
-    // otherwise each bit already says ready_m != rd_m of its queue.  Keep
-    // both forms with one queue too: pq is what the retirement FIFO's slot
-    // last held (after a multi-queue run, another queue).
-    if (nf_pop || take || fl_go) begin
+    // otherwise each bit already says ready_m != rd_m of its queue and the
+    // register keeps its value (rdy_d is then unused).  Keep both forms
+    // with one queue too: pq is what the retirement FIFO's slot last held
+    // (after a multi-queue run, another queue).
+    rdy_we = nf_pop || take || fl_go;
+    rdy_d  = '0;
+    if (rdy_we) begin
+      rdy_d       = rdy_q;
       rdy_d[pq]   = ready_d != ((pq == sq_i) ? rd_d : rd_m[pq]);
       rdy_d[sq_i] = ((sq_i == pq) ? ready_d : readyh_q) != rd_d;
     end
@@ -563,11 +565,19 @@ module nictx_desc_fetch #(
     // only: one queue fetches by its tail; QUEUES changes only after a
     // queue reset, which clears the mask).
     // The fetch pointer over queues and the slot count (idle_o with
-    // QUEUES > 1) likewise: one queue leaves them at their reset value.
+    // QUEUES > 1) likewise: one queue leaves them at their reset value
+    // (their registers are written only with several queues; *_d unused).
     ftail_new   = '0;
     dbfetch_new = '0;
     skip        = 1'b0;
+    work_d      = '0;
+    fptr_d      = '0;
+    tot_d       = '0;
+    mq_same     = 1'b1;
     if (multi) begin
+      work_d      = work_q;
+      fptr_d      = fptr_q;
+      tot_d       = tot_q;
       ftail_new   = (doorbell_i && db_q_i == fq) ? db_tail_i : tail_i;
       dbfetch_new = (db_q_i == fq) ? fetch_d : fetch_m[db_q_i];
       work_d[fq]  = ftail_new != fetch_d;
@@ -578,6 +588,7 @@ module nictx_desc_fetch #(
       if (load) tot_d = tot_d + n[SlotW:0];
       if (ins)  tot_d = tot_d + 1'b1;
       if (take) tot_d = tot_d - 1'b1;
+      mq_same = work_d == work_q && fptr_d == fptr_q;
     end
   end
 
@@ -646,7 +657,7 @@ module nictx_desc_fetch #(
   // cleared on the next clock: not waiting.)
   assign wait_o = idle_o || (!owner && !req_valid_q && !load && !nf_pop && !take &&
                              !doorbell_i && !fl_go && !armed_q && !unb_q && !blk_valid_q &&
-                             work_d == work_q && fptr_d == fptr_q);
+                             mq_same);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -701,10 +712,12 @@ module nictx_desc_fetch #(
       end
       if (nf_pop) ready_m[pq] <= ready_d;
       if (fl_go || take) rd_m[sq_i] <= rd_d;
-      work_q      <= work_d;
-      rdy_q       <= rdy_d;
-      fptr_q      <= fptr_d;
-      tot_q       <= tot_d;
+      if (multi) begin
+        work_q    <= work_d;
+        fptr_q    <= fptr_d;
+        tot_q     <= tot_d;
+      end
+      if (rdy_we) rdy_q <= rdy_d;
       req_valid_q <= req_valid_d;
       armed_q     <= armed_d;
       unb_q       <= unb_d;
