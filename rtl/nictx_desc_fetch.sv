@@ -336,7 +336,6 @@ module nictx_desc_fetch #(
     rd_q       = rd_m[sq_i];
     readyh_q   = ready_m[sq_i];
     hslot      = slot_of(sq_i, rd_q, rlog, rmask);
-    aslot      = slot_of(fq, alloc_q, rlog, rmask);
     w_addr     = mem_a[hslot];
     w_len      = mem_l[hslot];
     head_derr  = derr_q[hslot];
@@ -438,6 +437,12 @@ module nictx_desc_fetch #(
   end
 
   assign take = desc_valid_o && desc_ready_i;
+
+  // The fetch queue's next slot: only for a read or an insertion.
+  always_comb begin
+    aslot = '0;
+    if (load || ins) aslot = slot_of(fq, alloc_q, rlog, rmask);
+  end
 
   always_comb begin
     fetch_d     = fetch_q;
