@@ -292,7 +292,7 @@ module nictx_desc_fetch #(
   logic           owner;                // Owner or Wc protocol
   logic [15:0]    mask, tail_avail, n, inbuf16;
   // Ring sizes and distances reach 65536 (RING_LOG2 = 16): 17 bits.
-  logic [16:0]    ring_sz, avail, blk_lim, inbuf17;
+  logic [16:0]    avail, blk_lim;
   logic [SlotW:0] inbuf, free_slots;
   logic           no_reads;             // no descriptor read requested or in flight
   logic           head_valid, head_derr, owned, head_bad, head_stop, go, load, ins, sub, take;
@@ -346,18 +346,18 @@ module nictx_desc_fetch #(
     logic [16:0] room, pub;  // owner protocols: ring room; Wc: published
     logic [16:0] to_wrap;    // the fetch pointer's distance to the ring's wrap
     logic [15:0] rleft;      // slots to the fetch region's wrap
+    logic [16:0] ring_sz;
     blk_dk     = '0;
     room       = '0;
     pub        = '0;
     to_wrap    = '0;
     rleft      = '0;
+    ring_sz    = 17'd1 << ring_log2_i;  // used only where a bound is worked out
     owner      = proto_i != nictx_reg_pkg::ProtoTail;
     mask       = 16'((17'd1 << ring_log2_i) - 17'd1);
-    ring_sz    = 17'd1 << ring_log2_i;
     tail_avail = (tail_i - fetch_q) & mask;
     inbuf      = alloc_q - rdf_q;  // fetched, not yet consumed: ring indices [cons, fetch)
     inbuf16    = {{(15 - SlotW){1'b0}}, inbuf};
-    inbuf17    = {1'b0, inbuf16};
     free_slots = rsize - inbuf;
     no_reads   = !req_valid_q && !nf_rvalid;
 
@@ -367,11 +367,14 @@ module nictx_desc_fetch #(
     head_bad   = owner && head_valid && (head_derr || !owned);
 
     // The held block relative to the consumer (computed only while one is
-    // held: otherwise none of these is set).
+    // held: otherwise none of these is set).  A held block for the head's
+    // index replaces a not-owned ring copy (sub; the write port is free: no
+    // read completion this cycle).
     blk_stale = 1'b0;
     blk_at_f  = 1'b0;
     blk_ahead = 1'b0;
     blk_lim   = '0;
+    sub       = 1'b0;
     if (blk_valid_q) begin
       blk_dk    = (blk_idx_q - cons_q) & mask;
       blk_stale = proto_i != nictx_reg_pkg::ProtoWc ||
@@ -379,6 +382,8 @@ module nictx_desc_fetch #(
       blk_at_f  = !blk_stale && blk_dk == inbuf16;
       blk_ahead = !blk_stale && blk_dk > inbuf16;
       blk_lim   = {1'b0, blk_dk - inbuf16};
+      sub       = !blk_stale && blk_idx_q == cons_q && head_valid && !head_derr && !owned &&
+                  !wr_valid_i;
     end
 
     // How many descriptors may be fetched now (the owner protocols' bounds
@@ -393,7 +398,7 @@ module nictx_desc_fetch #(
       if (proto_i == nictx_reg_pkg::ProtoWc && !unb_q) begin
         pub = lim_valid_q ? {1'b0, (lim_q - cons_q) & mask} + 17'd1 :
                             {1'b0, (tail_i - cons_q) & mask};
-        pub = (pub > inbuf17) ? pub - inbuf17 : 17'd0;
+        pub = (pub > {1'b0, inbuf16}) ? pub - {1'b0, inbuf16} : 17'd0;
         if (pub < avail) avail = pub;
       end
       if ((blk_at_f || blk_ahead) && blk_lim < avail) avail = blk_lim;
@@ -426,11 +431,8 @@ module nictx_desc_fetch #(
     load = go && n != 16'd0 && {{(15 - SlotW){1'b0}}, free_slots} >= n;
     // A held block at the fetch pointer is inserted (then n is 0: no load;
     // the write port is free: no read completion this cycle).
-    ins  = go && blk_at_f && free_slots != '0 && nf_room && !wr_valid_i;
-    // A held block for the head's index replaces a not-owned ring copy (the
-    // write port is free: no read completion this cycle).
-    sub  = blk_valid_q && !blk_stale && blk_idx_q == cons_q && head_valid && !head_derr &&
-           !owned && !wr_valid_i;
+    ins  = 1'b0;
+    if (blk_at_f) ins = go && free_slots != '0 && nf_room && !wr_valid_i;
     head_stop = head_bad && !flush_q && !sub;
 
     desc_valid_o = head_valid && !(owner && (flush_q || head_derr || !owned));
