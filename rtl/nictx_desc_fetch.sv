@@ -446,100 +446,121 @@ module nictx_desc_fetch #(
     if (load || ins) aslot = slot_of(fq, alloc_q, rlog, rmask);
   end
 
+  // The fetcher's own state moves only on a clock with something to do: a
+  // read starting, asked for or retiring, a descriptor leaving, a flush,
+  // a doorbell, a held or arriving block, an armed owner protocol (act).
+  // On other clocks every flop below keeps its value (the *_d are unused)
+  // and the next-state logic is not evaluated.
+  logic act;
+
   always_comb begin
     fetch_d     = fetch_q;
     alloc_d     = alloc_q;
     ready_d     = ready_q;
     rd_d        = rd_q;
-    req_valid_d = req_valid_q;
-    armed_d     = armed_q;
-    unb_d       = unb_q;
-    lim_valid_d = lim_valid_q;
-    db_since_d  = db_since_q;
-    flush_d     = flush_q;
-    fl_cnt_d    = fl_cnt_q;
-    derr_d      = derr_q;
-    blk_valid_d = blk_valid_q;
     nf_wvalid   = 1'b0;
-    nf_wdata    = {fq, 1'b0, n[SlotW:0]};
+    nf_wdata    = '0;
     not_owned_o     = 1'b0;
     not_owned_cnt_o = inbuf16;
     blk_drop    = 1'b0;
+    act = load || nf_pop || take || flush_q || head_stop || doorbell_i || wc_close_i ||
+          blk_valid_i || blk_valid_q || req_valid_q || armed_q || unb_q;
+    req_valid_d = 1'b0;
+    armed_d     = 1'b0;
+    unb_d       = 1'b0;
+    lim_valid_d = 1'b0;
+    db_since_d  = 1'b0;
+    flush_d     = 1'b0;
+    fl_cnt_d    = 1'b0;
+    derr_d      = '0;
+    blk_valid_d = 1'b0;
+    if (act) begin
+      req_valid_d = req_valid_q;
+      armed_d     = armed_q;
+      unb_d       = unb_q;
+      lim_valid_d = lim_valid_q;
+      db_since_d  = db_since_q;
+      flush_d     = flush_q;
+      fl_cnt_d    = fl_cnt_q;
+      derr_d      = derr_q;
+      blk_valid_d = blk_valid_q;
 
-    if (req_valid_q && req_ready_i) req_valid_d = 1'b0;
-    if (load) begin
-      req_valid_d = 1'b1;
-      nf_wvalid   = 1'b1;
-      fetch_d     = (fetch_q + n) & mask;
-      alloc_d     = alloc_q + n[SlotW:0];
-    end
-    if (ins) begin
-      nf_wvalid = 1'b1;
-      nf_wdata  = {{QW{1'b0}}, 1'b1, {SlotW{1'b0}}, 1'b1};
-      fetch_d   = (fetch_q + 16'd1) & mask;
-      alloc_d   = alloc_q + 1'b1;
-    end
-    if ((load || ins) && inbuf == '0) db_since_d = 1'b0;
-    if (nf_pop) begin
-      ready_d = ready_q + nf_size;
-      if (pop_err) begin
-        // The read's slots: nf_size of them from ready_q on, in pq's region.
-        for (int unsigned s = 0; s < BufDescs; s++) begin
-          if ((s >> (SlotW - 32'(rlog))) == 32'(pq) &&
-              {1'b0, (SlotW'(s) - ready_q[SlotW-1:0]) & rmask} < nf_size) derr_d[s] = 1'b1;
+      if (req_valid_q && req_ready_i) req_valid_d = 1'b0;
+      if (load) begin
+        req_valid_d = 1'b1;
+        nf_wdata    = {fq, 1'b0, n[SlotW:0]};
+        nf_wvalid   = 1'b1;
+        fetch_d     = (fetch_q + n) & mask;
+        alloc_d     = alloc_q + n[SlotW:0];
+      end
+      if (ins) begin
+        nf_wvalid = 1'b1;
+        nf_wdata  = {{QW{1'b0}}, 1'b1, {SlotW{1'b0}}, 1'b1};
+        fetch_d   = (fetch_q + 16'd1) & mask;
+        alloc_d   = alloc_q + 1'b1;
+      end
+      if ((load || ins) && inbuf == '0) db_since_d = 1'b0;
+      if (nf_pop) begin
+        ready_d = ready_q + nf_size;
+        if (pop_err) begin
+          // The read's slots: nf_size of them from ready_q on, in pq's region.
+          for (int unsigned s = 0; s < BufDescs; s++) begin
+            if ((s >> (SlotW - 32'(rlog))) == 32'(pq) &&
+                {1'b0, (SlotW'(s) - ready_q[SlotW-1:0]) & rmask} < nf_size) derr_d[s] = 1'b1;
+          end
         end
       end
-    end
 
-    // A descriptor leaves.
-    if (take) begin
-      rd_d         = rd_q + 1'b1;
-      derr_d[hslot] = 1'b0;
-      if (cons_q == lim_q) lim_valid_d = 1'b0;  // the last published one left
-    end
-
-    // Not owned (or unusable) at the head: flush once no read is in flight.
-    // A not-owned flush counts and disarms (unless a doorbell may have been
-    // missed); a DMA-error flush does neither.
-    if (head_stop) fl_cnt_d = !head_derr;
-    if (sub) begin
-      flush_d = 1'b0;  // the head is owned again: cancel
-    end else if (flush_q || head_stop) begin
-      flush_d = 1'b1;
-      if (no_reads) begin
-        flush_d     = 1'b0;
-        rd_d        = alloc_q;  // == ready_q: every read retired (QUEUES 1: fq, sq, pq are 0)
-        fetch_d     = cons_q;
-        derr_d      = '0;
-        not_owned_o = fl_cnt_d;
-        if (fl_cnt_d) armed_d = db_since_q;
+      // A descriptor leaves.
+      if (take) begin
+        rd_d         = rd_q + 1'b1;
+        derr_d[hslot] = 1'b0;
+        if (cons_q == lim_q) lim_valid_d = 1'b0;  // the last published one left
       end
-    end
 
-    if (doorbell_i) begin
-      armed_d    = 1'b1;
-      db_since_d = 1'b1;
-    end
-    if (!owner) armed_d = 1'b0;
-    if (!armed_d) unb_d = 1'b0;
-    if (doorbell_i && !wc_close_i) lim_valid_d = 1'b0;  // a TAIL write
-    if (wc_close_i) begin
-      if (wc_idx_valid_i) begin
-        lim_valid_d = 1'b1;
-      end else begin
-        unb_d = 1'b1;
+      // Not owned (or unusable) at the head: flush once no read is in flight.
+      // A not-owned flush counts and disarms (unless a doorbell may have been
+      // missed); a DMA-error flush does neither.
+      if (head_stop) fl_cnt_d = !head_derr;
+      if (sub) begin
+        flush_d = 1'b0;  // the head is owned again: cancel
+      end else if (flush_q || head_stop) begin
+        flush_d = 1'b1;
+        if (no_reads) begin
+          flush_d     = 1'b0;
+          rd_d        = alloc_q;  // == ready_q: every read retired (QUEUES 1: fq, sq, pq are 0)
+          fetch_d     = cons_q;
+          derr_d      = '0;
+          not_owned_o = fl_cnt_d;
+          if (fl_cnt_d) armed_d = db_since_q;
+        end
       end
-    end
 
-    // The held write-combining block.
-    if (blk_stale) begin
-      blk_valid_d = 1'b0;
-      blk_drop    = 1'b1;
-    end
-    if (ins || sub) blk_valid_d = 1'b0;
-    if (blk_valid_i) begin
-      if (blk_valid_q && !blk_stale && !ins && !sub) blk_drop = 1'b1;  // replaced
-      blk_valid_d = 1'b1;
+      if (doorbell_i) begin
+        armed_d    = 1'b1;
+        db_since_d = 1'b1;
+      end
+      if (!owner) armed_d = 1'b0;
+      if (!armed_d) unb_d = 1'b0;
+      if (doorbell_i && !wc_close_i) lim_valid_d = 1'b0;  // a TAIL write
+      if (wc_close_i) begin
+        if (wc_idx_valid_i) begin
+          lim_valid_d = 1'b1;
+        end else begin
+          unb_d = 1'b1;
+        end
+      end
+
+      // The held write-combining block.
+      if (blk_stale) begin
+        blk_valid_d = 1'b0;
+        blk_drop    = 1'b1;
+      end
+      if (ins || sub) blk_valid_d = 1'b0;
+      if (blk_valid_i) begin
+        if (blk_valid_q && !blk_stale && !ins && !sub) blk_drop = 1'b1;  // replaced
+        blk_valid_d = 1'b1;
+      end
     end
     wc_drop_o = blk_drop;
     wc_used_o = ins || sub;
@@ -725,15 +746,17 @@ module nictx_desc_fetch #(
         tot_q     <= tot_d;
       end
       if (rdy_we) rdy_q <= rdy_d;
-      req_valid_q <= req_valid_d;
-      armed_q     <= armed_d;
-      unb_q       <= unb_d;
-      lim_valid_q <= lim_valid_d;
-      db_since_q  <= db_since_d;
-      flush_q     <= flush_d;
-      fl_cnt_q    <= fl_cnt_d;
-      derr_q      <= derr_d;
-      blk_valid_q <= blk_valid_d;
+      if (act) begin
+        req_valid_q <= req_valid_d;
+        armed_q     <= armed_d;
+        unb_q       <= unb_d;
+        lim_valid_q <= lim_valid_d;
+        db_since_q  <= db_since_d;
+        flush_q     <= flush_d;
+        fl_cnt_q    <= fl_cnt_d;
+        derr_q      <= derr_d;
+        blk_valid_q <= blk_valid_d;
+      end
     end
   end
 
