@@ -196,7 +196,6 @@ module nictx_desc_fetch #(
   logic [SlotW:0] rdf_q;                // rd_m[fq]
   logic [SlotW:0] ready_d, ready_q;     // ready_m[pq]
   logic [SlotW:0] rd_d, rd_q;           // rd_m[sq_i] (the flush: queue 0's)
-  logic [SlotW:0] readyh_q;             // ready_m[sq_i]
   logic [NumQueues-1:0] work_d, work_q; // queue's tail != its fetch pointer
   logic [NumQueues-1:0] rdy_d, rdy_q;   // queue's next descriptor is ready
   logic [QW-1:0]  fptr_d, fptr_q;       // round robin over queues with work
@@ -334,7 +333,6 @@ module nictx_desc_fetch #(
     rdf_q      = rd_m[fq];
     ready_q    = ready_m[pq];
     rd_q       = rd_m[sq_i];
-    readyh_q   = ready_m[sq_i];
     hslot      = slot_of(sq_i, rd_q, rlog, rmask);
     w_addr     = mem_a[hslot];
     w_len      = mem_l[hslot];
@@ -424,14 +422,15 @@ module nictx_desc_fetch #(
       end
     end
 
-    go = enable_i && !stop_i && !flush_q && !head_bad;
     // One queue: fetch a whole batch or nothing: wait until it fits in the
     // buffer rather than trickle one descriptor per freed slot.  (n != 0:
     // a read may start: room for it, the request register free.)
-    load = go && n != 16'd0 && {{(15 - SlotW){1'b0}}, free_slots} >= n;
+    // (go: enable_i, !stop_i and !flush_q are in n != 0.)
+    load = n != 16'd0 && !head_bad && {{(15 - SlotW){1'b0}}, free_slots} >= n;
     // A held block at the fetch pointer is inserted (then n is 0: no load;
     // the write port is free: no read completion this cycle).
     ins  = 1'b0;
+    go   = enable_i && !stop_i && !flush_q && !head_bad;
     if (blk_at_f) ins = go && free_slots != '0 && nf_room && !wr_valid_i;
     head_stop = head_bad && !flush_q && !sub;
 
@@ -587,7 +586,7 @@ module nictx_desc_fetch #(
     if (rdy_we) begin
       rdy_d       = rdy_q;
       rdy_d[pq]   = ready_d != ((pq == sq_i) ? rd_d : rd_m[pq]);
-      rdy_d[sq_i] = ((sq_i == pq) ? ready_d : readyh_q) != rd_d;
+      rdy_d[sq_i] = ((sq_i == pq) ? ready_d : ready_m[sq_i]) != rd_d;
     end
     // Work: the fetch queue's, and the doorbell's (kept with QUEUES > 1
     // only: one queue fetches by its tail; QUEUES changes only after a
@@ -631,14 +630,20 @@ module nictx_desc_fetch #(
   logic [NumWords*SlotW-1:0] wd_slot;  // word j's slot at [SlotW*j +: SlotW]
 
   always_comb begin
+    logic [BPtrW-4:0] pos;  // a word's 8-byte position: {slot, half}
     blk_en   = ins || sub;
     blk_slot = ins ? aslot : hslot;
-    for (int unsigned j = 0; j < NumWords; j++) begin
-      logic [BPtrW-4:0] pos;  // the word's 8-byte position: {slot, half}
-      pos        = wr_ptr_i[BPtrW-1:3] + (BPtrW - 3)'(j);
-      wd_en[j]   = wr_valid_i && wr_words_i[j];
-      wd_half[j] = pos[0];
-      wd_slot[SlotW*j +: SlotW] = pos[BPtrW-4:1];
+    pos      = '0;
+    wd_en    = '0;
+    wd_half  = '0;
+    wd_slot  = '0;
+    if (wr_valid_i) begin  // (no word is written otherwise)
+      for (int unsigned j = 0; j < NumWords; j++) begin
+        pos        = wr_ptr_i[BPtrW-1:3] + (BPtrW - 3)'(j);
+        wd_en[j]   = wr_words_i[j];
+        wd_half[j] = pos[0];
+        wd_slot[SlotW*j +: SlotW] = pos[BPtrW-4:1];
+      end
     end
   end
 
