@@ -404,21 +404,22 @@ module nictx_desc_fetch #(
     // The read's size, worked out only on a clock where a read may start
     // (else 0: no load).
     n = '0;
-    if (enable_i && !stop_i && !flush_q && nf_room && (!req_valid_q || req_ready_i) &&
-        avail != 17'd0) begin
-      n = avail[15:0];
-      if (avail[16]) n = 16'hFFFF;
-      if ({10'd0, fetch_max_i} < n) n = {10'd0, fetch_max_i};
-      to_wrap = ring_sz - {1'b0, fetch_q};  // 1..ring size
-      if (to_wrap < {1'b0, n}) n = to_wrap[15:0];
-      // Several regions: a read stays in its region (one region: the buffer
-      // pointer wraps with the ring of slots).  A region is small (64
-      // queues: 4 slots), and a queue that waited for a whole batch would
-      // run dry in the scheduler's turn: fetch what fits.
-      if (multi) begin
-        rleft = 16'(rsize) - 16'({1'b0, alloc_q[SlotW-1:0] & rmask});
-        if (rleft < n) n = rleft;
-        if ({{(15 - SlotW){1'b0}}, free_slots} < n) n = {{(15 - SlotW){1'b0}}, free_slots};
+    if (avail != 17'd0) begin
+      if (enable_i && !stop_i && !flush_q && nf_room && (!req_valid_q || req_ready_i)) begin
+        n = avail[15:0];
+        if (avail[16]) n = 16'hFFFF;
+        if ({10'd0, fetch_max_i} < n) n = {10'd0, fetch_max_i};
+        to_wrap = ring_sz - {1'b0, fetch_q};  // 1..ring size
+        if (to_wrap < {1'b0, n}) n = to_wrap[15:0];
+        // Several regions: a read stays in its region (one region: the buffer
+        // pointer wraps with the ring of slots).  A region is small (64
+        // queues: 4 slots), and a queue that waited for a whole batch would
+        // run dry in the scheduler's turn: fetch what fits.
+        if (multi) begin
+          rleft = 16'(rsize) - 16'({1'b0, alloc_q[SlotW-1:0] & rmask});
+          if (rleft < n) n = rleft;
+          if ({{(15 - SlotW){1'b0}}, free_slots} < n) n = {{(15 - SlotW){1'b0}}, free_slots};
+        end
       end
     end
 
