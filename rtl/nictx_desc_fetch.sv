@@ -362,7 +362,12 @@ module nictx_desc_fetch #(
     // Head of the buffer: owned?  (Owner, Wc)
     head_valid = sched_valid_i;  // rdy_q[sq_i]: ready_m[sq_i] != rd_m[sq_i]
     owned      = w_len[63] == phase_q;
-    head_bad   = owner && head_valid && (head_derr || !owned);
+    head_bad   = 1'b0;
+    desc_valid_o = head_valid;
+    if (owner) begin
+      head_bad     = head_valid && (head_derr || !owned);
+      desc_valid_o = head_valid && !(flush_q || head_derr || !owned);
+    end
 
     // The held block relative to the consumer (computed only while one is
     // held: otherwise none of these is set).  A held block for the head's
@@ -435,7 +440,6 @@ module nictx_desc_fetch #(
     if (blk_at_f) ins = go && free_slots != '0 && nf_room && !wr_valid_i;
     head_stop = head_bad && !flush_q && !sub;
 
-    desc_valid_o = head_valid && !(owner && (flush_q || head_derr || !owned));
   end
 
   assign take = desc_valid_o && desc_ready_i;
