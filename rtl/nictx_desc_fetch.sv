@@ -281,9 +281,15 @@ module nictx_desc_fetch #(
 
   always_comb begin
     nf_pop    = nf_rvalid && (nf_blk || df_rvalid || done_i);
-    pop_err   = !nf_blk && (df_rvalid ? df_err : done_err_i);
-    df_rready = nf_pop && !nf_blk && df_rvalid;
-    df_wvalid = done_i && !(nf_pop && !nf_blk && !df_rvalid);
+    // (Worked out only when a slot group retires: pop_err is used only then.)
+    pop_err   = 1'b0;
+    df_rready = 1'b0;
+    df_wvalid = done_i;
+    if (nf_pop) begin
+      pop_err   = !nf_blk && (df_rvalid ? df_err : done_err_i);
+      df_rready = !nf_blk && df_rvalid;
+      df_wvalid = done_i && !(!nf_blk && !df_rvalid);
+    end
   end
 
   logic [63:0]    w_addr, w_len;
