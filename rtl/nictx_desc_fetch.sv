@@ -699,9 +699,13 @@ module nictx_desc_fetch #(
   // changes only with a retirement, a descriptor leaving or a flush).
   // (Left over from an owner protocol: armed, unbounded, a held block,
   // cleared on the next clock: not waiting.)
-  assign wait_o = idle_o || (!owner && !req_valid_q && !load && !nf_pop && !take &&
-                             !doorbell_i && !fl_go && !armed_q && !unb_q && !blk_valid_q &&
-                             mq_same);
+  always_comb begin
+    wait_o = idle_o;
+    if (!idle_o && !owner && !req_valid_q) begin
+      wait_o = !load && !nf_pop && !take && !doorbell_i && !fl_go && !armed_q && !unb_q &&
+               !blk_valid_q && mq_same;
+    end
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
