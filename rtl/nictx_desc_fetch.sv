@@ -251,9 +251,9 @@ module nictx_desc_fetch #(
     .depth_o  (nf_depth)
   );
   assign {pq, nf_blk, nf_size} = nf_rdata;
-  // Room for one more read: under the register's cap (and so the FIFO's).
+  // Room for one more read: under the register's cap (and so the FIFO's);
+  // nf_room is worked out only where a read or an insertion may start.
   logic nf_room;
-  assign nf_room = nf_wready && 32'(nf_depth) < 32'(inflight_i);
 
   // Read retirements (their error flag) that arrived while an inserted
   // block was still ahead of them; without blocks a retirement is applied
@@ -415,7 +415,9 @@ module nictx_desc_fetch #(
     // The read's size, worked out only on a clock where a read may start
     // (else 0: no load).
     n = '0;
+    nf_room = 1'b0;
     if (avail != 17'd0) begin
+      nf_room = nf_wready && 32'(nf_depth) < 32'(inflight_i);
       if (enable_i && !stop_i && !flush_q && nf_room && (!req_valid_q || req_ready_i)) begin
         n = avail[15:0];
         if (avail[16]) n = 16'hFFFF;
@@ -443,7 +445,10 @@ module nictx_desc_fetch #(
     // the write port is free: no read completion this cycle).
     ins  = 1'b0;
     go   = enable_i && !stop_i && !flush_q && !head_bad;
-    if (blk_at_f) ins = go && free_slots != '0 && nf_room && !wr_valid_i;
+    if (blk_at_f) begin
+      nf_room = nf_wready && 32'(nf_depth) < 32'(inflight_i);
+      ins     = go && free_slots != '0 && nf_room && !wr_valid_i;
+    end
     head_stop = head_bad && !flush_q && !sub;
 
   end
