@@ -196,7 +196,6 @@ module nictx_desc_fetch #(
   logic [SlotW:0] rdf_q;                // rd_m[fq]
   logic [SlotW:0] ready_d, ready_q;     // ready_m[pq]
   logic [SlotW:0] rd_d, rd_q;           // rd_m[sq_i] (the flush: queue 0's)
-  logic [SlotW:0] readyh_q;             // ready_m[sq_i]
   logic [NumQueues-1:0] work_d, work_q; // queue's tail != its fetch pointer
   logic [NumQueues-1:0] rdy_d, rdy_q;   // queue's next descriptor is ready
   logic [QW-1:0]  fptr_d, fptr_q;       // round robin over queues with work
@@ -208,22 +207,26 @@ module nictx_desc_fetch #(
   logic [QW-1:0]  fpick;
   logic           fany;
   logic           req_valid_d, req_valid_q;
-  logic [63:0]    req_addr_d, req_addr_q;
-  logic [13:0]    req_len_d, req_len_q;
-  logic [BPtrW-1:0] req_wptr_d, req_wptr_q;
-  logic [15:0]    cons_d, cons_q;       // ring index of the next descriptor to leave
-  logic           phase_d, phase_q;     // owner bit expected at cons_q
+  // Registers written only on the clocks that change them (enable-gated
+  // flops, below): the read request's words (a read starts), cons and its
+  // phase (a descriptor leaves), the Wc bound (a block closes with an
+  // index), the held block's words (a block arrives).
+  logic [63:0]    req_addr_q;
+  logic [13:0]    req_len_q;
+  logic [BPtrW-1:0] req_wptr_q;
+  logic [15:0]    cons_q;               // ring index of the next descriptor to leave
+  logic           phase_q;              // owner bit expected at cons_q
   logic           armed_d, armed_q;
   logic           unb_d, unb_q;         // Wc: fetch without the published bound
   logic           lim_valid_d, lim_valid_q;  // Wc: lim_q is the last published index
-  logic [15:0]    lim_d, lim_q;
+  logic [15:0]    lim_q;
   logic           db_since_d, db_since_q;
   logic           flush_d, flush_q;     // waiting for reads in flight before a discard
   logic           fl_cnt_d, fl_cnt_q;   // the flush counts (not owned, not a DMA error)
   logic [BufDescs-1:0] derr_d, derr_q;  // slot filled by a read that failed
   logic           blk_valid_d, blk_valid_q;
-  logic [15:0]    blk_idx_d, blk_idx_q;
-  logic [63:0]    blk_w0_d, blk_w0_q, blk_w1_d, blk_w1_q;
+  logic [15:0]    blk_idx_q;
+  logic [63:0]    blk_w0_q, blk_w1_q;
 
   // Slots not yet ready, in allocation order: {block, size}: a read of
   // `size` descriptors, or one inserted block (ready once it is the oldest).
@@ -248,9 +251,9 @@ module nictx_desc_fetch #(
     .depth_o  (nf_depth)
   );
   assign {pq, nf_blk, nf_size} = nf_rdata;
-  // Room for one more read: under the register's cap (and so the FIFO's).
+  // Room for one more read: under the register's cap (and so the FIFO's);
+  // nf_room is worked out only where a read or an insertion may start.
   logic nf_room;
-  assign nf_room = nf_wready && 32'(nf_depth) < 32'(inflight_i);
 
   // Read retirements (their error flag) that arrived while an inserted
   // block was still ahead of them; without blocks a retirement is applied
@@ -278,21 +281,26 @@ module nictx_desc_fetch #(
 
   always_comb begin
     nf_pop    = nf_rvalid && (nf_blk || df_rvalid || done_i);
-    pop_err   = !nf_blk && (df_rvalid ? df_err : done_err_i);
-    df_rready = nf_pop && !nf_blk && df_rvalid;
-    df_wvalid = done_i && !(nf_pop && !nf_blk && !df_rvalid);
+    // (Worked out only when a slot group retires: pop_err is used only then.)
+    pop_err   = 1'b0;
+    df_rready = 1'b0;
+    df_wvalid = done_i;
+    if (nf_pop) begin
+      pop_err   = !nf_blk && (df_rvalid ? df_err : done_err_i);
+      df_rready = !nf_blk && df_rvalid;
+      df_wvalid = done_i && !(!nf_blk && !df_rvalid);
+    end
   end
 
   logic [63:0]    w_addr, w_len;
   logic [SlotW-1:0] hslot, aslot;
   logic           owner;                // Owner or Wc protocol
-  logic [15:0]    mask, tail_avail, n, inbuf16, rleft;
+  logic [15:0]    mask, tail_avail, n, inbuf16;
   // Ring sizes and distances reach 65536 (RING_LOG2 = 16): 17 bits.
-  logic [16:0]    ring_sz, to_wrap, avail, room, blk_lim, pub, inbuf17;
+  logic [16:0]    avail, blk_lim;
   logic [SlotW:0] inbuf, free_slots;
   logic           no_reads;             // no descriptor read requested or in flight
   logic           head_valid, head_derr, owned, head_bad, head_stop, go, load, ins, sub, take;
-  logic [15:0]    blk_dk;
   logic           blk_stale, blk_at_f, blk_ahead, blk_drop;
 
   // Regions: P = QUEUES rounded up to a power of two.
@@ -331,193 +339,243 @@ module nictx_desc_fetch #(
     rdf_q      = rd_m[fq];
     ready_q    = ready_m[pq];
     rd_q       = rd_m[sq_i];
-    readyh_q   = ready_m[sq_i];
     hslot      = slot_of(sq_i, rd_q, rlog, rmask);
-    aslot      = slot_of(fq, alloc_q, rlog, rmask);
     w_addr     = mem_a[hslot];
     w_len      = mem_l[hslot];
     head_derr  = derr_q[hslot];
   end
 
   always_comb begin
+    logic [15:0] blk_dk;     // the held block's index from cons
+    logic [16:0] room, pub;  // owner protocols: ring room; Wc: published
+    logic [16:0] to_wrap;    // the fetch pointer's distance to the ring's wrap
+    logic [15:0] rleft;      // slots to the fetch region's wrap
+    logic [16:0] ring_sz;
+    blk_dk     = '0;
+    room       = '0;
+    pub        = '0;
+    to_wrap    = '0;
+    rleft      = '0;
+    ring_sz    = 17'd1 << ring_log2_i;  // used only where a bound is worked out
     owner      = proto_i != nictx_reg_pkg::ProtoTail;
     mask       = 16'((17'd1 << ring_log2_i) - 17'd1);
-    ring_sz    = 17'd1 << ring_log2_i;
     tail_avail = (tail_i - fetch_q) & mask;
-    to_wrap    = ring_sz - {1'b0, fetch_q};  // 1..ring size
     inbuf      = alloc_q - rdf_q;  // fetched, not yet consumed: ring indices [cons, fetch)
     inbuf16    = {{(15 - SlotW){1'b0}}, inbuf};
-    inbuf17    = {1'b0, inbuf16};
     free_slots = rsize - inbuf;
     no_reads   = !req_valid_q && !nf_rvalid;
 
     // Head of the buffer: owned?  (Owner, Wc)
     head_valid = sched_valid_i;  // rdy_q[sq_i]: ready_m[sq_i] != rd_m[sq_i]
     owned      = w_len[63] == phase_q;
-    head_bad   = owner && head_valid && (head_derr || !owned);
+    head_bad   = 1'b0;
+    desc_valid_o = head_valid;
+    if (owner) begin
+      head_bad     = head_valid && (head_derr || !owned);
+      desc_valid_o = head_valid && !(flush_q || head_derr || !owned);
+    end
 
-    // The held block relative to the consumer.
-    blk_dk    = (blk_idx_q - cons_q) & mask;
-    blk_stale = blk_valid_q && (proto_i != nictx_reg_pkg::ProtoWc ||
-                                blk_w1_q[63] != (phase_q ^ (blk_idx_q < cons_q)));
-    blk_at_f  = blk_valid_q && !blk_stale && blk_dk == inbuf16;
-    blk_ahead = blk_valid_q && !blk_stale && blk_dk > inbuf16;
-    blk_lim   = {1'b0, blk_dk - inbuf16};
+    // The held block relative to the consumer (computed only while one is
+    // held: otherwise none of these is set).  A held block for the head's
+    // index replaces a not-owned ring copy (sub; the write port is free: no
+    // read completion this cycle).
+    blk_stale = 1'b0;
+    blk_at_f  = 1'b0;
+    blk_ahead = 1'b0;
+    blk_lim   = '0;
+    sub       = 1'b0;
+    if (blk_valid_q) begin
+      blk_dk    = (blk_idx_q - cons_q) & mask;
+      blk_stale = proto_i != nictx_reg_pkg::ProtoWc ||
+                  blk_w1_q[63] != (phase_q ^ (blk_idx_q < cons_q));
+      blk_at_f  = !blk_stale && blk_dk == inbuf16;
+      blk_ahead = !blk_stale && blk_dk > inbuf16;
+      blk_lim   = {1'b0, blk_dk - inbuf16};
+      sub       = !blk_stale && blk_idx_q == cons_q && head_valid && !head_derr && !owned &&
+                  !wr_valid_i;
+    end
 
-    // How many descriptors may be fetched now.
-    room  = (ring_sz > {{(16 - SlotW){1'b0}}, inbuf}) ?
-            ring_sz - {{(16 - SlotW){1'b0}}, inbuf} : 17'd0;
-    avail = owner ? (armed_q ? room : 17'd0) : {1'b0, tail_avail};
-    // Wc: published descriptors from cons on, minus those already fetched.
-    pub   = lim_valid_q ? {1'b0, (lim_q - cons_q) & mask} + 17'd1 :
-                          {1'b0, (tail_i - cons_q) & mask};
-    pub   = (pub > inbuf17) ? pub - inbuf17 : 17'd0;
-    if (proto_i == nictx_reg_pkg::ProtoWc && !unb_q && pub < avail) avail = pub;
-    if ((blk_at_f || blk_ahead) && blk_lim < avail) avail = blk_lim;
-    n = avail[15:0];
-    if (avail[16]) n = 16'hFFFF;
-    if ({10'd0, fetch_max_i} < n) n = {10'd0, fetch_max_i};
-    if (to_wrap < {1'b0, n}) n = to_wrap[15:0];
-    // Several regions: a read stays in its region (one region: the buffer
-    // pointer wraps with the ring of slots).
-    rleft = 16'(rsize) - 16'({1'b0, alloc_q[SlotW-1:0] & rmask});
-    if (multi && rleft < n) n = rleft;
+    // How many descriptors may be fetched now (the owner protocols' bounds
+    // only in those protocols: a held block is never valid in Tail).
+    if (!owner) begin
+      avail = {1'b0, tail_avail};
+    end else begin
+      room  = (ring_sz > {{(16 - SlotW){1'b0}}, inbuf}) ?
+              ring_sz - {{(16 - SlotW){1'b0}}, inbuf} : 17'd0;
+      avail = armed_q ? room : 17'd0;
+      // Wc: published descriptors from cons on, minus those already fetched.
+      if (proto_i == nictx_reg_pkg::ProtoWc && !unb_q) begin
+        pub = lim_valid_q ? {1'b0, (lim_q - cons_q) & mask} + 17'd1 :
+                            {1'b0, (tail_i - cons_q) & mask};
+        pub = (pub > {1'b0, inbuf16}) ? pub - {1'b0, inbuf16} : 17'd0;
+        if (pub < avail) avail = pub;
+      end
+      if ((blk_at_f || blk_ahead) && blk_lim < avail) avail = blk_lim;
+    end
+    // The read's size, worked out only on a clock where a read may start
+    // (else 0: no load).
+    n = '0;
+    nf_room = 1'b0;
+    if (avail != 17'd0) begin
+      nf_room = nf_wready && 32'(nf_depth) < 32'(inflight_i);
+      if (enable_i && !stop_i && !flush_q && nf_room && (!req_valid_q || req_ready_i)) begin
+        n = avail[15:0];
+        if (avail[16]) n = 16'hFFFF;
+        if ({10'd0, fetch_max_i} < n) n = {10'd0, fetch_max_i};
+        to_wrap = ring_sz - {1'b0, fetch_q};  // 1..ring size
+        if (to_wrap < {1'b0, n}) n = to_wrap[15:0];
+        // Several regions: a read stays in its region (one region: the buffer
+        // pointer wraps with the ring of slots).  A region is small (64
+        // queues: 4 slots), and a queue that waited for a whole batch would
+        // run dry in the scheduler's turn: fetch what fits.
+        if (multi) begin
+          rleft = 16'(rsize) - 16'({1'b0, alloc_q[SlotW-1:0] & rmask});
+          if (rleft < n) n = rleft;
+          if ({{(15 - SlotW){1'b0}}, free_slots} < n) n = {{(15 - SlotW){1'b0}}, free_slots};
+        end
+      end
+    end
 
-    go = enable_i && !stop_i && !flush_q && !head_bad;
-    // Several queues: a region is small (64 queues: 4 slots), and a queue
-    // that waited for a whole batch would run dry in the scheduler's turn:
-    // fetch what fits.
-    if (multi && {{(15 - SlotW){1'b0}}, free_slots} < n) n = {{(15 - SlotW){1'b0}}, free_slots};
     // One queue: fetch a whole batch or nothing: wait until it fits in the
-    // buffer rather than trickle one descriptor per freed slot.
-    load = go && n != 16'd0 && {{(15 - SlotW){1'b0}}, free_slots} >= n &&
-           nf_room && (!req_valid_q || req_ready_i);
+    // buffer rather than trickle one descriptor per freed slot.  (n != 0:
+    // a read may start: room for it, the request register free.)
+    // (go: enable_i, !stop_i and !flush_q are in n != 0.)
+    load = n != 16'd0 && !head_bad && {{(15 - SlotW){1'b0}}, free_slots} >= n;
     // A held block at the fetch pointer is inserted (then n is 0: no load;
     // the write port is free: no read completion this cycle).
-    ins  = go && blk_at_f && free_slots != '0 && nf_room && !wr_valid_i;
-    // A held block for the head's index replaces a not-owned ring copy (the
-    // write port is free: no read completion this cycle).
-    sub  = blk_valid_q && !blk_stale && blk_idx_q == cons_q && head_valid && !head_derr &&
-           !owned && !wr_valid_i;
+    ins  = 1'b0;
+    go   = enable_i && !stop_i && !flush_q && !head_bad;
+    if (blk_at_f) begin
+      nf_room = nf_wready && 32'(nf_depth) < 32'(inflight_i);
+      ins     = go && free_slots != '0 && nf_room && !wr_valid_i;
+    end
     head_stop = head_bad && !flush_q && !sub;
 
-    desc_valid_o = head_valid && !(owner && (flush_q || head_derr || !owned));
   end
 
   assign take = desc_valid_o && desc_ready_i;
+
+  // The fetch queue's next slot: only for a read or an insertion.
+  always_comb begin
+    aslot = '0;
+    if (load || ins) aslot = slot_of(fq, alloc_q, rlog, rmask);
+  end
+
+  // The fetcher's own state moves only on a clock with something to do: a
+  // read starting, asked for or retiring, a descriptor leaving, a flush,
+  // a doorbell, a held or arriving block, an armed owner protocol (act).
+  // On other clocks every flop below keeps its value (the *_d are unused)
+  // and the next-state logic is not evaluated.
+  logic act;
 
   always_comb begin
     fetch_d     = fetch_q;
     alloc_d     = alloc_q;
     ready_d     = ready_q;
     rd_d        = rd_q;
-    req_valid_d = req_valid_q;
-    req_addr_d  = req_addr_q;
-    req_len_d   = req_len_q;
-    req_wptr_d  = req_wptr_q;
-    cons_d      = cons_q;
-    phase_d     = phase_q;
-    armed_d     = armed_q;
-    unb_d       = unb_q;
-    lim_valid_d = lim_valid_q;
-    lim_d       = lim_q;
-    db_since_d  = db_since_q;
-    flush_d     = flush_q;
-    fl_cnt_d    = fl_cnt_q;
-    derr_d      = derr_q;
-    blk_valid_d = blk_valid_q;
-    blk_idx_d   = blk_idx_q;
-    blk_w0_d    = blk_w0_q;
-    blk_w1_d    = blk_w1_q;
     nf_wvalid   = 1'b0;
-    nf_wdata    = {fq, 1'b0, n[SlotW:0]};
+    nf_wdata    = '0;
     not_owned_o     = 1'b0;
     not_owned_cnt_o = inbuf16;
     blk_drop    = 1'b0;
+    act = load || nf_pop || take || flush_q || head_stop || doorbell_i || wc_close_i ||
+          blk_valid_i || blk_valid_q || req_valid_q || armed_q || unb_q;
+    req_valid_d = 1'b0;
+    armed_d     = 1'b0;
+    unb_d       = 1'b0;
+    lim_valid_d = 1'b0;
+    db_since_d  = 1'b0;
+    flush_d     = 1'b0;
+    fl_cnt_d    = 1'b0;
+    derr_d      = '0;
+    blk_valid_d = 1'b0;
+    if (act) begin
+      req_valid_d = req_valid_q;
+      armed_d     = armed_q;
+      unb_d       = unb_q;
+      lim_valid_d = lim_valid_q;
+      db_since_d  = db_since_q;
+      flush_d     = flush_q;
+      fl_cnt_d    = fl_cnt_q;
+      derr_d      = derr_q;
+      blk_valid_d = blk_valid_q;
 
-    if (req_valid_q && req_ready_i) req_valid_d = 1'b0;
-    if (load) begin
-      req_valid_d = 1'b1;
-      req_addr_d  = ring_base_i + {44'd0, fetch_q, 4'b0000};
-      req_len_d   = {n[9:0], 4'b0000};
-      req_wptr_d  = {aslot, 4'b0000};
-      nf_wvalid   = 1'b1;
-      fetch_d     = (fetch_q + n) & mask;
-      alloc_d     = alloc_q + n[SlotW:0];
-    end
-    if (ins) begin
-      nf_wvalid = 1'b1;
-      nf_wdata  = {{QW{1'b0}}, 1'b1, {SlotW{1'b0}}, 1'b1};
-      fetch_d   = (fetch_q + 16'd1) & mask;
-      alloc_d   = alloc_q + 1'b1;
-    end
-    if ((load || ins) && inbuf == '0) db_since_d = 1'b0;
-    if (nf_pop) begin
-      ready_d = ready_q + nf_size;
-      if (pop_err) begin
-        // The read's slots: nf_size of them from ready_q on, in pq's region.
-        for (int unsigned s = 0; s < BufDescs; s++) begin
-          if ((s >> (SlotW - 32'(rlog))) == 32'(pq) &&
-              {1'b0, (SlotW'(s) - ready_q[SlotW-1:0]) & rmask} < nf_size) derr_d[s] = 1'b1;
+      if (req_valid_q && req_ready_i) req_valid_d = 1'b0;
+      if (load) begin
+        req_valid_d = 1'b1;
+        nf_wdata    = {fq, 1'b0, n[SlotW:0]};
+        nf_wvalid   = 1'b1;
+        fetch_d     = (fetch_q + n) & mask;
+        alloc_d     = alloc_q + n[SlotW:0];
+      end
+      if (ins) begin
+        nf_wvalid = 1'b1;
+        nf_wdata  = {{QW{1'b0}}, 1'b1, {SlotW{1'b0}}, 1'b1};
+        fetch_d   = (fetch_q + 16'd1) & mask;
+        alloc_d   = alloc_q + 1'b1;
+      end
+      if ((load || ins) && inbuf == '0) db_since_d = 1'b0;
+      if (nf_pop) begin
+        ready_d = ready_q + nf_size;
+        if (pop_err) begin
+          // The read's slots: nf_size of them from ready_q on, in pq's region.
+          for (int unsigned s = 0; s < BufDescs; s++) begin
+            if ((s >> (SlotW - 32'(rlog))) == 32'(pq) &&
+                {1'b0, (SlotW'(s) - ready_q[SlotW-1:0]) & rmask} < nf_size) derr_d[s] = 1'b1;
+          end
         end
       end
-    end
 
-    // A descriptor leaves.
-    if (take) begin
-      rd_d         = rd_q + 1'b1;
-      cons_d       = (cons_q + 16'd1) & mask;
-      derr_d[hslot] = 1'b0;
-      if (cons_q == mask) phase_d = !phase_q;
-      if (cons_q == lim_q) lim_valid_d = 1'b0;  // the last published one left
-    end
-
-    // Not owned (or unusable) at the head: flush once no read is in flight.
-    // A not-owned flush counts and disarms (unless a doorbell may have been
-    // missed); a DMA-error flush does neither.
-    if (head_stop) fl_cnt_d = !head_derr;
-    if (sub) begin
-      flush_d = 1'b0;  // the head is owned again: cancel
-    end else if (flush_q || head_stop) begin
-      flush_d = 1'b1;
-      if (no_reads) begin
-        flush_d     = 1'b0;
-        rd_d        = alloc_q;  // == ready_q: every read retired (QUEUES 1: fq, sq, pq are 0)
-        fetch_d     = cons_q;
-        derr_d      = '0;
-        not_owned_o = fl_cnt_d;
-        if (fl_cnt_d) armed_d = db_since_q;
+      // A descriptor leaves.
+      if (take) begin
+        rd_d         = rd_q + 1'b1;
+        derr_d[hslot] = 1'b0;
+        if (cons_q == lim_q) lim_valid_d = 1'b0;  // the last published one left
       end
-    end
 
-    if (doorbell_i) begin
-      armed_d    = 1'b1;
-      db_since_d = 1'b1;
-    end
-    if (!owner) armed_d = 1'b0;
-    if (!armed_d) unb_d = 1'b0;
-    if (doorbell_i && !wc_close_i) lim_valid_d = 1'b0;  // a TAIL write
-    if (wc_close_i) begin
-      if (wc_idx_valid_i) begin
-        lim_valid_d = 1'b1;
-        lim_d       = wc_idx_i;
-      end else begin
-        unb_d = 1'b1;
+      // Not owned (or unusable) at the head: flush once no read is in flight.
+      // A not-owned flush counts and disarms (unless a doorbell may have been
+      // missed); a DMA-error flush does neither.
+      if (head_stop) fl_cnt_d = !head_derr;
+      if (sub) begin
+        flush_d = 1'b0;  // the head is owned again: cancel
+      end else if (flush_q || head_stop) begin
+        flush_d = 1'b1;
+        if (no_reads) begin
+          flush_d     = 1'b0;
+          rd_d        = alloc_q;  // == ready_q: every read retired (QUEUES 1: fq, sq, pq are 0)
+          fetch_d     = cons_q;
+          derr_d      = '0;
+          not_owned_o = fl_cnt_d;
+          if (fl_cnt_d) armed_d = db_since_q;
+        end
       end
-    end
 
-    // The held write-combining block.
-    if (blk_stale) begin
-      blk_valid_d = 1'b0;
-      blk_drop    = 1'b1;
-    end
-    if (ins || sub) blk_valid_d = 1'b0;
-    if (blk_valid_i) begin
-      if (blk_valid_q && !blk_stale && !ins && !sub) blk_drop = 1'b1;  // replaced
-      blk_valid_d = 1'b1;
-      blk_idx_d   = blk_idx_i;
-      blk_w0_d    = blk_w0_i;
-      blk_w1_d    = blk_w1_i;
+      if (doorbell_i) begin
+        armed_d    = 1'b1;
+        db_since_d = 1'b1;
+      end
+      if (!owner) armed_d = 1'b0;
+      if (!armed_d) unb_d = 1'b0;
+      if (doorbell_i && !wc_close_i) lim_valid_d = 1'b0;  // a TAIL write
+      if (wc_close_i) begin
+        if (wc_idx_valid_i) begin
+          lim_valid_d = 1'b1;
+        end else begin
+          unb_d = 1'b1;
+        end
+      end
+
+      // The held write-combining block.
+      if (blk_stale) begin
+        blk_valid_d = 1'b0;
+        blk_drop    = 1'b1;
+      end
+      if (ins || sub) blk_valid_d = 1'b0;
+      if (blk_valid_i) begin
+        if (blk_valid_q && !blk_stale && !ins && !sub) blk_drop = 1'b1;  // replaced
+        blk_valid_d = 1'b1;
+      end
     end
     wc_drop_o = blk_drop;
     wc_used_o = ins || sub;
@@ -528,27 +586,41 @@ module nictx_desc_fetch #(
   logic [15:0] dbfetch_new;
   logic        skip;  // the fetch queue's region has no room for its read: pass it over
   logic        fl_go; // a flush discards the buffer now (QUEUES 1)
+  logic        rdy_we;   // the ready mask is written
+  logic        mq_same;  // several queues: the work mask and queue pointer stay
 
   always_comb begin
-    rdy_d  = rdy_q;
-    work_d = work_q;
-    fptr_d = fptr_q;
-    tot_d  = tot_q;
-    // Ready: the retiring read's queue, and the head's.  Keep both forms
-    // with one queue too: while no read retires, pq is what the empty
-    // retirement FIFO's slot last held (after a multi-queue run, another
-    // queue), so ready_d may be another queue's pointer (fuzz seed mq-rr).
-    rdy_d[pq]   = ready_d != ((pq == sq_i) ? rd_d : rd_m[pq]);
-    rdy_d[sq_i] = ((sq_i == pq) ? ready_d : readyh_q) != rd_d;
+    fl_go = !sub && (flush_q || head_stop) && no_reads;  // the flush (QUEUES 1)
+    // Ready: the retiring read's queue, and the head's, on a clock that
+    // writes their pointers (a read retires, a descriptor leaves, a flush):
+    // otherwise each bit already says ready_m != rd_m of its queue and the
+    // register keeps its value (rdy_d is then unused).  Keep both forms
+    // with one queue too: pq is what the retirement FIFO's slot last held
+    // (after a multi-queue run, another queue).
+    rdy_we = nf_pop || take || fl_go;
+    rdy_d  = '0;
+    if (rdy_we) begin
+      rdy_d       = rdy_q;
+      rdy_d[pq]   = ready_d != ((pq == sq_i) ? rd_d : rd_m[pq]);
+      rdy_d[sq_i] = ((sq_i == pq) ? ready_d : ready_m[sq_i]) != rd_d;
+    end
     // Work: the fetch queue's, and the doorbell's (kept with QUEUES > 1
     // only: one queue fetches by its tail; QUEUES changes only after a
     // queue reset, which clears the mask).
     // The fetch pointer over queues and the slot count (idle_o with
-    // QUEUES > 1) likewise: one queue leaves them at their reset value.
+    // QUEUES > 1) likewise: one queue leaves them at their reset value
+    // (their registers are written only with several queues; *_d unused).
     ftail_new   = '0;
     dbfetch_new = '0;
     skip        = 1'b0;
+    work_d      = '0;
+    fptr_d      = '0;
+    tot_d       = '0;
+    mq_same     = 1'b1;
     if (multi) begin
+      work_d      = work_q;
+      fptr_d      = fptr_q;
+      tot_d       = tot_q;
       ftail_new   = (doorbell_i && db_q_i == fq) ? db_tail_i : tail_i;
       dbfetch_new = (db_q_i == fq) ? fetch_d : fetch_m[db_q_i];
       work_d[fq]  = ftail_new != fetch_d;
@@ -559,8 +631,8 @@ module nictx_desc_fetch #(
       if (load) tot_d = tot_d + n[SlotW:0];
       if (ins)  tot_d = tot_d + 1'b1;
       if (take) tot_d = tot_d - 1'b1;
+      mq_same = work_d == work_q && fptr_d == fptr_q;
     end
-    fl_go = !sub && (flush_q || head_stop) && no_reads;  // the flush (QUEUES 1)
   end
 
   // Descriptor words are written like a RAM, by read completions (each
@@ -574,14 +646,20 @@ module nictx_desc_fetch #(
   logic [NumWords*SlotW-1:0] wd_slot;  // word j's slot at [SlotW*j +: SlotW]
 
   always_comb begin
+    logic [BPtrW-4:0] pos;  // a word's 8-byte position: {slot, half}
     blk_en   = ins || sub;
     blk_slot = ins ? aslot : hslot;
-    for (int unsigned j = 0; j < NumWords; j++) begin
-      logic [BPtrW-4:0] pos;  // the word's 8-byte position: {slot, half}
-      pos        = wr_ptr_i[BPtrW-1:3] + (BPtrW - 3)'(j);
-      wd_en[j]   = wr_valid_i && wr_words_i[j];
-      wd_half[j] = pos[0];
-      wd_slot[SlotW*j +: SlotW] = pos[BPtrW-4:1];
+    pos      = '0;
+    wd_en    = '0;
+    wd_half  = '0;
+    wd_slot  = '0;
+    if (wr_valid_i) begin  // (no word is written otherwise)
+      for (int unsigned j = 0; j < NumWords; j++) begin
+        pos        = wr_ptr_i[BPtrW-1:3] + (BPtrW - 3)'(j);
+        wd_en[j]   = wr_words_i[j];
+        wd_half[j] = pos[0];
+        wd_slot[SlotW*j +: SlotW] = pos[BPtrW-4:1];
+      end
     end
   end
 
@@ -621,13 +699,18 @@ module nictx_desc_fetch #(
     end
   end
 
-  // Nothing changes on this clock (above); the per-queue masks and pointer
-  // are compared whole, so a queue's update is never missed.
+  // Nothing changes on this clock (above); the work mask and pointer are
+  // compared whole, so a queue's update is never missed (the ready mask
+  // changes only with a retirement, a descriptor leaving or a flush).
   // (Left over from an owner protocol: armed, unbounded, a held block,
   // cleared on the next clock: not waiting.)
-  assign wait_o = idle_o || (!owner && !req_valid_q && !load && !nf_pop && !take &&
-                             !doorbell_i && !fl_go && !armed_q && !unb_q && !blk_valid_q &&
-                             rdy_d == rdy_q && work_d == work_q && fptr_d == fptr_q);
+  always_comb begin
+    wait_o = idle_o;
+    if (!idle_o && !owner && !req_valid_q) begin
+      wait_o = !load && !nf_pop && !take && !doorbell_i && !fl_go && !armed_q && !unb_q &&
+               !blk_valid_q && mq_same;
+    end
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -660,6 +743,21 @@ module nictx_desc_fetch #(
       blk_w0_q    <= '0;
       blk_w1_q    <= '0;
     end else begin
+      if (load) begin
+        req_addr_q <= ring_base_i + {44'd0, fetch_q, 4'b0000};
+        req_len_q  <= {n[9:0], 4'b0000};
+        req_wptr_q <= {aslot, 4'b0000};
+      end
+      if (take) begin
+        cons_q <= (cons_q + 16'd1) & mask;
+        if (cons_q == mask) phase_q <= !phase_q;
+      end
+      if (wc_close_i && wc_idx_valid_i) lim_q <= wc_idx_i;
+      if (blk_valid_i) begin
+        blk_idx_q <= blk_idx_i;
+        blk_w0_q  <= blk_w0_i;
+        blk_w1_q  <= blk_w1_i;
+      end
       // Each entry written only when it changes (no per-cycle cost).
       if (fl_go || load || ins) begin
         fetch_m[fq] <= fetch_d;
@@ -667,28 +765,23 @@ module nictx_desc_fetch #(
       end
       if (nf_pop) ready_m[pq] <= ready_d;
       if (fl_go || take) rd_m[sq_i] <= rd_d;
-      work_q      <= work_d;
-      rdy_q       <= rdy_d;
-      fptr_q      <= fptr_d;
-      tot_q       <= tot_d;
-      req_valid_q <= req_valid_d;
-      req_addr_q  <= req_addr_d;
-      req_len_q   <= req_len_d;
-      req_wptr_q  <= req_wptr_d;
-      cons_q      <= cons_d;
-      phase_q     <= phase_d;
-      armed_q     <= armed_d;
-      unb_q       <= unb_d;
-      lim_valid_q <= lim_valid_d;
-      lim_q       <= lim_d;
-      db_since_q  <= db_since_d;
-      flush_q     <= flush_d;
-      fl_cnt_q    <= fl_cnt_d;
-      derr_q      <= derr_d;
-      blk_valid_q <= blk_valid_d;
-      blk_idx_q   <= blk_idx_d;
-      blk_w0_q    <= blk_w0_d;
-      blk_w1_q    <= blk_w1_d;
+      if (multi) begin
+        work_q    <= work_d;
+        fptr_q    <= fptr_d;
+        tot_q     <= tot_d;
+      end
+      if (rdy_we) rdy_q <= rdy_d;
+      if (act) begin
+        req_valid_q <= req_valid_d;
+        armed_q     <= armed_d;
+        unb_q       <= unb_d;
+        lim_valid_q <= lim_valid_d;
+        db_since_q  <= db_since_d;
+        flush_q     <= flush_d;
+        fl_cnt_q    <= fl_cnt_d;
+        derr_q      <= derr_d;
+        blk_valid_q <= blk_valid_d;
+      end
     end
   end
 
