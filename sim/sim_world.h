@@ -126,6 +126,11 @@ struct sim {
 
     /* Device input: beat index into the h2d link's oldest TLP. */
     unsigned h2d_beat;
+    /* The device's inputs, kept across clocks: dev_in.h2d is beat h2d_beat
+     * of that TLP while h2d_built, else all zero or stale (rebuilt or
+     * zeroed before the next clock uses it). */
+    struct dev_in dev_in;
+    int h2d_built;
     /* Device output being assembled. */
     struct tlp d2h_tlp;
     unsigned d2h_beat;     /* beat index within it */
