@@ -210,7 +210,9 @@ void sim_cpus_start(struct sim *s, sim_ps_t t);  /* the measured run starts */
 struct sim_cpu *sim_cpu_pick(struct sim *s);     /* runnable, earliest; or NULL */
 void sim_cpu_resume(struct sim_cpu *c);
 sim_ps_t sim_cpus_next_event(const struct sim *s);
-void sim_cpus_flush_wc(struct sim *s);
+/* Drained WC lines of waiting CPUs leave at their time, then
+ * sim_cpu_pick(): in one pass. */
+struct sim_cpu *sim_cpus_flush_pick(struct sim *s);
 /* A device write (irq: an MSI-X interrupt, to vector vec) reached the host at t: wakes
  * the CPUs waiting for one. */
 void sim_cpus_device_wrote(struct sim *s, sim_ps_t t, int irq, unsigned vec);
