@@ -460,7 +460,7 @@ sim_ps_t sim_cpus_next_event(const struct sim *s)
 /* A waiting CPU's drained WC lines leave at their time. */
 static void cpu_flush_wc(struct sim_cpu *c, sim_ps_t now)
 {
-    if (c->state != SIM_CPU_RUN && stbuf_wc_next(&c->stb) <= now) {
+    if (c->state != SIM_CPU_RUN && !stbuf_wc_empty(&c->stb) && stbuf_wc_next(&c->stb) <= now) {
         cpu_wait_until(&c->cpu, now, CPU_IDLE);
         sim_cpu_flush_wc(c);
     }

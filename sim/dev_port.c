@@ -122,7 +122,8 @@ int sim_clock(struct sim *s)
     s->ops->step(s->dev, in, &out);
     s->cycles++;
     s->dev_idle = out.idle;
-    s->dev_wake = out.wake == UINT32_MAX ? UINT32_MAX : out.wake > in->skip ? out.wake - in->skip : 0;
+    s->dev_wake = out.wake == UINT32_MAX ? UINT32_MAX
+                  : out.wake > in->skip ? out.wake - in->skip : 0;
 
     took = in->h2d.valid && out.h2d_ready;
     if (took) {
