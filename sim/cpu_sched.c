@@ -10,7 +10,7 @@
  *  - an MMIO read is outstanding (only this CPU stalls);
  *  - it has nothing to do (cpu_wait): until a deadline, or until a device
  *    write or interrupt reaches the host, or until another CPU kicks it.
- * The scheduler (sim_cpu_pick, called by the event loop in harness.c)
+ * The scheduler (sim_cpu_pick; sim_cpus_flush_pick in the event loop in harness.c)
  * always resumes the runnable CPU whose clock is earliest.
  *
  * Programs:
@@ -457,18 +457,31 @@ sim_ps_t sim_cpus_next_event(const struct sim *s)
     return t;
 }
 
-/* Drained WC lines of waiting CPUs leave at their time. */
-void sim_cpus_flush_wc(struct sim *s)
+/* A waiting CPU's drained WC lines leave at their time. */
+static void cpu_flush_wc(struct sim_cpu *c, sim_ps_t now)
 {
+    if (c->state != SIM_CPU_RUN && !stbuf_wc_empty(&c->stb) && stbuf_wc_next(&c->stb) <= now) {
+        cpu_wait_until(&c->cpu, now, CPU_IDLE);
+        sim_cpu_flush_wc(c);
+    }
+}
+
+/* One pass for the event loop: each CPU in turn sends its drained WC
+ * lines, then is considered as sim_cpu_pick() does.  Flushing a CPU touches
+ * only that CPU and the MMIO queue, and a wake only its own CPU, so this
+ * equals flushing all of them, then picking. */
+struct sim_cpu *sim_cpus_flush_pick(struct sim *s)
+{
+    struct sim_cpu *best = NULL;
     unsigned i;
 
     for (i = 0; i < s->ncpu; i++) {
         struct sim_cpu *c = &s->cpus[i];
-        if (c->state != SIM_CPU_RUN && stbuf_wc_next(&c->stb) <= s->now) {
-            cpu_wait_until(&c->cpu, s->now, CPU_IDLE);
-            sim_cpu_flush_wc(c);
-        }
+        cpu_flush_wc(c, s->now);
+        if (cpu_runnable(c, s->now) && (!best || c->cpu.now < best->cpu.now))
+            best = c;
     }
+    return best;
 }
 
 int sim_cpus_done(const struct sim *s)

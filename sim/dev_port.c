@@ -83,33 +83,51 @@ static void wire_collect(struct sim *s, const struct dev_wire_beat *w)
     }
 }
 
+/* The h2d beat to offer on this clock: beat h2d_beat of the oldest TLP
+ * that has arrived (built once per beat, kept while it waits), or none
+ * (all zero).  Returns that TLP, or NULL. */
+static const struct tlp *h2d_offer(struct sim *s)
+{
+    struct dev_beat *b = &s->dev_in.h2d;
+    const struct tlp *h;
+
+    if (pcie_link_next_arrival(s->h2d) > s->now) {
+        if (b->valid)
+            memset(b, 0, sizeof(*b));
+        s->h2d_built = 0;
+        return NULL;
+    }
+    h = pcie_link_peek(s->h2d);
+    if (!s->h2d_built) {
+        tlp_beat_from_tlp(s->ops->width, h, s->h2d_beat, b);
+        s->h2d_built = 1;
+    }
+    return h;
+}
+
 /* One device clock at `now`.  Returns 1 if the device is quiescent after
  * it: idle, or waiting (for completions, for time) with at least one clock
  * it allows to leave out; and no beat in or out is pending. */
 int sim_clock(struct sim *s)
 {
-    struct dev_in in;
+    struct dev_in *in = &s->dev_in;
     struct dev_out out;
-    const struct tlp *h = NULL;
+    const struct tlp *h = h2d_offer(s);
     int took;
 
-    memset(&in, 0, sizeof(in));
-    if (pcie_link_next_arrival(s->h2d) <= s->now) {
-        h = pcie_link_peek(s->h2d);
-        tlp_beat_from_tlp(s->ops->width, h, s->h2d_beat, &in.h2d);
-    }
-    in.d2h_ready = 1;
-    in.wire_ready = 1;
-    in.skip = s->skip_pending > UINT32_MAX ? UINT32_MAX : (uint32_t)s->skip_pending;
+    in->d2h_ready = 1;
+    in->wire_ready = 1;
+    in->skip = s->skip_pending > UINT32_MAX ? UINT32_MAX : (uint32_t)s->skip_pending;
     s->skip_pending = 0;
-    s->ops->step(s->dev, &in, &out);
+    s->ops->step(s->dev, in, &out);
     s->cycles++;
     s->dev_idle = out.idle;
-    s->dev_wake = out.wake == UINT32_MAX ? UINT32_MAX : out.wake > in.skip ? out.wake - in.skip : 0;
+    s->dev_wake = out.wake == UINT32_MAX ? UINT32_MAX
+                  : out.wake > in->skip ? out.wake - in->skip : 0;
 
-    took = in.h2d.valid && out.h2d_ready;
+    took = in->h2d.valid && out.h2d_ready;
     if (took) {
-        if (in.h2d.eop) {
+        if (in->h2d.eop) {
             /* The device took the whole TLP: its buffer credits go back. */
             if (pcie_link_rx_release(s->h2d, s->now, h) != 0)
                 sim_fail(s, "host-to-device link: credit release failed");
@@ -118,6 +136,7 @@ int sim_clock(struct sim *s)
         } else {
             s->h2d_beat++;
         }
+        s->h2d_built = 0;
     }
     if (out.d2h.valid)
         d2h_collect(s, &out.d2h);
@@ -126,7 +145,6 @@ int sim_clock(struct sim *s)
         wire_collect(s, &out.wire);
     }
     s->now += s->period_ps;
-    return (out.idle || (out.waiting && s->dev_wake > 0)) && !took && !in.h2d.valid &&
+    return (out.idle || (out.waiting && s->dev_wake > 0)) && !took && !in->h2d.valid &&
            !out.d2h.valid && !out.wire.valid;
 }
-

@@ -763,8 +763,7 @@ static void sim_loop(struct sim *s)
                      s->cfg.grace_us, s->viol[0].kind);
             return;
         }
-        sim_cpus_flush_wc(s);
-        if ((c = sim_cpu_pick(s)) != NULL) {
+        if ((c = sim_cpus_flush_pick(s)) != NULL) {
             sim_cpu_resume(c);
             continue;
         }

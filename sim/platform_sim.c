@@ -55,6 +55,8 @@ static void cpu_emit_wc(struct sim_cpu *c)
     struct sim *s = c->sim;
     const struct stbuf_wc_line *w;
 
+    if (stbuf_wc_empty(&c->stb))
+        return;
     stbuf_wc_collect(&c->stb, c->cpu.now);
     while ((w = stbuf_wc_peek(&c->stb)) != NULL) {
         sim_ps_t t = w->due > s->cpu_out_last ? w->due : s->cpu_out_last;

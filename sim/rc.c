@@ -133,6 +133,5 @@ enum rc_event rc_receive(struct rc *rc, const struct tlp *t, sim_ps_t at)
     }
 }
 
-sim_ps_t rc_next_cpl(const struct rc *rc) { return tlpq_next(&rc->cpl); }
 const struct tlp *rc_peek_cpl(const struct rc *rc) { return tlpq_peek(&rc->cpl); }
 void rc_pop_cpl(struct rc *rc) { tlpq_pop(&rc->cpl); }

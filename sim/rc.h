@@ -103,7 +103,8 @@ unsigned rc_disarm_faults(struct rc *rc);
 enum rc_event rc_receive(struct rc *rc, const struct tlp *t, sim_ps_t at);
 
 /* Completions ready to go down the link, oldest first. */
-sim_ps_t rc_next_cpl(const struct rc *rc); /* SIM_PS_NEVER when none */
+/* SIM_PS_NEVER when none (inline: asked on every device clock) */
+static inline sim_ps_t rc_next_cpl(const struct rc *rc) { return tlpq_next(&rc->cpl); }
 const struct tlp *rc_peek_cpl(const struct rc *rc);
 void rc_pop_cpl(struct rc *rc);
 

@@ -126,6 +126,11 @@ struct sim {
 
     /* Device input: beat index into the h2d link's oldest TLP. */
     unsigned h2d_beat;
+    /* The device's inputs, kept across clocks: dev_in.h2d is beat h2d_beat
+     * of that TLP while h2d_built, else all zero or stale (rebuilt or
+     * zeroed before the next clock uses it). */
+    struct dev_in dev_in;
+    int h2d_built;
     /* Device output being assembled. */
     struct tlp d2h_tlp;
     unsigned d2h_beat;     /* beat index within it */
@@ -205,7 +210,9 @@ void sim_cpus_start(struct sim *s, sim_ps_t t);  /* the measured run starts */
 struct sim_cpu *sim_cpu_pick(struct sim *s);     /* runnable, earliest; or NULL */
 void sim_cpu_resume(struct sim_cpu *c);
 sim_ps_t sim_cpus_next_event(const struct sim *s);
-void sim_cpus_flush_wc(struct sim *s);
+/* Drained WC lines of waiting CPUs leave at their time, then
+ * sim_cpu_pick(): in one pass. */
+struct sim_cpu *sim_cpus_flush_pick(struct sim *s);
 /* A device write (irq: an MSI-X interrupt, to vector vec) reached the host at t: wakes
  * the CPUs waiting for one. */
 void sim_cpus_device_wrote(struct sim *s, sim_ps_t t, int irq, unsigned vec);

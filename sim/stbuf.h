@@ -142,6 +142,13 @@ int stbuf_wc_store(struct stbuf *b, uint32_t off, uint64_t val, sim_ps_t now);
 void stbuf_wc_flush(struct stbuf *b, sim_ps_t now);
 /* Earliest due time of a full undrained line, SIM_PS_NEVER if none. */
 sim_ps_t stbuf_wc_next(const struct stbuf *b);
+/* No WC line held or drained: stbuf_wc_next is SIM_PS_NEVER, stbuf_wc_collect
+ * does nothing and stbuf_wc_peek is NULL (inline: asked at every platform
+ * call and on every turn of the event loop). */
+static inline int stbuf_wc_empty(const struct stbuf *b)
+{
+    return b->nwc == 0 && b->nout == 0;
+}
 /* Move lines due by `t` to the drained list (in due order). */
 void stbuf_wc_collect(struct stbuf *b, sim_ps_t t);
 /* Oldest drained piece, or NULL; stbuf_wc_pop removes it. */

@@ -46,11 +46,6 @@ struct tlp *tlpq_push(struct tlpq *q, sim_ps_t t)
     return &e->tlp;
 }
 
-sim_ps_t tlpq_next(const struct tlpq *q)
-{
-    return q->count ? q->ring[q->head].t : SIM_PS_NEVER;
-}
-
 const struct tlp *tlpq_peek(const struct tlpq *q)
 {
     return q->count ? &q->ring[q->head].tlp : NULL;
