@@ -17,9 +17,7 @@
 #define DEV_RTL_MODEL DEV_RTL_CAT(Vnictx_tx_top_w, DEV_RTL_WIDTH)
 #define DEV_RTL_OPS DEV_RTL_CAT(dev_rtl_ops_w, DEV_RTL_WIDTH)
 
-#define DEV_RTL_ROOT DEV_RTL_CAT(DEV_RTL_MODEL, ___024root)
 #include DEV_RTL_STR(DEV_RTL_MODEL.h)
-#include DEV_RTL_STR(DEV_RTL_ROOT.h)
 #include "verilated.h"
 
 #include <cstring>
@@ -100,13 +98,9 @@ void rtl_reset(void *dev)
     t.eval();
 }
 
-// The ports are read and written in the model's root (rootp), where they
-// live: the model class holds a reference to each, one load more per port
-// and clock.
 void rtl_step(void *dev, const struct dev_in *in, struct dev_out *out)
 {
-    DEV_RTL_MODEL &top = static_cast<dev_rtl *>(dev)->top;
-    DEV_RTL_ROOT &t = *top.rootp;
+    DEV_RTL_MODEL &t = static_cast<dev_rtl *>(dev)->top;
     t.h2d_valid_i = in->h2d.valid;
     t.h2d_sop_i = in->h2d.sop;
     t.h2d_eop_i = in->h2d.eop;
@@ -119,7 +113,7 @@ void rtl_step(void *dev, const struct dev_in *in, struct dev_out *out)
     t.d2h_ready_i = in->d2h_ready;
     t.wire_ready_i = in->wire_ready;
     t.skip_i = in->skip < kWakeNever ? in->skip : kWakeNever;
-    top.eval(); // settle combinational outputs for this cycle (clock low)
+    t.eval(); // settle combinational outputs for this cycle (clock low)
 
     out->h2d_ready = t.h2d_ready_o;
     out->d2h.valid = t.d2h_valid_o;
@@ -142,7 +136,7 @@ void rtl_step(void *dev, const struct dev_in *in, struct dev_out *out)
     out->wake = t.wake_o == kWakeNever ? UINT32_MAX : t.wake_o;
 
     t.clk_i = 1;
-    top.eval();
+    t.eval();
     t.clk_i = 0;
     // The falling edge changes nothing (all flops are posedge); the next
     // step's eval() settles it together with the new inputs.
