@@ -332,6 +332,9 @@ module nictx_desc_fetch #(
 
   // The entries of this cycle's queues (apart from the main logic: the
   // head's words go to the scheduler, whose answer comes back).
+  // verilator lint_off UNUSEDSIGNAL
+  logic [SlotW+QW-1:0] hbase;  // the head's region base (only the bits below SlotW matter)
+  // verilator lint_on UNUSEDSIGNAL
   always_comb begin
     fq         = multi ? fpick : '0;
     fetch_q    = fetch_m[fq];
@@ -339,7 +342,10 @@ module nictx_desc_fetch #(
     rdf_q      = rd_m[fq];
     ready_q    = ready_m[pq];
     rd_q       = rd_m[sq_i];
-    hslot      = slot_of(sq_i, rd_q, rlog, rmask);
+    // (slot_of written out: a function call keeps its arguments in
+    // members of the model, stored and loaded again on every clock.)
+    hbase      = (SlotW + QW)'(sq_i) << (SlotW - 32'(rlog));
+    hslot      = SlotW'(hbase) | (rd_q[SlotW-1:0] & rmask);
     w_addr     = mem_a[hslot];
     w_len      = mem_l[hslot];
     head_derr  = derr_q[hslot];
