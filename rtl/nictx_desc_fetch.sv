@@ -646,37 +646,40 @@ module nictx_desc_fetch #(
   // substitution (never both at once: insertion and substitution wait for
   // a cycle without a read completion, and they need the fetch pointer at
   // k resp. past k).
-  logic             blk_en;
-  logic [SlotW-1:0] blk_slot;
-  logic [NumWords-1:0] wd_en, wd_half;
+  // One write port per word of a beat in each array (word 0's also takes
+  // a block's two words: each write port costs the simulation a delayed
+  // write, set up and tested on every clock).
+  logic                blk_en;
+  logic [NumWords-1:0] wa_en, wl_en;     // word j goes to mem_a / mem_l
   logic [NumWords*SlotW-1:0] wd_slot;  // word j's slot at [SlotW*j +: SlotW]
 
   always_comb begin
     logic [BPtrW-4:0] pos;  // a word's 8-byte position: {slot, half}
     blk_en   = ins || sub;
-    blk_slot = ins ? aslot : hslot;
     pos      = '0;
-    wd_en    = '0;
-    wd_half  = '0;
+    wa_en    = '0;
+    wl_en    = '0;
     wd_slot  = '0;
     if (wr_valid_i) begin  // (no word is written otherwise)
       for (int unsigned j = 0; j < NumWords; j++) begin
-        pos        = wr_ptr_i[BPtrW-1:3] + (BPtrW - 3)'(j);
-        wd_en[j]   = wr_words_i[j];
-        wd_half[j] = pos[0];
+        pos      = wr_ptr_i[BPtrW-1:3] + (BPtrW - 3)'(j);
+        wa_en[j] = wr_words_i[j] && !pos[0];
+        wl_en[j] = wr_words_i[j] && pos[0];
         wd_slot[SlotW*j +: SlotW] = pos[BPtrW-4:1];
       end
+    end else if (blk_en) begin  // (ins and sub need a cycle without read data)
+      wa_en[0] = 1'b1;
+      wl_en[0] = 1'b1;
+      wd_slot[SlotW-1:0] = ins ? aslot : hslot;
     end
   end
 
   always_ff @(posedge clk_i) begin
-    if (blk_en) begin
-      mem_a[blk_slot] <= blk_w0_q;
-      mem_l[blk_slot] <= blk_w1_q;
-    end
-    for (int unsigned j = 0; j < NumWords; j++) begin
-      if (wd_en[j] && !wd_half[j]) mem_a[wd_slot[SlotW*j +: SlotW]] <= wr_data_i[64 * j +: 64];
-      if (wd_en[j] && wd_half[j])  mem_l[wd_slot[SlotW*j +: SlotW]] <= wr_data_i[64 * j +: 64];
+    if (wa_en[0]) mem_a[wd_slot[SlotW-1:0]] <= wr_valid_i ? wr_data_i[63:0] : blk_w0_q;
+    if (wl_en[0]) mem_l[wd_slot[SlotW-1:0]] <= wr_valid_i ? wr_data_i[63:0] : blk_w1_q;
+    for (int unsigned j = 1; j < NumWords; j++) begin
+      if (wa_en[j]) mem_a[wd_slot[SlotW*j +: SlotW]] <= wr_data_i[64 * j +: 64];
+      if (wl_en[j]) mem_l[wd_slot[SlotW*j +: SlotW]] <= wr_data_i[64 * j +: 64];
     end
   end
 
