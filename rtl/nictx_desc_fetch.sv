@@ -184,15 +184,16 @@ module nictx_desc_fetch #(
 
   // Per queue: next ring index to fetch; slots (of its region, counted
   // modulo twice the buffer) handed to reads, whose read retired, consumed.
-  logic [15:0]    fetch_m [NumQueues];
-  logic [SlotW:0] alloc_m [NumQueues];
+  // (The fetch pointer and the allocation count are written together: one
+  // array of {fetch, alloc}, one write port.)
+  logic [16+SlotW:0] fa_m [NumQueues];
   logic [SlotW:0] ready_m [NumQueues];
   logic [SlotW:0] rd_m    [NumQueues];
   // The entries in use this cycle: the fetch queue's (fq), the head's (sq_i),
   // the retiring read's (pq); *_d the value written back.
   logic [QW-1:0]  fq, pq;
-  logic [15:0]    fetch_d, fetch_q;     // fetch_m[fq]
-  logic [SlotW:0] alloc_d, alloc_q;     // alloc_m[fq]
+  logic [15:0]    fetch_d, fetch_q;     // fa_m[fq]'s fetch pointer
+  logic [SlotW:0] alloc_d, alloc_q;     // fa_m[fq]'s allocation count
   logic [SlotW:0] rdf_q;                // rd_m[fq]
   logic [SlotW:0] ready_d, ready_q;     // ready_m[pq]
   logic [SlotW:0] rd_d, rd_q;           // rd_m[sq_i] (the flush: queue 0's)
@@ -337,8 +338,7 @@ module nictx_desc_fetch #(
   // verilator lint_on UNUSEDSIGNAL
   always_comb begin
     fq         = multi ? fpick : '0;
-    fetch_q    = fetch_m[fq];
-    alloc_q    = alloc_m[fq];
+    {fetch_q, alloc_q} = fa_m[fq];
     rdf_q      = rd_m[fq];
     ready_q    = ready_m[pq];
     rd_q       = rd_m[sq_i];
@@ -628,7 +628,7 @@ module nictx_desc_fetch #(
       fptr_d      = fptr_q;
       tot_d       = tot_q;
       ftail_new   = (doorbell_i && db_q_i == fq) ? db_tail_i : tail_i;
-      dbfetch_new = (db_q_i == fq) ? fetch_d : fetch_m[db_q_i];
+      dbfetch_new = (db_q_i == fq) ? fetch_d : fa_m[db_q_i][16+SlotW:SlotW+1];
       work_d[fq]  = ftail_new != fetch_d;
       if (doorbell_i) work_d[db_q_i] = db_tail_i != dbfetch_new;
       skip = fany && !load && free_slots == '0;
@@ -724,8 +724,7 @@ module nictx_desc_fetch #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       for (int unsigned q = 0; q < NumQueues; q++) begin
-        fetch_m[q] <= '0;
-        alloc_m[q] <= '0;
+        fa_m[q]    <= '0;
         ready_m[q] <= '0;
         rd_m[q]    <= '0;
       end
@@ -769,8 +768,7 @@ module nictx_desc_fetch #(
       end
       // Each entry written only when it changes (no per-cycle cost).
       if (fl_go || load || ins) begin
-        fetch_m[fq] <= fetch_d;
-        alloc_m[fq] <= alloc_d;
+        fa_m[fq] <= {fetch_d, alloc_d};
       end
       if (nf_pop) ready_m[pq] <= ready_d;
       if (fl_go || take) rd_m[sq_i] <= rd_d;
