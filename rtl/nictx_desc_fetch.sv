@@ -300,7 +300,7 @@ module nictx_desc_fetch #(
   // Ring sizes and distances reach 65536 (RING_LOG2 = 16): 17 bits.
   logic [16:0]    avail, blk_lim;
   logic [SlotW:0] inbuf, free_slots;
-  logic           no_reads;             // no descriptor read requested or in flight
+  logic           no_reads;             // no descriptor read requested or in flight (flush only)
   logic           head_valid, head_derr, owned, head_bad, head_stop, go, load, ins, sub, take;
   logic           blk_stale, blk_at_f, blk_ahead, blk_drop;
 
@@ -369,7 +369,6 @@ module nictx_desc_fetch #(
     inbuf      = alloc_q - rdf_q;  // fetched, not yet consumed: ring indices [cons, fetch)
     inbuf16    = {{(15 - SlotW){1'b0}}, inbuf};
     free_slots = rsize - inbuf;
-    no_reads   = !req_valid_q && !nf_rvalid;
 
     // Head of the buffer: owned?  (Owner, Wc)
     head_valid = sched_valid_i;  // rdy_q[sq_i]: ready_m[sq_i] != rd_m[sq_i]
@@ -456,6 +455,9 @@ module nictx_desc_fetch #(
       ins     = go && free_slots != '0 && nf_room && !wr_valid_i;
     end
     head_stop = head_bad && !flush_q && !sub;
+    // Whether the reads are all done matters only to a flush (else 0).
+    no_reads  = 1'b0;
+    if (flush_q || head_stop) no_reads = !req_valid_q && !nf_rvalid;
 
   end
 
@@ -596,7 +598,7 @@ module nictx_desc_fetch #(
   logic        mq_same;  // several queues: the work mask and queue pointer stay
 
   always_comb begin
-    fl_go = !sub && (flush_q || head_stop) && no_reads;  // the flush (QUEUES 1)
+    fl_go = no_reads && !sub;  // the flush (QUEUES 1; no_reads implies flush_q || head_stop)
     // Ready: the retiring read's queue, and the head's, on a clock that
     // writes their pointers (a read retires, a descriptor leaves, a flush):
     // otherwise each bit already says ready_m != rd_m of its queue and the
@@ -812,7 +814,8 @@ module nictx_desc_fetch #(
       DoneQueued_A: assert (!df_wvalid || df_wready);
       SubstituteAlone_A: assert (!sub || (!wr_valid_i && !not_owned_o && !take));
       // Nothing is discarded while a read is in flight.
-      FlushAfterReads_A: assert (!not_owned_o || (no_reads && ready_q == alloc_q));
+      FlushAfterReads_A: assert (!not_owned_o ||
+                                 (!req_valid_q && !nf_rvalid && ready_q == alloc_q));
       // Write-combining blocks only arrive in the Wc protocol.
       BlockOnlyInWc_A: assert (!blk_valid_i || proto_i == nictx_reg_pkg::ProtoWc);
       // Queues: a descriptor never leaves for a queue >= QUEUES; reads are

@@ -58,7 +58,6 @@ module nictx_tx_sched #(
   logic [DefW-1:0] def_wd, def;
   logic [QW-1:0]   pick;
   logic            any;
-  logic            drr;
   logic [13:0]     cost;              // DRR: q_o's head's cost (computed there only)
 
   prim_rr_pick #(
@@ -73,9 +72,9 @@ module nictx_tx_sched #(
   // The candidate first (its head's cost comes back from the fetcher),
   // then whether it may leave; the state updates (on take_i) apart.
   always_comb begin
-    drr = multi_i && drr_i;
+    // (drr_i read only with several queues: DRR needs them.)
     if (!multi_i)  q_o = '0;
-    else if (!drr) q_o = hold_q ? hq_q : pick;
+    else if (!drr_i) q_o = hold_q ? hq_q : pick;
     else           q_o = turn_q ? hq_q : pick;
   end
 
@@ -85,7 +84,7 @@ module nictx_tx_sched #(
     cost = '0;
     if (!multi_i) begin
       valid_o = rdy_i[0];
-    end else if (!drr) begin
+    end else if (!drr_i) begin
       valid_o = rdy_i[q_o];
     end else begin
       cost = bad_i ? 14'd0 : len_i;
@@ -110,7 +109,7 @@ module nictx_tx_sched #(
       hold_d = hold_q;
       hq_d   = hq_q;
       turn_d = turn_q;
-      if (!drr) begin
+      if (!drr_i) begin
         hold_d  = valid_o && !take_i;
         hq_d    = q_o;
         if (valid_o && take_i) ptr_d = q_o + 1'b1;
