@@ -344,7 +344,10 @@ module nictx_desc_fetch #(
     rd_q       = rd_m[sq_i];
     // (slot_of written out: a function call keeps its arguments in
     // members of the model, stored and loaded again on every clock.)
-    hbase      = (SlotW + QW)'(sq_i) << (SlotW - 32'(rlog));
+    // (rlog <= 7: with SlotW >= 7 a right shift of {sq_i, 0} is the same
+    // shift, without a test for a shift past the width.)
+    if (SlotW >= 7) hbase = {sq_i, SlotW'(0)} >> rlog;
+    else            hbase = (SlotW + QW)'(sq_i) << (SlotW - 32'(rlog));
     hslot      = SlotW'(hbase) | (rd_q[SlotW-1:0] & rmask);
     w_addr     = mem_a[hslot];
     w_len      = mem_l[hslot];
@@ -372,10 +375,11 @@ module nictx_desc_fetch #(
 
     // Head of the buffer: owned?  (Owner, Wc)
     head_valid = sched_valid_i;  // rdy_q[sq_i]: ready_m[sq_i] != rd_m[sq_i]
-    owned      = w_len[63] == phase_q;
+    owned      = 1'b0;  // (worked out where it is used: owner protocols, a held block)
     head_bad   = 1'b0;
     desc_valid_o = head_valid;
     if (owner) begin
+      owned        = w_len[63] == phase_q;
       head_bad     = head_valid && (head_derr || !owned);
       desc_valid_o = head_valid && !(flush_q || head_derr || !owned);
     end
@@ -396,8 +400,8 @@ module nictx_desc_fetch #(
       blk_at_f  = !blk_stale && blk_dk == inbuf16;
       blk_ahead = !blk_stale && blk_dk > inbuf16;
       blk_lim   = {1'b0, blk_dk - inbuf16};
-      sub       = !blk_stale && blk_idx_q == cons_q && head_valid && !head_derr && !owned &&
-                  !wr_valid_i;
+      sub       = !blk_stale && blk_idx_q == cons_q && head_valid && !head_derr &&
+                  w_len[63] != phase_q && !wr_valid_i;
     end
 
     // How many descriptors may be fetched now (the owner protocols' bounds
@@ -421,6 +425,7 @@ module nictx_desc_fetch #(
     // (else 0: no load).
     n = '0;
     nf_room = 1'b0;
+    load = 1'b0;
     if (avail != 17'd0) begin
       nf_room = nf_wready && 32'(nf_depth) < 32'(inflight_i);
       if (enable_i && !stop_i && !flush_q && nf_room && (!req_valid_q || req_ready_i)) begin
@@ -438,19 +443,20 @@ module nictx_desc_fetch #(
           if (rleft < n) n = rleft;
           if ({{(15 - SlotW){1'b0}}, free_slots} < n) n = {{(15 - SlotW){1'b0}}, free_slots};
         end
+        // One queue: fetch a whole batch or nothing: wait until it fits in
+        // the buffer rather than trickle one descriptor per freed slot.
+        // (n != 0: a read may start: room for it, the request register
+        // free; go's enable_i, !stop_i and !flush_q are in it.)
+        load = n != 16'd0 && !head_bad && {{(15 - SlotW){1'b0}}, free_slots} >= n;
       end
     end
 
-    // One queue: fetch a whole batch or nothing: wait until it fits in the
-    // buffer rather than trickle one descriptor per freed slot.  (n != 0:
-    // a read may start: room for it, the request register free.)
-    // (go: enable_i, !stop_i and !flush_q are in n != 0.)
-    load = n != 16'd0 && !head_bad && {{(15 - SlotW){1'b0}}, free_slots} >= n;
     // A held block at the fetch pointer is inserted (then n is 0: no load;
     // the write port is free: no read completion this cycle).
     ins  = 1'b0;
-    go   = enable_i && !stop_i && !flush_q && !head_bad;
+    go   = 1'b0;
     if (blk_at_f) begin
+      go      = enable_i && !stop_i && !flush_q && !head_bad;
       nf_room = nf_wready && 32'(nf_depth) < 32'(inflight_i);
       ins     = go && free_slots != '0 && nf_room && !wr_valid_i;
     end
