@@ -481,12 +481,17 @@ module nictx_desc_fetch #(
   // On other clocks every flop below keeps its value (the *_d are unused)
   // and the next-state logic is not evaluated.
   logic act;
+  logic fl_go;   // a flush discards the buffer now (QUEUES 1)
+  logic rdy_we;  // the ready mask is written
 
   always_comb begin
-    fetch_d     = fetch_q;
-    alloc_d     = alloc_q;
-    ready_d     = ready_q;
-    rd_d        = rd_q;
+    fetch_d     = fetch_q;  // (read by the multi-queue work mask on every clock)
+    alloc_d     = '0;       // (these three only on the clocks that write them)
+    ready_d     = '0;
+    rd_d        = '0;
+    fl_go       = 1'b0;
+    rdy_we      = 1'b0;
+    rdy_d       = '0;
     nf_wvalid   = 1'b0;
     nf_wdata    = '0;
     not_owned_o     = 1'b0;
@@ -504,6 +509,9 @@ module nictx_desc_fetch #(
     derr_d      = '0;
     blk_valid_d = 1'b0;
     if (act) begin
+      alloc_d     = alloc_q;
+      ready_d     = ready_q;
+      rd_d        = rd_q;
       req_valid_d = req_valid_q;
       armed_d     = armed_q;
       unb_d       = unb_q;
@@ -590,6 +598,22 @@ module nictx_desc_fetch #(
         if (blk_valid_q && !blk_stale && !ins && !sub) blk_drop = 1'b1;  // replaced
         blk_valid_d = 1'b1;
       end
+
+      // The flush (QUEUES 1; no_reads implies flush_q || head_stop, so a
+      // flush, a read retiring and a descriptor leaving are all in act).
+      fl_go = no_reads && !sub;
+      // Ready: the retiring read's queue, and the head's, on a clock that
+      // writes their pointers (a read retires, a descriptor leaves, a flush):
+      // otherwise each bit already says ready_m != rd_m of its queue and the
+      // register keeps its value (rdy_d is then unused).  Keep both forms
+      // with one queue too: pq is what the retirement FIFO's slot last held
+      // (after a multi-queue run, another queue).
+      rdy_we = nf_pop || take || fl_go;
+      if (rdy_we) begin
+        rdy_d       = rdy_q;
+        rdy_d[pq]   = ready_d != ((pq == sq_i) ? rd_d : rd_m[pq]);
+        rdy_d[sq_i] = ((sq_i == pq) ? ready_d : ready_m[sq_i]) != rd_d;
+      end
     end
     wc_drop_o = blk_drop;
     wc_used_o = ins || sub;
@@ -599,25 +623,9 @@ module nictx_desc_fetch #(
   logic [15:0] ftail_new;
   logic [15:0] dbfetch_new;
   logic        skip;  // the fetch queue's region has no room for its read: pass it over
-  logic        fl_go; // a flush discards the buffer now (QUEUES 1)
-  logic        rdy_we;   // the ready mask is written
   logic        mq_same;  // several queues: the work mask and queue pointer stay
 
   always_comb begin
-    fl_go = no_reads && !sub;  // the flush (QUEUES 1; no_reads implies flush_q || head_stop)
-    // Ready: the retiring read's queue, and the head's, on a clock that
-    // writes their pointers (a read retires, a descriptor leaves, a flush):
-    // otherwise each bit already says ready_m != rd_m of its queue and the
-    // register keeps its value (rdy_d is then unused).  Keep both forms
-    // with one queue too: pq is what the retirement FIFO's slot last held
-    // (after a multi-queue run, another queue).
-    rdy_we = nf_pop || take || fl_go;
-    rdy_d  = '0;
-    if (rdy_we) begin
-      rdy_d       = rdy_q;
-      rdy_d[pq]   = ready_d != ((pq == sq_i) ? rd_d : rd_m[pq]);
-      rdy_d[sq_i] = ((sq_i == pq) ? ready_d : ready_m[sq_i]) != rd_d;
-    end
     // Work: the fetch queue's, and the doorbell's (kept with QUEUES > 1
     // only: one queue fetches by its tail; QUEUES changes only after a
     // queue reset, which clears the mask).
