@@ -184,15 +184,16 @@ module nictx_desc_fetch #(
 
   // Per queue: next ring index to fetch; slots (of its region, counted
   // modulo twice the buffer) handed to reads, whose read retired, consumed.
-  logic [15:0]    fetch_m [NumQueues];
-  logic [SlotW:0] alloc_m [NumQueues];
+  // (The fetch pointer and the allocation count are written together: one
+  // array of {fetch, alloc}, one write port.)
+  logic [16+SlotW:0] fa_m [NumQueues];
   logic [SlotW:0] ready_m [NumQueues];
   logic [SlotW:0] rd_m    [NumQueues];
   // The entries in use this cycle: the fetch queue's (fq), the head's (sq_i),
   // the retiring read's (pq); *_d the value written back.
   logic [QW-1:0]  fq, pq;
-  logic [15:0]    fetch_d, fetch_q;     // fetch_m[fq]
-  logic [SlotW:0] alloc_d, alloc_q;     // alloc_m[fq]
+  logic [15:0]    fetch_d, fetch_q;     // fa_m[fq]'s fetch pointer
+  logic [SlotW:0] alloc_d, alloc_q;     // fa_m[fq]'s allocation count
   logic [SlotW:0] rdf_q;                // rd_m[fq]
   logic [SlotW:0] ready_d, ready_q;     // ready_m[pq]
   logic [SlotW:0] rd_d, rd_q;           // rd_m[sq_i] (the flush: queue 0's)
@@ -299,7 +300,7 @@ module nictx_desc_fetch #(
   // Ring sizes and distances reach 65536 (RING_LOG2 = 16): 17 bits.
   logic [16:0]    avail, blk_lim;
   logic [SlotW:0] inbuf, free_slots;
-  logic           no_reads;             // no descriptor read requested or in flight
+  logic           no_reads;             // no descriptor read requested or in flight (flush only)
   logic           head_valid, head_derr, owned, head_bad, head_stop, go, load, ins, sub, take;
   logic           blk_stale, blk_at_f, blk_ahead, blk_drop;
 
@@ -332,14 +333,22 @@ module nictx_desc_fetch #(
 
   // The entries of this cycle's queues (apart from the main logic: the
   // head's words go to the scheduler, whose answer comes back).
+  // verilator lint_off UNUSEDSIGNAL
+  logic [SlotW+QW-1:0] hbase;  // the head's region base (only the bits below SlotW matter)
+  // verilator lint_on UNUSEDSIGNAL
   always_comb begin
     fq         = multi ? fpick : '0;
-    fetch_q    = fetch_m[fq];
-    alloc_q    = alloc_m[fq];
+    {fetch_q, alloc_q} = fa_m[fq];
     rdf_q      = rd_m[fq];
     ready_q    = ready_m[pq];
     rd_q       = rd_m[sq_i];
-    hslot      = slot_of(sq_i, rd_q, rlog, rmask);
+    // (slot_of written out: a function call keeps its arguments in
+    // members of the model, stored and loaded again on every clock.)
+    // (rlog <= 7: with SlotW >= 7 a right shift of {sq_i, 0} is the same
+    // shift, without a test for a shift past the width.)
+    if (SlotW >= 7) hbase = {sq_i, SlotW'(0)} >> rlog;
+    else            hbase = (SlotW + QW)'(sq_i) << (SlotW - 32'(rlog));
+    hslot      = SlotW'(hbase) | (rd_q[SlotW-1:0] & rmask);
     w_addr     = mem_a[hslot];
     w_len      = mem_l[hslot];
     head_derr  = derr_q[hslot];
@@ -363,14 +372,14 @@ module nictx_desc_fetch #(
     inbuf      = alloc_q - rdf_q;  // fetched, not yet consumed: ring indices [cons, fetch)
     inbuf16    = {{(15 - SlotW){1'b0}}, inbuf};
     free_slots = rsize - inbuf;
-    no_reads   = !req_valid_q && !nf_rvalid;
 
     // Head of the buffer: owned?  (Owner, Wc)
     head_valid = sched_valid_i;  // rdy_q[sq_i]: ready_m[sq_i] != rd_m[sq_i]
-    owned      = w_len[63] == phase_q;
+    owned      = 1'b0;  // (worked out where it is used: owner protocols, a held block)
     head_bad   = 1'b0;
     desc_valid_o = head_valid;
     if (owner) begin
+      owned        = w_len[63] == phase_q;
       head_bad     = head_valid && (head_derr || !owned);
       desc_valid_o = head_valid && !(flush_q || head_derr || !owned);
     end
@@ -391,8 +400,8 @@ module nictx_desc_fetch #(
       blk_at_f  = !blk_stale && blk_dk == inbuf16;
       blk_ahead = !blk_stale && blk_dk > inbuf16;
       blk_lim   = {1'b0, blk_dk - inbuf16};
-      sub       = !blk_stale && blk_idx_q == cons_q && head_valid && !head_derr && !owned &&
-                  !wr_valid_i;
+      sub       = !blk_stale && blk_idx_q == cons_q && head_valid && !head_derr &&
+                  w_len[63] != phase_q && !wr_valid_i;
     end
 
     // How many descriptors may be fetched now (the owner protocols' bounds
@@ -416,6 +425,7 @@ module nictx_desc_fetch #(
     // (else 0: no load).
     n = '0;
     nf_room = 1'b0;
+    load = 1'b0;
     if (avail != 17'd0) begin
       nf_room = nf_wready && 32'(nf_depth) < 32'(inflight_i);
       if (enable_i && !stop_i && !flush_q && nf_room && (!req_valid_q || req_ready_i)) begin
@@ -433,23 +443,27 @@ module nictx_desc_fetch #(
           if (rleft < n) n = rleft;
           if ({{(15 - SlotW){1'b0}}, free_slots} < n) n = {{(15 - SlotW){1'b0}}, free_slots};
         end
+        // One queue: fetch a whole batch or nothing: wait until it fits in
+        // the buffer rather than trickle one descriptor per freed slot.
+        // (n != 0: a read may start: room for it, the request register
+        // free; go's enable_i, !stop_i and !flush_q are in it.)
+        load = n != 16'd0 && !head_bad && {{(15 - SlotW){1'b0}}, free_slots} >= n;
       end
     end
 
-    // One queue: fetch a whole batch or nothing: wait until it fits in the
-    // buffer rather than trickle one descriptor per freed slot.  (n != 0:
-    // a read may start: room for it, the request register free.)
-    // (go: enable_i, !stop_i and !flush_q are in n != 0.)
-    load = n != 16'd0 && !head_bad && {{(15 - SlotW){1'b0}}, free_slots} >= n;
     // A held block at the fetch pointer is inserted (then n is 0: no load;
     // the write port is free: no read completion this cycle).
     ins  = 1'b0;
-    go   = enable_i && !stop_i && !flush_q && !head_bad;
+    go   = 1'b0;
     if (blk_at_f) begin
+      go      = enable_i && !stop_i && !flush_q && !head_bad;
       nf_room = nf_wready && 32'(nf_depth) < 32'(inflight_i);
       ins     = go && free_slots != '0 && nf_room && !wr_valid_i;
     end
     head_stop = head_bad && !flush_q && !sub;
+    // Whether the reads are all done matters only to a flush (else 0).
+    no_reads  = 1'b0;
+    if (flush_q || head_stop) no_reads = !req_valid_q && !nf_rvalid;
 
   end
 
@@ -467,12 +481,17 @@ module nictx_desc_fetch #(
   // On other clocks every flop below keeps its value (the *_d are unused)
   // and the next-state logic is not evaluated.
   logic act;
+  logic fl_go;   // a flush discards the buffer now (QUEUES 1)
+  logic rdy_we;  // the ready mask is written
 
   always_comb begin
-    fetch_d     = fetch_q;
-    alloc_d     = alloc_q;
-    ready_d     = ready_q;
-    rd_d        = rd_q;
+    fetch_d     = fetch_q;  // (read by the multi-queue work mask on every clock)
+    alloc_d     = '0;       // (these three only on the clocks that write them)
+    ready_d     = '0;
+    rd_d        = '0;
+    fl_go       = 1'b0;
+    rdy_we      = 1'b0;
+    rdy_d       = '0;
     nf_wvalid   = 1'b0;
     nf_wdata    = '0;
     not_owned_o     = 1'b0;
@@ -490,6 +509,9 @@ module nictx_desc_fetch #(
     derr_d      = '0;
     blk_valid_d = 1'b0;
     if (act) begin
+      alloc_d     = alloc_q;
+      ready_d     = ready_q;
+      rd_d        = rd_q;
       req_valid_d = req_valid_q;
       armed_d     = armed_q;
       unb_d       = unb_q;
@@ -576,6 +598,22 @@ module nictx_desc_fetch #(
         if (blk_valid_q && !blk_stale && !ins && !sub) blk_drop = 1'b1;  // replaced
         blk_valid_d = 1'b1;
       end
+
+      // The flush (QUEUES 1; no_reads implies flush_q || head_stop, so a
+      // flush, a read retiring and a descriptor leaving are all in act).
+      fl_go = no_reads && !sub;
+      // Ready: the retiring read's queue, and the head's, on a clock that
+      // writes their pointers (a read retires, a descriptor leaves, a flush):
+      // otherwise each bit already says ready_m != rd_m of its queue and the
+      // register keeps its value (rdy_d is then unused).  Keep both forms
+      // with one queue too: pq is what the retirement FIFO's slot last held
+      // (after a multi-queue run, another queue).
+      rdy_we = nf_pop || take || fl_go;
+      if (rdy_we) begin
+        rdy_d       = rdy_q;
+        rdy_d[pq]   = ready_d != ((pq == sq_i) ? rd_d : rd_m[pq]);
+        rdy_d[sq_i] = ((sq_i == pq) ? ready_d : ready_m[sq_i]) != rd_d;
+      end
     end
     wc_drop_o = blk_drop;
     wc_used_o = ins || sub;
@@ -585,25 +623,9 @@ module nictx_desc_fetch #(
   logic [15:0] ftail_new;
   logic [15:0] dbfetch_new;
   logic        skip;  // the fetch queue's region has no room for its read: pass it over
-  logic        fl_go; // a flush discards the buffer now (QUEUES 1)
-  logic        rdy_we;   // the ready mask is written
   logic        mq_same;  // several queues: the work mask and queue pointer stay
 
   always_comb begin
-    fl_go = !sub && (flush_q || head_stop) && no_reads;  // the flush (QUEUES 1)
-    // Ready: the retiring read's queue, and the head's, on a clock that
-    // writes their pointers (a read retires, a descriptor leaves, a flush):
-    // otherwise each bit already says ready_m != rd_m of its queue and the
-    // register keeps its value (rdy_d is then unused).  Keep both forms
-    // with one queue too: pq is what the retirement FIFO's slot last held
-    // (after a multi-queue run, another queue).
-    rdy_we = nf_pop || take || fl_go;
-    rdy_d  = '0;
-    if (rdy_we) begin
-      rdy_d       = rdy_q;
-      rdy_d[pq]   = ready_d != ((pq == sq_i) ? rd_d : rd_m[pq]);
-      rdy_d[sq_i] = ((sq_i == pq) ? ready_d : ready_m[sq_i]) != rd_d;
-    end
     // Work: the fetch queue's, and the doorbell's (kept with QUEUES > 1
     // only: one queue fetches by its tail; QUEUES changes only after a
     // queue reset, which clears the mask).
@@ -622,7 +644,7 @@ module nictx_desc_fetch #(
       fptr_d      = fptr_q;
       tot_d       = tot_q;
       ftail_new   = (doorbell_i && db_q_i == fq) ? db_tail_i : tail_i;
-      dbfetch_new = (db_q_i == fq) ? fetch_d : fetch_m[db_q_i];
+      dbfetch_new = (db_q_i == fq) ? fetch_d : fa_m[db_q_i][16+SlotW:SlotW+1];
       work_d[fq]  = ftail_new != fetch_d;
       if (doorbell_i) work_d[db_q_i] = db_tail_i != dbfetch_new;
       skip = fany && !load && free_slots == '0;
@@ -640,37 +662,40 @@ module nictx_desc_fetch #(
   // substitution (never both at once: insertion and substitution wait for
   // a cycle without a read completion, and they need the fetch pointer at
   // k resp. past k).
-  logic             blk_en;
-  logic [SlotW-1:0] blk_slot;
-  logic [NumWords-1:0] wd_en, wd_half;
+  // One write port per word of a beat in each array (word 0's also takes
+  // a block's two words: each write port costs the simulation a delayed
+  // write, set up and tested on every clock).
+  logic                blk_en;
+  logic [NumWords-1:0] wa_en, wl_en;     // word j goes to mem_a / mem_l
   logic [NumWords*SlotW-1:0] wd_slot;  // word j's slot at [SlotW*j +: SlotW]
 
   always_comb begin
     logic [BPtrW-4:0] pos;  // a word's 8-byte position: {slot, half}
     blk_en   = ins || sub;
-    blk_slot = ins ? aslot : hslot;
     pos      = '0;
-    wd_en    = '0;
-    wd_half  = '0;
+    wa_en    = '0;
+    wl_en    = '0;
     wd_slot  = '0;
     if (wr_valid_i) begin  // (no word is written otherwise)
       for (int unsigned j = 0; j < NumWords; j++) begin
-        pos        = wr_ptr_i[BPtrW-1:3] + (BPtrW - 3)'(j);
-        wd_en[j]   = wr_words_i[j];
-        wd_half[j] = pos[0];
+        pos      = wr_ptr_i[BPtrW-1:3] + (BPtrW - 3)'(j);
+        wa_en[j] = wr_words_i[j] && !pos[0];
+        wl_en[j] = wr_words_i[j] && pos[0];
         wd_slot[SlotW*j +: SlotW] = pos[BPtrW-4:1];
       end
+    end else if (blk_en) begin  // (ins and sub need a cycle without read data)
+      wa_en[0] = 1'b1;
+      wl_en[0] = 1'b1;
+      wd_slot[SlotW-1:0] = ins ? aslot : hslot;
     end
   end
 
   always_ff @(posedge clk_i) begin
-    if (blk_en) begin
-      mem_a[blk_slot] <= blk_w0_q;
-      mem_l[blk_slot] <= blk_w1_q;
-    end
-    for (int unsigned j = 0; j < NumWords; j++) begin
-      if (wd_en[j] && !wd_half[j]) mem_a[wd_slot[SlotW*j +: SlotW]] <= wr_data_i[64 * j +: 64];
-      if (wd_en[j] && wd_half[j])  mem_l[wd_slot[SlotW*j +: SlotW]] <= wr_data_i[64 * j +: 64];
+    if (wa_en[0]) mem_a[wd_slot[SlotW-1:0]] <= wr_valid_i ? wr_data_i[63:0] : blk_w0_q;
+    if (wl_en[0]) mem_l[wd_slot[SlotW-1:0]] <= wr_valid_i ? wr_data_i[63:0] : blk_w1_q;
+    for (int unsigned j = 1; j < NumWords; j++) begin
+      if (wa_en[j]) mem_a[wd_slot[SlotW*j +: SlotW]] <= wr_data_i[64 * j +: 64];
+      if (wl_en[j]) mem_l[wd_slot[SlotW*j +: SlotW]] <= wr_data_i[64 * j +: 64];
     end
   end
 
@@ -715,8 +740,7 @@ module nictx_desc_fetch #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       for (int unsigned q = 0; q < NumQueues; q++) begin
-        fetch_m[q] <= '0;
-        alloc_m[q] <= '0;
+        fa_m[q]    <= '0;
         ready_m[q] <= '0;
         rd_m[q]    <= '0;
       end
@@ -760,8 +784,7 @@ module nictx_desc_fetch #(
       end
       // Each entry written only when it changes (no per-cycle cost).
       if (fl_go || load || ins) begin
-        fetch_m[fq] <= fetch_d;
-        alloc_m[fq] <= alloc_d;
+        fa_m[fq] <= {fetch_d, alloc_d};
       end
       if (nf_pop) ready_m[pq] <= ready_d;
       if (fl_go || take) rd_m[sq_i] <= rd_d;
@@ -805,7 +828,8 @@ module nictx_desc_fetch #(
       DoneQueued_A: assert (!df_wvalid || df_wready);
       SubstituteAlone_A: assert (!sub || (!wr_valid_i && !not_owned_o && !take));
       // Nothing is discarded while a read is in flight.
-      FlushAfterReads_A: assert (!not_owned_o || (no_reads && ready_q == alloc_q));
+      FlushAfterReads_A: assert (!not_owned_o ||
+                                 (!req_valid_q && !nf_rvalid && ready_q == alloc_q));
       // Write-combining blocks only arrive in the Wc protocol.
       BlockOnlyInWc_A: assert (!blk_valid_i || proto_i == nictx_reg_pkg::ProtoWc);
       // Queues: a descriptor never leaves for a queue >= QUEUES; reads are

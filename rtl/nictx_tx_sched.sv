@@ -58,7 +58,6 @@ module nictx_tx_sched #(
   logic [DefW-1:0] def_wd, def;
   logic [QW-1:0]   pick;
   logic            any;
-  logic            drr;
   logic [13:0]     cost;              // DRR: q_o's head's cost (computed there only)
 
   prim_rr_pick #(
@@ -73,9 +72,9 @@ module nictx_tx_sched #(
   // The candidate first (its head's cost comes back from the fetcher),
   // then whether it may leave; the state updates (on take_i) apart.
   always_comb begin
-    drr = multi_i && drr_i;
+    // (drr_i read only with several queues: DRR needs them.)
     if (!multi_i)  q_o = '0;
-    else if (!drr) q_o = hold_q ? hq_q : pick;
+    else if (!drr_i) q_o = hold_q ? hq_q : pick;
     else           q_o = turn_q ? hq_q : pick;
   end
 
@@ -85,7 +84,7 @@ module nictx_tx_sched #(
     cost = '0;
     if (!multi_i) begin
       valid_o = rdy_i[0];
-    end else if (!drr) begin
+    end else if (!drr_i) begin
       valid_o = rdy_i[q_o];
     end else begin
       cost = bad_i ? 14'd0 : len_i;
@@ -95,45 +94,51 @@ module nictx_tx_sched #(
     end
   end
 
+  // One queue: only hold_q moves (to 0); the other flops keep their value
+  // and their *_d are unused (written only with several queues, below).
   always_comb begin
-    ptr_d  = ptr_q;
-    hold_d = hold_q;
-    hq_d   = hq_q;
-    turn_d = turn_q;
+    ptr_d  = '0;
+    hold_d = 1'b0;
+    hq_d   = '0;
+    turn_d = 1'b0;
     def_we = 1'b0;
     def_wd = '0;
-    if (!multi_i) begin
-      hold_d = 1'b0;
-    end else if (!drr) begin
-      hold_d  = valid_o && !take_i;
-      hq_d    = q_o;
-      if (valid_o && take_i) ptr_d = q_o + 1'b1;
-    end else begin
-      if (turn_q || any) begin
-        def_we = 1'b1;
-        hq_d   = q_o;
-        if (valid_o) begin
-          // Stay in the turn; a taken descriptor pays its cost.
-          turn_d = 1'b1;
-          def_wd = take_i ? def - DefW'(cost) : def;
-        end else begin
-          // The head costs more than the deficit (kept), or the queue has
-          // nothing ready: empty (the deficit goes), or its descriptors
-          // are still being fetched (the deficit stays, without this
-          // turn's quantum if the turn is only starting).
-          turn_d = 1'b0;
-          if (rdy_i[q_o])           def_wd = def;
-          else if (!backlog_i[q_o]) def_wd = '0;
-          else                      def_wd = turn_q ? def : def_m[q_o];
-          ptr_d  = q_o + 1'b1;
+    wait_o = !hold_q;  // one queue: nothing else changes
+    if (multi_i) begin
+      ptr_d  = ptr_q;
+      hold_d = hold_q;
+      hq_d   = hq_q;
+      turn_d = turn_q;
+      if (!drr_i) begin
+        hold_d  = valid_o && !take_i;
+        hq_d    = q_o;
+        if (valid_o && take_i) ptr_d = q_o + 1'b1;
+      end else begin
+        if (turn_q || any) begin
+          def_we = 1'b1;
+          hq_d   = q_o;
+          if (valid_o) begin
+            // Stay in the turn; a taken descriptor pays its cost.
+            turn_d = 1'b1;
+            def_wd = take_i ? def - DefW'(cost) : def;
+          end else begin
+            // The head costs more than the deficit (kept), or the queue has
+            // nothing ready: empty (the deficit goes), or its descriptors
+            // are still being fetched (the deficit stays, without this
+            // turn's quantum if the turn is only starting).
+            turn_d = 1'b0;
+            if (rdy_i[q_o])           def_wd = def;
+            else if (!backlog_i[q_o]) def_wd = '0;
+            else                      def_wd = turn_q ? def : def_m[q_o];
+            ptr_d  = q_o + 1'b1;
+          end
         end
       end
+      // DRR writes a deficit on every clock of a turn or a pick.
+      wait_o = !def_we && ptr_d == ptr_q && hold_d == hold_q && hq_d == hq_q &&
+               turn_d == turn_q;
     end
   end
-
-  // DRR writes a deficit on every clock of a turn or a pick.
-  assign wait_o = !def_we && ptr_d == ptr_q && hold_d == hold_q && hq_d == hq_q &&
-                  turn_d == turn_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -143,10 +148,14 @@ module nictx_tx_sched #(
       turn_q <= 1'b0;
       for (int unsigned q = 0; q < NumQueues; q++) def_m[q] <= '0;
     end else begin
-      ptr_q  <= ptr_d;
-      hold_q <= hold_d;
-      hq_q   <= hq_d;
-      turn_q <= turn_d;
+      if (multi_i) begin
+        ptr_q  <= ptr_d;
+        hold_q <= hold_d;
+        hq_q   <= hq_d;
+        turn_q <= turn_d;
+      end else begin
+        hold_q <= 1'b0;
+      end
       if (def_we) def_m[hq_d] <= def_wd;
     end
   end
