@@ -796,7 +796,7 @@ module nictx_tx_top #(
 
   // The interrupt moderation timer keeps the engine from idle: it changes
   // state without host input (it waits, below).
-  assign idle_o = regs_idle && engine_idle && !h2d_valid && !cpl_timer;
+  // (Worked out below, with engine_idle.)
   // As idle_o, but parts may wait for time or for completions: no state
   // changes on this clock but the read engine's completion timer, the
   // MAC's credit and the moderation timers, which follow skip_i (clocks
@@ -818,14 +818,30 @@ module nictx_tx_top #(
                                           ((mac_wake < cpl_wake) ? mac_wake : cpl_wake);
   // STATUS.IDLE: nothing in flight in the datapath (the register block, busy
   // with the read that asks, does not count).
-  assign engine_idle = rd_idle && df_idle && pf_idle && mac_idle && cpl_idle &&
-                       !d2h_valid_o && !wire_valid_o;
   // STATUS.QUIESCENT: a queue reset now cuts no frame and no TLP: the MAC is
   // between frames, no device write or request is pending and both output
   // slices are empty.  The register block also waits for the DMA reads to
   // drain (rd_drained), or for the completion timeout, before it resets.
-  assign quiescent = mac_idle && cpl_idle && !d2h_valid && !d2h_valid_o && !wire_valid_o &&
-                     !wc_busy;
+  // The register block reads both only with a reset pending (rst_hold) or
+  // in a register read (h2d_valid); idle_o only with regs_idle (so no reset
+  // pending), no h2d beat and no moderation timer.  They are worked out
+  // only then, and read 0 otherwise.
+  always_comb begin
+    engine_idle = 1'b0;
+    quiescent   = 1'b0;
+    idle_o      = 1'b0;
+    if (rst_hold || h2d_valid) begin
+      engine_idle = rd_idle && df_idle && pf_idle && mac_idle && cpl_idle &&
+                    !d2h_valid_o && !wire_valid_o;
+      quiescent   = mac_idle && cpl_idle && !d2h_valid && !d2h_valid_o && !wire_valid_o &&
+                    !wc_busy;
+    end else if (regs_idle && !cpl_timer) begin
+      // The interrupt moderation timer keeps the engine from idle: it changes
+      // state without host input (it waits, below).
+      idle_o = rd_idle && df_idle && pf_idle && mac_idle && cpl_idle &&
+               !d2h_valid_o && !wire_valid_o;
+    end
+  end
 
   // The datapath's reset: a flop output, so glitch-free; released at the
   // clock edge after qrst falls.
