@@ -200,11 +200,12 @@ module nictx_mac #(
   // (the wire slice takes wire_fcs_o only then), so the simulation does not
   // evaluate it on the cycles no beat moves.
   always_comb begin
-    crc_d = crc_q;
+    crc_d      = crc_q;
+    wire_fcs_o = '0;
     if (send) begin
-      crc_d = crc32_beat(fr_sop_i ? 32'hFFFF_FFFF : crc_q, fr_data_i, fr_bytes_i);
+      crc_d      = crc32_beat(fr_sop_i ? 32'hFFFF_FFFF : crc_q, fr_data_i, fr_bytes_i);
+      wire_fcs_o = ~crc_d;
     end
-    wire_fcs_o = ~crc_d;
   end
 
   assign idle_o = !in_frame_q && credit_q == 0;
