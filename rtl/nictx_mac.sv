@@ -172,13 +172,17 @@ module nictx_mac #(
   always_comb begin
     logic [31:0] owed, clocks;
     skipped = 48'(line_rate_i) * 48'(skip_i);
-    owed    = 32'(-(credit_q + 32'sd1));
+    owed    = '0;
     clocks  = '0;
     wake_o  = '1;
-    if (fr_valid_i && !fr_skip_i && !in_frame_q && credit_q < 0 && line_rate_i != '0) begin
-      clocks = owed / {8'd0, line_rate_i};
-      wake_o = (clocks > 32'hFF_FFFE) ? 24'hFF_FFFD :
-               (clocks == 32'd0) ? 24'd0 : 24'(clocks - 32'd1);
+    // (Nested: only a frame waiting to start looks at the credit.)
+    if (fr_valid_i && !fr_skip_i && !in_frame_q) begin
+      if (credit_q < 0 && line_rate_i != '0) begin
+        owed   = 32'(-(credit_q + 32'sd1));
+        clocks = owed / {8'd0, line_rate_i};
+        wake_o = (clocks > 32'hFF_FFFE) ? 24'hFF_FFFD :
+                 (clocks == 32'd0) ? 24'd0 : 24'(clocks - 32'd1);
+      end
     end
   end
 `else
