@@ -187,7 +187,7 @@ module nictx_tx_top #(
   logic [12:0]      d2h_len;
   logic [63:0]      d2h_addr, d2h_data, d2h_slice_word;
   logic             d2h_err;
-  logic [D2hW-1:0]  d2h_rdata;
+  logic [D2hW-1:0]  d2h_rdata, d2h_wdata;
   logic             wire_valid, wire_ready, wire_sop, wire_eop;
   logic [DataW-1:0] wire_data;
   logic [BytesW-1:0] wire_bytes;
@@ -227,14 +227,22 @@ module nictx_tx_top #(
     .rst_ni   (rst_ni),
     .wvalid_i (d2h_valid),
     .wready_o (d2h_ready),
-    .wdata_i  ({d2h_hdr_in, d2h_data}),
+    .wdata_i  (d2h_wdata),
     .rvalid_o (d2h_valid_o),
     .rready_i (d2h_ready_i),
     .rdata_o  (d2h_rdata),
     .depth_o  (d2h_depth)
   );
-  // Every TLP the engine sends is one beat.
-  assign d2h_hdr_in = {1'b1, 1'b1, d2h_type, d2h_tag, d2h_len, d2h_addr, d2h_err};
+  // Every TLP the engine sends is one beat.  (Packed only with a beat
+  // offered: the slice stores it only on a push.)
+  always_comb begin
+    d2h_hdr_in = '0;
+    d2h_wdata  = '0;
+    if (d2h_valid) begin
+      d2h_hdr_in = {1'b1, 1'b1, d2h_type, d2h_tag, d2h_len, d2h_addr, d2h_err};
+      d2h_wdata  = {d2h_hdr_in, d2h_data};
+    end
+  end
   assign {d2h_hdr, d2h_slice_word} = d2h_rdata;
   assign d2h_sop_o  = d2h_hdr.sop;
   assign d2h_eop_o  = d2h_hdr.eop;
@@ -272,7 +280,11 @@ module nictx_tx_top #(
     .rdata_o  (wire_rdata),
     .depth_o  (wire_depth)
   );
-  assign wire_beat_in = {wire_sop, wire_eop, wire_bytes, wire_fcs, wire_data};
+  // (Packed only with a beat offered: the slice stores it only on a push.)
+  always_comb begin
+    wire_beat_in = '0;
+    if (wire_valid) wire_beat_in = {wire_sop, wire_eop, wire_bytes, wire_fcs, wire_data};
+  end
   assign wire_beat    = wire_rdata;
   assign wire_sop_o   = wire_beat.sop;
   assign wire_eop_o   = wire_beat.eop;
