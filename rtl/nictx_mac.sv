@@ -172,13 +172,17 @@ module nictx_mac #(
   always_comb begin
     logic [31:0] owed, clocks;
     skipped = 48'(line_rate_i) * 48'(skip_i);
-    owed    = 32'(-(credit_q + 32'sd1));
+    owed    = '0;
     clocks  = '0;
     wake_o  = '1;
-    if (fr_valid_i && !fr_skip_i && !in_frame_q && credit_q < 0 && line_rate_i != '0) begin
-      clocks = owed / {8'd0, line_rate_i};
-      wake_o = (clocks > 32'hFF_FFFE) ? 24'hFF_FFFD :
-               (clocks == 32'd0) ? 24'd0 : 24'(clocks - 32'd1);
+    // (Nested: only a frame waiting to start looks at the credit.)
+    if (fr_valid_i && !fr_skip_i && !in_frame_q) begin
+      if (credit_q < 0 && line_rate_i != '0) begin
+        owed   = 32'(-(credit_q + 32'sd1));
+        clocks = owed / {8'd0, line_rate_i};
+        wake_o = (clocks > 32'hFF_FFFE) ? 24'hFF_FFFD :
+                 (clocks == 32'd0) ? 24'd0 : 24'(clocks - 32'd1);
+      end
     end
   end
 `else
@@ -200,11 +204,12 @@ module nictx_mac #(
   // (the wire slice takes wire_fcs_o only then), so the simulation does not
   // evaluate it on the cycles no beat moves.
   always_comb begin
-    crc_d = crc_q;
+    crc_d      = crc_q;
+    wire_fcs_o = '0;
     if (send) begin
-      crc_d = crc32_beat(fr_sop_i ? 32'hFFFF_FFFF : crc_q, fr_data_i, fr_bytes_i);
+      crc_d      = crc32_beat(fr_sop_i ? 32'hFFFF_FFFF : crc_q, fr_data_i, fr_bytes_i);
+      wire_fcs_o = ~crc_d;
     end
-    wire_fcs_o = ~crc_d;
   end
 
   assign idle_o = !in_frame_q && credit_q == 0;

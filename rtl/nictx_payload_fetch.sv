@@ -163,16 +163,18 @@ module nictx_payload_fetch #(
     // descriptor).
     take     = 1'b0;
     in_words = '0;
+    pf_wdata = '0;
     if (desc_valid_i && pf_wready) begin
       // its bytes plus the lane offset of its first byte
       in_words = (PtrW + 1)'((15'(desc_addr_i[LaneW-1:0]) + {1'b0, desc_len_i} +
                               15'(DataBytes - 1)) >> LaneW);
       take     = desc_bad_i || ((Words[PtrW:0] - (alloc_q - base_q)) >= in_words &&
                                 (!req_valid_q || req_ready_i));
+      // The FIFO stores it only on a push (take).
+      pf_wdata = {desc_q_i, desc_bad_i, desc_addr_i[LaneW-1:0], desc_len_i};
     end
     desc_ready_o = take;
     pf_wvalid    = take;
-    pf_wdata     = {desc_q_i, desc_bad_i, desc_addr_i[LaneW-1:0], desc_len_i};
 
     load       = take && !desc_bad_i;
     bad_desc_o = take && desc_bad_i && !desc_err_i;
@@ -199,16 +201,18 @@ module nictx_payload_fetch #(
     begin
       logic [PtrW-1:0]  w0;
       logic [ShW-1:0]   sh;
-      w0        = base_q[PtrW-1:0] + beat_q;
-      sh        = {1'b0, pf_off, 3'b000};
       // Data only with a beat offered (the MAC reads it only then): bytes
       // off..W-1 of this word, then 0..off-1 of the next (two word-wide
       // shifts rather than one of two words: same logic, faster to
       // simulate).  The next word only while it is the frame's: past a
       // frame's end it may be the next frame's, written while this beat
       // waits.
+      w0        = '0;
+      sh        = '0;
       fr_data_o = '0;
       if (head_ready) begin
+        w0 = base_q[PtrW-1:0] + beat_q;
+        sh = {1'b0, pf_off, 3'b000};
         if (pf_off == '0) begin
           fr_data_o = mem[w0];
         end else if (15'(pf_off) + rem > 15'(DataBytes)) begin

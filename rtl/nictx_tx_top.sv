@@ -187,7 +187,7 @@ module nictx_tx_top #(
   logic [12:0]      d2h_len;
   logic [63:0]      d2h_addr, d2h_data, d2h_slice_word;
   logic             d2h_err;
-  logic [D2hW-1:0]  d2h_rdata;
+  logic [D2hW-1:0]  d2h_rdata, d2h_wdata;
   logic             wire_valid, wire_ready, wire_sop, wire_eop;
   logic [DataW-1:0] wire_data;
   logic [BytesW-1:0] wire_bytes;
@@ -227,14 +227,22 @@ module nictx_tx_top #(
     .rst_ni   (rst_ni),
     .wvalid_i (d2h_valid),
     .wready_o (d2h_ready),
-    .wdata_i  ({d2h_hdr_in, d2h_data}),
+    .wdata_i  (d2h_wdata),
     .rvalid_o (d2h_valid_o),
     .rready_i (d2h_ready_i),
     .rdata_o  (d2h_rdata),
     .depth_o  (d2h_depth)
   );
-  // Every TLP the engine sends is one beat.
-  assign d2h_hdr_in = {1'b1, 1'b1, d2h_type, d2h_tag, d2h_len, d2h_addr, d2h_err};
+  // Every TLP the engine sends is one beat.  (Packed only with a beat
+  // offered: the slice stores it only on a push.)
+  always_comb begin
+    d2h_hdr_in = '0;
+    d2h_wdata  = '0;
+    if (d2h_valid) begin
+      d2h_hdr_in = {1'b1, 1'b1, d2h_type, d2h_tag, d2h_len, d2h_addr, d2h_err};
+      d2h_wdata  = {d2h_hdr_in, d2h_data};
+    end
+  end
   assign {d2h_hdr, d2h_slice_word} = d2h_rdata;
   assign d2h_sop_o  = d2h_hdr.sop;
   assign d2h_eop_o  = d2h_hdr.eop;
@@ -272,7 +280,11 @@ module nictx_tx_top #(
     .rdata_o  (wire_rdata),
     .depth_o  (wire_depth)
   );
-  assign wire_beat_in = {wire_sop, wire_eop, wire_bytes, wire_fcs, wire_data};
+  // (Packed only with a beat offered: the slice stores it only on a push.)
+  always_comb begin
+    wire_beat_in = '0;
+    if (wire_valid) wire_beat_in = {wire_sop, wire_eop, wire_bytes, wire_fcs, wire_data};
+  end
   assign wire_beat    = wire_rdata;
   assign wire_sop_o   = wire_beat.sop;
   assign wire_eop_o   = wire_beat.eop;
@@ -796,7 +808,7 @@ module nictx_tx_top #(
 
   // The interrupt moderation timer keeps the engine from idle: it changes
   // state without host input (it waits, below).
-  assign idle_o = regs_idle && engine_idle && !h2d_valid && !cpl_timer;
+  // (Worked out below, with engine_idle.)
   // As idle_o, but parts may wait for time or for completions: no state
   // changes on this clock but the read engine's completion timer, the
   // MAC's credit and the moderation timers, which follow skip_i (clocks
@@ -818,14 +830,30 @@ module nictx_tx_top #(
                                           ((mac_wake < cpl_wake) ? mac_wake : cpl_wake);
   // STATUS.IDLE: nothing in flight in the datapath (the register block, busy
   // with the read that asks, does not count).
-  assign engine_idle = rd_idle && df_idle && pf_idle && mac_idle && cpl_idle &&
-                       !d2h_valid_o && !wire_valid_o;
   // STATUS.QUIESCENT: a queue reset now cuts no frame and no TLP: the MAC is
   // between frames, no device write or request is pending and both output
   // slices are empty.  The register block also waits for the DMA reads to
   // drain (rd_drained), or for the completion timeout, before it resets.
-  assign quiescent = mac_idle && cpl_idle && !d2h_valid && !d2h_valid_o && !wire_valid_o &&
-                     !wc_busy;
+  // The register block reads both only with a reset pending (rst_hold) or
+  // in a register read (h2d_valid); idle_o only with regs_idle (so no reset
+  // pending), no h2d beat and no moderation timer.  They are worked out
+  // only then, and read 0 otherwise.
+  always_comb begin
+    engine_idle = 1'b0;
+    quiescent   = 1'b0;
+    idle_o      = 1'b0;
+    if (rst_hold || h2d_valid) begin
+      engine_idle = rd_idle && df_idle && pf_idle && mac_idle && cpl_idle &&
+                    !d2h_valid_o && !wire_valid_o;
+      quiescent   = mac_idle && cpl_idle && !d2h_valid && !d2h_valid_o && !wire_valid_o &&
+                    !wc_busy;
+    end else if (regs_idle && !cpl_timer) begin
+      // The interrupt moderation timer keeps the engine from idle: it changes
+      // state without host input (it waits, below).
+      idle_o = rd_idle && df_idle && pf_idle && mac_idle && cpl_idle &&
+               !d2h_valid_o && !wire_valid_o;
+    end
+  end
 
   // The datapath's reset: a flop output, so glitch-free; released at the
   // clock edge after qrst falls.

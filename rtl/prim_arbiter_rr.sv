@@ -27,7 +27,9 @@ module prim_arbiter_rr #(
   logic found;
 
   always_comb begin
+    logic [2*N-1:0] rot;  // the requests rotated down by prio_q: bit k is position prio_q + k
     int i;
+    rot   = '0;
     i     = 0;
     gnt_o = '0;
     idx_o = '0;
@@ -35,15 +37,16 @@ module prim_arbiter_rr #(
     // Scan N positions starting at prio_q, wrapping (only with a request:
     // without one nothing is granted, in simulation too).
     if (req_i != '0) begin
+      rot = {req_i, req_i} >> prio_q;
       for (int k = 0; k < N; k++) begin
-        i = k + 32'(prio_q);
-        if (i >= N) i = i - N;
-        if (!found && req_i[i]) begin
-          found    = 1'b1;
-          gnt_o[i] = 1'b1;
-          idx_o    = IdxW'(i);
+        if (!found && rot[k]) begin
+          found = 1'b1;
+          i     = k + 32'(prio_q);
+          if (i >= N) i = i - N;
         end
       end
+      idx_o = IdxW'(i);
+      gnt_o = N'(1) << idx_o;
     end
     valid_o = found;
   end

@@ -31,8 +31,11 @@ module prim_fifo_sync #(
   logic push, pop;
 
   assign depth_o  = wptr_q - rptr_q;
-  assign wready_o = !depth_o[PtrW];  // depth_o == Depth only when full
-  assign rvalid_o = depth_o != '0;
+  // Full (depth_o == Depth): the pointers differ only in the wrap bit.
+  // Empty: they are equal.  (From the pointers, not depth_o: most users
+  // leave depth_o open, and the simulation then never works it out.)
+  assign wready_o = (wptr_q ^ rptr_q) != {1'b1, {PtrW{1'b0}}};
+  assign rvalid_o = wptr_q != rptr_q;
   assign rdata_o  = mem[rptr_q[PtrW-1:0]];
   assign push     = wvalid_i && wready_o;
   assign pop      = rvalid_o && rready_i;
