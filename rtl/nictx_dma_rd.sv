@@ -222,8 +222,13 @@ module nictx_dma_rd #(
   logic            cpl_done;  // ... its MRd's last
   logic            ret_done;  // the oldest MRd has all its data
   assign ctag     = cpl_tag_i[TagW-1:0];
-  assign cpl_take = cpl_valid_i && 32'(cpl_tag_i) < NumTags &&
-                    {1'b0, cpl_tag_i} < fresh_q && tbusy_mem[ctag];
+  // (nested: the tag checks only for a beat offered)
+  always_comb begin
+    cpl_take = 1'b0;
+    if (cpl_valid_i) begin
+      if (32'(cpl_tag_i) < NumTags && {1'b0, cpl_tag_i} < fresh_q) cpl_take = tbusy_mem[ctag];
+    end
+  end
   assign tpr      = tpr_mem[ctag];
   assign {twptr, trem} = tpr;
   assign cpl_done = cpl_take && cpl_eop_i && trem == cpl_len_i;
