@@ -244,6 +244,7 @@ module nictx_dma_rd #(
   logic [13:0]     chunk14;
   logic            tag_avail, use_fresh, in_budget, load, last_chunk;
   logic [TagW-1:0] tag_sel;
+  logic [PtrW+12:0] tpr_ld;  // the loaded tag's {write pointer, bytes}
 
   // (Only while a read is being split: otherwise nothing issues.)
   always_comb begin
@@ -255,6 +256,7 @@ module nictx_dma_rd #(
     use_fresh  = 1'b0;
     tag_avail  = 1'b0;
     tag_sel    = '0;
+    tpr_ld     = '0;
     in_budget  = 1'b0;
     load       = 1'b0;
     stall_o    = 1'b0;
@@ -274,6 +276,9 @@ module nictx_dma_rd #(
       load      = tag_avail && in_budget && ret_wready && (!mrd_valid_q || mrd_ready_i);
       stall_o   = !(tag_avail && in_budget);
       fl_pop    = load && !use_fresh;
+      // (here, not in the table's always_ff: a register read there, after
+      // this block's edge, would cost the model a copy of it every clock)
+      tpr_ld    = {cur_wptr_q - PtrW'(cur_addr_q[LaneW-1:0]), chunk};
     end
   end
 
@@ -341,7 +346,7 @@ module nictx_dma_rd #(
   // tag retires only once its last completion has been taken.)
   always_ff @(posedge clk_i) begin
     if (load) begin
-      tpr_mem[tag_sel]   <= {cur_wptr_q - PtrW'(cur_addr_q[LaneW-1:0]), chunk};
+      tpr_mem[tag_sel]   <= tpr_ld;
       tdest_mem[tag_sel] <= cur_dest_q;
       terr_mem[tag_sel]  <= 1'b0;
       tbusy_mem[tag_sel] <= 1'b1;
