@@ -325,14 +325,17 @@ module nictx_dma_rd #(
   logic counting, restart;
   always_comb begin
     timeout_o  = 1'b0;
-    counting   = ret_rvalid && cpl_timeout_i != '0 && !to_fired_q;
+    counting   = 1'b0;  // (read only without restart: worked out only then)
     restart    = !ret_rvalid || ret_rready;  // a new oldest MRd (or none) starts its wait
     wake_o     = '1;
-    if (!restart && counting) begin
-      if (wait_q >= cpl_timeout_i) begin
-        timeout_o  = 1'b1;
-      end else begin
-        wake_o = (cpl_timeout_i - wait_q > 24'd1) ? cpl_timeout_i - wait_q - 24'd2 : '0;
+    if (!restart) begin  // (so ret_rvalid)
+      if (cpl_timeout_i != '0 && !to_fired_q) begin
+        counting = 1'b1;
+        if (wait_q >= cpl_timeout_i) begin
+          timeout_o  = 1'b1;
+        end else begin
+          wake_o = (cpl_timeout_i - wait_q > 24'd1) ? cpl_timeout_i - wait_q - 24'd2 : '0;
+        end
       end
     end
     wait_o = !cur_valid_q && !mrd_valid_q && !ret_rready && !timeout_o;
