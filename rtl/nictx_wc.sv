@@ -131,7 +131,8 @@ module nictx_wc #(
       logic [63:0] d;
       woff = wbase + 7'(j);
       d    = req_data_i[64 * j +: 64];
-      if (wr && woff >= wfirst && (woff < wend || wend == 7'd0)) begin
+      // (nested: no beat written, no word test)
+      if (wr) if (woff >= wfirst && (woff < wend || wend == 7'd0)) begin
         unique case (woff[4:0])
           5'd0: begin
             bw[0] = 1'b1;
@@ -159,12 +160,19 @@ module nictx_wc #(
     // after this beat's writes (which count when they are in that buffer).
     if (wbase[5] != bsel) bw = 3'b000;
     idx          = bw[2] ? bidx : bsel ? idx_q[31:16] : idx_q[15:0];
-    in_ring      = (idx & ~mask) == 16'd0;
     tail_o       = (idx + 16'd1) & mask;
-    tail_we_o    = close_o && v[2] && in_ring;
-    tail_range_o = close_o && v[2] && !in_ring;
-    blk_valid_o  = close_o && (&v) && in_ring;
-    torn_o       = close_o && !((&v) && in_ring);
+    in_ring      = 1'b0;  // (read only for a block closed)
+    tail_we_o    = 1'b0;
+    tail_range_o = 1'b0;
+    blk_valid_o  = 1'b0;
+    torn_o       = 1'b0;
+    if (close_o) begin
+      in_ring      = (idx & ~mask) == 16'd0;
+      tail_we_o    = v[2] && in_ring;
+      tail_range_o = v[2] && !in_ring;
+      blk_valid_o  = (&v) && in_ring;
+      torn_o       = !((&v) && in_ring);
+    end
     blk_idx_o    = idx;
     blk_w0_o     = bw[0] ? bw0 : bsel ? w0_q[127:64] : w0_q[63:0];
     blk_w1_o     = bw[1] ? bw1 : bsel ? w1_q[127:64] : w1_q[63:0];
