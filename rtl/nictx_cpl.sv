@@ -212,9 +212,13 @@ module nictx_cpl #(
     // Each is worked out only when it can be due (completions counted).
     irq_on   = irq_thresh_i != '0 || irq_timer_i != '0;
     irq_trig = 1'b0;
-    if (irq_on && irq_cnt_q != '0 && (!irq_pend_q || msix_mask_i[0])) begin
-      irq_trig = (irq_thresh_i != '0 && irq_cnt_q >= irq_thresh_i) ||
-                 (irq_timer_i != '0 && tmr_run_q && tmr_q == '0);
+    if (irq_on) begin  // (nested: each test only after the one before)
+      if (irq_cnt_q != '0) begin
+        if (!irq_pend_q || msix_mask_i[0]) begin
+          irq_trig = (irq_thresh_i != '0 && irq_cnt_q >= irq_thresh_i) ||
+                     (irq_timer_i != '0 && tmr_run_q && tmr_q == '0);
+        end
+      end
     end
     wb_on   = 1'b0;  // (read only with wb_cnt_q != 0)
     at_tail = 1'b0;
@@ -226,7 +230,9 @@ module nictx_cpl #(
         default:                      wb_on = wb_thresh_i != '0 && wb_addr_i != '0;
       endcase
       at_tail = head_q == tail_i;
-      wb_due  = wb_on && !wb_pend_q && (wb_cnt_q >= wb_thresh_i || at_tail || irq_trig);
+      if (wb_on) begin
+        if (!wb_pend_q) wb_due = wb_cnt_q >= wb_thresh_i || at_tail || irq_trig;
+      end
     end
     irq_due = irq_trig && !(wb_on && wb_pend_q && wb_cnt_q != '0);
     tmr_dec = tmr_run_q && tmr_q != '0;
