@@ -225,13 +225,14 @@ module nictx_dma_rd #(
   // (nested: the tag checks only for a beat offered)
   always_comb begin
     cpl_take = 1'b0;
+    cpl_done = 1'b0;
     if (cpl_valid_i) begin
       if (32'(cpl_tag_i) < NumTags && {1'b0, cpl_tag_i} < fresh_q) cpl_take = tbusy_mem[ctag];
+      if (cpl_take && cpl_eop_i) cpl_done = trem == cpl_len_i;
     end
   end
   assign tpr      = tpr_mem[ctag];
   assign {twptr, trem} = tpr;
-  assign cpl_done = cpl_take && cpl_eop_i && trem == cpl_len_i;
   assign ret_done = ret_rvalid && tdone_mem[ret_tag];
   assign unexp_o  = cpl_valid_i && !cpl_take;
 

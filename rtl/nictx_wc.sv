@@ -102,6 +102,8 @@ module nictx_wc #(
     wfirst  = '0;
     wend    = '0;
     ok      = 1'b0;
+    wr      = 1'b0;
+    bad_access_o = 1'b0;
     if (req_valid_i) begin
       // Only used while ok (the TLP lies inside the window).
       wbase   = 7'((10'(req_off_i[9:LaneW]) + 10'(beat_q)) << (LaneW - 3));
@@ -111,9 +113,9 @@ module nictx_wc #(
       ok      = proto_i == nictx_reg_pkg::ProtoWc && req_off_i[9] && req_off_i[2:0] == 3'd0 &&
                 req_len_i[2:0] == 3'd0 && req_len_i >= 13'd8 && req_len_i <= 13'd256 &&
                 tlp_end <= 14'h400;
+      wr      = ok;
+      bad_access_o = req_sop_i && !ok;
     end
-    wr      = req_valid_i && ok;
-    bad_access_o = req_valid_i && req_sop_i && !ok;
     mask    = 16'((17'd1 << ring_log2_i) - 17'd1);
 
     close_o = 1'b0;
