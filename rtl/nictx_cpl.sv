@@ -212,9 +212,13 @@ module nictx_cpl #(
     // Each is worked out only when it can be due (completions counted).
     irq_on   = irq_thresh_i != '0 || irq_timer_i != '0;
     irq_trig = 1'b0;
-    if (irq_on && irq_cnt_q != '0 && (!irq_pend_q || msix_mask_i[0])) begin
-      irq_trig = (irq_thresh_i != '0 && irq_cnt_q >= irq_thresh_i) ||
-                 (irq_timer_i != '0 && tmr_run_q && tmr_q == '0);
+    if (irq_on) begin  // (nested: each test only after the one before)
+      if (irq_cnt_q != '0) begin
+        if (!irq_pend_q || msix_mask_i[0]) begin
+          irq_trig = (irq_thresh_i != '0 && irq_cnt_q >= irq_thresh_i) ||
+                     (irq_timer_i != '0 && tmr_run_q && tmr_q == '0);
+        end
+      end
     end
     wb_on   = 1'b0;  // (read only with wb_cnt_q != 0)
     at_tail = 1'b0;
@@ -226,7 +230,9 @@ module nictx_cpl #(
         default:                      wb_on = wb_thresh_i != '0 && wb_addr_i != '0;
       endcase
       at_tail = head_q == tail_i;
-      wb_due  = wb_on && !wb_pend_q && (wb_cnt_q >= wb_thresh_i || at_tail || irq_trig);
+      if (wb_on) begin
+        if (!wb_pend_q) wb_due = wb_cnt_q >= wb_thresh_i || at_tail || irq_trig;
+      end
     end
     irq_due = irq_trig && !(wb_on && wb_pend_q && wb_cnt_q != '0);
     tmr_dec = tmr_run_q && tmr_q != '0;
@@ -242,25 +248,44 @@ module nictx_cpl #(
     last_ph = 1'b0;
     dd_word = '0;
 
-    head_d     = head_q;
-    hphase_d   = hphase_q;
-    wb_cnt_d   = wb_cnt_q;
-    irq_cnt_d  = irq_cnt_q;
-    wb_pend_d  = wb_pend_q;
-    wb_a_d     = wb_a_q;
-    wb_w_d     = wb_w_q;
-    wb_l_d     = wb_l_q;
-    cq_pi_d    = cq_pi_q;
-    cq_ph_d    = cq_ph_q;
-    irq_pend_d = irq_pend_q;
-    tmr_run_d  = tmr_run_q;
-    tmr_d      = tmr_q;
-    wr_valid_d = wr_valid_q;
-    wr_addr_d  = wr_addr_q;
-    wr_data_d  = wr_data_q;
-    wr_len_d   = wr_len_q;
+    // (without s_act no register takes a _d and no check reads one: they
+    // are then 0, a constant, and hold their _q only under s_act)
+    head_d     = '0;
+    hphase_d   = 1'b0;
+    wb_cnt_d   = '0;
+    irq_cnt_d  = '0;
+    wb_pend_d  = 1'b0;
+    wb_a_d     = '0;
+    wb_w_d     = '0;
+    wb_l_d     = '0;
+    cq_pi_d    = '0;
+    cq_ph_d    = 1'b0;
+    irq_pend_d = 1'b0;
+    tmr_run_d  = 1'b0;
+    tmr_d      = '0;
+    wr_valid_d = 1'b0;
+    wr_addr_d  = '0;
+    wr_data_d  = '0;
+    wr_len_d   = '0;
 
     if (s_act) begin
+      head_d     = head_q;
+      hphase_d   = hphase_q;
+      wb_cnt_d   = wb_cnt_q;
+      irq_cnt_d  = irq_cnt_q;
+      wb_pend_d  = wb_pend_q;
+      wb_a_d     = wb_a_q;
+      wb_w_d     = wb_w_q;
+      wb_l_d     = wb_l_q;
+      cq_pi_d    = cq_pi_q;
+      cq_ph_d    = cq_ph_q;
+      irq_pend_d = irq_pend_q;
+      tmr_run_d  = tmr_run_q;
+      tmr_d      = tmr_q;
+      wr_valid_d = wr_valid_q;
+      wr_addr_d  = wr_addr_q;
+      wr_data_d  = wr_data_q;
+      wr_len_d   = wr_len_q;
       mask    = 16'((17'd1 << ring_log2_i) - 17'd1);
       if (tmr_dec) tmr_d = tmr_q - 24'd1;
 
@@ -390,12 +415,17 @@ module nictx_cpl #(
     tf_full   = 1'b0;
     tf_live   = 1'b0;
     tf_pop    = 1'b0;
-    mpend_d   = mpend_q;
-    mph_d     = mph_q;
-    mcph_d    = mcph_q;
-    mirq_d    = mirq_q;
-    mrun_d    = mrun_q;
+    mpend_d   = '0;  // (taken only with multi_i: then the _q below)
+    mph_d     = '0;
+    mcph_d    = '0;
+    mirq_d    = '0;
+    mrun_d    = '0;
     if (multi_i) begin  // (only then: one queue skips all of this)
+      mpend_d = mpend_q;
+      mph_d   = mph_q;
+      mcph_d  = mcph_q;
+      mirq_d  = mirq_q;
+      mrun_d  = mrun_q;
       m_free = (!wr_valid_q || wr_ready_i) && !wb_pend_q && !irq_pend_q;
       m_send  = mw_any && m_free;
       mi_send = !mw_any && mi_any && m_free;

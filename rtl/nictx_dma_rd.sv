@@ -222,11 +222,17 @@ module nictx_dma_rd #(
   logic            cpl_done;  // ... its MRd's last
   logic            ret_done;  // the oldest MRd has all its data
   assign ctag     = cpl_tag_i[TagW-1:0];
-  assign cpl_take = cpl_valid_i && 32'(cpl_tag_i) < NumTags &&
-                    {1'b0, cpl_tag_i} < fresh_q && tbusy_mem[ctag];
+  // (nested: the tag checks only for a beat offered)
+  always_comb begin
+    cpl_take = 1'b0;
+    cpl_done = 1'b0;
+    if (cpl_valid_i) begin
+      if (32'(cpl_tag_i) < NumTags && {1'b0, cpl_tag_i} < fresh_q) cpl_take = tbusy_mem[ctag];
+      if (cpl_take && cpl_eop_i) cpl_done = trem == cpl_len_i;
+    end
+  end
   assign tpr      = tpr_mem[ctag];
   assign {twptr, trem} = tpr;
-  assign cpl_done = cpl_take && cpl_eop_i && trem == cpl_len_i;
   assign ret_done = ret_rvalid && tdone_mem[ret_tag];
   assign unexp_o  = cpl_valid_i && !cpl_take;
 
@@ -239,6 +245,7 @@ module nictx_dma_rd #(
   logic [13:0]     chunk14;
   logic            tag_avail, use_fresh, in_budget, load, last_chunk;
   logic [TagW-1:0] tag_sel;
+  logic [PtrW+12:0] tpr_ld;  // the loaded tag's {write pointer, bytes}
 
   // (Only while a read is being split: otherwise nothing issues.)
   always_comb begin
@@ -250,6 +257,7 @@ module nictx_dma_rd #(
     use_fresh  = 1'b0;
     tag_avail  = 1'b0;
     tag_sel    = '0;
+    tpr_ld     = '0;
     in_budget  = 1'b0;
     load       = 1'b0;
     stall_o    = 1'b0;
@@ -269,6 +277,9 @@ module nictx_dma_rd #(
       load      = tag_avail && in_budget && ret_wready && (!mrd_valid_q || mrd_ready_i);
       stall_o   = !(tag_avail && in_budget);
       fl_pop    = load && !use_fresh;
+      // (here, not in the table's always_ff: a register read there, after
+      // this block's edge, would cost the model a copy of it every clock)
+      tpr_ld    = {cur_wptr_q - PtrW'(cur_addr_q[LaneW-1:0]), chunk};
     end
   end
 
@@ -315,14 +326,17 @@ module nictx_dma_rd #(
   logic counting, restart;
   always_comb begin
     timeout_o  = 1'b0;
-    counting   = ret_rvalid && cpl_timeout_i != '0 && !to_fired_q;
+    counting   = 1'b0;  // (read only without restart: worked out only then)
     restart    = !ret_rvalid || ret_rready;  // a new oldest MRd (or none) starts its wait
     wake_o     = '1;
-    if (!restart && counting) begin
-      if (wait_q >= cpl_timeout_i) begin
-        timeout_o  = 1'b1;
-      end else begin
-        wake_o = (cpl_timeout_i - wait_q > 24'd1) ? cpl_timeout_i - wait_q - 24'd2 : '0;
+    if (!restart) begin  // (so ret_rvalid)
+      if (cpl_timeout_i != '0 && !to_fired_q) begin
+        counting = 1'b1;
+        if (wait_q >= cpl_timeout_i) begin
+          timeout_o  = 1'b1;
+        end else begin
+          wake_o = (cpl_timeout_i - wait_q > 24'd1) ? cpl_timeout_i - wait_q - 24'd2 : '0;
+        end
       end
     end
     wait_o = !cur_valid_q && !mrd_valid_q && !ret_rready && !timeout_o;
@@ -336,7 +350,7 @@ module nictx_dma_rd #(
   // tag retires only once its last completion has been taken.)
   always_ff @(posedge clk_i) begin
     if (load) begin
-      tpr_mem[tag_sel]   <= {cur_wptr_q - PtrW'(cur_addr_q[LaneW-1:0]), chunk};
+      tpr_mem[tag_sel]   <= tpr_ld;
       tdest_mem[tag_sel] <= cur_dest_q;
       terr_mem[tag_sel]  <= 1'b0;
       tbusy_mem[tag_sel] <= 1'b1;

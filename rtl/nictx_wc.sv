@@ -102,6 +102,8 @@ module nictx_wc #(
     wfirst  = '0;
     wend    = '0;
     ok      = 1'b0;
+    wr      = 1'b0;
+    bad_access_o = 1'b0;
     if (req_valid_i) begin
       // Only used while ok (the TLP lies inside the window).
       wbase   = 7'((10'(req_off_i[9:LaneW]) + 10'(beat_q)) << (LaneW - 3));
@@ -111,9 +113,9 @@ module nictx_wc #(
       ok      = proto_i == nictx_reg_pkg::ProtoWc && req_off_i[9] && req_off_i[2:0] == 3'd0 &&
                 req_len_i[2:0] == 3'd0 && req_len_i >= 13'd8 && req_len_i <= 13'd256 &&
                 tlp_end <= 14'h400;
+      wr      = ok;
+      bad_access_o = req_sop_i && !ok;
     end
-    wr      = req_valid_i && ok;
-    bad_access_o = req_valid_i && req_sop_i && !ok;
     mask    = 16'((17'd1 << ring_log2_i) - 17'd1);
 
     close_o = 1'b0;
@@ -131,7 +133,8 @@ module nictx_wc #(
       logic [63:0] d;
       woff = wbase + 7'(j);
       d    = req_data_i[64 * j +: 64];
-      if (wr && woff >= wfirst && (woff < wend || wend == 7'd0)) begin
+      // (nested: no beat written, no word test)
+      if (wr) if (woff >= wfirst && (woff < wend || wend == 7'd0)) begin
         unique case (woff[4:0])
           5'd0: begin
             bw[0] = 1'b1;
@@ -159,12 +162,19 @@ module nictx_wc #(
     // after this beat's writes (which count when they are in that buffer).
     if (wbase[5] != bsel) bw = 3'b000;
     idx          = bw[2] ? bidx : bsel ? idx_q[31:16] : idx_q[15:0];
-    in_ring      = (idx & ~mask) == 16'd0;
     tail_o       = (idx + 16'd1) & mask;
-    tail_we_o    = close_o && v[2] && in_ring;
-    tail_range_o = close_o && v[2] && !in_ring;
-    blk_valid_o  = close_o && (&v) && in_ring;
-    torn_o       = close_o && !((&v) && in_ring);
+    in_ring      = 1'b0;  // (read only for a block closed)
+    tail_we_o    = 1'b0;
+    tail_range_o = 1'b0;
+    blk_valid_o  = 1'b0;
+    torn_o       = 1'b0;
+    if (close_o) begin
+      in_ring      = (idx & ~mask) == 16'd0;
+      tail_we_o    = v[2] && in_ring;
+      tail_range_o = v[2] && !in_ring;
+      blk_valid_o  = (&v) && in_ring;
+      torn_o       = !((&v) && in_ring);
+    end
     blk_idx_o    = idx;
     blk_w0_o     = bw[0] ? bw0 : bsel ? w0_q[127:64] : w0_q[63:0];
     blk_w1_o     = bw[1] ? bw1 : bsel ? w1_q[127:64] : w1_q[63:0];
