@@ -806,9 +806,7 @@ module nictx_tx_top #(
     endcase
   end
 
-  // The interrupt moderation timer keeps the engine from idle: it changes
-  // state without host input (it waits, below).
-  // (Worked out below, with engine_idle.)
+  // idle_o: worked out below, with engine_idle.
   // As idle_o, but parts may wait for time or for completions: no state
   // changes on this clock but the read engine's completion timer, the
   // MAC's credit and the moderation timers, which follow skip_i (clocks
@@ -835,23 +833,23 @@ module nictx_tx_top #(
   // slices are empty.  The register block also waits for the DMA reads to
   // drain (rd_drained), or for the completion timeout, before it resets.
   // The register block reads both only with a reset pending (rst_hold) or
-  // in a register read (h2d_valid); idle_o only with regs_idle (so no reset
-  // pending), no h2d beat and no moderation timer.  They are worked out
-  // only then, and read 0 otherwise.
+  // in a register read (h2d_valid); idle_o is engine_idle with regs_idle
+  // (so no reset pending), no h2d beat and no moderation timer (it changes
+  // state without host input: it waits, below).  They are worked out only
+  // then, and read 0 otherwise.
   always_comb begin
     engine_idle = 1'b0;
     quiescent   = 1'b0;
     idle_o      = 1'b0;
-    if (rst_hold || h2d_valid) begin
+    if (rst_hold || h2d_valid || (regs_idle && !cpl_timer)) begin
       engine_idle = rd_idle && df_idle && pf_idle && mac_idle && cpl_idle &&
                     !d2h_valid_o && !wire_valid_o;
-      quiescent   = mac_idle && cpl_idle && !d2h_valid && !d2h_valid_o && !wire_valid_o &&
+      if (rst_hold || h2d_valid) begin
+        quiescent = mac_idle && cpl_idle && !d2h_valid && !d2h_valid_o && !wire_valid_o &&
                     !wc_busy;
-    end else if (regs_idle && !cpl_timer) begin
-      // The interrupt moderation timer keeps the engine from idle: it changes
-      // state without host input (it waits, below).
-      idle_o = rd_idle && df_idle && pf_idle && mac_idle && cpl_idle &&
-               !d2h_valid_o && !wire_valid_o;
+      end else begin
+        idle_o = engine_idle;
+      end
     end
   end
 
