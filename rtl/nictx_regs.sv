@@ -675,26 +675,26 @@ module nictx_regs #(
   // for a read taken (is_rd).
   logic [31:0] rd_lo, rd_hi;
   always_comb begin
+    logic [31:0] v;
+    logic [7:0]  o;
+    logic [6:0]  al;
+    logic [4:0]  ml;
     rd_lo = 32'd0;
     rd_hi = 32'd0;
+    v     = 32'd0;
+    o     = 8'd0;
+    al    = 7'd0;
+    ml    = 5'd0;
+    // Only a register read takes the mux's value: nothing of it is worked
+    // out on other clocks (the model runs a function call even in a
+    // ternary's other arm, so the aliases are decoded here too).
+    if (is_rd) begin
     for (int unsigned k = 0; k < 2; k++) begin
-      logic [31:0] v;
-      logic [7:0]  o;
-      logic [6:0]  al;
-      logic [4:0]  ml;
       o  = {req_off_i[7:3], 3'b000} | (k == 0 ? 8'h00 : 8'h04);
-      al = 7'd0;
-      ml = 5'd0;
+      al = blk ? {1'b1, o[5:0]} : pg ? q0_alias(o) : 7'd0;
+      ml = mx ? {1'b1, o[3:0]} : pg ? v0_alias(o) : 5'd0;
       v  = 32'd0;
-      // Only a register read takes the mux's value (not decoded every clock:
-      // the model runs a function call even in a ternary's other arm).
-      if (is_rd) begin
-        al = blk ? {1'b1, o[5:0]} : pg ? q0_alias(o) : 7'd0;
-        ml = mx ? {1'b1, o[3:0]} : pg ? v0_alias(o) : 5'd0;
-      end
-      if (!is_rd) begin
-        v = 32'd0;
-      end else if (pba) begin
+      if (pba) begin
         v = k == 0 ? pba_i[31:0] : pba_i[63:32];
       end else if (ml[4]) begin
         unique case (ml[3:0])
@@ -763,6 +763,7 @@ module nictx_regs #(
       end
       if (k == 0) rd_lo = v;
       else        rd_hi = v;
+    end
     end
   end
 
