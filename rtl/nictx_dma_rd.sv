@@ -295,7 +295,7 @@ module nictx_dma_rd #(
     done_valid_o = 1'b0;
     done_dest_o  = 1'b0;
     done_err_o   = 1'b0;
-    rerr_d       = rerr_q;
+    rerr_d       = 1'b0;  // (taken only on a retire: ret_done)
 
     // Issue one MRd chunk.
     if (load) begin

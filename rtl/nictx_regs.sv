@@ -357,10 +357,12 @@ module nictx_regs #(
         doorbell = 1'b1;
       end
     end
-    if (wc_close_i && enable_q) doorbell = 1'b1;
-    if (wc_tail_we_i && enable_q) begin
-      tail_d = wc_tail_i;  // queue 0 (WC needs QUEUES 1): the only block in use
-      tq     = '0;
+    if (enable_q) begin  // (nested: the WC events only when enabled)
+      if (wc_close_i) doorbell = 1'b1;
+      if (wc_tail_we_i) begin
+        tail_d = wc_tail_i;  // queue 0 (WC needs QUEUES 1): the only block in use
+        tq     = '0;
+      end
     end
     if (rst_go) tail_d = '0;
   end
