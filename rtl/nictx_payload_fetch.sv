@@ -241,7 +241,10 @@ module nictx_payload_fetch #(
   assign idle_o      = !req_valid_q && !pf_rvalid;
 
   // The request register: loaded with a good descriptor, emptied when the
-  // read engine takes it (a load in the same clock refills it).
+  // read engine takes it (a load in the same clock refills it; a ready
+  // with the register empty leaves it empty).  (No register is read after
+  // its own update in this block: the simulation then keeps no shadow
+  // copy of it.)
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       alloc_q     <= '0;
@@ -249,14 +252,14 @@ module nictx_payload_fetch #(
       req_addr_q  <= '0;
       req_len_q   <= '0;
       req_wptr_q  <= '0;
-    end else if (load) begin
-      alloc_q     <= alloc_q + in_words;
-      req_valid_q <= 1'b1;
-      req_addr_q  <= desc_addr_i;
-      req_len_q   <= desc_len_i;
-      req_wptr_q  <= {alloc_q[PtrW-1:0], desc_addr_i[LaneW-1:0]};
-    end else if (req_valid_q && req_ready_i) begin
-      req_valid_q <= 1'b0;
+    end else begin
+      if (load) begin
+        req_wptr_q  <= {alloc_q[PtrW-1:0], desc_addr_i[LaneW-1:0]};
+        alloc_q     <= alloc_q + in_words;
+        req_addr_q  <= desc_addr_i;
+        req_len_q   <= desc_len_i;
+      end
+      if (load || req_ready_i) req_valid_q <= load;
     end
   end
 
