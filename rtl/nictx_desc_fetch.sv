@@ -774,8 +774,9 @@ module nictx_desc_fetch #(
         req_wptr_q <= {aslot, 4'b0000};
       end
       if (take) begin
-        cons_q <= (cons_q + 16'd1) & mask;
+        // (cons_q read before its write: no shadow copy of it every clock)
         if (cons_q == mask) phase_q <= !phase_q;
+        cons_q <= (cons_q + 16'd1) & mask;
       end
       if (wc_close_i && wc_idx_valid_i) lim_q <= wc_idx_i;
       if (blk_valid_i) begin
