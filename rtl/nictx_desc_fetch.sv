@@ -340,7 +340,6 @@ module nictx_desc_fetch #(
     fq         = multi ? fpick : '0;
     {fetch_q, alloc_q} = fa_m[fq];
     rdf_q      = rd_m[fq];
-    ready_q    = ready_m[pq];
     rd_q       = rd_m[sq_i];
     // (slot_of written out: a function call keeps its arguments in
     // members of the model, stored and loaded again on every clock.)
@@ -489,6 +488,7 @@ module nictx_desc_fetch #(
     fetch_d     = fetch_q;  // (read by the multi-queue work mask on every clock)
     alloc_d     = '0;       // (these three only on the clocks that write them)
     ready_d     = '0;
+    ready_q     = '0;       // (read only on the clocks that use it)
     rd_d        = '0;
     fl_go       = 1'b0;
     rdy_we      = 1'b0;
@@ -511,6 +511,7 @@ module nictx_desc_fetch #(
     blk_valid_d = 1'b0;
     if (act) begin
       alloc_d     = alloc_q;
+      ready_q     = ready_m[pq];
       ready_d     = ready_q;
       rd_d        = rd_q;
       req_valid_d = req_valid_q;
