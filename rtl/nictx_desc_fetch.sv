@@ -340,7 +340,6 @@ module nictx_desc_fetch #(
     fq         = multi ? fpick : '0;
     {fetch_q, alloc_q} = fa_m[fq];
     rdf_q      = rd_m[fq];
-    ready_q    = ready_m[pq];
     rd_q       = rd_m[sq_i];
     // (slot_of written out: a function call keeps its arguments in
     // members of the model, stored and loaded again on every clock.)
@@ -359,19 +358,17 @@ module nictx_desc_fetch #(
     logic [16:0] room, pub;  // owner protocols: ring room; Wc: published
     logic [16:0] to_wrap;    // the fetch pointer's distance to the ring's wrap
     logic [15:0] rleft;      // slots to the fetch region's wrap
-    logic [16:0] ring_sz;
     blk_dk     = '0;
     room       = '0;
     pub        = '0;
     to_wrap    = '0;
     rleft      = '0;
-    ring_sz    = 17'd1 << ring_log2_i;  // used only where a bound is worked out
     owner      = proto_i != nictx_reg_pkg::ProtoTail;
     mask       = 16'((17'd1 << ring_log2_i) - 17'd1);
     tail_avail = (tail_i - fetch_q) & mask;
     inbuf      = alloc_q - rdf_q;  // fetched, not yet consumed: ring indices [cons, fetch)
     inbuf16    = {{(15 - SlotW){1'b0}}, inbuf};
-    free_slots = rsize - inbuf;
+    free_slots = '0;  // (worked out where a read or an insertion may start)
 
     // Head of the buffer: owned?  (Owner, Wc)
     head_valid = sched_valid_i;  // rdy_q[sq_i]: ready_m[sq_i] != rd_m[sq_i]
@@ -409,8 +406,9 @@ module nictx_desc_fetch #(
     if (!owner) begin
       avail = {1'b0, tail_avail};
     end else begin
-      room  = (ring_sz > {{(16 - SlotW){1'b0}}, inbuf}) ?
-              ring_sz - {{(16 - SlotW){1'b0}}, inbuf} : 17'd0;
+      // (the ring's size, 1 << ring_log2_i, worked out only where a bound is)
+      room  = ((17'd1 << ring_log2_i) > {{(16 - SlotW){1'b0}}, inbuf}) ?
+              (17'd1 << ring_log2_i) - {{(16 - SlotW){1'b0}}, inbuf} : 17'd0;
       avail = armed_q ? room : 17'd0;
       // Wc: published descriptors from cons on, minus those already fetched.
       if (proto_i == nictx_reg_pkg::ProtoWc && !unb_q) begin
@@ -429,10 +427,11 @@ module nictx_desc_fetch #(
     if (avail != 17'd0) begin
       nf_room = nf_wready && 32'(nf_depth) < 32'(inflight_i);
       if (enable_i && !stop_i && !flush_q && nf_room && (!req_valid_q || req_ready_i)) begin
+        free_slots = rsize - inbuf;
         n = avail[15:0];
         if (avail[16]) n = 16'hFFFF;
         if ({10'd0, fetch_max_i} < n) n = {10'd0, fetch_max_i};
-        to_wrap = ring_sz - {1'b0, fetch_q};  // 1..ring size
+        to_wrap = (17'd1 << ring_log2_i) - {1'b0, fetch_q};  // 1..ring size
         if (to_wrap < {1'b0, n}) n = to_wrap[15:0];
         // Several regions: a read stays in its region (one region: the buffer
         // pointer wraps with the ring of slots).  A region is small (64
@@ -458,6 +457,7 @@ module nictx_desc_fetch #(
     if (blk_at_f) begin
       go      = enable_i && !stop_i && !flush_q && !head_bad;
       nf_room = nf_wready && 32'(nf_depth) < 32'(inflight_i);
+      free_slots = rsize - inbuf;
       ins     = go && free_slots != '0 && nf_room && !wr_valid_i;
     end
     head_stop = head_bad && !flush_q && !sub;
@@ -488,6 +488,7 @@ module nictx_desc_fetch #(
     fetch_d     = fetch_q;  // (read by the multi-queue work mask on every clock)
     alloc_d     = '0;       // (these three only on the clocks that write them)
     ready_d     = '0;
+    ready_q     = '0;       // (read only on the clocks that use it)
     rd_d        = '0;
     fl_go       = 1'b0;
     rdy_we      = 1'b0;
@@ -510,6 +511,7 @@ module nictx_desc_fetch #(
     blk_valid_d = 1'b0;
     if (act) begin
       alloc_d     = alloc_q;
+      ready_q     = ready_m[pq];
       ready_d     = ready_q;
       rd_d        = rd_q;
       req_valid_d = req_valid_q;
@@ -647,7 +649,7 @@ module nictx_desc_fetch #(
       dbfetch_new = (db_q_i == fq) ? fetch_d : fa_m[db_q_i][16+SlotW:SlotW+1];
       work_d[fq]  = ftail_new != fetch_d;
       if (doorbell_i) work_d[db_q_i] = db_tail_i != dbfetch_new;
-      skip = fany && !load && free_slots == '0;
+      skip = fany && !load && rsize == inbuf;  // no free slot
       if (load || skip) fptr_d = fq + 1'b1;
       // Slots handed out and not consumed, all queues.
       if (load) tot_d = tot_d + n[SlotW:0];
@@ -773,8 +775,9 @@ module nictx_desc_fetch #(
         req_wptr_q <= {aslot, 4'b0000};
       end
       if (take) begin
-        cons_q <= (cons_q + 16'd1) & mask;
+        // (cons_q read before its write: no shadow copy of it every clock)
         if (cons_q == mask) phase_q <= !phase_q;
+        cons_q <= (cons_q + 16'd1) & mask;
       end
       if (wc_close_i && wc_idx_valid_i) lim_q <= wc_idx_i;
       if (blk_valid_i) begin
