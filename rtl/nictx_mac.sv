@@ -132,7 +132,6 @@ module nictx_mac #(
   logic               may_start, send;
 
   logic signed [31:0] credit_n;  // the next credit before the clocks left out and the caps
-  logic [47:0]        skipped;   // the growth of the clocks left out before this one
 
   always_comb begin
     may_start    = credit_q >= 0;
@@ -171,7 +170,6 @@ module nictx_mac #(
 `ifndef SYNTHESIS
   always_comb begin
     logic [31:0] owed, clocks;
-    skipped = 48'(line_rate_i) * 48'(skip_i);
     owed    = '0;
     clocks  = '0;
     wake_o  = '1;
@@ -186,19 +184,8 @@ module nictx_mac #(
     end
   end
 `else
-  assign skipped = '0;
   assign wake_o  = '1;
 `endif
-
-  // The register takes the growth of the clocks left out before this one
-  // (skip_i; no output depends on it), then the caps.  Nothing waiting: the
-  // wire idles and saves no credit.  A frame waiting on the datapath (line
-  // faster than DataBytes per cycle) saves at most one cycle's worth, which
-  // keeps the fraction and never overflows.  Capping once after the growth
-  // is capping on every clock: the credit only grows while a clock is left out.
-  // (Worked out in the register's clocked block: skip_i is a top-level
-  // input, and a combinational next value of it would be evaluated again
-  // on the simulator's clock-low evaluation.)
 
   // The FCS so far, this beat included; computed only when a beat leaves
   // (the wire slice takes wire_fcs_o only then), so the simulation does not
@@ -226,6 +213,15 @@ module nictx_mac #(
   end
 `endif
 
+  // The credit register takes the growth of the clocks left out before this
+  // one (skip_i; no output depends on it; in simulation only, above), then
+  // the caps.  Nothing waiting: the wire idles and saves no credit.  A frame
+  // waiting on the datapath (line faster than DataBytes per cycle) saves at
+  // most one cycle's worth, which keeps the fraction and never overflows.
+  // Capping once after the growth is capping on every clock: the credit only
+  // grows while a clock is left out.  (In the clocked block: skip_i is a
+  // top-level input, and a combinational function of it would be evaluated
+  // again on the simulator's clock-low evaluation.)
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       credit_q   <= '0;
@@ -233,7 +229,10 @@ module nictx_mac #(
       crc_q      <= 32'hFFFF_FFFF;
     end else begin : b_credit
       logic signed [48:0] grown;
-      grown = 49'(credit_n) + $signed({1'b0, skipped});
+      grown = 49'(credit_n);
+`ifndef SYNTHESIS
+      grown = grown + $signed({1'b0, 48'(line_rate_i) * 48'(skip_i)});
+`endif
       if (!fr_valid_i && grown > 0) grown = '0;
       if (grown > $signed({25'd0, line_rate_i})) grown = $signed({25'd0, line_rate_i});
       credit_q   <= 32'(grown);
