@@ -19,11 +19,24 @@ SAN_ON   := -fsanitize=address,undefined -fsanitize=float-cast-overflow \
             -fno-sanitize-recover=all -fno-omit-frame-pointer
 SANFLAGS := $(if $(SAN),$(SAN_ON))
 BUILD    ?= build$(if $(SAN),-san)
+# make fast: the build for sweeps and benchmarks (below).
+FAST     := $(BUILD)-fast
+# PGO=gen|use: GCC profile feedback on every object and the link, for
+# `make fast` (scripts/pgo-build.sh).  gen: the runs of the build record
+# their counts under $(BUILD)/pgo; use: the build is compiled from them.
+# Code no run reached is compiled as without them (partial training).
+PGO      ?=
+PGO_DIR   = $(abspath $(BUILD))/pgo
+PGO_gen   = -fprofile-generate=$(PGO_DIR) -fprofile-update=single
+PGO_use   = -fprofile-use=$(PGO_DIR) -fprofile-partial-training -fprofile-correction \
+            -Wno-missing-profile
+# What goes on every C and C++ object, the models' included, and the link.
+XFLAGS    = $(strip $(SANFLAGS) $(PGO_$(PGO)))
 CC       ?= gcc
 CXX      ?= g++
 OPT      ?= -O2
-CFLAGS   ?= $(OPT) -g $(SANFLAGS)
-CXXFLAGS ?= $(OPT) -g $(SANFLAGS)
+CFLAGS   ?= $(OPT) -g $(XFLAGS)
+CXXFLAGS ?= $(OPT) -g $(XFLAGS)
 WARN     := -Wall -Wextra -Werror
 DEPFLAGS := -MMD -MP
 INCS     := -Isim -Idriver -Itests
@@ -76,8 +89,8 @@ define rtl_model
 # The flags are part of the model: rebuild when they change.
 $(call vdir,$(1))/vflags: FORCE
 	@mkdir -p $$(@D)
-	@echo '$$(VFLAGS) -GDataBytes=$(1) $$(SANFLAGS) $$(VOPT_FAST)' | cmp -s - $$@ || \
-	    echo '$$(VFLAGS) -GDataBytes=$(1) $$(SANFLAGS) $$(VOPT_FAST)' > $$@
+	@echo '$$(VFLAGS) -GDataBytes=$(1) $$(XFLAGS) $$(VOPT_FAST)' | cmp -s - $$@ || \
+	    echo '$$(VFLAGS) -GDataBytes=$(1) $$(XFLAGS) $$(VOPT_FAST)' > $$@
 
 $(call vdir,$(1))/$(call vcls,$(1)).mk: $$(RTL_SRCS) $(call vdir,$(1))/vflags | $$(DEPS_STAMP)
 	@mkdir -p $$(@D)
@@ -89,7 +102,7 @@ $(call vdir,$(1))/$(call vcls,$(1)).mk: $$(RTL_SRCS) $(call vdir,$(1))/vflags | 
 $(call vlib,$(1)): $(call vdir,$(1))/$(call vcls,$(1)).mk $(call vdir,$(1))/vflags
 	rm -f $(call vdir,$(1))/*.o $(call vdir,$(1))/*.a
 	$$(MAKE) -s -C $(call vdir,$(1)) -f $(call vcls,$(1)).mk OPT_FAST='$$(VOPT_FAST)' \
-	    VM_PARALLEL_BUILDS=0 USER_CPPFLAGS='$$(SANFLAGS)' $(call vcls,$(1))__ALL.a
+	    VM_PARALLEL_BUILDS=0 USER_CPPFLAGS='$$(XFLAGS)' $(call vcls,$(1))__ALL.a
 
 $(call vshim,$(1)): sim/dev_rtl.cpp $(call vlib,$(1))
 	@mkdir -p $$(@D)
@@ -181,7 +194,7 @@ WIDE_MODELS := $(foreach w,$(filter-out 8,$(WIDTHS)),$(call vmodel,$(w))) \
 # libinih (Debian libinih-dev, pkg-config module inih) parses profiles/*.ini.
 # Deferred (=), like CMOCKA: pkg-config runs after install-deps.sh has.
 INIH_CFLAGS = $(shell pkg-config --cflags inih)
-LDLIBS    = -lpthread -lm $(shell pkg-config --libs inih) $(SANFLAGS)
+LDLIBS    = -lpthread -lm $(shell pkg-config --libs inih) $(XFLAGS)
 
 # nictx sweep: plans, runs (serially, GNU parallel, Slurm) and reports sweeps.
 SWEEP_SRCS := sim/strv.c sim/sweep_values.c sim/sweep.c sim/sweep_file.c sim/sweep_series.c \
@@ -314,14 +327,30 @@ $(BUILD)/tests/test_systemc: | $(BUILD)/nictx $(BUILD)/nictx-sc-example
 TEST_BINS := $(addprefix $(BUILD)/tests/test_,$(ALL_TESTS))
 # scripts/check-regs.sh: the register map's generated files are current;
 # scripts/check-spdx.sh: every source file carries the license line.
-test: $(TEST_BINS) $(BUILD)/nictx
-	@SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 NICTX=$(BUILD)/nictx bash scripts/run-tests.sh $(TEST_BINS) scripts/check-regs.sh scripts/check-spdx.sh
+# scripts/check-fast.sh: the fast build (below) gives the same results.
+test: $(TEST_BINS) $(BUILD)/nictx $(if $(SAN),,$(FAST)/nictx)
+	@SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 NICTX=$(BUILD)/nictx NICTX_FAST=$(FAST)/nictx \
+	    bash scripts/run-tests.sh $(TEST_BINS) scripts/check-regs.sh scripts/check-spdx.sh \
+	    $(if $(SAN),,scripts/check-fast.sh)
 
-# The headline figures come with the assertions on and off: the latter from
-# a build of its own (RTL_ASSERT=0) in $(BUILD)-noassert.
-bench: $(BUILD)/nictx $(BUILD)/nictx-vp
+# make fast: the nictx for sweeps and benchmarks, in $(BUILD)-fast: the
+# engine without its assertions, and GCC profile feedback from the runs in
+# scripts/pgo-train.txt on every object (scripts/pgo-build.sh; why it is
+# faster: docs/architecture.md, Simulation speed).  Built again, whole, when
+# a source changes.
+FAST_SRCS := $(wildcard sim/*.c sim/*.h sim/*.cpp driver/*.c driver/*.h) $(RTL_SRCS) \
+             scripts/pgo-build.sh scripts/pgo-train.txt Makefile
+.PHONY: fast
+fast: $(FAST)/nictx
+$(FAST)/nictx: $(FAST_SRCS)
+	+@MAKE='$(MAKE)' bash scripts/pgo-build.sh $(FAST)
+
+# The headline figures come with the assertions on and off, the latter from
+# a build of its own (RTL_ASSERT=0) in $(BUILD)-noassert, and from the fast
+# build (assertions off, profile feedback).
+bench: $(BUILD)/nictx $(BUILD)/nictx-vp $(FAST)/nictx
 	$(MAKE) BUILD=$(BUILD)-noassert RTL_ASSERT=0 $(BUILD)-noassert/nictx
-	@bash scripts/bench.sh $(BUILD)/nictx $(BUILD)-noassert/nictx $(BUILD)/nictx-vp
+	@bash scripts/bench.sh $(BUILD)/nictx $(BUILD)-noassert/nictx $(BUILD)/nictx-vp $(FAST)/nictx
 
 # docs/results-ownership.md: protocol x barrier x burst x ordering, measured.
 results-ownership: $(BUILD)/nictx
@@ -350,6 +379,6 @@ mutate:
 	python3 scripts/mutate.py --work $(BUILD)/mutate $(MUTATE_ARGS)
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(BUILD)-noassert $(FAST)
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# bench.sh NICTX [NICTX_NOASSERT [NICTX_VP]] - simulator speed on a few fixed experiments.
+# bench.sh NICTX [NICTX_NOASSERT [NICTX_VP [NICTX_FAST]]] - simulator speed on a few fixed experiments.
 # Prints figures (simulated packets and device cycles per wall second);
 # asserts nothing: wall-clock speed depends on the machine.
 #
@@ -8,11 +8,13 @@
 # run and 64 B frames at 100G (a cheap CPU and bursts of 32, so the CPU is
 # not the bound), each the median of 3 runs, with the engine's assertions on
 # (NICTX, the normal build) and off (NICTX_NOASSERT, built with RTL_ASSERT=0;
-# `make bench` builds it in $(BUILD)-noassert).
+# `make bench` builds it in $(BUILD)-noassert), and from the fast build
+# (NICTX_FAST: assertions off and profile feedback; `make fast`).
 set -euo pipefail
 nictx=${1:-build/nictx}
 nictx_na=${2:-}
 nictx_vp=${3:-}
+nictx_fast=${4:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -27,13 +29,15 @@ median3() {
 }
 headline() {
     local name=$1; shift
-    local on off=-
+    local on off=- fast=-
     on=$(median3 "$nictx" "$@")
     [ -n "$nictx_na" ] && off=$(median3 "$nictx_na" "$@")
-    awk -v n="$name" -v a="$on" -v b="$off" \
-        'BEGIN { printf "%-44s %16.0f %16s\n", n, a, b == "-" ? "-" : sprintf("%.0f", b) }'
+    [ -n "$nictx_fast" ] && fast=$(median3 "$nictx_fast" "$@")
+    awk -v n="$name" -v a="$on" -v b="$off" -v c="$fast" \
+        'function f(x) { return x == "-" ? "-" : sprintf("%.0f", x) }
+         BEGIN { printf "%-44s %14.0f %14s %14s\n", n, a, f(b), f(c) }'
 }
-printf '%-44s %16s %16s\n' "sim pkts/s, median of 3" "assertions on" "assertions off"
+printf '%-44s %14s %14s %14s\n' "sim pkts/s, median of 3" "assertions on" "assertions off" "fast build"
 headline "default run (100000 packets)"          --packets 100000
 headline "64B 100G cheap cpu burst32 (100000)"   --packets 100000 --line 100g --pkt-size 64 \
     --cpu cheap --burst 32
