@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* nictx-regmap: rdl=08ae178cb230682cc91c91f216b003893ffd84300eee12c10c41621cba6d8ba5 gen=9647d6ec1167d2f7018b1a1b2cfc3898cfd5dcbcf6accc64c315227754203b01 body=e72ac10290db9a865b3955ee16844f40e4f0055a7afc2ecf452eec9925627bc9 */
+/* nictx-regmap: rdl=6addb54900d2aeadd31418a9b25a91e9f768e31ea76889828bf719443661b392 gen=9647d6ec1167d2f7018b1a1b2cfc3898cfd5dcbcf6accc64c315227754203b01 body=fb813995bbabfd5978c2958b114e75500a9265cbe50dd0ee269d13f5f8779b56 */
 /*
  * nictx_regs_gen.h - the BAR0 register map of the nictx transmit engine:
  * offsets, fields, reset values and access of every register.
@@ -27,7 +27,7 @@
 #define NICTX_REG_CTRL_RESET     0x00000000u
 /* bit 0, rw, reset 0: Fetch and send, every queue in use.  Enabling with
  * RING_BASE 0 (of any queue in use) or a queue reset still pending is refused
- * (ERR.CFG); with QUEUES > 1 also unless PROTO is TAIL.
+ * (ERR.CFG); with QUEUES > 1 also when PROTO is WC.
  */
 #define NICTX_CTRL_ENABLE        0x1u
 /* bit 1, wo, reset 0: Write 1 while disabled (and ENABLE 0 in the same

@@ -19,8 +19,12 @@
 // (nictx_tx_sched) names the queue whose head leaves next (sq_i,
 // sched_valid_i) and desc_* carry that head and its queue (desc_q_o).
 // Per-queue pointers are arrays indexed by queue, one write each a cycle.
-// The owner protocols (Owner, Wc) need QUEUES 1 (nictx_regs refuses the
-// enable otherwise): their state below is queue 0's.
+// Owner works with several queues: each queue has its own consumer index,
+// phase, armed and doorbell-since flags, and its doorbell (db_q_i) arms it;
+// a queue has work while it is armed.  A flush (below) is one at a time:
+// it stops every fetch until the reads in flight have retired, then
+// discards the flushed queue's region only.  Wc needs QUEUES 1 (nictx_regs
+// refuses the enable otherwise): its state below is queue 0's.
 //
 // It asks the DMA read engine for up to DescFetchMax (register) descriptors
 // in one read, cut at the ring wrap, once that many slots are free in its
@@ -31,9 +35,10 @@
 // Reads complete in order (nictx_dma_rd), so descriptors leave in ring
 // order on the desc_* stream: {buffer address, 14-bit length, bad, err}.
 // A descriptor whose length field is 0 or above 16383 leaves with bad = 1.
-// The consumer ring index (cons) and its phase (1 on the first pass over
-// the ring since reset, flipping at every wrap) advance with each
-// descriptor that leaves, in every protocol.
+// In the owner protocols a queue's consumer ring index (cons) and its
+// phase (1 on the first pass over the ring since reset, flipping at every
+// wrap) advance with each of its descriptors that leaves (h_ring_log2_i:
+// the head's ring); Tail keeps none.
 //
 // How far it fetches depends on the protocol (proto_i, nictx_reg_pkg::Proto*):
 //  - Tail: up to the tail doorbell (tail_i).
@@ -127,6 +132,7 @@ module nictx_desc_fetch #(
   input  logic [63:0] ring_base_i,
   input  logic [4:0]  ring_log2_i,
   input  logic [15:0] tail_i,
+  input  logic [4:0]  h_ring_log2_i,  // sq_i's ring (the head's: its cons wraps there)
   input  logic [5:0]  fetch_max_i,
   input  logic [3:0]  inflight_i,   // reads (and inserted blocks) outstanding, 1..MaxReads
   // Complete write-combining block (one-cycle pulse)
@@ -157,6 +163,7 @@ module nictx_desc_fetch #(
   // Events
   output logic        not_owned_o,
   output logic [15:0] not_owned_cnt_o,
+  output logic        flush_o,     // a flush discards the head's queue's buffered descriptors now
   output logic        wc_used_o,
   output logic        wc_drop_o,
   output logic        wait_o,
@@ -215,14 +222,19 @@ module nictx_desc_fetch #(
   logic [63:0]    req_addr_q;
   logic [13:0]    req_len_q;
   logic [BPtrW-1:0] req_wptr_q;
-  logic [15:0]    cons_q;               // ring index of the next descriptor to leave
-  logic           phase_q;              // owner bit expected at cons_q
-  logic           armed_d, armed_q;
+  // Per queue: {phase, cons}: the ring index of its next descriptor to
+  // leave and the owner bit expected there; the head's (sq_i) and, for a
+  // flush, the fetch queue's.
+  logic [16:0]    cp_m [NumQueues];
+  logic [15:0]    cons_h, cons_f;
+  logic           phase_h;
+  logic [NumQueues-1:0] armed_d, armed_q;     // per queue: fetch without the tail (owner)
   logic           unb_d, unb_q;         // Wc: fetch without the published bound
   logic           lim_valid_d, lim_valid_q;  // Wc: lim_q is the last published index
   logic [15:0]    lim_q;
-  logic           db_since_d, db_since_q;
+  logic [NumQueues-1:0] db_since_d, db_since_q;  // per queue
   logic           flush_d, flush_q;     // waiting for reads in flight before a discard
+  logic [QW-1:0]  fl_q;                 // ... of this queue's region
   logic           fl_cnt_d, fl_cnt_q;   // the flush counts (not owned, not a DMA error)
   logic [BufDescs-1:0] derr_d, derr_q;  // slot filled by a read that failed
   logic           blk_valid_d, blk_valid_q;
@@ -297,11 +309,13 @@ module nictx_desc_fetch #(
   logic [SlotW-1:0] hslot, aslot;
   logic           owner;                // Owner or Wc protocol
   logic [15:0]    mask, tail_avail, n, inbuf16;
+  logic [15:0]    hmask;                // the head's ring (sq_i's)
   // Ring sizes and distances reach 65536 (RING_LOG2 = 16): 17 bits.
   logic [16:0]    avail, blk_lim;
   logic [SlotW:0] inbuf, free_slots;
   logic           no_reads;             // no descriptor read requested or in flight (flush only)
   logic           head_valid, head_derr, owned, head_bad, head_stop, go, load, ins, sub, take;
+  logic [QW-1:0]  dq;                   // the doorbell's queue (0 with one queue: a WC close)
   logic           blk_stale, blk_at_f, blk_ahead, blk_drop;
 
   // Regions: P = QUEUES rounded up to a power of two.
@@ -337,9 +351,6 @@ module nictx_desc_fetch #(
   logic [SlotW+QW-1:0] hbase;  // the head's region base (only the bits below SlotW matter)
   // verilator lint_on UNUSEDSIGNAL
   always_comb begin
-    fq         = multi ? fpick : '0;
-    {fetch_q, alloc_q} = fa_m[fq];
-    rdf_q      = rd_m[fq];
     rd_q       = rd_m[sq_i];
     // (slot_of written out: a function call keeps its arguments in
     // members of the model, stored and loaded again on every clock.)
@@ -351,6 +362,37 @@ module nictx_desc_fetch #(
     w_addr     = mem_a[hslot];
     w_len      = mem_l[hslot];
     head_derr  = derr_q[hslot];
+    // (Only the owner protocols keep a consumer index: Tail needs none.)
+    {phase_h, cons_h} = '0;
+    if (proto_i != nictx_reg_pkg::ProtoTail) {phase_h, cons_h} = cp_m[sq_i];
+  end
+
+  // (Apart from the head's words: the scheduler's valid comes back from them.)
+  always_comb begin
+    // Head of the buffer: owned?  (Owner, Wc)
+    owner      = proto_i != nictx_reg_pkg::ProtoTail;
+    head_valid = sched_valid_i;  // rdy_q[sq_i]: ready_m[sq_i] != rd_m[sq_i]
+    owned      = 1'b0;  // (worked out where it is used: owner protocols, a held block)
+    head_bad   = 1'b0;
+    desc_valid_o = head_valid;
+    if (owner) begin
+      owned        = w_len[63] == phase_h;
+      head_bad     = head_valid && (head_derr || !owned);
+      desc_valid_o = head_valid && !(flush_q || head_derr || !owned);
+    end
+
+    // The fetch queue: the round robin's pick; while a head is unusable or
+    // a flush waits, no fetch starts, and the fetch queue is the one whose
+    // region the flush discards (the head's, then fl_q).
+    fq = '0;
+    if (multi) begin
+      if (flush_q)       fq = fl_q;
+      else if (head_bad) fq = sq_i;
+      else               fq = fpick;
+    end
+    {fetch_q, alloc_q} = fa_m[fq];
+    rdf_q      = rd_m[fq];
+    dq         = multi ? db_q_i : '0;
   end
 
   always_comb begin
@@ -363,23 +405,12 @@ module nictx_desc_fetch #(
     pub        = '0;
     to_wrap    = '0;
     rleft      = '0;
-    owner      = proto_i != nictx_reg_pkg::ProtoTail;
     mask       = 16'((17'd1 << ring_log2_i) - 17'd1);
+    hmask      = 16'((17'd1 << h_ring_log2_i) - 17'd1);
     tail_avail = (tail_i - fetch_q) & mask;
     inbuf      = alloc_q - rdf_q;  // fetched, not yet consumed: ring indices [cons, fetch)
     inbuf16    = {{(15 - SlotW){1'b0}}, inbuf};
     free_slots = '0;  // (worked out where a read or an insertion may start)
-
-    // Head of the buffer: owned?  (Owner, Wc)
-    head_valid = sched_valid_i;  // rdy_q[sq_i]: ready_m[sq_i] != rd_m[sq_i]
-    owned      = 1'b0;  // (worked out where it is used: owner protocols, a held block)
-    head_bad   = 1'b0;
-    desc_valid_o = head_valid;
-    if (owner) begin
-      owned        = w_len[63] == phase_q;
-      head_bad     = head_valid && (head_derr || !owned);
-      desc_valid_o = head_valid && !(flush_q || head_derr || !owned);
-    end
 
     // The held block relative to the consumer (computed only while one is
     // held: otherwise none of these is set).  A held block for the head's
@@ -391,14 +422,14 @@ module nictx_desc_fetch #(
     blk_lim   = '0;
     sub       = 1'b0;
     if (blk_valid_q) begin
-      blk_dk    = (blk_idx_q - cons_q) & mask;
+      blk_dk    = (blk_idx_q - cons_h) & mask;
       blk_stale = proto_i != nictx_reg_pkg::ProtoWc ||
-                  blk_w1_q[63] != (phase_q ^ (blk_idx_q < cons_q));
+                  blk_w1_q[63] != (phase_h ^ (blk_idx_q < cons_h));
       blk_at_f  = !blk_stale && blk_dk == inbuf16;
       blk_ahead = !blk_stale && blk_dk > inbuf16;
       blk_lim   = {1'b0, blk_dk - inbuf16};
-      sub       = !blk_stale && blk_idx_q == cons_q && head_valid && !head_derr &&
-                  w_len[63] != phase_q && !wr_valid_i;
+      sub       = !blk_stale && blk_idx_q == cons_h && head_valid && !head_derr &&
+                  w_len[63] != phase_h && !wr_valid_i;
     end
 
     // How many descriptors may be fetched now (the owner protocols' bounds
@@ -409,11 +440,12 @@ module nictx_desc_fetch #(
       // (the ring's size, 1 << ring_log2_i, worked out only where a bound is)
       room  = ((17'd1 << ring_log2_i) > {{(16 - SlotW){1'b0}}, inbuf}) ?
               (17'd1 << ring_log2_i) - {{(16 - SlotW){1'b0}}, inbuf} : 17'd0;
-      avail = armed_q ? room : 17'd0;
+      avail = armed_q[fq] ? room : 17'd0;
       // Wc: published descriptors from cons on, minus those already fetched.
       if (proto_i == nictx_reg_pkg::ProtoWc && !unb_q) begin
-        pub = lim_valid_q ? {1'b0, (lim_q - cons_q) & mask} + 17'd1 :
-                            {1'b0, (tail_i - cons_q) & mask};
+        // (Wc has one queue: fq and sq_i are 0, cons_h is the fetch queue's.)
+        pub = lim_valid_q ? {1'b0, (lim_q - cons_h) & mask} + 17'd1 :
+                            {1'b0, (tail_i - cons_h) & mask};
         pub = (pub > {1'b0, inbuf16}) ? pub - {1'b0, inbuf16} : 17'd0;
         if (pub < avail) avail = pub;
       end
@@ -481,7 +513,7 @@ module nictx_desc_fetch #(
   // On other clocks every flop below keeps its value (the *_d are unused)
   // and the next-state logic is not evaluated.
   logic act;
-  logic fl_go;   // a flush discards the buffer now (QUEUES 1)
+  logic fl_go;   // a flush discards the fetch queue's region now
   logic rdy_we;  // the ready mask is written
 
   always_comb begin
@@ -499,12 +531,13 @@ module nictx_desc_fetch #(
     not_owned_cnt_o = inbuf16;
     blk_drop    = 1'b0;
     act = load || nf_pop || take || flush_q || head_stop || doorbell_i || wc_close_i ||
-          blk_valid_i || blk_valid_q || req_valid_q || armed_q || unb_q;
+          blk_valid_i || blk_valid_q || req_valid_q || armed_q != '0 || unb_q;
     req_valid_d = 1'b0;
-    armed_d     = 1'b0;
+    armed_d     = '0;
     unb_d       = 1'b0;
     lim_valid_d = 1'b0;
-    db_since_d  = 1'b0;
+    db_since_d  = '0;
+    cons_f      = '0;
     flush_d     = 1'b0;
     fl_cnt_d    = 1'b0;
     derr_d      = '0;
@@ -538,7 +571,7 @@ module nictx_desc_fetch #(
         fetch_d   = (fetch_q + 16'd1) & mask;
         alloc_d   = alloc_q + 1'b1;
       end
-      if ((load || ins) && inbuf == '0) db_since_d = 1'b0;
+      if ((load || ins) && inbuf == '0) db_since_d[fq] = 1'b0;
       if (nf_pop) begin
         ready_d = ready_q + nf_size;
         if (pop_err) begin
@@ -554,7 +587,7 @@ module nictx_desc_fetch #(
       if (take) begin
         rd_d         = rd_q + 1'b1;
         derr_d[hslot] = 1'b0;
-        if (cons_q == lim_q) lim_valid_d = 1'b0;  // the last published one left
+        if (cons_h == lim_q) lim_valid_d = 1'b0;  // the last published one left
       end
 
       // Not owned (or unusable) at the head: flush once no read is in flight.
@@ -566,21 +599,26 @@ module nictx_desc_fetch #(
       end else if (flush_q || head_stop) begin
         flush_d = 1'b1;
         if (no_reads) begin
+          // The fetch queue is the flushed one (fq above): its region
+          // goes, its fetch pointer rewinds to its cons.
           flush_d     = 1'b0;
-          rd_d        = alloc_q;  // == ready_q: every read retired (QUEUES 1: fq, sq, pq are 0)
-          fetch_d     = cons_q;
-          derr_d      = '0;
+          rd_d        = alloc_q;  // == ready_m[fq]: every read retired
+          cons_f      = cp_m[fq][15:0];
+          fetch_d     = cons_f;
+          for (int unsigned s = 0; s < BufDescs; s++) begin
+            if ((s >> (SlotW - 32'(rlog))) == 32'(fq)) derr_d[s] = 1'b0;
+          end
           not_owned_o = fl_cnt_d;
-          if (fl_cnt_d) armed_d = db_since_q;
+          if (fl_cnt_d) armed_d[fq] = db_since_q[fq];
         end
       end
 
       if (doorbell_i) begin
-        armed_d    = 1'b1;
-        db_since_d = 1'b1;
+        armed_d[dq]    = 1'b1;
+        db_since_d[dq] = 1'b1;
       end
-      if (!owner) armed_d = 1'b0;
-      if (!armed_d) unb_d = 1'b0;
+      if (!owner) armed_d = '0;
+      if (armed_d == '0) unb_d = 1'b0;
       if (doorbell_i && !wc_close_i) lim_valid_d = 1'b0;  // a TAIL write
       if (wc_close_i) begin
         if (wc_idx_valid_i) begin
@@ -610,11 +648,17 @@ module nictx_desc_fetch #(
       // register keeps its value (rdy_d is then unused).  Keep both forms
       // with one queue too: pq is what the retirement FIFO's slot last held
       // (after a multi-queue run, another queue).
+      // With several queues a flush (no read retiring, no descriptor
+      // leaving: the head is unusable) empties the fetch queue's region.
       rdy_we = nf_pop || take || fl_go;
       if (rdy_we) begin
-        rdy_d       = rdy_q;
-        rdy_d[pq]   = ready_d != ((pq == sq_i) ? rd_d : rd_m[pq]);
-        rdy_d[sq_i] = ((sq_i == pq) ? ready_d : ready_m[sq_i]) != rd_d;
+        rdy_d = rdy_q;
+        if (fl_go && multi) begin
+          rdy_d[fq] = 1'b0;
+        end else begin
+          rdy_d[pq]   = ready_d != ((pq == sq_i) ? rd_d : rd_m[pq]);
+          rdy_d[sq_i] = ((sq_i == pq) ? ready_d : ready_m[sq_i]) != rd_d;
+        end
       end
     end
     wc_drop_o = blk_drop;
@@ -645,16 +689,26 @@ module nictx_desc_fetch #(
       work_d      = work_q;
       fptr_d      = fptr_q;
       tot_d       = tot_q;
-      ftail_new   = (doorbell_i && db_q_i == fq) ? db_tail_i : tail_i;
-      dbfetch_new = (db_q_i == fq) ? fetch_d : fa_m[db_q_i][16+SlotW:SlotW+1];
-      work_d[fq]  = ftail_new != fetch_d;
-      if (doorbell_i) work_d[db_q_i] = db_tail_i != dbfetch_new;
-      skip = fany && !load && rsize == inbuf;  // no free slot
+      if (!owner) begin
+        ftail_new   = (doorbell_i && db_q_i == fq) ? db_tail_i : tail_i;
+        dbfetch_new = (db_q_i == fq) ? fetch_d : fa_m[db_q_i][16+SlotW:SlotW+1];
+        work_d[fq]  = ftail_new != fetch_d;
+        if (doorbell_i) work_d[db_q_i] = db_tail_i != dbfetch_new;
+      end else begin
+        work_d = act ? armed_d : armed_q;  // Owner: an armed queue has work
+      end
+      // Pass over a queue whose region has no free slot, or (Owner) whose
+      // ring has no room; not while a head is unusable or a flush waits
+      // (fq is then that queue, and nothing is fetched).
+      if (!head_bad && !flush_q) begin
+        skip = fany && !load && (rsize == inbuf || (owner && avail == 17'd0));
+      end
       if (load || skip) fptr_d = fq + 1'b1;
       // Slots handed out and not consumed, all queues.
       if (load) tot_d = tot_d + n[SlotW:0];
       if (ins)  tot_d = tot_d + 1'b1;
       if (take) tot_d = tot_d - 1'b1;
+      if (fl_go) tot_d = tot_d - inbuf;  // the flushed region's
       mq_same = work_d == work_q && fptr_d == fptr_q;
     end
   end
@@ -705,6 +759,7 @@ module nictx_desc_fetch #(
   assign desc_len_o   = w_len[13:0];
   assign desc_bad_o   = w_len[15:0] == 16'd0 || w_len[15:14] != 2'b00 || head_derr;
   assign desc_err_o   = head_derr;
+  assign flush_o      = fl_go && fq == sq_i;  // (the scheduler lets go of sq_i)
 
   assign req_valid_o = req_valid_q;
   assign f_q_o       = fq;
@@ -734,7 +789,7 @@ module nictx_desc_fetch #(
   always_comb begin
     wait_o = idle_o;
     if (!idle_o && !owner && !req_valid_q) begin
-      wait_o = !load && !nf_pop && !take && !doorbell_i && !fl_go && !armed_q && !unb_q &&
+      wait_o = !load && !nf_pop && !take && !doorbell_i && !fl_go && armed_q == '0 && !unb_q &&
                !blk_valid_q && mq_same;
     end
   end
@@ -745,6 +800,7 @@ module nictx_desc_fetch #(
         fa_m[q]    <= '0;
         ready_m[q] <= '0;
         rd_m[q]    <= '0;
+        cp_m[q]    <= {1'b1, 16'd0};
       end
       work_q      <= '0;
       rdy_q       <= '0;
@@ -754,13 +810,12 @@ module nictx_desc_fetch #(
       req_addr_q  <= '0;
       req_len_q   <= '0;
       req_wptr_q  <= '0;
-      cons_q      <= '0;
-      phase_q     <= 1'b1;
-      armed_q     <= 1'b0;
+      armed_q     <= '0;
+      fl_q        <= '0;
       unb_q       <= 1'b0;
       lim_valid_q <= 1'b0;
       lim_q       <= '0;
-      db_since_q  <= 1'b0;
+      db_since_q  <= '0;
       flush_q     <= 1'b0;
       fl_cnt_q    <= 1'b0;
       derr_q      <= '0;
@@ -774,11 +829,11 @@ module nictx_desc_fetch #(
         req_len_q  <= {n[9:0], 4'b0000};
         req_wptr_q <= {aslot, 4'b0000};
       end
-      if (take) begin
-        // (cons_q read before its write: no shadow copy of it every clock)
-        if (cons_q == mask) phase_q <= !phase_q;
-        cons_q <= (cons_q + 16'd1) & mask;
+      if (take && owner) begin
+        // The head's queue's cons, in its ring (the phase flips at the wrap).
+        cp_m[sq_i] <= {phase_h ^ (cons_h == hmask), (cons_h + 16'd1) & hmask};
       end
+      if (head_stop) fl_q <= fq;  // (fq is the head's queue then)
       if (wc_close_i && wc_idx_valid_i) lim_q <= wc_idx_i;
       if (blk_valid_i) begin
         blk_idx_q <= blk_idx_i;
@@ -790,7 +845,7 @@ module nictx_desc_fetch #(
         fa_m[fq] <= {fetch_d, alloc_d};
       end
       if (nf_pop) ready_m[pq] <= ready_d;
-      if (fl_go || take) rd_m[sq_i] <= rd_d;
+      if (fl_go || take) rd_m[fl_go ? fq : sq_i] <= rd_d;
       if (multi) begin
         work_q    <= work_d;
         fptr_q    <= fptr_d;
@@ -823,8 +878,11 @@ module nictx_desc_fetch #(
       WordOnSlot_A: assert (!wr_valid_i ||
                             (wr_ptr_i[2:0] == 3'd0 && (DataBytes == 8 || !wr_ptr_i[3])));
       // The buffer holds exactly the ring indices [cons, fetch).
-      FetchIsConsPlusBuffered_A: assert (multi || ((fetch_q - cons_q) & mask) == (inbuf16 & mask))
-        else $error("nictx_desc_fetch: fetch %0d cons %0d buffered %0d", fetch_q, cons_q, inbuf);
+      // (Tail keeps no cons: only the owner protocols' is checked.)
+      FetchIsConsPlusBuffered_A: assert (!owner ||
+                                         ((fetch_q - cp_m[fq][15:0]) & mask) == (inbuf16 & mask))
+        else $error("nictx_desc_fetch: queue %0d fetch %0d cons %0d buffered %0d", fq, fetch_q,
+                    cp_m[fq][15:0], inbuf);
       // A block insertion never meets a read start, completion or retirement.
       InsertAlone_A: assert (!ins || (!load && !sub && !wr_valid_i));
       // Read retirements are never lost: one pending per read in flight.
@@ -832,7 +890,7 @@ module nictx_desc_fetch #(
       SubstituteAlone_A: assert (!sub || (!wr_valid_i && !not_owned_o && !take));
       // Nothing is discarded while a read is in flight.
       FlushAfterReads_A: assert (!not_owned_o ||
-                                 (!req_valid_q && !nf_rvalid && ready_q == alloc_q));
+                                 (!req_valid_q && !nf_rvalid && ready_m[fq] == alloc_q));
       // Write-combining blocks only arrive in the Wc protocol.
       BlockOnlyInWc_A: assert (!blk_valid_i || proto_i == nictx_reg_pkg::ProtoWc);
       // Queues: a descriptor never leaves for a queue >= QUEUES; reads are
@@ -844,7 +902,9 @@ module nictx_desc_fetch #(
       FetchQueueInUse_A: assert (!load || 7'(fq) < queues_i);
       RegionNotOverfull_A: assert (inbuf <= rsize);
       ReadInRegion_A: assert (!load || !multi || {1'b0, aslot & rmask} + n[SlotW:0] <= rsize);
-      OwnerOnlySingle_A: assert (!(enable_i && multi) || !owner);
+      WcOnlySingle_A: assert (!(enable_i && multi) || proto_i != nictx_reg_pkg::ProtoWc);
+      // A flush discards the queue whose head it found unusable.
+      FlushOwnQueue_A: assert (!head_stop || fq == sq_i);
     end
   end
 `endif

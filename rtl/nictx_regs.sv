@@ -133,6 +133,7 @@ module nictx_regs #(
   input  logic [63:0] pba_i,          // pending bits (PBA_LO/HI)
   input  logic [QW-1:0] s_q_i,
   output logic [7:0]  s_weight_o,
+  output logic [4:0]  s_ring_log2_o,  // the scheduler's queue's ring (its head's cons wraps there)
   // Head of a queue: hr_q_o asks, hr_head_i answers in the same cycle
   output logic [QW-1:0] hr_q_o,
   input  logic [15:0] hr_head_i,
@@ -535,7 +536,7 @@ module nictx_regs #(
                 else rst_pend_n = 1'b1;
               end else if (wv[nictx_reg_pkg::CtrlEnable] && !enable_q &&
                            ((rb_zero_q & in_use_of(queues_q)) != '0 || rst_pend_q ||
-                            !(queues_q == 7'd1 || proto_q == nictx_reg_pkg::ProtoTail))) begin
+                            !(queues_q == 7'd1 || proto_q != nictx_reg_pkg::ProtoWc))) begin
                 // no ring, a reset still pending, or QUEUES > 1 with what it
                 // does not support
                 err_n[nictx_reg_pkg::ErrCfg] = 1'b1;
@@ -880,6 +881,7 @@ module nictx_regs #(
   assign w_msix_data_o    = msix_data_m[w_q_i];
   assign msix_mask_o      = msix_mask_q;
   assign s_weight_o       = weight_m[s_q_i];
+  assign s_ring_log2_o    = ring_log2_m[s_q_i];
   assign wb_thresh_o      = wb_thresh_q;
   assign wb_addr_o        = wb_addr_m[0];
   assign irq_thresh_o     = irq_thresh_q;

@@ -24,8 +24,11 @@
 //    kept, a turn that is only starting adds no quantum); the pointer moves
 //    past it.
 // Handshake: once valid_o is high, q_o and valid_o stay until take_i (a
-// queue that becomes ready meanwhile does not take over); valid_o never
-// waits for take_i.  Per-queue state (deficits) is an array written one
+// queue that becomes ready meanwhile does not take over), or until the
+// fetcher takes the head back (flush_i: the owner protocol found it not
+// owned and discards the queue's buffered descriptors; RR lets go of the
+// queue, DRR ends its turn as for a queue whose descriptors are still
+// being fetched); valid_o never waits for take_i.  Per-queue state (deficits) is an array written one
 // entry a cycle.
 module nictx_tx_sched #(
   parameter int unsigned NumQueues = 64,
@@ -44,6 +47,7 @@ module nictx_tx_sched #(
   input  logic [7:0]    weight_i,    // q_o's WEIGHT
   output logic          valid_o,
   input  logic          take_i,
+  input  logic          flush_i,     // the fetcher takes q_o's head back (an owner-protocol flush)
   output logic          wait_o       // no state changes on this clock (simulation speed)
 );
 
@@ -110,24 +114,25 @@ module nictx_tx_sched #(
       hq_d   = hq_q;
       turn_d = turn_q;
       if (!drr_i) begin
-        hold_d  = valid_o && !take_i;
+        hold_d  = valid_o && !take_i && !flush_i;
         hq_d    = q_o;
         if (valid_o && take_i) ptr_d = q_o + 1'b1;
       end else begin
         if (turn_q || any) begin
           def_we = 1'b1;
           hq_d   = q_o;
-          if (valid_o) begin
+          if (valid_o && !flush_i) begin
             // Stay in the turn; a taken descriptor pays its cost.
             turn_d = 1'b1;
             def_wd = take_i ? def - DefW'(cost) : def;
           end else begin
             // The head costs more than the deficit (kept), or the queue has
-            // nothing ready: empty (the deficit goes), or its descriptors
-            // are still being fetched (the deficit stays, without this
-            // turn's quantum if the turn is only starting).
+            // nothing ready (or its head is taken back: flush_i): empty (the
+            // deficit goes), or its descriptors are still being fetched (the
+            // deficit stays, without this turn's quantum if the turn is only
+            // starting).
             turn_d = 1'b0;
-            if (rdy_i[q_o])           def_wd = def;
+            if (rdy_i[q_o] && !flush_i) def_wd = def;
             else if (!backlog_i[q_o]) def_wd = '0;
             else                      def_wd = turn_q ? def : def_m[q_o];
             ptr_d  = q_o + 1'b1;
@@ -168,13 +173,13 @@ module nictx_tx_sched #(
   logic [QW-1:0] q_past_q;    // ... this one
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) hold_chk_q <= 1'b0;
-    else         hold_chk_q <= multi_i && valid_o && !take_i;
+    else         hold_chk_q <= multi_i && valid_o && !take_i && !flush_i;
   end
   always @(posedge clk_i) q_past_q <= q_o;
   always @(posedge clk_i) begin
     if (rst_ni) begin
       // A held candidate stays until taken (valid/ready).
-      // (QUEUES 1: an owner-protocol flush may take the head back instead.)
+      // (An owner-protocol flush may take the head back instead: flush_i.)
       SchedHold_A: assert (!hold_chk_q || (valid_o && q_o == q_past_q));
       // Only a ready queue's descriptor leaves.
       SchedTakeReady_A: assert (!take_i || (valid_o && rdy_i[q_o]));

@@ -152,6 +152,8 @@ module nictx_tx_top #(
   logic [63:0] f_ring_base, c_wb_addr;
   logic [4:0]  f_ring_log2, c_ring_log2;
   logic [7:0]  s_weight;
+  logic [4:0]  s_ring_log2;
+  logic        df_flush;
 
   // ---- port register slices ----
   // A TLP beat is a header (nictx_pkg::tlp_hdr_t) and data: W bytes in the
@@ -430,6 +432,7 @@ module nictx_tx_top #(
     .pba_i            (pba),
     .s_q_i            (s_q),
     .s_weight_o       (s_weight),
+    .s_ring_log2_o    (s_ring_log2),
     .hr_q_o           (hr_q),
     .hr_head_i        (hr_head),
     .ring_base_o      (ring_base),
@@ -571,6 +574,7 @@ module nictx_tx_top #(
     .ring_base_i  (f_ring_base),
     .ring_log2_i  (f_ring_log2),
     .tail_i       (f_tail),
+    .h_ring_log2_i (s_ring_log2),
     .fetch_max_i  (fetch_max),
     .inflight_i   (desc_inflight),
     .blk_valid_i  (blk_valid),
@@ -596,6 +600,7 @@ module nictx_tx_top #(
     .desc_err_o   (desc_err),
     .not_owned_o  (not_owned),
     .not_owned_cnt_o (not_owned_cnt),
+    .flush_o      (df_flush),
     .wc_used_o    (wc_used),
     .wc_drop_o    (wc_drop),
     .wait_o       (df_wait),
@@ -622,6 +627,7 @@ module nictx_tx_top #(
     .weight_i  (s_weight),
     .valid_o   (s_valid),
     .take_i    (desc_take),
+    .flush_i   (df_flush),
     .wait_o    (sched_wait)
   );
 

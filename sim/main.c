@@ -97,7 +97,7 @@ static void usage(FILE *f)
 "  --queues N            transmit queues, 1..64, each its own ring; --packets is\n"
 "                        the total, spread evenly; queue q runs on CPU q mod --cpus;\n"
 "                        completions and interrupts per queue (MSI-X vector q).\n"
-"                        More than 1 needs --protocol tail (1)\n"
+"                        More than 1 needs --protocol tail or owner (1)\n"
 "  --sched S             rr | drr: the scheduler across queues, one frame a turn, or\n"
 "                        deficit round robin by frame bytes (rr)\n"
 "  --weights W[,W...]    queue weights 1..255: one for all queues, or one per queue\n"

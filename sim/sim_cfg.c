@@ -287,9 +287,10 @@ static int sim_cfg_validate_queues(const struct sim_cfg *c, char *err, size_t er
         return -1;
     if (c->queues == 1)
         return 0;
-    if (c->proto != TXQ_PROTO_TAIL)
-        BAD("--queues %u needs --protocol tail (not %s): several queues publish by tail only",
-            c->queues, sim_proto_name(c->proto));
+    if (c->proto == TXQ_PROTO_WC)
+        BAD("--queues %u needs --protocol tail or owner (not wc): the write-combining "
+            "window serves one queue",
+            c->queues);
     return 0;
 }
 

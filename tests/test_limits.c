@@ -27,7 +27,7 @@
  * bounds; every register of every queue block (NICTX_QREGS) at its reset
  * value and access, numeric ones at min and max, queue 0's block the
  * register page's registers, blocks of queues >= QUEUES refused; the
- * enable refusals of QUEUES > 1 (only PROTO other than TAIL, now).  Each
+ * enable refusals of QUEUES > 1 (only PROTO WC, now).  Each
  * queue's CQ_BASE and CQ_LOG2 (bounds, own storage, queue 0's the page's,
  * ring configuration), the MSI-X table (NICTX_MSIXREGS at reset and
  * access, each vector's own, vector 0's entry IRQ_ADDR/IRQ_DATA, VEC_CTRL's
@@ -766,9 +766,9 @@ static void test_limits_msix_table(void **state)
 }
 
 /* The enable refusals with QUEUES > 1 (ERR.CFG, the engine stays
- * disabled): PROTO other than TAIL, CPL_MODE other than HEAD_WB,
- * IRQ_THRESH or IRQ_TIMER not 0, a queue in use with ring base 0; QUEUES
- * written while enabled (or after, until a queue reset) refused. */
+ * disabled): PROTO WC, a queue in use with ring base 0; PROTO OWNER,
+ * CPL_MODE other than HEAD_WB, IRQ_THRESH or IRQ_TIMER not 0 accepted;
+ * QUEUES written while enabled (or after, until a queue reset) refused. */
 static void test_limits_queue_enable_refusals(void **state)
 {
     struct lim *t = *state;
@@ -780,13 +780,11 @@ static void test_limits_queue_enable_refusals(void **state)
         eh_wr64(h, NICTX_REG_Q(q, NICTX_QREG_RING_BASE_LO), HOST_BASE + q * 0x1000u);
     rejects(h, NICTX_REG_CTRL, NICTX_CTRL_ENABLE, NICTX_ERR_CFG);
     eh_wr64(h, NICTX_REG_Q(2, NICTX_QREG_RING_BASE_LO), HOST_BASE + 0x2000u);
-    accepts(h, NICTX_REG_PROTO, NICTX_PROTO_OWNER);
-    rejects(h, NICTX_REG_CTRL, NICTX_CTRL_ENABLE, NICTX_ERR_CFG);
     accepts(h, NICTX_REG_PROTO, NICTX_PROTO_WC);
     rejects(h, NICTX_REG_CTRL, NICTX_CTRL_ENABLE, NICTX_ERR_CFG);
-    accepts(h, NICTX_REG_PROTO, NICTX_PROTO_TAIL);
-    /* completion modes and interrupts run per queue: no refusal (issue 8
-     * item 4; queue 3 has no ring, but is not in use) */
+    /* the owner protocol, completion modes and interrupts run per queue:
+     * no refusal (issue 8 item 4; queue 3 has no ring, but is not in use) */
+    accepts(h, NICTX_REG_PROTO, NICTX_PROTO_OWNER);
     accepts(h, NICTX_REG_CPL_MODE, NICTX_CPL_MODE_CQ);
     accepts(h, NICTX_REG_IRQ_THRESH, 1);
     accepts(h, NICTX_REG_IRQ_TIMER, 1);

@@ -19,7 +19,11 @@
  *     when the scheduler hands out a descriptor on consecutive clocks;
  *   - DRR: byte shares follow the weights while all queues are backlogged;
  *   - 64 queues (four slots each of the descriptor buffer) all served;
- *   - refusals: ENABLE with QUEUES > 1 and PROTO OWNER (ERR.CFG), QUEUES
+ *   - PROTO OWNER with several queues: every frame, per-queue order,
+ *     under RR and DRR with rings that wrap (the phase flips), 64 queues;
+ *     a not-owned descriptor in one queue flushes that queue's region
+ *     only, and its kick after the owner bit is set sends the rest;
+ *   - refusals: ENABLE with QUEUES > 1 and PROTO WC (ERR.CFG), QUEUES
  *     written while enabled (ERR.CFG), QUEUES 0 or 65 (BAD_ACCESS), the
  *     block of a queue >= QUEUES (BAD_ACCESS; a read answers UR), a tail
  *     beyond a queue's ring (TAIL_RANGE);
@@ -73,6 +77,7 @@ struct qfr {
 struct tq {
     struct eh h;
     unsigned nq, log2[MAX_Q];
+    uint32_t proto;                /* NICTX_PROTO_*: q_setup programs it */
     uint32_t prod[MAX_Q];          /* descriptors posted, absolute */
     unsigned sent[MAX_Q];          /* next frame number expected on the wire */
     unsigned seen[MAX_Q];          /* frames seen on the wire */
@@ -296,6 +301,7 @@ static void q_setup(struct tq *t, unsigned nq, unsigned log2, uint32_t sched, co
         eh_wr32(h, NICTX_REG_Q(q, NICTX_QREG_WEIGHT), weights ? weights[q] : 1);
     }
     eh_wr32(h, NICTX_REG_SCHED, sched);
+    eh_wr32(h, NICTX_REG_PROTO, t->proto);
     eh_wr32(h, NICTX_REG_WB_THRESH, 4);
     eh_wr32(h, NICTX_REG_LINE_RATE, EH_LINE_FAST);
     eh_wr32(h, NICTX_REG_CTRL, NICTX_CTRL_ENABLE);
@@ -304,8 +310,24 @@ static void q_setup(struct tq *t, unsigned nq, unsigned log2, uint32_t sched, co
     assert_int_equal(eh_rd32(h, NICTX_REG_QUEUES), nq);
 }
 
+/* Under PROTO OWNER: the owner bit of frame n's descriptor in queue q's
+ * ring, the phase of its pass (1 on the first, flipping at every wrap);
+ * `owned` 0 leaves the opposite value (the device does not own it yet). */
+static void q_set_owner(struct tq *t, unsigned q, uint32_t n, int owned)
+{
+    uint32_t idx = n & ((1u << t->log2[q]) - 1);
+    uint32_t phase = 1u ^ ((n >> t->log2[q]) & 1u);
+    uint8_t *d = eh_ptr(&t->h, QRING(q) + (uint64_t)idx * NICTX_DESC_BYTES, 16);
+    uint32_t w;
+
+    memcpy(&w, d + 12, 4);
+    w = (w & ~NICTX_DESC_OWNER) | ((owned ? phase : !phase) ? NICTX_DESC_OWNER : 0);
+    memcpy(d + 12, &w, 4);
+}
+
 /* A frame of len bytes for queue q, its next one: bytes 0..2 its queue and
- * number, the rest a pattern of both; the descriptor in q's ring. */
+ * number, the rest a pattern of both; the descriptor in q's ring (under
+ * PROTO OWNER with its owner bit: owned). */
 static void q_post(struct tq *t, unsigned q, unsigned len)
 {
     struct eh *h = &t->h;
@@ -328,6 +350,8 @@ static void q_post(struct tq *t, unsigned q, unsigned len)
     d = eh_ptr(h, QRING(q) + (uint64_t)idx * NICTX_DESC_BYTES, 16);
     memcpy(d, &w0, 8);
     memcpy(d + 8, &w1, 8);
+    if (t->proto == NICTX_PROTO_OWNER)
+        q_set_owner(t, q, n, 1);
     t->prod[q]++;
 }
 
@@ -739,6 +763,92 @@ static void test_queues_stall_random(void **state)
 }
 
 /* The refusals of QUEUES > 1, and a tail beyond one queue's ring. */
+/* PROTO OWNER with five queues, rings of 16 (they wrap: the phase flips),
+ * frames 60..1514 B posted in batches with owner bits and a kick each,
+ * interleaved over the queues, under RR and DRR: every frame arrives in
+ * its queue's order with its contents; heads, writebacks, counters. */
+static void owner_mixed(struct tq *t, uint32_t sched)
+{
+    const unsigned w[5] = {1, 2, 3, 1, 2};
+    uint32_t seed = 11;
+    unsigned round, q, k;
+
+    t->proto = NICTX_PROTO_OWNER;
+    q_setup(t, 5, 4, sched, w, 0);
+    for (round = 0; round < 12; round++) {
+        for (q = 0; q < t->nq; q++) {
+            unsigned n = lcg(&seed) % 6;
+
+            for (k = 0; k < n; k++)
+                q_post(t, q, 60 + lcg(&seed) % 1455);
+            if (n)
+                q_doorbell(t, q);
+        }
+        eh_settle(&t->h, 400000);
+    }
+    q_check_done(t, 0);
+}
+
+static void test_queues_owner_rr(void **state)
+{
+    owner_mixed(*state, NICTX_SCHED_RR);
+}
+
+static void test_queues_owner_drr(void **state)
+{
+    owner_mixed(*state, NICTX_SCHED_DRR);
+}
+
+/* PROTO OWNER, three queues of 12 frames each, kicked together; queue 1's
+ * frame 5 is posted without its owner bit.  Queues 0 and 2 send all of
+ * theirs, queue 1 its first five: the not-owned descriptor flushed queue
+ * 1's region only (a frame of queue 0 or 2 discarded would be missing, one
+ * fetched twice would arrive out of order).  Then the owner bit is set and
+ * queue 1 kicked: its other seven follow. */
+static void test_queues_owner_flush_one(void **state)
+{
+    struct tq *t = *state;
+    struct eh *h = &t->h;
+    unsigned q, k;
+
+    t->proto = NICTX_PROTO_OWNER;
+    q_setup(t, 3, 5, NICTX_SCHED_RR, NULL, 0);
+    for (k = 0; k < 12; k++)
+        for (q = 0; q < 3; q++)
+            q_post(t, q, 1000 + 40 * q);
+    q_set_owner(t, 1, 5, 0);
+    for (q = 0; q < 3; q++)
+        q_doorbell(t, q);
+    eh_settle(h, 400000);
+    assert_int_equal(t->seen[0], 12);
+    assert_int_equal(t->seen[1], 5);
+    assert_int_equal(t->seen[2], 12);
+    assert_true(eh_rd32(h, NICTX_REG_CNT_NOT_OWNED) > 0);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
+    q_set_owner(t, 1, 5, 1);
+    q_doorbell(t, 1);
+    eh_settle(h, 400000);
+    q_check_done(t, 0);
+}
+
+/* PROTO OWNER with 64 queues (four buffer slots each), three frames each,
+ * all kicked: every queue served, in order. */
+static void test_queues_owner_64(void **state)
+{
+    struct tq *t = *state;
+    unsigned q, k;
+
+    t->proto = NICTX_PROTO_OWNER;
+    q_setup(t, 64, 3, NICTX_SCHED_RR, NULL, 0);
+    for (q = 0; q < 64; q++) {
+        for (k = 0; k < 3; k++)
+            q_post(t, q, 64 + q);
+        q_doorbell(t, q);
+    }
+    eh_settle(&t->h, 400000);
+    q_check_done(t, 0);
+}
+
 static void test_queues_refusals(void **state)
 {
     struct tq *t = *state;
@@ -754,7 +864,7 @@ static void test_queues_refusals(void **state)
     eh_wr32(h, NICTX_REG_QUEUES, 2);
     eh_wr64(h, NICTX_REG_Q(0, NICTX_QREG_RING_BASE_LO), QRING(0));
     eh_wr64(h, NICTX_REG_Q(1, NICTX_QREG_RING_BASE_LO), QRING(1));
-    eh_wr32(h, NICTX_REG_PROTO, NICTX_PROTO_OWNER);
+    eh_wr32(h, NICTX_REG_PROTO, NICTX_PROTO_WC);
     eh_wr32(h, NICTX_REG_CTRL, NICTX_CTRL_ENABLE);
     assert_int_equal(eh_rd32(h, NICTX_REG_ERR), NICTX_ERR_CFG);
     assert_int_equal(eh_rd32(h, NICTX_REG_CTRL), 0);
@@ -1139,6 +1249,10 @@ int main(void)
         QT(test_queues_64),
         QT(test_queues_64_drr_shares),
         QT(test_queues_stall_random),
+        QT(test_queues_owner_rr),
+        QT(test_queues_owner_drr),
+        QT(test_queues_owner_flush_one),
+        QT(test_queues_owner_64),
         QT(test_queues_refusals),
         QT(test_queues_reset),
         QT(test_queues_desc_wb),
