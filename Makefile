@@ -21,15 +21,16 @@ SANFLAGS := $(if $(SAN),$(SAN_ON))
 BUILD    ?= build$(if $(SAN),-san)
 # make fast: the build for sweeps and benchmarks (below).
 FAST     := $(BUILD)-fast
-# PGO=gen|use: GCC profile feedback on every object and the link, for
-# `make fast` (scripts/pgo-build.sh).  gen: the runs of the build record
-# their counts under $(BUILD)/pgo; use: the build is compiled from them.
-# Code no run reached is compiled as without them (partial training).
+# PGO=gen|use: GCC profile feedback and link-time optimization on every
+# object and the link, for `make fast` (scripts/pgo-build.sh).  gen: the
+# runs of the build record their counts under $(BUILD)/pgo; use: the build
+# is compiled from them.  Code no run reached is compiled as without them
+# (partial training).
 PGO      ?=
 PGO_DIR   = $(abspath $(BUILD))/pgo
-PGO_gen   = -fprofile-generate=$(PGO_DIR) -fprofile-update=single
+PGO_gen   = -fprofile-generate=$(PGO_DIR) -fprofile-update=single -flto=auto
 PGO_use   = -fprofile-use=$(PGO_DIR) -fprofile-partial-training -fprofile-correction \
-            -Wno-missing-profile
+            -Wno-missing-profile -flto=auto
 # What goes on every C and C++ object, the models' included, and the link.
 XFLAGS    = $(strip $(SANFLAGS) $(PGO_$(PGO)))
 CC       ?= gcc
@@ -334,9 +335,10 @@ test: $(TEST_BINS) $(BUILD)/nictx $(if $(SAN),,$(FAST)/nictx)
 	    $(if $(SAN),,scripts/check-fast.sh)
 
 # make fast: the nictx for sweeps and benchmarks, in $(BUILD)-fast: the
-# engine without its assertions, and GCC profile feedback from the runs in
-# scripts/pgo-train.txt on every object (scripts/pgo-build.sh; why it is
-# faster: docs/architecture.md, Simulation speed).  Built again, whole, when
+# engine without its assertions, GCC profile feedback from the runs in
+# scripts/pgo-train.txt and link-time optimization on every object
+# (scripts/pgo-build.sh; why it is faster: docs/architecture.md,
+# Simulation speed).  Built again, whole, when
 # a source changes.
 FAST_SRCS := $(wildcard sim/*.c sim/*.h sim/*.cpp driver/*.c driver/*.h) $(RTL_SRCS) \
              scripts/pgo-build.sh scripts/pgo-train.txt Makefile

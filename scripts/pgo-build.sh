@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # pgo-build.sh DIR - the fast nictx of `make fast`, in DIR: the engine without
 # its assertions (RTL_ASSERT=0), every object (harness, driver, Verilated
-# models, Verilator runtime) compiled with GCC's profile feedback.
+# models, Verilator runtime) compiled with GCC's profile feedback and
+# link-time optimization (the Makefile's PGO_gen and PGO_use).
 #   1. DIR/nictx built instrumented (PGO=gen);
 #   2. it runs scripts/pgo-train.txt, one run a line; the counts go to DIR/pgo;
 #   3. every object rebuilt from them (PGO=use) and DIR/nictx linked again.

@@ -60,9 +60,11 @@ static void coro_asan_entered(struct coro *co) { (void)co; }
  * pointer in *save, switch to `to` and restore its registers (System V
  * AMD64: rbx, rbp, r12-r15 are callee-saved). */
 void nictx_coro_switch(void **save, void *to);
-/* First entry of a coroutine: its struct coro is in rbx. */
+/* First entry of a coroutine: its struct coro is in rbx.  Only the
+ * assembly calls nictx_coro_main: `used` keeps it (and its name) under
+ * link-time optimization, which cannot see that call. */
 void nictx_coro_tramp(void);
-void nictx_coro_main(struct coro *co);
+void nictx_coro_main(struct coro *co) __attribute__((used));
 
 __asm__(".text\n"
         ".globl nictx_coro_switch\n"
