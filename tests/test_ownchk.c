@@ -29,11 +29,12 @@ struct fx {
     long desc[16];
 };
 
-static void report(void *ctx, const char *kind, sim_ps_t t, long desc, const char *access,
-                   const char *detail)
+static void report(void *ctx, unsigned queue, const char *kind, sim_ps_t t, long desc,
+                   const char *access, const char *detail)
 {
     struct fx *f = ctx;
     (void)t;
+    assert_int_equal(queue, 0);
     (void)access;
     assert_non_null(detail);
     if (f->n < 16) {
