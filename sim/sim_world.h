@@ -142,7 +142,8 @@ struct sim {
                               start plus its wire time (bytes, FCS, preamble, IFG) */
     uint64_t engine_beats;
 
-    /* descriptors handed to the device (ownchk's count, for the scoreboard) */
+    /* descriptors handed to the device (queue 0's checker's count, for the
+     * scoreboard) */
     uint64_t published;
     uint64_t rd_stall_cycles; /* device counters, read after the run */
     uint64_t not_owned, wc_used, wc_dropped;
