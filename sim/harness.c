@@ -32,8 +32,8 @@
 
 /* ------------------------------------------------------------- violations */
 
-void sim_violation_at(void *ctx, const char *kind, sim_ps_t t, long desc, const char *access,
-                      const char *detail)
+void sim_violation_at(void *ctx, unsigned queue, const char *kind, sim_ps_t t, long desc,
+                      const char *access, const char *detail)
 {
     struct sim *s = ctx;
 
@@ -41,7 +41,7 @@ void sim_violation_at(void *ctx, const char *kind, sim_ps_t t, long desc, const 
         struct sim_violation *v = &s->viol[s->nviol];
         v->kind = kind;
         v->time_ps = t;
-        v->queue = 0;
+        v->queue = queue;
         v->desc = desc;
         snprintf(v->access, sizeof(v->access), "%s", access);
         snprintf(v->detail, sizeof(v->detail), "%s", detail);
@@ -52,6 +52,13 @@ void sim_violation_at(void *ctx, const char *kind, sim_ps_t t, long desc, const 
         s->stop_at = (t > s->now ? t : s->now) + sim_ns_to_ps(s->cfg.grace_us * 1000.0);
 }
 
+/* A device-wide violation's queue: none with several queues, 0 with one
+ * (as the JSON always showed). */
+static unsigned sim_no_queue(const struct sim *s)
+{
+    return s->nq > 1 ? OWNCHK_QUEUE_NONE : 0;
+}
+
 void sim_violation(struct sim *s, const char *kind, const char *fmt, ...)
 {
     char detail[sizeof(s->viol[0].detail)];
@@ -60,7 +67,7 @@ void sim_violation(struct sim *s, const char *kind, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(detail, sizeof(detail), fmt, ap);
     va_end(ap);
-    sim_violation_at(s, kind, s->now, -1, "", detail);
+    sim_violation_at(s, sim_no_queue(s), kind, s->now, -1, "", detail);
 }
 
 /* ------------------------------------------------------- pktgen data hooks */
@@ -137,32 +144,10 @@ static void sim_dev_view(void *ctx, uint64_t addr, uint8_t *buf, size_t len, sim
         stbuf_device_view(&s->cpus[i].stb, addr, buf, len, at);
 }
 
-/* What the CPU's stores and the checker must see of a device access that
- * reaches host memory at `at`. */
-/* The device's own completion writes free the slots they report: a DD in
- * the ring (the slot after it is the head) or a CQE (its index). */
-static void host_snoop_cpl(struct sim *s, const struct tlp *t, sim_ps_t at)
-{
-    const struct txq *q = &s->txq;
-    uint64_t ring_end = q->ring_dma + (uint64_t)q->size * NICTX_DESC_BYTES;
-
-    if (t->type != TLP_MWR)
-        return;
-    if (q->clean == TXQ_CLEAN_DESC_WB && t->addr >= q->ring_dma && t->addr < ring_end &&
-        t->len == 4) {
-        uint32_t w;
-        memcpy(&w, t->data, 4);
-        if (w & NICTX_DESC_DD)
-            ownchk_head(&s->ck, (uint32_t)(((t->addr - q->ring_dma) / NICTX_DESC_BYTES + 1) & q->mask),
-                        at);
-    } else if (q->clean == TXQ_CLEAN_CQ && q->cq && t->addr >= q->cq_dma &&
-               t->addr < q->cq_dma + ((uint64_t)q->cq_mask + 1) * NICTX_CQE_BYTES && t->len == 8) {
-        uint64_t e;
-        memcpy(&e, t->data, 8);
-        ownchk_head(&s->ck, (uint32_t)(((e & NICTX_CQE_IDX_MASK) + 1) & q->mask), at);
-    }
-}
-
+/* What the CPU's stores and the checkers must see of a device access that
+ * reaches host memory at `at`: a descriptor read, and the device's
+ * completion writes (head writeback, DD, CQE), which free the slots they
+ * report, each for its own queue's checker. */
 static void host_snoop(struct sim *s, const struct tlp *t, sim_ps_t at)
 {
     const struct stbuf *sb[SIM_MAX_CPUS];
@@ -173,7 +158,7 @@ static void host_snoop(struct sim *s, const struct tlp *t, sim_ps_t at)
     for (i = 0; i < s->ncpu; i++)
         sb[i] = &s->cpus[i].stb;
     if (t->kind == TLP_KIND_DESC_RD)
-        ownchk_desc_read(&s->ck, t->addr, t->len, at, sb, s->ncpu);
+        ownchk_set_desc_read(&s->ck, t->addr, t->len, at, sb, s->ncpu);
     if (s->cl_up) {
         const void *cpu = host_mem_ptr(&s->mem, t->addr, t->len);
         if (cpu)
@@ -185,12 +170,8 @@ static void host_snoop(struct sim *s, const struct tlp *t, sim_ps_t at)
          * link delivers device TLPs in time order, so `at` only grows. */
         stbuf_retire(&s->cpus[i].stb, at);
     }
-    if (t->type == TLP_MWR && t->addr == s->txq.wb_dma && t->len >= 4) {
-        uint32_t head;
-        memcpy(&head, t->data, 4);
-        ownchk_head(&s->ck, head, at);
-    }
-    host_snoop_cpl(s, t, at);
+    if (t->type == TLP_MWR)
+        ownchk_set_dev_write(&s->ck, t->addr, t->data, t->len, at);
 }
 
 /* The root complex refused a device access. */
@@ -202,7 +183,7 @@ static void host_refused(struct sim *s, const char *kind, const char *type, cons
     snprintf(access, sizeof(access), "%s 0x%" PRIx64 " %u B", type, t->addr, t->len);
     snprintf(detail, sizeof(detail), "device %s of %u B at 0x%" PRIx64 " %s",
              t->type == TLP_MRD ? "read" : "write", t->len, t->addr, why);
-    sim_violation_at(s, kind, at, -1, access, detail);
+    sim_violation_at(s, sim_no_queue(s), kind, at, -1, access, detail);
 }
 
 /* A register read's completion: to the CPU (or the harness) that asked. */
@@ -569,7 +550,6 @@ static int sim_build(struct sim *s, const struct device_ops *ops, char *err, siz
         return -1;
     }
     sim_stbuf_cfg(s, memsz, &bc);
-    ownchk_init(&s->ck, &s->mem, sim_violation_at, s);
     {
         struct cl_cfg cc = {cfg->cpus, cfg->costs.line_xfer_ns, cfg->costs.line_upgrade_ns};
         if (cl_init(&s->cl, &cc) != 0) {
@@ -583,6 +563,12 @@ static int sim_build(struct sim *s, const struct device_ops *ops, char *err, siz
         rc_init(&s->rc, &s->mem, &cfg->pcie, cfg->mem_latency_ns) != 0 ||
         !(s->h2d = pcie_link_create(&cfg->pcie)) ||
         !(s->d2h = pcie_link_create(&cfg->pcie)) || !(s->sb = sb_create(&sbc))) {
+        snprintf(err, errlen, "out of memory building the simulation");
+        return -1;
+    }
+    /* The checkers' memory comes after host memory's: what the cache-line
+     * model sees (host addresses) is laid out as it was with one checker. */
+    if (ownchk_set_init(&s->ck, cfg->queues, &s->mem, sim_violation_at, s) != 0) {
         snprintf(err, errlen, "out of memory building the simulation");
         return -1;
     }
@@ -743,7 +729,7 @@ void sim_destroy(struct sim *s)
     tlpq_destroy(&s->cpu_out);
     rc_destroy(&s->rc);
     host_mem_destroy(&s->mem);
-    ownchk_destroy(&s->ck);
+    ownchk_set_destroy(&s->ck);
     if (s->cl_up)
         cl_destroy(&s->cl);
     sim_cpus_destroy(s);

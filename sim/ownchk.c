@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "nictx_hw.h"
+#include "txq_reg.h"
 
 enum { OWNCHK_FREE, OWNCHK_WRITTEN, OWNCHK_DEVICE };
 enum { W_ADDR = 1, W_LEN = 2, W_OWNER = 4 };
@@ -35,7 +36,7 @@ static void ownchk_say(struct ownchk *c, const char *kind, sim_ps_t t, long desc
     else
         snprintf(access, sizeof(access), "%s", c->acc_what ? c->acc_what : "");
     c->count++;
-    c->report(c->ctx, kind, t, desc, access, detail);
+    c->report(c->ctx, c->id, kind, t, desc, access, detail);
 }
 
 /* Name the access the next reports are about (formatted only if one is
@@ -50,25 +51,39 @@ static void ownchk_access(struct ownchk *c, const char *what, uint64_t addr, uns
 static double ns(sim_ps_t t) { return (double)t / 1000.0; }
 
 /* Add `d` (+1 or -1) to the lines of host memory slot s's buffer covers,
- * so a CPU write can tell at once whether it hits a device-owned buffer. */
+ * so a CPU write can tell at once whether it hits a device-owned buffer;
+ * a set's lines also keep whose buffers they are. */
 static void ownchk_buf_ref(struct ownchk *c, const struct ownchk_slot *s, int d)
 {
+    struct ownchk_bufs *b = c->bufs;
     uint64_t base = c->mem->base, lo = s->buf, hi = s->buf + s->len;
-    size_t l;
+    size_t l, end;
 
-    if (!c->buf_refs || s->len == 0 || hi <= base || lo >= base + c->nlines * 64)
+    if (!b->refs || s->len == 0 || hi <= base || lo >= base + b->nlines * 64)
         return;
     lo = lo < base ? 0 : lo - base;
-    hi = hi - base > c->nlines * 64 ? c->nlines * 64 : hi - base;
-    for (l = (size_t)(lo / 64); l < (size_t)((hi + 63) / 64); l++)
-        c->buf_refs[l] = (uint32_t)((int64_t)c->buf_refs[l] + d);
+    hi = hi - base > b->nlines * 64 ? b->nlines * 64 : hi - base;
+    end = (size_t)((hi + 63) / 64);
+    if (d > 0 && b->queue) {
+        for (l = (size_t)(lo / 64); l < end; l++) {
+            if (b->refs[l] == 0)
+                b->queue[l] = (uint8_t)c->id;
+            else if (b->queue[l] != c->id)
+                b->queue[l] = OWNCHK_BUF_MIXED;
+            b->refs[l]++;
+        }
+        return;
+    }
+    for (l = (size_t)(lo / 64); l < end; l++)
+        b->refs[l] = (uint32_t)((int64_t)b->refs[l] + d);
 }
 
 /* One more descriptor is the device's as of t. */
 static void ownchk_publish(struct ownchk *c, struct ownchk_slot *s, sim_ps_t t)
 {
+    if (s->state != OWNCHK_DEVICE) /* a tail lapping the ring takes no second ref */
+        ownchk_buf_ref(c, s, +1);
     s->state = OWNCHK_DEVICE;
-    ownchk_buf_ref(c, s, +1);
     c->published++;
     if (t > c->published_t)
         c->published_t = t;
@@ -81,14 +96,23 @@ void ownchk_init(struct ownchk *c, const struct host_mem *mem, ownchk_report_fn 
     c->mem = mem;
     c->report = report;
     c->ctx = ctx;
+    c->bufs = &c->own_bufs;
+    c->cq_log2 = NICTX_REG_CQ_LOG2_RESET;
+}
+
+static void ownchk_bufs_free(struct ownchk_bufs *b)
+{
+    free(b->refs);
+    free(b->queue);
+    b->refs = NULL;
+    b->queue = NULL;
 }
 
 void ownchk_destroy(struct ownchk *c)
 {
     free(c->slot);
-    free(c->buf_refs);
     c->slot = NULL;
-    c->buf_refs = NULL;
+    ownchk_bufs_free(&c->own_bufs);
 }
 
 static int ownchk_owner_proto(const struct ownchk *c)
@@ -103,20 +127,45 @@ static unsigned ownchk_phase(uint32_t pass) { return pass & 1u; }
 
 static void ownchk_enable(struct ownchk *c)
 {
-    free(c->buf_refs);
-    c->nlines = c->mem->size / 64;
-    c->buf_refs = calloc(c->nlines ? c->nlines : 1, sizeof(*c->buf_refs));
+    struct ownchk_bufs *b = c->bufs;
+
+    if (!b->refs) {
+        b->nlines = c->mem->size / 64;
+        b->refs = calloc(b->nlines ? b->nlines : 1, sizeof(*b->refs));
+        if (b->tagged && b->refs) {
+            b->queue = calloc(b->nlines ? b->nlines : 1, sizeof(*b->queue));
+            if (!b->queue)
+                ownchk_bufs_free(b); /* no memory: no buffer checks */
+        }
+    } else {
+        /* The device gives back the buffers of the ring it had. */
+        for (uint32_t i = 0; c->slot && i < c->nslot; i++)
+            if (c->slot[i].state == OWNCHK_DEVICE)
+                ownchk_buf_ref(c, &c->slot[i], -1);
+    }
     free(c->slot);
     c->size = 1u << c->ring_log2;
     c->slot = calloc(c->size, sizeof(*c->slot));
     if (!c->slot)
         c->size = 0; /* no memory: the checker stays off */
+    c->nslot = c->size;
     c->pub = c->done = 0;
     c->kick_vis = 0;
     c->wc_any = 0;
 }
 
 static void ownchk_reg(struct ownchk *c, uint32_t off, uint32_t v, sim_ps_t t);
+
+/* A register write by its register-page name `off`, reported as a write
+ * to BAR0 `shown` (the queue block's offset for queue q > 0). */
+static void ownchk_mmio_as(struct ownchk *c, uint32_t off, uint32_t shown, uint64_t val,
+                           unsigned len, sim_ps_t t)
+{
+    ownchk_access(c, "MWr BAR0", shown, len);
+    ownchk_reg(c, off, (uint32_t)val, t);
+    if (len == 8)
+        ownchk_reg(c, off + 4, (uint32_t)(val >> 32), t);
+}
 
 void ownchk_mmio(struct ownchk *c, uint32_t off, uint64_t val, unsigned len, sim_ps_t t)
 {
@@ -208,6 +257,24 @@ static void ownchk_reg(struct ownchk *c, uint32_t off, uint32_t v, sim_ps_t t)
     case NICTX_REG_PROTO:
         c->proto = v;
         break;
+    case NICTX_REG_CPL_MODE:
+        c->cpl_mode = v & NICTX_CPL_MODE_VALUE_MASK;
+        break;
+    case NICTX_REG_WB_ADDR_LO:
+        c->wb_addr = (c->wb_addr & ~0xffffffffull) | (v & ~3u);
+        break;
+    case NICTX_REG_WB_ADDR_HI:
+        c->wb_addr = (c->wb_addr & 0xffffffffull) | (uint64_t)v << 32;
+        break;
+    case NICTX_REG_CQ_BASE_LO:
+        c->cq_base = (c->cq_base & ~0xffffffffull) | (v & NICTX_CQ_BASE_LO_ADDR_MASK);
+        break;
+    case NICTX_REG_CQ_BASE_HI:
+        c->cq_base = (c->cq_base & 0xffffffffull) | (uint64_t)v << 32;
+        break;
+    case NICTX_REG_CQ_LOG2:
+        c->cq_log2 = v >= 3 && v <= 16 ? v : c->cq_log2; /* as the device checks */
+        break;
     case NICTX_REG_CTRL:
         /* Enabling starts the ring afresh.  A queue reset takes every
          * descriptor back from the device: the checker is off until the
@@ -275,7 +342,7 @@ void ownchk_store(struct ownchk *c, uint64_t addr, const void *data, unsigned le
                   sim_ps_t vis)
 {
     long i = ownchk_slot_of(c, addr);
-    unsigned at, k;
+    unsigned at, end;
     uint8_t b[16];
     struct ownchk_slot *s;
 
@@ -299,11 +366,12 @@ void ownchk_store(struct ownchk *c, uint64_t addr, const void *data, unsigned le
     memset(b, 0, sizeof(b));
     memcpy(b, &s->buf, 8);
     memcpy(b + 8, &s->len, 4);
-    memcpy(b + at, data, len < 16 - at ? len : 16 - at);
-    for (k = at; k < at + len && k < 16; k++) {
-        if (k < 8) { s->written |= W_ADDR; if (vis > s->addr_vis) s->addr_vis = vis; }
-        else if (k < 12) { s->written |= W_LEN; if (vis > s->len_vis) s->len_vis = vis; }
-        else s->written |= W_OWNER;
+    end = at + len < 16 ? at + len : 16;
+    memcpy(b + at, data, end - at);
+    if (end > at) { /* the fields bytes [at, end) fall in */
+        if (at < 8) { s->written |= W_ADDR; if (vis > s->addr_vis) s->addr_vis = vis; }
+        if (at < 12 && end > 8) { s->written |= W_LEN; if (vis > s->len_vis) s->len_vis = vis; }
+        if (end > 12) s->written |= W_OWNER;
     }
     memcpy(&s->buf, b, 8);
     {
@@ -321,23 +389,24 @@ void ownchk_store(struct ownchk *c, uint64_t addr, const void *data, unsigned le
 /* Does [addr, addr + len) touch a line of a device-owned buffer? */
 static int ownchk_buf_owned(const struct ownchk *c, uint64_t addr, size_t len)
 {
+    const struct ownchk_bufs *b = c->bufs;
     uint64_t base = c->mem->base, l, end;
 
-    if (!c->buf_refs || len == 0 || addr < base || addr - base >= c->nlines * 64)
+    if (!b->refs || len == 0 || addr < base || addr - base >= b->nlines * 64)
         return 0;
     end = (addr - base + len + 63) / 64;
-    for (l = (addr - base) / 64; l < end && l < c->nlines; l++)
-        if (c->buf_refs[l])
+    for (l = (addr - base) / 64; l < end && l < b->nlines; l++)
+        if (b->refs[l])
             return 1;
     return 0;
 }
 
-void ownchk_touch(struct ownchk *c, uint64_t addr, size_t len, sim_ps_t t)
+/* The CPU wrote [addr, addr + len) at t, on a line of a device-owned
+ * buffer: report the slot of c whose buffer it is, if one is.  1 if so. */
+static int ownchk_touch_slot(struct ownchk *c, uint64_t addr, size_t len, sim_ps_t t)
 {
     uint32_t j, n;
 
-    if (!ownchk_buf_owned(c, addr, len))
-        return;
     ownchk_access(c, "CPU write", addr, (unsigned)len);
     /* Which one: device-owned slots run from the oldest uncompleted one. */
     for (j = c->done, n = 0; n < c->size && c->slot[j].state == OWNCHK_DEVICE;
@@ -348,9 +417,16 @@ void ownchk_touch(struct ownchk *c, uint64_t addr, size_t len, sim_ps_t t)
                        "payload buffer of descriptor %u (0x%" PRIx64 ", %u B) written by the "
                        "CPU at %.1f ns while the device owns it: buffer reused before its "
                        "completion?", j, s->buf, s->len, ns(t));
-            return;
+            return 1;
         }
     }
+    return 0;
+}
+
+void ownchk_touch(struct ownchk *c, uint64_t addr, size_t len, sim_ps_t t)
+{
+    if (ownchk_buf_owned(c, addr, len))
+        ownchk_touch_slot(c, addr, len, t);
 }
 
 /* Producer order of slot i's current contents. */
@@ -454,5 +530,222 @@ void ownchk_head(struct ownchk *c, uint32_t head, sim_ps_t t)
         ownchk_buf_ref(c, &c->slot[c->done], -1);
         c->slot[c->done].state = OWNCHK_FREE;
         c->done = (c->done + 1) & (c->size - 1);
+    }
+}
+
+void ownchk_dev_write(struct ownchk *c, uint64_t addr, const void *data, unsigned len,
+                      sim_ps_t t)
+{
+    if (addr == c->wb_addr && c->wb_addr && len >= 4) {
+        uint32_t head;
+        memcpy(&head, data, 4);
+        ownchk_head(c, head, t);
+    } else if (c->cpl_mode == NICTX_CPL_MODE_DESC_WB && len == 4) {
+        long i = ownchk_slot_of(c, addr);
+        uint32_t w;
+        memcpy(&w, data, 4);
+        if (i >= 0 && (w & NICTX_DESC_DD)) /* the slot after the DD is the head */
+            ownchk_head(c, ((uint32_t)i + 1) & (c->size - 1), t);
+    } else if (c->cpl_mode == NICTX_CPL_MODE_CQ && len == 8 && addr >= c->cq_base &&
+               addr - c->cq_base < (uint64_t)NICTX_CQE_BYTES << c->cq_log2) {
+        uint64_t e;
+        memcpy(&e, data, 8);
+        ownchk_head(c, (uint32_t)(((e & NICTX_CQE_IDX_MASK) + 1) & (c->size - 1)), t);
+    }
+}
+
+/* ------------------------------------------------- one checker per queue */
+
+int ownchk_set_init(struct ownchk_set *s, unsigned n, const struct host_mem *mem,
+                    ownchk_report_fn report, void *ctx)
+{
+    memset(s, 0, sizeof(*s));
+    if (n == 0 || n > NICTX_Q_MAX)
+        return -1;
+    s->q = calloc(n, sizeof(*s->q));
+    s->route = calloc(3u * n, sizeof(*s->route));
+    if (!s->q || !s->route) {
+        free(s->q);
+        free(s->route);
+        s->q = NULL;
+        s->route = NULL;
+        return -1;
+    }
+    s->n = n;
+    s->bufs.tagged = n > 1;
+    for (unsigned i = 0; i < n; i++) {
+        ownchk_init(&s->q[i], mem, report, ctx);
+        s->q[i].id = i;
+        s->q[i].bufs = &s->bufs;
+    }
+    s->stale = 1;
+    return 0;
+}
+
+void ownchk_set_destroy(struct ownchk_set *s)
+{
+    for (unsigned i = 0; s->q && i < s->n; i++)
+        ownchk_destroy(&s->q[i]);
+    ownchk_bufs_free(&s->bufs);
+    free(s->q);
+    free(s->route);
+    s->q = NULL;
+    s->route = NULL;
+    s->n = 0;
+}
+
+/* The device-wide registers a checker follows. */
+static int ownchk_set_global(uint32_t off)
+{
+    return off == NICTX_REG_CTRL || off == NICTX_REG_PROTO || off == NICTX_REG_CPL_MODE;
+}
+
+void ownchk_set_mmio(struct ownchk_set *s, uint32_t off, uint64_t val, unsigned len,
+                     sim_ps_t t)
+{
+    unsigned q = 0;
+    uint32_t r = 0, name;
+    int qreg = txq_reg_decode(off, &q, &r);
+
+    if (s->n == 1) { /* queue 0 only, by its register-page names */
+        if (!qreg || q == 0)
+            ownchk_mmio(s->q, qreg ? txq_reg_legacy(r) : off, val, len, t);
+        return;
+    }
+    if (qreg) {
+        name = txq_reg_legacy(r);
+        if (q >= s->n || name == TXQ_REG_NONE)
+            return;
+        if (name != NICTX_REG_TAIL)
+            s->stale = 1;
+        ownchk_mmio_as(&s->q[q], name, off, val, len, t);
+    } else if (ownchk_set_global(off) || (len == 8 && ownchk_set_global(off + 4))) {
+        s->stale = 1;
+        for (q = 0; q < s->n; q++)
+            ownchk_mmio(&s->q[q], off, val, len, t);
+    }
+}
+
+void ownchk_set_mmio_read(struct ownchk_set *s, uint32_t off, uint32_t val, sim_ps_t t)
+{
+    unsigned q;
+    uint32_t r;
+
+    if (txq_reg_decode(off, &q, &r) && q < s->n && r == NICTX_QREG_HEAD)
+        ownchk_head(&s->q[q], val, t);
+}
+
+static int ownchk_route_cmp(const void *a, const void *b)
+{
+    const struct ownchk_route *x = a, *y = b;
+
+    return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* The table of where each queue's ring, CQ and writeback word are. */
+static void ownchk_set_build(struct ownchk_set *s)
+{
+    unsigned n = 0;
+
+    for (unsigned i = 0; i < s->n; i++) {
+        const struct ownchk *c = &s->q[i];
+        if (c->size)
+            s->route[n++] = (struct ownchk_route){
+                c->ring_base, c->ring_base + (uint64_t)c->size * NICTX_DESC_BYTES, i,
+                OWNCHK_ROUTE_RING};
+        if (c->cpl_mode == NICTX_CPL_MODE_CQ)
+            s->route[n++] = (struct ownchk_route){
+                c->cq_base, c->cq_base + ((uint64_t)NICTX_CQE_BYTES << c->cq_log2), i,
+                OWNCHK_ROUTE_CQ};
+        if (c->wb_addr)
+            s->route[n++] = (struct ownchk_route){c->wb_addr, c->wb_addr + 4, i,
+                                                  OWNCHK_ROUTE_WB};
+    }
+    qsort(s->route, n, sizeof(*s->route), ownchk_route_cmp);
+    s->nroute = n;
+    s->last = 0;
+    s->stale = 0;
+}
+
+/* The entry whose range holds addr, or NULL: the last one found, else a
+ * binary search (the latest entry starting at or before addr). */
+static const struct ownchk_route *ownchk_set_find(struct ownchk_set *s, uint64_t addr)
+{
+    const struct ownchk_route *e;
+    unsigned lo = 0, hi;
+
+    if (s->stale)
+        ownchk_set_build(s);
+    if (s->nroute == 0)
+        return NULL;
+    e = &s->route[s->last];
+    if (addr >= e->lo && addr < e->hi)
+        return e;
+    hi = s->nroute;
+    while (lo < hi) {
+        unsigned mid = lo + (hi - lo) / 2;
+        if (s->route[mid].lo <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0 || addr >= s->route[lo - 1].hi)
+        return NULL;
+    s->last = lo - 1;
+    return &s->route[lo - 1];
+}
+
+void ownchk_set_store_mq(struct ownchk_set *s, uint64_t addr, const void *data, unsigned len,
+                         sim_ps_t t, sim_ps_t vis)
+{
+    const struct ownchk_route *e = ownchk_set_find(s, addr);
+
+    if (e && e->what == OWNCHK_ROUTE_RING)
+        ownchk_store(&s->q[e->q], addr, data, len, t, vis);
+}
+
+void ownchk_set_desc_read_mq(struct ownchk_set *s, uint64_t addr, unsigned len, sim_ps_t t,
+                             const struct stbuf *const *sb, unsigned nsb)
+{
+    const struct ownchk_route *e = ownchk_set_find(s, addr);
+
+    if (e && e->what == OWNCHK_ROUTE_RING)
+        ownchk_desc_read(&s->q[e->q], addr, len, t, sb, nsb);
+}
+
+void ownchk_set_dev_write_mq(struct ownchk_set *s, uint64_t addr, const void *data,
+                             unsigned len, sim_ps_t t)
+{
+    const struct ownchk_route *e = ownchk_set_find(s, addr);
+
+    if (e)
+        ownchk_dev_write(&s->q[e->q], addr, data, len, t);
+}
+
+void ownchk_set_touch_mq(struct ownchk_set *s, uint64_t addr, size_t len, sim_ps_t t)
+{
+    const struct ownchk_bufs *b = &s->bufs;
+    uint64_t base = s->q[0].mem->base, l, end, seen = 0;
+
+    if (!b->refs || !b->queue || len == 0 || addr < base || addr - base >= b->nlines * 64)
+        return;
+    end = (addr - base + len + 63) / 64;
+    /* Each owned line names the queue whose buffer covers it: that queue's
+     * checker finds the slot (a line of several queues': every checker). */
+    for (l = (addr - base) / 64; l < end && l < b->nlines; l++) {
+        unsigned q = b->queue[l];
+        if (!b->refs[l])
+            continue;
+        if (q == OWNCHK_BUF_MIXED) {
+            for (q = 0; q < s->n; q++)
+                if (ownchk_touch_slot(&s->q[q], addr, len, t))
+                    return;
+            return;
+        }
+        if (q < s->n && !(seen & (1ull << q))) {
+            seen |= 1ull << q;
+            if (ownchk_touch_slot(&s->q[q], addr, len, t))
+                return;
+        }
     }
 }

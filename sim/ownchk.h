@@ -29,10 +29,26 @@
  *   wc_reordered, wc_merged, wc_torn   write-combining push out of order,
  *                         overwritten before it drained, or in pieces
  * The register writes the driver makes (ring base and size, protocol,
- * enable, queue reset) are snooped from the MMIO stream, as a bus analyser
- * would; enable starts every slot afresh (FREE), and a queue reset turns
- * the checker off until the next enable.
- * No global state; one checker per queue.
+ * enable, queue reset, completion mode, writeback and completion queue
+ * addresses) are snooped from the MMIO stream, as a bus analyser would;
+ * enable starts every slot afresh (FREE), and a queue reset turns the
+ * checker off until the next enable.
+ *
+ * One checker (struct ownchk) follows one queue; it reads its registers by
+ * queue 0's names of the register page (NICTX_REG_*).  A set (struct
+ * ownchk_set) holds one checker per queue in use and routes each event to
+ * its queue's checker: a register write by its queue block (txq_reg.h; the
+ * device-wide PROTO, CTRL and CPL_MODE go to every checker), a CPU store
+ * or a descriptor read by the ring it falls in, a device write by the
+ * queue's head writeback word, ring (DD) or completion queue (CQE), a
+ * payload write by the queue whose device-owned buffer covers the line.
+ * With one queue each event goes straight to the checker; with several an
+ * address is found by binary search in a table of the queues' rings,
+ * completion queues and writeback words (rebuilt after a configuration
+ * write), so no event scans the queues.  The BAR0 write-combining window
+ * is device-wide: its events go to queue 0's checker.
+ * Each report names its checker's queue.
+ * No global state.
  */
 #ifndef NICTX_OWNCHK_H
 #define NICTX_OWNCHK_H
@@ -44,11 +60,29 @@
 #include "simtime.h"
 #include "stbuf.h"
 
-/* Report one violation: kind (a static string), time, descriptor index
- * (-1: none), the access it was found on (a TLP such as "MWr BAR0+0x14 4 B",
- * or a CPU store), and a sentence with the likely cause. */
-typedef void (*ownchk_report_fn)(void *ctx, const char *kind, sim_ps_t t, long desc,
-                                 const char *access, const char *detail);
+/* Report one violation: the checker's queue, kind (a static string), time,
+ * descriptor index (-1: none), the access it was found on (a TLP such as
+ * "MWr BAR0 0x14 4 B", or a CPU store), and a sentence with the likely
+ * cause. */
+typedef void (*ownchk_report_fn)(void *ctx, unsigned queue, const char *kind, sim_ps_t t,
+                                 long desc, const char *access, const char *detail);
+
+/* Payload buffers the device owns, per 64 B line of host memory: how many
+ * device-owned buffers cover the line, so a CPU write can tell at once
+ * whether it hits one.  A checker has its own; the checkers of a set share
+ * the set's, which also keeps, per line, the queue whose buffers they are
+ * (OWNCHK_BUF_MIXED: several queues'). */
+#define OWNCHK_BUF_MIXED 0xFFu
+struct ownchk_bufs {
+    uint32_t *refs;         /* allocated at the first enable */
+    uint8_t *queue;         /* tagged only: the owners' queue */
+    size_t nlines;
+    int tagged;
+};
+
+/* The queue of a violation no queue made (the device's ERR, the root
+ * complex's refusals) in a run with several queues. */
+#define OWNCHK_QUEUE_NONE 0xFFFFFFFFu
 
 struct ownchk_slot {
     uint8_t state;          /* OWNCHK_FREE, _WRITTEN, _DEVICE */
@@ -68,6 +102,7 @@ struct ownchk {
     unsigned ring_log2;
     uint32_t size;          /* 0 until the queue is enabled */
     struct ownchk_slot *slot;
+    uint32_t nslot;         /* slots allocated (size is 0 while off) */
     uint32_t pub;           /* tail protocol: next slot a doorbell publishes */
     uint32_t done;          /* next slot to complete */
     uint32_t kick_slot;     /* owner: slot of the latest owner bit since the last kick */
@@ -78,18 +113,24 @@ struct ownchk {
     const char *acc_what;   /* the access being checked, for reports ... */
     uint64_t acc_addr;      /* ... formatted only when one is made */
     unsigned acc_len;
-    uint32_t *buf_refs;     /* per 64 B line of host memory: device-owned
-                               payload buffers covering it */
-    size_t nlines;
+    struct ownchk_bufs *bufs; /* own_bufs, or its set's */
+    struct ownchk_bufs own_bufs;
+    unsigned id;            /* its queue, in reports */
+    unsigned cpl_mode;      /* NICTX_CPL_MODE_* as programmed */
+    uint64_t wb_addr;       /* head writeback word (0: off) */
+    uint64_t cq_base;       /* completion queue (CPL_MODE CQ) */
+    unsigned cq_log2;
     uint64_t published;     /* descriptors handed to the device so far */
     sim_ps_t published_t;   /* when the latest was (non-decreasing) */
 };
 
+/* A checker of queue 0 on its own (ownchk_set_init makes a set's). */
 void ownchk_init(struct ownchk *c, const struct host_mem *mem, ownchk_report_fn report,
                  void *ctx);
 void ownchk_destroy(struct ownchk *c);
 
-/* An MMIO write of `len` bytes to BAR0 `off` left the CPU at t. */
+/* An MMIO write of `len` bytes to BAR0 `off` left the CPU at t; `off` is
+ * the register's name on the register page (NICTX_REG_*, queue 0's). */
 void ownchk_mmio(struct ownchk *c, uint32_t off, uint64_t val, unsigned len, sim_ps_t t);
 /* A CPU store to DMA memory, issued at t, visible at vis. */
 void ownchk_store(struct ownchk *c, uint64_t addr, const void *data, unsigned len, sim_ps_t t,
@@ -109,5 +150,91 @@ void ownchk_desc_read(struct ownchk *c, uint64_t addr, unsigned len, sim_ps_t t,
                       const struct stbuf *const *sb, unsigned nsb);
 /* The device wrote back head index `head` at t: slots before it are free. */
 void ownchk_head(struct ownchk *c, uint32_t head, sim_ps_t t);
+/* A device write [addr, addr + len) reached host memory at t: at the head
+ * writeback word, a DD in the ring (CPL_MODE DESC_WB) or a CQE (CPL_MODE
+ * CQ), it completes slots (ownchk_head); elsewhere nothing. */
+void ownchk_dev_write(struct ownchk *c, uint64_t addr, const void *data, unsigned len,
+                      sim_ps_t t);
+
+/* ------------------------------------------------- one checker per queue */
+
+enum { OWNCHK_ROUTE_RING, OWNCHK_ROUTE_CQ, OWNCHK_ROUTE_WB };
+
+/* Where a queue's ring, completion queue or writeback word is in memory. */
+struct ownchk_route {
+    uint64_t lo, hi;        /* [lo, hi) */
+    unsigned q, what;       /* queue, OWNCHK_ROUTE_* */
+};
+
+struct ownchk_set {
+    struct ownchk *q;       /* queue i's checker: q[i], i < n */
+    unsigned n;
+    struct ownchk_bufs bufs; /* shared by the n checkers */
+    struct ownchk_route *route; /* by lo; up to 3 a queue */
+    unsigned nroute;
+    unsigned last;          /* the entry found last (tried first) */
+    int stale;              /* a configuration write since the table was built */
+};
+
+/* n checkers (1..64), queue i's reporting queue i.  0, or -1: no memory. */
+int ownchk_set_init(struct ownchk_set *s, unsigned n, const struct host_mem *mem,
+                    ownchk_report_fn report, void *ctx);
+void ownchk_set_destroy(struct ownchk_set *s);
+
+/* An MMIO write left the CPU at t (any BAR0 offset: a queue block, the
+ * register page).  Reports name the offset written; with one queue, queue
+ * 0's block registers by their register-page name (as they always were). */
+void ownchk_set_mmio(struct ownchk_set *s, uint32_t off, uint64_t val, unsigned len,
+                     sim_ps_t t);
+/* The CPU read `val` from BAR0 `off` at t: a queue's HEAD completes slots. */
+void ownchk_set_mmio_read(struct ownchk_set *s, uint32_t off, uint32_t val, sim_ps_t t);
+
+/* Several queues: the route of an event (the inline calls below). */
+void ownchk_set_store_mq(struct ownchk_set *s, uint64_t addr, const void *data, unsigned len,
+                         sim_ps_t t, sim_ps_t vis);
+void ownchk_set_touch_mq(struct ownchk_set *s, uint64_t addr, size_t len, sim_ps_t t);
+void ownchk_set_desc_read_mq(struct ownchk_set *s, uint64_t addr, unsigned len, sim_ps_t t,
+                             const struct stbuf *const *sb, unsigned nsb);
+void ownchk_set_dev_write_mq(struct ownchk_set *s, uint64_t addr, const void *data,
+                             unsigned len, sim_ps_t t);
+
+/* As ownchk_store, _touch, _desc_read and _dev_write, for the queue whose
+ * ring (payload buffer, ring, ring / CQ / writeback word) the address is
+ * in. */
+static inline void ownchk_set_store(struct ownchk_set *s, uint64_t addr, const void *data,
+                                    unsigned len, sim_ps_t t, sim_ps_t vis)
+{
+    if (s->n == 1)
+        ownchk_store(s->q, addr, data, len, t, vis);
+    else
+        ownchk_set_store_mq(s, addr, data, len, t, vis);
+}
+
+static inline void ownchk_set_touch(struct ownchk_set *s, uint64_t addr, size_t len, sim_ps_t t)
+{
+    if (s->n == 1)
+        ownchk_touch(s->q, addr, len, t);
+    else
+        ownchk_set_touch_mq(s, addr, len, t);
+}
+
+static inline void ownchk_set_desc_read(struct ownchk_set *s, uint64_t addr, unsigned len,
+                                        sim_ps_t t, const struct stbuf *const *sb,
+                                        unsigned nsb)
+{
+    if (s->n == 1)
+        ownchk_desc_read(s->q, addr, len, t, sb, nsb);
+    else
+        ownchk_set_desc_read_mq(s, addr, len, t, sb, nsb);
+}
+
+static inline void ownchk_set_dev_write(struct ownchk_set *s, uint64_t addr, const void *data,
+                                        unsigned len, sim_ps_t t)
+{
+    if (s->n == 1)
+        ownchk_dev_write(s->q, addr, data, len, t);
+    else
+        ownchk_set_dev_write_mq(s, addr, data, len, t);
+}
 
 #endif /* NICTX_OWNCHK_H */

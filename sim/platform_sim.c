@@ -5,8 +5,8 @@
  * Each call charges the simulated CPU its cost (cpu.h) under its cause.
  * Stores to DMA memory land in host memory at once (the CPU sees its own
  * stores) and enter the CPU's store buffer (stbuf.h), which keeps them from
- * the device until they become visible; the ownership checker (ownchk.h)
- * sees each one with its visibility time.  MMIO writes become posted MWr
+ * the device until they become visible; the ownership checkers (ownchk.h,
+ * one per queue) see each one with its visibility time.  MMIO writes become posted MWr
  * TLPs that leave the CPU when the ordering model lets them (x86: after
  * every earlier store is visible; weak: at once); WC copies leave as the
  * TLPs their WC buffers drain into.  Barriers make the CPU wait until what
@@ -60,26 +60,29 @@ static void cpu_emit_wc(struct sim_cpu *c)
     stbuf_wc_collect(&c->stb, c->cpu.now);
     while ((w = stbuf_wc_peek(&c->stb)) != NULL) {
         sim_ps_t t = w->due > s->cpu_out_last ? w->due : s->cpu_out_last;
-        ownchk_wc_piece(&s->ck, (uint32_t)w->off, w->data, (unsigned)w->written, t);
+        ownchk_wc_piece(&s->ck.q[0], (uint32_t)w->off, w->data, (unsigned)w->written, t);
         cpu_send_mwr(s, (uint32_t)w->off, w->data, (unsigned)w->written, TLP_KIND_BF_WR, t);
         stbuf_wc_pop(&c->stb);
         cpu_posted(c, t);
     }
 }
 
-/* Tell the scoreboard what the checker saw handed to the device (tail
- * doorbells, owner bits): the start of each packet's doorbell-to-wire time. */
+/* Tell the scoreboard what queue 0's checker saw handed to the device
+ * (tail doorbells, owner bits): the start of each packet's doorbell-to-wire
+ * time. */
 static void cpu_sync_published(struct sim *s)
 {
-    if (s->ck.published != s->published) {
-        s->published = s->ck.published;
-        sb_note_published(s->sb, s->published, s->ck.published_t);
+    const struct ownchk *q0 = s->ck.q;
+
+    if (q0->published != s->published) {
+        s->published = q0->published;
+        sb_note_published(s->sb, s->published, q0->published_t);
     }
 }
 
 /* A queue reset (CTRL.RESET) clears every queue's TAIL in the device, so
  * queue q > 0's next doorbell publishes from slot 0: its mirror follows
- * the MMIO stream, as the checker does for queue 0. */
+ * the MMIO stream, as its checker does. */
 static void sim_queues_reset_seen(struct sim *s)
 {
     for (unsigned q = 1; q < s->nq; q++)
@@ -106,7 +109,7 @@ static void cpu_check_wc_fenced(struct sim_cpu *c)
     if (c->wc_unfenced) {
         c->wc_unfenced = 0;
         if (c->stb.nwc)
-            ownchk_wc_unfenced(&c->sim->ck, c->cpu.now);
+            ownchk_wc_unfenced(&c->sim->ck.q[0], c->cpu.now); /* the WC window: queue 0's */
     }
 }
 
@@ -146,9 +149,7 @@ static void mmio_write(struct platform *p, uint32_t off, uint64_t val, unsigned 
     unsigned q = 0;
     uint32_t r = 0;
     int qreg = txq_reg_decode(off, &q, &r);
-    /* The checker follows queue 0, by today's register names. */
-    if (!qreg || q == 0)
-        ownchk_mmio(&s->ck, qreg ? txq_reg_legacy(r) : off, val, len, t);
+    ownchk_set_mmio(&s->ck, off, val, len, t); /* queue q's checker, or all */
     cpu_sync_published(s);
     if (qreg && q > 0 && r == NICTX_QREG_TAIL)
         sim_queue_doorbell(s, q, (uint32_t)val, t);
@@ -181,7 +182,7 @@ void plat_mmio_copy_wc(struct platform *p, uint32_t off, const void *src, size_t
         uint64_t v;
         memcpy(&v, b + k, 8);
         if (stbuf_wc_store(&c->stb, off + (uint32_t)k, v, c->cpu.now))
-            ownchk_wc_merge(&p->sim->ck, off + (uint32_t)k, c->cpu.now);
+            ownchk_wc_merge(&p->sim->ck.q[0], off + (uint32_t)k, c->cpu.now);
         cpu_charge(&c->cpu, CPU_WC_COPY, c->cpu.costs.wc_store_ns);
     }
     cpu_emit_wc(c);
@@ -213,10 +214,7 @@ uint32_t plat_mmio_read32(struct platform *p, uint32_t off)
     while (c->mmio_waiting) /* only this CPU stalls */
         coro_yield(&c->co);
     cpu_wait_until(&c->cpu, c->mmio_t, CPU_MMIO_READ);
-    unsigned q;
-    uint32_t r;
-    if (txq_reg_decode(off, &q, &r) && q == 0 && r == NICTX_QREG_HEAD)
-        ownchk_head(&s->ck, c->mmio_value, c->cpu.now);
+    ownchk_set_mmio_read(&s->ck, off, c->mmio_value, c->cpu.now); /* a queue's HEAD */
     return c->mmio_value;
 }
 
@@ -243,7 +241,7 @@ static void cpu_store(struct platform *p, void *dst, const void *val, unsigned l
     /* A full store buffer stalls the CPU until its oldest entry drains. */
     cpu_wait_until(&c->cpu, stbuf_room_at(&c->stb, c->cpu.now), CPU_DRAIN);
     vis = stbuf_store(&c->stb, bus, dst, val, len, c->cpu.now);
-    ownchk_store(&s->ck, bus, val, len, c->cpu.now, vis);
+    ownchk_set_store(&s->ck, bus, val, len, c->cpu.now, vis);
     cpu_sync_published(s);
     cpu_charge(&c->cpu, CPU_DESC_WRITE, c->cpu.costs.store_ns);
     cpu_line(c, dst, len, 1);
@@ -279,7 +277,7 @@ void plat_cpu_touch(struct platform *p, const void *addr, size_t len, enum plat_
 
     cpu_enter(c, 0);
     if (how == PLAT_WRITE && bus)
-        ownchk_touch(&s->ck, bus, len, c->cpu.now);
+        ownchk_set_touch(&s->ck, bus, len, c->cpu.now);
     cpu_line(c, addr, len, how == PLAT_WRITE);
 }
 

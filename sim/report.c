@@ -7,6 +7,7 @@
 #include "bug_catalog.h"
 #include "fault.h"
 #include "json.h"
+#include "ownchk.h"
 
 static const char *clean_name(enum txq_clean_mode m)
 {
@@ -260,11 +261,14 @@ void report_text(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
     report_credit_stalls(f, "h2d", &r->h2d);
     report_credit_stalls(f, "d2h", &r->d2h);
     fprintf(f, "  violations        %zu\n", r->nviolations);
-    for (k = 0; k < r->nviolations && k < SIM_MAX_VIOLATIONS; k++)
-        fprintf(f, "    %s at %.3f us%s%s%s: %s\n", r->violations[k].kind,
-                (double)r->violations[k].time_ps / 1e6, r->violations[k].access[0] ? " [" : "",
-                r->violations[k].access, r->violations[k].access[0] ? "]" : "",
-                r->violations[k].detail);
+    for (k = 0; k < r->nviolations && k < SIM_MAX_VIOLATIONS; k++) {
+        const struct sim_violation *v = &r->violations[k];
+        char q[24] = ""; /* several queues: the queue whose checker found it */
+        if (r->nqueues > 1 && v->queue != OWNCHK_QUEUE_NONE)
+            snprintf(q, sizeof(q), " on queue %u", v->queue);
+        fprintf(f, "    %s at %.3f us%s%s%s%s: %s\n", v->kind, (double)v->time_ps / 1e6, q,
+                v->access[0] ? " [" : "", v->access, v->access[0] ? "]" : "", v->detail);
+    }
     if (r->nviolations > SIM_MAX_VIOLATIONS)
         fprintf(f, "    ... %zu more\n", r->nviolations - SIM_MAX_VIOLATIONS);
     fprintf(f, "  simulator         %.2f s wall, %s sim pkts/s, %" PRIu64 " cycles evaluated, %"
@@ -551,7 +555,10 @@ int report_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
         json_obj_begin(&j, NULL);
         json_str(&j, "kind", r->violations[k].kind);
         json_u64(&j, "time_ps", r->violations[k].time_ps);
-        json_u64(&j, "queue", r->violations[k].queue);
+        if (r->violations[k].queue != OWNCHK_QUEUE_NONE)
+            json_u64(&j, "queue", r->violations[k].queue);
+        else /* device-wide, with several queues */
+            json_null(&j, "queue");
         if (r->violations[k].desc >= 0)
             json_u64(&j, "desc", (uint64_t)r->violations[k].desc);
         else

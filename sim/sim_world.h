@@ -87,7 +87,7 @@ struct sim {
     struct host_mem mem;
     struct sim_cpu cpus[SIM_MAX_CPUS];
     unsigned ncpu;
-    struct ownchk ck;      /* descriptor ownership ground truth */
+    struct ownchk_set ck;  /* descriptor ownership ground truth: a checker a queue */
     struct cl_model cl;    /* cache lines shared by the CPUs and the device */
     int cl_up;
 #define SIM_CL_SNAP 8
@@ -142,7 +142,8 @@ struct sim {
                               start plus its wire time (bytes, FCS, preamble, IFG) */
     uint64_t engine_beats;
 
-    /* descriptors handed to the device (ownchk's count, for the scoreboard) */
+    /* descriptors handed to the device (queue 0's checker's count, for the
+     * scoreboard) */
     uint64_t published;
     uint64_t rd_stall_cycles; /* device counters, read after the run */
     uint64_t not_owned, wc_used, wc_dropped;
@@ -182,9 +183,10 @@ void sim_cpu_send(struct sim *s, const struct tlp *t, sim_ps_t at);
 uint32_t sim_reg_read(struct sim *s, uint32_t off);
 void sim_violation(struct sim *s, const char *kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-/* ownchk's report callback: kind, time, descriptor (-1: none), access, detail. */
-void sim_violation_at(void *s, const char *kind, sim_ps_t t, long desc, const char *access,
-                      const char *detail);
+/* ownchk's report callback: queue (OWNCHK_QUEUE_NONE: none), kind, time,
+ * descriptor (-1: none), access, detail. */
+void sim_violation_at(void *s, unsigned queue, const char *kind, sim_ps_t t, long desc,
+                      const char *access, const char *detail);
 
 /* dev_port.c: one device clock; 1 if the device is quiescent after it
  * (idle or waiting, no beat moved), and then s->dev_idle says which and
@@ -200,7 +202,7 @@ void sim_cpu_flush_wc(struct sim_cpu *c); /* send WC lines drained by its clock 
 struct txq *sim_txq(struct sim *s, unsigned q);
 struct pktgen *sim_pg(struct sim *s, unsigned q);
 /* platform_sim.c: a TAIL write to queue q > 0 at t, for its scoreboard
- * stamps (queue 0's go through the ownership checker). */
+ * stamps (queue 0's go through its ownership checker). */
 void sim_queue_doorbell(struct sim *s, unsigned q, uint32_t tail, sim_ps_t t);
 
 /* cpu_sched.c */

@@ -2,7 +2,10 @@
 /*
  * test_ownchk.c - the ownership checker (sim/ownchk.h) on hand-made event
  * sequences: each rule fires on the sequence that breaks it, names the
- * descriptor, and stays silent on the correct sequence next to it.
+ * descriptor, and stays silent on the correct sequence next to it; a set
+ * of checkers (one per queue) sends each event to its queue's checker, by
+ * queue block, ring, completion write and buffer line, and each report
+ * names its queue.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +17,7 @@
 
 #include "nictx_hw.h"
 #include "ownchk.h"
+#include "txq_reg.h"
 
 #define NS 1000ull
 #define BASE 0x100000000ull
@@ -29,11 +33,12 @@ struct fx {
     long desc[16];
 };
 
-static void report(void *ctx, const char *kind, sim_ps_t t, long desc, const char *access,
-                   const char *detail)
+static void report(void *ctx, unsigned queue, const char *kind, sim_ps_t t, long desc,
+                   const char *access, const char *detail)
 {
     struct fx *f = ctx;
     (void)t;
+    assert_int_equal(queue, 0);
     (void)access;
     assert_non_null(detail);
     if (f->n < 16) {
@@ -227,6 +232,213 @@ static void test_ownchk_buffer_overwrite(void **state)
     assert_int_equal(f->n, 1);
 }
 
+/* ---- a set: one checker per queue ----------------------------------------- */
+
+#define SQ 3 /* queues */
+
+struct sfx {
+    struct host_mem mem;
+    struct ownchk_set s;
+    struct stbuf sb;
+    uint64_t ring[SQ];  /* 8-slot rings */
+    uint64_t cq[SQ];    /* 8-entry CQs */
+    uint64_t wb[SQ];    /* head writeback words */
+    uint64_t buf;       /* a 64 B line: queue 1's buffer, then queue 2's too */
+    unsigned n;
+    const char *kind[16];
+    unsigned queue[16];
+    long desc[16];
+};
+
+static void sreport(void *ctx, unsigned queue, const char *kind, sim_ps_t t, long desc,
+                    const char *access, const char *detail)
+{
+    struct sfx *f = ctx;
+    (void)t;
+    (void)access;
+    assert_non_null(detail);
+    if (f->n < 16) {
+        f->kind[f->n] = kind;
+        f->queue[f->n] = queue;
+        f->desc[f->n] = desc;
+    }
+    f->n++;
+}
+
+static int ssetup(void **state)
+{
+    static struct sfx f;
+    struct stbuf_cfg bc;
+
+    memset(&f, 0, sizeof(f));
+    assert_int_equal(host_mem_init(&f.mem, BASE, 1 << 16), 0);
+    for (unsigned q = 0; q < SQ; q++) {
+        assert_non_null(host_mem_alloc(&f.mem, 8 * NICTX_DESC_BYTES, 128, &f.ring[q]));
+        assert_non_null(host_mem_alloc(&f.mem, 8 * NICTX_CQE_BYTES, 64, &f.cq[q]));
+        assert_non_null(host_mem_alloc(&f.mem, 64, 64, &f.wb[q]));
+    }
+    assert_non_null(host_mem_alloc(&f.mem, 64, 64, &f.buf));
+    memset(&bc, 0, sizeof(bc));
+    bc.window = 8;
+    bc.capacity = 8;
+    assert_int_equal(stbuf_init(&f.sb, &bc), 0);
+    assert_int_equal(ownchk_set_init(&f.s, SQ, &f.mem, sreport, &f), 0);
+    *state = &f;
+    return 0;
+}
+
+static int steardown(void **state)
+{
+    struct sfx *f = *state;
+    ownchk_set_destroy(&f->s);
+    stbuf_destroy(&f->sb);
+    host_mem_destroy(&f->mem);
+    return 0;
+}
+
+/* The probe as the driver writes it: each queue's block (CQ_BASE in two
+ * 4-byte writes), the device-wide PROTO and CPL_MODE, then CTRL.ENABLE. */
+static void sprobe(struct sfx *f, unsigned proto, unsigned cpl_mode)
+{
+    for (unsigned q = 0; q < SQ; q++) {
+        ownchk_set_mmio(&f->s, txq_reg(q, NICTX_QREG_RING_BASE_LO), f->ring[q], 8, 0);
+        ownchk_set_mmio(&f->s, txq_reg(q, NICTX_QREG_RING_LOG2), 3, 4, 0);
+        ownchk_set_mmio(&f->s, txq_reg(q, NICTX_QREG_WB_ADDR_LO), f->wb[q], 8, 0);
+        ownchk_set_mmio(&f->s, txq_reg(q, NICTX_QREG_CQ_BASE_LO), (uint32_t)f->cq[q], 4, 0);
+        ownchk_set_mmio(&f->s, txq_reg(q, NICTX_QREG_CQ_BASE_HI), f->cq[q] >> 32, 4, 0);
+        ownchk_set_mmio(&f->s, txq_reg(q, NICTX_QREG_CQ_LOG2), 3, 4, 0);
+    }
+    ownchk_set_mmio(&f->s, NICTX_REG_PROTO, proto, 4, 0);
+    ownchk_set_mmio(&f->s, NICTX_REG_CPL_MODE, cpl_mode, 4, 0);
+    ownchk_set_mmio(&f->s, NICTX_REG_CTRL, NICTX_CTRL_ENABLE, 4, 0);
+}
+
+/* Queue q's descriptor i: body (buffer `buf`, length len) at t, visible at vis. */
+static void sbody(struct sfx *f, unsigned q, unsigned i, uint64_t buf, unsigned len, sim_ps_t t,
+                  sim_ps_t vis)
+{
+    uint64_t a = f->ring[q] + (uint64_t)i * NICTX_DESC_BYTES;
+    uint32_t l = len;
+    ownchk_set_store(&f->s, a, &buf, 8, t, vis);
+    ownchk_set_store(&f->s, a + 8, &l, 4, t, vis);
+}
+
+static void stail(struct sfx *f, unsigned q, uint32_t v, sim_ps_t t)
+{
+    ownchk_set_mmio(&f->s, txq_reg(q, NICTX_QREG_TAIL), v, 4, t);
+}
+
+/* A tail doorbell before the body is visible, on queue 2 only: named on
+ * queue 2; queues 0 and 1, written in order, stay silent. */
+static void test_ownchk_set_tail_per_queue(void **state)
+{
+    struct sfx *f = *state;
+    sprobe(f, NICTX_PROTO_TAIL, NICTX_CPL_MODE_HEAD_WB);
+    for (unsigned q = 0; q < SQ; q++)
+        sbody(f, q, 0, f->buf, 60, 1 * NS, q == 2 ? 9 * NS : 2 * NS);
+    for (unsigned q = 0; q < SQ; q++)
+        stail(f, q, 1, 5 * NS);
+    assert_int_equal(f->n, 1);
+    assert_string_equal(f->kind[0], "doorbell_before_desc");
+    assert_int_equal(f->queue[0], 2);
+    assert_int_equal(f->desc[0], 0);
+    for (unsigned q = 0; q < SQ; q++)
+        assert_int_equal(f->s.q[q].published, 1);
+}
+
+/* The owner protocol on several queues (PROTO is device-wide): an owner
+ * bit visible before its body on queue 1, and queue 1's kick before it. */
+static void test_ownchk_set_owner_per_queue(void **state)
+{
+    struct sfx *f = *state;
+    uint32_t w = NICTX_DESC_OWNER;
+
+    sprobe(f, NICTX_PROTO_OWNER, NICTX_CPL_MODE_HEAD_WB);
+    sbody(f, 0, 0, f->buf, 60, 1 * NS, 2 * NS);
+    ownchk_set_store(&f->s, f->ring[0] + 12, &w, 4, 3 * NS, 3 * NS);
+    sbody(f, 1, 0, f->buf, 60, 1 * NS, 6 * NS);
+    ownchk_set_store(&f->s, f->ring[1] + 12, &w, 4, 3 * NS, 4 * NS);
+    stail(f, 0, 1, 5 * NS);
+    stail(f, 1, 1, 3 * NS + 500); /* before queue 1's owner bit is visible */
+    assert_int_equal(f->n, 2);
+    assert_string_equal(f->kind[0], "owner_before_body");
+    assert_int_equal(f->queue[0], 1);
+    assert_string_equal(f->kind[1], "doorbell_before_owner");
+    assert_int_equal(f->queue[1], 1);
+}
+
+/* Each queue's slots are freed by its own completion write: its head
+ * writeback word, its CQE, or a DD in its ring; a HEAD read of its
+ * block.  Another queue's completion frees none of them. */
+static void test_ownchk_set_completions_per_queue(void **state)
+{
+    static const unsigned modes[] = {NICTX_CPL_MODE_HEAD_WB, NICTX_CPL_MODE_CQ,
+                                     NICTX_CPL_MODE_DESC_WB, 3 /* HEAD register reads */};
+    struct sfx *f = *state;
+
+    for (unsigned m = 0; m < 4; m++) {
+        uint32_t head = 1, dd = NICTX_DESC_DD;
+        uint64_t cqe = 0; /* descriptor 0 completed */
+        ownchk_set_destroy(&f->s);
+        assert_int_equal(ownchk_set_init(&f->s, SQ, &f->mem, sreport, f), 0);
+        f->n = 0;
+        sprobe(f, NICTX_PROTO_TAIL, m < 3 ? modes[m] : NICTX_CPL_MODE_HEAD_WB);
+        for (unsigned q = 0; q < SQ; q++) {
+            sbody(f, q, 0, f->buf, 60, 1 * NS, 1 * NS);
+            stail(f, q, 1, 2 * NS);
+        }
+        /* Queue 1's completion: the wrong queue's address would free
+         * queue 0's or 2's slot instead. */
+        if (m == 0)
+            ownchk_set_dev_write(&f->s, f->wb[1], &head, 4, 3 * NS);
+        else if (m == 1)
+            ownchk_set_dev_write(&f->s, f->cq[1], &cqe, 8, 3 * NS);
+        else if (m == 2)
+            ownchk_set_dev_write(&f->s, f->ring[1] + 12, &dd, 4, 3 * NS);
+        else
+            ownchk_set_mmio_read(&f->s, txq_reg(1, NICTX_QREG_HEAD), 1, 3 * NS);
+        for (unsigned q = 0; q < SQ; q++)
+            sbody(f, q, 0, f->buf, 60, 4 * NS, 4 * NS);
+        /* Queue 0 and 2 still own slot 0 (two stores each): desc_reuse. */
+        assert_int_equal(f->n, 4);
+        for (unsigned k = 0; k < 4; k++) {
+            assert_string_equal(f->kind[k], "desc_reuse");
+            assert_int_not_equal(f->queue[k], 1);
+        }
+    }
+}
+
+/* A payload line that only queue 1's buffer covers, then both queue 1's
+ * and queue 2's: a CPU write to it is named for the queue whose
+ * descriptor owns the bytes written. */
+static void test_ownchk_set_buffers_per_queue(void **state)
+{
+    struct sfx *f = *state;
+    uint32_t head = 1;
+
+    sprobe(f, NICTX_PROTO_TAIL, NICTX_CPL_MODE_HEAD_WB);
+    ownchk_set_touch(&f->s, f->buf, 64, 0); /* nobody's yet: fine */
+    sbody(f, 1, 0, f->buf, 32, 1 * NS, 1 * NS);
+    stail(f, 1, 1, 2 * NS);
+    ownchk_set_touch(&f->s, f->buf + 40, 8, 3 * NS); /* queue 1's line, not its bytes */
+    assert_int_equal(f->n, 0);
+    ownchk_set_touch(&f->s, f->buf + 8, 8, 3 * NS);
+    assert_int_equal(f->n, 1);
+    assert_string_equal(f->kind[0], "buf_overwrite");
+    assert_int_equal(f->queue[0], 1);
+    sbody(f, 2, 0, f->buf + 32, 32, 4 * NS, 4 * NS); /* the line is both queues' now */
+    stail(f, 2, 1, 5 * NS);
+    ownchk_set_touch(&f->s, f->buf + 40, 8, 6 * NS);
+    assert_int_equal(f->n, 2);
+    assert_int_equal(f->queue[1], 2);
+    ownchk_set_dev_write(&f->s, f->wb[2], &head, 4, 7 * NS); /* queue 2's done */
+    ownchk_set_touch(&f->s, f->buf + 40, 8, 8 * NS);
+    assert_int_equal(f->n, 2);
+    ownchk_set_touch(&f->s, f->buf, 8, 8 * NS); /* queue 1's still */
+    assert_int_equal(f->n, 3);
+    assert_int_equal(f->queue[2], 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -238,6 +450,11 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_ownchk_wrong_phase_on_second_pass, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ownchk_bad_contents, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ownchk_buffer_overwrite, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ownchk_set_tail_per_queue, ssetup, steardown),
+        cmocka_unit_test_setup_teardown(test_ownchk_set_owner_per_queue, ssetup, steardown),
+        cmocka_unit_test_setup_teardown(test_ownchk_set_completions_per_queue, ssetup,
+                                        steardown),
+        cmocka_unit_test_setup_teardown(test_ownchk_set_buffers_per_queue, ssetup, steardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,7 +4,10 @@
  * under both store orderings, what barrier placements cost, and the
  * catalogue of broken drivers (sim/bug_catalog.h), each of which must be
  * named by its diagnostic without hanging while the correct driver passes
- * the same scenario.  Runs the whole simulator with the Verilated engine.
+ * the same scenario; with several queues, a checker per queue: a broken
+ * driver is named on every queue it bites, and correct drivers on 4 and 16
+ * queues run clean in every completion mode.  Runs the whole simulator
+ * with the Verilated engine.
  */
 #include <inttypes.h>
 #include <setjmp.h>
@@ -19,6 +22,7 @@
 #include "bug_catalog.h"
 #include "harness.h"
 #include "nictx_hw.h"
+#include "report.h"
 
 static void base_cfg(struct sim_cfg *cfg, enum txq_proto p, enum stbuf_order o)
 {
@@ -229,6 +233,139 @@ static void test_ownership_bug_catalogue(void **state)
     }
 }
 
+/* ---- several queues: one checker per queue ------------------------------ */
+
+/* The run's text table or JSON (the caller frees it). */
+static char *report_of(const struct sim_cfg *cfg, const struct sim_result *r, int json)
+{
+    FILE *f = tmpfile();
+    long n;
+    char *buf;
+
+    assert_non_null(f);
+    if (json)
+        assert_int_equal(report_json(f, cfg, r, 1, "", "rtl"), 0);
+    else
+        report_text(f, cfg, r, 1, "");
+    n = ftell(f);
+    assert_true(n > 0);
+    rewind(f);
+    buf = test_malloc((size_t)n + 1);
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* A broken driver on every one of 4 queues (tail protocol, the only one
+ * several queues take today): its diagnostic is reported for each queue,
+ * each report names its queue (the table says "on queue q", the JSON
+ * "queue": q), and a queue's doorbell is its own block's TAIL. */
+static void test_ownership_queues_each_named(void **state)
+{
+    static const struct {
+        enum drv_bug bug;
+        enum stbuf_order ordering;
+        unsigned pkt_size;
+        const char *expect;
+    } bugs[] = {
+        {DRV_BUG_NO_WMB_DOORBELL, STBUF_WEAK, 64, "doorbell_before_desc"},
+        /* 1518 B frames: the wire is the bound, so the slot and the buffer
+         * the bug reuses are still the device's when it bites */
+        {DRV_BUG_DESC_REUSE, STBUF_X86, 1518, "desc_reuse"},
+        {DRV_BUG_BUF_OVERWRITE, STBUF_X86, 1518, "buf_overwrite"},
+        {DRV_BUG_ZERO_LEN, STBUF_X86, 64, "desc_zero_len"},
+    };
+    const unsigned nq = 4;
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(bugs) / sizeof(bugs[0]); i++) {
+        struct sim_cfg cfg;
+        struct sim_result r;
+        unsigned seen = 0;
+        char *text, *json;
+
+        base_cfg(&cfg, TXQ_PROTO_TAIL, bugs[i].ordering);
+        cfg.queues = nq;
+        cfg.packets = 400 * nq;
+        cfg.pkt_size = cfg.pkt_size_max = bugs[i].pkt_size;
+        cfg.burst = 8;
+        cfg.bug = bugs[i].bug;
+        cfg.bug_at = 100;
+        print_message("%u queues, %s\n", nq, bugs[i].expect);
+        run(&cfg, &r, 1);
+        assert_true(r.stopped_by_violation);
+        for (size_t k = 0; k < r.nviolations && k < SIM_MAX_VIOLATIONS; k++) {
+            const struct sim_violation *v = &r.violations[k];
+            if (strcmp(v->kind, bugs[i].expect) != 0)
+                continue;
+            assert_true(v->queue < nq);
+            seen |= 1u << v->queue;
+            if (bugs[i].bug == DRV_BUG_NO_WMB_DOORBELL) { /* found on queue q's TAIL */
+                char at[32];
+                snprintf(at, sizeof(at), "MWr BAR0 0x%x 4 B",
+                         (unsigned)NICTX_REG_Q(v->queue, NICTX_QREG_TAIL));
+                assert_string_equal(v->access, at);
+            }
+        }
+        if (seen != (1u << nq) - 1)
+            fail_msg("%s: reported for queues 0x%x of 0x%x", bugs[i].expect, seen,
+                     (1u << nq) - 1);
+        text = report_of(&cfg, &r, 0);
+        json = report_of(&cfg, &r, 1);
+        for (unsigned q = 0; q < nq; q++) {
+            char want[64];
+            snprintf(want, sizeof(want), "%s at", bugs[i].expect);
+            assert_non_null(strstr(text, want));
+            snprintf(want, sizeof(want), " on queue %u [", q);
+            if (!strstr(text, want))
+                fail_msg("%s: the table does not name queue %u:\n%s", bugs[i].expect, q, text);
+            snprintf(want, sizeof(want), "\"queue\": %u,", q);
+            if (!strstr(json, want))
+                fail_msg("%s: the JSON does not name queue %u", bugs[i].expect, q);
+        }
+        if (bugs[i].bug == DRV_BUG_ZERO_LEN) /* ERR is the device's: no queue */
+            assert_non_null(strstr(json, "\"kind\": \"device_error\""));
+        if (has_violation(&r, "device_error"))
+            assert_non_null(strstr(json, "\"queue\": null"));
+        test_free(text);
+        test_free(json);
+    }
+}
+
+/* Correct drivers on 4 and 16 queues, each completion mode, both store
+ * orderings: no violation (each queue's checker frees its slots on its own
+ * queue's head writeback, DDs, CQEs or HEAD reads), every frame checked. */
+static void test_ownership_queues_correct_clean(void **state)
+{
+    static const enum txq_clean_mode modes[] = {TXQ_CLEAN_HEAD_WB, TXQ_CLEAN_DESC_WB,
+                                                TXQ_CLEAN_CQ, TXQ_CLEAN_HEAD_MMIO};
+    static const unsigned nqs[] = {4, 16};
+
+    (void)state;
+    for (size_t n = 0; n < 2; n++)
+        for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++)
+            for (unsigned o = STBUF_X86; o <= STBUF_WEAK; o++) {
+                struct sim_cfg cfg;
+                struct sim_result r;
+                base_cfg(&cfg, TXQ_PROTO_TAIL, o);
+                cfg.queues = nqs[n];
+                cfg.packets = 600 * nqs[n]; /* each queue's ring of 256 wraps */
+                cfg.clean = modes[m];
+                if (modes[m] == TXQ_CLEAN_HEAD_MMIO) /* as --completion mmio --wb-thresh 0 */
+                    cfg.wb_thresh = 0;
+                run(&cfg, &r, 0);
+                if (r.nviolations)
+                    fail_msg("%u queues, clean %d, ordering %u: %s on queue %u: %s", nqs[n],
+                             (int)modes[m], o, r.violations[0].kind, r.violations[0].queue,
+                             r.violations[0].detail);
+                assert_int_equal(r.sb.checked, cfg.packets);
+                assert_int_equal(r.sb.lost, 0);
+                assert_int_equal(r.sb.corrupted, 0);
+                assert_int_equal(r.dev_err, 0);
+            }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -238,6 +375,8 @@ int main(void)
         cmocka_unit_test(test_ownership_wc_saves_desc_reads),
         cmocka_unit_test(test_ownership_wc_blocks_used_or_dropped),
         cmocka_unit_test(test_ownership_bug_catalogue),
+        cmocka_unit_test(test_ownership_queues_each_named),
+        cmocka_unit_test(test_ownership_queues_correct_clean),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
