@@ -87,6 +87,7 @@ static void ownchk_publish(struct ownchk *c, struct ownchk_slot *s, sim_ps_t t)
     c->published++;
     if (t > c->published_t)
         c->published_t = t;
+    *c->pub_moved |= 1ull << c->id;
 }
 
 void ownchk_init(struct ownchk *c, const struct host_mem *mem, ownchk_report_fn report,
@@ -97,6 +98,7 @@ void ownchk_init(struct ownchk *c, const struct host_mem *mem, ownchk_report_fn 
     c->report = report;
     c->ctx = ctx;
     c->bufs = &c->own_bufs;
+    c->pub_moved = &c->own_pub_moved;
     c->cq_log2 = NICTX_REG_CQ_LOG2_RESET;
 }
 
@@ -577,6 +579,7 @@ int ownchk_set_init(struct ownchk_set *s, unsigned n, const struct host_mem *mem
         ownchk_init(&s->q[i], mem, report, ctx);
         s->q[i].id = i;
         s->q[i].bufs = &s->bufs;
+        s->q[i].pub_moved = &s->pub_moved;
     }
     s->stale = 1;
     return 0;

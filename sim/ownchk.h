@@ -122,6 +122,8 @@ struct ownchk {
     unsigned cq_log2;
     uint64_t published;     /* descriptors handed to the device so far */
     sim_ps_t published_t;   /* when the latest was (non-decreasing) */
+    uint64_t *pub_moved;    /* bit id set when published moves: own_pub_moved, or its set's */
+    uint64_t own_pub_moved;
 };
 
 /* A checker of queue 0 on its own (ownchk_set_init makes a set's). */
@@ -174,6 +176,7 @@ struct ownchk_set {
     unsigned nroute;
     unsigned last;          /* the entry found last (tried first) */
     int stale;              /* a configuration write since the table was built */
+    uint64_t pub_moved;     /* bit q: queue q's `published` moved (the caller clears it) */
 };
 
 /* n checkers (1..64), queue i's reporting queue i.  0, or -1: no memory. */

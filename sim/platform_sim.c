@@ -67,38 +67,25 @@ static void cpu_emit_wc(struct sim_cpu *c)
     }
 }
 
-/* Tell the scoreboard what queue 0's checker saw handed to the device
- * (tail doorbells, owner bits): the start of each packet's doorbell-to-wire
- * time. */
+/* Tell the scoreboard what each queue's checker saw handed to the device
+ * (tail doorbells, owner bits), for the queues whose count moved: the start
+ * of each packet's doorbell-to-wire time. */
 static void cpu_sync_published(struct sim *s)
 {
-    const struct ownchk *q0 = s->ck.q;
+    uint64_t m = s->ck.pub_moved;
 
-    if (q0->published != s->published) {
-        s->published = q0->published;
-        sb_note_published(s->sb, s->published, q0->published_t);
+    s->ck.pub_moved = 0;
+    while (m) {
+        unsigned q = (unsigned)__builtin_ctzll(m);
+        const struct ownchk *k = &s->ck.q[q];
+        uint64_t *mirror = q ? &s->xq[q - 1].published : &s->published;
+
+        m &= m - 1;
+        if (k->published != *mirror) {
+            *mirror = k->published;
+            sb_note_published_q(s->sb, q, *mirror, k->published_t);
+        }
     }
-}
-
-/* A queue reset (CTRL.RESET) clears every queue's TAIL in the device, so
- * queue q > 0's next doorbell publishes from slot 0: its mirror follows
- * the MMIO stream, as its checker does. */
-static void sim_queues_reset_seen(struct sim *s)
-{
-    for (unsigned q = 1; q < s->nq; q++)
-        s->xq[q - 1].tail = 0;
-}
-
-void sim_queue_doorbell(struct sim *s, unsigned q, uint32_t tail, sim_ps_t t)
-{
-    struct sim_queue *x;
-
-    if (q >= s->nq)
-        return;
-    x = &s->xq[q - 1];
-    x->published += (tail - x->tail) & x->txq.mask;
-    x->tail = tail;
-    sb_note_published_q(s->sb, q, x->published, t);
 }
 
 /* A WC copy must be fenced before the driver does anything else: any
@@ -151,10 +138,6 @@ static void mmio_write(struct platform *p, uint32_t off, uint64_t val, unsigned 
     int qreg = txq_reg_decode(off, &q, &r);
     ownchk_set_mmio(&s->ck, off, val, len, t); /* queue q's checker, or all */
     cpu_sync_published(s);
-    if (qreg && q > 0 && r == NICTX_QREG_TAIL)
-        sim_queue_doorbell(s, q, (uint32_t)val, t);
-    else if (!qreg && off == NICTX_REG_CTRL && (val & NICTX_CTRL_RESET))
-        sim_queues_reset_seen(s);
     cpu_posted(c, t);
     cpu_send_mwr(s, off, &val, len, qreg && r == NICTX_QREG_TAIL ? TLP_KIND_DOORBELL
                                                                   : TLP_KIND_MMIO_WR, t);

@@ -73,8 +73,7 @@ struct sim_queue {
     struct txq_cfg tc;
     struct pktgen_cfg pc;
     int txq_up, pg_up;
-    uint32_t tail;           /* the latest TAIL its doorbells wrote */
-    uint64_t published;      /* descriptors they handed to the device */
+    uint64_t published;      /* descriptors its checker saw handed to the device */
 };
 
 /* MMIO read tags: CPU i uses (i + 1) << 6 | seq; the harness 0 | seq. */
@@ -203,7 +202,6 @@ struct txq *sim_txq(struct sim *s, unsigned q);
 struct pktgen *sim_pg(struct sim *s, unsigned q);
 /* platform_sim.c: a TAIL write to queue q > 0 at t, for its scoreboard
  * stamps (queue 0's go through its ownership checker). */
-void sim_queue_doorbell(struct sim *s, unsigned q, uint32_t tail, sim_ps_t t);
 
 /* cpu_sched.c */
 int sim_cpus_init(struct sim *s, const struct stbuf_cfg *bc);  /* 0 or -1 */

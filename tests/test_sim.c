@@ -1173,6 +1173,9 @@ static void test_sim_queues_owner(void **state)
     assert_int_equal(r.sb.checked, cfg.packets);
     assert_int_equal(r.nviolations, 0);
     assert_true(r.not_owned > 0);
+    /* every frame's latency stamp from its queue's checker: published
+     * (owner bit visible) before it left */
+    assert_int_equal(r.sb.unpublished, 0);
     sim_destroy(s);
 }
 
