@@ -269,8 +269,9 @@ $(BUILD)/tests/test_$(1): $(call obj,tests/test_$(1).c $(T_$(1)))
 endef
 $(foreach t,$(UNIT_TESTS),$(eval $(call unit_test,$(t))))
 
+# (tests/report_capture.c: a run's report as a string, for the tests that read it.)
 $(addprefix $(BUILD)/tests/test_,$(SIM_TESTS)): $(BUILD)/tests/test_%: \
-        $(BUILD)/obj/tests/test_%.o $(SIM_OBJS)
+        $(BUILD)/obj/tests/test_%.o $(call obj,tests/report_capture.c) $(SIM_OBJS)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $^ $(CMOCKA) $(LDLIBS)
 

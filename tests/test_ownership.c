@@ -23,6 +23,7 @@
 #include "harness.h"
 #include "nictx_hw.h"
 #include "report.h"
+#include "report_capture.h"
 
 static void base_cfg(struct sim_cfg *cfg, enum txq_proto p, enum stbuf_order o)
 {
@@ -235,46 +236,27 @@ static void test_ownership_bug_catalogue(void **state)
 
 /* ---- several queues: one checker per queue ------------------------------ */
 
-/* The run's text table or JSON (the caller frees it). */
-static char *report_of(const struct sim_cfg *cfg, const struct sim_result *r, int json)
-{
-    FILE *f = tmpfile();
-    long n;
-    char *buf;
-
-    assert_non_null(f);
-    if (json)
-        assert_int_equal(report_json(f, cfg, r, 1, "", "rtl"), 0);
-    else
-        report_text(f, cfg, r, 1, "");
-    n = ftell(f);
-    assert_true(n > 0);
-    rewind(f);
-    buf = test_malloc((size_t)n + 1);
-    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
-}
-
-/* A broken driver on every one of 4 queues (tail protocol, the only one
- * several queues take today): its diagnostic is reported for each queue,
- * each report names its queue (the table says "on queue q", the JSON
- * "queue": q), and a queue's doorbell is its own block's TAIL. */
+/* A broken driver on every one of 4 queues (the tail protocol, and the
+ * owner protocol for its own bugs): its diagnostic is reported for each
+ * queue, each report names its queue (the table says "on queue q", the
+ * JSON "queue": q), and a queue's doorbell is its own block's TAIL. */
 static void test_ownership_queues_each_named(void **state)
 {
     static const struct {
         enum drv_bug bug;
+        enum txq_proto proto;
         enum stbuf_order ordering;
         unsigned pkt_size;
         const char *expect;
     } bugs[] = {
-        {DRV_BUG_NO_WMB_DOORBELL, STBUF_WEAK, 64, "doorbell_before_desc"},
+        {DRV_BUG_NO_WMB_DOORBELL, TXQ_PROTO_TAIL, STBUF_WEAK, 64, "doorbell_before_desc"},
         /* 1518 B frames: the wire is the bound, so the slot and the buffer
          * the bug reuses are still the device's when it bites */
-        {DRV_BUG_DESC_REUSE, STBUF_X86, 1518, "desc_reuse"},
-        {DRV_BUG_BUF_OVERWRITE, STBUF_X86, 1518, "buf_overwrite"},
-        {DRV_BUG_ZERO_LEN, STBUF_X86, 64, "desc_zero_len"},
+        {DRV_BUG_DESC_REUSE, TXQ_PROTO_TAIL, STBUF_X86, 1518, "desc_reuse"},
+        {DRV_BUG_BUF_OVERWRITE, TXQ_PROTO_TAIL, STBUF_X86, 1518, "buf_overwrite"},
+        {DRV_BUG_ZERO_LEN, TXQ_PROTO_TAIL, STBUF_X86, 64, "desc_zero_len"},
+        /* each queue's owner bits, against its own checker */
+        {DRV_BUG_NO_DMA_WMB, TXQ_PROTO_OWNER, STBUF_WEAK, 64, "owner_before_body"},
     };
     const unsigned nq = 4;
 
@@ -285,7 +267,7 @@ static void test_ownership_queues_each_named(void **state)
         unsigned seen = 0;
         char *text, *json;
 
-        base_cfg(&cfg, TXQ_PROTO_TAIL, bugs[i].ordering);
+        base_cfg(&cfg, bugs[i].proto, bugs[i].ordering);
         cfg.queues = nq;
         cfg.packets = 400 * nq;
         cfg.pkt_size = cfg.pkt_size_max = bugs[i].pkt_size;
@@ -311,8 +293,8 @@ static void test_ownership_queues_each_named(void **state)
         if (seen != (1u << nq) - 1)
             fail_msg("%s: reported for queues 0x%x of 0x%x", bugs[i].expect, seen,
                      (1u << nq) - 1);
-        text = report_of(&cfg, &r, 0);
-        json = report_of(&cfg, &r, 1);
+        text = report_capture(&cfg, &r, 1, "", 0);
+        json = report_capture(&cfg, &r, 1, "", 1);
         for (unsigned q = 0; q < nq; q++) {
             char want[64];
             snprintf(want, sizeof(want), "%s at", bugs[i].expect);
@@ -334,7 +316,7 @@ static void test_ownership_queues_each_named(void **state)
 }
 
 /* Correct drivers on 4 and 16 queues, each completion mode, both store
- * orderings: no violation (each queue's checker frees its slots on its own
+ * orderings, the tail and the owner protocol: no violation (each queue's checker frees its slots on its own
  * queue's head writeback, DDs, CQEs or HEAD reads), every frame checked. */
 static void test_ownership_queues_correct_clean(void **state)
 {
@@ -348,7 +330,8 @@ static void test_ownership_queues_correct_clean(void **state)
             for (unsigned o = STBUF_X86; o <= STBUF_WEAK; o++) {
                 struct sim_cfg cfg;
                 struct sim_result r;
-                base_cfg(&cfg, TXQ_PROTO_TAIL, o);
+                /* the tail protocol, and every other run the owner protocol */
+                base_cfg(&cfg, (m + o) % 2 ? TXQ_PROTO_OWNER : TXQ_PROTO_TAIL, o);
                 cfg.queues = nqs[n];
                 cfg.packets = 600 * nqs[n]; /* each queue's ring of 256 wraps */
                 cfg.clean = modes[m];
@@ -356,9 +339,9 @@ static void test_ownership_queues_correct_clean(void **state)
                     cfg.wb_thresh = 0;
                 run(&cfg, &r, 0);
                 if (r.nviolations)
-                    fail_msg("%u queues, clean %d, ordering %u: %s on queue %u: %s", nqs[n],
-                             (int)modes[m], o, r.violations[0].kind, r.violations[0].queue,
-                             r.violations[0].detail);
+                    fail_msg("%u queues, protocol %d, clean %d, ordering %u: %s on queue %u: %s",
+                             nqs[n], (int)cfg.proto, (int)modes[m], o, r.violations[0].kind,
+                             r.violations[0].queue, r.violations[0].detail);
                 assert_int_equal(r.sb.checked, cfg.packets);
                 assert_int_equal(r.sb.lost, 0);
                 assert_int_equal(r.sb.corrupted, 0);

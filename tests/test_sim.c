@@ -22,6 +22,7 @@
 #include "nictx_hw.h"
 #include "platform.h"
 #include "report.h"
+#include "report_capture.h"
 
 static struct sim *run_cfg(const struct sim_cfg *cfg, struct sim_result *r, int expect_rc)
 {
@@ -586,29 +587,6 @@ static void test_sim_hang_check_counts_the_datapath(void **state)
     sim_destroy(s);
 }
 
-/* The table and the JSON of a run, as text (the caller frees it). */
-static char *report_texts(const struct sim_cfg *cfg, const struct sim_result *r, int rc,
-                          const char *diag, int json)
-{
-    FILE *f = tmpfile();
-    long n;
-    char *buf;
-
-    assert_non_null(f);
-    if (json)
-        assert_int_equal(report_json(f, cfg, r, rc, diag, "rtl"), 0);
-    else
-        report_text(f, cfg, r, rc, diag);
-    n = ftell(f);
-    assert_true(n > 0);
-    rewind(f);
-    buf = test_malloc((size_t)n + 1);
-    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
-}
-
 /* One packet: checked, with a latency, but no steady-state rate: the JSON
  * says null and the table n/a, not 0. */
 static void test_sim_one_packet_report(void **state)
@@ -630,12 +608,12 @@ static void test_sim_one_packet_report(void **state)
     assert_utils_fractions(&r);
     assert_string_equal(r.bound, "latency");
 
-    t = report_texts(&cfg, &r, 0, sim_diag(s), 1);
+    t = report_capture(&cfg, &r, 0, sim_diag(s), 1);
     assert_non_null(
         strstr(t, "\n  \"mpps\": null,\n  \"gbps\": null,\n  \"bound\": \"latency\",\n"));
     assert_null(strstr(t, "\"p50\": null"));
     test_free(t);
-    t = report_texts(&cfg, &r, 0, sim_diag(s), 0);
+    t = report_capture(&cfg, &r, 0, sim_diag(s), 0);
     assert_non_null(
         strstr(t, "  throughput             n/a Mpps        n/a Gb/s   bound: latency\n"));
     assert_null(strstr(t, "p50 n/a"));
@@ -665,13 +643,13 @@ static void test_sim_nothing_checked_report(void **state)
     assert_true(isnan(r.sb.lat_p50_ns) && isnan(r.sb.lat_max_ns) && isnan(r.sb.mpps));
     assert_utils_fractions(&r); /* the CPU and the link were busy and measured */
 
-    t = report_texts(&cfg, &r, -1, sim_diag(s), 1);
+    t = report_capture(&cfg, &r, -1, sim_diag(s), 1);
     assert_non_null(strstr(t, "\"doorbells_per_pkt\": null,"));
     assert_non_null(strstr(t, "\"latency_ns\": {\n    \"p50\": null,\n    \"p99\": null,\n"
                               "    \"max\": null\n  }"));
     assert_non_null(strstr(t, "\"cpu_ns_per_pkt\": {\n    \"total\": null,"));
     test_free(t);
-    t = report_texts(&cfg, &r, -1, sim_diag(s), 0);
+    t = report_capture(&cfg, &r, -1, sim_diag(s), 0);
     assert_non_null(strstr(t, "doorbell-to-wire  p50 n/a ns  p99 n/a ns  max n/a ns\n"));
     assert_non_null(strstr(t, "per packet        doorbells n/a  desc fetches n/a  irqs n/a\n"));
     test_free(t);
