@@ -661,10 +661,18 @@ struct sim *sim_create(const struct sim_cfg *cfg, const struct device_ops *ops,
                  "(--dev-width)", ops->name, ops->width, cfg->dev_width);
         return NULL;
     }
-    s = calloc(1, sizeof(*s));
-    if (!s) {
-        snprintf(err, errlen, "out of memory");
-        return NULL;
+    /* struct sim embeds queue 0's struct txq, whose fields sit on their own
+     * 64-byte lines (driver/txq.h): calloc's 16 bytes are not enough, and
+     * the cache-line model would see the lines wherever the C library put
+     * them. */
+    {
+        size_t a = _Alignof(struct sim), sz = (sizeof(*s) + a - 1) / a * a;
+        s = aligned_alloc(a, sz);
+        if (!s) {
+            snprintf(err, errlen, "out of memory");
+            return NULL;
+        }
+        memset(s, 0, sz);
     }
     s->cfg = *cfg;
     s->ops = ops;

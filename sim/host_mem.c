@@ -1,11 +1,23 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "host_mem.h"
 
+#include <stdint.h>
 #include <stdlib.h>
+
+/* The buffer starts on a page, like the DMA memory it stands for: a block
+ * host_mem_alloc() aligns by its bus address is aligned the same at its CPU
+ * address, so the cache-line model (sim/cacheline.c), which works on CPU
+ * addresses, sees the lines the device and the driver see, whatever
+ * address the C library hands out.  (calloc, then the first page boundary
+ * in it: the pages stay zero-filled on demand.) */
+#define HOST_MEM_PAGE 4096u
 
 int host_mem_init(struct host_mem *m, uint64_t base, size_t size)
 {
-    m->buf = calloc(1, size);
+    m->raw = size <= SIZE_MAX - HOST_MEM_PAGE ? calloc(1, size + HOST_MEM_PAGE - 1) : NULL;
+    m->buf = m->raw ? (uint8_t *)(((uintptr_t)m->raw + HOST_MEM_PAGE - 1) &
+                                  ~(uintptr_t)(HOST_MEM_PAGE - 1))
+                    : NULL;
     m->base = base;
     m->size = size;
     m->brk = 0;
@@ -14,7 +26,8 @@ int host_mem_init(struct host_mem *m, uint64_t base, size_t size)
 
 void host_mem_destroy(struct host_mem *m)
 {
-    free(m->buf);
+    free(m->raw);
+    m->raw = NULL;
     m->buf = NULL;
     m->size = m->brk = 0;
 }

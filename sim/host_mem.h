@@ -16,7 +16,8 @@
 #include <stdint.h>
 
 struct host_mem {
-    uint8_t *buf;
+    void *raw;     /* the allocation; buf is its first page boundary */
+    uint8_t *buf;  /* page-aligned */
     uint64_t base; /* bus address of buf[0] */
     size_t size;
     size_t brk;    /* bytes allocated so far */
