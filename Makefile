@@ -184,7 +184,7 @@ SIM_CORE := sim/pcie_cfg.c sim/pcie_link.c sim/scoreboard.c sim/json.c sim/host_
             sim/sb_rate.c sim/progress.c \
             sim/cpu.c sim/tlp_queue.c sim/rc.c sim/harness.c sim/sim_cfg.c sim/dev_port.c sim/tlp_beat.c \
             sim/metrics.c sim/cpu_sched.c sim/platform_sim.c sim/report.c sim/stbuf.c \
-            sim/ownchk.c sim/bug_catalog.c sim/coro.c sim/cacheline.c sim/profile.c sim/inject.c sim/fault.c \
+            sim/ownchk.c sim/ownchk_set.c sim/bug_catalog.c sim/coro.c sim/cacheline.c sim/profile.c sim/inject.c sim/fault.c \
             sim/fairness.c \
             driver/dql.c driver/txq.c driver/pktgen.c
 SIM_OBJS := $(call obj,$(SIM_CORE)) $(call vmodel,8) $(VRT_OBJS)
@@ -235,7 +235,7 @@ T_pktgen     := driver/txq.c driver/dql.c driver/pktgen.c tests/fake_platform.c 
 T_pcie_fc    := sim/pcie_cfg.c sim/pcie_link.c
 T_stbuf      := sim/stbuf.c
 T_coro       := sim/coro.c
-T_ownchk     := sim/ownchk.c sim/stbuf.c sim/host_mem.c
+T_ownchk     := sim/ownchk.c sim/ownchk_set.c sim/stbuf.c sim/host_mem.c
 T_dql        := driver/dql.c tests/fake_platform.c
 T_cacheline  := sim/cacheline.c
 T_profile    := sim/profile.c sim/sim_cfg.c sim/cpu.c sim/pcie_cfg.c sim/inject.c

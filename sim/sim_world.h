@@ -14,7 +14,7 @@
 #include "device.h"
 #include "harness.h"
 #include "host_mem.h"
-#include "ownchk.h"
+#include "ownchk_set.h"
 #include "pcie_link.h"
 #include "pktgen.h"
 #include "progress.h"

@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "nictx_hw.h"
-#include "ownchk.h"
+#include "ownchk_set.h"
 #include "txq_reg.h"
 
 #define NS 1000ull
