@@ -347,7 +347,7 @@ static void sim_watchdog_diag(struct sim *s, const char *why)
              "link in flight h2d=%zu d2h=%zu; completions queued=%zu;%s",
              why, (double)s->now / 1e6, r.seen, s->cfg.packets, ts.reclaimed,
              s->txq.next_to_use, s->txq.next_to_clean, s->txq.stopped,
-             ts.doorbells, s->published, pcie_link_in_flight(s->h2d),
+             ts.doorbells, s->ck.q[0].published, pcie_link_in_flight(s->h2d),
              pcie_link_in_flight(s->d2h), s->rc.cpl.count, cpus);
 }
 

@@ -78,13 +78,9 @@ static void cpu_sync_published(struct sim *s)
     while (m) {
         unsigned q = (unsigned)__builtin_ctzll(m);
         const struct ownchk *k = &s->ck.q[q];
-        uint64_t *mirror = q ? &s->xq[q - 1].published : &s->published;
 
         m &= m - 1;
-        if (k->published != *mirror) {
-            *mirror = k->published;
-            sb_note_published_q(s->sb, q, *mirror, k->published_t);
-        }
+        sb_note_published_q(s->sb, q, k->published, k->published_t);
     }
 }
 

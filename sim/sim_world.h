@@ -73,7 +73,6 @@ struct sim_queue {
     struct txq_cfg tc;
     struct pktgen_cfg pc;
     int txq_up, pg_up;
-    uint64_t published;      /* descriptors its checker saw handed to the device */
 };
 
 /* MMIO read tags: CPU i uses (i + 1) << 6 | seq; the harness 0 | seq. */
@@ -141,9 +140,6 @@ struct sim {
                               start plus its wire time (bytes, FCS, preamble, IFG) */
     uint64_t engine_beats;
 
-    /* descriptors handed to the device (queue 0's checker's count, for the
-     * scoreboard) */
-    uint64_t published;
     uint64_t rd_stall_cycles; /* device counters, read after the run */
     uint64_t not_owned, wc_used, wc_dropped;
     uint32_t dev_err;
@@ -200,8 +196,6 @@ void sim_cpu_flush_wc(struct sim_cpu *c); /* send WC lines drained by its clock 
 /* harness.c: queue q's txq and pktgen (queue 0: s->txq, s->pg) */
 struct txq *sim_txq(struct sim *s, unsigned q);
 struct pktgen *sim_pg(struct sim *s, unsigned q);
-/* platform_sim.c: a TAIL write to queue q > 0 at t, for its scoreboard
- * stamps (queue 0's go through its ownership checker). */
 
 /* cpu_sched.c */
 int sim_cpus_init(struct sim *s, const struct stbuf_cfg *bc);  /* 0 or -1 */
