@@ -161,7 +161,7 @@ static void ownchk_reg(struct ownchk *c, uint32_t off, uint32_t v, sim_ps_t t);
 /* A register write by its register-page name `off`, reported as a write
  * to BAR0 `shown` (the queue block's offset for queue q > 0). */
 void ownchk_mmio_as(struct ownchk *c, uint32_t off, uint32_t shown, uint64_t val,
-                           unsigned len, sim_ps_t t)
+                    unsigned len, sim_ps_t t)
 {
     ownchk_access(c, "MWr BAR0", shown, len);
     ownchk_reg(c, off, (uint32_t)val, t);
