@@ -329,11 +329,13 @@ $(BUILD)/tests/test_systemc: | $(BUILD)/nictx $(BUILD)/nictx-sc-example
 TEST_BINS := $(addprefix $(BUILD)/tests/test_,$(ALL_TESTS))
 # scripts/check-regs.sh: the register map's generated files are current;
 # scripts/check-spdx.sh: every source file carries the license line.
-# scripts/check-fast.sh: the fast build (below) gives the same results.
+# scripts/check-fast.sh: the fast build (below) gives the same results;
+# scripts/check-mutate-equivalent.sh: the mutants judged equivalent still
+# name lines of the tree.
 test: $(TEST_BINS) $(BUILD)/nictx $(if $(SAN),,$(FAST)/nictx)
 	@SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 NICTX=$(BUILD)/nictx NICTX_FAST=$(FAST)/nictx \
 	    bash scripts/run-tests.sh $(TEST_BINS) scripts/check-regs.sh scripts/check-spdx.sh \
-	    $(if $(SAN),,scripts/check-fast.sh)
+	    scripts/check-mutate-equivalent.sh $(if $(SAN),,scripts/check-fast.sh)
 
 # make fast: the nictx for sweeps and benchmarks, in $(BUILD)-fast: the
 # engine without its assertions, GCC profile feedback from the runs in
