@@ -226,7 +226,7 @@ module nictx_desc_fetch #(
   // leave and the owner bit expected there; the head's (sq_i) and, for a
   // flush, the fetch queue's.
   logic [16:0]    cp_m [NumQueues];
-  logic [15:0]    cons_h, cons_f;
+  logic [15:0]    cons_h;
   logic           phase_h;
   logic [NumQueues-1:0] armed_d, armed_q;     // per queue: fetch without the tail (owner)
   logic           unb_d, unb_q;         // Wc: fetch without the published bound
@@ -362,15 +362,20 @@ module nictx_desc_fetch #(
     w_addr     = mem_a[hslot];
     w_len      = mem_l[hslot];
     head_derr  = derr_q[hslot];
-    // (Only the owner protocols keep a consumer index: Tail needs none.)
+    // (Only the owner protocols keep a consumer index, in the head's ring:
+    // Tail needs none.)
+    owner      = proto_i != nictx_reg_pkg::ProtoTail;
     {phase_h, cons_h} = '0;
-    if (proto_i != nictx_reg_pkg::ProtoTail) {phase_h, cons_h} = cp_m[sq_i];
+    hmask      = '0;
+    if (owner) begin
+      {phase_h, cons_h} = cp_m[sq_i];
+      hmask = 16'((17'd1 << h_ring_log2_i) - 17'd1);
+    end
   end
 
   // (Apart from the head's words: the scheduler's valid comes back from them.)
   always_comb begin
     // Head of the buffer: owned?  (Owner, Wc)
-    owner      = proto_i != nictx_reg_pkg::ProtoTail;
     head_valid = sched_valid_i;  // rdy_q[sq_i]: ready_m[sq_i] != rd_m[sq_i]
     owned      = 1'b0;  // (worked out where it is used: owner protocols, a held block)
     head_bad   = 1'b0;
@@ -406,7 +411,6 @@ module nictx_desc_fetch #(
     to_wrap    = '0;
     rleft      = '0;
     mask       = 16'((17'd1 << ring_log2_i) - 17'd1);
-    hmask      = 16'((17'd1 << h_ring_log2_i) - 17'd1);
     tail_avail = (tail_i - fetch_q) & mask;
     inbuf      = alloc_q - rdf_q;  // fetched, not yet consumed: ring indices [cons, fetch)
     inbuf16    = {{(15 - SlotW){1'b0}}, inbuf};
@@ -537,7 +541,6 @@ module nictx_desc_fetch #(
     unb_d       = 1'b0;
     lim_valid_d = 1'b0;
     db_since_d  = '0;
-    cons_f      = '0;
     flush_d     = 1'b0;
     fl_cnt_d    = 1'b0;
     derr_d      = '0;
@@ -603,8 +606,7 @@ module nictx_desc_fetch #(
           // goes, its fetch pointer rewinds to its cons.
           flush_d     = 1'b0;
           rd_d        = alloc_q;  // == ready_m[fq]: every read retired
-          cons_f      = cp_m[fq][15:0];
-          fetch_d     = cons_f;
+          fetch_d     = cp_m[fq][15:0];
           for (int unsigned s = 0; s < BufDescs; s++) begin
             if ((s >> (SlotW - 32'(rlog))) == 32'(fq)) derr_d[s] = 1'b0;
           end
