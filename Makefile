@@ -121,12 +121,15 @@ $(BUILD)/vrt/%.o: | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) $(VINC) -c -o $@ $(VROOT)/include/$*.cpp
 
-# Lint and synthesis check the engine at every width.
+# Lint and synthesis check the engine at every width; lint also at other
+# queue counts than the built one (NumQueues 64): the least and a middle one.
+LINT_QUEUES := 64 1 4
 lint: | $(DEPS_STAMP)
-	@set -e; for w in $(WIDTHS); do \
-	    echo "verilator --lint-only -Wall --assert -GDataBytes=$$w"; \
-	    verilator --lint-only -Wall --assert --top-module $(RTL_TOP) -GDataBytes=$$w $(RTL_SRCS); \
-	done
+	@set -e; for q in $(LINT_QUEUES); do for w in $(WIDTHS); do \
+	    echo "verilator --lint-only -Wall --assert -GDataBytes=$$w -GNumQueues=$$q"; \
+	    verilator --lint-only -Wall --assert --top-module $(RTL_TOP) -GDataBytes=$$w \
+	        -GNumQueues=$$q $(RTL_SRCS); \
+	done; done
 
 # The statistics of width W go to $(BUILD)/synth_stat_wW.txt; the summary
 # of the last to the terminal.

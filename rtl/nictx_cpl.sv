@@ -172,6 +172,7 @@ module nictx_cpl #(
   logic          w_ph;
   logic          m_start, m_trig_c, m_trig_t, m_force_c, m_force_t;
   logic [NumQueues-1:0] mi_req;
+  logic [NumQueues-1:0] m_pba;         // pending bits: mirq_q of the masked vectors
   // Timer FIFO: queue and deadline per entry, in deadline order.
   logic [QW+TdW-1:0] tf_m [NP];         // {queue, deadline}
   logic [PW:0]    tf_rd_q, tf_wr_q;     // pointers, one wrap bit
@@ -554,7 +555,8 @@ module nictx_cpl #(
 
   assign c_q_o     = pkt_q_i;
   assign w_q_o     = mw_any ? mw_q : mi_q;
-  assign pba_o     = multi_i ? 64'(mirq_q & msix_mask_i)
+  assign m_pba     = mirq_q & msix_mask_i;
+  assign pba_o     = multi_i ? 64'(m_pba)
                              : {63'd0, irq_pend_q && msix_mask_i[0]};
   assign hr_head_o = multi_i ? mhead_m[hr_q_i] : head_q;
 

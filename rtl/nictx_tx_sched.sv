@@ -64,10 +64,16 @@ module nictx_tx_sched #(
   logic            any;
   logic [13:0]     cost;              // DRR: q_o's head's cost (computed there only)
 
+  // The picker needs two requesters at least: with NumQueues 1 the second
+  // never asks (and multi_i is never set: QUEUES is 1).
+  localparam int unsigned NP = (NumQueues > 1) ? NumQueues : 2;
+  logic [NumQueues-1:0] pick_req;
+  assign pick_req = multi_i ? rdy_i : '0;  // one queue: nothing to pick
+
   prim_rr_pick #(
-    .N (NumQueues)
+    .N (NP)
   ) u_pick (
-    .req_i   (multi_i ? rdy_i : '0),  // one queue: nothing to pick
+    .req_i   (NP'(pick_req)),
     .ptr_i   (ptr_q),
     .idx_o   (pick),
     .valid_o (any)
