@@ -286,6 +286,29 @@ $(addprefix $(BUILD)/tests/test_,$(ENGINE_TESTS)): $(BUILD)/tests/test_%: \
 # test_engine, test_width and test_queues run at every width.
 $(BUILD)/tests/test_engine $(BUILD)/tests/test_width $(BUILD)/tests/test_queues: $(WIDE_MODELS)
 
+# The scheduler alone (rtl/nictx_tx_sched.sv at NumQueues 8, assertions on):
+# test_tx_sched drives it clock by clock against a reference model.
+SCHED_VDIR := $(BUILD)/verilated-sched
+SCHED_LIB  := $(SCHED_VDIR)/Vnictx_tx_sched__ALL.a
+SCHED_SRCS := rtl/prim_rr_pick.sv rtl/nictx_tx_sched.sv
+$(SCHED_VDIR)/Vnictx_tx_sched.mk: $(SCHED_SRCS) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	verilator --cc --assert -Wall --top-module nictx_tx_sched -GNumQueues=8 \
+	    --Mdir $(abspath $(@D)) $(abspath $(SCHED_SRCS))
+	@touch $@
+$(SCHED_LIB): $(SCHED_VDIR)/Vnictx_tx_sched.mk
+	rm -f $(SCHED_VDIR)/*.o $(SCHED_VDIR)/*.a
+	$(MAKE) -s -C $(SCHED_VDIR) -f Vnictx_tx_sched.mk VM_PARALLEL_BUILDS=0 \
+	    USER_CPPFLAGS='$(XFLAGS)' Vnictx_tx_sched__ALL.a
+$(BUILD)/obj/tests/test_tx_sched.o: tests/test_tx_sched.cpp $(SCHED_LIB)
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) $(WARN) $(DEPFLAGS) -isystem $(SCHED_VDIR) \
+	    $(patsubst -I%,-isystem %,$(VINC)) -c -o $@ $<
+$(BUILD)/tests/test_tx_sched: $(BUILD)/obj/tests/test_tx_sched.o $(SCHED_LIB) $(VRT_OBJS)
+	@mkdir -p $(@D)
+	$(CXX) -o $@ $^ $(CMOCKA) $(LDLIBS)
+ALL_TESTS += tx_sched
+
 # The command line as a user meets it: runs $(BUILD)/nictx (NICTX).
 $(BUILD)/tests/test_cli $(BUILD)/tests/test_sweep_cli: $(BUILD)/tests/test_%: \
         $(BUILD)/obj/tests/test_%.o $(call obj,tests/cli_harness.c) $(BUILD)/nictx

@@ -21,8 +21,9 @@
 //    deficit is kept) or the queue has no ready head: it is empty (the
 //    deficit is reset to 0), or, when backlog_i says its ring still holds
 //    descriptors not yet fetched, it waits for the fetcher (the deficit is
-//    kept, a turn that is only starting adds no quantum); the pointer moves
-//    past it.
+//    kept, saturating at KeepMax, so that what a queue the fetcher starves
+//    saves up never wraps; a turn that is only starting adds no quantum);
+//    the pointer moves past it.
 // Handshake: once valid_o is high, q_o and valid_o stay until take_i (a
 // queue that becomes ready meanwhile does not take over), or until the
 // fetcher takes the head back (flush_i: the owner protocol found it not
@@ -35,7 +36,9 @@ module nictx_tx_sched #(
   localparam int unsigned QW       = (NumQueues > 1) ? $clog2(NumQueues) : 1
 ) (
   input  logic          clk_i,
-  input  logic          rst_ni,
+  // verilator lint_off SYNCASYNCNET
+  input  logic          rst_ni,      // also in the simulation-only assertions' enable
+  // verilator lint_on SYNCASYNCNET
   input  logic          multi_i,     // QUEUES > 1
   input  logic          drr_i,       // SCHED DRR
   input  logic [16:0]   quantum_i,   // DRR_QUANTUM, bytes
@@ -51,7 +54,12 @@ module nictx_tx_sched #(
   output logic          wait_o       // no state changes on this clock (simulation speed)
 );
 
-  localparam int unsigned DefW = 26;  // deficit: < 255 * 65536 + 16384
+  // Deficit: one kept between turns is < 16384 (the head costs more) or at
+  // most KeepMax (waiting for the fetcher: saturated); raised by a turn's
+  // quantum (<= 255 * 65536) it stays <= DefMax < 2^DefW.
+  localparam int unsigned DefW = 26;
+  localparam logic [DefW-1:0] KeepMax = DefW'(1) << (DefW - 1);
+  localparam logic [DefW-1:0] DefMax  = KeepMax + DefW'(255 * 65536);
 
   logic [QW-1:0]   ptr_d, ptr_q;      // RR pointer: the next turn starts here
   logic            hold_d, hold_q;    // valid_o was high, not yet taken: keep q_o
@@ -135,12 +143,13 @@ module nictx_tx_sched #(
             // The head costs more than the deficit (kept), or the queue has
             // nothing ready (or its head is taken back: flush_i): empty (the
             // deficit goes), or its descriptors are still being fetched (the
-            // deficit stays, without this turn's quantum if the turn is only
-            // starting).
+            // deficit stays, saturating at KeepMax; without this turn's
+            // quantum if the turn is only starting).
             turn_d = 1'b0;
             if (rdy_i[q_o] && !flush_i) def_wd = def;
-            else if (!backlog_i[q_o]) def_wd = '0;
-            else                      def_wd = turn_q ? def : def_m[q_o];
+            else if (!backlog_i[q_o])   def_wd = '0;
+            else if (!turn_q)           def_wd = def_m[q_o];
+            else                        def_wd = def > KeepMax ? KeepMax : def;
             ptr_d  = q_o + 1'b1;
           end
         end
@@ -189,6 +198,10 @@ module nictx_tx_sched #(
       SchedHold_A: assert (!hold_chk_q || (valid_o && q_o == q_past_q));
       // Only a ready queue's descriptor leaves.
       SchedTakeReady_A: assert (!take_i || (valid_o && rdy_i[q_o]));
+      // A deficit stays within its bound (DefMax), and raising it by a
+      // turn's quantum never wraps.
+      SchedDeficitBound_A: assert (!def_we || def_wd <= DefMax);
+      SchedDeficitNoWrap_A: assert (!multi_i || !drr_i || turn_q || def >= def_m[q_o]);
     end
   end
 `endif
