@@ -307,7 +307,11 @@ $(BUILD)/obj/tests/test_tx_sched.o: tests/test_tx_sched.cpp $(SCHED_LIB)
 $(BUILD)/tests/test_tx_sched: $(BUILD)/obj/tests/test_tx_sched.o $(SCHED_LIB) $(VRT_OBJS)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $^ $(CMOCKA) $(LDLIBS)
-ALL_TESTS += tx_sched
+# Tests of RTL modules alone, and the sources each verilates (RT_<test>:
+# scripts/mutate.py runs a test on the mutants of its sources).
+RTL_UNIT_TESTS := tx_sched
+RT_tx_sched    := $(SCHED_SRCS)
+ALL_TESTS      += $(RTL_UNIT_TESTS)
 
 # The command line as a user meets it: runs $(BUILD)/nictx (NICTX).
 $(BUILD)/tests/test_cli $(BUILD)/tests/test_sweep_cli: $(BUILD)/tests/test_%: \

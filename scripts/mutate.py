@@ -284,22 +284,25 @@ def make_var(tree, name):
 
 def test_map(tree):
     """Which test binaries link each source file (from the Makefile's
-    variables: T_<test>, SIM_CORE, UNIT/ENGINE/SIM/CLI_TESTS)."""
+    variables: T_<test>, RT_<test>, SIM_CORE, UNIT/ENGINE/SIM/CLI_TESTS and
+    RTL_UNIT_TESTS: tests of RTL modules alone)."""
     unit = make_var(tree, "UNIT_TESTS")
     engine = make_var(tree, "ENGINE_TESTS")
     simt = make_var(tree, "SIM_TESTS")
     cli = make_var(tree, "CLI_TESTS")
+    rtl_unit = make_var(tree, "RTL_UNIT_TESTS")
     core = set(make_var(tree, "SIM_CORE"))
     links = {t: set(make_var(tree, "T_" + t)) for t in unit}
+    rtl_links = {t: set(make_var(tree, "RT_" + t)) for t in rtl_unit}
 
     def tests_for(f):
         if f.endswith(".sv"):
-            return engine + simt + cli
+            return engine + simt + cli + [t for t in rtl_unit if f in rtl_links[t]]
         ts = [t for t in unit if f in links[t]]
         if f in core:
             ts += simt + cli
         return ts
-    return tests_for, unit + engine + simt + cli
+    return tests_for, unit + engine + simt + cli + rtl_unit
 
 
 FAILED_RE = re.compile(r"^\[  FAILED  \] (test_\w+)\s*$", re.M)

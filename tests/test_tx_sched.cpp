@@ -126,6 +126,34 @@ unsigned drain(tb &t, int *out, unsigned n, unsigned limit = 10000)
     return k;
 }
 
+// The queue whose head leaves next.  A scheduler that lets none leave for
+// 1000 clocks fails the test (it does not hang it).
+int next_head(tb &t)
+{
+    for (unsigned c = 0; c < 1000; c++) {
+        int q = clock(t);
+        if (q >= 0)
+            return q;
+    }
+    fail_msg("no head left in 1000 clocks");
+    return -1;
+}
+
+// Heads until one of queue `stop` leaves (at most 100000): how many of
+// them were queue `count`'s.
+unsigned heads_until(tb &t, int stop, int count)
+{
+    unsigned n = 0;
+    for (unsigned k = 0; k < 100000; k++) {
+        int q = next_head(t);
+        if (q == stop)
+            return n;
+        n += q == count;
+    }
+    fail_msg("queue %d sent no head in 100000", stop);
+    return n;
+}
+
 // ------------------------------------------------------------ reference model
 // The rules of docs/device.md (Queues) and the module's header, as a turn
 // of a queue sees them; ptr is where the next turn starts.
@@ -317,30 +345,18 @@ void test_sched_drr_saves_up(void **state)
 // between.
 unsigned drr_second_turn(tb &t, bool backlog)
 {
-    unsigned n = 0;
-    int q;
     reset(t, true, true, 1000);
     t.w.rdy[0] = t.w.rdy[1] = t.w.backlog[1] = true;
     t.w.backlog[0] = true;
     t.w.len[0] = 400;
     t.w.len[1] = 1000;
-    do
-        q = clock(t);
-    while (q < 0);
-    assert_int_equal(q, 0);
+    assert_int_equal(next_head(t), 0);
     t.w.rdy[0] = false; // its next descriptor is not in the buffer yet
     t.w.backlog[0] = backlog;
-    do
-        q = clock(t);
-    while (q < 0);
-    assert_int_equal(q, 1); // queue 0's turn ended, queue 1's began
+    assert_int_equal(next_head(t), 1); // queue 0's turn ended, queue 1's began
     t.w.rdy[0] = t.w.backlog[0] = true;
-    while ((q = clock(t)) != 0)
-        ;
-    n = 1;
-    while ((q = clock(t)) == 0 || q < 0)
-        n += q == 0;
-    return n;
+    (void)heads_until(t, 0, -1); // the rest of queue 1's turn
+    return 1 + heads_until(t, 1, 0);
 }
 
 void test_sched_drr_backlog_keeps_deficit(void **state)
@@ -364,8 +380,7 @@ void test_sched_drr_empty_drops_deficit(void **state)
 void test_sched_drr_starved_credit_saturates(void **state)
 {
     tb &t = *static_cast<tb *>(*state);
-    unsigned turn, n;
-    int q;
+    unsigned turn;
     reset(t, true, true, 65536);
     t.w.rdy[1] = t.w.backlog[0] = t.w.backlog[1] = true;
     t.w.weight[0] = 255;
@@ -373,18 +388,13 @@ void test_sched_drr_starved_credit_saturates(void **state)
     t.w.len[1] = 16000;
     for (turn = 0; turn < 8; turn++) {
         t.w.rdy[0] = true;
-        while ((q = clock(t)) != 0)
-            ;
+        (void)heads_until(t, 0, -1);
         t.w.rdy[0] = false; // one head, then its next one is not fetched yet
-        while ((q = clock(t)) != 1) // its turn ends: queue 1's
-            ;
+        (void)heads_until(t, 1, -1); // its turn ends: queue 1's
     }
     t.w.rdy[0] = true;
-    while ((q = clock(t)) != 0) // the rest of queue 1's turn
-        ;
-    for (n = 1; (q = clock(t)) != 1;)
-        n += q == 0;
-    assert_int_equal(n, ((1u << 25) + 255u * 65536u) / 16000u);
+    (void)heads_until(t, 0, -1); // the rest of queue 1's turn
+    assert_int_equal(1 + heads_until(t, 1, 0), ((1u << 25) + 255u * 65536u) / 16000u);
 }
 
 // A head taken back (flush_i) ends the DRR turn; the queue keeps what it
@@ -393,22 +403,15 @@ void test_sched_drr_starved_credit_saturates(void **state)
 void test_sched_drr_flush_ends_turn(void **state)
 {
     tb &t = *static_cast<tb *>(*state);
-    int q;
     reset(t, true, true, 1000);
     t.w.rdy[0] = t.w.rdy[1] = t.w.backlog[0] = t.w.backlog[1] = true;
     t.w.len[0] = t.w.len[1] = 300;
-    do
-        q = clock(t);
-    while (q < 0);
-    assert_int_equal(q, 0);
+    assert_int_equal(next_head(t), 0);
     settle(t, false, true); // the fetcher takes queue 0's head back
     assert_int_equal(t.top.q_o, 0);
     edge(t);
     t.w.rdy[0] = false;
-    do
-        q = clock(t);
-    while (q < 0);
-    assert_int_equal(q, 1);
+    assert_int_equal(next_head(t), 1);
 }
 
 // Random stimulus against the reference model, clock by clock: ready and
