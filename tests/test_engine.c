@@ -232,10 +232,14 @@ static void test_engine_proto_register(void **state)
     assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
     /* Boundary: 256 bytes (a whole buffer) is the longest write taken: it
      * closes buffer 0's block, a doorbell on the disabled engine (DB_OFF,
-     * not BAD_ACCESS); 264 bytes is a bad access and ignored (no doorbell). */
+     * not BAD_ACCESS); so does all of buffer 1, a write that ends at the
+     * window's end; 264 bytes is a bad access and ignored (no doorbell). */
     {
         uint64_t big[33] = {0};
         eh_wc_write(h, 0, 0, big, 32);
+        assert_int_equal(eh_rd32(h, NICTX_REG_ERR), NICTX_ERR_DB_OFF);
+        eh_wr32(h, NICTX_REG_ERR, NICTX_ERR_DB_OFF);
+        eh_wc_write(h, 1, 0, big, 32);
         assert_int_equal(eh_rd32(h, NICTX_REG_ERR), NICTX_ERR_DB_OFF);
         eh_wr32(h, NICTX_REG_ERR, NICTX_ERR_DB_OFF);
         eh_wc_write(h, 0, 0, big, 33);
