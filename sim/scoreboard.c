@@ -569,7 +569,6 @@ struct sb_queue {
     uint64_t wire_bytes;    /* every frame of this queue, incl. FCS */
     uint64_t window_base;   /* wire_bytes before the contended window opened */
     uint64_t window_bytes;  /* of those, in the contended window */
-    sim_ps_t t_first, t_last; /* its first and latest frame's start */
 };
 
 struct scoreboard {
@@ -585,7 +584,7 @@ struct scoreboard {
     struct sb_rate rate;
     uint64_t bytes_all; /* frame bytes incl. FCS of all frames seen */
     uint64_t last_size;
-    sim_ps_t t_first, t_last;
+    sim_ps_t t_last;        /* the latest frame's start */
     /* contended window: opened by the frame that makes every queue have
      * sent one, closed by the first frame that is the last of its queue */
     unsigned started;       /* queues that have sent a frame */
@@ -962,8 +961,6 @@ void sb_check_frame(struct scoreboard *sb, const uint8_t *frame, unsigned len, u
     sb_rate_note(&sb->rate, k, t_start, sb->bytes_all);
     sb->last_size = (uint64_t)len + SB_FCS_LEN;
     sb->bytes_all += sb->last_size;
-    if (k == 0)
-        sb->t_first = t_start;
     sb->t_last = t_start;
 
     if (len < SB_HDR_LEN) {
@@ -973,11 +970,8 @@ void sb_check_frame(struct scoreboard *sb, const uint8_t *frame, unsigned len, u
         return;
     }
     struct sb_queue *x = sb_queue_of(sb, frame);
-    if (x->seen++ == 0) {
-        x->t_first = t_start;
+    if (x->seen++ == 0)
         sb_window_open(sb, t_start);
-    }
-    x->t_last = t_start;
     x->wire_bytes += sb->last_size;
     uint64_t seq = sb_load_le64(frame + 14);
     char tag[SB_QTAG_LEN];
