@@ -247,6 +247,23 @@ static void test_dql_slack_shrinks_after_hold(void **state)
     assert_int_equal(f->d.st_starved, 1);
 }
 
+/* A starvation starts a new hold period: the slack seen before it (4000)
+ * is forgotten, so the next shrink sheds only slack seen after it.  After
+ * the example 5000 are in flight; queue 6000 (11000, over the limit of
+ * 10000) and complete all of it: starved. */
+static void test_dql_starved_forgets_slack(void **state)
+{
+    struct fx *f = *state;
+
+    fx_example_slack(f, 0);
+    assert_int_equal(f->d.st_starved, 1);
+    f->fp.now_ns = FX_T0_NS + 10;
+    fx_qc(f, 6000, 11000);
+    assert_int_equal(f->d.st_starved, 2);
+    assert_int_equal(f->d.lowest_slack, UINT_MAX);
+    assert_int_equal(f->d.slack_start_ns, FX_T0_NS + 10);
+}
+
 /* Slack is at least the part of the last object that was not overshoot:
  * from limit 10000 (worked example's first step), queue 6000, complete
  * 1000; queue one 9000-byte object (14000 in flight, ovlimit 4000),
@@ -607,6 +624,7 @@ int main(void)
         T(test_dql_at_limit_not_starved),
         T(test_dql_starved_after_overshoot),
         T(test_dql_slack_shrinks_after_hold),
+        T(test_dql_starved_forgets_slack),
         T(test_dql_slack_last_object),
         T(test_dql_clamp_max),
         T(test_dql_clamp_min),

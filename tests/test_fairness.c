@@ -110,17 +110,21 @@ static void test_fairness_empty_and_single(void **state)
 }
 
 /* Boundary: one queue of weight 1 expects the whole window (1, not NAN:
- * the weights sum to 1, which is a weight), and gets it. */
+ * the weights sum to 1, which is a weight), and gets it; so does a window
+ * of a single byte (1 byte is bytes). */
 static void test_fairness_single_queue_expects_all(void **state)
 {
-    const uint64_t b[1] = {42};
-    const unsigned w[1] = {1};
-    double sh[1], ex[1];
+    const uint64_t b[1] = {42}, one_byte[2] = {0, 1};
+    const unsigned w[2] = {1, 1};
+    double sh[2], ex[2];
 
     (void)state;
     fair_shares(b, w, 1, sh, ex);
     assert_near(sh[0], 1.0);
     assert_near(ex[0], 1.0);
+    fair_shares(one_byte, w, 2, sh, NULL);
+    assert_near(sh[0], 0.0);
+    assert_near(sh[1], 1.0);
 }
 
 /* Boundary: bytes but no weight at all (every weight 0): there is no

@@ -897,7 +897,15 @@ static void test_pcie_link_bad_config(void **state)
     cfg.gen = 6;
     assert_int_equal(pcie_cfg_validate(&cfg, err, sizeof err), -1);
     assert_non_null(strstr(err, "gen"));
+    /* Latency: 0 and 1e9 are the range's ends, taken; beyond them refused. */
     pcie_cfg_default(&cfg);
+    cfg.latency_ns = 0.0;
+    assert_int_equal(pcie_cfg_validate(&cfg, err, sizeof err), 0);
+    cfg.latency_ns = 1e9;
+    assert_int_equal(pcie_cfg_validate(&cfg, err, sizeof err), 0);
+    cfg.latency_ns = 1.000001e9;
+    assert_int_equal(pcie_cfg_validate(&cfg, err, sizeof err), -1);
+    assert_non_null(strstr(err, "latency_ns"));
     cfg.latency_ns = -1.0;
     assert_int_equal(pcie_cfg_validate(&cfg, err, 8), -1);
     assert_int_equal(strlen(err), 7); /* truncated, NUL-terminated */

@@ -791,6 +791,29 @@ static void test_pktgen_qdisc_batch_from_bql(void **state)
     assert_false(txq_stopped(&f->q));
 }
 
+/* Boundary: one byte of budget left still dequeues one more (limit 401:
+ * 301, 201, 101, 1: five); none left does not (limit 400: 300, 200, 100,
+ * 0: four). */
+static void test_pktgen_qdisc_last_byte_of_budget(void **state)
+{
+    struct fx *f = *state;
+    struct pktgen_stats gs;
+    fx_up_qdisc(f, 401, 100, 8);
+    assert_int_equal(pktgen_step(&f->g), PKTGEN_SENT);
+    pktgen_get_stats(&f->g, &gs);
+    assert_int_equal(gs.sent, 5);
+}
+
+static void test_pktgen_qdisc_no_budget_left(void **state)
+{
+    struct fx *f = *state;
+    struct pktgen_stats gs;
+    fx_up_qdisc(f, 400, 100, 8);
+    assert_int_equal(pktgen_step(&f->g), PKTGEN_SENT);
+    pktgen_get_stats(&f->g, &gs);
+    assert_int_equal(gs.sent, 4);
+}
+
 /* Boundary: the batch never exceeds burst, however large the budget. */
 static void test_pktgen_qdisc_batch_capped_by_burst(void **state)
 {
@@ -830,6 +853,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_pktgen_send_blocked_and_error, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_pktgen_qdisc_batch_from_bql, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_pktgen_qdisc_batch_capped_by_burst, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_pktgen_qdisc_last_byte_of_budget, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_pktgen_qdisc_no_budget_left, fx_setup, fx_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

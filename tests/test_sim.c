@@ -118,6 +118,17 @@ static uint64_t simple_nic_run(uint64_t n)
     /* And in total: 168 B and 100 B per 60 B frame. */
     assert_int_equal(r.h2d.tlp_bytes - 24 * extra, 168 * n);
     assert_int_equal(r.d2h.tlp_bytes - 24 * extra, 100 * n);
+    /* The physical layer's share of the measured window too: SKP ordered
+     * sets of 4 B, one per 1538 raw bytes (raw: about TLP + DLLP + SKP). */
+    {
+        const struct pcie_link_stats *st[2] = {&r.h2d, &r.d2h};
+        for (unsigned d = 0; d < 2; d++) {
+            double raw = (double)(st[d]->tlp_bytes + st[d]->dllp_bytes + st[d]->skp_bytes);
+            assert_true(st[d]->skp_bytes > 0 && st[d]->skp_bytes % 4 == 0);
+            assert_true(fabs((double)st[d]->skp_bytes - 4.0 * raw / 1538.0) <=
+                        0.1 * 4.0 * raw / 1538.0 + 8.0);
+        }
+    }
     sim_destroy(s);
     return extra;
 }

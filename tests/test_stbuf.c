@@ -172,6 +172,35 @@ static void test_stbuf_capacity(void **state)
     stbuf_destroy(&b);
 }
 
+/* Weak: stores become visible out of program order, and the buffer keeps
+ * them in visibility order: with it full, room comes when the earliest
+ * visible store drains, not the oldest in program order.  Over seeds where
+ * the first store is not the first visible. */
+static void test_stbuf_weak_full_room_at_earliest_visible(void **state)
+{
+    unsigned seed, out_of_order = 0;
+
+    (void)state;
+    for (seed = 1; seed <= 64; seed++) {
+        struct stbuf b;
+        sim_ps_t v, minv = ~(sim_ps_t)0, first = 0;
+        unsigned i;
+        init(&b, STBUF_WEAK, 4, seed);
+        for (i = 0; i < 8; i++) {
+            v = store64(&b, 64 * i, i, i * NS); /* 8 lines: misses, none visible by 20 ns */
+            if (i == 0)
+                first = v;
+            if (v < minv)
+                minv = v;
+        }
+        assert_true(minv >= 20 * NS);
+        out_of_order += minv < first;
+        assert_int_equal(stbuf_room_at(&b, 8 * NS), minv);
+        stbuf_destroy(&b);
+    }
+    assert_true(out_of_order > 0);
+}
+
 /* Pending stores are found by address range and time. */
 static void test_stbuf_pending(void **state)
 {
@@ -238,6 +267,7 @@ int main(void)
         cmocka_unit_test(test_stbuf_snoop_miss),
         cmocka_unit_test(test_stbuf_weak_reorders_within_window),
         cmocka_unit_test(test_stbuf_capacity),
+        cmocka_unit_test(test_stbuf_weak_full_room_at_earliest_visible),
         cmocka_unit_test(test_stbuf_pending),
         cmocka_unit_test(test_stbuf_wc_lines),
     };
