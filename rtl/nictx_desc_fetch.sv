@@ -869,6 +869,16 @@ module nictx_desc_fetch #(
   end
 
 `ifndef SYNTHESIS
+  // A flush waits from the clock its unusable head stops it while reads
+  // are in flight until the discard (fl_go) or a cancel (sub): kept in a
+  // checker-only flop, from the events, not from flush_q.
+  logic fl_wait_chk_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni)               fl_wait_chk_q <= 1'b0;
+    else if (fl_go || sub)     fl_wait_chk_q <= 1'b0;
+    else if (head_stop)        fl_wait_chk_q <= 1'b1;
+  end
+
   // Immediate assertions at the rising edge, on the values before it: the
   // same as concurrent ones sampled there, but cheaper in Verilator 5.006
   // (nictx_dma_rd.sv says why; about a sixth of a run's time with the
@@ -907,6 +917,9 @@ module nictx_desc_fetch #(
       WcOnlySingle_A: assert (!(enable_i && multi) || proto_i != nictx_reg_pkg::ProtoWc);
       // A flush discards the queue whose head it found unusable.
       FlushOwnQueue_A: assert (!head_stop || fq == sq_i);
+      // While a flush waits, no read and no block insertion starts, for any
+      // queue (docs/ownership.md), and the flush stays pending.
+      FlushWaitsAlone_A: assert (!fl_wait_chk_q || (!load && !ins && (flush_q || fl_go)));
     end
   end
 `endif
