@@ -770,6 +770,17 @@ static void fx_up_qdisc(struct fx *f, unsigned limit, uint64_t count, unsigned b
     fake_platform_clear_log(&f->fp);
 }
 
+/* One pktgen step over fx_up_qdisc(limit, 100 frames to send, burst): the frames
+ * it sent (one qdisc batch). */
+static uint64_t fx_qdisc_batch(struct fx *f, unsigned limit, unsigned burst)
+{
+    struct pktgen_stats gs;
+    fx_up_qdisc(f, limit, 100, burst);
+    assert_int_equal(pktgen_step(&f->g), PKTGEN_SENT);
+    pktgen_get_stats(&f->g, &gs);
+    return gs.sent;
+}
+
 /* The qdisc dequeues one packet, then one more per max_len of BQL budget
  * left after it: limit 500, max_len 100: budget 400 -> 300 -> 200 -> 100
  * -> 0, a batch of 5 (frames 60..88 bytes: BQL does not stop the queue),
@@ -777,11 +788,7 @@ static void fx_up_qdisc(struct fx *f, unsigned limit, uint64_t count, unsigned b
 static void test_pktgen_qdisc_batch_from_bql(void **state)
 {
     struct fx *f = *state;
-    fx_up_qdisc(f, 500, 100, 8);
-    assert_int_equal(pktgen_step(&f->g), PKTGEN_SENT);
-    struct pktgen_stats gs;
-    pktgen_get_stats(&f->g, &gs);
-    assert_int_equal(gs.sent, 5);
+    assert_int_equal(fx_qdisc_batch(f, 500, 8), 5);
     uint32_t db[4];
     assert_int_equal(doorbells(f, db, 4), 1);
     assert_int_equal(db[0], 5);
@@ -796,33 +803,19 @@ static void test_pktgen_qdisc_batch_from_bql(void **state)
  * 0: four). */
 static void test_pktgen_qdisc_last_byte_of_budget(void **state)
 {
-    struct fx *f = *state;
-    struct pktgen_stats gs;
-    fx_up_qdisc(f, 401, 100, 8);
-    assert_int_equal(pktgen_step(&f->g), PKTGEN_SENT);
-    pktgen_get_stats(&f->g, &gs);
-    assert_int_equal(gs.sent, 5);
+    assert_int_equal(fx_qdisc_batch(*state, 401, 8), 5);
 }
 
 static void test_pktgen_qdisc_no_budget_left(void **state)
 {
-    struct fx *f = *state;
-    struct pktgen_stats gs;
-    fx_up_qdisc(f, 400, 100, 8);
-    assert_int_equal(pktgen_step(&f->g), PKTGEN_SENT);
-    pktgen_get_stats(&f->g, &gs);
-    assert_int_equal(gs.sent, 4);
+    assert_int_equal(fx_qdisc_batch(*state, 400, 8), 4);
 }
 
 /* Boundary: the batch never exceeds burst, however large the budget. */
 static void test_pktgen_qdisc_batch_capped_by_burst(void **state)
 {
     struct fx *f = *state;
-    fx_up_qdisc(f, 500, 100, 4);
-    assert_int_equal(pktgen_step(&f->g), PKTGEN_SENT);
-    struct pktgen_stats gs;
-    pktgen_get_stats(&f->g, &gs);
-    assert_int_equal(gs.sent, 4);
+    assert_int_equal(fx_qdisc_batch(f, 500, 4), 4);
     assert_int_equal(f->fp.work[PLAT_WORK_QDISC_PKT], 4);
 }
 
