@@ -183,7 +183,7 @@ $(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
 
 obj = $(addprefix $(BUILD)/obj/,$(1:.c=.o))
 
-SIM_CORE := sim/pcie_cfg.c sim/pcie_link.c sim/scoreboard.c sim/json.c sim/host_mem.c \
+SIM_CORE := sim/pcie_cfg.c sim/pcie_link.c sim/scoreboard.c sim/crc32.c sim/json.c sim/host_mem.c \
             sim/sb_rate.c sim/progress.c \
             sim/cpu.c sim/tlp_queue.c sim/rc.c sim/harness.c sim/sim_cfg.c sim/dev_port.c sim/tlp_beat.c \
             sim/metrics.c sim/cpu_sched.c sim/platform_sim.c sim/report.c sim/stbuf.c \
@@ -230,11 +230,11 @@ run-one: $(BUILD)/nictx
 # One cmocka binary per module; each lists the objects it links.
 CMOCKA = $(shell pkg-config --libs cmocka)
 T_pcie_link  := sim/pcie_cfg.c sim/pcie_link.c
-T_scoreboard := sim/scoreboard.c sim/sb_rate.c
+T_scoreboard := sim/scoreboard.c sim/crc32.c sim/sb_rate.c
 T_json       := sim/json.c
 T_txq        := driver/txq.c driver/dql.c tests/fake_platform.c
 T_pktgen     := driver/txq.c driver/dql.c driver/pktgen.c tests/fake_platform.c \
-                sim/scoreboard.c sim/sb_rate.c
+                sim/scoreboard.c sim/crc32.c sim/sb_rate.c
 T_pcie_fc    := sim/pcie_cfg.c sim/pcie_link.c
 T_stbuf      := sim/stbuf.c
 T_coro       := sim/coro.c
@@ -286,31 +286,43 @@ $(addprefix $(BUILD)/tests/test_,$(ENGINE_TESTS)): $(BUILD)/tests/test_%: \
 # test_engine, test_width and test_queues run at every width.
 $(BUILD)/tests/test_engine $(BUILD)/tests/test_width $(BUILD)/tests/test_queues: $(WIDE_MODELS)
 
-# The scheduler alone (rtl/nictx_tx_sched.sv at NumQueues 8, assertions on):
-# test_tx_sched drives it clock by clock against a reference model.
-SCHED_VDIR := $(BUILD)/verilated-sched
-SCHED_LIB  := $(SCHED_VDIR)/Vnictx_tx_sched__ALL.a
-SCHED_SRCS := rtl/prim_rr_pick.sv rtl/nictx_tx_sched.sv
-$(SCHED_VDIR)/Vnictx_tx_sched.mk: $(SCHED_SRCS) | $(DEPS_STAMP)
-	@mkdir -p $(@D)
-	verilator --cc --assert -Wall --top-module nictx_tx_sched -GNumQueues=8 \
-	    --Mdir $(abspath $(@D)) $(abspath $(SCHED_SRCS))
-	@touch $@
-$(SCHED_LIB): $(SCHED_VDIR)/Vnictx_tx_sched.mk
-	rm -f $(SCHED_VDIR)/*.o $(SCHED_VDIR)/*.a
-	$(MAKE) -s -C $(SCHED_VDIR) -f Vnictx_tx_sched.mk VM_PARALLEL_BUILDS=0 \
-	    USER_CPPFLAGS='$(XFLAGS)' Vnictx_tx_sched__ALL.a
-$(BUILD)/obj/tests/test_tx_sched.o: tests/test_tx_sched.cpp $(SCHED_LIB)
-	@mkdir -p $(@D)
-	$(CXX) $(CXXFLAGS) $(WARN) $(DEPFLAGS) -isystem $(SCHED_VDIR) \
-	    $(patsubst -I%,-isystem %,$(VINC)) -c -o $@ $<
-$(BUILD)/tests/test_tx_sched: $(BUILD)/obj/tests/test_tx_sched.o $(SCHED_LIB) $(VRT_OBJS)
-	@mkdir -p $(@D)
-	$(CXX) -o $@ $^ $(CMOCKA) $(LDLIBS)
-# Tests of RTL modules alone, and the sources each verilates (RT_<test>:
-# scripts/mutate.py runs a test on the mutants of its sources).
-RTL_UNIT_TESTS := tx_sched
-RT_tx_sched    := $(SCHED_SRCS)
+# Tests of RTL modules alone, each Verilated with its assertions on into
+# $(BUILD)/verilated-<class>.  rtl_unit_model: test $(1) links class $(2),
+# module $(3) from sources $(4), with parameters $(5).  RT_<test> lists
+# the sources a test verilates (scripts/mutate.py runs the test on their
+# mutants), T_<test> the C sources it links (the C model's, c-model/).
+define rtl_unit_model
+$(BUILD)/verilated-$(2)/$(2).mk: $(4) | $$(DEPS_STAMP)
+	@mkdir -p $$(@D)
+	verilator --cc --assert -Wall --top-module $(3) $(5) --prefix $(2) \
+	    --Mdir $$(abspath $$(@D)) $$(abspath $(4))
+	@touch $$@
+$(BUILD)/verilated-$(2)/$(2)__ALL.a: $(BUILD)/verilated-$(2)/$(2).mk
+	rm -f $$(@D)/*.o $$(@D)/*.a
+	$$(MAKE) -s -C $$(@D) -f $(2).mk VM_PARALLEL_BUILDS=0 USER_CPPFLAGS='$$(XFLAGS)' $(2)__ALL.a
+RT_LIBS_$(1) += $(BUILD)/verilated-$(2)/$(2)__ALL.a
+RT_$(1) += $(4)
+endef
+define rtl_unit_test
+$(BUILD)/obj/tests/test_$(1).o: tests/test_$(1).cpp $$(RT_LIBS_$(1))
+	@mkdir -p $$(@D)
+	$$(CXX) $$(CXXFLAGS) $$(WARN) $$(DEPFLAGS) $$(INCS) -Ic-model \
+	    $$(foreach l,$$(RT_LIBS_$(1)),-isystem $$(dir $$(l))) \
+	    $$(patsubst -I%,-isystem %,$$(VINC)) -c -o $$@ $$<
+$(BUILD)/tests/test_$(1): $(BUILD)/obj/tests/test_$(1).o $$(call obj,$$(T_$(1))) \
+        $$(RT_LIBS_$(1)) $$(VRT_OBJS)
+	@mkdir -p $$(@D)
+	$$(CXX) -o $$@ $$^ $$(CMOCKA) $$(LDLIBS)
+endef
+RTL_UNIT_TESTS := tx_sched mac
+# The scheduler (NumQueues 8) against a reference model in the test.
+$(eval $(call rtl_unit_model,tx_sched,Vnictx_tx_sched,nictx_tx_sched,\
+    rtl/prim_rr_pick.sv rtl/nictx_tx_sched.sv,-GNumQueues=8))
+# The MAC at the narrowest and widest beat, in lockstep with the C model's.
+T_mac := c-model/cm_mac.c sim/crc32.c
+$(foreach w,8 64,$(eval $(call rtl_unit_model,mac,Vnictx_mac_w$(w),nictx_mac,\
+    rtl/nictx_mac.sv,-GDataBytes=$(w))))
+$(foreach t,$(RTL_UNIT_TESTS),$(eval $(call rtl_unit_test,$(t))))
 ALL_TESTS      += $(RTL_UNIT_TESTS)
 
 # The command line as a user meets it: runs $(BUILD)/nictx (NICTX).
@@ -335,7 +347,7 @@ $(BUILD)/obj/tests/%.o: tests/%.cpp | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(SC_CXX) -c -o $@ $<
 SC_OBJS := $(addprefix $(BUILD)/obj/sc/,nictx_sc.o platform_tlm.o vp.o) \
-           $(call obj,sim/pcie_cfg.c sim/pcie_link.c sim/tlp_queue.c sim/tlp_beat.c sim/scoreboard.c \
+           $(call obj,sim/pcie_cfg.c sim/pcie_link.c sim/tlp_queue.c sim/tlp_beat.c sim/scoreboard.c sim/crc32.c \
              sim/sb_rate.c sim/sim_cfg.c sim/cpu.c sim/inject.c \
              driver/txq.c driver/dql.c driver/pktgen.c) \
            $(call vmodel,8) $(WIDE_MODELS) $(VRT_OBJS)

@@ -32,7 +32,9 @@ module nictx_mac #(
   localparam int unsigned BytesW   = $clog2(DataBytes) + 1  // 0..DataBytes
 ) (
   input  logic        clk_i,
-  input  logic        rst_ni,
+  // verilator lint_off SYNCASYNCNET
+  input  logic        rst_ni,  // also in the simulation-only assertion's enable
+  // verilator lint_on SYNCASYNCNET
   input  logic [23:0] line_rate_i,  // bytes per cycle, 8.16 fixed point
   // Frame stream in
   input  logic        fr_valid_i,

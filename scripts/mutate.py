@@ -285,7 +285,8 @@ def make_var(tree, name):
 def test_map(tree):
     """Which test binaries link each source file (from the Makefile's
     variables: T_<test>, RT_<test>, SIM_CORE, UNIT/ENGINE/SIM/CLI_TESTS and
-    RTL_UNIT_TESTS: tests of RTL modules alone)."""
+    RTL_UNIT_TESTS: tests of RTL modules alone, which may also link C
+    sources, T_<test>: the C model's)."""
     unit = make_var(tree, "UNIT_TESTS")
     engine = make_var(tree, "ENGINE_TESTS")
     simt = make_var(tree, "SIM_TESTS")
@@ -294,11 +295,12 @@ def test_map(tree):
     core = set(make_var(tree, "SIM_CORE"))
     links = {t: set(make_var(tree, "T_" + t)) for t in unit}
     rtl_links = {t: set(make_var(tree, "RT_" + t)) for t in rtl_unit}
+    rtl_c_links = {t: set(make_var(tree, "T_" + t)) for t in rtl_unit}
 
     def tests_for(f):
         if f.endswith(".sv"):
             return engine + simt + cli + [t for t in rtl_unit if f in rtl_links[t]]
-        ts = [t for t in unit if f in links[t]]
+        ts = [t for t in unit if f in links[t]] + [t for t in rtl_unit if f in rtl_c_links[t]]
         if f in core:
             ts += simt + cli
         return ts

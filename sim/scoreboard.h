@@ -26,8 +26,8 @@
  * frame that is the last of its queue; each queue's bytes in it are kept
  * (sb_queue_result) for the fairness figures (sim/fairness.h).
  *
- * The device's MAC appends the FCS, sb_crc32() of the buffer (IEEE 802.3
- * CRC-32), sent least significant byte first.
+ * The device's MAC appends the FCS, crc32_fcs() of the buffer (sim/crc32.h:
+ * IEEE 802.3 CRC-32), sent least significant byte first.
  *
  * Checking.  The harness tells the scoreboard when doorbells publish packets
  * (sb_note_published) and hands it every frame seen on the wire
@@ -61,6 +61,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "crc32.h"
 #include "simtime.h"
 
 #define SB_MIN_LEN 60u    /* shortest buffer: 64 B frame without FCS */
@@ -96,11 +97,6 @@ void sb_pkt_fill(const struct sb_gen_cfg *g, uint64_t seq, uint8_t *buf, unsigne
 unsigned sb_pkt_len_q(const struct sb_gen_cfg *g, unsigned queue, uint64_t seq);
 void sb_pkt_fill_q(const struct sb_gen_cfg *g, unsigned queue, uint64_t seq, uint8_t *buf,
                    unsigned len);
-
-/* IEEE 802.3 FCS of buf[0..len): CRC-32, reflected polynomial 0xEDB88320,
- * initial value 0xFFFFFFFF, final xor 0xFFFFFFFF.  The MAC sends the
- * returned value least significant byte first. */
-uint32_t sb_crc32(const uint8_t *buf, size_t len);
 
 struct sb_cfg {
     struct sb_gen_cfg gen;

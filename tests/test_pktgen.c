@@ -520,7 +520,7 @@ static int mq_dev_send_one(struct platform *fp, struct mq_queue *x, struct score
     unsigned len = d->len_flags & NICTX_DESC_LEN_MASK;
     const uint8_t *frame = fake_platform_bus_to_cpu(fp, d->addr, len);
     assert_non_null(frame);
-    sb_check_frame(sb, frame, len, sb_crc32(frame, len), t);
+    sb_check_frame(sb, frame, len, crc32_fcs(frame, len), t);
     x->dev_head = (x->dev_head + 1) & x->q.mask;
     *x->q.wb = x->dev_head;
     return 1;

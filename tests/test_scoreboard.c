@@ -71,7 +71,7 @@ static void fx_send(struct fx *f, uint64_t seq, sim_ps_t t)
 {
     unsigned len = sb_pkt_len(&f->cfg.gen, seq);
     sb_pkt_fill(&f->cfg.gen, seq, f->buf, len);
-    sb_check_frame(f->sb, f->buf, len, sb_crc32(f->buf, len), t);
+    sb_check_frame(f->sb, f->buf, len, crc32_fcs(f->buf, len), t);
 }
 
 static struct sb_result fx_result(const struct fx *f)
@@ -87,10 +87,10 @@ static void test_scoreboard_crc_known_answers(void **state)
 {
     (void)state;
     const uint8_t check[] = "123456789";
-    assert_int_equal(sb_crc32(check, 9), 0xcbf43926u); /* CRC-32 check value */
-    assert_int_equal(sb_crc32(check, 0), 0x00000000u); /* boundary: empty */
+    assert_int_equal(crc32_fcs(check, 9), 0xcbf43926u); /* CRC-32 check value */
+    assert_int_equal(crc32_fcs(check, 0), 0x00000000u); /* boundary: empty */
     const uint8_t zero = 0;
-    assert_int_equal(sb_crc32(&zero, 1), 0xd202ef8du);
+    assert_int_equal(crc32_fcs(&zero, 1), 0xd202ef8du);
 }
 
 static void test_scoreboard_crc_matches_bitwise_reference(void **state)
@@ -106,7 +106,7 @@ static void test_scoreboard_crc_matches_bitwise_reference(void **state)
      * loop and the 0..7 byte tail */
     for (size_t a = 0; a < 8; a++)
         for (size_t n = 0; n <= 300; n++)
-            assert_int_equal(sb_crc32(data + a, n), ref_crc32(data + a, n));
+            assert_int_equal(crc32_fcs(data + a, n), ref_crc32(data + a, n));
 }
 
 static void test_scoreboard_crc_fcs_residue(void **state)
@@ -116,10 +116,10 @@ static void test_scoreboard_crc_fcs_residue(void **state)
     uint8_t buf[64];
     struct sb_gen_cfg g = {.seed = 7, .min_len = 60, .max_len = 60};
     sb_pkt_fill(&g, 3, buf, 60);
-    uint32_t fcs = sb_crc32(buf, 60);
+    uint32_t fcs = crc32_fcs(buf, 60);
     for (int i = 0; i < 4; i++)
         buf[60 + i] = (uint8_t)(fcs >> (8 * i));
-    assert_int_equal(sb_crc32(buf, 64), 0x2144df1cu);
+    assert_int_equal(crc32_fcs(buf, 64), 0x2144df1cu);
 }
 
 /* ---- generation ------------------------------------------------------------ */
@@ -215,7 +215,7 @@ static void test_scoreboard_seq_all_eight_bytes(void **state)
     for (unsigned i = 0; i < 2; i++) {
         assert_true(seq[i] < SB_MAX_EXPECTED);
         sb_pkt_fill(&c.gen, seq[i], buf, 60);
-        sb_check_frame(sb, buf, 60, sb_crc32(buf, 60), 1000 * (i + 1));
+        sb_check_frame(sb, buf, 60, crc32_fcs(buf, 60), 1000 * (i + 1));
     }
     struct sb_result r;
     sb_result(sb, &r);
@@ -394,7 +394,7 @@ static void corrupt_at(struct fx *f, uint64_t seq, unsigned off)
 {
     unsigned len = sb_pkt_len(&f->cfg.gen, seq);
     sb_pkt_fill(&f->cfg.gen, seq, f->buf, len);
-    uint32_t fcs = sb_crc32(f->buf, len); /* FCS of the good frame */
+    uint32_t fcs = crc32_fcs(f->buf, len); /* FCS of the good frame */
     uint8_t want = f->buf[off];
     f->buf[off] ^= 0x40;
     size_t before = sb_mismatch_count(f->sb);
@@ -433,19 +433,19 @@ static void test_scoreboard_bad_fcs_and_length(void **state)
     struct fx *f = *state;
     sb_note_published(f->sb, FX_EXPECTED, 0);
     sb_pkt_fill(&f->cfg.gen, 0, f->buf, 60);
-    uint32_t fcs = sb_crc32(f->buf, 60);
+    uint32_t fcs = crc32_fcs(f->buf, 60);
     sb_check_frame(f->sb, f->buf, 60, fcs ^ 1, 0); /* FCS off by one bit */
     char line[SB_MISMATCH_LEN];
     snprintf(line, sizeof line, "seq 0: offset 60: FCS 0x%08x, expected 0x%08x", fcs ^ 1, fcs);
     assert_string_equal(sb_mismatch(f->sb, 0), line);
 
     sb_pkt_fill(&f->cfg.gen, 1, f->buf, 61); /* one byte too long, prefix right */
-    sb_check_frame(f->sb, f->buf, 61, sb_crc32(f->buf, 61), 0);
+    sb_check_frame(f->sb, f->buf, 61, crc32_fcs(f->buf, 61), 0);
     assert_string_equal(sb_mismatch(f->sb, 1), "seq 1: offset 60: length 61, expected 60");
 
     sb_pkt_fill(&f->cfg.gen, 2, f->buf, 59); /* one byte short, bad byte at 30 */
     f->buf[30] ^= 1;
-    sb_check_frame(f->sb, f->buf, 59, sb_crc32(f->buf, 59), 0);
+    sb_check_frame(f->sb, f->buf, 59, crc32_fcs(f->buf, 59), 0);
     assert_string_equal(sb_mismatch(f->sb, 2), "seq 2: offset 30: length 59, expected 60");
 
     struct sb_result r = fx_result(f);
@@ -492,7 +492,7 @@ static void test_scoreboard_mismatch_list_is_bounded(void **state)
     sb_pkt_fill(&f->cfg.gen, SB_MAX_MISMATCH - 1, f->buf, 60);
     char line[SB_MISMATCH_LEN];
     snprintf(line, sizeof line, "seq %u: offset 60: FCS 0x00000000, expected 0x%08x",
-             SB_MAX_MISMATCH - 1, sb_crc32(f->buf, 60));
+             SB_MAX_MISMATCH - 1, crc32_fcs(f->buf, 60));
     assert_string_equal(sb_mismatch(f->sb, SB_MAX_MISMATCH - 1), line);
 }
 
@@ -580,7 +580,7 @@ static void test_scoreboard_one_packet_run(void **state)
     uint8_t buf[64];
     sb_note_published(sb, 1, 2000000);
     sb_pkt_fill(&c.gen, 0, buf, 60);
-    sb_check_frame(sb, buf, 60, sb_crc32(buf, 60), 3334000); /* 1334 ns later */
+    sb_check_frame(sb, buf, 60, crc32_fcs(buf, 60), 3334000); /* 1334 ns later */
     sb_finish(sb);
     struct sb_result r;
     sb_result(sb, &r);
@@ -617,7 +617,7 @@ static void test_scoreboard_latency_beyond_100us(void **state)
     for (uint64_t s = 0; s < FX_EXPECTED; s++) {
         sb_pkt_fill(&c.gen, s, f->buf, 60);
         sim_ps_t t = s < 98 ? 10000 : 150000000 + 99 * (s - 97);
-        sb_check_frame(sb, f->buf, 60, sb_crc32(f->buf, 60), t);
+        sb_check_frame(sb, f->buf, 60, crc32_fcs(f->buf, 60), t);
     }
     struct sb_result r2;
     sb_result(sb, &r2);
@@ -653,7 +653,7 @@ static void test_scoreboard_latency_50us_200us_2ms(void **state)
     for (uint64_t s = 0; s < FX_EXPECTED; s++) {
         sim_ps_t lat = s < 50 ? 50000000 : s < 98 ? 200001000 : 2000000500;
         sb_pkt_fill(&c.gen, s, f->buf, 60);
-        sb_check_frame(sb, f->buf, 60, sb_crc32(f->buf, 60), 1000000 + lat);
+        sb_check_frame(sb, f->buf, 60, crc32_fcs(f->buf, 60), 1000000 + lat);
     }
     sb_result(sb, &r);
     assert_int_equal(r.lat_samples, 100);
@@ -669,7 +669,7 @@ static void test_scoreboard_latency_50us_200us_2ms(void **state)
     for (uint64_t s = 0; s < FX_EXPECTED; s++) {
         sim_ps_t lat = s < 98 ? 1999999999 : 2000000000; /* 1999999.999 ns, 2 ms */
         sb_pkt_fill(&c.gen, s, f->buf, 60);
-        sb_check_frame(sb, f->buf, 60, sb_crc32(f->buf, 60), lat);
+        sb_check_frame(sb, f->buf, 60, crc32_fcs(f->buf, 60), lat);
     }
     sb_result(sb, &r);
     assert_true(r.lat_p50_ns == 1999999.0);
@@ -720,7 +720,7 @@ static void test_scoreboard_latency_batched_doorbells_ring_wrap(void **state)
         for (uint64_t i = 0; i < 4; i++) {
             uint64_t s = 4 * b + i;
             sb_pkt_fill(&c.gen, s, buf, 60);
-            sb_check_frame(sb, buf, 60, sb_crc32(buf, 60), db + 300000 + 10000 * i);
+            sb_check_frame(sb, buf, 60, crc32_fcs(buf, 60), db + 300000 + 10000 * i);
         }
     }
     struct sb_result r;
@@ -747,7 +747,7 @@ static void test_scoreboard_stamp_overrun(void **state)
     sb_note_published(sb, 10, 1000);
     for (uint64_t s = 0; s < 10; s++) {
         sb_pkt_fill(&c.gen, s, buf, 60);
-        sb_check_frame(sb, buf, 60, sb_crc32(buf, 60), 3000);
+        sb_check_frame(sb, buf, 60, crc32_fcs(buf, 60), 3000);
     }
     struct sb_result r;
     sb_result(sb, &r);
@@ -775,7 +775,7 @@ static struct sb_result run_rate(uint64_t n, sim_ps_t t0, sim_ps_t gap, uint64_t
     for (uint64_t s = 0; s < n; s++) {
         sb_note_published(sb, s + 1, t > 0 ? t - 1 : 0);
         sb_pkt_fill(&c.gen, s, buf, 60);
-        sb_check_frame(sb, buf, 60, sb_crc32(buf, 60), t);
+        sb_check_frame(sb, buf, 60, crc32_fcs(buf, 60), t);
         t += s < warm ? warm_gap : gap;
     }
     sb_finish(sb);
@@ -845,7 +845,7 @@ static void test_scoreboard_rate_counts_unexpected_frames(void **state)
     sb_note_published(sb, 20, 0);
     for (uint64_t s = 0; s < 40; s++) {
         sb_pkt_fill(&c.gen, s, buf, 100);
-        sb_check_frame(sb, buf, 100, sb_crc32(buf, 100), 1000 * s);
+        sb_check_frame(sb, buf, 100, crc32_fcs(buf, 100), 1000 * s);
     }
     struct sb_result r;
     sb_result(sb, &r);
@@ -908,7 +908,7 @@ static void test_scoreboard_queues_interleaved(void **state)
         sb_note_published_q(sb, q, sb_queue_expected(&c, q), 0);
     for (unsigned i = 0; i < 10; i++) {
         sb_pkt_fill_q(&c.gen, order[i][0], order[i][1], buf, 60);
-        sb_check_frame(sb, buf, 60, sb_crc32(buf, 60), (sim_ps_t)(i + 1) * 1000);
+        sb_check_frame(sb, buf, 60, crc32_fcs(buf, 60), (sim_ps_t)(i + 1) * 1000);
     }
     sb_finish(sb);
     sb_result(sb, &r);
@@ -946,11 +946,11 @@ static void test_scoreboard_queues_order_per_queue(void **state)
     (void)state;
     assert_non_null(sb);
     sb_pkt_fill_q(&c.gen, 1, 1, buf, 60); /* queue 1 skips its seq 0 */
-    sb_check_frame(sb, buf, 60, sb_crc32(buf, 60), 1000);
+    sb_check_frame(sb, buf, 60, crc32_fcs(buf, 60), 1000);
     sb_pkt_fill(&c.gen, 0, buf, 60);
-    sb_check_frame(sb, buf, 60, sb_crc32(buf, 60), 2000);
+    sb_check_frame(sb, buf, 60, crc32_fcs(buf, 60), 2000);
     buf[SB_QUEUE_OFF] = 9; /* no such queue */
-    sb_check_frame(sb, buf, 60, sb_crc32(buf, 60), 3000);
+    sb_check_frame(sb, buf, 60, crc32_fcs(buf, 60), 3000);
     sb_queue_result(sb, 0, &q0);
     sb_queue_result(sb, 1, &q1);
     assert_int_equal(q1.lost, 1);
@@ -987,7 +987,7 @@ static void test_scoreboard_queues_dropped(void **state)
             if ((q == 2 && seq == 1) || (q == 1 && seq == 2))
                 continue;
             sb_pkt_fill_q(&c.gen, q, seq, buf, 60);
-            sb_check_frame(sb, buf, 60, sb_crc32(buf, 60), 1000 * (3 * q + seq + 1));
+            sb_check_frame(sb, buf, 60, crc32_fcs(buf, 60), 1000 * (3 * q + seq + 1));
         }
     sb_finish(sb);
     sb_result(sb, &r);
@@ -1025,9 +1025,9 @@ static void test_scoreboard_dropped_final(void **state)
     assert_int_equal(sb_note_dropped_q(sb, 1, 8, 1), -1); /* lazy: beyond the window */
     assert_int_equal(sb_note_dropped_q(sb, 1, 2, 2), 0);  /* an engine skip, noted early */
     sb_pkt_fill_q(&c.gen, 1, 0, buf, 60);
-    sb_check_frame(sb, buf, 60, sb_crc32(buf, 60), 1000);
+    sb_check_frame(sb, buf, 60, crc32_fcs(buf, 60), 1000);
     sb_pkt_fill_q(&c.gen, 1, 1, buf, 60);
-    sb_check_frame(sb, buf, 60, sb_crc32(buf, 60), 2000);
+    sb_check_frame(sb, buf, 60, crc32_fcs(buf, 60), 2000);
     for (uint64_t seq = 3; seq < 17; seq++) /* two resets: 3..9, then 10..16 */
         assert_int_equal(sb_note_dropped_final_q(sb, 1, seq, 3), 0);
     assert_int_equal(sb_queue_result(sb, 1, &qr), 0);
@@ -1035,7 +1035,7 @@ static void test_scoreboard_dropped_final(void **state)
     assert_int_equal(sb_note_dropped_final_q(sb, 2, 0, 3), -1); /* no queue 2 */
     for (uint64_t seq = 17; seq < 20; seq++) {
         sb_pkt_fill_q(&c.gen, 1, seq, buf, 60);
-        sb_check_frame(sb, buf, 60, sb_crc32(buf, 60), 3000 + seq);
+        sb_check_frame(sb, buf, 60, crc32_fcs(buf, 60), 3000 + seq);
     }
     sb_finish(sb);
     sb_result(sb, &r);

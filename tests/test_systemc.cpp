@@ -195,7 +195,7 @@ uint64_t reference_digest(const struct sim_cfg &c)
     for (uint64_t seq = 0; seq < c.packets; seq++) {
         unsigned len = sb_pkt_len(&g, seq);
         sb_pkt_fill(&g, seq, buf.data(), len);
-        h = nictx_vp_digest(h, buf.data(), len, sb_crc32(buf.data(), len));
+        h = nictx_vp_digest(h, buf.data(), len, crc32_fcs(buf.data(), len));
     }
     return h;
 }
