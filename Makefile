@@ -315,9 +315,10 @@ $(BUILD)/tests/test_$(1): $(BUILD)/obj/tests/test_$(1).o $$(call obj,$$(T_$(1)))
 	$$(CXX) -o $$@ $$^ $$(CMOCKA) $$(LDLIBS)
 endef
 RTL_UNIT_TESTS := tx_sched mac
-# The scheduler (NumQueues 8) against a reference model in the test.
+# The scheduler (NumQueues 8) in lockstep with the C model's, and directed tests.
 $(eval $(call rtl_unit_model,tx_sched,Vnictx_tx_sched,nictx_tx_sched,\
     rtl/prim_rr_pick.sv rtl/nictx_tx_sched.sv,-GNumQueues=8))
+T_tx_sched := c-model/cm_sched.c
 # The MAC at the narrowest and widest beat, in lockstep with the C model's.
 T_mac := c-model/cm_mac.c sim/crc32.c
 $(foreach w,8 64,$(eval $(call rtl_unit_model,mac,Vnictx_mac_w$(w),nictx_mac,\

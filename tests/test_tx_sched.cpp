@@ -12,9 +12,10 @@
 //    nothing when the queue is empty, the deficit (no new quantum) when its
 //    descriptors are still being fetched (backlog) or its head is taken
 //    back (flush).
-//  - A random test runs the RTL in lockstep with a reference model written
-//    from those rules (struct ref below), with legal stimulus: a held
-//    candidate keeps its head until taken or flushed.
+//  - A random test runs the RTL in lockstep with the C model's scheduler
+//    (c-model/cm_sched.c, written from those rules), with legal stimulus:
+//    a held candidate keeps its head until taken or flushed; the
+//    candidate, its valid and the wait output are compared on every clock.
 #include "Vnictx_tx_sched.h"
 #include "verilated.h"
 
@@ -25,6 +26,7 @@
 
 extern "C" { // cmocka 1.1.5's header has no C++ guard
 #include <cmocka.h>
+#include "cm_sched.h"
 }
 
 #include <cstring>
@@ -32,7 +34,6 @@ extern "C" { // cmocka 1.1.5's header has no C++ guard
 namespace {
 
 constexpr unsigned kQueues = 8; // the -GNumQueues the Makefile verilates with
-constexpr uint64_t kKeepMax = 1u << 25; // a deficit kept while the fetcher starves a queue
 
 // What the testbench answers for each queue.
 struct world {
@@ -141,85 +142,35 @@ unsigned heads_until(tb &t, int stop, int count)
     return n;
 }
 
-// ------------------------------------------------------------ reference model
-// The rules of docs/device.md (Queues) and the module's header, as a turn
-// of a queue sees them; ptr is where the next turn starts.
-struct ref {
-    unsigned ptr, hq;
-    bool hold, turn;
-    uint64_t def[kQueues];
-};
-
-// The first ready queue from ptr on, wrapping; 0 if none.
-unsigned ref_pick(const world &w, unsigned ptr, bool *any)
+// ---------------------------------------------------------------- C model
+// The C model's inputs for this clock: the world, the candidate's head and
+// weight answered as settle() answers the RTL.
+cm_sched_in model_in(const struct cm_sched &m, const world &w, bool multi, bool drr,
+                     unsigned quantum, bool take, bool flush)
 {
-    for (unsigned i = 0; i < kQueues; i++) {
-        unsigned q = (ptr + i) % kQueues;
-        if (w.rdy[q]) {
-            *any = true;
-            return q;
-        }
-    }
-    *any = false;
-    return 0;
+    cm_sched_in in;
+    std::memset(&in, 0, sizeof(in));
+    in.multi = multi;
+    in.drr = drr;
+    in.quantum = quantum;
+    in.rdy = mask_of(w.rdy);
+    in.backlog = mask_of(w.backlog);
+    unsigned q = cm_sched_queue(&m, &in);
+    in.len = w.len[q];
+    in.bad = w.bad[q];
+    in.weight = w.weight[q];
+    in.take = take;
+    in.flush = flush;
+    return in;
 }
 
-struct ref_out {
-    unsigned q;
-    bool valid;
-};
-
-// The candidate this clock (before the edge), for DRR with its deficit.
-ref_out ref_cand(const ref &r, const world &w, bool drr, unsigned quantum, uint64_t *def)
+void compare(const tb &t, const cm_sched_out &o, uint32_t seed, unsigned clock)
 {
-    bool any;
-    unsigned pick = ref_pick(w, r.ptr, &any);
-    ref_out o;
-    if (!drr) {
-        o.q = r.hold ? r.hq : pick;
-        o.valid = w.rdy[o.q];
-        return o;
-    }
-    o.q = r.turn ? r.hq : pick;
-    *def = r.def[o.q] + (r.turn ? 0 : (uint64_t)w.weight[o.q] * quantum);
-    o.valid = w.rdy[o.q] && (uint64_t)(w.bad[o.q] ? 0 : w.len[o.q]) <= *def;
-    return o;
-}
-
-// The edge: what the turn keeps.
-void ref_edge(ref &r, const world &w, bool drr, unsigned quantum, bool take, bool flush)
-{
-    uint64_t def = 0;
-    bool any;
-    ref_out o = ref_cand(r, w, drr, quantum, &def);
-    (void)ref_pick(w, r.ptr, &any);
-    if (!drr) {
-        r.hold = o.valid && !take && !flush;
-        r.hq = o.q;
-        if (o.valid && take)
-            r.ptr = (o.q + 1) % kQueues;
-        return;
-    }
-    if (!r.turn && !any)
-        return;
-    r.hq = o.q;
-    if (o.valid && !flush) { // the turn goes on; a head that left pays its cost
-        r.def[o.q] = take ? def - (w.bad[o.q] ? 0 : w.len[o.q]) : def;
-        r.turn = true;
-        return;
-    }
-    // The turn ends: the head costs more (deficit kept, quantum included);
-    // empty (deficit gone); still being fetched or taken back (the deficit
-    // kept, saturating at 2^25; a turn only starting keeps what it had,
-    // without its quantum).
-    if (w.rdy[o.q] && !flush)
-        r.def[o.q] = def;
-    else if (!w.backlog[o.q])
-        r.def[o.q] = 0;
-    else if (r.turn)
-        r.def[o.q] = def < kKeepMax ? def : kKeepMax;
-    r.turn = false;
-    r.ptr = (o.q + 1) % kQueues;
+    const Vnictx_tx_sched &m = t.top;
+    if (m.q_o != o.q || m.valid_o != o.valid || m.wait_o != o.wait)
+        fail_msg("seed %u clock %u: RTL candidate %u valid %u wait %u, C model %u valid %u wait %u",
+                 seed, clock, (unsigned)m.q_o, (unsigned)m.valid_o, (unsigned)m.wait_o, o.q,
+                 o.valid, o.wait);
 }
 
 // ------------------------------------------------------------------- tests
@@ -397,10 +348,10 @@ void test_sched_drr_flush_ends_turn(void **state)
     assert_int_equal(next_head(t), 1);
 }
 
-// Random stimulus against the reference model, clock by clock: ready and
+// Random stimulus against the C model, clock by clock: ready and
 // backlog flags that come and go (a held candidate's stay), random costs,
 // bad heads, weights and takes, occasional flushes.
-void lockstep(tb &t, bool drr, uint32_t seed, unsigned clocks)
+void lockstep(tb &t, bool multi, bool drr, uint32_t seed, unsigned clocks)
 {
     uint32_t x = seed;
     auto rnd = [&x](unsigned n) {
@@ -410,26 +361,27 @@ void lockstep(tb &t, bool drr, uint32_t seed, unsigned clocks)
         return x % n;
     };
     unsigned quantum = 64 + rnd(4096);
-    ref r;
-    std::memset(&r, 0, sizeof(r));
-    reset(t, true, drr, quantum);
+    cm_sched m;
+    assert_int_equal(cm_sched_reset(&m, kQueues), 0);
+    reset(t, multi, drr, quantum);
     for (unsigned q = 0; q < kQueues; q++) {
         t.w.weight[q] = (uint8_t)(1 + rnd(rnd(2) ? 4 : 255));
         t.w.len[q] = (uint16_t)(60 + rnd(9000));
     }
     unsigned taken = 0;
     for (unsigned c = 0; c < clocks; c++) {
-        uint64_t def = 0;
-        ref_out o;
+        cm_sched_out o;
         settle(t, false, false);
-        o = ref_cand(r, t.w, drr, quantum, &def);
-        if (t.top.q_o != o.q || t.top.valid_o != o.valid)
-            fail_msg("seed %u clock %u: RTL candidate %u valid %u, reference %u valid %u", seed, c,
-                     (unsigned)t.top.q_o, (unsigned)t.top.valid_o, o.q, o.valid);
+        cm_sched_in in = model_in(m, t.w, multi, drr, quantum, false, false);
+        cm_sched_eval(&m, &in, &o);
+        compare(t, o, seed, c);
         bool take = o.valid && rnd(4) != 0;
         bool flush = !take && t.w.rdy[o.q] && rnd(64) == 0;
         settle(t, take, flush);
-        ref_edge(r, t.w, drr, quantum, take, flush);
+        in = model_in(m, t.w, multi, drr, quantum, take, flush);
+        cm_sched_eval(&m, &in, &o);
+        compare(t, o, seed, c);
+        cm_sched_clock(&m, &in);
         edge(t);
         if (take) {
             taken++;
@@ -456,14 +408,24 @@ void test_sched_lockstep_rr(void **state)
 {
     tb &t = *static_cast<tb *>(*state);
     for (uint32_t seed = 1; seed <= 3; seed++)
-        lockstep(t, false, seed, 20000);
+        lockstep(t, true, false, seed, 20000);
 }
 
 void test_sched_lockstep_drr(void **state)
 {
     tb &t = *static_cast<tb *>(*state);
     for (uint32_t seed = 1; seed <= 6; seed++)
-        lockstep(t, true, seed, 20000);
+        lockstep(t, true, true, seed, 20000);
+}
+
+// One queue (multi_i low): the single-queue engine's scheduler, with the
+// other queues' flags and a DRR setting it must ignore.  (multi_i changes
+// only across a queue reset, which resets the scheduler: QUEUES is written
+// between a reset and the next enable.)
+void test_sched_lockstep_single(void **state)
+{
+    tb &t = *static_cast<tb *>(*state);
+    lockstep(t, false, true, 1, 20000);
 }
 
 } // namespace
@@ -482,6 +444,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_sched_drr_flush_ends_turn, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sched_lockstep_rr, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sched_lockstep_drr, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sched_lockstep_single, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
