@@ -314,7 +314,7 @@ $(BUILD)/tests/test_$(1): $(BUILD)/obj/tests/test_$(1).o $$(call obj,$$(T_$(1)))
 	@mkdir -p $$(@D)
 	$$(CXX) -o $$@ $$^ $$(CMOCKA) $$(LDLIBS)
 endef
-RTL_UNIT_TESTS := tx_sched mac
+RTL_UNIT_TESTS := tx_sched mac payload dma_rd wc
 # The scheduler (NumQueues 8) in lockstep with the C model's, and directed tests.
 $(eval $(call rtl_unit_model,tx_sched,Vnictx_tx_sched,nictx_tx_sched,\
     rtl/prim_rr_pick.sv rtl/nictx_tx_sched.sv,-GNumQueues=8))
@@ -323,6 +323,25 @@ T_tx_sched := c-model/cm_sched.c
 T_mac := c-model/cm_mac.c sim/crc32.c
 $(foreach w,8 64,$(eval $(call rtl_unit_model,mac,Vnictx_mac_w$(w),nictx_mac,\
     rtl/nictx_mac.sv,-GDataBytes=$(w))))
+# The payload fetch with the engine's sizes at 8 bytes a word, and with a
+# packet FIFO of 8 at 64, in lockstep with the C model's.
+T_payload := c-model/cm_payload.c c-model/cm_fifo.c
+$(eval $(call rtl_unit_model,payload,Vnictx_payload_w8,nictx_payload_fetch,\
+    rtl/prim_fifo_sync.sv rtl/nictx_payload_fetch.sv,-GDataBytes=8 -GBufBytes=32768 -GMaxPkts=256))
+$(eval $(call rtl_unit_model,payload,Vnictx_payload_w64,nictx_payload_fetch,\
+    rtl/prim_fifo_sync.sv rtl/nictx_payload_fetch.sv,-GDataBytes=64 -GBufBytes=32768 -GMaxPkts=8))
+# The DMA read engine with the engine's 256 tags at 8 bytes a beat, and
+# with 32 tags at 64, in lockstep with the C model's.
+T_dma_rd := c-model/cm_dma_rd.c c-model/cm_fifo.c
+$(eval $(call rtl_unit_model,dma_rd,Vnictx_dma_rd_t256w8,nictx_dma_rd,\
+    rtl/prim_fifo_sync.sv rtl/nictx_dma_rd.sv,-GNumTags=256 -GDataBytes=8 -GPtrW=15))
+$(eval $(call rtl_unit_model,dma_rd,Vnictx_dma_rd_t32w64,nictx_dma_rd,\
+    rtl/prim_fifo_sync.sv rtl/nictx_dma_rd.sv,-GNumTags=32 -GDataBytes=64 -GPtrW=15))
+# The write-combining window at 8 and 64 bytes a beat, in lockstep with
+# the C model's.
+T_wc := c-model/cm_wc.c
+$(foreach w,8 64,$(eval $(call rtl_unit_model,wc,Vnictx_wc_w$(w),nictx_wc,\
+    rtl/nictx_reg_pkg.sv rtl/nictx_wc.sv,-GDataBytes=$(w))))
 $(foreach t,$(RTL_UNIT_TESTS),$(eval $(call rtl_unit_test,$(t))))
 ALL_TESTS      += $(RTL_UNIT_TESTS)
 

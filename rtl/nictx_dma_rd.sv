@@ -470,7 +470,7 @@ module nictx_dma_rd #(
       // rely on the words it marks).
       CplWords_A: assert (!(cpl_take && cpl_len_i != '0) || wr_words_o != '0);
       // The busy set and the retire FIFO agree: every outstanding MRd is busy.
-      OldestBusy_A: assert (!ret_rvalid || ({1'b0, ret_tag} < fresh_q && tbusy_mem[ret_tag]))
+      OldestBusy_A: assert (!ret_rvalid || (9'(ret_tag) < fresh_q && tbusy_mem[ret_tag]))
         else $error("nictx_dma_rd: the oldest MRd's tag %0d is not busy", ret_tag);
       // The MRd output holds while stalled (valid/ready rule).
       MrdHold_A: assert (!mrd_hold_q || (mrd_valid_o && {mrd_addr_o, mrd_tag_o} == mrd_past_q));

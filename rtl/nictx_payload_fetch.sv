@@ -39,7 +39,9 @@ module nictx_payload_fetch #(
   localparam int unsigned BPtrW    = $clog2(BufBytes)     // buffer byte pointer
 ) (
   input  logic        clk_i,
-  input  logic        rst_ni,
+  // verilator lint_off SYNCASYNCNET
+  input  logic        rst_ni,  // also in the simulation-only assertions' enable
+  // verilator lint_on SYNCASYNCNET
   // Descriptors in
   input  logic        desc_valid_i,
   output logic        desc_ready_o,

@@ -36,7 +36,9 @@ module nictx_wc #(
   localparam int unsigned NumWords = DataBytes / 8  // 8-byte words per beat
 ) (
   input  logic        clk_i,
-  input  logic        rst_ni,
+  // verilator lint_off SYNCASYNCNET
+  input  logic        rst_ni,  // also in the simulation-only assertions' enable
+  // verilator lint_on SYNCASYNCNET
   input  logic [1:0]  proto_i,
   input  logic [4:0]  ring_log2_i,
   // MWr beats to BAR0 offsets 0x200..0x3FF

@@ -11,6 +11,7 @@
 //    clocks within wake) and every output is compared on every clock.
 #include "Vnictx_mac_w64.h"
 #include "Vnictx_mac_w8.h"
+#include "lockstep.h"
 #include "verilated.h"
 
 #include <setjmp.h>
@@ -27,6 +28,10 @@ extern "C" { // cmocka 1.1.5's header has no C++ guard
 #include <cstring>
 
 namespace {
+
+using lockstep::put;
+using lockstep::rng;
+using lockstep::same;
 
 constexpr uint32_t kRate10g = 5u << 16; // 10 Gb/s at 250 MHz: 5 bytes a clock
 
@@ -163,45 +168,7 @@ void test_cm_mac_credit(void **state)
 }
 
 // --------------------------------------------------------------- lockstep
-// A model's data ports as bytes: QData at 8 bytes, VlWide beyond.
-void put(QData &d, const uint8_t *b, unsigned)
-{
-    d = 0;
-    for (unsigned i = 0; i < 8; i++)
-        d |= (QData)b[i] << (8 * i);
-}
-template <std::size_t N> void put(VlWide<N> &d, const uint8_t *b, unsigned n)
-{
-    for (unsigned i = 0; i < n / 4; i++)
-        d[i] = (uint32_t)b[4 * i] | (uint32_t)b[4 * i + 1] << 8 | (uint32_t)b[4 * i + 2] << 16 |
-               (uint32_t)b[4 * i + 3] << 24;
-}
-bool same(const QData &d, const uint8_t *b, unsigned)
-{
-    QData e;
-    put(e, b, 8);
-    return d == e;
-}
-template <std::size_t N> bool same(const VlWide<N> &d, const uint8_t *b, unsigned n)
-{
-    VlWide<N> e;
-    put(e, b, n);
-    for (unsigned i = 0; i < n / 4; i++)
-        if (d[i] != e[i])
-            return false;
-    return true;
-}
 
-struct rng {
-    uint32_t s;
-    unsigned operator()(unsigned n) // 0..n-1
-    {
-        s ^= s << 13;
-        s ^= s >> 17;
-        s ^= s << 5;
-        return s % n;
-    }
-};
 
 // The payload fetch's side: frames of random length, beats held until
 // taken, bubbles between and within frames, single-beat skips.
@@ -295,7 +262,7 @@ template <class M> void lockstep(uint32_t seed, unsigned clocks)
     auto *l = new lock<M>();
     M &t = l->top;
     const unsigned w = lock<M>::W;
-    rng r{seed * 2654435761u | 1};
+    rng r(seed);
     stream *s = new stream();
     cm_mac_in in;
     cm_mac_out o;
@@ -303,10 +270,7 @@ template <class M> void lockstep(uint32_t seed, unsigned clocks)
 
     assert_int_equal(cm_mac_reset(&l->cm, w), 0);
     std::memset(&in, 0, sizeof(in));
-    t.clk_i = 0;
-    t.rst_ni = 0;
-    t.eval();
-    t.rst_ni = 1;
+    lockstep::reset(t);
     stream_next_frame(*s, r);
     in.line_rate = kRates[r(sizeof(kRates) / sizeof(kRates[0]))];
     for (unsigned c = 0; c < clocks; c++) {
@@ -323,9 +287,7 @@ template <class M> void lockstep(uint32_t seed, unsigned clocks)
         if (o.wait && o.wake != 0xFFFFFFu && o.wake > 0 && r(2))
             skip_next = 1 + r(o.wake);
         cm_mac_clock(&l->cm, &in);
-        t.clk_i = 1;
-        t.eval();
-        t.clk_i = 0;
+        lockstep::edge(t);
         // The stream moves.
         if (s->gap)
             s->gap--;

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * cm_dma_rd.h - the DMA read engine of the C model (docs/c-model.md),
+ * cycle-exact at the ports of rtl/nictx_dma_rd.sv: two requesters' reads
+ * split into MRd TLPs at MRRS boundaries, tags fresh then from a free
+ * list, the MAX_TAGS and byte budget limits, completion beats steered to
+ * the requesters' buffers as word writes, reads retired in issue order
+ * (with their error status), unexpected completions flagged, the
+ * completion timeout, and the skipped-clock interface (wait, wake, skip).
+ *
+ * A clock, as the RTL's: cm_dma_rd_eval() gives this clock's outputs for
+ * its inputs without changing state, cm_dma_rd_clock() takes the rising
+ * edge with the same inputs.  cm_dma_rd_reset() is the reset input (the
+ * per-tag tables and FIFO storage keep their contents, as RAMs do);
+ * cm_dma_rd_init() is power-on.
+ */
+#ifndef NICTX_CM_DMA_RD_H
+#define NICTX_CM_DMA_RD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cm_fifo.h"
+
+#define CM_DMA_RD_MAX_TAGS 256u
+
+struct cm_dma_rd_req { /* a read offered by requester 0 (payload) or 1 (descriptors) */
+    bool valid;
+    uint64_t addr;
+    unsigned len;      /* 14 bits */
+    uint32_t wptr;     /* the requester's byte pointer of addr's byte (ptr_bits) */
+};
+
+struct cm_dma_rd_in {
+    unsigned mrrs_log2;     /* 4 bits */
+    unsigned max_tags;      /* 9 bits */
+    uint32_t max_rd_bytes;  /* 21 bits; 0: no limit */
+    struct cm_dma_rd_req req[2];
+    bool mrd_ready;
+    bool cpl_valid, cpl_sop, cpl_eop, cpl_err;
+    unsigned cpl_tag;       /* 8 bits */
+    unsigned cpl_len;       /* the completion's bytes (13 bits) */
+    unsigned cpl_lane;      /* lane of its first byte */
+    const uint8_t *cpl_data; /* W bytes */
+    uint32_t cpl_timeout;   /* 24 bits; 0: off */
+    uint32_t skip;          /* clocks left out before this one (24 bits) */
+};
+
+struct cm_dma_rd_out {
+    bool stall;
+    bool req_ready[2];
+    bool mrd_valid;
+    uint64_t mrd_addr;
+    unsigned mrd_len, mrd_tag;
+    bool mrd_dest;
+    bool cpl_ready, unexp, timeout, wait;
+    uint32_t wake;
+    bool wr_valid, wr_dest;
+    uint32_t wr_ptr;
+    unsigned wr_words;       /* bit j: 8-byte word j of the beat carries completion bytes */
+    const uint8_t *wr_data;  /* the beat's bytes (cpl_data) */
+    bool done_valid, done_dest, done_err;
+    bool drained, idle;
+};
+
+struct cm_dma_rd_tag {       /* a tag's table entries */
+    bool busy, done, dest, err;
+    uint32_t wptr;           /* the requester's byte pointer of the next beat's lane 0 */
+    unsigned rem;            /* bytes still to come (13 bits) */
+};
+
+struct cm_dma_rd {
+    unsigned tags, w, ptr_bits; /* NumTags, DataBytes, PtrW */
+    bool cur_valid, cur_dest;
+    uint64_t cur_addr;
+    unsigned cur_rem;
+    uint32_t cur_wptr;
+    bool mrd_valid, mrd_dest;
+    uint64_t mrd_addr;
+    unsigned mrd_len, mrd_tag;
+    unsigned out, fresh;     /* MRds outstanding; tags never used yet: fresh.. */
+    uint32_t obytes;         /* bytes outstanding */
+    bool rerr;               /* an earlier MRd of the retiring read had an error */
+    uint32_t wait;           /* clocks the oldest MRd has waited */
+    bool to_fired;
+    struct cm_dma_rd_tag tag[CM_DMA_RD_MAX_TAGS];
+    struct cm_fifo ret;      /* {tag, last, dest, bytes} per MRd, in issue order */
+    struct cm_fifo free_tags;
+};
+
+/* Power-on: NumTags `tags` (2..256, a power of two), DataBytes `w` (8..64,
+ * a power of two), buffer pointers of `ptr_bits` (1..32) bits.  -1 for
+ * other sizes. */
+int cm_dma_rd_init(struct cm_dma_rd *d, unsigned tags, unsigned w, unsigned ptr_bits);
+void cm_dma_rd_reset(struct cm_dma_rd *d);
+void cm_dma_rd_eval(const struct cm_dma_rd *d, const struct cm_dma_rd_in *in,
+                    struct cm_dma_rd_out *out);
+void cm_dma_rd_clock(struct cm_dma_rd *d, const struct cm_dma_rd_in *in);
+
+#endif

@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * cm_payload.c - the payload fetch of the C model (cm_payload.h), after the
+ * contract in rtl/nictx_payload_fetch.sv's header.
+ */
+#include "cm_payload.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A packet FIFO entry. */
+struct cm_pkt {
+    unsigned len, off, q;
+    bool skip;
+};
+
+static uint64_t cm_pkt_pack(struct cm_pkt k)
+{
+    return (uint64_t)k.len | (uint64_t)k.off << 14 | (uint64_t)k.skip << 20 | (uint64_t)k.q << 21;
+}
+
+static struct cm_pkt cm_pkt_unpack(uint64_t v)
+{
+    return (struct cm_pkt){.len = v & 0x3FFF, .off = (v >> 14) & 0x3F, .skip = (v >> 20) & 1,
+                           .q = (unsigned)(v >> 21)};
+}
+
+static bool pow2(unsigned v)
+{
+    return v != 0 && (v & (v - 1)) == 0;
+}
+
+struct cm_payload *cm_payload_create(unsigned data_bytes, unsigned buf_bytes, unsigned max_pkts)
+{
+    if (!pow2(data_bytes) || data_bytes < 8 || data_bytes > 64 || !pow2(buf_bytes) ||
+        buf_bytes < 16384 || buf_bytes > 262144)
+        return NULL;
+    struct cm_payload *p = calloc(1, sizeof(*p));
+    if (!p)
+        return NULL;
+    p->w = data_bytes;
+    while ((1u << p->lane_bits) < data_bytes)
+        p->lane_bits++;
+    p->words = buf_bytes / data_bytes;
+    p->mem = calloc(buf_bytes, 1);
+    if (!p->mem || cm_fifo_init(&p->pkt, max_pkts) != 0 || cm_fifo_init(&p->err, max_pkts) != 0) {
+        cm_payload_destroy(p);
+        return NULL;
+    }
+    return p;
+}
+
+void cm_payload_destroy(struct cm_payload *p)
+{
+    if (p) {
+        free(p->mem);
+        free(p);
+    }
+}
+
+void cm_payload_reset(struct cm_payload *p)
+{
+    p->alloc = p->base = p->beat = 0;
+    p->req_valid = false;
+    p->req_addr = 0;
+    p->req_len = 0;
+    p->req_wptr = 0;
+    cm_fifo_reset(&p->pkt);
+    cm_fifo_reset(&p->err);
+}
+
+/* Words a frame of len bytes starting at lane off occupies. */
+static uint32_t cm_payload_words(const struct cm_payload *p, unsigned off, unsigned len)
+{
+    return (off + len + p->w - 1) >> p->lane_bits;
+}
+
+/* The pointers count words modulo twice the buffer (one bit more). */
+static uint32_t cm_payload_wrap(const struct cm_payload *p, uint32_t v)
+{
+    return v & (2 * p->words - 1);
+}
+
+/* Whether the offered descriptor is taken this clock. */
+static bool cm_payload_take(const struct cm_payload *p, const struct cm_payload_in *in)
+{
+    if (!in->desc_valid || !cm_fifo_wready(&p->pkt))
+        return false;
+    if (in->desc_bad)
+        return true;
+    uint32_t used = cm_payload_wrap(p, p->alloc - p->base);
+    uint32_t need = cm_payload_words(p, (unsigned)(in->desc_addr & (p->w - 1)), in->desc_len);
+    return p->words - used >= need && (!p->req_valid || in->req_ready);
+}
+
+/* The head frame: offered (its read retired, or it is a skip). */
+static bool cm_payload_head(const struct cm_payload *p, struct cm_pkt *k)
+{
+    *k = cm_pkt_unpack(cm_fifo_rdata(&p->pkt));
+    return cm_fifo_rvalid(&p->pkt) && (k->skip || cm_fifo_rvalid(&p->err));
+}
+
+/* The beat's bytes: bytes off..W-1 of the head's current word, then
+ * 0..off-1 of the next while that is still the frame's. */
+static void cm_payload_data(const struct cm_payload *p, const struct cm_pkt *k, unsigned rem,
+                            uint8_t *out)
+{
+    uint32_t w0 = (p->base + p->beat) & (p->words - 1);
+    uint32_t w1 = (w0 + 1) & (p->words - 1);
+    unsigned n0 = p->w - k->off;
+
+    memcpy(out, p->mem + w0 * p->w + k->off, n0);
+    if (k->off != 0 && k->off + rem > p->w)
+        memcpy(out + n0, p->mem + w1 * p->w, k->off);
+    else
+        memset(out + n0, 0, k->off);
+}
+
+/* This clock's control: the descriptor taken, the head frame's beat. */
+struct cm_payload_ctl {
+    bool take;
+    bool fr_valid, fr_skip, fr_eop;
+    unsigned rem; /* the head frame's bytes from this beat on (15 bits) */
+    struct cm_pkt k;
+};
+
+static void cm_payload_ctl(const struct cm_payload *p, const struct cm_payload_in *in,
+                           struct cm_payload_ctl *c)
+{
+    c->take = cm_payload_take(p, in);
+    c->fr_valid = cm_payload_head(p, &c->k);
+    c->fr_skip = c->fr_eop = false;
+    c->rem = 0;
+    if (!c->fr_valid)
+        return;
+    c->rem = (c->k.len - (p->beat << p->lane_bits)) & 0x7FFF;
+    c->fr_skip = c->k.skip || (cm_fifo_rdata(&p->err) & 1);
+    c->fr_eop = c->fr_skip || c->rem <= p->w;
+}
+
+void cm_payload_eval(const struct cm_payload *p, const struct cm_payload_in *in,
+                     struct cm_payload_out *out)
+{
+    struct cm_payload_ctl c;
+
+    cm_payload_ctl(p, in, &c);
+    out->desc_ready = c.take;
+    out->bad_desc = c.take && in->desc_bad && !in->desc_err;
+    out->req_valid = p->req_valid;
+    out->req_addr = p->req_addr;
+    out->req_len = p->req_len;
+    out->req_wptr = p->req_wptr;
+    out->idle = !p->req_valid && !cm_fifo_rvalid(&p->pkt);
+    out->fr_valid = c.fr_valid;
+    out->fr_len = c.k.len;
+    out->fr_q = c.k.q;
+    out->fr_skip = c.fr_skip;
+    out->fr_sop = c.fr_valid && p->beat == 0;
+    out->fr_eop = c.fr_eop;
+    out->fr_bytes = !c.fr_valid || c.fr_skip ? 0 : c.rem >= p->w ? p->w : c.rem;
+    if (c.fr_valid)
+        cm_payload_data(p, &c.k, c.rem, out->fr_data);
+    else
+        memset(out->fr_data, 0, p->w);
+}
+
+void cm_payload_clock(struct cm_payload *p, const struct cm_payload_in *in)
+{
+    struct cm_payload_ctl c;
+
+    cm_payload_ctl(p, in, &c);
+    bool beat_go = c.fr_valid && in->fr_ready;
+    bool pop = beat_go && c.fr_eop;
+    bool load = c.take && !in->desc_bad;
+    unsigned off = (unsigned)(in->desc_addr & (p->w - 1));
+
+    if (in->wr_valid)
+        memcpy(p->mem + ((in->wr_ptr >> p->lane_bits) & (p->words - 1)) * p->w, in->wr_data, p->w);
+    if (load) {
+        p->req_wptr = (p->alloc & (p->words - 1)) * p->w + off;
+        p->alloc = cm_payload_wrap(p, p->alloc + cm_payload_words(p, off, in->desc_len));
+        p->req_addr = in->desc_addr;
+        p->req_len = in->desc_len;
+    }
+    if (load || in->req_ready)
+        p->req_valid = load;
+    if (beat_go) {
+        if (c.fr_eop) {
+            p->beat = 0;
+            if (!c.k.skip)
+                p->base = cm_payload_wrap(p, p->base + cm_payload_words(p, c.k.off, c.k.len));
+        } else {
+            p->beat = (p->beat + 1) & (p->words - 1);
+        }
+    }
+    struct cm_pkt nk = {.len = in->desc_len, .off = off, .q = in->desc_q, .skip = in->desc_bad};
+    cm_fifo_clock(&p->pkt, c.take, cm_pkt_pack(nk), pop);
+    cm_fifo_clock(&p->err, in->done, in->done_err, pop && !c.k.skip);
+}

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * cm_payload.h - the payload fetch of the C model (docs/c-model.md),
+ * cycle-exact at the ports of rtl/nictx_payload_fetch.sv: for each
+ * descriptor, room reserved in a circular reassembly buffer of W-byte words
+ * and a read request to the DMA read engine; read data written as whole
+ * words in any order; frames streamed in descriptor order once their read
+ * has retired, realigned to frame byte 0, W bytes a beat; a bad descriptor
+ * (or a frame whose read failed) as one skip beat.
+ *
+ * A clock, as the RTL's: cm_payload_eval() gives this clock's outputs for
+ * its inputs without changing state, cm_payload_clock() takes the rising
+ * edge with the same inputs.  cm_payload_reset() is the reset input (the
+ * buffer and FIFO storage keep their contents, as RAMs do);
+ * cm_payload_create() is power-on.
+ */
+#ifndef NICTX_CM_PAYLOAD_H
+#define NICTX_CM_PAYLOAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cm_fifo.h"
+
+struct cm_payload_in {
+    bool desc_valid;
+    uint64_t desc_addr;
+    unsigned desc_len;      /* 14 bits */
+    bool desc_bad, desc_err;
+    unsigned desc_q;
+    bool req_ready;
+    bool wr_valid;
+    uint32_t wr_ptr;        /* buffer byte pointer of the word's lane 0 */
+    const uint8_t *wr_data; /* W bytes */
+    bool done, done_err;
+    bool fr_ready;
+};
+
+struct cm_payload_out {
+    bool desc_ready;
+    bool req_valid;
+    uint64_t req_addr;
+    unsigned req_len;
+    uint32_t req_wptr;
+    bool fr_valid, fr_sop, fr_eop, fr_skip;
+    uint8_t fr_data[64];    /* the beat's W bytes; 0 without a beat */
+    unsigned fr_bytes, fr_len, fr_q;
+    bool bad_desc;
+    bool idle;
+};
+
+struct cm_payload {
+    unsigned w, lane_bits;  /* bytes a word (DataBytes) and log2 of it */
+    unsigned words;         /* BufBytes / W */
+    uint8_t *mem;           /* the buffer: words x W bytes */
+    uint32_t alloc, base;   /* next free word, head frame's first word (mod 2 x words) */
+    uint32_t beat;          /* beat within the head frame */
+    bool req_valid;
+    uint64_t req_addr;
+    unsigned req_len;
+    uint32_t req_wptr;
+    struct cm_fifo pkt;     /* {queue, skip, lane offset, length} per frame */
+    struct cm_fifo err;     /* per retired read: did it fail? */
+};
+
+/* Power-on: a payload fetch of data_bytes (8..64, a power of two) a word,
+ * buf_bytes (16 KiB..256 KiB, a power of two) of buffer and max_pkts
+ * (2..256, a power of two) frames.  NULL for other sizes or no memory. */
+struct cm_payload *cm_payload_create(unsigned data_bytes, unsigned buf_bytes, unsigned max_pkts);
+void cm_payload_destroy(struct cm_payload *p);
+void cm_payload_reset(struct cm_payload *p);
+void cm_payload_eval(const struct cm_payload *p, const struct cm_payload_in *in,
+                     struct cm_payload_out *out);
+void cm_payload_clock(struct cm_payload *p, const struct cm_payload_in *in);
+
+#endif
