@@ -314,7 +314,7 @@ $(BUILD)/tests/test_$(1): $(BUILD)/obj/tests/test_$(1).o $$(call obj,$$(T_$(1)))
 	@mkdir -p $$(@D)
 	$$(CXX) -o $$@ $$^ $$(CMOCKA) $$(LDLIBS)
 endef
-RTL_UNIT_TESTS := tx_sched mac payload dma_rd wc
+RTL_UNIT_TESTS := tx_sched mac payload dma_rd wc cpl_module
 # The scheduler (NumQueues 8) in lockstep with the C model's, and directed tests.
 $(eval $(call rtl_unit_model,tx_sched,Vnictx_tx_sched,nictx_tx_sched,\
     rtl/prim_rr_pick.sv rtl/nictx_tx_sched.sv,-GNumQueues=8))
@@ -342,6 +342,11 @@ $(eval $(call rtl_unit_model,dma_rd,Vnictx_dma_rd_t32w64,nictx_dma_rd,\
 T_wc := c-model/cm_wc.c
 $(foreach w,8 64,$(eval $(call rtl_unit_model,wc,Vnictx_wc_w$(w),nictx_wc,\
     rtl/nictx_reg_pkg.sv rtl/nictx_wc.sv,-GDataBytes=$(w))))
+# The completion and interrupt logic at NumQueues 8, in lockstep with the
+# C model's (test_cpl is the engine's completions, through the whole RTL).
+T_cpl_module := c-model/cm_cpl.c
+$(eval $(call rtl_unit_model,cpl_module,Vnictx_cpl_q8,nictx_cpl,\
+    rtl/nictx_reg_pkg.sv rtl/prim_rr_pick.sv rtl/nictx_cpl.sv,-GNumQueues=8))
 $(foreach t,$(RTL_UNIT_TESTS),$(eval $(call rtl_unit_test,$(t))))
 ALL_TESTS      += $(RTL_UNIT_TESTS)
 

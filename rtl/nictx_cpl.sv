@@ -78,7 +78,9 @@ module nictx_cpl #(
   localparam int unsigned QW       = (NumQueues > 1) ? $clog2(NumQueues) : 1
 ) (
   input  logic        clk_i,
-  input  logic        rst_ni,
+  // verilator lint_off SYNCASYNCNET
+  input  logic        rst_ni,        // also in the simulation-only assertions' enable
+  // verilator lint_on SYNCASYNCNET
   input  logic        multi_i,       // QUEUES > 1
   input  logic [QW-1:0] pkt_q_i,     // pkt_done_i's queue
   output logic [QW-1:0] c_q_o,       // = pkt_q_i: the queue c_* describe

@@ -57,9 +57,13 @@ inline uint8_t host_byte(uint64_t a)
 
 // The module's reset (clock low), and a rising edge after the clock's
 // inputs are settled (the clock is left low again for the next eval).
+// The reset is asynchronous: Verilator runs it on a falling edge of rst_ni,
+// so it is raised first (a model starts with every signal 0).
 template <class M> void reset(M &t)
 {
     t.clk_i = 0;
+    t.rst_ni = 1;
+    t.eval();
     t.rst_ni = 0;
     t.eval();
     t.rst_ni = 1;

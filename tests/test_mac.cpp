@@ -284,8 +284,8 @@ template <class M> void lockstep(uint32_t seed, unsigned clocks)
         // Clocks the simulator may leave out after this one: it does, now
         // and then, while a frame waits for credit.
         uint32_t skip_next = 0;
-        if (o.wait && o.wake != 0xFFFFFFu && o.wake > 0 && r(2))
-            skip_next = 1 + r(o.wake);
+        if (o.wait && o.wake != 0xFFFFFFu && o.wake > in.skip && r(2))
+            skip_next = 1 + r(o.wake - in.skip); // wake_o less this clock's skip
         cm_mac_clock(&l->cm, &in);
         lockstep::edge(t);
         // The stream moves.

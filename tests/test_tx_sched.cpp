@@ -95,6 +95,8 @@ void reset(tb &t, bool multi, bool drr, unsigned quantum)
     m.take_i = 0;
     m.flush_i = 0;
     m.clk_i = 0;
+    m.rst_ni = 1; // an asynchronous reset: a falling edge of rst_ni
+    m.eval();
     m.rst_ni = 0;
     m.eval();
     m.rst_ni = 1;
