@@ -40,7 +40,7 @@ CFLAGS   ?= $(OPT) -g $(XFLAGS)
 CXXFLAGS ?= $(OPT) -g $(XFLAGS)
 WARN     := -Wall -Wextra -Werror
 DEPFLAGS := -MMD -MP
-INCS     := -Isim -Idriver -Itests
+INCS     := -Isim -Idriver -Itests -Ic-model
 
 # `make` with no target builds everything.
 .DEFAULT_GOAL := all
@@ -257,6 +257,9 @@ UNIT_TESTS   += sb_rate
 # Queues: the fairness figures.
 T_fairness   := sim/fairness.c
 UNIT_TESTS   += fairness
+# The C model's FIFO alone (the lockstep tests run the rest of the model).
+T_cm_fifo    := c-model/cm_fifo.c
+UNIT_TESTS   += cm_fifo
 SIM_TESTS    += memory progress
 # The whole system at every datapath width (docs/width.md).
 SIM_TESTS    += width
@@ -306,7 +309,7 @@ endef
 define rtl_unit_test
 $(BUILD)/obj/tests/test_$(1).o: tests/test_$(1).cpp $$(RT_LIBS_$(1))
 	@mkdir -p $$(@D)
-	$$(CXX) $$(CXXFLAGS) $$(WARN) $$(DEPFLAGS) $$(INCS) -Ic-model \
+	$$(CXX) $$(CXXFLAGS) $$(WARN) $$(DEPFLAGS) $$(INCS) \
 	    $$(foreach l,$$(RT_LIBS_$(1)),-isystem $$(dir $$(l))) \
 	    $$(patsubst -I%,-isystem %,$$(VINC)) -c -o $$@ $$<
 $(BUILD)/tests/test_$(1): $(BUILD)/obj/tests/test_$(1).o $$(call obj,$$(T_$(1))) \
