@@ -191,10 +191,17 @@ SIM_CORE := sim/pcie_cfg.c sim/pcie_link.c sim/scoreboard.c sim/crc32.c sim/json
             sim/fairness.c \
             driver/dql.c driver/txq.c driver/pktgen.c
 SIM_OBJS := $(call obj,$(SIM_CORE)) $(call vmodel,8) $(VRT_OBJS)
-# The other widths' models and the lookup by width (dev_rtl_ops_width):
-# nictx (--dev-width) and the tests that run every width.
+# The C model of the engine (c-model/, docs/c-model.md): its blocks as
+# rtl/nictx_tx_top.sv wires them.
+CM_ENGINE := c-model/cm_engine.c c-model/cm_regs.c c-model/cm_wc.c c-model/cm_dma_rd.c \
+             c-model/cm_desc_fetch.c c-model/cm_sched.c c-model/cm_payload.c c-model/cm_fifo.c \
+             c-model/cm_mac.c c-model/cm_cpl.c sim/crc32.c
+# The other widths' models and the lookup by width (dev_rtl_ops_width); the
+# C model and the lockstep of both (--device): nictx (--dev-width, --device)
+# and the tests that run every width.
 WIDE_MODELS := $(foreach w,$(filter-out 8,$(WIDTHS)),$(call vmodel,$(w))) \
-               $(call obj,sim/dev_rtl_widths.c)
+               $(call obj,sim/dev_rtl_widths.c sim/dev_cm.c sim/dev_lockstep.c sim/dev_select.c \
+                          $(CM_ENGINE))
 # libinih (Debian libinih-dev, pkg-config module inih) parses profiles/*.ini.
 # Deferred (=), like CMOCKA: pkg-config runs after install-deps.sh has.
 INIH_CFLAGS = $(shell pkg-config --cflags inih)
@@ -263,6 +270,8 @@ UNIT_TESTS   += cm_fifo
 SIM_TESTS    += memory progress
 # The whole system at every datapath width (docs/width.md).
 SIM_TESTS    += width
+# The C model in lockstep with the RTL over whole runs (docs/c-model.md).
+SIM_TESTS    += lockstep
 # Engine tests drive the Verilated RTL directly through struct device_ops.
 ENGINE_TESTS := engine limits reset cpl queues
 CLI_TESTS    := cli sweep_cli
@@ -281,13 +290,16 @@ $(addprefix $(BUILD)/tests/test_,$(SIM_TESTS)): $(BUILD)/tests/test_%: \
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $^ $(CMOCKA) $(LDLIBS)
 
+# Engine tests link every width's model (test_engine and test_queues run
+# each) and the C model (NICTX_DEVICE=c or lockstep runs them on it:
+# scripts/lockstep-engine.sh).
 $(addprefix $(BUILD)/tests/test_,$(ENGINE_TESTS)): $(BUILD)/tests/test_%: \
         $(BUILD)/obj/tests/test_%.o $(call obj,tests/engine_host.c) \
-        $(call vmodel,8) $(VRT_OBJS)
+        $(call vmodel,8) $(WIDE_MODELS) $(VRT_OBJS)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $^ $(CMOCKA) $(LDLIBS)
-# test_engine, test_width and test_queues run at every width.
-$(BUILD)/tests/test_engine $(BUILD)/tests/test_width $(BUILD)/tests/test_queues: $(WIDE_MODELS)
+# test_width runs at every width; test_lockstep, the C model beside the RTL.
+$(BUILD)/tests/test_width $(BUILD)/tests/test_lockstep: $(WIDE_MODELS)
 
 # Tests of RTL modules alone, each Verilated with its assertions on into
 # $(BUILD)/verilated-<class>.  rtl_unit_model: test $(1) links class $(2),
@@ -350,6 +362,23 @@ $(foreach w,8 64,$(eval $(call rtl_unit_model,wc,Vnictx_wc_w$(w),nictx_wc,\
 T_cpl_module := c-model/cm_cpl.c
 $(eval $(call rtl_unit_model,cpl_module,Vnictx_cpl_q8,nictx_cpl,\
     rtl/nictx_reg_pkg.sv rtl/prim_rr_pick.sv rtl/nictx_cpl.sv,-GNumQueues=8))
+# The descriptor fetcher with the engine's 256 slots and 8 reads, at 8
+# bytes a beat with 8 queues and at 64 with one, in lockstep with the C model's.
+T_desc_fetch := c-model/cm_desc_fetch.c
+$(eval $(call rtl_unit_model,desc_fetch,Vnictx_desc_fetch_w8q8,nictx_desc_fetch,\
+    rtl/nictx_reg_pkg.sv rtl/prim_fifo_sync.sv rtl/prim_rr_pick.sv rtl/nictx_desc_fetch.sv,\
+    -GBufDescs=256 -GMaxReads=8 -GDataBytes=8 -GNumQueues=8))
+$(eval $(call rtl_unit_model,desc_fetch,Vnictx_desc_fetch_w64q1,nictx_desc_fetch,\
+    rtl/nictx_reg_pkg.sv rtl/prim_fifo_sync.sv rtl/prim_rr_pick.sv rtl/nictx_desc_fetch.sv,\
+    -GBufDescs=256 -GMaxReads=8 -GDataBytes=64 -GNumQueues=1))
+RTL_UNIT_TESTS += desc_fetch
+# The register block with the engine's DescFetchMaxHw, DescReads and
+# NumTags, at 8 queues and at one, in lockstep with the C model's.
+T_regs := c-model/cm_regs.c
+$(foreach q,8 1,$(eval $(call rtl_unit_model,regs,Vnictx_regs_q$(q),nictx_regs,\
+    rtl/nictx_pkg.sv rtl/nictx_reg_pkg.sv rtl/nictx_regs.sv,\
+    -GDescFetchMaxHw=32 -GDescReadsHw=8 -GNumTags=256 -GNumQueues=$(q))))
+RTL_UNIT_TESTS += regs
 $(foreach t,$(RTL_UNIT_TESTS),$(eval $(call rtl_unit_test,$(t))))
 ALL_TESTS      += $(RTL_UNIT_TESTS)
 
@@ -404,8 +433,8 @@ TEST_BINS := $(addprefix $(BUILD)/tests/test_,$(ALL_TESTS))
 # name lines of the tree.
 test: $(TEST_BINS) $(BUILD)/nictx $(if $(SAN),,$(FAST)/nictx)
 	@SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 NICTX=$(BUILD)/nictx NICTX_FAST=$(FAST)/nictx \
-	    bash scripts/run-tests.sh $(TEST_BINS) scripts/check-regs.sh scripts/check-spdx.sh \
-	    scripts/check-mutate-equivalent.sh $(if $(SAN),,scripts/check-fast.sh)
+	    bash scripts/run-tests.sh $(TEST_BINS) scripts/lockstep-engine.sh scripts/check-regs.sh \
+	    scripts/check-spdx.sh scripts/check-mutate-equivalent.sh $(if $(SAN),,scripts/check-fast.sh)
 
 # make fast: the nictx for sweeps and benchmarks, in $(BUILD)-fast: the
 # engine without its assertions, GCC profile feedback from the runs in

@@ -4,6 +4,7 @@
  * after the contract in rtl/nictx_cpl.sv's header.
  */
 #include "cm_cpl.h"
+#include "cm_rr_pick.h"
 
 #include <string.h>
 
@@ -27,14 +28,11 @@ static unsigned ring_mask(unsigned log2)
     return log2 >= 16 ? M16 : (1u << log2) - 1;
 }
 
-/* The first requester at or after ptr, wrapping (prim_rr_pick); 0 if none. */
-static unsigned rr_pick(uint64_t req, unsigned ptr, unsigned n, bool *any)
+/* prim_rr_pick, with its valid output. */
+static unsigned rr_pick(uint64_t req, unsigned ptr, bool *any)
 {
     *any = req != 0;
-    for (unsigned i = 0; i < n; i++)
-        if (has(req, (ptr + i) % n))
-            return (ptr + i) % n;
-    return 0;
+    return cm_rr_pick(req, ptr);
 }
 
 /* A 4-byte write's data: the lanes of its address (bit 2). */
@@ -169,11 +167,9 @@ static void cm_cpl_queues(const struct cm_cpl *c, const struct cm_cpl_in *in,
 
 static void cm_cpl_comb(const struct cm_cpl *c, const struct cm_cpl_in *in, struct cm_cpl_comb *k)
 {
-    const unsigned n = c->queues > 1 ? c->queues : 2;
-
     memset(k, 0, sizeof(*k));
-    k->mw_q = rr_pick(c->mpend, c->mptr, n, &k->mw_any);
-    k->mi_q = rr_pick(c->mirq & ~c->mpend & ~in->msix_mask, c->miptr, n, &k->mi_any);
+    k->mw_q = rr_pick(c->mpend, c->mptr, &k->mw_any);
+    k->mi_q = rr_pick(c->mirq & ~c->mpend & ~in->msix_mask, c->miptr, &k->mi_any);
     cm_cpl_single(c, in, k);
     if (in->multi)
         cm_cpl_queues(c, in, k);
@@ -198,12 +194,11 @@ static uint32_t cm_cpl_wake(const struct cm_cpl *c, const struct cm_cpl_comb *k)
 
 unsigned cm_cpl_wq(const struct cm_cpl *c, const struct cm_cpl_in *in)
 {
-    const unsigned n = c->queues > 1 ? c->queues : 2;
     bool any;
-    unsigned mw = rr_pick(c->mpend, c->mptr, n, &any);
+    unsigned mw = rr_pick(c->mpend, c->mptr, &any);
     if (any)
         return mw;
-    return rr_pick(c->mirq & ~c->mpend & ~in->msix_mask, c->miptr, n, &any);
+    return rr_pick(c->mirq & ~c->mpend & ~in->msix_mask, c->miptr, &any);
 }
 
 int cm_cpl_reset(struct cm_cpl *c, unsigned queues)
@@ -221,11 +216,29 @@ int cm_cpl_reset(struct cm_cpl *c, unsigned queues)
     return 0;
 }
 
-void cm_cpl_eval(const struct cm_cpl *c, const struct cm_cpl_in *in, struct cm_cpl_out *out)
+static bool cm_cpl_idle_k(const struct cm_cpl *c, const struct cm_cpl_in *in,
+                          const struct cm_cpl_comb *k)
+{
+    return !c->wr.valid && !c->wb_pend && !(c->irq_pend && !has(in->msix_mask, 0)) &&
+           !k->wb_due && !k->irq_due && c->mpend == 0 && (c->mirq & ~in->msix_mask) == 0;
+}
+
+bool cm_cpl_idle(const struct cm_cpl *c, const struct cm_cpl_in *in)
 {
     struct cm_cpl_comb k;
 
-    cm_cpl_comb(c, in, &k);
+    if (c->wr.valid || c->wb_pend || c->mpend != 0 || (c->mirq & ~in->msix_mask) != 0)
+        return false;
+    memset(&k, 0, sizeof(k));
+    cm_cpl_single(c, in, &k);
+    return cm_cpl_idle_k(c, in, &k);
+}
+
+static void cm_cpl_outputs(const struct cm_cpl *c, const struct cm_cpl_in *in,
+                           const struct cm_cpl_comb *kp, struct cm_cpl_out *out)
+{
+    const struct cm_cpl_comb k = *kp;
+
     out->c_q = in->pkt_q;
     out->w_q = k.mw_any ? k.mw_q : k.mi_q;
     out->pba = in->multi ? c->mirq & in->msix_mask : (uint64_t)(c->irq_pend && has(in->msix_mask, 0));
@@ -237,9 +250,54 @@ void cm_cpl_eval(const struct cm_cpl *c, const struct cm_cpl_in *in, struct cm_c
     out->wr_len = c->wr.len;
     out->timer = c->tmr_run || c->tf_rd != c->tf_wr;
     out->wake = cm_cpl_wake(c, &k);
-    out->idle = !c->wr.valid && !c->wb_pend && !(c->irq_pend && !has(in->msix_mask, 0)) &&
-                !k.wb_due && !k.irq_due && c->mpend == 0 && (c->mirq & ~in->msix_mask) == 0;
+    out->idle = cm_cpl_idle_k(c, in, &k);
     out->wait = out->idle && !k.tf_pop;
+}
+
+/* Nothing to do on this clock but count it (the engine's usual clock): no
+ * frame done, nothing counted, pending, due or timed on any queue.  The
+ * outputs are then cm_cpl_quiet_outputs()'s and the edge only counts the
+ * clock (cm_cpl_quiet_edge()), as the full evaluation would give. */
+static bool cm_cpl_quiet(const struct cm_cpl *c, const struct cm_cpl_in *in)
+{
+    return !in->pkt_done && c->wb_cnt == 0 && c->irq_cnt == 0 && !c->tmr_run && !c->wb_pend &&
+           !c->irq_pend && !c->wr.valid && c->mpend == 0 && (c->mirq & ~in->msix_mask) == 0 &&
+           c->tf_rd == c->tf_wr;
+}
+
+static void cm_cpl_quiet_outputs(const struct cm_cpl *c, const struct cm_cpl_in *in,
+                                 struct cm_cpl_out *out)
+{
+    out->c_q = in->pkt_q;
+    out->w_q = 0;
+    out->pba = in->multi ? c->mirq & in->msix_mask : 0;
+    out->hr_head = in->multi ? c->mhead[in->hr_q] : c->head;
+    out->head = c->head;
+    out->wr_valid = false;
+    out->wr_addr = c->wr.addr;
+    out->wr_data = c->wr.data;
+    out->wr_len = c->wr.len;
+    out->timer = false;
+    out->wake = M24;
+    out->idle = out->wait = true;
+}
+
+static void cm_cpl_quiet_edge(struct cm_cpl *c, const struct cm_cpl_in *in)
+{
+    if (in->multi)
+        c->now = (c->now + 1 + in->skip) & M26;
+}
+
+void cm_cpl_eval(const struct cm_cpl *c, const struct cm_cpl_in *in, struct cm_cpl_out *out)
+{
+    struct cm_cpl_comb k;
+
+    if (cm_cpl_quiet(c, in)) {
+        cm_cpl_quiet_outputs(c, in, out);
+        return;
+    }
+    cm_cpl_comb(c, in, &k);
+    cm_cpl_outputs(c, in, &k, out);
 }
 
 /* One queue: the completion write captured when due. */
@@ -397,14 +455,37 @@ static void cm_cpl_clock_queues(struct cm_cpl *c, const struct cm_cpl_in *in,
     c->mrun = k->mrun_d;
 }
 
+static void cm_cpl_edge(struct cm_cpl *c, const struct cm_cpl_in *in, const struct cm_cpl_comb *k)
+{
+    /* The single queue's registers first: its output register reads the
+     * queues' state before the edge. */
+    if (k->s_act)
+        cm_cpl_clock_single(c, in, k);
+    cm_cpl_clock_queues(c, in, k);
+}
+
 void cm_cpl_clock(struct cm_cpl *c, const struct cm_cpl_in *in)
 {
     struct cm_cpl_comb k;
 
+    if (cm_cpl_quiet(c, in)) {
+        cm_cpl_quiet_edge(c, in);
+        return;
+    }
     cm_cpl_comb(c, in, &k);
-    /* The single queue's registers first: its output register reads the
-     * queues' state before the edge. */
-    if (k.s_act)
-        cm_cpl_clock_single(c, in, &k);
-    cm_cpl_clock_queues(c, in, &k);
+    cm_cpl_edge(c, in, &k);
+}
+
+void cm_cpl_step(struct cm_cpl *c, const struct cm_cpl_in *in, struct cm_cpl_out *out)
+{
+    struct cm_cpl_comb k;
+
+    if (cm_cpl_quiet(c, in)) {
+        cm_cpl_quiet_outputs(c, in, out);
+        cm_cpl_quiet_edge(c, in);
+        return;
+    }
+    cm_cpl_comb(c, in, &k);
+    cm_cpl_outputs(c, in, &k, out);
+    cm_cpl_edge(c, in, &k);
 }

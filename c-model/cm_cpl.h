@@ -85,6 +85,13 @@ struct cm_cpl {
 int cm_cpl_reset(struct cm_cpl *c, unsigned queues);
 unsigned cm_cpl_wq(const struct cm_cpl *c, const struct cm_cpl_in *in);
 void cm_cpl_eval(const struct cm_cpl *c, const struct cm_cpl_in *in, struct cm_cpl_out *out);
+/* idle (cm_cpl_out) alone: it depends on the state and the register
+ * block's inputs, not on pkt_done, pkt_q or wr_ready (the engine needs it
+ * before the MAC's frame is known). */
+bool cm_cpl_idle(const struct cm_cpl *c, const struct cm_cpl_in *in);
 void cm_cpl_clock(struct cm_cpl *c, const struct cm_cpl_in *in);
+/* Both on one clock whose inputs are all known: eval's outputs, then the
+ * edge on the same decisions (worked out once). */
+void cm_cpl_step(struct cm_cpl *c, const struct cm_cpl_in *in, struct cm_cpl_out *out);
 
 #endif

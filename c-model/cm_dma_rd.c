@@ -159,14 +159,13 @@ static unsigned cm_dma_rd_words(const struct cm_dma_rd *d, const struct cm_dma_r
     return words;
 }
 
-void cm_dma_rd_eval(const struct cm_dma_rd *d, const struct cm_dma_rd_in *in,
-                    struct cm_dma_rd_out *out)
+/* The outputs of what the clock decided. */
+static void cm_dma_rd_outputs(const struct cm_dma_rd *d, const struct cm_dma_rd_in *in,
+                              const struct cm_dma_rd_comb *cp, struct cm_dma_rd_out *out)
 {
-    struct cm_dma_rd_comb c;
-    const struct cm_dma_rd_tag *t;
+    const struct cm_dma_rd_comb c = *cp;
+    const struct cm_dma_rd_tag *t = &d->tag[c.ctag];
 
-    cm_dma_rd_comb(d, in, &c);
-    t = &d->tag[c.ctag];
     memset(out, 0, sizeof(*out));
     out->stall = c.split && !(c.tag_avail && c.in_budget);
     if (!d->cur_valid || (c.load && c.last_chunk)) {
@@ -195,6 +194,15 @@ void cm_dma_rd_eval(const struct cm_dma_rd *d, const struct cm_dma_rd_in *in,
     }
     out->drained = d->out == (unsigned)d->mrd_valid;
     out->idle = !d->cur_valid && !d->mrd_valid && d->out == 0;
+}
+
+void cm_dma_rd_eval(const struct cm_dma_rd *d, const struct cm_dma_rd_in *in,
+                    struct cm_dma_rd_out *out)
+{
+    struct cm_dma_rd_comb c;
+
+    cm_dma_rd_comb(d, in, &c);
+    cm_dma_rd_outputs(d, in, &c, out);
 }
 
 /* The per-tag tables at the edge (issue, completion, retire: three tags). */
@@ -228,11 +236,11 @@ static void cm_dma_rd_tables(struct cm_dma_rd *d, const struct cm_dma_rd_in *in,
     }
 }
 
-void cm_dma_rd_clock(struct cm_dma_rd *d, const struct cm_dma_rd_in *in)
+/* The rising edge on what the clock decided. */
+static void cm_dma_rd_edge(struct cm_dma_rd *d, const struct cm_dma_rd_in *in,
+                           const struct cm_dma_rd_comb *cp)
 {
-    struct cm_dma_rd_comb c;
-
-    cm_dma_rd_comb(d, in, &c);
+    const struct cm_dma_rd_comb c = *cp;
     const struct cm_ret issued = {
         .tag = c.tag_sel, .bytes = c.chunk, .last = c.last_chunk, .dest = d->cur_dest};
     cm_fifo_clock(&d->ret, c.load, cm_ret_pack(issued), c.ret_done);
@@ -276,4 +284,21 @@ void cm_dma_rd_clock(struct cm_dma_rd *d, const struct cm_dma_rd_in *in)
     } else if (c.counting) {
         d->wait = (d->wait + 1 + in->skip) & M24;
     }
+}
+
+void cm_dma_rd_clock(struct cm_dma_rd *d, const struct cm_dma_rd_in *in)
+{
+    struct cm_dma_rd_comb c;
+
+    cm_dma_rd_comb(d, in, &c);
+    cm_dma_rd_edge(d, in, &c);
+}
+
+void cm_dma_rd_step(struct cm_dma_rd *d, const struct cm_dma_rd_in *in, struct cm_dma_rd_out *out)
+{
+    struct cm_dma_rd_comb c;
+
+    cm_dma_rd_comb(d, in, &c);
+    cm_dma_rd_outputs(d, in, &c, out);
+    cm_dma_rd_edge(d, in, &c);
 }

@@ -96,5 +96,8 @@ void cm_dma_rd_reset(struct cm_dma_rd *d);
 void cm_dma_rd_eval(const struct cm_dma_rd *d, const struct cm_dma_rd_in *in,
                     struct cm_dma_rd_out *out);
 void cm_dma_rd_clock(struct cm_dma_rd *d, const struct cm_dma_rd_in *in);
+/* Both on one clock whose inputs are all known: eval's outputs, then the
+ * edge on the same decisions (worked out once). */
+void cm_dma_rd_step(struct cm_dma_rd *d, const struct cm_dma_rd_in *in, struct cm_dma_rd_out *out);
 
 #endif

@@ -45,29 +45,38 @@ static uint32_t cm_mac_crc(const struct cm_mac *m, const struct cm_mac_in *in)
     return crc32_update(in->fr_sop ? 0xFFFFFFFFu : m->crc, in->fr_data, in->fr_bytes);
 }
 
-void cm_mac_eval(const struct cm_mac *m, const struct cm_mac_in *in, struct cm_mac_out *out)
+/* The outputs (cm_mac_send's valid and send), with the CRC register after
+ * a beat sent (crc). */
+static void cm_mac_outputs(const struct cm_mac *m, const struct cm_mac_in *in, bool valid,
+                           bool send, uint32_t crc, struct cm_mac_out *out)
 {
     bool skip_beat = in->fr_valid && in->fr_skip;
-    bool send = cm_mac_send(m, in, &out->wire_valid);
 
+    out->wire_valid = valid;
     out->fr_ready = skip_beat || send;
     out->wire_sop = in->fr_sop;
     out->wire_eop = in->fr_eop;
     out->wire_data = in->fr_data;
     out->wire_bytes = in->fr_bytes;
-    out->wire_fcs = send ? ~cm_mac_crc(m, in) : 0;
+    out->wire_fcs = send ? ~crc : 0;
     out->pkt_done = (send && in->fr_eop) || skip_beat;
     out->pkt_len = in->fr_len;
     out->pkt_q = in->fr_q;
     out->wait = !send && !skip_beat;
     out->wake = cm_mac_wake(m, in);
-    out->idle = !m->in_frame && m->credit == 0;
+    out->idle = cm_mac_idle(m);
 }
 
-void cm_mac_clock(struct cm_mac *m, const struct cm_mac_in *in)
+void cm_mac_eval(const struct cm_mac *m, const struct cm_mac_in *in, struct cm_mac_out *out)
 {
-    bool valid;
-    bool send = cm_mac_send(m, in, &valid);
+    bool valid, send = cm_mac_send(m, in, &valid);
+
+    cm_mac_outputs(m, in, valid, send, send ? cm_mac_crc(m, in) : 0, out);
+}
+
+/* The rising edge, with the CRC register after a beat sent (crc). */
+static void cm_mac_edge(struct cm_mac *m, const struct cm_mac_in *in, bool send, uint32_t crc)
+{
     /* The credit grows by a clock's worth, for this clock and each one
      * left out before it; a frame's start costs its bytes on the wire. */
     int64_t credit = (int64_t)m->credit + in->line_rate + (int64_t)in->line_rate * in->skip;
@@ -75,7 +84,7 @@ void cm_mac_clock(struct cm_mac *m, const struct cm_mac_in *in)
     if (send) {
         if (in->fr_sop)
             credit -= (int64_t)(in->fr_len + 24u) << 16;
-        m->crc = cm_mac_crc(m, in);
+        m->crc = crc;
         m->in_frame = !in->fr_eop;
     }
     /* Nothing waiting saves no credit; a frame waiting saves at most one
@@ -85,4 +94,20 @@ void cm_mac_clock(struct cm_mac *m, const struct cm_mac_in *in)
     if (credit > (int64_t)in->line_rate)
         credit = in->line_rate;
     m->credit = (int32_t)credit;
+}
+
+void cm_mac_clock(struct cm_mac *m, const struct cm_mac_in *in)
+{
+    bool valid, send = cm_mac_send(m, in, &valid);
+
+    cm_mac_edge(m, in, send, send ? cm_mac_crc(m, in) : 0);
+}
+
+void cm_mac_step(struct cm_mac *m, const struct cm_mac_in *in, struct cm_mac_out *out)
+{
+    bool valid, send = cm_mac_send(m, in, &valid);
+    uint32_t crc = send ? cm_mac_crc(m, in) : 0;
+
+    cm_mac_outputs(m, in, valid, send, crc, out);
+    cm_mac_edge(m, in, send, crc);
 }

@@ -62,6 +62,14 @@ int cm_mac_reset(struct cm_mac *m, unsigned data_bytes);
 void cm_mac_eval(const struct cm_mac *m, const struct cm_mac_in *in, struct cm_mac_out *out);
 /* The rising edge with these inputs. */
 void cm_mac_clock(struct cm_mac *m, const struct cm_mac_in *in);
+/* Both on one clock whose inputs are all known: eval's outputs, then the
+ * edge on the same decisions (the beat's CRC worked out once). */
+void cm_mac_step(struct cm_mac *m, const struct cm_mac_in *in, struct cm_mac_out *out);
+/* idle (cm_mac_out), which the state alone gives. */
+static inline bool cm_mac_idle(const struct cm_mac *m)
+{
+    return !m->in_frame && m->credit == 0;
+}
 /* The CRC-32 register after `len` bytes from `crc` (reflected, polynomial
  * 0xEDB88320, no final inversion): a frame's FCS is
  * ~cm_crc32(0xFFFFFFFF, frame, len). */

@@ -4,6 +4,7 @@
  * the rules in rtl/nictx_tx_sched.sv's header and docs/device.md (Queues).
  */
 #include "cm_sched.h"
+#include "cm_rr_pick.h"
 
 #define CM_DEF_MASK ((1u << 26) - 1)      /* the deficit's 26 bits */
 #define CM_KEEP_MAX (1u << 25)            /* a deficit kept while the fetcher starves a queue */
@@ -29,16 +30,6 @@ static bool bit(uint64_t m, unsigned q)
     return (m >> q & 1u) != 0;
 }
 
-/* The first ready queue at or after the pointer, wrapping; 0 if none. */
-static unsigned cm_sched_pick(const struct cm_sched *s, uint64_t rdy)
-{
-    for (unsigned i = 0; i < s->queues; i++) {
-        unsigned q = (s->ptr + i) % s->queues;
-        if (bit(rdy, q))
-            return q;
-    }
-    return 0;
-}
 
 unsigned cm_sched_queue(const struct cm_sched *s, const struct cm_sched_in *in)
 {
@@ -46,7 +37,7 @@ unsigned cm_sched_queue(const struct cm_sched *s, const struct cm_sched_in *in)
         return 0;
     if (in->drr ? s->turn : s->hold)
         return s->hq;
-    return cm_sched_pick(s, in->rdy);
+    return cm_rr_pick(in->rdy, s->ptr);
 }
 
 /* DRR: the candidate's deficit this clock (raised by its quantum when its

@@ -66,7 +66,16 @@ void cm_wc_eval(const struct cm_wc *c, const struct cm_wc_in *in, struct cm_wc_o
     uint64_t bw0 = 0, bw1 = 0;
 
     memset(out, 0, sizeof(*out));
-    out->bad_access = in->req_valid && in->req_sop && !d.ok;
+    if (!in->req_valid) { /* no beat: buffer 0's block, unchanged (most clocks) */
+        unsigned mask = in->ring_log2 >= 16 ? 0xFFFFu : (1u << in->ring_log2) - 1;
+        out->tail = (c->idx[0] + 1) & mask;
+        out->blk_idx = c->idx[0];
+        out->blk_w0 = c->w0[0];
+        out->blk_w1 = c->w1[0];
+        out->busy = c->beat != 0;
+        return;
+    }
+    out->bad_access = in->req_sop && !d.ok;
     /* The beat's words in address order; word 7 closes its buffer's block
      * with what words 0..2 hold by then. */
     for (unsigned j = 0; d.ok && j < c->w / 8; j++) {

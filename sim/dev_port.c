@@ -120,6 +120,8 @@ int sim_clock(struct sim *s)
     in->skip = s->skip_pending > UINT32_MAX ? UINT32_MAX : (uint32_t)s->skip_pending;
     s->skip_pending = 0;
     s->ops->step(s->dev, in, &out);
+    if (s->ops->fault && s->ops->fault(s->dev))
+        sim_fail(s, "%s", s->ops->fault(s->dev));
     s->cycles++;
     s->dev_idle = out.idle;
     s->dev_wake = out.wake == UINT32_MAX ? UINT32_MAX

@@ -145,10 +145,10 @@ void rtl_step(void *dev, const struct dev_in *in, struct dev_out *out)
 } // namespace
 
 extern "C" const struct device_ops DEV_RTL_OPS = {
-    "rtl", DEV_RTL_WIDTH, rtl_create, rtl_destroy, rtl_reset, rtl_step,
+    "rtl", DEV_RTL_WIDTH, rtl_create, rtl_destroy, rtl_reset, rtl_step, nullptr,
 };
 #if DEV_RTL_WIDTH == 8
 extern "C" const struct device_ops dev_rtl_ops = {
-    "rtl", DEV_RTL_WIDTH, rtl_create, rtl_destroy, rtl_reset, rtl_step,
+    "rtl", DEV_RTL_WIDTH, rtl_create, rtl_destroy, rtl_reset, rtl_step, nullptr,
 };
 #endif

@@ -2,11 +2,12 @@
 /*
  * device.h - the device port contract, C side.
  *
- * A device backend (the Verilated RTL in dev_rtl.cpp; later the cycle-level
- * C model) is driven one clock at a time through struct device_ops.  Its
- * ports mirror rtl/nictx_tx_top.sv, whose datapath is W = device_ops.width
- * bytes wide (8, 16, 32 or 64: the RTL parameter DataBytes, one model per
- * width; docs/width.md):
+ * A device backend (the Verilated RTL in dev_rtl.cpp, the cycle-exact C
+ * model in dev_cm.c, or both in lockstep, dev_lockstep.c) is driven one
+ * clock at a time through struct device_ops.  Its ports mirror
+ * rtl/nictx_tx_top.sv, whose datapath is W = device_ops.width bytes wide
+ * (8, 16, 32 or 64: the RTL parameter DataBytes, one model per width;
+ * docs/width.md):
  *
  *  - h2d: host-to-device TLP beats (MWr/MRd to BAR0, CplD for the device's
  *    reads).  Header fields are repeated on every beat of a TLP; the data
@@ -103,7 +104,7 @@ struct dev_out {
 };
 
 struct device_ops {
-    const char *name; /* "rtl", later "cmodel" */
+    const char *name; /* "rtl", "c" or "lockstep" */
     unsigned width;   /* W: data bytes per beat on every stream */
     /* Create one device instance in reset; NULL on failure. */
     void *(*create)(void);
@@ -112,6 +113,9 @@ struct device_ops {
     void (*reset)(void *dev);
     /* One clock: see above. */
     void (*step)(void *dev, const struct dev_in *in, struct dev_out *out);
+    /* NULL, or what went wrong inside the device (the lockstep backend's
+     * first divergence): the caller ends the run with it.  May be NULL. */
+    const char *(*fault)(const void *dev);
 };
 
 /* Beats of a TLP of `len` bytes at `addr` on a W-byte port (an MRd, and a
@@ -164,5 +168,24 @@ extern const struct device_ops dev_rtl_ops;
 extern const struct device_ops dev_rtl_ops_w8, dev_rtl_ops_w16, dev_rtl_ops_w32, dev_rtl_ops_w64;
 /* The RTL model of W bytes per beat; NULL if W is not one (dev_width_ok). */
 const struct device_ops *dev_rtl_ops_width(unsigned w);
+
+/* The cycle-exact C model of the engine (c-model/, sim/dev_cm.c), one per
+ * width like the RTL's; NULL if W is not one. */
+const struct device_ops *dev_cm_ops_width(unsigned w);
+/* Both in lockstep (sim/dev_lockstep.c); NULL if W is not one. */
+const struct device_ops *dev_lockstep_ops_width(unsigned w);
+/* A lockstep device of any two backends of one width: `ref`'s outputs
+ * drive the run, `dut`'s are compared with them (the ops of
+ * dev_lockstep_ops_width() other than create work on it); NULL on failure. */
+void *dev_lockstep_create(const struct device_ops *ref, const struct device_ops *dut);
+
+/* The device backends a run can use (--device; their names are
+ * sim_cfg.c's): the Verilated RTL, the C model, or both in lockstep
+ * (sim/dev_lockstep.c: every output compared on every clock, the RTL's
+ * driving the run; the first difference ends it through device_ops.fault). */
+enum dev_backend { DEV_BACKEND_RTL, DEV_BACKEND_CM, DEV_BACKEND_LOCKSTEP };
+/* The backend `b` at width W (sim/dev_select.c); NULL if this build has no
+ * such model. */
+const struct device_ops *dev_ops_for(enum dev_backend b, unsigned w);
 
 #endif /* NICTX_DEVICE_H */

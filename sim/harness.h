@@ -65,6 +65,7 @@ struct sim_cfg {
     /* device */
     double dev_mhz;        /* device clock */
     unsigned dev_width;    /* datapath bytes per clock: 8, 16, 32, 64 (the model's) */
+    enum dev_backend device; /* the device model: RTL, C model or both in lockstep */
     double line_gbps;      /* Ethernet line rate */
     unsigned ring_size;    /* descriptors, power of two 8..65536 (each queue's) */
     unsigned queues;       /* transmit queues, 1..64 (docs/device.md, Queues) */
@@ -147,6 +148,8 @@ const char *sim_completion_name(enum txq_clean_mode m);
 int sim_parse_completion(const char *s, enum txq_clean_mode *out);
 const char *sim_sched_name(enum sim_sched x);
 int sim_parse_sched(const char *s, enum sim_sched *out);
+const char *sim_device_name(enum dev_backend b);
+int sim_parse_device(const char *s, enum dev_backend *out);
 /* "W[,W...]": 1..SIM_QUEUES_MAX strict decimal values (their range is
  * sim_cfg_validate's); 0, or -1 (out untouched). */
 int sim_parse_weights(const char *s, struct sim_weights *out);

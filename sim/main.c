@@ -93,6 +93,10 @@ static void usage(FILE *f)
 "  --dev-mhz F           device clock (250)\n"
 "  --dev-width N         datapath bytes per device clock: 8 | 16 | 32 | 64, each its\n"
 "                        own RTL model (8; docs/width.md)\n"
+"  --device B            the device model: rtl (the Verilated RTL), c (the cycle-\n"
+"                        exact C model) or lockstep (both, every output compared on\n"
+"                        every clock; the first difference ends the run) (rtl;\n"
+"                        docs/c-model.md)\n"
 "  --ring N              descriptors in the ring, power of two 8..65536 (1024)\n"
 "  --queues N            transmit queues, 1..64, each its own ring; --packets is\n"
 "                        the total, spread evenly; queue q runs on CPU q mod --cpus;\n"
@@ -146,7 +150,7 @@ static void usage(FILE *f)
 
 enum {
     O_PKT = 256, O_PKTMAX, O_BURST, O_PACKETS, O_SEED, O_BUFOFF, O_CPU, O_MMIOW,
-    O_MEMLAT, O_POLL, O_PCIE, O_MPS, O_MRRS, O_RCB, O_RCBCH, O_PLAT, O_LINE, O_DEVMHZ, O_DEVW,
+    O_MEMLAT, O_POLL, O_PCIE, O_MPS, O_MRRS, O_RCB, O_RCBCH, O_PLAT, O_LINE, O_DEVMHZ, O_DEVW, O_DEVICE,
     O_RING, O_DFM, O_DFI, O_TAGS, O_MAXRD, O_FCDEV, O_FCHOST, O_FCUPD, O_WB, O_IRQ, O_IRQUS, O_CPLMODE, O_CLEAN, O_JSON, O_WD, O_QUIET, O_EVERY, O_HELP,
     O_PROTO, O_BARRIER, O_ORDER, O_WINDOW, O_BUG, O_BUGAT, O_GRACE, O_INJECT, O_CPLTO, O_TXTO, O_CPUS, O_NAPI, O_LAYOUT, O_BQL, O_DQL, O_TAILC, O_SOURCE, O_PROFILE, O_SET, O_KEYS, O_CHECK, O_OPTS,
     O_QUEUES, O_SCHED, O_WEIGHTS, O_DRRQ
@@ -172,6 +176,7 @@ static const struct option opts[] = {
     {"line", required_argument, NULL, O_LINE},
     {"dev-mhz", required_argument, NULL, O_DEVMHZ},
     {"dev-width", required_argument, NULL, O_DEVW},
+    {"device", required_argument, NULL, O_DEVICE},
     {"ring", required_argument, NULL, O_RING},
     {"queues", required_argument, NULL, O_QUEUES},
     {"sched", required_argument, NULL, O_SCHED},
@@ -539,6 +544,10 @@ static int run_opt(int c, const char *a, struct run_opts *ro)
         if (rc == 0 && !dev_width_ok(cfg->dev_width))
             return bad_arg(name, a, "expected 8, 16, 32 or 64 (datapath bytes per clock)");
         break;
+    case O_DEVICE:
+        if (sim_parse_device(a, &cfg->device))
+            return bad_arg(name, a, "expected rtl, c or lockstep");
+        break;
     case O_RING: rc = opt_uint(name, a, &cfg->ring_size); break;
     case O_QUEUES: rc = opt_uint(name, a, &cfg->queues); break;
     case O_SCHED: if (sim_parse_sched(a, &cfg->sched)) return bad_arg(name, a, "expected rr or drr"); break;
@@ -710,14 +719,15 @@ static int json_writable(const char *path, char *err, size_t errlen)
 static int run_one(const struct run_opts *ro)
 {
     const struct sim_cfg *cfg = &ro->cfg;
-    const struct device_ops *ops = dev_rtl_ops_width(cfg->dev_width);
+    const struct device_ops *ops = dev_ops_for(cfg->device, cfg->dev_width);
     struct sim_result res;
     struct sim *s;
     char err[256];
     int rc, status = 0;
 
     if (!ops) {
-        fprintf(stderr, "nictx: no %u-byte device model in this build\n", cfg->dev_width);
+        fprintf(stderr, "nictx: no %u-byte %s device model in this build\n", cfg->dev_width,
+                sim_device_name(cfg->device));
         return 1;
     }
     s = sim_create(cfg, ops, err, sizeof(err));

@@ -201,10 +201,12 @@ void report_text(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
     const struct pcie_link_stats *h = &r->h2d, *d = &r->d2h;
 
     fprintf(f, "nictx: %u B frames%s, burst %u, %" PRIu64 " packets, gen%ux%u MPS %u MRRS %u, "
-            "%g Gb/s line, device %u B/clock at %g MHz, ring %u, cpu %s%s%s, seed %" PRIu64 "\n",
+            "%g Gb/s line, device %u B/clock at %g MHz%s%s, ring %u, cpu %s%s%s, seed %" PRIu64 "\n",
             c->pkt_size, c->pkt_size_max > c->pkt_size ? " (random sizes)" : "", c->burst,
             c->packets, c->pcie.gen, c->pcie.lanes, c->pcie.mps, c->pcie.mrrs, c->line_gbps,
-            c->dev_width, c->dev_mhz, c->ring_size, c->cpu_profile,
+            c->dev_width, c->dev_mhz, c->device == DEV_BACKEND_RTL ? "" : " model ",
+            c->device == DEV_BACKEND_RTL ? "" : sim_device_name(c->device), c->ring_size,
+            c->cpu_profile,
             c->profile[0] ? " profile " : "", c->profile, c->seed);
     fprintf(f, "       %u cpu%s, layout %s, bql %s%s%s, tail coalesce %u; protocol %s, barrier %s, "
             "ordering %s", c->cpus, c->cpus > 1 ? "s" : "", sim_layout_name(c->layout),
@@ -408,6 +410,7 @@ int report_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
     json_obj_end(&j);
     json_num(&j, "dev_mhz", c->dev_mhz);
     json_u64(&j, "dev_width", c->dev_width);
+    json_str(&j, "device", sim_device_name(c->device));
     json_num(&j, "line_gbps", c->line_gbps);
     json_num(&j, "line_gbps_programmed", r->line_gbps_eff);
     json_u64(&j, "ring_size", c->ring_size);

@@ -21,6 +21,7 @@ static const char *const dql_names[] = {"write-first", "read-first"};
 static const char *const source_names[] = {"pktgen", "qdisc"};
 static const char *const napi_names[] = {"poll", "irq"};
 static const char *const sched_names[] = {"rr", "drr"};
+static const char *const device_names[] = {"rtl", "c", "lockstep"}; /* enum dev_backend */
 /* In enum txq_clean_mode's order. */
 static const char *const completion_names[] = {"head-wb", "mmio", "desc-wb", "cq"};
 _Static_assert(sizeof(completion_names) / sizeof(completion_names[0]) == TXQ_CLEAN_COUNT,
@@ -64,6 +65,7 @@ SIM_NAMES(enum sim_source, source_names, sim_source_name, sim_parse_source)
 SIM_NAMES(enum sim_napi, napi_names, sim_napi_name, sim_parse_napi)
 SIM_NAMES(enum txq_clean_mode, completion_names, sim_completion_name, sim_parse_completion)
 SIM_NAMES(enum sim_sched, sched_names, sim_sched_name, sim_parse_sched)
+SIM_NAMES(enum dev_backend, device_names, sim_device_name, sim_parse_device)
 
 /* One strict decimal integer (digits, no leading zero) of at most 9 digits. */
 static int weight_parse_one(const char *s, size_t len, unsigned *v)
@@ -223,6 +225,7 @@ void sim_cfg_default(struct sim_cfg *cfg)
     pcie_fc_cfg_infinite(&cfg->fc_host);
     cfg->dev_mhz = 250.0;
     cfg->dev_width = DEV_WIDTH_DEFAULT;
+    cfg->device = DEV_BACKEND_RTL;
     cfg->line_gbps = 10.0;
     cfg->ring_size = 1024;
     cfg->queues = 1;

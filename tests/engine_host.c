@@ -18,6 +18,23 @@
 
 /* ------------------------------------------------------------ context */
 
+/* The model of ops's width that $NICTX_DEVICE names: rtl (ops, the
+ * default), c (the C model) or lockstep (both; docs/c-model.md), so the
+ * same directed tests run on each. */
+static const struct device_ops *eh_device(const struct device_ops *ops)
+{
+    const char *d = getenv("NICTX_DEVICE");
+
+    if (!d || strcmp(d, "rtl") == 0)
+        return ops;
+    if (strcmp(d, "c") == 0)
+        return dev_cm_ops_width(ops->width);
+    if (strcmp(d, "lockstep") == 0)
+        return dev_lockstep_ops_width(ops->width);
+    fail_msg("NICTX_DEVICE=%s: expected rtl, c or lockstep", d);
+    return NULL;
+}
+
 int eh_init(struct eh *h, const struct eh_cfg *cfg)
 {
     memset(h, 0, sizeof(*h));
@@ -29,7 +46,7 @@ int eh_init(struct eh *h, const struct eh_cfg *cfg)
     h->q = calloc(EH_MAX_TLPS, sizeof(*h->q));
     h->pend = calloc(EH_MAX_PEND, sizeof(*h->pend));
     h->exp = calloc(cfg->max_frames, sizeof(*h->exp));
-    h->ops = cfg->ops ? cfg->ops : &dev_rtl_ops;
+    h->ops = eh_device(cfg->ops ? cfg->ops : &dev_rtl_ops);
     h->width = h->ops->width;
     h->dev = h->mem && h->q && h->pend && h->exp ? h->ops->create() : NULL;
     if (!h->dev)
@@ -612,6 +629,8 @@ void eh_step(struct eh *h)
     in.skip = h->skip;
     h->skip = 0;
     h->ops->step(h->dev, &in, &out);
+    if (h->ops->fault && h->ops->fault(h->dev))
+        fail_msg("%s", h->ops->fault(h->dev));
     if (in.h2d.valid && out.h2d_ready)
         q_advance(h, &in.h2d);
     check_d2h(h, &out.d2h, in.d2h_ready);

@@ -48,9 +48,10 @@ static void no_dev_step(void *d, const struct dev_in *in, struct dev_out *out)
     memset(out, 0, sizeof(*out));
 }
 static const struct device_ops no_dev_ops = {"none", DEV_WIDTH_DEFAULT, no_dev_create,
-                                              no_dev_destroy, no_dev_reset, no_dev_step};
-const struct device_ops *dev_rtl_ops_width(unsigned w)
+                                              no_dev_destroy, no_dev_reset, no_dev_step, NULL};
+const struct device_ops *dev_ops_for(enum dev_backend b, unsigned w)
 {
+    (void)b;
     (void)w;
     return &no_dev_ops;
 }

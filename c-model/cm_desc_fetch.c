@@ -1,0 +1,648 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * cm_desc_fetch.c - the descriptor fetcher of the C model
+ * (cm_desc_fetch.h), after the contract in rtl/nictx_desc_fetch.sv's
+ * header.  Widths as the RTL's: slot counts are 9 bits (modulo twice the
+ * buffer), ring indices 16, ring sizes and distances 17.
+ */
+#include "cm_desc_fetch.h"
+
+#include <string.h>
+
+#define SLOTW 8u
+#define M9 0x1FFu
+#define M16 0xFFFFu
+#define M17 0x1FFFFu
+
+static bool has(uint64_t m, unsigned q)
+{
+    return (m >> q & 1u) != 0;
+}
+
+/* The ring's index mask (16 bits) and size (17 bits: 0 beyond 2^16). */
+static unsigned ring_mask(unsigned log2)
+{
+    return log2 >= 16 ? M16 : (1u << log2) - 1;
+}
+static unsigned ring_size(unsigned log2)
+{
+    return log2 > 16 ? 0 : 1u << log2;
+}
+
+/* Slot of queue q's pointer p (its region's base, the offset in it). */
+static unsigned slot_of(unsigned q, unsigned p, unsigned rlog, unsigned rmask)
+{
+    return (((q << SLOTW) >> rlog) | (p & rmask)) & 0xFFu;
+}
+
+static bool derr_at(const struct cm_desc_fetch *d, unsigned s)
+{
+    return (d->derr[s >> 6] >> (s & 63) & 1u) != 0;
+}
+
+/* This clock's combinational values (the RTL's always_comb blocks). */
+struct comb {
+    bool multi, owner, wc;
+    unsigned rlog, rsize, rmask;
+    unsigned sq, hslot;
+    uint64_t w_addr, w_len;
+    bool head_derr;
+    unsigned cons_h, phase_h, hmask;
+    bool head_valid, head_bad, desc_valid;
+    unsigned fq, fetch_q, alloc_q, rdf_q, rd_q, dq;
+    unsigned mask, tail, tail_avail, inbuf;
+    bool blk_stale, blk_at_f, blk_ahead, sub;
+    unsigned avail, n;
+    bool load, ins, head_stop, no_reads;
+    /* retirement */
+    bool nf_rvalid, nf_pop, pop_err, df_rready, df_wvalid;
+    unsigned pq, nf_size;
+    bool nf_blk;
+    bool take;
+    unsigned aslot;
+    bool act, fl_go;
+};
+
+static void head_comb(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
+                      struct comb *c)
+{
+    c->rlog = in->queues_log2 & 7u;
+    c->rsize = (CM_DESC_FETCH_SLOTS >> c->rlog) & M9;
+    c->rmask = (c->rsize - 1) & 0xFFu;
+    c->sq = in->sq & d->qimask;
+    c->rd_q = d->rd[c->sq];
+    c->hslot = slot_of(c->sq, c->rd_q, c->rlog, c->rmask);
+    c->w_addr = d->mem_a[c->hslot];
+    c->w_len = d->mem_l[c->hslot];
+    c->head_derr = derr_at(d, c->hslot);
+}
+
+/* From the head's words on to the fetch queue. */
+static void fq_comb(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
+                    struct comb *c)
+{
+    c->multi = in->queues != 1;
+    c->owner = in->proto != CM_DF_PROTO_TAIL;
+    c->wc = in->proto == CM_DF_PROTO_WC;
+    c->cons_h = 0;
+    c->phase_h = 0;
+    c->hmask = 0;
+    if (c->owner) {
+        c->cons_h = d->cons[c->sq];
+        c->phase_h = d->phase[c->sq];
+        c->hmask = ring_mask(in->h_ring_log2 & 31u);
+    }
+    c->head_valid = in->sched_valid;
+    c->head_bad = false;
+    c->desc_valid = c->head_valid;
+    if (c->owner) {
+        const bool owned = (unsigned)(c->w_len >> 63) == c->phase_h;
+        c->head_bad = c->head_valid && (c->head_derr || !owned);
+        c->desc_valid = c->head_valid && !(d->flush || c->head_derr || !owned);
+    }
+    c->fq = 0;
+    if (c->multi) {
+        if (d->flush) {
+            c->fq = d->fl_q;
+        } else if (c->head_bad) {
+            c->fq = c->sq;
+        } else if (d->work != 0) {
+            /* prim_rr_pick: the first queue with work at or after fptr */
+            const uint64_t hi = d->work & ~((1ull << d->fptr) - 1);
+            c->fq = (unsigned)__builtin_ctzll(hi != 0 ? hi : d->work);
+        }
+    }
+}
+
+static void comb(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in, struct comb *c)
+{
+    head_comb(d, in, c);
+    fq_comb(d, in, c);
+    const unsigned fq = c->fq;
+    c->fetch_q = d->fetch[fq];
+    c->alloc_q = d->alloc[fq];
+    c->rdf_q = d->rd[fq];
+    c->dq = c->multi ? in->db_q & d->qimask : 0;
+
+    c->mask = ring_mask(in->ring_log2 & 31u);
+    c->tail_avail = (in->tail - c->fetch_q) & c->mask;
+    c->tail = in->tail & M16;
+    c->inbuf = (c->alloc_q - c->rdf_q) & M9;
+
+    /* The held block relative to the consumer. */
+    c->blk_stale = c->blk_at_f = c->blk_ahead = c->sub = false;
+    unsigned blk_lim = 0;
+    if (d->blk_valid) {
+        const unsigned dk = (d->blk_idx - c->cons_h) & c->mask;
+        c->blk_stale = !c->wc || (unsigned)(d->blk_w1 >> 63) !=
+                                     (c->phase_h ^ (unsigned)(d->blk_idx < c->cons_h));
+        c->blk_at_f = !c->blk_stale && dk == c->inbuf;
+        c->blk_ahead = !c->blk_stale && dk > c->inbuf;
+        blk_lim = (dk - c->inbuf) & M16;
+        c->sub = !c->blk_stale && d->blk_idx == c->cons_h && c->head_valid && !c->head_derr &&
+                 (unsigned)(c->w_len >> 63) != c->phase_h && !in->wr_valid;
+    }
+
+    /* How many descriptors may be fetched now. */
+    const unsigned rsz = ring_size(in->ring_log2 & 31u);
+    unsigned avail;
+    if (!c->owner) {
+        avail = c->tail_avail;
+    } else {
+        const unsigned room = rsz > c->inbuf ? rsz - c->inbuf : 0;
+        avail = has(d->armed, fq) ? room : 0;
+        if (c->wc && !d->unb) {
+            unsigned pub = d->lim_valid ? ((d->lim - c->cons_h) & c->mask) + 1
+                                        : (c->tail - c->cons_h) & c->mask;
+            pub = pub > c->inbuf ? pub - c->inbuf : 0;
+            if (pub < avail)
+                avail = pub;
+        }
+        if ((c->blk_at_f || c->blk_ahead) && blk_lim < avail)
+            avail = blk_lim;
+    }
+    c->avail = avail;
+
+    /* Retirement FIFO heads (read data also while empty: the stale slot). */
+    const unsigned nf_depth = (d->nf_wr - d->nf_rd) & 15u;
+    const bool nf_wready = nf_depth != CM_DESC_FETCH_READS;
+    const struct cm_desc_fetch_nf *e = &d->nf[d->nf_rd & 7u];
+    c->nf_rvalid = nf_depth != 0;
+    c->pq = e->q;
+    c->nf_blk = e->blk;
+    c->nf_size = e->size;
+
+    c->n = 0;
+    c->load = false;
+    unsigned free_slots = 0;
+    if (avail != 0) {
+        const bool nf_room = nf_wready && nf_depth < (in->inflight & 15u);
+        if (in->enable && !in->stop && !d->flush && nf_room && (!d->req_valid || in->req_ready)) {
+            free_slots = (c->rsize - c->inbuf) & M9;
+            unsigned n = avail > M16 ? M16 : avail;
+            if ((in->fetch_max & 63u) < n)
+                n = in->fetch_max & 63u;
+            const unsigned to_wrap = (rsz - c->fetch_q) & M17;
+            if (to_wrap < n)
+                n = to_wrap;
+            if (c->multi) {
+                const unsigned rleft = c->rsize - (c->alloc_q & c->rmask);
+                if (rleft < n)
+                    n = rleft;
+                if (free_slots < n)
+                    n = free_slots;
+            }
+            c->n = n;
+            c->load = n != 0 && !c->head_bad && free_slots >= n;
+        }
+    }
+    c->ins = false;
+    if (c->blk_at_f) {
+        const bool go = in->enable && !in->stop && !d->flush && !c->head_bad;
+        const bool nf_room = nf_wready && nf_depth < (in->inflight & 15u);
+        free_slots = (c->rsize - c->inbuf) & M9;
+        c->ins = go && free_slots != 0 && nf_room && !in->wr_valid;
+    }
+    c->head_stop = c->head_bad && !d->flush && !c->sub;
+    c->no_reads = false;
+    if (d->flush || c->head_stop)
+        c->no_reads = !d->req_valid && !c->nf_rvalid;
+
+    const bool df_rvalid = d->df_wr != d->df_rd;
+    c->nf_pop = c->nf_rvalid && (c->nf_blk || df_rvalid || in->done);
+    c->pop_err = false;
+    c->df_rready = false;
+    c->df_wvalid = in->done;
+    if (c->nf_pop) {
+        c->pop_err = !c->nf_blk && (df_rvalid ? d->df[d->df_rd & 7u] : in->done_err);
+        c->df_rready = !c->nf_blk && df_rvalid;
+        c->df_wvalid = in->done && !(!c->nf_blk && !df_rvalid);
+    }
+
+    c->take = c->desc_valid && in->desc_ready;
+    c->aslot = (c->load || c->ins) ? slot_of(fq, c->alloc_q, c->rlog, c->rmask) : 0;
+    c->act = c->load || c->nf_pop || c->take || d->flush || c->head_stop || in->doorbell ||
+             in->wc_close || in->blk_valid || d->blk_valid || d->req_valid || d->armed != 0 ||
+             d->unb;
+    c->fl_go = c->no_reads && !c->sub;
+}
+
+static uint64_t bit(unsigned q)
+{
+    return 1ull << q;
+}
+
+static uint64_t with(uint64_t m, unsigned q, bool v)
+{
+    return (m & ~bit(q)) | ((uint64_t)v << q);
+}
+
+/* The next state (the RTL's *_d), on a clock with something to do (act);
+ * otherwise every register keeps its value. */
+struct nxt {
+    unsigned fetch_d, alloc_d, ready_q, ready_d, rd_d;
+    bool req_valid_d, unb_d, lim_valid_d, flush_d, fl_cnt_d, blk_valid_d;
+    uint64_t armed_d, db_since_d, rdy_d, work_d;
+    bool blk_drop, not_owned, rdy_we, mq_same;
+    unsigned fptr_d, tot_d;
+};
+
+static void next(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
+                 const struct comb *c, struct nxt *x)
+{
+    const unsigned fq = c->fq, sq = c->sq;
+
+    x->fetch_d = c->fetch_q;
+    x->alloc_d = c->alloc_q;
+    x->ready_q = d->ready[c->pq];
+    x->ready_d = x->ready_q;
+    x->rd_d = c->rd_q;
+    x->req_valid_d = d->req_valid;
+    x->armed_d = d->armed;
+    x->unb_d = d->unb;
+    x->lim_valid_d = d->lim_valid;
+    x->db_since_d = d->db_since;
+    x->flush_d = d->flush;
+    x->fl_cnt_d = d->fl_cnt;
+    x->blk_valid_d = d->blk_valid;
+    x->rdy_d = d->rdy;
+    x->blk_drop = x->not_owned = x->rdy_we = false;
+    if (c->act) {
+        if (d->req_valid && in->req_ready)
+            x->req_valid_d = false;
+        if (c->load) {
+            x->req_valid_d = true;
+            x->fetch_d = (c->fetch_q + c->n) & c->mask;
+            x->alloc_d = (c->alloc_q + c->n) & M9;
+        }
+        if (c->ins) {
+            x->fetch_d = (c->fetch_q + 1) & c->mask;
+            x->alloc_d = (c->alloc_q + 1) & M9;
+        }
+        if ((c->load || c->ins) && c->inbuf == 0)
+            x->db_since_d &= ~bit(fq);
+        if (c->nf_pop)
+            x->ready_d = (x->ready_q + c->nf_size) & M9;
+        if (c->take) {
+            x->rd_d = (c->rd_q + 1) & M9;
+            if (c->cons_h == d->lim)
+                x->lim_valid_d = false; /* the last published one left */
+        }
+        /* Not owned (or unusable) at the head: flush once no read is in flight. */
+        if (c->head_stop)
+            x->fl_cnt_d = !c->head_derr;
+        if (c->sub) {
+            x->flush_d = false;
+        } else if (d->flush || c->head_stop) {
+            x->flush_d = true;
+            if (c->no_reads) {
+                x->flush_d = false;
+                x->rd_d = c->alloc_q;
+                x->fetch_d = d->cons[fq];
+                x->not_owned = x->fl_cnt_d;
+                if (x->fl_cnt_d)
+                    x->armed_d = with(x->armed_d, fq, has(d->db_since, fq));
+            }
+        }
+        if (in->doorbell) {
+            x->armed_d |= bit(c->dq);
+            x->db_since_d |= bit(c->dq);
+        }
+        if (!c->owner)
+            x->armed_d = 0;
+        if (x->armed_d == 0)
+            x->unb_d = false;
+        if (in->doorbell && !in->wc_close)
+            x->lim_valid_d = false; /* a TAIL write */
+        if (in->wc_close) {
+            if (in->wc_idx_valid)
+                x->lim_valid_d = true;
+            else
+                x->unb_d = true;
+        }
+        /* The held block. */
+        if (c->blk_stale) {
+            x->blk_valid_d = false;
+            x->blk_drop = true;
+        }
+        if (c->ins || c->sub)
+            x->blk_valid_d = false;
+        if (in->blk_valid) {
+            if (d->blk_valid && !c->blk_stale && !c->ins && !c->sub)
+                x->blk_drop = true; /* replaced */
+            x->blk_valid_d = true;
+        }
+        /* Ready: the retiring read's queue and the head's, or the flushed one. */
+        x->rdy_we = c->nf_pop || c->take || c->fl_go;
+        if (x->rdy_we) {
+            if (c->fl_go && c->multi) {
+                x->rdy_d &= ~bit(fq);
+            } else {
+                const unsigned pq = c->pq;
+                x->rdy_d = with(x->rdy_d, pq, x->ready_d != (pq == sq ? x->rd_d : d->rd[pq]));
+                x->rdy_d = with(x->rdy_d, sq, (sq == pq ? x->ready_d : d->ready[sq]) != x->rd_d);
+            }
+            x->rdy_d &= d->qmask;
+        }
+    }
+
+    /* Several queues: the work mask, the round robin's pointer, the slots. */
+    x->work_d = 0;
+    x->fptr_d = 0;
+    x->tot_d = 0;
+    x->mq_same = true;
+    if (c->multi) {
+        x->work_d = d->work;
+        x->fptr_d = d->fptr;
+        x->tot_d = d->tot;
+        if (!c->owner) {
+            const unsigned dbq = in->db_q & d->qimask;
+            const unsigned ftail = (in->doorbell && dbq == fq) ? in->db_tail & M16 : c->tail;
+            const unsigned dbfetch = dbq == fq ? x->fetch_d : d->fetch[dbq];
+            x->work_d = with(x->work_d, fq, ftail != x->fetch_d);
+            if (in->doorbell)
+                x->work_d = with(x->work_d, dbq, (in->db_tail & M16) != dbfetch);
+        } else {
+            x->work_d = c->act ? x->armed_d : d->armed;
+        }
+        bool skip = false;
+        if (!c->head_bad && !d->flush)
+            skip = d->work != 0 && !c->load &&
+                   (c->rsize == c->inbuf || (c->owner && c->avail == 0));
+        if (c->load || skip)
+            x->fptr_d = (fq + 1) & d->qimask;
+        unsigned t = d->tot;
+        if (c->load)
+            t += c->n;
+        if (c->ins)
+            t += 1;
+        if (c->take)
+            t -= 1;
+        if (c->fl_go)
+            t -= c->inbuf;
+        x->tot_d = t & M9;
+        x->mq_same = x->work_d == d->work && x->fptr_d == d->fptr;
+    }
+}
+
+/* A little-endian 64-bit word from byte lanes. */
+static uint64_t le64(const uint8_t *b)
+{
+    uint64_t v;
+    memcpy(&v, b, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    return v;
+}
+
+int cm_desc_fetch_reset(struct cm_desc_fetch *d, unsigned data_bytes, unsigned num_queues)
+{
+    if ((data_bytes != 8 && data_bytes != 16 && data_bytes != 32 && data_bytes != 64) ||
+        num_queues < 1 || num_queues > CM_DESC_FETCH_MAX_QUEUES ||
+        (num_queues & (num_queues - 1)) != 0)
+        return -1;
+    d->w = data_bytes;
+    d->nwords = data_bytes / 8;
+    d->queues = num_queues;
+    d->qimask = num_queues - 1;
+    d->qmask = num_queues == 64 ? ~0ull : (1ull << num_queues) - 1;
+    for (unsigned q = 0; q < CM_DESC_FETCH_MAX_QUEUES; q++) {
+        d->fetch[q] = d->alloc[q] = d->ready[q] = d->rd[q] = d->cons[q] = 0;
+        d->phase[q] = 1;
+    }
+    d->work = d->rdy = d->armed = d->db_since = 0;
+    d->fptr = d->tot = d->fl_q = 0;
+    d->req_valid = false;
+    d->req_addr = 0;
+    d->req_len = 0;
+    d->req_wptr = 0;
+    d->unb = d->lim_valid = d->flush = d->fl_cnt = false;
+    d->lim = 0;
+    memset(d->derr, 0, sizeof(d->derr));
+    d->blk_valid = false;
+    d->blk_idx = 0;
+    d->blk_w0 = d->blk_w1 = 0;
+    d->nf_wr = d->nf_rd = d->df_wr = d->df_rd = 0;
+    return 0;
+}
+
+int cm_desc_fetch_init(struct cm_desc_fetch *d, unsigned data_bytes, unsigned num_queues)
+{
+    struct cm_desc_fetch z;
+    memset(&z, 0, sizeof(z));
+    if (cm_desc_fetch_reset(&z, data_bytes, num_queues) != 0)
+        return -1;
+    *d = z;
+    return 0;
+}
+
+void cm_desc_fetch_state_out(const struct cm_desc_fetch *d, struct cm_desc_fetch_out *out)
+{
+    out->rdy = d->rdy;
+    out->work = d->work;
+    out->req_valid = d->req_valid;
+    out->req_addr = d->req_addr;
+    out->req_len = d->req_len;
+    out->req_wptr = d->req_wptr;
+}
+
+static void head_out(const struct comb *c, const struct cm_desc_fetch_in *in,
+                     struct cm_desc_fetch_out *out)
+{
+    out->desc_q = in->sq;
+    out->desc_addr = c->w_addr;
+    out->desc_len = (unsigned)c->w_len & 0x3FFFu;
+    out->desc_bad = (c->w_len & M16) == 0 || (c->w_len >> 14 & 3u) != 0 || c->head_derr;
+    out->desc_err = c->head_derr;
+}
+
+void cm_desc_fetch_head(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
+                        struct cm_desc_fetch_out *out)
+{
+    struct comb c;
+    head_comb(d, in, &c);
+    head_out(&c, in, out);
+}
+
+unsigned cm_desc_fetch_fq(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
+                          bool *desc_valid)
+{
+    struct comb c;
+    head_comb(d, in, &c);
+    fq_comb(d, in, &c);
+    if (desc_valid)
+        *desc_valid = c.desc_valid;
+    return c.fq;
+}
+
+static void outputs(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
+                    const struct comb *c, const struct nxt *x, struct cm_desc_fetch_out *out)
+{
+    cm_desc_fetch_state_out(d, out);
+    head_out(c, in, out);
+    out->f_q = c->fq;
+    out->desc_valid = c->desc_valid;
+    out->not_owned = x->not_owned;
+    out->not_owned_cnt = c->inbuf;
+    out->flush = c->fl_go && c->fq == c->sq;
+    out->wc_used = c->ins || c->sub;
+    out->wc_drop = x->blk_drop;
+    /* Idle: nothing in flight or buffered, and nothing to fetch or insert. */
+    bool idle;
+    if (c->multi)
+        idle = !d->req_valid && d->tot == 0 && (!in->enable || in->stop || d->work == 0);
+    else if (!c->owner)
+        idle = !d->req_valid && c->alloc_q == c->rd_q &&
+               (!in->enable || in->stop || c->tail_avail == 0);
+    else
+        idle = !d->req_valid && c->alloc_q == c->rd_q && !d->flush && !c->blk_stale &&
+               (!in->enable || in->stop || (c->avail == 0 && !c->blk_at_f));
+    out->idle = idle;
+    out->wait = idle;
+    if (!idle && !c->owner && !d->req_valid)
+        out->wait = !c->load && !c->nf_pop && !c->take && !in->doorbell && !c->fl_go &&
+                    d->armed == 0 && !d->unb && !d->blk_valid && x->mq_same;
+}
+
+void cm_desc_fetch_eval(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
+                        struct cm_desc_fetch_out *out)
+{
+    struct comb c;
+    struct nxt x;
+    comb(d, in, &c);
+    next(d, in, &c, &x);
+    outputs(d, in, &c, &x, out);
+}
+
+/* The rising edge, from this clock's decisions. */
+static void edge(struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
+                 const struct comb *c, const struct nxt *x)
+{
+    const unsigned fq = c->fq, sq = c->sq;
+
+    /* Descriptor words: read data, or a block inserted or substituted. */
+    if (in->wr_valid) {
+        const unsigned pos0 = in->wr_ptr >> 3;
+        for (unsigned j = 0; j < d->nwords; j++) {
+            if ((in->wr_words >> j & 1u) == 0)
+                continue;
+            const unsigned pos = (pos0 + j) & M9;
+            const uint64_t v = le64(in->wr_data + 8 * j);
+            if (pos & 1u)
+                d->mem_l[pos >> 1] = v;
+            else
+                d->mem_a[pos >> 1] = v;
+        }
+    } else if (c->ins || c->sub) {
+        const unsigned s = c->ins ? c->aslot : c->hslot;
+        d->mem_a[s] = d->blk_w0;
+        d->mem_l[s] = d->blk_w1;
+    }
+
+    if (c->act) {
+        if (c->nf_pop && c->pop_err) {
+            /* The read's slots: nf_size of them from ready_q on, in pq's region. */
+            const unsigned base = slot_of(c->pq, 0, c->rlog, 0);
+            const unsigned k = c->nf_size < c->rsize ? c->nf_size : c->rsize;
+            for (unsigned i = 0; i < k; i++) {
+                const unsigned s = base | ((x->ready_q + i) & c->rmask);
+                d->derr[s >> 6] |= 1ull << (s & 63);
+            }
+        }
+        if (c->take)
+            d->derr[c->hslot >> 6] &= ~(1ull << (c->hslot & 63));
+        if (c->fl_go) {
+            const unsigned base = slot_of(fq, 0, c->rlog, 0);
+            if (c->rsize >= 64) {
+                for (unsigned i = 0; i < c->rsize; i += 64)
+                    d->derr[(base + i) >> 6] = 0;
+            } else {
+                d->derr[base >> 6] &= ~((((uint64_t)1 << c->rsize) - 1) << (base & 63));
+            }
+        }
+    }
+
+    if (c->load) {
+        d->req_addr = in->ring_base + ((uint64_t)c->fetch_q << 4);
+        d->req_len = (c->n & 0x3FFu) << 4;
+        d->req_wptr = c->aslot << 4;
+    }
+    if (c->take && c->owner) {
+        d->phase[sq] = (uint8_t)(c->phase_h ^ (unsigned)(c->cons_h == c->hmask));
+        d->cons[sq] = (uint16_t)((c->cons_h + 1) & c->hmask);
+    }
+    if (c->head_stop)
+        d->fl_q = fq;
+    if (in->wc_close && in->wc_idx_valid)
+        d->lim = in->wc_idx & M16;
+    if (in->blk_valid) {
+        d->blk_idx = in->blk_idx & M16;
+        d->blk_w0 = in->blk_w0;
+        d->blk_w1 = in->blk_w1;
+    }
+    if (c->fl_go || c->load || c->ins) {
+        d->fetch[fq] = (uint16_t)x->fetch_d;
+        d->alloc[fq] = (uint16_t)x->alloc_d;
+    }
+    if (c->nf_pop)
+        d->ready[c->pq] = (uint16_t)x->ready_d;
+    if (c->fl_go || c->take)
+        d->rd[c->fl_go ? fq : sq] = (uint16_t)x->rd_d;
+    if (c->multi) {
+        d->work = x->work_d;
+        d->fptr = x->fptr_d;
+        d->tot = x->tot_d;
+    }
+    if (x->rdy_we)
+        d->rdy = x->rdy_d;
+    if (c->act) {
+        d->req_valid = x->req_valid_d;
+        d->armed = x->armed_d;
+        d->unb = x->unb_d;
+        d->lim_valid = x->lim_valid_d;
+        d->db_since = x->db_since_d;
+        d->flush = x->flush_d;
+        d->fl_cnt = x->fl_cnt_d;
+        d->blk_valid = x->blk_valid_d;
+    }
+
+    /* The retirement FIFOs (a push only when not full; pops decided before). */
+    const unsigned nf_depth = (d->nf_wr - d->nf_rd) & 15u;
+    if ((c->load || c->ins) && nf_depth != CM_DESC_FETCH_READS) {
+        struct cm_desc_fetch_nf *e = &d->nf[d->nf_wr & 7u];
+        e->q = (uint8_t)(c->ins ? 0 : fq);
+        e->blk = c->ins;
+        e->size = (uint16_t)(c->ins ? 1 : c->n & M9);
+        d->nf_wr = (d->nf_wr + 1) & 15u;
+    }
+    if (c->nf_pop)
+        d->nf_rd = (d->nf_rd + 1) & 15u;
+    const unsigned df_depth = (d->df_wr - d->df_rd) & 15u;
+    if (c->df_wvalid && df_depth != CM_DESC_FETCH_READS) {
+        d->df[d->df_wr & 7u] = in->done_err;
+        d->df_wr = (d->df_wr + 1) & 15u;
+    }
+    if (c->df_rready && df_depth != 0)
+        d->df_rd = (d->df_rd + 1) & 15u;
+}
+
+void cm_desc_fetch_clock(struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in)
+{
+    struct comb c;
+    struct nxt x;
+    comb(d, in, &c);
+    next(d, in, &c, &x);
+    edge(d, in, &c, &x);
+}
+
+void cm_desc_fetch_step(struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
+                        struct cm_desc_fetch_out *out)
+{
+    struct comb c;
+    struct nxt x;
+    comb(d, in, &c);
+    next(d, in, &c, &x);
+    outputs(d, in, &c, &x, out);
+    edge(d, in, &c, &x);
+}

@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * cm_desc_fetch.h - the descriptor fetcher of the C model
+ * (docs/c-model.md), cycle-exact at the ports of rtl/nictx_desc_fetch.sv
+ * with the engine's BufDescs 256 and MaxReads 8: per-queue fetch pointers
+ * and buffer regions (QUEUES rounded up to a power of two), reads of up to
+ * DESC_FETCH_MAX descriptors cut at the ring's wrap, the region's wrap and
+ * the region's free slots (one queue: a whole batch or nothing), in-order
+ * retirement through a FIFO naming each read's queue, the ready and work
+ * masks; the three ownership protocols (Tail; Owner and Wc with a consumer
+ * index and phase per queue, arming doorbells, the doorbell-since rule and
+ * the not-owned flush); DMA errors (bad with err in Tail, a flush in the
+ * owner protocols); Wc's published bound and the held write-combining
+ * block (insertion at the fetch pointer, substitution of a not-owned ring
+ * copy at the head, drops); wait_o and idle_o.
+ *
+ * Combinational paths (rtl/nictx_tx_top.sv: rdy and work go to the
+ * scheduler, whose q and valid come back as sq and sched_valid; the head's
+ * len and bad go to the scheduler too; f_q goes to the register block,
+ * whose ring_base, ring_log2 and tail come back).  Each output depends on
+ * the state and on these inputs only:
+ *   rdy, work, req_valid, req_addr, req_len, req_wptr: the state alone
+ *     (cm_desc_fetch_state_out());
+ *   desc_q: sq;  desc_addr, desc_len, desc_bad, desc_err: sq, queues_log2
+ *     (cm_desc_fetch_head());
+ *   f_q, not_owned_cnt: queues, queues_log2, proto, sq, sched_valid.  f_q
+ *     is NOT from the state alone: with several queues an unusable head in
+ *     an owner protocol (sched_valid, and the head's owner bit or failed
+ *     read) makes sq the fetch queue (cm_desc_fetch_fq());
+ *   desc_valid: sq, queues_log2, proto, sched_valid;
+ *   not_owned, flush, wc_used, wc_drop, wait, idle: any input.
+ * So the engine's order on each clock (no loop):
+ *   1. cm_desc_fetch_state_out(): rdy and work for the scheduler;
+ *   2. the scheduler names sq (cm_sched_queue());
+ *   3. cm_desc_fetch_head() with in->sq, in->queues_log2: the head's len
+ *      and bad for the scheduler, which gives sched_valid;
+ *   4. cm_desc_fetch_fq() with in->queues, queues_log2, proto, sq,
+ *      sched_valid: f_q, which the register block answers with
+ *      ring_base, ring_log2 and tail (and sq with h_ring_log2), and
+ *      desc_valid, with which the payload fetch answers desc_ready;
+ *   5. cm_desc_fetch_eval() with every input, then cm_desc_fetch_clock()
+ *      with the same inputs; or cm_desc_fetch_step(), both in one pass
+ *      (the clock's decisions worked out once; the engine's way).
+ * eval works out steps 1, 3 and 4 again itself (they agree).
+ * As the RTL assumes: sq is 0 with QUEUES 1 (nictx_tx_sched's q_o), sq
+ * and db_q are below QUEUES, and Wc runs with QUEUES 1.
+
+ * Storage: the descriptor words (mem_a, mem_l) and the retirement FIFOs'
+ * words are RAMs, kept across cm_desc_fetch_reset() as the RTL keeps them
+ * (a FIFO's read data while empty is its stale slot, which the ready mask
+ * reads); cm_desc_fetch_init() is power-on (all 0, as Verilator starts).
+ */
+#ifndef NICTX_CM_DESC_FETCH_H
+#define NICTX_CM_DESC_FETCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define CM_DESC_FETCH_SLOTS 256u     /* BufDescs */
+#define CM_DESC_FETCH_READS 8u       /* MaxReads */
+#define CM_DESC_FETCH_MAX_QUEUES 64u
+
+enum { CM_DF_PROTO_TAIL = 0, CM_DF_PROTO_OWNER = 1, CM_DF_PROTO_WC = 2 };
+
+struct cm_desc_fetch_in {
+    bool enable;
+    unsigned queues;        /* QUEUES, 1..NumQueues (7 bits) */
+    unsigned queues_log2;   /* log2 of QUEUES rounded up to a power of two (3 bits) */
+    unsigned db_q;          /* doorbell's queue */
+    unsigned db_tail;       /* ... and its tail now (16 bits) */
+    unsigned sq;            /* the scheduler's queue */
+    bool sched_valid;       /* ... whose head may leave */
+    unsigned proto;         /* PROTO (2 bits) */
+    bool stop;              /* ErrDma */
+    bool doorbell;
+    bool wc_close, wc_idx_valid;
+    unsigned wc_idx;        /* 16 bits */
+    uint64_t ring_base;     /* f_q's registers */
+    unsigned ring_log2, tail;
+    unsigned h_ring_log2;   /* sq's ring */
+    unsigned fetch_max;     /* 6 bits */
+    unsigned inflight;      /* 4 bits */
+    bool blk_valid;
+    unsigned blk_idx;
+    uint64_t blk_w0, blk_w1;
+    bool req_ready;
+    bool wr_valid;
+    uint32_t wr_ptr;        /* byte pointer of the beat's lane 0 (12 bits) */
+    unsigned wr_words;      /* bit j: 8-byte word j carries read data */
+    const uint8_t *wr_data; /* DataBytes lanes (read only with wr_valid) */
+    bool done, done_err;
+    bool desc_ready;
+};
+
+struct cm_desc_fetch_out {
+    unsigned f_q;
+    uint64_t rdy, work;
+    unsigned desc_q;
+    bool req_valid;
+    uint64_t req_addr;
+    unsigned req_len;       /* bytes (14 bits) */
+    uint32_t req_wptr;      /* slot * 16 (12 bits) */
+    bool desc_valid;
+    uint64_t desc_addr;
+    unsigned desc_len;      /* 14 bits */
+    bool desc_bad, desc_err;
+    bool not_owned;
+    unsigned not_owned_cnt; /* 16 bits */
+    bool flush, wc_used, wc_drop, wait, idle;
+};
+
+/* A retirement FIFO entry: {queue, block, size}. */
+struct cm_desc_fetch_nf {
+    uint8_t q;
+    bool blk;
+    uint16_t size;          /* 9 bits */
+};
+
+struct cm_desc_fetch {
+    unsigned w, nwords;     /* DataBytes, its 8-byte words */
+    unsigned queues;        /* NumQueues */
+    unsigned qimask;        /* a queue index's bits (NumQueues - 1) */
+    uint64_t qmask;         /* its bits in the masks */
+    uint64_t mem_a[CM_DESC_FETCH_SLOTS], mem_l[CM_DESC_FETCH_SLOTS]; /* RAM */
+    /* Per queue */
+    uint16_t fetch[CM_DESC_FETCH_MAX_QUEUES];   /* next ring index to fetch */
+    uint16_t alloc[CM_DESC_FETCH_MAX_QUEUES];   /* slots handed to reads (9 bits) */
+    uint16_t ready[CM_DESC_FETCH_MAX_QUEUES];   /* ... whose read retired */
+    uint16_t rd[CM_DESC_FETCH_MAX_QUEUES];      /* ... consumed */
+    uint16_t cons[CM_DESC_FETCH_MAX_QUEUES];    /* owner: next index to leave */
+    uint8_t phase[CM_DESC_FETCH_MAX_QUEUES];    /* ... its owner bit */
+    uint64_t work, rdy, armed, db_since;
+    unsigned fptr, tot, fl_q;
+    bool req_valid;
+    uint64_t req_addr;
+    unsigned req_len;
+    uint32_t req_wptr;
+    bool unb, lim_valid, flush, fl_cnt;
+    unsigned lim;
+    uint64_t derr[CM_DESC_FETCH_SLOTS / 64];     /* slot filled by a failed read */
+    bool blk_valid;
+    unsigned blk_idx;
+    uint64_t blk_w0, blk_w1;
+    /* The retirement FIFOs (pointers with a wrap bit; storage is RAM) */
+    struct cm_desc_fetch_nf nf[CM_DESC_FETCH_READS];
+    bool df[CM_DESC_FETCH_READS];
+    unsigned nf_wr, nf_rd, df_wr, df_rd;
+};
+
+/* Power-on (storage 0) and reset of a fetcher of data_bytes (8, 16, 32,
+ * 64) a beat and num_queues (1 or a power of two up to 64) queues; -1 for
+ * other parameters. */
+int cm_desc_fetch_init(struct cm_desc_fetch *d, unsigned data_bytes, unsigned num_queues);
+/* The reset input (registers; the RAMs keep their words); -1 as above. */
+int cm_desc_fetch_reset(struct cm_desc_fetch *d, unsigned data_bytes, unsigned num_queues);
+/* rdy, work and req_* from the state alone. */
+void cm_desc_fetch_state_out(const struct cm_desc_fetch *d, struct cm_desc_fetch_out *out);
+/* desc_q, desc_addr, desc_len, desc_bad, desc_err: need in->sq, queues_log2. */
+void cm_desc_fetch_head(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
+                        struct cm_desc_fetch_out *out);
+/* f_q, and desc_valid into *desc_valid unless NULL: need in->queues,
+ * queues_log2, proto, sq, sched_valid. */
+unsigned cm_desc_fetch_fq(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
+                          bool *desc_valid);
+void cm_desc_fetch_eval(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
+                        struct cm_desc_fetch_out *out);
+void cm_desc_fetch_clock(struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in);
+/* eval and clock in one pass (the decisions worked out once): this clock's
+ * outputs, then the rising edge with the same inputs. */
+void cm_desc_fetch_step(struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
+                        struct cm_desc_fetch_out *out);
+
+#endif

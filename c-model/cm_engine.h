@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * cm_engine.h - the transmit engine of the C model (docs/c-model.md): the
+ * blocks of c-model/ wired as rtl/nictx_tx_top.sv wires the RTL modules,
+ * cycle-exact at the top's ports, which are the device port contract of
+ * sim/device.h (struct dev_in, struct dev_out).  The engine's sizes are the
+ * top's defaults, as the Verilated engine is built: 256 tags, 8 descriptor
+ * reads, 256 descriptor slots, a 32 KiB payload buffer, 256 frames, 64
+ * queues; the datapath width W is the one parameter (8, 16, 32 or 64).
+ *
+ * sim/dev_cm.c puts it behind struct device_ops; sim/dev_lockstep.c runs
+ * it beside the Verilated RTL and compares every output on every clock.
+ */
+#ifndef NICTX_CM_ENGINE_H
+#define NICTX_CM_ENGINE_H
+
+#include "device.h"
+
+struct cm_engine;
+
+/* Power-on (every register and RAM 0, as Verilator starts the RTL) of an
+ * engine of W bytes a beat; NULL for another width or no memory.  Hold
+ * reset (cm_engine_reset) before the first clock. */
+struct cm_engine *cm_engine_create(unsigned w);
+void cm_engine_destroy(struct cm_engine *e);
+/* rst_ni low for some clocks, then high: every register reset (RAMs keep
+ * their contents), as device_ops.reset. */
+void cm_engine_reset(struct cm_engine *e);
+/* One clock, as device_ops.step: the outputs for these inputs, then the
+ * rising edge. */
+void cm_engine_step(struct cm_engine *e, const struct dev_in *in, struct dev_out *out);
+
+#endif
