@@ -442,7 +442,8 @@ test: $(TEST_BINS) $(BUILD)/nictx $(if $(SAN),,$(FAST)/nictx)
 # (scripts/pgo-build.sh; why it is faster: docs/architecture.md,
 # Simulation speed).  Built again, whole, when
 # a source changes.
-FAST_SRCS := $(wildcard sim/*.c sim/*.h sim/*.cpp driver/*.c driver/*.h) $(RTL_SRCS) \
+FAST_SRCS := $(wildcard sim/*.c sim/*.h sim/*.cpp driver/*.c driver/*.h c-model/*.c c-model/*.h) \
+             $(RTL_SRCS) \
              scripts/pgo-build.sh scripts/pgo-train.txt Makefile
 .PHONY: fast
 fast: $(FAST)/nictx

@@ -28,6 +28,8 @@ static inline void cm_arbiter_rr_reset(struct cm_arbiter_rr *a, unsigned n)
  * none. */
 static inline int cm_arbiter_rr_pick(const struct cm_arbiter_rr *a, uint32_t req)
 {
+    if (req == 0)
+        return -1;
     for (unsigned k = 0, i = a->prio; k < a->n; k++, i = i + 1 == a->n ? 0 : i + 1)
         if (req >> i & 1u)
             return (int)i;

@@ -255,14 +255,21 @@ static void cm_cpl_outputs(const struct cm_cpl *c, const struct cm_cpl_in *in,
 }
 
 /* Nothing to do on this clock but count it (the engine's usual clock): no
- * frame done, nothing counted, pending, due or timed on any queue.  The
- * outputs are then cm_cpl_quiet_outputs()'s and the edge only counts the
- * clock (cm_cpl_quiet_edge()), as the full evaluation would give. */
+ * frame done; nothing pending, due or sending on any queue; no timer
+ * running.  (Frames counted towards a threshold may wait.)  The outputs
+ * are then cm_cpl_quiet_outputs()'s and the edge only counts the clock
+ * (cm_cpl_quiet_edge()), as the full evaluation would give. */
 static bool cm_cpl_quiet(const struct cm_cpl *c, const struct cm_cpl_in *in)
 {
-    return !in->pkt_done && c->wb_cnt == 0 && c->irq_cnt == 0 && !c->tmr_run && !c->wb_pend &&
-           !c->irq_pend && !c->wr.valid && c->mpend == 0 && (c->mirq & ~in->msix_mask) == 0 &&
-           c->tf_rd == c->tf_wr;
+    if (in->pkt_done || c->tmr_run || c->wb_pend || c->irq_pend || c->wr.valid ||
+        c->mpend != 0 || (c->mirq & ~in->msix_mask) != 0 || c->tf_rd != c->tf_wr)
+        return false;
+    if (c->wb_cnt == 0 && c->irq_cnt == 0)
+        return true;
+    struct cm_cpl_comb k;
+    k.wb_on = k.wb_due = k.irq_due = false; /* (what cm_cpl_single reads or may leave) */
+    cm_cpl_single(c, in, &k);
+    return !k.wb_due && !k.irq_due;
 }
 
 static void cm_cpl_quiet_outputs(const struct cm_cpl *c, const struct cm_cpl_in *in,

@@ -8,6 +8,10 @@
 #include "cm_desc_fetch.h"
 
 #include <string.h>
+#ifdef CM_DESC_FETCH_QUIET_CHECK
+#include <stdio.h>
+#include <stdlib.h>
+#endif
 
 #define SLOTW 8u
 #define M9 0x1FFu
@@ -38,6 +42,17 @@ static unsigned slot_of(unsigned q, unsigned p, unsigned rlog, unsigned rmask)
 static bool derr_at(const struct cm_desc_fetch *d, unsigned s)
 {
     return (d->derr[s >> 6] >> (s & 63) & 1u) != 0;
+}
+
+/* The state part of the quiet check (cm_desc_fetch.qs). */
+static uint8_t qs_of(const struct cm_desc_fetch *d)
+{
+    const unsigned nf_depth = (d->nf_wr - d->nf_rd) & 15u;
+    const bool busy = d->blk_valid || d->flush ||
+                      (nf_depth != 0 && (d->nf[d->nf_rd & 7u].blk || d->df_wr != d->df_rd));
+    return (uint8_t)((busy ? CM_DF_QS_BUSY : 0u) |
+                     (d->armed != 0 || d->unb ? CM_DF_QS_TAIL : 0u) |
+                     (d->armed == 0 && d->unb ? CM_DF_QS_OWNER : 0u));
 }
 
 /* This clock's combinational values (the RTL's always_comb blocks). */
@@ -424,6 +439,7 @@ int cm_desc_fetch_reset(struct cm_desc_fetch *d, unsigned data_bytes, unsigned n
     d->blk_idx = 0;
     d->blk_w0 = d->blk_w1 = 0;
     d->nf_wr = d->nf_rd = d->df_wr = d->df_rd = 0;
+    d->qs = qs_of(d);
     return 0;
 }
 
@@ -457,17 +473,52 @@ static void head_out(const struct comb *c, const struct cm_desc_fetch_in *in,
     out->desc_err = c->head_derr;
 }
 
+/* head_comb() and head_out() in one: the head's outputs. */
+static inline __attribute__((always_inline)) void
+head_fast(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
+          struct cm_desc_fetch_out *out)
+{
+    const unsigned rlog = in->queues_log2 & 7u;
+    const unsigned sq = in->sq & d->qimask;
+    const unsigned rmask = (CM_DESC_FETCH_SLOTS >> rlog) - 1; /* (slot_of()'s, rlog < 8) */
+    const unsigned hslot = ((sq << SLOTW) >> rlog | (d->rd[sq] & rmask)) & 0xFFu;
+    const uint64_t w_len = d->mem_l[hslot];
+    const bool derr = (d->derr[hslot >> 6] >> (hslot & 63) & 1u) != 0;
+    out->desc_q = in->sq;
+    out->desc_addr = d->mem_a[hslot];
+    out->desc_len = (unsigned)w_len & 0x3FFFu;
+    /* bad: a 16-bit length of 0 or above 16383, or a failed read */
+    out->desc_bad = (((unsigned)w_len - 1u) & M16) >= 0x3FFFu || derr;
+    out->desc_err = derr;
+}
+
 void cm_desc_fetch_head(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
                         struct cm_desc_fetch_out *out)
 {
-    struct comb c;
-    head_comb(d, in, &c);
-    head_out(&c, in, out);
+    head_fast(d, in, out);
+}
+
+/* fq_comb()'s fetch queue with the head usable (head_bad 0). */
+static unsigned rr_fq(const struct cm_desc_fetch *d)
+{
+    if (d->flush)
+        return d->fl_q;
+    if (d->work == 0)
+        return 0;
+    const uint64_t hi = d->work & ~((1ull << d->fptr) - 1);
+    return (unsigned)__builtin_ctzll(hi != 0 ? hi : d->work);
 }
 
 unsigned cm_desc_fetch_fq(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
                           bool *desc_valid)
 {
+    if (in->proto == CM_DF_PROTO_TAIL) {
+        /* fq_comb() without an owner bit: the head is never bad, so its
+         * words are not needed. */
+        if (desc_valid)
+            *desc_valid = in->sched_valid;
+        return in->queues != 1 ? rr_fq(d) : 0;
+    }
     struct comb c;
     head_comb(d, in, &c);
     fq_comb(d, in, &c);
@@ -505,9 +556,287 @@ static void outputs(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in
                     d->armed == 0 && !d->unb && !d->blk_valid && x->mq_same;
 }
 
+/*
+ * The quiet clock (cm_desc_fetch_quiet()): nothing arrives but read data
+ * (no retirement, doorbell, WC close or block), nothing is pending (no
+ * held block, no flush, no request the read engine takes now, the oldest
+ * read waiting for its done), no descriptor leaves, the head is usable,
+ * nothing is fetched, and the registers that a clock with "act" rewrites
+ * keep their values (armed: 0 outside the owner protocols; unb: 0 once
+ * armed is 0; with several queues the work mask's fetch-queue bit and the
+ * round robin's pointer).  Then, as comb()/next() work out: load, ins,
+ * sub, nf_pop, take, head_stop, fl_go, blk_drop and not_owned are all 0
+ * (read data matters to ins and sub only, both 0 without a held block),
+ * the edge writes the beat's descriptor words and nothing else, and the
+ * outputs are the state's, the head's and those below.  False sends the
+ * clock down the full path; the checks come cheapest and likeliest first.
+ *
+ * out: NULL for the predicate alone; else filled (with head, its head
+ * outputs, desc_q..desc_err, computed; without, out holds them already,
+ * and f_q and desc_valid, from cm_desc_fetch_head() and _fq()).
+ */
+static inline __attribute__((always_inline)) bool
+quiet(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
+      struct cm_desc_fetch_out *out, bool head)
+{
+#ifdef CM_DESC_FETCH_QUIET_CHECK
+    if (d->qs != qs_of(d))
+        abort();
+#endif
+    const unsigned proto = in->proto;
+    const bool owner = proto != CM_DF_PROTO_TAIL;
+    /* No held block, no flush, no retirement (nf_pop = nf_rvalid &&
+     * (nf_blk || df_rvalid || done)); armed_d (no doorbell, no flush) is 0
+     * outside the owner protocols, else armed; unb_d is 0 when armed_d is
+     * 0, else unb. */
+    if ((d->qs & (owner ? CM_DF_QS_BUSY | CM_DF_QS_OWNER : CM_DF_QS_BUSY | CM_DF_QS_TAIL)) |
+        in->done | in->doorbell | in->wc_close | in->blk_valid | (d->req_valid & in->req_ready))
+        return false;
+    const unsigned nf_depth = (d->nf_wr - d->nf_rd) & 15u;
+    const unsigned sq = in->sq & d->qimask;
+    /* The head: bad (a flush starts) or leaving is not quiet. */
+    const bool desc_valid = in->sched_valid;
+    if (owner && desc_valid) {
+        const unsigned rlog = in->queues_log2 & 7u;
+        const unsigned rmask = (((CM_DESC_FETCH_SLOTS >> rlog) & M9) - 1) & 0xFFu;
+        const unsigned hslot = slot_of(sq, d->rd[sq], rlog, rmask);
+        if (derr_at(d, hslot) || (unsigned)(d->mem_l[hslot] >> 63) != d->phase[sq])
+            return false;
+    }
+    if (desc_valid && in->desc_ready)
+        return false;
+    const bool multi = in->queues != 1;
+    const unsigned fq = multi ? rr_fq(d) : 0;
+    const unsigned fetch_q = d->fetch[fq];
+    const unsigned inbuf = (d->alloc[fq] - d->rd[fq]) & M9;
+    const unsigned mask = ring_mask(in->ring_log2 & 31u);
+    unsigned avail;
+    if (!owner) {
+        avail = (in->tail - fetch_q) & mask;
+    } else {
+        const unsigned rsz = ring_size(in->ring_log2 & 31u);
+        avail = has(d->armed, fq) && rsz > inbuf ? rsz - inbuf : 0;
+        if (avail != 0 && proto == CM_DF_PROTO_WC && !d->unb) {
+            const unsigned cons_h = d->cons[sq];
+            unsigned pub = d->lim_valid ? ((d->lim - cons_h) & mask) + 1
+                                        : (in->tail - cons_h) & mask;
+            pub = pub > inbuf ? pub - inbuf : 0;
+            if (pub < avail)
+                avail = pub;
+        }
+    }
+    /* No load: nothing to fetch, or no go, or no free slot (n <= free
+     * slots with several queues; a whole batch with one). */
+    const unsigned rlog = in->queues_log2 & 7u;
+    const unsigned rsize = (CM_DESC_FETCH_SLOTS >> rlog) & M9;
+    if (avail != 0 && in->enable && !in->stop && !d->req_valid &&
+        nf_depth < (in->inflight & 15u) && nf_depth != CM_DESC_FETCH_READS &&
+        ((rsize - inbuf) & M9) != 0)
+        return false;
+    if (multi) {
+        /* work_d and fptr_d as next() gives them. */
+        if (!owner ? has(d->work, fq) != ((in->tail & M16) != fetch_q) : d->work != d->armed)
+            return false;
+        if (d->work != 0 && (rsize == inbuf || (owner && avail == 0)) &&
+            d->fptr != ((fq + 1) & d->qimask))
+            return false;
+    }
+    if (!out)
+        return true;
+
+    /* The outputs (outputs() with this clock's events 0). */
+    const unsigned rd_q = d->rd[sq];
+    if (head) {
+        cm_desc_fetch_state_out(d, out);
+        head_fast(d, in, out);
+        out->f_q = fq;
+        out->desc_valid = desc_valid;
+    }
+    out->not_owned = false;
+    out->not_owned_cnt = inbuf;
+    out->flush = out->wc_used = out->wc_drop = false;
+    bool idle;
+    if (multi)
+        idle = !d->req_valid && d->tot == 0 && (!in->enable || in->stop || d->work == 0);
+    else
+        idle = !d->req_valid && d->alloc[fq] == rd_q && (!in->enable || in->stop || avail == 0);
+    out->idle = idle;
+    out->wait = idle || (!owner && !d->req_valid);
+    return true;
+}
+
+/* quiet() for Tail with QUEUES 1 (the default run's case) in fewer steps:
+ * no owner bit, armed 0, f_q 0, no work mask or round robin.  And one more
+ * case: a clock that is quiet but for a descriptor leaving (take; desc_valid
+ * is sched_valid in Tail) has outputs as a quiet clock's but wait = idle
+ * (outputs(): take clears wait when not idle), and take_tail1()'s edge.
+ * Returns 0 (the full path), 1 (quiet) or 2 (quiet but for the take). */
+static inline __attribute__((always_inline)) int
+quiet_tail1(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
+            struct cm_desc_fetch_out *out, bool head)
+{
+#ifdef CM_DESC_FETCH_QUIET_CHECK
+    if (d->qs != qs_of(d))
+        abort();
+#endif
+    if ((d->qs & (CM_DF_QS_BUSY | CM_DF_QS_TAIL)) | in->done | in->doorbell | in->wc_close |
+        in->blk_valid | (d->req_valid & in->req_ready))
+        return 0;
+    const bool take = in->sched_valid & in->desc_ready;
+    const unsigned alloc0 = d->alloc[0];
+    const unsigned inbuf = (alloc0 - d->rd[0]) & M9;
+    const unsigned avail = (in->tail - d->fetch[0]) & ring_mask(in->ring_log2 & 31u);
+    if (avail != 0 && in->enable && !in->stop && !d->req_valid) {
+        const unsigned nf_depth = (d->nf_wr - d->nf_rd) & 15u;
+        const unsigned rsize = (CM_DESC_FETCH_SLOTS >> (in->queues_log2 & 7u)) & M9;
+        if (nf_depth < (in->inflight & 15u) && nf_depth != CM_DESC_FETCH_READS &&
+            ((rsize - inbuf) & M9) != 0)
+            return 0;
+    }
+    if (!out)
+        return 1 + take;
+    if (head) {
+        cm_desc_fetch_state_out(d, out);
+        head_fast(d, in, out);
+        out->f_q = 0;
+        out->desc_valid = in->sched_valid;
+    }
+    out->not_owned = false;
+    out->not_owned_cnt = inbuf;
+    out->flush = out->wc_used = out->wc_drop = false;
+    const bool idle = !d->req_valid && alloc0 == d->rd[in->sq & d->qimask] &&
+                      (!in->enable || in->stop || avail == 0);
+    out->idle = idle;
+    out->wait = idle || (!take && !d->req_valid);
+    return 1 + take;
+}
+
+/* quiet_tail1() or quiet(): 0, 1 or 2 as quiet_tail1(). */
+static inline __attribute__((always_inline)) int
+quiet_any(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
+          struct cm_desc_fetch_out *out, bool head)
+{
+    if (in->proto == CM_DF_PROTO_TAIL && in->queues == 1)
+        return quiet_tail1(d, in, out, head);
+    return quiet(d, in, out, head);
+}
+
+bool cm_desc_fetch_quiet(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in)
+{
+    return quiet_any(d, in, NULL, false) == 1;
+}
+
+/* Descriptor words from a read data beat. */
+static __attribute__((noinline)) void write_beat(struct cm_desc_fetch *d,
+                                                 const struct cm_desc_fetch_in *in)
+{
+    const unsigned pos0 = in->wr_ptr >> 3;
+    for (unsigned j = 0; j < d->nwords; j++) {
+        if ((in->wr_words >> j & 1u) == 0)
+            continue;
+        const unsigned pos = (pos0 + j) & M9;
+        const uint64_t v = le64(in->wr_data + 8 * j);
+        if (pos & 1u)
+            d->mem_l[pos >> 1] = v;
+        else
+            d->mem_a[pos >> 1] = v;
+    }
+}
+
+/* The edge of quiet_tail1()'s case 2, as next() and edge() give it: the head
+ * leaves (rd, its slot's error bit), the ready bits of the head's queue and
+ * of the retirement FIFO's (stale) queue are worked out again, and
+ * lim_valid drops if lim is 0 (cons is 0 in Tail); and the read data. */
+static __attribute__((noinline)) void take_tail1(struct cm_desc_fetch *d,
+                                                 const struct cm_desc_fetch_in *in)
+{
+    const unsigned rlog = in->queues_log2 & 7u;
+    const unsigned rmask = (((CM_DESC_FETCH_SLOTS >> rlog) & M9) - 1) & 0xFFu;
+    const unsigned sq = in->sq & d->qimask;
+    const unsigned rd_q = d->rd[sq];
+    const unsigned hslot = slot_of(sq, rd_q, rlog, rmask);
+    const unsigned rd_d = (rd_q + 1) & M9;
+    const unsigned pq = d->nf[d->nf_rd & 7u].q;
+    const unsigned ready_d = d->ready[pq];
+    uint64_t rdy = with(d->rdy, pq, ready_d != (pq == sq ? rd_d : d->rd[pq]));
+    rdy = with(rdy, sq, (sq == pq ? ready_d : d->ready[sq]) != rd_d);
+    d->rdy = rdy & d->qmask;
+    d->derr[hslot >> 6] &= ~(1ull << (hslot & 63));
+    d->rd[sq] = (uint16_t)rd_d;
+    if (d->lim == 0)
+        d->lim_valid = false;
+    if (in->wr_valid)
+        write_beat(d, in);
+}
+
+static void edge(struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
+                 const struct comb *c, const struct nxt *x);
+
+#ifdef CM_DESC_FETCH_QUIET_CHECK
+/* A development check (not in the build; cc -DCM_DESC_FETCH_QUIET_CHECK):
+ * on each clock a fast path takes, the full path runs too, on a copy of the
+ * state, and must agree (the outputs, and the state after the edge); and
+ * qs must be qs_of() the state. */
+static bool out_eq(const struct cm_desc_fetch_out *a, const struct cm_desc_fetch_out *b)
+{
+    return a->f_q == b->f_q && a->rdy == b->rdy && a->work == b->work && a->desc_q == b->desc_q &&
+           a->req_valid == b->req_valid && a->req_addr == b->req_addr &&
+           a->req_len == b->req_len && a->req_wptr == b->req_wptr &&
+           a->desc_valid == b->desc_valid && a->desc_addr == b->desc_addr &&
+           a->desc_len == b->desc_len && a->desc_bad == b->desc_bad &&
+           a->desc_err == b->desc_err && a->not_owned == b->not_owned &&
+           a->not_owned_cnt == b->not_owned_cnt && a->flush == b->flush &&
+           a->wc_used == b->wc_used && a->wc_drop == b->wc_drop && a->wait == b->wait &&
+           a->idle == b->idle;
+}
+/* The full path on a copy of the state before the quiet clock. */
+static struct cm_desc_fetch *full_copy(const struct cm_desc_fetch *d,
+                                       const struct cm_desc_fetch_in *in,
+                                       struct cm_desc_fetch_out *o)
+{
+    struct cm_desc_fetch *cp = malloc(sizeof(*cp));
+    struct comb c;
+    struct nxt x;
+    memcpy(cp, d, sizeof(*cp));
+    comb(cp, in, &c);
+    next(cp, in, &c, &x);
+    outputs(cp, in, &c, &x, o);
+    edge(cp, in, &c, &x);
+    return cp;
+}
+static void full_check(struct cm_desc_fetch *cp, const struct cm_desc_fetch *d,
+                       const struct cm_desc_fetch_out *o, const struct cm_desc_fetch_out *qo)
+{
+    static unsigned long n;
+    if ((qo && !out_eq(qo, o)) || memcmp(cp, d, sizeof(*cp)) != 0) {
+        fprintf(stderr, "cm_desc_fetch: a quiet clock differs from the full path (%s)\n",
+                qo && !out_eq(qo, o) ? "outputs" : "state");
+        abort();
+    }
+    free(cp);
+    if (++n % 1000000 == 0)
+        fprintf(stderr, "cm_desc_fetch: %lu quiet clocks checked\n", n);
+}
+#define CHECK_BEGIN(d, in) struct cm_desc_fetch_out chk_o_; \
+    struct cm_desc_fetch *chk_cp_ = full_copy(d, in, &chk_o_)
+#define CHECK_END(d, out) full_check(chk_cp_, d, &chk_o_, out)
+#else
+#define CHECK_BEGIN(d, in) ((void)0)
+#define CHECK_END(d, out) ((void)0)
+#endif
+
 void cm_desc_fetch_eval(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
                         struct cm_desc_fetch_out *out)
 {
+    if (quiet_any(d, in, out, true)) {
+#ifdef CM_DESC_FETCH_QUIET_CHECK
+        struct cm_desc_fetch_out o;
+        struct cm_desc_fetch *cp = full_copy(d, in, &o);
+        memcpy(cp, d, sizeof(*cp)); /* (eval: the edge not taken) */
+        full_check(cp, d, &o, out);
+#endif
+        return;
+    }
     struct comb c;
     struct nxt x;
     comb(d, in, &c);
@@ -523,17 +852,7 @@ static void edge(struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
 
     /* Descriptor words: read data, or a block inserted or substituted. */
     if (in->wr_valid) {
-        const unsigned pos0 = in->wr_ptr >> 3;
-        for (unsigned j = 0; j < d->nwords; j++) {
-            if ((in->wr_words >> j & 1u) == 0)
-                continue;
-            const unsigned pos = (pos0 + j) & M9;
-            const uint64_t v = le64(in->wr_data + 8 * j);
-            if (pos & 1u)
-                d->mem_l[pos >> 1] = v;
-            else
-                d->mem_a[pos >> 1] = v;
-        }
+        write_beat(d, in);
     } else if (c->ins || c->sub) {
         const unsigned s = c->ins ? c->aslot : c->hslot;
         d->mem_a[s] = d->blk_w0;
@@ -625,10 +944,21 @@ static void edge(struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
     }
     if (c->df_rready && df_depth != 0)
         d->df_rd = (d->df_rd + 1) & 15u;
+    d->qs = qs_of(d);
 }
 
 void cm_desc_fetch_clock(struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in)
 {
+    const int k = quiet_any(d, in, NULL, false);
+    if (k != 0) {
+        CHECK_BEGIN(d, in);
+        if (k == 2)
+            take_tail1(d, in);
+        else if (in->wr_valid)
+            write_beat(d, in);
+        CHECK_END(d, NULL);
+        return;
+    }
     struct comb c;
     struct nxt x;
     comb(d, in, &c);
@@ -636,13 +966,81 @@ void cm_desc_fetch_clock(struct cm_desc_fetch *d, const struct cm_desc_fetch_in 
     edge(d, in, &c, &x);
 }
 
-void cm_desc_fetch_step(struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
-                        struct cm_desc_fetch_out *out)
+/* The full path of a clock that is not quiet. */
+static __attribute__((noinline)) void
+step_full(struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
+          struct cm_desc_fetch_out *out, bool head)
 {
+#ifdef CM_DESC_FETCH_QUIET_CHECK
+    const struct cm_desc_fetch_out given = *out;
+#else
+    (void)head;
+#endif
     struct comb c;
     struct nxt x;
     comb(d, in, &c);
     next(d, in, &c, &x);
     outputs(d, in, &c, &x, out);
+#ifdef CM_DESC_FETCH_QUIET_CHECK
+    if (!head && !(given.f_q == out->f_q && given.rdy == out->rdy && given.work == out->work &&
+                   given.desc_q == out->desc_q && given.req_valid == out->req_valid &&
+                   given.req_addr == out->req_addr && given.req_len == out->req_len &&
+                   given.req_wptr == out->req_wptr && given.desc_valid == out->desc_valid &&
+                   given.desc_addr == out->desc_addr && given.desc_len == out->desc_len &&
+                   given.desc_bad == out->desc_bad && given.desc_err == out->desc_err)) {
+        fprintf(stderr, "cm_desc_fetch: step_split given outputs that differ\n");
+        abort();
+    }
+#endif
     edge(d, in, &c, &x);
+}
+
+/* A clock outside Tail with QUEUES 1. */
+static __attribute__((noinline)) void
+step_other(struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
+           struct cm_desc_fetch_out *out, bool head)
+{
+    if (quiet(d, in, out, head)) {
+        CHECK_BEGIN(d, in);
+        if (in->wr_valid)
+            write_beat(d, in);
+        CHECK_END(d, out);
+        return;
+    }
+    step_full(d, in, out, head);
+}
+
+/* (The quiet check of the commonest case inline, the rest out of line, so
+ * that a quiet clock saves and restores no registers.) */
+static inline __attribute__((always_inline)) void
+step(struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in, struct cm_desc_fetch_out *out,
+     bool head)
+{
+    if (in->proto != CM_DF_PROTO_TAIL || in->queues != 1) {
+        step_other(d, in, out, head);
+        return;
+    }
+    const int k = quiet_tail1(d, in, out, head);
+    if (k != 0) {
+        CHECK_BEGIN(d, in);
+        if (k == 2)
+            take_tail1(d, in);
+        else if (in->wr_valid)
+            write_beat(d, in);
+        CHECK_END(d, out);
+        return;
+    }
+    step_full(d, in, out, head);
+}
+
+void cm_desc_fetch_step(struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
+                        struct cm_desc_fetch_out *out)
+{
+    step(d, in, out, true);
+}
+
+void cm_desc_fetch_step_split(struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
+                              struct cm_desc_fetch_out *out)
+{
+    step(d, in, out, false);
 }

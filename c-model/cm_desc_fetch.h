@@ -40,7 +40,9 @@
  *      desc_valid, with which the payload fetch answers desc_ready;
  *   5. cm_desc_fetch_eval() with every input, then cm_desc_fetch_clock()
  *      with the same inputs; or cm_desc_fetch_step(), both in one pass
- *      (the clock's decisions worked out once; the engine's way).
+ *      (the clock's decisions worked out once), or, with the outputs of
+ *      steps 1, 3 and 4 kept in its out, cm_desc_fetch_step_split() (the
+ *      engine's way: a quiet clock then costs little more than its check).
  * eval works out steps 1, 3 and 4 again itself (they agree).
  * As the RTL assumes: sq is 0 with QUEUES 1 (nictx_tx_sched's q_o), sq
  * and db_q are below QUEUES, and Wc runs with QUEUES 1.
@@ -145,7 +147,13 @@ struct cm_desc_fetch {
     struct cm_desc_fetch_nf nf[CM_DESC_FETCH_READS];
     bool df[CM_DESC_FETCH_READS];
     unsigned nf_wr, nf_rd, df_wr, df_rd;
+    /* Derived from the registers above (kept by reset and the edge, not a
+     * register): the quiet check's state part, CM_DF_QS_* bits. */
+    uint8_t qs;
 };
+#define CM_DF_QS_BUSY 1u  /* blk_valid, flush, or a retirement at the FIFO's head */
+#define CM_DF_QS_TAIL 2u  /* armed or unb: the edge clears them outside the owner protocols */
+#define CM_DF_QS_OWNER 4u /* unb without armed: the edge clears it */
 
 /* Power-on (storage 0) and reset of a fetcher of data_bytes (8, 16, 32,
  * 64) a beat and num_queues (1 or a power of two up to 64) queues; -1 for
@@ -162,6 +170,21 @@ void cm_desc_fetch_head(const struct cm_desc_fetch *d, const struct cm_desc_fetc
  * queues_log2, proto, sq, sched_valid. */
 unsigned cm_desc_fetch_fq(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
                           bool *desc_valid);
+/* A quiet clock, from every input (those of step 5): no retirement (done,
+ * or the oldest read an inserted block or with its done queued), no
+ * doorbell, WC close or block in, none held, no flush, no request taken
+ * now, no descriptor leaving (desc_valid && desc_ready), no unusable head
+ * in an owner protocol, nothing fetched, and the registers a clock
+ * rewrites at their values (armed and unb 0 in Tail; unb 0 with armed 0;
+ * with several queues the work mask's f_q bit and the round robin's
+ * pointer).  Read data may arrive.  On such a clock not_owned, flush,
+ * wc_used and wc_drop are 0, not_owned_cnt, wait and idle come from the
+ * state and the enable, stop, inflight, tail and ring registers, and the
+ * rising edge writes the read data's descriptor words and nothing else.
+ * eval, clock and step take it as a fast path, and with Tail and QUEUES
+ * 1 also a clock quiet but for a descriptor leaving; the full path on
+ * every other clock (false is never wrong, only slower). */
+bool cm_desc_fetch_quiet(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in);
 void cm_desc_fetch_eval(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
                         struct cm_desc_fetch_out *out);
 void cm_desc_fetch_clock(struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in);
@@ -169,5 +192,14 @@ void cm_desc_fetch_clock(struct cm_desc_fetch *d, const struct cm_desc_fetch_in 
  * outputs, then the rising edge with the same inputs. */
 void cm_desc_fetch_step(struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
                         struct cm_desc_fetch_out *out);
+/* cm_desc_fetch_step() for a caller that has called the split functions
+ * on this clock (the engine): *out must hold, for these inputs and this
+ * state, rdy, work and req_* from cm_desc_fetch_state_out(), desc_q,
+ * desc_addr, desc_len, desc_bad and desc_err from cm_desc_fetch_head(),
+ * and f_q and desc_valid (cm_desc_fetch_fq()'s value and *desc_valid).  A
+ * clock the fast paths take (cm_desc_fetch_quiet()) leaves those as they
+ * are and fills the rest; any other writes all of them, as step. */
+void cm_desc_fetch_step_split(struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
+                              struct cm_desc_fetch_out *out);
 
 #endif

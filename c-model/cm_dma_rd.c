@@ -161,39 +161,93 @@ static unsigned cm_dma_rd_words(const struct cm_dma_rd *d, const struct cm_dma_r
 
 /* The outputs of what the clock decided. */
 static void cm_dma_rd_outputs(const struct cm_dma_rd *d, const struct cm_dma_rd_in *in,
-                              const struct cm_dma_rd_comb *cp, struct cm_dma_rd_out *out)
+                              const struct cm_dma_rd_comb *c, struct cm_dma_rd_out *out)
 {
-    const struct cm_dma_rd_comb c = *cp;
-    const struct cm_dma_rd_tag *t = &d->tag[c.ctag];
+    const struct cm_dma_rd_tag *t = &d->tag[c->ctag];
+    const bool take = !d->cur_valid || (c->load && c->last_chunk);
 
-    memset(out, 0, sizeof(*out));
-    out->stall = c.split && !(c.tag_avail && c.in_budget);
-    if (!d->cur_valid || (c.load && c.last_chunk)) {
-        out->req_ready[1] = true;
-        out->req_ready[0] = !in->req[1].valid;
-    }
+    out->stall = c->split && !(c->tag_avail && c->in_budget);
+    out->req_ready[1] = take;
+    out->req_ready[0] = take && !in->req[1].valid;
     out->mrd_valid = d->mrd_valid;
     out->mrd_addr = d->mrd_addr;
     out->mrd_len = d->mrd_len;
     out->mrd_tag = d->mrd_tag;
     out->mrd_dest = d->mrd_dest;
     out->cpl_ready = true;
-    out->unexp = in->cpl_valid && !c.cpl_take;
-    out->timeout = c.timeout;
-    out->wake = c.wake;
-    out->wait = !d->cur_valid && !d->mrd_valid && !c.ret_done && !c.timeout;
-    out->wr_valid = c.cpl_take;
+    out->unexp = in->cpl_valid && !c->cpl_take;
+    out->timeout = c->timeout;
+    out->wake = c->wake;
+    out->wait = !d->cur_valid && !d->mrd_valid && !c->ret_done && !c->timeout;
+    out->wr_valid = c->cpl_take;
     out->wr_dest = t->dest;
     out->wr_ptr = t->wptr;
     out->wr_words = cm_dma_rd_words(d, in);
     out->wr_data = in->cpl_data;
-    if (c.ret_done) {
-        out->done_valid = c.ret.last;
-        out->done_dest = c.ret.dest;
-        out->done_err = c.ret.last && (d->rerr || d->tag[c.ret.tag].err);
-    }
+    out->done_valid = c->ret_done && c->ret.last;
+    out->done_dest = c->ret_done && c->ret.dest;
+    out->done_err = out->done_valid && (d->rerr || d->tag[c->ret.tag].err);
     out->drained = d->out == (unsigned)d->mrd_valid;
     out->idle = !d->cur_valid && !d->mrd_valid && d->out == 0;
+}
+
+/* A clock on which only the oldest read's wait can change (the engine's
+ * usual clock while reads are out): no completion beat, no request, none
+ * being split or sent, and the oldest read not retiring.  Then only the
+ * timer is worked out (into c; the rest of c is left unset): the outputs
+ * are cm_dma_rd_quiet_outputs()'s and the edge cm_dma_rd_timer_edge()'s. */
+static bool cm_dma_rd_quiet(const struct cm_dma_rd *d, const struct cm_dma_rd_in *in,
+                            struct cm_dma_rd_comb *c)
+{
+    if (in->cpl_valid || in->req[0].valid || in->req[1].valid || d->cur_valid || d->mrd_valid)
+        return false;
+    c->ret_rvalid = cm_fifo_rvalid(&d->ret);
+    c->ret_done = c->ret_rvalid && d->tag[cm_ret_unpack(cm_fifo_rdata(&d->ret)).tag].done;
+    if (c->ret_done)
+        return false;
+    c->counting = c->timeout = false;
+    cm_dma_rd_timer(d, in, c);
+    return true;
+}
+
+static void cm_dma_rd_quiet_outputs(const struct cm_dma_rd *d, const struct cm_dma_rd_in *in,
+                                    const struct cm_dma_rd_comb *c, struct cm_dma_rd_out *out)
+{
+    const struct cm_dma_rd_tag *t = &d->tag[in->cpl_tag & (d->tags - 1)];
+
+    out->stall = false;
+    out->req_ready[0] = out->req_ready[1] = true;
+    out->mrd_valid = false;
+    out->mrd_addr = d->mrd_addr;
+    out->mrd_len = d->mrd_len;
+    out->mrd_tag = d->mrd_tag;
+    out->mrd_dest = d->mrd_dest;
+    out->cpl_ready = true;
+    out->unexp = false;
+    out->timeout = c->timeout;
+    out->wake = c->wake;
+    out->wait = !c->timeout;
+    out->wr_valid = false;
+    out->wr_dest = t->dest;
+    out->wr_ptr = t->wptr;
+    out->wr_words = cm_dma_rd_words(d, in);
+    out->wr_data = in->cpl_data;
+    out->done_valid = out->done_dest = out->done_err = false;
+    out->drained = out->idle = d->out == 0;
+}
+
+/* The timer at the edge (the whole edge of a quiet clock). */
+static void cm_dma_rd_timer_edge(struct cm_dma_rd *d, const struct cm_dma_rd_in *in,
+                                 const struct cm_dma_rd_comb *c)
+{
+    if (c->restart) {
+        d->wait = 0;
+        d->to_fired = false;
+    } else if (c->timeout) {
+        d->to_fired = true;
+    } else if (c->counting) {
+        d->wait = (d->wait + 1 + in->skip) & M24;
+    }
 }
 
 void cm_dma_rd_eval(const struct cm_dma_rd *d, const struct cm_dma_rd_in *in,
@@ -201,6 +255,10 @@ void cm_dma_rd_eval(const struct cm_dma_rd *d, const struct cm_dma_rd_in *in,
 {
     struct cm_dma_rd_comb c;
 
+    if (cm_dma_rd_quiet(d, in, &c)) {
+        cm_dma_rd_quiet_outputs(d, in, &c, out);
+        return;
+    }
     cm_dma_rd_comb(d, in, &c);
     cm_dma_rd_outputs(d, in, &c, out);
 }
@@ -238,31 +296,30 @@ static void cm_dma_rd_tables(struct cm_dma_rd *d, const struct cm_dma_rd_in *in,
 
 /* The rising edge on what the clock decided. */
 static void cm_dma_rd_edge(struct cm_dma_rd *d, const struct cm_dma_rd_in *in,
-                           const struct cm_dma_rd_comb *cp)
+                           const struct cm_dma_rd_comb *c)
 {
-    const struct cm_dma_rd_comb c = *cp;
     const struct cm_ret issued = {
-        .tag = c.tag_sel, .bytes = c.chunk, .last = c.last_chunk, .dest = d->cur_dest};
-    cm_fifo_clock(&d->ret, c.load, cm_ret_pack(issued), c.ret_done);
-    cm_fifo_clock(&d->free_tags, c.ret_done, c.ret.tag, c.load && !c.use_fresh);
-    cm_dma_rd_tables(d, in, &c);
+        .tag = c->tag_sel, .bytes = c->chunk, .last = c->last_chunk, .dest = d->cur_dest};
+    cm_fifo_clock(&d->ret, c->load, cm_ret_pack(issued), c->ret_done);
+    cm_fifo_clock(&d->free_tags, c->ret_done, c->ret.tag, c->load && !c->use_fresh);
+    cm_dma_rd_tables(d, in, c);
     if (d->mrd_valid && in->mrd_ready)
         d->mrd_valid = false;
-    if (c.load) {
+    if (c->load) {
         d->mrd_valid = true;
         d->mrd_addr = d->cur_addr;
-        d->mrd_len = c.chunk;
-        d->mrd_tag = c.tag_sel;
+        d->mrd_len = c->chunk;
+        d->mrd_tag = c->tag_sel;
         d->mrd_dest = d->cur_dest;
-        if (c.use_fresh)
+        if (c->use_fresh)
             d->fresh++;
-        d->cur_addr += c.chunk;
-        d->cur_rem = (d->cur_rem - c.chunk14) & M14;
-        d->cur_wptr = cm_ptr(d, (uint64_t)d->cur_wptr + c.chunk);
-        if (c.last_chunk)
+        d->cur_addr += c->chunk;
+        d->cur_rem = (d->cur_rem - c->chunk14) & M14;
+        d->cur_wptr = cm_ptr(d, (uint64_t)d->cur_wptr + c->chunk);
+        if (c->last_chunk)
             d->cur_valid = false;
     }
-    if (c.accept) {
+    if (c->accept) {
         const struct cm_dma_rd_req *r = &in->req[in->req[1].valid ? 1 : 0];
         d->cur_valid = true;
         d->cur_dest = in->req[1].valid;
@@ -270,26 +327,23 @@ static void cm_dma_rd_edge(struct cm_dma_rd *d, const struct cm_dma_rd_in *in,
         d->cur_rem = r->len & M14;
         d->cur_wptr = cm_ptr(d, r->wptr);
     }
-    if (c.load || c.ret_done) {
-        d->out = (d->out + c.load - c.ret_done) & 0x1FF;
-        d->obytes = (d->obytes + (c.load ? c.chunk : 0) - (c.ret_done ? c.ret.bytes : 0)) & M21;
+    if (c->load || c->ret_done) {
+        d->out = (d->out + c->load - c->ret_done) & 0x1FF;
+        d->obytes = (d->obytes + (c->load ? c->chunk : 0) - (c->ret_done ? c->ret.bytes : 0)) & M21;
     }
-    if (c.ret_done)
-        d->rerr = c.rerr_d;
-    if (c.restart) {
-        d->wait = 0;
-        d->to_fired = false;
-    } else if (c.timeout) {
-        d->to_fired = true;
-    } else if (c.counting) {
-        d->wait = (d->wait + 1 + in->skip) & M24;
-    }
+    if (c->ret_done)
+        d->rerr = c->rerr_d;
+    cm_dma_rd_timer_edge(d, in, c);
 }
 
 void cm_dma_rd_clock(struct cm_dma_rd *d, const struct cm_dma_rd_in *in)
 {
     struct cm_dma_rd_comb c;
 
+    if (cm_dma_rd_quiet(d, in, &c)) {
+        cm_dma_rd_timer_edge(d, in, &c);
+        return;
+    }
     cm_dma_rd_comb(d, in, &c);
     cm_dma_rd_edge(d, in, &c);
 }
@@ -298,6 +352,11 @@ void cm_dma_rd_step(struct cm_dma_rd *d, const struct cm_dma_rd_in *in, struct c
 {
     struct cm_dma_rd_comb c;
 
+    if (cm_dma_rd_quiet(d, in, &c)) {
+        cm_dma_rd_quiet_outputs(d, in, &c, out);
+        cm_dma_rd_timer_edge(d, in, &c);
+        return;
+    }
     cm_dma_rd_comb(d, in, &c);
     cm_dma_rd_outputs(d, in, &c, out);
     cm_dma_rd_edge(d, in, &c);

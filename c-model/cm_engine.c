@@ -77,8 +77,25 @@ struct cm_d2h_slot { /* the d2h slice's entry: a one-beat TLP with its 8-byte wo
     uint64_t addr, word;
 };
 
+/* The blocks' inputs, kept from clock to clock: the register block's
+ * configuration in them is copied only when it may have changed
+ * (config_refresh); the rest is set on every clock. */
+struct cm_engine_ins {
+    struct cm_dma_rd_in ri;
+    struct cm_wc_in wi;
+    struct cm_regs_in gi;
+    struct cm_sched_in si;
+    struct cm_desc_fetch_in fi;
+    struct cm_payload_in pi;
+    struct cm_mac_in mi;
+    struct cm_cpl_in ci;
+};
+
 struct cm_engine {
     unsigned w;
+    struct cm_engine_ins ins;
+    uint32_t cfg_gen;  /* the register block's gen when ins was refreshed */
+    unsigned cfg_wq;   /* the queue whose registers ins.ci's w_* are */
     struct cm_slice h2d_s, d2h_s, wire_s;
     struct dev_beat h2d_mem[2];
     struct cm_d2h_slot d2h_mem[2];
@@ -93,6 +110,8 @@ struct cm_engine {
     struct cm_mac mac;
     struct cm_cpl cpl;
 };
+
+static void config_refresh(struct cm_engine *e);
 
 /* ---- the datapath's reset (core_rst_n): every block but the register
  * block, the slices and the arbiter ---- */
@@ -140,6 +159,7 @@ void cm_engine_reset(struct cm_engine *e)
     cm_arbiter_rr_reset(&e->arb, SRC_N);
     cm_regs_reset(&e->regs, CM_ENGINE_QUEUES);
     core_reset(e);
+    config_refresh(e);
 }
 
 /* The 8-byte word of a W-byte beat that holds `addr`'s byte (a register
@@ -154,240 +174,255 @@ static inline uint64_t beat_word(unsigned w, const uint8_t *lanes, uint64_t addr
 
 static inline uint32_t min24(uint32_t a, uint32_t b) { return a < b ? a : b; }
 
+/* The blocks' inputs that are the register block's configuration (not its
+ * per-queue answers, which change with the queue asked): copied again
+ * whenever a register may have changed (cm_regs.gen). */
+static void config_refresh(struct cm_engine *e)
+{
+    const struct cm_regs *r = &e->regs;
+    struct cm_engine_ins *n = &e->ins;
+
+    n->ri.mrrs_log2 = r->mrrs_log2;
+    n->ri.max_tags = r->max_tags;
+    n->ri.max_rd_bytes = r->max_rd;
+    n->ri.cpl_timeout = r->cpl_to;
+    n->wi.proto = r->proto;
+    n->wi.ring_log2 = r->ring_log2[0];
+    n->fi.enable = r->enable;
+    n->fi.queues = r->queues;
+    n->fi.queues_log2 = r->qlog;
+    n->fi.proto = r->proto;
+    n->fi.stop = cm_regs_stop(r);
+    n->fi.fetch_max = r->fetch_max;
+    n->fi.inflight = r->inflight;
+    n->si.multi = r->queues != 1;
+    n->si.drr = r->sched;
+    n->si.quantum = r->quantum;
+    n->mi.line_rate = r->line_rate;
+    n->ci.multi = r->queues != 1;
+    n->ci.msix_mask = r->msix_mask;
+    n->ci.ring_log2 = r->ring_log2[0];
+    n->ci.tail = r->tail[0];
+    n->ci.cpl_mode = r->cpl_mode;
+    n->ci.ring_base = r->ring_base[0];
+    n->ci.cq_base = r->cq_base[0];
+    n->ci.wb_addr = r->wb_addr[0];
+    n->ci.irq_addr = r->msix_addr[0];
+    n->ci.cq_log2 = r->cq_log2[0];
+    n->ci.wb_thresh = r->wb_thresh;
+    n->ci.irq_thresh = r->irq_thresh;
+    n->ci.irq_timer = r->irq_timer;
+    n->ci.irq_data = r->msix_data[0];
+    e->cfg_gen = r->gen;
+    e->cfg_wq = ~0u; /* the write's queue's registers too */
+}
+
+/* The completion writer's write queue's registers (w_*). */
+static void wq_refresh(struct cm_engine *e, unsigned wq)
+{
+    const struct cm_regs *r = &e->regs;
+    struct cm_cpl_in *ci = &e->ins.ci;
+
+    ci->w_wb_addr = r->wb_addr[wq];
+    ci->w_ring_base = r->ring_base[wq];
+    ci->w_cq_base = r->cq_base[wq];
+    ci->w_msix_addr = r->msix_addr[wq];
+    ci->w_ring_log2 = r->ring_log2[wq];
+    ci->w_cq_log2 = r->cq_log2[wq];
+    ci->w_msix_data = r->msix_data[wq];
+    e->cfg_wq = wq;
+}
+
 void cm_engine_step(struct cm_engine *e, const struct dev_in *in, struct dev_out *out)
 {
     const unsigned w = e->w;
     const uint32_t skip = in->skip < CM_WAKE_NEVER ? in->skip : CM_WAKE_NEVER;
     const bool core_run = !e->regs.qrst; /* core_rst_n after the edge before */
+    const struct cm_regs *r = &e->regs;
+    struct cm_dma_rd_in *ri = &e->ins.ri;
+    struct cm_wc_in *wi = &e->ins.wi;
+    struct cm_regs_in *gi = &e->ins.gi;
+    struct cm_sched_in *si = &e->ins.si;
+    struct cm_desc_fetch_in *fi = &e->ins.fi;
+    struct cm_payload_in *pi = &e->ins.pi;
+    struct cm_mac_in *mi = &e->ins.mi;
+    struct cm_cpl_in *ci = &e->ins.ci;
+
+    if (r->gen != e->cfg_gen)
+        config_refresh(e);
 
     /* 1. From state alone. */
     const bool hv = slice_rvalid(&e->h2d_s);
     const struct dev_beat *hb = &e->h2d_mem[e->h2d_s.rp & 1u];
     const bool d2h_ready = slice_wready(&e->d2h_s), wire_ready = slice_wready(&e->wire_s);
     const bool d2h_vo = slice_rvalid(&e->d2h_s), wire_vo = slice_rvalid(&e->wire_s);
-    const struct cm_regs *r = &e->regs;
     const bool rst_hold = cm_regs_rst_hold(r);
-    const unsigned queues = r->queues;
-    const bool multi = queues != 1;
-    const unsigned wq =
-        cm_cpl_wq(&e->cpl, &(struct cm_cpl_in){.multi = multi, .msix_mask = r->msix_mask});
+    const unsigned wq = cm_cpl_wq(&e->cpl, ci);
+    if (wq != e->cfg_wq)
+        wq_refresh(e, wq);
     struct cm_desc_fetch_out fo; /* the fetcher's outputs: first those from state */
     cm_desc_fetch_state_out(&e->df, &fo);
     const uint32_t src = (uint32_t)e->cpl.wr.valid << SRC_WR |
                          (uint32_t)r->cpl_valid << SRC_REG_CPL |
                          (uint32_t)(e->rd.mrd_valid && !rst_hold) << SRC_MRD;
     const int win = cm_arbiter_rr_pick(&e->arb, src);
-    /* The completion writer's inputs from the register block (its queue's
-     * registers once the MAC names it, in step 6). */
-    struct cm_cpl_in ci = {
-        .multi = multi,
-        .w_wb_addr = r->wb_addr[wq],
-        .w_ring_base = r->ring_base[wq],
-        .w_cq_base = r->cq_base[wq],
-        .w_msix_addr = r->msix_addr[wq],
-        .w_ring_log2 = r->ring_log2[wq],
-        .w_cq_log2 = r->cq_log2[wq],
-        .w_msix_data = r->msix_data[wq],
-        .msix_mask = r->msix_mask,
-        .ring_log2 = r->ring_log2[0],
-        .tail = r->tail[0],
-        .cpl_mode = r->cpl_mode,
-        .ring_base = r->ring_base[0],
-        .cq_base = r->cq_base[0],
-        .wb_addr = r->wb_addr[0],
-        .irq_addr = r->msix_addr[0],
-        .cq_log2 = r->cq_log2[0],
-        .wb_thresh = r->wb_thresh,
-        .irq_thresh = r->irq_thresh,
-        .irq_timer = r->irq_timer,
-        .irq_data = r->msix_data[0],
-        .wr_ready = d2h_ready && win == SRC_WR,
-        .skip = skip,
-    };
+    ci->wr_ready = d2h_ready && win == SRC_WR;
+    ci->skip = skip;
 
     /* 2. The read engine. */
     const bool is_cpl = hv && hb->type == DEV_TLP_CPLD;
     const unsigned off = (unsigned)(hb->addr & (NICTX_BAR0_SIZE - 1));
-    ci.hr_q = cm_regs_hr_q(r, off);
-    struct cm_dma_rd_in ri = {
-        .mrrs_log2 = r->mrrs_log2,
-        .max_tags = r->max_tags,
-        .max_rd_bytes = r->max_rd,
-        .req = {{.valid = e->pf->req_valid,
-                 .addr = e->pf->req_addr,
-                 .len = e->pf->req_len,
-                 .wptr = e->pf->req_wptr},
-                {.valid = fo.req_valid, .addr = fo.req_addr, .len = fo.req_len,
-                 .wptr = fo.req_wptr}},
-        .mrd_ready = d2h_ready && win == SRC_MRD,
-        .cpl_valid = is_cpl,
-        .cpl_sop = hb->sop,
-        .cpl_eop = hb->eop,
-        .cpl_err = hb->err,
-        .cpl_tag = hb->tag,
-        .cpl_len = hb->len,
-        .cpl_lane = (unsigned)(hb->addr & (w - 1)),
-        .cpl_data = hb->data,
-        .cpl_timeout = r->cpl_to,
-        .skip = skip,
-    };
+    ci->hr_q = cm_regs_hr_q(r, off);
+    ri->req[0].valid = e->pf->req_valid;
+    ri->req[0].addr = e->pf->req_addr;
+    ri->req[0].len = e->pf->req_len;
+    ri->req[0].wptr = e->pf->req_wptr;
+    ri->req[1].valid = fo.req_valid;
+    ri->req[1].addr = fo.req_addr;
+    ri->req[1].len = fo.req_len;
+    ri->req[1].wptr = fo.req_wptr;
+    ri->mrd_ready = d2h_ready && win == SRC_MRD;
+    ri->cpl_valid = is_cpl;
+    ri->cpl_sop = hb->sop;
+    ri->cpl_eop = hb->eop;
+    ri->cpl_err = hb->err;
+    ri->cpl_tag = hb->tag;
+    ri->cpl_len = hb->len;
+    ri->cpl_lane = (unsigned)(hb->addr & (w - 1));
+    ri->cpl_data = hb->data;
+    ri->skip = skip;
     struct cm_dma_rd_out ro; /* (its inputs are all known: the edge taken now) */
     if (core_run)
-        cm_dma_rd_step(&e->rd, &ri, &ro);
+        cm_dma_rd_step(&e->rd, ri, &ro);
     else
-        cm_dma_rd_eval(&e->rd, &ri, &ro);
+        cm_dma_rd_eval(&e->rd, ri, &ro);
 
     /* 3. The WC window. */
     const bool is_wc = hv && hb->type == DEV_TLP_MWR && off < 0x400 && off >= NICTX_WC_BASE;
     const bool wc_go = is_wc && !(cm_regs_wc_hold(r, ro.drained) && hb->sop);
-    struct cm_wc_in wi = {
-        .proto = r->proto,
-        .ring_log2 = r->ring_log2[0],
-        .req_valid = wc_go,
-        .req_sop = hb->sop,
-        .req_eop = hb->eop,
-        .req_len = hb->len,
-        .req_off = off & 0x3ffu,
-        .req_data = hb->data,
-    };
+    wi->req_valid = wc_go;
+    wi->req_sop = hb->sop;
+    wi->req_eop = hb->eop;
+    wi->req_len = hb->len;
+    wi->req_off = off & 0x3ffu;
+    wi->req_data = hb->data;
     struct cm_wc_out wo;
-    cm_wc_eval(&e->wc, &wi, &wo);
+    cm_wc_eval(&e->wc, wi, &wo);
 
     /* 4. The register block's access and doorbell, which a reset firing
      * (quiescent) changes. */
     const bool d2h_valid = win >= 0;
     bool quiescent = false;
     if (rst_hold || hv)
-        quiescent = cm_mac_idle(&e->mac) && cm_cpl_idle(&e->cpl, &ci) && !d2h_valid && !d2h_vo &&
+        quiescent = cm_mac_idle(&e->mac) && cm_cpl_idle(&e->cpl, ci) && !d2h_valid && !d2h_vo &&
                     !wire_vo && !wo.busy;
-    struct cm_regs_in gi = {
-        .req_valid = hv && !is_cpl && !is_wc,
-        .req_type = hb->type,
-        .req_tag = hb->tag,
-        .req_len = hb->len,
-        .req_off = off,
-        .req_data = beat_word(w, hb->data, hb->addr),
-        .wc_bad_access = wo.bad_access,
-        .wc_close = wo.close,
-        .wc_tail_we = wo.tail_we,
-        .wc_tail = wo.tail,
-        .wc_tail_range = wo.tail_range,
-        .wc_torn = wo.torn,
-        .quiescent = quiescent,
-        .rd_drained = ro.drained,
-    };
+    gi->req_valid = hv && !is_cpl && !is_wc;
+    gi->req_type = hb->type;
+    gi->req_tag = hb->tag;
+    gi->req_len = hb->len;
+    gi->req_off = off;
+    gi->req_data = beat_word(w, hb->data, hb->addr);
+    gi->wc_bad_access = wo.bad_access;
+    gi->wc_close = wo.close;
+    gi->wc_tail_we = wo.tail_we;
+    gi->wc_tail = wo.tail;
+    gi->wc_tail_range = wo.tail_range;
+    gi->wc_torn = wo.torn;
+    gi->quiescent = quiescent;
+    gi->rd_drained = ro.drained;
     unsigned db_q, db_tail;
-    const bool doorbell = cm_regs_doorbell(r, &gi, &db_q, &db_tail);
+    const bool doorbell = cm_regs_doorbell(r, gi, &db_q, &db_tail);
     const bool h2d_pop =
         hv && (is_cpl ? ro.cpl_ready : is_wc ? wc_go : cm_regs_req_ready(r, hb->type));
 
     /* 5. The scheduler's candidate, its head; the descriptor fetcher. */
-    struct cm_sched_in si = {
-        .multi = multi,
-        .drr = r->sched,
-        .quantum = r->quantum,
-        .rdy = fo.rdy,
-        .backlog = fo.work,
-    };
-    const unsigned sq = cm_sched_queue(&e->sched, &si);
-    struct cm_desc_fetch_in fi = {
-        .enable = r->enable,
-        .queues = queues,
-        .queues_log2 = r->qlog,
-        .db_q = db_q,
-        .db_tail = db_tail,
-        .sq = sq,
-        .proto = r->proto,
-        .stop = cm_regs_stop(r),
-        .doorbell = doorbell,
-        .wc_close = wo.close,
-        .wc_idx_valid = wo.tail_we,
-        .wc_idx = wo.blk_idx,
-        .h_ring_log2 = r->ring_log2[sq],
-        .fetch_max = r->fetch_max,
-        .inflight = r->inflight,
-        .blk_valid = wo.blk_valid,
-        .blk_idx = wo.blk_idx,
-        .blk_w0 = wo.blk_w0,
-        .blk_w1 = wo.blk_w1,
-        .req_ready = ro.req_ready[1],
-        .wr_valid = ro.wr_valid && ro.wr_dest,
-        .wr_ptr = ro.wr_ptr & ((1u << CM_ENGINE_DESC_PTR_BITS) - 1),
-        .wr_words = ro.wr_words,
-        .wr_data = ro.wr_data,
-        .done = ro.done_valid && ro.done_dest,
-        .done_err = ro.done_err,
-    };
-    cm_desc_fetch_head(&e->df, &fi, &fo);
-    si.len = fo.desc_len;
-    si.bad = fo.desc_bad;
-    si.weight = r->weight[sq];
+    si->rdy = fo.rdy;
+    si->backlog = fo.work;
+    const unsigned sq = cm_sched_queue(&e->sched, si);
+    fi->db_q = db_q;
+    fi->db_tail = db_tail;
+    fi->sq = sq;
+    fi->doorbell = doorbell;
+    fi->wc_close = wo.close;
+    fi->wc_idx_valid = wo.tail_we;
+    fi->wc_idx = wo.blk_idx;
+    fi->h_ring_log2 = r->ring_log2[sq];
+    fi->blk_valid = wo.blk_valid;
+    fi->blk_idx = wo.blk_idx;
+    fi->blk_w0 = wo.blk_w0;
+    fi->blk_w1 = wo.blk_w1;
+    fi->req_ready = ro.req_ready[1];
+    fi->wr_valid = ro.wr_valid && ro.wr_dest;
+    fi->wr_ptr = ro.wr_ptr & ((1u << CM_ENGINE_DESC_PTR_BITS) - 1);
+    fi->wr_words = ro.wr_words;
+    fi->wr_data = ro.wr_data;
+    fi->done = ro.done_valid && ro.done_dest;
+    fi->done_err = ro.done_err;
+    cm_desc_fetch_head(&e->df, fi, &fo);
+    si->len = fo.desc_len;
+    si->bad = fo.desc_bad;
+    si->weight = r->weight[sq];
     struct cm_sched_out so;
-    cm_sched_eval(&e->sched, &si, &so);
-    fi.sched_valid = so.valid;
-    bool desc_valid;
-    const unsigned fq = cm_desc_fetch_fq(&e->df, &fi, &desc_valid);
-    fi.ring_base = r->ring_base[fq];
-    fi.ring_log2 = r->ring_log2[fq];
-    fi.tail = r->tail[fq];
+    cm_sched_eval(&e->sched, si, &so);
+    fi->sched_valid = so.valid;
+    const unsigned fq = fo.f_q = cm_desc_fetch_fq(&e->df, fi, &fo.desc_valid);
+    const bool desc_valid = fo.desc_valid;
+    fi->ring_base = r->ring_base[fq];
+    fi->ring_log2 = r->ring_log2[fq];
+    fi->tail = r->tail[fq];
 
     /* 6. The payload fetch (whose take the fetcher's edge needs), the MAC,
      * the completion writer. */
-    struct cm_payload_in pi = {
-        .desc_valid = desc_valid,
-        .desc_addr = fo.desc_addr,
-        .desc_len = fo.desc_len,
-        .desc_bad = fo.desc_bad,
-        .desc_err = fo.desc_err,
-        .desc_q = sq,
-        .req_ready = ro.req_ready[0],
-        .wr_valid = ro.wr_valid && !ro.wr_dest,
-        .wr_ptr = ro.wr_ptr,
-        .wr_data = ro.wr_data,
-        .done = ro.done_valid && !ro.done_dest,
-        .done_err = ro.done_err,
-    };
+    pi->desc_valid = desc_valid;
+    pi->desc_addr = fo.desc_addr;
+    pi->desc_len = fo.desc_len;
+    pi->desc_bad = fo.desc_bad;
+    pi->desc_err = fo.desc_err;
+    pi->desc_q = sq;
+    pi->req_ready = ro.req_ready[0];
+    pi->wr_valid = ro.wr_valid && !ro.wr_dest;
+    pi->wr_ptr = ro.wr_ptr;
+    pi->wr_data = ro.wr_data;
+    pi->done = ro.done_valid && !ro.done_dest;
+    pi->done_err = ro.done_err;
     struct cm_payload_out po;
-    cm_payload_eval(e->pf, &pi, &po);
+    cm_payload_eval(e->pf, pi, &po);
     const bool desc_take = desc_valid && po.desc_ready;
-    fi.desc_ready = po.desc_ready;
+    fi->desc_ready = po.desc_ready;
     if (core_run)
-        cm_desc_fetch_step(&e->df, &fi, &fo);
+        cm_desc_fetch_step_split(&e->df, fi, &fo);
     else
-        cm_desc_fetch_eval(&e->df, &fi, &fo);
+        cm_desc_fetch_eval(&e->df, fi, &fo);
 
-    struct cm_mac_in mi = {
-        .line_rate = r->line_rate,
-        .fr_valid = po.fr_valid && !(rst_hold && po.fr_sop),
-        .fr_sop = po.fr_sop,
-        .fr_eop = po.fr_eop,
-        .fr_skip = po.fr_skip,
-        .fr_data = po.fr_data,
-        .fr_bytes = po.fr_bytes,
-        .fr_len = po.fr_len,
-        .fr_q = po.fr_q,
-        .wire_ready = wire_ready,
-        .skip = skip,
-    };
+    mi->fr_valid = po.fr_valid && !(rst_hold && po.fr_sop); /* no new frame before a reset */
+    mi->fr_sop = po.fr_sop;
+    mi->fr_eop = po.fr_eop;
+    mi->fr_skip = po.fr_skip;
+    mi->fr_data = po.fr_data;
+    mi->fr_bytes = po.fr_bytes;
+    mi->fr_len = po.fr_len;
+    mi->fr_q = po.fr_q;
+    mi->wire_ready = wire_ready;
+    mi->skip = skip;
     struct cm_mac_out mo; /* (its edge taken now, as the read engine's) */
     if (core_run)
-        cm_mac_step(&e->mac, &mi, &mo);
+        cm_mac_step(&e->mac, mi, &mo);
     else
-        cm_mac_eval(&e->mac, &mi, &mo);
-    pi.fr_ready = mo.fr_ready;
+        cm_mac_eval(&e->mac, mi, &mo);
+    pi->fr_ready = mo.fr_ready;
     const bool pkt_sent = mo.pkt_done && !(po.fr_valid && po.fr_skip);
 
-    ci.pkt_q = mo.pkt_q;
-    ci.pkt_done = mo.pkt_done;
-    ci.c_ring_log2 = r->ring_log2[mo.pkt_q];
-    ci.c_tail = r->tail[mo.pkt_q];
-    ci.c_wb_addr = r->wb_addr[mo.pkt_q];
-    ci.c_cq_base = r->cq_base[mo.pkt_q];
+    ci->pkt_q = mo.pkt_q;
+    ci->pkt_done = mo.pkt_done;
+    ci->c_ring_log2 = r->ring_log2[mo.pkt_q];
+    ci->c_tail = r->tail[mo.pkt_q];
+    ci->c_wb_addr = r->wb_addr[mo.pkt_q];
+    ci->c_cq_base = r->cq_base[mo.pkt_q];
     struct cm_cpl_out co; /* (its edge taken now, as the read engine's) */
     if (core_run)
-        cm_cpl_step(&e->cpl, &ci, &co);
+        cm_cpl_step(&e->cpl, ci, &co);
     else
-        cm_cpl_eval(&e->cpl, &ci, &co);
+        cm_cpl_eval(&e->cpl, ci, &co);
 
     /* 7. The top's idle and wait. */
     const bool regs_idle = cm_regs_idle(r);
@@ -401,9 +436,9 @@ void cm_engine_step(struct cm_engine *e, const struct dev_in *in, struct dev_out
     out->waiting = 0;
     if (!d2h_vo && !wire_vo && !hv && regs_idle) {
         const bool pf_wait = !e->pf->req_valid && !desc_take && !mo.fr_ready;
-        si.take = desc_take;
-        si.flush = fo.flush;
-        cm_sched_eval(&e->sched, &si, &so);
+        si->take = desc_take;
+        si->flush = fo.flush;
+        cm_sched_eval(&e->sched, si, &so);
         out->waiting = fo.wait && so.wait && mo.wait && co.wait && (po.idle || pf_wait) &&
                        (ro.idle || ro.wait);
     }
@@ -437,36 +472,36 @@ void cm_engine_step(struct cm_engine *e, const struct dev_in *in, struct dev_out
     }
 
     /* The rising edge. */
-    gi.cpl_ready = d2h_ready && win == SRC_REG_CPL;
-    gi.pba = co.pba;
-    gi.hr_head = co.hr_head;
-    gi.rd_stall = ro.stall;
-    gi.pkt_done = pkt_sent;
-    gi.pkt_len = mo.pkt_len;
-    gi.pkt_q = mo.pkt_q;
-    gi.dma_rd = ro.mrd_valid && d2h_ready && win == SRC_MRD;
-    gi.desc_rd = gi.dma_rd && ro.mrd_dest;
-    gi.bad_desc = po.bad_desc;
-    gi.dma_err = is_cpl && hb->err && !ro.unexp;
-    gi.cpl_timeout = ro.timeout;
-    gi.unexp_cpl = ro.unexp;
-    gi.quiescent = quiescent;
-    gi.rd_drained = ro.drained;
-    gi.engine_idle = engine_idle;
-    gi.not_owned = fo.not_owned;
-    gi.not_owned_cnt = fo.not_owned_cnt;
-    gi.wc_drop = fo.wc_drop;
-    gi.wc_used = fo.wc_used;
-    gi.f_q = fq;
-    gi.c_q = mo.pkt_q;
-    gi.w_q = wq;
-    gi.s_q = sq;
+    gi->cpl_ready = d2h_ready && win == SRC_REG_CPL;
+    gi->pba = co.pba;
+    gi->hr_head = co.hr_head;
+    gi->rd_stall = ro.stall;
+    gi->pkt_done = pkt_sent;
+    gi->pkt_len = mo.pkt_len;
+    gi->pkt_q = mo.pkt_q;
+    gi->dma_rd = ro.mrd_valid && d2h_ready && win == SRC_MRD;
+    gi->desc_rd = gi->dma_rd && ro.mrd_dest;
+    gi->bad_desc = po.bad_desc;
+    gi->dma_err = is_cpl && hb->err && !ro.unexp;
+    gi->cpl_timeout = ro.timeout;
+    gi->unexp_cpl = ro.unexp;
+    gi->quiescent = quiescent;
+    gi->rd_drained = ro.drained;
+    gi->engine_idle = engine_idle;
+    gi->not_owned = fo.not_owned;
+    gi->not_owned_cnt = fo.not_owned_cnt;
+    gi->wc_drop = fo.wc_drop;
+    gi->wc_used = fo.wc_used;
+    gi->f_q = fq;
+    gi->c_q = mo.pkt_q;
+    gi->w_q = wq;
+    gi->s_q = sq;
     if (core_run) {
-        si.take = desc_take;
-        si.flush = fo.flush;
-        cm_wc_clock(&e->wc, &wi);
-        cm_sched_clock(&e->sched, &si);
-        cm_payload_clock(e->pf, &pi);
+        si->take = desc_take;
+        si->flush = fo.flush;
+        cm_wc_clock(&e->wc, wi);
+        cm_sched_clock(&e->sched, si);
+        cm_payload_edge(e->pf, pi, &po);
     }
     if (d2h_valid && slice_wready(&e->d2h_s)) {
         struct cm_d2h_slot *d = &e->d2h_mem[e->d2h_s.wp & 1u];
@@ -499,7 +534,7 @@ void cm_engine_step(struct cm_engine *e, const struct dev_in *in, struct dev_out
         }
         e->d2h_s.wp++;
     }
-    cm_regs_clock(&e->regs, &gi);
+    cm_regs_clock(&e->regs, gi);
     if (mo.wire_valid && slice_wready(&e->wire_s)) {
         struct dev_wire_beat *b = &e->wire_mem[e->wire_s.wp & 1u];
         b->sop = mo.wire_sop;

@@ -164,11 +164,15 @@ void cm_payload_eval(const struct cm_payload *p, const struct cm_payload_in *in,
         memset(out->fr_data, 0, p->w);
 }
 
-void cm_payload_clock(struct cm_payload *p, const struct cm_payload_in *in)
+/* The rising edge on this clock's control: the descriptor taken (take),
+ * the head frame's beat offered (fr_valid) and whether it is its last
+ * (fr_eop); the head frame's record is the packet FIFO's head. */
+static void cm_payload_edge_ctl(struct cm_payload *p, const struct cm_payload_in *in, bool take,
+                                bool fr_valid, bool fr_eop)
 {
-    struct cm_payload_ctl c;
+    struct cm_payload_ctl c = {.take = take, .fr_valid = fr_valid, .fr_eop = fr_eop};
 
-    cm_payload_ctl(p, in, &c);
+    c.k = cm_pkt_unpack(cm_fifo_rdata(&p->pkt));
     bool beat_go = c.fr_valid && in->fr_ready;
     bool pop = beat_go && c.fr_eop;
     bool load = c.take && !in->desc_bad;
@@ -196,4 +200,18 @@ void cm_payload_clock(struct cm_payload *p, const struct cm_payload_in *in)
     struct cm_pkt nk = {.len = in->desc_len, .off = off, .q = in->desc_q, .skip = in->desc_bad};
     cm_fifo_clock(&p->pkt, c.take, cm_pkt_pack(nk), pop);
     cm_fifo_clock(&p->err, in->done, in->done_err, pop && !c.k.skip);
+}
+
+void cm_payload_clock(struct cm_payload *p, const struct cm_payload_in *in)
+{
+    struct cm_payload_ctl c;
+
+    cm_payload_ctl(p, in, &c);
+    cm_payload_edge_ctl(p, in, c.take, c.fr_valid, c.fr_eop);
+}
+
+void cm_payload_edge(struct cm_payload *p, const struct cm_payload_in *in,
+                     const struct cm_payload_out *out)
+{
+    cm_payload_edge_ctl(p, in, out->desc_ready, out->fr_valid, out->fr_eop);
 }

@@ -72,5 +72,10 @@ void cm_payload_reset(struct cm_payload *p);
 void cm_payload_eval(const struct cm_payload *p, const struct cm_payload_in *in,
                      struct cm_payload_out *out);
 void cm_payload_clock(struct cm_payload *p, const struct cm_payload_in *in);
+/* cm_payload_clock() on the decisions cm_payload_eval() made: out is its
+ * outputs for these inputs (fr_ready aside, which only the edge reads), so
+ * they are not worked out again. */
+void cm_payload_edge(struct cm_payload *p, const struct cm_payload_in *in,
+                     const struct cm_payload_out *out);
 
 #endif

@@ -606,6 +606,7 @@ void cm_regs_clock(struct cm_regs *r, const struct cm_regs_in *in)
         return;
     }
 
+    r->gen++;
     /* This clock's combinational decisions, from the state before the edge. */
     struct cm_regs_dec d;
     decode(r, in, &d);

@@ -143,6 +143,10 @@ struct cm_regs {
     bool cpl_valid, cpl_err;
     unsigned cpl_tag, cpl_len, cpl_off;
     uint64_t cpl_data;
+    /* Not a register: counts the clocks on which a register other than the
+     * counters and the completion may have changed (a reader that keeps
+     * copies of the configuration refreshes them when it moves). */
+    uint32_t gen;
 };
 
 /* Reset (the RTL's reset: every register) a block of `queues` queues (1,

@@ -59,22 +59,29 @@ static uint64_t cm_wc_word(const struct cm_wc_in *in, unsigned j)
     return v;
 }
 
+/* The ring's index mask (RING_LOG2 16 and beyond: all 16 bits). */
+static unsigned cm_wc_ring_mask(const struct cm_wc_in *in)
+{
+    return in->ring_log2 >= 16 ? 0xFFFFu : (1u << in->ring_log2) - 1;
+}
+
 void cm_wc_eval(const struct cm_wc *c, const struct cm_wc_in *in, struct cm_wc_out *out)
 {
     struct cm_wc_beat d = cm_wc_decode(c, in);
     unsigned bw = 0, v = 0, bsel = 0, bidx = 0;
     uint64_t bw0 = 0, bw1 = 0;
 
-    memset(out, 0, sizeof(*out));
     if (!in->req_valid) { /* no beat: buffer 0's block, unchanged (most clocks) */
-        unsigned mask = in->ring_log2 >= 16 ? 0xFFFFu : (1u << in->ring_log2) - 1;
-        out->tail = (c->idx[0] + 1) & mask;
-        out->blk_idx = c->idx[0];
-        out->blk_w0 = c->w0[0];
-        out->blk_w1 = c->w1[0];
-        out->busy = c->beat != 0;
+        *out = (struct cm_wc_out){
+            .tail = (c->idx[0] + 1) & cm_wc_ring_mask(in),
+            .blk_idx = c->idx[0],
+            .blk_w0 = c->w0[0],
+            .blk_w1 = c->w1[0],
+            .busy = c->beat != 0,
+        };
         return;
     }
+    memset(out, 0, sizeof(*out));
     out->bad_access = in->req_sop && !d.ok;
     /* The beat's words in address order; word 7 closes its buffer's block
      * with what words 0..2 hold by then. */
@@ -99,7 +106,7 @@ void cm_wc_eval(const struct cm_wc *c, const struct cm_wc_in *in, struct cm_wc_o
      * after this beat's writes when they are in that buffer. */
     if (((d.wbase >> 5) & 1) != bsel)
         bw = 0;
-    unsigned mask = in->ring_log2 >= 16 ? 0xFFFFu : (1u << in->ring_log2) - 1;
+    unsigned mask = cm_wc_ring_mask(in);
     unsigned idx = (bw & 4) ? bidx : c->idx[bsel];
     out->tail = (idx + 1) & mask;
     if (out->close) {

@@ -9,7 +9,9 @@
 # not the bound), each the median of 3 runs, with the engine's assertions on
 # (NICTX, the normal build) and off (NICTX_NOASSERT, built with RTL_ASSERT=0;
 # `make bench` builds it in $(BUILD)-noassert), and from the fast build
-# (NICTX_FAST: assertions off and profile feedback; `make fast`).
+# (NICTX_FAST: assertions off and profile feedback; `make fast`); then the
+# same runs on the C model of the engine (--device c; docs/c-model.md), from
+# the normal build and from the fast one.
 set -euo pipefail
 nictx=${1:-build/nictx}
 nictx_na=${2:-}
@@ -29,15 +31,18 @@ median3() {
 }
 headline() {
     local name=$1; shift
-    local on off=- fast=-
+    local on off=- fast=- cm cmf=-
     on=$(median3 "$nictx" "$@")
     [ -n "$nictx_na" ] && off=$(median3 "$nictx_na" "$@")
     [ -n "$nictx_fast" ] && fast=$(median3 "$nictx_fast" "$@")
-    awk -v n="$name" -v a="$on" -v b="$off" -v c="$fast" \
+    cm=$(median3 "$nictx" "$@" --device c)
+    [ -n "$nictx_fast" ] && cmf=$(median3 "$nictx_fast" "$@" --device c)
+    awk -v n="$name" -v a="$on" -v b="$off" -v c="$fast" -v d="$cm" -v e="$cmf" \
         'function f(x) { return x == "-" ? "-" : sprintf("%.0f", x) }
-         BEGIN { printf "%-44s %14.0f %14s %14s\n", n, a, f(b), f(c) }'
+         BEGIN { printf "%-40s %13.0f %13s %13s %13.0f %13s\n", n, a, f(b), f(c), d, f(e) }'
 }
-printf '%-44s %14s %14s %14s\n' "sim pkts/s, median of 3" "assertions on" "assertions off" "fast build"
+printf '%-40s %13s %13s %13s %13s %13s\n' "sim pkts/s, median of 3" "RTL asserts" "RTL no-assert" \
+    "RTL fast" "C model" "C model fast"
 headline "default run (100000 packets)"          --packets 100000
 headline "64B 100G cheap cpu burst32 (100000)"   --packets 100000 --line 100g --pkt-size 64 \
     --cpu cheap --burst 32

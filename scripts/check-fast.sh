@@ -33,6 +33,8 @@ done <<'EOF_RUNS'
 --packets 10000 --protocol wc --cpus 2 --burst 1 --layout packed
 --packets 10000 --pkt-size 64 --pkt-size-max 1518 --dev-width 32 --irq-usecs 5 --completion desc-wb
 --packets 5000 --queues 2 --inject ur@1/1000 --completion mmio
+--packets 20000 --device c
+--packets 5000 --device lockstep --protocol owner --dev-width 16 --queues 4 --completion cq
 EOF_RUNS
-echo "check-fast: $fail of 6 runs differ"
+echo "check-fast: $fail of 8 runs differ"
 exit "$fail"
