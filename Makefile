@@ -433,8 +433,9 @@ TEST_BINS := $(addprefix $(BUILD)/tests/test_,$(ALL_TESTS))
 # name lines of the tree.
 test: $(TEST_BINS) $(BUILD)/nictx $(if $(SAN),,$(FAST)/nictx)
 	@SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 NICTX=$(BUILD)/nictx NICTX_FAST=$(FAST)/nictx \
-	    bash scripts/run-tests.sh $(TEST_BINS) scripts/lockstep-engine.sh scripts/check-regs.sh \
-	    scripts/check-spdx.sh scripts/check-mutate-equivalent.sh $(if $(SAN),,scripts/check-fast.sh)
+	    bash scripts/run-tests.sh $(TEST_BINS) $(if $(SAN),,scripts/lockstep-engine.sh) \
+	    scripts/check-regs.sh scripts/check-spdx.sh scripts/check-mutate-equivalent.sh \
+	    $(if $(SAN),,scripts/check-fast.sh)
 
 # make fast: the nictx for sweeps and benchmarks, in $(BUILD)-fast: the
 # engine without its assertions, GCC profile feedback from the runs in

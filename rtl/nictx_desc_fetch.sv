@@ -915,6 +915,9 @@ module nictx_desc_fetch #(
       RegionNotOverfull_A: assert (inbuf <= rsize);
       ReadInRegion_A: assert (!load || !multi || {1'b0, aslot & rmask} + n[SlotW:0] <= rsize);
       WcOnlySingle_A: assert (!(enable_i && multi) || proto_i != nictx_reg_pkg::ProtoWc);
+      // With one queue the single-ring paths read queue 0's state at sq_i
+      // (cp_m[sq_i]): the scheduler names queue 0 then (nictx_tx_sched).
+      SingleQueueHead_A: assert (multi || sq_i == '0);
       // A flush discards the queue whose head it found unusable.
       FlushOwnQueue_A: assert (!head_stop || fq == sq_i);
       // While a flush waits, no read and no block insertion starts, for any
