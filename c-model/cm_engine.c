@@ -44,17 +44,18 @@
 #include "cm_wc.h"
 #include "nictx_regs_gen.h"
 
-/* rtl/nictx_tx_top.sv's parameters, as the Verilated engine is built. */
+/* rtl/nictx_tx_top.sv's parameters, as the Verilated engine is built (the
+ * descriptor fetcher's, DescBufDescs and DescReads, are cm_desc_fetch.h's). */
 enum {
     CM_ENGINE_TAGS = 256,
-    CM_ENGINE_DESC_READS = 8,
-    CM_ENGINE_DESC_SLOTS = 256,
     CM_ENGINE_PAY_BYTES = 32768,
     CM_ENGINE_PKTS = 256,
     CM_ENGINE_QUEUES = 64,
-    CM_ENGINE_BUF_PTR_BITS = 15, /* log2(PAY_BYTES) */
-    CM_ENGINE_DESC_PTR_BITS = 12 /* log2(DESC_SLOTS) + 4 */
+    CM_ENGINE_BUF_PTR_BITS = 15 /* the read engine's buffer pointers: log2(PAY_BYTES) */
 };
+_Static_assert(1u << CM_ENGINE_BUF_PTR_BITS == CM_ENGINE_PAY_BYTES, "PtrW is log2(PayBufBytes)");
+/* The fetcher's byte pointers (slot * 16 + byte): the read engine's cut to them. */
+#define CM_ENGINE_DESC_PTR_MASK (CM_DESC_FETCH_SLOTS * 16u - 1)
 #define CM_WAKE_NEVER 0xffffffu /* wake_o, skip_i: 24 bits, all ones "no limit" */
 
 /* Device-to-host sources (the arbiter's requesters). */
@@ -353,7 +354,7 @@ void cm_engine_step(struct cm_engine *e, const struct dev_in *in, struct dev_out
     fi->blk_w1 = wo.blk_w1;
     fi->req_ready = ro.req_ready[1];
     fi->wr_valid = ro.wr_valid && ro.wr_dest;
-    fi->wr_ptr = ro.wr_ptr & ((1u << CM_ENGINE_DESC_PTR_BITS) - 1);
+    fi->wr_ptr = ro.wr_ptr & CM_ENGINE_DESC_PTR_MASK;
     fi->wr_words = ro.wr_words;
     fi->wr_data = ro.wr_data;
     fi->done = ro.done_valid && ro.done_dest;
@@ -503,7 +504,7 @@ void cm_engine_step(struct cm_engine *e, const struct dev_in *in, struct dev_out
         cm_sched_clock(&e->sched, si);
         cm_payload_edge(e->pf, pi, &po);
     }
-    if (d2h_valid && slice_wready(&e->d2h_s)) {
+    if (d2h_valid && d2h_ready) {
         struct cm_d2h_slot *d = &e->d2h_mem[e->d2h_s.wp & 1u];
         d->one = 1;
         switch (win) {
@@ -535,7 +536,7 @@ void cm_engine_step(struct cm_engine *e, const struct dev_in *in, struct dev_out
         e->d2h_s.wp++;
     }
     cm_regs_clock(&e->regs, gi);
-    if (mo.wire_valid && slice_wready(&e->wire_s)) {
+    if (mo.wire_valid && wire_ready) {
         struct dev_wire_beat *b = &e->wire_mem[e->wire_s.wp & 1u];
         b->sop = mo.wire_sop;
         b->eop = mo.wire_eop;
