@@ -486,8 +486,6 @@ void cm_engine_step(struct cm_engine *e, const struct dev_in *in, struct dev_out
     gi->dma_err = is_cpl && hb->err && !ro.unexp;
     gi->cpl_timeout = ro.timeout;
     gi->unexp_cpl = ro.unexp;
-    gi->quiescent = quiescent;
-    gi->rd_drained = ro.drained;
     gi->engine_idle = engine_idle;
     gi->not_owned = fo.not_owned;
     gi->not_owned_cnt = fo.not_owned_cnt;

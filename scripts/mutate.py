@@ -286,13 +286,15 @@ def test_map(tree):
     """Which test binaries link each source file (from the Makefile's
     variables: T_<test>, RT_<test>, SIM_CORE, UNIT/ENGINE/SIM/CLI_TESTS and
     RTL_UNIT_TESTS: tests of RTL modules alone, which may also link C
-    sources, T_<test>: the C model's)."""
+    sources, T_<test>: the C model's; CM_ENGINE: the C model's engine,
+    which test_lockstep runs beside the RTL)."""
     unit = make_var(tree, "UNIT_TESTS")
     engine = make_var(tree, "ENGINE_TESTS")
     simt = make_var(tree, "SIM_TESTS")
     cli = make_var(tree, "CLI_TESTS")
     rtl_unit = make_var(tree, "RTL_UNIT_TESTS")
     core = set(make_var(tree, "SIM_CORE"))
+    cm_engine = set(make_var(tree, "CM_ENGINE"))  # the C model's engine: test_lockstep
     links = {t: set(make_var(tree, "T_" + t)) for t in unit}
     rtl_links = {t: set(make_var(tree, "RT_" + t)) for t in rtl_unit}
     rtl_c_links = {t: set(make_var(tree, "T_" + t)) for t in rtl_unit}
@@ -303,6 +305,8 @@ def test_map(tree):
         ts = [t for t in unit if f in links[t]] + [t for t in rtl_unit if f in rtl_c_links[t]]
         if f in core:
             ts += simt + cli
+        if f in cm_engine and "lockstep" in simt:
+            ts += ["lockstep"]
         return ts
     return tests_for, unit + engine + simt + cli + rtl_unit
 
