@@ -947,15 +947,22 @@ static void edge(struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
     d->qs = qs_of(d);
 }
 
+/* The edge of a fast-path clock: k 2, a Tail descriptor handed on
+ * (take_tail1); else only the read data's descriptor words. */
+static void quiet_edge(struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in, int k)
+{
+    if (k == 2)
+        take_tail1(d, in);
+    else if (in->wr_valid)
+        write_beat(d, in);
+}
+
 void cm_desc_fetch_clock(struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in)
 {
     const int k = quiet_any(d, in, NULL, false);
     if (k != 0) {
         CHECK_BEGIN(d, in);
-        if (k == 2)
-            take_tail1(d, in);
-        else if (in->wr_valid)
-            write_beat(d, in);
+        quiet_edge(d, in, k);
         CHECK_END(d, NULL);
         return;
     }
@@ -1002,8 +1009,7 @@ step_other(struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
 {
     if (quiet(d, in, out, head)) {
         CHECK_BEGIN(d, in);
-        if (in->wr_valid)
-            write_beat(d, in);
+        quiet_edge(d, in, 1);
         CHECK_END(d, out);
         return;
     }
@@ -1023,10 +1029,7 @@ step(struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in, struct cm_desc_
     const int k = quiet_tail1(d, in, out, head);
     if (k != 0) {
         CHECK_BEGIN(d, in);
-        if (k == 2)
-            take_tail1(d, in);
-        else if (in->wr_valid)
-            write_beat(d, in);
+        quiet_edge(d, in, k);
         CHECK_END(d, out);
         return;
     }
