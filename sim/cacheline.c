@@ -97,6 +97,27 @@ static int cl_find(const struct cl_model *m, uint64_t first, uint64_t last)
     return -1;
 }
 
+/* cl_find for a piece of line `ln`, through the lookup cache.  Only lines
+ * whose answer does not depend on the piece are cached: untracked ones
+ * (cl_find found no region byte on the line), and those wholly inside one
+ * region (a piece's first byte is that region's; regions do not
+ * overlap). */
+static int cl_find_cached(struct cl_model *m, uint64_t ln, uint64_t first, uint64_t last)
+{
+    struct cl_lookup *e = &m->look[ln & (CL_LOOKUP - 1)];
+    uint64_t a = ln * CL_LINE;
+    int id;
+
+    if (e->ln1 == ln + 1)
+        return e->id;
+    id = cl_find(m, first, last);
+    if (id < 0 || (m->reg[id].base <= a && m->reg[id].end - a >= CL_LINE)) {
+        e->ln1 = ln + 1;
+        e->id = id;
+    }
+    return id;
+}
+
 /* The resolved line-state index of line `ln` of region `id`. */
 static uint32_t cl_line_of(const struct cl_model *m, int id, uint64_t ln)
 {
@@ -177,6 +198,7 @@ int cl_region(struct cl_model *m, uint64_t addr, size_t len, const char *name)
     memmove(&m->order[pos + 1], &m->order[pos], m->nreg - pos);
     m->order[pos] = (uint8_t)id;
     m->nreg++;
+    memset(m->look, 0, sizeof(m->look));
     cl_share_bounds(m, id, pos);
     return id;
 }
@@ -296,7 +318,7 @@ static double cl_each_line(struct cl_model *m, uint64_t addr, size_t len, cl_lin
     for (ln = cl_lineno(addr); ln <= lnlast; ln++) {
         uint64_t first = ln == cl_lineno(addr) ? addr : ln * CL_LINE;
         uint64_t end = ln == lnlast ? last : ln * CL_LINE + (CL_LINE - 1);
-        int id = cl_find(m, first, end);
+        int id = cl_find_cached(m, ln, first, end);
         if (id >= 0)
             sum += fn(m, id, &m->line[cl_line_of(m, id, ln)], arg);
     }

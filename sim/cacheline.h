@@ -54,8 +54,9 @@
  * byte the access touches on that line (or, when it touches only untracked
  * bytes of a tracked line, to a region holding that line).
  *
- * Lookup is a binary search over regions sorted by address plus an index
- * into one line-state array; cl_access and cl_device never allocate.
+ * Lookup is a binary search over regions sorted by address (behind a cache
+ * of recent lines) plus an index into one line-state array; cl_access and
+ * cl_device never allocate.
  * Deterministic; no global state.
  */
 #ifndef NICTX_CACHELINE_H
@@ -69,6 +70,7 @@
 #define CL_MAX_REGIONS 128u
 #define CL_MAX_LINES   (1u << 22) /* tracked lines in all (256 MiB of memory) */
 #define CL_NAME_MAX    32u        /* region names are truncated to 31 chars */
+#define CL_LOOKUP      64u        /* lines in the lookup cache (a power of 2) */
 
 struct cl_cfg {
     unsigned ncpus;    /* 1..CL_MAX_CPUS */
@@ -105,6 +107,13 @@ struct cl_model {
     unsigned nreg;
     struct cl_line *line;                 /* line states, grown by cl_region */
     uint32_t nline, line_cap;
+    /* A cache of the lookup (accesses repeat their lines), direct-mapped
+     * by line: a line untracked, or wholly in one region; cl_region
+     * empties it. */
+    struct cl_lookup {
+        uint64_t ln1; /* the line + 1; 0: empty */
+        int id;       /* its region, or -1: untracked */
+    } look[CL_LOOKUP];
 };
 
 /* 0, or -1 on a bad cfg (ncpus outside 1..CL_MAX_CPUS, a cost negative or
