@@ -203,6 +203,7 @@ static void host_mmio_cpl(struct sim *s, const struct tlp *t, sim_ps_t at)
         c->mmio_value = v;
         c->mmio_t = at;
         c->mmio_waiting = 0;
+        s->cpus_next = 0;
     } else {
         sim_violation(s, "unexpected_cpl", "completion tag %u with no MMIO read waiting",
                       t->tag);
@@ -757,9 +758,14 @@ static void sim_loop(struct sim *s)
                      s->cfg.grace_us, s->viol[0].kind);
             return;
         }
-        if ((c = sim_cpus_flush_pick(s)) != NULL) {
-            sim_cpu_resume(c);
-            continue;
+        /* Before cpus_next no CPU runs or flushes (sim_world.h): no need
+         * to look.  A CPU that ran leaves it stale, at or before now. */
+        if (s->now >= s->cpus_next) {
+            if ((c = sim_cpus_flush_pick(s)) != NULL) {
+                sim_cpu_resume(c);
+                continue;
+            }
+            s->cpus_next = sim_cpus_next_event(s);
         }
         if (sim_step_world(s, 1, SIM_PS_NEVER) != 0)
             return;

@@ -112,6 +112,10 @@ struct sim {
     uint64_t qirqs[SIM_QUEUES_MAX];
 
     sim_ps_t now;          /* device time: the next clock edge */
+    /* No CPU can run, nor send a drained WC line, before this time
+     * (sim_cpus_next_event) unless one is woken or its MMIO read answered,
+     * which set it to 0: the world steps alone until then (sim_loop). */
+    sim_ps_t cpus_next;
     sim_ps_t period_ps;
     uint64_t cycles, skipped;
     int dev_idle;          /* the last clock's dev_out.idle (not only waiting) */
