@@ -459,7 +459,7 @@ void cm_engine_step(struct cm_engine *e, const struct dev_in *in, struct dev_out
         out->d2h.len = d->len;
         out->d2h.addr = d->addr;
         out->d2h.err = d->err;
-        memset(out->d2h.data, 0, w);
+        dev_lanes_zero(out->d2h.data, w);
         memcpy(out->d2h.data + (d->addr & (w - 1) & ~7u), &d->word, 8);
     }
     {
@@ -469,7 +469,7 @@ void cm_engine_step(struct cm_engine *e, const struct dev_in *in, struct dev_out
         out->wire.eop = b->eop;
         out->wire.bytes = b->bytes;
         out->wire.fcs = b->fcs;
-        memcpy(out->wire.data, b->data, w);
+        dev_lanes_copy(out->wire.data, b->data, w);
     }
 
     /* The rising edge. */
@@ -540,12 +540,13 @@ void cm_engine_step(struct cm_engine *e, const struct dev_in *in, struct dev_out
         b->eop = mo.wire_eop;
         b->bytes = (uint8_t)mo.wire_bytes;
         b->fcs = mo.wire_fcs;
-        memcpy(b->data, mo.wire_data, w);
+        dev_lanes_copy(b->data, mo.wire_data, w);
         e->wire_s.wp++;
     }
     if (in->h2d.valid && out->h2d_ready) {
         struct dev_beat *b = &e->h2d_mem[e->h2d_s.wp & 1u];
-        memcpy(b, &in->h2d, offsetof(struct dev_beat, data) + w);
+        memcpy(b, &in->h2d, offsetof(struct dev_beat, data));
+        dev_lanes_copy(b->data, in->h2d.data, w);
         e->h2d_s.wp++;
     }
     if (h2d_pop)

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device.h" /* dev_lanes_copy */
+
 /* A packet FIFO entry. */
 struct cm_pkt {
     unsigned len, off, q;
@@ -109,8 +111,12 @@ static void cm_payload_data(const struct cm_payload *p, const struct cm_pkt *k, 
     uint32_t w1 = (w0 + 1) & (p->words - 1);
     unsigned n0 = p->w - k->off;
 
+    if (k->off == 0) { /* (a frame that starts on a word: every beat a word) */
+        dev_lanes_copy(out, p->mem + w0 * p->w, p->w);
+        return;
+    }
     memcpy(out, p->mem + w0 * p->w + k->off, n0);
-    if (k->off != 0 && k->off + rem > p->w)
+    if (k->off + rem > p->w)
         memcpy(out + n0, p->mem + w1 * p->w, k->off);
     else
         memset(out + n0, 0, k->off);
@@ -161,7 +167,7 @@ void cm_payload_eval(const struct cm_payload *p, const struct cm_payload_in *in,
     if (c.fr_valid)
         cm_payload_data(p, &c.k, c.rem, out->fr_data);
     else
-        memset(out->fr_data, 0, p->w);
+        dev_lanes_zero(out->fr_data, p->w);
 }
 
 /* The rising edge on this clock's control: the descriptor taken (take),
@@ -179,7 +185,8 @@ static void cm_payload_edge_ctl(struct cm_payload *p, const struct cm_payload_in
     unsigned off = (unsigned)(in->desc_addr & (p->w - 1));
 
     if (in->wr_valid)
-        memcpy(p->mem + ((in->wr_ptr >> p->lane_bits) & (p->words - 1)) * p->w, in->wr_data, p->w);
+        dev_lanes_copy(p->mem + ((in->wr_ptr >> p->lane_bits) & (p->words - 1)) * p->w, in->wr_data,
+                      p->w);
     if (load) {
         p->req_wptr = (p->alloc & (p->words - 1)) * p->w + off;
         p->alloc = cm_payload_wrap(p, p->alloc + cm_payload_words(p, off, in->desc_len));

@@ -72,7 +72,7 @@ static void wire_collect(struct sim *s, const struct dev_wire_beat *w)
     if (!s->frame_open)
         return;
     if (s->frame_len + n <= sizeof(s->frame) - DEV_WIDTH_MAX) {
-        memcpy(s->frame + s->frame_len, w->data, n);
+        dev_lanes_copy(s->frame + s->frame_len, w->data, width); /* (n of them count) */
         s->frame_len += n;
     }
     if (w->eop) {

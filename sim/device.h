@@ -120,9 +120,12 @@ struct device_ops {
 
 /* Beats of a TLP of `len` bytes at `addr` on a W-byte port (an MRd, and a
  * TLP without data, has one). */
+/* (W is a power of two: lanes and beats by mask and shift, not division.) */
 static inline unsigned dev_tlp_beats(unsigned w, unsigned type, uint64_t addr, unsigned len)
 {
-    return type == DEV_TLP_MRD || len == 0 ? 1u : ((unsigned)(addr % w) + len + w - 1) / w;
+    return type == DEV_TLP_MRD || len == 0
+               ? 1u
+               : ((unsigned)(addr & (w - 1)) + len + w - 1) >> __builtin_ctz(w);
 }
 
 /* Lanes follow the address: byte `lane` of beat k of a TLP at `addr` is
@@ -130,8 +133,34 @@ static inline unsigned dev_tlp_beats(unsigned w, unsigned type, uint64_t addr, u
 static inline long dev_beat_byte(unsigned w, uint64_t addr, unsigned len, unsigned k,
                                  unsigned lane)
 {
-    long i = (long)k * w + (long)lane - (long)(addr % w);
+    long i = (long)k * w + (long)lane - (long)(addr & (w - 1));
     return i >= 0 && i < (long)len ? i : -1;
+}
+
+/* W lanes copied or cleared by a move of a size fixed at compile time,
+ * which the compiler inlines, not a library call with the size known only
+ * at run time: a clock moves a few beats, and such a call costs more than
+ * their bytes. */
+static inline void dev_lanes_copy(uint8_t *dst, const uint8_t *src, unsigned w)
+{
+    switch (w) {
+    case 8: memcpy(dst, src, 8); break;
+    case 16: memcpy(dst, src, 16); break;
+    case 32: memcpy(dst, src, 32); break;
+    case 64: memcpy(dst, src, 64); break;
+    default: memcpy(dst, src, w); break;
+    }
+}
+
+static inline void dev_lanes_zero(uint8_t *dst, unsigned w)
+{
+    switch (w) {
+    case 8: memset(dst, 0, 8); break;
+    case 16: memset(dst, 0, 16); break;
+    case 32: memset(dst, 0, 32); break;
+    case 64: memset(dst, 0, 64); break;
+    default: memset(dst, 0, w); break;
+    }
 }
 
 /* The data lanes of beat k of a TLP whose payload is data[0..len) into
@@ -139,11 +168,15 @@ static inline long dev_beat_byte(unsigned w, uint64_t addr, unsigned len, unsign
 static inline void dev_beat_data(unsigned w, uint64_t addr, unsigned len, const uint8_t *data,
                                  unsigned k, uint8_t *lanes)
 {
-    long first = (long)k * w - (long)(addr % w); /* TLP byte in lane 0 */
-    long lo = first < 0 ? -first : 0;            /* first lane with a byte */
-    long hi = (long)len - first;                 /* lanes below it have one */
+    long first = (long)k * w - (long)(addr & (w - 1)); /* TLP byte in lane 0 */
+    long lo = first < 0 ? -first : 0;                  /* first lane with a byte */
+    long hi = (long)len - first;                       /* lanes below it have one */
 
     memset(lanes, 0, DEV_WIDTH_MAX);
+    if (lo == 0 && hi >= (long)w) { /* (a whole beat) */
+        dev_lanes_copy(lanes, data + first, w);
+        return;
+    }
     if (hi > (long)w)
         hi = (long)w;
     if (hi > lo)
