@@ -68,6 +68,7 @@ struct cm_cpl_comb {
     uint64_t mpend_d, mph_d, mcph_d, mirq_d, mrun_d;
 };
 
+/* The one queue's fields of k: each of them set. */
 static void cm_cpl_single(const struct cm_cpl *c, const struct cm_cpl_in *in,
                           struct cm_cpl_comb *k)
 {
@@ -75,11 +76,9 @@ static void cm_cpl_single(const struct cm_cpl *c, const struct cm_cpl_in *in,
     k->irq_trig = irq_on && c->irq_cnt != 0 && (!c->irq_pend || has(in->msix_mask, 0)) &&
                   ((in->irq_thresh != 0 && c->irq_cnt >= in->irq_thresh) ||
                    (in->irq_timer != 0 && c->tmr_run && c->tmr == 0));
-    if (c->wb_cnt != 0) {
-        k->wb_on = wr_on(in->cpl_mode, in->wb_thresh, in->wb_addr, in->cq_base);
-        if (k->wb_on && !c->wb_pend)
-            k->wb_due = c->wb_cnt >= in->wb_thresh || c->head == in->tail || k->irq_trig;
-    }
+    k->wb_on = c->wb_cnt != 0 && wr_on(in->cpl_mode, in->wb_thresh, in->wb_addr, in->cq_base);
+    k->wb_due = k->wb_on && !c->wb_pend &&
+                (c->wb_cnt >= in->wb_thresh || c->head == in->tail || k->irq_trig);
     k->irq_due = k->irq_trig && !(k->wb_on && c->wb_pend && c->wb_cnt != 0);
     k->tmr_dec = c->tmr_run && c->tmr != 0;
 }
@@ -216,6 +215,7 @@ int cm_cpl_reset(struct cm_cpl *c, unsigned queues)
     return 0;
 }
 
+/* (Reads only cm_cpl_single's fields of k.) */
 static bool cm_cpl_idle_k(const struct cm_cpl *c, const struct cm_cpl_in *in,
                           const struct cm_cpl_comb *k)
 {
@@ -229,8 +229,7 @@ bool cm_cpl_idle(const struct cm_cpl *c, const struct cm_cpl_in *in)
 
     if (c->wr.valid || c->wb_pend || c->mpend != 0 || (c->mirq & ~in->msix_mask) != 0)
         return false;
-    memset(&k, 0, sizeof(k));
-    cm_cpl_single(c, in, &k);
+    cm_cpl_single(c, in, &k); /* (all that cm_cpl_idle_k reads of k) */
     return cm_cpl_idle_k(c, in, &k);
 }
 

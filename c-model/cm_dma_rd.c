@@ -145,18 +145,18 @@ static void cm_dma_rd_comb(const struct cm_dma_rd *d, const struct cm_dma_rd_in 
     cm_dma_rd_timer(d, in, c);
 }
 
-/* The words of the beat that carry completion bytes. */
+/* The words of the beat that carry completion bytes: word j unless it
+ * ends before the first lane (j < cpl_lane / 8, on the first beat) or
+ * starts after the last (j > last / 8, on the last beat): the words from
+ * the first's to the last's, none if the first comes after the last. */
 static unsigned cm_dma_rd_words(const struct cm_dma_rd *d, const struct cm_dma_rd_in *in)
 {
-    unsigned lanes = d->w - 1, words = 0;
+    unsigned lanes = d->w - 1;
     unsigned last = (in->cpl_lane + ((in->cpl_len - 1) & M13)) & lanes;
+    unsigned lo = in->cpl_sop ? in->cpl_lane >> 3 : 0;
+    unsigned hi = in->cpl_eop ? last >> 3 : lanes >> 3;
 
-    for (unsigned j = 0; j < d->w / 8; j++) {
-        bool before = in->cpl_sop && ((8 * j + 7) & lanes) < in->cpl_lane;
-        bool after = in->cpl_eop && ((8 * j) & lanes) > last;
-        words |= (unsigned)(!before && !after) << j;
-    }
-    return words;
+    return lo > hi ? 0 : (2u << hi) - (1u << lo);
 }
 
 /* The outputs of what the clock decided. */
@@ -191,20 +191,26 @@ static void cm_dma_rd_outputs(const struct cm_dma_rd *d, const struct cm_dma_rd_
     out->idle = !d->cur_valid && !d->mrd_valid && d->out == 0;
 }
 
-/* A clock on which only the oldest read's wait can change (the engine's
- * usual clock while reads are out): no completion beat, no request, none
- * being split or sent, and the oldest read not retiring.  Then only the
- * timer is worked out (into c; the rest of c is left unset): the outputs
- * are cm_dma_rd_quiet_outputs()'s and the edge cm_dma_rd_timer_edge()'s. */
+/* A clock on which only the oldest read's wait and a completion beat that
+ * does not end its TLP can change anything (the engine's usual clocks
+ * while reads are out): no request, none being split or sent, no last
+ * beat, and the oldest read not retiring.  Then only the timer and the
+ * beat's take are worked out (into c; the rest of c is left unset): the
+ * outputs are cm_dma_rd_quiet_outputs()'s and the edge
+ * cm_dma_rd_quiet_edge()'s. */
 static bool cm_dma_rd_quiet(const struct cm_dma_rd *d, const struct cm_dma_rd_in *in,
                             struct cm_dma_rd_comb *c)
 {
-    if (in->cpl_valid || in->req[0].valid || in->req[1].valid || d->cur_valid || d->mrd_valid)
+    if ((in->cpl_valid && in->cpl_eop) || in->req[0].valid || in->req[1].valid || d->cur_valid ||
+        d->mrd_valid)
         return false;
     c->ret_rvalid = cm_fifo_rvalid(&d->ret);
     c->ret_done = c->ret_rvalid && d->tag[cm_ret_unpack(cm_fifo_rdata(&d->ret)).tag].done;
     if (c->ret_done)
         return false;
+    c->ctag = in->cpl_tag & (d->tags - 1);
+    c->cpl_take = in->cpl_valid && in->cpl_tag < d->tags && in->cpl_tag < d->fresh &&
+                  d->tag[c->ctag].busy;
     c->counting = c->timeout = false;
     cm_dma_rd_timer(d, in, c);
     return true;
@@ -213,7 +219,7 @@ static bool cm_dma_rd_quiet(const struct cm_dma_rd *d, const struct cm_dma_rd_in
 static void cm_dma_rd_quiet_outputs(const struct cm_dma_rd *d, const struct cm_dma_rd_in *in,
                                     const struct cm_dma_rd_comb *c, struct cm_dma_rd_out *out)
 {
-    const struct cm_dma_rd_tag *t = &d->tag[in->cpl_tag & (d->tags - 1)];
+    const struct cm_dma_rd_tag *t = &d->tag[c->ctag];
 
     out->stall = false;
     out->req_ready[0] = out->req_ready[1] = true;
@@ -223,11 +229,11 @@ static void cm_dma_rd_quiet_outputs(const struct cm_dma_rd *d, const struct cm_d
     out->mrd_tag = d->mrd_tag;
     out->mrd_dest = d->mrd_dest;
     out->cpl_ready = true;
-    out->unexp = false;
+    out->unexp = in->cpl_valid && !c->cpl_take;
     out->timeout = c->timeout;
     out->wake = c->wake;
     out->wait = !c->timeout;
-    out->wr_valid = false;
+    out->wr_valid = c->cpl_take;
     out->wr_dest = t->dest;
     out->wr_ptr = t->wptr;
     out->wr_words = cm_dma_rd_words(d, in);
@@ -236,7 +242,7 @@ static void cm_dma_rd_quiet_outputs(const struct cm_dma_rd *d, const struct cm_d
     out->drained = out->idle = d->out == 0;
 }
 
-/* The timer at the edge (the whole edge of a quiet clock). */
+/* The timer at the edge. */
 static void cm_dma_rd_timer_edge(struct cm_dma_rd *d, const struct cm_dma_rd_in *in,
                                  const struct cm_dma_rd_comb *c)
 {
@@ -248,6 +254,20 @@ static void cm_dma_rd_timer_edge(struct cm_dma_rd *d, const struct cm_dma_rd_in 
     } else if (c->counting) {
         d->wait = (d->wait + 1 + in->skip) & M24;
     }
+}
+
+/* The whole edge of a quiet clock: the timer, and a beat taken (not its
+ * TLP's last: its tag's remaining bytes stay) moves its tag's pointer. */
+static void cm_dma_rd_quiet_edge(struct cm_dma_rd *d, const struct cm_dma_rd_in *in,
+                                 const struct cm_dma_rd_comb *c)
+{
+    if (c->cpl_take) {
+        struct cm_dma_rd_tag *t = &d->tag[c->ctag];
+        if (in->cpl_err)
+            t->err = true;
+        t->wptr = cm_ptr(d, (uint64_t)t->wptr + d->w);
+    }
+    cm_dma_rd_timer_edge(d, in, c);
 }
 
 void cm_dma_rd_eval(const struct cm_dma_rd *d, const struct cm_dma_rd_in *in,
@@ -341,7 +361,7 @@ void cm_dma_rd_clock(struct cm_dma_rd *d, const struct cm_dma_rd_in *in)
     struct cm_dma_rd_comb c;
 
     if (cm_dma_rd_quiet(d, in, &c)) {
-        cm_dma_rd_timer_edge(d, in, &c);
+        cm_dma_rd_quiet_edge(d, in, &c);
         return;
     }
     cm_dma_rd_comb(d, in, &c);
@@ -354,7 +374,7 @@ void cm_dma_rd_step(struct cm_dma_rd *d, const struct cm_dma_rd_in *in, struct c
 
     if (cm_dma_rd_quiet(d, in, &c)) {
         cm_dma_rd_quiet_outputs(d, in, &c, out);
-        cm_dma_rd_timer_edge(d, in, &c);
+        cm_dma_rd_quiet_edge(d, in, &c);
         return;
     }
     cm_dma_rd_comb(d, in, &c);
