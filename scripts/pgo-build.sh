@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # pgo-build.sh DIR - the fast nictx of `make fast`, in DIR: the engine without
-# its assertions (RTL_ASSERT=0), every object (harness, driver, Verilated
-# models, Verilator runtime) compiled with GCC's profile feedback and
-# link-time optimization (the Makefile's PGO_gen and PGO_use).
+# its assertions (RTL_ASSERT=0), every object (harness, driver, C model,
+# Verilated models, Verilator runtime) compiled at -O3 with GCC's profile
+# feedback and link-time optimization (the Makefile's PGO_gen and PGO_use).
 #   1. DIR/nictx built instrumented (PGO=gen);
 #   2. it runs scripts/pgo-train.txt, one run a line; the counts go to DIR/pgo;
 #   3. every object rebuilt from them (PGO=use) and DIR/nictx linked again.
@@ -16,7 +16,7 @@ make=${MAKE:-make}
 train=scripts/pgo-train.txt
 stage() { # stage gen|use: build DIR/nictx with these flags, from no objects
     rm -rf "$dir/obj" "$dir/vrt" "$dir/nictx"
-    "$make" --no-print-directory BUILD="$dir" RTL_ASSERT=0 SAN= PGO="$1" "$dir/nictx"
+    "$make" --no-print-directory BUILD="$dir" RTL_ASSERT=0 SAN= OPT=-O3 PGO="$1" "$dir/nictx"
 }
 stage gen
 rm -rf "$dir/pgo"
