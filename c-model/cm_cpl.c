@@ -266,7 +266,6 @@ static bool cm_cpl_quiet(const struct cm_cpl *c, const struct cm_cpl_in *in)
     if (c->wb_cnt == 0 && c->irq_cnt == 0)
         return true;
     struct cm_cpl_comb k;
-    k.wb_on = k.wb_due = k.irq_due = false; /* (what cm_cpl_single reads or may leave) */
     cm_cpl_single(c, in, &k);
     return !k.wb_due && !k.irq_due;
 }
