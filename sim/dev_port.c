@@ -54,6 +54,7 @@ static void d2h_collect(struct sim *s, const struct dev_beat *b)
         if (t->type == TLP_CPLD || t->type == TLP_CPL)
             t->addr &= NICTX_BAR0_SIZE - 1; /* a BAR0 offset; lanes already taken */
         d2h_classify(s, t);
+        sim_deliver_dirty(s);
         pcie_link_advance(s->h2d, s->now);
         if (pcie_link_send(s->d2h, s->now, t) != 0)
             sim_fail(s, "device-to-host link refused a TLP");
@@ -131,6 +132,7 @@ int sim_clock(struct sim *s)
     if (took) {
         if (in->h2d.eop) {
             /* The device took the whole TLP: its buffer credits go back. */
+            sim_deliver_dirty(s);
             if (pcie_link_rx_release(s->h2d, s->now, h) != 0)
                 sim_fail(s, "host-to-device link: credit release failed");
             pcie_link_pop(s->h2d);

@@ -60,6 +60,7 @@ static void fault_fire(struct sim *s, unsigned i, unsigned q, uint64_t seq, cons
         s->drop_cause = INJ_DB_OFF;
     } else {
         sim_ps_t until = s->now + sim_ns_to_ps(f->ns);
+        sim_deliver_dirty(s);
         pcie_link_blackout(s->h2d, s->now, until);
         pcie_link_blackout(s->d2h, s->now, until);
         s->drop_cause = INJ_BLACKOUT;

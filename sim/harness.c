@@ -252,6 +252,8 @@ static void host_receive(struct sim *s, const struct tlp *t, sim_ps_t at)
  * that happens at or after it. */
 static void sim_deliver(struct sim *s)
 {
+    if (s->deliver_next > s->now)
+        return;
     for (;;) {
         sim_ps_t tc = tlpq_next(&s->cpu_out);
         sim_ps_t tm = rc_next_cpl(&s->rc);
@@ -263,8 +265,10 @@ static void sim_deliver(struct sim *s)
             t = td;
         if (tl < t)
             t = tl;
-        if (t > s->now)
+        if (t > s->now) {
+            s->deliver_next = t;
             return;
+        }
         pcie_link_advance(s->h2d, t);
         if (t == tl)
             continue;
@@ -296,6 +300,7 @@ void sim_cpu_send(struct sim *s, const struct tlp *t, sim_ps_t at)
     if (at < s->cpu_out_last)
         at = s->cpu_out_last;
     s->cpu_out_last = at;
+    sim_deliver_dirty(s);
     q = tlpq_push(&s->cpu_out, at);
     if (!q) {
         sim_fail(s, "out of memory queueing an MMIO TLP");

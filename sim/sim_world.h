@@ -116,6 +116,10 @@ struct sim {
      * (sim_cpus_next_event) unless one is woken or its MMIO read answered,
      * which set it to 0: the world steps alone until then (sim_loop). */
     sim_ps_t cpus_next;
+    /* Nothing is due for sim_deliver before this time (its own answer, kept
+     * until a TLP is queued or sent or a link changes outside it, which
+     * set it to 0: sim_deliver_dirty). */
+    sim_ps_t deliver_next;
     sim_ps_t period_ps;
     uint64_t cycles, skipped;
     int dev_idle;          /* the last clock's dev_out.idle (not only waiting) */
@@ -173,6 +177,13 @@ struct sim {
     sim_ps_t t_measure0, t_measure1; /* the measured run */
     int measured;
 };
+
+/* A TLP was queued or sent, or a link changed, outside sim_deliver: it
+ * must look again. */
+static inline void sim_deliver_dirty(struct sim *s)
+{
+    s->deliver_next = 0;
+}
 
 /* harness.c, for platform_sim.c */
 /* Queue a CPU TLP leaving at `at` (>= the previous one's). */
