@@ -21,6 +21,7 @@ SANFLAGS := $(if $(SAN),$(SAN_ON))
 BUILD    ?= build$(if $(SAN),-san)
 # make fast: the build for sweeps and benchmarks (below).
 FAST     := $(BUILD)-fast
+FAST_A   := $(BUILD)-fast-assert
 # PGO=gen|use: GCC profile feedback and link-time optimization on every
 # object and the link, for `make fast` (scripts/pgo-build.sh).  gen: the
 # runs of the build record their counts under $(BUILD)/pgo; use: the build
@@ -438,7 +439,7 @@ test: $(TEST_BINS) $(BUILD)/nictx $(if $(SAN),,$(FAST)/nictx)
 	    $(if $(SAN),,scripts/check-fast.sh)
 
 # make fast: the nictx for sweeps and benchmarks, in $(BUILD)-fast: the
-# engine without its assertions, GCC profile feedback from the runs in
+# engine without its assertions, -O3, GCC profile feedback from the runs in
 # scripts/pgo-train.txt and link-time optimization on every object
 # (scripts/pgo-build.sh; why it is faster: docs/architecture.md,
 # Simulation speed).  Built again, whole, when
@@ -446,17 +447,23 @@ test: $(TEST_BINS) $(BUILD)/nictx $(if $(SAN),,$(FAST)/nictx)
 FAST_SRCS := $(wildcard sim/*.c sim/*.h sim/*.cpp driver/*.c driver/*.h c-model/*.c c-model/*.h) \
              $(RTL_SRCS) \
              scripts/pgo-build.sh scripts/pgo-train.txt Makefile
-.PHONY: fast
+.PHONY: fast fast-assert
 fast: $(FAST)/nictx
 $(FAST)/nictx: $(FAST_SRCS)
-	+@MAKE='$(MAKE)' bash scripts/pgo-build.sh $(FAST)
+	+@MAKE='$(MAKE)' FAST_ASSERT=0 bash scripts/pgo-build.sh $(FAST)
+# make fast-assert: the same with the engine's assertions on, in
+# $(BUILD)-fast-assert (for make bench's assertions-on figure).
+fast-assert: $(FAST_A)/nictx
+$(FAST_A)/nictx: $(FAST_SRCS)
+	+@MAKE='$(MAKE)' FAST_ASSERT=1 bash scripts/pgo-build.sh $(FAST_A)
 
 # The headline figures come with the assertions on and off, the latter from
 # a build of its own (RTL_ASSERT=0) in $(BUILD)-noassert, and from the fast
-# build (assertions off, profile feedback).
-bench: $(BUILD)/nictx $(BUILD)/nictx-vp $(FAST)/nictx
+# builds (assertions off, and on).
+bench: $(BUILD)/nictx $(BUILD)/nictx-vp $(FAST)/nictx $(FAST_A)/nictx
 	$(MAKE) BUILD=$(BUILD)-noassert RTL_ASSERT=0 $(BUILD)-noassert/nictx
-	@bash scripts/bench.sh $(BUILD)/nictx $(BUILD)-noassert/nictx $(BUILD)/nictx-vp $(FAST)/nictx
+	@bash scripts/bench.sh $(BUILD)/nictx $(BUILD)-noassert/nictx $(BUILD)/nictx-vp $(FAST)/nictx \
+	    $(FAST_A)/nictx
 
 # docs/results-ownership.md: protocol x barrier x burst x ordering, measured.
 results-ownership: $(BUILD)/nictx
@@ -485,6 +492,6 @@ mutate:
 	python3 scripts/mutate.py --work $(BUILD)/mutate $(MUTATE_ARGS)
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-noassert $(FAST)
+	rm -rf $(BUILD) $(BUILD)-noassert $(FAST) $(FAST_A)
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# bench.sh NICTX [NICTX_NOASSERT [NICTX_VP [NICTX_FAST]]] - simulator speed on a few fixed experiments.
+# bench.sh NICTX [NICTX_NOASSERT [NICTX_VP [NICTX_FAST [NICTX_FAST_ASSERT]]]] - simulator speed
+# on a few fixed experiments.
 # Prints figures (simulated packets and device cycles per wall second);
 # asserts nothing: wall-clock speed depends on the machine.
 #
@@ -9,14 +10,16 @@
 # not the bound), each the median of 3 runs, with the engine's assertions on
 # (NICTX, the normal build) and off (NICTX_NOASSERT, built with RTL_ASSERT=0;
 # `make bench` builds it in $(BUILD)-noassert), and from the fast build
-# (NICTX_FAST: assertions off and profile feedback; `make fast`); then the
-# same runs on the C model of the engine (--device c; docs/c-model.md), from
-# the normal build and from the fast one.
+# (NICTX_FAST: assertions off and profile feedback; `make fast`) and the
+# fast build with the assertions on (NICTX_FAST_ASSERT; `make fast-assert`);
+# then the same runs on the C model of the engine (--device c;
+# docs/c-model.md), from the normal build and from the fast one.
 set -euo pipefail
 nictx=${1:-build/nictx}
 nictx_na=${2:-}
 nictx_vp=${3:-}
 nictx_fast=${4:-}
+nictx_fast_a=${5:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -31,18 +34,19 @@ median3() {
 }
 headline() {
     local name=$1; shift
-    local on off=- fast=- cm cmf=-
+    local on off=- fast=- fasta=- cm cmf=-
     on=$(median3 "$nictx" "$@")
     [ -n "$nictx_na" ] && off=$(median3 "$nictx_na" "$@")
     [ -n "$nictx_fast" ] && fast=$(median3 "$nictx_fast" "$@")
+    [ -n "$nictx_fast_a" ] && fasta=$(median3 "$nictx_fast_a" "$@")
     cm=$(median3 "$nictx" "$@" --device c)
     [ -n "$nictx_fast" ] && cmf=$(median3 "$nictx_fast" "$@" --device c)
-    awk -v n="$name" -v a="$on" -v b="$off" -v c="$fast" -v d="$cm" -v e="$cmf" \
+    awk -v n="$name" -v a="$on" -v b="$off" -v c="$fast" -v g="$fasta" -v d="$cm" -v e="$cmf" \
         'function f(x) { return x == "-" ? "-" : sprintf("%.0f", x) }
-         BEGIN { printf "%-40s %13.0f %13s %13s %13.0f %13s\n", n, a, f(b), f(c), d, f(e) }'
+         BEGIN { printf "%-38s %11.0f %11s %11s %11s %11.0f %11s\n", n, a, f(b), f(c), f(g), d, f(e) }'
 }
-printf '%-40s %13s %13s %13s %13s %13s\n' "sim pkts/s, median of 3" "RTL asserts" "RTL no-assert" \
-    "RTL fast" "C model" "C model fast"
+printf '%-38s %11s %11s %11s %11s %11s %11s\n' "sim pkts/s, median of 3" "RTL assert" "RTL no-ast" \
+    "RTL fast" "RTL fast+as" "C model" "C fast"
 headline "default run (100000 packets)"          --packets 100000
 headline "64B 100G cheap cpu burst32 (100000)"   --packets 100000 --line 100g --pkt-size 64 \
     --cpu cheap --burst 32

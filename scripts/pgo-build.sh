@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # pgo-build.sh DIR - the fast nictx of `make fast`, in DIR: the engine without
-# its assertions (RTL_ASSERT=0), every object (harness, driver, C model,
+# its assertions (RTL_ASSERT=0; with them when FAST_ASSERT=1, for `make
+# fast-assert`), every object (harness, driver, C model,
 # Verilated models, Verilator runtime) compiled at -O3 with GCC's profile
 # feedback and link-time optimization (the Makefile's PGO_gen and PGO_use).
 #   1. DIR/nictx built instrumented (PGO=gen);
@@ -12,11 +13,13 @@
 # docs/architecture.md, Simulation speed.
 set -euo pipefail
 dir=${1:?usage: pgo-build.sh DIR}
+assert=${FAST_ASSERT:-0}
+case "$assert" in 0|1) ;; *) echo "pgo-build.sh: FAST_ASSERT must be 0 or 1, not '$assert'" >&2; exit 2 ;; esac
 make=${MAKE:-make}
 train=scripts/pgo-train.txt
 stage() { # stage gen|use: build DIR/nictx with these flags, from no objects
     rm -rf "$dir/obj" "$dir/vrt" "$dir/nictx"
-    "$make" --no-print-directory BUILD="$dir" RTL_ASSERT=0 SAN= OPT=-O3 PGO="$1" "$dir/nictx"
+    "$make" --no-print-directory BUILD="$dir" RTL_ASSERT="$assert" SAN= OPT=-O3 PGO="$1" "$dir/nictx"
 }
 stage gen
 rm -rf "$dir/pgo"
