@@ -164,6 +164,23 @@ static void test_cacheline_untracked(void **state)
     }
 }
 
+/* A line accessed untracked, then made a region's, is that region's from
+ * then on (the lookup remembers no answer across a new region). */
+static void test_cacheline_region_after_access(void **state)
+{
+    struct cl_model *m = *state;
+    int id;
+
+    assert_true(cl_access(m, 0, 0x6000, 64, 1) == 0);
+    assert_true(cl_access(m, 1, 0x6000, 64, 1) == 0);
+    id = cl_region(m, 0x6000, 64, "late");
+    assert_true(id >= 0);
+    assert_true(cl_access(m, 0, 0x6000, 64, 1) == 0);
+    assert_true(cl_access(m, 1, 0x6000, 64, 1) == XFER);
+    assert_int_equal(stats(m, id).writes, 2);
+    assert_int_equal(cl_state(m, 1, 0x6000), CL_M);
+}
+
 /* Aliasing CONS's line onto PROD's: false sharing appears.  Without the
  * alias the two fields do not interact. */
 static void test_cacheline_alias_false_sharing(void **state)
@@ -369,6 +386,7 @@ int main(void)
         T(test_cacheline_shared_then_write),
         T(test_cacheline_read_of_exclusive),
         T(test_cacheline_untracked),
+        T(test_cacheline_region_after_access),
         T(test_cacheline_alias_false_sharing),
         T(test_cacheline_regions_share_line),
         T(test_cacheline_device),
