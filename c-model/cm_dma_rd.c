@@ -256,16 +256,25 @@ static void cm_dma_rd_timer_edge(struct cm_dma_rd *d, const struct cm_dma_rd_in 
     }
 }
 
-/* The whole edge of a quiet clock: the timer, and a beat taken (not its
- * TLP's last: its tag's remaining bytes stay) moves its tag's pointer. */
+/* A completion beat taken into tag t, whose pointer and remaining bytes
+ * were wptr and rem before the edge: its error, the next beat's place,
+ * and on its TLP's last beat the bytes still to come. */
+static void cm_dma_rd_take(const struct cm_dma_rd *d, const struct cm_dma_rd_in *in,
+                           struct cm_dma_rd_tag *t, uint32_t wptr, unsigned rem)
+{
+    if (in->cpl_err)
+        t->err = true;
+    t->wptr = cm_ptr(d, (uint64_t)wptr + d->w);
+    t->rem = in->cpl_eop ? (rem - in->cpl_len) & M13 : rem;
+}
+
+/* The whole edge of a quiet clock: the timer, and the beat taken. */
 static void cm_dma_rd_quiet_edge(struct cm_dma_rd *d, const struct cm_dma_rd_in *in,
                                  const struct cm_dma_rd_comb *c)
 {
     if (c->cpl_take) {
         struct cm_dma_rd_tag *t = &d->tag[c->ctag];
-        if (in->cpl_err)
-            t->err = true;
-        t->wptr = cm_ptr(d, (uint64_t)t->wptr + d->w);
+        cm_dma_rd_take(d, in, t, t->wptr, t->rem);
     }
     cm_dma_rd_timer_edge(d, in, c);
 }
@@ -300,12 +309,8 @@ static void cm_dma_rd_tables(struct cm_dma_rd *d, const struct cm_dma_rd_in *in,
         n->busy = true;
         n->done = false;
     }
-    if (c->cpl_take && in->cpl_err)
-        t->err = true;
-    if (c->cpl_take) {
-        t->wptr = cm_ptr(d, (uint64_t)twptr + d->w);
-        t->rem = in->cpl_eop ? (trem - in->cpl_len) & M13 : trem;
-    }
+    if (c->cpl_take)
+        cm_dma_rd_take(d, in, t, twptr, trem);
     if (c->cpl_done)
         t->done = true;
     if (c->ret_done) {
