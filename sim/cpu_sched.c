@@ -61,7 +61,7 @@ static void cpu_wake_at(struct sim_cpu *c, sim_ps_t t)
         return;
     cpu_wait_until(&c->cpu, t, CPU_IDLE);
     c->state = SIM_CPU_RUN;
-    c->sim->cpus_next = 0;
+    sim_cpus_dirty(c->sim);
 }
 
 void sim_cpus_device_wrote(struct sim *s, sim_ps_t t, int irq, unsigned vec)
@@ -407,7 +407,7 @@ void sim_cpus_start(struct sim *s, sim_ps_t t)
         }
         memset(c->cpu.by_cause, 0, sizeof(c->cpu.by_cause));
     }
-    s->cpus_next = 0;
+    sim_cpus_dirty(s);
 }
 
 /* ---------------------------------------------------------- scheduling */

@@ -203,7 +203,7 @@ static void host_mmio_cpl(struct sim *s, const struct tlp *t, sim_ps_t at)
         c->mmio_value = v;
         c->mmio_t = at;
         c->mmio_waiting = 0;
-        s->cpus_next = 0;
+        sim_cpus_dirty(s);
     } else {
         sim_violation(s, "unexpected_cpl", "completion tag %u with no MMIO read waiting",
                       t->tag);

@@ -113,8 +113,9 @@ struct sim {
 
     sim_ps_t now;          /* device time: the next clock edge */
     /* No CPU can run, nor send a drained WC line, before this time
-     * (sim_cpus_next_event) unless one is woken or its MMIO read answered,
-     * which set it to 0: the world steps alone until then (sim_loop). */
+     * (sim_cpus_next_event) unless one is woken or its MMIO read answered
+     * (sim_cpus_dirty sets it to 0): the world steps alone until then
+     * (sim_loop). */
     sim_ps_t cpus_next;
     /* Nothing is due for sim_deliver before this time (its own answer, kept
      * until a TLP is queued or sent or a link changes outside it, which
@@ -177,6 +178,12 @@ struct sim {
     sim_ps_t t_measure0, t_measure1; /* the measured run */
     int measured;
 };
+
+/* A CPU was woken or its MMIO read answered: sim_loop must look again. */
+static inline void sim_cpus_dirty(struct sim *s)
+{
+    s->cpus_next = 0;
+}
 
 /* A TLP was queued or sent, or a link changed, outside sim_deliver: it
  * must look again. */
