@@ -314,6 +314,21 @@ static void poison(struct eh *h, uint64_t addr, unsigned words)
         memcpy(eh_ptr(h, addr + 4u * i, 4), &v, 4);
 }
 
+/* After a reset: the ring from the start, enabled, two frames of len0 and
+ * len1 bytes sent as posted; HEAD 2, ERR clean. */
+static void two_frames_after(struct eh *h, unsigned len0, unsigned len1)
+{
+    eh_ring_restart(h);
+    eh_wr32(h, NICTX_REG_CTRL, NICTX_CTRL_ENABLE);
+    eh_post(h, BUF_BUS, len0, 1, NULL);
+    eh_post(h, BUF_BUS + 2048u, len1, 1, NULL);
+    eh_doorbell(h);
+    eh_settle(h, 20000);
+    eh_check_frames(h);
+    assert_int_equal(eh_rd32(h, NICTX_REG_HEAD), 2);
+    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
+}
+
 static int verbose(void)
 {
     return getenv("TEST_RESET_VERBOSE") != NULL;
@@ -425,16 +440,8 @@ static void test_reset_waits_for_completion_write(void **state)
             memset(eh_ptr(h, RING_BUS + j * NICTX_DESC_BYTES + 12, 4), 0, 4);
     }
     /* The next traffic after the reset works, with its completion write. */
-    eh_ring_restart(h);
-    eh_wr32(h, NICTX_REG_CTRL, NICTX_CTRL_ENABLE);
-    eh_post(h, BUF_BUS, 100, 1, NULL);
-    eh_post(h, BUF_BUS + 2048u, 100, 1, NULL);
-    eh_doorbell(h);
-    eh_settle(h, 20000);
-    eh_check_frames(h);
-    assert_int_equal(eh_rd32(h, NICTX_REG_HEAD), 2);
+    two_frames_after(h, 100, 100);
     assert_int_equal(mem32(h, WB_BUS), 2);
-    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
 }
 
 /* WC writes queued right behind the reset request (the reads drained, so
@@ -553,15 +560,7 @@ static void test_reset_stray_completion_on_reset_clock(void **state)
         stray_after(h, r < r_qrst ? 0 : NICTX_ERR_UNEXP_CPL);
     }
     eh_wr32(h, NICTX_REG_CPL_TIMEOUT, 0);
-    eh_ring_restart(h);
-    eh_wr32(h, NICTX_REG_CTRL, NICTX_CTRL_ENABLE);
-    eh_post(h, BUF_BUS, 8, 1, NULL);
-    eh_post(h, BUF_BUS + 2048u, 300, 1, NULL);
-    eh_doorbell(h);
-    eh_settle(h, 20000);
-    eh_check_frames(h);
-    assert_int_equal(eh_rd32(h, NICTX_REG_HEAD), 2);
-    assert_int_equal(eh_rd32(h, NICTX_REG_ERR), 0);
+    two_frames_after(h, 8, 300);
 }
 
 /* BAR0 0x400, the first offset past the WC window, holds nothing: an MWr
