@@ -4,7 +4,9 @@
  */
 #include "fault.h"
 
+#include <inttypes.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "sim_world.h"
@@ -176,4 +178,28 @@ int sim_result_clean(const struct sim_cfg *cfg, int rc, const struct sim_result 
     return rc == 0 && r->sb.lost == 0 && r->sb.corrupted == 0 &&
            r->sb.dropped[SIM_DROP_RESET] == 0 &&
            r->sb.checked + r->sb.dropped_total == cfg->packets;
+}
+
+const char *sim_verdict(const struct sim_cfg *cfg, int rc, const struct sim_result *r)
+{
+    if (rc < 0)
+        return "failed";
+    if (rc > 0)
+        return "violation";
+    return sim_result_clean(cfg, rc, r) ? "ok" : "unclean";
+}
+
+const char *sim_verdict_why(const struct sim_cfg *cfg, const struct sim_result *r, char *buf,
+                            size_t len)
+{
+    uint64_t seen = r->sb.checked + r->sb.dropped_total;
+
+    snprintf(buf, len,
+             "%" PRIu64 " frame%s lost, %" PRIu64 " corrupted, %" PRIu64 " dropped by a queue "
+             "reset no fault explains, %" PRIu64 " of %" PRIu64 " never accounted for; no "
+             "protocol violation was seen, so the cause is outside what the checkers name",
+             r->sb.lost, r->sb.lost == 1 ? "" : "s", r->sb.corrupted,
+             r->sb.dropped[SIM_DROP_RESET], seen < cfg->packets ? cfg->packets - seen : 0,
+             cfg->packets);
+    return buf;
 }

@@ -26,6 +26,7 @@
 #ifndef NICTX_FAULT_H
 #define NICTX_FAULT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "inject.h"
@@ -65,5 +66,16 @@ int sim_fault_check_hang(struct sim_cpu *c);
  * lost or corrupted, and every packet was checked on the wire or dropped by
  * an injected fault. */
 int sim_result_clean(const struct sim_cfg *cfg, int rc, const struct sim_result *r);
+
+/* The run's verdict, as the table, the JSON's "status" and the exit status
+ * give it: "ok" (clean), "violation" (rc > 0: stopped grace_us after a
+ * protocol violation), "failed" (rc < 0: watchdog, deadlock), or "unclean":
+ * it ended normally but frames were lost, corrupted or not accounted for,
+ * or a reset dropped some, and no injected fault explains it.  Never "ok"
+ * over a frame that did not arrive intact. */
+const char *sim_verdict(const struct sim_cfg *cfg, int rc, const struct sim_result *r);
+/* For "unclean": one sentence saying what went missing, into buf. */
+const char *sim_verdict_why(const struct sim_cfg *cfg, const struct sim_result *r, char *buf,
+                            size_t len);
 
 #endif /* NICTX_FAULT_H */

@@ -740,7 +740,10 @@ static int run_one(const struct run_opts *ro)
     if (!ro->quiet)
         report_text(stdout, cfg, &res, rc, sim_diag(s));
     else if (rc != 0)
-        fprintf(stderr, "nictx: run failed: %s\n", sim_diag(s));
+        fprintf(stderr, "nictx: run %s: %s\n", sim_verdict(cfg, rc, &res), sim_diag(s));
+    else if (!sim_result_clean(cfg, rc, &res))
+        fprintf(stderr, "nictx: run unclean: %s\n",
+                sim_verdict_why(cfg, &res, err, sizeof(err)));
     if (ro->json &&
         report_json_file(ro->json, cfg, &res, rc, sim_diag(s), ops->name) != 0) {
         fprintf(stderr, "nictx: --json %s: cannot write: %s\n", ro->json, strerror(errno));

@@ -8,6 +8,7 @@
  *  - per-packet figures (cpu_ns_per_pkt*, *_per_pkt) are per checked
  *    packet: NAN when no packet was checked;
  *  - the steady-state rate and the latency percentiles: see sb_result();
+ *    the rate is NAN too when a violation stopped the run or it failed;
  *  - utilisations and link busy: NAN (and bound NULL) when the measured
  *    run has no length.
  *
@@ -241,6 +242,11 @@ void sim_result(const struct sim *s, struct sim_result *r)
 
     memset(r, 0, sizeof(*r));
     sb_result(s->sb, &r->sb);
+    /* A run a violation stopped, or that failed, measured a broken
+     * timeline: it has no throughput (n/a), never a figure that looks
+     * better than the correct driver's. */
+    if (s->stopped || s->failed)
+        r->sb.mpps = r->sb.gbps = NAN;
     sim_result_queues(s, r);
     sim_result_txq(s, &ts);
     r->completed = ts.reclaimed;

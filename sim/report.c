@@ -56,10 +56,6 @@ static const char *bug_name(enum drv_bug b)
     return "none";
 }
 
-static const char *status_name(int status)
-{
-    return status == 0 ? "ok" : status > 0 ? "violation" : "failed";
-}
 
 /* With more than one CPU: each CPU's time by cause. */
 static void report_cpus(FILE *f, const struct sim_result *r)
@@ -222,6 +218,10 @@ void report_text(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
         fprintf(f, "RUN FAILED: %s\n", diag);
     else if (status > 0)
         fprintf(f, "RUN STOPPED: %s\n", diag);
+    else if (!sim_result_clean(c, status, r)) {
+        char why[256];
+        fprintf(f, "RUN UNCLEAN: %s\n", sim_verdict_why(c, r, why, sizeof(why)));
+    }
     fprintf(f, "  throughput        %8s Mpps   %8s Gb/s   bound: %s\n",
             NUM("%.3f", r->sb.mpps), NUM("%.3f", r->sb.gbps), bound_name(r));
     fprintf(f, "  utilisation       cpu %s  pcie h2d %s  pcie d2h %s  device %s  wire %s"
@@ -458,9 +458,13 @@ int report_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
     json_num(&j, "grace_us", c->grace_us);
     json_obj_end(&j);
 
-    json_str(&j, "status", status_name(status));
+    json_str(&j, "status", sim_verdict(c, status, r));
     if (status != 0)
         json_str(&j, "diagnosis", diag);
+    else if (!sim_result_clean(c, status, r)) {
+        char why[256];
+        json_str(&j, "diagnosis", sim_verdict_why(c, r, why, sizeof(why)));
+    }
     json_num(&j, "mpps", r->sb.mpps);
     json_num(&j, "gbps", r->sb.gbps);
     json_str(&j, "bound", r->bound);

@@ -92,16 +92,17 @@ static int stbuf_overlaps(const struct stbuf_store *s, uint64_t addr, size_t len
     return s->addr < addr + len && addr < s->addr + s->len;
 }
 
-/* Weak ordering: the constraints a new store's visibility must meet. */
-static sim_ps_t stbuf_weak_floor(const struct stbuf *b, uint64_t addr)
+/* Weak ordering: the constraints a new store of [addr, addr + len) must
+ * meet.  Only stores to the same bytes keep program order (coherence):
+ * two stores to different halves of one word may pass each other, as
+ * ARMv8 allows. */
+static sim_ps_t stbuf_weak_floor(const struct stbuf *b, uint64_t addr, unsigned len)
 {
     sim_ps_t floor = b->win_floor;
-    uint64_t word = addr & ~7ull;
     size_t i;
 
-    /* Same 8-byte word: program order (coherence). */
     for (i = 0; i < b->npend; i++)
-        if ((b->pend[i].addr & ~7ull) == word && b->pend[i].vis > floor)
+        if (b->pend[i].vis > floor && stbuf_overlaps(&b->pend[i], addr, len))
             floor = b->pend[i].vis;
     return floor;
 }
@@ -153,7 +154,7 @@ sim_ps_t stbuf_store(struct stbuf *b, uint64_t addr, void *mem, const void *data
     } else {
         sim_ps_t floor;
         stbuf_weak_window_slide(b);
-        floor = stbuf_weak_floor(b, addr);
+        floor = stbuf_weak_floor(b, addr, len);
         vis = now + svc + stbuf_rand_ps(b, sim_ns_to_ps(b->cfg.miss_ns));
         if (vis < floor)
             vis = floor;

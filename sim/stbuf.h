@@ -21,7 +21,7 @@
  *  - STBUF_WEAK (ARMv8-like): each store also waits a seeded random delay
  *    of up to one miss latency, so stores to different locations may become
  *    visible out of order, bounded by the window: a store is visible no
- *    later than the store `window` after it; stores to the same 8-byte word
+ *    later than the store `window` after it; only stores to the same bytes
  *    stay in order.  An MMIO write leaves at once, whatever is pending.
  *  - A barrier makes the CPU wait until every earlier store is visible
  *    (stbuf_drained_at); the harness books the wait as its own cause.
