@@ -25,6 +25,10 @@ enum drv_bug {
     DRV_BUG_ZERO_LEN,          /* descriptor length 0 */
     DRV_BUG_LEN_TOO_BIG,       /* descriptor length above 16383 */
     DRV_BUG_BAD_DMA_ADDR,      /* buffer address outside the allocated memory */
+    DRV_BUG_BF_NO_WMB,         /* BlueFlame copy with no wmb() before it */
+    DRV_BUG_BF_WRONG_SLOT,     /* one BlueFlame block copies the slot after the
+                                  batch's last (next_to_use, not next_to_use - 1) */
+    DRV_BUG_BF_SAME_BUF,       /* BlueFlame copies never alternate the two buffers */
     DRV_BUG_COUNT
 };
 

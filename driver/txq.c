@@ -391,8 +391,10 @@ static void txq_publish_batch(struct txq *q)
 /* The doorbell-side barrier (wmb before the doorbell or WC copy). */
 static void txq_doorbell_barrier(struct txq *q)
 {
-    if (q->barrier != TXQ_BARRIER_NONE && q->bug != DRV_BUG_NO_WMB_DOORBELL)
-        txq_wmb(q);
+    if (q->barrier == TXQ_BARRIER_NONE || q->bug == DRV_BUG_NO_WMB_DOORBELL ||
+        (q->bug == DRV_BUG_BF_NO_WMB && q->proto == TXQ_PROTO_WC))
+        return;
+    txq_wmb(q);
 }
 
 /* mlx4 BlueFlame: copy the batch's last descriptor, with its ring index,
@@ -402,12 +404,18 @@ static void txq_wc_push(struct txq *q)
     uint32_t last = (q->next_to_use - 1) & q->mask;
     uint64_t block[NICTX_WC_BLOCK / 8] = {0};
 
+    if (q->bug == DRV_BUG_BF_WRONG_SLOT && !q->bug_fired && q->st_pkts > q->bug_at) {
+        last = q->next_to_use;
+        q->bug_fired = 1;
+    }
+
     memcpy(block, &q->ring[last], NICTX_DESC_BYTES); /* as the driver wrote it */
     block[NICTX_WC_IDX_OFF / 8] = last;
     plat_mmio_copy_wc(q->plat, q->wc_off, block, sizeof(block));
     if (q->barrier != TXQ_BARRIER_NONE && q->bug != DRV_BUG_BF_NO_SFENCE)
         txq_wmb(q); /* sfence: the block leaves the WC buffer now */
-    q->wc_off ^= NICTX_WC_BUF_SIZE;
+    if (q->bug != DRV_BUG_BF_SAME_BUF)
+        q->wc_off ^= NICTX_WC_BUF_SIZE;
     q->st_wc_pushes++;
 }
 

@@ -33,6 +33,13 @@ static const struct bug_entry bug_entries[] = {
     {DRV_BUG_BAD_DMA_ADDR, "bad-dma-addr",
      "one descriptor pointing outside the allocated DMA memory", TXQ_PROTO_TAIL, STBUF_X86, 8,
      "desc_addr_unmapped"},
+    {DRV_BUG_BF_NO_WMB, "bf-no-wmb", "BlueFlame copy with no wmb() before it", TXQ_PROTO_WC,
+     STBUF_WEAK, 1, "wc_before_desc"},
+    {DRV_BUG_BF_WRONG_SLOT, "bf-wrong-slot",
+     "one BlueFlame block copies the slot after the batch's last", TXQ_PROTO_WC, STBUF_X86, 4,
+     "wc_mismatch"},
+    {DRV_BUG_BF_SAME_BUF, "bf-same-buf", "BlueFlame copies never alternate the two WC buffers",
+     TXQ_PROTO_WC, STBUF_X86, 1, "wc_reuse"},
 };
 
 _Static_assert(sizeof(bug_entries) / sizeof(bug_entries[0]) == DRV_BUG_COUNT - 1,

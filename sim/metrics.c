@@ -278,6 +278,8 @@ void sim_result(const struct sim *s, struct sim_result *r)
     r->irqs_per_pkt = (double)s->rc.st.irqs / n;
     r->line_gbps_eff = sim_cfg_line_gbps_eff(&s->cfg);
     sim_result_util(s, r, busiest);
+    if (s->stopped || s->failed)
+        r->bound = NULL; /* no throughput, so nothing bounds it */
 
     r->rd_stall_cycles = s->rd_stall_cycles;
     r->txq = ts;

@@ -437,6 +437,55 @@ static uint64_t ownchk_seq(const struct ownchk *c, uint32_t i)
     return (uint64_t)c->slot[i].pass * c->size + i;
 }
 
+/* Which of a slot's fields differs between a WC block and the ring, or
+ * NULL if none. */
+static const char *ownchk_wc_differs(const uint8_t *blk, const uint8_t *ring)
+{
+    if (memcmp(blk, ring, 8) != 0)
+        return "address";
+    if (memcmp(blk + 8, ring + 8, 4) != 0)
+        return "length";
+    if (memcmp(blk + 12, ring + 12, 4) != 0)
+        return "owner word";
+    return NULL;
+}
+
+/* A whole WC block for slot idx reached the device at t: it must duplicate
+ * the ring descriptor the driver wrote this pass, and that descriptor must
+ * already be visible (the device may read the ring copy, and the block
+ * stands for it: mlx4 wmb() before mlx4_bf_copy).  0 if it duplicates no
+ * descriptor (its order then means nothing). */
+static int ownchk_wc_block(struct ownchk *c, uint16_t idx, const uint8_t *blk, sim_ps_t t)
+{
+    const struct ownchk_slot *s = &c->slot[idx];
+    const uint8_t *ring = host_mem_ptr(c->mem, c->ring_base + (uint64_t)idx * NICTX_DESC_BYTES,
+                                       NICTX_DESC_BYTES);
+    const char *field = ring ? ownchk_wc_differs(blk, ring) : NULL;
+    sim_ps_t late = s->addr_vis > s->len_vis ? s->addr_vis : s->len_vis;
+
+    if (s->state == OWNCHK_FREE || (s->written & (W_ADDR | W_LEN)) != (W_ADDR | W_LEN)) {
+        ownchk_say(c, "wc_mismatch", t, idx,
+                   "BlueFlame block names descriptor %u, which the driver has not written "
+                   "since its last completion: the copy of the wrong slot?", idx);
+        return 0;
+    }
+    if (field) {
+        ownchk_say(c, "wc_mismatch", t, idx,
+                   "BlueFlame block for descriptor %u differs from the ring descriptor in its "
+                   "%s: the copy must be the descriptor as written, with its owner bit", idx,
+                   field);
+        return 0;
+    }
+    if (s->owner_vis > late)
+        late = s->owner_vis;
+    if (late > t)
+        ownchk_say(c, "wc_before_desc", t, idx,
+                   "BlueFlame block for descriptor %u reached the device at %.1f ns, before the "
+                   "ring descriptor it duplicates was visible (%.1f ns): missing wmb() before "
+                   "the WC copy?", idx, ns(t), ns(late));
+    return 1;
+}
+
 void ownchk_wc_piece(struct ownchk *c, uint32_t off, const uint8_t *data, unsigned len,
                      sim_ps_t t)
 {
@@ -457,6 +506,14 @@ void ownchk_wc_piece(struct ownchk *c, uint32_t off, const uint8_t *data, unsign
     memcpy(&idx, data + NICTX_WC_IDX_OFF, 2);
     if (idx >= c->size)
         return; /* the device refuses it; nothing to order */
+    if (c->wc_any && buf == c->wc_last_buf)
+        ownchk_say(c, "wc_reuse", t, idx,
+                   "BlueFlame block for descriptor %u written into WC buffer %u, which the "
+                   "previous block also used and the device may still be reading: alternate "
+                   "the two buffers (mlx4: bf->offset ^= bf->buf_size)", idx, buf);
+    c->wc_last_buf = buf;
+    if (!ownchk_wc_block(c, idx, data, t))
+        return;
     seq = ownchk_seq(c, idx);
     if (c->wc_any && seq < c->wc_last_seq)
         ownchk_say(c, "wc_reordered", t, idx,

@@ -28,6 +28,14 @@
  *                         sfence that sends it
  *   wc_reordered, wc_merged, wc_torn   write-combining push out of order,
  *                         overwritten before it drained, or in pieces
+ *   wc_before_desc        a WC block reached the device before the ring
+ *                         descriptor it duplicates was visible (missing
+ *                         wmb() before the WC copy)
+ *   wc_mismatch           a WC block whose contents or slot differ from the
+ *                         ring descriptor the driver wrote
+ *   wc_reuse              a WC block written into the buffer the previous
+ *                         block used, which the device may still be reading
+ *                         (the two buffers not alternated)
  * The register writes the driver makes (ring base and size, protocol,
  * enable, queue reset, completion mode, writeback and completion queue
  * addresses) are snooped from the MMIO stream, as a bus analyser would;
@@ -99,6 +107,7 @@ struct ownchk {
     sim_ps_t kick_vis;      /* ... and when it becomes visible (0: none) */
     uint64_t wc_last_seq;   /* producer order of the last WC block that arrived */
     int wc_any;
+    unsigned wc_last_buf;   /* the WC buffer that block used (valid with wc_any) */
     uint64_t count;         /* violations reported */
     const char *acc_what;   /* the access being checked, for reports ... */
     uint64_t acc_addr;      /* ... formatted only when one is made */
