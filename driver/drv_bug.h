@@ -29,6 +29,9 @@ enum drv_bug {
     DRV_BUG_BF_WRONG_SLOT,     /* one BlueFlame block copies the slot after the
                                   batch's last (next_to_use, not next_to_use - 1) */
     DRV_BUG_BF_SAME_BUF,       /* BlueFlame copies never alternate the two buffers */
+    DRV_BUG_RECLAIM_PAST_HEAD, /* one cleanup reclaims a descriptor past the head */
+    DRV_BUG_OWNER_SKIPPED,     /* one batch's first owner bit never set */
+    DRV_BUG_NO_WAKE,           /* the cleanup never wakes a stopped queue */
     DRV_BUG_COUNT
 };
 

@@ -101,4 +101,12 @@ void plat_cpu_work(struct platform *p, enum plat_work what, unsigned n);
  */
 void *plat_dma_alloc(struct platform *p, size_t size, size_t align, dma_addr_t *dma);
 
+/*
+ * The driver is done with the DMA buffer [dma, dma + len) (dma_unmap_single
+ * in the completion cleanup, before the buffer is freed): the device must
+ * no longer own it.  Free on a coherent mapping; the simulator checks that
+ * the device has completed the descriptor that carried it.
+ */
+void plat_dma_unmap(struct platform *p, dma_addr_t dma, size_t len);
+
 #endif /* NICTX_PLATFORM_H */

@@ -359,6 +359,10 @@ static void txq_write_body(struct txq *q, uint32_t i, const struct txq_pkt *pkt)
 /* Hand slot i to the device by its owner bit. */
 static void txq_set_owner(struct txq *q, uint32_t i)
 {
+    if (q->bug == DRV_BUG_OWNER_SKIPPED && !q->bug_fired && q->st_pkts >= q->bug_at) {
+        q->bug_fired = 1;
+        return;
+    }
     plat_store32(q->plat, &q->ring[i].rsvd, q->phase_of[i] ? NICTX_DESC_OWNER : 0);
 }
 
@@ -431,10 +435,11 @@ static void txq_doorbell(struct txq *q)
         return;
     }
     /* Tail bugs: the first doorbell after packet bug_at. */
-    if (!q->bug_fired && q->st_pkts > q->bug_at) {
+    if (!q->bug_fired && q->st_pkts > q->bug_at &&
+        (q->bug == DRV_BUG_TAIL_PAST_WRITTEN || q->bug == DRV_BUG_TAIL_BEYOND_RING)) {
         if (q->bug == DRV_BUG_TAIL_PAST_WRITTEN)
             tail = (tail + 1) & q->mask;
-        else if (q->bug == DRV_BUG_TAIL_BEYOND_RING)
+        else
             tail += q->size;
         q->bug_fired = 1;
     }
@@ -582,11 +587,14 @@ static unsigned txq_reclaim(struct txq *q, struct platform *p, uint32_t head, un
         /* Per descriptor the loop reads the ring's read-mostly fields (the
          * mask, the per-slot arrays): cheap unless a writer shares the line. */
         plat_cpu_touch(p, &q->mask, sizeof(q->mask), PLAT_READ);
-        bytes += q->len_of[ntc];
+        unsigned len = q->len_of[ntc];
+        bytes += len;
         q->len_of[ntc] = 0;
         /* mlx4_en_process_tx_cq: ring->last_nr_txbb = mlx4_en_free_tx_desc(). */
         plat_cpu_touch(p, &q->last_nr, sizeof(q->last_nr), PLAT_WRITE);
         q->last_nr = 1;
+        /* ixgbe_unmap_and_free_tx_resource: dma_unmap_single, then free. */
+        plat_dma_unmap(p, q->ring[ntc].addr, len);
         void *cookie = q->cookies[ntc];
         q->cookies[ntc] = NULL;
         q->done(q->done_ctx, cookie);
@@ -660,13 +668,21 @@ static unsigned txq_clean_pass(struct txq *q, struct platform *p, unsigned budge
         return 0;
     }
 
+    /* The bug: once, one descriptor past the device's head, if it is in
+     * flight (a `<=` for a `<` in the reclaim loop's bound). */
+    if (q->bug == DRV_BUG_RECLAIM_PAST_HEAD && !q->bug_fired && q->st_pkts >= q->bug_at &&
+        head != q->next_to_use && q->len_of[head] != 0) {
+        head = (head + 1) & q->mask;
+        q->bug_fired = 1;
+    }
     unsigned n = txq_reclaim(q, p, head, budget);
 
     /* netif_wake_queue once there is room for a batch again. */
     plat_cpu_touch(p, &q->stopped, sizeof(q->stopped), PLAT_READ);
     if (q->stopped)
         plat_cpu_touch(p, &q->next_to_use, sizeof(q->next_to_use), PLAT_READ);
-    if (q->stopped && txq_free(q) >= txq_wake_thresh(q)) {
+    if (q->stopped && txq_free(q) >= txq_wake_thresh(q) &&
+        !(q->bug == DRV_BUG_NO_WAKE && q->st_pkts >= q->bug_at)) {
         plat_cpu_touch(p, &q->stopped, sizeof(q->stopped), PLAT_WRITE);
         q->stopped = 0;
         q->st_wakes++;

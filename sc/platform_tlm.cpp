@@ -141,6 +141,13 @@ void plat_cpu_touch(struct platform *p, const void *addr, size_t len, enum plat_
     (void)how;
 }
 
+void plat_dma_unmap(struct platform *p, dma_addr_t dma, size_t len)
+{
+    (void)p;
+    (void)dma;
+    (void)len;
+}
+
 uint64_t plat_time_ns(struct platform *p)
 {
     return static_cast<uint64_t>(plat_tlm_now(p).to_seconds() * 1e9);

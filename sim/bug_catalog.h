@@ -25,6 +25,8 @@ struct bug_entry {
     enum stbuf_order ordering;
     unsigned burst;
     const char *expect;          /* the violation kind that names it */
+    unsigned pkt_size;           /* frame size of the scenario (0: the default) */
+    unsigned cpus;               /* CPUs of the scenario (0: the default) */
 };
 
 /* The entries, DRV_BUG_NONE excluded; *n gets their number. */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "livechk.h"
 #include "sim_world.h"
 
 static const char *const drop_names[SIM_DROP_REASONS] = {"ur", "ca", "ep", "timeout",
@@ -159,6 +160,7 @@ int sim_fault_check_hang(struct sim_cpu *c)
 
     if (!fault_watcher(c) || s->txq.resetting)
         return 0;
+    sim_live_check(c); /* a stuck queue named before the reset acts */
     if (s->to.tx_us == 0 ||
         !fault_any_hung(s, plat_time_ns(&c->plat), (uint64_t)(s->to.tx_us * 1000.0)))
         return 0;

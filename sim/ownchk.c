@@ -364,6 +364,7 @@ void ownchk_store(struct ownchk *c, uint64_t addr, const void *data, unsigned le
         memset(s, 0, sizeof(*s));
         s->pass = pass;
         s->state = OWNCHK_WRITTEN;
+        s->wr_t = t;
     }
     memset(b, 0, sizeof(b));
     memcpy(b, &s->buf, 8);
@@ -405,15 +406,23 @@ static int ownchk_buf_owned(const struct ownchk *c, uint64_t addr, size_t len)
 
 /* The CPU wrote [addr, addr + len) at t, on a line of a device-owned
  * buffer: report the slot of c whose buffer it is, if one is.  1 if so. */
-int ownchk_touch_slot(struct ownchk *c, uint64_t addr, size_t len, sim_ps_t t)
+int ownchk_touch_slot(struct ownchk *c, uint64_t addr, size_t len, sim_ps_t t, int unmap)
 {
     uint32_t j, n;
 
-    ownchk_access(c, "CPU write", addr, (unsigned)len);
+    ownchk_access(c, unmap ? "dma_unmap" : "CPU write", addr, (unsigned)len);
     /* Which one: device-owned slots run from the oldest uncompleted one. */
     for (j = c->done, n = 0; n < c->size && c->slot[j].state == OWNCHK_DEVICE;
          j = (j + 1) & (c->size - 1), n++) {
         const struct ownchk_slot *s = &c->slot[j];
+        if (s->buf < addr + len && addr < s->buf + s->len && unmap) {
+            ownchk_say(c, "reclaim_past_head", t, j,
+                       "the cleanup unmapped descriptor %u's buffer (0x%" PRIx64 ", %u B) at "
+                       "%.1f ns, but the device has completed only up to descriptor %u: "
+                       "reclaimed past the head the device reported?", j, s->buf, s->len,
+                       ns(t), c->done);
+            return 1;
+        }
         if (s->buf < addr + len && addr < s->buf + s->len) {
             ownchk_say(c, "buf_overwrite", t, j,
                        "payload buffer of descriptor %u (0x%" PRIx64 ", %u B) written by the "
@@ -428,7 +437,32 @@ int ownchk_touch_slot(struct ownchk *c, uint64_t addr, size_t len, sim_ps_t t)
 void ownchk_touch(struct ownchk *c, uint64_t addr, size_t len, sim_ps_t t)
 {
     if (ownchk_buf_owned(c, addr, len))
-        ownchk_touch_slot(c, addr, len, t);
+        ownchk_touch_slot(c, addr, len, t, 0);
+}
+
+void ownchk_unmap(struct ownchk *c, uint64_t addr, size_t len, sim_ps_t t)
+{
+    if (ownchk_buf_owned(c, addr, len))
+        ownchk_touch_slot(c, addr, len, t, 1);
+}
+
+int ownchk_unpublished(struct ownchk *c, sim_ps_t t, sim_ps_t age)
+{
+    for (uint32_t n = 0, j = c->done; c->size && n < c->size; n++, j = (j + 1) & (c->size - 1)) {
+        const struct ownchk_slot *s = &c->slot[j];
+        if (s->state != OWNCHK_WRITTEN || (s->written & (W_ADDR | W_LEN)) != (W_ADDR | W_LEN) ||
+            s->wr_t + age > t)
+            continue;
+        ownchk_access(c, "queue stuck", 0, 0);
+        ownchk_say(c, "desc_unpublished", t, j,
+                   "descriptor %u was written at %.1f ns and never handed to the device (%s); "
+                   "the queue has been stuck since: a doorbell or owner bit the driver skipped?",
+                   j, ns(s->wr_t),
+                   ownchk_owner_proto(c) ? "its owner bit was never set" :
+                                           "no tail doorbell moved past it");
+        return 1;
+    }
+    return 0;
 }
 
 /* Producer order of slot i's current contents. */

@@ -28,6 +28,10 @@
  *                         sfence that sends it
  *   wc_reordered, wc_merged, wc_torn   write-combining push out of order,
  *                         overwritten before it drained, or in pieces
+ *   reclaim_past_head     the cleanup unmapped a buffer the device still
+ *                         owns (reclaimed past the device's head)
+ *   desc_unpublished      a descriptor written long ago and never handed to
+ *                         the device (no doorbell past it, no owner bit)
  *   wc_before_desc        a WC block reached the device before the ring
  *                         descriptor it duplicates was visible (missing
  *                         wmb() before the WC copy)
@@ -86,6 +90,7 @@ struct ownchk_slot {
     uint8_t state;          /* OWNCHK_FREE, _WRITTEN, _DEVICE */
     uint8_t written;        /* bit 0 address, bit 1 length, bit 2 owner word */
     uint32_t pass;          /* 1 on the first pass over the ring, then 2, ... */
+    sim_ps_t wr_t;          /* when the driver first stored to it this pass */
     sim_ps_t addr_vis, len_vis, owner_vis;
     uint64_t buf;           /* payload address and length as written */
     uint32_t len;
@@ -157,13 +162,21 @@ void ownchk_head(struct ownchk *c, uint32_t head, sim_ps_t t);
 void ownchk_dev_write(struct ownchk *c, uint64_t addr, const void *data, unsigned len,
                       sim_ps_t t);
 
+/* The driver unmapped [addr, addr + len) at t (dma_unmap_single in its
+ * cleanup): it must not be a buffer the device still owns. */
+void ownchk_unmap(struct ownchk *c, uint64_t addr, size_t len, sim_ps_t t);
+/* At t, with the queue stuck: report (desc_unpublished) the oldest
+ * descriptor written before t - age and never handed to the device.  1 if
+ * one was. */
+int ownchk_unpublished(struct ownchk *c, sim_ps_t t, sim_ps_t age);
+
 /* For sim/ownchk_set.c: an MMIO write to register `off` (the register-page
  * name) at BAR0 offset `shown` (what a report names); a CPU write into
  * [addr, addr + len) against this checker's device-owned payload buffers
  * (1 if it hit one); the shared buffer table's memory freed. */
 void ownchk_mmio_as(struct ownchk *c, uint32_t off, uint32_t shown, uint64_t val, unsigned len,
                     sim_ps_t t);
-int ownchk_touch_slot(struct ownchk *c, uint64_t addr, size_t len, sim_ps_t t);
+int ownchk_touch_slot(struct ownchk *c, uint64_t addr, size_t len, sim_ps_t t, int unmap);
 void ownchk_bufs_free(struct ownchk_bufs *b);
 
 #endif /* NICTX_OWNCHK_H */

@@ -176,7 +176,8 @@ void ownchk_set_dev_write_mq(struct ownchk_set *s, uint64_t addr, const void *da
         ownchk_dev_write(&s->q[e->q], addr, data, len, t);
 }
 
-void ownchk_set_touch_mq(struct ownchk_set *s, uint64_t addr, size_t len, sim_ps_t t)
+void ownchk_set_touch_mq(struct ownchk_set *s, uint64_t addr, size_t len, sim_ps_t t,
+                         int unmap)
 {
     const struct ownchk_bufs *b = &s->bufs;
     uint64_t base = s->q[0].mem->base, l, end, seen = 0;
@@ -192,13 +193,13 @@ void ownchk_set_touch_mq(struct ownchk_set *s, uint64_t addr, size_t len, sim_ps
             continue;
         if (q == OWNCHK_BUF_MIXED) {
             for (q = 0; q < s->n; q++)
-                if (ownchk_touch_slot(&s->q[q], addr, len, t))
+                if (ownchk_touch_slot(&s->q[q], addr, len, t, unmap))
                     return;
             return;
         }
         if (q < s->n && !(seen & (1ull << q))) {
             seen |= 1ull << q;
-            if (ownchk_touch_slot(&s->q[q], addr, len, t))
+            if (ownchk_touch_slot(&s->q[q], addr, len, t, unmap))
                 return;
         }
     }

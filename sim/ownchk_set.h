@@ -58,7 +58,8 @@ void ownchk_set_mmio_read(struct ownchk_set *s, uint32_t off, uint32_t val, sim_
 /* Several queues: the route of an event (the inline calls below). */
 void ownchk_set_store_mq(struct ownchk_set *s, uint64_t addr, const void *data, unsigned len,
                          sim_ps_t t, sim_ps_t vis);
-void ownchk_set_touch_mq(struct ownchk_set *s, uint64_t addr, size_t len, sim_ps_t t);
+void ownchk_set_touch_mq(struct ownchk_set *s, uint64_t addr, size_t len, sim_ps_t t,
+                         int unmap);
 void ownchk_set_desc_read_mq(struct ownchk_set *s, uint64_t addr, unsigned len, sim_ps_t t,
                              const struct stbuf *const *sb, unsigned nsb);
 void ownchk_set_dev_write_mq(struct ownchk_set *s, uint64_t addr, const void *data,
@@ -81,7 +82,16 @@ static inline void ownchk_set_touch(struct ownchk_set *s, uint64_t addr, size_t 
     if (s->n == 1)
         ownchk_touch(s->q, addr, len, t);
     else
-        ownchk_set_touch_mq(s, addr, len, t);
+        ownchk_set_touch_mq(s, addr, len, t, 0);
+}
+
+/* As ownchk_unmap, for the queue whose payload buffer it is. */
+static inline void ownchk_set_unmap(struct ownchk_set *s, uint64_t addr, size_t len, sim_ps_t t)
+{
+    if (s->n == 1)
+        ownchk_unmap(s->q, addr, len, t);
+    else
+        ownchk_set_touch_mq(s, addr, len, t, 1);
 }
 
 static inline void ownchk_set_desc_read(struct ownchk_set *s, uint64_t addr, unsigned len,

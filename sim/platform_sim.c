@@ -354,6 +354,14 @@ void *plat_dma_alloc(struct platform *p, size_t size, size_t align, dma_addr_t *
     return v;
 }
 
+void plat_dma_unmap(struct platform *p, dma_addr_t dma, size_t len)
+{
+    struct sim_cpu *c = p->cpu;
+
+    cpu_enter(c, 0);
+    ownchk_set_unmap(&p->sim->ck, dma, len, c->cpu.now);
+}
+
 /* For the scheduler: drained WC lines leave even while the driver waits. */
 void sim_cpu_flush_wc(struct sim_cpu *c)
 {

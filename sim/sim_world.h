@@ -162,6 +162,7 @@ struct sim {
     unsigned inj_fired;    /* faults of the plan carried out */
     unsigned drop_cause;   /* scoreboard reason for the next reset's drops */
     uint32_t reset_err;    /* ERR bits queue resets found */
+    uint64_t live_reported; /* bit q: a stuck queue q was named (livechk.h) */
 
     /* progress and diagnosis */
     sim_ps_t last_progress;

@@ -186,6 +186,11 @@ void plat_cpu_touch(struct platform *p, const void *addr, size_t len, enum plat_
         fake_log(p, how == PLAT_WRITE ? FAKE_TOUCH_W : FAKE_TOUCH_R, (uint64_t)(uintptr_t)addr, len);
 }
 
+void plat_dma_unmap(struct platform *p, dma_addr_t dma, size_t len)
+{
+    fake_log(p, FAKE_DMA_UNMAP, dma, len);
+}
+
 void plat_spin_lock(struct platform *p, void *lock)
 {
     fake_log(p, FAKE_LOCK, (uint64_t)(uintptr_t)lock, 0);

@@ -51,6 +51,7 @@ enum fake_op_kind {
     FAKE_TOUCH_W,   /* plat_cpu_touch write: likewise */
     FAKE_LOCK,      /* plat_spin_lock: addr = CPU pointer value of the lock */
     FAKE_UNLOCK,    /* plat_spin_unlock: likewise */
+    FAKE_DMA_UNMAP, /* plat_dma_unmap: addr = bus address, val = length */
 };
 
 struct fake_op {

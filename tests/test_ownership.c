@@ -208,13 +208,17 @@ static void test_ownership_bug_catalogue(void **state)
     const struct bug_entry *e = bug_catalog(&n);
 
     (void)state;
-    assert_true(n >= 10);
+    assert_true(n >= 17);
     for (i = 0; i < n; i++) {
         struct sim_cfg cfg;
         struct sim_result r;
         base_cfg(&cfg, e[i].proto, e[i].ordering);
         cfg.burst = e[i].burst;
         cfg.bug_at = 300;
+        if (e[i].pkt_size)
+            cfg.pkt_size = cfg.pkt_size_max = e[i].pkt_size;
+        if (e[i].cpus)
+            cfg.cpus = e[i].cpus;
         run(&cfg, &r, 0);
         assert_clean(&cfg, &r);
         cfg.bug = e[i].bug;

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * livechk.c - stuck-queue diagnosis (see livechk.h).
+ */
+#include "livechk.h"
+
+#include <stdio.h>
+
+#include "sim_world.h"
+
+/* How long a stuck state must last before it is named. */
+static sim_ps_t live_stuck_ps(const struct sim *s)
+{
+    double us = s->to.tx_us > 0 ? s->to.tx_us / 2 : s->to.watchdog_us / 4;
+
+    return sim_ns_to_ps(us * 1000.0);
+}
+
+/* Queue q is stopped with nothing in flight, and has been for `stuck`. */
+static int live_lost_wakeup(struct sim *s, unsigned q, sim_ps_t now, sim_ps_t stuck)
+{
+    const struct txq *x = sim_txq(s, q);
+    char detail[320];
+
+    if (!txq_stopped(x) || x->resetting || txq_in_flight(x) != 0 ||
+        sim_ns_to_ps((double)x->progress_ns) + stuck > now)
+        return 0;
+    snprintf(detail, sizeof(detail),
+             "queue %u stopped (%s) with nothing in flight and %u descriptors free, for %.1f "
+             "us: a lost wakeup, nothing will wake it (the cleanup's wake test missed the "
+             "stop: Linux stops, smp_mb(), re-checks; the cleanup does smp_mb() before it "
+             "tests netif_tx_queue_stopped())",
+             q, x->stopped ? "ring full" : "BQL limit", txq_free(x),
+             (double)(now - sim_ns_to_ps((double)x->progress_ns)) / 1e6);
+    sim_violation_at(s, q, "lost_wakeup", now, -1, "queue stopped", detail);
+    return 1;
+}
+
+void sim_live_check(struct sim_cpu *c)
+{
+    struct sim *s = c->sim;
+    sim_ps_t now = c->cpu.now, stuck = live_stuck_ps(s);
+
+    for (unsigned q = 0; q < s->nq; q++) {
+        uint64_t bit = 1ull << q;
+        if (s->live_reported & bit)
+            continue;
+        if (live_lost_wakeup(s, q, now, stuck) || ownchk_unpublished(&s->ck.q[q], now, stuck))
+            s->live_reported |= bit;
+    }
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * livechk.h - what a queue that stopped moving says about its driver.
+ *
+ * The ownership checkers (ownchk.h) judge each access as it happens; some
+ * driver bugs break no single access and only stop the queue:
+ *   lost_wakeup       the queue is stopped (ring full, or BQL's limit)
+ *                     while nothing is in flight: nothing will ever wake
+ *                     it (a wake test that missed the stop: Linux's
+ *                     netif_tx_stop_queue(); smp_mb(); re-check, and
+ *                     smp_mb() in the cleanup before netif_tx_queue_stopped)
+ *   desc_unpublished  a descriptor written and never handed to the device
+ *                     (ownchk_unpublished)
+ * The watching CPU calls sim_live_check whenever it waits (with the
+ * driver's hang check, fault.h).  A state counts once it has lasted the
+ * stuck time: half the driver's tx timeout, or a quarter of the watchdog
+ * without one, so it is named before either acts.  Each queue is reported
+ * once.  No state outside struct sim.
+ */
+#ifndef NICTX_LIVECHK_H
+#define NICTX_LIVECHK_H
+
+struct sim_cpu;
+
+void sim_live_check(struct sim_cpu *c);
+
+#endif /* NICTX_LIVECHK_H */
