@@ -74,6 +74,31 @@ void plat_spin_unlock(struct platform *p, void *lock);
 void plat_dma_wmb(struct platform *p);
 void plat_wmb(struct platform *p);
 void plat_smp_mb(struct platform *p);
+/* smp_wmb(): the CPU's earlier stores to shared driver state are visible
+ * to other CPUs before its later ones (x86: a compiler barrier; arm64:
+ * dmb ishst).  smp_rmb(): loads in order (the model performs each load at
+ * its time, so it costs only its issue). */
+void plat_smp_wmb(struct platform *p);
+void plat_smp_rmb(struct platform *p);
+
+/*
+ * Driver state that CPUs share without a lock (ring indices, the stopped
+ * flag): READ_ONCE / WRITE_ONCE, smp_load_acquire / smp_store_release.
+ * A write enters the CPU's store buffer and reaches another CPU only when
+ * it becomes visible, under the ordering model: TSO (x86) lets a later
+ * load pass it; weak lets any later access to other bytes pass it.  A CPU
+ * reads its own writes at once.  The simulator may switch CPUs at each of
+ * these calls (and explores such switches, sim/explore.h).  Each costs
+ * what the cache-line model says, as plat_cpu_touch.
+ *  - plat_store_release32: every earlier store is visible first (x86: a
+ *    plain store; arm64: stlr);
+ *  - plat_load_acquire32: later accesses stay after it (x86, and here:
+ *    every load is performed in order).
+ */
+uint32_t plat_read_once32(struct platform *p, const uint32_t *src);
+void plat_write_once32(struct platform *p, uint32_t *dst, uint32_t val);
+uint32_t plat_load_acquire32(struct platform *p, const uint32_t *src);
+void plat_store_release32(struct platform *p, uint32_t *dst, uint32_t val);
 
 /*
  * The CPU reads or writes `len` bytes at `addr` through a plain pointer:

@@ -308,6 +308,13 @@ unsigned txq_free(const struct txq *q)
     return q->mask - txq_in_flight(q);
 }
 
+/* Free slots by the producer's own index and the consumer index `ntc` as
+ * this CPU read it. */
+static unsigned txq_free_at(const struct txq *q, uint32_t ntc)
+{
+    return q->mask - ((q->next_to_use - ntc) & q->mask);
+}
+
 int txq_stopped(const struct txq *q)
 {
     return q->stopped != 0 || q->bql_stopped != 0 || q->resetting != 0;
@@ -499,6 +506,25 @@ static void txq_write_desc(struct txq *q, uint32_t i, const struct txq_pkt *pkt)
     txq_set_owner(q, i);
 }
 
+/* netif_stop_queue when the next packet would not fit, as ixgbe_maybe_stop_tx
+ * writes it: stop, smp_mb(), then re-check the consumer index.  A cleanup
+ * that freed room meanwhile tested `stopped` before the stop was visible and
+ * did not wake the queue; the re-check undoes the stop instead (ixgbe:
+ * netif_start_subqueue, ++restart_queue).  The barrier pairs with the
+ * cleanup's smp_mb() before it tests `stopped` (txq_maybe_wake). */
+static void txq_maybe_stop(struct txq *q)
+{
+    if (txq_free_at(q, plat_read_once32(q->plat, &q->next_to_clean)) >= 1)
+        return;
+    plat_write_once32(q->plat, &q->stopped, 1);
+    q->st_stops++;
+    plat_smp_mb(q->plat);
+    if (txq_free_at(q, plat_read_once32(q->plat, &q->next_to_clean)) < 1)
+        return;
+    plat_write_once32(q->plat, &q->stopped, 0);
+    q->st_restarts++;
+}
+
 enum txq_ret txq_xmit(struct txq *q, const struct txq_pkt *pkt, int more)
 {
     if (pkt->len == 0 || pkt->len > TXQ_PKT_LEN_MAX) {
@@ -509,9 +535,9 @@ enum txq_ret txq_xmit(struct txq *q, const struct txq_pkt *pkt, int more)
      * the consumer's (free space). */
     plat_cpu_touch(q->plat, &q->mask, sizeof(q->mask), PLAT_READ);
     plat_cpu_touch(q->plat, &q->next_to_use, sizeof(q->next_to_use), PLAT_READ);
-    plat_cpu_touch(q->plat, &q->next_to_clean, sizeof(q->next_to_clean), PLAT_READ);
-    plat_cpu_touch(q->plat, &q->stopped, sizeof(q->stopped), PLAT_READ);
-    if (txq_stopped(q) || txq_free(q) == 0) {
+    uint32_t ntc = plat_read_once32(q->plat, &q->next_to_clean);
+    uint32_t stopped = plat_read_once32(q->plat, &q->stopped);
+    if (stopped || q->bql_stopped || q->resetting || txq_free_at(q, ntc) == 0) {
         q->st_busy++;
         return TXQ_BUSY;
     }
@@ -540,12 +566,7 @@ enum txq_ret txq_xmit(struct txq *q, const struct txq_pkt *pkt, int more)
     q->st_pkts++;
     q->st_descs++;
 
-    /* netif_stop_queue when the next packet would not fit. */
-    if (txq_free(q) < 1) {
-        plat_cpu_touch(q->plat, &q->stopped, sizeof(q->stopped), PLAT_WRITE);
-        q->stopped = 1;
-        q->st_stops++;
-    }
+    txq_maybe_stop(q);
     txq_bql_sent(q, pkt->len);
     txq_kick(q, more);
     return TXQ_OK;
@@ -601,8 +622,7 @@ static unsigned txq_reclaim(struct txq *q, struct platform *p, uint32_t head, un
         ntc = (ntc + 1) & q->mask;
         n++;
     }
-    plat_cpu_touch(p, &q->next_to_clean, sizeof(q->next_to_clean), PLAT_WRITE);
-    q->next_to_clean = ntc;
+    plat_write_once32(p, &q->next_to_clean, ntc); /* the transmit path reads it */
     q->st_reclaimed += n;
     if (n)
         q->progress_ns = plat_time_ns(p);
@@ -644,6 +664,23 @@ static uint32_t txq_cq_head(struct txq *q, struct platform *p)
     return q->cpl_head;
 }
 
+/* netif_wake_queue once there is room for a batch again, as
+ * ixgbe_clean_tx_irq writes it after reclaiming: room by both indices,
+ * then smp_mb() so that a transmit path stopping after this sees the new
+ * next_to_clean (it pairs with txq_maybe_stop's), then test `stopped`. */
+static void txq_maybe_wake(struct txq *q, struct platform *p)
+{
+    uint32_t ntu = plat_read_once32(p, &q->next_to_use);
+
+    if (q->mask - ((ntu - q->next_to_clean) & q->mask) < txq_wake_thresh(q))
+        return;
+    plat_smp_mb(p);
+    if (!plat_read_once32(p, &q->stopped) || (q->bug == DRV_BUG_NO_WAKE && q->st_pkts >= q->bug_at))
+        return;
+    plat_write_once32(p, &q->stopped, 0);
+    q->st_wakes++;
+}
+
 static unsigned txq_clean_pass(struct txq *q, struct platform *p, unsigned budget)
 {
     plat_cpu_work(p, PLAT_WORK_CLEAN_POLL, 1);
@@ -677,16 +714,8 @@ static unsigned txq_clean_pass(struct txq *q, struct platform *p, unsigned budge
     }
     unsigned n = txq_reclaim(q, p, head, budget);
 
-    /* netif_wake_queue once there is room for a batch again. */
-    plat_cpu_touch(p, &q->stopped, sizeof(q->stopped), PLAT_READ);
-    if (q->stopped)
-        plat_cpu_touch(p, &q->next_to_use, sizeof(q->next_to_use), PLAT_READ);
-    if (q->stopped && txq_free(q) >= txq_wake_thresh(q) &&
-        !(q->bug == DRV_BUG_NO_WAKE && q->st_pkts >= q->bug_at)) {
-        plat_cpu_touch(p, &q->stopped, sizeof(q->stopped), PLAT_WRITE);
-        q->stopped = 0;
-        q->st_wakes++;
-    }
+    if (n)
+        txq_maybe_wake(q, p);
     return n;
 }
 
@@ -715,6 +744,7 @@ void txq_get_stats(const struct txq *q, struct txq_stats *out)
     out->busy = q->st_busy;
     out->stops = q->st_stops;
     out->wakes = q->st_wakes;
+    out->restarts = q->st_restarts;
     out->bad_head = q->st_bad_head;
     out->bad_len = q->st_bad_len;
     out->resets = q->st_resets;

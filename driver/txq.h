@@ -180,6 +180,8 @@ struct txq_stats {
     uint64_t busy;      /* txq_xmit returned TXQ_BUSY */
     uint64_t stops;     /* queue stopped (ring full) */
     uint64_t wakes;     /* queue woken by txq_clean */
+    uint64_t restarts;  /* stop undone by the transmit path's re-check (ixgbe
+                           restart_queue): a cleanup ran meanwhile */
     uint64_t bad_head;  /* head >= ring size or outside the in-flight
                            window: a device bug, nothing reclaimed */
     uint64_t bad_len;   /* txq_xmit returned TXQ_EINVAL */
@@ -224,7 +226,7 @@ struct txq {
     uint32_t batch_start;       /* first slot since the last doorbell */
     uint32_t wc_off;            /* BAR0 offset of the next WC buffer */
     uint64_t st_pkts, st_descs, st_doorbells, st_wmbs, st_dma_wmbs, st_wc_pushes,
-        st_busy, st_stops, st_bad_len, st_bql_stops, st_deferred;
+        st_busy, st_stops, st_bad_len, st_bql_stops, st_deferred, st_restarts;
 
     /* Consumer line: written by txq_clean only. */
     alignas(TXQ_CACHELINE) uint32_t next_to_clean;
@@ -244,7 +246,8 @@ struct txq {
     /* Queue state (struct netdev_queue's XOFF bits), a line of its own:
      * the transmit path reads it per packet; either side writes it only to
      * stop or wake the queue. */
-    alignas(TXQ_CACHELINE) int stopped; /* netif_stop_queue state (ring full) */
+    alignas(TXQ_CACHELINE) uint32_t stopped; /* netif_stop_queue state (ring full);
+                                   both sides use plat_read/write_once32 */
     int bql_stopped;            /* stack XOFF: BQL's limit reached */
 
     /* The transmit lock (HARD_TX_LOCK), a line of its own. */

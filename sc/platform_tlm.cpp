@@ -141,6 +141,32 @@ void plat_cpu_touch(struct platform *p, const void *addr, size_t len, enum plat_
     (void)how;
 }
 
+void plat_smp_wmb(struct platform *p) { (void)p; }
+void plat_smp_rmb(struct platform *p) { (void)p; }
+
+/* One CPU: shared driver state is plain memory. */
+uint32_t plat_read_once32(struct platform *p, const uint32_t *src)
+{
+    (void)p;
+    return *src;
+}
+
+uint32_t plat_load_acquire32(struct platform *p, const uint32_t *src)
+{
+    return plat_read_once32(p, src);
+}
+
+void plat_write_once32(struct platform *p, uint32_t *dst, uint32_t val)
+{
+    (void)p;
+    *dst = val;
+}
+
+void plat_store_release32(struct platform *p, uint32_t *dst, uint32_t val)
+{
+    plat_write_once32(p, dst, val);
+}
+
 void plat_dma_unmap(struct platform *p, dma_addr_t dma, size_t len)
 {
     (void)p;

@@ -366,6 +366,10 @@ int sim_cpus_init(struct sim *s, const struct stbuf_cfg *bc)
         c->state = SIM_CPU_RUN;
         cpu_init(&c->cpu, &s->cfg.costs);
         b.seed = bc->seed + i; /* each CPU drains in its own order */
+        explore_sched_for(s->cfg.schedule, i, s->cfg.packets, &c->sched);
+        b.tail_ns = c->sched.tail_ns;
+        b.tail_per_256 = c->sched.tail_per_256;
+        b.hold_store = c->sched.hold_store;
         if (stbuf_init(&c->stb, &b) != 0)
             return -1;
         c->stb_up = 1;

@@ -87,6 +87,7 @@ struct sim_cfg {
     unsigned reorder_window;    /* weak: stores that may overtake, 1..64 */
     enum drv_bug bug;           /* a deliberately broken driver, or NONE */
     uint64_t bug_at;            /* packet at which a one-shot bug fires */
+    uint64_t schedule;          /* exploration schedule (sim/explore.h); 0: none */
     /* host CPUs and the stack (docs/calibration.md) */
     unsigned cpus;              /* 1: one CPU sends and cleans; 2: a completion CPU */
     enum sim_layout layout;     /* ring producer/consumer fields: split or packed */

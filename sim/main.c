@@ -22,6 +22,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bug_catalog.h"
@@ -127,6 +128,11 @@ static void usage(FILE *f)
 "  --reorder-window N    weak: stores that may overtake one another, 1..64 (8)\n"
 "  --driver-bug NAME     run a deliberately broken driver; 'list' prints them\n"
 "  --bug-at N            packet at which a one-shot driver bug fires (1000)\n"
+"  --explore N           run the scenario under exploration schedules 1..N (store\n"
+"                        delays up to microseconds, CPU stalls at shared accesses;\n"
+"                        docs/driver-validation.md); stop at the first that fails\n"
+"                        and print its one-line repro\n"
+"  --schedule S          run exactly exploration schedule S (0: none) (0)\n"
 "faults and recovery (docs/faults.md):\n"
 "  --inject LIST         faults: KIND@N[,KIND@N...], N a packet number; KIND is\n"
 "                        ur | ca | ep | timeout (packet N's DMA read), db-off (the\n"
@@ -153,7 +159,7 @@ enum {
     O_MEMLAT, O_POLL, O_PCIE, O_MPS, O_MRRS, O_RCB, O_RCBCH, O_PLAT, O_LINE, O_DEVMHZ, O_DEVW, O_DEVICE,
     O_RING, O_DFM, O_DFI, O_TAGS, O_MAXRD, O_FCDEV, O_FCHOST, O_FCUPD, O_WB, O_IRQ, O_IRQUS, O_CPLMODE, O_CLEAN, O_JSON, O_WD, O_QUIET, O_EVERY, O_HELP,
     O_PROTO, O_BARRIER, O_ORDER, O_WINDOW, O_BUG, O_BUGAT, O_GRACE, O_INJECT, O_CPLTO, O_TXTO, O_CPUS, O_NAPI, O_LAYOUT, O_BQL, O_DQL, O_TAILC, O_SOURCE, O_PROFILE, O_SET, O_KEYS, O_CHECK, O_OPTS,
-    O_QUEUES, O_SCHED, O_WEIGHTS, O_DRRQ
+    O_QUEUES, O_SCHED, O_WEIGHTS, O_DRRQ, O_EXPLORE, O_SCHEDULE
 };
 
 static const struct option opts[] = {
@@ -210,6 +216,8 @@ static const struct option opts[] = {
     {"reorder-window", required_argument, NULL, O_WINDOW},
     {"driver-bug", required_argument, NULL, O_BUG},
     {"bug-at", required_argument, NULL, O_BUGAT},
+    {"explore", required_argument, NULL, O_EXPLORE},
+    {"schedule", required_argument, NULL, O_SCHEDULE},
     {"grace-us", required_argument, NULL, O_GRACE},
     {"inject", required_argument, NULL, O_INJECT},
     {"cpl-timeout-us", required_argument, NULL, O_CPLTO},
@@ -495,6 +503,9 @@ struct run_opts {
     int check;        /* --check: validate, then exit */
     int size_max_set; /* --pkt-size-max given: else it follows --pkt-size */
     double mmio_w;    /* --mmio-write-ns, applied after --cpu; < 0: not given */
+    unsigned explore; /* --explore N: schedules 1..N; 0: one plain run */
+    int argc;         /* the command line after "run", for --explore's repro */
+    char **argv;
 };
 
 /* Status for "parsed; go on" from run_opt and run_parse (exit statuses are 0..2). */
@@ -616,6 +627,12 @@ static int run_opt(int c, const char *a, struct run_opts *ro)
         break;
     }
     case O_BUGAT: rc = opt_u64(name, a, &cfg->bug_at); break;
+    case O_EXPLORE:
+        rc = opt_uint(name, a, &ro->explore);
+        if (rc == 0 && (ro->explore < 1 || ro->explore > 1000000))
+            return bad_arg(name, a, "expected 1..1000000 schedules");
+        break;
+    case O_SCHEDULE: rc = opt_u64(name, a, &cfg->schedule); break;
     case O_GRACE: rc = opt_double(name, a, &cfg->grace_us); break;
     case O_INJECT: {
         char why[160];
@@ -646,6 +663,8 @@ static int run_parse(int argc, char **argv, struct run_opts *ro)
 
     memset(ro, 0, sizeof(*ro));
     ro->mmio_w = -1;
+    ro->argc = argc;
+    ro->argv = argv;
     sim_cfg_default(&ro->cfg);
     /* A profile is the base the other options change, wherever it is on
      * the command line: load it first. */
@@ -715,6 +734,89 @@ static int json_writable(const char *path, char *err, size_t errlen)
     return 0;
 }
 
+/* The one-line repro of exploration schedule `sched`: the command line
+ * without --explore, with --schedule S. */
+static void explore_repro(FILE *f, const struct run_opts *ro, uint64_t sched)
+{
+    fprintf(f, "repro: nictx run");
+    for (int i = 1; i < ro->argc; i++) {
+        const char *a = ro->argv[i];
+        if (strcmp(a, "--explore") == 0 || strcmp(a, "--schedule") == 0) {
+            i++; /* and its value */
+            continue;
+        }
+        if (strncmp(a, "--explore=", 10) == 0 || strncmp(a, "--schedule=", 11) == 0)
+            continue;
+        fprintf(f, " %s", a);
+    }
+    fprintf(f, " --schedule %" PRIu64 "\n", sched);
+}
+
+/* One schedule of an exploration: its exit status as run_one's, its result
+ * and diagnosis kept for the report. */
+static int explore_one(const struct run_opts *ro, const struct device_ops *ops, uint64_t sched,
+                       struct sim_result *res, char *diag, size_t diaglen, int *rc)
+{
+    struct sim_cfg cfg = ro->cfg;
+    char err[256];
+    struct sim *s;
+
+    cfg.schedule = sched;
+    s = sim_create(&cfg, ops, err, sizeof(err));
+    if (!s) {
+        fprintf(stderr, "nictx: %s\n", err);
+        return -1;
+    }
+    *rc = sim_run(s);
+    sim_result(s, res);
+    snprintf(diag, diaglen, "%s", sim_diag(s));
+    sim_destroy(s);
+    return sim_result_clean(&cfg, *rc, res) ? 0 : 1;
+}
+
+/* --explore N: schedules 1..N of the scenario, until one fails. */
+static int run_explore(const struct run_opts *ro, const struct device_ops *ops)
+{
+    struct sim_result *res = malloc(sizeof(*res));
+    struct sim_cfg cfg = ro->cfg;
+    char diag[1024];
+    struct timespec t0, t1;
+    int rc = 0, st = 0;
+    unsigned n;
+
+    if (!res) {
+        fprintf(stderr, "nictx: out of memory\n");
+        return 1;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (n = 1; n <= ro->explore && st == 0; n++)
+        st = explore_one(ro, ops, n, res, diag, sizeof(diag), &rc);
+    n--;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double wall = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    cfg.schedule = n;
+    if (st > 0) {
+        char why[256];
+        if (!ro->quiet)
+            report_text(stdout, &cfg, res, rc, diag);
+        printf("explore: schedule %u of %u failed (%s): %s\n", n, ro->explore,
+               sim_verdict(&cfg, rc, res),
+               res->nviolations ? res->violations[0].kind
+               : rc != 0        ? diag
+                                : sim_verdict_why(&cfg, res, why, sizeof(why)));
+        explore_repro(stdout, ro, n);
+    } else if (st == 0) {
+        printf("explore: %u schedules clean, %.1f schedules/s\n", n, wall > 0 ? n / wall : 0.0);
+    }
+    if (st >= 0 && ro->json &&
+        report_json_file(ro->json, &cfg, res, rc, diag, ops->name) != 0) {
+        fprintf(stderr, "nictx: --json %s: cannot write: %s\n", ro->json, strerror(errno));
+        st = 1;
+    }
+    free(res);
+    return st == 0 ? 0 : 1;
+}
+
 /* Run the experiment and report it: 0, or 1 if the run failed (see top). */
 static int run_one(const struct run_opts *ro)
 {
@@ -730,6 +832,8 @@ static int run_one(const struct run_opts *ro)
                 sim_device_name(cfg->device));
         return 1;
     }
+    if (ro->explore)
+        return run_explore(ro, ops);
     s = sim_create(cfg, ops, err, sizeof(err));
     if (!s) {
         fprintf(stderr, "nictx: %s\n", err);

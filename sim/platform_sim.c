@@ -326,6 +326,84 @@ void plat_smp_mb(struct platform *p)
     cpu_fence(c, c->cpu.costs.smp_mb_ns); /* a locked instruction: waits as sfence does */
 }
 
+/* smp_wmb orders stores to memory the CPUs share: free on x86 (TSO keeps
+ * stores in order), a drain under weak, as dma_wmb. */
+void plat_smp_wmb(struct platform *p)
+{
+    plat_dma_wmb(p);
+}
+
+void plat_smp_rmb(struct platform *p)
+{
+    struct sim_cpu *c = p->cpu;
+
+    cpu_enter(c, 0);
+    cpu_charge(&c->cpu, CPU_BARRIER, c->cpu.costs.dma_wmb_ns);
+}
+
+/* ------------------------------------------- driver state between CPUs */
+
+/* A shared access: where exploration may stall this CPU (sim/explore.h:
+ * a PCT-style priority change, so the other CPU runs ahead). */
+static void cpu_shared_access(struct sim_cpu *c)
+{
+    c->shared_n++;
+    for (unsigned k = 0; k < c->sched.npoints; k++)
+        if (c->sched.at[k] == c->shared_n)
+            cpu_charge(&c->cpu, CPU_IDLE, c->sched.stall_ns[k]);
+}
+
+/* What CPU c reads at `src` now: memory with every other CPU's store that
+ * is not visible yet undone (its own stores it sees at once). */
+static uint32_t cpu_view32(struct sim_cpu *c, const uint32_t *src)
+{
+    struct sim *s = c->sim;
+    uint32_t v;
+
+    memcpy(&v, src, 4);
+    for (unsigned i = 0; i < s->ncpu; i++)
+        if (&s->cpus[i] != c)
+            stbuf_device_view(&s->cpus[i].stb, STBUF_CPU_KEY(src), (uint8_t *)&v, 4,
+                              c->cpu.now);
+    return v;
+}
+
+uint32_t plat_read_once32(struct platform *p, const uint32_t *src)
+{
+    struct sim_cpu *c = p->cpu;
+
+    cpu_enter(c, 0);
+    cpu_shared_access(c);
+    cpu_line(c, src, 4, 0);
+    return cpu_view32(c, src);
+}
+
+uint32_t plat_load_acquire32(struct platform *p, const uint32_t *src)
+{
+    return plat_read_once32(p, src); /* loads are performed in order */
+}
+
+void plat_write_once32(struct platform *p, uint32_t *dst, uint32_t val)
+{
+    struct sim_cpu *c = p->cpu;
+
+    cpu_enter(c, 0);
+    cpu_shared_access(c);
+    cpu_wait_until(&c->cpu, stbuf_room_at(&c->stb, c->cpu.now), CPU_DRAIN);
+    stbuf_store(&c->stb, STBUF_CPU_KEY(dst), dst, &val, 4, c->cpu.now);
+    cpu_line(c, dst, 4, 1);
+}
+
+void plat_store_release32(struct platform *p, uint32_t *dst, uint32_t val)
+{
+    struct sim_cpu *c = p->cpu;
+
+    cpu_enter(c, 0);
+    if (c->stb.cfg.order == STBUF_WEAK)
+        cpu_drain(c); /* stlr: every earlier store first */
+    plat_write_once32(p, dst, val);
+}
+
 /* ------------------------------------------------------------ the rest */
 
 void plat_cpu_work(struct platform *p, enum plat_work what, unsigned n)

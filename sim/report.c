@@ -213,6 +213,8 @@ void report_text(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
         fprintf(f, " (window %u)", c->reorder_window);
     if (c->bug != DRV_BUG_NONE)
         fprintf(f, ", DRIVER BUG %s at packet %" PRIu64, bug_name(c->bug), c->bug_at);
+    if (c->schedule)
+        fprintf(f, ", schedule %" PRIu64, c->schedule);
     fprintf(f, "\n");
     if (status < 0)
         fprintf(f, "RUN FAILED: %s\n", diag);
@@ -371,6 +373,7 @@ int report_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
     json_u64(&j, "burst", c->burst);
     json_u64(&j, "packets", c->packets);
     json_u64(&j, "seed", c->seed);
+    json_u64(&j, "schedule", c->schedule);
     json_u64(&j, "buf_offset", c->buf_offset);
     json_str(&j, "cpu", c->cpu_profile);
     json_obj_begin(&j, "cpu_costs_ns");

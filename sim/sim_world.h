@@ -12,6 +12,7 @@
 #include "coro.h"
 #include "cpu.h"
 #include "device.h"
+#include "explore.h"
 #include "harness.h"
 #include "host_mem.h"
 #include "ownchk_set.h"
@@ -59,6 +60,8 @@ struct sim_cpu {
     int wc_unfenced;       /* a WC copy has not been fenced yet */
     int irq_pending;       /* an interrupt arrived: one CPU runs NAPI next */
     sim_ps_t uc_drained;   /* its uncached writes have all left the core by then */
+    struct explore_sched sched; /* its part of the exploration schedule */
+    uint64_t shared_n;     /* shared accesses made (plat_read_once32, ...) */
     sim_ps_t t1[CPU_CAUSE_COUNT]; /* time by cause when the measured run ended */
 };
 

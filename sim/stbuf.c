@@ -139,6 +139,25 @@ static int stbuf_push(struct stbuf *b, const struct stbuf_store *s)
     return 0;
 }
 
+/* Exploration: the extra delay of the store about to be issued (number
+ * b->seq + 1): heavy-tailed (Pareto, shape 1) up to tail_ns with
+ * probability tail_per_256 / 256, or all of it for hold_store.  No random
+ * draw when exploration is off, so a plain run's choices are unchanged. */
+static sim_ps_t stbuf_held(struct stbuf *b)
+{
+    sim_ps_t max = sim_ns_to_ps(b->cfg.tail_ns);
+
+    if (max == 0)
+        return 0;
+    if (b->seq + 1 == b->cfg.hold_store)
+        return max;
+    if (stbuf_rand(b) % 256 >= b->cfg.tail_per_256)
+        return 0;
+    double u = (double)((stbuf_rand(b) >> 11) + 1) * 0x1.0p-53; /* (0, 1] */
+    double d = (double)sim_ns_to_ps(b->cfg.hit_ns + 1.0) / u;
+    return d >= (double)max ? max : (sim_ps_t)d;
+}
+
 sim_ps_t stbuf_store(struct stbuf *b, uint64_t addr, void *mem, const void *data, unsigned len,
                      sim_ps_t now)
 {
@@ -146,6 +165,7 @@ sim_ps_t stbuf_store(struct stbuf *b, uint64_t addr, void *mem, const void *data
     sim_ps_t svc = stbuf_service(b, addr), vis;
 
     assert(len >= 1 && len <= 8);
+    svc += stbuf_held(b);
     if (b->cfg.order == STBUF_X86) {
         vis = now + svc;
         if (vis < b->order_floor)

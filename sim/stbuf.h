@@ -34,6 +34,12 @@
  * holds an undrained earlier copy merges into it, as WC buffers do; it is
  * counted and reported (stbuf_wc_store's return value).
  *
+ * The same buffer holds the CPU's plain stores to driver state that other
+ * CPUs read (plat_write_once32): their keys are the CPU pointer with bit
+ * 63 set (STBUF_CPU_KEY), outside every bus address, so the device never
+ * sees them; another CPU's load undoes them with stbuf_device_view until
+ * they are visible.
+ *
  * Deterministic: one seed drives every random choice.  No global state.
  */
 #ifndef NICTX_STBUF_H
@@ -49,6 +55,8 @@ enum stbuf_order { STBUF_X86, STBUF_WEAK };
 #define STBUF_WINDOW_MAX 64u
 #define STBUF_WC_LINES   8u   /* WC buffers (line fill buffers) per CPU */
 #define STBUF_WC_LINE    64u
+/* The key of a store to CPU memory (driver state), apart from bus addresses. */
+#define STBUF_CPU_KEY(ptr) ((uint64_t)(uintptr_t)(ptr) | (1ull << 63))
 
 struct stbuf_cfg {
     enum stbuf_order order;
@@ -58,6 +66,15 @@ struct stbuf_cfg {
     double miss_ns;         /* drain of a store to a line the device touched */
     double wc_drain_max_ns; /* an unfenced full WC line drains within this */
     uint64_t seed;
+    /* Exploration (sim/explore.h; all 0 in a plain run): a store is also
+     * held back, with probability tail_per_256 / 256, by a heavy-tailed
+     * delay of up to tail_ns (a write-allocate miss, a snoop storm, an
+     * interrupt between the store and its drain); store number hold_store
+     * (1, 2, ...; 0: none) is held the whole tail_ns, as long as the
+     * ordering rules and the barriers after it allow. */
+    double tail_ns;
+    unsigned tail_per_256;
+    uint64_t hold_store;
     uint64_t mem_base;      /* bus address range whose lines are tracked */
     size_t mem_size;
 };

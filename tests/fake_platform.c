@@ -186,6 +186,40 @@ void plat_cpu_touch(struct platform *p, const void *addr, size_t len, enum plat_
         fake_log(p, how == PLAT_WRITE ? FAKE_TOUCH_W : FAKE_TOUCH_R, (uint64_t)(uintptr_t)addr, len);
 }
 
+/* Shared driver state: one CPU, so plain loads and stores, logged as the
+ * touches they also are. */
+uint32_t plat_read_once32(struct platform *p, const uint32_t *src)
+{
+    plat_cpu_touch(p, src, 4, PLAT_READ);
+    return *src;
+}
+
+uint32_t plat_load_acquire32(struct platform *p, const uint32_t *src)
+{
+    return plat_read_once32(p, src);
+}
+
+void plat_write_once32(struct platform *p, uint32_t *dst, uint32_t val)
+{
+    plat_cpu_touch(p, dst, 4, PLAT_WRITE);
+    *dst = val;
+}
+
+void plat_store_release32(struct platform *p, uint32_t *dst, uint32_t val)
+{
+    plat_write_once32(p, dst, val);
+}
+
+void plat_smp_wmb(struct platform *p)
+{
+    (void)p;
+}
+
+void plat_smp_rmb(struct platform *p)
+{
+    (void)p;
+}
+
 void plat_dma_unmap(struct platform *p, dma_addr_t dma, size_t len)
 {
     fake_log(p, FAKE_DMA_UNMAP, dma, len);

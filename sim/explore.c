@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * explore.c - exploration schedules (see explore.h).
+ */
+#include "explore.h"
+
+#include <string.h>
+
+/* splitmix64 over (schedule, cpu, draw): independent of the run's seed. */
+static uint64_t explore_draw(uint64_t schedule, unsigned cpu, unsigned k)
+{
+    uint64_t z = schedule * 0x9e3779b97f4a7c15ull + ((uint64_t)cpu << 32) + k + 0x45585000ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+void explore_sched_for(uint64_t schedule, unsigned cpu, uint64_t packets,
+                       struct explore_sched *out)
+{
+    unsigned k = 0;
+    /* Shared accesses and stores a CPU makes per packet: a handful each. */
+    uint64_t span = (packets ? packets : 1) * 8;
+
+    memset(out, 0, sizeof(*out));
+    if (schedule == 0)
+        return;
+    out->tail_ns = 200.0 * (double)(1u << (explore_draw(schedule, cpu, k++) % 5)); /* 0.2-3.2 us */
+    out->tail_per_256 = 1 + (unsigned)(explore_draw(schedule, cpu, k++) % 32);
+    out->hold_store = 1 + explore_draw(schedule, cpu, k++) % span;
+    out->npoints = 1 + (unsigned)(explore_draw(schedule, cpu, k++) % EXPLORE_POINTS);
+    for (unsigned i = 0; i < out->npoints; i++) {
+        out->at[i] = 1 + explore_draw(schedule, cpu, k++) % span;
+        out->stall_ns[i] = 100.0 * (double)(1u << (explore_draw(schedule, cpu, k++) % 8)); /* 0.1-12.8 us */
+    }
+}

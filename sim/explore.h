@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * explore.h - schedules for exploring a driver under what real hardware
+ * may do to it (`nictx run --explore N`, `--schedule S`).
+ *
+ * A plain run is one timeline: each store drains after its modelled
+ * service time (and, under weak ordering, a random delay of up to one miss
+ * latency), and CPUs switch where their clocks say.  A race whose window is
+ * longer than that is never seen.  Schedule S (1, 2, ...) changes the
+ * timeline, deterministically for S, in three ways per CPU:
+ *  - heavy-tailed store delays: each store is held back, with probability
+ *    tail_per_256 / 256, by a Pareto (shape 1) delay of up to tail_ns
+ *    (hundreds of ns to microseconds: a write-allocate miss, a snoop, an
+ *    interrupt between a store and its drain);
+ *  - one store held as long as the rules allow: store number hold_store
+ *    drains only after tail_ns, or at the first barrier that orders it;
+ *  - PCT-style priority changes (Burckhardt et al., ASPLOS 2010): at
+ *    npoints shared accesses (plat_read_once32 and friends), numbered per
+ *    CPU, the CPU stalls for stall_ns, so the other CPU runs ahead of it
+ *    across the driver's critical windows.
+ * Every rule still holds: TSO keeps stores in order, barriers wait for
+ * what they order, a store to the same bytes stays coherent.
+ * Pure functions of their arguments: no state.
+ */
+#ifndef NICTX_EXPLORE_H
+#define NICTX_EXPLORE_H
+
+#include <stdint.h>
+
+#define EXPLORE_POINTS 3u
+
+struct explore_sched {
+    double tail_ns;          /* 0: a plain run (schedule 0) */
+    unsigned tail_per_256;
+    uint64_t hold_store;     /* 1, 2, ...; 0: none */
+    unsigned npoints;
+    uint64_t at[EXPLORE_POINTS];   /* shared-access numbers (1, 2, ...) */
+    double stall_ns[EXPLORE_POINTS];
+};
+
+/* CPU `cpu`'s part of schedule `schedule` for a run of `packets` packets
+ * (the points fall among its first accesses); schedule 0 is the plain run
+ * (all zero). */
+void explore_sched_for(uint64_t schedule, unsigned cpu, uint64_t packets,
+                       struct explore_sched *out);
+
+#endif /* NICTX_EXPLORE_H */
