@@ -507,14 +507,15 @@ static void txq_write_desc(struct txq *q, uint32_t i, const struct txq_pkt *pkt)
 }
 
 /* netif_stop_queue when the next packet would not fit, as ixgbe_maybe_stop_tx
- * writes it: stop, smp_mb(), then re-check the consumer index.  A cleanup
+ * writes it: by the consumer index `ntc` read on entry, stop, smp_mb(), then
+ * read the consumer index again and re-check.  A cleanup
  * that freed room meanwhile tested `stopped` before the stop was visible and
  * did not wake the queue; the re-check undoes the stop instead (ixgbe:
  * netif_start_subqueue, ++restart_queue).  The barrier pairs with the
  * cleanup's smp_mb() before it tests `stopped` (txq_maybe_wake). */
-static void txq_maybe_stop(struct txq *q)
+static void txq_maybe_stop(struct txq *q, uint32_t ntc)
 {
-    if (txq_free_at(q, plat_read_once32(q->plat, &q->next_to_clean)) >= 1)
+    if (txq_free_at(q, ntc) >= 1)
         return;
     plat_write_once32(q->plat, &q->stopped, 1);
     q->st_stops++;
@@ -566,7 +567,7 @@ enum txq_ret txq_xmit(struct txq *q, const struct txq_pkt *pkt, int more)
     q->st_pkts++;
     q->st_descs++;
 
-    txq_maybe_stop(q);
+    txq_maybe_stop(q, ntc);
     txq_bql_sent(q, pkt->len);
     txq_kick(q, more);
     return TXQ_OK;
@@ -664,18 +665,19 @@ static uint32_t txq_cq_head(struct txq *q, struct platform *p)
     return q->cpl_head;
 }
 
-/* netif_wake_queue once there is room for a batch again, as
- * ixgbe_clean_tx_irq writes it after reclaiming: room by both indices,
- * then smp_mb() so that a transmit path stopping after this sees the new
- * next_to_clean (it pairs with txq_maybe_stop's), then test `stopped`. */
+/* netif_wake_queue once there is room for a batch again, after reclaiming,
+ * as bnxt_tx_int writes it: smp_mb() so that a transmit path stopping after
+ * this sees the new next_to_clean (it pairs with txq_maybe_stop's), then
+ * test `stopped`, then the room by the producer's index (ixgbe_clean_tx_irq
+ * does the same with the two tests swapped). */
 static void txq_maybe_wake(struct txq *q, struct platform *p)
 {
-    uint32_t ntu = plat_read_once32(p, &q->next_to_use);
-
-    if (q->mask - ((ntu - q->next_to_clean) & q->mask) < txq_wake_thresh(q))
-        return;
     plat_smp_mb(p);
-    if (!plat_read_once32(p, &q->stopped) || (q->bug == DRV_BUG_NO_WAKE && q->st_pkts >= q->bug_at))
+    if (!plat_read_once32(p, &q->stopped))
+        return;
+    uint32_t ntu = plat_read_once32(p, &q->next_to_use);
+    if (q->mask - ((ntu - q->next_to_clean) & q->mask) < txq_wake_thresh(q) ||
+        (q->bug == DRV_BUG_NO_WAKE && q->st_pkts >= q->bug_at))
         return;
     plat_write_once32(p, &q->stopped, 0);
     q->st_wakes++;

@@ -41,6 +41,7 @@ static void stbuf_stats_add(struct stbuf_stats *a, const struct stbuf_stats *b)
     a->wc_lines += b->wc_lines;
     a->wc_pieces += b->wc_pieces;
     a->wc_merges += b->wc_merges;
+    a->cpu_stores += b->cpu_stores;
 }
 
 /* Cache-line traffic by shared structure (the measured run). */
@@ -278,8 +279,6 @@ void sim_result(const struct sim *s, struct sim_result *r)
     r->irqs_per_pkt = (double)s->rc.st.irqs / n;
     r->line_gbps_eff = sim_cfg_line_gbps_eff(&s->cfg);
     sim_result_util(s, r, busiest);
-    if (s->stopped || s->failed)
-        r->bound = NULL; /* no throughput, so nothing bounds it */
 
     r->rd_stall_cycles = s->rd_stall_cycles;
     r->txq = ts;

@@ -191,7 +191,10 @@ sim_ps_t stbuf_store(struct stbuf *b, uint64_t addr, void *mem, const void *data
         abort(); /* out of memory in the middle of a run: nothing sane to do */
     if (vis > b->max_vis)
         b->max_vis = vis;
-    b->st.stores++;
+    if (addr & (1ull << 63))
+        b->st.cpu_stores++; /* driver state (STBUF_CPU_KEY), not DMA memory */
+    else
+        b->st.stores++;
     return vis;
 }
 

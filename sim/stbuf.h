@@ -98,6 +98,7 @@ struct stbuf_wc_line {
 
 struct stbuf_stats {
     uint64_t stores, misses, wc_stores, wc_lines, wc_pieces, wc_merges;
+    uint64_t cpu_stores; /* stores to driver state (STBUF_CPU_KEY) */
 };
 
 struct stbuf {

@@ -236,8 +236,14 @@ static void test_faults_unexplained_drop_is_not_clean(void **state)
     r.sb.lost = 1;
     r.sb.checked--;
     assert_false(sim_result_clean(&cfg, 0, &r));
+    assert_string_equal(sim_verdict(&cfg, 0, &r), "unclean"); /* never "ok" */
+    assert_string_equal(sim_verdict(&cfg, 1, &r), "violation");
+    assert_string_equal(sim_verdict(&cfg, -1, &r), "failed");
     r.sb.lost = 0;
     assert_false(sim_result_clean(&cfg, 0, &r)); /* one unaccounted for */
+    assert_string_equal(sim_verdict(&cfg, 0, &r), "unclean");
+    r.sb.checked++;
+    assert_string_equal(sim_verdict(&cfg, 0, &r), "ok");
 }
 
 /* ---- several queues: a fault on one queue, an adapter reset of all ---- */

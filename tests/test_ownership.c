@@ -238,6 +238,67 @@ static void test_ownership_bug_catalogue(void **state)
     }
 }
 
+/* The correct driver is clean over a reduced sweep: orderings x reorder
+ * windows x protocols x bursts x 1 and 2 CPUs x completion modes x
+ * exploration schedules (sim/explore.h: store delays up to microseconds,
+ * CPU stalls at shared accesses), 1518 B frames on a small ring so the
+ * queue stops and wakes throughout. */
+static void test_ownership_correct_explored(void **state)
+{
+    static const enum stbuf_order ords[] = {STBUF_X86, STBUF_WEAK};
+    static const unsigned windows[] = {4, 64};
+    static const enum txq_proto protos[] = {TXQ_PROTO_TAIL, TXQ_PROTO_OWNER, TXQ_PROTO_WC};
+    static const unsigned bursts[] = {1, 8};
+    static const enum txq_clean_mode cpls[] = {TXQ_CLEAN_HEAD_WB, TXQ_CLEAN_HEAD_MMIO,
+                                               TXQ_CLEAN_DESC_WB, TXQ_CLEAN_CQ};
+    unsigned runs = 0;
+
+    (void)state;
+    for (unsigned o = 0; o < 2; o++)
+        for (unsigned w = 0; w < (ords[o] == STBUF_WEAK ? 2u : 1u); w++)
+            for (unsigned p = 0; p < 3; p++)
+                for (unsigned b = 0; b < 2; b++)
+                    for (unsigned cpus = 1; cpus <= 2; cpus++)
+                        for (unsigned m = 0; m < 4; m++) {
+                            struct sim_cfg cfg;
+                            struct sim_result r;
+                            base_cfg(&cfg, protos[p], ords[o]);
+                            cfg.packets = 400;
+                            cfg.ring_size = 16;
+                            cfg.wb_thresh = 4;
+                            cfg.pkt_size = cfg.pkt_size_max = 1518;
+                            cfg.reorder_window = windows[w];
+                            cfg.burst = bursts[b];
+                            cfg.cpus = cpus;
+                            cfg.clean = cpls[m];
+                            cfg.schedule = 1 + runs % 7;
+                            run(&cfg, &r, 0);
+                            assert_clean(&cfg, &r);
+                            runs++;
+                        }
+    print_message("%u explored runs clean\n", runs);
+}
+
+/* An exploration schedule is a different timeline, and the same one each
+ * time it is run (its repro). */
+static void test_ownership_schedule_repro(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_result a, b, plain;
+
+    (void)state;
+    base_cfg(&cfg, TXQ_PROTO_OWNER, STBUF_WEAK);
+    cfg.cpus = 2;
+    cfg.packets = 1000;
+    run(&cfg, &plain, 0);
+    cfg.schedule = 5;
+    run(&cfg, &a, 0);
+    run(&cfg, &b, 0);
+    assert_int_equal(a.sim_time_ps, b.sim_time_ps);
+    assert_int_equal(a.cycles_evaluated, b.cycles_evaluated);
+    assert_true(a.sim_time_ps != plain.sim_time_ps);
+}
+
 /* ---- several queues: one checker per queue ------------------------------ */
 
 /* A broken driver on every one of 4 queues (the tail protocol, and the
@@ -362,6 +423,8 @@ int main(void)
         cmocka_unit_test(test_ownership_wc_saves_desc_reads),
         cmocka_unit_test(test_ownership_wc_blocks_used_or_dropped),
         cmocka_unit_test(test_ownership_bug_catalogue),
+        cmocka_unit_test(test_ownership_correct_explored),
+        cmocka_unit_test(test_ownership_schedule_repro),
         cmocka_unit_test(test_ownership_queues_each_named),
         cmocka_unit_test(test_ownership_queues_correct_clean),
     };

@@ -388,7 +388,10 @@ static void test_sim_credit_starvation(void **state)
                   wb_wait_fast / 1e3, wb_wait_slow / 1e3, fast.sb.mpps, slow.sb.mpps);
     assert_true(db_wait_slow > 1000.0 * 1000);   /* > 1 us per doorbell */
     assert_true(wb_wait_slow > 500.0 * 1000);    /* > 0.5 us per writeback */
-    assert_true(db_wait_fast < 10.0 * 1000 && wb_wait_fast < 10.0 * 1000);
+    /* Without starvation a doorbell queues for tens of ns at most: the
+     * cleanup's smp_mb() (a locked op, txq_maybe_wake) waits for the posted
+     * doorbell to leave, so the next one may meet it on the link. */
+    assert_true(db_wait_fast < 50.0 * 1000 && wb_wait_fast < 10.0 * 1000);
     assert_true(slow.sb.mpps < 0.5 * fast.sb.mpps);
 }
 
