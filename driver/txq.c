@@ -308,11 +308,17 @@ unsigned txq_free(const struct txq *q)
     return q->mask - txq_in_flight(q);
 }
 
-/* Free slots by the producer's own index and the consumer index `ntc` as
+/* Free slots by producer index `ntu` and consumer index `ntc`, each as
  * this CPU read it. */
+static unsigned txq_room(const struct txq *q, uint32_t ntu, uint32_t ntc)
+{
+    return q->mask - ((ntu - ntc) & q->mask);
+}
+
+/* The transmit path's view: its own index, and `ntc` as it read it. */
 static unsigned txq_free_at(const struct txq *q, uint32_t ntc)
 {
-    return q->mask - ((q->next_to_use - ntc) & q->mask);
+    return txq_room(q, q->next_to_use, ntc);
 }
 
 int txq_stopped(const struct txq *q)
@@ -676,7 +682,7 @@ static void txq_maybe_wake(struct txq *q, struct platform *p)
     if (!plat_read_once32(p, &q->stopped))
         return;
     uint32_t ntu = plat_read_once32(p, &q->next_to_use);
-    if (q->mask - ((ntu - q->next_to_clean) & q->mask) < txq_wake_thresh(q) ||
+    if (txq_room(q, ntu, q->next_to_clean) < txq_wake_thresh(q) ||
         (q->bug == DRV_BUG_NO_WAKE && q->st_pkts >= q->bug_at))
         return;
     plat_write_once32(p, &q->stopped, 0);
