@@ -32,6 +32,10 @@ enum drv_bug {
     DRV_BUG_RECLAIM_PAST_HEAD, /* one cleanup reclaims a descriptor past the head */
     DRV_BUG_OWNER_SKIPPED,     /* one batch's first owner bit never set */
     DRV_BUG_NO_WAKE,           /* the cleanup never wakes a stopped queue */
+    DRV_BUG_STOP_NO_RECHECK,   /* the transmit path stops with no smp_mb() and
+                                  no re-check of the consumer index */
+    DRV_BUG_STOP_NO_MB,        /* it re-checks with no smp_mb() after the stop */
+    DRV_BUG_WAKE_NO_MB,        /* the cleanup tests `stopped` with no smp_mb() */
     DRV_BUG_COUNT
 };
 

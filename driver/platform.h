@@ -101,6 +101,30 @@ uint32_t plat_load_acquire32(struct platform *p, const uint32_t *src);
 void plat_store_release32(struct platform *p, uint32_t *dst, uint32_t val);
 
 /*
+ * The netdev queue's stopped state (Linux: __QUEUE_STATE_DRV_XOFF in
+ * dev_queue->state), a word the driver owns and passes in, zero when the
+ * queue runs.  The kernel's calls, with its contract (ixgbe_maybe_stop_tx,
+ * ixgbe_clean_tx_irq; a store then a load on each side, the
+ * store-buffering pattern):
+ *  - plat_netif_tx_stop_queue: stop (a store, as set_bit).  The transmit
+ *    path must then smp_mb() and re-read the ring's consumer index before
+ *    it tests the queue again, and restart it with
+ *    plat_netif_tx_start_queue if room appeared;
+ *  - plat_netif_tx_wake_queue: the cleanup restarts a stopped queue;
+ *  - plat_netif_tx_queue_stopped: the driver tests it (a load).  A cleanup
+ *    must smp_mb() between its store of the consumer index and this test;
+ *  - plat_netif_xmit_stopped: the stack's test before it calls the
+ *    transmit path (the transmit path calls it first).
+ * Each costs what plat_write_once32 / plat_read_once32 cost.  The simulator
+ * checks both halves at every stop and every test (sim/stopchk.h).
+ */
+void plat_netif_tx_stop_queue(struct platform *p, uint32_t *state);
+void plat_netif_tx_start_queue(struct platform *p, uint32_t *state);
+void plat_netif_tx_wake_queue(struct platform *p, uint32_t *state);
+int plat_netif_tx_queue_stopped(struct platform *p, const uint32_t *state);
+int plat_netif_xmit_stopped(struct platform *p, const uint32_t *state);
+
+/*
  * The CPU reads or writes `len` bytes at `addr` through a plain pointer:
  * driver state that more than one CPU shares (ring indices, BQL, stats,
  * the queue-stopped flag) or a DMA buffer it fills.  Costs what the

@@ -512,8 +512,9 @@ static void txq_write_desc(struct txq *q, uint32_t i, const struct txq_pkt *pkt)
     txq_set_owner(q, i);
 }
 
-/* netif_stop_queue when the next packet would not fit, as ixgbe_maybe_stop_tx
- * writes it: by the consumer index `ntc` read on entry, stop, smp_mb(), then
+/* netif_tx_stop_queue when the next packet would not fit, as
+ * ixgbe_maybe_stop_tx writes it: by the consumer index `ntc` read on entry,
+ * stop, smp_mb(), then
  * read the consumer index again and re-check.  A cleanup
  * that freed room meanwhile tested `stopped` before the stop was visible and
  * did not wake the queue; the re-check undoes the stop instead (ixgbe:
@@ -521,14 +522,19 @@ static void txq_write_desc(struct txq *q, uint32_t i, const struct txq_pkt *pkt)
  * cleanup's smp_mb() before it tests `stopped` (txq_maybe_wake). */
 static void txq_maybe_stop(struct txq *q, uint32_t ntc)
 {
+    int late = q->st_pkts > q->bug_at;
+
     if (txq_free_at(q, ntc) >= 1)
         return;
-    plat_write_once32(q->plat, &q->stopped, 1);
+    plat_netif_tx_stop_queue(q->plat, &q->stopped);
     q->st_stops++;
-    plat_smp_mb(q->plat);
+    if (late && q->bug == DRV_BUG_STOP_NO_RECHECK)
+        return;
+    if (!(late && q->bug == DRV_BUG_STOP_NO_MB))
+        plat_smp_mb(q->plat);
     if (txq_free_at(q, plat_read_once32(q->plat, &q->next_to_clean)) < 1)
         return;
-    plat_write_once32(q->plat, &q->stopped, 0);
+    plat_netif_tx_start_queue(q->plat, &q->stopped);
     q->st_restarts++;
 }
 
@@ -538,13 +544,17 @@ enum txq_ret txq_xmit(struct txq *q, const struct txq_pkt *pkt, int more)
         q->st_bad_len++;
         return TXQ_EINVAL;
     }
-    /* The producer reads the ring's read-mostly fields, its own index and
-     * the consumer's (free space). */
+    /* The stack's test first (netif_xmit_stopped), then the producer reads
+     * the ring's read-mostly fields, its own index and the consumer's (free
+     * space). */
+    if (plat_netif_xmit_stopped(q->plat, &q->stopped) || q->bql_stopped || q->resetting) {
+        q->st_busy++;
+        return TXQ_BUSY;
+    }
     plat_cpu_touch(q->plat, &q->mask, sizeof(q->mask), PLAT_READ);
     plat_cpu_touch(q->plat, &q->next_to_use, sizeof(q->next_to_use), PLAT_READ);
     uint32_t ntc = plat_read_once32(q->plat, &q->next_to_clean);
-    uint32_t stopped = plat_read_once32(q->plat, &q->stopped);
-    if (stopped || q->bql_stopped || q->resetting || txq_free_at(q, ntc) == 0) {
+    if (txq_free_at(q, ntc) == 0) {
         q->st_busy++;
         return TXQ_BUSY;
     }
@@ -678,14 +688,15 @@ static uint32_t txq_cq_head(struct txq *q, struct platform *p)
  * does the same with the two tests swapped). */
 static void txq_maybe_wake(struct txq *q, struct platform *p)
 {
-    plat_smp_mb(p);
-    if (!plat_read_once32(p, &q->stopped))
+    if (!(q->bug == DRV_BUG_WAKE_NO_MB && q->st_pkts >= q->bug_at))
+        plat_smp_mb(p);
+    if (!plat_netif_tx_queue_stopped(p, &q->stopped))
         return;
     uint32_t ntu = plat_read_once32(p, &q->next_to_use);
     if (txq_room(q, ntu, q->next_to_clean) < txq_wake_thresh(q) ||
         (q->bug == DRV_BUG_NO_WAKE && q->st_pkts >= q->bug_at))
         return;
-    plat_write_once32(p, &q->stopped, 0);
+    plat_netif_tx_wake_queue(p, &q->stopped);
     q->st_wakes++;
 }
 

@@ -167,6 +167,31 @@ void plat_store_release32(struct platform *p, uint32_t *dst, uint32_t val)
     plat_write_once32(p, dst, val);
 }
 
+void plat_netif_tx_stop_queue(struct platform *p, uint32_t *state)
+{
+    plat_write_once32(p, state, 1);
+}
+
+void plat_netif_tx_start_queue(struct platform *p, uint32_t *state)
+{
+    plat_write_once32(p, state, 0);
+}
+
+void plat_netif_tx_wake_queue(struct platform *p, uint32_t *state)
+{
+    plat_write_once32(p, state, 0);
+}
+
+int plat_netif_tx_queue_stopped(struct platform *p, const uint32_t *state)
+{
+    return plat_read_once32(p, state) != 0;
+}
+
+int plat_netif_xmit_stopped(struct platform *p, const uint32_t *state)
+{
+    return plat_read_once32(p, state) != 0;
+}
+
 void plat_dma_unmap(struct platform *p, dma_addr_t dma, size_t len)
 {
     (void)p;

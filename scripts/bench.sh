@@ -115,3 +115,10 @@ cmp -s "$tmp/sweep-j1/results.csv" "$tmp/sweep-j2/results.csv" && same=identical
 awk -v a="$j1" -v b="$j2" -v s="$same" 'BEGIN {
     printf "sweep, 16 points x 50000 packets: -j 1 %.2f s, -j 2 %.2f s: speedup %.2fx (results.csv %s)\n",
            a, b, a / b, s }'
+
+# Exploration (docs/driver-validation.md): the correct driver on a
+# 2,000-packet scenario where the ring fills and the queue stops, under
+# schedules 1..50, with two CPUs.  nictx prints schedules per second.
+echo
+printf 'explore, 2000 packets of 1518 B, 2 cpus, ring 64: '
+"$nictx" run --packets 2000 --pkt-size 1518 --ring 64 --cpus 2 --explore 50 --quiet

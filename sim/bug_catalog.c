@@ -47,6 +47,13 @@ static const struct bug_entry bug_entries[] = {
      TXQ_PROTO_OWNER, STBUF_X86, 8, "desc_unpublished", 0, 0},
     {DRV_BUG_NO_WAKE, "no-wake", "the cleanup never wakes the queue once it has stopped",
      TXQ_PROTO_TAIL, STBUF_X86, 8, "lost_wakeup", 1518, 1},
+    {DRV_BUG_STOP_NO_RECHECK, "stop-no-recheck",
+     "the transmit path stops the queue with no smp_mb() and no re-check", TXQ_PROTO_TAIL,
+     STBUF_X86, 8, "stop_no_recheck", 1518, 2},
+    {DRV_BUG_STOP_NO_MB, "stop-no-mb", "the transmit path re-checks with no smp_mb() after the stop",
+     TXQ_PROTO_TAIL, STBUF_X86, 8, "stop_unordered", 1518, 2},
+    {DRV_BUG_WAKE_NO_MB, "wake-no-mb", "the cleanup tests stopped with no smp_mb() before it",
+     TXQ_PROTO_TAIL, STBUF_X86, 8, "wake_unordered", 1518, 2},
 };
 
 _Static_assert(sizeof(bug_entries) / sizeof(bug_entries[0]) == DRV_BUG_COUNT - 1,

@@ -369,6 +369,8 @@ int sim_cpus_init(struct sim *s, const struct stbuf_cfg *bc)
         explore_sched_for(s->cfg.schedule, i, s->cfg.packets, &c->sched);
         b.tail_ns = c->sched.tail_ns;
         b.tail_per_256 = c->sched.tail_per_256;
+        b.cpu_tail_per_256 = c->sched.cpu_tail_per_256;
+        c->explore_rng = s->cfg.schedule * 0x9e3779b97f4a7c15ull + i + 1;
         b.hold_store = c->sched.hold_store;
         if (stbuf_init(&c->stb, &b) != 0)
             return -1;
@@ -498,6 +500,14 @@ int sim_cpus_done(const struct sim *s)
         if (s->cpus[i].state != SIM_CPU_DONE)
             return 0;
     return 1;
+}
+
+int sim_cpus_quiet(const struct sim *s, const struct sim_cpu *self)
+{
+    for (unsigned i = 0; i < s->ncpu; i++)
+        if (&s->cpus[i] != self && s->cpus[i].state == SIM_CPU_RUN && !s->cpus[i].preempted)
+            return 0;
+    return s->dev_idle;
 }
 
 const char *sim_cpu_state_name(const struct sim_cpu *c)

@@ -14,10 +14,21 @@
  *    interrupt between a store and its drain);
  *  - one store held as long as the rules allow: store number hold_store
  *    drains only after tail_ns, or at the first barrier that orders it;
+ *  - stores to shared driver state (plat_write_once32 and friends) are
+ *    held back by the same tail with their own, higher probability
+ *    cpu_tail_per_256 / 256: the store-buffer windows (x86's store->load
+ *    reordering) that a missing smp_mb() opens;
  *  - PCT-style priority changes (Burckhardt et al., ASPLOS 2010): at
  *    npoints shared accesses (plat_read_once32 and friends), numbered per
  *    CPU, the CPU stalls for stall_ns, so the other CPU runs ahead of it
- *    across the driver's critical windows.
+ *    across the driver's critical windows;
+ *  - preemption: before each shared access, with probability
+ *    preempt_per_4096 / 4096, the CPU is descheduled (an interrupt, a
+ *    softirq, a vCPU the hypervisor took away) until everything else is
+ *    quiet (every other CPU waiting, the device idle), or preempt_ns at most:
+ *    the lowest priority of PCT.  The device drains the ring meanwhile, so
+ *    a transmit path preempted between its test and its stop meets the
+ *    cleanup's last pass.
  * Every rule still holds: TSO keeps stores in order, barriers wait for
  * what they order, a store to the same bytes stays coherent.
  * Pure functions of their arguments: no state.
@@ -32,10 +43,13 @@
 struct explore_sched {
     double tail_ns;          /* 0: a plain run (schedule 0) */
     unsigned tail_per_256;
+    unsigned cpu_tail_per_256;
     uint64_t hold_store;     /* 1, 2, ...; 0: none */
     unsigned npoints;
     uint64_t at[EXPLORE_POINTS];   /* shared-access numbers (1, 2, ...) */
     double stall_ns[EXPLORE_POINTS];
+    unsigned preempt_per_4096;
+    double preempt_ns;
 };
 
 /* CPU `cpu`'s part of schedule `schedule` for a run of `packets` packets
@@ -43,5 +57,13 @@ struct explore_sched {
  * (all zero). */
 void explore_sched_for(uint64_t schedule, unsigned cpu, uint64_t packets,
                        struct explore_sched *out);
+
+/* The fixed stall before a CPU's shared access number n (1, 2, ...) under
+ * `e`, in ns (0: none). */
+double explore_point_ns(const struct explore_sched *e, uint64_t n);
+/* Whether the CPU is preempted before this shared access: the longest it
+ * stays off its CPU in ns, or 0.  `rng` is the CPU's own generator state,
+ * advanced only when preemption is on (a plain run draws nothing). */
+double explore_preempt_ns(const struct explore_sched *e, uint64_t *rng);
 
 #endif /* NICTX_EXPLORE_H */

@@ -324,6 +324,7 @@ void plat_smp_mb(struct platform *p)
     struct sim_cpu *c = p->cpu;
 
     cpu_fence(c, c->cpu.costs.smp_mb_ns); /* a locked instruction: waits as sfence does */
+    stopchk_mb(c);
 }
 
 /* smp_wmb orders stores to memory the CPUs share: free on x86 (TSO keeps
@@ -343,14 +344,42 @@ void plat_smp_rmb(struct platform *p)
 
 /* ------------------------------------------- driver state between CPUs */
 
+/* Exploration's preemption: off the CPU until everything else is quiet
+ * for two steps running (every other CPU waiting or preempted, the device
+ * idle), or `max_ns`.  Not again until as long again has passed. */
+static void cpu_preempted(struct sim_cpu *c, double max_ns)
+{
+    const double step_ns = 500.0;
+    double off = 0;
+    unsigned quiet = 0;
+
+    c->preempted = 1;
+    while (off < max_ns && quiet < 2) {
+        double ns = max_ns - off < step_ns ? max_ns - off : step_ns;
+        cpu_charge(&c->cpu, CPU_IDLE, ns);
+        off += ns;
+        cpu_enter(c, 1);
+        quiet = sim_cpus_quiet(c->sim, c) ? quiet + 1 : 0;
+    }
+    c->preempted = 0;
+    c->preempt_after = c->cpu.now + sim_ns_to_ps(max_ns);
+}
+
 /* A shared access: where exploration may stall this CPU (sim/explore.h:
- * a PCT-style priority change, so the other CPU runs ahead). */
+ * a PCT-style priority change or a preemption), and the world, the other
+ * CPUs included, runs up to the stall's end before the access is made. */
 static void cpu_shared_access(struct sim_cpu *c)
 {
-    c->shared_n++;
-    for (unsigned k = 0; k < c->sched.npoints; k++)
-        if (c->sched.at[k] == c->shared_n)
-            cpu_charge(&c->cpu, CPU_IDLE, c->sched.stall_ns[k]);
+    double ns = explore_point_ns(&c->sched, ++c->shared_n);
+    double pre = c->cpu.now >= c->preempt_after ? explore_preempt_ns(&c->sched, &c->explore_rng)
+                                                 : 0;
+
+    if (ns > 0) {
+        cpu_charge(&c->cpu, CPU_IDLE, ns);
+        cpu_enter(c, 1);
+    }
+    if (pre > 0)
+        cpu_preempted(c, pre);
 }
 
 /* What CPU c reads at `src` now: memory with every other CPU's store that
@@ -374,6 +403,7 @@ uint32_t plat_read_once32(struct platform *p, const uint32_t *src)
 
     cpu_enter(c, 0);
     cpu_shared_access(c);
+    stopchk_load(c, src);
     cpu_line(c, src, 4, 0);
     return cpu_view32(c, src);
 }
@@ -391,6 +421,7 @@ void plat_write_once32(struct platform *p, uint32_t *dst, uint32_t val)
     cpu_shared_access(c);
     cpu_wait_until(&c->cpu, stbuf_room_at(&c->stb, c->cpu.now), CPU_DRAIN);
     stbuf_store(&c->stb, STBUF_CPU_KEY(dst), dst, &val, 4, c->cpu.now);
+    stopchk_store(c, dst);
     cpu_line(c, dst, 4, 1);
 }
 
@@ -402,6 +433,44 @@ void plat_store_release32(struct platform *p, uint32_t *dst, uint32_t val)
     if (c->stb.cfg.order == STBUF_WEAK)
         cpu_drain(c); /* stlr: every earlier store first */
     plat_write_once32(p, dst, val);
+}
+
+/* ------------------------------------------------ the netdev queue state */
+
+void plat_netif_tx_stop_queue(struct platform *p, uint32_t *state)
+{
+    struct sim_cpu *c = p->cpu;
+
+    plat_write_once32(p, state, 1);
+    stopchk_stop(c, state);
+}
+
+void plat_netif_tx_start_queue(struct platform *p, uint32_t *state)
+{
+    plat_write_once32(p, state, 0);
+}
+
+void plat_netif_tx_wake_queue(struct platform *p, uint32_t *state)
+{
+    plat_write_once32(p, state, 0);
+}
+
+int plat_netif_tx_queue_stopped(struct platform *p, const uint32_t *state)
+{
+    struct sim_cpu *c = p->cpu;
+
+    cpu_enter(c, 0);
+    stopchk_tested(c, state);
+    return plat_read_once32(p, state) != 0;
+}
+
+int plat_netif_xmit_stopped(struct platform *p, const uint32_t *state)
+{
+    struct sim_cpu *c = p->cpu;
+
+    cpu_enter(c, 0);
+    stopchk_xmit_tested(c, state);
+    return plat_read_once32(p, state) != 0;
 }
 
 /* ------------------------------------------------------------ the rest */

@@ -22,6 +22,7 @@
 #include "rc.h"
 #include "scoreboard.h"
 #include "stbuf.h"
+#include "stopchk.h"
 #include "tlp_queue.h"
 #include "txq.h"
 
@@ -62,6 +63,14 @@ struct sim_cpu {
     sim_ps_t uc_drained;   /* its uncached writes have all left the core by then */
     struct explore_sched sched; /* its part of the exploration schedule */
     uint64_t shared_n;     /* shared accesses made (plat_read_once32, ...) */
+    uint64_t explore_rng;  /* its preemption draws (explore_preempt_ns) */
+    int preempted;         /* exploration has it off its CPU (cpu_preempted) */
+    sim_ps_t preempt_after; /* and may do so again from then on */
+    const uint32_t *stop_word; /* a queue it stopped, not yet re-checked (stopchk.h) */
+    sim_ps_t stop_t;       /* when */
+    int stop_fenced;       /* an smp_mb() since */
+    const uint32_t *unfenced[STOPCHK_LOCS]; /* its shared stores since its last smp_mb() */
+    unsigned nunfenced;
     sim_ps_t t1[CPU_CAUSE_COUNT]; /* time by cause when the measured run ended */
 };
 
@@ -166,6 +175,8 @@ struct sim {
     unsigned drop_cause;   /* scoreboard reason for the next reset's drops */
     uint32_t reset_err;    /* ERR bits queue resets found */
     uint64_t live_reported; /* bit q: a stuck queue q was named (livechk.h) */
+    const uint32_t *recheck[STOPCHK_LOCS]; /* what stops are re-checked by (stopchk.h) */
+    unsigned nrecheck;
 
     /* progress and diagnosis */
     sim_ps_t last_progress;
@@ -237,6 +248,9 @@ struct sim_cpu *sim_cpus_flush_pick(struct sim *s);
  * the CPUs waiting for one. */
 void sim_cpus_device_wrote(struct sim *s, sim_ps_t t, int irq, unsigned vec);
 int sim_cpus_done(const struct sim *s);
+/* Everything but CPU `self` is quiet: every other CPU waiting, done or
+ * preempted by exploration, and the device idle. */
+int sim_cpus_quiet(const struct sim *s, const struct sim_cpu *self);
 const char *sim_cpu_state_name(const struct sim_cpu *c);
 /* Inside a CPU's coroutine: give way until the world reaches its clock;
  * wait until a deadline (or a device write when wake_on_dev). */

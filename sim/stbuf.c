@@ -143,15 +143,16 @@ static int stbuf_push(struct stbuf *b, const struct stbuf_store *s)
  * b->seq + 1): heavy-tailed (Pareto, shape 1) up to tail_ns with
  * probability tail_per_256 / 256, or all of it for hold_store.  No random
  * draw when exploration is off, so a plain run's choices are unchanged. */
-static sim_ps_t stbuf_held(struct stbuf *b)
+static sim_ps_t stbuf_held(struct stbuf *b, uint64_t addr)
 {
     sim_ps_t max = sim_ns_to_ps(b->cfg.tail_ns);
+    unsigned per_256 = addr & (1ull << 63) ? b->cfg.cpu_tail_per_256 : b->cfg.tail_per_256;
 
     if (max == 0)
         return 0;
     if (b->seq + 1 == b->cfg.hold_store)
         return max;
-    if (stbuf_rand(b) % 256 >= b->cfg.tail_per_256)
+    if (stbuf_rand(b) % 256 >= per_256)
         return 0;
     double u = (double)((stbuf_rand(b) >> 11) + 1) * 0x1.0p-53; /* (0, 1] */
     double d = (double)sim_ns_to_ps(b->cfg.hit_ns + 1.0) / u;
@@ -165,7 +166,7 @@ sim_ps_t stbuf_store(struct stbuf *b, uint64_t addr, void *mem, const void *data
     sim_ps_t svc = stbuf_service(b, addr), vis;
 
     assert(len >= 1 && len <= 8);
-    svc += stbuf_held(b);
+    svc += stbuf_held(b, addr);
     if (b->cfg.order == STBUF_X86) {
         vis = now + svc;
         if (vis < b->order_floor)

@@ -71,9 +71,12 @@ struct stbuf_cfg {
      * delay of up to tail_ns (a write-allocate miss, a snoop storm, an
      * interrupt between the store and its drain); store number hold_store
      * (1, 2, ...; 0: none) is held the whole tail_ns, as long as the
-     * ordering rules and the barriers after it allow. */
+     * ordering rules and the barriers after it allow.  A store to driver
+     * state (STBUF_CPU_KEY) is held with probability cpu_tail_per_256 / 256
+     * instead. */
     double tail_ns;
     unsigned tail_per_256;
+    unsigned cpu_tail_per_256;
     uint64_t hold_store;
     uint64_t mem_base;      /* bus address range whose lines are tracked */
     size_t mem_size;
