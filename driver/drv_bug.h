@@ -36,6 +36,9 @@ enum drv_bug {
                                   no re-check of the consumer index */
     DRV_BUG_STOP_NO_MB,        /* it re-checks with no smp_mb() after the stop */
     DRV_BUG_WAKE_NO_MB,        /* the cleanup tests `stopped` with no smp_mb() */
+    DRV_BUG_RING_OVERFILL,     /* free room counted from the ring's size, not
+                                  size - 1: a full ring reads as empty */
+    DRV_BUG_NTC_UNSTORED,      /* the cleanup never stores next_to_clean back */
     DRV_BUG_COUNT
 };
 

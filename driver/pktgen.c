@@ -22,7 +22,7 @@ int pktgen_init(struct pktgen *g, struct platform *p, struct txq *q,
     if (q->plat != p || q->done != pktgen_complete || q->done_ctx != g)
         return -1;
 
-    uint32_t n = q->size;
+    uint32_t n = pktgen_bufs(q->size);
     unsigned buf_size = (cfg->max_len + cfg->buf_offset + PKTGEN_BUF_ALIGN - 1) &
                         ~(PKTGEN_BUF_ALIGN - 1);
     struct pktgen_buf *bufs = malloc((size_t)n * sizeof(*bufs));
@@ -165,7 +165,7 @@ static unsigned pktgen_burst_locked(struct pktgen *g)
         }
         /* pktgen: netif_xmit_frozen_or_drv_stopped() -> try again later.
          * A stop by the previous xmit has already rung the doorbell. */
-        if (txq_stopped(g->q) || txq_free(g->q) == 0 || g->nfree == 0)
+        if (txq_stopped(g->q) || g->nfree == 0)
             break;
 
         int more = i + 1 < burst && seq + 1 < cfg->count;

@@ -11,9 +11,12 @@
  * queue's transmit lock.
  *
  * Contract:
- * - One DMA buffer per ring slot, 64-byte aligned, max_len + buf_offset
- *   bytes rounded up to 64, kept on a free list; a buffer is taken per
- *   packet and returned by pktgen_complete when the txq reclaims it.
+ * - pktgen_bufs(ring size) DMA buffers, 64-byte aligned, max_len +
+ *   buf_offset bytes rounded up to 64, kept on a free list; a buffer is
+ *   taken per packet and returned by pktgen_complete when the txq
+ *   reclaims it.  The pool is a ring's worth and up to a NAPI budget more:
+ *   the stack does not stop at the ring's size, so a cleanup that hands
+ *   slots back before it is done with them can be overrun.
  *   Frame data starts buf_offset bytes into its buffer (e.g. 2, NET_IP_ALIGN).
  * - The txq must have been initialised with pktgen_complete as its
  *   completion callback and the pktgen object as its context, before
@@ -107,6 +110,14 @@ enum pktgen_ret {
  * a txq not set up with pktgen_complete/g; -2 if memory runs out (DMA
  * memory already taken is not returned: it lives as long as the platform).
  */
+#define PKTGEN_SPARE_BUFS 64u
+
+/* The buffers pktgen_init allocates for a ring of `ring_size` slots. */
+static inline uint32_t pktgen_bufs(uint32_t ring_size)
+{
+    return ring_size + (ring_size < PKTGEN_SPARE_BUFS ? ring_size : PKTGEN_SPARE_BUFS);
+}
+
 int pktgen_init(struct pktgen *g, struct platform *p, struct txq *q,
                 const struct pktgen_cfg *cfg);
 

@@ -262,6 +262,7 @@ int txq_init(struct txq *q, struct platform *p, const struct txq_cfg *cfg,
     q->stopped = 0;
     q->phase = 1;
     q->batch_start = 0;
+    q->coalesced = 0;
     q->wc_off = NICTX_WC_BASE;
     q->st_pkts = q->st_descs = q->st_doorbells = q->st_wmbs = 0;
     q->st_dma_wmbs = q->st_wc_pushes = 0;
@@ -312,7 +313,10 @@ unsigned txq_free(const struct txq *q)
  * this CPU read it. */
 static unsigned txq_room(const struct txq *q, uint32_t ntu, uint32_t ntc)
 {
-    return q->mask - ((ntu - ntc) & q->mask);
+    /* The bug: counts the slot a full ring must leave empty. */
+    unsigned slots = q->bug == DRV_BUG_RING_OVERFILL && q->st_pkts >= q->bug_at ? q->size : q->mask;
+
+    return slots - ((ntu - ntc) & q->mask);
 }
 
 /* The transmit path's view: its own index, and `ntc` as it read it. */
@@ -474,9 +478,12 @@ static void txq_kick(struct txq *q, int more)
 
     if (pending == 0)
         return;
+    q->coalesced = 0;
     if (!txq_stopped(q) && (more || (q->tail_coalesce && pending < q->tail_coalesce))) {
-        if (!more)
+        if (!more) {
             q->st_deferred++;
+            q->coalesced = 1;
+        }
         return;
     }
     txq_doorbell(q);
@@ -484,8 +491,9 @@ static void txq_kick(struct txq *q, int more)
 
 void txq_flush(struct txq *q)
 {
-    if (txq_pending(q))
+    if (txq_pending(q) && q->coalesced)
         txq_doorbell(q);
+    q->coalesced = 0;
 }
 
 /* BQL after queuing `len` bytes: netdev_tx_sent_queue. */
@@ -639,7 +647,9 @@ static unsigned txq_reclaim(struct txq *q, struct platform *p, uint32_t head, un
         ntc = (ntc + 1) & q->mask;
         n++;
     }
-    plat_write_once32(p, &q->next_to_clean, ntc); /* the transmit path reads it */
+    /* The bug: the index is never stored back (a local copy advanced). */
+    if (!(q->bug == DRV_BUG_NTC_UNSTORED && q->st_pkts >= q->bug_at))
+        plat_write_once32(p, &q->next_to_clean, ntc); /* the transmit path reads it */
     q->st_reclaimed += n;
     if (n)
         q->progress_ns = plat_time_ns(p);
@@ -819,6 +829,7 @@ static void txq_ring_clear(struct txq *q, struct platform *p)
     q->cq_phase = 1;
     q->cpl_head = 0;
     q->next_to_use = q->next_to_clean = q->batch_start = 0;
+    q->coalesced = 0;
     q->phase = 1;
     q->wc_off = NICTX_WC_BASE;
     q->stopped = q->bql_stopped = 0;

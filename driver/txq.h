@@ -224,6 +224,7 @@ struct txq {
     alignas(TXQ_CACHELINE) uint32_t next_to_use;
     uint32_t phase;             /* owner bit of the current pass: 1, 0, 1, ... */
     uint32_t batch_start;       /* first slot since the last doorbell */
+    int coalesced;              /* the pending batch waits on tail coalescing */
     uint32_t wc_off;            /* BAR0 offset of the next WC buffer */
     uint64_t st_pkts, st_descs, st_doorbells, st_wmbs, st_dma_wmbs, st_wc_pushes,
         st_busy, st_stops, st_bad_len, st_bql_stops, st_deferred, st_restarts;
@@ -278,9 +279,12 @@ int txq_init(struct txq *q, struct platform *p, const struct txq_cfg *cfg,
              txq_complete_fn done, void *done_ctx);
 
 /*
- * Write the tail now if doorbells were deferred (tail coalescing), as the
- * stack's end-of-batch flush does.  The source calls it when it has
- * nothing more to send for now.
+ * Write the tail now if the last packet's doorbell was deferred by tail
+ * coalescing (no xmit_more), as a coalescing driver's flush timer does.
+ * The source calls it when it has nothing more to send for now.  A batch
+ * deferred by xmit_more is not flushed: the stack promised another packet,
+ * and a transmit path that stops the queue must ring it itself
+ * (`!netdev_xmit_more() || netif_xmit_stopped()`).
  */
 void txq_flush(struct txq *q);
 

@@ -54,6 +54,12 @@ static const struct bug_entry bug_entries[] = {
      TXQ_PROTO_TAIL, STBUF_X86, 8, "stop_unordered", 1518, 2},
     {DRV_BUG_WAKE_NO_MB, "wake-no-mb", "the cleanup tests stopped with no smp_mb() before it",
      TXQ_PROTO_TAIL, STBUF_X86, 8, "wake_unordered", 1518, 2},
+    {DRV_BUG_RING_OVERFILL, "ring-overfill",
+     "free room counted from the ring's size, not size - 1 (one descriptor too many)",
+     TXQ_PROTO_TAIL, STBUF_X86, 8, "ring_overfill", 1518, 0},
+    {DRV_BUG_NTC_UNSTORED, "ntc-unstored",
+     "the cleanup reclaims but never stores next_to_clean back", TXQ_PROTO_TAIL, STBUF_X86, 8,
+     "completion_unreclaimed", 1518, 1},
 };
 
 _Static_assert(sizeof(bug_entries) / sizeof(bug_entries[0]) == DRV_BUG_COUNT - 1,

@@ -22,7 +22,8 @@
  *    npoints shared accesses (plat_read_once32 and friends), numbered per
  *    CPU, the CPU stalls for stall_ns, so the other CPU runs ahead of it
  *    across the driver's critical windows;
- *  - preemption: before each shared access, with probability
+ *  - preemption: before each shared access and each buffer the cleanup
+ *    unmaps (plat_dma_unmap: inside its reclaim loop), with probability
  *    preempt_per_4096 / 4096, the CPU is descheduled (an interrupt, a
  *    softirq, a vCPU the hypervisor took away) until everything else is
  *    quiet (every other CPU waiting, the device idle), or preempt_ns at most:

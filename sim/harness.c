@@ -28,6 +28,7 @@
 
 #include "fault.h"
 #include "nictx_hw.h"
+#include "livechk.h"
 #include "sim_world.h"
 
 /* ------------------------------------------------------------- violations */
@@ -341,6 +342,7 @@ static void sim_watchdog_diag(struct sim *s, const char *why)
     size_t n = 0;
     unsigned i;
 
+    sim_live_diagnose(s); /* a named cause, if the queues show one */
     txq_get_stats(&s->txq, &ts);
     sb_result(s->sb, &r);
     for (i = 0; i < s->ncpu && n < sizeof(cpus); i++)
@@ -543,10 +545,10 @@ static int sim_build(struct sim *s, const struct device_ops *ops, char *err, siz
     sbc.max_outstanding = cfg->ring_size;
     sbc.queues = cfg->queues;
     buf = ((size_t)s->gen.max_len + cfg->buf_offset + 63) & ~(size_t)63;
-    /* Each queue: its ring, a buffer per slot; then 64 KiB for the rest
-     * (writeback words, completion queue), and 128 B a queue more. */
-    memsz = (size_t)cfg->ring_size * (NICTX_DESC_BYTES + buf) * cfg->queues + (1u << 16) +
-            (cfg->queues - 1) * 128u;
+    /* Each queue: its ring, pktgen's buffers (pktgen.h); then 64 KiB for
+     * the rest (writeback words, completion queue), and 128 B a queue more. */
+    memsz = ((size_t)cfg->ring_size * NICTX_DESC_BYTES + (size_t)pktgen_bufs(cfg->ring_size) * buf) *
+                cfg->queues + (1u << 16) + (cfg->queues - 1) * 128u;
     /* Several queues in CQ mode: each further queue's CQ (as many entries
      * as the ring, a power of two; cache-line aligned). */
     if (cfg->queues > 1 && cfg->clean == TXQ_CLEAN_CQ)

@@ -36,16 +36,46 @@ static int live_lost_wakeup(struct sim *s, unsigned q, sim_ps_t now, sim_ps_t st
     return 1;
 }
 
-void sim_live_check(struct sim_cpu *c)
+/* Queue q's driver holds descriptors the device completed `stuck` ago,
+ * and every one it wrote has completed. */
+static int live_unreclaimed(struct sim *s, unsigned q, sim_ps_t now, sim_ps_t stuck)
 {
-    struct sim *s = c->sim;
-    sim_ps_t now = c->cpu.now, stuck = live_stuck_ps(s);
+    const struct txq *x = sim_txq(s, q);
+    sim_ps_t since;
+    char detail[240];
 
+    if (txq_in_flight(x) == 0 || x->resetting || !ownchk_all_completed(&s->ck.q[q], &since) ||
+        since + stuck > now)
+        return 0;
+    snprintf(detail, sizeof(detail),
+             "the device completed every descriptor of queue %u by %.1f us, but %.1f us later "
+             "the driver still counts %u in flight (next_to_clean %u): its cleanup does not "
+             "reclaim what completed", q, (double)since / 1e6, (double)(now - since) / 1e6,
+             txq_in_flight(x), x->next_to_clean);
+    sim_violation_at(s, q, "completion_unreclaimed", now, -1, "queue stuck", detail);
+    return 1;
+}
+
+/* Name what each queue not named yet is stuck in, once it has been for
+ * `stuck`. */
+static void live_check_at(struct sim *s, sim_ps_t now, sim_ps_t stuck)
+{
     for (unsigned q = 0; q < s->nq; q++) {
         uint64_t bit = 1ull << q;
         if (s->live_reported & bit)
             continue;
-        if (live_lost_wakeup(s, q, now, stuck) || ownchk_unpublished(&s->ck.q[q], now, stuck))
+        if (live_lost_wakeup(s, q, now, stuck) || ownchk_unpublished(&s->ck.q[q], now, stuck) ||
+            live_unreclaimed(s, q, now, stuck))
             s->live_reported |= bit;
     }
+}
+
+void sim_live_check(struct sim_cpu *c)
+{
+    live_check_at(c->sim, c->cpu.now, live_stuck_ps(c->sim));
+}
+
+void sim_live_diagnose(struct sim *s)
+{
+    live_check_at(s, s->now, 0);
 }

@@ -11,17 +11,27 @@
  *                     smp_mb() in the cleanup before netif_tx_queue_stopped)
  *   desc_unpublished  a descriptor written and never handed to the device
  *                     (ownchk_unpublished)
+ *   completion_unreclaimed  the device completed every descriptor the
+ *                     driver wrote, long ago, and the driver still counts
+ *                     some in flight: its cleanup does not see or record
+ *                     the completions (next_to_clean never stored, a phase
+ *                     never flipped, no cleanup running)
  * The watching CPU calls sim_live_check whenever it waits (with the
  * driver's hang check, fault.h).  A state counts once it has lasted the
  * stuck time: half the driver's tx timeout, or a quarter of the watchdog
  * without one, so it is named before either acts.  Each queue is reported
- * once.  No state outside struct sim.
+ * once; when the watchdog ends a run, whatever is stuck is named at once
+ * (sim_live_diagnose).  No state outside struct sim.
  */
 #ifndef NICTX_LIVECHK_H
 #define NICTX_LIVECHK_H
 
+struct sim;
 struct sim_cpu;
 
 void sim_live_check(struct sim_cpu *c);
+/* The watchdog is about to end the run: name what each queue is stuck in
+ * now, however long it has been. */
+void sim_live_diagnose(struct sim *s);
 
 #endif /* NICTX_LIVECHK_H */

@@ -152,6 +152,7 @@ static void ownchk_enable(struct ownchk *c)
         c->size = 0; /* no memory: the checker stays off */
     c->nslot = c->size;
     c->pub = c->done = 0;
+    c->done_t = 0;
     c->kick_vis = 0;
     c->wc_any = 0;
 }
@@ -230,6 +231,13 @@ static void ownchk_tail(struct ownchk *c, uint32_t tail, sim_ps_t t)
             ownchk_contents(c, c->pub, t);
         ownchk_publish(c, s, t);
     }
+    /* Every slot the device's, the one at the tail included: the device
+     * reads tail == head as an empty ring. */
+    if (c->slot[tail].state == OWNCHK_DEVICE && c->done == tail)
+        ownchk_say(c, "ring_overfill", t, tail,
+                   "tail %u hands the device all %u slots while descriptor %u is still its: "
+                   "tail == head reads as an empty ring (at most size - 1 may be outstanding: "
+                   "next_to_use must stop one short of next_to_clean)", tail, c->size, tail);
 }
 
 /* Owner protocol: a doorbell is a kick; the owner bits it announces must
@@ -353,6 +361,14 @@ void ownchk_store(struct ownchk *c, uint64_t addr, const void *data, unsigned le
     ownchk_access(c, "CPU store", addr, len);
     s = &c->slot[i];
     at = (unsigned)((addr - c->ring_base) % NICTX_DESC_BYTES);
+    if (s->state == OWNCHK_DEVICE && !ownchk_owner_proto(c) && (uint32_t)i == c->done &&
+        c->slot[(i - 1) & (c->size - 1)].state != OWNCHK_FREE) {
+        ownchk_say(c, "ring_overfill", t, i,
+                   "descriptor %ld written at %.1f ns while the device still owns it, every "
+                   "other slot in use: size descriptors in flight, one too many (next_to_use "
+                   "must stop one short of next_to_clean)", i, ns(t));
+        return;
+    }
     if (s->state == OWNCHK_DEVICE) {
         ownchk_say(c, "desc_reuse", t, i,
                    "descriptor %ld rewritten at %.1f ns while the device still owns it (not "
@@ -616,14 +632,25 @@ void ownchk_desc_read(struct ownchk *c, uint64_t addr, unsigned len, sim_ps_t t,
 
 void ownchk_head(struct ownchk *c, uint32_t head, sim_ps_t t)
 {
-    (void)t;
     if (!c->size || head >= c->size)
         return;
     while (c->done != head && c->slot[c->done].state == OWNCHK_DEVICE) {
         ownchk_buf_ref(c, &c->slot[c->done], -1);
         c->slot[c->done].state = OWNCHK_FREE;
         c->done = (c->done + 1) & (c->size - 1);
+        c->done_t = t;
     }
+}
+
+int ownchk_all_completed(const struct ownchk *c, sim_ps_t *since)
+{
+    if (!c->size || c->slot[c->done].state == OWNCHK_DEVICE)
+        return 0;
+    for (uint32_t i = 0; i < c->size; i++)
+        if (c->slot[i].state != OWNCHK_FREE)
+            return 0;
+    *since = c->done_t;
+    return 1;
 }
 
 void ownchk_dev_write(struct ownchk *c, uint64_t addr, const void *data, unsigned len,

@@ -21,6 +21,9 @@
  *                         last completion
  *   tail_out_of_range     tail beyond the ring
  *   desc_reuse            store to a slot the device still owns
+ *   ring_overfill         tail protocol: size descriptors in flight, one
+ *                         too many (the tail reads as empty), seen at the
+ *                         store to the oldest slot or at the tail doorbell
  *   buf_overwrite         CPU wrote a payload buffer the device still owns
  *   owner_wrong_phase     owner bit with the wrong phase for the pass
  *   desc_zero_len, desc_len_too_big, desc_addr_unmapped   bad contents
@@ -108,6 +111,7 @@ struct ownchk {
     uint32_t nslot;         /* slots allocated (size is 0 while off) */
     uint32_t pub;           /* tail protocol: next slot a doorbell publishes */
     uint32_t done;          /* next slot to complete */
+    sim_ps_t done_t;        /* when a slot last completed */
     uint32_t kick_slot;     /* owner: slot of the latest owner bit since the last kick */
     sim_ps_t kick_vis;      /* ... and when it becomes visible (0: none) */
     uint64_t wc_last_seq;   /* producer order of the last WC block that arrived */
@@ -169,6 +173,10 @@ void ownchk_unmap(struct ownchk *c, uint64_t addr, size_t len, sim_ps_t t);
  * descriptor written before t - age and never handed to the device.  1 if
  * one was. */
 int ownchk_unpublished(struct ownchk *c, sim_ps_t t, sim_ps_t age);
+/* The device holds no descriptor and none is written but unpublished:
+ * every descriptor the driver wrote has completed.  *since gets the time
+ * of the last completion. */
+int ownchk_all_completed(const struct ownchk *c, sim_ps_t *since);
 
 /* For sim/ownchk_set.c: an MMIO write to register `off` (the register-page
  * name) at BAR0 offset `shown` (what a report names); a CPU write into

@@ -506,6 +506,7 @@ void plat_dma_unmap(struct platform *p, dma_addr_t dma, size_t len)
     struct sim_cpu *c = p->cpu;
 
     cpu_enter(c, 0);
+    cpu_shared_access(c); /* the cleanup's loop: a place to be preempted */
     ownchk_set_unmap(&p->sim->ck, dma, len, c->cpu.now);
 }
 

@@ -180,6 +180,33 @@ static void test_ownchk_owner_phase(void **state)
     assert_int_equal(f->n, 2);
 }
 
+/* Tail protocol, a ring of 8: at most 7 in flight.  An eighth descriptor
+ * written is fine (slot 7 is free); the tail that hands it over makes the
+ * ring read as empty, and writing slot 0 while the device still owns it is
+ * the same bug seen from the producer: both are ring_overfill. */
+static void test_ownchk_ring_overfill(void **state)
+{
+    struct fx *f = *state;
+    probe(f, NICTX_PROTO_TAIL);
+    for (unsigned i = 0; i < 7; i++)
+        body(f, i, 60, 1 * NS, 1 * NS);
+    tail(f, 7, 2 * NS);
+    assert_int_equal(f->n, 0); /* 7 of 8: full, and legal */
+    body(f, 7, 60, 3 * NS, 3 * NS);
+    assert_int_equal(f->n, 0);
+    body(f, 0, 60, 4 * NS, 4 * NS); /* the producer overruns the oldest */
+    assert_int_equal(f->n, 2);      /* its two stores */
+    assert_string_equal(f->kind[0], "ring_overfill");
+    assert_int_equal(f->desc[0], 0);
+    tail(f, 0, 5 * NS);             /* every slot the device's */
+    assert_string_equal(f->kind[f->n - 1], "ring_overfill");
+    ownchk_head(&f->c, 2, 6 * NS);  /* slots 0 and 1 completed: room for one */
+    body(f, 0, 60, 7 * NS, 7 * NS);
+    size_t n = f->n;
+    tail(f, 1, 8 * NS);             /* 7 in flight again: legal */
+    assert_int_equal(f->n, n);
+}
+
 static void test_ownchk_wrong_phase_on_second_pass(void **state)
 {
     struct fx *f = *state;
@@ -447,6 +474,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_ownchk_tail_rules, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ownchk_owner_before_body, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ownchk_owner_phase, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ownchk_ring_overfill, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ownchk_wrong_phase_on_second_pass, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ownchk_bad_contents, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ownchk_buffer_overwrite, setup, teardown),
