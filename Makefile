@@ -184,13 +184,15 @@ $(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
 
 obj = $(addprefix $(BUILD)/obj/,$(1:.c=.o))
 
+# The driver's transmit queue and the kernel calls it makes (netdev.h).
+DRV_TXQ := driver/txq.c driver/netdev.c driver/dql.c
 SIM_CORE := sim/pcie_cfg.c sim/pcie_link.c sim/scoreboard.c sim/crc32.c sim/json.c sim/host_mem.c \
             sim/sb_rate.c sim/progress.c \
             sim/cpu.c sim/tlp_queue.c sim/rc.c sim/harness.c sim/sim_cfg.c sim/dev_port.c sim/tlp_beat.c \
             sim/metrics.c sim/cpu_sched.c sim/platform_sim.c sim/report.c sim/stbuf.c \
             sim/ownchk.c sim/ownchk_set.c sim/bug_catalog.c sim/coro.c sim/cacheline.c sim/profile.c sim/inject.c sim/fault.c \
             sim/livechk.c sim/stopchk.c sim/explore.c sim/fairness.c \
-            driver/dql.c driver/txq.c driver/pktgen.c
+            $(DRV_TXQ) driver/pktgen.c
 SIM_OBJS := $(call obj,$(SIM_CORE)) $(call vmodel,8) $(VRT_OBJS)
 # The C model of the engine (c-model/, docs/c-model.md): its blocks as
 # rtl/nictx_tx_top.sv wires them.
@@ -240,8 +242,8 @@ CMOCKA = $(shell pkg-config --libs cmocka)
 T_pcie_link  := sim/pcie_cfg.c sim/pcie_link.c
 T_scoreboard := sim/scoreboard.c sim/crc32.c sim/sb_rate.c
 T_json       := sim/json.c
-T_txq        := driver/txq.c driver/dql.c tests/fake_platform.c
-T_pktgen     := driver/txq.c driver/dql.c driver/pktgen.c tests/fake_platform.c \
+T_txq        := $(DRV_TXQ) tests/fake_platform.c
+T_pktgen     := $(DRV_TXQ) driver/pktgen.c tests/fake_platform.c \
                 sim/scoreboard.c sim/crc32.c sim/sb_rate.c
 T_pcie_fc    := sim/pcie_cfg.c sim/pcie_link.c
 T_stbuf      := sim/stbuf.c
@@ -407,7 +409,7 @@ $(BUILD)/obj/tests/%.o: tests/%.cpp | $(DEPS_STAMP)
 SC_OBJS := $(addprefix $(BUILD)/obj/sc/,nictx_sc.o platform_tlm.o vp.o) \
            $(call obj,sim/pcie_cfg.c sim/pcie_link.c sim/tlp_queue.c sim/tlp_beat.c sim/scoreboard.c sim/crc32.c \
              sim/sb_rate.c sim/sim_cfg.c sim/cpu.c sim/inject.c \
-             driver/txq.c driver/dql.c driver/pktgen.c) \
+             $(DRV_TXQ) driver/pktgen.c) \
            $(call vmodel,8) $(WIDE_MODELS) $(VRT_OBJS)
 $(BUILD)/nictx-vp: $(BUILD)/obj/sc/vp_main.o $(SC_OBJS)
 	$(CXX) -o $@ $^ $(SC_LIBS) $(LDLIBS)

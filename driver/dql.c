@@ -68,6 +68,10 @@
 /* Announce an access to field `f` of the dql to the platform. */
 #define DQL_RD(p, f) plat_cpu_touch((p), &(f), sizeof(f), PLAT_READ)
 #define DQL_WR(p, f) plat_cpu_touch((p), &(f), sizeof(f), PLAT_WRITE)
+/* The fields the other side reads go through the memory model
+ * (READ_ONCE / WRITE_ONCE, as the kernel's dql_avail and dql_queued). */
+#define DQL_LOAD(p, f) plat_read_once32((p), &(f))
+#define DQL_STORE(p, f, v) plat_write_once32((p), &(f), (v))
 
 /* What dql_completed() computes before it updates the state. */
 struct dql_step {
@@ -122,26 +126,22 @@ void dql_queued(struct dql *d, struct platform *p, unsigned count)
 {
     if (d->order == DQL_READ_FIRST) {
         /* 2013: load num_queued, store last_obj_cnt, store the sum. */
-        DQL_RD(p, d->num_queued);
-        DQL_WR(p, d->last_obj_cnt);
-        DQL_WR(p, d->num_queued);
+        uint32_t q = DQL_LOAD(p, d->num_queued);
+        DQL_STORE(p, d->last_obj_cnt, count);
+        DQL_STORE(p, d->num_queued, q + count);
     } else {
         /* 2014: store last_obj_cnt (line requested for ownership), then
          * the read-modify-write of num_queued. */
-        DQL_WR(p, d->last_obj_cnt);
-        DQL_RD(p, d->num_queued);
-        DQL_WR(p, d->num_queued);
+        DQL_STORE(p, d->last_obj_cnt, count);
+        DQL_STORE(p, d->num_queued, DQL_LOAD(p, d->num_queued) + count);
     }
-    d->last_obj_cnt = count;
-    d->num_queued += count;
 }
 
 /* Transmit side: adj_limit - num_queued as a signed difference. */
 int dql_avail(const struct dql *d, struct platform *p)
 {
-    DQL_RD(p, d->adj_limit);
-    DQL_RD(p, d->num_queued);
-    unsigned diff = d->adj_limit - d->num_queued;
+    uint32_t adj = DQL_LOAD(p, d->adj_limit);
+    unsigned diff = adj - DQL_LOAD(p, d->num_queued);
     if (diff <= INT_MAX)
         return (int)diff;
     return -(int)(UINT_MAX - diff) - 1; /* two's complement, portably */
@@ -210,15 +210,13 @@ static void dql_set_limit(struct dql *d, struct platform *p, struct dql_step *s)
  * completion side's memory of this interval. */
 static void dql_commit(struct dql *d, struct platform *p, const struct dql_step *s)
 {
-    DQL_WR(p, d->adj_limit);
-    d->adj_limit = s->limit + s->completed;
+    DQL_STORE(p, d->adj_limit, s->limit + s->completed);
     DQL_WR(p, d->prev_ovlimit);
     d->prev_ovlimit = s->ovlimit;
-    DQL_RD(p, d->last_obj_cnt);
+    uint32_t last = DQL_LOAD(p, d->last_obj_cnt);
     DQL_WR(p, d->prev_last_obj_cnt);
-    d->prev_last_obj_cnt = d->last_obj_cnt;
-    DQL_WR(p, d->num_completed);
-    d->num_completed = s->completed;
+    d->prev_last_obj_cnt = last;
+    DQL_STORE(p, d->num_completed, s->completed);
     DQL_WR(p, d->prev_num_queued);
     d->prev_num_queued = s->num_queued;
 }
@@ -230,8 +228,7 @@ void dql_completed(struct dql *d, struct platform *p, unsigned count)
 {
     struct dql_step s;
 
-    DQL_RD(p, d->num_queued);
-    s.num_queued = d->num_queued;
+    s.num_queued = DQL_LOAD(p, d->num_queued);
     DQL_RD(p, d->num_completed);
     unsigned in_flight = s.num_queued - d->num_completed;
     if (count > in_flight)
@@ -255,4 +252,17 @@ void dql_completed(struct dql *d, struct platform *p, unsigned count)
         dql_shrink(d, p, &s, now);
     dql_set_limit(d, p, &s);
     dql_commit(d, p, &s);
+}
+
+unsigned dql_in_flight(const struct dql *d, struct platform *p)
+{
+    uint32_t q = DQL_LOAD(p, d->num_queued);
+
+    DQL_RD(p, d->num_completed);
+    return q - d->num_completed;
+}
+
+void dql_reset(struct dql *d)
+{
+    (void)dql_init(d, d->order, d->min_limit, d->max_limit, d->slack_hold_ns);
 }

@@ -45,14 +45,14 @@ enum dql_order { DQL_WRITE_FIRST, DQL_READ_FIRST };
 
 struct dql {
     /* Enqueue path (transmit CPU): one line. */
-    alignas(DQL_LINE) unsigned num_queued;   /* bytes queued in all */
-    unsigned adj_limit;                      /* limit + num_completed */
-    unsigned last_obj_cnt;                   /* bytes of the last dql_queued */
+    alignas(DQL_LINE) uint32_t num_queued;   /* bytes queued in all */
+    uint32_t adj_limit;                      /* limit + num_completed */
+    uint32_t last_obj_cnt;                   /* bytes of the last dql_queued */
     enum dql_order order;
 
     /* Completion path (completion CPU): another line. */
     alignas(DQL_LINE) unsigned limit;        /* current limit, bytes */
-    unsigned num_completed;                  /* bytes completed in all */
+    uint32_t num_completed;                  /* bytes completed in all */
     unsigned prev_ovlimit;                   /* previous over-limit */
     unsigned prev_num_queued;                /* num_queued at the previous completion */
     unsigned prev_last_obj_cnt;              /* last_obj_cnt then */
@@ -75,5 +75,10 @@ void dql_queued(struct dql *d, struct platform *p, unsigned count);
 int dql_avail(const struct dql *d, struct platform *p);
 /* `count` bytes were completed by the device. */
 void dql_completed(struct dql *d, struct platform *p, unsigned count);
+/* Bytes queued and not yet completed. */
+unsigned dql_in_flight(const struct dql *d, struct platform *p);
+/* Back to dql_init's state with the same parameters (the kernel's
+ * dql_reset, after a ring reset). */
+void dql_reset(struct dql *d);
 
 #endif /* NICTX_DQL_H */

@@ -39,6 +39,7 @@ enum drv_bug {
     DRV_BUG_RING_OVERFILL,     /* free room counted from the ring's size, not
                                   size - 1: a full ring reads as empty */
     DRV_BUG_NTC_UNSTORED,      /* the cleanup never stores next_to_clean back */
+    DRV_BUG_BQL_SHORT,         /* BQL completed 4 bytes short per frame */
     DRV_BUG_COUNT
 };
 

@@ -43,7 +43,10 @@ enum plat_work {
     PLAT_WORK_QDISC_PKT,   /* the qdisc's dequeue work per packet */
 };
 
-/* Posted uncached MMIO write to BAR0 at byte offset `off` (4-byte aligned). */
+/* Posted uncached MMIO write to BAR0 at byte offset `off` (4-byte aligned).
+ * It orders like writel_relaxed(): on a weakly ordered CPU it may pass
+ * earlier stores to memory, so a doorbell needs plat_wmb() before it (as
+ * ixgbe writes `wmb(); writel()`); on x86 it waits for them. */
 void plat_mmio_write32(struct platform *p, uint32_t off, uint32_t val);
 /* 64-bit write as one TLP (8-byte aligned `off`). */
 void plat_mmio_write64(struct platform *p, uint32_t off, uint64_t val);
@@ -101,28 +104,31 @@ uint32_t plat_load_acquire32(struct platform *p, const uint32_t *src);
 void plat_store_release32(struct platform *p, uint32_t *dst, uint32_t val);
 
 /*
- * The netdev queue's stopped state (Linux: __QUEUE_STATE_DRV_XOFF in
- * dev_queue->state), a word the driver owns and passes in, zero when the
- * queue runs.  The kernel's calls, with its contract (ixgbe_maybe_stop_tx,
- * ixgbe_clean_tx_irq; a store then a load on each side, the
- * store-buffering pattern):
- *  - plat_netif_tx_stop_queue: stop (a store, as set_bit).  The transmit
- *    path must then smp_mb() and re-read the ring's consumer index before
- *    it tests the queue again, and restart it with
- *    plat_netif_tx_start_queue if room appeared;
- *  - plat_netif_tx_wake_queue: the cleanup restarts a stopped queue;
- *  - plat_netif_tx_queue_stopped: the driver tests it (a load).  A cleanup
- *    must smp_mb() between its store of the consumer index and this test;
- *  - plat_netif_xmit_stopped: the stack's test before it calls the
- *    transmit path (the transmit path calls it first).
- * Each costs what plat_write_once32 / plat_read_once32 cost.  The simulator
- * checks both halves at every stop and every test (sim/stopchk.h).
+ * Bit operations on a word of shared driver state (Linux bitops, as the
+ * kernel's queue state bits use them; driver/netdev.h).  Atomic
+ * read-modify-writes of the newest value.  Ordering, as Linux defines it:
+ *  - plat_set_bit / plat_clear_bit order nothing (x86: a locked bts/btr,
+ *    which costs and drains as smp_mb(); arm64: stset, relaxed); follow
+ *    one with plat_smp_mb__after_atomic() to order it before later
+ *    accesses;
+ *  - plat_test_and_set_bit / plat_test_and_clear_bit return the old bit
+ *    and are fully ordered (smp_mb() before and after);
+ *  - plat_test_bit is a READ_ONCE.
+ * The simulator checks the queue-state protocol on them (sim/stopchk.h).
  */
-void plat_netif_tx_stop_queue(struct platform *p, uint32_t *state);
-void plat_netif_tx_start_queue(struct platform *p, uint32_t *state);
-void plat_netif_tx_wake_queue(struct platform *p, uint32_t *state);
-int plat_netif_tx_queue_stopped(struct platform *p, const uint32_t *state);
-int plat_netif_xmit_stopped(struct platform *p, const uint32_t *state);
+void plat_set_bit(struct platform *p, unsigned nr, uint32_t *word);
+void plat_clear_bit(struct platform *p, unsigned nr, uint32_t *word);
+int plat_test_and_set_bit(struct platform *p, unsigned nr, uint32_t *word);
+int plat_test_and_clear_bit(struct platform *p, unsigned nr, uint32_t *word);
+int plat_test_bit(struct platform *p, unsigned nr, const uint32_t *word);
+/* smp_mb__after_atomic(): a full barrier after a set_bit / clear_bit
+ * (x86: free, the locked op already was one; arm64: dmb ish). */
+void plat_smp_mb__after_atomic(struct platform *p);
+
+/* The kernel's BUG()/WARN() on a misuse of one of its calls by the driver,
+ * about the queue whose state word is `state`: `kind` names the rule (a
+ * violation in the simulator), `detail` says what happened. */
+void plat_bug(struct platform *p, const uint32_t *state, const char *kind, const char *detail);
 
 /*
  * The CPU reads or writes `len` bytes at `addr` through a plain pointer:

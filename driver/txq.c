@@ -3,6 +3,7 @@
  * txq.c - one transmit queue of the nictx driver model (see txq.h).
  */
 #include "txq.h"
+#include "netdev.h"
 #include "txq_reg.h"
 
 #include <stddef.h>
@@ -236,7 +237,6 @@ int txq_init(struct txq *q, struct platform *p, const struct txq_cfg *cfg,
     q->len_of = len_of;
     q->bql = cfg->bql;
     q->tail_coalesce = cfg->tail_coalesce;
-    q->bql_stopped = 0;
     q->xmit_lock = 0;
     q->st_bql_stops = q->st_deferred = 0;
     /* BQL as Linux starts it: no minimum, the kernel's maximum, 1 s hold. */
@@ -327,7 +327,7 @@ static unsigned txq_free_at(const struct txq *q, uint32_t ntc)
 
 int txq_stopped(const struct txq *q)
 {
-    return q->stopped != 0 || q->bql_stopped != 0 || q->resetting != 0;
+    return q->stopped != 0 || q->resetting != 0;
 }
 
 /* A one-shot bug fires on this packet. */
@@ -501,12 +501,9 @@ static void txq_bql_sent(struct txq *q, unsigned len)
 {
     if (!q->bql)
         return;
-    dql_queued(&q->dql, q->plat, len);
-    if (dql_avail(&q->dql, q->plat) < 0) {
-        plat_cpu_touch(q->plat, &q->bql_stopped, sizeof(q->bql_stopped), PLAT_WRITE);
-        q->bql_stopped = 1;
+    netdev_tx_sent_queue(q->plat, &q->stopped, &q->dql, len);
+    if (q->stopped & 1u << NETDEV_XOFF_STACK)
         q->st_bql_stops++;
-    }
 }
 
 /* Write slot i for pkt under the configured protocol and placement. */
@@ -534,7 +531,7 @@ static void txq_maybe_stop(struct txq *q, uint32_t ntc)
 
     if (txq_free_at(q, ntc) >= 1)
         return;
-    plat_netif_tx_stop_queue(q->plat, &q->stopped);
+    netif_tx_stop_queue(q->plat, &q->stopped);
     q->st_stops++;
     if (late && q->bug == DRV_BUG_STOP_NO_RECHECK)
         return;
@@ -542,7 +539,7 @@ static void txq_maybe_stop(struct txq *q, uint32_t ntc)
         plat_smp_mb(q->plat);
     if (txq_free_at(q, plat_read_once32(q->plat, &q->next_to_clean)) < 1)
         return;
-    plat_netif_tx_start_queue(q->plat, &q->stopped);
+    netif_tx_start_queue(q->plat, &q->stopped);
     q->st_restarts++;
 }
 
@@ -555,7 +552,7 @@ enum txq_ret txq_xmit(struct txq *q, const struct txq_pkt *pkt, int more)
     /* The stack's test first (netif_xmit_stopped), then the producer reads
      * the ring's read-mostly fields, its own index and the consumer's (free
      * space). */
-    if (plat_netif_xmit_stopped(q->plat, &q->stopped) || q->bql_stopped || q->resetting) {
+    if (netif_xmit_stopped(q->plat, &q->stopped) || q->resetting) {
         q->st_busy++;
         return TXQ_BUSY;
     }
@@ -600,14 +597,8 @@ enum txq_ret txq_xmit(struct txq *q, const struct txq_pkt *pkt, int more)
 /* BQL after reclaiming `bytes`: netdev_tx_completed_queue. */
 static void txq_bql_completed(struct txq *q, struct platform *p, unsigned bytes)
 {
-    if (!q->bql || bytes == 0)
-        return;
-    dql_completed(&q->dql, p, bytes);
-    if (q->bql_stopped && dql_avail(&q->dql, p) >= 0) {
-        plat_cpu_touch(p, &q->bql_stopped, sizeof(q->bql_stopped), PLAT_WRITE);
-        q->bql_stopped = 0;
+    if (q->bql && netdev_tx_completed_queue(p, &q->stopped, &q->dql, bytes))
         q->st_wakes++;
-    }
 }
 
 static unsigned txq_wake_thresh(const struct txq *q)
@@ -634,7 +625,8 @@ static unsigned txq_reclaim(struct txq *q, struct platform *p, uint32_t head, un
          * mask, the per-slot arrays): cheap unless a writer shares the line. */
         plat_cpu_touch(p, &q->mask, sizeof(q->mask), PLAT_READ);
         unsigned len = q->len_of[ntc];
-        bytes += len;
+        /* The bug: BQL is told the frame without its FCS. */
+        bytes += q->bug == DRV_BUG_BQL_SHORT && q->st_pkts >= q->bug_at ? len - 4 : len;
         q->len_of[ntc] = 0;
         /* mlx4_en_process_tx_cq: ring->last_nr_txbb = mlx4_en_free_tx_desc(). */
         plat_cpu_touch(p, &q->last_nr, sizeof(q->last_nr), PLAT_WRITE);
@@ -700,14 +692,14 @@ static void txq_maybe_wake(struct txq *q, struct platform *p)
 {
     if (!(q->bug == DRV_BUG_WAKE_NO_MB && q->st_pkts >= q->bug_at))
         plat_smp_mb(p);
-    if (!plat_netif_tx_queue_stopped(p, &q->stopped))
+    if (!netif_tx_queue_stopped(p, &q->stopped))
         return;
     uint32_t ntu = plat_read_once32(p, &q->next_to_use);
     if (txq_room(q, ntu, q->next_to_clean) < txq_wake_thresh(q) ||
         (q->bug == DRV_BUG_NO_WAKE && q->st_pkts >= q->bug_at))
         return;
-    plat_netif_tx_wake_queue(p, &q->stopped);
-    q->st_wakes++;
+    if (netif_tx_wake_queue(p, &q->stopped))
+        q->st_wakes++;
 }
 
 static unsigned txq_clean_pass(struct txq *q, struct platform *p, unsigned budget)
@@ -832,8 +824,8 @@ static void txq_ring_clear(struct txq *q, struct platform *p)
     q->coalesced = 0;
     q->phase = 1;
     q->wc_off = NICTX_WC_BASE;
-    q->stopped = q->bql_stopped = 0;
-    dql_init(&q->dql, q->dql.order, q->dql.min_limit, q->dql.max_limit, q->dql.slack_hold_ns);
+    netdev_tx_reset_queue(p, &q->stopped, &q->dql);
+    q->stopped = 0;
 }
 
 /* Step 4 for queue q: reclaim what its HEAD says was sent, or skipped. */

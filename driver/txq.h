@@ -247,9 +247,8 @@ struct txq {
     /* Queue state (struct netdev_queue's XOFF bits), a line of its own:
      * the transmit path reads it per packet; either side writes it only to
      * stop or wake the queue. */
-    alignas(TXQ_CACHELINE) uint32_t stopped; /* netif_stop_queue state (ring full);
-                                   both sides use plat_read/write_once32 */
-    int bql_stopped;            /* stack XOFF: BQL's limit reached */
+    alignas(TXQ_CACHELINE) uint32_t stopped; /* the XOFF bits (netdev.h): the
+                                   driver's (ring full), BQL's (its limit) */
 
     /* The transmit lock (HARD_TX_LOCK), a line of its own. */
     alignas(TXQ_CACHELINE) uint32_t xmit_lock;

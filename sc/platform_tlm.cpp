@@ -2,6 +2,7 @@
 // platform_tlm.cpp - driver/platform.h on TLM-2.0 (platform_tlm.h).
 #include "platform_tlm.h"
 
+#include <cstdio>
 #include <cstring>
 
 using sc_core::sc_time;
@@ -167,29 +168,49 @@ void plat_store_release32(struct platform *p, uint32_t *dst, uint32_t val)
     plat_write_once32(p, dst, val);
 }
 
-void plat_netif_tx_stop_queue(struct platform *p, uint32_t *state)
+void plat_set_bit(struct platform *p, unsigned nr, uint32_t *word)
 {
-    plat_write_once32(p, state, 1);
+    plat_write_once32(p, word, *word | 1u << nr);
 }
 
-void plat_netif_tx_start_queue(struct platform *p, uint32_t *state)
+void plat_clear_bit(struct platform *p, unsigned nr, uint32_t *word)
 {
-    plat_write_once32(p, state, 0);
+    plat_write_once32(p, word, *word & ~(1u << nr));
 }
 
-void plat_netif_tx_wake_queue(struct platform *p, uint32_t *state)
+int plat_test_and_set_bit(struct platform *p, unsigned nr, uint32_t *word)
 {
-    plat_write_once32(p, state, 0);
+    int old = (*word >> nr) & 1u;
+
+    plat_smp_mb(p); /* a locked op: one full barrier */
+    plat_set_bit(p, nr, word);
+    return old;
 }
 
-int plat_netif_tx_queue_stopped(struct platform *p, const uint32_t *state)
+int plat_test_and_clear_bit(struct platform *p, unsigned nr, uint32_t *word)
 {
-    return plat_read_once32(p, state) != 0;
+    int old = (*word >> nr) & 1u;
+
+    plat_smp_mb(p); /* a locked op: one full barrier */
+    plat_clear_bit(p, nr, word);
+    return old;
 }
 
-int plat_netif_xmit_stopped(struct platform *p, const uint32_t *state)
+int plat_test_bit(struct platform *p, unsigned nr, const uint32_t *word)
 {
-    return plat_read_once32(p, state) != 0;
+    return (plat_read_once32(p, word) >> nr) & 1u;
+}
+
+void plat_smp_mb__after_atomic(struct platform *p)
+{
+    (void)p; /* x86: the locked op was the barrier */
+}
+
+void plat_bug(struct platform *p, const uint32_t *state, const char *kind, const char *detail)
+{
+    (void)p;
+    (void)state;
+    std::fprintf(stderr, "nictx-vp: %s: %s\n", kind, detail);
 }
 
 void plat_dma_unmap(struct platform *p, dma_addr_t dma, size_t len)

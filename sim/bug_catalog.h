@@ -27,6 +27,7 @@ struct bug_entry {
     const char *expect;          /* the violation kind that names it */
     unsigned pkt_size;           /* frame size of the scenario (0: the default) */
     unsigned cpus;               /* CPUs of the scenario (0: the default) */
+    int bql;                     /* the scenario runs with --bql on */
 };
 
 /* The entries, DRV_BUG_NONE excluded; *n gets their number. */

@@ -820,11 +820,18 @@ int sim_run(struct sim *s)
     s->wall_s = (double)(w1.tv_sec - w0.tv_sec) + (double)(w1.tv_nsec - w0.tv_nsec) / 1e9;
     /* Reading the device's registers comes after the measurement and costs
      * nothing that is reported. */
-    if (!s->failed)
+    if (!s->failed) {
         sim_read_device(s);
+        sim_live_final(s);
+    }
     if (s->failed)
         return -1;
-    return s->stopped ? 1 : 0;
+    /* A violation the run ended before its grace period was over, or one
+     * found at the end (ERR, BQL's balance), is a violation too. */
+    if (!s->stopped && s->nviol)
+        snprintf(s->diag, sizeof(s->diag), "a violation before the run ended (%s)",
+                 s->viol[0].kind);
+    return s->stopped || s->nviol ? 1 : 0;
 }
 
 const char *sim_diag(const struct sim *s) { return s->diag; }

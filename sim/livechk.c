@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 
+#include "netdev.h"
 #include "sim_world.h"
 
 /* How long a stuck state must last before it is named. */
@@ -25,12 +26,22 @@ static int live_lost_wakeup(struct sim *s, unsigned q, sim_ps_t now, sim_ps_t st
     if (!txq_stopped(x) || x->resetting || txq_in_flight(x) != 0 ||
         sim_ns_to_ps((double)x->progress_ns) + stuck > now)
         return 0;
+    unsigned bql_bytes = x->dql.num_queued - x->dql.num_completed;
+    if (!(x->stopped & 1u << NETDEV_XOFF_DRV) && bql_bytes != 0) {
+        snprintf(detail, sizeof(detail),
+                 "queue %u stopped by BQL with an empty ring, BQL still counting %u bytes in "
+                 "flight: netdev_tx_completed_queue() was given fewer bytes than "
+                 "netdev_tx_sent_queue() (or no netdev_tx_reset_queue() after a reset)",
+                 q, bql_bytes);
+        sim_violation_at(s, q, "bql_unbalanced", now, -1, "queue stopped", detail);
+        return 1;
+    }
     snprintf(detail, sizeof(detail),
              "queue %u stopped (%s) with nothing in flight and %u descriptors free, for %.1f "
              "us: a lost wakeup, nothing will wake it (the cleanup's wake test missed the "
              "stop: Linux stops, smp_mb(), re-checks; the cleanup does smp_mb() before it "
              "tests netif_tx_queue_stopped())",
-             q, x->stopped ? "ring full" : "BQL limit", txq_free(x),
+             q, x->stopped & 1u << NETDEV_XOFF_DRV ? "ring full" : "BQL limit", txq_free(x),
              (double)(now - sim_ns_to_ps((double)x->progress_ns)) / 1e6);
     sim_violation_at(s, q, "lost_wakeup", now, -1, "queue stopped", detail);
     return 1;
@@ -78,4 +89,20 @@ void sim_live_check(struct sim_cpu *c)
 void sim_live_diagnose(struct sim *s)
 {
     live_check_at(s, s->now, 0);
+}
+
+void sim_live_final(struct sim *s)
+{
+    for (unsigned q = 0; q < s->nq; q++) {
+        const struct txq *x = sim_txq(s, q);
+        unsigned bql_bytes = x->dql.num_queued - x->dql.num_completed;
+        char detail[240];
+        if (!x->bql || txq_in_flight(x) != 0 || bql_bytes == 0 || (s->live_reported >> q & 1))
+            continue;
+        snprintf(detail, sizeof(detail),
+                 "queue %u's ring is empty at the end of the run, but BQL still counts %u bytes "
+                 "in flight: netdev_tx_completed_queue() was given fewer bytes than "
+                 "netdev_tx_sent_queue()", q, bql_bytes);
+        sim_violation_at(s, q, "bql_unbalanced", s->now, -1, "end of run", detail);
+    }
 }

@@ -9,6 +9,8 @@
  *                     it (a wake test that missed the stop: Linux's
  *                     netif_tx_stop_queue(); smp_mb(); re-check, and
  *                     smp_mb() in the cleanup before netif_tx_queue_stopped)
+ *   bql_unbalanced    BQL stopped the queue with the ring empty: the
+ *                     driver completed fewer bytes than it queued
  *   desc_unpublished  a descriptor written and never handed to the device
  *                     (ownchk_unpublished)
  *   completion_unreclaimed  the device completed every descriptor the
@@ -33,5 +35,8 @@ void sim_live_check(struct sim_cpu *c);
 /* The watchdog is about to end the run: name what each queue is stuck in
  * now, however long it has been. */
 void sim_live_diagnose(struct sim *s);
+/* The run ended: BQL's count of bytes in flight must be back to 0 on every
+ * empty ring (bql_unbalanced). */
+void sim_live_final(struct sim *s);
 
 #endif /* NICTX_LIVECHK_H */

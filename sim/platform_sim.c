@@ -403,7 +403,10 @@ uint32_t plat_read_once32(struct platform *p, const uint32_t *src)
 
     cpu_enter(c, 0);
     cpu_shared_access(c);
-    stopchk_load(c, src);
+    if (stopchk_is_state(p->sim, src))
+        stopchk_xmit_tested(c, src); /* netif_xmit_stopped */
+    else
+        stopchk_load(c, src);
     cpu_line(c, src, 4, 0);
     return cpu_view32(c, src);
 }
@@ -435,42 +438,114 @@ void plat_store_release32(struct platform *p, uint32_t *dst, uint32_t val)
     plat_write_once32(p, dst, val);
 }
 
-/* ------------------------------------------------ the netdev queue state */
+/* ------------------------------------------------------------- bitops */
 
-void plat_netif_tx_stop_queue(struct platform *p, uint32_t *state)
+/* An atomic read-modify-write of `word` by CPU c: the newest value (the
+ * line is the CPU's for the operation), with `set` bits set and `clr`
+ * bits cleared, stored through the store buffer.  The old value. */
+static uint32_t cpu_rmw(struct sim_cpu *c, uint32_t *word, uint32_t set, uint32_t clr)
+{
+    uint32_t old, v;
+
+    memcpy(&old, word, 4);
+    v = (old | set) & ~clr;
+    cpu_wait_until(&c->cpu, stbuf_room_at(&c->stb, c->cpu.now), CPU_DRAIN);
+    stbuf_store(&c->stb, STBUF_CPU_KEY(word), word, &v, 4, c->cpu.now);
+    stopchk_store(c, word);
+    cpu_line(c, word, 4, 1);
+    return old;
+}
+
+/* set_bit / clear_bit: x86's locked bts/btr waits and drains as smp_mb()
+ * does (though Linux promises no ordering, so the checker counts none);
+ * arm64's stset/stclr is a relaxed store. */
+static uint32_t cpu_bitop(struct platform *p, uint32_t *word, uint32_t set, uint32_t clr)
 {
     struct sim_cpu *c = p->cpu;
+    int locked = c->stb.cfg.order == STBUF_X86;
+    uint32_t old;
 
-    plat_write_once32(p, state, 1);
-    stopchk_stop(c, state);
+    cpu_enter(c, 0);
+    cpu_shared_access(c);
+    if (locked)
+        cpu_fence(c, c->cpu.costs.smp_mb_ns);
+    old = cpu_rmw(c, word, set, clr);
+    if (locked)
+        cpu_drain(c);
+    return old;
 }
 
-void plat_netif_tx_start_queue(struct platform *p, uint32_t *state)
+void plat_set_bit(struct platform *p, unsigned nr, uint32_t *word)
 {
-    plat_write_once32(p, state, 0);
+    cpu_bitop(p, word, 1u << nr, 0);
+    if (stopchk_is_state(p->sim, word))
+        stopchk_stop(p->cpu, word);
 }
 
-void plat_netif_tx_wake_queue(struct platform *p, uint32_t *state)
+void plat_clear_bit(struct platform *p, unsigned nr, uint32_t *word)
 {
-    plat_write_once32(p, state, 0);
+    cpu_bitop(p, word, 0, 1u << nr);
 }
 
-int plat_netif_tx_queue_stopped(struct platform *p, const uint32_t *state)
+/* test_and_set_bit / test_and_clear_bit: fully ordered everywhere. */
+static int cpu_test_and(struct platform *p, unsigned nr, uint32_t *word, uint32_t set,
+                        uint32_t clr)
+{
+    struct sim_cpu *c = p->cpu;
+    uint32_t old;
+
+    cpu_enter(c, 0);
+    cpu_shared_access(c);
+    cpu_fence(c, c->cpu.costs.smp_mb_ns);
+    stopchk_mb(c);
+    if (stopchk_is_state(p->sim, word))
+        stopchk_tested(c, word);
+    old = cpu_rmw(c, word, set, clr);
+    cpu_drain(c);
+    return (old >> nr) & 1u;
+}
+
+int plat_test_and_set_bit(struct platform *p, unsigned nr, uint32_t *word)
+{
+    return cpu_test_and(p, nr, word, 1u << nr, 0);
+}
+
+int plat_test_and_clear_bit(struct platform *p, unsigned nr, uint32_t *word)
+{
+    return cpu_test_and(p, nr, word, 0, 1u << nr);
+}
+
+int plat_test_bit(struct platform *p, unsigned nr, const uint32_t *word)
 {
     struct sim_cpu *c = p->cpu;
 
     cpu_enter(c, 0);
-    stopchk_tested(c, state);
-    return plat_read_once32(p, state) != 0;
+    cpu_shared_access(c);
+    if (stopchk_is_state(p->sim, word))
+        stopchk_tested(c, word);
+    cpu_line(c, word, 4, 0);
+    return (cpu_view32(c, word) >> nr) & 1u;
 }
 
-int plat_netif_xmit_stopped(struct platform *p, const uint32_t *state)
+void plat_smp_mb__after_atomic(struct platform *p)
+{
+    struct sim_cpu *c = p->cpu;
+
+    if (c->stb.cfg.order == STBUF_WEAK) {
+        plat_smp_mb(p);
+        return;
+    }
+    cpu_enter(c, 1);
+    stopchk_mb(c); /* x86: the locked op before it was the barrier */
+}
+
+void plat_bug(struct platform *p, const uint32_t *state, const char *kind, const char *detail)
 {
     struct sim_cpu *c = p->cpu;
 
     cpu_enter(c, 0);
-    stopchk_xmit_tested(c, state);
-    return plat_read_once32(p, state) != 0;
+    sim_violation_at(p->sim, stopchk_queue(p->sim, state), kind, c->cpu.now, -1, "kernel",
+                     detail);
 }
 
 /* ------------------------------------------------------------ the rest */

@@ -8,13 +8,17 @@
 
 #include "sim_world.h"
 
-/* The queue whose state word is `state` (0 when none matches). */
-static unsigned stopchk_queue(struct sim *s, const uint32_t *state)
+unsigned stopchk_queue(struct sim *s, const uint32_t *state)
 {
     for (unsigned q = 0; q < s->nq; q++)
         if (&sim_txq(s, q)->stopped == state)
             return q;
     return 0;
+}
+
+int stopchk_is_state(struct sim *s, const uint32_t *w)
+{
+    return s->nq > 0 && &sim_txq(s, stopchk_queue(s, w))->stopped == w;
 }
 
 /* The driver field at `p`, for a message. */

@@ -33,10 +33,15 @@
 
 #include <stdint.h>
 
+struct sim;
 struct sim_cpu;
 
 #define STOPCHK_LOCS 4u   /* re-checked locations, and stores a CPU remembers */
 
+/* The queue whose state word (struct txq's `stopped`, netdev.h) is
+ * `state`, 0 when none is; whether `w` is one. */
+unsigned stopchk_queue(struct sim *s, const uint32_t *state);
+int stopchk_is_state(struct sim *s, const uint32_t *w);
 /* CPU c stopped the queue whose state word is `state`. */
 void stopchk_stop(struct sim_cpu *c, const uint32_t *state);
 /* CPU c stores shared driver state at `dst` (WRITE_ONCE and friends). */

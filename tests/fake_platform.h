@@ -52,6 +52,7 @@ enum fake_op_kind {
     FAKE_LOCK,      /* plat_spin_lock: addr = CPU pointer value of the lock */
     FAKE_UNLOCK,    /* plat_spin_unlock: likewise */
     FAKE_DMA_UNMAP, /* plat_dma_unmap: addr = bus address, val = length */
+    FAKE_BUG,       /* plat_bug: addr = the kind string's pointer */
 };
 
 struct fake_op {

@@ -219,6 +219,7 @@ static void test_ownership_bug_catalogue(void **state)
             cfg.pkt_size = cfg.pkt_size_max = e[i].pkt_size;
         if (e[i].cpus)
             cfg.cpus = e[i].cpus;
+        cfg.bql = e[i].bql;
         run(&cfg, &r, 0);
         assert_clean(&cfg, &r);
         cfg.bug = e[i].bug;
