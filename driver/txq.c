@@ -568,6 +568,10 @@ enum txq_ret txq_xmit(struct txq *q, const struct txq_pkt *pkt, int more)
     if (txq_in_flight(q) == 0)
         q->progress_ns = plat_time_ns(q->plat); /* the hang clock starts */
     uint32_t i = q->next_to_use;
+    /* BQL counts the bytes before the device can own them (mlx4_en_xmit:
+     * netdev_tx_sent_queue before the owner bit), or a completion could
+     * report bytes the completion CPU does not see queued yet. */
+    txq_bql_sent(q, pkt->len);
     txq_write_desc(q, i, pkt);
     /* A stale index: the last descriptor the previous doorbell published. */
     if (q->bug == DRV_BUG_DESC_REUSE && !q->bug_fired && q->st_pkts >= q->bug_at &&
@@ -589,7 +593,6 @@ enum txq_ret txq_xmit(struct txq *q, const struct txq_pkt *pkt, int more)
     q->st_descs++;
 
     txq_maybe_stop(q, ntc);
-    txq_bql_sent(q, pkt->len);
     txq_kick(q, more);
     return TXQ_OK;
 }
@@ -632,7 +635,8 @@ static unsigned txq_reclaim(struct txq *q, struct platform *p, uint32_t head, un
         plat_cpu_touch(p, &q->last_nr, sizeof(q->last_nr), PLAT_WRITE);
         q->last_nr = 1;
         /* ixgbe_unmap_and_free_tx_resource: dma_unmap_single, then free. */
-        plat_dma_unmap(p, q->ring[ntc].addr, len);
+        if (!(q->bug == DRV_BUG_NO_UNMAP && q->st_pkts >= q->bug_at))
+            plat_dma_unmap(p, q->ring[ntc].addr, len);
         void *cookie = q->cookies[ntc];
         q->cookies[ntc] = NULL;
         q->done(q->done_ctx, cookie);

@@ -62,6 +62,8 @@ static const struct bug_entry bug_entries[] = {
      "completion_unreclaimed", 1518, 1, 0},
     {DRV_BUG_BQL_SHORT, "bql-short", "the cleanup tells BQL each frame 4 bytes short",
      TXQ_PROTO_TAIL, STBUF_X86, 8, "bql_unbalanced", 0, 0, 1},
+    {DRV_BUG_NO_UNMAP, "no-unmap", "the cleanup never unmaps the buffers it reclaims",
+     TXQ_PROTO_TAIL, STBUF_X86, 8, "unmap_missing", 0, 0, 0},
 };
 
 _Static_assert(sizeof(bug_entries) / sizeof(bug_entries[0]) == DRV_BUG_COUNT - 1,

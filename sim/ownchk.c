@@ -84,6 +84,7 @@ static void ownchk_publish(struct ownchk *c, struct ownchk_slot *s, sim_ps_t t)
     if (s->state != OWNCHK_DEVICE) /* a tail lapping the ring takes no second ref */
         ownchk_buf_ref(c, s, +1);
     s->state = OWNCHK_DEVICE;
+    s->owed = 1;
     c->published++;
     if (t > c->published_t)
         c->published_t = t;
@@ -151,7 +152,7 @@ static void ownchk_enable(struct ownchk *c)
     if (!c->slot)
         c->size = 0; /* no memory: the checker stays off */
     c->nslot = c->size;
-    c->pub = c->done = 0;
+    c->pub = c->done = c->unmap_next = 0;
     c->done_t = 0;
     c->kick_vis = 0;
     c->wc_any = 0;
@@ -377,6 +378,11 @@ void ownchk_store(struct ownchk *c, uint64_t addr, const void *data, unsigned le
     }
     if (s->state == OWNCHK_FREE) {
         uint32_t pass = s->pass + 1;
+        if (s->owed)
+            ownchk_say(c, "unmap_missing", t, i,
+                       "descriptor %ld rewritten at %.1f ns, but the buffer it carried last "
+                       "pass (0x%" PRIx64 ", %u B) was never unmapped: dma_unmap_single() "
+                       "missing in the cleanup (a mapping leak)", i, ns(t), s->buf, s->len);
         memset(s, 0, sizeof(*s));
         s->pass = pass;
         s->state = OWNCHK_WRITTEN;
@@ -460,6 +466,28 @@ void ownchk_unmap(struct ownchk *c, uint64_t addr, size_t len, sim_ps_t t)
 {
     if (ownchk_buf_owned(c, addr, len))
         ownchk_touch_slot(c, addr, len, t, 1);
+    else
+        ownchk_unmap_completed(c, addr);
+}
+
+int ownchk_unmap_completed(struct ownchk *c, uint64_t addr)
+{
+    uint32_t mask = c->size - 1, j = c->unmap_next;
+
+    if (!c->size)
+        return 0;
+    /* The cleanup unmaps in ring order: look from the oldest owed slot up
+     * to the device's head. */
+    for (uint32_t n = 0; n < c->size && j != c->done; n++, j = (j + 1) & mask) {
+        struct ownchk_slot *s = &c->slot[j];
+        if (s->owed && s->state == OWNCHK_FREE && s->buf == addr) {
+            s->owed = 0;
+            while (c->unmap_next != c->done && !c->slot[c->unmap_next].owed)
+                c->unmap_next = (c->unmap_next + 1) & mask;
+            return 1;
+        }
+    }
+    return 0;
 }
 
 int ownchk_unpublished(struct ownchk *c, sim_ps_t t, sim_ps_t age)

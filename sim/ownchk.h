@@ -21,6 +21,8 @@
  *                         last completion
  *   tail_out_of_range     tail beyond the ring
  *   desc_reuse            store to a slot the device still owns
+ *   unmap_missing         a slot rewritten while the buffer it carried last
+ *                         pass was never unmapped (a mapping leak)
  *   ring_overfill         tail protocol: size descriptors in flight, one
  *                         too many (the tail reads as empty), seen at the
  *                         store to the oldest slot or at the tail doorbell
@@ -97,6 +99,7 @@ struct ownchk_slot {
     sim_ps_t addr_vis, len_vis, owner_vis;
     uint64_t buf;           /* payload address and length as written */
     uint32_t len;
+    uint8_t owed;           /* handed to the device, not unmapped since */
 };
 
 struct ownchk {
@@ -111,6 +114,7 @@ struct ownchk {
     uint32_t nslot;         /* slots allocated (size is 0 while off) */
     uint32_t pub;           /* tail protocol: next slot a doorbell publishes */
     uint32_t done;          /* next slot to complete */
+    uint32_t unmap_next;    /* oldest slot whose buffer may still be owed */
     sim_ps_t done_t;        /* when a slot last completed */
     uint32_t kick_slot;     /* owner: slot of the latest owner bit since the last kick */
     sim_ps_t kick_vis;      /* ... and when it becomes visible (0: none) */
@@ -167,8 +171,10 @@ void ownchk_dev_write(struct ownchk *c, uint64_t addr, const void *data, unsigne
                       sim_ps_t t);
 
 /* The driver unmapped [addr, addr + len) at t (dma_unmap_single in its
- * cleanup): it must not be a buffer the device still owns. */
+ * cleanup): it must not be a buffer the device still owns.  A completed
+ * slot's buffer it pays back (1 if it was one of c's). */
 void ownchk_unmap(struct ownchk *c, uint64_t addr, size_t len, sim_ps_t t);
+int ownchk_unmap_completed(struct ownchk *c, uint64_t addr);
 /* At t, with the queue stuck: report (desc_unpublished) the oldest
  * descriptor written before t - age and never handed to the device.  1 if
  * one was. */

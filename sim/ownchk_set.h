@@ -88,10 +88,14 @@ static inline void ownchk_set_touch(struct ownchk_set *s, uint64_t addr, size_t 
 /* As ownchk_unmap, for the queue whose payload buffer it is. */
 static inline void ownchk_set_unmap(struct ownchk_set *s, uint64_t addr, size_t len, sim_ps_t t)
 {
-    if (s->n == 1)
+    if (s->n == 1) {
         ownchk_unmap(s->q, addr, len, t);
-    else
-        ownchk_set_touch_mq(s, addr, len, t, 1);
+        return;
+    }
+    ownchk_set_touch_mq(s, addr, len, t, 1);
+    for (unsigned q = 0; q < s->n; q++)
+        if (ownchk_unmap_completed(&s->q[q], addr))
+            return;
 }
 
 static inline void ownchk_set_desc_read(struct ownchk_set *s, uint64_t addr, unsigned len,

@@ -176,8 +176,30 @@ static void test_ownchk_owner_phase(void **state)
     assert_string_equal(f->kind[1], "desc_reuse");
     assert_int_equal(f->desc[0], 0);
     ownchk_head(&f->c, 3, 3 * NS); /* slots 0..2 completed */
+    for (unsigned i = 0; i < 2; i++) /* the cleanup unmaps slots 0 and 1 */
+        assert_true(ownchk_unmap_completed(&f->c, f->buf));
     body(f, 1, 60, 4 * NS, 4 * NS); /* free again: fine */
     assert_int_equal(f->n, 2);
+}
+
+/* A completed slot rewritten before its buffer was unmapped: the cleanup
+ * leaked the mapping.  Unmapped first, the same rewrite is clean. */
+static void test_ownchk_unmap_missing(void **state)
+{
+    struct fx *f = *state;
+    probe(f, NICTX_PROTO_TAIL);
+    for (unsigned i = 0; i < 3; i++)
+        body(f, i, 60, 1 * NS, 1 * NS);
+    tail(f, 3, 2 * NS);
+    ownchk_head(&f->c, 2, 3 * NS);  /* slots 0 and 1 completed */
+    assert_true(ownchk_unmap_completed(&f->c, f->buf)); /* slot 0 only */
+    body(f, 0, 60, 4 * NS, 4 * NS);
+    assert_int_equal(f->n, 0);
+    body(f, 1, 60, 5 * NS, 5 * NS);  /* slot 1's buffer still mapped */
+    assert_int_equal(f->n, 1);
+    assert_string_equal(f->kind[0], "unmap_missing");
+    assert_int_equal(f->desc[0], 1);
+    assert_false(ownchk_unmap_completed(&f->c, f->buf + 64)); /* no such buffer */
 }
 
 /* Tail protocol, a ring of 8: at most 7 in flight.  An eighth descriptor
@@ -216,6 +238,8 @@ static void test_ownchk_wrong_phase_on_second_pass(void **state)
         owner(f, i, 1, 1 * NS, 1 * NS);
     }
     ownchk_head(&f->c, 4, 2 * NS); /* slots 0..3 completed */
+    for (unsigned i = 0; i < 2; i++) /* the cleanup unmaps slots 0 and 1 */
+        assert_true(ownchk_unmap_completed(&f->c, f->buf));
     body(f, 0, 60, 3 * NS, 3 * NS);
     owner(f, 0, 0, 3 * NS, 3 * NS); /* pass 2 expects 0: fine */
     body(f, 1, 60, 3 * NS, 3 * NS);
@@ -424,6 +448,7 @@ static void test_ownchk_set_completions_per_queue(void **state)
             ownchk_set_dev_write(&f->s, f->ring[1] + 12, &dd, 4, 3 * NS);
         else
             ownchk_set_mmio_read(&f->s, txq_reg(1, NICTX_QREG_HEAD), 1, 3 * NS);
+        assert_true(ownchk_unmap_completed(&f->s.q[1], f->buf)); /* its cleanup */
         for (unsigned q = 0; q < SQ; q++)
             sbody(f, q, 0, f->buf, 60, 4 * NS, 4 * NS);
         /* Queue 0 and 2 still own slot 0 (two stores each): desc_reuse. */
@@ -475,6 +500,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_ownchk_owner_before_body, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ownchk_owner_phase, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ownchk_ring_overfill, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ownchk_unmap_missing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ownchk_wrong_phase_on_second_pass, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ownchk_bad_contents, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ownchk_buffer_overwrite, setup, teardown),
