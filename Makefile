@@ -191,7 +191,7 @@ SIM_CORE := sim/pcie_cfg.c sim/pcie_link.c sim/scoreboard.c sim/crc32.c sim/json
             sim/cpu.c sim/tlp_queue.c sim/rc.c sim/harness.c sim/sim_cfg.c sim/dev_port.c sim/tlp_beat.c \
             sim/metrics.c sim/cpu_sched.c sim/platform_sim.c sim/report.c sim/stbuf.c \
             sim/ownchk.c sim/ownchk_set.c sim/bug_catalog.c sim/coro.c sim/cacheline.c sim/profile.c sim/inject.c sim/fault.c \
-            sim/livechk.c sim/stopchk.c sim/explore.c sim/fairness.c \
+            sim/livechk.c sim/stopchk.c sim/memhist.c sim/explore.c sim/fairness.c \
             $(DRV_TXQ) driver/pktgen.c
 SIM_OBJS := $(call obj,$(SIM_CORE)) $(call vmodel,8) $(VRT_OBJS)
 # The C model of the engine (c-model/, docs/c-model.md): its blocks as

@@ -79,8 +79,11 @@ void plat_wmb(struct platform *p);
 void plat_smp_mb(struct platform *p);
 /* smp_wmb(): the CPU's earlier stores to shared driver state are visible
  * to other CPUs before its later ones (x86: a compiler barrier; arm64:
- * dmb ishst).  smp_rmb(): loads in order (the model performs each load at
- * its time, so it costs only its issue). */
+ * dmb ishst).  smp_rmb(), and dma_rmb() for memory the device writes:
+ * later loads are performed after earlier ones (x86: a compiler barrier;
+ * arm64: dmb ishld / oshld).  Under weak ordering an explored run performs
+ * some loads early; these (and smp_mb, acquire, the fully ordered
+ * atomics, spin_lock, an MMIO read) stop that. */
 void plat_smp_wmb(struct platform *p);
 void plat_smp_rmb(struct platform *p);
 
@@ -95,8 +98,8 @@ void plat_smp_rmb(struct platform *p);
  * what the cache-line model says, as plat_cpu_touch.
  *  - plat_store_release32: every earlier store is visible first (x86: a
  *    plain store; arm64: stlr);
- *  - plat_load_acquire32: later accesses stay after it (x86, and here:
- *    every load is performed in order).
+ *  - plat_load_acquire32: later loads stay after it (x86: a plain load;
+ *    arm64: ldar).
  */
 uint32_t plat_read_once32(struct platform *p, const uint32_t *src);
 void plat_write_once32(struct platform *p, uint32_t *dst, uint32_t val);

@@ -677,7 +677,10 @@ static uint32_t txq_cq_head(struct txq *q, struct platform *p)
         uint32_t hi = plat_load32(p, (const uint32_t *)e + 1);
         if ((hi >> 31) != q->cq_phase)
             break;
-        /* dma_rmb(): the rest of the CQE after its owner bit (x86: free). */
+        /* dma_rmb(): the rest of the CQE after its owner bit (x86: a
+         * compiler barrier; arm64: dmb oshld), as mlx4_en_process_tx_cq. */
+        if (!(q->bug == DRV_BUG_CQ_NO_RMB && q->st_pkts >= q->bug_at))
+            plat_smp_rmb(p);
         uint32_t lo = plat_load32(p, e);
         q->cpl_head = ((lo & NICTX_CQE_IDX_MASK) + 1) & q->mask;
         q->cq_ci = (q->cq_ci + 1) & q->cq_mask;

@@ -28,6 +28,8 @@ struct bug_entry {
     unsigned pkt_size;           /* frame size of the scenario (0: the default) */
     unsigned cpus;               /* CPUs of the scenario (0: the default) */
     int bql;                     /* the scenario runs with --bql on */
+    enum txq_clean_mode clean;   /* its completion mode (0: head-wb, the default) */
+    unsigned explore;            /* schedules it needs (--explore N; 0: a plain run) */
 };
 
 /* The entries, DRV_BUG_NONE excluded; *n gets their number. */

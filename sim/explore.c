@@ -36,6 +36,8 @@ void explore_sched_for(uint64_t schedule, unsigned cpu, uint64_t packets,
     }
     out->preempt_per_4096 = 16u << (explore_draw(schedule, cpu, k++) % 6); /* 1/256-1/8 */
     out->preempt_ns = 1000.0 * (double)(1u << (explore_draw(schedule, cpu, k++) % 8)); /* 1-128 us */
+    out->early_per_256 = 16u << (explore_draw(schedule, cpu, k++) % 4); /* 1/16-1/2 */
+    out->early_ns = 50.0 * (double)(1u << (explore_draw(schedule, cpu, k++) % 6)); /* 50 ns-1.6 us */
 }
 
 /* xorshift64*: the CPU's preemption draws. */

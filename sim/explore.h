@@ -30,6 +30,13 @@
  *    the lowest priority of PCT.  The device drains the ring meanwhile, so
  *    a transmit path preempted between its test and its stop meets the
  *    cleanup's last pass.
+ *  - under weak ordering, early loads: a load of shared state or of memory
+ *    the device writes is performed, with probability early_per_256 / 256,
+ *    up to early_ns before its time (ARMv8 lets loads to different
+ *    addresses pass each other), never before the CPU's last load
+ *    barrier (smp_rmb, dma_rmb, smp_mb, acquire, a fully ordered atomic,
+ *    spin_lock, an MMIO read) nor before a time it already read the same
+ *    location at.
  * Every rule still holds: TSO keeps stores in order, barriers wait for
  * what they order, a store to the same bytes stays coherent.
  * Pure functions of their arguments: no state.
@@ -51,6 +58,8 @@ struct explore_sched {
     double stall_ns[EXPLORE_POINTS];
     unsigned preempt_per_4096;
     double preempt_ns;
+    unsigned early_per_256;  /* weak: a load performed early, with this chance */
+    double early_ns;         /* ... by up to this much */
 };
 
 /* CPU `cpu`'s part of schedule `schedule` for a run of `packets` packets

@@ -173,6 +173,11 @@ static void host_snoop(struct sim *s, const struct tlp *t, sim_ps_t at)
     }
     if (t->type == TLP_MWR)
         ownchk_set_dev_write(&s->ck, t->addr, t->data, t->len, at);
+    if (s->hist_up && t->type == TLP_MWR) { /* what it overwrites, before rc_receive */
+        const void *cpu = host_mem_ptr(&s->mem, t->addr, t->len);
+        if (cpu)
+            memhist_write(&s->hist, cpu, cpu, t->len, MEMHIST_DEVICE, at, ++s->hist_tlps);
+    }
 }
 
 /* The root complex refused a device access. */
@@ -566,6 +571,13 @@ static int sim_build(struct sim *s, const struct device_ops *ops, char *err, siz
         }
         s->cl_up = 1;
     }
+    if (cfg->ordering == STBUF_WEAK && cfg->schedule != 0) {
+        if (memhist_init(&s->hist) != 0) {
+            snprintf(err, errlen, "out of memory building the simulation");
+            return -1;
+        }
+        s->hist_up = 1;
+    }
     if (host_mem_init(&s->mem, SIM_HOST_BASE, memsz) != 0 || sim_cpus_init(s, &bc) != 0 ||
         tlpq_init(&s->cpu_out, 64) != 0 ||
         rc_init(&s->rc, &s->mem, &cfg->pcie, cfg->mem_latency_ns) != 0 ||
@@ -748,6 +760,8 @@ void sim_destroy(struct sim *s)
     ownchk_set_destroy(&s->ck);
     if (s->cl_up)
         cl_destroy(&s->cl);
+    if (s->hist_up)
+        memhist_destroy(&s->hist);
     sim_cpus_destroy(s);
     free(s);
 }

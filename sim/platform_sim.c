@@ -15,6 +15,8 @@
  * link and device.
  */
 #include <stdint.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "nictx_hw.h"
@@ -112,6 +114,8 @@ static void cpu_drain(struct sim_cpu *c)
     cpu_wait_until(&c->cpu, stbuf_drained_at(&c->stb, c->cpu.now), CPU_DRAIN);
 }
 
+static void cpu_load_fence(struct sim_cpu *c);
+
 /* ---------------------------------------------------------------- MMIO */
 
 static void mmio_write(struct platform *p, uint32_t off, uint64_t val, unsigned len)
@@ -193,8 +197,106 @@ uint32_t plat_mmio_read32(struct platform *p, uint32_t off)
     while (c->mmio_waiting) /* only this CPU stalls */
         coro_yield(&c->co);
     cpu_wait_until(&c->cpu, c->mmio_t, CPU_MMIO_READ);
+    cpu_load_fence(c); /* readl: later loads wait for it (arm64 __iormb) */
     ownchk_set_mmio_read(&s->ck, off, c->mmio_value, c->cpu.now); /* a queue's HEAD */
     return c->mmio_value;
+}
+
+/* ---------------------------------------------------------- early loads */
+
+/* A load barrier (smp_rmb, dma_rmb, smp_mb, acquire, ...): no later load
+ * is performed before now. */
+static void cpu_load_fence(struct sim_cpu *c)
+{
+    c->load_floor = c->cpu.now;
+    c->nobs = 0;
+}
+
+/* splitmix64 on the CPU's exploration state: the early-load draws. */
+static uint64_t cpu_early_draw(struct sim_cpu *c)
+{
+    uint64_t z = (c->explore_rng += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* When the load of `src` is performed: now, or (weak, explored) up to
+ * early_ns before, never before the load floor, a time the same location
+ * was read at, or the oldest write the history keeps. */
+static sim_ps_t cpu_load_at(struct sim_cpu *c, const void *src)
+{
+    sim_ps_t now = c->cpu.now, t = now, floor = c->load_floor;
+    unsigned k;
+
+    if (!c->sim->hist_up)
+        return now;
+    for (k = 0; k < c->ncorr && c->corr_addr[k] != src; k++)
+        ;
+    if (k < c->ncorr && c->corr_t[k] > floor)
+        floor = c->corr_t[k];
+    if (memhist_oldest(&c->sim->hist) > floor)
+        floor = memhist_oldest(&c->sim->hist);
+    if (cpu_early_draw(c) % 256 < c->sched.early_per_256) {
+        sim_ps_t back = cpu_early_draw(c) % (sim_ns_to_ps(c->sched.early_ns) + 1);
+        t = back < now ? now - back : 0;
+    }
+    if (t < floor)
+        t = floor < now ? floor : now;
+    if (k == c->ncorr) { /* remember it: 8 locations, round robin */
+        k = c->ncorr < 8 ? c->ncorr++ : (unsigned)(cpu_early_draw(c) % 8);
+        c->corr_addr[k] = src;
+    }
+    c->corr_t[k] = t;
+    return t;
+}
+
+static uint32_t cpu_view32(struct sim_cpu *c, const uint32_t *src);
+
+/* A load of shared driver state: another CPU's store only once visible,
+ * at the time the load is performed. */
+static uint32_t cpu_load_shared(struct sim_cpu *c, const uint32_t *src)
+{
+    uint64_t undone, seen;
+    uint32_t v;
+
+    if (!c->sim->hist_up)
+        return cpu_view32(c, src);
+    memcpy(&v, src, 4);
+    memhist_view(&c->sim->hist, src, (uint8_t *)&v, 4, cpu_load_at(c, src), c->id, &undone,
+                 &seen);
+    return v;
+}
+
+/* A load of memory the device writes (a writeback word, a DD, a CQE),
+ * performed early or not.  One device write read in part as new and in
+ * part, by a later load, as old is a load that passed another. */
+static uint32_t cpu_load_dma(struct sim_cpu *c, const void *src)
+{
+    uint64_t undone, seen;
+    uint32_t v;
+
+    memcpy(&v, src, 4);
+    if (!c->sim->hist_up)
+        return v;
+    memhist_view(&c->sim->hist, src, (uint8_t *)&v, 4, cpu_load_at(c, src), MEMHIST_DEVICE + 1,
+                 &undone, &seen);
+    for (unsigned k = 0; undone && k < c->nobs; k++) {
+        if (c->obs[k] != undone)
+            continue;
+        char detail[240];
+        snprintf(detail, sizeof(detail),
+                 "CPU %u read host memory 0x%" PRIx64 " as it was before a device write it had "
+                 "already seen part of: the later load passed the earlier one (missing "
+                 "dma_rmb() after the valid/owner test, as mlx4_en_process_tx_cq)",
+                 c->id, host_mem_bus(&c->sim->mem, src));
+        sim_violation_at(c->sim, 0, "load_reordered", c->cpu.now, -1, "CPU load", detail);
+        c->nobs = 0;
+        break;
+    }
+    if (seen && c->nobs < 8)
+        c->obs[c->nobs++] = seen;
+    return v;
 }
 
 /* ---------------------------------------------------------- DMA memory */
@@ -242,7 +344,7 @@ uint32_t plat_load32(struct platform *p, const void *src)
     uint32_t v;
 
     cpu_enter(c, 0);
-    memcpy(&v, src, 4);
+    v = cpu_load_dma(c, src);
     cpu_charge(&c->cpu, CPU_DRIVER, c->cpu.costs.load_ns);
     cpu_line(c, src, 4, 0);
     return v;
@@ -293,6 +395,7 @@ static void cpu_lock_op(struct sim_cpu *c, void *lock, int locked)
 void plat_spin_lock(struct platform *p, void *lock)
 {
     cpu_lock_op(p->cpu, lock, 1);
+    cpu_load_fence(p->cpu); /* acquire */
 }
 
 void plat_spin_unlock(struct platform *p, void *lock)
@@ -325,6 +428,7 @@ void plat_smp_mb(struct platform *p)
 
     cpu_fence(c, c->cpu.costs.smp_mb_ns); /* a locked instruction: waits as sfence does */
     stopchk_mb(c);
+    cpu_load_fence(c);
 }
 
 /* smp_wmb orders stores to memory the CPUs share: free on x86 (TSO keeps
@@ -340,9 +444,24 @@ void plat_smp_rmb(struct platform *p)
 
     cpu_enter(c, 0);
     cpu_charge(&c->cpu, CPU_BARRIER, c->cpu.costs.dma_wmb_ns);
+    cpu_load_fence(c);
 }
 
 /* ------------------------------------------- driver state between CPUs */
+
+/* A store of shared driver state through the store buffer (room waited
+ * for): the checkers and, when loads may be early, the history see it. */
+static void cpu_store_shared(struct sim_cpu *c, uint32_t *dst, uint32_t val)
+{
+    uint32_t old;
+    sim_ps_t vis;
+
+    memcpy(&old, dst, 4);
+    vis = stbuf_store(&c->stb, STBUF_CPU_KEY(dst), dst, &val, 4, c->cpu.now);
+    if (c->sim->hist_up)
+        memhist_write(&c->sim->hist, dst, &old, 4, c->id, vis, 0);
+    stopchk_store(c, dst);
+}
 
 /* Exploration's preemption: off the CPU until everything else is quiet
  * for two steps running (every other CPU waiting or preempted, the device
@@ -408,12 +527,15 @@ uint32_t plat_read_once32(struct platform *p, const uint32_t *src)
     else
         stopchk_load(c, src);
     cpu_line(c, src, 4, 0);
-    return cpu_view32(c, src);
+    return cpu_load_shared(c, src);
 }
 
 uint32_t plat_load_acquire32(struct platform *p, const uint32_t *src)
 {
-    return plat_read_once32(p, src); /* loads are performed in order */
+    uint32_t v = plat_read_once32(p, src);
+
+    cpu_load_fence(p->cpu); /* later loads stay after it */
+    return v;
 }
 
 void plat_write_once32(struct platform *p, uint32_t *dst, uint32_t val)
@@ -423,8 +545,7 @@ void plat_write_once32(struct platform *p, uint32_t *dst, uint32_t val)
     cpu_enter(c, 0);
     cpu_shared_access(c);
     cpu_wait_until(&c->cpu, stbuf_room_at(&c->stb, c->cpu.now), CPU_DRAIN);
-    stbuf_store(&c->stb, STBUF_CPU_KEY(dst), dst, &val, 4, c->cpu.now);
-    stopchk_store(c, dst);
+    cpu_store_shared(c, dst, val);
     cpu_line(c, dst, 4, 1);
 }
 
@@ -450,8 +571,7 @@ static uint32_t cpu_rmw(struct sim_cpu *c, uint32_t *word, uint32_t set, uint32_
     memcpy(&old, word, 4);
     v = (old | set) & ~clr;
     cpu_wait_until(&c->cpu, stbuf_room_at(&c->stb, c->cpu.now), CPU_DRAIN);
-    stbuf_store(&c->stb, STBUF_CPU_KEY(word), word, &v, 4, c->cpu.now);
-    stopchk_store(c, word);
+    cpu_store_shared(c, word, v);
     cpu_line(c, word, 4, 1);
     return old;
 }
@@ -498,6 +618,7 @@ static int cpu_test_and(struct platform *p, unsigned nr, uint32_t *word, uint32_
     cpu_shared_access(c);
     cpu_fence(c, c->cpu.costs.smp_mb_ns);
     stopchk_mb(c);
+    cpu_load_fence(c);
     if (stopchk_is_state(p->sim, word))
         stopchk_tested(c, word);
     old = cpu_rmw(c, word, set, clr);
@@ -524,7 +645,7 @@ int plat_test_bit(struct platform *p, unsigned nr, const uint32_t *word)
     if (stopchk_is_state(p->sim, word))
         stopchk_tested(c, word);
     cpu_line(c, word, 4, 0);
-    return (cpu_view32(c, word) >> nr) & 1u;
+    return (cpu_load_shared(c, word) >> nr) & 1u;
 }
 
 void plat_smp_mb__after_atomic(struct platform *p)

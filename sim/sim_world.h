@@ -21,6 +21,7 @@
 #include "progress.h"
 #include "rc.h"
 #include "scoreboard.h"
+#include "memhist.h"
 #include "stbuf.h"
 #include "stopchk.h"
 #include "tlp_queue.h"
@@ -71,6 +72,16 @@ struct sim_cpu {
     int stop_fenced;       /* an smp_mb() since */
     const uint32_t *unfenced[STOPCHK_LOCS]; /* its shared stores since its last smp_mb() */
     unsigned nunfenced;
+    /* Early loads (weak, explored; platform_sim.c): no load is performed
+     * before load_floor (its last load barrier), nor a location before a
+     * time it was already read at (corr); obs: device writes its loads
+     * have seen since that barrier. */
+    sim_ps_t load_floor;
+    const void *corr_addr[8];
+    sim_ps_t corr_t[8];
+    unsigned ncorr;
+    uint64_t obs[8];
+    unsigned nobs;
     sim_ps_t t1[CPU_CAUSE_COUNT]; /* time by cause when the measured run ended */
 };
 
@@ -100,6 +111,9 @@ struct sim {
     struct ownchk_set ck;  /* descriptor ownership ground truth: a checker a queue */
     struct cl_model cl;    /* cache lines shared by the CPUs and the device */
     int cl_up;
+    struct memhist hist;   /* weak ordering, explored: loads may be early */
+    int hist_up;
+    uint64_t hist_tlps;    /* device writes numbered for it */
 #define SIM_CL_SNAP 8
     struct cl_stats cl_t0[SIM_CL_SNAP]; /* region counters when the measurement began */
     struct txq_cfg tc;     /* the driver's configuration (probe) */

@@ -34,8 +34,8 @@ static void base_cfg(struct sim_cfg *cfg, enum txq_proto p, enum stbuf_order o)
     cfg->ordering = o;
 }
 
-/* Run; status must be `want` (0 clean, 1 stopped by a violation). */
-static void run(const struct sim_cfg *cfg, struct sim_result *r, int want)
+/* Run; sim_run's status (0 clean, 1 a violation, -1 failed). */
+static int run_rc(const struct sim_cfg *cfg, struct sim_result *r, char *diag, size_t n)
 {
     char err[256] = "";
     struct sim *s = sim_create(cfg, &dev_rtl_ops, err, sizeof(err));
@@ -45,11 +45,21 @@ static void run(const struct sim_cfg *cfg, struct sim_result *r, int want)
         fail_msg("sim_create: %s", err);
     rc = sim_run(s);
     sim_result(s, r);
+    snprintf(diag, n, "%s", sim_diag(s));
+    sim_destroy(s);
+    return rc;
+}
+
+/* Run; status must be `want` (0 clean, 1 stopped by a violation). */
+static void run(const struct sim_cfg *cfg, struct sim_result *r, int want)
+{
+    char diag[256];
+    int rc = run_rc(cfg, r, diag, sizeof(diag));
+
     if (rc != want)
         fail_msg("%s/%s/%s: sim_run %d (want %d): %s", sim_proto_name(cfg->proto),
                  sim_barrier_name(cfg->barrier), sim_ordering_name(cfg->ordering), rc, want,
-                 sim_diag(s));
-    sim_destroy(s);
+                 diag);
 }
 
 static void assert_clean(const struct sim_cfg *cfg, const struct sim_result *r)
@@ -199,6 +209,36 @@ static void test_ownership_wc_saves_desc_reads(void **state)
     assert_true(wc.h2d.bytes[TLP_KIND_BF_WR] > 0);
 }
 
+/* A catalogue entry that needs exploration: the correct driver is clean
+ * under each of its schedules, and the broken one is named under one of
+ * them, the run ending by itself. */
+static void explore_entry(struct sim_cfg *cfg, const struct bug_entry *e)
+{
+    struct sim_result r;
+    char diag[256];
+    unsigned k;
+
+    for (k = 1; k <= e->explore; k++) {
+        cfg->schedule = k;
+        cfg->bug = DRV_BUG_NONE;
+        run(cfg, &r, 0);
+        assert_clean(cfg, &r);
+    }
+    cfg->bug = e->bug;
+    for (k = 1; k <= e->explore; k++) {
+        cfg->schedule = k;
+        if (run_rc(cfg, &r, diag, sizeof(diag)) != 0)
+            break;
+    }
+    print_message("driver bug %s: schedule %u of %u\n", e->name, k, e->explore);
+    if (k > e->explore || !has_violation(&r, e->expect))
+        fail_msg("%s: expected %s under %u schedules, got %zu violations, first %s", e->name,
+                 e->expect, e->explore, r.nviolations,
+                 r.nviolations ? r.violations[0].kind : "none");
+    assert_true(r.stopped_by_violation);
+    cfg->schedule = 0;
+}
+
 /* Every broken driver in the catalogue: its diagnostic fires, the run ends
  * by itself (no watchdog, no hang) with status 1; the correct driver passes
  * the same scenario. */
@@ -220,6 +260,11 @@ static void test_ownership_bug_catalogue(void **state)
         if (e[i].cpus)
             cfg.cpus = e[i].cpus;
         cfg.bql = e[i].bql;
+        cfg.clean = e[i].clean;
+        if (e[i].explore) {
+            explore_entry(&cfg, &e[i]);
+            continue;
+        }
         run(&cfg, &r, 0);
         assert_clean(&cfg, &r);
         cfg.bug = e[i].bug;
