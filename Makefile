@@ -247,6 +247,7 @@ T_pktgen     := $(DRV_TXQ) driver/pktgen.c tests/fake_platform.c \
                 sim/scoreboard.c sim/crc32.c sim/sb_rate.c
 T_pcie_fc    := sim/pcie_cfg.c sim/pcie_link.c
 T_stbuf      := sim/stbuf.c
+T_memhist    := sim/memhist.c
 T_coro       := sim/coro.c
 T_ownchk     := sim/ownchk.c sim/ownchk_set.c sim/stbuf.c sim/host_mem.c
 T_dql        := driver/dql.c tests/fake_platform.c
@@ -258,7 +259,7 @@ T_sweep      := sim/sweep.c sim/sweep_values.c sim/sweep_file.c sim/sweep_series
 T_json_flat  := sim/json_flat.c sim/json.c
 T_sweep_table := sim/sweep_table.c sim/json_flat.c sim/json.c sim/sweep.c sim/sweep_values.c \
                  sim/strv.c
-UNIT_TESTS   := pcie_link pcie_fc rc scoreboard json txq pktgen stbuf coro ownchk dql cacheline profile inject \
+UNIT_TESTS   := pcie_link pcie_fc rc scoreboard json txq pktgen stbuf memhist coro ownchk dql cacheline profile inject \
                 sweep json_flat sweep_table
 SIM_TESTS    := sim ownership cpus calibration faults
 # Reliability (docs/reliability.md): memory flat in run length, progress.
