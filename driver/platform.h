@@ -79,7 +79,8 @@ void plat_wmb(struct platform *p);
 void plat_smp_mb(struct platform *p);
 /* smp_wmb(): the CPU's earlier stores to shared driver state are visible
  * to other CPUs before its later ones (x86: a compiler barrier; arm64:
- * dmb ishst).  smp_rmb(), and dma_rmb() for memory the device writes:
+ * dmb ishst).  It does not order what the device sees: descriptors need
+ * dma_wmb(), doorbells wmb().  smp_rmb(), and dma_rmb() for memory the device writes:
  * later loads are performed after earlier ones (x86: a compiler barrier;
  * arm64: dmb ishld / oshld).  Under weak ordering an explored run performs
  * some loads early; these (and smp_mb, acquire, the fully ordered

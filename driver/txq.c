@@ -415,6 +415,10 @@ static void txq_doorbell_barrier(struct txq *q)
     if (q->barrier == TXQ_BARRIER_NONE || q->bug == DRV_BUG_NO_WMB_DOORBELL ||
         (q->bug == DRV_BUG_BF_NO_WMB && q->proto == TXQ_PROTO_WC))
         return;
+    if (q->bug == DRV_BUG_SMP_WMB_DOORBELL) { /* the CPUs' barrier, not the device's */
+        plat_smp_wmb(q->plat);
+        return;
+    }
     txq_wmb(q);
 }
 

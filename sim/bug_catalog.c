@@ -66,6 +66,8 @@ static const struct bug_entry bug_entries[] = {
      TXQ_PROTO_TAIL, STBUF_X86, 8, "unmap_missing", 0, 0, 0, TXQ_CLEAN_HEAD_WB, 0},
     {DRV_BUG_CQ_NO_RMB, "cq-no-rmb", "a CQE's index read with no dma_rmb() after its owner bit",
      TXQ_PROTO_TAIL, STBUF_WEAK, 8, "load_reordered", 0, 0, 0, TXQ_CLEAN_CQ, 20},
+    {DRV_BUG_SMP_WMB_DOORBELL, "smp-wmb-doorbell", "smp_wmb() where wmb() belongs, before the doorbell",
+     TXQ_PROTO_TAIL, STBUF_WEAK, 8, "doorbell_before_desc", 0, 0, 0, TXQ_CLEAN_HEAD_WB, 0},
 };
 
 _Static_assert(sizeof(bug_entries) / sizeof(bug_entries[0]) == DRV_BUG_COUNT - 1,

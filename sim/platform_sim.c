@@ -432,10 +432,18 @@ void plat_smp_mb(struct platform *p)
 }
 
 /* smp_wmb orders stores to memory the CPUs share: free on x86 (TSO keeps
- * stores in order), a drain under weak, as dma_wmb. */
+ * stores in order); under weak (dmb ishst) the CPU's stores to driver
+ * state drain first, but not those the device reads: the device is not in
+ * the inner-shareable domain, so descriptors and doorbells need dma_wmb
+ * or wmb. */
 void plat_smp_wmb(struct platform *p)
 {
-    plat_dma_wmb(p);
+    struct sim_cpu *c = p->cpu;
+
+    cpu_enter(c, 0);
+    cpu_charge(&c->cpu, CPU_BARRIER, c->cpu.costs.dma_wmb_ns);
+    if (c->stb.cfg.order == STBUF_WEAK)
+        cpu_wait_until(&c->cpu, stbuf_drained_cpu_at(&c->stb, c->cpu.now), CPU_DRAIN);
 }
 
 void plat_smp_rmb(struct platform *p)

@@ -218,6 +218,16 @@ sim_ps_t stbuf_drained_at(const struct stbuf *b, sim_ps_t now)
     return b->max_vis > now ? b->max_vis : now;
 }
 
+sim_ps_t stbuf_drained_cpu_at(const struct stbuf *b, sim_ps_t now)
+{
+    sim_ps_t t = now;
+
+    for (size_t i = 0; i < b->npend; i++)
+        if ((b->pend[i].addr & (1ull << 63)) && b->pend[i].vis > t)
+            t = b->pend[i].vis;
+    return t;
+}
+
 sim_ps_t stbuf_mmio_depart(struct stbuf *b, sim_ps_t now)
 {
     if (b->cfg.order == STBUF_WEAK)

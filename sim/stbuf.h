@@ -137,6 +137,8 @@ sim_ps_t stbuf_store(struct stbuf *b, uint64_t addr, void *mem, const void *data
 sim_ps_t stbuf_room_at(const struct stbuf *b, sim_ps_t now);
 /* Time by which every store issued so far is visible (>= now). */
 sim_ps_t stbuf_drained_at(const struct stbuf *b, sim_ps_t now);
+/* The same for the stores to driver state (STBUF_CPU_KEY) alone. */
+sim_ps_t stbuf_drained_cpu_at(const struct stbuf *b, sim_ps_t now);
 /* Departure time of an uncached MMIO write issued at `now`: x86 waits for
  * earlier stores; weak does not.  Later x86 stores stay behind it. */
 sim_ps_t stbuf_mmio_depart(struct stbuf *b, sim_ps_t now);

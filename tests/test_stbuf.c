@@ -217,6 +217,31 @@ static void test_stbuf_pending(void **state)
     stbuf_destroy(&b);
 }
 
+/* smp_wmb's drain: the stores to driver state (STBUF_CPU_KEY) alone, not a
+ * later-visible descriptor store. */
+static void test_stbuf_drained_cpu_only(void **state)
+{
+    struct stbuf b;
+    uint32_t flag = 0, one = 1;
+
+    (void)state;
+    init(&b, STBUF_X86, 8, 1);
+    sim_ps_t desc = store64(&b, 64, 7, 0); /* a miss: visible at 20 ns */
+    assert_int_equal(stbuf_drained_cpu_at(&b, 0), 0); /* no driver state yet */
+    sim_ps_t st = stbuf_store(&b, STBUF_CPU_KEY(&flag), &flag, &one, 4, 30 * NS);
+    assert_true(st > desc);
+    assert_int_equal(stbuf_drained_cpu_at(&b, 30 * NS), st);
+    assert_int_equal(stbuf_drained_at(&b, 30 * NS), st);
+    assert_int_equal(stbuf_drained_cpu_at(&b, st), st);
+    stbuf_destroy(&b);
+    init(&b, STBUF_X86, 8, 1);
+    stbuf_store(&b, STBUF_CPU_KEY(&flag), &flag, &one, 4, 0);
+    desc = store64(&b, 128, 7, 0);
+    assert_true(stbuf_drained_cpu_at(&b, 0) < desc); /* the descriptor is not waited for */
+    assert_int_equal(stbuf_drained_at(&b, 0), desc);
+    stbuf_destroy(&b);
+}
+
 /* WC: a full line drains as one piece after a seeded delay; a flush sends
  * a partial line as one piece per run of written bytes; a store into a full
  * undrained line merges (and says so). */
@@ -264,6 +289,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stbuf_x86_in_order),
+        cmocka_unit_test(test_stbuf_drained_cpu_only),
         cmocka_unit_test(test_stbuf_snoop_miss),
         cmocka_unit_test(test_stbuf_weak_reorders_within_window),
         cmocka_unit_test(test_stbuf_capacity),
