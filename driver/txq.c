@@ -162,79 +162,55 @@ static void txq_program_cpl(struct txq *q, struct platform *p, const struct txq_
     }
 }
 
-int txq_init(struct txq *q, struct platform *p, const struct txq_cfg *cfg,
-             txq_complete_fn done, void *done_ctx)
+/* The host memory a queue owns: its per-slot arrays (malloc) and its ring,
+ * writeback word and completion queue (DMA memory, zeroed); 0, or -2 with
+ * nothing of it kept (DMA memory taken lives as long as the platform). */
+static int txq_alloc(struct txq *q, struct platform *p, const struct txq_cfg *cfg,
+                     unsigned cq_log2)
 {
-    if (q == NULL || p == NULL || cfg == NULL || done == NULL || !txq_cfg_valid(cfg))
-        return -1;
-
-    /* Probe: is this our device? */
-    if (plat_mmio_read32(p, NICTX_REG_ID) != NICTX_ID_VALUE)
-        return -3;
-
     uint32_t size = 1u << cfg->ring_log2;
-    void **cookies = calloc(size, sizeof(*cookies));
-    uint8_t *phase_of = calloc(size, 1);
-    uint16_t *len_of = calloc(size, sizeof(*len_of));
-    if (cookies == NULL || phase_of == NULL || len_of == NULL) {
-        free(cookies);
-        free(phase_of);
-        free(len_of);
-        return -2;
-    }
 
-    dma_addr_t ring_dma = 0;
-    struct nictx_tx_desc *ring =
-        plat_dma_alloc(p, (size_t)size * NICTX_DESC_BYTES, TXQ_RING_ALIGN, &ring_dma);
-    if (ring == NULL) {
-        free(cookies);
-        free(phase_of);
-        free(len_of);
-        return -2;
-    }
-    /* The writeback word gets a cache line of its own: the device writes it,
-     * and sharing a line with descriptors would bounce it needlessly. */
-    dma_addr_t wb_dma = 0;
-    uint32_t *wb = plat_dma_alloc(p, TXQ_CACHELINE, TXQ_CACHELINE, &wb_dma);
-    if (wb == NULL) {
-        free(cookies);
-        free(phase_of);
-        free(len_of);
-        return -2;
-    }
-
+    q->cookies = calloc(size, sizeof(*q->cookies));
+    q->phase_of = calloc(size, 1);
+    q->len_of = calloc(size, sizeof(*q->len_of));
+    q->ring = NULL;
+    q->wb = NULL;
+    q->cq = NULL;
+    q->cq_dma = 0;
+    if (q->cookies != NULL && q->phase_of != NULL && q->len_of != NULL)
+        q->ring = plat_dma_alloc(p, (size_t)size * NICTX_DESC_BYTES, TXQ_RING_ALIGN,
+                                 &q->ring_dma);
+    /* The writeback word gets a cache line of its own: the device writes
+     * it, and sharing a line with descriptors would bounce it needlessly. */
+    if (q->ring != NULL)
+        q->wb = plat_dma_alloc(p, TXQ_CACHELINE, TXQ_CACHELINE, &q->wb_dma);
     /* The completion queue (CQ mode only), zeroed: phase 0 is "not yet". */
-    unsigned cq_log2 = cfg->cq_log2 ? cfg->cq_log2 : cfg->ring_log2;
-    dma_addr_t cq_dma = 0;
-    uint64_t *cq = NULL;
-    if (cfg->clean == TXQ_CLEAN_CQ) {
-        cq = plat_dma_alloc(p, (size_t)NICTX_CQE_BYTES << cq_log2, TXQ_CACHELINE, &cq_dma);
-        if (cq == NULL) {
-            free(cookies);
-            free(phase_of);
-            free(len_of);
-            return -2;
-        }
-        memset(cq, 0, (size_t)NICTX_CQE_BYTES << cq_log2);
+    if (q->wb != NULL && cfg->clean == TXQ_CLEAN_CQ) {
+        q->cq = plat_dma_alloc(p, (size_t)NICTX_CQE_BYTES << cq_log2, TXQ_CACHELINE, &q->cq_dma);
+        if (q->cq != NULL)
+            memset(q->cq, 0, (size_t)NICTX_CQE_BYTES << cq_log2);
     }
+    if (q->wb != NULL && (cfg->clean != TXQ_CLEAN_CQ || q->cq != NULL))
+        return 0;
+    txq_destroy(q);
+    return -2;
+}
+
+/* Every field as a queue starts: indices 0, the first phase, no stop, the
+ * counters 0, BQL as Linux starts it. */
+static int txq_start_state(struct txq *q, struct platform *p, const struct txq_cfg *cfg,
+                           unsigned cq_log2, txq_complete_fn done, void *done_ctx)
+{
+    uint32_t size = 1u << cfg->ring_log2;
 
     q->plat = p;
     q->qid = cfg->queue;
     q->reg_tail = txq_reg(cfg->queue, NICTX_QREG_TAIL);
     q->reg_head = txq_reg(cfg->queue, NICTX_QREG_HEAD);
-    q->ring = ring;
-    q->cq = cq;
-    q->cq_dma = cq_dma;
     q->cq_mask = (1u << cq_log2) - 1;
     q->cq_ci = 0;
     q->cq_phase = 1;
     q->cpl_head = 0;
-    q->ring_dma = ring_dma;
-    q->wb = wb;
-    q->wb_dma = wb_dma;
-    q->cookies = cookies;
-    q->phase_of = phase_of;
-    q->len_of = len_of;
     q->bql = cfg->bql;
     q->tail_coalesce = cfg->tail_coalesce;
     q->xmit_lock = 0;
@@ -257,7 +233,6 @@ int txq_init(struct txq *q, struct platform *p, const struct txq_cfg *cfg,
     q->st_resets = q->st_dropped = 0;
     q->resetting = q->in_clean = 0;
     q->progress_ns = 0;
-
     q->next_to_use = 0;
     q->stopped = 0;
     q->phase = 1;
@@ -266,16 +241,35 @@ int txq_init(struct txq *q, struct platform *p, const struct txq_cfg *cfg,
     q->wc_off = NICTX_WC_BASE;
     q->st_pkts = q->st_descs = q->st_doorbells = q->st_wmbs = 0;
     q->st_dma_wmbs = q->st_wc_pushes = 0;
-    q->st_busy = q->st_stops = q->st_bad_len = 0;
-
+    q->st_busy = q->st_stops = q->st_bad_len = q->st_restarts = 0;
     q->next_to_clean = 0;
     q->st_cleans = q->st_reclaimed = q->st_wakes = q->st_bad_head = 0;
+    return 0;
+}
+
+int txq_init(struct txq *q, struct platform *p, const struct txq_cfg *cfg,
+             txq_complete_fn done, void *done_ctx)
+{
+    if (q == NULL || p == NULL || cfg == NULL || done == NULL || !txq_cfg_valid(cfg))
+        return -1;
+
+    /* Probe: is this our device? */
+    if (plat_mmio_read32(p, NICTX_REG_ID) != NICTX_ID_VALUE)
+        return -3;
+
+    unsigned cq_log2 = cfg->cq_log2 ? cfg->cq_log2 : cfg->ring_log2;
+    if (txq_alloc(q, p, cfg, cq_log2) != 0)
+        return -2;
+    if (txq_start_state(q, p, cfg, cq_log2, done, done_ctx) != 0) {
+        txq_destroy(q);
+        return -1;
+    }
 
     txq_program_queue(q, p, cfg);
     if (cfg->queue == 0)
-        txq_program_device(p, cfg, cq_dma, cq_log2);
+        txq_program_device(p, cfg, q->cq_dma, cq_log2);
     else
-        txq_program_cpl(q, p, cfg, cq_dma, cq_log2);
+        txq_program_cpl(q, p, cfg, q->cq_dma, cq_log2);
     if (cfg->queue == txq_queues(cfg) - 1)
         plat_mmio_write32(p, NICTX_REG_CTRL, NICTX_CTRL_ENABLE);
     return 0;
