@@ -43,6 +43,7 @@ enum drv_bug {
     DRV_BUG_NO_UNMAP,          /* the cleanup never unmaps what it reclaims */
     DRV_BUG_CQ_NO_RMB,         /* a CQE read with no dma_rmb() after its owner bit */
     DRV_BUG_SMP_WMB_DOORBELL,  /* smp_wmb() for wmb() before the doorbell */
+    DRV_BUG_OWNER_NO_KICK,     /* owner protocol: owner bits set, no doorbell */
     DRV_BUG_COUNT
 };
 

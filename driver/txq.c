@@ -458,7 +458,9 @@ static void txq_doorbell(struct txq *q)
             tail += q->size;
         q->bug_fired = 1;
     }
-    plat_mmio_write32(q->plat, q->reg_tail, tail);
+    /* The bug: owner bits alone, the device never told to look. */
+    if (!(q->bug == DRV_BUG_OWNER_NO_KICK && q->proto == TXQ_PROTO_OWNER && q->st_pkts > q->bug_at))
+        plat_mmio_write32(q->plat, q->reg_tail, tail);
     q->st_doorbells++;
 }
 

@@ -68,6 +68,8 @@ static const struct bug_entry bug_entries[] = {
      TXQ_PROTO_TAIL, STBUF_WEAK, 8, "load_reordered", 0, 0, 0, TXQ_CLEAN_CQ, 20},
     {DRV_BUG_SMP_WMB_DOORBELL, "smp-wmb-doorbell", "smp_wmb() where wmb() belongs, before the doorbell",
      TXQ_PROTO_TAIL, STBUF_WEAK, 8, "doorbell_before_desc", 0, 0, 0, TXQ_CLEAN_HEAD_WB, 0},
+    {DRV_BUG_OWNER_NO_KICK, "owner-no-kick", "owner bits set with no doorbell after them",
+     TXQ_PROTO_OWNER, STBUF_X86, 8, "doorbell_missing", 0, 0, 0, TXQ_CLEAN_HEAD_WB, 0},
 };
 
 _Static_assert(sizeof(bug_entries) / sizeof(bug_entries[0]) == DRV_BUG_COUNT - 1,

@@ -76,7 +76,7 @@ static void live_check_at(struct sim *s, sim_ps_t now, sim_ps_t stuck)
         if (s->live_reported & bit)
             continue;
         if (live_lost_wakeup(s, q, now, stuck) || ownchk_unpublished(&s->ck.q[q], now, stuck) ||
-            live_unreclaimed(s, q, now, stuck))
+            ownchk_unannounced(&s->ck.q[q], now, stuck) || live_unreclaimed(s, q, now, stuck))
             s->live_reported |= bit;
     }
 }

@@ -13,6 +13,8 @@
  *                     driver completed fewer bytes than it queued
  *   desc_unpublished  a descriptor written and never handed to the device
  *                     (ownchk_unpublished)
+ *   doorbell_missing  owner bits set and never announced by a doorbell
+ *                     (ownchk_unannounced)
  *   completion_unreclaimed  the device completed every descriptor the
  *                     driver wrote, long ago, and the driver still counts
  *                     some in flight: its cleanup does not see or record

@@ -509,6 +509,19 @@ int ownchk_unpublished(struct ownchk *c, sim_ps_t t, sim_ps_t age)
     return 0;
 }
 
+int ownchk_unannounced(struct ownchk *c, sim_ps_t t, sim_ps_t age)
+{
+    if (!c->size || !ownchk_owner_proto(c) || c->kick_vis == 0 || c->kick_vis + age > t ||
+        c->slot[c->done].state != OWNCHK_DEVICE)
+        return 0;
+    ownchk_access(c, "queue stuck", 0, 0);
+    ownchk_say(c, "doorbell_missing", t, c->kick_slot,
+               "descriptor %u's owner bit became visible at %.1f ns and no doorbell has "
+               "announced it since; the device, waiting for one, never fetched it (a kick "
+               "missing after the owner bits?)", c->kick_slot, ns(c->kick_vis));
+    return 1;
+}
+
 /* Producer order of slot i's current contents. */
 static uint64_t ownchk_seq(const struct ownchk *c, uint32_t i)
 {

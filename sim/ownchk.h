@@ -21,6 +21,8 @@
  *                         last completion
  *   tail_out_of_range     tail beyond the ring
  *   desc_reuse            store to a slot the device still owns
+ *   doorbell_missing      owner protocol: owner bits no doorbell announced,
+ *                         the queue stuck since (ownchk_unannounced)
  *   unmap_missing         a slot rewritten while the buffer it carried last
  *                         pass was never unmapped (a mapping leak)
  *   ring_overfill         tail protocol: size descriptors in flight, one
@@ -179,6 +181,10 @@ int ownchk_unmap_completed(struct ownchk *c, uint64_t addr);
  * descriptor written before t - age and never handed to the device.  1 if
  * one was. */
 int ownchk_unpublished(struct ownchk *c, sim_ps_t t, sim_ps_t age);
+/* Owner protocol, at t with the queue stuck: report (doorbell_missing) an
+ * owner bit visible since before t - age that no doorbell has announced
+ * while the device holds uncompleted descriptors.  1 if it did. */
+int ownchk_unannounced(struct ownchk *c, sim_ps_t t, sim_ps_t age);
 /* The device holds no descriptor and none is written but unpublished:
  * every descriptor the driver wrote has completed.  *since gets the time
  * of the last completion. */
