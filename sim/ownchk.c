@@ -511,7 +511,9 @@ int ownchk_unpublished(struct ownchk *c, sim_ps_t t, sim_ps_t age)
 
 int ownchk_unannounced(struct ownchk *c, sim_ps_t t, sim_ps_t age)
 {
-    if (!c->size || !ownchk_owner_proto(c) || c->kick_vis == 0 || c->kick_vis + age > t ||
+    /* The owner protocol's kick is a TAIL write; under WC the block is the
+     * doorbell. */
+    if (!c->size || c->proto != NICTX_PROTO_OWNER || c->kick_vis == 0 || c->kick_vis + age > t ||
         c->slot[c->done].state != OWNCHK_DEVICE)
         return 0;
     ownchk_access(c, "queue stuck", 0, 0);
