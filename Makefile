@@ -242,8 +242,8 @@ CMOCKA = $(shell pkg-config --libs cmocka)
 T_pcie_link  := sim/pcie_cfg.c sim/pcie_link.c
 T_scoreboard := sim/scoreboard.c sim/crc32.c sim/sb_rate.c
 T_json       := sim/json.c
-T_txq        := $(DRV_TXQ) tests/fake_platform.c
-T_pktgen     := $(DRV_TXQ) driver/pktgen.c tests/fake_platform.c \
+T_txq        := $(DRV_TXQ) tests/fake_platform.c driver/platform_bitops.c
+T_pktgen     := $(DRV_TXQ) driver/pktgen.c tests/fake_platform.c driver/platform_bitops.c \
                 sim/scoreboard.c sim/crc32.c sim/sb_rate.c
 T_pcie_fc    := sim/pcie_cfg.c sim/pcie_link.c
 T_stbuf      := sim/stbuf.c
@@ -410,7 +410,7 @@ $(BUILD)/obj/tests/%.o: tests/%.cpp | $(DEPS_STAMP)
 SC_OBJS := $(addprefix $(BUILD)/obj/sc/,nictx_sc.o platform_tlm.o vp.o) \
            $(call obj,sim/pcie_cfg.c sim/pcie_link.c sim/tlp_queue.c sim/tlp_beat.c sim/scoreboard.c sim/crc32.c \
              sim/sb_rate.c sim/sim_cfg.c sim/cpu.c sim/inject.c \
-             $(DRV_TXQ) driver/pktgen.c) \
+             $(DRV_TXQ) driver/pktgen.c driver/platform_bitops.c) \
            $(call vmodel,8) $(WIDE_MODELS) $(VRT_OBJS)
 $(BUILD)/nictx-vp: $(BUILD)/obj/sc/vp_main.o $(SC_OBJS)
 	$(CXX) -o $@ $^ $(SC_LIBS) $(LDLIBS)

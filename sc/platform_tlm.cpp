@@ -168,44 +168,6 @@ void plat_store_release32(struct platform *p, uint32_t *dst, uint32_t val)
     plat_write_once32(p, dst, val);
 }
 
-void plat_set_bit(struct platform *p, unsigned nr, uint32_t *word)
-{
-    plat_write_once32(p, word, *word | 1u << nr);
-}
-
-void plat_clear_bit(struct platform *p, unsigned nr, uint32_t *word)
-{
-    plat_write_once32(p, word, *word & ~(1u << nr));
-}
-
-int plat_test_and_set_bit(struct platform *p, unsigned nr, uint32_t *word)
-{
-    int old = (*word >> nr) & 1u;
-
-    plat_smp_mb(p); /* a locked op: one full barrier */
-    plat_set_bit(p, nr, word);
-    return old;
-}
-
-int plat_test_and_clear_bit(struct platform *p, unsigned nr, uint32_t *word)
-{
-    int old = (*word >> nr) & 1u;
-
-    plat_smp_mb(p); /* a locked op: one full barrier */
-    plat_clear_bit(p, nr, word);
-    return old;
-}
-
-int plat_test_bit(struct platform *p, unsigned nr, const uint32_t *word)
-{
-    return (plat_read_once32(p, word) >> nr) & 1u;
-}
-
-void plat_smp_mb__after_atomic(struct platform *p)
-{
-    (void)p; /* x86: the locked op was the barrier */
-}
-
 void plat_bug(struct platform *p, const uint32_t *state, const char *kind, const char *detail)
 {
     (void)p;
