@@ -77,13 +77,13 @@ VROOT     = $(shell verilator --getenv VERILATOR_ROOT)
 VINC      = -I$(VROOT)/include -I$(VROOT)/include/vltstd
 
 # One Verilated model per datapath width W (bytes per beat): the class
-# V$(RTL_TOP)_wW in $(BUILD)/verilated-wW, and sim/dev_rtl.cpp compiled for
-# it into dev_rtl_wW.o, which exports dev_rtl_ops_wW (sim/device.h).
+# V$(RTL_TOP)_wW in $(BUILD)/verilated-wW, and sim/device/dev_rtl.cpp compiled for
+# it into dev_rtl_wW.o, which exports dev_rtl_ops_wW (sim/device/device.h).
 WIDTHS   := 8 16 32 64
 vdir      = $(BUILD)/verilated-w$(1)
 vcls      = V$(RTL_TOP)_w$(1)
 vlib      = $(call vdir,$(1))/$(call vcls,$(1))__ALL.a
-vshim     = $(BUILD)/obj/sim/dev_rtl_w$(1).o
+vshim     = $(BUILD)/obj/sim/device/dev_rtl_w$(1).o
 # A width's model as a link needs it: the shim, then its library.
 vmodel    = $(call vshim,$(1)) $(call vlib,$(1))
 
@@ -106,7 +106,7 @@ $(call vlib,$(1)): $(call vdir,$(1))/$(call vcls,$(1)).mk $(call vdir,$(1))/vfla
 	$$(MAKE) -s -C $(call vdir,$(1)) -f $(call vcls,$(1)).mk OPT_FAST='$$(VOPT_FAST)' \
 	    VM_PARALLEL_BUILDS=0 USER_CPPFLAGS='$$(XFLAGS)' $(call vcls,$(1))__ALL.a
 
-$(call vshim,$(1)): sim/dev_rtl.cpp $(call vlib,$(1))
+$(call vshim,$(1)): sim/device/dev_rtl.cpp $(call vlib,$(1))
 	@mkdir -p $$(@D)
 	$$(CXX) $$(CXXFLAGS) $$(DEPFLAGS) -Wall -DDEV_RTL_WIDTH=$(1) -Isim -I$(call vdir,$(1)) \
 	    $$(VINC) -c -o $$@ $$<
@@ -184,39 +184,42 @@ $(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
 
 obj = $(addprefix $(BUILD)/obj/,$(1:.c=.o))
 
-# The driver's transmit queue and the kernel calls it makes (netdev.h).
-DRV_TXQ := driver/txq.c driver/netdev.c driver/dql.c
-SIM_CORE := sim/pcie_cfg.c sim/pcie_link.c sim/scoreboard.c sim/crc32.c sim/json.c sim/host_mem.c \
-            sim/sb_rate.c sim/progress.c \
-            sim/cpu.c sim/tlp_queue.c sim/rc.c sim/harness.c sim/sim_cfg.c sim/dev_port.c sim/tlp_beat.c \
-            sim/metrics.c sim/cpu_sched.c sim/platform_sim.c sim/report.c sim/stbuf.c \
-            sim/ownchk.c sim/ownchk_set.c sim/bug_catalog.c sim/coro.c sim/cacheline.c sim/profile.c sim/inject.c sim/fault.c \
-            sim/livechk.c sim/stopchk.c sim/memhist.c sim/explore.c sim/fairness.c \
-            $(DRV_TXQ) driver/pktgen.c
+# The simulator is sim/ in layers, a folder each, in dependency order
+# (docs/architecture.md, The source tree): lib (JSON, strings, coroutines,
+# CRC, time), host (CPUs, store buffers, cache lines, memory), pcie (link,
+# root complex, TLP queues), device (the port contract and its RTL, C-model
+# and lockstep adapters), check (scoreboard and checkers), run (the world
+# and its event loop), cli (the command line and reports), and sweep (the
+# sweep tool, on lib alone).  Each layer's sources are every .c in its folder.
+layer_srcs = $(sort $(wildcard $(addprefix sim/,$(addsuffix /*.c,$(1)))))
+# The driver: its transmit queue, the kernel calls it makes (netdev.h) and
+# pktgen.  driver/platform_bitops.c is the plain bitops of the platforms
+# that are not the simulator's (tests/common/fake_platform.c, sc/).
+DRV_SRCS := $(filter-out driver/platform_bitops.c,$(sort $(wildcard driver/*.c)))
+DRV_TXQ  := driver/txq.c driver/netdev.c driver/dql.c
+# The device adapters that pick a backend and width (dev_select.c) need
+# every width's model: they link with WIDE_MODELS, below.
+DEV_ADAPTERS := $(filter sim/device/dev_%.c,$(call layer_srcs,device))
+SIM_CORE := $(filter-out sim/cli/main.c $(DEV_ADAPTERS),\
+                $(call layer_srcs,lib host pcie device check run cli)) $(DRV_SRCS)
 SIM_OBJS := $(call obj,$(SIM_CORE)) $(call vmodel,8) $(VRT_OBJS)
 # The C model of the engine (c-model/, docs/c-model.md): its blocks as
-# rtl/nictx_tx_top.sv wires them.
-CM_ENGINE := c-model/cm_engine.c c-model/cm_regs.c c-model/cm_wc.c c-model/cm_dma_rd.c \
-             c-model/cm_desc_fetch.c c-model/cm_sched.c c-model/cm_payload.c c-model/cm_fifo.c \
-             c-model/cm_mac.c c-model/cm_cpl.c sim/crc32.c
+# rtl/nictx_tx_top.sv wires them, and the CRC of the lib layer.
+CM_ENGINE := $(sort $(wildcard c-model/*.c)) sim/lib/crc32.c
 # The other widths' models and the lookup by width (dev_rtl_ops_width); the
 # C model and the lockstep of both (--device): nictx (--dev-width, --device)
 # and the tests that run every width.
 WIDE_MODELS := $(foreach w,$(filter-out 8,$(WIDTHS)),$(call vmodel,$(w))) \
-               $(call obj,sim/dev_rtl_widths.c sim/dev_cm.c sim/dev_lockstep.c sim/dev_select.c \
-                          $(CM_ENGINE))
+               $(call obj,$(DEV_ADAPTERS) $(CM_ENGINE))
 # libinih (Debian libinih-dev, pkg-config module inih) parses profiles/*.ini.
 # Deferred (=), like CMOCKA: pkg-config runs after install-deps.sh has.
 INIH_CFLAGS = $(shell pkg-config --cflags inih)
 LDLIBS    = -lpthread -lm $(shell pkg-config --libs inih) $(XFLAGS)
 
 # nictx sweep: plans, runs (serially, GNU parallel, Slurm) and reports sweeps.
-SWEEP_SRCS := sim/strv.c sim/sweep_values.c sim/sweep.c sim/sweep_file.c sim/sweep_series.c \
-              sim/json_flat.c sim/sweep_table.c sim/sweep_exec.c sim/sweep_point.c \
-              sim/sweep_check.c sim/sweep_progress.c sim/sweep_run.c sim/sweep_slurm.c \
-              sim/sweep_gnuplot.c sim/sweep_plot.c sim/sweep_report.c sim/sweep_merge.c sim/sweep_cli.c
+SWEEP_SRCS := $(call layer_srcs,sweep)
 
-$(BUILD)/nictx: $(call obj,sim/main.c $(SWEEP_SRCS)) $(SIM_OBJS) $(WIDE_MODELS)
+$(BUILD)/nictx: $(call obj,sim/cli/main.c $(SWEEP_SRCS)) $(SIM_OBJS) $(WIDE_MODELS)
 	$(CXX) -o $@ $^ $(LDLIBS)
 
 all: $(BUILD)/nictx
@@ -239,58 +242,61 @@ run-one: $(BUILD)/nictx
 # ---------------------------------------------------------------- tests
 # One cmocka binary per module; each lists the objects it links.
 CMOCKA = $(shell pkg-config --libs cmocka)
-T_pcie_link  := sim/pcie_cfg.c sim/pcie_link.c
-T_scoreboard := sim/scoreboard.c sim/crc32.c sim/sb_rate.c
-T_json       := sim/json.c
-T_txq        := $(DRV_TXQ) tests/fake_platform.c driver/platform_bitops.c
-T_pktgen     := $(DRV_TXQ) driver/pktgen.c tests/fake_platform.c driver/platform_bitops.c \
-                sim/scoreboard.c sim/crc32.c sim/sb_rate.c
-T_pcie_fc    := sim/pcie_cfg.c sim/pcie_link.c
-T_stbuf      := sim/stbuf.c
-T_memhist    := sim/memhist.c
-T_coro       := sim/coro.c
-T_ownchk     := sim/ownchk.c sim/ownchk_set.c sim/stbuf.c sim/host_mem.c
-T_dql        := driver/dql.c tests/fake_platform.c
-T_cacheline  := sim/cacheline.c
-T_profile    := sim/profile.c sim/sim_cfg.c sim/cpu.c sim/pcie_cfg.c sim/inject.c
-T_inject     := sim/inject.c
-T_rc         := sim/rc.c sim/host_mem.c sim/tlp_queue.c sim/pcie_cfg.c sim/pcie_link.c
-T_sweep      := sim/sweep.c sim/sweep_values.c sim/sweep_file.c sim/sweep_series.c sim/strv.c sim/json.c
-T_json_flat  := sim/json_flat.c sim/json.c
-T_sweep_table := sim/sweep_table.c sim/json_flat.c sim/json.c sim/sweep.c sim/sweep_values.c \
-                 sim/strv.c
-UNIT_TESTS   := pcie_link pcie_fc rc scoreboard json txq pktgen stbuf memhist coro ownchk dql cacheline profile inject \
-                sweep json_flat sweep_table
-SIM_TESTS    := sim ownership cpus calibration faults
-# Reliability (docs/reliability.md): memory flat in run length, progress.
-T_sb_rate    := sim/sb_rate.c
-UNIT_TESTS   += sb_rate
+T_pcie_link  := sim/pcie/pcie_cfg.c sim/pcie/pcie_link.c
+T_scoreboard := sim/check/scoreboard.c sim/lib/crc32.c sim/check/sb_rate.c
+T_json       := sim/lib/json.c
+T_txq        := $(DRV_TXQ) tests/common/fake_platform.c driver/platform_bitops.c
+T_pktgen     := $(DRV_TXQ) driver/pktgen.c tests/common/fake_platform.c driver/platform_bitops.c \
+                sim/check/scoreboard.c sim/lib/crc32.c sim/check/sb_rate.c
+T_pcie_fc    := sim/pcie/pcie_cfg.c sim/pcie/pcie_link.c
+T_stbuf      := sim/host/stbuf.c
+T_memhist    := sim/host/memhist.c
+T_coro       := sim/lib/coro.c
+T_ownchk     := sim/check/ownchk.c sim/check/ownchk_set.c sim/host/stbuf.c sim/host/host_mem.c
+T_dql        := driver/dql.c tests/common/fake_platform.c
+T_cacheline  := sim/host/cacheline.c
+T_profile    := sim/cli/profile.c sim/run/sim_cfg.c sim/host/cpu.c sim/pcie/pcie_cfg.c sim/run/inject.c
+T_inject     := sim/run/inject.c
+T_rc         := sim/pcie/rc.c sim/host/host_mem.c sim/pcie/tlp_queue.c sim/pcie/pcie_cfg.c sim/pcie/pcie_link.c
+T_sweep      := sim/sweep/sweep.c sim/sweep/sweep_values.c sim/sweep/sweep_file.c sim/sweep/sweep_series.c sim/lib/strv.c sim/lib/json.c
+T_json_flat  := sim/lib/json_flat.c sim/lib/json.c
+T_sweep_table := sim/sweep/sweep_table.c sim/lib/json_flat.c sim/lib/json.c sim/sweep/sweep.c sim/sweep/sweep_values.c \
+                 sim/lib/strv.c
+# Reliability (docs/reliability.md): sb_rate keeps memory flat in run length.
+T_sb_rate    := sim/check/sb_rate.c
 # Queues: the fairness figures.
-T_fairness   := sim/fairness.c
-UNIT_TESTS   += fairness
+T_fairness   := sim/run/fairness.c
 # The C model's FIFO alone (the lockstep tests run the rest of the model).
 T_cm_fifo    := c-model/cm_fifo.c
-UNIT_TESTS   += cm_fifo
-SIM_TESTS    += memory progress
-# The whole system at every datapath width (docs/width.md).
-SIM_TESTS    += width
-# The C model in lockstep with the RTL over whole runs (docs/c-model.md).
-SIM_TESTS    += lockstep
-# Engine tests drive the Verilated RTL directly through struct device_ops.
-ENGINE_TESTS := engine limits reset cpl queues
-CLI_TESTS    := cli sweep_cli
+
+# tests/ by kind, a folder each; tests/<kind>/test_<name>.c (or .cpp) is the
+# test <name>, built into $(BUILD)/tests/test_<name>; tests/common holds the
+# helpers they share.
+#  unit    one module alone, linking the sources its T_<name> lists;
+#  engine  the Verilated engine driven through struct device_ops;
+#  sim     the whole simulator: host, link and device, at every width, and
+#          the C model in lockstep with the RTL over whole runs;
+#  cli     the command line as a user meets it (runs $(BUILD)/nictx);
+#  rtl     one RTL module alone, in lockstep with its C model (below);
+#  sc      the SystemC wrapper and virtual platform.
+test_names = $(sort $(patsubst tests/$(1)/test_%,%,$(basename $(wildcard tests/$(1)/test_*.c*))))
+UNIT_TESTS   := $(call test_names,unit)
+ENGINE_TESTS := $(call test_names,engine)
+SIM_TESTS    := $(call test_names,sim)
+CLI_TESTS    := $(call test_names,cli)
+RTL_UNIT_TESTS := $(call test_names,rtl)
 ALL_TESTS    := $(UNIT_TESTS) $(ENGINE_TESTS) $(SIM_TESTS) $(CLI_TESTS)
 
 define unit_test
-$(BUILD)/tests/test_$(1): $(call obj,tests/test_$(1).c $(T_$(1)))
+$(BUILD)/tests/test_$(1): $(call obj,tests/unit/test_$(1).c $(T_$(1)))
 	@mkdir -p $$(@D)
 	$$(CC) -o $$@ $$^ $$(CMOCKA) $$(LDLIBS)
 endef
 $(foreach t,$(UNIT_TESTS),$(eval $(call unit_test,$(t))))
 
-# (tests/report_capture.c: a run's report as a string, for the tests that read it.)
+# (tests/common/report_capture.c: a run's report as a string, for the tests that read it.)
 $(addprefix $(BUILD)/tests/test_,$(SIM_TESTS)): $(BUILD)/tests/test_%: \
-        $(BUILD)/obj/tests/test_%.o $(call obj,tests/report_capture.c) $(SIM_OBJS)
+        $(BUILD)/obj/tests/sim/test_%.o $(call obj,tests/common/report_capture.c) $(SIM_OBJS)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $^ $(CMOCKA) $(LDLIBS)
 
@@ -298,7 +304,7 @@ $(addprefix $(BUILD)/tests/test_,$(SIM_TESTS)): $(BUILD)/tests/test_%: \
 # each) and the C model (NICTX_DEVICE=c or lockstep runs them on it:
 # scripts/lockstep-engine.sh).
 $(addprefix $(BUILD)/tests/test_,$(ENGINE_TESTS)): $(BUILD)/tests/test_%: \
-        $(BUILD)/obj/tests/test_%.o $(call obj,tests/engine_host.c) \
+        $(BUILD)/obj/tests/engine/test_%.o $(call obj,tests/common/engine_host.c) \
         $(call vmodel,8) $(WIDE_MODELS) $(VRT_OBJS)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $^ $(CMOCKA) $(LDLIBS)
@@ -323,23 +329,22 @@ RT_LIBS_$(1) += $(BUILD)/verilated-$(2)/$(2)__ALL.a
 RT_$(1) += $(4)
 endef
 define rtl_unit_test
-$(BUILD)/obj/tests/test_$(1).o: tests/test_$(1).cpp $$(RT_LIBS_$(1))
+$(BUILD)/obj/tests/rtl/test_$(1).o: tests/rtl/test_$(1).cpp $$(RT_LIBS_$(1))
 	@mkdir -p $$(@D)
 	$$(CXX) $$(CXXFLAGS) $$(WARN) $$(DEPFLAGS) $$(INCS) \
 	    $$(foreach l,$$(RT_LIBS_$(1)),-isystem $$(dir $$(l))) \
 	    $$(patsubst -I%,-isystem %,$$(VINC)) -c -o $$@ $$<
-$(BUILD)/tests/test_$(1): $(BUILD)/obj/tests/test_$(1).o $$(call obj,$$(T_$(1))) \
+$(BUILD)/tests/test_$(1): $(BUILD)/obj/tests/rtl/test_$(1).o $$(call obj,$$(T_$(1))) \
         $$(RT_LIBS_$(1)) $$(VRT_OBJS)
 	@mkdir -p $$(@D)
 	$$(CXX) -o $$@ $$^ $$(CMOCKA) $$(LDLIBS)
 endef
-RTL_UNIT_TESTS := tx_sched mac payload dma_rd wc cpl_module
 # The scheduler (NumQueues 8) in lockstep with the C model's, and directed tests.
 $(eval $(call rtl_unit_model,tx_sched,Vnictx_tx_sched,nictx_tx_sched,\
     rtl/prim_rr_pick.sv rtl/nictx_tx_sched.sv,-GNumQueues=8))
 T_tx_sched := c-model/cm_sched.c
 # The MAC at the narrowest and widest beat, in lockstep with the C model's.
-T_mac := c-model/cm_mac.c sim/crc32.c
+T_mac := c-model/cm_mac.c sim/lib/crc32.c
 $(foreach w,8 64,$(eval $(call rtl_unit_model,mac,Vnictx_mac_w$(w),nictx_mac,\
     rtl/nictx_mac.sv,-GDataBytes=$(w))))
 # The payload fetch with the engine's sizes at 8 bytes a word, and with a
@@ -362,9 +367,9 @@ T_wc := c-model/cm_wc.c
 $(foreach w,8 64,$(eval $(call rtl_unit_model,wc,Vnictx_wc_w$(w),nictx_wc,\
     rtl/nictx_reg_pkg.sv rtl/nictx_wc.sv,-GDataBytes=$(w))))
 # The completion and interrupt logic at NumQueues 8, in lockstep with the
-# C model's (test_cpl is the engine's completions, through the whole RTL).
-T_cpl_module := c-model/cm_cpl.c
-$(eval $(call rtl_unit_model,cpl_module,Vnictx_cpl_q8,nictx_cpl,\
+# C model's (test_completions is the engine's completions, through the whole RTL).
+T_cpl := c-model/cm_cpl.c
+$(eval $(call rtl_unit_model,cpl,Vnictx_cpl_q8,nictx_cpl,\
     rtl/nictx_reg_pkg.sv rtl/prim_rr_pick.sv rtl/nictx_cpl.sv,-GNumQueues=8))
 # The descriptor fetcher with the engine's 256 slots and 8 reads, at 8
 # bytes a beat with 8 queues and at 64 with one, in lockstep with the C model's.
@@ -375,41 +380,39 @@ $(eval $(call rtl_unit_model,desc_fetch,Vnictx_desc_fetch_w8q8,nictx_desc_fetch,
 $(eval $(call rtl_unit_model,desc_fetch,Vnictx_desc_fetch_w64q1,nictx_desc_fetch,\
     rtl/nictx_reg_pkg.sv rtl/prim_fifo_sync.sv rtl/prim_rr_pick.sv rtl/nictx_desc_fetch.sv,\
     -GBufDescs=256 -GMaxReads=8 -GDataBytes=64 -GNumQueues=1))
-RTL_UNIT_TESTS += desc_fetch
 # The register block with the engine's DescFetchMaxHw, DescReads and
 # NumTags, at 8 queues and at one, in lockstep with the C model's.
 T_regs := c-model/cm_regs.c
 $(foreach q,8 1,$(eval $(call rtl_unit_model,regs,Vnictx_regs_q$(q),nictx_regs,\
     rtl/nictx_pkg.sv rtl/nictx_reg_pkg.sv rtl/nictx_regs.sv,\
     -GDescFetchMaxHw=32 -GDescReadsHw=8 -GNumTags=256 -GNumQueues=$(q))))
-RTL_UNIT_TESTS += regs
 $(foreach t,$(RTL_UNIT_TESTS),$(eval $(call rtl_unit_test,$(t))))
 ALL_TESTS      += $(RTL_UNIT_TESTS)
 
 # The command line as a user meets it: runs $(BUILD)/nictx (NICTX).
-$(BUILD)/tests/test_cli $(BUILD)/tests/test_sweep_cli: $(BUILD)/tests/test_%: \
-        $(BUILD)/obj/tests/test_%.o $(call obj,tests/cli_harness.c) $(BUILD)/nictx
+$(addprefix $(BUILD)/tests/test_,$(CLI_TESTS)): $(BUILD)/tests/test_%: \
+        $(BUILD)/obj/tests/cli/test_%.o $(call obj,tests/common/cli_harness.c) $(BUILD)/nictx
 	@mkdir -p $(@D)
-	$(CC) -o $@ $(BUILD)/obj/tests/test_$*.o $(call obj,tests/cli_harness.c) $(CMOCKA) $(LDLIBS)
+	$(CC) -o $@ $(BUILD)/obj/tests/cli/test_$*.o $(call obj,tests/common/cli_harness.c) $(CMOCKA) $(LDLIBS)
 
 # ---------------------------------------------------------------- SystemC
 # sc/: the engine as a SystemC TLM-2.0 module (nictx_sc), the same driver on
 # TLM calls (platform_tlm) and an example virtual platform, nictx-vp
 # (docs/systemc.md).  Debian's libsystemc-dev 2.3.4 (pkg-config systemc) was
 # built for C++17.  The driver's platform is bound at link time, so these
-# binaries link platform_tlm instead of the native sim/platform_sim.c.
+# binaries link platform_tlm instead of the native sim/run/platform_sim.c.
 SC_CFLAGS = $(shell pkg-config --cflags systemc 2>/dev/null)
 SC_LIBS   = $(or $(shell pkg-config --libs systemc 2>/dev/null),-lsystemc)
 SC_CXX    = $(CXX) -std=c++17 $(CXXFLAGS) $(WARN) $(DEPFLAGS) $(INCS) -Isc $(SC_CFLAGS)
 $(BUILD)/obj/sc/%.o: sc/%.cpp | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(SC_CXX) -c -o $@ $<
-$(BUILD)/obj/tests/%.o: tests/%.cpp | $(DEPS_STAMP)
+$(BUILD)/obj/tests/sc/%.o: tests/sc/%.cpp | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(SC_CXX) -c -o $@ $<
 SC_OBJS := $(addprefix $(BUILD)/obj/sc/,nictx_sc.o platform_tlm.o vp.o) \
-           $(call obj,sim/pcie_cfg.c sim/pcie_link.c sim/tlp_queue.c sim/tlp_beat.c sim/scoreboard.c sim/crc32.c \
-             sim/sb_rate.c sim/sim_cfg.c sim/cpu.c sim/inject.c \
+           $(call obj,sim/pcie/pcie_cfg.c sim/pcie/pcie_link.c sim/pcie/tlp_queue.c sim/device/tlp_beat.c sim/check/scoreboard.c sim/lib/crc32.c \
+             sim/check/sb_rate.c sim/run/sim_cfg.c sim/host/cpu.c sim/run/inject.c \
              $(DRV_TXQ) driver/pktgen.c driver/platform_bitops.c) \
            $(call vmodel,8) $(WIDE_MODELS) $(VRT_OBJS)
 $(BUILD)/nictx-vp: $(BUILD)/obj/sc/vp_main.o $(SC_OBJS)
@@ -422,8 +425,8 @@ $(BUILD)/nictx-sc-example: $(BUILD)/obj/sc/example_instantiate.o $(SC_OBJS)
 
 # The VP against the native harness (runs $(BUILD)/nictx), BAR0 and DMA
 # error responses, the example.
-$(BUILD)/tests/test_systemc: $(BUILD)/obj/tests/test_systemc.o \
-        $(call obj,tests/cli_harness.c) $(SC_OBJS)
+$(BUILD)/tests/test_systemc: $(BUILD)/obj/tests/sc/test_systemc.o \
+        $(call obj,tests/common/cli_harness.c) $(SC_OBJS)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $^ $(CMOCKA) $(SC_LIBS) $(LDLIBS)
 ALL_TESTS += systemc
@@ -431,14 +434,15 @@ $(BUILD)/tests/test_systemc: | $(BUILD)/nictx $(BUILD)/nictx-sc-example
 
 TEST_BINS := $(addprefix $(BUILD)/tests/test_,$(ALL_TESTS))
 # scripts/check-regs.sh: the register map's generated files are current;
-# scripts/check-spdx.sh: every source file carries the license line.
+# scripts/check-spdx.sh: every source file carries the license line;
+# scripts/check-layers.sh: sim/'s folders include in layer order.
 # scripts/check-fast.sh: the fast build (below) gives the same results;
 # scripts/check-mutate-equivalent.sh: the mutants judged equivalent still
 # name lines of the tree.
 test: $(TEST_BINS) $(BUILD)/nictx $(if $(SAN),,$(FAST)/nictx)
 	@SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 NICTX=$(BUILD)/nictx NICTX_FAST=$(FAST)/nictx \
 	    bash scripts/run-tests.sh $(TEST_BINS) $(if $(SAN),,scripts/lockstep-engine.sh) \
-	    scripts/check-regs.sh scripts/check-spdx.sh scripts/check-mutate-equivalent.sh \
+	    scripts/check-regs.sh scripts/check-spdx.sh scripts/check-mutate-equivalent.sh scripts/check-layers.sh \
 	    $(if $(SAN),,scripts/check-fast.sh)
 
 # make fast: the nictx for sweeps and benchmarks, in $(BUILD)-fast: the
@@ -447,7 +451,7 @@ test: $(TEST_BINS) $(BUILD)/nictx $(if $(SAN),,$(FAST)/nictx)
 # (scripts/pgo-build.sh; why it is faster: docs/architecture.md,
 # Simulation speed).  Built again, whole, when
 # a source changes.
-FAST_SRCS := $(wildcard sim/*.c sim/*.h sim/*.cpp driver/*.c driver/*.h c-model/*.c c-model/*.h) \
+FAST_SRCS := $(wildcard sim/*/*.c sim/*/*.h sim/*/*.cpp driver/*.c driver/*.h c-model/*.c c-model/*.h) \
              $(RTL_SRCS) \
              scripts/pgo-build.sh scripts/pgo-train.txt Makefile
 .PHONY: fast fast-assert

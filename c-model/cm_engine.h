@@ -3,18 +3,18 @@
  * cm_engine.h - the transmit engine of the C model (docs/c-model.md): the
  * blocks of c-model/ wired as rtl/nictx_tx_top.sv wires the RTL modules,
  * cycle-exact at the top's ports, which are the device port contract of
- * sim/device.h (struct dev_in, struct dev_out).  The engine's sizes are the
+ * sim/device/device.h (struct dev_in, struct dev_out).  The engine's sizes are the
  * top's defaults, as the Verilated engine is built: 256 tags, 8 descriptor
  * reads, 256 descriptor slots, a 32 KiB payload buffer, 256 frames, 64
  * queues; the datapath width W is the one parameter (8, 16, 32 or 64).
  *
- * sim/dev_cm.c puts it behind struct device_ops; sim/dev_lockstep.c runs
+ * sim/device/dev_cm.c puts it behind struct device_ops; sim/device/dev_lockstep.c runs
  * it beside the Verilated RTL and compares every output on every clock.
  */
 #ifndef NICTX_CM_ENGINE_H
 #define NICTX_CM_ENGINE_H
 
-#include "device.h"
+#include "device/device.h"
 
 struct cm_engine;
 

@@ -5,7 +5,7 @@
  */
 #include "cm_mac.h"
 
-#include "crc32.h"
+#include "lib/crc32.h"
 
 #define CM_MAC_WAKE_NEVER 0xFFFFFFu /* wake: no bound (24 bits of ones) */
 

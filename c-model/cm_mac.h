@@ -3,11 +3,11 @@
  * cm_mac.h - the transmit MAC of the C model (docs/c-model.md), cycle-exact
  * at the ports of rtl/nictx_mac.sv: line-rate pacing by a byte credit, the
  * Ethernet FCS of each frame, the frame beats passed to the wire, and the
- * skipped-clock interface (wait, wake, skip) of sim/device.h.
+ * skipped-clock interface (wait, wake, skip) of sim/device/device.h.
  *
  * Written from the RTL's contract, not from its netlist: the FCS is the
  * byte-wise table CRC-32 of IEEE 802.3 (the RTL's is a nibble network), the
- * pacing the arithmetic the RTL's header states.  tests/test_mac.cpp runs
+ * pacing the arithmetic the RTL's header states.  tests/rtl/test_mac.cpp runs
  * both in lockstep on random legal streams and compares every output on
  * every clock.
  *

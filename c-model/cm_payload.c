@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "device.h" /* dev_lanes_copy */
+#include "device/device.h" /* dev_lanes_copy */
 
 /* A packet FIFO entry. */
 struct cm_pkt {

@@ -6,7 +6,7 @@
  */
 #include "cm_regs.h"
 
-#include "device.h"
+#include "device/device.h"
 
 #include <string.h>
 

@@ -68,7 +68,7 @@
 #define CM_REGS_DESC_FETCH_MAX_HW 32u
 #define CM_REGS_DESC_READS_HW 8u
 #define CM_REGS_NUM_TAGS 256u
-/* The TLP types the block takes (rtl/nictx_pkg.sv; sim/device.h's
+/* The TLP types the block takes (rtl/nictx_pkg.sv; sim/device/device.h's
  * DEV_TLP_MWR and DEV_TLP_MRD, checked in cm_regs.c). */
 #define CM_REGS_TLP_MWR 0u
 #define CM_REGS_TLP_MRD 1u

@@ -9,7 +9,7 @@
  * ready mask alone; the caller answers with that queue's head (len, bad)
  * and weight in struct cm_sched_in, as the engine's fetcher and register
  * block do; cm_sched_eval() gives this clock's outputs, cm_sched_clock()
- * takes the rising edge with the same inputs.  tests/test_tx_sched.cpp
+ * takes the rising edge with the same inputs.  tests/rtl/test_tx_sched.cpp
  * runs it in lockstep with the RTL.
  */
 #ifndef NICTX_CM_SCHED_H

@@ -3,11 +3,11 @@
  * drv_bug.h - deliberately broken driver variants, for driver validation.
  *
  * `--driver-bug NAME` swaps one of these into the driver (txq.c, pktgen.c)
- * so that a test can show the simulator names the bug (sim/ownchk.h) and
+ * so that a test can show the simulator names the bug (sim/check/ownchk.h) and
  * that nothing hangs.  DRV_BUG_NONE is the correct driver.  Bugs that break
  * a rule once fire at the packet with index `at` (struct txq_cfg, struct
  * pktgen_cfg); barrier bugs hold for every packet.  The catalogue with
- * names, scenarios and expected diagnostics is sim/bug_catalog.c.
+ * names, scenarios and expected diagnostics is sim/check/bug_catalog.c.
  */
 #ifndef NICTX_DRV_BUG_H
 #define NICTX_DRV_BUG_H

@@ -17,8 +17,8 @@
  *  - netdev_tx_completed_queue() gets exactly the bytes netdev_tx_sent_queue()
  *    got for what it reclaimed; netdev_tx_reset_queue() when the ring is
  *    reset.
- * The simulator checks each (sim/stopchk.h; bql_overcompleted through
- * plat_bug; bql_unbalanced, sim/livechk.h).
+ * The simulator checks each (sim/check/stopchk.h; bql_overcompleted through
+ * plat_bug; bql_unbalanced, sim/check/livechk.h).
  */
 #ifndef NICTX_NETDEV_H
 #define NICTX_NETDEV_H

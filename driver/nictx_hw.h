@@ -7,7 +7,7 @@
  * NICTX_PROTO_*, NICTX_WC_BASE, NICTX_BAR0_SIZE and the table NICTX_REGS)
  * is generated from rtl/regs/nictx_regs.rdl into nictx_regs_gen.h by
  * `make regs`, like the RTL's package rtl/nictx_reg_pkg.sv; docs/device.md
- * has the table.  tests/test_limits.c reads every register's reset value
+ * has the table.  tests/engine/test_limits.c reads every register's reset value
  * and access at the device port from that table, so the map and the RTL
  * cannot disagree unnoticed.  What is written here by hand is the layout of
  * what the driver writes into memory and into the WC window.

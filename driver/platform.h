@@ -4,7 +4,7 @@
  *
  * The driver (txq.c, pktgen.c) is written like a Linux netdev transmit path
  * and calls nothing but these functions.  The simulator implements them in
- * sim/platform_sim.c, where each call advances the simulated CPU's clock by
+ * sim/run/platform_sim.c, where each call advances the simulated CPU's clock by
  * its modelled cost; unit tests implement them with a recording fake.  The
  * binding is at link time: exactly one implementation is linked into each
  * binary.  Every function takes the platform object first; there is no
@@ -22,8 +22,8 @@
  *    are visible before later stores and MMIO writes (x86: sfence; arm64:
  *    dsb st);
  *  - plat_smp_mb(): a full barrier (x86: lock addl).
- * The simulator (sim/stbuf.h) models what each costs and what goes wrong
- * without it; sim/ownchk.h names every ordering bug it sees.
+ * The simulator (sim/host/stbuf.h) models what each costs and what goes wrong
+ * without it; sim/check/ownchk.h names every ordering bug it sees.
  */
 #ifndef NICTX_PLATFORM_H
 #define NICTX_PLATFORM_H
@@ -95,7 +95,7 @@ void plat_smp_rmb(struct platform *p);
  * it becomes visible, under the ordering model: TSO (x86) lets a later
  * load pass it; weak lets any later access to other bytes pass it.  A CPU
  * reads its own writes at once.  The simulator may switch CPUs at each of
- * these calls (and explores such switches, sim/explore.h).  Each costs
+ * these calls (and explores such switches, sim/host/explore.h).  Each costs
  * what the cache-line model says, as plat_cpu_touch.
  *  - plat_store_release32: every earlier store is visible first (x86: a
  *    plain store; arm64: stlr);
@@ -118,7 +118,7 @@ void plat_store_release32(struct platform *p, uint32_t *dst, uint32_t val);
  *  - plat_test_and_set_bit / plat_test_and_clear_bit return the old bit
  *    and are fully ordered (smp_mb() before and after);
  *  - plat_test_bit is a READ_ONCE.
- * The simulator checks the queue-state protocol on them (sim/stopchk.h).
+ * The simulator checks the queue-state protocol on them (sim/check/stopchk.h).
  */
 void plat_set_bit(struct platform *p, unsigned nr, uint32_t *word);
 void plat_clear_bit(struct platform *p, unsigned nr, uint32_t *word);

@@ -4,7 +4,7 @@
  * memory model (the unit tests' recording fake, the SystemC platform):
  * each on the newest value, through that platform's plat_read_once32 /
  * plat_write_once32, as on x86, where a locked op is the barrier.  The
- * simulator has its own (sim/platform_sim.c), in its memory model.
+ * simulator has its own (sim/run/platform_sim.c), in its memory model.
  */
 #include "platform.h"
 

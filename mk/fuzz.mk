@@ -48,7 +48,7 @@ $(FUZZ_DIR)/obj/%.o: %.c | $(FUZZ_DIR)/.clang-ok
 	    $(FUZZ_DEFS) -c -o $@ $<
 
 # main() becomes nictx_main, which fuzz_cli calls.
-$(FUZZ_DIR)/obj/sim/main.o: FUZZ_DEFS := -Dmain=nictx_main
+$(FUZZ_DIR)/obj/sim/cli/main.o: FUZZ_DEFS := -Dmain=nictx_main
 # FUZZ_SPARE=0x..: the known RTL findings fuzz_tlp spares, one bit each
 # (tests/fuzz/fuzz_tlp.c); a clear bit sends what trips it.  Use a BUILD of
 # its own: the flag is not tracked.
@@ -72,18 +72,18 @@ $(FUZZ_DIR)/vrt/%.o: | $(FUZZ_DIR)/.clang-ok
 	@mkdir -p $(@D)
 	$(FUZZ_CXX) $(FUZZ_FLAGS) $(VINC) -c -o $@ $(VROOT)/include/$*.cpp
 
-$(FUZZ_DIR)/obj/sim/dev_rtl.o: sim/dev_rtl.cpp $(FUZZ_VLIB)
+$(FUZZ_DIR)/obj/sim/device/dev_rtl.o: sim/device/dev_rtl.cpp $(FUZZ_VLIB)
 	@mkdir -p $(@D)
 	$(FUZZ_CXX) $(FUZZ_FLAGS) $(DEPFLAGS) -Wall -DDEV_RTL_WIDTH=8 -Isim -I$(FUZZ_VDIR) $(VINC) \
 	    -c -o $@ $<
 
 # ---- the targets
-$(FUZZ_DIR)/fuzz_cli: $(call fobj,tests/fuzz/fuzz_cli.c sim/main.c $(SWEEP_SRCS) \
-                      $(filter-out sim/dev_rtl.cpp,$(SIM_CORE)))
+$(FUZZ_DIR)/fuzz_cli: $(call fobj,tests/fuzz/fuzz_cli.c sim/cli/main.c $(SWEEP_SRCS) \
+                      $(SIM_CORE))
 	$(FUZZ_CXX) $(FUZZ_LINK) -o $@ $^ -lpthread -lm $(shell pkg-config --libs inih)
 
 $(FUZZ_DIR)/fuzz_tlp: $(call fobj,tests/fuzz/fuzz_tlp.c tests/fuzz/fz_host.c) \
-                      $(FUZZ_DIR)/obj/sim/dev_rtl.o $(FUZZ_VLIB) \
+                      $(FUZZ_DIR)/obj/sim/device/dev_rtl.o $(FUZZ_VLIB) \
                       $(addprefix $(FUZZ_DIR)/vrt/,$(VRT_SRCS:.cpp=.o))
 	$(FUZZ_CXX) $(FUZZ_LINK) -o $@ $^ -lpthread -latomic -lm
 
@@ -110,7 +110,7 @@ $(FUZZ_DIR)/spare-%/fuzz_tlp.o: tests/fuzz/fuzz_tlp.c | $(FUZZ_DIR)/.clang-ok
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -std=c11 $(FUZZ_FLAGS) $(WARN) $(INCS) -Itests/fuzz -DFZ_SPARE_KNOWN=$* -c -o $@ $<
 $(FUZZ_DIR)/spare-%/fuzz_tlp: $(FUZZ_DIR)/spare-%/fuzz_tlp.o $(call fobj,tests/fuzz/fz_host.c) \
-                              $(FUZZ_DIR)/obj/sim/dev_rtl.o $(FUZZ_VLIB) \
+                              $(FUZZ_DIR)/obj/sim/device/dev_rtl.o $(FUZZ_VLIB) \
                               $(addprefix $(FUZZ_DIR)/vrt/,$(VRT_SRCS:.cpp=.o))
 	$(FUZZ_CXX) $(FUZZ_LINK) -o $@ $^ -lpthread -latomic -lm
 fuzz-findings: $(foreach m,$(FUZZ_MASKS),$(FUZZ_DIR)/spare-$(m)/fuzz_tlp)

@@ -62,7 +62,7 @@
 // lost).  The single-queue logic above stays idle.  hr_head_o is the head
 // of queue hr_q_i (register reads).
 //
-// Skipped clocks (simulation speed; sim/device.h, nictx_dma_rd.sv): the
+// Skipped clocks (simulation speed; sim/device/device.h, nictx_dma_rd.sv): the
 // moderation timers change with time alone.  wait_o: nothing else changes
 // on this clock (idle_o, and no stale timer entry leaves the FIFO).  The
 // simulator may then leave out up to wake_o clocks after this one (less

@@ -16,7 +16,7 @@
 // Handshakes: wire_valid_o never waits for wire_ready_i; fr_ready_o is
 // wire_ready_i while a beat goes out (the wire data is the frame data).
 //
-// Skipped clocks (simulation speed; sim/device.h, nictx_dma_rd.sv): while
+// Skipped clocks (simulation speed; sim/device/device.h, nictx_dma_rd.sv): while
 // no beat goes out and no frame is skipped (wait_o) only the credit
 // changes, and as a function of time alone, so a simulator may leave out
 // clocks.  It says on the next clock it runs how many it left out (skip_i,

@@ -16,7 +16,7 @@ package nictx_pkg;
   } tlp_type_e;
 
   // The header of a TLP beat on the device ports; every beat of a TLP
-  // repeats it (sim/device.h, struct dev_beat).
+  // repeats it (sim/device/device.h, struct dev_beat).
   typedef struct packed {
     logic        sop;
     logic        eop;

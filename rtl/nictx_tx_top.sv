@@ -6,7 +6,7 @@
 // descriptors pushed through a write-combining window in BAR0 (BlueFlame).
 // See nictx_desc_fetch and nictx_wc.
 //
-// Device port contract (sim/device.h holds the C side of it).  The
+// Device port contract (sim/device/device.h holds the C side of it).  The
 // datapath is W = DataBytes bytes wide (8, 16, 32 or 64, fixed at
 // elaboration; docs/width.md): every data port carries W byte lanes, lane
 // i in bits 8i+7..8i.

@@ -3,9 +3,9 @@
 // virtual platforms (docs/systemc.md).
 //
 // What it holds: the Verilated engine (any datapath width, through struct
-// device_ops, sim/device.h), both directions of its PCIe link
-// (sim/pcie_link.c: serialization at the configured generation and width,
-// propagation latency), the TLP <-> beat conversion (sim/tlp_beat.c) and the
+// device_ops, sim/device/device.h), both directions of its PCIe link
+// (sim/pcie/pcie_link.c: serialization at the configured generation and width,
+// propagation latency), the TLP <-> beat conversion (sim/device/tlp_beat.c) and the
 // host side of the link that a root complex would be (completion splitting at
 // RCB/MPS with pcie_split_cpl, MSI detection as rc_is_msi).
 //
@@ -53,10 +53,10 @@
 #include <vector>
 
 extern "C" {
-#include "device.h"
-#include "pcie_cfg.h"
-#include "pcie_link.h"
-#include "tlp_queue.h"
+#include "device/device.h"
+#include "pcie/pcie_cfg.h"
+#include "pcie/pcie_link.h"
+#include "pcie/tlp_queue.h"
 }
 
 // One frame off the wire.

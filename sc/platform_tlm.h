@@ -34,7 +34,7 @@
 #include "vp_mem.h"
 
 extern "C" {
-#include "cpu.h"
+#include "host/cpu.h"
 #include "platform.h"
 }
 

@@ -14,7 +14,7 @@ using sc_core::SC_NS;
 using sc_core::SC_PS;
 
 namespace {
-constexpr uint64_t kHostBase = 0x100000000ull; // as SIM_HOST_BASE (sim/sim_world.h)
+constexpr uint64_t kHostBase = 0x100000000ull; // as SIM_HOST_BASE (sim/run/sim_world.h)
 
 size_t host_mem_size(const struct sim_cfg &c)
 {

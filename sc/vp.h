@@ -2,7 +2,7 @@
 // vp.h - an example virtual platform: a host CPU that runs the nictx C
 // driver (driver/txq.c, driver/pktgen.c) through platform_tlm.h, a memory
 // target, and the NIC (nictx_sc), with the wire checked by the native
-// simulator's scoreboard (sim/scoreboard.c).  It runs the scenario of
+// simulator's scoreboard (sim/check/scoreboard.c).  It runs the scenario of
 // `nictx run` with one CPU busy-polling (pktgen_step: a burst, then a
 // cleanup pass); the options it honours are listed in docs/systemc.md.
 // Several instances can share one SystemC simulation.
@@ -20,9 +20,9 @@
 #include "vp_mem.h"
 
 extern "C" {
-#include "harness.h"
+#include "run/harness.h"
 #include "pktgen.h"
-#include "scoreboard.h"
+#include "check/scoreboard.h"
 #include "txq.h"
 }
 

@@ -37,7 +37,7 @@ bool num(const char *s, uint64_t *out)
 
 } // namespace
 
-// The result table, in nictx run's layout (sim/report.c) for the figures the
+// The result table, in nictx run's layout (sim/cli/report.c) for the figures the
 // VP measures; the lines it cannot fill (CPU cost by cause, utilisations and
 // the bound, PCIe bytes by kind: the VP host has no cost model) are left out.
 void vp_report(const struct sim_cfg &c, const nictx_vp_result &r, const nictx_sc_stats &st,

@@ -54,8 +54,8 @@ DEFAULT_FILES = {
             "rtl/nictx_mac.sv", "rtl/nictx_desc_fetch.sv", "rtl/nictx_payload_fetch.sv",
             "rtl/nictx_wc.sv", "rtl/prim_fifo_sync.sv", "rtl/prim_arbiter_rr.sv",
             "rtl/nictx_tx_sched.sv", "rtl/prim_rr_pick.sv"],
-    "sim": ["sim/metrics.c", "sim/pcie_link.c", "sim/scoreboard.c", "sim/dev_port.c",
-            "sim/rc.c", "sim/pcie_cfg.c", "sim/stbuf.c", "sim/fairness.c"],
+    "sim": ["sim/run/metrics.c", "sim/pcie/pcie_link.c", "sim/check/scoreboard.c", "sim/run/dev_port.c",
+            "sim/pcie/rc.c", "sim/pcie/pcie_cfg.c", "sim/host/stbuf.c", "sim/run/fairness.c"],
     "driver": ["driver/txq.c", "driver/dql.c", "driver/pktgen.c"],
 }
 COPY_IGNORE = shutil.ignore_patterns(".git", "build", "build-*", "*.o", "*.d", "__pycache__")

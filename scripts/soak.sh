@@ -57,7 +57,7 @@ run_config() {
     IFS='|' read -r name n opts <<<"$1"
     n=$(awk -v n="$n" -v s="$scale" 'BEGIN { x = int(n * s + 0.5); print x < 1000 ? 1000 : x }')
     # The reference must reach steady state: every buffer of the ring used,
-    # and the scoreboard's rate window (sim/sb_rate.c: the 32768 frames
+    # and the scoreboard's rate window (sim/check/sb_rate.c: the 32768 frames
     # below expected / 10) filled, which takes 400 k packets; below that its
     # pages are touched as a longer run fills it, not grown.
     run_one "$name.ref" $(( n / 10 > 400000 ? n / 10 : (n < 400000 ? n : 400000) )) "$opts"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_cli.c - libFuzzer target: the `nictx run` command line and the
- * profiles it loads (sim/main.c, sim/profile.c, sim/sim_cfg.c).
+ * profiles it loads (sim/cli/main.c, sim/cli/profile.c, sim/run/sim_cfg.c).
  *
  * Input: arguments separated by NUL or newline bytes; a line "@@ini" ends
  * them, and whatever follows it is written as fuzz.ini, which an argument
@@ -32,7 +32,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "device.h"
+#include "device/device.h"
 
 int nictx_main(int argc, char **argv);
 

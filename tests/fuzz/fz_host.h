@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fz_host.h - the host the TLP fuzzer (fuzz_tlp.c) puts around one device
- * (struct device_ops, sim/device.h): host memory, a root complex that
+ * (struct device_ops, sim/device/device.h): host memory, a root complex that
  * answers the engine's reads when told to (well or badly), the host's own
  * TLPs to BAR0, and the checks a trustworthy engine must pass whatever the
  * host sends.
@@ -37,7 +37,7 @@
 
 #include <stdint.h>
 
-#include "device.h"
+#include "device/device.h"
 
 #define FZ_MEM_BASE 0x100000000ull
 #define FZ_MEM_SIZE 0x10000u

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * report.h - what a run reports: a table for people, JSON for programs.
+ *
+ * The JSON's top-level keys are a stable interface (DESIGN.md section 4):
+ * config, mpps, gbps, bound, packets, cpu_ns_per_pkt, pcie_bytes_per_pkt,
+ * doorbells_per_pkt, desc_fetches_per_pkt, irqs_per_pkt, latency_ns,
+ * violations, sim.  Keys are added, never renamed.  Wall-clock figures
+ * appear only under "sim", so two runs of one config compare equal with
+ * `cmp` once "sim" is removed.
+ */
+#ifndef NICTX_REPORT_H
+#define NICTX_REPORT_H
+
+#include <stdio.h>
+
+#include "run/harness.h"
+
+/* status: sim_run()'s return; diag: sim_diag() */
+void report_text(FILE *f, const struct sim_cfg *cfg, const struct sim_result *r,
+                 int status, const char *diag);
+/* Write the JSON document to `f`.  0, or -1 on a write error. */
+int report_json(FILE *f, const struct sim_cfg *cfg, const struct sim_result *r,
+                int status, const char *diag, const char *model);
+/* Write it to `path` atomically (temporary file, then rename).  0 or -1. */
+int report_json_file(const char *path, const struct sim_cfg *cfg, const struct sim_result *r,
+                     int status, const char *diag, const char *model);
+
+#endif /* NICTX_REPORT_H */

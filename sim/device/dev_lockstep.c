@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * dev_lockstep.c - the Verilated RTL and the C model side by side behind
+ * struct device_ops (--device lockstep; docs/c-model.md).  Both get the same
+ * inputs on every clock; the RTL's outputs drive the run; every output of
+ * the two is compared on every clock, the fields of beats not offered and
+ * the lanes of a beat's unused bytes included (the C model is cycle-exact
+ * at the ports).  The first difference is kept as the device's fault
+ * (device_ops.fault): the harness ends the run with it, naming the clock
+ * and both sides' outputs.  After it the C model is no longer stepped.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device/device.h"
+
+struct dev_lockstep {
+    const struct device_ops *ref_ops, *dut_ops; /* the reference; the model checked */
+    void *ref, *dut;
+    uint64_t clock;  /* clocks stepped since the reset, skipped ones included */
+    char fault[640]; /* the first difference; "" while none */
+};
+
+void *dev_lockstep_create(const struct device_ops *ref, const struct device_ops *dut)
+{
+    struct dev_lockstep *d;
+
+    if (!ref || !dut || ref->width != dut->width || !(d = calloc(1, sizeof(*d))))
+        return NULL;
+    d->ref_ops = ref;
+    d->dut_ops = dut;
+    d->ref = ref->create();
+    d->dut = dut->create();
+    if (!d->ref || !d->dut) {
+        if (d->ref)
+            d->ref_ops->destroy(d->ref);
+        if (d->dut)
+            d->dut_ops->destroy(d->dut);
+        free(d);
+        return NULL;
+    }
+    return d;
+}
+
+static void ls_destroy(void *dev)
+{
+    struct dev_lockstep *d = dev;
+
+    if (d) {
+        d->ref_ops->destroy(d->ref);
+        d->dut_ops->destroy(d->dut);
+        free(d);
+    }
+}
+
+static void ls_reset(void *dev)
+{
+    struct dev_lockstep *d = dev;
+
+    d->ref_ops->reset(d->ref);
+    d->dut_ops->reset(d->dut);
+    d->clock = 0;
+    d->fault[0] = '\0';
+}
+
+/* One side's outputs, on one line. */
+static int ls_print(char *buf, size_t len, unsigned w, const struct dev_out *o)
+{
+    int n = snprintf(buf, len,
+                     "h2d_ready %u d2h %u sop %u eop %u type %u tag %u len %u addr %#" PRIx64
+                     " err %u wire %u sop %u eop %u bytes %u fcs %08" PRIx32
+                     " idle %u wait %u wake %" PRIu32 " d2h.data",
+                     o->h2d_ready, o->d2h.valid, o->d2h.sop, o->d2h.eop, o->d2h.type, o->d2h.tag,
+                     o->d2h.len, o->d2h.addr, o->d2h.err, o->wire.valid, o->wire.sop,
+                     o->wire.eop, o->wire.bytes, o->wire.fcs, o->idle, o->waiting, o->wake);
+    for (unsigned i = 0; i < (w < 8 ? w : 8u) && n > 0 && (size_t)n < len; i++)
+        n += snprintf(buf + n, len - (size_t)n, " %02x", o->d2h.data[i]);
+    return n;
+}
+
+/* Whether two sides' outputs differ anywhere on a W-byte port. */
+static int ls_differ(unsigned w, const struct dev_out *a, const struct dev_out *b)
+{
+    return a->h2d_ready != b->h2d_ready || a->d2h.valid != b->d2h.valid ||
+           a->d2h.sop != b->d2h.sop || a->d2h.eop != b->d2h.eop ||
+           a->d2h.type != b->d2h.type || a->d2h.tag != b->d2h.tag || a->d2h.len != b->d2h.len ||
+           a->d2h.addr != b->d2h.addr || a->d2h.err != b->d2h.err ||
+           memcmp(a->d2h.data, b->d2h.data, w) != 0 || a->wire.valid != b->wire.valid ||
+           a->wire.sop != b->wire.sop || a->wire.eop != b->wire.eop ||
+           a->wire.bytes != b->wire.bytes || a->wire.fcs != b->wire.fcs ||
+           memcmp(a->wire.data, b->wire.data, w) != 0 || a->idle != b->idle ||
+           a->waiting != b->waiting || a->wake != b->wake;
+}
+
+static void ls_step(void *dev, const struct dev_in *in, struct dev_out *out)
+{
+    struct dev_lockstep *d = dev;
+    struct dev_out c;
+    unsigned w = d->ref_ops->width;
+
+    d->clock += (uint64_t)in->skip + 1;
+    d->ref_ops->step(d->ref, in, out);
+    if (d->fault[0])
+        return;
+    d->dut_ops->step(d->dut, in, &c);
+    if (ls_differ(w, out, &c)) {
+        int n = snprintf(d->fault, sizeof(d->fault),
+                         "lockstep: model %s differs from %s at device clock %" PRIu64
+                         " (width %u)\n  %-4s ",
+                         d->dut_ops->name, d->ref_ops->name, d->clock - 1, w, d->ref_ops->name);
+        n += ls_print(d->fault + n, sizeof(d->fault) - (size_t)n, w, out);
+        n += snprintf(d->fault + n, sizeof(d->fault) - (size_t)n, "\n  %-4s ", d->dut_ops->name);
+        ls_print(d->fault + n, sizeof(d->fault) - (size_t)n, w, &c);
+    }
+}
+
+static const char *ls_fault(const void *dev)
+{
+    const struct dev_lockstep *d = dev;
+
+    return d->fault[0] ? d->fault : NULL;
+}
+
+#define DEV_LS_WIDTH(w)                                                                          \
+    static void *ls_create_w##w(void)                                                           \
+    {                                                                                           \
+        return dev_lockstep_create(dev_rtl_ops_width(w), dev_cm_ops_width(w));                  \
+    }                                                                                           \
+    static const struct device_ops dev_ls_ops_w##w = {"lockstep", w,       ls_create_w##w,      \
+                                                       ls_destroy, ls_reset, ls_step, ls_fault};
+DEV_LS_WIDTH(8)
+DEV_LS_WIDTH(16)
+DEV_LS_WIDTH(32)
+DEV_LS_WIDTH(64)
+
+const struct device_ops *dev_lockstep_ops_width(unsigned w)
+{
+    switch (w) {
+    case 8: return &dev_ls_ops_w8;
+    case 16: return &dev_ls_ops_w16;
+    case 32: return &dev_ls_ops_w32;
+    case 64: return &dev_ls_ops_w64;
+    default: return NULL;
+    }
+}

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: Apache-2.0
+// dev_rtl.cpp - the Verilated RTL (rtl/nictx_tx_top.sv) behind struct
+// device_ops.  A thin extern "C" shim: plain structs in, plain structs out,
+// one eval() pair per clock, no allocation after create.
+//
+// Compiled once per datapath width: DEV_RTL_WIDTH (8, 16, 32, 64; default
+// 8) picks the model Vnictx_tx_top_wW (verilated with -GDataBytes=W
+// --prefix Vnictx_tx_top_wW) and names the ops dev_rtl_ops_wW; the 8-byte
+// build also exports them as dev_rtl_ops.
+#ifndef DEV_RTL_WIDTH
+#define DEV_RTL_WIDTH 8
+#endif
+#define DEV_RTL_CAT2(a, b) a##b
+#define DEV_RTL_CAT(a, b) DEV_RTL_CAT2(a, b)
+#define DEV_RTL_STR2(x) #x
+#define DEV_RTL_STR(x) DEV_RTL_STR2(x)
+#define DEV_RTL_MODEL DEV_RTL_CAT(Vnictx_tx_top_w, DEV_RTL_WIDTH)
+#define DEV_RTL_OPS DEV_RTL_CAT(dev_rtl_ops_w, DEV_RTL_WIDTH)
+
+#include DEV_RTL_STR(DEV_RTL_MODEL.h)
+#include "verilated.h"
+
+#include <cstring>
+
+extern "C" {
+#include "device/device.h"
+}
+
+static_assert(DEV_RTL_WIDTH <= DEV_WIDTH_MAX, "a beat's lanes do not fit struct dev_beat");
+
+namespace {
+
+// wake_o and skip_i are 24 bits; all ones is "no limit".
+constexpr uint32_t kWakeNever = 0xffffffu;
+
+struct dev_rtl {
+    VerilatedContext ctx;
+    DEV_RTL_MODEL top;
+    dev_rtl() : ctx(), top(&ctx, "nictx") {}
+};
+
+// Data lanes between the beat structs (lane i = byte i) and a port of
+// DEV_RTL_WIDTH bytes: a 64-bit port (QData) or a wide one (VlWide, 32-bit
+// words, least significant first); both little-endian on the host.
+static_assert(sizeof(QData) == 8, "QData is 64 bits");
+inline void lanes_in(QData &port, const uint8_t *lanes) { std::memcpy(&port, lanes, 8); }
+inline void lanes_out(uint8_t *lanes, const QData &port) { std::memcpy(lanes, &port, 8); }
+template <std::size_t N> inline void lanes_in(VlWide<N> &port, const uint8_t *lanes)
+{
+    static_assert(N * 4 == DEV_RTL_WIDTH, "port width");
+    std::memcpy(port.data(), lanes, N * 4);
+}
+template <std::size_t N> inline void lanes_out(uint8_t *lanes, const VlWide<N> &port)
+{
+    std::memcpy(lanes, port.data(), N * 4);
+}
+
+void *rtl_create(void)
+{
+    dev_rtl *d = new (std::nothrow) dev_rtl();
+    if (d) {
+        d->ctx.assertOn(true);
+        d->top.clk_i = 0;
+        d->top.rst_ni = 1;
+        d->top.eval();
+    }
+    return d;
+}
+
+void rtl_destroy(void *dev)
+{
+    dev_rtl *d = static_cast<dev_rtl *>(dev);
+    if (d) {
+        // Verilator 5.006 tears a model's scopes down through the thread's
+        // current context, not the model's own: point it at ours first, or
+        // destroying one of two devices in a process can hang.
+        Verilated::threadContextp(&d->ctx);
+        d->top.final();
+        delete d;
+    }
+}
+
+void rtl_reset(void *dev)
+{
+    DEV_RTL_MODEL &t = static_cast<dev_rtl *>(dev)->top;
+    t.h2d_valid_i = 0;
+    t.d2h_ready_i = 0;
+    t.wire_ready_i = 0;
+    t.rst_ni = 0;
+    t.eval();
+    for (int i = 0; i < 4; i++) {
+        t.clk_i = 1;
+        t.eval();
+        t.clk_i = 0;
+        t.eval();
+    }
+    t.rst_ni = 1;
+    t.eval();
+}
+
+void rtl_step(void *dev, const struct dev_in *in, struct dev_out *out)
+{
+    DEV_RTL_MODEL &t = static_cast<dev_rtl *>(dev)->top;
+    t.h2d_valid_i = in->h2d.valid;
+    t.h2d_sop_i = in->h2d.sop;
+    t.h2d_eop_i = in->h2d.eop;
+    t.h2d_type_i = in->h2d.type;
+    t.h2d_tag_i = in->h2d.tag;
+    t.h2d_len_i = in->h2d.len;
+    t.h2d_addr_i = in->h2d.addr;
+    lanes_in(t.h2d_data_i, in->h2d.data);
+    t.h2d_err_i = in->h2d.err;
+    t.d2h_ready_i = in->d2h_ready;
+    t.wire_ready_i = in->wire_ready;
+    t.skip_i = in->skip < kWakeNever ? in->skip : kWakeNever;
+    t.eval(); // settle combinational outputs for this cycle (clock low)
+
+    out->h2d_ready = t.h2d_ready_o;
+    out->d2h.valid = t.d2h_valid_o;
+    out->d2h.sop = t.d2h_sop_o;
+    out->d2h.eop = t.d2h_eop_o;
+    out->d2h.type = t.d2h_type_o;
+    out->d2h.tag = t.d2h_tag_o;
+    out->d2h.len = t.d2h_len_o;
+    out->d2h.addr = t.d2h_addr_o;
+    lanes_out(out->d2h.data, t.d2h_data_o);
+    out->d2h.err = t.d2h_err_o;
+    out->wire.valid = t.wire_valid_o;
+    out->wire.sop = t.wire_sop_o;
+    out->wire.eop = t.wire_eop_o;
+    out->wire.bytes = t.wire_bytes_o;
+    out->wire.fcs = t.wire_fcs_o;
+    lanes_out(out->wire.data, t.wire_data_o);
+    out->idle = t.idle_o;
+    out->waiting = t.wait_o;
+    out->wake = t.wake_o == kWakeNever ? UINT32_MAX : t.wake_o;
+
+    t.clk_i = 1;
+    t.eval();
+    t.clk_i = 0;
+    // The falling edge changes nothing (all flops are posedge); the next
+    // step's eval() settles it together with the new inputs.
+}
+
+} // namespace
+
+extern "C" const struct device_ops DEV_RTL_OPS = {
+    "rtl", DEV_RTL_WIDTH, rtl_create, rtl_destroy, rtl_reset, rtl_step, nullptr,
+};
+#if DEV_RTL_WIDTH == 8
+extern "C" const struct device_ops dev_rtl_ops = {
+    "rtl", DEV_RTL_WIDTH, rtl_create, rtl_destroy, rtl_reset, rtl_step, nullptr,
+};
+#endif

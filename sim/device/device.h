@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * device.h - the device port contract, C side.
+ *
+ * A device backend (the Verilated RTL in dev_rtl.cpp, the cycle-exact C
+ * model in dev_cm.c, or both in lockstep, dev_lockstep.c) is driven one
+ * clock at a time through struct device_ops.  Its ports mirror
+ * rtl/nictx_tx_top.sv, whose datapath is W = device_ops.width bytes wide
+ * (8, 16, 32 or 64: the RTL parameter DataBytes, one model per width;
+ * docs/width.md):
+ *
+ *  - h2d: host-to-device TLP beats (MWr/MRd to BAR0, CplD for the device's
+ *    reads).  Header fields are repeated on every beat of a TLP; the data
+ *    lanes follow the address (lane = address mod W), so a TLP of len bytes
+ *    at address a has ceil(((a mod W) + len) / W) beats; an MRd has one.  A
+ *    register MWr or MRd (4 or 8 bytes, naturally aligned) is one beat at
+ *    any width.
+ *  - d2h: device-to-host TLP beats, same rules; a register read the BAR
+ *    does not support is answered with a Cpl (DEV_TLP_CPL, err set, len 0).
+ *  - wire: frame bytes (without FCS) from byte 0, W per beat, `bytes` valid
+ *    (1..W; W on every beat but the last); the MAC's FCS comes with the
+ *    last beat.
+ *
+ * Data lanes are bytes: data[i] is lane i (bits 8i+7..8i of the RTL port).
+ * Lanes at and above W carry nothing: the host side zeroes them on h2d, and
+ * a device leaves them untouched on its outputs (read only W lanes).
+ *
+ * Each stream is valid/ready: a beat moves on a clock when valid and ready
+ * are both high before that clock edge.  device_ops.step() presents the
+ * inputs, settles the logic, samples the outputs (which tell what moves on
+ * this edge) and then applies one rising clock edge.
+ *
+ * Idle and skipped clocks: `idle` says no state can change without host
+ * input (an h2d beat).  `waiting` says the same except for state that
+ * changes with time alone (idle implies waiting): in the RTL model the
+ * completion timer of reads that wait for their data and the MAC's line
+ * credit.  While waiting, a caller may leave out up to `wake` - dev_in.skip
+ * clocks after this one (none if that is below 1; UINT32_MAX: no limit) and
+ * must say on the next clock it runs how many it left out (dev_in.skip);
+ * the device then acts as if every clock had run.
+ *
+ * Tags: 8 bits, one pool for descriptor and payload reads; the harness
+ * tells the two apart by address (the descriptor ring's range).
+ */
+#ifndef NICTX_DEVICE_H
+#define NICTX_DEVICE_H
+
+#include <stdint.h>
+#include <string.h>
+
+/* TLP type encoding on the ports (rtl/nictx_pkg.sv); same values as tlp.h. */
+#define DEV_TLP_MWR 0u
+#define DEV_TLP_MRD 1u
+#define DEV_TLP_CPLD 2u
+#define DEV_TLP_CPL 3u /* completion without data (len 0): from the device,
+                          always with err (Unsupported Request) */
+
+#define DEV_WIDTH_DEFAULT 8u /* bytes per beat of the default model */
+#define DEV_WIDTH_MAX 64u    /* the widest model: every beat has room for it */
+
+/* W is one of these (the models nictx builds). */
+static inline int dev_width_ok(unsigned w)
+{
+    return w == 8 || w == 16 || w == 32 || w == 64;
+}
+
+struct dev_beat {
+    uint8_t valid;
+    uint8_t sop, eop;
+    uint8_t type;  /* DEV_TLP_* */
+    uint8_t tag;
+    uint16_t len;  /* payload bytes of the whole TLP (MRd: requested bytes) */
+    uint64_t addr; /* CplD to the device: address of its first byte; from the
+                      device: the register offset of the read it answers */
+    uint8_t err;   /* CplD to the device: its data is unusable: a status other
+                      than Successful (UR, CA) or poisoned (EP); data lanes zero.
+                      Cpl from the device: status Unsupported Request */
+    uint8_t data[DEV_WIDTH_MAX]; /* lanes 0..W-1 */
+};
+
+struct dev_wire_beat {
+    uint8_t valid;
+    uint8_t sop, eop;
+    uint8_t bytes; /* 1..W */
+    uint32_t fcs;  /* on the eop beat */
+    uint8_t data[DEV_WIDTH_MAX]; /* frame bytes in lanes 0..bytes-1 */
+};
+
+struct dev_in {
+    struct dev_beat h2d; /* h2d.valid: a beat is offered */
+    uint8_t d2h_ready;
+    uint8_t wire_ready;
+    uint32_t skip;       /* clocks left out just before this one (see above) */
+};
+
+struct dev_out {
+    uint8_t h2d_ready;       /* the offered h2d beat is taken on this edge */
+    struct dev_beat d2h;     /* taken on this edge iff d2h.valid && d2h_ready */
+    struct dev_wire_beat wire; /* likewise with wire_ready */
+    uint8_t idle;            /* no state can change without host input */
+    uint8_t waiting;         /* ... but a completion timer (above) */
+    uint32_t wake;           /* when waiting: clocks that may be left out after this
+                                one, plus this clock's dev_in.skip (above) */
+};
+
+struct device_ops {
+    const char *name; /* "rtl", "c" or "lockstep" */
+    unsigned width;   /* W: data bytes per beat on every stream */
+    /* Create one device instance in reset; NULL on failure. */
+    void *(*create)(void);
+    void (*destroy)(void *dev);
+    /* Hold reset for a few clocks, then release it. */
+    void (*reset)(void *dev);
+    /* One clock: see above. */
+    void (*step)(void *dev, const struct dev_in *in, struct dev_out *out);
+    /* NULL, or what went wrong inside the device (the lockstep backend's
+     * first divergence): the caller ends the run with it.  May be NULL. */
+    const char *(*fault)(const void *dev);
+};
+
+/* Beats of a TLP of `len` bytes at `addr` on a W-byte port (an MRd, and a
+ * TLP without data, has one). */
+/* (W is a power of two: lanes and beats by mask and shift, not division.) */
+static inline unsigned dev_tlp_beats(unsigned w, unsigned type, uint64_t addr, unsigned len)
+{
+    return type == DEV_TLP_MRD || len == 0
+               ? 1u
+               : ((unsigned)(addr & (w - 1)) + len + w - 1) >> __builtin_ctz(w);
+}
+
+/* Lanes follow the address: byte `lane` of beat k of a TLP at `addr` is
+ * TLP data byte k * W + lane - (addr mod W); -1 when it carries none. */
+static inline long dev_beat_byte(unsigned w, uint64_t addr, unsigned len, unsigned k,
+                                 unsigned lane)
+{
+    long i = (long)k * w + (long)lane - (long)(addr & (w - 1));
+    return i >= 0 && i < (long)len ? i : -1;
+}
+
+/* W lanes copied or cleared by a move of a size fixed at compile time,
+ * which the compiler inlines, not a library call with the size known only
+ * at run time: a clock moves a few beats, and such a call costs more than
+ * their bytes. */
+static inline void dev_lanes_copy(uint8_t *dst, const uint8_t *src, unsigned w)
+{
+    switch (w) {
+    case 8: memcpy(dst, src, 8); break;
+    case 16: memcpy(dst, src, 16); break;
+    case 32: memcpy(dst, src, 32); break;
+    case 64: memcpy(dst, src, 64); break;
+    default: memcpy(dst, src, w); break;
+    }
+}
+
+static inline void dev_lanes_zero(uint8_t *dst, unsigned w)
+{
+    switch (w) {
+    case 8: memset(dst, 0, 8); break;
+    case 16: memset(dst, 0, 16); break;
+    case 32: memset(dst, 0, 32); break;
+    case 64: memset(dst, 0, 64); break;
+    default: memset(dst, 0, w); break;
+    }
+}
+
+/* The data lanes of beat k of a TLP whose payload is data[0..len) into
+ * lanes[0..DEV_WIDTH_MAX): the bytes it carries, zero elsewhere. */
+static inline void dev_beat_data(unsigned w, uint64_t addr, unsigned len, const uint8_t *data,
+                                 unsigned k, uint8_t *lanes)
+{
+    long first = (long)k * w - (long)(addr & (w - 1)); /* TLP byte in lane 0 */
+    long lo = first < 0 ? -first : 0;                  /* first lane with a byte */
+    long hi = (long)len - first;                       /* lanes below it have one */
+
+    memset(lanes, 0, DEV_WIDTH_MAX);
+    if (lo == 0 && hi >= (long)w) { /* (a whole beat) */
+        dev_lanes_copy(lanes, data + first, w);
+        return;
+    }
+    if (hi > (long)w)
+        hi = (long)w;
+    if (hi > lo)
+        memcpy(lanes + lo, data + first + lo, (size_t)(hi - lo));
+}
+
+/* A little-endian value of n (<= 8) bytes from lanes[lane..lane+n). */
+static inline uint64_t dev_lanes_get(const uint8_t *lanes, unsigned lane, unsigned n)
+{
+    uint64_t v = 0;
+
+    while (n--)
+        v = v << 8 | lanes[lane + n];
+    return v;
+}
+
+/* The Verilated RTL backend (sim/device/dev_rtl.cpp), one model per width:
+ * dev_rtl_ops is the default (8-byte) one, the same as dev_rtl_ops_w8.
+ * Every binary links the 8-byte model; those that link sim/device/dev_rtl_widths.c
+ * and every model (nictx, the width tests) look the others up by width. */
+extern const struct device_ops dev_rtl_ops;
+extern const struct device_ops dev_rtl_ops_w8, dev_rtl_ops_w16, dev_rtl_ops_w32, dev_rtl_ops_w64;
+/* The RTL model of W bytes per beat; NULL if W is not one (dev_width_ok). */
+const struct device_ops *dev_rtl_ops_width(unsigned w);
+
+/* The cycle-exact C model of the engine (c-model/, sim/device/dev_cm.c), one per
+ * width like the RTL's; NULL if W is not one. */
+const struct device_ops *dev_cm_ops_width(unsigned w);
+/* Both in lockstep (sim/device/dev_lockstep.c); NULL if W is not one. */
+const struct device_ops *dev_lockstep_ops_width(unsigned w);
+/* A lockstep device of any two backends of one width: `ref`'s outputs
+ * drive the run, `dut`'s are compared with them (the ops of
+ * dev_lockstep_ops_width() other than create work on it); NULL on failure. */
+void *dev_lockstep_create(const struct device_ops *ref, const struct device_ops *dut);
+
+/* The device backends a run can use (--device; their names are
+ * sim_cfg.c's): the Verilated RTL, the C model, or both in lockstep
+ * (sim/device/dev_lockstep.c: every output compared on every clock, the RTL's
+ * driving the run; the first difference ends it through device_ops.fault). */
+enum dev_backend { DEV_BACKEND_RTL, DEV_BACKEND_CM, DEV_BACKEND_LOCKSTEP };
+/* The backend `b` at width W (sim/device/dev_select.c); NULL if this build has no
+ * such model. */
+const struct device_ops *dev_ops_for(enum dev_backend b, unsigned w);
+
+#endif /* NICTX_DEVICE_H */

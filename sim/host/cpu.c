@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "host/cpu.h"
+
+#include <string.h>
+
+/*
+ * Profiles.  "x86": a server Xeon running a Linux netdev driver; each
+ * figure's source is in docs/model.md.  "cheap": a CPU whose costs are
+ * negligible, so that the device, the link or the wire must be the bound.
+ */
+static const struct cpu_costs cpu_profile_x86 = {
+    .xmit_pkt_ns = 60.0,
+    .clean_poll_ns = 20.0,
+    .clean_desc_ns = 10.0,
+    .store_ns = 1.0,
+    .load_ns = 1.0,
+    .dma_wmb_ns = 0.0,
+    .wmb_ns = 10.0,
+    .smp_mb_ns = 6.0,
+    .mmio_write_ns = 100.0,
+    .mmio_read_ns = 0.0,
+    .wc_store_ns = 1.0,
+    .drain_hit_ns = 2.0,
+    .drain_miss_ns = 20.0,
+    .wc_drain_max_ns = 200.0,
+    .sb_entries = 56,
+    .line_xfer_ns = 48.0,
+    .line_upgrade_ns = 48.0,
+    .lock_ns = 11.0,
+    .uc_drain_ns = 0.0,
+    .qdisc_pkt_ns = 0.0,
+};
+
+static const struct cpu_costs cpu_profile_cheap = {
+    .xmit_pkt_ns = 1.0,
+    .clean_poll_ns = 1.0,
+    .clean_desc_ns = 0.5,
+    .store_ns = 0.1,
+    .load_ns = 0.1,
+    .dma_wmb_ns = 0.0,
+    .wmb_ns = 0.5,
+    .smp_mb_ns = 0.5,
+    .mmio_write_ns = 1.0,
+    .mmio_read_ns = 0.0,
+    .wc_store_ns = 0.1,
+    .drain_hit_ns = 0.5,
+    .drain_miss_ns = 2.0,
+    .wc_drain_max_ns = 20.0,
+    .sb_entries = 56,
+    .line_xfer_ns = 1.0,
+    .line_upgrade_ns = 1.0,
+    .lock_ns = 0.5,
+    .uc_drain_ns = 0.0,
+    .qdisc_pkt_ns = 0.0,
+};
+
+int cpu_costs_profile(struct cpu_costs *c, const char *name)
+{
+    if (strcmp(name, "x86") == 0)
+        *c = cpu_profile_x86;
+    else if (strcmp(name, "cheap") == 0)
+        *c = cpu_profile_cheap;
+    else
+        return -1;
+    return 0;
+}
+
+void cpu_init(struct cpu *c, const struct cpu_costs *costs)
+{
+    memset(c, 0, sizeof(*c));
+    c->costs = *costs;
+}
+
+void cpu_charge(struct cpu *c, enum cpu_cause cause, double ns)
+{
+    sim_ps_t ps = sim_ns_to_ps(ns);
+
+    c->now += ps;
+    c->by_cause[cause] += ps;
+}
+
+void cpu_wait_until(struct cpu *c, sim_ps_t t, enum cpu_cause cause)
+{
+    if (t > c->now) {
+        c->by_cause[cause] += t - c->now;
+        c->now = t;
+    }
+}
+
+const char *cpu_cause_name(enum cpu_cause cause)
+{
+    static const char *const names[CPU_CAUSE_COUNT] = {
+        "driver", "desc_write", "barrier", "drain_wait", "doorbell", "mmio_read",
+        "wc_copy", "lock_stall", "cacheline", "idle",
+    };
+    return (unsigned)cause < CPU_CAUSE_COUNT ? names[cause] : "invalid";
+}

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * dev_port.c - the device port adapter: TLPs to beats and back, frames off
+ * the wire, one device clock at a time (sim/device/device.h is the contract).
+ *
+ * sim_clock() presents the oldest host-to-device TLP that has arrived, one
+ * beat of the device's width W per clock with the data lanes following the
+ * address; collects the
+ * device's TLP beats into whole TLPs, classifies them for accounting and
+ * puts them on the device-to-host link; and assembles wire frames for the
+ * scoreboard.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "nictx_hw.h"
+#include "run/sim_world.h"
+#include "device/tlp_beat.h"
+
+
+/* Does a read at addr fall in a queue's descriptor ring? */
+static int d2h_in_ring(struct sim *s, uint64_t addr)
+{
+    for (unsigned q = 0; q < s->nq; q++) {
+        const struct txq *x = sim_txq(s, q);
+        if (addr >= x->ring_dma &&
+            addr < x->ring_dma + (uint64_t)s->cfg.ring_size * NICTX_DESC_BYTES)
+            return 1;
+    }
+    return 0;
+}
+
+static void d2h_classify(struct sim *s, struct tlp *t)
+{
+    switch (t->type) {
+    case TLP_MRD: /* the descriptor rings' ranges tell descriptor reads apart */
+        t->kind = d2h_in_ring(s, t->addr) ? TLP_KIND_DESC_RD : TLP_KIND_PAYLOAD_RD;
+        break;
+    case TLP_MWR:
+        t->kind = rc_is_msi(t->addr) ? TLP_KIND_IRQ : TLP_KIND_COMPLETION;
+        break;
+    default:
+        t->kind = TLP_KIND_MMIO_CPL;
+        break;
+    }
+}
+
+/* Collect one device-to-host beat into the TLP being assembled. */
+static void d2h_collect(struct sim *s, const struct dev_beat *b)
+{
+    struct tlp *t = &s->d2h_tlp;
+
+    if (tlp_beat_collect(s->ops->width, t, &s->d2h_beat, b)) {
+        if (t->type == TLP_CPLD || t->type == TLP_CPL)
+            t->addr &= NICTX_BAR0_SIZE - 1; /* a BAR0 offset; lanes already taken */
+        d2h_classify(s, t);
+        sim_deliver_dirty(s);
+        pcie_link_advance(s->h2d, s->now);
+        if (pcie_link_send(s->d2h, s->now, t) != 0)
+            sim_fail(s, "device-to-host link refused a TLP");
+    }
+}
+
+static void wire_collect(struct sim *s, const struct dev_wire_beat *w)
+{
+    unsigned width = s->ops->width, n = w->bytes > width ? width : w->bytes;
+
+    if (w->sop) {
+        s->frame_len = 0;
+        s->frame_open = 1;
+        s->frame_t0 = s->now;
+    }
+    if (!s->frame_open)
+        return;
+    if (s->frame_len + n <= sizeof(s->frame) - DEV_WIDTH_MAX) {
+        dev_lanes_copy(s->frame + s->frame_len, w->data, width); /* (n of them count) */
+        s->frame_len += n;
+    }
+    if (w->eop) {
+        s->wire_free = s->frame_t0 + (sim_ps_t)((s->frame_len + 4.0 + 20.0) * s->wire_ps_per_byte);
+        sb_check_frame(s->sb, s->frame, s->frame_len, w->fcs, s->frame_t0);
+        s->frame_open = 0;
+        s->last_progress = s->now;
+    }
+}
+
+/* The h2d beat to offer on this clock: beat h2d_beat of the oldest TLP
+ * that has arrived (built once per beat, kept while it waits), or none
+ * (all zero).  Returns that TLP, or NULL. */
+static const struct tlp *h2d_offer(struct sim *s)
+{
+    struct dev_beat *b = &s->dev_in.h2d;
+    const struct tlp *h;
+
+    if (pcie_link_next_arrival(s->h2d) > s->now) {
+        if (b->valid)
+            memset(b, 0, sizeof(*b));
+        s->h2d_built = 0;
+        return NULL;
+    }
+    h = pcie_link_peek(s->h2d);
+    if (!s->h2d_built) {
+        tlp_beat_from_tlp(s->ops->width, h, s->h2d_beat, b);
+        s->h2d_built = 1;
+    }
+    return h;
+}
+
+/* One device clock at `now`.  Returns 1 if the device is quiescent after
+ * it: idle, or waiting (for completions, for time) with at least one clock
+ * it allows to leave out; and no beat in or out is pending. */
+int sim_clock(struct sim *s)
+{
+    struct dev_in *in = &s->dev_in;
+    struct dev_out out;
+    const struct tlp *h = h2d_offer(s);
+    int took;
+
+    in->d2h_ready = 1;
+    in->wire_ready = 1;
+    in->skip = s->skip_pending > UINT32_MAX ? UINT32_MAX : (uint32_t)s->skip_pending;
+    s->skip_pending = 0;
+    s->ops->step(s->dev, in, &out);
+    if (s->ops->fault && s->ops->fault(s->dev))
+        sim_fail(s, "%s", s->ops->fault(s->dev));
+    s->cycles++;
+    s->dev_idle = out.idle;
+    s->dev_wake = out.wake == UINT32_MAX ? UINT32_MAX
+                  : out.wake > in->skip ? out.wake - in->skip : 0;
+
+    took = in->h2d.valid && out.h2d_ready;
+    if (took) {
+        if (in->h2d.eop) {
+            /* The device took the whole TLP: its buffer credits go back. */
+            sim_deliver_dirty(s);
+            if (pcie_link_rx_release(s->h2d, s->now, h) != 0)
+                sim_fail(s, "host-to-device link: credit release failed");
+            pcie_link_pop(s->h2d);
+            s->h2d_beat = 0;
+        } else {
+            s->h2d_beat++;
+        }
+        s->h2d_built = 0;
+    }
+    if (out.d2h.valid)
+        d2h_collect(s, &out.d2h);
+    if (out.wire.valid) {
+        s->engine_beats++;
+        wire_collect(s, &out.wire);
+    }
+    s->now += s->period_ps;
+    return (out.idle || (out.waiting && s->dev_wake > 0)) && !took && !in->h2d.valid &&
+           !out.d2h.valid && !out.wire.valid;
+}

@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * sim_world.h - the inside of struct sim, shared by the simulator's own
+ * files: harness.c (the world and its event loop), cpu_sched.c (the CPUs),
+ * platform_sim.c (the driver's platform calls), dev_port.c (the device
+ * port), metrics.c and progress.c.  Nothing else includes it.
+ */
+#ifndef NICTX_SIM_WORLD_H
+#define NICTX_SIM_WORLD_H
+
+#include "host/cacheline.h"
+#include "lib/coro.h"
+#include "host/cpu.h"
+#include "device/device.h"
+#include "host/explore.h"
+#include "run/harness.h"
+#include "host/host_mem.h"
+#include "check/ownchk_set.h"
+#include "pcie/pcie_link.h"
+#include "pktgen.h"
+#include "run/progress.h"
+#include "pcie/rc.h"
+#include "check/scoreboard.h"
+#include "host/memhist.h"
+#include "host/stbuf.h"
+#include "check/stopchk.h"
+#include "pcie/tlp_queue.h"
+#include "txq.h"
+
+#define SIM_BAR0_BASE 0xfe000000ull  /* bus address of BAR0 */
+#define SIM_HOST_BASE 0x100000000ull /* bus address of host DMA memory */
+#define SIM_MSIX_ADDR RC_MSI_BASE    /* MSI-X address the driver programs */
+
+struct sim_cpu;
+
+/* What the driver holds: the world, and the CPU its code runs on. */
+struct platform {
+    struct sim *sim;
+    struct sim_cpu *cpu;
+};
+
+enum sim_cpu_state { SIM_CPU_RUN, SIM_CPU_WAIT, SIM_CPU_DONE };
+
+/* One simulated CPU (cpu_sched.c). */
+struct sim_cpu {
+    struct sim *sim;
+    unsigned id;
+    struct cpu cpu;        /* clock, costs, time by cause */
+    struct stbuf stb;      /* its store buffer and WC buffers */
+    struct platform plat;
+    struct coro co;        /* the driver code it runs */
+    void (*program)(struct sim_cpu *c);
+    int stb_up, co_up;
+    enum sim_cpu_state state;
+    sim_ps_t deadline;     /* WAIT: runs again by then (SIM_PS_NEVER: parked) */
+    int wake_on_dev;       /* WAIT: a device write or interrupt wakes it */
+    int in_coro;           /* its coroutine is running now */
+    int mmio_waiting;      /* an MMIO read is outstanding */
+    uint8_t mmio_tag;
+    uint32_t mmio_value;
+    sim_ps_t mmio_t;
+    int wc_unfenced;       /* a WC copy has not been fenced yet */
+    int irq_pending;       /* an interrupt arrived: one CPU runs NAPI next */
+    sim_ps_t uc_drained;   /* its uncached writes have all left the core by then */
+    struct explore_sched sched; /* its part of the exploration schedule */
+    uint64_t shared_n;     /* shared accesses made (plat_read_once32, ...) */
+    uint64_t explore_rng;  /* its preemption draws (explore_preempt_ns) */
+    int preempted;         /* exploration has it off its CPU (cpu_preempted) */
+    sim_ps_t preempt_after; /* and may do so again from then on */
+    const uint32_t *stop_word; /* a queue it stopped, not yet re-checked (stopchk.h) */
+    sim_ps_t stop_t;       /* when */
+    int stop_fenced;       /* an smp_mb() since */
+    const uint32_t *unfenced[STOPCHK_LOCS]; /* its shared stores since its last smp_mb() */
+    unsigned nunfenced;
+    /* Early loads (weak, explored; platform_sim.c): no load is performed
+     * before load_floor (its last load barrier), nor a location before a
+     * time it was already read at (corr); obs: device writes its loads
+     * have seen since that barrier. */
+    sim_ps_t load_floor;
+    const void *corr_addr[8];
+    sim_ps_t corr_t[8];
+    unsigned ncorr;
+    uint64_t obs[8];
+    unsigned nobs;
+    sim_ps_t t1[CPU_CAUSE_COUNT]; /* time by cause when the measured run ended */
+};
+
+/* Queue q > 0 of a run with several (docs/device.md, Queues); queue 0 is
+ * struct sim's txq and pg, as in a run with one.  CPU 0 brings every queue
+ * up; then queue q belongs to CPU q mod cpus, which steps it. */
+struct sim_queue {
+    struct txq txq;          /* first: 64-byte aligned */
+    struct pktgen pg;
+    struct sim *s;
+    unsigned id;
+    struct txq_cfg tc;
+    struct pktgen_cfg pc;
+    int txq_up, pg_up;
+};
+
+/* MMIO read tags: CPU i uses (i + 1) << 6 | seq; the harness 0 | seq. */
+#define SIM_TAG_CPU_SHIFT 6
+
+struct sim {
+    struct sim_cfg cfg;
+    const struct device_ops *ops;
+    void *dev;
+    struct host_mem mem;
+    struct sim_cpu cpus[SIM_MAX_CPUS];
+    unsigned ncpu;
+    struct ownchk_set ck;  /* descriptor ownership ground truth: a checker a queue */
+    struct cl_model cl;    /* cache lines shared by the CPUs and the device */
+    int cl_up;
+    struct memhist hist;   /* weak ordering, explored: loads may be early */
+    int hist_up;
+    uint64_t hist_tlps;    /* device writes numbered for it */
+#define SIM_CL_SNAP 8
+    struct cl_stats cl_t0[SIM_CL_SNAP]; /* region counters when the measurement began */
+    struct txq_cfg tc;     /* the driver's configuration (probe) */
+    struct pktgen_cfg pc;
+    int probe_rc;          /* txq_init / pktgen_init result */
+    /* The harness's own register reads (not a CPU's). */
+    int hreg_waiting;
+    uint8_t hreg_tag;
+    uint32_t hreg_value;
+    struct pcie_link *h2d, *d2h;
+    struct scoreboard *sb;
+    struct sb_gen_cfg gen;
+    struct txq txq;
+    struct pktgen pg;
+    int txq_up, pg_up;
+    unsigned nq;               /* queues (cfg.queues) */
+    struct sim_queue *xq;      /* queues 1..nq-1 (xq[q - 1]), NULL with one */
+    /* Several queues with interrupts: bit q, queue q's interrupt arrived
+     * and its NAPI poll is due on its CPU (q mod cpus); interrupts per
+     * queue (MSI-X vector q) over the run. */
+    uint64_t qirq_pending;
+    uint64_t qirqs[SIM_QUEUES_MAX];
+
+    sim_ps_t now;          /* device time: the next clock edge */
+    /* No CPU can run, nor send a drained WC line, before this time
+     * (sim_cpus_next_event) unless one is woken or its MMIO read answered
+     * (sim_cpus_dirty sets it to 0): the world steps alone until then
+     * (sim_loop). */
+    sim_ps_t cpus_next;
+    /* Nothing is due for sim_deliver before this time (its own answer, kept
+     * until a TLP is queued or sent or a link changes outside it, which
+     * set it to 0: sim_deliver_dirty). */
+    sim_ps_t deliver_next;
+    sim_ps_t period_ps;
+    uint64_t cycles, skipped;
+    int dev_idle;          /* the last clock's dev_out.idle (not only waiting) */
+    uint32_t dev_wake;     /* the last clock's dev_out.wake: clocks it may skip */
+    uint64_t skip_pending; /* clocks skipped since the last one (dev_in.skip) */
+
+    struct tlpq cpu_out;   /* MMIO TLPs the CPU issued, by departure time */
+    sim_ps_t cpu_out_last; /* departure time of the newest one */
+    struct rc rc;          /* root complex: serves the device's reads and writes */
+
+    /* Device input: beat index into the h2d link's oldest TLP. */
+    unsigned h2d_beat;
+    /* The device's inputs, kept across clocks: dev_in.h2d is beat h2d_beat
+     * of that TLP while h2d_built, else all zero or stale (rebuilt or
+     * zeroed before the next clock uses it). */
+    struct dev_in dev_in;
+    int h2d_built;
+    /* Device output being assembled. */
+    struct tlp d2h_tlp;
+    unsigned d2h_beat;     /* beat index within it */
+    uint8_t frame[16384 + DEV_WIDTH_MAX];
+    unsigned frame_len;
+    int frame_open;
+    sim_ps_t frame_t0;
+    sim_ps_t wire_free;    /* the wire is busy until then: the latest frame's
+                              start plus its wire time (bytes, FCS, preamble, IFG) */
+    uint64_t engine_beats;
+
+    uint64_t rd_stall_cycles; /* device counters, read after the run */
+    uint64_t not_owned, wc_used, wc_dropped;
+    uint32_t dev_err;
+
+    /* derived once from the configuration (sim_create) */
+    struct sim_timeouts to;    /* completion timeout, hang check, watchdog */
+    sim_ps_t watchdog_ps;
+    double wire_ps_per_byte;   /* at the programmed line rate */
+
+    /* faults (fault.h) */
+    unsigned inj_fired;    /* faults of the plan carried out */
+    unsigned drop_cause;   /* scoreboard reason for the next reset's drops */
+    uint32_t reset_err;    /* ERR bits queue resets found */
+    uint64_t live_reported; /* bit q: a stuck queue q was named (livechk.h) */
+    const uint32_t *recheck[STOPCHK_LOCS]; /* what stops are re-checked by (stopchk.h) */
+    unsigned nrecheck;
+
+    /* progress and diagnosis */
+    sim_ps_t last_progress;
+    int failed;
+    sim_ps_t stop_at;      /* a violation ends the run here (grace period) */
+    int stopped;           /* ... and it did */
+    char diag[1024];
+    size_t nviol;
+    struct sim_violation viol[SIM_MAX_VIOLATIONS];
+    double wall_s;
+    struct progress progress; /* the status line of a long run (progress.h) */
+    /* link statistics when the measurement started and ended */
+    struct pcie_link_stats h2d_t0, d2h_t0, h2d_t1, d2h_t1;
+    sim_ps_t t_measure0, t_measure1; /* the measured run */
+    int measured;
+};
+
+/* A CPU was woken or its MMIO read answered: sim_loop must look again. */
+static inline void sim_cpus_dirty(struct sim *s)
+{
+    s->cpus_next = 0;
+}
+
+/* A TLP was queued or sent, or a link changed, outside sim_deliver: it
+ * must look again. */
+static inline void sim_deliver_dirty(struct sim *s)
+{
+    s->deliver_next = 0;
+}
+
+/* harness.c, for platform_sim.c */
+/* Queue a CPU TLP leaving at `at` (>= the previous one's). */
+void sim_cpu_send(struct sim *s, const struct tlp *t, sim_ps_t at);
+/* The harness's own register read (no CPU): runs the world until the
+ * completion returns; 0xffffffff if it never does. */
+uint32_t sim_reg_read(struct sim *s, uint32_t off);
+void sim_violation(struct sim *s, const char *kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* ownchk's report callback: queue (OWNCHK_QUEUE_NONE: none), kind, time,
+ * descriptor (-1: none), access, detail. */
+void sim_violation_at(void *s, unsigned queue, const char *kind, sim_ps_t t, long desc,
+                      const char *access, const char *detail);
+
+/* dev_port.c: one device clock; 1 if the device is quiescent after it
+ * (idle or waiting, no beat moved), and then s->dev_idle says which and
+ * s->dev_wake how many clocks may be left out (device.h) */
+int sim_clock(struct sim *s);
+/* harness.c */
+void sim_fail(struct sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* platform_sim.c, for harness.c and cpu_sched.c */
+void sim_cpu_flush_wc(struct sim_cpu *c); /* send WC lines drained by its clock */
+
+/* harness.c: queue q's txq and pktgen (queue 0: s->txq, s->pg) */
+struct txq *sim_txq(struct sim *s, unsigned q);
+struct pktgen *sim_pg(struct sim *s, unsigned q);
+
+/* cpu_sched.c */
+int sim_cpus_init(struct sim *s, const struct stbuf_cfg *bc);  /* 0 or -1 */
+void sim_cpus_destroy(struct sim *s);
+void sim_cpus_start(struct sim *s, sim_ps_t t);  /* the measured run starts */
+struct sim_cpu *sim_cpu_pick(struct sim *s);     /* runnable, earliest; or NULL */
+void sim_cpu_resume(struct sim_cpu *c);
+sim_ps_t sim_cpus_next_event(const struct sim *s);
+/* Drained WC lines of waiting CPUs leave at their time, then
+ * sim_cpu_pick(): in one pass. */
+struct sim_cpu *sim_cpus_flush_pick(struct sim *s);
+/* A device write (irq: an MSI-X interrupt, to vector vec) reached the host at t: wakes
+ * the CPUs waiting for one. */
+void sim_cpus_device_wrote(struct sim *s, sim_ps_t t, int irq, unsigned vec);
+int sim_cpus_done(const struct sim *s);
+/* Everything but CPU `self` is quiet: every other CPU waiting, done or
+ * preempted by exploration, and the device idle. */
+int sim_cpus_quiet(const struct sim *s, const struct sim_cpu *self);
+const char *sim_cpu_state_name(const struct sim_cpu *c);
+/* Inside a CPU's coroutine: give way until the world reaches its clock;
+ * wait until a deadline (or a device write when wake_on_dev). */
+void cpu_sync(struct sim_cpu *c);
+void cpu_wait(struct sim_cpu *c, sim_ps_t deadline, int wake_on_dev);
+
+#endif /* NICTX_SIM_WORLD_H */

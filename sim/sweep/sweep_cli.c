@@ -1,0 +1,552 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * sweep_cli.c - `nictx sweep`, `nictx sweep merge`, `nictx sweep point`
+ * (see sweep_cli.h).
+ */
+#define _GNU_SOURCE /* getopt_long, realpath */
+
+#include "sweep/sweep_cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/json.h"
+#include "sweep/sweep.h"
+#include "sweep/sweep_check.h"
+#include "sweep/sweep_exec.h"
+#include "sweep/sweep_file.h"
+#include "sweep/sweep_merge.h"
+#include "sweep/sweep_point.h"
+#include "sweep/sweep_progress.h"
+#include "sweep/sweep_run.h"
+#include "sweep/sweep_slurm.h"
+
+#define ERR_BYTES 1024
+#define MAX_JOBS 4096
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+"usage: nictx sweep [FILE.ini] [--set NAME=VALUES]... [options] [-- RUN-OPTIONS...]\n"
+"       nictx sweep merge DIR [--no-plots]\n"
+"       nictx sweep point DIR N\n"
+"\n"
+"Runs `nictx run` over the cross product of parameter values and collects every\n"
+"figure of every run into one table, plots and a report (docs/user-guide.md).\n"
+"\n"
+"parameters:\n"
+"  --set NAME=VALUES     sweep NAME over VALUES (repeat for more parameters; a NAME\n"
+"                        set again replaces its values).  NAME is any option of\n"
+"                        `nictx run` without its dashes (burst -> --burst V) or a\n"
+"                        profile key with its section (cpu.wmb_ns -> --set\n"
+"                        cpu.wmb_ns=V; see nictx run --list-keys).  One value fixes\n"
+"                        NAME for every point, as a column of the table.\n"
+"  VALUES                values separated by ',' (a comma inside a value: \\,), or\n"
+"                        ranges: A..B (step 1), A..B+S (step S), A..B*F (times F):\n"
+"                        burst=1..32*2 is 1,2,4,8,16,32; pkt-size=64..1518+64;\n"
+"                        ranges and values mix: burst=1,3,8..64*2\n"
+"  FILE.ini              a sweep file: [sweep] name, seed, x, args; [params] NAME =\n"
+"                        VALUES (docs/user-guide.md); --set replaces its lists\n"
+"  -- RUN-OPTIONS        passed as they are to every run (--profile mlx4-2014\n"
+"                        --packets 200000); flags (--rcb-chunks) go here\n"
+"  --seed N              the sweep seed (1).  Each point's --seed is a hash of it\n"
+"                        and the point's NAME=VALUE pairs (not its position), unless\n"
+"                        seed is itself a parameter\n"
+"output:\n"
+"  --name NAME           the sweep's name (the file's name, else 'sweep')\n"
+"  --out DIR             results directory (results/NAME): sweep.ini (the plan),\n"
+"                        results.csv and results.json (a row per point: its\n"
+"                        parameters and every figure of its JSON but the wall-clock\n"
+"                        ones under \"sim\"), report.md, plots/ (PNG, SVG, data,\n"
+"                        gnuplot scripts), points/ID.json and points/ID.log\n"
+"  --x NAME              x axis of the line plots and the headline table (burst)\n"
+"  --no-plots            do not run gnuplot\n"
+"running:\n"
+"  -j, --jobs N          points at once: through GNU parallel, default one per core;\n"
+"                        -j 1 runs them one after the other in this process\n"
+"  --hosts FILE          run on the machines of an ssh login file (parallel\n"
+"                        --sshloginfile): they must share this checkout at this path\n"
+"  --emit-slurm FILE     write an sbatch array script (a task per pending point)\n"
+"                        instead of running; then sbatch FILE; nictx sweep merge DIR\n"
+"  --fresh               rerun every point.  Otherwise a point whose JSON exists and\n"
+"                        is newer than the nictx binary is kept: an interrupted or\n"
+"                        extended sweep resumes where it stopped\n"
+"  --check               check every point with `nictx run --check`, then exit\n"
+"  merge DIR             collect the results in DIR (from any of the above) into the\n"
+"                        table, plots and report again\n"
+"  point DIR N           run point N of the sweep in DIR (what each job runs)\n"
+"\n"
+"Before any point runs, nictx itself checks every parameter name and every point's\n"
+"command: bad input exits 2 with a message naming the parameter.  Progress (points\n"
+"done, ETA, the current point) is shown on stderr when it is a terminal.  Exit\n"
+"status: 0 when every point ran and its status is ok; 1 when some point failed or\n"
+"has no result (the report lists them); 2 bad input; 128+N stopped by signal N.\n");
+}
+
+/* Everything the command line says. */
+struct cli {
+    struct sweep_spec spec;
+    const char *file;        /* FILE.ini, or NULL */
+    const char *out;         /* --out as given, or NULL */
+    const char *name;        /* --name, or NULL */
+    const char *x;           /* --x, or NULL */
+    const char *hosts;
+    const char *slurm;
+    const char *seed;        /* --seed as given */
+    struct strv sets;        /* --set assignments, in order */
+    unsigned jobs;
+    int fresh, check, plots;
+    char shown[SWEEP_PATH_BYTES]; /* the results directory as named */
+    char dir[SWEEP_PATH_BYTES];   /* ... absolute */
+    char bin[SWEEP_PATH_BYTES];   /* this nictx */
+    char cwd[SWEEP_PATH_BYTES];
+};
+
+/* "nictx sweep: MESSAGE (see nictx sweep --help)" on stderr; returns 2.
+ * A message that already points somewhere (a run's "(see nictx --help)")
+ * keeps its own pointer. */
+static int fail2(const char *fmt, const char *a, const char *b)
+{
+    char msg[2 * SWEEP_PATH_BYTES + ERR_BYTES];
+
+    snprintf(msg, sizeof(msg), fmt, a, b);
+    fprintf(stderr, "nictx sweep: %s%s\n", msg,
+            strstr(msg, "(see ") ? "" : " (see nictx sweep --help)");
+    return 2;
+}
+
+static int parse_jobs(const char *a, unsigned *jobs)
+{
+    char *end;
+    unsigned long v;
+
+    if (!*a || strspn(a, "0123456789") != strlen(a) || (a[0] == '0' && a[1]))
+        return -1;
+    errno = 0;
+    v = strtoul(a, &end, 10);
+    if (errno || v < 1 || v > MAX_JOBS)
+        return -1;
+    *jobs = (unsigned)v;
+    return 0;
+}
+
+enum { O_SET = 256, O_NAME, O_OUT, O_SEED, O_X, O_HOSTS, O_SLURM, O_FRESH, O_CHECK, O_NOPLOTS,
+       O_HELP };
+
+static const struct option opts[] = {
+    {"set", required_argument, NULL, O_SET},     {"name", required_argument, NULL, O_NAME},
+    {"out", required_argument, NULL, O_OUT},     {"seed", required_argument, NULL, O_SEED},
+    {"x", required_argument, NULL, O_X},         {"jobs", required_argument, NULL, 'j'},
+    {"hosts", required_argument, NULL, O_HOSTS}, {"emit-slurm", required_argument, NULL, O_SLURM},
+    {"fresh", no_argument, NULL, O_FRESH},       {"check", no_argument, NULL, O_CHECK},
+    {"no-plots", no_argument, NULL, O_NOPLOTS},  {"help", no_argument, NULL, O_HELP},
+    {NULL, 0, NULL, 0},
+};
+
+/* One option: -1 to go on, else the exit status. */
+static int cli_opt(struct cli *c, int o, const char *a)
+{
+    switch (o) {
+    case O_SET: return strv_push(&c->sets, a) == 0 ? -1 : 2;
+    case O_NAME: c->name = a; return -1;
+    case O_OUT: c->out = a; return -1;
+    case O_SEED: c->seed = a; return -1;
+    case O_X: c->x = a; return -1;
+    case 'j':
+        return parse_jobs(a, &c->jobs) == 0 ? -1
+               : fail2("-j %s: expected a number of jobs, 1..4096%s", a, "");
+    case O_HOSTS: c->hosts = a; return -1;
+    case O_SLURM: c->slurm = a; return -1;
+    case O_FRESH: c->fresh = 1; return -1;
+    case O_CHECK: c->check = 1; return -1;
+    case O_NOPLOTS: c->plots = 0; return -1;
+    case O_HELP: usage(stdout); return 0;
+    case ':': return fail2("%s needs a value%s", "an option", "");
+    default: return 2;
+    }
+}
+
+/* Options before "--" (at argv[nopt]); the sweep file may be among them. */
+static int cli_parse(struct cli *c, int nopt, char **argv)
+{
+    int o, rc;
+
+    optind = 1;
+    opterr = 0;
+    while ((o = getopt_long(nopt, argv, ":j:", opts, NULL)) != -1) {
+        if (o == '?')
+            return fail2("unknown option %s%s", argv[optind - 1], "");
+        if (o == ':')
+            return fail2("%s needs a value%s", argv[optind - 1], "");
+        if ((rc = cli_opt(c, o, optarg)) >= 0)
+            return rc;
+    }
+    if (optind < nopt)
+        c->file = argv[optind++];
+    if (optind < nopt)
+        return fail2("unexpected argument '%s'%s", argv[optind], "");
+    return -1;
+}
+
+/* ---- the plan ------------------------------------------------------------- */
+
+/* The sweep file's name without directory and ".ini". */
+static void file_stem(const char *path, char *buf, size_t len)
+{
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    size_t n = strlen(base);
+
+    if (n > 4 && strcmp(base + n - 4, ".ini") == 0)
+        n -= 4;
+    snprintf(buf, len, "%.*s", (int)n, base);
+}
+
+static int parse_seed(const char *a, uint64_t *seed)
+{
+    char *end;
+
+    if (!*a || strspn(a, "0123456789") != strlen(a) || (a[0] == '0' && a[1]))
+        return -1;
+    errno = 0;
+    *seed = strtoull(a, &end, 10);
+    return errno ? -1 : 0;
+}
+
+/* File, then --set lists, then the other options, then "-- ARGS". */
+static int build_spec(struct cli *c, int nrun, char **run)
+{
+    struct sweep_spec *s = &c->spec;
+    char err[ERR_BYTES];
+
+    if (c->file && sweep_file_load(s, c->file, err, sizeof(err)) != 0)
+        return fail2("%s%s", err, "");
+    if (c->file && !*s->name)
+        file_stem(c->file, s->name, sizeof(s->name));
+    for (size_t k = 0; k < c->sets.n; k++)
+        if (sweep_spec_set(s, c->sets.v[k], err, sizeof(err)) != 0)
+            return fail2("%s%s", err, "");
+    if (c->name)
+        snprintf(s->name, sizeof(s->name), "%s", c->name);
+    if (!*s->name)
+        snprintf(s->name, sizeof(s->name), "sweep");
+    if (!sweep_name_ok(s->name))
+        return fail2("name '%s': letters, digits, '.', '_' and '-' only%s", s->name, "");
+    if (c->x)
+        snprintf(s->x, sizeof(s->x), "%s", c->x);
+    if (c->seed && parse_seed(c->seed, &s->seed) != 0)
+        return fail2("--seed %s: expected a decimal integer%s", c->seed, "");
+    for (int k = 0; k < nrun; k++)
+        if (strpbrk(run[k], " \t\n") || strv_push(&s->args, run[k]) != 0)
+            return fail2("run option '%s': a blank inside an argument cannot be kept in "
+                         "the sweep's plan%s", run[k], "");
+    if (sweep_spec_check(s, err, sizeof(err)) != 0)
+        return fail2("%s%s", err, "");
+    return -1;
+}
+
+/* ---- the results directory ------------------------------------------------ */
+
+/* mkdir -p path: 0, or -1 with errno. */
+static int make_dirs(const char *path)
+{
+    char buf[SWEEP_PATH_BYTES];
+    size_t n = strlen(path);
+
+    if (n == 0 || n >= sizeof(buf)) {
+        errno = n ? ENAMETOOLONG : ENOENT;
+        return -1;
+    }
+    memcpy(buf, path, n + 1);
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    return mkdir(buf, 0777) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* Create DIR and DIR/points, check that files can be written there, and
+ * learn DIR's absolute path: -1 to go on, or 2 with a message. */
+static int prepare_dir(struct cli *c)
+{
+    char points[SWEEP_PATH_BYTES + 16], probe[SWEEP_PATH_BYTES + 16];
+    struct afile af;
+
+    if (c->out)
+        snprintf(c->shown, sizeof(c->shown), "%s", c->out);
+    else
+        snprintf(c->shown, sizeof(c->shown), "results/%s", c->spec.name);
+    snprintf(points, sizeof(points), "%s/points", c->shown);
+    snprintf(probe, sizeof(probe), "%s/sweep.ini", c->shown);
+    if (make_dirs(points) != 0 || afile_open(&af, probe) != 0)
+        return fail2("--out %s: cannot write there: %s", c->shown, strerror(errno));
+    afile_abort(&af);
+    if (!realpath(c->shown, c->dir))
+        return fail2("--out %s: %s", c->shown, strerror(errno));
+    return -1;
+}
+
+/* ---- the commands --------------------------------------------------------- */
+
+/* Which points still need a run; with --fresh, forget every result first. */
+static unsigned char *pending(const struct cli *c)
+{
+    size_t n = sweep_npoints(&c->spec);
+    unsigned char *todo = calloc(n ? n : 1, 1);
+    char id[SWEEP_ID_BYTES], json[SWEEP_PATH_BYTES], log[SWEEP_PATH_BYTES];
+
+    for (size_t i = 0; todo && i < n; i++) {
+        if (c->fresh && !c->check) {
+            sweep_point_id(&c->spec, i, id);
+            if (sweep_point_paths(c->dir, id, json, log, sizeof(json)) == 0)
+                unlink(json);
+        }
+        todo[i] = !sweep_point_done(&c->spec, c->dir, i, c->bin);
+    }
+    return todo;
+}
+
+static size_t count(const unsigned char *todo, size_t n)
+{
+    size_t k = 0;
+
+    for (size_t i = 0; i < n; i++)
+        k += todo[i] != 0;
+    return k;
+}
+
+/* Check, then write the plan; -1 to go on, else the exit status. */
+static int check_and_plan(struct cli *c, const unsigned char *todo)
+{
+    char err[ERR_BYTES], plan[SWEEP_PATH_BYTES + 16];
+    size_t n = sweep_npoints(&c->spec);
+
+    if (sweep_check_names(&c->spec, c->bin, err, sizeof(err)) != 0 ||
+        sweep_check_points(&c->spec, c->bin, todo, err, sizeof(err)) != 0)
+        return fail2("%s%s", err, "");
+    if (c->check) {
+        printf("nictx sweep: %zu points, all accepted by nictx run; %zu to run, %zu done\n", n,
+               count(todo, n), n - count(todo, n));
+        return 0;
+    }
+    snprintf(plan, sizeof(plan), "%s/sweep.ini", c->dir);
+    if (sweep_file_write(&c->spec, plan, err, sizeof(err)) != 0)
+        return fail2("%s%s", err, "");
+    return -1;
+}
+
+static int emit_slurm(struct cli *c, const struct sweep_run_opts *o, const unsigned char *todo)
+{
+    size_t n = sweep_npoints(&c->spec);
+    char err[ERR_BYTES];
+
+    if (count(todo, n) == 0) {
+        printf("nictx sweep: all %zu points are done; nothing to submit.  nictx sweep merge "
+               "%s collects them.\n", n, c->shown);
+        return 0;
+    }
+    if (sweep_slurm_write(&c->spec, o, todo, c->slurm, err, sizeof(err)) != 0)
+        return fail2("--emit-slurm %s%s", err, "");
+    printf("nictx sweep: wrote %s: %zu array tasks.  Submit it with `sbatch %s`; then "
+           "`nictx sweep merge %s` collects the results.\n", c->slurm, count(todo, n), c->slurm,
+           c->shown);
+    return 0;
+}
+
+/* 0 when every point has a result and it is ok, else 1 (saying why). */
+static int merge_status(const struct sweep_merge_stats *ms)
+{
+    if (ms->missing)
+        fprintf(stderr, "nictx sweep: %zu of %zu points have no result (see report.md)\n",
+                ms->missing, ms->points);
+    if (ms->not_ok)
+        fprintf(stderr, "nictx sweep: %zu points' runs did not end ok (see report.md)\n",
+                ms->not_ok);
+    return ms->missing || ms->not_ok ? 1 : 0;
+}
+
+/* Collect, and print the summary and the headline table. */
+static int finish(struct cli *c, const struct sweep_run_stats *rs, double secs)
+{
+    struct sweep_merge_stats ms;
+    char err[ERR_BYTES], took[32];
+
+    sweep_fmt_duration(secs, took, sizeof(took));
+    printf("nictx sweep: %s, %zu point%s: %zu run (%zu failed), %zu already done, in %s\n\n",
+           c->spec.name, sweep_npoints(&c->spec), sweep_npoints(&c->spec) == 1 ? "" : "s",
+           rs->ran, rs->failed, sweep_npoints(&c->spec) - rs->todo, took);
+    fflush(stdout);
+    if (sweep_merge(&c->spec, c->dir, c->shown, c->plots, stdout, &ms, err, sizeof(err)) != 0) {
+        fprintf(stderr, "nictx sweep: %s\n", err);
+        return 1;
+    }
+    printf("\nreport: %s/report.md (results.csv, results.json, plots/)\n", c->shown);
+    return merge_status(&ms);
+}
+
+static void cli_init(struct cli *c)
+{
+    memset(c, 0, sizeof(*c));
+    sweep_spec_init(&c->spec);
+    strv_init(&c->sets);
+    c->plots = 1;
+}
+
+static void cli_free(struct cli *c)
+{
+    sweep_spec_free(&c->spec);
+    strv_free(&c->sets);
+}
+
+/* Run the pending points, then collect. */
+static int run_and_finish(struct cli *c, const unsigned char *todo)
+{
+    struct sweep_run_opts o = {c->dir, c->bin, c->cwd, c->jobs, c->hosts};
+    struct sweep_run_stats rs;
+    char err[ERR_BYTES];
+    double t0 = sweep_now();
+
+    if (c->slurm)
+        return emit_slurm(c, &o, todo);
+    if (sweep_run_points(&c->spec, &o, todo, &rs, err, sizeof(err)) != 0) {
+        fprintf(stderr, "nictx sweep: %s\n", err);
+        return 1;
+    }
+    if (rs.stopped) {
+        fprintf(stderr, "nictx sweep: stopped by signal %d after %zu of %zu points; the same "
+                        "command resumes\n", rs.stopped, rs.ran, rs.todo);
+        return 128 + rs.stopped;
+    }
+    return finish(c, &rs, sweep_now() - t0);
+}
+
+static int cmd_sweep(int argc, char **argv)
+{
+    struct cli c;
+    unsigned char *todo = NULL;
+    int nopt = 0, rc;
+
+    while (nopt < argc && strcmp(argv[nopt], "--") != 0)
+        nopt++;
+    cli_init(&c);
+    if ((rc = cli_parse(&c, nopt, argv)) < 0 &&
+        (rc = build_spec(&c, nopt < argc ? argc - nopt - 1 : 0, argv + nopt + 1)) < 0) {
+        if (c.jobs == 1 && c.hosts)
+            rc = fail2("--hosts runs the points with GNU parallel; -j 1 runs them here%s%s",
+                       "", "");
+        else if (sweep_exec_self(c.bin, sizeof(c.bin)) != 0 || !getcwd(c.cwd, sizeof(c.cwd)))
+            rc = fail2("cannot find this program or the current directory: %s%s",
+                       strerror(errno), "");
+        else
+            rc = prepare_dir(&c);
+    }
+    if (rc < 0 && !(todo = pending(&c)))
+        rc = fail2("out of memory%s%s", "", "");
+    if (rc < 0)
+        rc = check_and_plan(&c, todo);
+    if (rc < 0)
+        rc = run_and_finish(&c, todo);
+    free(todo);
+    cli_free(&c);
+    return rc;
+}
+
+/* DIR/sweep.ini into *s: 0, or 2 with a message. */
+static int load_plan(const char *dir, struct sweep_spec *s)
+{
+    char plan[SWEEP_PATH_BYTES + 16], err[ERR_BYTES];
+
+    snprintf(plan, sizeof(plan), "%s/sweep.ini", dir);
+    if (sweep_file_load(s, plan, err, sizeof(err)) != 0 ||
+        sweep_spec_check(s, err, sizeof(err)) != 0)
+        return fail2("%s%s", err, "");
+    return 0;
+}
+
+/* nictx sweep merge DIR [--no-plots] */
+static int cmd_merge(int argc, char **argv)
+{
+    struct sweep_merge_stats ms;
+    struct sweep_spec s;
+    char dir[SWEEP_PATH_BYTES], err[ERR_BYTES];
+    int plots = 1, rc;
+
+    if (argc == 4 && strcmp(argv[3], "--no-plots") == 0)
+        plots = 0;
+    else if (argc != 3)
+        return fail2("usage: nictx sweep merge DIR [--no-plots]%s%s", "", "");
+    if (!realpath(argv[2], dir))
+        return fail2("merge %s: %s", argv[2], strerror(errno));
+    sweep_spec_init(&s);
+    if ((rc = load_plan(dir, &s)) == 0) {
+        rc = sweep_merge(&s, dir, argv[2], plots, stdout, &ms, err, sizeof(err));
+        if (rc != 0)
+            fprintf(stderr, "nictx sweep: %s\n", err);
+        else
+            printf("\nreport: %s/report.md (results.csv, results.json, plots/)\n", argv[2]);
+        rc = rc ? 1 : merge_status(&ms);
+    }
+    sweep_spec_free(&s);
+    return rc;
+}
+
+/* nictx sweep point DIR N: prints "N ok" or "N failed" when it ends. */
+static int cmd_point(int argc, char **argv)
+{
+    struct sweep_spec s;
+    char bin[SWEEP_PATH_BYTES], line[64];
+    unsigned long n = 0;
+    int rc, sig = 0;
+    enum sweep_point_status st = SWEEP_POINT_OK;
+
+    if (argc != 4)
+        return fail2("usage: nictx sweep point DIR N%s%s", "", "");
+    sweep_spec_init(&s);
+    if ((rc = load_plan(argv[2], &s)) == 0) {
+        n = strspn(argv[3], "0123456789") == strlen(argv[3]) ? strtoul(argv[3], NULL, 10) : 0;
+        if (n < 1 || n > sweep_npoints(&s))
+            rc = fail2("point %s: expected 1..the number of points%s", argv[3], "");
+        else if (sweep_exec_self(bin, sizeof(bin)) != 0)
+            rc = fail2("cannot find this program%s%s", "", "");
+    }
+    if (rc == 0 && !sweep_point_done(&s, argv[2], n - 1, bin))
+        st = sweep_point_run(&s, argv[2], n - 1, bin, &sig);
+    if (rc == 0 && st != SWEEP_POINT_STOPPED) {
+        sweep_run_report_line(n - 1, st == SWEEP_POINT_OK, line, sizeof(line));
+        fputs(line, stdout);
+        rc = st == SWEEP_POINT_OK ? 0 : 1;
+    } else if (rc == 0) {
+        rc = 128 + sig;
+    }
+    sweep_spec_free(&s);
+    return rc;
+}
+
+int sweep_main(int argc, char **argv)
+{
+    struct sigaction sa;
+
+    /* Children are waited for: SIGCHLD must not be ignored (sweep_exec.h). */
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = SIG_DFL;
+    sigaction(SIGCHLD, &sa, NULL);
+    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        usage(stdout);
+        return 0;
+    }
+    if (argc >= 2 && strcmp(argv[1], "merge") == 0)
+        return cmd_merge(argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "point") == 0)
+        return cmd_point(argc, argv);
+    return cmd_sweep(argc, argv);
+}

@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * sweep_run.c - the pending points of a sweep run serially or through GNU
+ * parallel (see sweep_run.h).
+ */
+#define _GNU_SOURCE /* signalfd */
+
+#include "sweep/sweep_run.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include "lib/strv.h"
+#include "sweep/sweep_exec.h"
+#include "sweep/sweep_point.h"
+#include "sweep/sweep_progress.h"
+
+#define LABEL_BYTES 1024
+#define CMD_BYTES 16384
+
+void sweep_run_report_line(size_t i, int status_ok, char *buf, size_t len)
+{
+    snprintf(buf, len, "%zu %s\n", i + 1, status_ok ? "ok" : "failed");
+}
+
+/* The progress line naming point i, after `what` ("" or "last done: "). */
+static void show_point(struct sweep_progress *pr, const struct sweep_spec *s, size_t i,
+                       const char *what)
+{
+    char label[LABEL_BYTES], line[LABEL_BYTES + 16];
+
+    sweep_point_label(s, i, label, sizeof(label));
+    snprintf(line, sizeof(line), "%s%s", what, label);
+    sweep_progress_show(pr, line);
+}
+
+/* ---- serially, here ------------------------------------------------------- */
+
+static void run_serial(const struct sweep_spec *s, const struct sweep_run_opts *o,
+                       const unsigned char *todo, struct sweep_run_stats *st)
+{
+    struct sweep_progress pr;
+    size_t n = sweep_npoints(s);
+
+    sweep_progress_start(&pr, stderr, st->todo);
+    for (size_t i = 0; i < n && !st->stopped; i++) {
+        enum sweep_point_status ps;
+        int sig;
+        if (!todo[i])
+            continue;
+        show_point(&pr, s, i, "");
+        ps = sweep_point_run(s, o->dir, i, o->bin, &sig);
+        if (ps == SWEEP_POINT_STOPPED) {
+            st->stopped = sig;
+            break;
+        }
+        st->ran++;
+        st->failed += ps != SWEEP_POINT_OK;
+        sweep_progress_step(&pr, ps != SWEEP_POINT_OK);
+    }
+    sweep_progress_end(&pr);
+}
+
+/* ---- through GNU parallel ------------------------------------------------- */
+
+static int have_gnu_parallel(void)
+{
+    char *argv[] = {"parallel", "--version", NULL};
+    struct sweep_capture c;
+    int yes;
+
+    if (sweep_exec_capture(argv, NULL, &c) != 0)
+        return 0;
+    yes = c.status == 0 && strstr(c.out, "GNU parallel") != NULL;
+    sweep_capture_free(&c);
+    return yes;
+}
+
+/* The pending points' numbers (1-based), one a line, into a new file. */
+static int write_pending(const char *path, const unsigned char *todo, size_t n)
+{
+    FILE *f = fopen(path, "w");
+
+    if (!f)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (todo[i])
+            fprintf(f, "%zu\n", i + 1);
+    return fclose(f) == 0 ? 0 : -1;
+}
+
+/* Append text as it is (not quoted) to buf: 0, or -1 if it does not fit. */
+static int append(char *buf, size_t len, const char *text)
+{
+    size_t n = strlen(buf);
+
+    if (n + strlen(text) + 1 > len)
+        return -1;
+    strcpy(buf + n, text);
+    return 0;
+}
+
+/* parallel's command line: each job is `nictx sweep point DIR N`. */
+static int parallel_argv(const struct sweep_run_opts *o, const char *pending, struct strv *a)
+{
+    char cmd[CMD_BYTES] = "";
+    int rc = strv_push(a, "parallel") | strv_push(a, "--will-cite");
+
+    if (o->jobs)
+        rc |= strv_push(a, "-j") | strv_pushf(a, "%u", o->jobs);
+    if (o->hosts)
+        rc |= strv_push(a, "--sshloginfile") | strv_push(a, o->hosts) |
+              strv_push(a, "--workdir") | strv_push(a, o->cwd);
+    rc |= strv_push(a, "-a") | strv_push(a, pending);
+    /* parallel hands the command to a shell: quote the paths. */
+    if (sweep_shell_quote(o->bin, cmd, sizeof(cmd)) != 0 ||
+        append(cmd, sizeof(cmd), " sweep point ") != 0 ||
+        sweep_shell_quote(o->dir, cmd, sizeof(cmd)) != 0 ||
+        append(cmd, sizeof(cmd), " {}") != 0)
+        return -1;
+    return rc | strv_push(a, cmd) ? -1 : 0;
+}
+
+/* One "N STATUS" line from a job. */
+static void job_line(const char *line, const struct sweep_spec *s, struct sweep_progress *pr,
+                     struct sweep_run_stats *st)
+{
+    char word[16] = "";
+    size_t n = 0;
+
+    if (sscanf(line, "%zu %15s", &n, word) != 2 || n == 0 || n > sweep_npoints(s))
+        return;
+    st->ran++;
+    st->failed += strcmp(word, "ok") != 0;
+    sweep_progress_step(pr, strcmp(word, "ok") != 0);
+    show_point(pr, s, n - 1, "last done: ");
+}
+
+/* Split what arrived into lines; keep a partial line in buf. */
+static void job_lines(char *buf, size_t *len, const struct sweep_spec *s,
+                      struct sweep_progress *pr, struct sweep_run_stats *st)
+{
+    char *nl, *start = buf;
+
+    while ((nl = memchr(start, '\n', *len - (size_t)(start - buf))) != NULL) {
+        *nl = '\0';
+        job_line(start, s, pr, st);
+        start = nl + 1;
+    }
+    *len -= (size_t)(start - buf);
+    memmove(buf, start, *len);
+}
+
+/* Follow parallel's output until it closes; forward a stopping signal. */
+static void follow(int rfd, int sfd, pid_t pid, const struct sweep_spec *s,
+                   struct sweep_progress *pr, struct sweep_run_stats *st)
+{
+    struct pollfd pf[2] = {{rfd, POLLIN, 0}, {sfd, POLLIN, 0}};
+    char buf[4096];
+    size_t len = 0;
+
+    for (;;) {
+        ssize_t r;
+        if (poll(pf, 2, -1) < 0 && errno != EINTR)
+            break;
+        if (pf[1].revents & POLLIN) {
+            struct signalfd_siginfo si;
+            if (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+                st->stopped = (int)si.ssi_signo;
+                kill(pid, (int)si.ssi_signo);
+            }
+        }
+        if (!(pf[0].revents & (POLLIN | POLLHUP | POLLERR)))
+            continue;
+        r = read(rfd, buf + len, sizeof(buf) - 1 - len);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        len += (size_t)r;
+        job_lines(buf, &len, s, pr, st);
+        if (len == sizeof(buf) - 1)
+            len = 0; /* a line too long to be ours */
+    }
+}
+
+static int run_parallel(const struct sweep_spec *s, const struct sweep_run_opts *o,
+                        const unsigned char *todo, struct sweep_run_stats *st, char *err,
+                        size_t errlen)
+{
+    char pending[SWEEP_PATH_BYTES + 64];
+    struct sweep_progress pr;
+    struct strv argv;
+    sigset_t set, old;
+    int rfd = -1, sfd, status;
+    pid_t pid = -1;
+
+    snprintf(pending, sizeof(pending), "%s/pending.tmp.%ld", o->dir, (long)getpid());
+    strv_init(&argv);
+    if (write_pending(pending, todo, sweep_npoints(s)) != 0 ||
+        parallel_argv(o, pending, &argv) != 0) {
+        snprintf(err, errlen, "%s: cannot write the list of points: %s", pending,
+                 strerror(errno));
+        unlink(pending);
+        strv_free(&argv);
+        return -1;
+    }
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    sigprocmask(SIG_BLOCK, &set, &old);
+    sfd = signalfd(-1, &set, SFD_CLOEXEC);
+    sweep_progress_start(&pr, stderr, st->todo);
+    sweep_progress_show(&pr, "");
+    if (sfd >= 0)
+        pid = sweep_exec_pipe(argv.v, &rfd);
+    if (pid > 0) {
+        follow(rfd, sfd, pid, s, &pr, st);
+        close(rfd);
+    }
+    status = pid > 0 ? sweep_exec_wait(pid) : -1;
+    sweep_progress_end(&pr);
+    if (sfd >= 0)
+        close(sfd);
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    unlink(pending);
+    strv_free(&argv);
+    if (status < 0 || (status >= 101 && !st->stopped && st->ran == 0)) {
+        snprintf(err, errlen, "GNU parallel failed (exit status %d); see its message above",
+                 status);
+        return -1;
+    }
+    return 0;
+}
+
+int sweep_run_points(const struct sweep_spec *s, const struct sweep_run_opts *o,
+                     const unsigned char *todo, struct sweep_run_stats *st, char *err,
+                     size_t errlen)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t n = sweep_npoints(s);
+
+    memset(st, 0, sizeof(*st));
+    for (size_t i = 0; i < n; i++)
+        st->todo += todo[i] != 0;
+    if (st->todo == 0)
+        return 0;
+    if (o->jobs == 1 || (o->jobs == 0 && !o->hosts && cores <= 1)) {
+        run_serial(s, o, todo, st);
+        return 0;
+    }
+    if (!have_gnu_parallel()) {
+        if (o->hosts) {
+            snprintf(err, errlen, "--hosts needs GNU parallel (apt-get install parallel)");
+            return -1;
+        }
+        fprintf(stderr, "nictx sweep: GNU parallel not found (apt-get install parallel): "
+                        "running the points one at a time\n");
+        run_serial(s, o, todo, st);
+        return 0;
+    }
+    return run_parallel(s, o, todo, st, err, errlen);
+}

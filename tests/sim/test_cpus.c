@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * test_cpus.c - the host side with more than one CPU, end to end: the
+ * completion CPU, MMIO reads that stall only their own CPU, cache lines
+ * between the CPUs (layout, BQL's dql_queued order), posted-write drain
+ * behind locked instructions and tail coalescing, and the qdisc source.
+ * Runs the whole simulator with the Verilated engine; asserts counted
+ * results, never wall-clock time.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "run/harness.h"
+
+static void cfg2(struct sim_cfg *cfg)
+{
+    sim_cfg_default(cfg);
+    cfg->packets = 6000;
+    cfg->cpus = 2;
+}
+
+static void run(const struct sim_cfg *cfg, struct sim_result *r)
+{
+    char err[256] = "";
+    struct sim *s = sim_create(cfg, &dev_rtl_ops, err, sizeof(err));
+
+    if (!s)
+        fail_msg("sim_create: %s", err);
+    if (sim_run(s) != 0)
+        fail_msg("sim_run: %s", sim_diag(s));
+    sim_result(s, r);
+    sim_destroy(s);
+    if (r->nviolations)
+        fail_msg("%s: %s", r->violations[0].kind, r->violations[0].detail);
+    assert_int_equal(r->sb.checked, cfg->packets);
+    assert_int_equal(r->sb.lost, 0);
+    assert_int_equal(r->sb.corrupted, 0);
+    assert_int_equal(r->completed, cfg->packets);
+}
+
+static const struct sim_lines *line(const struct sim_result *r, const char *name)
+{
+    for (unsigned i = 0; i < r->nlines; i++)
+        if (strcmp(r->lines[i].name, name) == 0)
+            return &r->lines[i];
+    fail_msg("no cache-line region %s", name);
+    return NULL;
+}
+
+/* Two CPUs: CPU 0 sends, CPU 1 cleans; each has its own clock and time by
+ * cause, and the cleanup work moved off the transmit CPU. */
+static void test_cpus_completion_cpu(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_result one, two;
+
+    (void)state;
+    cfg2(&cfg);
+    cfg.cpus = 1;
+    run(&cfg, &one);
+    cfg.cpus = 2;
+    run(&cfg, &two);
+    assert_int_equal(two.ncpu, 2);
+    assert_true(two.cpu_ns_per_pkt_cpu[1][CPU_DRIVER] > 0);        /* cleanup */
+    assert_true(two.cpu_ns_per_pkt_cpu[1][CPU_DOORBELL] == 0);     /* never sends */
+    assert_true(two.cpu_ns_per_pkt_cpu[0][CPU_DRIVER] < one.cpu_ns_per_pkt[CPU_DRIVER]);
+    assert_true(two.cpu_ns_per_pkt[CPU_CACHELINE] > 0); /* the CPUs share lines now */
+    assert_true(one.cpu_ns_per_pkt[CPU_CACHELINE] == 0);
+}
+
+/* An MMIO read of HEAD stalls the completion CPU only; the transmit CPU
+ * keeps sending meanwhile. */
+static void test_cpus_mmio_read_stalls_one_cpu(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_result r;
+
+    (void)state;
+    cfg2(&cfg);
+    cfg.clean = TXQ_CLEAN_HEAD_MMIO;
+    run(&cfg, &r);
+    assert_true(r.cpu_ns_per_pkt_cpu[1][CPU_MMIO_READ] > 0);
+    assert_true(r.cpu_ns_per_pkt_cpu[0][CPU_MMIO_READ] == 0);
+}
+
+/* Producer and consumer fields on one line (packed) make the consumer's
+ * line traffic land on the producer's line: the counters say where the
+ * transfers go. */
+static void test_cpus_layout_moves_transfers(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_result split, packed;
+
+    (void)state;
+    cfg2(&cfg);
+    cfg.wb_thresh = 1; /* the completion CPU runs per completion */
+    cfg.layout = SIM_LAYOUT_SPLIT;
+    run(&cfg, &split);
+    cfg.layout = SIM_LAYOUT_PACKED;
+    run(&cfg, &packed);
+    print_message("prod line: split %.3f xfer %.3f upg, packed %.3f xfer %.3f upg per pkt\n",
+                  (double)line(&split, "txq.prod")->st.xfers / (double)cfg.packets,
+                  (double)line(&split, "txq.prod")->st.upgrades / (double)cfg.packets,
+                  (double)line(&packed, "txq.prod")->st.xfers / (double)cfg.packets,
+                  (double)line(&packed, "txq.prod")->st.upgrades / (double)cfg.packets);
+    /* Split, the transmit CPU's reads of the consumer index move the
+     * consumer's line; packed, the completion CPU's writes to it invalidate
+     * the producer's line too: more traffic lands on it. */
+    assert_true(line(&split, "txq.cons")->st.xfers > 0);
+    assert_true(line(&packed, "txq.prod")->st.xfers + line(&packed, "txq.prod")->st.upgrades >
+                line(&split, "txq.prod")->st.xfers + line(&split, "txq.prod")->st.upgrades);
+}
+
+/* The cache lines are the ring's, as the device and the driver see them,
+ * wherever the C library put host memory: a fetch of 8 descriptors (128
+ * bytes at a ring index that is a multiple of 8, from a 128-byte aligned
+ * ring) reads exactly 2 lines, so the device snoops the ring's lines 2 times
+ * per 8 packets (bursts of 8: each fetch finds lines the CPU just wrote).
+ * With host memory 16 bytes off a line, a fetch spans 3 lines (0.35). */
+static void test_cpus_ring_lines_are_bus_lines(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_result r;
+
+    (void)state;
+    sim_cfg_default(&cfg);
+    cfg.packets = 8000;
+    run(&cfg, &r);
+    assert_int_equal(line(&r, "ring")->st.snoops * 4, cfg.packets);
+}
+
+/* A locked instruction after an uncached doorbell waits for the posted
+ * write to leave the core (ixgbe 2012); coalescing tail writes removes
+ * most of that stall. */
+static void test_cpus_posted_write_drain(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_result each, coalesced;
+
+    (void)state;
+    cfg2(&cfg);
+    cfg.cpus = 1;
+    cfg.burst = 1;
+    cfg.costs.uc_drain_ns = 150;
+    run(&cfg, &each);
+    cfg.tail_coalesce = 16;
+    run(&cfg, &coalesced);
+    print_message("lock_stall ns/pkt: tail per packet %.1f, coalesced %.1f; Mpps %.3f -> %.3f\n",
+                  each.cpu_ns_per_pkt[CPU_LOCK_STALL], coalesced.cpu_ns_per_pkt[CPU_LOCK_STALL],
+                  each.sb.mpps, coalesced.sb.mpps);
+    /* The wait beyond the lock's own cost (lock_ns per burst of one). */
+    double lock = cfg.costs.lock_ns;
+    assert_true(each.cpu_ns_per_pkt[CPU_LOCK_STALL] - lock > 15);
+    assert_true(coalesced.cpu_ns_per_pkt[CPU_LOCK_STALL] - lock <
+                (each.cpu_ns_per_pkt[CPU_LOCK_STALL] - lock) / 4);
+    assert_true(coalesced.doorbells_per_pkt < 0.1);
+    assert_true(coalesced.sb.mpps > each.sb.mpps);
+}
+
+/* The qdisc source: batch sizes come out of BQL, not out of --burst. */
+static void test_cpus_qdisc_batches_from_bql(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_result r;
+
+    (void)state;
+    cfg2(&cfg);
+    cfg.source = SIM_SOURCE_QDISC;
+    cfg.bql = 1;
+    cfg.burst = 64; /* the most one dequeue may take */
+    run(&cfg, &r);
+    assert_true(r.doorbells_per_pkt < 0.5);      /* batches, not single packets */
+    assert_true(r.doorbells_per_pkt > 1.0 / 64); /* ... smaller than the cap */
+    assert_true(r.txq.bql_stops > 0);
+    assert_true(r.cpu_ns_per_pkt[CPU_LOCK_STALL] > 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cpus_completion_cpu),
+        cmocka_unit_test(test_cpus_mmio_read_stalls_one_cpu),
+        cmocka_unit_test(test_cpus_layout_moves_transfers),
+        cmocka_unit_test(test_cpus_posted_write_drain),
+        cmocka_unit_test(test_cpus_qdisc_batches_from_bql),
+        cmocka_unit_test(test_cpus_ring_lines_are_bus_lines),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

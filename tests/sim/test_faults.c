@@ -1,0 +1,464 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * test_faults.c - injected faults end to end (docs/faults.md): for each
+ * kind, the engine sets its documented error bit, the driver's hang check
+ * resets the queue and the run goes on, and the scoreboard accounts for
+ * every frame: sent = checked + dropped, dropped under the fault's reason,
+ * nothing lost or corrupted, so the run is clean (exit 0).  A drop no fault
+ * explains is not clean.  Runs the whole simulator with the Verilated
+ * engine; asserts simulated figures only.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "run/fault.h"
+#include "run/harness.h"
+#include "nictx_hw.h"
+
+#define F_PACKETS 4000u
+#define F_AT 700u
+
+struct f_run {
+    int rc;
+    struct sim_result r;
+};
+
+/* Run `cfg` with the fault plan `spec`; no watchdog, no violation. */
+static void f_run(struct sim_cfg *cfg, const char *spec, struct f_run *out)
+{
+    char err[256] = "";
+
+    if (inj_parse(&cfg->inject, spec, err, sizeof(err)) != 0)
+        fail_msg("%s", err);
+    struct sim *s = sim_create(cfg, &dev_rtl_ops, err, sizeof(err));
+    if (!s)
+        fail_msg("sim_create: %s", err);
+    out->rc = sim_run(s);
+    if (out->rc != 0)
+        fail_msg("sim_run %d: %s", out->rc, sim_diag(s));
+    sim_result(s, &out->r);
+    sim_destroy(s);
+    if (out->r.nviolations)
+        fail_msg("%s: %s", out->r.violations[0].kind, out->r.violations[0].detail);
+}
+
+static void f_cfg(struct sim_cfg *cfg)
+{
+    sim_cfg_default(cfg);
+    cfg->packets = F_PACKETS;
+}
+
+/* Every frame accounted for, the drops all under `reason`, a clean run. */
+static void f_accounted(const struct sim_cfg *cfg, const struct f_run *f, unsigned reason)
+{
+    const struct sb_result *b = &f->r.sb;
+
+    print_message("%s: checked %llu, dropped %llu, resets %llu, ERR found 0x%x\n",
+                  sim_drop_reason_name(reason), (unsigned long long)b->checked,
+                  (unsigned long long)b->dropped_total, (unsigned long long)f->r.resets,
+                  f->r.reset_err);
+    assert_int_equal(b->lost, 0);
+    assert_int_equal(b->corrupted, 0);
+    assert_int_equal(b->checked + b->dropped_total, cfg->packets);
+    assert_true(b->dropped[reason] > 0);
+    assert_int_equal(b->dropped[reason], b->dropped_total);
+    assert_true(sim_result_clean(cfg, f->rc, &f->r));
+    assert_int_equal(f->r.dev_err, 0); /* the reset cleared what it found */
+}
+
+/* A read fault: the frame is skipped (ERR.DMA), the stopped queue is reset. */
+static void f_read_fault(const char *spec, unsigned reason)
+{
+    struct sim_cfg cfg;
+    struct f_run f;
+
+    f_cfg(&cfg);
+    f_run(&cfg, spec, &f);
+    f_accounted(&cfg, &f, reason);
+    assert_true(f.r.reset_err & NICTX_ERR_DMA);
+    assert_true(f.r.txq.resets >= 1);
+}
+
+static void test_faults_ur(void **state)
+{
+    (void)state;
+    f_read_fault("ur@700", INJ_UR);
+}
+
+static void test_faults_ca(void **state)
+{
+    (void)state;
+    f_read_fault("ca@700", INJ_CA);
+}
+
+static void test_faults_ep(void **state)
+{
+    (void)state;
+    f_read_fault("ep@700", INJ_EP);
+}
+
+/* A completion that never comes: ERR.CPL_TIMEOUT, then the reset; on one
+ * CPU and on two (the completion CPU resets, holding the sender off). */
+static void test_faults_timeout(void **state)
+{
+    struct sim_cfg cfg;
+    struct f_run f;
+
+    (void)state;
+    for (unsigned cpus = 1; cpus <= 2; cpus++) {
+        f_cfg(&cfg);
+        cfg.cpus = cpus;
+        if (cpus == 2)
+            cfg.irq_thresh = 16;
+        f_run(&cfg, "timeout@700", &f);
+        f_accounted(&cfg, &f, INJ_TIMEOUT);
+        assert_true(f.r.reset_err & NICTX_ERR_CPL_TIMEOUT);
+        assert_int_equal(f.r.txq.resets, 1);
+    }
+}
+
+/* The owner-bit and BlueFlame protocols start their ring afresh: the phase
+ * and the WC buffers restart with the device's, and no ownership rule
+ * breaks (f_run fails on any violation). */
+static void test_faults_reset_owner_protocols(void **state)
+{
+    struct sim_cfg cfg;
+    struct f_run f;
+
+    (void)state;
+    for (unsigned p = TXQ_PROTO_OWNER; p <= TXQ_PROTO_WC; p++) {
+        f_cfg(&cfg);
+        cfg.proto = (enum txq_proto)p;
+        f_run(&cfg, "timeout@1500", &f);
+        f_accounted(&cfg, &f, INJ_TIMEOUT);
+    }
+}
+
+/* A doorbell on a disabled queue is ignored (ERR.DB_OFF); the reset runs it
+ * again. */
+static void test_faults_db_off(void **state)
+{
+    struct sim_cfg cfg;
+    struct f_run f;
+
+    (void)state;
+    f_cfg(&cfg);
+    f_run(&cfg, "db-off@700", &f);
+    f_accounted(&cfg, &f, INJ_DB_OFF);
+    assert_true(f.r.reset_err & NICTX_ERR_DB_OFF);
+}
+
+/* A short credit blackout only delays: nothing dropped, no reset, and some
+ * frame waited at least the blackout.  One longer than the hang check is
+ * taken for a hang: the reset's drops count under the blackout. */
+static void test_faults_blackout(void **state)
+{
+    struct sim_cfg cfg;
+    struct f_run f;
+
+    (void)state;
+    f_cfg(&cfg);
+    f_run(&cfg, "blackout@700:40000", &f);
+    assert_int_equal(f.r.sb.checked, cfg.packets);
+    assert_int_equal(f.r.sb.dropped_total, 0);
+    assert_int_equal(f.r.txq.resets, 0);
+    assert_true(f.r.sb.lat_max_ns >= 40000);
+    assert_true(sim_result_clean(&cfg, f.rc, &f.r));
+
+    f_cfg(&cfg);
+    f_run(&cfg, "blackout@700:2000000", &f);
+    f_accounted(&cfg, &f, INJ_BLACKOUT);
+    assert_int_equal(f.r.txq.resets, 1);
+}
+
+/* Two faults, deterministic: the same plan twice gives the same figures. */
+static void test_faults_deterministic(void **state)
+{
+    struct sim_cfg cfg;
+    struct f_run a, b;
+
+    (void)state;
+    f_cfg(&cfg);
+    f_run(&cfg, "ep@300,timeout@2500", &a);
+    f_cfg(&cfg);
+    f_run(&cfg, "ep@300,timeout@2500", &b);
+    assert_int_equal(a.r.sb.checked, b.r.sb.checked);
+    assert_memory_equal(a.r.sb.dropped, b.r.sb.dropped, sizeof(a.r.sb.dropped));
+    assert_int_equal(a.r.txq.resets, 2);
+    assert_int_equal(a.r.sb.lost + a.r.sb.corrupted, 0);
+    assert_true(sim_result_clean(&cfg, a.rc, &a.r));
+}
+
+/* A read fault armed for a frame that a reset then drops before the
+ * device reads it (db-off first, ur on a packet posted while the device
+ * is off): disarmed by the reset, it does not hit the frame that reuses
+ * the buffer, which would be skipped with no fault to announce it (lost).
+ * Sizes vary so that a later frame overlaps the buffer. */
+static void test_faults_read_fault_on_dropped_frame(void **state)
+{
+    struct sim_cfg cfg;
+    struct f_run f;
+
+    (void)state;
+    f_cfg(&cfg);
+    cfg.packets = 6000;
+    cfg.ring_size = 256;
+    cfg.pkt_size_max = 1500;
+    f_run(&cfg, "db-off@1469,ur@1505", &f);
+    f_accounted(&cfg, &f, INJ_DB_OFF);
+    assert_int_equal(f.r.resets, 1);
+}
+
+/* Drops no fault explains, frames lost, a short run: not clean. */
+static void test_faults_unexplained_drop_is_not_clean(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_result r;
+
+    (void)state;
+    f_cfg(&cfg);
+    memset(&r, 0, sizeof(r));
+    r.sb.checked = cfg.packets - 3;
+    r.sb.dropped[INJ_UR] = 3;
+    r.sb.dropped_total = 3;
+    assert_true(sim_result_clean(&cfg, 0, &r));
+    assert_false(sim_result_clean(&cfg, 1, &r));
+    r.sb.dropped[INJ_UR] = 2;
+    r.sb.dropped[SIM_DROP_RESET] = 1;
+    assert_false(sim_result_clean(&cfg, 0, &r));
+    r.sb.dropped[SIM_DROP_RESET] = 0;
+    r.sb.dropped[INJ_UR] = 3;
+    r.sb.lost = 1;
+    r.sb.checked--;
+    assert_false(sim_result_clean(&cfg, 0, &r));
+    assert_string_equal(sim_verdict(&cfg, 0, &r), "unclean"); /* never "ok" */
+    assert_string_equal(sim_verdict(&cfg, 1, &r), "violation");
+    assert_string_equal(sim_verdict(&cfg, -1, &r), "failed");
+    r.sb.lost = 0;
+    assert_false(sim_result_clean(&cfg, 0, &r)); /* one unaccounted for */
+    assert_string_equal(sim_verdict(&cfg, 0, &r), "unclean");
+    r.sb.checked++;
+    assert_string_equal(sim_verdict(&cfg, 0, &r), "ok");
+}
+
+/* ---- several queues: a fault on one queue, an adapter reset of all ---- */
+
+#define FQ_PACKETS 4000u
+#define FQ_QUEUES 4u
+
+/* 4 queues of a 128-slot ring (a reset drops a ring's worth of each), on
+ * one CPU, or (irq) on two CPUs with completion queues and each queue's
+ * NAPI poll run by its interrupt. */
+static void fq_cfg(struct sim_cfg *cfg, int irq)
+{
+    sim_cfg_default(cfg);
+    cfg->packets = FQ_PACKETS;
+    cfg->queues = FQ_QUEUES;
+    cfg->ring_size = 128;
+    if (irq) {
+        cfg->cpus = 2;
+        cfg->clean = TXQ_CLEAN_CQ;
+        cfg->irq_thresh = 8;
+        cfg->napi = SIM_NAPI_IRQ;
+    }
+}
+
+/* Frames the engine skipped: a read fault's (ur, ca, ep) in the plan. */
+static unsigned fq_skipped(const struct sim_cfg *cfg)
+{
+    unsigned n = 0;
+
+    for (unsigned i = 0; i < cfg->inject.n; i++)
+        n += inj_on_read(cfg->inject.v[i].kind) && cfg->inject.v[i].kind != INJ_TIMEOUT;
+    return n;
+}
+
+/* Every frame of every queue accounted for, the drops all under `reason`
+ * and in the queues' own counts (checked + dropped = the queue's packets),
+ * `resets` adapter resets, each resetting every queue.  The driver dropped
+ * only frames that never reached the wire: its drops and the frames the
+ * engine skipped are the scoreboard's. */
+static void fq_accounted(const struct sim_cfg *cfg, const struct f_run *f, unsigned reason,
+                         unsigned resets)
+{
+    uint64_t dropped = 0;
+
+    f_accounted(cfg, f, reason);
+    assert_int_equal(f->r.sb.dropped[SIM_DROP_RESET], 0);
+    assert_int_equal(f->r.txq.dropped + fq_skipped(cfg), f->r.sb.dropped_total);
+    assert_int_equal(f->r.resets, resets);
+    assert_int_equal(f->r.txq.resets, (uint64_t)resets * cfg->queues);
+    assert_int_equal(f->r.nqueues, cfg->queues);
+    for (unsigned q = 0; q < cfg->queues; q++) {
+        const struct sim_queue_result *x = &f->r.queues[q];
+        assert_int_equal(x->checked, x->packets);
+        assert_int_equal(x->checked + x->dropped, sim_cfg_queue_packets(cfg, q));
+        dropped += x->dropped;
+    }
+    assert_int_equal(dropped, f->r.sb.dropped_total);
+}
+
+/* Each kind on some queue, on one CPU and on two with interrupts.  The
+ * drops are noted in the queue they belong to: a read fault's skipped
+ * frame noted in another queue would leave this one's packet lost (and
+ * the other's checked), and a fault fired on the wrong queue's packet N
+ * likewise. */
+static void test_faults_queues(void **state)
+{
+    static const struct {
+        const char *spec;
+        unsigned reason;
+        uint32_t err; /* what the reset finds in ERR (0: nothing) */
+    } k[] = {
+        {"ur@300", INJ_UR, NICTX_ERR_DMA},          /* queue 0 */
+        {"ur@2/300", INJ_UR, NICTX_ERR_DMA},
+        {"timeout@1/300", INJ_TIMEOUT, NICTX_ERR_CPL_TIMEOUT},
+        {"db-off@3/300", INJ_DB_OFF, NICTX_ERR_DB_OFF},
+        {"blackout@2/300:2000000", INJ_BLACKOUT, 0},
+    };
+    struct sim_cfg cfg;
+    struct f_run f, clean;
+
+    (void)state;
+    fq_cfg(&cfg, 0);
+    f_run(&cfg, "none", &clean);
+    for (int irq = 0; irq <= 1; irq++)
+        for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+            print_message("%s%s\n", k[i].spec, irq ? ", 2 cpus, cq, napi=irq" : "");
+            fq_cfg(&cfg, irq);
+            f_run(&cfg, k[i].spec, &f);
+            fq_accounted(&cfg, &f, k[i].reason, 1);
+            assert_int_equal(f.r.reset_err & k[i].err, k[i].err);
+            /* After the reset each queue's doorbells publish from slot 0
+             * again: its frames' doorbell-to-wire latency is what it is
+             * without a fault (one CPU, where that is a round trip). */
+            if (!irq)
+                assert_true(f.r.sb.lat_p99_ns <= 1.5 * clean.r.sb.lat_p99_ns);
+            /* At most what each ring holds, plus the frame a read fault
+             * skipped. */
+            for (unsigned q = 0; q < cfg.queues; q++)
+                assert_true(f.r.queues[q].dropped <= cfg.ring_size);
+        }
+}
+
+/* Two adapter resets in a row with no frame of queue 2 on the wire in
+ * between: queue 2 drops a ring's worth twice, more than the
+ * scoreboard's note window (a ring) from its next expected frame; a
+ * reset's drops are final and count at once, so none is lost. */
+static void test_faults_queues_resets_in_a_row(void **state)
+{
+    struct sim_cfg cfg;
+    struct f_run f;
+
+    (void)state;
+    sim_cfg_default(&cfg);
+    cfg.packets = 6000;
+    cfg.queues = 3;
+    cfg.ring_size = 256;
+    cfg.pkt_size_max = 1500;
+    f_run(&cfg, "ur@1505,db-off@2/1469", &f);
+    assert_int_equal(f.r.sb.lost + f.r.sb.corrupted, 0);
+    assert_int_equal(f.r.sb.dropped[SIM_DROP_RESET], 0);
+    assert_int_equal(f.r.resets, 2);
+    assert_true(f.r.queues[2].dropped >= cfg.ring_size);
+    for (unsigned q = 0; q < cfg.queues; q++)
+        assert_int_equal(f.r.queues[q].checked + f.r.queues[q].dropped,
+                         sim_cfg_queue_packets(&cfg, q));
+    assert_true(sim_result_clean(&cfg, f.rc, &f.r));
+}
+
+/* No fault, no reset: the watching CPU checks queues the other CPU
+ * sends on, whose progress stamps come from that CPU's clock, at times a
+ * little ahead of the watcher's; such a stamp is recent progress, not a
+ * hang from 2^64 ns ago.  (8 queues under DRR, the wire the bottleneck,
+ * every ring full.) */
+static void test_faults_queues_no_spurious_reset(void **state)
+{
+    struct sim_cfg cfg;
+    struct f_run f;
+
+    (void)state;
+    fq_cfg(&cfg, 1);
+    cfg.packets = 6000;
+    cfg.queues = 8;
+    cfg.ring_size = 256;
+    cfg.irq_usecs = 10;
+    cfg.pkt_size_max = 1500;
+    cfg.sched = SIM_SCHED_DRR;
+    assert_int_equal(sim_parse_weights("7,6,5,6,8,6,5,5", &cfg.weights), 0);
+    f_run(&cfg, "none", &f);
+    assert_int_equal(f.r.resets, 0);
+    assert_int_equal(f.r.sb.checked, cfg.packets);
+    assert_true(sim_result_clean(&cfg, f.rc, &f.r));
+}
+
+/* Two faults on two queues: two adapter resets, each queue's drops under
+ * the reason of the fault before them. */
+static void test_faults_queues_two_resets(void **state)
+{
+    struct sim_cfg cfg;
+    struct f_run f;
+
+    (void)state;
+    fq_cfg(&cfg, 1);
+    f_run(&cfg, "ep@1/200,ca@3/700", &f);
+    assert_int_equal(f.r.sb.lost + f.r.sb.corrupted, 0);
+    assert_int_equal(f.r.sb.dropped[SIM_DROP_RESET], 0);
+    assert_true(f.r.sb.dropped[INJ_EP] > 0);
+    assert_true(f.r.sb.dropped[INJ_CA] > 0);
+    assert_int_equal(f.r.sb.dropped[INJ_EP] + f.r.sb.dropped[INJ_CA], f.r.sb.dropped_total);
+    assert_int_equal(f.r.resets, 2);
+    assert_int_equal(f.r.txq.resets, 2 * cfg.queues);
+    assert_true(sim_result_clean(&cfg, f.rc, &f.r));
+}
+
+/* A queue that hangs after the watching CPU (the last) has sent all of
+ * its own queues, and after queue 0 is done: DRR gives queues 0, 1 and 3
+ * eight times queue 2's bytes, so they are done long before queue 2's
+ * packet 900.  The CPU still running (CPU 0) takes over the watch, finds
+ * queue 2 hung and resets the adapter; only queue 2 drops anything. */
+static void test_faults_queues_late_hang(void **state)
+{
+    struct sim_cfg cfg;
+    struct f_run f;
+
+    (void)state;
+    for (int irq = 0; irq <= 1; irq++) {
+        fq_cfg(&cfg, irq);
+        cfg.cpus = 2;
+        cfg.ring_size = 64;
+        cfg.pkt_size = cfg.pkt_size_max = 1500;
+        cfg.sched = SIM_SCHED_DRR;
+        assert_int_equal(sim_parse_weights("8,8,1,8", &cfg.weights), 0);
+        f_run(&cfg, "timeout@2/900", &f);
+        fq_accounted(&cfg, &f, INJ_TIMEOUT, 1);
+        assert_int_equal(f.r.queues[2].dropped, f.r.sb.dropped_total);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_faults_ur),
+        cmocka_unit_test(test_faults_ca),
+        cmocka_unit_test(test_faults_ep),
+        cmocka_unit_test(test_faults_timeout),
+        cmocka_unit_test(test_faults_reset_owner_protocols),
+        cmocka_unit_test(test_faults_db_off),
+        cmocka_unit_test(test_faults_blackout),
+        cmocka_unit_test(test_faults_deterministic),
+        cmocka_unit_test(test_faults_read_fault_on_dropped_frame),
+        cmocka_unit_test(test_faults_unexplained_drop_is_not_clean),
+        cmocka_unit_test(test_faults_queues),
+        cmocka_unit_test(test_faults_queues_two_resets),
+        cmocka_unit_test(test_faults_queues_resets_in_a_row),
+        cmocka_unit_test(test_faults_queues_no_spurious_reset),
+        cmocka_unit_test(test_faults_queues_late_hang),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * test_lockstep.c - the C model of the engine (c-model/cm_engine.c) in
+ * lockstep with the Verilated RTL over whole runs (docs/c-model.md): the
+ * driver, CPUs and link drive the RTL, and the C model gets the same inputs
+ * on every clock and must give the same outputs on every clock
+ * (sim/device/dev_lockstep.c).  The configurations reach every block's corners:
+ * each width, the three ownership protocols, several queues with both
+ * schedulers, every completion mode with thresholds and moderation timers,
+ * random frame sizes, and the faults (error completions, a lost completion
+ * and its timeout, a doorbell while disabled) with their queue resets.
+ *
+ * And the check itself: a model that differs in one output on one clock
+ * ends the run, named with the clock and both sides' outputs.
+ */
+#include <inttypes.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "run/harness.h"
+#include "run/inject.h"
+#include "cli/profile.h"
+
+struct ls_case {
+    const char *name;
+    uint64_t packets;
+    const char *set[8];    /* profile assignments (profile_set) */
+    const char *inject;    /* --inject, or NULL */
+    const char *cpu;       /* --cpu, or NULL (x86) */
+    unsigned pkt_size;     /* --pkt-size, or 0 (64) */
+    unsigned pkt_size_max; /* --pkt-size-max, or 0 */
+};
+
+static const struct ls_case cases[] = {
+    {.name = "default", .packets = 6000},
+    {.name = "owner weak ordering, width 32", .packets = 4000,
+     .set = {"driver.protocol=owner", "host.ordering=weak", "device.dev_width=32"}},
+    {.name = "wc, bursts of 1", .packets = 2000, .set = {"driver.protocol=wc", "driver.burst=1"}},
+    {.name = "wc, bursts of 16, width 16", .packets = 3000,
+     .set = {"driver.protocol=wc", "driver.burst=16", "device.dev_width=16"}},
+    {.name = "8 queues drr, width 16", .packets = 4000,
+     .set = {"device.queues=8", "device.sched=drr", "device.weights=1,2,3,4,5,6,7,8",
+             "device.dev_width=16"}},
+    {.name = "64 queues drr", .packets = 4000,
+     .set = {"device.queues=64", "device.sched=drr", "device.weights=3"}},
+    {.name = "1518 B at 100G, width 64", .packets = 2000, .pkt_size = 1518,
+     .set = {"device.dev_width=64", "device.line_gbps=100"}},
+    {.name = "64 B at 100G gen4x16, cheap cpu, width 64", .packets = 6000, .cpu = "cheap",
+     .set = {"device.dev_width=64", "device.line_gbps=100", "link.pcie=gen4x16",
+             "driver.burst=32"}},
+    {.name = "random sizes 64..9000 at 25G, width 16", .packets = 300, .pkt_size_max = 9000,
+     .set = {"device.dev_width=16", "device.line_gbps=25"}},
+    {.name = "cq with a moderation timer", .packets = 4000,
+     .set = {"driver.completion=cq", "device.irq_usecs=5"}},
+    {.name = "desc-wb with an interrupt threshold", .packets = 4000,
+     .set = {"driver.completion=desc-wb", "device.irq_thresh=16"}},
+    {.name = "mmio head reads", .packets = 3000, .set = {"driver.completion=mmio"}},
+    {.name = "4 queues cq, timer and threshold", .packets = 4000,
+     .set = {"device.queues=4", "driver.completion=cq", "device.irq_usecs=3",
+             "device.irq_thresh=8"}},
+    {.name = "error completions", .packets = 2000, .inject = "ur@100,ca@500,ep@900"},
+    {.name = "a lost completion", .packets = 2000, .inject = "timeout@200"},
+    {.name = "a doorbell while disabled", .packets = 2000, .inject = "db-off@300"},
+    {.name = "owner: error and lost completions", .packets = 3000,
+     .set = {"driver.protocol=owner"}, .inject = "ur@100,timeout@1500"},
+    {.name = "4 queues: a lost completion", .packets = 3000, .set = {"device.queues=4"},
+     .inject = "timeout@2/100"},
+};
+#define NCASES (sizeof(cases) / sizeof(cases[0]))
+
+static void case_cfg(const struct ls_case *k, struct sim_cfg *cfg)
+{
+    char err[256];
+
+    sim_cfg_default(cfg);
+    cfg->packets = k->packets;
+    cfg->device = DEV_BACKEND_LOCKSTEP;
+    for (unsigned i = 0; i < 8 && k->set[i]; i++)
+        if (profile_set(cfg, k->set[i], err, sizeof(err)) != 0)
+            fail_msg("%s: %s: %s", k->name, k->set[i], err);
+    if (k->pkt_size)
+        cfg->pkt_size = cfg->pkt_size_max = k->pkt_size;
+    if (k->pkt_size_max)
+        cfg->pkt_size_max = k->pkt_size_max;
+    if (k->cpu) {
+        assert_int_equal(cpu_costs_profile(&cfg->costs, k->cpu), 0);
+        snprintf(cfg->cpu_profile, sizeof(cfg->cpu_profile), "%s", k->cpu);
+    }
+    if (k->inject && inj_parse(&cfg->inject, k->inject, err, sizeof(err)) != 0)
+        fail_msg("%s: --inject %s: %s", k->name, k->inject, err);
+}
+
+/* Run cfg on `ops`: sim_run's status, the diagnosis in diag. */
+static int ls_run(const struct sim_cfg *cfg, const struct device_ops *ops, struct sim_result *r,
+                  char *diag, size_t len)
+{
+    char err[256] = "";
+    struct sim *s = sim_create(cfg, ops, err, sizeof(err));
+    int rc;
+
+    if (!s)
+        fail_msg("sim_create: %s", err);
+    rc = sim_run(s);
+    sim_result(s, r);
+    snprintf(diag, len, "%s", sim_diag(s));
+    sim_destroy(s);
+    return rc;
+}
+
+/* Every configuration: the C model never differs from the RTL, and the run
+ * ends as it would on the RTL alone (every frame checked or dropped by an
+ * injected fault, none lost or corrupted). */
+static void test_lockstep_configurations(void **state)
+{
+    (void)state;
+    for (unsigned i = 0; i < NCASES; i++) {
+        const struct ls_case *k = &cases[i];
+        struct sim_cfg cfg;
+        struct sim_result r;
+        char diag[1024];
+        int rc;
+
+        case_cfg(k, &cfg);
+        rc = ls_run(&cfg, dev_ops_for(DEV_BACKEND_LOCKSTEP, cfg.dev_width), &r, diag,
+                    sizeof(diag));
+        if (strstr(diag, "lockstep"))
+            fail_msg("%s: %s", k->name, diag);
+        if (rc != 0)
+            fail_msg("%s: sim_run %d: %s", k->name, rc, diag);
+        if (r.sb.lost || r.sb.corrupted || r.sb.checked + r.sb.dropped_total != cfg.packets)
+            fail_msg("%s: checked %" PRIu64 " dropped %" PRIu64 " lost %" PRIu64
+                     " corrupted %" PRIu64 " of %" PRIu64, k->name, r.sb.checked,
+                     r.sb.dropped_total, r.sb.lost, r.sb.corrupted, cfg.packets);
+        if (k->inject ? r.sb.dropped_total == 0 : r.sb.dropped_total != 0)
+            fail_msg("%s: %" PRIu64 " frames dropped", k->name, r.sb.dropped_total);
+        printf("  lockstep %-44s %6" PRIu64 " frames, %" PRIu64 " clocks evaluated\n", k->name,
+               r.sb.checked, r.cycles_evaluated);
+    }
+}
+
+/* ---- the check itself: a C model broken on one clock ---- */
+
+static uint64_t broken_at;     /* the device clock whose FCS is changed */
+static uint64_t broken_clock;  /* clocks so far, skipped ones included */
+static unsigned broken_eops;
+
+static void *broken_create(void) { return dev_cm_ops_width(8)->create(); }
+static void broken_destroy(void *d) { dev_cm_ops_width(8)->destroy(d); }
+static void broken_reset(void *d)
+{
+    broken_clock = 0;
+    broken_eops = 0;
+    broken_at = 0;
+    dev_cm_ops_width(8)->reset(d);
+}
+/* The C model, but the 100th frame's FCS is off by one bit. */
+static void broken_step(void *d, const struct dev_in *in, struct dev_out *out)
+{
+    broken_clock += (uint64_t)in->skip + 1;
+    dev_cm_ops_width(8)->step(d, in, out);
+    if (out->wire.valid && out->wire.eop && ++broken_eops == 100) {
+        out->wire.fcs ^= 1;
+        broken_at = broken_clock - 1;
+    }
+}
+static const struct device_ops broken_ops = {"broken", 8, broken_create, broken_destroy,
+                                             broken_reset, broken_step, NULL};
+
+static void *pair_create(void) { return dev_lockstep_create(dev_rtl_ops_width(8), &broken_ops); }
+
+static void test_lockstep_names_the_first_difference(void **state)
+{
+    const struct device_ops *ls = dev_lockstep_ops_width(8);
+    const struct device_ops pair = {"lockstep", 8, pair_create, ls->destroy, ls->reset,
+                                    ls->step, ls->fault};
+    struct sim_cfg cfg;
+    struct sim_result r;
+    char diag[1024], want[128];
+
+    (void)state;
+    sim_cfg_default(&cfg);
+    cfg.packets = 2000;
+    assert_int_not_equal(ls_run(&cfg, &pair, &r, diag, sizeof(diag)), 0);
+    assert_true(broken_at > 0);
+    snprintf(want, sizeof(want), "lockstep: model broken differs from rtl at device clock %" PRIu64,
+             broken_at);
+    if (!strstr(diag, want))
+        fail_msg("expected \"%s\" in: %s", want, diag);
+    /* Both sides' outputs, the FCS one bit apart. */
+    assert_non_null(strstr(diag, "\n  rtl  h2d_ready"));
+    assert_non_null(strstr(diag, "\n  broken h2d_ready"));
+    /* The run stopped there: the frames after it were never sent. */
+    assert_true(r.sb.checked < 200);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lockstep_configurations),
+        cmocka_unit_test(test_lockstep_names_the_first_difference),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
