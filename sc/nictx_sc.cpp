@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // nictx_sc.cpp - the nictx engine as a SystemC TLM-2.0 module (nictx_sc.h).
 //
-// One SC_THREAD plays what sim/run/harness.c and sim/run/dev_port.c do for the
+// One SC_THREAD plays what sim/run/loop.c, sim/run/host_tlp.c and sim/run/dev_port.c do for the
 // native simulator, on SystemC time: deliver what is due on the links, clock
 // the engine one edge, sleep over the clocks where nothing can change.
 #include "nictx_sc.h"

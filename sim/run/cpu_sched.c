@@ -10,7 +10,7 @@
  *  - an MMIO read is outstanding (only this CPU stalls);
  *  - it has nothing to do (cpu_wait): until a deadline, or until a device
  *    write or interrupt reaches the host, or until another CPU kicks it.
- * The scheduler (sim_cpu_pick; sim_cpus_flush_pick in the event loop in harness.c)
+ * The scheduler (sim_cpu_pick; sim_cpus_flush_pick in the event loop, loop.c)
  * always resumes the runnable CPU whose clock is earliest.
  *
  * Programs:

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * sim_world.h - the inside of struct sim, shared by the simulator's own
- * files: harness.c (the world and its event loop), cpu_sched.c (the CPUs),
- * platform_sim.c (the driver's platform calls), dev_port.c (the device
- * port), metrics.c and progress.c.  Nothing else includes it.
+ * sim_world.h - the inside of struct sim, shared by the run layer's files
+ * (world.c builds it, loop.c runs it, host_tlp.c serves the host's side of
+ * the link, cpu_sched.c the CPUs, platform_sim.c the driver's platform
+ * calls, dev_port.c the device port, pktgen_hooks.c, fault.c, metrics.c,
+ * progress.c) and by the checkers that read it (check/).  The API of a run
+ * is harness.h.
  */
 #ifndef NICTX_SIM_WORLD_H
 #define NICTX_SIM_WORLD_H
@@ -221,32 +223,49 @@ static inline void sim_deliver_dirty(struct sim *s)
     s->deliver_next = 0;
 }
 
-/* harness.c, for platform_sim.c */
+/* host_tlp.c: the host's side of the link */
 /* Queue a CPU TLP leaving at `at` (>= the previous one's). */
 void sim_cpu_send(struct sim *s, const struct tlp *t, sim_ps_t at);
+/* Every event due at or before s->now, in time order. */
+void sim_deliver(struct sim *s);
+/* The root complex's view of memory: the CPUs' invisible stores undone. */
+void sim_dev_view(void *ctx, uint64_t addr, uint8_t *buf, size_t len, sim_ps_t at);
+
+/* loop.c: the event loop */
 /* The harness's own register read (no CPU): runs the world until the
  * completion returns; 0xffffffff if it never does. */
 uint32_t sim_reg_read(struct sim *s, uint32_t off);
+/* One step of the world: deliver due events, clock the device, or jump
+ * over idle time, never past stop_at; CPUs count as events when
+ * cpu_may_run.  0, or -1 when the run must end (watchdog, deadlock,
+ * failure). */
+int sim_step_world(struct sim *s, int cpu_may_run, sim_ps_t stop_at);
+
+/* violation.c (check/) */
 void sim_violation(struct sim *s, const char *kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* ownchk's report callback: queue (OWNCHK_QUEUE_NONE: none), kind, time,
  * descriptor (-1: none), access, detail. */
 void sim_violation_at(void *s, unsigned queue, const char *kind, sim_ps_t t, long desc,
                       const char *access, const char *detail);
+/* A device-wide violation's queue: none with several queues, 0 with one. */
+unsigned sim_no_queue(const struct sim *s);
 
 /* dev_port.c: one device clock; 1 if the device is quiescent after it
  * (idle or waiting, no beat moved), and then s->dev_idle says which and
  * s->dev_wake how many clocks may be left out (device.h) */
 int sim_clock(struct sim *s);
-/* harness.c */
+/* world.c: the run cannot go on; the first message is kept (sim_diag) */
 void sim_fail(struct sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* platform_sim.c, for harness.c and cpu_sched.c */
+/* platform_sim.c, for loop.c and cpu_sched.c */
 void sim_cpu_flush_wc(struct sim_cpu *c); /* send WC lines drained by its clock */
 
-/* harness.c: queue q's txq and pktgen (queue 0: s->txq, s->pg) */
+/* pktgen_hooks.c: queue q's txq and pktgen (queue 0: s->txq, s->pg), and
+ * the hooks of queue x's pktgen (NULL: queue 0's) */
 struct txq *sim_txq(struct sim *s, unsigned q);
 struct pktgen *sim_pg(struct sim *s, unsigned q);
+void sim_pktgen_hooks(struct sim *s, struct sim_queue *x, struct pktgen_cfg *pc);
 
 /* cpu_sched.c */
 int sim_cpus_init(struct sim *s, const struct stbuf_cfg *bc);  /* 0 or -1 */

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * violation.c - a run's violations: what the checkers, the root complex
+ * and the end-of-run reads found, kept in order (the first SIM_MAX_VIOLATIONS
+ * in full, all counted).  The first one starts the grace period after which
+ * the run ends (--grace-us), so that its consequences still show.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "run/sim_world.h"
+
+void sim_violation_at(void *ctx, unsigned queue, const char *kind, sim_ps_t t, long desc,
+                      const char *access, const char *detail)
+{
+    struct sim *s = ctx;
+
+    if (s->nviol < SIM_MAX_VIOLATIONS) {
+        struct sim_violation *v = &s->viol[s->nviol];
+        v->kind = kind;
+        v->time_ps = t;
+        v->queue = queue;
+        v->desc = desc;
+        snprintf(v->access, sizeof(v->access), "%s", access);
+        snprintf(v->detail, sizeof(v->detail), "%s", detail);
+    }
+    /* The first violation starts the grace period: its consequences (a
+     * stale read, a corrupted frame) still show, then the run ends. */
+    if (s->nviol++ == 0)
+        s->stop_at = (t > s->now ? t : s->now) + sim_ns_to_ps(s->cfg.grace_us * 1000.0);
+}
+
+/* A device-wide violation's queue: none with several queues, 0 with one
+ * (as the JSON always showed). */
+unsigned sim_no_queue(const struct sim *s)
+{
+    return s->nq > 1 ? OWNCHK_QUEUE_NONE : 0;
+}
+
+void sim_violation(struct sim *s, const char *kind, const char *fmt, ...)
+{
+    char detail[sizeof(s->viol[0].detail)];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof(detail), fmt, ap);
+    va_end(ap);
+    sim_violation_at(s, sim_no_queue(s), kind, s->now, -1, "", detail);
+}
