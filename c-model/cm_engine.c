@@ -234,313 +234,410 @@ static void wq_refresh(struct cm_engine *e, unsigned wq)
     e->cfg_wq = wq;
 }
 
-void cm_engine_step(struct cm_engine *e, const struct dev_in *in, struct dev_out *out)
+/* One clock's values that cross the steps below: each step reads those of
+ * the steps before (the order of the combinational paths, above). */
+struct cm_step {
+    unsigned w;
+    uint32_t skip;
+    bool core_run;                /* core_rst_n after the edge before */
+    /* 1. from state alone */
+    bool hv, d2h_ready, wire_ready, d2h_vo, wire_vo, rst_hold;
+    const struct dev_beat *hb;    /* the h2d slice's head */
+    unsigned wq;                  /* the completion writer's write queue */
+    int win;                      /* the d2h arbiter's grant, or -1 */
+    /* 2. the read engine */
+    bool is_cpl;
+    unsigned off;                 /* the h2d head's BAR0 offset */
+    struct cm_dma_rd_out ro;
+    /* 3. the WC window */
+    bool is_wc, wc_go;
+    struct cm_wc_out wo;
+    /* 4. the register block */
+    bool doorbell, h2d_pop;
+    unsigned db_q, db_tail;
+    /* 5. the scheduler and the descriptor fetcher */
+    unsigned sq, fq;
+    bool desc_valid;
+    struct cm_desc_fetch_out fo;
+    struct cm_sched_out so;
+    /* 6. the payload fetch, the MAC, the completion writer */
+    bool desc_take, pkt_sent;
+    struct cm_payload_out po;
+    struct cm_mac_out mo;
+    struct cm_cpl_out co;
+    /* 7. the top's idle */
+    bool engine_idle;
+};
+
+/* 1. What comes from state alone, and the arbiter's grant. */
+static inline void step_state(struct cm_engine *e, struct cm_step *st)
 {
-    const unsigned w = e->w;
-    const uint32_t skip = in->skip < CM_WAKE_NEVER ? in->skip : CM_WAKE_NEVER;
-    const bool core_run = !e->regs.qrst; /* core_rst_n after the edge before */
     const struct cm_regs *r = &e->regs;
-    struct cm_dma_rd_in *ri = &e->ins.ri;
-    struct cm_wc_in *wi = &e->ins.wi;
-    struct cm_regs_in *gi = &e->ins.gi;
-    struct cm_sched_in *si = &e->ins.si;
-    struct cm_desc_fetch_in *fi = &e->ins.fi;
-    struct cm_payload_in *pi = &e->ins.pi;
-    struct cm_mac_in *mi = &e->ins.mi;
     struct cm_cpl_in *ci = &e->ins.ci;
 
     if (r->gen != e->cfg_gen)
         config_refresh(e);
-
-    /* 1. From state alone. */
-    const bool hv = slice_rvalid(&e->h2d_s);
-    const struct dev_beat *hb = &e->h2d_mem[e->h2d_s.rp & 1u];
-    const bool d2h_ready = slice_wready(&e->d2h_s), wire_ready = slice_wready(&e->wire_s);
-    const bool d2h_vo = slice_rvalid(&e->d2h_s), wire_vo = slice_rvalid(&e->wire_s);
-    const bool rst_hold = cm_regs_rst_hold(r);
-    const unsigned wq = cm_cpl_wq(&e->cpl, ci);
-    if (wq != e->cfg_wq)
-        wq_refresh(e, wq);
-    struct cm_desc_fetch_out fo; /* the fetcher's outputs: first those from state */
-    cm_desc_fetch_state_out(&e->df, &fo);
+    st->hv = slice_rvalid(&e->h2d_s);
+    st->hb = &e->h2d_mem[e->h2d_s.rp & 1u];
+    st->d2h_ready = slice_wready(&e->d2h_s);
+    st->wire_ready = slice_wready(&e->wire_s);
+    st->d2h_vo = slice_rvalid(&e->d2h_s);
+    st->wire_vo = slice_rvalid(&e->wire_s);
+    st->rst_hold = cm_regs_rst_hold(r);
+    st->wq = cm_cpl_wq(&e->cpl, ci);
+    if (st->wq != e->cfg_wq)
+        wq_refresh(e, st->wq);
+    cm_desc_fetch_state_out(&e->df, &st->fo); /* the fetcher's outputs from state */
     const uint32_t src = (uint32_t)e->cpl.wr.valid << SRC_WR |
                          (uint32_t)r->cpl_valid << SRC_REG_CPL |
-                         (uint32_t)(e->rd.mrd_valid && !rst_hold) << SRC_MRD;
-    const int win = cm_arbiter_rr_pick(&e->arb, src);
-    ci->wr_ready = d2h_ready && win == SRC_WR;
-    ci->skip = skip;
+                         (uint32_t)(e->rd.mrd_valid && !st->rst_hold) << SRC_MRD;
+    st->win = cm_arbiter_rr_pick(&e->arb, src);
+    ci->wr_ready = st->d2h_ready && st->win == SRC_WR;
+    ci->skip = st->skip;
+}
 
-    /* 2. The read engine. */
-    const bool is_cpl = hv && hb->type == DEV_TLP_CPLD;
-    const unsigned off = (unsigned)(hb->addr & (NICTX_BAR0_SIZE - 1));
-    ci->hr_q = cm_regs_hr_q(r, off);
+/* 2. The read engine: its edge is taken now (its inputs are all known). */
+static inline void step_read(struct cm_engine *e, struct cm_step *st)
+{
+    const struct dev_beat *hb = st->hb;
+    struct cm_dma_rd_in *ri = &e->ins.ri;
+
+    st->is_cpl = st->hv && hb->type == DEV_TLP_CPLD;
+    st->off = (unsigned)(hb->addr & (NICTX_BAR0_SIZE - 1));
+    e->ins.ci.hr_q = cm_regs_hr_q(&e->regs, st->off);
     ri->req[0].valid = e->pf->req_valid;
     ri->req[0].addr = e->pf->req_addr;
     ri->req[0].len = e->pf->req_len;
     ri->req[0].wptr = e->pf->req_wptr;
-    ri->req[1].valid = fo.req_valid;
-    ri->req[1].addr = fo.req_addr;
-    ri->req[1].len = fo.req_len;
-    ri->req[1].wptr = fo.req_wptr;
-    ri->mrd_ready = d2h_ready && win == SRC_MRD;
-    ri->cpl_valid = is_cpl;
+    ri->req[1].valid = st->fo.req_valid;
+    ri->req[1].addr = st->fo.req_addr;
+    ri->req[1].len = st->fo.req_len;
+    ri->req[1].wptr = st->fo.req_wptr;
+    ri->mrd_ready = st->d2h_ready && st->win == SRC_MRD;
+    ri->cpl_valid = st->is_cpl;
     ri->cpl_sop = hb->sop;
     ri->cpl_eop = hb->eop;
     ri->cpl_err = hb->err;
     ri->cpl_tag = hb->tag;
     ri->cpl_len = hb->len;
-    ri->cpl_lane = (unsigned)(hb->addr & (w - 1));
+    ri->cpl_lane = (unsigned)(hb->addr & (st->w - 1));
     ri->cpl_data = hb->data;
-    ri->skip = skip;
-    struct cm_dma_rd_out ro; /* (its inputs are all known: the edge taken now) */
-    if (core_run)
-        cm_dma_rd_step(&e->rd, ri, &ro);
+    ri->skip = st->skip;
+    if (st->core_run)
+        cm_dma_rd_step(&e->rd, ri, &st->ro);
     else
-        cm_dma_rd_eval(&e->rd, ri, &ro);
+        cm_dma_rd_eval(&e->rd, ri, &st->ro);
+}
 
-    /* 3. The WC window. */
-    const bool is_wc = hv && hb->type == DEV_TLP_MWR && off < 0x400 && off >= NICTX_WC_BASE;
-    const bool wc_go = is_wc && !(cm_regs_wc_hold(r, ro.drained) && hb->sop);
-    wi->req_valid = wc_go;
+/* 3. The WC window. */
+static inline void step_wc(struct cm_engine *e, struct cm_step *st)
+{
+    const struct dev_beat *hb = st->hb;
+    struct cm_wc_in *wi = &e->ins.wi;
+
+    st->is_wc = st->hv && hb->type == DEV_TLP_MWR && st->off < 0x400 &&
+                st->off >= NICTX_WC_BASE;
+    st->wc_go = st->is_wc && !(cm_regs_wc_hold(&e->regs, st->ro.drained) && hb->sop);
+    wi->req_valid = st->wc_go;
     wi->req_sop = hb->sop;
     wi->req_eop = hb->eop;
     wi->req_len = hb->len;
-    wi->req_off = off & 0x3ffu;
+    wi->req_off = st->off & 0x3ffu;
     wi->req_data = hb->data;
-    struct cm_wc_out wo;
-    cm_wc_eval(&e->wc, wi, &wo);
+    cm_wc_eval(&e->wc, wi, &st->wo);
+}
 
-    /* 4. The register block's access and doorbell, which a reset firing
-     * (quiescent) changes. */
-    const bool d2h_valid = win >= 0;
+/* 4. The register block's access and doorbell, which a reset firing
+ * (quiescent) changes. */
+static inline void step_regs(struct cm_engine *e, struct cm_step *st)
+{
+    const struct dev_beat *hb = st->hb;
+    const struct cm_wc_out *wo = &st->wo;
+    struct cm_regs_in *gi = &e->ins.gi;
     bool quiescent = false;
-    if (rst_hold || hv)
-        quiescent = cm_mac_idle(&e->mac) && cm_cpl_idle(&e->cpl, ci) && !d2h_valid && !d2h_vo &&
-                    !wire_vo && !wo.busy;
-    gi->req_valid = hv && !is_cpl && !is_wc;
+
+    if (st->rst_hold || st->hv)
+        quiescent = cm_mac_idle(&e->mac) && cm_cpl_idle(&e->cpl, &e->ins.ci) && st->win < 0 &&
+                    !st->d2h_vo && !st->wire_vo && !wo->busy;
+    gi->req_valid = st->hv && !st->is_cpl && !st->is_wc;
     gi->req_type = hb->type;
     gi->req_tag = hb->tag;
     gi->req_len = hb->len;
-    gi->req_off = off;
-    gi->req_data = beat_word(w, hb->data, hb->addr);
-    gi->wc_bad_access = wo.bad_access;
-    gi->wc_close = wo.close;
-    gi->wc_tail_we = wo.tail_we;
-    gi->wc_tail = wo.tail;
-    gi->wc_tail_range = wo.tail_range;
-    gi->wc_torn = wo.torn;
+    gi->req_off = st->off;
+    gi->req_data = beat_word(st->w, hb->data, hb->addr);
+    gi->wc_bad_access = wo->bad_access;
+    gi->wc_close = wo->close;
+    gi->wc_tail_we = wo->tail_we;
+    gi->wc_tail = wo->tail;
+    gi->wc_tail_range = wo->tail_range;
+    gi->wc_torn = wo->torn;
     gi->quiescent = quiescent;
-    gi->rd_drained = ro.drained;
-    unsigned db_q, db_tail;
-    const bool doorbell = cm_regs_doorbell(r, gi, &db_q, &db_tail);
-    const bool h2d_pop =
-        hv && (is_cpl ? ro.cpl_ready : is_wc ? wc_go : cm_regs_req_ready(r, hb->type));
+    gi->rd_drained = st->ro.drained;
+    st->doorbell = cm_regs_doorbell(&e->regs, gi, &st->db_q, &st->db_tail);
+    st->h2d_pop = st->hv && (st->is_cpl ? st->ro.cpl_ready
+                             : st->is_wc ? st->wc_go
+                                         : cm_regs_req_ready(&e->regs, hb->type));
+}
 
-    /* 5. The scheduler's candidate, its head; the descriptor fetcher. */
-    si->rdy = fo.rdy;
-    si->backlog = fo.work;
-    const unsigned sq = cm_sched_queue(&e->sched, si);
-    fi->db_q = db_q;
-    fi->db_tail = db_tail;
-    fi->sq = sq;
-    fi->doorbell = doorbell;
-    fi->wc_close = wo.close;
-    fi->wc_idx_valid = wo.tail_we;
-    fi->wc_idx = wo.blk_idx;
-    fi->h_ring_log2 = r->ring_log2[sq];
-    fi->blk_valid = wo.blk_valid;
-    fi->blk_idx = wo.blk_idx;
-    fi->blk_w0 = wo.blk_w0;
-    fi->blk_w1 = wo.blk_w1;
-    fi->req_ready = ro.req_ready[1];
-    fi->wr_valid = ro.wr_valid && ro.wr_dest;
-    fi->wr_ptr = ro.wr_ptr & CM_ENGINE_DESC_PTR_MASK;
-    fi->wr_words = ro.wr_words;
-    fi->wr_data = ro.wr_data;
-    fi->done = ro.done_valid && ro.done_dest;
-    fi->done_err = ro.done_err;
-    cm_desc_fetch_head(&e->df, fi, &fo);
-    si->len = fo.desc_len;
-    si->bad = fo.desc_bad;
-    si->weight = r->weight[sq];
-    struct cm_sched_out so;
-    cm_sched_eval(&e->sched, si, &so);
-    fi->sched_valid = so.valid;
-    const unsigned fq = fo.f_q = cm_desc_fetch_fq(&e->df, fi, &fo.desc_valid);
-    const bool desc_valid = fo.desc_valid;
-    fi->ring_base = r->ring_base[fq];
-    fi->ring_log2 = r->ring_log2[fq];
-    fi->tail = r->tail[fq];
+/* 5. The scheduler's candidate, its head; the descriptor fetcher. */
+static inline void step_fetch(struct cm_engine *e, struct cm_step *st)
+{
+    const struct cm_regs *r = &e->regs;
+    const struct cm_dma_rd_out *ro = &st->ro;
+    const struct cm_wc_out *wo = &st->wo;
+    struct cm_sched_in *si = &e->ins.si;
+    struct cm_desc_fetch_in *fi = &e->ins.fi;
 
-    /* 6. The payload fetch (whose take the fetcher's edge needs), the MAC,
-     * the completion writer. */
-    pi->desc_valid = desc_valid;
-    pi->desc_addr = fo.desc_addr;
-    pi->desc_len = fo.desc_len;
-    pi->desc_bad = fo.desc_bad;
-    pi->desc_err = fo.desc_err;
-    pi->desc_q = sq;
-    pi->req_ready = ro.req_ready[0];
-    pi->wr_valid = ro.wr_valid && !ro.wr_dest;
-    pi->wr_ptr = ro.wr_ptr;
-    pi->wr_data = ro.wr_data;
-    pi->done = ro.done_valid && !ro.done_dest;
-    pi->done_err = ro.done_err;
-    struct cm_payload_out po;
-    cm_payload_eval(e->pf, pi, &po);
-    const bool desc_take = desc_valid && po.desc_ready;
-    fi->desc_ready = po.desc_ready;
-    if (core_run)
-        cm_desc_fetch_step_split(&e->df, fi, &fo);
+    si->rdy = st->fo.rdy;
+    si->backlog = st->fo.work;
+    st->sq = cm_sched_queue(&e->sched, si);
+    fi->db_q = st->db_q;
+    fi->db_tail = st->db_tail;
+    fi->sq = st->sq;
+    fi->doorbell = st->doorbell;
+    fi->wc_close = wo->close;
+    fi->wc_idx_valid = wo->tail_we;
+    fi->wc_idx = wo->blk_idx;
+    fi->h_ring_log2 = r->ring_log2[st->sq];
+    fi->blk_valid = wo->blk_valid;
+    fi->blk_idx = wo->blk_idx;
+    fi->blk_w0 = wo->blk_w0;
+    fi->blk_w1 = wo->blk_w1;
+    fi->req_ready = ro->req_ready[1];
+    fi->wr_valid = ro->wr_valid && ro->wr_dest;
+    fi->wr_ptr = ro->wr_ptr & CM_ENGINE_DESC_PTR_MASK;
+    fi->wr_words = ro->wr_words;
+    fi->wr_data = ro->wr_data;
+    fi->done = ro->done_valid && ro->done_dest;
+    fi->done_err = ro->done_err;
+    cm_desc_fetch_head(&e->df, fi, &st->fo);
+    si->len = st->fo.desc_len;
+    si->bad = st->fo.desc_bad;
+    si->weight = r->weight[st->sq];
+    cm_sched_eval(&e->sched, si, &st->so);
+    fi->sched_valid = st->so.valid;
+    st->fq = st->fo.f_q = cm_desc_fetch_fq(&e->df, fi, &st->fo.desc_valid);
+    st->desc_valid = st->fo.desc_valid;
+    fi->ring_base = r->ring_base[st->fq];
+    fi->ring_log2 = r->ring_log2[st->fq];
+    fi->tail = r->tail[st->fq];
+}
+
+/* 6a. The payload fetch, whose take the fetcher's edge needs; then that
+ * edge. */
+static inline void step_payload(struct cm_engine *e, struct cm_step *st)
+{
+    const struct cm_dma_rd_out *ro = &st->ro;
+    const struct cm_desc_fetch_out *fo = &st->fo;
+    struct cm_payload_in *pi = &e->ins.pi;
+    struct cm_desc_fetch_in *fi = &e->ins.fi;
+
+    pi->desc_valid = st->desc_valid;
+    pi->desc_addr = fo->desc_addr;
+    pi->desc_len = fo->desc_len;
+    pi->desc_bad = fo->desc_bad;
+    pi->desc_err = fo->desc_err;
+    pi->desc_q = st->sq;
+    pi->req_ready = ro->req_ready[0];
+    pi->wr_valid = ro->wr_valid && !ro->wr_dest;
+    pi->wr_ptr = ro->wr_ptr;
+    pi->wr_data = ro->wr_data;
+    pi->done = ro->done_valid && !ro->done_dest;
+    pi->done_err = ro->done_err;
+    cm_payload_eval(e->pf, pi, &st->po);
+    st->desc_take = st->desc_valid && st->po.desc_ready;
+    fi->desc_ready = st->po.desc_ready;
+    if (st->core_run)
+        cm_desc_fetch_step_split(&e->df, fi, &st->fo);
     else
-        cm_desc_fetch_eval(&e->df, fi, &fo);
+        cm_desc_fetch_eval(&e->df, fi, &st->fo);
+}
 
-    mi->fr_valid = po.fr_valid && !(rst_hold && po.fr_sop); /* no new frame before a reset */
-    mi->fr_sop = po.fr_sop;
-    mi->fr_eop = po.fr_eop;
-    mi->fr_skip = po.fr_skip;
-    mi->fr_data = po.fr_data;
-    mi->fr_bytes = po.fr_bytes;
-    mi->fr_len = po.fr_len;
-    mi->fr_q = po.fr_q;
-    mi->wire_ready = wire_ready;
-    mi->skip = skip;
-    struct cm_mac_out mo; /* (its edge taken now, as the read engine's) */
-    if (core_run)
-        cm_mac_step(&e->mac, mi, &mo);
+/* 6b. The MAC, then the completion writer: each edge taken now, as the
+ * read engine's. */
+static inline void step_mac_cpl(struct cm_engine *e, struct cm_step *st)
+{
+    const struct cm_regs *r = &e->regs;
+    const struct cm_payload_out *po = &st->po;
+    struct cm_mac_in *mi = &e->ins.mi;
+    struct cm_cpl_in *ci = &e->ins.ci;
+
+    mi->fr_valid = po->fr_valid && !(st->rst_hold && po->fr_sop); /* no new frame before a reset */
+    mi->fr_sop = po->fr_sop;
+    mi->fr_eop = po->fr_eop;
+    mi->fr_skip = po->fr_skip;
+    mi->fr_data = po->fr_data;
+    mi->fr_bytes = po->fr_bytes;
+    mi->fr_len = po->fr_len;
+    mi->fr_q = po->fr_q;
+    mi->wire_ready = st->wire_ready;
+    mi->skip = st->skip;
+    if (st->core_run)
+        cm_mac_step(&e->mac, mi, &st->mo);
     else
-        cm_mac_eval(&e->mac, mi, &mo);
-    pi->fr_ready = mo.fr_ready;
-    const bool pkt_sent = mo.pkt_done && !(po.fr_valid && po.fr_skip);
+        cm_mac_eval(&e->mac, mi, &st->mo);
+    e->ins.pi.fr_ready = st->mo.fr_ready;
+    st->pkt_sent = st->mo.pkt_done && !(po->fr_valid && po->fr_skip);
 
-    ci->pkt_q = mo.pkt_q;
-    ci->pkt_done = mo.pkt_done;
-    ci->c_ring_log2 = r->ring_log2[mo.pkt_q];
-    ci->c_tail = r->tail[mo.pkt_q];
-    ci->c_wb_addr = r->wb_addr[mo.pkt_q];
-    ci->c_cq_base = r->cq_base[mo.pkt_q];
-    struct cm_cpl_out co; /* (its edge taken now, as the read engine's) */
-    if (core_run)
-        cm_cpl_step(&e->cpl, ci, &co);
+    ci->pkt_q = st->mo.pkt_q;
+    ci->pkt_done = st->mo.pkt_done;
+    ci->c_ring_log2 = r->ring_log2[st->mo.pkt_q];
+    ci->c_tail = r->tail[st->mo.pkt_q];
+    ci->c_wb_addr = r->wb_addr[st->mo.pkt_q];
+    ci->c_cq_base = r->cq_base[st->mo.pkt_q];
+    if (st->core_run)
+        cm_cpl_step(&e->cpl, ci, &st->co);
     else
-        cm_cpl_eval(&e->cpl, ci, &co);
+        cm_cpl_eval(&e->cpl, ci, &st->co);
+}
 
-    /* 7. The top's idle and wait. */
-    const bool regs_idle = cm_regs_idle(r);
-    bool engine_idle = false;
+/* 7. The top's idle, wait and wake. */
+static inline void step_idle(struct cm_engine *e, struct cm_step *st, struct dev_out *out)
+{
+    const bool regs_idle = cm_regs_idle(&e->regs);
+    const bool quiet_ports = !st->d2h_vo && !st->wire_vo;
+    const struct cm_dma_rd_out *ro = &st->ro;
+    struct cm_sched_in *si = &e->ins.si;
+
+    st->engine_idle = false;
     out->idle = 0;
-    if (rst_hold || hv || (regs_idle && !co.timer)) {
-        engine_idle = ro.idle && fo.idle && po.idle && mo.idle && co.idle && !d2h_vo && !wire_vo;
-        if (!rst_hold && !hv)
-            out->idle = engine_idle;
+    if (st->rst_hold || st->hv || (regs_idle && !st->co.timer)) {
+        st->engine_idle = ro->idle && st->fo.idle && st->po.idle && st->mo.idle &&
+                          st->co.idle && quiet_ports;
+        if (!st->rst_hold && !st->hv)
+            out->idle = st->engine_idle;
     }
     out->waiting = 0;
-    if (!d2h_vo && !wire_vo && !hv && regs_idle) {
-        const bool pf_wait = !e->pf->req_valid && !desc_take && !mo.fr_ready;
-        si->take = desc_take;
-        si->flush = fo.flush;
-        cm_sched_eval(&e->sched, si, &so);
-        out->waiting = fo.wait && so.wait && mo.wait && co.wait && (po.idle || pf_wait) &&
-                       (ro.idle || ro.wait);
+    if (quiet_ports && !st->hv && regs_idle) {
+        const bool pf_wait = !e->pf->req_valid && !st->desc_take && !st->mo.fr_ready;
+        si->take = st->desc_take;
+        si->flush = st->fo.flush;
+        cm_sched_eval(&e->sched, si, &st->so);
+        out->waiting = st->fo.wait && st->so.wait && st->mo.wait && st->co.wait &&
+                       (st->po.idle || pf_wait) && (ro->idle || ro->wait);
     }
-    {
-        uint32_t wake = min24(min24(ro.wake, mo.wake), co.wake);
-        out->wake = wake == CM_WAKE_NEVER ? UINT32_MAX : wake;
-    }
+    uint32_t wake = min24(min24(ro->wake, st->mo.wake), st->co.wake);
+    out->wake = wake == CM_WAKE_NEVER ? UINT32_MAX : wake;
+}
 
-    /* The ports: the slices' heads (also while empty, as the RTL's). */
+/* The ports: the slices' heads (also while empty, as the RTL's). */
+static inline void step_ports(struct cm_engine *e, const struct cm_step *st, struct dev_out *out)
+{
+    const unsigned w = st->w;
+    const struct cm_d2h_slot *d = &e->d2h_mem[e->d2h_s.rp & 1u];
+    const struct dev_wire_beat *b = &e->wire_mem[e->wire_s.rp & 1u];
+
     out->h2d_ready = slice_wready(&e->h2d_s);
-    {
-        const struct cm_d2h_slot *d = &e->d2h_mem[e->d2h_s.rp & 1u];
-        out->d2h.valid = d2h_vo;
-        out->d2h.sop = out->d2h.eop = d->one;
-        out->d2h.type = d->type;
-        out->d2h.tag = d->tag;
-        out->d2h.len = d->len;
-        out->d2h.addr = d->addr;
-        out->d2h.err = d->err;
-        dev_lanes_zero(out->d2h.data, w);
-        memcpy(out->d2h.data + (d->addr & (w - 1) & ~7u), &d->word, 8);
-    }
-    {
-        const struct dev_wire_beat *b = &e->wire_mem[e->wire_s.rp & 1u];
-        out->wire.valid = wire_vo;
-        out->wire.sop = b->sop;
-        out->wire.eop = b->eop;
-        out->wire.bytes = b->bytes;
-        out->wire.fcs = b->fcs;
-        dev_lanes_copy(out->wire.data, b->data, w);
-    }
+    out->d2h.valid = st->d2h_vo;
+    out->d2h.sop = out->d2h.eop = d->one;
+    out->d2h.type = d->type;
+    out->d2h.tag = d->tag;
+    out->d2h.len = d->len;
+    out->d2h.addr = d->addr;
+    out->d2h.err = d->err;
+    dev_lanes_zero(out->d2h.data, w);
+    memcpy(out->d2h.data + (d->addr & (w - 1) & ~7u), &d->word, 8);
+    out->wire.valid = st->wire_vo;
+    out->wire.sop = b->sop;
+    out->wire.eop = b->eop;
+    out->wire.bytes = b->bytes;
+    out->wire.fcs = b->fcs;
+    dev_lanes_copy(out->wire.data, b->data, w);
+}
 
-    /* The rising edge. */
-    gi->cpl_ready = d2h_ready && win == SRC_REG_CPL;
-    gi->pba = co.pba;
-    gi->hr_head = co.hr_head;
-    gi->rd_stall = ro.stall;
-    gi->pkt_done = pkt_sent;
-    gi->pkt_len = mo.pkt_len;
-    gi->pkt_q = mo.pkt_q;
-    gi->dma_rd = ro.mrd_valid && d2h_ready && win == SRC_MRD;
-    gi->desc_rd = gi->dma_rd && ro.mrd_dest;
-    gi->bad_desc = po.bad_desc;
-    gi->dma_err = is_cpl && hb->err && !ro.unexp;
-    gi->cpl_timeout = ro.timeout;
-    gi->unexp_cpl = ro.unexp;
-    gi->engine_idle = engine_idle;
-    gi->not_owned = fo.not_owned;
-    gi->not_owned_cnt = fo.not_owned_cnt;
-    gi->wc_drop = fo.wc_drop;
-    gi->wc_used = fo.wc_used;
-    gi->f_q = fq;
-    gi->c_q = mo.pkt_q;
-    gi->w_q = wq;
-    gi->s_q = sq;
-    if (core_run) {
-        si->take = desc_take;
-        si->flush = fo.flush;
-        cm_wc_clock(&e->wc, wi);
+/* The register block's inputs of the rising edge: the blocks' events. */
+static inline void edge_regs_in(struct cm_engine *e, const struct cm_step *st)
+{
+    const struct cm_dma_rd_out *ro = &st->ro;
+    struct cm_regs_in *gi = &e->ins.gi;
+
+    gi->cpl_ready = st->d2h_ready && st->win == SRC_REG_CPL;
+    gi->pba = st->co.pba;
+    gi->hr_head = st->co.hr_head;
+    gi->rd_stall = ro->stall;
+    gi->pkt_done = st->pkt_sent;
+    gi->pkt_len = st->mo.pkt_len;
+    gi->pkt_q = st->mo.pkt_q;
+    gi->dma_rd = ro->mrd_valid && st->d2h_ready && st->win == SRC_MRD;
+    gi->desc_rd = gi->dma_rd && ro->mrd_dest;
+    gi->bad_desc = st->po.bad_desc;
+    gi->dma_err = st->is_cpl && st->hb->err && !ro->unexp;
+    gi->cpl_timeout = ro->timeout;
+    gi->unexp_cpl = ro->unexp;
+    gi->engine_idle = st->engine_idle;
+    gi->not_owned = st->fo.not_owned;
+    gi->not_owned_cnt = st->fo.not_owned_cnt;
+    gi->wc_drop = st->fo.wc_drop;
+    gi->wc_used = st->fo.wc_used;
+    gi->f_q = st->fq;
+    gi->c_q = st->mo.pkt_q;
+    gi->w_q = st->wq;
+    gi->s_q = st->sq;
+}
+
+/* The d2h slice takes the arbiter's winner: a register read's completion,
+ * the completion writer's write or the read engine's MRd. */
+static inline void edge_d2h(struct cm_engine *e, const struct cm_step *st)
+{
+    const struct cm_regs *r = &e->regs;
+    struct cm_d2h_slot *d = &e->d2h_mem[e->d2h_s.wp & 1u];
+
+    d->one = 1;
+    switch (st->win) {
+    case SRC_REG_CPL:
+        d->err = r->cpl_err;
+        d->type = d->err ? DEV_TLP_CPL : DEV_TLP_CPLD;
+        d->tag = r->cpl_tag;
+        d->len = r->cpl_len;
+        d->addr = r->cpl_off;
+        d->word = r->cpl_data;
+        break;
+    case SRC_WR:
+        d->type = DEV_TLP_MWR;
+        d->err = 0;
+        d->tag = 0;
+        d->len = (uint16_t)st->co.wr_len;
+        d->addr = st->co.wr_addr;
+        d->word = st->co.wr_data;
+        break;
+    default:
+        d->type = DEV_TLP_MRD;
+        d->err = 0;
+        d->tag = (uint8_t)st->ro.mrd_tag;
+        d->len = (uint16_t)st->ro.mrd_len;
+        d->addr = st->ro.mrd_addr;
+        d->word = 0;
+        break;
+    }
+    e->d2h_s.wp++;
+}
+
+/* The rising edge: the blocks', the slices' and the arbiter's; a queue
+ * reset last. */
+static inline void step_edge(struct cm_engine *e, const struct dev_in *in, struct cm_step *st,
+                             const struct dev_out *out)
+{
+    const unsigned w = st->w;
+
+    edge_regs_in(e, st);
+    if (st->core_run) {
+        struct cm_sched_in *si = &e->ins.si;
+        si->take = st->desc_take;
+        si->flush = st->fo.flush;
+        cm_wc_clock(&e->wc, &e->ins.wi);
         cm_sched_clock(&e->sched, si);
-        cm_payload_edge(e->pf, pi, &po);
+        cm_payload_edge(e->pf, &e->ins.pi, &st->po);
     }
-    if (d2h_valid && d2h_ready) {
-        struct cm_d2h_slot *d = &e->d2h_mem[e->d2h_s.wp & 1u];
-        d->one = 1;
-        switch (win) {
-        case SRC_REG_CPL:
-            d->err = r->cpl_err;
-            d->type = d->err ? DEV_TLP_CPL : DEV_TLP_CPLD;
-            d->tag = r->cpl_tag;
-            d->len = r->cpl_len;
-            d->addr = r->cpl_off;
-            d->word = r->cpl_data;
-            break;
-        case SRC_WR:
-            d->type = DEV_TLP_MWR;
-            d->err = 0;
-            d->tag = 0;
-            d->len = (uint16_t)co.wr_len;
-            d->addr = co.wr_addr;
-            d->word = co.wr_data;
-            break;
-        default:
-            d->type = DEV_TLP_MRD;
-            d->err = 0;
-            d->tag = (uint8_t)ro.mrd_tag;
-            d->len = (uint16_t)ro.mrd_len;
-            d->addr = ro.mrd_addr;
-            d->word = 0;
-            break;
-        }
-        e->d2h_s.wp++;
-    }
-    cm_regs_clock(&e->regs, gi);
-    if (mo.wire_valid && wire_ready) {
+    if (st->win >= 0 && st->d2h_ready)
+        edge_d2h(e, st);
+    cm_regs_clock(&e->regs, &e->ins.gi);
+    if (st->mo.wire_valid && st->wire_ready) {
         struct dev_wire_beat *b = &e->wire_mem[e->wire_s.wp & 1u];
-        b->sop = mo.wire_sop;
-        b->eop = mo.wire_eop;
-        b->bytes = (uint8_t)mo.wire_bytes;
-        b->fcs = mo.wire_fcs;
-        dev_lanes_copy(b->data, mo.wire_data, w);
+        b->sop = st->mo.wire_sop;
+        b->eop = st->mo.wire_eop;
+        b->bytes = (uint8_t)st->mo.wire_bytes;
+        b->fcs = st->mo.wire_fcs;
+        dev_lanes_copy(b->data, st->mo.wire_data, w);
         e->wire_s.wp++;
     }
     if (in->h2d.valid && out->h2d_ready) {
@@ -549,13 +646,32 @@ void cm_engine_step(struct cm_engine *e, const struct dev_in *in, struct dev_out
         dev_lanes_copy(b->data, in->h2d.data, w);
         e->h2d_s.wp++;
     }
-    if (h2d_pop)
+    if (st->h2d_pop)
         e->h2d_s.rp++;
-    if (d2h_vo && in->d2h_ready)
+    if (st->d2h_vo && in->d2h_ready)
         e->d2h_s.rp++;
-    if (wire_vo && in->wire_ready)
+    if (st->wire_vo && in->wire_ready)
         e->wire_s.rp++;
-    cm_arbiter_rr_clock(&e->arb, win, d2h_ready);
-    if (!core_run || e->regs.qrst)
+    cm_arbiter_rr_clock(&e->arb, st->win, st->d2h_ready);
+    if (!st->core_run || e->regs.qrst)
         core_reset(e);
+}
+
+void cm_engine_step(struct cm_engine *e, const struct dev_in *in, struct dev_out *out)
+{
+    struct cm_step st;
+
+    st.w = e->w;
+    st.skip = in->skip < CM_WAKE_NEVER ? in->skip : CM_WAKE_NEVER;
+    st.core_run = !e->regs.qrst;
+    step_state(e, &st);
+    step_read(e, &st);
+    step_wc(e, &st);
+    step_regs(e, &st);
+    step_fetch(e, &st);
+    step_payload(e, &st);
+    step_mac_cpl(e, &st);
+    step_idle(e, &st, out);
+    step_ports(e, &st, out);
+    step_edge(e, in, &st, out);
 }
