@@ -129,22 +129,12 @@ static void fq_comb(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in
     }
 }
 
-static void comb(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in, struct comb *c)
+/* The held block relative to the consumer: stale, at the fetch point, or
+ * ahead of it (a limit on what may be fetched, returned); or substituting
+ * the head. */
+static inline unsigned comb_block(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
+                                  struct comb *c)
 {
-    head_comb(d, in, c);
-    fq_comb(d, in, c);
-    const unsigned fq = c->fq;
-    c->fetch_q = d->fetch[fq];
-    c->alloc_q = d->alloc[fq];
-    c->rdf_q = d->rd[fq];
-    c->dq = c->multi ? in->db_q & d->qimask : 0;
-
-    c->mask = ring_mask(in->ring_log2 & 31u);
-    c->tail_avail = (in->tail - c->fetch_q) & c->mask;
-    c->tail = in->tail & M16;
-    c->inbuf = (c->alloc_q - c->rdf_q) & M9;
-
-    /* The held block relative to the consumer. */
     c->blk_stale = c->blk_at_f = c->blk_ahead = c->sub = false;
     unsigned blk_lim = 0;
     if (d->blk_valid) {
@@ -157,8 +147,14 @@ static void comb(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *i
         c->sub = !c->blk_stale && d->blk_idx == c->cons_h && c->head_valid && !c->head_derr &&
                  (unsigned)(c->w_len >> 63) != c->phase_h && !in->wr_valid;
     }
+    return blk_lim;
+}
 
-    /* How many descriptors may be fetched now. */
+/* How many descriptors may be fetched now (c->avail). */
+static inline void comb_avail(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
+                              struct comb *c, unsigned blk_lim)
+{
+    const unsigned fq = c->fq;
     const unsigned rsz = ring_size(in->ring_log2 & 31u);
     unsigned avail;
     if (!c->owner) {
@@ -177,6 +173,15 @@ static void comb(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *i
             avail = blk_lim;
     }
     c->avail = avail;
+}
+
+/* The retirement FIFO's head; the fetch (load: n descriptors), the
+ * held block's insertion, the head's stop. */
+static inline void comb_fetch(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
+                              struct comb *c)
+{
+    const unsigned rsz = ring_size(in->ring_log2 & 31u);
+    const unsigned avail = c->avail;
 
     /* Retirement FIFO heads (read data also while empty: the stale slot). */
     const unsigned nf_depth = (d->nf_wr - d->nf_rd) & 15u;
@@ -222,7 +227,13 @@ static void comb(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *i
     c->no_reads = false;
     if (d->flush || c->head_stop)
         c->no_reads = !d->req_valid && !c->nf_rvalid;
+}
 
+/* Retirement, the descriptor leaving, and whether the clock acts. */
+static inline void comb_retire(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
+                               struct comb *c)
+{
+    const unsigned fq = c->fq;
     const bool df_rvalid = d->df_wr != d->df_rd;
     c->nf_pop = c->nf_rvalid && (c->nf_blk || df_rvalid || in->done);
     c->pop_err = false;
@@ -240,6 +251,26 @@ static void comb(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *i
              in->wc_close || in->blk_valid || d->blk_valid || d->req_valid || d->armed != 0 ||
              d->unb;
     c->fl_go = c->no_reads && !c->sub;
+}
+
+static void comb(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in, struct comb *c)
+{
+    head_comb(d, in, c);
+    fq_comb(d, in, c);
+    const unsigned fq = c->fq;
+    c->fetch_q = d->fetch[fq];
+    c->alloc_q = d->alloc[fq];
+    c->rdf_q = d->rd[fq];
+    c->dq = c->multi ? in->db_q & d->qimask : 0;
+
+    c->mask = ring_mask(in->ring_log2 & 31u);
+    c->tail_avail = (in->tail - c->fetch_q) & c->mask;
+    c->tail = in->tail & M16;
+    c->inbuf = (c->alloc_q - c->rdf_q) & M9;
+
+    comb_avail(d, in, c, comb_block(d, in, c));
+    comb_fetch(d, in, c);
+    comb_retire(d, in, c);
 }
 
 static uint64_t bit(unsigned q)
@@ -262,106 +293,120 @@ struct nxt {
     unsigned fptr_d, tot_d;
 };
 
-static void next(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
-                 const struct comb *c, struct nxt *x)
+/* A clock that acts: the fetch request, the slots allocated, a
+ * retirement, the descriptor leaving. */
+static inline void next_fetch(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
+                              const struct comb *c, struct nxt *x)
+{
+    const unsigned fq = c->fq;
+
+    if (d->req_valid && in->req_ready)
+        x->req_valid_d = false;
+    if (c->load) {
+        x->req_valid_d = true;
+        x->fetch_d = (c->fetch_q + c->n) & c->mask;
+        x->alloc_d = (c->alloc_q + c->n) & M9;
+    }
+    if (c->ins) {
+        x->fetch_d = (c->fetch_q + 1) & c->mask;
+        x->alloc_d = (c->alloc_q + 1) & M9;
+    }
+    if ((c->load || c->ins) && c->inbuf == 0)
+        x->db_since_d &= ~bit(fq);
+    if (c->nf_pop)
+        x->ready_d = (x->ready_q + c->nf_size) & M9;
+    if (c->take) {
+        x->rd_d = (c->rd_q + 1) & M9;
+        if (c->cons_h == d->lim)
+            x->lim_valid_d = false; /* the last published one left */
+    }
+}
+
+/* Not owned (or unusable) at the head: flush once no read is in flight. */
+static inline void next_flush(const struct cm_desc_fetch *d, const struct comb *c, struct nxt *x)
+{
+    const unsigned fq = c->fq;
+
+    if (c->head_stop)
+        x->fl_cnt_d = !c->head_derr;
+    if (c->sub) {
+        x->flush_d = false;
+    } else if (d->flush || c->head_stop) {
+        x->flush_d = true;
+        if (c->no_reads) {
+            x->flush_d = false;
+            x->rd_d = c->alloc_q;
+            x->fetch_d = d->cons[fq];
+            x->not_owned = x->fl_cnt_d;
+            if (x->fl_cnt_d)
+                x->armed_d = with(x->armed_d, fq, has(d->db_since, fq));
+        }
+    }
+}
+
+/* Doorbells arm queues (owner protocols); a TAIL write or a WC close
+ * moves the published limit. */
+static inline void next_arm(const struct cm_desc_fetch_in *in, const struct comb *c, struct nxt *x)
+{
+    if (in->doorbell) {
+        x->armed_d |= bit(c->dq);
+        x->db_since_d |= bit(c->dq);
+    }
+    if (!c->owner)
+        x->armed_d = 0;
+    if (x->armed_d == 0)
+        x->unb_d = false;
+    if (in->doorbell && !in->wc_close)
+        x->lim_valid_d = false; /* a TAIL write */
+    if (in->wc_close) {
+        if (in->wc_idx_valid)
+            x->lim_valid_d = true;
+        else
+            x->unb_d = true;
+    }
+}
+
+/* The held block: dropped when stale, consumed, or replaced. */
+static inline void next_block(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
+                              const struct comb *c, struct nxt *x)
+{
+    if (c->blk_stale) {
+        x->blk_valid_d = false;
+        x->blk_drop = true;
+    }
+    if (c->ins || c->sub)
+        x->blk_valid_d = false;
+    if (in->blk_valid) {
+        if (d->blk_valid && !c->blk_stale && !c->ins && !c->sub)
+            x->blk_drop = true; /* replaced */
+        x->blk_valid_d = true;
+    }
+}
+
+/* Ready: the retiring read's queue and the head's, or the flushed one. */
+static inline void next_rdy(const struct cm_desc_fetch *d, const struct comb *c, struct nxt *x)
 {
     const unsigned fq = c->fq, sq = c->sq;
 
-    x->fetch_d = c->fetch_q;
-    x->alloc_d = c->alloc_q;
-    x->ready_q = d->ready[c->pq];
-    x->ready_d = x->ready_q;
-    x->rd_d = c->rd_q;
-    x->req_valid_d = d->req_valid;
-    x->armed_d = d->armed;
-    x->unb_d = d->unb;
-    x->lim_valid_d = d->lim_valid;
-    x->db_since_d = d->db_since;
-    x->flush_d = d->flush;
-    x->fl_cnt_d = d->fl_cnt;
-    x->blk_valid_d = d->blk_valid;
-    x->rdy_d = d->rdy;
-    x->blk_drop = x->not_owned = x->rdy_we = false;
-    if (c->act) {
-        if (d->req_valid && in->req_ready)
-            x->req_valid_d = false;
-        if (c->load) {
-            x->req_valid_d = true;
-            x->fetch_d = (c->fetch_q + c->n) & c->mask;
-            x->alloc_d = (c->alloc_q + c->n) & M9;
+    x->rdy_we = c->nf_pop || c->take || c->fl_go;
+    if (x->rdy_we) {
+        if (c->fl_go && c->multi) {
+            x->rdy_d &= ~bit(fq);
+        } else {
+            const unsigned pq = c->pq;
+            x->rdy_d = with(x->rdy_d, pq, x->ready_d != (pq == sq ? x->rd_d : d->rd[pq]));
+            x->rdy_d = with(x->rdy_d, sq, (sq == pq ? x->ready_d : d->ready[sq]) != x->rd_d);
         }
-        if (c->ins) {
-            x->fetch_d = (c->fetch_q + 1) & c->mask;
-            x->alloc_d = (c->alloc_q + 1) & M9;
-        }
-        if ((c->load || c->ins) && c->inbuf == 0)
-            x->db_since_d &= ~bit(fq);
-        if (c->nf_pop)
-            x->ready_d = (x->ready_q + c->nf_size) & M9;
-        if (c->take) {
-            x->rd_d = (c->rd_q + 1) & M9;
-            if (c->cons_h == d->lim)
-                x->lim_valid_d = false; /* the last published one left */
-        }
-        /* Not owned (or unusable) at the head: flush once no read is in flight. */
-        if (c->head_stop)
-            x->fl_cnt_d = !c->head_derr;
-        if (c->sub) {
-            x->flush_d = false;
-        } else if (d->flush || c->head_stop) {
-            x->flush_d = true;
-            if (c->no_reads) {
-                x->flush_d = false;
-                x->rd_d = c->alloc_q;
-                x->fetch_d = d->cons[fq];
-                x->not_owned = x->fl_cnt_d;
-                if (x->fl_cnt_d)
-                    x->armed_d = with(x->armed_d, fq, has(d->db_since, fq));
-            }
-        }
-        if (in->doorbell) {
-            x->armed_d |= bit(c->dq);
-            x->db_since_d |= bit(c->dq);
-        }
-        if (!c->owner)
-            x->armed_d = 0;
-        if (x->armed_d == 0)
-            x->unb_d = false;
-        if (in->doorbell && !in->wc_close)
-            x->lim_valid_d = false; /* a TAIL write */
-        if (in->wc_close) {
-            if (in->wc_idx_valid)
-                x->lim_valid_d = true;
-            else
-                x->unb_d = true;
-        }
-        /* The held block. */
-        if (c->blk_stale) {
-            x->blk_valid_d = false;
-            x->blk_drop = true;
-        }
-        if (c->ins || c->sub)
-            x->blk_valid_d = false;
-        if (in->blk_valid) {
-            if (d->blk_valid && !c->blk_stale && !c->ins && !c->sub)
-                x->blk_drop = true; /* replaced */
-            x->blk_valid_d = true;
-        }
-        /* Ready: the retiring read's queue and the head's, or the flushed one. */
-        x->rdy_we = c->nf_pop || c->take || c->fl_go;
-        if (x->rdy_we) {
-            if (c->fl_go && c->multi) {
-                x->rdy_d &= ~bit(fq);
-            } else {
-                const unsigned pq = c->pq;
-                x->rdy_d = with(x->rdy_d, pq, x->ready_d != (pq == sq ? x->rd_d : d->rd[pq]));
-                x->rdy_d = with(x->rdy_d, sq, (sq == pq ? x->ready_d : d->ready[sq]) != x->rd_d);
-            }
-            x->rdy_d &= d->qmask;
-        }
+        x->rdy_d &= d->qmask;
     }
+}
 
-    /* Several queues: the work mask, the round robin's pointer, the slots. */
+/* Several queues: the work mask, the round robin's pointer, the slots. */
+static inline void next_multi(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
+                              const struct comb *c, struct nxt *x)
+{
+    const unsigned fq = c->fq;
+
     x->work_d = 0;
     x->fptr_d = 0;
     x->tot_d = 0;
@@ -398,6 +443,34 @@ static void next(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *i
         x->tot_d = t & M9;
         x->mq_same = x->work_d == d->work && x->fptr_d == d->fptr;
     }
+}
+
+static void next(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
+                 const struct comb *c, struct nxt *x)
+{
+    x->fetch_d = c->fetch_q;
+    x->alloc_d = c->alloc_q;
+    x->ready_q = d->ready[c->pq];
+    x->ready_d = x->ready_q;
+    x->rd_d = c->rd_q;
+    x->req_valid_d = d->req_valid;
+    x->armed_d = d->armed;
+    x->unb_d = d->unb;
+    x->lim_valid_d = d->lim_valid;
+    x->db_since_d = d->db_since;
+    x->flush_d = d->flush;
+    x->fl_cnt_d = d->fl_cnt;
+    x->blk_valid_d = d->blk_valid;
+    x->rdy_d = d->rdy;
+    x->blk_drop = x->not_owned = x->rdy_we = false;
+    if (c->act) {
+        next_fetch(d, in, c, x);
+        next_flush(d, c, x);
+        next_arm(in, c, x);
+        next_block(d, in, c, x);
+        next_rdy(d, c, x);
+    }
+    next_multi(d, in, c, x);
 }
 
 /* A little-endian 64-bit word from byte lanes. */
@@ -556,6 +629,29 @@ static void outputs(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in
                     d->armed == 0 && !d->unb && !d->blk_valid && x->mq_same;
 }
 
+/* quiet()'s count of descriptors that may be fetched (comb_avail() with no
+ * held block). */
+static inline __attribute__((always_inline)) unsigned
+quiet_avail(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in, unsigned fq,
+            unsigned sq, unsigned inbuf)
+{
+    const unsigned mask = ring_mask(in->ring_log2 & 31u);
+
+    if (in->proto == CM_DF_PROTO_TAIL)
+        return (in->tail - d->fetch[fq]) & mask;
+    const unsigned rsz = ring_size(in->ring_log2 & 31u);
+    unsigned avail = has(d->armed, fq) && rsz > inbuf ? rsz - inbuf : 0;
+    if (avail != 0 && in->proto == CM_DF_PROTO_WC && !d->unb) {
+        const unsigned cons_h = d->cons[sq];
+        unsigned pub = d->lim_valid ? ((d->lim - cons_h) & mask) + 1
+                                    : (in->tail - cons_h) & mask;
+        pub = pub > inbuf ? pub - inbuf : 0;
+        if (pub < avail)
+            avail = pub;
+    }
+    return avail;
+}
+
 /*
  * The quiet clock (cm_desc_fetch_quiet()): nothing arrives but read data
  * (no retirement, doorbell, WC close or block), nothing is pending (no
@@ -609,22 +705,7 @@ quiet(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
     const unsigned fq = multi ? rr_fq(d) : 0;
     const unsigned fetch_q = d->fetch[fq];
     const unsigned inbuf = (d->alloc[fq] - d->rd[fq]) & M9;
-    const unsigned mask = ring_mask(in->ring_log2 & 31u);
-    unsigned avail;
-    if (!owner) {
-        avail = (in->tail - fetch_q) & mask;
-    } else {
-        const unsigned rsz = ring_size(in->ring_log2 & 31u);
-        avail = has(d->armed, fq) && rsz > inbuf ? rsz - inbuf : 0;
-        if (avail != 0 && proto == CM_DF_PROTO_WC && !d->unb) {
-            const unsigned cons_h = d->cons[sq];
-            unsigned pub = d->lim_valid ? ((d->lim - cons_h) & mask) + 1
-                                        : (in->tail - cons_h) & mask;
-            pub = pub > inbuf ? pub - inbuf : 0;
-            if (pub < avail)
-                avail = pub;
-        }
-    }
+    const unsigned avail = quiet_avail(d, in, fq, sq, inbuf);
     /* No load: nothing to fetch, or no go, or no free slot (n <= free
      * slots with several queues; a whole batch with one). */
     const unsigned rlog = in->queues_log2 & 7u;
@@ -844,43 +925,39 @@ void cm_desc_fetch_eval(const struct cm_desc_fetch *d, const struct cm_desc_fetc
     outputs(d, in, &c, &x, out);
 }
 
-/* The rising edge, from this clock's decisions. */
-static void edge(struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
-                 const struct comb *c, const struct nxt *x)
+/* The edge's descriptor error bits: set for a failed read's slots, cleared
+ * as a descriptor leaves or the queue is flushed (a clock that acts). */
+static inline void edge_derr(struct cm_desc_fetch *d, const struct comb *c, const struct nxt *x)
+{
+    const unsigned fq = c->fq;
+
+    if (c->nf_pop && c->pop_err) {
+        /* The read's slots: nf_size of them from ready_q on, in pq's region. */
+        const unsigned base = slot_of(c->pq, 0, c->rlog, 0);
+        const unsigned k = c->nf_size < c->rsize ? c->nf_size : c->rsize;
+        for (unsigned i = 0; i < k; i++) {
+            const unsigned s = base | ((x->ready_q + i) & c->rmask);
+            d->derr[s >> 6] |= 1ull << (s & 63);
+        }
+    }
+    if (c->take)
+        d->derr[c->hslot >> 6] &= ~(1ull << (c->hslot & 63));
+    if (c->fl_go) {
+        const unsigned base = slot_of(fq, 0, c->rlog, 0);
+        if (c->rsize >= 64) {
+            for (unsigned i = 0; i < c->rsize; i += 64)
+                d->derr[(base + i) >> 6] = 0;
+        } else {
+            d->derr[base >> 6] &= ~((((uint64_t)1 << c->rsize) - 1) << (base & 63));
+        }
+    }
+}
+
+/* The edge's request, consumer, limit and held block. */
+static inline void edge_req(struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
+                            const struct comb *c)
 {
     const unsigned fq = c->fq, sq = c->sq;
-
-    /* Descriptor words: read data, or a block inserted or substituted. */
-    if (in->wr_valid) {
-        write_beat(d, in);
-    } else if (c->ins || c->sub) {
-        const unsigned s = c->ins ? c->aslot : c->hslot;
-        d->mem_a[s] = d->blk_w0;
-        d->mem_l[s] = d->blk_w1;
-    }
-
-    if (c->act) {
-        if (c->nf_pop && c->pop_err) {
-            /* The read's slots: nf_size of them from ready_q on, in pq's region. */
-            const unsigned base = slot_of(c->pq, 0, c->rlog, 0);
-            const unsigned k = c->nf_size < c->rsize ? c->nf_size : c->rsize;
-            for (unsigned i = 0; i < k; i++) {
-                const unsigned s = base | ((x->ready_q + i) & c->rmask);
-                d->derr[s >> 6] |= 1ull << (s & 63);
-            }
-        }
-        if (c->take)
-            d->derr[c->hslot >> 6] &= ~(1ull << (c->hslot & 63));
-        if (c->fl_go) {
-            const unsigned base = slot_of(fq, 0, c->rlog, 0);
-            if (c->rsize >= 64) {
-                for (unsigned i = 0; i < c->rsize; i += 64)
-                    d->derr[(base + i) >> 6] = 0;
-            } else {
-                d->derr[base >> 6] &= ~((((uint64_t)1 << c->rsize) - 1) << (base & 63));
-            }
-        }
-    }
 
     if (c->load) {
         d->req_addr = in->ring_base + ((uint64_t)c->fetch_q << 4);
@@ -900,6 +977,13 @@ static void edge(struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
         d->blk_w0 = in->blk_w0;
         d->blk_w1 = in->blk_w1;
     }
+}
+
+/* The edge's pointers, masks and the registers a clock that acts rewrites. */
+static inline void edge_ptrs(struct cm_desc_fetch *d, const struct comb *c, const struct nxt *x)
+{
+    const unsigned fq = c->fq, sq = c->sq;
+
     if (c->fl_go || c->load || c->ins) {
         d->fetch[fq] = (uint16_t)x->fetch_d;
         d->alloc[fq] = (uint16_t)x->alloc_d;
@@ -925,9 +1009,16 @@ static void edge(struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
         d->fl_cnt = x->fl_cnt_d;
         d->blk_valid = x->blk_valid_d;
     }
+}
 
-    /* The retirement FIFOs (a push only when not full; pops decided before). */
+/* The edge's retirement FIFOs (a push only when not full; pops decided
+ * before). */
+static inline void edge_fifos(struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
+                              const struct comb *c)
+{
+    const unsigned fq = c->fq;
     const unsigned nf_depth = (d->nf_wr - d->nf_rd) & 15u;
+
     if ((c->load || c->ins) && nf_depth != CM_DESC_FETCH_READS) {
         struct cm_desc_fetch_nf *e = &d->nf[d->nf_wr & 7u];
         e->q = (uint8_t)(c->ins ? 0 : fq);
@@ -944,6 +1035,26 @@ static void edge(struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
     }
     if (c->df_rready && df_depth != 0)
         d->df_rd = (d->df_rd + 1) & 15u;
+}
+
+/* The rising edge, from this clock's decisions. */
+static void edge(struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
+                 const struct comb *c, const struct nxt *x)
+{
+    /* Descriptor words: read data, or a block inserted or substituted. */
+    if (in->wr_valid) {
+        write_beat(d, in);
+    } else if (c->ins || c->sub) {
+        const unsigned s = c->ins ? c->aslot : c->hslot;
+        d->mem_a[s] = d->blk_w0;
+        d->mem_l[s] = d->blk_w1;
+    }
+
+    if (c->act)
+        edge_derr(d, c, x);
+    edge_req(d, in, c);
+    edge_ptrs(d, c, x);
+    edge_fifos(d, in, c);
     d->qs = qs_of(d);
 }
 
