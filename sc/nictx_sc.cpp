@@ -44,6 +44,27 @@ bool bar0_read_ok(uint64_t off, unsigned len)
     return (len == 1 || len == 2 || len == 4 || len == 8) && off / 8 == (off + len - 1) / 8;
 }
 
+// A BAR0 access's response before it is carried out: OK, or why it is
+// refused (outside BAR0, a size or alignment the engine does not take, a
+// byte enable off).
+tlm::tlm_response_status bar0_check(const tlm::tlm_generic_payload &gp)
+{
+    const uint64_t off = gp.get_address();
+    const unsigned len = gp.get_data_length();
+    const unsigned char *be = gp.get_byte_enable_ptr();
+    const bool wr = gp.get_command() == tlm::TLM_WRITE_COMMAND;
+
+    if (off >= NICTX_BAR0_SIZE || len > NICTX_BAR0_SIZE - off)
+        return tlm::TLM_ADDRESS_ERROR_RESPONSE;
+    if (len == 0 || gp.get_streaming_width() < len ||
+        !(wr ? bar0_write_ok(off, len) : bar0_read_ok(off, len)))
+        return tlm::TLM_BURST_ERROR_RESPONSE;
+    for (unsigned i = 0; be && i < len; i++)
+        if (be[i % gp.get_byte_enable_length()] != TLM_BYTE_ENABLED)
+            return tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE;
+    return tlm::TLM_OK_RESPONSE;
+}
+
 } // namespace
 
 std::ostream &operator<<(std::ostream &os, const nictx_sc_frame &f)
@@ -113,29 +134,16 @@ void nictx_sc::b_transport(tlm::tlm_generic_payload &gp, sc_time &delay)
 {
     const uint64_t off = gp.get_address();
     const unsigned len = gp.get_data_length();
-    const unsigned char *be = gp.get_byte_enable_ptr();
     const bool wr = gp.get_command() == tlm::TLM_WRITE_COMMAND;
 
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     if (gp.get_command() == tlm::TLM_IGNORE_COMMAND)
         return;
-    if (off >= NICTX_BAR0_SIZE || len > NICTX_BAR0_SIZE - off) {
+    const tlm::tlm_response_status why = bar0_check(gp);
+    if (why != tlm::TLM_OK_RESPONSE) {
         st_.mmio_errors++;
-        gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+        gp.set_response_status(why);
         return;
-    }
-    if (len == 0 || gp.get_streaming_width() < len ||
-        !(wr ? bar0_write_ok(off, len) : bar0_read_ok(off, len))) {
-        st_.mmio_errors++;
-        gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
-        return;
-    }
-    for (unsigned i = 0; be && i < len; i++) {
-        if (be[i % gp.get_byte_enable_length()] != TLM_BYTE_ENABLED) {
-            st_.mmio_errors++;
-            gp.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
-            return;
-        }
     }
 
     uint64_t at = now_ps() + static_cast<uint64_t>(delay.to_seconds() * 1e12 + 0.5);
@@ -173,11 +181,20 @@ void nictx_sc::b_transport(tlm::tlm_generic_payload &gp, sc_time &delay)
     }
     t->kind = TLP_KIND_MMIO_RD;
     t->tag = mmio_tag_ = static_cast<uint8_t>((mmio_tag_ + 1) & 0x3f);
+    delay = sc_core::SC_ZERO_TIME; // the call returns when the completion arrives
+    bar0_read_wait(gp);
+}
+
+// A BAR0 read's completion, waited for: its data, or all ones and an error
+// response when the device answered Unsupported Request.
+void nictx_sc::bar0_read_wait(tlm::tlm_generic_payload &gp)
+{
+    const unsigned len = gp.get_data_length();
+
     mmio_waiting_ = true;
     while (mmio_waiting_)
         wait(mmio_done_);
     st_.mmio_reads++;
-    delay = sc_core::SC_ZERO_TIME; // the call returned when the completion arrived
     if (mmio_cpl_.status == TLP_STATUS_SC) {
         std::memset(gp.get_data_ptr(), 0, len);
         std::memcpy(gp.get_data_ptr(), mmio_cpl_.data, mmio_cpl_.len < len ? mmio_cpl_.len : len);

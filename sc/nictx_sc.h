@@ -108,6 +108,7 @@ public:
 
 private:
     void b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay);
+    void bar0_read_wait(tlm::tlm_generic_payload &gp);
     void run();
     uint64_t now_ps() const;
     void deliver(uint64_t now);
