@@ -255,7 +255,14 @@ T_coro       := sim/lib/coro.c
 T_ownchk     := sim/check/ownchk.c sim/check/ownchk_set.c sim/host/stbuf.c sim/host/host_mem.c
 T_dql        := driver/dql.c tests/common/fake_platform.c
 T_cacheline  := sim/host/cacheline.c
-T_profile    := sim/cli/profile.c sim/run/sim_cfg.c sim/host/cpu.c sim/pcie/pcie_cfg.c sim/run/inject.c
+# The settings table and what it needs (sim/run/settings.h): sim_cfg.c's defaults
+# and checks read it; its value types parse numbers, enums and fault plans,
+# name driver bugs and write JSON.
+SETTINGS_SRCS := sim/run/settings.c sim/run/set_types.c sim/run/sim_cfg.c sim/run/inject.c \
+                 sim/lib/num.c sim/lib/json.c sim/check/bug_catalog.c sim/host/cpu.c \
+                 sim/pcie/pcie_cfg.c
+T_profile    := sim/cli/profile.c $(SETTINGS_SRCS)
+T_settings   := $(SETTINGS_SRCS)
 T_inject     := sim/run/inject.c
 T_rc         := sim/pcie/rc.c sim/host/host_mem.c sim/pcie/tlp_queue.c sim/pcie/pcie_cfg.c sim/pcie/pcie_link.c
 T_sweep      := sim/sweep/sweep.c sim/sweep/sweep_values.c sim/sweep/sweep_file.c sim/sweep/sweep_series.c sim/lib/strv.c sim/lib/json.c
@@ -411,8 +418,8 @@ $(BUILD)/obj/tests/sc/%.o: tests/sc/%.cpp | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(SC_CXX) -c -o $@ $<
 SC_OBJS := $(addprefix $(BUILD)/obj/sc/,nictx_sc.o platform_tlm.o vp.o) \
-           $(call obj,sim/pcie/pcie_cfg.c sim/pcie/pcie_link.c sim/pcie/tlp_queue.c sim/device/tlp_beat.c sim/check/scoreboard.c sim/lib/crc32.c \
-             sim/check/sb_rate.c sim/run/sim_cfg.c sim/host/cpu.c sim/run/inject.c \
+           $(call obj,$(SETTINGS_SRCS) sim/pcie/pcie_link.c sim/pcie/tlp_queue.c sim/device/tlp_beat.c sim/check/scoreboard.c sim/lib/crc32.c \
+             sim/check/sb_rate.c \
              $(DRV_TXQ) driver/pktgen.c driver/platform_bitops.c) \
            $(call vmodel,8) $(WIDE_MODELS) $(VRT_OBJS)
 $(BUILD)/nictx-vp: $(BUILD)/obj/sc/vp_main.o $(SC_OBJS)
