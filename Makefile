@@ -47,7 +47,8 @@ INCS     := -Isim -Idriver -Itests -Ic-model
 .DEFAULT_GOAL := all
 .DELETE_ON_ERROR:
 .SUFFIXES:
-.PHONY: all run run-one test lint bench synth clean deps results-ownership regs regs-check
+.PHONY: all run run-one test lint bench synth clean deps results-ownership regs regs-check \
+        profiles-doc
 
 # ---------------------------------------------------------------- deps
 # One script installs what is missing (apt-get); the stamp keeps it quiet.
@@ -233,6 +234,13 @@ SWEEP_ARGS ?=
 run: $(BUILD)/nictx
 	$(BUILD)/nictx sweep sweeps/flagship.ini --out docs/results/flagship $(SWEEP_ARGS)
 	@bash scripts/flagship-readme.sh docs/results/flagship/report.md README.md
+
+# docs/profiles.md's table of settings: `nictx run --list-keys --markdown`,
+# from the settings table (sim/run/settings.c), between its settings:begin
+# and settings:end markers; `make test` checks it is current
+# (scripts/check-profiles-doc.sh).
+profiles-doc: $(BUILD)/nictx
+	@NICTX=$(BUILD)/nictx bash scripts/check-profiles-doc.sh --write
 
 # One experiment, its table on stdout.
 RUN_ARGS ?= --pkt-size 64 --burst 8 --packets 200000 --pcie gen3x8 --line 10g
@@ -442,7 +450,8 @@ $(BUILD)/tests/test_systemc: | $(BUILD)/nictx $(BUILD)/nictx-sc-example
 TEST_BINS := $(addprefix $(BUILD)/tests/test_,$(ALL_TESTS))
 # scripts/check-regs.sh: the register map's generated files are current;
 # scripts/check-spdx.sh: every source file carries the license line;
-# scripts/check-layers.sh: sim/'s folders include in layer order.
+# scripts/check-layers.sh: sim/'s folders include in layer order;
+# scripts/check-profiles-doc.sh: docs/profiles.md's settings table is current;
 # scripts/check-fast.sh: the fast build (below) gives the same results;
 # scripts/check-mutate-equivalent.sh: the mutants judged equivalent still
 # name lines of the tree.
@@ -450,6 +459,7 @@ test: $(TEST_BINS) $(BUILD)/nictx $(if $(SAN),,$(FAST)/nictx)
 	@SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 NICTX=$(BUILD)/nictx NICTX_FAST=$(FAST)/nictx \
 	    bash scripts/run-tests.sh $(TEST_BINS) $(if $(SAN),,scripts/lockstep-engine.sh) \
 	    scripts/check-regs.sh scripts/check-spdx.sh scripts/check-mutate-equivalent.sh scripts/check-layers.sh \
+	    scripts/check-profiles-doc.sh \
 	    $(if $(SAN),,scripts/check-fast.sh)
 
 # make fast: the nictx for sweeps and benchmarks, in $(BUILD)-fast: the
