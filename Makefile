@@ -47,7 +47,8 @@ INCS     := -Isim -Idriver -Itests -Ic-model
 .DEFAULT_GOAL := all
 .DELETE_ON_ERROR:
 .SUFFIXES:
-.PHONY: all run run-one test lint bench synth clean deps results-ownership regs regs-check
+.PHONY: all run run-one test lint bench synth clean deps results-ownership regs regs-check \
+        profiles-doc
 
 # ---------------------------------------------------------------- deps
 # One script installs what is missing (apt-get); the stamp keeps it quiet.
@@ -234,6 +235,13 @@ run: $(BUILD)/nictx
 	$(BUILD)/nictx sweep sweeps/flagship.ini --out docs/results/flagship $(SWEEP_ARGS)
 	@bash scripts/flagship-readme.sh docs/results/flagship/report.md README.md
 
+# docs/profiles.md's table of settings: `nictx run --list-keys --markdown`,
+# from the settings table (sim/run/settings.c), between its settings:begin
+# and settings:end markers; `make test` checks it is current
+# (scripts/check-profiles-doc.sh).
+profiles-doc: $(BUILD)/nictx
+	@NICTX=$(BUILD)/nictx bash scripts/check-profiles-doc.sh --write
+
 # One experiment, its table on stdout.
 RUN_ARGS ?= --pkt-size 64 --burst 8 --packets 200000 --pcie gen3x8 --line 10g
 run-one: $(BUILD)/nictx
@@ -255,7 +263,14 @@ T_coro       := sim/lib/coro.c
 T_ownchk     := sim/check/ownchk.c sim/check/ownchk_set.c sim/host/stbuf.c sim/host/host_mem.c
 T_dql        := driver/dql.c tests/common/fake_platform.c
 T_cacheline  := sim/host/cacheline.c
-T_profile    := sim/cli/profile.c sim/run/sim_cfg.c sim/host/cpu.c sim/pcie/pcie_cfg.c sim/run/inject.c
+# The settings table and what it needs (sim/run/settings.h): sim_cfg.c's defaults
+# and checks read it; its value types parse numbers, enums and fault plans,
+# name driver bugs and write JSON.
+SETTINGS_SRCS := sim/run/settings.c sim/run/set_types.c sim/run/sim_cfg.c sim/run/inject.c \
+                 sim/lib/num.c sim/lib/json.c sim/check/bug_catalog.c sim/host/cpu.c \
+                 sim/pcie/pcie_cfg.c
+T_profile    := sim/cli/profile.c $(SETTINGS_SRCS)
+T_settings   := $(SETTINGS_SRCS)
 T_inject     := sim/run/inject.c
 T_rc         := sim/pcie/rc.c sim/host/host_mem.c sim/pcie/tlp_queue.c sim/pcie/pcie_cfg.c sim/pcie/pcie_link.c
 T_sweep      := sim/sweep/sweep.c sim/sweep/sweep_values.c sim/sweep/sweep_file.c sim/sweep/sweep_series.c sim/lib/strv.c sim/lib/json.c
@@ -411,8 +426,8 @@ $(BUILD)/obj/tests/sc/%.o: tests/sc/%.cpp | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(SC_CXX) -c -o $@ $<
 SC_OBJS := $(addprefix $(BUILD)/obj/sc/,nictx_sc.o platform_tlm.o vp.o) \
-           $(call obj,sim/pcie/pcie_cfg.c sim/pcie/pcie_link.c sim/pcie/tlp_queue.c sim/device/tlp_beat.c sim/check/scoreboard.c sim/lib/crc32.c \
-             sim/check/sb_rate.c sim/run/sim_cfg.c sim/host/cpu.c sim/run/inject.c \
+           $(call obj,$(SETTINGS_SRCS) sim/pcie/pcie_link.c sim/pcie/tlp_queue.c sim/device/tlp_beat.c sim/check/scoreboard.c sim/lib/crc32.c \
+             sim/check/sb_rate.c \
              $(DRV_TXQ) driver/pktgen.c driver/platform_bitops.c) \
            $(call vmodel,8) $(WIDE_MODELS) $(VRT_OBJS)
 $(BUILD)/nictx-vp: $(BUILD)/obj/sc/vp_main.o $(SC_OBJS)
@@ -435,7 +450,8 @@ $(BUILD)/tests/test_systemc: | $(BUILD)/nictx $(BUILD)/nictx-sc-example
 TEST_BINS := $(addprefix $(BUILD)/tests/test_,$(ALL_TESTS))
 # scripts/check-regs.sh: the register map's generated files are current;
 # scripts/check-spdx.sh: every source file carries the license line;
-# scripts/check-layers.sh: sim/'s folders include in layer order.
+# scripts/check-layers.sh: sim/'s folders include in layer order;
+# scripts/check-profiles-doc.sh: docs/profiles.md's settings table is current;
 # scripts/check-fast.sh: the fast build (below) gives the same results;
 # scripts/check-mutate-equivalent.sh: the mutants judged equivalent still
 # name lines of the tree.
@@ -443,6 +459,7 @@ test: $(TEST_BINS) $(BUILD)/nictx $(if $(SAN),,$(FAST)/nictx)
 	@SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 NICTX=$(BUILD)/nictx NICTX_FAST=$(FAST)/nictx \
 	    bash scripts/run-tests.sh $(TEST_BINS) $(if $(SAN),,scripts/lockstep-engine.sh) \
 	    scripts/check-regs.sh scripts/check-spdx.sh scripts/check-mutate-equivalent.sh scripts/check-layers.sh \
+	    scripts/check-profiles-doc.sh \
 	    $(if $(SAN),,scripts/check-fast.sh)
 
 # make fast: the nictx for sweeps and benchmarks, in $(BUILD)-fast: the

@@ -4,9 +4,9 @@
  *
  * What it models: nothing; it is configuration.  A profile is an INI file
  * (parsed with libinih) whose sections and keys name the parameters of a
- * platform generation: CPU costs, host, PCIe link, device and driver.  One
- * const table in profile.c lists every key with its type, the sim_cfg field
- * it sets and its meaning; profile_load(), profile_set() and
+ * platform generation: CPU costs, host, PCIe link, device and driver.  The
+ * keys are the settings table's (sim/run/settings.h: each key's type, the
+ * sim_cfg field it sets and its meaning); profile_load(), profile_set() and
  * profile_list_keys() all read that table (docs/profiles.md).
  *
  * Contract:
@@ -59,7 +59,7 @@ int profile_load(struct sim_cfg *cfg, const char *name_or_path, char *err, size_
  */
 int profile_set(struct sim_cfg *cfg, const char *assignment, char *err, size_t errlen);
 
-/* Write every key, one per line: "section.key  type  meaning". */
+/* Write every key, one per line: "section.key  type  meaning", by section. */
 void profile_list_keys(FILE *f);
 
 #endif /* NICTX_PROFILE_H */

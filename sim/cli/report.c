@@ -1,19 +1,21 @@
 /* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * report.c - a run's report: the text table and the JSON (see report.h).
+ * The configuration part of both comes from the settings table
+ * (sim/run/settings.h).
+ */
 #include "cli/report.h"
 
 #include <inttypes.h>
 #include <math.h>
+#include <string.h>
 
-#include "check/bug_catalog.h"
 #include "run/fault.h"
+#include "run/settings.h"
 #include "lib/json.h"
 #include "check/ownchk.h"
 
-static const char *clean_name(enum txq_clean_mode m)
-{
-    /* The key's old names; "completion" has the new ones. */
-    return m == TXQ_CLEAN_HEAD_MMIO ? "mmio" : m == TXQ_CLEAN_HEAD_WB ? "wb" : sim_completion_name(m);
-}
+#define REPORT_WIDTH 100 /* the text report's header wraps here */
 
 /* Per checked packet; NAN (not measured) when none was checked. */
 static double per_pkt(uint64_t v, const struct sim_result *r)
@@ -44,18 +46,6 @@ static double sim_pkts_per_wall_s(const struct sim_result *r)
 {
     return r->wall_s > 0 ? (double)r->sb.seen / r->wall_s : NAN;
 }
-
-static const char *bug_name(enum drv_bug b)
-{
-    size_t i, n;
-    const struct bug_entry *e = bug_catalog(&n);
-
-    for (i = 0; i < n; i++)
-        if (e[i].bug == b)
-            return e[i].name;
-    return "none";
-}
-
 
 /* With more than one CPU: each CPU's time by cause. */
 static void report_cpus(FILE *f, const struct sim_result *r)
@@ -190,32 +180,34 @@ static void report_queues(FILE *f, const struct sim_cfg *c, const struct sim_res
     }
 }
 
-void report_text(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
-                 int status, const char *diag)
+/* The configuration: the settings the table shows in the header (sim/run/
+ * settings.c, each row's `text`), in its order, wrapped at REPORT_WIDTH. */
+static void report_config(FILE *f, const struct sim_cfg *c)
 {
-    unsigned k;
-    const struct pcie_link_stats *h = &r->h2d, *d = &r->d2h;
+    size_t n;
+    const struct sim_setting *s = sim_settings(&n);
+    char item[256];
+    int col = fprintf(f, "nictx:"), first = 1;
 
-    fprintf(f, "nictx: %u B frames%s, burst %u, %" PRIu64 " packets, gen%ux%u MPS %u MRRS %u, "
-            "%g Gb/s line, device %u B/clock at %g MHz%s%s, ring %u, cpu %s%s%s, seed %" PRIu64 "\n",
-            c->pkt_size, c->pkt_size_max > c->pkt_size ? " (random sizes)" : "", c->burst,
-            c->packets, c->pcie.gen, c->pcie.lanes, c->pcie.mps, c->pcie.mrrs, c->line_gbps,
-            c->dev_width, c->dev_mhz, c->device == DEV_BACKEND_RTL ? "" : " model ",
-            c->device == DEV_BACKEND_RTL ? "" : sim_device_name(c->device), c->ring_size,
-            c->cpu_profile,
-            c->profile[0] ? " profile " : "", c->profile, c->seed);
-    fprintf(f, "       %u cpu%s, layout %s, bql %s%s%s, tail coalesce %u; protocol %s, barrier %s, "
-            "ordering %s", c->cpus, c->cpus > 1 ? "s" : "", sim_layout_name(c->layout),
-            c->bql ? "on (" : "off", c->bql ? sim_dql_name(c->dql) : "", c->bql ? ")" : "",
-            c->tail_coalesce, sim_proto_name(c->proto), sim_barrier_name(c->barrier),
-            sim_ordering_name(c->ordering));
-    if (c->ordering == STBUF_WEAK)
-        fprintf(f, " (window %u)", c->reorder_window);
-    if (c->bug != DRV_BUG_NONE)
-        fprintf(f, ", DRIVER BUG %s at packet %" PRIu64, bug_name(c->bug), c->bug_at);
-    if (c->schedule)
-        fprintf(f, ", schedule %" PRIu64, c->schedule);
+    for (size_t i = 0; i < n; i++) {
+        if (!sim_setting_text(&s[i], c, item, sizeof(item)))
+            continue;
+        if (!first && col + 2 + (int)strlen(item) > REPORT_WIDTH) {
+            fprintf(f, ",\n      ");
+            col = 6;
+        } else if (!first) {
+            col += fprintf(f, ",");
+        }
+        col += fprintf(f, " %s", item);
+        first = 0;
+    }
     fprintf(f, "\n");
+}
+
+/* How the run ended, when not cleanly. */
+static void report_status(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
+                          int status, const char *diag)
+{
     if (status < 0)
         fprintf(f, "RUN FAILED: %s\n", diag);
     else if (status > 0)
@@ -224,6 +216,11 @@ void report_text(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
         char why[256];
         fprintf(f, "RUN UNCLEAN: %s\n", sim_verdict_why(c, r, why, sizeof(why)));
     }
+}
+
+/* Throughput, what was busy, and what became of the packets. */
+static void report_rates(FILE *f, const struct sim_result *r)
+{
     fprintf(f, "  throughput        %8s Mpps   %8s Gb/s   bound: %s\n",
             NUM("%.3f", r->sb.mpps), NUM("%.3f", r->sb.gbps), bound_name(r));
     fprintf(f, "  utilisation       cpu %s  pcie h2d %s  pcie d2h %s  device %s  wire %s"
@@ -237,7 +234,14 @@ void report_text(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
             r->sb.corrupted);
     report_dropped(f, r);
     fprintf(f, "\n");
-    report_queues(f, c, r);
+}
+
+/* CPU ns and PCIe bytes per packet, by cause and by TLP kind. */
+static void report_costs(FILE *f, const struct sim_result *r)
+{
+    const struct pcie_link_stats *h = &r->h2d, *d = &r->d2h;
+    unsigned k;
+
     fprintf(f, "  cpu ns/pkt        %8s total:", NUM("%.1f", r->cpu_ns_total));
     for (k = 0; k < CPU_CAUSE_COUNT; k++)
         if (k != CPU_IDLE && r->cpu_ns_per_pkt[k] > 0)
@@ -256,16 +260,13 @@ void report_text(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
     fprintf(f, "\n  per packet        doorbells %s  desc fetches %s  irqs %s\n",
             NUM("%.4f", r->doorbells_per_pkt), NUM("%.4f", r->desc_fetches_per_pkt),
             NUM("%.4f", r->irqs_per_pkt));
-    report_ownership(f, r);
-    fprintf(f, "  doorbell-to-wire  p50 %s ns  p99 %s ns  max %s ns\n",
-            NUM("%.0f", r->sb.lat_p50_ns), NUM("%.0f", r->sb.lat_p99_ns),
-            NUM("%.0f", r->sb.lat_max_ns));
-    fprintf(f, "  stalls            DMA read waited for a tag or byte budget %" PRIu64 " cycles\n",
-            r->rd_stall_cycles);
-    report_credit_stalls(f, "h2d", &r->h2d);
-    report_credit_stalls(f, "d2h", &r->d2h);
+}
+
+/* The protocol violations found, the first SIM_MAX_VIOLATIONS of them. */
+static void report_violations(FILE *f, const struct sim_result *r)
+{
     fprintf(f, "  violations        %zu\n", r->nviolations);
-    for (k = 0; k < r->nviolations && k < SIM_MAX_VIOLATIONS; k++) {
+    for (size_t k = 0; k < r->nviolations && k < SIM_MAX_VIOLATIONS; k++) {
         const struct sim_violation *v = &r->violations[k];
         char q[24] = ""; /* several queues: the queue whose checker found it */
         if (r->nqueues > 1 && v->queue != OWNCHK_QUEUE_NONE)
@@ -275,6 +276,25 @@ void report_text(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
     }
     if (r->nviolations > SIM_MAX_VIOLATIONS)
         fprintf(f, "    ... %zu more\n", r->nviolations - SIM_MAX_VIOLATIONS);
+}
+
+void report_text(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
+                 int status, const char *diag)
+{
+    report_config(f, c);
+    report_status(f, c, r, status, diag);
+    report_rates(f, r);
+    report_queues(f, c, r);
+    report_costs(f, r);
+    report_ownership(f, r);
+    fprintf(f, "  doorbell-to-wire  p50 %s ns  p99 %s ns  max %s ns\n",
+            NUM("%.0f", r->sb.lat_p50_ns), NUM("%.0f", r->sb.lat_p99_ns),
+            NUM("%.0f", r->sb.lat_max_ns));
+    fprintf(f, "  stalls            DMA read waited for a tag or byte budget %" PRIu64 " cycles\n",
+            r->rd_stall_cycles);
+    report_credit_stalls(f, "h2d", &r->h2d);
+    report_credit_stalls(f, "d2h", &r->d2h);
+    report_violations(f, r);
     fprintf(f, "  simulator         %.2f s wall, %s sim pkts/s, %" PRIu64 " cycles evaluated, %"
             PRIu64 " skipped\n", r->wall_s, NUM("%.0f", sim_pkts_per_wall_s(r)),
             r->cycles_evaluated, r->cycles_skipped);
@@ -316,19 +336,6 @@ static void json_credit_stalls(struct json *j, const char *key, const struct pci
     json_obj_end(j);
 }
 
-static void fc_json(struct json *j, const char *key, const struct pcie_fc_cfg *fc)
-{
-    json_obj_begin(j, key);
-    json_u64(j, "ph", fc->ph);
-    json_u64(j, "pd", fc->pd);
-    json_u64(j, "nph", fc->nph);
-    json_u64(j, "npd", fc->npd);
-    json_u64(j, "cplh", fc->cplh);
-    json_u64(j, "cpld", fc->cpld);
-    json_num(j, "update_latency_ns", fc->update_latency_ns);
-    json_obj_end(j);
-}
-
 /* Several queues: `queues` and `fairness` (docs/user-guide.md, Queues). */
 static void json_queues(struct json *j, const struct sim_result *r)
 {
@@ -358,238 +365,169 @@ static void json_queues(struct json *j, const struct sim_result *r)
     json_obj_end(j);
 }
 
+/* The verdict, the rates, and what was busy. */
+static void json_rates(struct json *j, const struct sim_cfg *c, const struct sim_result *r,
+                       int status, const char *diag)
+{
+    json_str(j, "status", sim_verdict(c, status, r));
+    if (status != 0)
+        json_str(j, "diagnosis", diag);
+    else if (!sim_result_clean(c, status, r)) {
+        char why[256];
+        json_str(j, "diagnosis", sim_verdict_why(c, r, why, sizeof(why)));
+    }
+    json_num(j, "mpps", r->sb.mpps);
+    json_num(j, "gbps", r->sb.gbps);
+    json_str(j, "bound", r->bound);
+    json_obj_begin(j, "utilization");
+    json_num(j, "cpu", r->util_cpu);
+    json_num(j, "pcie_h2d", r->util_h2d);
+    json_num(j, "pcie_d2h", r->util_d2h);
+    json_num(j, "device", r->util_engine);
+    json_num(j, "wire", r->util_wire);
+    json_obj_end(j);
+    json_obj_begin(j, "link_busy");
+    json_num(j, "h2d", r->busy_h2d);
+    json_num(j, "d2h", r->busy_d2h);
+    json_obj_end(j);
+}
+
+static void json_packets(struct json *j, const struct sim_result *r)
+{
+    json_obj_begin(j, "packets");
+    json_u64(j, "sent", r->sb.sent_expected);
+    json_u64(j, "checked", r->sb.checked);
+    json_u64(j, "lost", r->sb.lost);
+    json_u64(j, "corrupted", r->sb.corrupted);
+    json_u64(j, "completed", r->completed);
+    json_obj_begin(j, "dropped");
+    for (unsigned k = 0; k < SIM_DROP_REASONS; k++)
+        json_u64(j, sim_drop_reason_name(k), r->sb.dropped[k]);
+    json_obj_end(j);
+    json_u64(j, "queue_resets", r->resets); /* adapter resets */
+    json_obj_end(j);
+}
+
+/* CPU ns per packet, in all and by CPU, and the shared cache lines. */
+static void json_cpu(struct json *j, const struct sim_result *r)
+{
+    json_obj_begin(j, "cpu_ns_per_pkt");
+    json_num(j, "total", r->cpu_ns_total);
+    for (unsigned k = 0; k < CPU_CAUSE_COUNT; k++)
+        json_num(j, cpu_cause_name((enum cpu_cause)k), r->cpu_ns_per_pkt[k]);
+    json_obj_end(j);
+    json_obj_begin(j, "cpu_ns_per_pkt_by_cpu");
+    for (unsigned k = 0; k < r->ncpu; k++) {
+        char key[16];
+        snprintf(key, sizeof(key), "cpu%u", k);
+        json_obj_begin(j, key);
+        for (unsigned c = 0; c < CPU_CAUSE_COUNT; c++)
+            json_num(j, cpu_cause_name((enum cpu_cause)c), r->cpu_ns_per_pkt_cpu[k][c]);
+        json_obj_end(j);
+    }
+    json_obj_end(j);
+    json_obj_begin(j, "cachelines_per_pkt");
+    for (unsigned k = 0; k < r->nlines; k++) {
+        json_obj_begin(j, r->lines[k].name);
+        json_num(j, "transfers", per_pkt(r->lines[k].st.xfers, r));
+        json_num(j, "upgrades", per_pkt(r->lines[k].st.upgrades, r));
+        json_num(j, "cpu_ns",
+                 r->sb.checked ? r->lines[k].st.cost_ns / (double)r->sb.checked : NAN);
+        json_num(j, "device_snoops", per_pkt(r->lines[k].st.snoops, r));
+        json_obj_end(j);
+    }
+    json_obj_end(j);
+}
+
+/* PCIe bytes, stalls, doorbells and fetches, ownership, device errors. */
+static void json_device(struct json *j, const struct sim_result *r)
+{
+    json_obj_begin(j, "pcie_bytes_per_pkt");
+    json_link(j, "h2d", &r->h2d, r);
+    json_link(j, "d2h", &r->d2h, r);
+    json_obj_end(j);
+    json_obj_begin(j, "stalls");
+    json_u64(j, "read_tag_cycles", r->rd_stall_cycles);
+    json_credit_stalls(j, "credit_ns_h2d", &r->h2d);
+    json_credit_stalls(j, "credit_ns_d2h", &r->d2h);
+    json_obj_end(j);
+    json_num(j, "doorbells_per_pkt", r->doorbells_per_pkt);
+    json_num(j, "desc_fetches_per_pkt", r->desc_fetches_per_pkt);
+    json_num(j, "irqs_per_pkt", r->irqs_per_pkt);
+    json_obj_begin(j, "ownership_per_pkt");
+    json_num(j, "dma_wmb", per_pkt(r->txq.dma_wmbs, r));
+    json_num(j, "wmb", per_pkt(r->txq.wmbs, r));
+    json_num(j, "wc_pushes", per_pkt(r->txq.wc_pushes, r));
+    json_num(j, "store_misses", per_pkt(r->stb.misses, r));
+    json_num(j, "not_owned_fetched", per_pkt(r->not_owned, r));
+    json_num(j, "wc_used", per_pkt(r->wc_used, r));
+    json_num(j, "wc_dropped", per_pkt(r->wc_dropped, r));
+    json_obj_end(j);
+    json_u64(j, "device_err", r->dev_err);
+    json_u64(j, "reset_err", r->reset_err);
+}
+
+static void json_violations(struct json *j, const struct sim_result *r)
+{
+    json_arr_begin(j, "violations");
+    for (size_t k = 0; k < r->nviolations && k < SIM_MAX_VIOLATIONS; k++) {
+        const struct sim_violation *v = &r->violations[k];
+        json_obj_begin(j, NULL);
+        json_str(j, "kind", v->kind);
+        json_u64(j, "time_ps", v->time_ps);
+        if (v->queue != OWNCHK_QUEUE_NONE)
+            json_u64(j, "queue", v->queue);
+        else /* device-wide, with several queues */
+            json_null(j, "queue");
+        if (v->desc >= 0)
+            json_u64(j, "desc", (uint64_t)v->desc);
+        else
+            json_null(j, "desc");
+        json_str(j, "access", v->access);
+        json_str(j, "detail", v->detail);
+        json_obj_end(j);
+    }
+    json_arr_end(j);
+    json_u64(j, "violations_total", r->nviolations);
+}
+
+/* The simulator's own figures: the only wall-clock ones. */
+static void json_sim(struct json *j, const struct sim_cfg *c, const struct sim_result *r,
+                     const char *model)
+{
+    json_obj_begin(j, "sim");
+    json_num(j, "wall_s", r->wall_s);
+    json_num(j, "sim_pkts_per_wall_s", sim_pkts_per_wall_s(r));
+    json_u64(j, "cycles_evaluated", r->cycles_evaluated);
+    json_u64(j, "cycles_skipped", r->cycles_skipped);
+    json_bool(j, "every_clock", c->every_clock);
+    json_num(j, "sim_time_us", (double)r->sim_time_ps / 1e6);
+    json_str(j, "model", model);
+    json_obj_end(j);
+}
+
 int report_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
                 int status, const char *diag, const char *model)
 {
     struct json j;
-    unsigned k;
 
     json_init(&j, f);
     json_obj_begin(&j, NULL);
-
-    json_obj_begin(&j, "config");
-    json_u64(&j, "pkt_size", c->pkt_size);
-    json_u64(&j, "pkt_size_max", c->pkt_size_max);
-    json_u64(&j, "burst", c->burst);
-    json_u64(&j, "packets", c->packets);
-    json_u64(&j, "seed", c->seed);
-    json_u64(&j, "schedule", c->schedule);
-    json_u64(&j, "buf_offset", c->buf_offset);
-    json_str(&j, "cpu", c->cpu_profile);
-    json_obj_begin(&j, "cpu_costs_ns");
-    json_num(&j, "xmit_pkt", c->costs.xmit_pkt_ns);
-    json_num(&j, "clean_poll", c->costs.clean_poll_ns);
-    json_num(&j, "clean_desc", c->costs.clean_desc_ns);
-    json_num(&j, "store", c->costs.store_ns);
-    json_num(&j, "load", c->costs.load_ns);
-    json_num(&j, "dma_wmb", c->costs.dma_wmb_ns);
-    json_num(&j, "wmb", c->costs.wmb_ns);
-    json_num(&j, "smp_mb", c->costs.smp_mb_ns);
-    json_num(&j, "mmio_write", c->costs.mmio_write_ns);
-    json_num(&j, "mmio_read", c->costs.mmio_read_ns);
-    json_num(&j, "wc_store", c->costs.wc_store_ns);
-    json_num(&j, "drain_hit", c->costs.drain_hit_ns);
-    json_num(&j, "drain_miss", c->costs.drain_miss_ns);
-    json_num(&j, "wc_drain_max", c->costs.wc_drain_max_ns);
-    json_num(&j, "line_xfer", c->costs.line_xfer_ns);
-    json_num(&j, "line_upgrade", c->costs.line_upgrade_ns);
-    json_num(&j, "lock", c->costs.lock_ns);
-    json_num(&j, "uc_drain", c->costs.uc_drain_ns);
+    json_obj_begin(&j, "config"); /* every setting, from the table (sim/run/settings.c) */
+    sim_settings_json(&j, c);
     json_obj_end(&j);
-    json_u64(&j, "store_buffer_entries", c->costs.sb_entries);
-    json_num(&j, "mem_latency_ns", c->mem_latency_ns);
-    json_num(&j, "poll_ns", c->poll_ns);
-    json_obj_begin(&j, "pcie");
-    json_u64(&j, "gen", c->pcie.gen);
-    json_u64(&j, "lanes", c->pcie.lanes);
-    json_u64(&j, "mps", c->pcie.mps);
-    json_u64(&j, "mrrs", c->pcie.mrrs);
-    json_u64(&j, "rcb", c->pcie.rcb);
-    json_bool(&j, "rcb_chunks", c->pcie.rcb_chunks);
-    json_num(&j, "latency_ns", c->pcie.latency_ns);
-    json_num(&j, "tlp_gbps", pcie_cfg_tlp_gbps(&c->pcie));
-    fc_json(&j, "fc_dev", &c->fc_dev);
-    fc_json(&j, "fc_host", &c->fc_host);
-    json_obj_end(&j);
-    json_num(&j, "dev_mhz", c->dev_mhz);
-    json_u64(&j, "dev_width", c->dev_width);
-    json_str(&j, "device", sim_device_name(c->device));
-    json_num(&j, "line_gbps", c->line_gbps);
-    json_num(&j, "line_gbps_programmed", r->line_gbps_eff);
-    json_u64(&j, "ring_size", c->ring_size);
-    json_u64(&j, "queues", c->queues);
-    json_str(&j, "sched", sim_sched_name(c->sched));
-    json_arr_begin(&j, "weights");
-    for (k = 0; k < c->queues; k++)
-        json_u64(&j, NULL, sim_cfg_weight(c, k));
-    json_arr_end(&j);
-    json_u64(&j, "drr_quantum", c->drr_quantum);
-    json_u64(&j, "desc_fetch_max", c->desc_fetch_max);
-    json_u64(&j, "desc_fetch_inflight", c->desc_inflight);
-    json_u64(&j, "tags", c->tags);
-    json_u64(&j, "max_read_bytes", c->max_rd_bytes);
-    json_u64(&j, "wb_thresh", c->wb_thresh);
-    json_u64(&j, "irq_thresh", c->irq_thresh);
-    json_str(&j, "clean", clean_name(c->clean));
-    json_str(&j, "completion", sim_completion_name(c->clean));
-    json_num(&j, "irq_usecs", c->irq_usecs);
-    json_str(&j, "protocol", sim_proto_name(c->proto));
-    json_str(&j, "barrier", sim_barrier_name(c->barrier));
-    json_str(&j, "ordering", sim_ordering_name(c->ordering));
-    json_u64(&j, "reorder_window", c->reorder_window);
-    json_str(&j, "driver_bug", bug_name(c->bug));
-    json_u64(&j, "bug_at", c->bug_at);
-    json_u64(&j, "cpus", c->cpus);
-    json_str(&j, "layout", sim_layout_name(c->layout));
-    json_bool(&j, "bql", c->bql);
-    json_str(&j, "dql", sim_dql_name(c->dql));
-    json_str(&j, "source", sim_source_name(c->source));
-    json_u64(&j, "tail_coalesce", c->tail_coalesce);
-    json_u64(&j, "napi_budget", c->napi_budget);
-    json_str(&j, "napi", sim_napi_name(c->napi));
-    json_str(&j, "profile", c->profile);
-    {
-        struct sim_timeouts to;
-        char inj[256];
-        sim_cfg_timeouts(c, &to);
-        inj_format(&c->inject, inj, sizeof(inj));
-        json_str(&j, "inject", inj);
-        json_num(&j, "cpl_timeout_us", to.cpl_us);
-        json_num(&j, "tx_timeout_us", to.tx_us);
-        json_num(&j, "watchdog_us", to.watchdog_us);
-    }
-    json_num(&j, "grace_us", c->grace_us);
-    json_obj_end(&j);
-
-    json_str(&j, "status", sim_verdict(c, status, r));
-    if (status != 0)
-        json_str(&j, "diagnosis", diag);
-    else if (!sim_result_clean(c, status, r)) {
-        char why[256];
-        json_str(&j, "diagnosis", sim_verdict_why(c, r, why, sizeof(why)));
-    }
-    json_num(&j, "mpps", r->sb.mpps);
-    json_num(&j, "gbps", r->sb.gbps);
-    json_str(&j, "bound", r->bound);
-    json_obj_begin(&j, "utilization");
-    json_num(&j, "cpu", r->util_cpu);
-    json_num(&j, "pcie_h2d", r->util_h2d);
-    json_num(&j, "pcie_d2h", r->util_d2h);
-    json_num(&j, "device", r->util_engine);
-    json_num(&j, "wire", r->util_wire);
-    json_obj_end(&j);
-    json_obj_begin(&j, "link_busy");
-    json_num(&j, "h2d", r->busy_h2d);
-    json_num(&j, "d2h", r->busy_d2h);
-    json_obj_end(&j);
-
-    json_obj_begin(&j, "packets");
-    json_u64(&j, "sent", r->sb.sent_expected);
-    json_u64(&j, "checked", r->sb.checked);
-    json_u64(&j, "lost", r->sb.lost);
-    json_u64(&j, "corrupted", r->sb.corrupted);
-    json_u64(&j, "completed", r->completed);
-    json_obj_begin(&j, "dropped");
-    for (k = 0; k < SIM_DROP_REASONS; k++)
-        json_u64(&j, sim_drop_reason_name(k), r->sb.dropped[k]);
-    json_obj_end(&j);
-    json_u64(&j, "queue_resets", r->resets); /* adapter resets */
-    json_obj_end(&j);
-
+    json_rates(&j, c, r, status, diag);
+    json_packets(&j, r);
     json_queues(&j, r);
-
-    json_obj_begin(&j, "cpu_ns_per_pkt");
-    json_num(&j, "total", r->cpu_ns_total);
-    for (k = 0; k < CPU_CAUSE_COUNT; k++)
-        json_num(&j, cpu_cause_name((enum cpu_cause)k), r->cpu_ns_per_pkt[k]);
-    json_obj_end(&j);
-
-    json_obj_begin(&j, "cpu_ns_per_pkt_by_cpu");
-    for (k = 0; k < r->ncpu; k++) {
-        char key[16];
-        unsigned c;
-        snprintf(key, sizeof(key), "cpu%u", k);
-        json_obj_begin(&j, key);
-        for (c = 0; c < CPU_CAUSE_COUNT; c++)
-            json_num(&j, cpu_cause_name((enum cpu_cause)c), r->cpu_ns_per_pkt_cpu[k][c]);
-        json_obj_end(&j);
-    }
-    json_obj_end(&j);
-    json_obj_begin(&j, "cachelines_per_pkt");
-    for (k = 0; k < r->nlines; k++) {
-        json_obj_begin(&j, r->lines[k].name);
-        json_num(&j, "transfers", per_pkt(r->lines[k].st.xfers, r));
-        json_num(&j, "upgrades", per_pkt(r->lines[k].st.upgrades, r));
-        json_num(&j, "cpu_ns",
-                 r->sb.checked ? r->lines[k].st.cost_ns / (double)r->sb.checked : NAN);
-        json_num(&j, "device_snoops", per_pkt(r->lines[k].st.snoops, r));
-        json_obj_end(&j);
-    }
-    json_obj_end(&j);
-
-    json_obj_begin(&j, "pcie_bytes_per_pkt");
-    json_link(&j, "h2d", &r->h2d, r);
-    json_link(&j, "d2h", &r->d2h, r);
-    json_obj_end(&j);
-
-    json_obj_begin(&j, "stalls");
-    json_u64(&j, "read_tag_cycles", r->rd_stall_cycles);
-    json_credit_stalls(&j, "credit_ns_h2d", &r->h2d);
-    json_credit_stalls(&j, "credit_ns_d2h", &r->d2h);
-    json_obj_end(&j);
-
-    json_num(&j, "doorbells_per_pkt", r->doorbells_per_pkt);
-    json_num(&j, "desc_fetches_per_pkt", r->desc_fetches_per_pkt);
-    json_num(&j, "irqs_per_pkt", r->irqs_per_pkt);
-
-    json_obj_begin(&j, "ownership_per_pkt");
-    json_num(&j, "dma_wmb", per_pkt(r->txq.dma_wmbs, r));
-    json_num(&j, "wmb", per_pkt(r->txq.wmbs, r));
-    json_num(&j, "wc_pushes", per_pkt(r->txq.wc_pushes, r));
-    json_num(&j, "store_misses", per_pkt(r->stb.misses, r));
-    json_num(&j, "not_owned_fetched", per_pkt(r->not_owned, r));
-    json_num(&j, "wc_used", per_pkt(r->wc_used, r));
-    json_num(&j, "wc_dropped", per_pkt(r->wc_dropped, r));
-    json_obj_end(&j);
-    json_u64(&j, "device_err", r->dev_err);
-    json_u64(&j, "reset_err", r->reset_err);
-
+    json_cpu(&j, r);
+    json_device(&j, r);
     json_obj_begin(&j, "latency_ns");
     json_num(&j, "p50", r->sb.lat_p50_ns);
     json_num(&j, "p99", r->sb.lat_p99_ns);
     json_num(&j, "max", r->sb.lat_max_ns);
     json_obj_end(&j);
-
-    json_arr_begin(&j, "violations");
-    for (k = 0; k < r->nviolations && k < SIM_MAX_VIOLATIONS; k++) {
-        json_obj_begin(&j, NULL);
-        json_str(&j, "kind", r->violations[k].kind);
-        json_u64(&j, "time_ps", r->violations[k].time_ps);
-        if (r->violations[k].queue != OWNCHK_QUEUE_NONE)
-            json_u64(&j, "queue", r->violations[k].queue);
-        else /* device-wide, with several queues */
-            json_null(&j, "queue");
-        if (r->violations[k].desc >= 0)
-            json_u64(&j, "desc", (uint64_t)r->violations[k].desc);
-        else
-            json_null(&j, "desc");
-        json_str(&j, "access", r->violations[k].access);
-        json_str(&j, "detail", r->violations[k].detail);
-        json_obj_end(&j);
-    }
-    json_arr_end(&j);
-    json_u64(&j, "violations_total", r->nviolations);
-
-    json_obj_begin(&j, "sim");
-    json_num(&j, "wall_s", r->wall_s);
-    json_num(&j, "sim_pkts_per_wall_s", sim_pkts_per_wall_s(r));
-    json_u64(&j, "cycles_evaluated", r->cycles_evaluated);
-    json_u64(&j, "cycles_skipped", r->cycles_skipped);
-    json_bool(&j, "every_clock", c->every_clock);
-    json_num(&j, "sim_time_us", (double)r->sim_time_ps / 1e6);
-    json_str(&j, "model", model);
-    json_obj_end(&j);
-
+    json_violations(&j, r);
+    json_sim(&j, c, r, model);
     json_obj_end(&j);
     return json_finish(&j);
 }

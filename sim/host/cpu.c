@@ -54,15 +54,27 @@ static const struct cpu_costs cpu_profile_cheap = {
     .qdisc_pkt_ns = 0.0,
 };
 
+static const struct {
+    const char *name;
+    const struct cpu_costs *costs;
+} cpu_profiles[] = {{"x86", &cpu_profile_x86}, {"cheap", &cpu_profile_cheap}};
+
+#define CPU_PROFILES (sizeof(cpu_profiles) / sizeof(cpu_profiles[0]))
+
 int cpu_costs_profile(struct cpu_costs *c, const char *name)
 {
-    if (strcmp(name, "x86") == 0)
-        *c = cpu_profile_x86;
-    else if (strcmp(name, "cheap") == 0)
-        *c = cpu_profile_cheap;
-    else
-        return -1;
-    return 0;
+    for (size_t i = 0; i < CPU_PROFILES; i++) {
+        if (strcmp(name, cpu_profiles[i].name) == 0) {
+            *c = *cpu_profiles[i].costs;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+const char *cpu_costs_profile_name(unsigned i)
+{
+    return i < CPU_PROFILES ? cpu_profiles[i].name : NULL;
 }
 
 void cpu_init(struct cpu *c, const struct cpu_costs *costs)

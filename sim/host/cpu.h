@@ -60,6 +60,8 @@ struct cpu_costs {
 
 /* Fill *c from a named profile ("x86", "cheap"); -1 if unknown. */
 int cpu_costs_profile(struct cpu_costs *c, const char *name);
+/* The name of profile i (0, 1, ...), NULL past the last. */
+const char *cpu_costs_profile_name(unsigned i);
 
 struct cpu {
     sim_ps_t now;
