@@ -108,6 +108,25 @@ module nictx_tx_top #(
   if (DescPtrW > BufPtrW) begin : gen_ptr_check
     $error("nictx_tx_top: the descriptor buffer must not be larger than the payload buffer");
   end
+  // nictx_pkg's numbers that the register map also names (nictx_pkg says
+  // why they are numbers there).
+  if (nictx_pkg::IdxW != nictx_reg_pkg::TailValueWidth ||
+      nictx_pkg::IdxW != nictx_reg_pkg::QTailValueWidth ||
+      nictx_pkg::Log2W != nictx_reg_pkg::RingLog2ValueWidth ||
+      nictx_pkg::Log2W != nictx_reg_pkg::QRingLog2ValueWidth ||
+      nictx_pkg::Log2W != nictx_reg_pkg::CqLog2ValueWidth ||
+      nictx_pkg::Log2W != nictx_reg_pkg::QCqLog2ValueWidth ||
+      nictx_pkg::MsixDataW != nictx_reg_pkg::IrqDataValueWidth ||
+      nictx_pkg::MsixDataW != nictx_reg_pkg::MsixMsgDataValueWidth ||
+      nictx_pkg::MaxQueues != nictx_reg_pkg::PbaLoValueWidth + nictx_reg_pkg::PbaHiValueWidth ||
+      NumQueues > nictx_pkg::MaxQueues) begin : gen_pkg_width_check
+    $error("nictx_tx_top: nictx_pkg's widths disagree with the register map (nictx_reg_pkg)");
+  end
+  if (nictx_pkg::ProtoTail != nictx_reg_pkg::ProtoTail ||
+      nictx_pkg::ProtoOwner != nictx_reg_pkg::ProtoOwner ||
+      nictx_pkg::ProtoWc != nictx_reg_pkg::ProtoWc) begin : gen_proto_check
+    $error("nictx_tx_top: nictx_pkg::proto_e disagrees with the register map (nictx_reg_pkg)");
+  end
 
   // ---- configuration and status ----
   logic        enable, stop, doorbell;
@@ -205,8 +224,8 @@ module nictx_tx_top #(
     .rst_ni   (rst_ni),
     .wvalid_i (h2d_valid_i),
     .wready_o (h2d_ready_o),
-    .wdata_i  ({h2d_sop_i, h2d_eop_i, h2d_type_i, h2d_tag_i, h2d_len_i, h2d_addr_i, h2d_err_i,
-                h2d_data_i}),
+    .wdata_i  ({h2d_sop_i, h2d_eop_i, h2d_type_i, h2d_tag_i, h2d_len_i, h2d_err_i, h2d_addr_i,
+                h2d_data_i}),  // {nictx_pkg::tlp_hdr_t, data}
     .rvalid_o (h2d_valid),
     .rready_i (h2d_ready),
     .rdata_o  (h2d_rdata),
@@ -241,7 +260,7 @@ module nictx_tx_top #(
     d2h_hdr_in = '0;
     d2h_wdata  = '0;
     if (d2h_valid) begin
-      d2h_hdr_in = {1'b1, 1'b1, d2h_type, d2h_tag, d2h_len, d2h_addr, d2h_err};
+      d2h_hdr_in = {1'b1, 1'b1, d2h_type, d2h_tag, d2h_len, d2h_err, d2h_addr};
       d2h_wdata  = {d2h_hdr_in, d2h_data};
     end
   end
