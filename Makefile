@@ -360,7 +360,7 @@ $(eval $(call rtl_unit_model,dma_rd,Vnictx_dma_rd_t32w64,nictx_dma_rd,\
 # the C model's.
 T_wc := c-model/cm_wc.c
 $(foreach w,8 64,$(eval $(call rtl_unit_model,wc,Vnictx_wc_w$(w),nictx_wc,\
-    rtl/nictx_reg_pkg.sv rtl/nictx_wc.sv,-GDataBytes=$(w))))
+    $(RTL_PKGS) rtl/nictx_wc.sv,-GDataBytes=$(w))))
 # The completion and interrupt logic at NumQueues 8, in lockstep with the
 # C model's (test_cpl is the engine's completions, through the whole RTL).
 T_cpl_module := c-model/cm_cpl.c
@@ -370,10 +370,10 @@ $(eval $(call rtl_unit_model,cpl_module,Vnictx_cpl_q8,nictx_cpl,\
 # bytes a beat with 8 queues and at 64 with one, in lockstep with the C model's.
 T_desc_fetch := c-model/cm_desc_fetch.c
 $(eval $(call rtl_unit_model,desc_fetch,Vnictx_desc_fetch_w8q8,nictx_desc_fetch,\
-    rtl/nictx_reg_pkg.sv rtl/prim_fifo_sync.sv rtl/prim_rr_pick.sv rtl/nictx_desc_fetch.sv,\
+    $(RTL_PKGS) rtl/prim_fifo_sync.sv rtl/prim_rr_pick.sv rtl/nictx_desc_fetch.sv,\
     -GBufDescs=256 -GMaxReads=8 -GDataBytes=8 -GNumQueues=8))
 $(eval $(call rtl_unit_model,desc_fetch,Vnictx_desc_fetch_w64q1,nictx_desc_fetch,\
-    rtl/nictx_reg_pkg.sv rtl/prim_fifo_sync.sv rtl/prim_rr_pick.sv rtl/nictx_desc_fetch.sv,\
+    $(RTL_PKGS) rtl/prim_fifo_sync.sv rtl/prim_rr_pick.sv rtl/nictx_desc_fetch.sv,\
     -GBufDescs=256 -GMaxReads=8 -GDataBytes=64 -GNumQueues=1))
 RTL_UNIT_TESTS += desc_fetch
 # The register block with the engine's DescFetchMaxHw, DescReads and

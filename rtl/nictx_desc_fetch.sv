@@ -123,7 +123,7 @@ module nictx_desc_fetch #(
   input  logic [QW-1:0] sq_i,      // the queue whose head desc_* carry (nictx_tx_sched)
   input  logic        sched_valid_i,  // ... may leave
   output logic [QW-1:0] desc_q_o,
-  input  logic [1:0]  proto_i,
+  input  nictx_pkg::proto_e proto_i,
   input  logic        stop_i,      // ErrDma: start no fetch
   input  logic        doorbell_i,  // arms (Owner, Wc)
   input  logic        wc_close_i,      // a WC block closed (also a doorbell_i)
@@ -137,9 +137,7 @@ module nictx_desc_fetch #(
   input  logic [3:0]  inflight_i,   // reads (and inserted blocks) outstanding, 1..MaxReads
   // Complete write-combining block (one-cycle pulse)
   input  logic        blk_valid_i,
-  input  logic [15:0] blk_idx_i,
-  input  logic [63:0] blk_w0_i,
-  input  logic [63:0] blk_w1_i,
+  input  nictx_pkg::wc_blk_t blk_i,
   // Read request to nictx_dma_rd
   output logic        req_valid_o,
   input  logic        req_ready_i,
@@ -364,7 +362,7 @@ module nictx_desc_fetch #(
     head_derr  = derr_q[hslot];
     // (Only the owner protocols keep a consumer index, in the head's ring:
     // Tail needs none.)
-    owner      = proto_i != nictx_reg_pkg::ProtoTail;
+    owner      = proto_i != nictx_pkg::ProtoTail;
     {phase_h, cons_h} = '0;
     hmask      = '0;
     if (owner) begin
@@ -427,7 +425,7 @@ module nictx_desc_fetch #(
     sub       = 1'b0;
     if (blk_valid_q) begin
       blk_dk    = (blk_idx_q - cons_h) & mask;
-      blk_stale = proto_i != nictx_reg_pkg::ProtoWc ||
+      blk_stale = proto_i != nictx_pkg::ProtoWc ||
                   blk_w1_q[63] != (phase_h ^ (blk_idx_q < cons_h));
       blk_at_f  = !blk_stale && blk_dk == inbuf16;
       blk_ahead = !blk_stale && blk_dk > inbuf16;
@@ -446,7 +444,7 @@ module nictx_desc_fetch #(
               (17'd1 << ring_log2_i) - {{(16 - SlotW){1'b0}}, inbuf} : 17'd0;
       avail = armed_q[fq] ? room : 17'd0;
       // Wc: published descriptors from cons on, minus those already fetched.
-      if (proto_i == nictx_reg_pkg::ProtoWc && !unb_q) begin
+      if (proto_i == nictx_pkg::ProtoWc && !unb_q) begin
         // (Wc has one queue: fq and sq_i are 0, cons_h is the fetch queue's.)
         pub = lim_valid_q ? {1'b0, (lim_q - cons_h) & mask} + 17'd1 :
                             {1'b0, (tail_i - cons_h) & mask};
@@ -838,9 +836,9 @@ module nictx_desc_fetch #(
       if (head_stop) fl_q <= fq;  // (fq is the head's queue then)
       if (wc_close_i && wc_idx_valid_i) lim_q <= wc_idx_i;
       if (blk_valid_i) begin
-        blk_idx_q <= blk_idx_i;
-        blk_w0_q  <= blk_w0_i;
-        blk_w1_q  <= blk_w1_i;
+        blk_idx_q <= blk_i.idx;
+        blk_w0_q  <= blk_i.w0;
+        blk_w1_q  <= blk_i.w1;
       end
       // Each entry written only when it changes (no per-cycle cost).
       if (fl_go || load || ins) begin
@@ -904,7 +902,7 @@ module nictx_desc_fetch #(
       FlushAfterReads_A: assert (!not_owned_o ||
                                  (!req_valid_q && !nf_rvalid && ready_m[fq] == alloc_q));
       // Write-combining blocks only arrive in the Wc protocol.
-      BlockOnlyInWc_A: assert (!blk_valid_i || proto_i == nictx_reg_pkg::ProtoWc);
+      BlockOnlyInWc_A: assert (!blk_valid_i || proto_i == nictx_pkg::ProtoWc);
       // Queues: a descriptor never leaves for a queue >= QUEUES; reads are
       // fetched only for queues in use; a region never holds more than its
       // slots; a read stays inside its queue's region.  (That the ready mask
@@ -914,7 +912,7 @@ module nictx_desc_fetch #(
       FetchQueueInUse_A: assert (!load || 7'(fq) < queues_i);
       RegionNotOverfull_A: assert (inbuf <= rsize);
       ReadInRegion_A: assert (!load || !multi || {1'b0, aslot & rmask} + n[SlotW:0] <= rsize);
-      WcOnlySingle_A: assert (!(enable_i && multi) || proto_i != nictx_reg_pkg::ProtoWc);
+      WcOnlySingle_A: assert (!(enable_i && multi) || proto_i != nictx_pkg::ProtoWc);
       // With one queue the single-ring paths read queue 0's state at sq_i
       // (cp_m[sq_i]): the scheduler names queue 0 then (nictx_tx_sched).
       SingleQueueHead_A: assert (multi || sq_i == '0);

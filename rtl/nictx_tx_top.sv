@@ -135,7 +135,7 @@ module nictx_tx_top #(
   logic        qrst, core_rst_n, quiescent, engine_idle, rst_hold, wc_hold, wc_busy;
   logic [23:0] cpl_timeout;
   logic        rd_timeout, rd_unexp, rd_drained;
-  logic [1:0]  proto;
+  nictx_pkg::proto_e proto;
   logic [63:0] ring_base, wb_addr, irq_addr, cq_base;
   logic [4:0]  cq_log2;
   logic [1:0]  cpl_mode;
@@ -363,8 +363,7 @@ module nictx_tx_top #(
   logic        wc_bad_access, wc_close, wc_tail_we, wc_tail_range, wc_torn;
   logic [15:0] wc_tail;
   logic        blk_valid;
-  logic [15:0] blk_idx;
-  logic [63:0] blk_w0, blk_w1;
+  nictx_pkg::wc_blk_t blk;
   logic        not_owned, wc_used, wc_drop;
   logic [15:0] not_owned_cnt;
 
@@ -376,10 +375,7 @@ module nictx_tx_top #(
     .proto_i      (proto),
     .ring_log2_i  (ring_log2),
     .req_valid_i  (h2d_valid && h2d_wc_go),
-    .req_sop_i    (h2d_sop),
-    .req_eop_i    (h2d_eop),
-    .req_len_i    (h2d_len),
-    .req_off_i    (h2d_addr[9:0]),
+    .req_i        (h2d_hdr),
     .req_data_i   (h2d_data),
     .bad_access_o (wc_bad_access),
     .close_o      (wc_close),
@@ -388,9 +384,7 @@ module nictx_tx_top #(
     .tail_range_o (wc_tail_range),
     .torn_o       (wc_torn),
     .blk_valid_o  (blk_valid),
-    .blk_idx_o    (blk_idx),
-    .blk_w0_o     (blk_w0),
-    .blk_w1_o     (blk_w1),
+    .blk_o        (blk),
     .busy_o       (wc_busy)
   );
 
@@ -589,7 +583,7 @@ module nictx_tx_top #(
     .doorbell_i   (doorbell),
     .wc_close_i   (wc_close),
     .wc_idx_valid_i (wc_tail_we),
-    .wc_idx_i     (blk_idx),
+    .wc_idx_i     (blk.idx),
     .ring_base_i  (f_ring_base),
     .ring_log2_i  (f_ring_log2),
     .tail_i       (f_tail),
@@ -597,9 +591,7 @@ module nictx_tx_top #(
     .fetch_max_i  (fetch_max),
     .inflight_i   (desc_inflight),
     .blk_valid_i  (blk_valid),
-    .blk_idx_i    (blk_idx),
-    .blk_w0_i     (blk_w0),
-    .blk_w1_i     (blk_w1),
+    .blk_i        (blk),
     .req_valid_o  (rd_req_valid[1]),
     .req_ready_i  (rd_req_ready[1]),
     .req_addr_o   (rd_req_addr[127:64]),

@@ -33,6 +33,7 @@
 #include "Vnictx_desc_fetch_w64q1.h"
 #include "Vnictx_desc_fetch_w8q8.h"
 #include "lockstep.h"
+#include "rtl_bundles.h"
 #include "verilated.h"
 
 #include <setjmp.h>
@@ -310,9 +311,7 @@ template <class M> void drive(M &t, const cm_desc_fetch_in &in, unsigned w)
     t.fetch_max_i = in.fetch_max;
     t.inflight_i = in.inflight;
     t.blk_valid_i = in.blk_valid;
-    t.blk_idx_i = in.blk_idx;
-    t.blk_w0_i = in.blk_w0;
-    t.blk_w1_i = in.blk_w1;
+    bundles::put_wc_blk(t.blk_i, in.blk_idx, in.blk_w0, in.blk_w1);
     t.req_ready_i = in.req_ready;
     t.wr_valid_i = in.wr_valid;
     t.wr_ptr_i = in.wr_ptr;
