@@ -346,16 +346,18 @@ $(foreach w,8 64,$(eval $(call rtl_unit_model,mac,Vnictx_mac_w$(w),nictx_mac,\
 # packet FIFO of 8 at 64, in lockstep with the C model's.
 T_payload := c-model/cm_payload.c c-model/cm_fifo.c
 $(eval $(call rtl_unit_model,payload,Vnictx_payload_w8,nictx_payload_fetch,\
-    rtl/prim_fifo_sync.sv rtl/nictx_payload_fetch.sv,-GDataBytes=8 -GBufBytes=32768 -GMaxPkts=256))
+    $(RTL_PKGS) rtl/prim_fifo_sync.sv rtl/nictx_payload_fetch.sv,\
+    -GDataBytes=8 -GBufBytes=32768 -GMaxPkts=256))
 $(eval $(call rtl_unit_model,payload,Vnictx_payload_w64,nictx_payload_fetch,\
-    rtl/prim_fifo_sync.sv rtl/nictx_payload_fetch.sv,-GDataBytes=64 -GBufBytes=32768 -GMaxPkts=8))
+    $(RTL_PKGS) rtl/prim_fifo_sync.sv rtl/nictx_payload_fetch.sv,\
+    -GDataBytes=64 -GBufBytes=32768 -GMaxPkts=8))
 # The DMA read engine with the engine's 256 tags at 8 bytes a beat, and
 # with 32 tags at 64, in lockstep with the C model's.
 T_dma_rd := c-model/cm_dma_rd.c c-model/cm_fifo.c
 $(eval $(call rtl_unit_model,dma_rd,Vnictx_dma_rd_t256w8,nictx_dma_rd,\
-    rtl/prim_fifo_sync.sv rtl/nictx_dma_rd.sv,-GNumTags=256 -GDataBytes=8 -GPtrW=15))
+    $(RTL_PKGS) rtl/prim_fifo_sync.sv rtl/nictx_dma_rd.sv,-GNumTags=256 -GDataBytes=8 -GPtrW=15))
 $(eval $(call rtl_unit_model,dma_rd,Vnictx_dma_rd_t32w64,nictx_dma_rd,\
-    rtl/prim_fifo_sync.sv rtl/nictx_dma_rd.sv,-GNumTags=32 -GDataBytes=64 -GPtrW=15))
+    $(RTL_PKGS) rtl/prim_fifo_sync.sv rtl/nictx_dma_rd.sv,-GNumTags=32 -GDataBytes=64 -GPtrW=15))
 # The write-combining window at 8 and 64 bytes a beat, in lockstep with
 # the C model's.
 T_wc := c-model/cm_wc.c

@@ -120,7 +120,7 @@ module nictx_desc_fetch #(
   output logic [QW-1:0] f_q_o,     // the queue fetched from: ring_base_i, ring_log2_i, tail_i are its
   output logic [NumQueues-1:0] rdy_o,  // the queue's next descriptor is in the buffer
   output logic [NumQueues-1:0] work_o, // the queue has descriptors not yet fetched (QUEUES > 1)
-  input  logic [QW-1:0] sq_i,      // the queue whose head desc_* carry (nictx_tx_sched)
+  input  logic [QW-1:0] sq_i,      // the queue whose head desc_o carries (nictx_tx_sched)
   input  logic        sched_valid_i,  // ... may leave
   output logic [QW-1:0] desc_q_o,
   input  nictx_pkg::proto_e proto_i,
@@ -141,8 +141,7 @@ module nictx_desc_fetch #(
   // Read request to nictx_dma_rd
   output logic        req_valid_o,
   input  logic        req_ready_i,
-  output logic [63:0] req_addr_o,
-  output logic [13:0] req_len_o,
+  output nictx_pkg::rd_req_t req_o,
   output logic [BPtrW-1:0] req_wptr_o,  // slot * 16
   // Read data and retirement from nictx_dma_rd
   input  logic        wr_valid_i,
@@ -154,10 +153,7 @@ module nictx_desc_fetch #(
   // Descriptors out
   output logic        desc_valid_o,
   input  logic        desc_ready_i,
-  output logic [63:0] desc_addr_o,
-  output logic [13:0] desc_len_o,
-  output logic        desc_bad_o,
-  output logic        desc_err_o,  // bad because its read failed (Tail)
+  output nictx_pkg::desc_t desc_o,
   // Events
   output logic        not_owned_o,
   output logic [15:0] not_owned_cnt_o,
@@ -217,8 +213,7 @@ module nictx_desc_fetch #(
   // flops, below): the read request's words (a read starts), cons and its
   // phase (a descriptor leaves), the Wc bound (a block closes with an
   // index), the held block's words (a block arrives).
-  logic [63:0]    req_addr_q;
-  logic [13:0]    req_len_q;
+  nictx_pkg::rd_req_t req_q;
   logic [BPtrW-1:0] req_wptr_q;
   // Per queue: {phase, cons}: the ring index of its next descriptor to
   // leave and the owner bit expected there; the head's (sq_i) and, for a
@@ -755,10 +750,10 @@ module nictx_desc_fetch #(
     end
   end
 
-  assign desc_addr_o  = w_addr;
-  assign desc_len_o   = w_len[13:0];
-  assign desc_bad_o   = w_len[15:0] == 16'd0 || w_len[15:14] != 2'b00 || head_derr;
-  assign desc_err_o   = head_derr;
+  assign desc_o.addr  = w_addr;
+  assign desc_o.len   = w_len[13:0];
+  assign desc_o.bad   = w_len[15:0] == 16'd0 || w_len[15:14] != 2'b00 || head_derr;
+  assign desc_o.err   = head_derr;
   assign flush_o      = fl_go && fq == sq_i;  // (the scheduler lets go of sq_i)
 
   assign req_valid_o = req_valid_q;
@@ -766,8 +761,7 @@ module nictx_desc_fetch #(
   assign rdy_o       = rdy_q;
   assign work_o      = work_q;
   assign desc_q_o    = sq_i;
-  assign req_addr_o  = req_addr_q;
-  assign req_len_o   = req_len_q;
+  assign req_o       = req_q;
   assign req_wptr_o  = req_wptr_q;
   // Idle: nothing in flight or buffered, and nothing to fetch or insert.
   always_comb begin
@@ -807,8 +801,7 @@ module nictx_desc_fetch #(
       fptr_q      <= '0;
       tot_q       <= '0;
       req_valid_q <= 1'b0;
-      req_addr_q  <= '0;
-      req_len_q   <= '0;
+      req_q       <= '0;
       req_wptr_q  <= '0;
       armed_q     <= '0;
       fl_q        <= '0;
@@ -825,8 +818,8 @@ module nictx_desc_fetch #(
       blk_w1_q    <= '0;
     end else begin
       if (load) begin
-        req_addr_q <= ring_base_i + {44'd0, fetch_q, 4'b0000};
-        req_len_q  <= {n[9:0], 4'b0000};
+        req_q.addr <= ring_base_i + {44'd0, fetch_q, 4'b0000};
+        req_q.len  <= {n[9:0], 4'b0000};
         req_wptr_q <= {aslot, 4'b0000};
       end
       if (take && owner) begin

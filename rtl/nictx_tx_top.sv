@@ -193,11 +193,9 @@ module nictx_tx_top #(
   localparam int unsigned D2hW  = HdrW + 64;
   localparam int unsigned WireW = $bits(wire_beat);
 
-  logic             h2d_valid, h2d_ready, h2d_sop, h2d_eop;
+  logic             h2d_valid, h2d_ready, h2d_sop;
   nictx_pkg::tlp_type_e h2d_type;
-  logic [7:0]       h2d_tag;
-  logic [12:0]      h2d_len;
-  logic [63:0]      h2d_addr;
+  logic [nictx_pkg::AddrW-1:0] h2d_addr;
   logic [DataW-1:0] h2d_data;
   logic [63:0]      h2d_word;  // the 8-byte word of h2d_data at h2d_addr's lanes
   logic             h2d_err;
@@ -233,10 +231,7 @@ module nictx_tx_top #(
   );
   assign {h2d_hdr, h2d_data} = h2d_rdata;
   assign h2d_sop  = h2d_hdr.sop;
-  assign h2d_eop  = h2d_hdr.eop;
   assign h2d_type = h2d_hdr.kind;
-  assign h2d_tag  = h2d_hdr.tag;
-  assign h2d_len  = h2d_hdr.len;
   assign h2d_addr = h2d_hdr.addr;
   assign h2d_err  = h2d_hdr.err;
 
@@ -399,8 +394,8 @@ module nictx_tx_top #(
     .req_valid_i      (h2d_valid && !h2d_is_cpl && !h2d_is_wc),
     .req_ready_o      (regs_req_ready),
     .req_type_i       (h2d_type),
-    .req_tag_i        (h2d_tag),
-    .req_len_i        (h2d_len),
+    .req_tag_i        (h2d_hdr.tag),
+    .req_len_i        (h2d_hdr.len),
     .req_off_i        (h2d_addr[12:0]),
     .req_data_i       (h2d_word),
     .cpl_valid_o      (rcpl_valid),
@@ -493,17 +488,16 @@ module nictx_tx_top #(
   );
 
   // ---- DMA read engine ----
-  logic [1:0]  rd_req_valid, rd_req_ready;
-  logic [127:0] rd_req_addr;  // {descriptors, payload}
-  logic [27:0]  rd_req_len;
-  logic [2*BufPtrW-1:0] rd_req_wptr;  // {descriptors, payload}
+  logic [1:0]  rd_req_valid, rd_req_ready;  // index 0 payload, 1 descriptors
+  nictx_pkg::rd_req_t   pay_req, desc_req;
+  logic [BufPtrW-1:0]   pay_wptr, desc_wptr;
   logic [DescPtrW-1:0]  df_req_wptr;
   logic        rd_wr_valid, rd_wr_dest, rd_done, rd_done_dest, rd_done_err;
   logic [BufPtrW-1:0]  rd_wr_ptr;
   logic [NumWords-1:0] rd_wr_words;
   logic [DataW-1:0]    rd_wr_data;
 
-  assign rd_req_wptr[2*BufPtrW-1:BufPtrW] = BufPtrW'(df_req_wptr);
+  assign desc_wptr = BufPtrW'(df_req_wptr);
 
   nictx_dma_rd #(
     .NumTags   (NumTags),
@@ -518,9 +512,10 @@ module nictx_tx_top #(
     .stall_o      (rd_stall),
     .req_valid_i  (rd_req_valid),
     .req_ready_o  (rd_req_ready),
-    .req_addr_i   (rd_req_addr),
-    .req_len_i    (rd_req_len),
-    .req_wptr_i   (rd_req_wptr),
+    .pay_req_i    (pay_req),
+    .pay_wptr_i   (pay_wptr),
+    .desc_req_i   (desc_req),
+    .desc_wptr_i  (desc_wptr),
     .mrd_valid_o  (mrd_valid),
     .mrd_ready_i  (d2h_ready && src_gnt[SrcMrd]),
     .mrd_addr_o   (mrd_addr),
@@ -529,13 +524,8 @@ module nictx_tx_top #(
     .mrd_dest_o   (mrd_dest),
     .cpl_valid_i  (h2d_valid && h2d_is_cpl),
     .cpl_ready_o  (rd_cpl_ready),
-    .cpl_sop_i    (h2d_sop),
-    .cpl_eop_i    (h2d_eop),
-    .cpl_tag_i    (h2d_tag),
-    .cpl_len_i    (h2d_len),
-    .cpl_lane_i   (h2d_addr[LaneW-1:0]),
+    .cpl_hdr_i    (h2d_hdr),
     .cpl_data_i   (h2d_data),
-    .cpl_err_i    (h2d_err),
     .unexp_o      (rd_unexp),
     .cpl_timeout_i (cpl_timeout),
     .timeout_o    (rd_timeout),
@@ -555,9 +545,8 @@ module nictx_tx_top #(
   );
 
   // ---- descriptor fetch ----
-  logic        desc_valid, desc_ready, desc_bad, desc_err;
-  logic [63:0] desc_addr;
-  logic [13:0] desc_len;
+  logic        desc_valid, desc_ready;
+  nictx_pkg::desc_t desc;
 
   nictx_desc_fetch #(
     .BufDescs  (DescBufDescs),
@@ -594,8 +583,7 @@ module nictx_tx_top #(
     .blk_i        (blk),
     .req_valid_o  (rd_req_valid[1]),
     .req_ready_i  (rd_req_ready[1]),
-    .req_addr_o   (rd_req_addr[127:64]),
-    .req_len_o    (rd_req_len[27:14]),
+    .req_o        (desc_req),
     .req_wptr_o   (df_req_wptr),
     .wr_valid_i   (rd_wr_valid && rd_wr_dest),
     .wr_ptr_i     (rd_wr_ptr[DescPtrW-1:0]),
@@ -605,10 +593,7 @@ module nictx_tx_top #(
     .done_err_i   (rd_done_err),
     .desc_valid_o (desc_valid),
     .desc_ready_i (desc_ready),
-    .desc_addr_o  (desc_addr),
-    .desc_len_o   (desc_len),
-    .desc_bad_o   (desc_bad),
-    .desc_err_o   (desc_err),
+    .desc_o       (desc),
     .not_owned_o  (not_owned),
     .not_owned_cnt_o (not_owned_cnt),
     .flush_o      (df_flush),
@@ -633,8 +618,8 @@ module nictx_tx_top #(
     .rdy_i     (q_rdy),
     .backlog_i (q_work),
     .q_o       (s_q),
-    .len_i     (desc_len),
-    .bad_i     (desc_bad),
+    .len_i     (desc.len),
+    .bad_i     (desc.bad),
     .weight_i  (s_weight),
     .valid_o   (s_valid),
     .take_i    (desc_take),
@@ -658,16 +643,12 @@ module nictx_tx_top #(
     .rst_ni       (core_rst_n),
     .desc_valid_i (desc_valid),
     .desc_ready_o (desc_ready),
-    .desc_addr_i  (desc_addr),
-    .desc_len_i   (desc_len),
-    .desc_bad_i   (desc_bad),
-    .desc_err_i   (desc_err),
+    .desc_i       (desc),
     .desc_q_i     (desc_q),
     .req_valid_o  (rd_req_valid[0]),
     .req_ready_i  (rd_req_ready[0]),
-    .req_addr_o   (rd_req_addr[63:0]),
-    .req_len_o    (rd_req_len[13:0]),
-    .req_wptr_o   (rd_req_wptr[BufPtrW-1:0]),
+    .req_o        (pay_req),
+    .req_wptr_o   (pay_wptr),
     .wr_valid_i   (rd_wr_valid && !rd_wr_dest),
     .wr_ptr_i     (rd_wr_ptr),
     .wr_data_i    (rd_wr_data),
@@ -915,7 +896,7 @@ module nictx_tx_top #(
     h2d_past_q  <= {h2d_data_i, h2d_addr_i, h2d_tag_i};
     d2h_past_q  <= {d2h_data_o, d2h_addr_o};
     wire_past_q <= wire_data_o;
-    desc_past_q <= {desc_addr, desc_len};
+    desc_past_q <= {desc.addr, desc.len};
     fr_past_q   <= {fr_data, fr_sop};
   end
 
@@ -937,7 +918,7 @@ module nictx_tx_top #(
     end
     if (core_rst_n && !qrst) begin
       // Internal streams: descriptors and frames.
-      DescHold_A: assert (!desc_hold_q || (desc_valid && {desc_addr, desc_len} == desc_past_q));
+      DescHold_A: assert (!desc_hold_q || (desc_valid && {desc.addr, desc.len} == desc_past_q));
       FrameHold_A: assert (!fr_hold_q || (fr_valid && {fr_data, fr_sop} == fr_past_q));
     end
   end
