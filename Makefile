@@ -336,12 +336,12 @@ endef
 RTL_UNIT_TESTS := tx_sched mac payload dma_rd wc cpl_module
 # The scheduler (NumQueues 8) in lockstep with the C model's, and directed tests.
 $(eval $(call rtl_unit_model,tx_sched,Vnictx_tx_sched,nictx_tx_sched,\
-    rtl/prim_rr_pick.sv rtl/nictx_tx_sched.sv,-GNumQueues=8))
+    $(RTL_PKGS) rtl/prim_rr_pick.sv rtl/nictx_tx_sched.sv,-GNumQueues=8))
 T_tx_sched := c-model/cm_sched.c
 # The MAC at the narrowest and widest beat, in lockstep with the C model's.
 T_mac := c-model/cm_mac.c sim/crc32.c
 $(foreach w,8 64,$(eval $(call rtl_unit_model,mac,Vnictx_mac_w$(w),nictx_mac,\
-    rtl/nictx_mac.sv,-GDataBytes=$(w))))
+    $(RTL_PKGS) rtl/nictx_mac.sv,-GDataBytes=$(w))))
 # The payload fetch with the engine's sizes at 8 bytes a word, and with a
 # packet FIFO of 8 at 64, in lockstep with the C model's.
 T_payload := c-model/cm_payload.c c-model/cm_fifo.c
@@ -367,7 +367,7 @@ $(foreach w,8 64,$(eval $(call rtl_unit_model,wc,Vnictx_wc_w$(w),nictx_wc,\
 # C model's (test_cpl is the engine's completions, through the whole RTL).
 T_cpl_module := c-model/cm_cpl.c
 $(eval $(call rtl_unit_model,cpl_module,Vnictx_cpl_q8,nictx_cpl,\
-    rtl/nictx_reg_pkg.sv rtl/prim_rr_pick.sv rtl/nictx_cpl.sv,-GNumQueues=8))
+    $(RTL_PKGS) rtl/prim_rr_pick.sv rtl/nictx_cpl.sv,-GNumQueues=8))
 # The descriptor fetcher with the engine's 256 slots and 8 reads, at 8
 # bytes a beat with 8 queues and at 64 with one, in lockstep with the C model's.
 T_desc_fetch := c-model/cm_desc_fetch.c

@@ -113,11 +113,12 @@ module nictx_desc_fetch #(
   input  logic        rst_ni,  // also in the simulation-only assertions' disable iff
   // verilator lint_on SYNCASYNCNET
   input  logic        enable_i,
-  input  logic [6:0]  queues_i,    // QUEUES
-  input  logic [2:0]  queues_log2_i,  // log2 of QUEUES rounded up to a power of two
+  input  logic [nictx_reg_pkg::QueuesValueWidth-1:0] queues_i,  // QUEUES
+  // log2 of QUEUES rounded up to a power of two
+  input  logic [nictx_pkg::QLog2W-1:0] queues_log2_i,
   input  logic [QW-1:0] db_q_i,    // doorbell_i's queue
-  input  logic [15:0] db_tail_i,   // ... and its tail now
-  output logic [QW-1:0] f_q_o,     // the queue fetched from: ring_base_i, ring_log2_i, tail_i are its
+  input  logic [nictx_pkg::IdxW-1:0] db_tail_i,  // ... and its tail now
+  output logic [QW-1:0] f_q_o,     // the queue fetched from: f_cfg_i are its registers
   output logic [NumQueues-1:0] rdy_o,  // the queue's next descriptor is in the buffer
   output logic [NumQueues-1:0] work_o, // the queue has descriptors not yet fetched (QUEUES > 1)
   input  logic [QW-1:0] sq_i,      // the queue whose head desc_o carries (nictx_tx_sched)
@@ -128,13 +129,13 @@ module nictx_desc_fetch #(
   input  logic        doorbell_i,  // arms (Owner, Wc)
   input  logic        wc_close_i,      // a WC block closed (also a doorbell_i)
   input  logic        wc_idx_valid_i,  // ... with a usable ring index:
-  input  logic [15:0] wc_idx_i,
-  input  logic [63:0] ring_base_i,
-  input  logic [4:0]  ring_log2_i,
-  input  logic [15:0] tail_i,
-  input  logic [4:0]  h_ring_log2_i,  // sq_i's ring (the head's: its cons wraps there)
-  input  logic [5:0]  fetch_max_i,
-  input  logic [3:0]  inflight_i,   // reads (and inserted blocks) outstanding, 1..MaxReads
+  input  logic [nictx_pkg::IdxW-1:0] wc_idx_i,
+  input  nictx_pkg::q_fetch_t f_cfg_i,  // f_q_o's ring base, ring size and tail
+  // sq_i's ring (the head's: its cons wraps there)
+  input  logic [nictx_pkg::Log2W-1:0] h_ring_log2_i,
+  input  logic [nictx_reg_pkg::DescFetchMaxValueWidth-1:0] fetch_max_i,
+  // reads (and inserted blocks) outstanding, 1..MaxReads
+  input  logic [nictx_reg_pkg::DescInflightValueWidth-1:0] inflight_i,
   // Complete write-combining block (one-cycle pulse)
   input  logic        blk_valid_i,
   input  nictx_pkg::wc_blk_t blk_i,
@@ -156,7 +157,7 @@ module nictx_desc_fetch #(
   output nictx_pkg::desc_t desc_o,
   // Events
   output logic        not_owned_o,
-  output logic [15:0] not_owned_cnt_o,
+  output logic [nictx_pkg::IdxW-1:0] not_owned_cnt_o,
   output logic        flush_o,     // a flush discards the head's queue's buffered descriptors now
   output logic        wc_used_o,
   output logic        wc_drop_o,
@@ -403,8 +404,8 @@ module nictx_desc_fetch #(
     pub        = '0;
     to_wrap    = '0;
     rleft      = '0;
-    mask       = 16'((17'd1 << ring_log2_i) - 17'd1);
-    tail_avail = (tail_i - fetch_q) & mask;
+    mask       = 16'((17'd1 << f_cfg_i.ring_log2) - 17'd1);
+    tail_avail = (f_cfg_i.tail - fetch_q) & mask;
     inbuf      = alloc_q - rdf_q;  // fetched, not yet consumed: ring indices [cons, fetch)
     inbuf16    = {{(15 - SlotW){1'b0}}, inbuf};
     free_slots = '0;  // (worked out where a read or an insertion may start)
@@ -434,15 +435,15 @@ module nictx_desc_fetch #(
     if (!owner) begin
       avail = {1'b0, tail_avail};
     end else begin
-      // (the ring's size, 1 << ring_log2_i, worked out only where a bound is)
-      room  = ((17'd1 << ring_log2_i) > {{(16 - SlotW){1'b0}}, inbuf}) ?
-              (17'd1 << ring_log2_i) - {{(16 - SlotW){1'b0}}, inbuf} : 17'd0;
+      // (the ring's size, 1 << f_cfg_i.ring_log2, worked out only where a bound is)
+      room  = ((17'd1 << f_cfg_i.ring_log2) > {{(16 - SlotW){1'b0}}, inbuf}) ?
+              (17'd1 << f_cfg_i.ring_log2) - {{(16 - SlotW){1'b0}}, inbuf} : 17'd0;
       avail = armed_q[fq] ? room : 17'd0;
       // Wc: published descriptors from cons on, minus those already fetched.
       if (proto_i == nictx_pkg::ProtoWc && !unb_q) begin
         // (Wc has one queue: fq and sq_i are 0, cons_h is the fetch queue's.)
         pub = lim_valid_q ? {1'b0, (lim_q - cons_h) & mask} + 17'd1 :
-                            {1'b0, (tail_i - cons_h) & mask};
+                            {1'b0, (f_cfg_i.tail - cons_h) & mask};
         pub = (pub > {1'b0, inbuf16}) ? pub - {1'b0, inbuf16} : 17'd0;
         if (pub < avail) avail = pub;
       end
@@ -460,7 +461,7 @@ module nictx_desc_fetch #(
         n = avail[15:0];
         if (avail[16]) n = 16'hFFFF;
         if ({10'd0, fetch_max_i} < n) n = {10'd0, fetch_max_i};
-        to_wrap = (17'd1 << ring_log2_i) - {1'b0, fetch_q};  // 1..ring size
+        to_wrap = (17'd1 << f_cfg_i.ring_log2) - {1'b0, fetch_q};  // 1..ring size
         if (to_wrap < {1'b0, n}) n = to_wrap[15:0];
         // Several regions: a read stays in its region (one region: the buffer
         // pointer wraps with the ring of slots).  A region is small (64
@@ -685,7 +686,7 @@ module nictx_desc_fetch #(
       fptr_d      = fptr_q;
       tot_d       = tot_q;
       if (!owner) begin
-        ftail_new   = (doorbell_i && db_q_i == fq) ? db_tail_i : tail_i;
+        ftail_new   = (doorbell_i && db_q_i == fq) ? db_tail_i : f_cfg_i.tail;
         dbfetch_new = (db_q_i == fq) ? fetch_d : fa_m[db_q_i][16+SlotW:SlotW+1];
         work_d[fq]  = ftail_new != fetch_d;
         if (doorbell_i) work_d[db_q_i] = db_tail_i != dbfetch_new;
@@ -818,7 +819,7 @@ module nictx_desc_fetch #(
       blk_w1_q    <= '0;
     end else begin
       if (load) begin
-        req_q.addr <= ring_base_i + {44'd0, fetch_q, 4'b0000};
+        req_q.addr <= f_cfg_i.ring_base + {44'd0, fetch_q, 4'b0000};
         req_q.len  <= {n[9:0], 4'b0000};
         req_wptr_q <= {aslot, 4'b0000};
       end

@@ -62,9 +62,9 @@ module nictx_tx_top #(
   input  logic        h2d_sop_i,
   input  logic        h2d_eop_i,
   input  logic [1:0]  h2d_type_i,
-  input  logic [7:0]  h2d_tag_i,
-  input  logic [12:0] h2d_len_i,
-  input  logic [63:0] h2d_addr_i,
+  input  logic [nictx_pkg::TagW-1:0]    h2d_tag_i,
+  input  logic [nictx_pkg::TlpLenW-1:0] h2d_len_i,
+  input  logic [nictx_pkg::AddrW-1:0]   h2d_addr_i,
   input  logic [DataW-1:0] h2d_data_i,
   input  logic        h2d_err_i,
   // Device to host
@@ -73,9 +73,9 @@ module nictx_tx_top #(
   output logic        d2h_sop_o,
   output logic        d2h_eop_o,
   output logic [1:0]  d2h_type_o,
-  output logic [7:0]  d2h_tag_o,
-  output logic [12:0] d2h_len_o,
-  output logic [63:0] d2h_addr_o,
+  output logic [nictx_pkg::TagW-1:0]    d2h_tag_o,
+  output logic [nictx_pkg::TlpLenW-1:0] d2h_len_o,
+  output logic [nictx_pkg::AddrW-1:0]   d2h_addr_o,
   output logic [DataW-1:0] d2h_data_o,
   output logic        d2h_err_o,
   // Wire
@@ -85,13 +85,13 @@ module nictx_tx_top #(
   output logic        wire_eop_o,
   output logic [DataW-1:0]  wire_data_o,
   output logic [BytesW-1:0] wire_bytes_o,
-  output logic [31:0] wire_fcs_o,
+  output logic [nictx_pkg::FcsW-1:0] wire_fcs_o,
   output logic        idle_o,
   // Simulation speed: waiting for completions only; clocks left out before
   // this one; clocks that may be left out after it
   output logic        wait_o,
-  input  logic [23:0] skip_i,
-  output logic [23:0] wake_o
+  input  logic [nictx_pkg::ClkW-1:0] skip_i,
+  output logic [nictx_pkg::ClkW-1:0] wake_o
 );
 
   localparam int unsigned LaneW    = $clog2(DataBytes);  // lane of a byte in a beat
@@ -133,45 +133,46 @@ module nictx_tx_top #(
   // Queue reset (CTRL.RESET): the datapath's reset, one cycle long; the
   // register block and the port slices keep theirs.
   logic        qrst, core_rst_n, quiescent, engine_idle, rst_hold, wc_hold, wc_busy;
-  logic [23:0] cpl_timeout;
+  logic [nictx_reg_pkg::CplTimeoutValueWidth-1:0] cpl_timeout;
   logic        rd_timeout, rd_unexp, rd_drained;
   nictx_pkg::proto_e proto;
-  logic [63:0] ring_base, wb_addr, irq_addr, cq_base;
-  logic [4:0]  cq_log2;
-  logic [1:0]  cpl_mode;
-  logic [23:0] irq_timer;
-  logic [4:0]  ring_log2;
-  logic [15:0] tail, head, wb_thresh, irq_thresh;
-  logic [31:0] irq_data;
-  logic [3:0]  mrrs_log2;
-  logic [23:0] line_rate;
-  logic [5:0]  fetch_max;
-  logic [3:0]  desc_inflight;
-  logic [8:0]  max_tags;
-  logic [20:0] max_rd_bytes;
+  // Queue 0's registers (the single-queue completion logic's)
+  logic [nictx_pkg::AddrW-1:0] ring_base, wb_addr, irq_addr, cq_base;
+  logic [nictx_pkg::Log2W-1:0] ring_log2, cq_log2;
+  logic [nictx_pkg::IdxW-1:0]  tail, head;
+  logic [nictx_pkg::MsixDataW-1:0] irq_data;
+  logic [nictx_reg_pkg::CplModeValueWidth-1:0]   cpl_mode;
+  logic [nictx_reg_pkg::IrqTimerValueWidth-1:0]  irq_timer;
+  logic [nictx_reg_pkg::WbThreshValueWidth-1:0]  wb_thresh;
+  logic [nictx_reg_pkg::IrqThreshValueWidth-1:0] irq_thresh;
+  logic [nictx_reg_pkg::MrrsLog2ValueWidth-1:0]  mrrs_log2;
+  logic [nictx_reg_pkg::LineRateValueWidth-1:0]  line_rate;
+  logic [nictx_reg_pkg::DescFetchMaxValueWidth-1:0] fetch_max;
+  logic [nictx_reg_pkg::DescInflightValueWidth-1:0] desc_inflight;
+  logic [nictx_reg_pkg::MaxTagsValueWidth-1:0]      max_tags;
+  logic [nictx_reg_pkg::MaxRdBytesValueWidth-1:0]   max_rd_bytes;
   logic        rd_stall;
   logic        pkt_done, pkt_sent, bad_desc;
-  logic [13:0] pkt_len;
+  logic [nictx_pkg::LenW-1:0] pkt_len;
   // Queues (NumQueues, register QUEUES)
   logic [QW-1:0] db_q, f_q, c_q, w_q, s_q, hr_q, pkt_q, desc_q, fr_q;
   logic [NumQueues-1:0] q_rdy, q_work;
   logic        multi, s_valid, desc_take;
-  logic [63:0] w_wb_addr;
-  // Completions per queue: the CQ of the completing queue; the ring, CQ and
-  // MSI-X vector of the queue whose write goes out; masks and pending bits.
-  logic [63:0] c_cq_base, w_ring_base, w_cq_base, w_msix_addr, pba;
-  logic [4:0]  w_ring_log2, w_cq_log2;
-  logic [31:0] w_msix_data;
+  // Per-queue registers: the fetch queue's ring; the completing queue's
+  // ring and CQ; the ring, CQ and MSI-X vector of the queue whose write
+  // goes out; masks and pending bits.
+  nictx_pkg::q_fetch_t f_cfg;
+  nictx_pkg::q_cpl_t   c_cfg;
+  nictx_pkg::q_wr_t    w_cfg;
+  logic [nictx_pkg::MaxQueues-1:0] pba;
   logic [NumQueues-1:0] msix_mask;
-  logic [15:0] db_tail, f_tail, c_tail, hr_head;
-  logic [6:0]  queues;
-  logic [2:0]  queues_log2;
+  logic [nictx_pkg::IdxW-1:0] db_tail, hr_head;
+  logic [nictx_reg_pkg::QueuesValueWidth-1:0] queues;
+  logic [nictx_pkg::QLog2W-1:0] queues_log2;
   logic        sched_drr;
-  logic [16:0] drr_quantum;
-  logic [63:0] f_ring_base, c_wb_addr;
-  logic [4:0]  f_ring_log2, c_ring_log2;
-  logic [7:0]  s_weight;
-  logic [4:0]  s_ring_log2;
+  logic [nictx_reg_pkg::DrrQuantumValueWidth-1:0] drr_quantum;
+  logic [nictx_reg_pkg::QWeightValueWidth-1:0]    s_weight;
+  logic [nictx_pkg::Log2W-1:0] s_ring_log2;
   logic        df_flush;
 
   // ---- port register slices ----
@@ -345,22 +346,21 @@ module nictx_tx_top #(
   logic [63:0] rcpl_data;
   logic        rcpl_err;
   logic        cw_valid;
-  logic [63:0] cw_addr, cw_data;
-  logic [3:0]  cw_len;
+  nictx_pkg::cpl_wr_t cw;
   logic        cpl_timer;
 
   logic regs_idle, rd_idle, df_idle, pf_idle, mac_idle, cpl_idle;
   logic rd_wait, pf_wait, df_wait, sched_wait, mac_wait;
-  logic [23:0] rd_wake, mac_wake, cpl_wake;
+  logic [nictx_pkg::ClkW-1:0] rd_wake, mac_wake, cpl_wake;
   logic        cpl_wait;
 
   // ---- write-combining window and fetcher events ----
   logic        wc_bad_access, wc_close, wc_tail_we, wc_tail_range, wc_torn;
-  logic [15:0] wc_tail;
+  logic [nictx_pkg::IdxW-1:0] wc_tail;
   logic        blk_valid;
   nictx_pkg::wc_blk_t blk;
   logic        not_owned, wc_used, wc_drop;
-  logic [15:0] not_owned_cnt;
+  logic [nictx_pkg::IdxW-1:0] not_owned_cnt;
 
   nictx_wc #(
     .DataBytes (DataBytes)
@@ -420,22 +420,22 @@ module nictx_tx_top #(
     .sched_drr_o      (sched_drr),
     .drr_quantum_o    (drr_quantum),
     .f_q_i            (f_q),
-    .f_ring_base_o    (f_ring_base),
-    .f_ring_log2_o    (f_ring_log2),
-    .f_tail_o         (f_tail),
+    .f_ring_base_o    (f_cfg.ring_base),
+    .f_ring_log2_o    (f_cfg.ring_log2),
+    .f_tail_o         (f_cfg.tail),
     .c_q_i            (c_q),
-    .c_ring_log2_o    (c_ring_log2),
-    .c_tail_o         (c_tail),
-    .c_wb_addr_o      (c_wb_addr),
-    .c_cq_base_o      (c_cq_base),
+    .c_ring_log2_o    (c_cfg.ring_log2),
+    .c_tail_o         (c_cfg.tail),
+    .c_wb_addr_o      (c_cfg.wb_addr),
+    .c_cq_base_o      (c_cfg.cq_base),
     .w_q_i            (w_q),
-    .w_wb_addr_o      (w_wb_addr),
-    .w_ring_base_o    (w_ring_base),
-    .w_ring_log2_o    (w_ring_log2),
-    .w_cq_base_o      (w_cq_base),
-    .w_cq_log2_o      (w_cq_log2),
-    .w_msix_addr_o    (w_msix_addr),
-    .w_msix_data_o    (w_msix_data),
+    .w_wb_addr_o      (w_cfg.wb_addr),
+    .w_ring_base_o    (w_cfg.ring_base),
+    .w_ring_log2_o    (w_cfg.ring_log2),
+    .w_cq_base_o      (w_cfg.cq_base),
+    .w_cq_log2_o      (w_cfg.cq_log2),
+    .w_msix_addr_o    (w_cfg.msix_addr),
+    .w_msix_data_o    (w_cfg.msix_data),
     .msix_mask_o      (msix_mask),
     .pba_i            (pba),
     .s_q_i            (s_q),
@@ -573,9 +573,7 @@ module nictx_tx_top #(
     .wc_close_i   (wc_close),
     .wc_idx_valid_i (wc_tail_we),
     .wc_idx_i     (blk.idx),
-    .ring_base_i  (f_ring_base),
-    .ring_log2_i  (f_ring_log2),
-    .tail_i       (f_tail),
+    .f_cfg_i      (f_cfg),
     .h_ring_log2_i (s_ring_log2),
     .fetch_max_i  (fetch_max),
     .inflight_i   (desc_inflight),
@@ -631,7 +629,7 @@ module nictx_tx_top #(
   logic        fr_valid, fr_ready, fr_sop, fr_eop, fr_skip;
   logic [DataW-1:0]  fr_data;
   logic [BytesW-1:0] fr_bytes;
-  logic [13:0] fr_len;
+  logic [nictx_pkg::LenW-1:0] fr_len;
 
   nictx_payload_fetch #(
     .DataBytes (DataBytes),
@@ -712,18 +710,9 @@ module nictx_tx_top #(
     .multi_i      (multi),
     .pkt_q_i      (pkt_q),
     .c_q_o        (c_q),
-    .c_ring_log2_i (c_ring_log2),
-    .c_tail_i     (c_tail),
-    .c_wb_addr_i  (c_wb_addr),
-    .c_cq_base_i  (c_cq_base),
+    .c_cfg_i      (c_cfg),
     .w_q_o        (w_q),
-    .w_wb_addr_i  (w_wb_addr),
-    .w_ring_base_i (w_ring_base),
-    .w_ring_log2_i (w_ring_log2),
-    .w_cq_base_i  (w_cq_base),
-    .w_cq_log2_i  (w_cq_log2),
-    .w_msix_addr_i (w_msix_addr),
-    .w_msix_data_i (w_msix_data),
+    .w_cfg_i      (w_cfg),
     .msix_mask_i  (msix_mask),
     .pba_o        (pba),
     .hr_q_i       (hr_q),
@@ -744,9 +733,7 @@ module nictx_tx_top #(
     .head_o       (head),
     .wr_valid_o   (cw_valid),
     .wr_ready_i   (d2h_ready && src_gnt[SrcWr]),
-    .wr_addr_o    (cw_addr),
-    .wr_data_o    (cw_data),
-    .wr_len_o     (cw_len),
+    .wr_o         (cw),
     .timer_o      (cpl_timer),
     .skip_i       (skip_i),
     .wait_o       (cpl_wait),
@@ -792,9 +779,9 @@ module nictx_tx_top #(
       2'(SrcWr): begin
         d2h_type = nictx_pkg::TlpMWr;
         d2h_tag  = '0;
-        d2h_len  = {9'd0, cw_len};
-        d2h_addr = cw_addr;
-        d2h_data = cw_data;
+        d2h_len  = {9'd0, cw.len};
+        d2h_addr = cw.addr;
+        d2h_data = cw.data;
       end
       default: begin
         d2h_tag  = mrd_tag;

@@ -471,9 +471,7 @@ template <class M> void lockstep(unsigned w, unsigned nq, uint32_t seed, unsigne
         in.ring_log2 = e->rlog[fq];
         in.tail = e->tail[fq];
         drive(*t, in, w);
-        t->ring_base_i = in.ring_base;
-        t->ring_log2_i = in.ring_log2;
-        t->tail_i = in.tail;
+        bundles::put_q_fetch(t->f_cfg_i, in.ring_base, in.ring_log2, in.tail);
         t->eval();
         cm_desc_fetch_head(d, &in, &s);
         // Odd seeds: eval, then clock below; even seeds: both in one step,
