@@ -356,44 +356,46 @@ $(BUILD)/tests/test_$(1): $(BUILD)/obj/tests/rtl/test_$(1).o $$(call obj,$$(T_$(
 endef
 # The scheduler (NumQueues 8) in lockstep with the C model's, and directed tests.
 $(eval $(call rtl_unit_model,tx_sched,Vnictx_tx_sched,nictx_tx_sched,\
-    rtl/prim_rr_pick.sv rtl/nictx_tx_sched.sv,-GNumQueues=8))
+    $(RTL_PKGS) rtl/prim_rr_pick.sv rtl/nictx_tx_sched.sv,-GNumQueues=8))
 T_tx_sched := c-model/cm_sched.c
 # The MAC at the narrowest and widest beat, in lockstep with the C model's.
 T_mac := c-model/cm_mac.c sim/lib/crc32.c
 $(foreach w,8 64,$(eval $(call rtl_unit_model,mac,Vnictx_mac_w$(w),nictx_mac,\
-    rtl/nictx_mac.sv,-GDataBytes=$(w))))
+    $(RTL_PKGS) rtl/nictx_mac.sv,-GDataBytes=$(w))))
 # The payload fetch with the engine's sizes at 8 bytes a word, and with a
 # packet FIFO of 8 at 64, in lockstep with the C model's.
 T_payload := c-model/cm_payload.c c-model/cm_fifo.c
 $(eval $(call rtl_unit_model,payload,Vnictx_payload_w8,nictx_payload_fetch,\
-    rtl/prim_fifo_sync.sv rtl/nictx_payload_fetch.sv,-GDataBytes=8 -GBufBytes=32768 -GMaxPkts=256))
+    $(RTL_PKGS) rtl/prim_fifo_sync.sv rtl/nictx_payload_fetch.sv,\
+    -GDataBytes=8 -GBufBytes=32768 -GMaxPkts=256))
 $(eval $(call rtl_unit_model,payload,Vnictx_payload_w64,nictx_payload_fetch,\
-    rtl/prim_fifo_sync.sv rtl/nictx_payload_fetch.sv,-GDataBytes=64 -GBufBytes=32768 -GMaxPkts=8))
+    $(RTL_PKGS) rtl/prim_fifo_sync.sv rtl/nictx_payload_fetch.sv,\
+    -GDataBytes=64 -GBufBytes=32768 -GMaxPkts=8))
 # The DMA read engine with the engine's 256 tags at 8 bytes a beat, and
 # with 32 tags at 64, in lockstep with the C model's.
 T_dma_rd := c-model/cm_dma_rd.c c-model/cm_fifo.c
 $(eval $(call rtl_unit_model,dma_rd,Vnictx_dma_rd_t256w8,nictx_dma_rd,\
-    rtl/prim_fifo_sync.sv rtl/nictx_dma_rd.sv,-GNumTags=256 -GDataBytes=8 -GPtrW=15))
+    $(RTL_PKGS) rtl/prim_fifo_sync.sv rtl/nictx_dma_rd.sv,-GNumTags=256 -GDataBytes=8 -GPtrW=15))
 $(eval $(call rtl_unit_model,dma_rd,Vnictx_dma_rd_t32w64,nictx_dma_rd,\
-    rtl/prim_fifo_sync.sv rtl/nictx_dma_rd.sv,-GNumTags=32 -GDataBytes=64 -GPtrW=15))
+    $(RTL_PKGS) rtl/prim_fifo_sync.sv rtl/nictx_dma_rd.sv,-GNumTags=32 -GDataBytes=64 -GPtrW=15))
 # The write-combining window at 8 and 64 bytes a beat, in lockstep with
 # the C model's.
 T_wc := c-model/cm_wc.c
 $(foreach w,8 64,$(eval $(call rtl_unit_model,wc,Vnictx_wc_w$(w),nictx_wc,\
-    rtl/nictx_reg_pkg.sv rtl/nictx_wc.sv,-GDataBytes=$(w))))
+    $(RTL_PKGS) rtl/nictx_wc.sv,-GDataBytes=$(w))))
 # The completion and interrupt logic at NumQueues 8, in lockstep with the
 # C model's (test_completions is the engine's completions, through the whole RTL).
 T_cpl := c-model/cm_cpl.c
 $(eval $(call rtl_unit_model,cpl,Vnictx_cpl_q8,nictx_cpl,\
-    rtl/nictx_reg_pkg.sv rtl/prim_rr_pick.sv rtl/nictx_cpl.sv,-GNumQueues=8))
+    $(RTL_PKGS) rtl/prim_rr_pick.sv rtl/nictx_cpl.sv,-GNumQueues=8))
 # The descriptor fetcher with the engine's 256 slots and 8 reads, at 8
 # bytes a beat with 8 queues and at 64 with one, in lockstep with the C model's.
 T_desc_fetch := c-model/cm_desc_fetch.c
 $(eval $(call rtl_unit_model,desc_fetch,Vnictx_desc_fetch_w8q8,nictx_desc_fetch,\
-    rtl/nictx_reg_pkg.sv rtl/prim_fifo_sync.sv rtl/prim_rr_pick.sv rtl/nictx_desc_fetch.sv,\
+    $(RTL_PKGS) rtl/prim_fifo_sync.sv rtl/prim_rr_pick.sv rtl/nictx_desc_fetch.sv,\
     -GBufDescs=256 -GMaxReads=8 -GDataBytes=8 -GNumQueues=8))
 $(eval $(call rtl_unit_model,desc_fetch,Vnictx_desc_fetch_w64q1,nictx_desc_fetch,\
-    rtl/nictx_reg_pkg.sv rtl/prim_fifo_sync.sv rtl/prim_rr_pick.sv rtl/nictx_desc_fetch.sv,\
+    $(RTL_PKGS) rtl/prim_fifo_sync.sv rtl/prim_rr_pick.sv rtl/nictx_desc_fetch.sv,\
     -GBufDescs=256 -GMaxReads=8 -GDataBytes=64 -GNumQueues=1))
 # The register block with the engine's DescFetchMaxHw, DescReads and
 # NumTags, at 8 queues and at one, in lockstep with the C model's.

@@ -83,47 +83,38 @@ module nictx_cpl #(
   // verilator lint_on SYNCASYNCNET
   input  logic        multi_i,       // QUEUES > 1
   input  logic [QW-1:0] pkt_q_i,     // pkt_done_i's queue
-  output logic [QW-1:0] c_q_o,       // = pkt_q_i: the queue c_* describe
-  input  logic [4:0]  c_ring_log2_i,
-  input  logic [15:0] c_tail_i,
-  input  logic [63:0] c_wb_addr_i,
-  input  logic [63:0] c_cq_base_i,
+  output logic [QW-1:0] c_q_o,       // = pkt_q_i: the queue c_cfg_i describes
+  input  nictx_pkg::q_cpl_t c_cfg_i,
   output logic [QW-1:0] w_q_o,       // the queue whose completion write or interrupt goes out next
-  input  logic [63:0] w_wb_addr_i,   // ... its WB_ADDR
-  input  logic [63:0] w_ring_base_i, // ... ring
-  input  logic [4:0]  w_ring_log2_i,
-  input  logic [63:0] w_cq_base_i,   // ... CQ
-  input  logic [4:0]  w_cq_log2_i,
-  input  logic [63:0] w_msix_addr_i, // ... and vector
-  input  logic [31:0] w_msix_data_i,
+  input  nictx_pkg::q_wr_t w_cfg_i,  // ... its registers (msix_*: its vector's)
   input  logic [NumQueues-1:0] msix_mask_i,  // VEC_CTRL.MASK per vector
-  output logic [63:0] pba_o,         // pending bits: a message due on a masked vector
+  // pending bits: a message due on a masked vector
+  output logic [nictx_pkg::MaxQueues-1:0] pba_o,
   input  logic [QW-1:0] hr_q_i,
-  output logic [15:0] hr_head_o,
-  input  logic [4:0]  ring_log2_i,
-  input  logic [15:0] tail_i,
+  output logic [nictx_pkg::IdxW-1:0] hr_head_o,
+  // Queue 0's registers, for one queue
+  input  logic [nictx_pkg::Log2W-1:0] ring_log2_i,
+  input  logic [nictx_pkg::IdxW-1:0]  tail_i,
   input  logic        pkt_done_i,
-  input  logic [1:0]  cpl_mode_i,
-  input  logic [63:0] ring_base_i,
-  input  logic [63:0] cq_base_i,
-  input  logic [4:0]  cq_log2_i,
-  input  logic [15:0] wb_thresh_i,
-  input  logic [63:0] wb_addr_i,
-  input  logic [15:0] irq_thresh_i,
-  input  logic [23:0] irq_timer_i,
-  input  logic [63:0] irq_addr_i,
-  input  logic [31:0] irq_data_i,
-  output logic [15:0] head_o,
+  input  logic [nictx_reg_pkg::CplModeValueWidth-1:0]   cpl_mode_i,
+  input  logic [nictx_pkg::AddrW-1:0] ring_base_i,
+  input  logic [nictx_pkg::AddrW-1:0] cq_base_i,
+  input  logic [nictx_pkg::Log2W-1:0] cq_log2_i,
+  input  logic [nictx_reg_pkg::WbThreshValueWidth-1:0]  wb_thresh_i,
+  input  logic [nictx_pkg::AddrW-1:0] wb_addr_i,
+  input  logic [nictx_reg_pkg::IrqThreshValueWidth-1:0] irq_thresh_i,
+  input  logic [nictx_reg_pkg::IrqTimerValueWidth-1:0]  irq_timer_i,
+  input  logic [nictx_pkg::AddrW-1:0]     irq_addr_i,
+  input  logic [nictx_pkg::MsixDataW-1:0] irq_data_i,
+  output logic [nictx_pkg::IdxW-1:0] head_o,
   // Posted write out (4 or 8 bytes; data lanes follow addr[2])
   output logic        wr_valid_o,
   input  logic        wr_ready_i,
-  output logic [63:0] wr_addr_o,
-  output logic [63:0] wr_data_o,
-  output logic [3:0]  wr_len_o,
+  output nictx_pkg::cpl_wr_t wr_o,
   output logic        timer_o,      // the moderation timer runs
-  input  logic [23:0] skip_i,       // clocks left out before this one (above)
+  input  logic [nictx_pkg::ClkW-1:0] skip_i,  // clocks left out before this one (above)
   output logic        wait_o,       // nothing but the timers changes on this clock
-  output logic [23:0] wake_o,       // clocks that may be left out after this one
+  output logic [nictx_pkg::ClkW-1:0] wake_o,  // clocks that may be left out after this one
   output logic        idle_o
 );
 
@@ -141,9 +132,7 @@ module nictx_cpl #(
   logic        tmr_run_d, tmr_run_q;
   logic [23:0] tmr_d, tmr_q;
   logic        wr_valid_d, wr_valid_q;
-  logic [63:0] wr_addr_d, wr_addr_q;
-  logic [63:0] wr_data_d, wr_data_q;
-  logic [3:0]  wr_len_d, wr_len_q;
+  nictx_pkg::cpl_wr_t wr_d, wr_q;      // the posted write
   logic [15:0] mask, cq_mask, last;
   logic        wb_on, irq_on, at_tail, wb_due, irq_trig, irq_due, last_ph, s_act;
   logic [31:0] dd_word;
@@ -267,9 +256,7 @@ module nictx_cpl #(
     tmr_run_d  = 1'b0;
     tmr_d      = '0;
     wr_valid_d = 1'b0;
-    wr_addr_d  = '0;
-    wr_data_d  = '0;
-    wr_len_d   = '0;
+    wr_d       = '0;
 
     if (s_act) begin
       head_d     = head_q;
@@ -286,9 +273,7 @@ module nictx_cpl #(
       tmr_run_d  = tmr_run_q;
       tmr_d      = tmr_q;
       wr_valid_d = wr_valid_q;
-      wr_addr_d  = wr_addr_q;
-      wr_data_d  = wr_data_q;
-      wr_len_d   = wr_len_q;
+      wr_d       = wr_q;
       mask    = 16'((17'd1 << ring_log2_i) - 17'd1);
       if (tmr_dec) tmr_d = tmr_q - 24'd1;
 
@@ -345,43 +330,46 @@ module nictx_cpl #(
       if (!wr_valid_q || wr_ready_i) begin
         if (wb_pend_q) begin
           wr_valid_d = 1'b1;
-          wr_addr_d  = wb_a_q;
-          wr_data_d  = wb_w_q;
-          wr_len_d   = wb_l_q;
+          wr_d.addr  = wb_a_q;
+          wr_d.data  = wb_w_q;
+          wr_d.len   = wb_l_q;
           wb_pend_d  = 1'b0;
         end else if (irq_pend_q && !msix_mask_i[0]) begin
           wr_valid_d = 1'b1;
-          wr_addr_d  = irq_addr_i;
-          wr_data_d  = irq_addr_i[2] ? {irq_data_i, 32'd0} : {32'd0, irq_data_i};
-          wr_len_d   = 4'd4;
+          wr_d.addr  = irq_addr_i;
+          wr_d.data  = irq_addr_i[2] ? {irq_data_i, 32'd0}
+                                             : {32'd0, irq_data_i};
+          wr_d.len   = 4'd4;
           irq_pend_d = 1'b0;
         end else if (m_send) begin
           // The queue's completion write, from its state now.
           unique case (cpl_mode_i)
             nictx_reg_pkg::CplModeDescWb: begin
               wr_valid_d = 1'b1;
-              wr_addr_d  = w_ring_base_i + {44'd0, w_last, 4'd12};
-              wr_data_d  = {w_ph, 30'd0, 1'b1, 32'd0};
-              wr_len_d   = 4'd4;
+              wr_d.addr  = w_cfg_i.ring_base + {44'd0, w_last, 4'd12};
+              wr_d.data  = {w_ph, 30'd0, 1'b1, 32'd0};
+              wr_d.len   = 4'd4;
             end
             nictx_reg_pkg::CplModeCq: begin
-              wr_valid_d = w_cq_base_i != '0;
-              wr_addr_d  = w_cq_base_i + {45'd0, mpi_m[mw_q], 3'd0};
-              wr_data_d  = {mcph_q[mw_q], 31'd0, mrc_m[mw_q], w_last};
-              wr_len_d   = 4'd8;
+              wr_valid_d = w_cfg_i.cq_base != '0;
+              wr_d.addr  = w_cfg_i.cq_base + {45'd0, mpi_m[mw_q], 3'd0};
+              wr_d.data  = {mcph_q[mw_q], 31'd0, mrc_m[mw_q], w_last};
+              wr_d.len   = 4'd8;
             end
             default: begin
-              wr_valid_d = w_wb_addr_i != '0;
-              wr_addr_d  = w_wb_addr_i;
-              wr_data_d  = w_wb_addr_i[2] ? {16'd0, mhead_m[mw_q], 32'd0} : {48'd0, mhead_m[mw_q]};
-              wr_len_d   = 4'd4;
+              wr_valid_d = w_cfg_i.wb_addr != '0;
+              wr_d.addr  = w_cfg_i.wb_addr;
+              wr_d.data  = w_cfg_i.wb_addr[2] ? {16'd0, mhead_m[mw_q], 32'd0}
+                                              : {48'd0, mhead_m[mw_q]};
+              wr_d.len   = 4'd4;
             end
           endcase
         end else if (mi_send) begin
           wr_valid_d = 1'b1;
-          wr_addr_d  = w_msix_addr_i;
-          wr_data_d  = w_msix_addr_i[2] ? {w_msix_data_i, 32'd0} : {32'd0, w_msix_data_i};
-          wr_len_d   = 4'd4;
+          wr_d.addr  = w_cfg_i.msix_addr;
+          wr_d.data  = w_cfg_i.msix_addr[2] ? {w_cfg_i.msix_data, 32'd0}
+                                            : {32'd0, w_cfg_i.msix_data};
+          wr_d.len   = 4'd4;
         end
       end
     end
@@ -433,8 +421,8 @@ module nictx_cpl #(
       m_send  = mw_any && m_free;
       mi_send = !mw_any && mi_any && m_free;
       // The write that goes out: the batch's last descriptor and its phase.
-      w_mask  = 16'((17'd1 << w_ring_log2_i) - 17'd1);
-      w_cmask = 16'((17'd1 << w_cq_log2_i) - 17'd1);
+      w_mask  = 16'((17'd1 << w_cfg_i.ring_log2) - 17'd1);
+      w_cmask = 16'((17'd1 << w_cfg_i.cq_log2) - 17'd1);
       w_last  = (mhead_m[mw_q] - 16'd1) & w_mask;
       w_ph    = mhead_m[mw_q] == '0 ? !mph_q[mw_q] : mph_q[mw_q];
       if (m_send) begin
@@ -460,17 +448,17 @@ module nictx_cpl #(
                            (tf_full && pkt_done_i && c_cic[15:0] == '0 && irq_timer_i != '0));
 
       if (pkt_done_i) begin
-        m_mask  = 16'((17'd1 << c_ring_log2_i) - 17'd1);
+        m_mask  = 16'((17'd1 << c_cfg_i.ring_log2) - 17'd1);
         m_head  = (mhead_m[pkt_q_i] + 16'd1) & m_mask;
         m_cnt   = c_cic[31:16] + 16'd1;
         m_rc    = ((m_send && mw_q == pkt_q_i) ? 16'd0 : mrc_m[pkt_q_i]) + 16'd1;
         m_ic    = c_cic[15:0] + 16'd1;
         unique case (cpl_mode_i)
           nictx_reg_pkg::CplModeDescWb: m_wr_on = wb_thresh_i != '0;
-          nictx_reg_pkg::CplModeCq:     m_wr_on = wb_thresh_i != '0 && c_cq_base_i != '0;
-          default:                      m_wr_on = wb_thresh_i != '0 && c_wb_addr_i != '0;
+          nictx_reg_pkg::CplModeCq:     m_wr_on = wb_thresh_i != '0 && c_cfg_i.cq_base != '0;
+          default:                      m_wr_on = wb_thresh_i != '0 && c_cfg_i.wb_addr != '0;
         endcase
-        m_due   = m_wr_on && (m_cnt >= wb_thresh_i || m_head == c_tail_i);
+        m_due   = m_wr_on && (m_cnt >= wb_thresh_i || m_head == c_cfg_i.tail);
         if (m_head == '0) mph_d[pkt_q_i] = !mph_q[pkt_q_i];
         // The queue's interrupt: its threshold, or its timer's head entry
         // in the same cycle; else the first completion starts its timer.
@@ -564,9 +552,7 @@ module nictx_cpl #(
 
   assign head_o     = head_q;
   assign wr_valid_o = wr_valid_q;
-  assign wr_addr_o  = wr_addr_q;
-  assign wr_data_o  = wr_data_q;
-  assign wr_len_o   = wr_len_q;
+  assign wr_o       = wr_q;
   // A message held by its vector's mask waits for the host, not the engine.
   assign timer_o    = tmr_run_q || tf_rd_q != tf_wr_q;
 
@@ -611,9 +597,7 @@ module nictx_cpl #(
       tmr_run_q  <= 1'b0;
       tmr_q      <= '0;
       wr_valid_q <= 1'b0;
-      wr_addr_q  <= '0;
-      wr_data_q  <= '0;
-      wr_len_q   <= '0;
+      wr_q       <= '0;
     end else if (s_act) begin  // (otherwise every _d equals its _q)
       head_q     <= head_d;
       hphase_q   <= hphase_d;
@@ -631,9 +615,7 @@ module nictx_cpl #(
       if (tmr_dec) tmr_q <= (tmr_d > skip_i) ? tmr_d - skip_i : '0;
       else         tmr_q <= tmr_d;
       wr_valid_q <= wr_valid_d;
-      wr_addr_q  <= wr_addr_d;
-      wr_data_q  <= wr_data_d;
-      wr_len_q   <= wr_len_d;
+      wr_q       <= wr_d;
     end
   end
 
@@ -689,13 +671,14 @@ module nictx_cpl #(
       // A queue's CQE lands inside its CQ; its DD write on word 1 of a
       // descriptor inside its ring.
       MqCqeAddrInCq_A: assert (!(m_send && wr_valid_d && cpl_mode_i == nictx_reg_pkg::CplModeCq) ||
-                               (wr_addr_d >= w_cq_base_i &&
-                                wr_addr_d - w_cq_base_i < ({48'd0, w_cmask} + 64'd1) * 64'd8 &&
-                                wr_addr_d[2:0] == 3'd0));
+                               (wr_d.addr >= w_cfg_i.cq_base &&
+                                wr_d.addr - w_cfg_i.cq_base < ({48'd0, w_cmask} + 64'd1) * 64'd8 &&
+                                wr_d.addr[2:0] == 3'd0));
       MqDdAddrInRing_A: assert (!(m_send && cpl_mode_i == nictx_reg_pkg::CplModeDescWb) ||
-                                (wr_addr_d >= w_ring_base_i &&
-                                 wr_addr_d - w_ring_base_i < ({48'd0, w_mask} + 64'd1) * 64'd16 &&
-                                 wr_addr_d[3:0] == 4'd12));
+                                (wr_d.addr >= w_cfg_i.ring_base &&
+                                 wr_d.addr - w_cfg_i.ring_base <
+                                 ({48'd0, w_mask} + 64'd1) * 64'd16 &&
+                                 wr_d.addr[3:0] == 4'd12));
       // The timer FIFO never overflows (a start with it full pops its head).
       TimerFifoNoOverflow_A: assert (!(m_start && tf_full && !tf_pop));
     end

@@ -113,38 +113,36 @@ module nictx_desc_fetch #(
   input  logic        rst_ni,  // also in the simulation-only assertions' disable iff
   // verilator lint_on SYNCASYNCNET
   input  logic        enable_i,
-  input  logic [6:0]  queues_i,    // QUEUES
-  input  logic [2:0]  queues_log2_i,  // log2 of QUEUES rounded up to a power of two
+  input  logic [nictx_reg_pkg::QueuesValueWidth-1:0] queues_i,  // QUEUES
+  // log2 of QUEUES rounded up to a power of two
+  input  logic [nictx_pkg::QLog2W-1:0] queues_log2_i,
   input  logic [QW-1:0] db_q_i,    // doorbell_i's queue
-  input  logic [15:0] db_tail_i,   // ... and its tail now
-  output logic [QW-1:0] f_q_o,     // the queue fetched from: ring_base_i, ring_log2_i, tail_i are its
+  input  logic [nictx_pkg::IdxW-1:0] db_tail_i,  // ... and its tail now
+  output logic [QW-1:0] f_q_o,     // the queue fetched from: f_cfg_i are its registers
   output logic [NumQueues-1:0] rdy_o,  // the queue's next descriptor is in the buffer
   output logic [NumQueues-1:0] work_o, // the queue has descriptors not yet fetched (QUEUES > 1)
-  input  logic [QW-1:0] sq_i,      // the queue whose head desc_* carry (nictx_tx_sched)
+  input  logic [QW-1:0] sq_i,      // the queue whose head desc_o carries (nictx_tx_sched)
   input  logic        sched_valid_i,  // ... may leave
   output logic [QW-1:0] desc_q_o,
-  input  logic [1:0]  proto_i,
+  input  nictx_pkg::proto_e proto_i,
   input  logic        stop_i,      // ErrDma: start no fetch
   input  logic        doorbell_i,  // arms (Owner, Wc)
   input  logic        wc_close_i,      // a WC block closed (also a doorbell_i)
   input  logic        wc_idx_valid_i,  // ... with a usable ring index:
-  input  logic [15:0] wc_idx_i,
-  input  logic [63:0] ring_base_i,
-  input  logic [4:0]  ring_log2_i,
-  input  logic [15:0] tail_i,
-  input  logic [4:0]  h_ring_log2_i,  // sq_i's ring (the head's: its cons wraps there)
-  input  logic [5:0]  fetch_max_i,
-  input  logic [3:0]  inflight_i,   // reads (and inserted blocks) outstanding, 1..MaxReads
+  input  logic [nictx_pkg::IdxW-1:0] wc_idx_i,
+  input  nictx_pkg::q_fetch_t f_cfg_i,  // f_q_o's ring base, ring size and tail
+  // sq_i's ring (the head's: its cons wraps there)
+  input  logic [nictx_pkg::Log2W-1:0] h_ring_log2_i,
+  input  logic [nictx_reg_pkg::DescFetchMaxValueWidth-1:0] fetch_max_i,
+  // reads (and inserted blocks) outstanding, 1..MaxReads
+  input  logic [nictx_reg_pkg::DescInflightValueWidth-1:0] inflight_i,
   // Complete write-combining block (one-cycle pulse)
   input  logic        blk_valid_i,
-  input  logic [15:0] blk_idx_i,
-  input  logic [63:0] blk_w0_i,
-  input  logic [63:0] blk_w1_i,
+  input  nictx_pkg::wc_blk_t blk_i,
   // Read request to nictx_dma_rd
   output logic        req_valid_o,
   input  logic        req_ready_i,
-  output logic [63:0] req_addr_o,
-  output logic [13:0] req_len_o,
+  output nictx_pkg::rd_req_t req_o,
   output logic [BPtrW-1:0] req_wptr_o,  // slot * 16
   // Read data and retirement from nictx_dma_rd
   input  logic        wr_valid_i,
@@ -156,13 +154,10 @@ module nictx_desc_fetch #(
   // Descriptors out
   output logic        desc_valid_o,
   input  logic        desc_ready_i,
-  output logic [63:0] desc_addr_o,
-  output logic [13:0] desc_len_o,
-  output logic        desc_bad_o,
-  output logic        desc_err_o,  // bad because its read failed (Tail)
+  output nictx_pkg::desc_t desc_o,
   // Events
   output logic        not_owned_o,
-  output logic [15:0] not_owned_cnt_o,
+  output logic [nictx_pkg::IdxW-1:0] not_owned_cnt_o,
   output logic        flush_o,     // a flush discards the head's queue's buffered descriptors now
   output logic        wc_used_o,
   output logic        wc_drop_o,
@@ -219,8 +214,7 @@ module nictx_desc_fetch #(
   // flops, below): the read request's words (a read starts), cons and its
   // phase (a descriptor leaves), the Wc bound (a block closes with an
   // index), the held block's words (a block arrives).
-  logic [63:0]    req_addr_q;
-  logic [13:0]    req_len_q;
+  nictx_pkg::rd_req_t req_q;
   logic [BPtrW-1:0] req_wptr_q;
   // Per queue: {phase, cons}: the ring index of its next descriptor to
   // leave and the owner bit expected there; the head's (sq_i) and, for a
@@ -364,7 +358,7 @@ module nictx_desc_fetch #(
     head_derr  = derr_q[hslot];
     // (Only the owner protocols keep a consumer index, in the head's ring:
     // Tail needs none.)
-    owner      = proto_i != nictx_reg_pkg::ProtoTail;
+    owner      = proto_i != nictx_pkg::ProtoTail;
     {phase_h, cons_h} = '0;
     hmask      = '0;
     if (owner) begin
@@ -410,8 +404,8 @@ module nictx_desc_fetch #(
     pub        = '0;
     to_wrap    = '0;
     rleft      = '0;
-    mask       = 16'((17'd1 << ring_log2_i) - 17'd1);
-    tail_avail = (tail_i - fetch_q) & mask;
+    mask       = 16'((17'd1 << f_cfg_i.ring_log2) - 17'd1);
+    tail_avail = (f_cfg_i.tail - fetch_q) & mask;
     inbuf      = alloc_q - rdf_q;  // fetched, not yet consumed: ring indices [cons, fetch)
     inbuf16    = {{(15 - SlotW){1'b0}}, inbuf};
     free_slots = '0;  // (worked out where a read or an insertion may start)
@@ -427,7 +421,7 @@ module nictx_desc_fetch #(
     sub       = 1'b0;
     if (blk_valid_q) begin
       blk_dk    = (blk_idx_q - cons_h) & mask;
-      blk_stale = proto_i != nictx_reg_pkg::ProtoWc ||
+      blk_stale = proto_i != nictx_pkg::ProtoWc ||
                   blk_w1_q[63] != (phase_h ^ (blk_idx_q < cons_h));
       blk_at_f  = !blk_stale && blk_dk == inbuf16;
       blk_ahead = !blk_stale && blk_dk > inbuf16;
@@ -441,15 +435,15 @@ module nictx_desc_fetch #(
     if (!owner) begin
       avail = {1'b0, tail_avail};
     end else begin
-      // (the ring's size, 1 << ring_log2_i, worked out only where a bound is)
-      room  = ((17'd1 << ring_log2_i) > {{(16 - SlotW){1'b0}}, inbuf}) ?
-              (17'd1 << ring_log2_i) - {{(16 - SlotW){1'b0}}, inbuf} : 17'd0;
+      // (the ring's size, 1 << f_cfg_i.ring_log2, worked out only where a bound is)
+      room  = ((17'd1 << f_cfg_i.ring_log2) > {{(16 - SlotW){1'b0}}, inbuf}) ?
+              (17'd1 << f_cfg_i.ring_log2) - {{(16 - SlotW){1'b0}}, inbuf} : 17'd0;
       avail = armed_q[fq] ? room : 17'd0;
       // Wc: published descriptors from cons on, minus those already fetched.
-      if (proto_i == nictx_reg_pkg::ProtoWc && !unb_q) begin
+      if (proto_i == nictx_pkg::ProtoWc && !unb_q) begin
         // (Wc has one queue: fq and sq_i are 0, cons_h is the fetch queue's.)
         pub = lim_valid_q ? {1'b0, (lim_q - cons_h) & mask} + 17'd1 :
-                            {1'b0, (tail_i - cons_h) & mask};
+                            {1'b0, (f_cfg_i.tail - cons_h) & mask};
         pub = (pub > {1'b0, inbuf16}) ? pub - {1'b0, inbuf16} : 17'd0;
         if (pub < avail) avail = pub;
       end
@@ -467,7 +461,7 @@ module nictx_desc_fetch #(
         n = avail[15:0];
         if (avail[16]) n = 16'hFFFF;
         if ({10'd0, fetch_max_i} < n) n = {10'd0, fetch_max_i};
-        to_wrap = (17'd1 << ring_log2_i) - {1'b0, fetch_q};  // 1..ring size
+        to_wrap = (17'd1 << f_cfg_i.ring_log2) - {1'b0, fetch_q};  // 1..ring size
         if (to_wrap < {1'b0, n}) n = to_wrap[15:0];
         // Several regions: a read stays in its region (one region: the buffer
         // pointer wraps with the ring of slots).  A region is small (64
@@ -692,7 +686,7 @@ module nictx_desc_fetch #(
       fptr_d      = fptr_q;
       tot_d       = tot_q;
       if (!owner) begin
-        ftail_new   = (doorbell_i && db_q_i == fq) ? db_tail_i : tail_i;
+        ftail_new   = (doorbell_i && db_q_i == fq) ? db_tail_i : f_cfg_i.tail;
         dbfetch_new = (db_q_i == fq) ? fetch_d : fa_m[db_q_i][16+SlotW:SlotW+1];
         work_d[fq]  = ftail_new != fetch_d;
         if (doorbell_i) work_d[db_q_i] = db_tail_i != dbfetch_new;
@@ -757,10 +751,10 @@ module nictx_desc_fetch #(
     end
   end
 
-  assign desc_addr_o  = w_addr;
-  assign desc_len_o   = w_len[13:0];
-  assign desc_bad_o   = w_len[15:0] == 16'd0 || w_len[15:14] != 2'b00 || head_derr;
-  assign desc_err_o   = head_derr;
+  assign desc_o.addr  = w_addr;
+  assign desc_o.len   = w_len[13:0];
+  assign desc_o.bad   = w_len[15:0] == 16'd0 || w_len[15:14] != 2'b00 || head_derr;
+  assign desc_o.err   = head_derr;
   assign flush_o      = fl_go && fq == sq_i;  // (the scheduler lets go of sq_i)
 
   assign req_valid_o = req_valid_q;
@@ -768,8 +762,7 @@ module nictx_desc_fetch #(
   assign rdy_o       = rdy_q;
   assign work_o      = work_q;
   assign desc_q_o    = sq_i;
-  assign req_addr_o  = req_addr_q;
-  assign req_len_o   = req_len_q;
+  assign req_o       = req_q;
   assign req_wptr_o  = req_wptr_q;
   // Idle: nothing in flight or buffered, and nothing to fetch or insert.
   always_comb begin
@@ -809,8 +802,7 @@ module nictx_desc_fetch #(
       fptr_q      <= '0;
       tot_q       <= '0;
       req_valid_q <= 1'b0;
-      req_addr_q  <= '0;
-      req_len_q   <= '0;
+      req_q       <= '0;
       req_wptr_q  <= '0;
       armed_q     <= '0;
       fl_q        <= '0;
@@ -827,8 +819,8 @@ module nictx_desc_fetch #(
       blk_w1_q    <= '0;
     end else begin
       if (load) begin
-        req_addr_q <= ring_base_i + {44'd0, fetch_q, 4'b0000};
-        req_len_q  <= {n[9:0], 4'b0000};
+        req_q.addr <= f_cfg_i.ring_base + {44'd0, fetch_q, 4'b0000};
+        req_q.len  <= {n[9:0], 4'b0000};
         req_wptr_q <= {aslot, 4'b0000};
       end
       if (take && owner) begin
@@ -838,9 +830,9 @@ module nictx_desc_fetch #(
       if (head_stop) fl_q <= fq;  // (fq is the head's queue then)
       if (wc_close_i && wc_idx_valid_i) lim_q <= wc_idx_i;
       if (blk_valid_i) begin
-        blk_idx_q <= blk_idx_i;
-        blk_w0_q  <= blk_w0_i;
-        blk_w1_q  <= blk_w1_i;
+        blk_idx_q <= blk_i.idx;
+        blk_w0_q  <= blk_i.w0;
+        blk_w1_q  <= blk_i.w1;
       end
       // Each entry written only when it changes (no per-cycle cost).
       if (fl_go || load || ins) begin
@@ -904,7 +896,7 @@ module nictx_desc_fetch #(
       FlushAfterReads_A: assert (!not_owned_o ||
                                  (!req_valid_q && !nf_rvalid && ready_m[fq] == alloc_q));
       // Write-combining blocks only arrive in the Wc protocol.
-      BlockOnlyInWc_A: assert (!blk_valid_i || proto_i == nictx_reg_pkg::ProtoWc);
+      BlockOnlyInWc_A: assert (!blk_valid_i || proto_i == nictx_pkg::ProtoWc);
       // Queues: a descriptor never leaves for a queue >= QUEUES; reads are
       // fetched only for queues in use; a region never holds more than its
       // slots; a read stays inside its queue's region.  (That the ready mask
@@ -914,7 +906,7 @@ module nictx_desc_fetch #(
       FetchQueueInUse_A: assert (!load || 7'(fq) < queues_i);
       RegionNotOverfull_A: assert (inbuf <= rsize);
       ReadInRegion_A: assert (!load || !multi || {1'b0, aslot & rmask} + n[SlotW:0] <= rsize);
-      WcOnlySingle_A: assert (!(enable_i && multi) || proto_i != nictx_reg_pkg::ProtoWc);
+      WcOnlySingle_A: assert (!(enable_i && multi) || proto_i != nictx_pkg::ProtoWc);
       // With one queue the single-ring paths read queue 0's state at sq_i
       // (cp_m[sq_i]): the scheduler names queue 0 then (nictx_tx_sched).
       SingleQueueHead_A: assert (multi || sq_i == '0);

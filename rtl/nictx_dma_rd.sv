@@ -73,39 +73,36 @@ module nictx_dma_rd #(
   // verilator lint_off SYNCASYNCNET
   input  logic        rst_ni,  // also used by the simulation-only assertions' disable iff
   // verilator lint_on SYNCASYNCNET
-  input  logic [3:0]  mrrs_log2_i,
-  input  logic [8:0]  max_tags_i,      // 1..NumTags
-  input  logic [20:0] max_rd_bytes_i,  // 0: unlimited
+  input  logic [nictx_reg_pkg::MrrsLog2ValueWidth-1:0]   mrrs_log2_i,
+  input  logic [nictx_reg_pkg::MaxTagsValueWidth-1:0]    max_tags_i,      // 1..NumTags
+  input  logic [nictx_reg_pkg::MaxRdBytesValueWidth-1:0] max_rd_bytes_i,  // 0: unlimited
   output logic        stall_o,
   // Read requests, index 0 payload, 1 descriptors
   input  logic [1:0]  req_valid_i,
   output logic [1:0]  req_ready_o,
-  input  logic [127:0] req_addr_i,  // {descriptors, payload}
-  input  logic [27:0]  req_len_i,
-  input  logic [2*PtrW-1:0] req_wptr_i,  // {descriptors, payload}
+  input  nictx_pkg::rd_req_t pay_req_i,
+  input  logic [PtrW-1:0]    pay_wptr_i,
+  input  nictx_pkg::rd_req_t desc_req_i,
+  input  logic [PtrW-1:0]    desc_wptr_i,
   // MRd TLPs out (one beat each)
   output logic        mrd_valid_o,
   input  logic        mrd_ready_i,
-  output logic [63:0] mrd_addr_o,
-  output logic [12:0] mrd_len_o,
-  output logic [7:0]  mrd_tag_o,
+  output logic [nictx_pkg::AddrW-1:0]   mrd_addr_o,
+  output logic [nictx_pkg::TlpLenW-1:0] mrd_len_o,
+  output logic [nictx_pkg::TagW-1:0]    mrd_tag_o,
   output logic        mrd_dest_o,
-  // CplD beats in
+  // CplD beats in: the header (its address's lanes: the lane of the
+  // completion's first byte) and the data lanes
   input  logic        cpl_valid_i,
   output logic        cpl_ready_o,
-  input  logic        cpl_sop_i,
-  input  logic        cpl_eop_i,
-  input  logic [7:0]  cpl_tag_i,
-  input  logic [12:0] cpl_len_i,
-  input  logic [LaneW-1:0] cpl_lane_i,  // lane of the completion's first byte
-  input  logic [DataW-1:0] cpl_data_i,
-  input  logic        cpl_err_i,
+  input  nictx_pkg::tlp_hdr_t cpl_hdr_i,
+  input  logic [DataW-1:0]    cpl_data_i,
   output logic        unexp_o,        // a beat for no outstanding tag, discarded
-  input  logic [23:0] cpl_timeout_i,  // cycles; 0: off
+  input  logic [nictx_reg_pkg::CplTimeoutValueWidth-1:0] cpl_timeout_i,  // cycles; 0: off
   output logic        timeout_o,
-  input  logic [23:0] skip_i,         // clocks left out before this one
+  input  logic [nictx_pkg::ClkW-1:0] skip_i,         // clocks left out before this one
   output logic        wait_o,
-  output logic [23:0] wake_o,
+  output logic [nictx_pkg::ClkW-1:0] wake_o,
   // Word writes to the requesters' buffers
   output logic        wr_valid_o,
   output logic        wr_dest_o,
@@ -218,17 +215,21 @@ module nictx_dma_rd #(
   );
 
   logic [TagW-1:0] ctag;  // completion tag as a table index
+  logic [LaneW-1:0] cpl_lane;  // the lane of the completion's first byte
   logic            cpl_take;  // a beat for an outstanding tag
   logic            cpl_done;  // ... its MRd's last
   logic            ret_done;  // the oldest MRd has all its data
-  assign ctag     = cpl_tag_i[TagW-1:0];
+  assign ctag     = cpl_hdr_i.tag[TagW-1:0];
+  assign cpl_lane = cpl_hdr_i.addr[LaneW-1:0];
   // (nested: the tag checks only for a beat offered)
   always_comb begin
     cpl_take = 1'b0;
     cpl_done = 1'b0;
     if (cpl_valid_i) begin
-      if (32'(cpl_tag_i) < NumTags && {1'b0, cpl_tag_i} < fresh_q) cpl_take = tbusy_mem[ctag];
-      if (cpl_take && cpl_eop_i) cpl_done = trem == cpl_len_i;
+      if (32'(cpl_hdr_i.tag) < NumTags && {1'b0, cpl_hdr_i.tag} < fresh_q) begin
+        cpl_take = tbusy_mem[ctag];
+      end
+      if (cpl_take && cpl_hdr_i.eop) cpl_done = trem == cpl_hdr_i.len;
     end
   end
   assign tpr      = tpr_mem[ctag];
@@ -356,8 +357,10 @@ module nictx_dma_rd #(
       tbusy_mem[tag_sel] <= 1'b1;
       tdone_mem[tag_sel] <= 1'b0;
     end
-    if (cpl_take && cpl_err_i) terr_mem[ctag] <= 1'b1;
-    if (cpl_take) tpr_mem[ctag] <= {twptr + PtrW'(DataBytes), cpl_eop_i ? trem - cpl_len_i : trem};
+    if (cpl_take && cpl_hdr_i.err) terr_mem[ctag] <= 1'b1;
+    if (cpl_take) begin
+      tpr_mem[ctag] <= {twptr + PtrW'(DataBytes), cpl_hdr_i.eop ? trem - cpl_hdr_i.len : trem};
+    end
     if (cpl_done) tdone_mem[ctag] <= 1'b1;
     if (ret_rready) begin
       tbusy_mem[ret_tag] <= 1'b0;
@@ -372,11 +375,11 @@ module nictx_dma_rd #(
   // The words of this beat that carry completion bytes: from the first
   // byte's word on the first beat, up to the last byte's word on the last.
   logic [LaneW-1:0] cpl_last_lane;
-  assign cpl_last_lane = cpl_lane_i + LaneW'(cpl_len_i - 13'd1);
+  assign cpl_last_lane = cpl_lane + LaneW'(cpl_hdr_i.len - 13'd1);
   always_comb begin
     for (int unsigned j = 0; j < NumWords; j++) begin
-      wr_words_o[j] = !(cpl_sop_i && LaneW'(8 * j + 7) < cpl_lane_i) &&
-                      !(cpl_eop_i && LaneW'(8 * j) > cpl_last_lane);
+      wr_words_o[j] = !(cpl_hdr_i.sop && LaneW'(8 * j + 7) < cpl_lane) &&
+                      !(cpl_hdr_i.eop && LaneW'(8 * j) > cpl_last_lane);
     end
   end
 
@@ -427,9 +430,9 @@ module nictx_dma_rd #(
       if (accept) begin
         cur_valid_q <= 1'b1;
         cur_dest_q  <= req_valid_i[1];
-        cur_addr_q  <= req_valid_i[1] ? req_addr_i[127:64] : req_addr_i[63:0];
-        cur_rem_q   <= req_valid_i[1] ? req_len_i[27:14]   : req_len_i[13:0];
-        cur_wptr_q  <= req_valid_i[1] ? req_wptr_i[2*PtrW-1:PtrW] : req_wptr_i[PtrW-1:0];
+        cur_addr_q  <= req_valid_i[1] ? desc_req_i.addr : pay_req_i.addr;
+        cur_rem_q   <= req_valid_i[1] ? desc_req_i.len  : pay_req_i.len;
+        cur_wptr_q  <= req_valid_i[1] ? desc_wptr_i     : pay_wptr_i;
       end
       if (load || ret_done) begin
         out_q    <= out_q + {8'd0, load} - {8'd0, ret_done};
@@ -468,7 +471,7 @@ module nictx_dma_rd #(
     if (rst_ni) begin
       // A completion beat with data writes at least one word (requesters
       // rely on the words it marks).
-      CplWords_A: assert (!(cpl_take && cpl_len_i != '0) || wr_words_o != '0);
+      CplWords_A: assert (!(cpl_take && cpl_hdr_i.len != '0) || wr_words_o != '0);
       // The busy set and the retire FIFO agree: every outstanding MRd is busy.
       OldestBusy_A: assert (!ret_rvalid || (9'(ret_tag) < fresh_q && tbusy_mem[ret_tag]))
         else $error("nictx_dma_rd: the oldest MRd's tag %0d is not busy", ret_tag);
@@ -481,5 +484,10 @@ module nictx_dma_rd #(
     end
   end
 `endif
+
+  // verilator lint_off UNUSEDSIGNAL
+  logic unused;
+  assign unused = ^{cpl_hdr_i.kind, cpl_hdr_i.addr[nictx_pkg::AddrW-1:LaneW]};  // a CplD's lanes
+  // verilator lint_on UNUSEDSIGNAL
 
 endmodule

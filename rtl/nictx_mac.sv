@@ -35,7 +35,8 @@ module nictx_mac #(
   // verilator lint_off SYNCASYNCNET
   input  logic        rst_ni,  // also in the simulation-only assertion's enable
   // verilator lint_on SYNCASYNCNET
-  input  logic [23:0] line_rate_i,  // bytes per cycle, 8.16 fixed point
+  // bytes per cycle, 8.16 fixed point
+  input  logic [nictx_reg_pkg::LineRateValueWidth-1:0] line_rate_i,
   // Frame stream in
   input  logic        fr_valid_i,
   output logic        fr_ready_o,
@@ -43,7 +44,7 @@ module nictx_mac #(
   input  logic        fr_eop_i,
   input  logic [DataW-1:0]  fr_data_i,
   input  logic [BytesW-1:0] fr_bytes_i,
-  input  logic [13:0] fr_len_i,
+  input  logic [nictx_pkg::LenW-1:0] fr_len_i,
   input  logic        fr_skip_i,
   input  logic [QW-1:0] fr_q_i,   // the frame's queue
   // Wire
@@ -53,14 +54,14 @@ module nictx_mac #(
   output logic        wire_eop_o,
   output logic [DataW-1:0]  wire_data_o,
   output logic [BytesW-1:0] wire_bytes_o,
-  output logic [31:0] wire_fcs_o,
+  output logic [nictx_pkg::FcsW-1:0] wire_fcs_o,
   // One frame done (left the wire, or skipped)
   output logic        pkt_done_o,
-  output logic [13:0] pkt_len_o,
+  output logic [nictx_pkg::LenW-1:0] pkt_len_o,
   output logic [QW-1:0] pkt_q_o,  // the queue of the frame pkt_done_o completes
-  input  logic [23:0] skip_i,   // clocks left out before this one (see above)
+  input  logic [nictx_pkg::ClkW-1:0] skip_i,  // clocks left out before this one (see above)
   output logic        wait_o,   // nothing but the credit changes on this clock
-  output logic [23:0] wake_o,   // clocks that may be left out after this one
+  output logic [nictx_pkg::ClkW-1:0] wake_o,  // clocks that may be left out after this one
   output logic        idle_o
 );
 

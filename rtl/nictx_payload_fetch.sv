@@ -45,17 +45,13 @@ module nictx_payload_fetch #(
   // Descriptors in
   input  logic        desc_valid_i,
   output logic        desc_ready_o,
-  input  logic [63:0] desc_addr_i,
-  input  logic [13:0] desc_len_i,
-  input  logic        desc_bad_i,
-  input  logic        desc_err_i,  // bad because its descriptor read failed
+  input  nictx_pkg::desc_t desc_i,  // (err: bad because its descriptor read failed)
   input  logic [QW-1:0] desc_q_i,  // the descriptor's queue
   // Read request to nictx_dma_rd
   output logic        req_valid_o,
   input  logic        req_ready_i,
-  output logic [63:0] req_addr_o,
-  output logic [13:0] req_len_o,
-  output logic [BPtrW-1:0] req_wptr_o,  // buffer byte pointer of req_addr_o's byte
+  output nictx_pkg::rd_req_t req_o,
+  output logic [BPtrW-1:0] req_wptr_o,  // buffer byte pointer of req_o.addr's byte
   // Read data and retirement from nictx_dma_rd
   input  logic        wr_valid_i,
   input  logic [BPtrW-1:0] wr_ptr_i,  // byte pointer of the word's lane 0
@@ -69,7 +65,7 @@ module nictx_payload_fetch #(
   output logic        fr_eop_o,
   output logic [DataW-1:0]  fr_data_o,
   output logic [BytesW-1:0] fr_bytes_o,
-  output logic [13:0] fr_len_o,
+  output logic [nictx_pkg::LenW-1:0] fr_len_o,
   output logic        fr_skip_o,
   output logic [QW-1:0] fr_q_o,    // the frame's queue (its descriptor's)
   output logic        bad_desc_o,
@@ -98,8 +94,7 @@ module nictx_payload_fetch #(
   logic [PtrW:0]  base_q;             // first word of the frame being streamed
   logic [PtrW-1:0] beat_q;            // beat index within that frame
   logic           req_valid_q;
-  logic [63:0]    req_addr_q;
-  logic [13:0]    req_len_q;
+  nictx_pkg::rd_req_t req_q;
   logic [BPtrW-1:0] req_wptr_q;
   logic           load, beat_go;      // a good descriptor taken; a beat taken
 
@@ -168,18 +163,18 @@ module nictx_payload_fetch #(
     pf_wdata = '0;
     if (desc_valid_i && pf_wready) begin
       // its bytes plus the lane offset of its first byte
-      in_words = (PtrW + 1)'((15'(desc_addr_i[LaneW-1:0]) + {1'b0, desc_len_i} +
+      in_words = (PtrW + 1)'((15'(desc_i.addr[LaneW-1:0]) + {1'b0, desc_i.len} +
                               15'(DataBytes - 1)) >> LaneW);
-      take     = desc_bad_i || ((Words[PtrW:0] - (alloc_q - base_q)) >= in_words &&
+      take     = desc_i.bad || ((Words[PtrW:0] - (alloc_q - base_q)) >= in_words &&
                                 (!req_valid_q || req_ready_i));
       // The FIFO stores it only on a push (take).
-      pf_wdata = {desc_q_i, desc_bad_i, desc_addr_i[LaneW-1:0], desc_len_i};
+      pf_wdata = {desc_q_i, desc_i.bad, desc_i.addr[LaneW-1:0], desc_i.len};
     end
     desc_ready_o = take;
     pf_wvalid    = take;
 
-    load       = take && !desc_bad_i;
-    bad_desc_o = take && desc_bad_i && !desc_err_i;
+    load       = take && !desc_i.bad;
+    bad_desc_o = take && desc_i.bad && !desc_i.err;
 
     // Stream the head frame.
     head_ready = pf_rvalid && (pf_skip || ef_rvalid);
@@ -237,8 +232,7 @@ module nictx_payload_fetch #(
   end
 
   assign req_valid_o = req_valid_q;
-  assign req_addr_o  = req_addr_q;
-  assign req_len_o   = req_len_q;
+  assign req_o       = req_q;
   assign req_wptr_o  = req_wptr_q;
   assign idle_o      = !req_valid_q && !pf_rvalid;
 
@@ -251,15 +245,14 @@ module nictx_payload_fetch #(
     if (!rst_ni) begin
       alloc_q     <= '0;
       req_valid_q <= 1'b0;
-      req_addr_q  <= '0;
-      req_len_q   <= '0;
+      req_q       <= '0;
       req_wptr_q  <= '0;
     end else begin
       if (load) begin
-        req_wptr_q  <= {alloc_q[PtrW-1:0], desc_addr_i[LaneW-1:0]};
+        req_wptr_q  <= {alloc_q[PtrW-1:0], desc_i.addr[LaneW-1:0]};
         alloc_q     <= alloc_q + in_words;
-        req_addr_q  <= desc_addr_i;
-        req_len_q   <= desc_len_i;
+        req_q.addr  <= desc_i.addr;
+        req_q.len   <= desc_i.len;
       end
       if (load || req_ready_i) req_valid_q <= load;
     end

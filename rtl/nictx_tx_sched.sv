@@ -41,13 +41,13 @@ module nictx_tx_sched #(
   // verilator lint_on SYNCASYNCNET
   input  logic          multi_i,     // QUEUES > 1
   input  logic          drr_i,       // SCHED DRR
-  input  logic [16:0]   quantum_i,   // DRR_QUANTUM, bytes
+  input  logic [nictx_reg_pkg::DrrQuantumValueWidth-1:0] quantum_i,  // DRR_QUANTUM, bytes
   input  logic [NumQueues-1:0] rdy_i,
   input  logic [NumQueues-1:0] backlog_i,  // descriptors not yet fetched: not empty
   output logic [QW-1:0] q_o,
-  input  logic [13:0]   len_i,       // q_o's head: frame bytes
+  input  logic [nictx_pkg::LenW-1:0] len_i,  // q_o's head: frame bytes
   input  logic          bad_i,       // ... bad (costs 0)
-  input  logic [7:0]    weight_i,    // q_o's WEIGHT
+  input  logic [nictx_reg_pkg::QWeightValueWidth-1:0] weight_i,  // q_o's WEIGHT
   output logic          valid_o,
   input  logic          take_i,
   input  logic          flush_i,     // the fetcher takes q_o's head back (an owner-protocol flush)

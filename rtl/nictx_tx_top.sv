@@ -62,9 +62,9 @@ module nictx_tx_top #(
   input  logic        h2d_sop_i,
   input  logic        h2d_eop_i,
   input  logic [1:0]  h2d_type_i,
-  input  logic [7:0]  h2d_tag_i,
-  input  logic [12:0] h2d_len_i,
-  input  logic [63:0] h2d_addr_i,
+  input  logic [nictx_pkg::TagW-1:0]    h2d_tag_i,
+  input  logic [nictx_pkg::TlpLenW-1:0] h2d_len_i,
+  input  logic [nictx_pkg::AddrW-1:0]   h2d_addr_i,
   input  logic [DataW-1:0] h2d_data_i,
   input  logic        h2d_err_i,
   // Device to host
@@ -73,9 +73,9 @@ module nictx_tx_top #(
   output logic        d2h_sop_o,
   output logic        d2h_eop_o,
   output logic [1:0]  d2h_type_o,
-  output logic [7:0]  d2h_tag_o,
-  output logic [12:0] d2h_len_o,
-  output logic [63:0] d2h_addr_o,
+  output logic [nictx_pkg::TagW-1:0]    d2h_tag_o,
+  output logic [nictx_pkg::TlpLenW-1:0] d2h_len_o,
+  output logic [nictx_pkg::AddrW-1:0]   d2h_addr_o,
   output logic [DataW-1:0] d2h_data_o,
   output logic        d2h_err_o,
   // Wire
@@ -85,13 +85,13 @@ module nictx_tx_top #(
   output logic        wire_eop_o,
   output logic [DataW-1:0]  wire_data_o,
   output logic [BytesW-1:0] wire_bytes_o,
-  output logic [31:0] wire_fcs_o,
+  output logic [nictx_pkg::FcsW-1:0] wire_fcs_o,
   output logic        idle_o,
   // Simulation speed: waiting for completions only; clocks left out before
   // this one; clocks that may be left out after it
   output logic        wait_o,
-  input  logic [23:0] skip_i,
-  output logic [23:0] wake_o
+  input  logic [nictx_pkg::ClkW-1:0] skip_i,
+  output logic [nictx_pkg::ClkW-1:0] wake_o
 );
 
   localparam int unsigned LaneW    = $clog2(DataBytes);  // lane of a byte in a beat
@@ -108,51 +108,71 @@ module nictx_tx_top #(
   if (DescPtrW > BufPtrW) begin : gen_ptr_check
     $error("nictx_tx_top: the descriptor buffer must not be larger than the payload buffer");
   end
+  // nictx_pkg's numbers that the register map also names (nictx_pkg says
+  // why they are numbers there).
+  if (nictx_pkg::IdxW != nictx_reg_pkg::TailValueWidth ||
+      nictx_pkg::IdxW != nictx_reg_pkg::QTailValueWidth ||
+      nictx_pkg::Log2W != nictx_reg_pkg::RingLog2ValueWidth ||
+      nictx_pkg::Log2W != nictx_reg_pkg::QRingLog2ValueWidth ||
+      nictx_pkg::Log2W != nictx_reg_pkg::CqLog2ValueWidth ||
+      nictx_pkg::Log2W != nictx_reg_pkg::QCqLog2ValueWidth ||
+      nictx_pkg::MsixDataW != nictx_reg_pkg::IrqDataValueWidth ||
+      nictx_pkg::MsixDataW != nictx_reg_pkg::MsixMsgDataValueWidth ||
+      nictx_pkg::MaxQueues != nictx_reg_pkg::PbaLoValueWidth + nictx_reg_pkg::PbaHiValueWidth ||
+      NumQueues > nictx_pkg::MaxQueues) begin : gen_pkg_width_check
+    $error("nictx_tx_top: nictx_pkg's widths disagree with the register map (nictx_reg_pkg)");
+  end
+  if (nictx_pkg::ProtoTail != nictx_reg_pkg::ProtoTail ||
+      nictx_pkg::ProtoOwner != nictx_reg_pkg::ProtoOwner ||
+      nictx_pkg::ProtoWc != nictx_reg_pkg::ProtoWc) begin : gen_proto_check
+    $error("nictx_tx_top: nictx_pkg::proto_e disagrees with the register map (nictx_reg_pkg)");
+  end
 
   // ---- configuration and status ----
   logic        enable, stop, doorbell;
   // Queue reset (CTRL.RESET): the datapath's reset, one cycle long; the
   // register block and the port slices keep theirs.
   logic        qrst, core_rst_n, quiescent, engine_idle, rst_hold, wc_hold, wc_busy;
-  logic [23:0] cpl_timeout;
+  logic [nictx_reg_pkg::CplTimeoutValueWidth-1:0] cpl_timeout;
   logic        rd_timeout, rd_unexp, rd_drained;
-  logic [1:0]  proto;
-  logic [63:0] ring_base, wb_addr, irq_addr, cq_base;
-  logic [4:0]  cq_log2;
-  logic [1:0]  cpl_mode;
-  logic [23:0] irq_timer;
-  logic [4:0]  ring_log2;
-  logic [15:0] tail, head, wb_thresh, irq_thresh;
-  logic [31:0] irq_data;
-  logic [3:0]  mrrs_log2;
-  logic [23:0] line_rate;
-  logic [5:0]  fetch_max;
-  logic [3:0]  desc_inflight;
-  logic [8:0]  max_tags;
-  logic [20:0] max_rd_bytes;
+  nictx_pkg::proto_e proto;
+  // Queue 0's registers (the single-queue completion logic's)
+  logic [nictx_pkg::AddrW-1:0] ring_base, wb_addr, irq_addr, cq_base;
+  logic [nictx_pkg::Log2W-1:0] ring_log2, cq_log2;
+  logic [nictx_pkg::IdxW-1:0]  tail, head;
+  logic [nictx_pkg::MsixDataW-1:0] irq_data;
+  logic [nictx_reg_pkg::CplModeValueWidth-1:0]   cpl_mode;
+  logic [nictx_reg_pkg::IrqTimerValueWidth-1:0]  irq_timer;
+  logic [nictx_reg_pkg::WbThreshValueWidth-1:0]  wb_thresh;
+  logic [nictx_reg_pkg::IrqThreshValueWidth-1:0] irq_thresh;
+  logic [nictx_reg_pkg::MrrsLog2ValueWidth-1:0]  mrrs_log2;
+  logic [nictx_reg_pkg::LineRateValueWidth-1:0]  line_rate;
+  logic [nictx_reg_pkg::DescFetchMaxValueWidth-1:0] fetch_max;
+  logic [nictx_reg_pkg::DescInflightValueWidth-1:0] desc_inflight;
+  logic [nictx_reg_pkg::MaxTagsValueWidth-1:0]      max_tags;
+  logic [nictx_reg_pkg::MaxRdBytesValueWidth-1:0]   max_rd_bytes;
   logic        rd_stall;
   logic        pkt_done, pkt_sent, bad_desc;
-  logic [13:0] pkt_len;
+  logic [nictx_pkg::LenW-1:0] pkt_len;
   // Queues (NumQueues, register QUEUES)
   logic [QW-1:0] db_q, f_q, c_q, w_q, s_q, hr_q, pkt_q, desc_q, fr_q;
   logic [NumQueues-1:0] q_rdy, q_work;
   logic        multi, s_valid, desc_take;
-  logic [63:0] w_wb_addr;
-  // Completions per queue: the CQ of the completing queue; the ring, CQ and
-  // MSI-X vector of the queue whose write goes out; masks and pending bits.
-  logic [63:0] c_cq_base, w_ring_base, w_cq_base, w_msix_addr, pba;
-  logic [4:0]  w_ring_log2, w_cq_log2;
-  logic [31:0] w_msix_data;
+  // Per-queue registers: the fetch queue's ring; the completing queue's
+  // ring and CQ; the ring, CQ and MSI-X vector of the queue whose write
+  // goes out; masks and pending bits.
+  nictx_pkg::q_fetch_t f_cfg;
+  nictx_pkg::q_cpl_t   c_cfg;
+  nictx_pkg::q_wr_t    w_cfg;
+  logic [nictx_pkg::MaxQueues-1:0] pba;
   logic [NumQueues-1:0] msix_mask;
-  logic [15:0] db_tail, f_tail, c_tail, hr_head;
-  logic [6:0]  queues;
-  logic [2:0]  queues_log2;
+  logic [nictx_pkg::IdxW-1:0] db_tail, hr_head;
+  logic [nictx_reg_pkg::QueuesValueWidth-1:0] queues;
+  logic [nictx_pkg::QLog2W-1:0] queues_log2;
   logic        sched_drr;
-  logic [16:0] drr_quantum;
-  logic [63:0] f_ring_base, c_wb_addr;
-  logic [4:0]  f_ring_log2, c_ring_log2;
-  logic [7:0]  s_weight;
-  logic [4:0]  s_ring_log2;
+  logic [nictx_reg_pkg::DrrQuantumValueWidth-1:0] drr_quantum;
+  logic [nictx_reg_pkg::QWeightValueWidth-1:0]    s_weight;
+  logic [nictx_pkg::Log2W-1:0] s_ring_log2;
   logic        df_flush;
 
   // ---- port register slices ----
@@ -174,11 +194,9 @@ module nictx_tx_top #(
   localparam int unsigned D2hW  = HdrW + 64;
   localparam int unsigned WireW = $bits(wire_beat);
 
-  logic             h2d_valid, h2d_ready, h2d_sop, h2d_eop;
+  logic             h2d_valid, h2d_ready, h2d_sop;
   nictx_pkg::tlp_type_e h2d_type;
-  logic [7:0]       h2d_tag;
-  logic [12:0]      h2d_len;
-  logic [63:0]      h2d_addr;
+  logic [nictx_pkg::AddrW-1:0] h2d_addr;
   logic [DataW-1:0] h2d_data;
   logic [63:0]      h2d_word;  // the 8-byte word of h2d_data at h2d_addr's lanes
   logic             h2d_err;
@@ -205,8 +223,8 @@ module nictx_tx_top #(
     .rst_ni   (rst_ni),
     .wvalid_i (h2d_valid_i),
     .wready_o (h2d_ready_o),
-    .wdata_i  ({h2d_sop_i, h2d_eop_i, h2d_type_i, h2d_tag_i, h2d_len_i, h2d_addr_i, h2d_err_i,
-                h2d_data_i}),
+    .wdata_i  ({h2d_sop_i, h2d_eop_i, h2d_type_i, h2d_tag_i, h2d_len_i, h2d_err_i, h2d_addr_i,
+                h2d_data_i}),  // {nictx_pkg::tlp_hdr_t, data}
     .rvalid_o (h2d_valid),
     .rready_i (h2d_ready),
     .rdata_o  (h2d_rdata),
@@ -214,10 +232,7 @@ module nictx_tx_top #(
   );
   assign {h2d_hdr, h2d_data} = h2d_rdata;
   assign h2d_sop  = h2d_hdr.sop;
-  assign h2d_eop  = h2d_hdr.eop;
   assign h2d_type = h2d_hdr.kind;
-  assign h2d_tag  = h2d_hdr.tag;
-  assign h2d_len  = h2d_hdr.len;
   assign h2d_addr = h2d_hdr.addr;
   assign h2d_err  = h2d_hdr.err;
 
@@ -241,7 +256,7 @@ module nictx_tx_top #(
     d2h_hdr_in = '0;
     d2h_wdata  = '0;
     if (d2h_valid) begin
-      d2h_hdr_in = {1'b1, 1'b1, d2h_type, d2h_tag, d2h_len, d2h_addr, d2h_err};
+      d2h_hdr_in = {1'b1, 1'b1, d2h_type, d2h_tag, d2h_len, d2h_err, d2h_addr};
       d2h_wdata  = {d2h_hdr_in, d2h_data};
     end
   end
@@ -331,23 +346,21 @@ module nictx_tx_top #(
   logic [63:0] rcpl_data;
   logic        rcpl_err;
   logic        cw_valid;
-  logic [63:0] cw_addr, cw_data;
-  logic [3:0]  cw_len;
+  nictx_pkg::cpl_wr_t cw;
   logic        cpl_timer;
 
   logic regs_idle, rd_idle, df_idle, pf_idle, mac_idle, cpl_idle;
   logic rd_wait, pf_wait, df_wait, sched_wait, mac_wait;
-  logic [23:0] rd_wake, mac_wake, cpl_wake;
+  logic [nictx_pkg::ClkW-1:0] rd_wake, mac_wake, cpl_wake;
   logic        cpl_wait;
 
   // ---- write-combining window and fetcher events ----
   logic        wc_bad_access, wc_close, wc_tail_we, wc_tail_range, wc_torn;
-  logic [15:0] wc_tail;
+  logic [nictx_pkg::IdxW-1:0] wc_tail;
   logic        blk_valid;
-  logic [15:0] blk_idx;
-  logic [63:0] blk_w0, blk_w1;
+  nictx_pkg::wc_blk_t blk;
   logic        not_owned, wc_used, wc_drop;
-  logic [15:0] not_owned_cnt;
+  logic [nictx_pkg::IdxW-1:0] not_owned_cnt;
 
   nictx_wc #(
     .DataBytes (DataBytes)
@@ -357,10 +370,7 @@ module nictx_tx_top #(
     .proto_i      (proto),
     .ring_log2_i  (ring_log2),
     .req_valid_i  (h2d_valid && h2d_wc_go),
-    .req_sop_i    (h2d_sop),
-    .req_eop_i    (h2d_eop),
-    .req_len_i    (h2d_len),
-    .req_off_i    (h2d_addr[9:0]),
+    .req_i        (h2d_hdr),
     .req_data_i   (h2d_data),
     .bad_access_o (wc_bad_access),
     .close_o      (wc_close),
@@ -369,9 +379,7 @@ module nictx_tx_top #(
     .tail_range_o (wc_tail_range),
     .torn_o       (wc_torn),
     .blk_valid_o  (blk_valid),
-    .blk_idx_o    (blk_idx),
-    .blk_w0_o     (blk_w0),
-    .blk_w1_o     (blk_w1),
+    .blk_o        (blk),
     .busy_o       (wc_busy)
   );
 
@@ -386,8 +394,8 @@ module nictx_tx_top #(
     .req_valid_i      (h2d_valid && !h2d_is_cpl && !h2d_is_wc),
     .req_ready_o      (regs_req_ready),
     .req_type_i       (h2d_type),
-    .req_tag_i        (h2d_tag),
-    .req_len_i        (h2d_len),
+    .req_tag_i        (h2d_hdr.tag),
+    .req_len_i        (h2d_hdr.len),
     .req_off_i        (h2d_addr[12:0]),
     .req_data_i       (h2d_word),
     .cpl_valid_o      (rcpl_valid),
@@ -412,22 +420,22 @@ module nictx_tx_top #(
     .sched_drr_o      (sched_drr),
     .drr_quantum_o    (drr_quantum),
     .f_q_i            (f_q),
-    .f_ring_base_o    (f_ring_base),
-    .f_ring_log2_o    (f_ring_log2),
-    .f_tail_o         (f_tail),
+    .f_ring_base_o    (f_cfg.ring_base),
+    .f_ring_log2_o    (f_cfg.ring_log2),
+    .f_tail_o         (f_cfg.tail),
     .c_q_i            (c_q),
-    .c_ring_log2_o    (c_ring_log2),
-    .c_tail_o         (c_tail),
-    .c_wb_addr_o      (c_wb_addr),
-    .c_cq_base_o      (c_cq_base),
+    .c_ring_log2_o    (c_cfg.ring_log2),
+    .c_tail_o         (c_cfg.tail),
+    .c_wb_addr_o      (c_cfg.wb_addr),
+    .c_cq_base_o      (c_cfg.cq_base),
     .w_q_i            (w_q),
-    .w_wb_addr_o      (w_wb_addr),
-    .w_ring_base_o    (w_ring_base),
-    .w_ring_log2_o    (w_ring_log2),
-    .w_cq_base_o      (w_cq_base),
-    .w_cq_log2_o      (w_cq_log2),
-    .w_msix_addr_o    (w_msix_addr),
-    .w_msix_data_o    (w_msix_data),
+    .w_wb_addr_o      (w_cfg.wb_addr),
+    .w_ring_base_o    (w_cfg.ring_base),
+    .w_ring_log2_o    (w_cfg.ring_log2),
+    .w_cq_base_o      (w_cfg.cq_base),
+    .w_cq_log2_o      (w_cfg.cq_log2),
+    .w_msix_addr_o    (w_cfg.msix_addr),
+    .w_msix_data_o    (w_cfg.msix_data),
     .msix_mask_o      (msix_mask),
     .pba_i            (pba),
     .s_q_i            (s_q),
@@ -480,17 +488,16 @@ module nictx_tx_top #(
   );
 
   // ---- DMA read engine ----
-  logic [1:0]  rd_req_valid, rd_req_ready;
-  logic [127:0] rd_req_addr;  // {descriptors, payload}
-  logic [27:0]  rd_req_len;
-  logic [2*BufPtrW-1:0] rd_req_wptr;  // {descriptors, payload}
+  logic [1:0]  rd_req_valid, rd_req_ready;  // index 0 payload, 1 descriptors
+  nictx_pkg::rd_req_t   pay_req, desc_req;
+  logic [BufPtrW-1:0]   pay_wptr, desc_wptr;
   logic [DescPtrW-1:0]  df_req_wptr;
   logic        rd_wr_valid, rd_wr_dest, rd_done, rd_done_dest, rd_done_err;
   logic [BufPtrW-1:0]  rd_wr_ptr;
   logic [NumWords-1:0] rd_wr_words;
   logic [DataW-1:0]    rd_wr_data;
 
-  assign rd_req_wptr[2*BufPtrW-1:BufPtrW] = BufPtrW'(df_req_wptr);
+  assign desc_wptr = BufPtrW'(df_req_wptr);
 
   nictx_dma_rd #(
     .NumTags   (NumTags),
@@ -505,9 +512,10 @@ module nictx_tx_top #(
     .stall_o      (rd_stall),
     .req_valid_i  (rd_req_valid),
     .req_ready_o  (rd_req_ready),
-    .req_addr_i   (rd_req_addr),
-    .req_len_i    (rd_req_len),
-    .req_wptr_i   (rd_req_wptr),
+    .pay_req_i    (pay_req),
+    .pay_wptr_i   (pay_wptr),
+    .desc_req_i   (desc_req),
+    .desc_wptr_i  (desc_wptr),
     .mrd_valid_o  (mrd_valid),
     .mrd_ready_i  (d2h_ready && src_gnt[SrcMrd]),
     .mrd_addr_o   (mrd_addr),
@@ -516,13 +524,8 @@ module nictx_tx_top #(
     .mrd_dest_o   (mrd_dest),
     .cpl_valid_i  (h2d_valid && h2d_is_cpl),
     .cpl_ready_o  (rd_cpl_ready),
-    .cpl_sop_i    (h2d_sop),
-    .cpl_eop_i    (h2d_eop),
-    .cpl_tag_i    (h2d_tag),
-    .cpl_len_i    (h2d_len),
-    .cpl_lane_i   (h2d_addr[LaneW-1:0]),
+    .cpl_hdr_i    (h2d_hdr),
     .cpl_data_i   (h2d_data),
-    .cpl_err_i    (h2d_err),
     .unexp_o      (rd_unexp),
     .cpl_timeout_i (cpl_timeout),
     .timeout_o    (rd_timeout),
@@ -542,9 +545,8 @@ module nictx_tx_top #(
   );
 
   // ---- descriptor fetch ----
-  logic        desc_valid, desc_ready, desc_bad, desc_err;
-  logic [63:0] desc_addr;
-  logic [13:0] desc_len;
+  logic        desc_valid, desc_ready;
+  nictx_pkg::desc_t desc;
 
   nictx_desc_fetch #(
     .BufDescs  (DescBufDescs),
@@ -570,21 +572,16 @@ module nictx_tx_top #(
     .doorbell_i   (doorbell),
     .wc_close_i   (wc_close),
     .wc_idx_valid_i (wc_tail_we),
-    .wc_idx_i     (blk_idx),
-    .ring_base_i  (f_ring_base),
-    .ring_log2_i  (f_ring_log2),
-    .tail_i       (f_tail),
+    .wc_idx_i     (blk.idx),
+    .f_cfg_i      (f_cfg),
     .h_ring_log2_i (s_ring_log2),
     .fetch_max_i  (fetch_max),
     .inflight_i   (desc_inflight),
     .blk_valid_i  (blk_valid),
-    .blk_idx_i    (blk_idx),
-    .blk_w0_i     (blk_w0),
-    .blk_w1_i     (blk_w1),
+    .blk_i        (blk),
     .req_valid_o  (rd_req_valid[1]),
     .req_ready_i  (rd_req_ready[1]),
-    .req_addr_o   (rd_req_addr[127:64]),
-    .req_len_o    (rd_req_len[27:14]),
+    .req_o        (desc_req),
     .req_wptr_o   (df_req_wptr),
     .wr_valid_i   (rd_wr_valid && rd_wr_dest),
     .wr_ptr_i     (rd_wr_ptr[DescPtrW-1:0]),
@@ -594,10 +591,7 @@ module nictx_tx_top #(
     .done_err_i   (rd_done_err),
     .desc_valid_o (desc_valid),
     .desc_ready_i (desc_ready),
-    .desc_addr_o  (desc_addr),
-    .desc_len_o   (desc_len),
-    .desc_bad_o   (desc_bad),
-    .desc_err_o   (desc_err),
+    .desc_o       (desc),
     .not_owned_o  (not_owned),
     .not_owned_cnt_o (not_owned_cnt),
     .flush_o      (df_flush),
@@ -622,8 +616,8 @@ module nictx_tx_top #(
     .rdy_i     (q_rdy),
     .backlog_i (q_work),
     .q_o       (s_q),
-    .len_i     (desc_len),
-    .bad_i     (desc_bad),
+    .len_i     (desc.len),
+    .bad_i     (desc.bad),
     .weight_i  (s_weight),
     .valid_o   (s_valid),
     .take_i    (desc_take),
@@ -635,7 +629,7 @@ module nictx_tx_top #(
   logic        fr_valid, fr_ready, fr_sop, fr_eop, fr_skip;
   logic [DataW-1:0]  fr_data;
   logic [BytesW-1:0] fr_bytes;
-  logic [13:0] fr_len;
+  logic [nictx_pkg::LenW-1:0] fr_len;
 
   nictx_payload_fetch #(
     .DataBytes (DataBytes),
@@ -647,16 +641,12 @@ module nictx_tx_top #(
     .rst_ni       (core_rst_n),
     .desc_valid_i (desc_valid),
     .desc_ready_o (desc_ready),
-    .desc_addr_i  (desc_addr),
-    .desc_len_i   (desc_len),
-    .desc_bad_i   (desc_bad),
-    .desc_err_i   (desc_err),
+    .desc_i       (desc),
     .desc_q_i     (desc_q),
     .req_valid_o  (rd_req_valid[0]),
     .req_ready_i  (rd_req_ready[0]),
-    .req_addr_o   (rd_req_addr[63:0]),
-    .req_len_o    (rd_req_len[13:0]),
-    .req_wptr_o   (rd_req_wptr[BufPtrW-1:0]),
+    .req_o        (pay_req),
+    .req_wptr_o   (pay_wptr),
     .wr_valid_i   (rd_wr_valid && !rd_wr_dest),
     .wr_ptr_i     (rd_wr_ptr),
     .wr_data_i    (rd_wr_data),
@@ -720,18 +710,9 @@ module nictx_tx_top #(
     .multi_i      (multi),
     .pkt_q_i      (pkt_q),
     .c_q_o        (c_q),
-    .c_ring_log2_i (c_ring_log2),
-    .c_tail_i     (c_tail),
-    .c_wb_addr_i  (c_wb_addr),
-    .c_cq_base_i  (c_cq_base),
+    .c_cfg_i      (c_cfg),
     .w_q_o        (w_q),
-    .w_wb_addr_i  (w_wb_addr),
-    .w_ring_base_i (w_ring_base),
-    .w_ring_log2_i (w_ring_log2),
-    .w_cq_base_i  (w_cq_base),
-    .w_cq_log2_i  (w_cq_log2),
-    .w_msix_addr_i (w_msix_addr),
-    .w_msix_data_i (w_msix_data),
+    .w_cfg_i      (w_cfg),
     .msix_mask_i  (msix_mask),
     .pba_o        (pba),
     .hr_q_i       (hr_q),
@@ -752,9 +733,7 @@ module nictx_tx_top #(
     .head_o       (head),
     .wr_valid_o   (cw_valid),
     .wr_ready_i   (d2h_ready && src_gnt[SrcWr]),
-    .wr_addr_o    (cw_addr),
-    .wr_data_o    (cw_data),
-    .wr_len_o     (cw_len),
+    .wr_o         (cw),
     .timer_o      (cpl_timer),
     .skip_i       (skip_i),
     .wait_o       (cpl_wait),
@@ -800,9 +779,9 @@ module nictx_tx_top #(
       2'(SrcWr): begin
         d2h_type = nictx_pkg::TlpMWr;
         d2h_tag  = '0;
-        d2h_len  = {9'd0, cw_len};
-        d2h_addr = cw_addr;
-        d2h_data = cw_data;
+        d2h_len  = {9'd0, cw.len};
+        d2h_addr = cw.addr;
+        d2h_data = cw.data;
       end
       default: begin
         d2h_tag  = mrd_tag;
@@ -904,7 +883,7 @@ module nictx_tx_top #(
     h2d_past_q  <= {h2d_data_i, h2d_addr_i, h2d_tag_i};
     d2h_past_q  <= {d2h_data_o, d2h_addr_o};
     wire_past_q <= wire_data_o;
-    desc_past_q <= {desc_addr, desc_len};
+    desc_past_q <= {desc.addr, desc.len};
     fr_past_q   <= {fr_data, fr_sop};
   end
 
@@ -926,7 +905,7 @@ module nictx_tx_top #(
     end
     if (core_rst_n && !qrst) begin
       // Internal streams: descriptors and frames.
-      DescHold_A: assert (!desc_hold_q || (desc_valid && {desc_addr, desc_len} == desc_past_q));
+      DescHold_A: assert (!desc_hold_q || (desc_valid && {desc.addr, desc.len} == desc_past_q));
       FrameHold_A: assert (!fr_hold_q || (fr_valid && {fr_data, fr_sop} == fr_past_q));
     end
   end

@@ -39,26 +39,22 @@ module nictx_wc #(
   // verilator lint_off SYNCASYNCNET
   input  logic        rst_ni,  // also in the simulation-only assertions' enable
   // verilator lint_on SYNCASYNCNET
-  input  logic [1:0]  proto_i,
-  input  logic [4:0]  ring_log2_i,
-  // MWr beats to BAR0 offsets 0x200..0x3FF
+  input  nictx_pkg::proto_e proto_i,
+  input  logic [nictx_pkg::Log2W-1:0] ring_log2_i,
+  // MWr beats to BAR0 offsets 0x200..0x3FF: the header (sop, eop, len and
+  // the BAR0 offset's low 10 bits, addr[9:0]) and the data lanes
   input  logic        req_valid_i,
-  input  logic        req_sop_i,
-  input  logic        req_eop_i,
-  input  logic [12:0] req_len_i,
-  input  logic [9:0]  req_off_i,
+  input  nictx_pkg::tlp_hdr_t req_i,
   input  logic [DataW-1:0] req_data_i,
   output logic        bad_access_o,
   // Block close
   output logic        close_o,
   output logic        tail_we_o,
-  output logic [15:0] tail_o,
+  output logic [nictx_pkg::IdxW-1:0] tail_o,
   output logic        tail_range_o,
   output logic        torn_o,
   output logic        blk_valid_o,
-  output logic [15:0] blk_idx_o,
-  output logic [63:0] blk_w0_o,
-  output logic [63:0] blk_w1_o,
+  output nictx_pkg::wc_blk_t blk_o,
   output logic        busy_o      // inside a TLP: a queue reset must wait
 );
 
@@ -80,6 +76,7 @@ module nictx_wc #(
   localparam int unsigned BeatW = 11;
   logic [BeatW-1:0] beat_q;
 
+  logic [9:0]  req_off; // the TLP's BAR0 offset in the window's 1 KiB
   logic [6:0]  wbase;   // 8-byte word offset in BAR0 of this beat's lane 0
   logic [6:0]  wfirst, wend;  // the TLP's words: wfirst..wend-1
   logic        bsel;    // buffer of the block closed in this beat
@@ -98,6 +95,8 @@ module nictx_wc #(
   // decoded only when one comes (req_valid_i), and the buffers change only
   // on an accepted beat (wr, an enabled always_ff with block-local next
   // values); with no beat the outputs are buffer 0's stored block.
+  assign req_off = req_i.addr[9:0];
+
   always_comb begin
     wbase   = '0;
     tlp_end = '0;
@@ -108,15 +107,15 @@ module nictx_wc #(
     bad_access_o = 1'b0;
     if (req_valid_i) begin
       // Only used while ok (the TLP lies inside the window).
-      wbase   = 7'((10'(req_off_i[9:LaneW]) + 10'(beat_q)) << (LaneW - 3));
-      tlp_end = {4'd0, req_off_i} + {1'b0, req_len_i};
-      wfirst  = req_off_i[9:3];
+      wbase   = 7'((10'(req_off[9:LaneW]) + 10'(beat_q)) << (LaneW - 3));
+      tlp_end = {4'd0, req_off} + {1'b0, req_i.len};
+      wfirst  = req_off[9:3];
       wend    = tlp_end[9:3];  // 0 when the TLP ends at the window's end
-      ok      = proto_i == nictx_reg_pkg::ProtoWc && req_off_i[9] && req_off_i[2:0] == 3'd0 &&
-                req_len_i[2:0] == 3'd0 && req_len_i >= 13'd8 && req_len_i <= 13'd256 &&
+      ok      = proto_i == nictx_pkg::ProtoWc && req_off[9] && req_off[2:0] == 3'd0 &&
+                req_i.len[2:0] == 3'd0 && req_i.len >= 13'd8 && req_i.len <= 13'd256 &&
                 tlp_end <= 14'h400;
       wr      = ok;
-      bad_access_o = req_sop_i && !ok;
+      bad_access_o = req_i.sop && !ok;
     end
     mask    = 16'((17'd1 << ring_log2_i) - 17'd1);
 
@@ -177,9 +176,9 @@ module nictx_wc #(
       blk_valid_o  = (&v) && in_ring;
       torn_o       = !((&v) && in_ring);
     end
-    blk_idx_o    = idx;
-    blk_w0_o     = bw[0] ? bw0 : bsel ? w0_q[127:64] : w0_q[63:0];
-    blk_w1_o     = bw[1] ? bw1 : bsel ? w1_q[127:64] : w1_q[63:0];
+    blk_o.idx    = idx;
+    blk_o.w0     = bw[0] ? bw0 : bsel ? w0_q[127:64] : w0_q[63:0];
+    blk_o.w1     = bw[1] ? bw1 : bsel ? w1_q[127:64] : w1_q[63:0];
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -190,7 +189,7 @@ module nictx_wc #(
       vld_q  <= '0;
       beat_q <= '0;
     end else begin
-      if (req_valid_i) beat_q <= req_eop_i ? '0 : beat_q + 1'b1;
+      if (req_valid_i) beat_q <= req_i.eop ? '0 : beat_q + 1'b1;
       if (wr) begin : b_wr
         logic [127:0] w0_n, w1_n;
         logic [31:0]  idx_n;
@@ -237,7 +236,7 @@ module nictx_wc #(
         w1_q  <= w1_n;
         idx_q <= idx_n;
         vld_q <= vld_n;
-      end else if (proto_i != nictx_reg_pkg::ProtoWc) begin
+      end else if (proto_i != nictx_pkg::ProtoWc) begin
         vld_q <= '0;  // blocks belong to the WC protocol only
       end
     end
@@ -249,17 +248,19 @@ module nictx_wc #(
   always @(posedge clk_i) begin
     if (rst_ni) begin
       // A well-formed TLP ends on its last beat: ceil(((off mod W) + len) / W).
-      BeatCount_A: assert (!(req_valid_i && ok) || (req_eop_i == ({2'd0, beat_q} + 13'd1 ==
-                         (13'(req_off_i[LaneW-1:0]) + req_len_i + 13'(DataBytes - 1)) >> LaneW)))
-        else $error("nictx_wc: WC MWr of %0d bytes ended at beat %0d", req_len_i, beat_q);
-      SopFirst_A: assert (!req_valid_i || (req_sop_i == (beat_q == '0)));
+      BeatCount_A: assert (!(req_valid_i && ok) || (req_i.eop == ({2'd0, beat_q} + 13'd1 ==
+                         (13'(req_off[LaneW-1:0]) + req_i.len + 13'(DataBytes - 1)) >> LaneW)))
+        else $error("nictx_wc: WC MWr of %0d bytes ended at beat %0d", req_i.len, beat_q);
+      SopFirst_A: assert (!req_valid_i || (req_i.sop == (beat_q == '0)));
     end
   end
 `endif
 
   // verilator lint_off UNUSEDSIGNAL
   logic unused;
-  assign unused = ^{wbase[6], tlp_end[13:10]};  // inside the window (ok)
+  assign unused = ^{wbase[6], tlp_end[13:10],  // inside the window (ok)
+                    req_i.kind, req_i.tag, req_i.addr[nictx_pkg::AddrW-1:10],  // an MWr there
+                    req_i.err};
   // verilator lint_on UNUSEDSIGNAL
 
   assign busy_o = beat_q != '0;

@@ -15,6 +15,7 @@
 // clock.
 #include "Vnictx_cpl_q8.h"
 #include "common/lockstep.h"
+#include "common/rtl_bundles.h"
 #include "verilated.h"
 
 #include <setjmp.h>
@@ -114,17 +115,9 @@ void drive(Vnictx_cpl_q8 &t, const cm_cpl_in &in)
 {
     t.multi_i = in.multi;
     t.pkt_q_i = in.pkt_q;
-    t.c_ring_log2_i = in.c_ring_log2;
-    t.c_tail_i = in.c_tail;
-    t.c_wb_addr_i = in.c_wb_addr;
-    t.c_cq_base_i = in.c_cq_base;
-    t.w_wb_addr_i = in.w_wb_addr;
-    t.w_ring_base_i = in.w_ring_base;
-    t.w_ring_log2_i = in.w_ring_log2;
-    t.w_cq_base_i = in.w_cq_base;
-    t.w_cq_log2_i = in.w_cq_log2;
-    t.w_msix_addr_i = in.w_msix_addr;
-    t.w_msix_data_i = in.w_msix_data;
+    bundles::put_q_cpl(t.c_cfg_i, in.c_ring_log2, in.c_tail, in.c_wb_addr, in.c_cq_base);
+    bundles::put_q_wr(t.w_cfg_i, in.w_wb_addr, in.w_ring_base, in.w_ring_log2, in.w_cq_base,
+                      in.w_cq_log2, in.w_msix_addr, in.w_msix_data);
     t.msix_mask_i = (uint8_t)in.msix_mask;
     t.hr_q_i = in.hr_q;
     t.ring_log2_i = in.ring_log2;
@@ -148,10 +141,11 @@ void drive(Vnictx_cpl_q8 &t, const cm_cpl_in &in)
 void compare(const Vnictx_cpl_q8 &t, const cm_cpl_out &o, bool multi, uint32_t seed,
              unsigned clock)
 {
+    const bundles::cpl_wr wr = bundles::get_cpl_wr(t.wr_o);
     const bool ok = t.c_q_o == o.c_q && t.w_q_o == o.w_q && t.pba_o == o.pba &&
                     t.hr_head_o == o.hr_head && t.head_o == o.head &&
-                    t.wr_valid_o == o.wr_valid && t.wr_addr_o == o.wr_addr &&
-                    t.wr_data_o == o.wr_data && t.wr_len_o == o.wr_len &&
+                    t.wr_valid_o == o.wr_valid && wr.addr == o.wr_addr &&
+                    wr.data == o.wr_data && wr.len == o.wr_len &&
                     t.timer_o == o.timer && t.wait_o == o.wait && t.wake_o == o.wake &&
                     t.idle_o == o.idle;
     if (!ok)
@@ -159,8 +153,8 @@ void compare(const Vnictx_cpl_q8 &t, const cm_cpl_out &o, bool multi, uint32_t s
                  "%u timer %u wait %u wake %u idle %u; model w_q %u pba %llx hr %u head %u wr "
                  "%u %llx %llx %u timer %u wait %u wake %u idle %u",
                  multi, seed, clock, t.w_q_o, (unsigned long long)t.pba_o, t.hr_head_o,
-                 t.head_o, t.wr_valid_o, (unsigned long long)t.wr_addr_o,
-                 (unsigned long long)t.wr_data_o, t.wr_len_o, t.timer_o, t.wait_o, t.wake_o,
+                 t.head_o, t.wr_valid_o, (unsigned long long)wr.addr,
+                 (unsigned long long)wr.data, wr.len, t.timer_o, t.wait_o, t.wake_o,
                  t.idle_o, o.w_q, (unsigned long long)o.pba, o.hr_head, o.head, o.wr_valid,
                  (unsigned long long)o.wr_addr, (unsigned long long)o.wr_data, o.wr_len,
                  o.timer, o.wait, o.wake, o.idle);

@@ -33,6 +33,7 @@
 #include "Vnictx_desc_fetch_w64q1.h"
 #include "Vnictx_desc_fetch_w8q8.h"
 #include "common/lockstep.h"
+#include "common/rtl_bundles.h"
 #include "verilated.h"
 
 #include <setjmp.h>
@@ -310,9 +311,7 @@ template <class M> void drive(M &t, const cm_desc_fetch_in &in, unsigned w)
     t.fetch_max_i = in.fetch_max;
     t.inflight_i = in.inflight;
     t.blk_valid_i = in.blk_valid;
-    t.blk_idx_i = in.blk_idx;
-    t.blk_w0_i = in.blk_w0;
-    t.blk_w1_i = in.blk_w1;
+    bundles::put_wc_blk(t.blk_i, in.blk_idx, in.blk_w0, in.blk_w1);
     t.req_ready_i = in.req_ready;
     t.wr_valid_i = in.wr_valid;
     t.wr_ptr_i = in.wr_ptr;
@@ -326,12 +325,14 @@ template <class M> void drive(M &t, const cm_desc_fetch_in &in, unsigned w)
 template <class M> void compare(const M &t, const cm_desc_fetch_out &o, unsigned w,
                                 uint32_t seed, unsigned clock, const env &e)
 {
+    const bundles::rd_req req = bundles::get_rd_req(t.req_o);
+    const bundles::desc desc = bundles::get_desc(t.desc_o);
     const bool ok =
         t.f_q_o == o.f_q && t.rdy_o == o.rdy && t.work_o == o.work && t.desc_q_o == o.desc_q &&
-        t.req_valid_o == o.req_valid && t.req_addr_o == o.req_addr && t.req_len_o == o.req_len &&
+        t.req_valid_o == o.req_valid && req.addr == o.req_addr && req.len == o.req_len &&
         t.req_wptr_o == o.req_wptr && t.desc_valid_o == o.desc_valid &&
-        t.desc_addr_o == o.desc_addr && t.desc_len_o == o.desc_len &&
-        t.desc_bad_o == o.desc_bad && t.desc_err_o == o.desc_err &&
+        desc.addr == o.desc_addr && desc.len == o.desc_len && desc.bad == o.desc_bad &&
+        desc.err == o.desc_err &&
         t.not_owned_o == o.not_owned && t.not_owned_cnt_o == o.not_owned_cnt &&
         t.flush_o == o.flush && t.wc_used_o == o.wc_used && t.wc_drop_o == o.wc_drop &&
         t.wait_o == o.wait && t.idle_o == o.idle;
@@ -342,8 +343,8 @@ template <class M> void compare(const M &t, const cm_desc_fetch_out &o, unsigned
                  "desc %u %llx/%u bad %u err %u no %u/%u flush %u used %u drop %u wait %u "
                  "idle %u",
                  w, seed, clock, e.proto, e.queues, t.f_q_o, t.rdy_o, t.work_o, t.req_valid_o,
-                 (unsigned long long)t.req_addr_o, t.req_len_o, t.req_wptr_o, t.desc_valid_o,
-                 (unsigned long long)t.desc_addr_o, t.desc_len_o, t.desc_bad_o, t.desc_err_o,
+                 (unsigned long long)req.addr, req.len, t.req_wptr_o, t.desc_valid_o,
+                 (unsigned long long)desc.addr, desc.len, desc.bad, desc.err,
                  t.not_owned_o, t.not_owned_cnt_o, t.flush_o, t.wc_used_o, t.wc_drop_o,
                  t.wait_o, t.idle_o, o.f_q, (unsigned long long)o.rdy,
                  (unsigned long long)o.work, o.req_valid, (unsigned long long)o.req_addr,
@@ -470,9 +471,7 @@ template <class M> void lockstep(unsigned w, unsigned nq, uint32_t seed, unsigne
         in.ring_log2 = e->rlog[fq];
         in.tail = e->tail[fq];
         drive(*t, in, w);
-        t->ring_base_i = in.ring_base;
-        t->ring_log2_i = in.ring_log2;
-        t->tail_i = in.tail;
+        bundles::put_q_fetch(t->f_cfg_i, in.ring_base, in.ring_log2, in.tail);
         t->eval();
         cm_desc_fetch_head(d, &in, &s);
         // Odd seeds: eval, then clock below; even seeds: both in one step,

@@ -21,6 +21,7 @@
 #include "Vnictx_dma_rd_t256w8.h"
 #include "Vnictx_dma_rd_t32w64.h"
 #include "common/lockstep.h"
+#include "common/rtl_bundles.h"
 #include "verilated.h"
 
 #include <setjmp.h>
@@ -73,6 +74,7 @@ struct bench {
     bool sending = false;
     unsigned s_tag = 0, s_beat = 0, s_beats = 0;
     cpl s_cpl{};
+    uint64_t cpl_addr = 0; // the beat's header address (in.cpl_lane its lanes' offset)
     // Reads per requester: taken, retired; and which had an error.
     unsigned taken[2] = {0, 0}, retired[2] = {0, 0};
     std::vector<bool> read_err[2];
@@ -146,6 +148,7 @@ void inputs(bench &b, const cm_dma_rd_out &last)
         in.cpl_tag = b.s_tag;
         in.cpl_len = b.s_cpl.len;
         in.cpl_lane = lane;
+        b.cpl_addr = b.s_cpl.addr;
         in.cpl_err = b.s_cpl.err;
         const uint64_t base = b.s_cpl.addr - lane + (uint64_t)b.s_beat * b.w;
         for (unsigned j = 0; j < b.w; j++) {
@@ -159,6 +162,7 @@ void inputs(bench &b, const cm_dma_rd_out &last)
         in.cpl_tag = r(256);
         in.cpl_len = 1 + r(64);
         in.cpl_lane = 0;
+        b.cpl_addr = (uint64_t)b.clock << 12; // any address at lane 0
         b.unexp++;
     }
 }
@@ -242,27 +246,30 @@ void react(bench &b, const cm_dma_rd_out &o)
     }
 }
 
-template <class M> void drive(M &t, const cm_dma_rd_in &in, unsigned w)
+// cpl_addr: the completion beat's header address, whose lanes are
+// in.cpl_lane (the C model takes only those).
+template <class M> void drive(M &t, const cm_dma_rd_in &in, uint64_t cpl_addr, unsigned w)
 {
     t.mrrs_log2_i = in.mrrs_log2;
     t.max_tags_i = in.max_tags;
     t.max_rd_bytes_i = in.max_rd_bytes;
     t.req_valid_i = (in.req[1].valid ? 2u : 0u) | (in.req[0].valid ? 1u : 0u);
-    t.req_addr_i[0] = (uint32_t)in.req[0].addr;
-    t.req_addr_i[1] = (uint32_t)(in.req[0].addr >> 32);
-    t.req_addr_i[2] = (uint32_t)in.req[1].addr;
-    t.req_addr_i[3] = (uint32_t)(in.req[1].addr >> 32);
-    t.req_len_i = in.req[1].len << 14 | in.req[0].len;
-    t.req_wptr_i = in.req[1].wptr << kPtrW | in.req[0].wptr;
+    bundles::put_rd_req(t.pay_req_i, in.req[0].addr, in.req[0].len);
+    t.pay_wptr_i = in.req[0].wptr;
+    bundles::put_rd_req(t.desc_req_i, in.req[1].addr, in.req[1].len);
+    t.desc_wptr_i = in.req[1].wptr;
     t.mrd_ready_i = in.mrd_ready;
     t.cpl_valid_i = in.cpl_valid;
-    t.cpl_sop_i = in.cpl_sop;
-    t.cpl_eop_i = in.cpl_eop;
-    t.cpl_tag_i = in.cpl_tag;
-    t.cpl_len_i = in.cpl_len;
-    t.cpl_lane_i = in.cpl_lane;
+    bundles::tlp_hdr h{};
+    h.sop = in.cpl_sop;
+    h.eop = in.cpl_eop;
+    h.kind = 2; // CplD
+    h.tag = in.cpl_tag;
+    h.len = in.cpl_len;
+    h.err = in.cpl_err;
+    h.addr = (cpl_addr & ~(uint64_t)(w - 1)) | in.cpl_lane;
+    bundles::put_tlp_hdr(t.cpl_hdr_i, h);
     put(t.cpl_data_i, in.cpl_data, w);
-    t.cpl_err_i = in.cpl_err;
     t.cpl_timeout_i = in.cpl_timeout;
     t.skip_i = in.skip;
     t.eval();
@@ -318,7 +325,7 @@ template <class M> void lockstep(unsigned tags, unsigned w, uint32_t seed, unsig
     cm_dma_rd_reset(d);
     for (unsigned c = 0; c < clocks; c++) {
         inputs(*b, o);
-        drive(*t, b->in, w);
+        drive(*t, b->in, b->cpl_addr, w);
         cm_dma_rd_eval(d, &b->in, &o);
         compare(*t, o, w, seed, c);
         cm_dma_rd_clock(d, &b->in);

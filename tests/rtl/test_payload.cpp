@@ -19,6 +19,7 @@
 #include "Vnictx_payload_w64.h"
 #include "Vnictx_payload_w8.h"
 #include "common/lockstep.h"
+#include "common/rtl_bundles.h"
 #include "verilated.h"
 
 #include <setjmp.h>
@@ -182,10 +183,7 @@ void react(bench &b, const cm_payload_out &o)
 template <class M> void drive(M &t, const cm_payload_in &in, unsigned w)
 {
     t.desc_valid_i = in.desc_valid;
-    t.desc_addr_i = in.desc_addr;
-    t.desc_len_i = in.desc_len;
-    t.desc_bad_i = in.desc_bad;
-    t.desc_err_i = in.desc_err;
+    bundles::put_desc(t.desc_i, in.desc_addr, in.desc_len, in.desc_bad, in.desc_err);
     t.desc_q_i = in.desc_q;
     t.req_ready_i = in.req_ready;
     t.wr_valid_i = in.wr_valid;
@@ -200,8 +198,9 @@ template <class M> void drive(M &t, const cm_payload_in &in, unsigned w)
 template <class M> void compare(const M &t, const cm_payload_out &o, unsigned w, uint32_t seed,
                                 unsigned clock)
 {
+    const bundles::rd_req req = bundles::get_rd_req(t.req_o);
     const bool ok = t.desc_ready_o == o.desc_ready && t.req_valid_o == o.req_valid &&
-                    t.req_addr_o == o.req_addr && t.req_len_o == o.req_len &&
+                    req.addr == o.req_addr && req.len == o.req_len &&
                     t.req_wptr_o == o.req_wptr && t.fr_valid_o == o.fr_valid &&
                     t.fr_sop_o == o.fr_sop && t.fr_eop_o == o.fr_eop &&
                     same(t.fr_data_o, o.fr_data, w) && t.fr_bytes_o == o.fr_bytes &&
@@ -211,7 +210,7 @@ template <class M> void compare(const M &t, const cm_payload_out &o, unsigned w,
         fail_msg("width %u seed %u clock %u: RTL desc_ready %u req %u/%x/%u fr %u sop %u eop %u "
                  "bytes %u len %u skip %u q %u idle %u; model desc_ready %u req %u/%x/%u fr %u "
                  "sop %u eop %u bytes %u len %u skip %u q %u idle %u",
-                 w, seed, clock, t.desc_ready_o, t.req_valid_o, t.req_wptr_o, t.req_len_o,
+                 w, seed, clock, t.desc_ready_o, t.req_valid_o, t.req_wptr_o, req.len,
                  t.fr_valid_o, t.fr_sop_o, t.fr_eop_o, t.fr_bytes_o, t.fr_len_o, t.fr_skip_o,
                  t.fr_q_o, t.idle_o, o.desc_ready, o.req_valid, o.req_wptr, o.req_len,
                  o.fr_valid, o.fr_sop, o.fr_eop, o.fr_bytes, o.fr_len, o.fr_skip, o.fr_q, o.idle);

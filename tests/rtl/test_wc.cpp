@@ -15,6 +15,7 @@
 #include "Vnictx_wc_w64.h"
 #include "Vnictx_wc_w8.h"
 #include "common/lockstep.h"
+#include "common/rtl_bundles.h"
 #include "verilated.h"
 
 #include <setjmp.h>
@@ -35,7 +36,9 @@ using lockstep::put;
 using lockstep::rng;
 using lockstep::same;
 
-
+// BAR0's base address: the request header's address above the window's
+// offset (the window reads only addr[9:0]).
+constexpr uint64_t kBar0 = 0xFE000000ull;
 
 // A TLP being sent: its offset, length and bytes (by offset in the window).
 struct tlp {
@@ -93,10 +96,13 @@ template <class M> void drive(M &t, const cm_wc_in &in, unsigned w)
     t.proto_i = in.proto;
     t.ring_log2_i = in.ring_log2;
     t.req_valid_i = in.req_valid;
-    t.req_sop_i = in.req_sop;
-    t.req_eop_i = in.req_eop;
-    t.req_len_i = in.req_len;
-    t.req_off_i = in.req_off;
+    bundles::tlp_hdr h{};
+    h.sop = in.req_sop;
+    h.eop = in.req_eop;
+    h.kind = 0; // MWr
+    h.len = in.req_len;
+    h.addr = kBar0 | in.req_off;
+    bundles::put_tlp_hdr(t.req_i, h);
     put(t.req_data_i, in.req_data, w);
     t.eval();
 }
@@ -104,17 +110,18 @@ template <class M> void drive(M &t, const cm_wc_in &in, unsigned w)
 template <class M> void compare(const M &t, const cm_wc_out &o, unsigned w, uint32_t seed,
                                 unsigned clock)
 {
+    const bundles::wc_blk b = bundles::get_wc_blk(t.blk_o);
     const bool ok = t.bad_access_o == o.bad_access && t.close_o == o.close &&
                     t.tail_we_o == o.tail_we && t.tail_o == o.tail &&
                     t.tail_range_o == o.tail_range && t.torn_o == o.torn &&
-                    t.blk_valid_o == o.blk_valid && t.blk_idx_o == o.blk_idx &&
-                    t.blk_w0_o == o.blk_w0 && t.blk_w1_o == o.blk_w1 && t.busy_o == o.busy;
+                    t.blk_valid_o == o.blk_valid && b.idx == o.blk_idx && b.w0 == o.blk_w0 &&
+                    b.w1 == o.blk_w1 && t.busy_o == o.busy;
     if (!ok)
         fail_msg("width %u seed %u clock %u: RTL bad %u close %u tail %u/%u range %u torn %u "
                  "blk %u idx %u busy %u; model bad %u close %u tail %u/%u range %u torn %u "
                  "blk %u idx %u busy %u",
                  w, seed, clock, t.bad_access_o, t.close_o, t.tail_we_o, t.tail_o,
-                 t.tail_range_o, t.torn_o, t.blk_valid_o, t.blk_idx_o, t.busy_o, o.bad_access,
+                 t.tail_range_o, t.torn_o, t.blk_valid_o, b.idx, t.busy_o, o.bad_access,
                  o.close, o.tail_we, o.tail, o.tail_range, o.torn, o.blk_valid, o.blk_idx,
                  o.busy);
 }
