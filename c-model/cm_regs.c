@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cm_regs.c - the BAR0 register block of the C model (cm_regs.h), after
- * the contract in rtl/nictx_regs.sv's header; every offset, reset value,
- * field and enum value from driver/nictx_regs_gen.h.
+ * the contract in rtl/nictx_regs.sv's header.  An access is decoded and a
+ * written dword checked with the register table generated from
+ * rtl/regs/nictx_regs.rdl (driver/nictx_regs_gen.h: nictx_reg_rid(),
+ * nictx_reg_descs[]), as the RTL does with the same table in nictx_reg_pkg;
+ * what a register holds and does is its handlers in ops[] (below), by
+ * register id, as in QEMU's e1000 (its macreg_readops and writeops).
  */
 #include "cm_regs.h"
 
 #include "device/device.h"
 
+#include <stddef.h>
 #include <string.h>
 
 _Static_assert(CM_REGS_TLP_MWR == DEV_TLP_MWR && CM_REGS_TLP_MRD == DEV_TLP_MRD,
@@ -15,82 +20,47 @@ _Static_assert(CM_REGS_TLP_MWR == DEV_TLP_MWR && CM_REGS_TLP_MRD == DEV_TLP_MRD,
 
 #define M16 0xFFFFu
 #define M24 0xFFFFFFu
-/* The ERR bits (the register's width). */
-#define ERR_ALL                                                                          \
-    (NICTX_ERR_TAIL_RANGE | NICTX_ERR_BAD_DESC | NICTX_ERR_BAD_ACCESS | NICTX_ERR_DMA |  \
-     NICTX_ERR_DB_OFF | NICTX_ERR_CFG | NICTX_ERR_CPL_TIMEOUT | NICTX_ERR_UNEXP_CPL)
-#define PBA_OFF(o) (((o) & ~7u) == NICTX_REG_PBA_LO) /* PBA_LO, PBA_HI */
-_Static_assert(NICTX_REG_PBA_HI == NICTX_REG_PBA_LO + 4, "PBA's two dwords");
-/* Offset bits: a queue block (bit 12), the MSI-X table (0x800..0xBFF). */
-#define BLK_BIT NICTX_Q_BASE
-_Static_assert(NICTX_Q_BASE == 0x1000u && NICTX_Q_STRIDE == 0x40u && NICTX_MSIX_STRIDE == 0x10u,
-               "the offset decode below");
 
 /* What a request's offset names (the RTL's decode of an accepted beat). */
 struct cm_regs_dec {
     bool acc, is_wr, is_rd, ok;     /* ok: size_ok && in_page */
-    bool blk, mx, pg, pba;
     unsigned aq, wr_en;             /* the queue or vector; dwords written (bits 0, 1) */
 };
 
-static void decode(const struct cm_regs *r, const struct cm_regs_in *in, struct cm_regs_dec *d)
-{
-    const unsigned off = in->req_off;
-    memset(d, 0, sizeof(*d));
-    d->blk = (off & BLK_BIT) != 0;
-    d->mx = (off & 0x1C00u) == NICTX_MSIX_BASE;
-    d->aq = cm_regs_hr_q(r, off);
-    d->acc = in->req_valid && cm_regs_req_ready(r, in->req_type);
-    if (!d->acc)
-        return;
-    d->pba = PBA_OFF(off);
-    d->pg = off < 0x100u;
-    const unsigned bq = (off >> 6) & 63u, mv = (off >> 4) & 63u;
-    const bool blk_ok = d->blk && bq < r->queues && bq < r->nq;
-    const bool mx_ok = d->mx && mv < r->queues && mv < r->nq;
-    d->is_wr = in->req_type == CM_REGS_TLP_MWR;
-    d->is_rd = in->req_type == CM_REGS_TLP_MRD;
-    const bool size_ok = (in->req_len == 4 && (off & 3u) == 0) || (in->req_len == 8 && (off & 7u) == 0);
-    d->ok = size_ok && (d->pg || blk_ok || mx_ok || d->pba);
-    if (d->is_wr && d->ok)
-        d->wr_en = in->req_len == 8 ? 3u : 1u;
-}
+/* A written dword (the RTL's w_rid, w_val, w_ref, w_take): its register,
+ * its value masked to the register's fields, the ERR bits that refuse it,
+ * whether it is taken. */
+struct cm_regs_wr {
+    unsigned rid;
+    uint32_t v, ref;
+    bool take;
+};
 
-/* The register page's aliases of queue 0's block (q0_alias) and of vector
- * 0's MSI-X entry (v0_alias): the offset in the block, or -1. */
-static int q0_alias(unsigned o)
-{
-    switch (o) {
-    case NICTX_REG_TAIL: return NICTX_QREG_TAIL;
-    case NICTX_REG_HEAD: return NICTX_QREG_HEAD;
-    case NICTX_REG_RING_BASE_LO: return NICTX_QREG_RING_BASE_LO;
-    case NICTX_REG_RING_BASE_HI: return NICTX_QREG_RING_BASE_HI;
-    case NICTX_REG_RING_LOG2: return NICTX_QREG_RING_LOG2;
-    case NICTX_REG_WB_ADDR_LO: return NICTX_QREG_WB_ADDR_LO;
-    case NICTX_REG_WB_ADDR_HI: return NICTX_QREG_WB_ADDR_HI;
-    case NICTX_REG_CQ_BASE_LO: return NICTX_QREG_CQ_BASE_LO;
-    case NICTX_REG_CQ_BASE_HI: return NICTX_QREG_CQ_BASE_HI;
-    case NICTX_REG_CQ_LOG2: return NICTX_QREG_CQ_LOG2;
-    default: return -1;
-    }
-}
+/* ---------------------------------------------------------------- handlers */
 
-static int v0_alias(unsigned o)
-{
-    switch (o) {
-    case NICTX_REG_IRQ_ADDR_LO: return NICTX_MSIXREG_MSG_ADDR_LO;
-    case NICTX_REG_IRQ_ADDR_HI: return NICTX_MSIXREG_MSG_ADDR_HI;
-    case NICTX_REG_IRQ_DATA: return NICTX_MSIXREG_MSG_DATA;
-    default: return -1;
-    }
-}
+/* A register's handlers: rd gives its value for a read of queue (vector) q;
+ * set stores v (a write taken, already masked to the fields, or the reset
+ * value); NULL: nothing to store.  at: where a register the generic
+ * handlers serve lives in struct cm_regs (a uint32_t, uint64_t, or an array
+ * of them by queue). */
+typedef uint32_t cm_rd_fn(const struct cm_regs *r, const struct cm_regs_in *in, unsigned q,
+                          size_t at);
+typedef void cm_set_fn(struct cm_regs *r, unsigned q, uint32_t v, size_t at);
+struct cm_reg_ops {
+    cm_rd_fn *rd;
+    cm_set_fn *set;
+    size_t at;
+};
+#define AT(f) offsetof(struct cm_regs, f)
 
-/* Whether a written dword at page offset o (8 bits) is a TAIL. */
-static bool tail_reg(const struct cm_regs_dec *d, unsigned o)
+static const void *field_c(const struct cm_regs *r, size_t at)
 {
-    return (d->blk && (o & 0x3Fu) == NICTX_QREG_TAIL) || (d->pg && o == NICTX_REG_TAIL);
+    return (const char *)r + at;
 }
-
+static void *field(struct cm_regs *r, size_t at)
+{
+    return (char *)r + at;
+}
 static uint64_t set_lo(uint64_t v, uint32_t lo)
 {
     return (v & 0xFFFFFFFF00000000ull) | lo;
@@ -98,6 +68,327 @@ static uint64_t set_lo(uint64_t v, uint32_t lo)
 static uint64_t set_hi(uint64_t v, uint32_t hi)
 {
     return (v & 0xFFFFFFFFull) | (uint64_t)hi << 32;
+}
+
+/* Generic: a device-wide uint32_t, the halves of a uint64_t; the entry of
+ * queue q of an array of uint64_t (halves), uint32_t, uint16_t, uint8_t. */
+static uint32_t rd_g32(const struct cm_regs *r, const struct cm_regs_in *in, unsigned q, size_t at)
+{
+    (void)in, (void)q;
+    return *(const uint32_t *)field_c(r, at);
+}
+static void set_g32(struct cm_regs *r, unsigned q, uint32_t v, size_t at)
+{
+    (void)q;
+    *(uint32_t *)field(r, at) = v;
+}
+static uint32_t rd_g64lo(const struct cm_regs *r, const struct cm_regs_in *in, unsigned q, size_t at)
+{
+    (void)in, (void)q;
+    return (uint32_t)*(const uint64_t *)field_c(r, at);
+}
+static uint32_t rd_g64hi(const struct cm_regs *r, const struct cm_regs_in *in, unsigned q, size_t at)
+{
+    (void)in, (void)q;
+    return (uint32_t)(*(const uint64_t *)field_c(r, at) >> 32);
+}
+static void set_g64lo(struct cm_regs *r, unsigned q, uint32_t v, size_t at)
+{
+    uint64_t *p = field(r, at);
+    (void)q;
+    *p = set_lo(*p, v);
+}
+static void set_g64hi(struct cm_regs *r, unsigned q, uint32_t v, size_t at)
+{
+    uint64_t *p = field(r, at);
+    (void)q;
+    *p = set_hi(*p, v);
+}
+static uint32_t rd_q64lo(const struct cm_regs *r, const struct cm_regs_in *in, unsigned q, size_t at)
+{
+    (void)in;
+    return (uint32_t)((const uint64_t *)field_c(r, at))[q];
+}
+static uint32_t rd_q64hi(const struct cm_regs *r, const struct cm_regs_in *in, unsigned q, size_t at)
+{
+    (void)in;
+    return (uint32_t)(((const uint64_t *)field_c(r, at))[q] >> 32);
+}
+static void set_q64lo(struct cm_regs *r, unsigned q, uint32_t v, size_t at)
+{
+    uint64_t *p = (uint64_t *)field(r, at) + q;
+    *p = set_lo(*p, v);
+}
+static void set_q64hi(struct cm_regs *r, unsigned q, uint32_t v, size_t at)
+{
+    uint64_t *p = (uint64_t *)field(r, at) + q;
+    *p = set_hi(*p, v);
+}
+static uint32_t rd_q32(const struct cm_regs *r, const struct cm_regs_in *in, unsigned q, size_t at)
+{
+    (void)in;
+    return ((const uint32_t *)field_c(r, at))[q];
+}
+static void set_q32(struct cm_regs *r, unsigned q, uint32_t v, size_t at)
+{
+    ((uint32_t *)field(r, at))[q] = v;
+}
+static uint32_t rd_q16(const struct cm_regs *r, const struct cm_regs_in *in, unsigned q, size_t at)
+{
+    (void)in;
+    return ((const uint16_t *)field_c(r, at))[q];
+}
+static void set_q16(struct cm_regs *r, unsigned q, uint32_t v, size_t at)
+{
+    ((uint16_t *)field(r, at))[q] = (uint16_t)v;
+}
+static uint32_t rd_q8(const struct cm_regs *r, const struct cm_regs_in *in, unsigned q, size_t at)
+{
+    (void)in;
+    return ((const uint8_t *)field_c(r, at))[q];
+}
+static void set_q8(struct cm_regs *r, unsigned q, uint32_t v, size_t at)
+{
+    ((uint8_t *)field(r, at))[q] = (uint8_t)v;
+}
+
+/* CTRL: ENABLE reads back; a taken write asks for a queue reset or sets
+ * ENABLE, which closes the ring configuration (its checks: ctrl_refused). */
+static uint32_t rd_ctrl(const struct cm_regs *r, const struct cm_regs_in *in, unsigned q, size_t at)
+{
+    (void)in, (void)q, (void)at;
+    return r->enable ? NICTX_CTRL_ENABLE : 0;
+}
+static void set_ctrl(struct cm_regs *r, unsigned q, uint32_t v, size_t at)
+{
+    (void)q, (void)at;
+    if (v & NICTX_CTRL_RESET) {
+        r->rst_pend = true;
+    } else {
+        r->enable = (v & NICTX_CTRL_ENABLE) != 0;
+        if (r->enable)
+            r->cfg_open = false; /* the ring state is in use now */
+    }
+}
+
+/* QUEUES, and the log2 of it rounded up (queues_log2_o). */
+static void set_queues(struct cm_regs *r, unsigned q, uint32_t v, size_t at)
+{
+    unsigned lg = 0;
+    (void)q, (void)at;
+    while ((1u << lg) < v)
+        lg++;
+    r->queues = v;
+    r->qlog = lg;
+}
+
+static uint32_t rd_sched(const struct cm_regs *r, const struct cm_regs_in *in, unsigned q,
+                         size_t at)
+{
+    (void)in, (void)q, (void)at;
+    return r->sched ? NICTX_SCHED_MODE : 0;
+}
+static void set_sched(struct cm_regs *r, unsigned q, uint32_t v, size_t at)
+{
+    (void)q, (void)at;
+    r->sched = (v & NICTX_SCHED_MODE) != 0;
+}
+
+/* VEC_CTRL.MASK of vector q: a bit of msix_mask. */
+static uint32_t rd_vec_ctrl(const struct cm_regs *r, const struct cm_regs_in *in, unsigned q,
+                            size_t at)
+{
+    (void)in, (void)at;
+    return (r->msix_mask >> q & 1u) ? NICTX_MSIX_VEC_CTRL_MASK : 0;
+}
+static void set_vec_ctrl(struct cm_regs *r, unsigned q, uint32_t v, size_t at)
+{
+    (void)at;
+    r->msix_mask = (r->msix_mask & ~(1ull << q)) |
+                   (uint64_t)((v & NICTX_MSIX_VEC_CTRL_MASK) != 0) << q;
+}
+
+/* Read-only values from the engine's inputs, and constants. */
+static uint32_t rd_status(const struct cm_regs *r, const struct cm_regs_in *in, unsigned q,
+                          size_t at)
+{
+    (void)q, (void)at;
+    return (in->quiescent && in->rd_drained ? NICTX_STATUS_QUIESCENT : 0) |
+           (in->engine_idle ? NICTX_STATUS_IDLE : 0) |
+           (r->rst_pend || r->qrst ? NICTX_STATUS_RESETTING : 0);
+}
+static uint32_t rd_head(const struct cm_regs *r, const struct cm_regs_in *in, unsigned q, size_t at)
+{
+    (void)r, (void)q, (void)at;
+    return in->hr_head & M16;
+}
+static uint32_t rd_pba_lo(const struct cm_regs *r, const struct cm_regs_in *in, unsigned q,
+                          size_t at)
+{
+    (void)r, (void)q, (void)at;
+    return (uint32_t)in->pba;
+}
+static uint32_t rd_pba_hi(const struct cm_regs *r, const struct cm_regs_in *in, unsigned q,
+                          size_t at)
+{
+    (void)r, (void)q, (void)at;
+    return (uint32_t)(in->pba >> 32);
+}
+static uint32_t rd_id(const struct cm_regs *r, const struct cm_regs_in *in, unsigned q, size_t at)
+{
+    (void)r, (void)in, (void)q, (void)at;
+    return nictx_reg_descs[NICTX_RID_ID].reset;
+}
+static uint32_t rd_zero(const struct cm_regs *r, const struct cm_regs_in *in, unsigned q, size_t at)
+{
+    (void)r, (void)in, (void)q, (void)at;
+    return 0; /* no register: reads 0 */
+}
+
+/* Every register's handlers, by id.  ERR's, CTRL's and TAIL's writes are
+ * taken by their own logic (err_next, ctrl_next, doorbell and tails); their
+ * set handlers give the reset. */
+static const struct cm_reg_ops ops[NICTX_NUM_RIDS] = {
+    [NICTX_RID_NONE] = {rd_zero, NULL, 0},
+    [NICTX_RID_CTRL] = {rd_ctrl, set_ctrl, 0},
+    [NICTX_RID_ERR] = {rd_g32, set_g32, AT(err)},
+    [NICTX_RID_WB_THRESH] = {rd_g32, set_g32, AT(wb_thresh)},
+    [NICTX_RID_IRQ_THRESH] = {rd_g32, set_g32, AT(irq_thresh)},
+    [NICTX_RID_MRRS_LOG2] = {rd_g32, set_g32, AT(mrrs_log2)},
+    [NICTX_RID_LINE_RATE] = {rd_g32, set_g32, AT(line_rate)},
+    [NICTX_RID_CNT_PKTS] = {rd_g32, set_g32, AT(cnt_pkts)},
+    [NICTX_RID_CNT_BYTES_LO] = {rd_g64lo, set_g64lo, AT(cnt_bytes)},
+    [NICTX_RID_CNT_BYTES_HI] = {rd_g64hi, set_g64hi, AT(cnt_bytes)},
+    [NICTX_RID_CNT_DOORBELL] = {rd_g32, set_g32, AT(cnt_db)},
+    [NICTX_RID_CNT_DESC_RD] = {rd_g32, set_g32, AT(cnt_desc_rd)},
+    [NICTX_RID_CNT_DMA_RD] = {rd_g32, set_g32, AT(cnt_dma_rd)},
+    [NICTX_RID_ID] = {rd_id, NULL, 0},
+    [NICTX_RID_DESC_FETCH_MAX] = {rd_g32, set_g32, AT(fetch_max)},
+    [NICTX_RID_MAX_TAGS] = {rd_g32, set_g32, AT(max_tags)},
+    [NICTX_RID_MAX_RD_BYTES] = {rd_g32, set_g32, AT(max_rd)},
+    [NICTX_RID_CNT_RD_STALL] = {rd_g32, set_g32, AT(cnt_stall)},
+    [NICTX_RID_PROTO] = {rd_g32, set_g32, AT(proto)},
+    [NICTX_RID_CNT_NOT_OWNED] = {rd_g32, set_g32, AT(cnt_not_owned)},
+    [NICTX_RID_CNT_WC] = {rd_g32, set_g32, AT(cnt_wc)},
+    [NICTX_RID_CNT_WC_DROP] = {rd_g32, set_g32, AT(cnt_wc_drop)},
+    [NICTX_RID_STATUS] = {rd_status, NULL, 0},
+    [NICTX_RID_CPL_TIMEOUT] = {rd_g32, set_g32, AT(cpl_to)},
+    [NICTX_RID_DESC_INFLIGHT] = {rd_g32, set_g32, AT(inflight)},
+    [NICTX_RID_CPL_MODE] = {rd_g32, set_g32, AT(cpl_mode)},
+    [NICTX_RID_IRQ_TIMER] = {rd_g32, set_g32, AT(irq_timer)},
+    [NICTX_RID_QUEUES] = {rd_g32, set_queues, AT(queues)},
+    [NICTX_RID_SCHED] = {rd_sched, set_sched, 0},
+    [NICTX_RID_DRR_QUANTUM] = {rd_g32, set_g32, AT(quantum)},
+    [NICTX_RID_PBA_LO] = {rd_pba_lo, NULL, 0},
+    [NICTX_RID_PBA_HI] = {rd_pba_hi, NULL, 0},
+    [NICTX_RID_MSIX_MSG_ADDR_LO] = {rd_q64lo, set_q64lo, AT(msix_addr)},
+    [NICTX_RID_MSIX_MSG_ADDR_HI] = {rd_q64hi, set_q64hi, AT(msix_addr)},
+    [NICTX_RID_MSIX_MSG_DATA] = {rd_q32, set_q32, AT(msix_data)},
+    [NICTX_RID_MSIX_VEC_CTRL] = {rd_vec_ctrl, set_vec_ctrl, 0},
+    [NICTX_RID_Q_TAIL] = {rd_q16, set_q16, AT(tail)},
+    [NICTX_RID_Q_HEAD] = {rd_head, NULL, 0},
+    [NICTX_RID_Q_RING_BASE_LO] = {rd_q64lo, set_q64lo, AT(ring_base)},
+    [NICTX_RID_Q_RING_BASE_HI] = {rd_q64hi, set_q64hi, AT(ring_base)},
+    [NICTX_RID_Q_RING_LOG2] = {rd_q8, set_q8, AT(ring_log2)},
+    [NICTX_RID_Q_WEIGHT] = {rd_q8, set_q8, AT(weight)},
+    [NICTX_RID_Q_WB_ADDR_LO] = {rd_q64lo, set_q64lo, AT(wb_addr)},
+    [NICTX_RID_Q_WB_ADDR_HI] = {rd_q64hi, set_q64hi, AT(wb_addr)},
+    [NICTX_RID_Q_CNT_PKTS] = {rd_q32, set_q32, AT(qcnt_pkts)},
+    [NICTX_RID_Q_CNT_BYTES_LO] = {rd_q64lo, set_q64lo, AT(qcnt_bytes)},
+    [NICTX_RID_Q_CNT_BYTES_HI] = {rd_q64hi, set_q64hi, AT(qcnt_bytes)},
+    [NICTX_RID_Q_CQ_BASE_LO] = {rd_q64lo, set_q64lo, AT(cq_base)},
+    [NICTX_RID_Q_CQ_BASE_HI] = {rd_q64hi, set_q64hi, AT(cq_base)},
+    [NICTX_RID_Q_CQ_LOG2] = {rd_q8, set_q8, AT(cq_log2)},
+};
+
+/* A taken write of register rid is stored by its set handler (store()). */
+static bool stored_by_set(unsigned rid)
+{
+    return rid != NICTX_RID_ERR && rid != NICTX_RID_CTRL && rid != NICTX_RID_Q_TAIL;
+}
+
+/* ---------------------------------------------------------------- decode and checks */
+
+static void decode(const struct cm_regs *r, const struct cm_regs_in *in, struct cm_regs_dec *d)
+{
+    const unsigned off = in->req_off;
+    memset(d, 0, sizeof(*d));
+    d->aq = cm_regs_hr_q(r, off);
+    d->acc = in->req_valid && cm_regs_req_ready(r, in->req_type);
+    if (!d->acc)
+        return;
+    const unsigned bq = nictx_q_index(off), mv = nictx_msix_index(off);
+    const bool blk_ok = nictx_q_hit(off) && bq < r->queues && bq < r->nq;
+    const bool mx_ok = nictx_msix_hit(off) && mv < r->queues && mv < r->nq;
+    d->is_wr = in->req_type == CM_REGS_TLP_MWR;
+    d->is_rd = in->req_type == CM_REGS_TLP_MRD;
+    const bool size_ok = (in->req_len == 4 && (off & 3u) == 0) || (in->req_len == 8 && (off & 7u) == 0);
+    d->ok = size_ok && (nictx_page_hit(off) || blk_ok || mx_ok || nictx_pba_hit(off));
+    if (d->is_wr && d->ok)
+        d->wr_en = in->req_len == 8 ? 3u : 1u;
+}
+
+/* A written dword v of register rid (queue q) is legal: the table's range,
+ * its greatest value a hardware parameter or the ring size of queue q. */
+static bool legal(const struct cm_regs *r, const struct nictx_reg_desc *g, unsigned q, uint32_t v)
+{
+    uint32_t max = g->max;
+    if (g->max_hwp != NICTX_HWP_NONE) {
+        max = r->hw[g->max_hwp];
+    } else if (g->max_log2 != NICTX_RID_NONE) { /* read from state alone: no inputs */
+        const struct cm_reg_ops *b = &ops[g->max_log2];
+        max = (1u << b->rd(r, NULL, q, b->at)) - 1;
+    }
+    return (g->zero_ok && v == 0) || (v >= g->min && v <= max);
+}
+
+/* The table's rule: the ERR bits that refuse a write of v to register rid
+ * of queue q, in the table's order; 0: taken. */
+static uint32_t refusal(const struct cm_regs *r, unsigned rid, unsigned q, uint32_t v)
+{
+    const struct nictx_reg_desc *g = &nictx_reg_descs[rid];
+    if (g->access == NICTX_ACC_RO)
+        return NICTX_ERR_BAD_ACCESS; /* read-only, or no register */
+    if (g->off_err && !r->enable)
+        return g->off_err;
+    if (!legal(r, g, q, v))
+        return g->range_err;
+    if (g->cfg_lock && !(r->cfg_open && !r->rst_pend))
+        return NICTX_ERR_CFG;
+    return 0;
+}
+
+/* CTRL's own refusals (ERR.CFG) of a write the table takes: a reset while
+ * enabled or together with enable; an enable with a ring base 0 in use, a
+ * reset pending, or QUEUES > 1 with what it does not support. */
+static bool ctrl_refused(const struct cm_regs *r, uint32_t v)
+{
+    if (v & NICTX_CTRL_RESET)
+        return r->enable || (v & NICTX_CTRL_ENABLE);
+    const uint64_t in_use = r->queues >= 64 ? ~0ull : (1ull << r->queues) - 1;
+    return (v & NICTX_CTRL_ENABLE) && !r->enable &&
+           ((r->rb_zero & in_use) != 0 || r->rst_pend ||
+            !(r->queues == 1 || r->proto != NICTX_PROTO_WC));
+}
+
+/* The dwords a beat writes (k = 0 at the offset, its lanes by address bit
+ * 2; k = 1 the next, in an 8-byte beat), decided on the state before the
+ * edge. */
+static void decide(const struct cm_regs *r, const struct cm_regs_in *in,
+                   const struct cm_regs_dec *d, struct cm_regs_wr w[2])
+{
+    memset(w, 0, 2 * sizeof(w[0]));
+    for (unsigned k = 0; k < 2; k++) {
+        if (!(d->wr_en >> k & 1u))
+            continue;
+        const unsigned hi = k == 1 || (in->req_off & 4u);
+        const uint32_t v = (uint32_t)(in->req_data >> (hi ? 32 : 0));
+        const unsigned rid = nictx_reg_rid((in->req_off & ~7u) | (hi ? 4u : 0u));
+        uint32_t ref = refusal(r, rid, d->aq, v);
+        if (ref == 0 && rid == NICTX_RID_CTRL && ctrl_refused(r, v))
+            ref = NICTX_ERR_CFG;
+        w[k] = (struct cm_regs_wr){rid, v & nictx_reg_descs[rid].mask, ref, ref == 0};
+    }
 }
 
 /* The pending reset fires this clock. */
@@ -108,26 +399,16 @@ static bool rst_go(const struct cm_regs *r, const struct cm_regs_in *in)
 
 /* The doorbell and the tail written (queue *tq, value *tail_d). */
 static bool doorbell(const struct cm_regs *r, const struct cm_regs_in *in,
-                     const struct cm_regs_dec *d, bool go, unsigned *tq, unsigned *tail_d)
+                     const struct cm_regs_dec *d, const struct cm_regs_wr w[2], bool go,
+                     unsigned *tq, unsigned *tail_d)
 {
     bool db = false;
     *tq = d->aq;
     *tail_d = r->tail[d->aq];
-    if (d->wr_en != 0 && r->enable) {
-        const unsigned o = in->req_off & 0xFFu, lg = r->ring_log2[d->aq];
-        if (tail_reg(d, o)) { /* dword 0: its lanes by address bit 2 */
-            const uint32_t v = (uint32_t)(in->req_data >> ((in->req_off & 4u) ? 32 : 0));
-            if ((v >> lg) == 0) {
-                *tail_d = v & M16;
-                db = true;
-            }
-        }
-        if ((d->wr_en & 2u) && tail_reg(d, (o + 4u) & 0xFFu)) {
-            const uint32_t v = (uint32_t)(in->req_data >> 32);
-            if ((v >> lg) == 0) {
-                *tail_d = v & M16;
-                db = true;
-            }
+    for (unsigned k = 0; k < 2; k++) {
+        if (w[k].take && w[k].rid == NICTX_RID_Q_TAIL) {
+            *tail_d = w[k].v;
+            db = true;
         }
     }
     if (r->enable) {
@@ -139,7 +420,7 @@ static bool doorbell(const struct cm_regs *r, const struct cm_regs_in *in,
         }
     }
     if (go)
-        *tail_d = 0;
+        *tail_d = nictx_reg_descs[NICTX_RID_Q_TAIL].reset;
     return db;
 }
 
@@ -152,83 +433,25 @@ bool cm_regs_doorbell(const struct cm_regs *r, const struct cm_regs_in *in, unsi
         return false;
     }
     struct cm_regs_dec d;
+    struct cm_regs_wr w[2];
     decode(r, in, &d);
-    return doorbell(r, in, &d, rst_go(r, in), db_q, db_tail);
+    decide(r, in, &d, w);
+    return doorbell(r, in, &d, w, rst_go(r, in), db_q, db_tail);
 }
 
-/* A register's dword at page offset o (8 bits) for a read. */
-static uint32_t rd_dword(const struct cm_regs *r, const struct cm_regs_in *in,
-                         const struct cm_regs_dec *d, unsigned o)
+/* A read's aligned 8-byte word: both dwords, each its register's value. */
+static uint64_t rd_word(const struct cm_regs *r, const struct cm_regs_in *in,
+                        const struct cm_regs_dec *d)
 {
-    const unsigned q = d->aq;
-    if (d->pba)
-        return (uint32_t)(in->pba >> ((o & 4u) ? 32 : 0));
-    const int ml = d->mx ? (int)(o & 0xFu) : d->pg ? v0_alias(o) : -1;
-    if (ml >= 0) {
-        switch ((unsigned)ml) {
-        case NICTX_MSIXREG_MSG_ADDR_LO: return (uint32_t)r->msix_addr[q];
-        case NICTX_MSIXREG_MSG_ADDR_HI: return (uint32_t)(r->msix_addr[q] >> 32);
-        case NICTX_MSIXREG_MSG_DATA: return r->msix_data[q];
-        case NICTX_MSIXREG_VEC_CTRL: return (r->msix_mask >> q & 1u) ? NICTX_MSIX_VEC_CTRL_MASK : 0;
-        default: return 0;
-        }
+    uint64_t word = 0;
+    for (unsigned k = 0; k < 2; k++) {
+        const struct cm_reg_ops *b = &ops[nictx_reg_rid((in->req_off & ~7u) | 4u * k)];
+        word |= (uint64_t)b->rd(r, in, d->aq, b->at) << (32 * k);
     }
-    const int al = d->blk ? (int)(o & 0x3Fu) : d->pg ? q0_alias(o) : -1;
-    if (al >= 0) {
-        switch ((unsigned)al) {
-        case NICTX_QREG_TAIL: return r->tail[q];
-        case NICTX_QREG_HEAD: return in->hr_head & M16;
-        case NICTX_QREG_RING_BASE_LO: return (uint32_t)r->ring_base[q];
-        case NICTX_QREG_RING_BASE_HI: return (uint32_t)(r->ring_base[q] >> 32);
-        case NICTX_QREG_RING_LOG2: return r->ring_log2[q];
-        case NICTX_QREG_WEIGHT: return r->weight[q];
-        case NICTX_QREG_WB_ADDR_LO: return (uint32_t)r->wb_addr[q];
-        case NICTX_QREG_WB_ADDR_HI: return (uint32_t)(r->wb_addr[q] >> 32);
-        case NICTX_QREG_CNT_PKTS: return r->qcnt_pkts[q];
-        case NICTX_QREG_CNT_BYTES_LO: return (uint32_t)r->qcnt_bytes[q];
-        case NICTX_QREG_CNT_BYTES_HI: return (uint32_t)(r->qcnt_bytes[q] >> 32);
-        case NICTX_QREG_CQ_BASE_LO: return (uint32_t)r->cq_base[q];
-        case NICTX_QREG_CQ_BASE_HI: return (uint32_t)(r->cq_base[q] >> 32);
-        case NICTX_QREG_CQ_LOG2: return r->cq_log2[q];
-        default: return 0;
-        }
-    }
-    switch (o) {
-    case NICTX_REG_CTRL: return r->enable ? NICTX_CTRL_ENABLE : 0;
-    case NICTX_REG_ERR: return r->err;
-    case NICTX_REG_WB_THRESH: return r->wb_thresh;
-    case NICTX_REG_IRQ_THRESH: return r->irq_thresh;
-    case NICTX_REG_MRRS_LOG2: return r->mrrs_log2;
-    case NICTX_REG_LINE_RATE: return r->line_rate;
-    case NICTX_REG_CNT_PKTS: return r->cnt_pkts;
-    case NICTX_REG_CNT_BYTES_LO: return (uint32_t)r->cnt_bytes;
-    case NICTX_REG_CNT_BYTES_HI: return (uint32_t)(r->cnt_bytes >> 32);
-    case NICTX_REG_CNT_DOORBELL: return r->cnt_db;
-    case NICTX_REG_CNT_DESC_RD: return r->cnt_desc_rd;
-    case NICTX_REG_CNT_DMA_RD: return r->cnt_dma_rd;
-    case NICTX_REG_ID: return NICTX_REG_ID_RESET;
-    case NICTX_REG_DESC_FETCH_MAX: return r->fetch_max;
-    case NICTX_REG_MAX_TAGS: return r->max_tags;
-    case NICTX_REG_MAX_RD_BYTES: return r->max_rd;
-    case NICTX_REG_CNT_RD_STALL: return r->cnt_stall;
-    case NICTX_REG_PROTO: return r->proto;
-    case NICTX_REG_CNT_NOT_OWNED: return r->cnt_not_owned;
-    case NICTX_REG_CNT_WC: return r->cnt_wc;
-    case NICTX_REG_CNT_WC_DROP: return r->cnt_wc_drop;
-    case NICTX_REG_STATUS:
-        return (in->quiescent && in->rd_drained ? NICTX_STATUS_QUIESCENT : 0) |
-               (in->engine_idle ? NICTX_STATUS_IDLE : 0) |
-               (r->rst_pend || r->qrst ? NICTX_STATUS_RESETTING : 0);
-    case NICTX_REG_CPL_TIMEOUT: return r->cpl_to;
-    case NICTX_REG_DESC_INFLIGHT: return r->inflight;
-    case NICTX_REG_CPL_MODE: return r->cpl_mode;
-    case NICTX_REG_IRQ_TIMER: return r->irq_timer;
-    case NICTX_REG_QUEUES: return r->queues;
-    case NICTX_REG_SCHED: return r->sched ? NICTX_SCHED_MODE : 0;
-    case NICTX_REG_DRR_QUANTUM: return r->quantum;
-    default: return 0;
-    }
+    return word;
 }
+
+/* ---------------------------------------------------------------- reset and outputs */
 
 int cm_regs_reset(struct cm_regs *r, unsigned queues)
 {
@@ -237,40 +460,22 @@ int cm_regs_reset(struct cm_regs *r, unsigned queues)
     memset(r, 0, sizeof(*r));
     r->nq = queues;
     r->qmask = queues > 1 ? queues - 1 : 1; /* QW bits: 1 with one queue */
-    r->enable = (NICTX_REG_CTRL_RESET & NICTX_CTRL_ENABLE) != 0;
-    r->proto = NICTX_REG_PROTO_RESET;
-    r->err = NICTX_REG_ERR_RESET;
-    r->cfg_open = true;
-    r->cpl_to = NICTX_REG_CPL_TIMEOUT_RESET;
-    r->wb_thresh = NICTX_REG_WB_THRESH_RESET;
-    r->irq_thresh = NICTX_REG_IRQ_THRESH_RESET;
-    r->irq_timer = NICTX_REG_IRQ_TIMER_RESET;
-    r->cpl_mode = NICTX_REG_CPL_MODE_RESET;
-    r->msix_mask = 0; /* VEC_CTRL.MASK resets to 0 (NICTX_MSIXREG_VEC_CTRL_RESET) */
-    r->mrrs_log2 = NICTX_REG_MRRS_LOG2_RESET;
-    r->line_rate = NICTX_REG_LINE_RATE_RESET;
-    r->fetch_max = NICTX_REG_DESC_FETCH_MAX_RESET;
-    r->inflight = NICTX_REG_DESC_INFLIGHT_RESET;
-    r->max_tags = NICTX_REG_MAX_TAGS_RESET;
-    r->max_rd = NICTX_REG_MAX_RD_BYTES_RESET;
-    r->queues = NICTX_REG_QUEUES_RESET;
-    r->qlog = 0;
-    r->sched = (NICTX_REG_SCHED_RESET & NICTX_SCHED_MODE) != 0;
-    r->quantum = NICTX_REG_DRR_QUANTUM_RESET;
-    r->rb_zero = ~0ull;
-    for (unsigned q = 0; q < queues; q++) {
-        r->ring_base[q] = NICTX_QREG_RING_BASE_LO_RESET |
-                          (uint64_t)NICTX_QREG_RING_BASE_HI_RESET << 32;
-        r->ring_log2[q] = NICTX_QREG_RING_LOG2_RESET;
-        r->wb_addr[q] = NICTX_QREG_WB_ADDR_LO_RESET | (uint64_t)NICTX_QREG_WB_ADDR_HI_RESET << 32;
-        r->cq_base[q] = NICTX_QREG_CQ_BASE_LO_RESET | (uint64_t)NICTX_QREG_CQ_BASE_HI_RESET << 32;
-        r->cq_log2[q] = NICTX_QREG_CQ_LOG2_RESET;
-        r->msix_addr[q] = NICTX_MSIXREG_MSG_ADDR_LO_RESET |
-                          (uint64_t)NICTX_MSIXREG_MSG_ADDR_HI_RESET << 32;
-        r->msix_data[q] = NICTX_MSIXREG_MSG_DATA_RESET;
-        r->weight[q] = NICTX_QREG_WEIGHT_RESET;
-        r->tail[q] = NICTX_QREG_TAIL_RESET;
+    r->hw[NICTX_HWP_DESC_FETCH_MAX_HW] = CM_REGS_DESC_FETCH_MAX_HW;
+    r->hw[NICTX_HWP_DESC_READS_HW] = CM_REGS_DESC_READS_HW;
+    r->hw[NICTX_HWP_NUM_TAGS] = CM_REGS_NUM_TAGS;
+    r->hw[NICTX_HWP_NUM_QUEUES] = queues;
+    /* Every register its reset value (a queue's and a vector's, in use). */
+    for (unsigned rid = 0; rid < NICTX_NUM_RIDS; rid++) {
+        const struct nictx_reg_desc *g = &nictx_reg_descs[rid];
+        const unsigned n = g->space == NICTX_SPACE_Q || g->space == NICTX_SPACE_MSIX ? queues : 1;
+        for (unsigned q = 0; ops[rid].set && q < n; q++)
+            ops[rid].set(r, q, g->reset, ops[rid].at);
     }
+    r->rst_pend = (NICTX_REG_STATUS_RESET & NICTX_STATUS_RESETTING) != 0;
+    r->cfg_open = true; /* the ring state is at its reset value */
+    r->rb_zero = ~0ull;
+    for (unsigned q = 0; q < queues; q++)
+        r->rb_zero &= ~((uint64_t)(r->ring_base[q] != 0) << q);
     return 0;
 }
 
@@ -341,233 +546,82 @@ void cm_regs_eval(const struct cm_regs *r, const struct cm_regs_in *in, struct c
     o->idle = cm_regs_idle(r);
 }
 
-/* The next values of what a beat's second dword or an event reads after
- * the first dword changed it (the RTL's block-local values); the accessed
- * queue's entries are written by halves. */
-struct cm_regs_next {
-    unsigned err, proto, queues;
-    bool enable, rst_pend, cfg_open;
-    uint32_t cpl_to;
-    uint64_t msix_mask, ring_base, wb_addr, cq_base, irq_addr;
-    unsigned ring_log2, cq_log2, weight;
-    uint32_t irq_data;
-};
+/* ---------------------------------------------------------------- the edge */
 
-/* One written dword: value v at page offset o (8 bits). */
-static void wr_dword(struct cm_regs *r, const struct cm_regs_dec *d, struct cm_regs_next *n,
-                     unsigned o, uint32_t v)
+/* The error bits after this clock: set by a refused access and the
+ * engine's events, cleared by an ERR write (W1C, in order with the beat's
+ * dwords) and by the queue reset as it fires. */
+static uint32_t err_next(const struct cm_regs *r, const struct cm_regs_in *in,
+                         const struct cm_regs_dec *d, const struct cm_regs_wr w[2], bool go)
+{
+    uint32_t e = r->err;
+    if (((d->is_wr || d->is_rd) && !d->ok) || in->wc_bad_access)
+        e |= NICTX_ERR_BAD_ACCESS;
+    for (unsigned k = 0; k < 2; k++) {
+        e |= w[k].ref;
+        if (w[k].take && w[k].rid == NICTX_RID_ERR)
+            e &= ~w[k].v;
+    }
+    if (in->wc_close && !r->enable)
+        e |= NICTX_ERR_DB_OFF;
+    if (in->wc_tail_range)
+        e |= NICTX_ERR_TAIL_RANGE;
+    if (in->bad_desc)
+        e |= NICTX_ERR_BAD_DESC;
+    if (in->dma_err)
+        e |= NICTX_ERR_DMA;
+    if (in->cpl_timeout)
+        e |= NICTX_ERR_CPL_TIMEOUT;
+    if (in->unexp_cpl)
+        e |= NICTX_ERR_UNEXP_CPL;
+    return go ? NICTX_REG_ERR_RESET : e;
+}
+
+/* CTRL's write, and the queue reset: a pending reset counts the cycles it
+ * waited for reads; firing, it opens the ring configuration.  Before
+ * store(): the wait compares CPL_TIMEOUT as it was. */
+static void ctrl_next(struct cm_regs *r, const struct cm_regs_wr w[2], bool go)
+{
+    const bool pend = r->rst_pend;
+    for (unsigned k = 0; k < 2; k++) {
+        if (w[k].take && w[k].rid == NICTX_RID_CTRL)
+            set_ctrl(r, 0, w[k].v, 0);
+    }
+    if (pend && !go && r->rst_wait != r->cpl_to)
+        r->rst_wait = (r->rst_wait + 1) & M24;
+    if (go) {
+        r->rst_pend = false;
+        r->cfg_open = true;
+        r->rst_wait = 0;
+    }
+}
+
+/* The registers the beat's taken dwords store, and the accessed queue's
+ * ring-base-zero bit. */
+static void store(struct cm_regs *r, const struct cm_regs_dec *d, const struct cm_regs_wr w[2])
 {
     const unsigned q = d->aq;
-    const bool cfg_ok = r->cfg_open && !r->rst_pend;
-    if (d->pba) {
-        n->err |= NICTX_ERR_BAD_ACCESS; /* read-only */
-        return;
+    for (unsigned k = 0; k < 2; k++) {
+        const struct cm_reg_ops *b = &ops[w[k].rid];
+        if (w[k].take && stored_by_set(w[k].rid))
+            b->set(r, q, w[k].v, b->at);
     }
-    const int ml = d->mx ? (int)(o & 0xFu) : d->pg ? v0_alias(o) : -1;
-    if (ml >= 0) {
-        switch ((unsigned)ml) {
-        case NICTX_MSIXREG_MSG_ADDR_LO:
-            n->irq_addr = set_lo(n->irq_addr, v & NICTX_MSIX_MSG_ADDR_LO_ADDR_MASK);
-            break;
-        case NICTX_MSIXREG_MSG_ADDR_HI: n->irq_addr = set_hi(n->irq_addr, v); break;
-        case NICTX_MSIXREG_MSG_DATA: n->irq_data = v; break;
-        case NICTX_MSIXREG_VEC_CTRL:
-            if ((v & ~NICTX_MSIX_VEC_CTRL_MASK) == 0)
-                n->msix_mask = (n->msix_mask & ~(1ull << q)) |
-                               (uint64_t)((v & NICTX_MSIX_VEC_CTRL_MASK) != 0) << q;
-            else
-                n->err |= NICTX_ERR_BAD_ACCESS;
-            break;
-        default: n->err |= NICTX_ERR_BAD_ACCESS; break;
-        }
-        return;
-    }
-    const int al = d->blk ? (int)(o & 0x3Fu) : d->pg ? q0_alias(o) : -1;
-    if (al >= 0) {
-        switch ((unsigned)al) {
-        case NICTX_QREG_TAIL: /* (the tail and its doorbell: doorbell()) */
-            if (!r->enable)
-                n->err |= NICTX_ERR_DB_OFF;
-            else if ((v >> r->ring_log2[q]) != 0)
-                n->err |= NICTX_ERR_TAIL_RANGE;
-            break;
-        case NICTX_QREG_RING_BASE_LO:
-            if (!cfg_ok)
-                n->err |= NICTX_ERR_CFG;
-            else
-                n->ring_base = set_lo(n->ring_base, v & NICTX_Q_RING_BASE_LO_ADDR_MASK);
-            break;
-        case NICTX_QREG_RING_BASE_HI:
-            if (!cfg_ok)
-                n->err |= NICTX_ERR_CFG;
-            else
-                n->ring_base = set_hi(n->ring_base, v);
-            break;
-        case NICTX_QREG_RING_LOG2:
-            if (!(v >= 3 && v <= 16))
-                n->err |= NICTX_ERR_BAD_ACCESS;
-            else if (!cfg_ok)
-                n->err |= NICTX_ERR_CFG;
-            else
-                n->ring_log2 = v & NICTX_Q_RING_LOG2_VALUE_MASK;
-            break;
-        case NICTX_QREG_WEIGHT:
-            if (v >= 1 && v <= 255)
-                n->weight = v & NICTX_Q_WEIGHT_VALUE_MASK;
-            else
-                n->err |= NICTX_ERR_BAD_ACCESS;
-            break;
-        case NICTX_QREG_WB_ADDR_LO:
-            n->wb_addr = set_lo(n->wb_addr, v & NICTX_Q_WB_ADDR_LO_ADDR_MASK);
-            break;
-        case NICTX_QREG_WB_ADDR_HI: n->wb_addr = set_hi(n->wb_addr, v); break;
-        case NICTX_QREG_CQ_BASE_LO:
-            if (!cfg_ok)
-                n->err |= NICTX_ERR_CFG;
-            else
-                n->cq_base = set_lo(n->cq_base, v & NICTX_Q_CQ_BASE_LO_ADDR_MASK);
-            break;
-        case NICTX_QREG_CQ_BASE_HI:
-            if (!cfg_ok)
-                n->err |= NICTX_ERR_CFG;
-            else
-                n->cq_base = set_hi(n->cq_base, v);
-            break;
-        case NICTX_QREG_CQ_LOG2:
-            if (!(v >= 3 && v <= 16))
-                n->err |= NICTX_ERR_BAD_ACCESS;
-            else if (!cfg_ok)
-                n->err |= NICTX_ERR_CFG;
-            else
-                n->cq_log2 = v & NICTX_Q_CQ_LOG2_VALUE_MASK;
-            break;
-        default: n->err |= NICTX_ERR_BAD_ACCESS; break; /* read-only or unknown */
-        }
-        return;
-    }
-    switch (o) {
-    case NICTX_REG_CTRL:
-        if ((v & ~(uint32_t)(NICTX_CTRL_ENABLE | NICTX_CTRL_RESET)) != 0) {
-            n->err |= NICTX_ERR_BAD_ACCESS;
-        } else if (v & NICTX_CTRL_RESET) {
-            /* Reset only while disabled, and not together with enable. */
-            if (r->enable || (v & NICTX_CTRL_ENABLE))
-                n->err |= NICTX_ERR_CFG;
-            else
-                n->rst_pend = true;
-        } else if ((v & NICTX_CTRL_ENABLE) && !r->enable &&
-                   ((r->rb_zero & (r->queues >= 64 ? ~0ull : (1ull << r->queues) - 1)) != 0 ||
-                    r->rst_pend || !(r->queues == 1 || r->proto != NICTX_PROTO_WC))) {
-            n->err |= NICTX_ERR_CFG; /* no ring, a reset pending, QUEUES > 1 with WC */
-        } else {
-            n->enable = (v & NICTX_CTRL_ENABLE) != 0;
-            if (n->enable)
-                n->cfg_open = false; /* the ring state is in use now */
-        }
-        break;
-    case NICTX_REG_ERR: n->err &= ~v; break;
-    case NICTX_REG_CPL_TIMEOUT:
-        if ((v & ~NICTX_CPL_TIMEOUT_VALUE_MASK) == 0)
-            n->cpl_to = v;
-        else
-            n->err |= NICTX_ERR_BAD_ACCESS;
-        break;
-    case NICTX_REG_WB_THRESH:
-        if ((v & ~NICTX_WB_THRESH_VALUE_MASK) == 0)
-            r->wb_thresh = v;
-        else
-            n->err |= NICTX_ERR_BAD_ACCESS;
-        break;
-    case NICTX_REG_IRQ_THRESH:
-        if ((v & ~NICTX_IRQ_THRESH_VALUE_MASK) == 0)
-            r->irq_thresh = v;
-        else
-            n->err |= NICTX_ERR_BAD_ACCESS;
-        break;
-    case NICTX_REG_MRRS_LOG2:
-        if (v >= 7 && v <= 12)
-            r->mrrs_log2 = v;
-        else
-            n->err |= NICTX_ERR_BAD_ACCESS;
-        break;
-    case NICTX_REG_LINE_RATE:
-        if ((v & ~NICTX_LINE_RATE_VALUE_MASK) == 0 && v != 0)
-            r->line_rate = v;
-        else
-            n->err |= NICTX_ERR_BAD_ACCESS;
-        break;
-    case NICTX_REG_DESC_INFLIGHT:
-        if (v >= 1 && v <= CM_REGS_DESC_READS_HW)
-            r->inflight = v;
-        else
-            n->err |= NICTX_ERR_BAD_ACCESS;
-        break;
-    case NICTX_REG_DESC_FETCH_MAX:
-        if (v >= 1 && v <= CM_REGS_DESC_FETCH_MAX_HW)
-            r->fetch_max = v;
-        else
-            n->err |= NICTX_ERR_BAD_ACCESS;
-        break;
-    case NICTX_REG_MAX_TAGS:
-        if (v >= 1 && v <= CM_REGS_NUM_TAGS)
-            r->max_tags = v;
-        else
-            n->err |= NICTX_ERR_BAD_ACCESS;
-        break;
-    case NICTX_REG_MAX_RD_BYTES: /* 0: no limit; else at least one largest read */
-        if (v == 0 || (v >= 4096 && (v & ~NICTX_MAX_RD_BYTES_VALUE_MASK) == 0))
-            r->max_rd = v;
-        else
-            n->err |= NICTX_ERR_BAD_ACCESS;
-        break;
-    case NICTX_REG_IRQ_TIMER:
-        if ((v & ~NICTX_IRQ_TIMER_VALUE_MASK) == 0)
-            r->irq_timer = v;
-        else
-            n->err |= NICTX_ERR_BAD_ACCESS;
-        break;
-    case NICTX_REG_CPL_MODE:
-        if (!(v == NICTX_CPL_MODE_HEAD_WB || v == NICTX_CPL_MODE_DESC_WB || v == NICTX_CPL_MODE_CQ))
-            n->err |= NICTX_ERR_BAD_ACCESS;
-        else if (!cfg_ok)
-            n->err |= NICTX_ERR_CFG;
-        else
-            r->cpl_mode = v;
-        break;
-    case NICTX_REG_PROTO:
-        if (!(v == NICTX_PROTO_TAIL || v == NICTX_PROTO_OWNER || v == NICTX_PROTO_WC))
-            n->err |= NICTX_ERR_BAD_ACCESS;
-        else if (!cfg_ok)
-            n->err |= NICTX_ERR_CFG;
-        else
-            n->proto = v;
-        break;
-    case NICTX_REG_QUEUES:
-        if (!(v >= 1 && v <= r->nq)) {
-            n->err |= NICTX_ERR_BAD_ACCESS;
-        } else if (!cfg_ok) {
-            n->err |= NICTX_ERR_CFG;
-        } else {
-            unsigned lg = 0; /* log2 rounded up */
-            while ((1u << lg) < v)
-                lg++;
-            n->queues = v;
-            r->qlog = lg;
-        }
-        break;
-    case NICTX_REG_SCHED:
-        if ((v & ~NICTX_SCHED_MODE) == 0)
-            r->sched = (v & NICTX_SCHED_MODE) != 0;
-        else
-            n->err |= NICTX_ERR_BAD_ACCESS;
-        break;
-    case NICTX_REG_DRR_QUANTUM:
-        if (v >= 64 && v <= 65536)
-            r->quantum = v;
-        else
-            n->err |= NICTX_ERR_BAD_ACCESS;
-        break;
-    default: n->err |= NICTX_ERR_BAD_ACCESS; break; /* read-only or unknown */
+    r->rb_zero = (r->rb_zero & ~(1ull << q)) | (uint64_t)(r->ring_base[q] == 0) << q;
+}
+
+/* The read's completion (one outstanding). */
+static void complete(struct cm_regs *r, const struct cm_regs_in *in, const struct cm_regs_dec *d,
+                     uint64_t rd)
+{
+    if (r->cpl_valid && in->cpl_ready)
+        r->cpl_valid = false;
+    if (d->is_rd) {
+        r->cpl_valid = true;
+        r->cpl_tag = in->req_tag & 0xFFu;
+        r->cpl_len = d->ok ? in->req_len & 0x1FFFu : 0;
+        r->cpl_off = in->req_off & 0x1FFFu;
+        r->cpl_data = rd;
+        r->cpl_err = !d->ok;
     }
 }
 
@@ -593,6 +647,18 @@ static void count(struct cm_regs *r, const struct cm_regs_in *in, bool db)
     r->cnt_wc_drop += (unsigned)in->wc_torn + (unsigned)in->wc_drop;
 }
 
+/* Tails: a queue reset clears every one; else the written one. */
+static void tails(struct cm_regs *r, const struct cm_regs_in *in, const struct cm_regs_dec *d,
+                  bool go, unsigned tq, unsigned tail_d)
+{
+    if (go) {
+        for (unsigned q = 0; q < r->nq; q++)
+            r->tail[q] = (uint16_t)nictx_reg_descs[NICTX_RID_Q_TAIL].reset;
+    } else if ((d->wr_en != 0 || in->wc_tail_we) && tq < r->nq) {
+        r->tail[tq] = (uint16_t)tail_d;
+    }
+}
+
 void cm_regs_clock(struct cm_regs *r, const struct cm_regs_in *in)
 {
     /* No request, no event that reaches the configuration, the error bits
@@ -609,98 +675,21 @@ void cm_regs_clock(struct cm_regs *r, const struct cm_regs_in *in)
     r->gen++;
     /* This clock's combinational decisions, from the state before the edge. */
     struct cm_regs_dec d;
+    struct cm_regs_wr w[2];
     decode(r, in, &d);
+    decide(r, in, &d, w);
     const bool go = rst_go(r, in);
     unsigned tq, tail_d;
-    const bool db = doorbell(r, in, &d, go, &tq, &tail_d);
-    uint64_t rd = 0;
-    if (d.is_rd && d.ok) {
-        const unsigned o = in->req_off & 0xF8u;
-        rd = rd_dword(r, in, &d, o) | (uint64_t)rd_dword(r, in, &d, o | 4u) << 32;
-    }
+    const bool db = doorbell(r, in, &d, w, go, &tq, &tail_d);
+    const uint64_t rd = d.is_rd && d.ok ? rd_word(r, in, &d) : 0;
 
-    /* Configuration and error state (the RTL's reg_act block). */
-    if (d.acc || in->wc_bad_access || in->wc_close || in->wc_tail_range || in->bad_desc ||
-        in->dma_err || in->cpl_timeout || in->unexp_cpl || r->rst_pend) {
-        const unsigned q = d.aq;
-        struct cm_regs_next n = {
-            .err = r->err, .proto = r->proto, .queues = r->queues, .enable = r->enable,
-            .rst_pend = r->rst_pend, .cfg_open = r->cfg_open, .cpl_to = r->cpl_to,
-            .msix_mask = r->msix_mask, .ring_base = r->ring_base[q], .wb_addr = r->wb_addr[q],
-            .cq_base = r->cq_base[q], .irq_addr = r->msix_addr[q], .ring_log2 = r->ring_log2[q],
-            .cq_log2 = r->cq_log2[q], .weight = r->weight[q], .irq_data = r->msix_data[q],
-        };
-        if ((d.is_wr || d.is_rd) && !d.ok)
-            n.err |= NICTX_ERR_BAD_ACCESS;
-        if (in->wc_bad_access)
-            n.err |= NICTX_ERR_BAD_ACCESS;
-        if (d.wr_en & 1u) {
-            const unsigned o = in->req_off & 0xFFu;
-            wr_dword(r, &d, &n, o, (uint32_t)(in->req_data >> ((o & 4u) ? 32 : 0)));
-        }
-        if (d.wr_en & 2u)
-            wr_dword(r, &d, &n, (in->req_off + 4u) & 0xFFu, (uint32_t)(in->req_data >> 32));
-        if (in->wc_close && !r->enable)
-            n.err |= NICTX_ERR_DB_OFF;
-        if (in->wc_tail_range)
-            n.err |= NICTX_ERR_TAIL_RANGE;
-        if (in->bad_desc)
-            n.err |= NICTX_ERR_BAD_DESC;
-        if (in->dma_err)
-            n.err |= NICTX_ERR_DMA;
-        if (in->cpl_timeout)
-            n.err |= NICTX_ERR_CPL_TIMEOUT;
-        if (in->unexp_cpl)
-            n.err |= NICTX_ERR_UNEXP_CPL;
-        /* A pending reset counts the cycles it waited for reads; firing, it
-         * clears the error state and opens the ring configuration. */
-        if (r->rst_pend && !go && r->rst_wait != r->cpl_to)
-            r->rst_wait = (r->rst_wait + 1) & M24;
-        if (go) {
-            n.rst_pend = false;
-            n.err = 0;
-            n.cfg_open = true;
-            r->rst_wait = 0;
-        }
-        r->err = n.err & ERR_ALL;
-        r->enable = n.enable;
-        r->rst_pend = n.rst_pend;
-        r->cfg_open = n.cfg_open;
-        r->proto = n.proto;
-        r->queues = n.queues;
-        r->cpl_to = n.cpl_to;
-        r->msix_mask = n.msix_mask;
-        if (d.wr_en != 0) {
-            r->rb_zero = (r->rb_zero & ~(1ull << q)) | (uint64_t)(n.ring_base == 0) << q;
-            r->ring_base[q] = n.ring_base;
-            r->ring_log2[q] = (uint8_t)n.ring_log2;
-            r->wb_addr[q] = n.wb_addr;
-            r->cq_base[q] = n.cq_base;
-            r->cq_log2[q] = (uint8_t)n.cq_log2;
-            r->msix_addr[q] = n.irq_addr;
-            r->msix_data[q] = n.irq_data;
-            r->weight[q] = (uint8_t)n.weight;
-        }
-    }
-
-    /* The read's completion (one outstanding). */
-    if (r->cpl_valid && in->cpl_ready)
-        r->cpl_valid = false;
-    if (d.is_rd) {
-        r->cpl_valid = true;
-        r->cpl_tag = in->req_tag & 0xFFu;
-        r->cpl_len = d.ok ? in->req_len & 0x1FFFu : 0;
-        r->cpl_off = in->req_off & 0x1FFFu;
-        r->cpl_data = rd;
-        r->cpl_err = !d.ok;
-    }
+    /* The edge, in the order the values above were read in. */
+    r->err = err_next(r, in, &d, w, go);
+    ctrl_next(r, w, go);
+    if (d.wr_en != 0)
+        store(r, &d, w);
+    complete(r, in, &d, rd);
     r->qrst = go;
-
     count(r, in, db);
-
-    /* Tails: a queue reset clears every one; else the written one. */
-    if (go)
-        memset(r->tail, 0, r->nq * sizeof(r->tail[0]));
-    else if ((d.wr_en != 0 || in->wc_tail_we) && tq < r->nq)
-        r->tail[tq] = (uint16_t)tail_d;
+    tails(r, in, &d, go, tq, tail_d);
 }

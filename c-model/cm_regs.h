@@ -12,10 +12,13 @@
  * wait for quiescence and drained reads or CPL_TIMEOUT cycles, and its
  * one-cycle pulse.
  *
- * The register map (offsets, reset values, fields, enum values) is
- * driver/nictx_regs_gen.h, generated from rtl/regs/nictx_regs.rdl: the
- * model names nothing of it a second time.  What the registers do is
- * written from the RTL.
+ * The register map (offsets, reset values, fields, enum values) and its
+ * register table (the decode of an offset to a register id, each
+ * register's write mask, legal values and refusal rule) are
+ * driver/nictx_regs_gen.h, generated from rtl/regs/nictx_regs.rdl, as the
+ * RTL's are rtl/nictx_reg_pkg.sv: the model names nothing of it a second
+ * time.  What a register does once a write is taken is written from the
+ * RTL, as handlers by register id (cm_regs.c).
  *
  * Outputs and what they depend on.  Registers (state alone; read them
  * from struct cm_regs as the accessors below do, or from cm_regs_eval()):
@@ -63,8 +66,9 @@
 #include "nictx_regs_gen.h"
 
 #define CM_REGS_MAX_QUEUES NICTX_Q_MAX /* the arrays' size */
-/* The engine's parameters (rtl/nictx_tx_top.sv): the ranges of
- * DESC_FETCH_MAX, DESC_INFLIGHT and MAX_TAGS. */
+/* The engine's parameters (rtl/nictx_tx_top.sv), which the register map
+ * names as the greatest values of DESC_FETCH_MAX, DESC_INFLIGHT and
+ * MAX_TAGS (NICTX_HWP_*; NumQueues, QUEUES', is cm_regs_reset()'s). */
 #define CM_REGS_DESC_FETCH_MAX_HW 32u
 #define CM_REGS_DESC_READS_HW 8u
 #define CM_REGS_NUM_TAGS 256u
@@ -121,10 +125,12 @@ struct cm_regs_out {
  * is ring_base[0], irq_addr_o msix_addr[0], ...); entries >= nq stay 0. */
 struct cm_regs {
     unsigned nq, qmask;             /* NumQueues; the index ports' mask (QW bits) */
-    /* Configuration and error state */
+    uint32_t hw[NICTX_NUM_HWPS];    /* the parameters a register's bound names */
+    /* Configuration and error state (uint32_t: the handlers store a register
+     * by its offset in the struct) */
     bool enable, rst_pend, qrst, cfg_open, sched;
-    unsigned proto, err, queues, qlog, cpl_mode, mrrs_log2, fetch_max, inflight, max_tags;
-    unsigned wb_thresh, irq_thresh, quantum;
+    uint32_t proto, err, queues, qlog, cpl_mode, mrrs_log2, fetch_max, inflight, max_tags;
+    uint32_t wb_thresh, irq_thresh, quantum;
     uint32_t rst_wait, cpl_to, irq_timer, line_rate, max_rd;
     uint64_t msix_mask, rb_zero;    /* per vector; per queue: its ring base is 0 */
     /* Per queue (vector) */
@@ -159,10 +165,10 @@ void cm_regs_clock(struct cm_regs *r, const struct cm_regs_in *in);
  * register page; from the offset alone. */
 static inline unsigned cm_regs_hr_q(const struct cm_regs *r, unsigned req_off)
 {
-    if (req_off & 0x1000u)
-        return (req_off >> 6) & r->qmask;
-    if ((req_off & 0x1C00u) == NICTX_MSIX_BASE)
-        return (req_off >> 4) & r->qmask;
+    if (nictx_q_hit(req_off))
+        return nictx_q_index(req_off) & r->qmask;
+    if (nictx_msix_hit(req_off))
+        return nictx_msix_index(req_off) & r->qmask;
     return 0;
 }
 

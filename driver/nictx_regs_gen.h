@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* nictx-regmap: rdl=6addb54900d2aeadd31418a9b25a91e9f768e31ea76889828bf719443661b392 gen=9647d6ec1167d2f7018b1a1b2cfc3898cfd5dcbcf6accc64c315227754203b01 body=fb813995bbabfd5978c2958b114e75500a9265cbe50dd0ee269d13f5f8779b56 */
+/* nictx-regmap: rdl=60846c33cbaba92b11227a57688bfcfdfdbb984648c361f9c1471767b94e0d9d gen=6362e1567971c6ce7185dcb4e06c5749e6a8c1a1db0edc1ea4db9652a5767ddc body=74336d8ae815ff21d2a0ae9b4210806c4ff1a7ea7996c0b7e97b70455350da2b */
 /*
  * nictx_regs_gen.h - the BAR0 register map of the nictx transmit engine:
  * offsets, fields, reset values and access of every register.
@@ -13,16 +13,21 @@
  * _MASK.  NICTX_<R>_<V>: an enum value.  NICTX_REGS(X) lists every
  * register as X(name, offset, reset, access, swmod), in offset order:
  * access RO (a write is refused), RW or W1C (write 1 to clear); swmod 1
- * when a write does more than store (the TAIL doorbell).
+ * when a write does more than store (the TAIL doorbell).  A register's
+ * comment ends with the values a write may carry (Writes:) and the ERR
+ * bit a write outside them sets.  At the end, the register table: enum
+ * nictx_rid, nictx_reg_descs[] (each register's storage bits, reset,
+ * legal values and refusal rule) and the decode of an offset to its
+ * register (nictx_reg_rid()).
  */
 #ifndef NICTX_REGS_GEN_H
 #define NICTX_REGS_GEN_H
 
+#include <stdint.h>
+
 #define NICTX_BAR0_SIZE          0x2000u
 
-/* CTRL 0x00 RW: Queue control.  Writes with bits 31:2 set are refused
- * (BAD_ACCESS).
- */
+/* CTRL 0x00 RW: Queue control.  Writes: 0..3, else BAD_ACCESS. */
 #define NICTX_REG_CTRL           0x00u
 #define NICTX_REG_CTRL_RESET     0x00000000u
 /* bit 0, rw, reset 0: Fetch and send, every queue in use.  Enabling with
@@ -39,8 +44,8 @@
  */
 #define NICTX_CTRL_RESET         0x2u
 
-/* ERR 0x04 W1C: Error bits.  Set by the engine, cleared by writing 1 (bits
- * 31:8 ignored); all cleared by a queue reset.
+/* ERR 0x04 W1C: Error bits.  Set by the engine, cleared by writing 1; all
+ * cleared by a queue reset.  Writes: any (bits 31:8 ignored).
  */
 #define NICTX_REG_ERR            0x04u
 #define NICTX_REG_ERR_RESET      0x00000000u
@@ -82,8 +87,7 @@
 #define NICTX_ERR_UNEXP_CPL      0x80u
 
 /* RING_BASE_LO 0x08 RW: Ring base, low.  Descriptor ring bus address, bits
- * 31:0.  Written other than between a queue reset (or power-on) and the next
- * enable: refused (ERR.CFG).
+ * 31:0.  Writes: any; ring config (CFG).
  */
 #define NICTX_REG_RING_BASE_LO   0x08u
 #define NICTX_REG_RING_BASE_LO_RESET 0x00000000u
@@ -95,8 +99,7 @@
 #define NICTX_RING_BASE_LO_ADDR_MASK 0xFFFFFFF0u
 
 /* RING_BASE_HI 0x0C RW: Ring base, high.  Descriptor ring bus address, bits
- * 63:32.  Written other than between a queue reset (or power-on) and the next
- * enable: refused (ERR.CFG).
+ * 63:32.  Writes: any; ring config (CFG).
  */
 #define NICTX_REG_RING_BASE_HI   0x0Cu
 #define NICTX_REG_RING_BASE_HI_RESET 0x00000000u
@@ -105,22 +108,20 @@
 #define NICTX_RING_BASE_HI_ADDR_WIDTH 32u
 #define NICTX_RING_BASE_HI_ADDR_MASK 0xFFFFFFFFu
 
-/* RING_LOG2 0x10 RW: Ring size.  Ring size = 1 << VALUE descriptors.  Written
- * other than between a queue reset (or power-on) and the next enable: refused
- * (ERR.CFG).
+/* RING_LOG2 0x10 RW: Ring size.  Ring size = 1 << VALUE descriptors.  Writes:
+ * 3..16, else BAD_ACCESS; ring config (CFG).
  */
 #define NICTX_REG_RING_LOG2      0x10u
 #define NICTX_REG_RING_LOG2_RESET 0x00000008u
-/* bits 4:0, rw, reset 8: log2 of the ring size, 3..16 (reset 256
- * descriptors).
- */
+/* bits 4:0, rw, reset 8: log2 of the ring size (reset 256 descriptors). */
 #define NICTX_RING_LOG2_VALUE_SHIFT 0u
 #define NICTX_RING_LOG2_VALUE_WIDTH 5u
 #define NICTX_RING_LOG2_VALUE_MASK 0x0000001Fu
 
 /* TAIL 0x14 RW: Tail doorbell.  Index of the next free slot; a write is the
- * doorbell (counted in CNT_DOORBELL) and reads back.  A tail beyond the ring
- * is ignored (ERR.TAIL_RANGE); while disabled, ignored (ERR.DB_OFF).
+ * doorbell (counted in CNT_DOORBELL) and reads back.  A refused tail is
+ * ignored.  Writes: while disabled: DB_OFF; below 1 << RING_LOG2, else
+ * TAIL_RANGE.
  */
 #define NICTX_REG_TAIL           0x14u
 #define NICTX_REG_TAIL_RESET     0x00000000u
@@ -129,7 +130,9 @@
 #define NICTX_TAIL_VALUE_WIDTH   16u
 #define NICTX_TAIL_VALUE_MASK    0x0000FFFFu
 
-/* HEAD 0x18 RO: Head.  Index of the next descriptor to complete. */
+/* HEAD 0x18 RO: Head.  Index of the next descriptor to complete.  Writes:
+ * refused (BAD_ACCESS).
+ */
 #define NICTX_REG_HEAD           0x18u
 #define NICTX_REG_HEAD_RESET     0x00000000u
 /* bits 15:0, ro, reset 0:  */
@@ -138,17 +141,17 @@
 #define NICTX_HEAD_VALUE_MASK    0x0000FFFFu
 
 /* WB_THRESH 0x1C RW: Head writeback threshold.  The head is written back to
- * WB_ADDR every VALUE completions.
+ * WB_ADDR every VALUE completions.  Writes: 0..65535, else BAD_ACCESS.
  */
 #define NICTX_REG_WB_THRESH      0x1Cu
 #define NICTX_REG_WB_THRESH_RESET 0x00000000u
-/* bits 15:0, rw, reset 0: Completions per writeback, 0..65535; 0 = off. */
+/* bits 15:0, rw, reset 0: Completions per writeback; 0 = off. */
 #define NICTX_WB_THRESH_VALUE_SHIFT 0u
 #define NICTX_WB_THRESH_VALUE_WIDTH 16u
 #define NICTX_WB_THRESH_VALUE_MASK 0x0000FFFFu
 
 /* WB_ADDR_LO 0x20 RW: Head writeback address, low.  Bus address of the head
- * writeback word, bits 31:0; 0 = off.
+ * writeback word, bits 31:0; 0 = off.  Writes: any.
  */
 #define NICTX_REG_WB_ADDR_LO     0x20u
 #define NICTX_REG_WB_ADDR_LO_RESET 0x00000000u
@@ -160,7 +163,7 @@
 #define NICTX_WB_ADDR_LO_ADDR_MASK 0xFFFFFFFCu
 
 /* WB_ADDR_HI 0x24 RW: Head writeback address, high.  Bus address of the head
- * writeback word, bits 63:32.
+ * writeback word, bits 63:32.  Writes: any.
  */
 #define NICTX_REG_WB_ADDR_HI     0x24u
 #define NICTX_REG_WB_ADDR_HI_RESET 0x00000000u
@@ -170,16 +173,16 @@
 #define NICTX_WB_ADDR_HI_ADDR_MASK 0xFFFFFFFFu
 
 /* IRQ_THRESH 0x28 RW: Interrupt threshold.  An MSI-X message every VALUE
- * completions.
+ * completions.  Writes: 0..65535, else BAD_ACCESS.
  */
 #define NICTX_REG_IRQ_THRESH     0x28u
 #define NICTX_REG_IRQ_THRESH_RESET 0x00000000u
-/* bits 15:0, rw, reset 0: Completions per interrupt, 0..65535; 0 = off. */
+/* bits 15:0, rw, reset 0: Completions per interrupt; 0 = off. */
 #define NICTX_IRQ_THRESH_VALUE_SHIFT 0u
 #define NICTX_IRQ_THRESH_VALUE_WIDTH 16u
 #define NICTX_IRQ_THRESH_VALUE_MASK 0x0000FFFFu
 
-/* IRQ_DATA 0x2C RW: Interrupt data.  MSI-X message data. */
+/* IRQ_DATA 0x2C RW: Interrupt data.  MSI-X message data.  Writes: any. */
 #define NICTX_REG_IRQ_DATA       0x2Cu
 #define NICTX_REG_IRQ_DATA_RESET 0x00000000u
 /* bits 31:0, rw, reset 0:  */
@@ -188,7 +191,7 @@
 #define NICTX_IRQ_DATA_VALUE_MASK 0xFFFFFFFFu
 
 /* IRQ_ADDR_LO 0x30 RW: Interrupt address, low.  MSI-X message address, bits
- * 31:0.
+ * 31:0.  Writes: any.
  */
 #define NICTX_REG_IRQ_ADDR_LO    0x30u
 #define NICTX_REG_IRQ_ADDR_LO_RESET 0x00000000u
@@ -200,7 +203,7 @@
 #define NICTX_IRQ_ADDR_LO_ADDR_MASK 0xFFFFFFFCu
 
 /* IRQ_ADDR_HI 0x34 RW: Interrupt address, high.  MSI-X message address, bits
- * 63:32.
+ * 63:32.  Writes: any.
  */
 #define NICTX_REG_IRQ_ADDR_HI    0x34u
 #define NICTX_REG_IRQ_ADDR_HI_RESET 0x00000000u
@@ -210,29 +213,29 @@
 #define NICTX_IRQ_ADDR_HI_ADDR_MASK 0xFFFFFFFFu
 
 /* MRRS_LOG2 0x38 RW: Max read request size.  Largest DMA read request = 1 <<
- * VALUE bytes.
+ * VALUE bytes.  Writes: 7..12, else BAD_ACCESS.
  */
 #define NICTX_REG_MRRS_LOG2      0x38u
 #define NICTX_REG_MRRS_LOG2_RESET 0x00000009u
-/* bits 3:0, rw, reset 9: log2 of the MRRS, 7..12 (reset 512 bytes). */
+/* bits 3:0, rw, reset 9: log2 of the MRRS (reset 512 bytes). */
 #define NICTX_MRRS_LOG2_VALUE_SHIFT 0u
 #define NICTX_MRRS_LOG2_VALUE_WIDTH 4u
 #define NICTX_MRRS_LOG2_VALUE_MASK 0x0000000Fu
 
 /* LINE_RATE 0x3C RW: Line rate.  Wire bytes per device cycle, unsigned 8.16
- * fixed point.
+ * fixed point.  Writes: 1..0xFFFFFF, else BAD_ACCESS.
  */
 #define NICTX_REG_LINE_RATE      0x3Cu
 #define NICTX_REG_LINE_RATE_RESET 0x00050000u
-/* bits 23:0, rw, reset 0x50000: 1..2^24-1 (reset 0x50000: 5.0 bytes per
- * cycle, 10 Gb/s at 250 MHz).
+/* bits 23:0, rw, reset 0x50000: Reset 0x50000: 5.0 bytes per cycle, 10 Gb/s
+ * at 250 MHz.
  */
 #define NICTX_LINE_RATE_VALUE_SHIFT 0u
 #define NICTX_LINE_RATE_VALUE_WIDTH 24u
 #define NICTX_LINE_RATE_VALUE_MASK 0x00FFFFFFu
 
 /* CNT_PKTS 0x40 RO: Frames sent.  Frames that left on the wire (skipped
- * descriptors not counted).
+ * descriptors not counted).  Writes: refused (BAD_ACCESS).
  */
 #define NICTX_REG_CNT_PKTS       0x40u
 #define NICTX_REG_CNT_PKTS_RESET 0x00000000u
@@ -242,7 +245,7 @@
 #define NICTX_CNT_PKTS_VALUE_MASK 0xFFFFFFFFu
 
 /* CNT_BYTES_LO 0x44 RO: Bytes sent, low.  Frame bytes sent (without FCS),
- * bits 31:0.
+ * bits 31:0.  Writes: refused (BAD_ACCESS).
  */
 #define NICTX_REG_CNT_BYTES_LO   0x44u
 #define NICTX_REG_CNT_BYTES_LO_RESET 0x00000000u
@@ -252,7 +255,7 @@
 #define NICTX_CNT_BYTES_LO_VALUE_MASK 0xFFFFFFFFu
 
 /* CNT_BYTES_HI 0x48 RO: Bytes sent, high.  Frame bytes sent (without FCS),
- * bits 63:32.
+ * bits 63:32.  Writes: refused (BAD_ACCESS).
  */
 #define NICTX_REG_CNT_BYTES_HI   0x48u
 #define NICTX_REG_CNT_BYTES_HI_RESET 0x00000000u
@@ -262,7 +265,7 @@
 #define NICTX_CNT_BYTES_HI_VALUE_MASK 0xFFFFFFFFu
 
 /* CNT_DOORBELL 0x4C RO: Doorbells.  Doorbells accepted: tail writes and WC
- * block closes.
+ * block closes.  Writes: refused (BAD_ACCESS).
  */
 #define NICTX_REG_CNT_DOORBELL   0x4Cu
 #define NICTX_REG_CNT_DOORBELL_RESET 0x00000000u
@@ -271,7 +274,9 @@
 #define NICTX_CNT_DOORBELL_VALUE_WIDTH 32u
 #define NICTX_CNT_DOORBELL_VALUE_MASK 0xFFFFFFFFu
 
-/* CNT_DESC_RD 0x50 RO: Descriptor reads.  Descriptor-fetch MRd TLPs. */
+/* CNT_DESC_RD 0x50 RO: Descriptor reads.  Descriptor-fetch MRd TLPs.  Writes:
+ * refused (BAD_ACCESS).
+ */
 #define NICTX_REG_CNT_DESC_RD    0x50u
 #define NICTX_REG_CNT_DESC_RD_RESET 0x00000000u
 /* bits 31:0, ro, reset 0:  */
@@ -279,7 +284,9 @@
 #define NICTX_CNT_DESC_RD_VALUE_WIDTH 32u
 #define NICTX_CNT_DESC_RD_VALUE_MASK 0xFFFFFFFFu
 
-/* CNT_DMA_RD 0x54 RO: DMA reads.  All MRd TLPs (descriptors and payload). */
+/* CNT_DMA_RD 0x54 RO: DMA reads.  All MRd TLPs (descriptors and payload).
+ * Writes: refused (BAD_ACCESS).
+ */
 #define NICTX_REG_CNT_DMA_RD     0x54u
 #define NICTX_REG_CNT_DMA_RD_RESET 0x00000000u
 /* bits 31:0, ro, reset 0:  */
@@ -287,7 +294,9 @@
 #define NICTX_CNT_DMA_RD_VALUE_WIDTH 32u
 #define NICTX_CNT_DMA_RD_VALUE_MASK 0xFFFFFFFFu
 
-/* ID 0x58 RO: Device ID.  A constant: "nx", version 1. */
+/* ID 0x58 RO: Device ID.  A constant: "nx", version 1.  Writes: refused
+ * (BAD_ACCESS).
+ */
 #define NICTX_REG_ID             0x58u
 #define NICTX_REG_ID_RESET       0x6E780001u
 /* bits 31:0, ro, reset 0x6E780001:  */
@@ -296,37 +305,38 @@
 #define NICTX_ID_VALUE_MASK      0xFFFFFFFFu
 
 /* DESC_FETCH_MAX 0x5C RW: Descriptors per fetch.  Most descriptors one
- * descriptor-fetch read asks for.
+ * descriptor-fetch read asks for.  Writes: 1..DescFetchMaxHw, else
+ * BAD_ACCESS.
  */
 #define NICTX_REG_DESC_FETCH_MAX 0x5Cu
 #define NICTX_REG_DESC_FETCH_MAX_RESET 0x00000008u
-/* bits 5:0, rw, reset 8: 1..32 (the hardware's DescFetchMaxHw). */
+/* bits 5:0, rw, reset 8:  */
 #define NICTX_DESC_FETCH_MAX_VALUE_SHIFT 0u
 #define NICTX_DESC_FETCH_MAX_VALUE_WIDTH 6u
 #define NICTX_DESC_FETCH_MAX_VALUE_MASK 0x0000003Fu
 
-/* MAX_TAGS 0x60 RW: DMA read tags.  DMA read tags in use at once. */
+/* MAX_TAGS 0x60 RW: DMA read tags.  DMA read tags in use at once.  Writes:
+ * 1..NumTags, else BAD_ACCESS.
+ */
 #define NICTX_REG_MAX_TAGS       0x60u
 #define NICTX_REG_MAX_TAGS_RESET 0x00000020u
-/* bits 8:0, rw, reset 32: 1..256 (the hardware's NumTags). */
+/* bits 8:0, rw, reset 32:  */
 #define NICTX_MAX_TAGS_VALUE_SHIFT 0u
 #define NICTX_MAX_TAGS_VALUE_WIDTH 9u
 #define NICTX_MAX_TAGS_VALUE_MASK 0x000001FFu
 
 /* MAX_RD_BYTES 0x64 RW: DMA read bytes outstanding.  Requested DMA read bytes
- * outstanding at once.
+ * outstanding at once.  Writes: 0 or 4096..0x1FFFFF, else BAD_ACCESS.
  */
 #define NICTX_REG_MAX_RD_BYTES   0x64u
 #define NICTX_REG_MAX_RD_BYTES_RESET 0x00000000u
-/* bits 20:0, rw, reset 0: 0 = no limit, else 4096..2^21-1 (at least one
- * largest read).
- */
+/* bits 20:0, rw, reset 0: 0 = no limit; else at least one largest read. */
 #define NICTX_MAX_RD_BYTES_VALUE_SHIFT 0u
 #define NICTX_MAX_RD_BYTES_VALUE_WIDTH 21u
 #define NICTX_MAX_RD_BYTES_VALUE_MASK 0x001FFFFFu
 
 /* CNT_RD_STALL 0x68 RO: Read stall cycles.  Cycles a ready MRd waited for a
- * tag or for read bytes.
+ * tag or for read bytes.  Writes: refused (BAD_ACCESS).
  */
 #define NICTX_REG_CNT_RD_STALL   0x68u
 #define NICTX_REG_CNT_RD_STALL_RESET 0x00000000u
@@ -336,12 +346,12 @@
 #define NICTX_CNT_RD_STALL_VALUE_MASK 0xFFFFFFFFu
 
 /* PROTO 0x6C RW: Ownership protocol.  How the device learns which descriptors
- * it owns (docs/ownership.md). Written other than between a queue reset (or
- * power-on) and the next enable: refused (ERR.CFG).
+ * it owns (docs/ownership.md).  Writes: TAIL, OWNER, WC, else BAD_ACCESS;
+ * ring config (CFG).
  */
 #define NICTX_REG_PROTO          0x6Cu
 #define NICTX_REG_PROTO_RESET    0x00000000u
-/* bits 1:0, rw, reset 0: TAIL, OWNER or WC; other values refused. */
+/* bits 1:0, rw, reset 0: TAIL, OWNER or WC. */
 #define NICTX_PROTO_VALUE_SHIFT  0u
 #define NICTX_PROTO_VALUE_WIDTH  2u
 #define NICTX_PROTO_VALUE_MASK   0x00000003u
@@ -350,7 +360,7 @@
 #define NICTX_PROTO_WC           2u /* Owner bits, and the last descriptor of a batch pushed through the BAR0 write-combining window. */
 
 /* CNT_NOT_OWNED 0x70 RO: Descriptors not owned.  Descriptors fetched but not
- * owned by the device (discarded).
+ * owned by the device (discarded).  Writes: refused (BAD_ACCESS).
  */
 #define NICTX_REG_CNT_NOT_OWNED  0x70u
 #define NICTX_REG_CNT_NOT_OWNED_RESET 0x00000000u
@@ -360,7 +370,7 @@
 #define NICTX_CNT_NOT_OWNED_VALUE_MASK 0xFFFFFFFFu
 
 /* CNT_WC 0x74 RO: WC descriptors used.  WC-pushed descriptors used
- * (descriptor reads saved).
+ * (descriptor reads saved).  Writes: refused (BAD_ACCESS).
  */
 #define NICTX_REG_CNT_WC         0x74u
 #define NICTX_REG_CNT_WC_RESET   0x00000000u
@@ -370,7 +380,7 @@
 #define NICTX_CNT_WC_VALUE_MASK  0xFFFFFFFFu
 
 /* CNT_WC_DROP 0x78 RO: WC blocks dropped.  WC blocks dropped: torn, stale or
- * out of order.
+ * out of order.  Writes: refused (BAD_ACCESS).
  */
 #define NICTX_REG_CNT_WC_DROP    0x78u
 #define NICTX_REG_CNT_WC_DROP_RESET 0x00000000u
@@ -379,7 +389,9 @@
 #define NICTX_CNT_WC_DROP_VALUE_WIDTH 32u
 #define NICTX_CNT_WC_DROP_VALUE_MASK 0xFFFFFFFFu
 
-/* STATUS 0x7C RO: Engine status.  The datapath's state now. */
+/* STATUS 0x7C RO: Engine status.  The datapath's state now.  Writes: refused
+ * (BAD_ACCESS).
+ */
 #define NICTX_REG_STATUS         0x7Cu
 #define NICTX_REG_STATUS_RESET   0x00000003u
 /* bit 0, ro, reset 1: A queue reset now fires at once: the MAC is between
@@ -394,13 +406,13 @@
 #define NICTX_STATUS_RESETTING   0x4u
 
 /* CPL_TIMEOUT 0x80 RW: Completion timeout.  DMA read completion timeout, in
- * device cycles (docs/faults.md).
+ * device cycles (docs/faults.md).  Writes: 0..0xFFFFFF, else BAD_ACCESS.
  */
 #define NICTX_REG_CPL_TIMEOUT    0x80u
 #define NICTX_REG_CPL_TIMEOUT_RESET 0x0003D090u
-/* bits 23:0, rw, reset 0x3D090: 0..2^24-1; 0 = off (reset 250000: 1 ms at 250
- * MHz, inside PCIe Completion Timeout range A, 50 us to 10 ms, and far above
- * any queueing delay on a starved link).
+/* bits 23:0, rw, reset 0x3D090: 0 = off (reset 250000: 1 ms at 250 MHz,
+ * inside PCIe Completion Timeout range A, 50 us to 10 ms, and far above any
+ * queueing delay on a starved link).
  */
 #define NICTX_CPL_TIMEOUT_VALUE_SHIFT 0u
 #define NICTX_CPL_TIMEOUT_VALUE_WIDTH 24u
@@ -409,10 +421,11 @@
 /* DESC_INFLIGHT 0x84 RW: Descriptor reads in flight.  Most descriptor-fetch
  * reads outstanding at once (a WC block inserted without a read counts as
  * one): the fetcher prefetches that far ahead of the descriptors it hands on.
+ * Writes: 1..DescReadsHw, else BAD_ACCESS.
  */
 #define NICTX_REG_DESC_INFLIGHT  0x84u
 #define NICTX_REG_DESC_INFLIGHT_RESET 0x00000004u
-/* bits 3:0, rw, reset 4: 1..8 (the hardware's DescReads). */
+/* bits 3:0, rw, reset 4:  */
 #define NICTX_DESC_INFLIGHT_VALUE_SHIFT 0u
 #define NICTX_DESC_INFLIGHT_VALUE_WIDTH 4u
 #define NICTX_DESC_INFLIGHT_VALUE_MASK 0x0000000Fu
@@ -420,12 +433,12 @@
 /* CPL_MODE 0x88 RW: Completion mode.  How the device reports completions,
  * each WB_THRESH completions and when the queue goes idle (docs/device.md,
  * Completions and interrupts); with WB_THRESH 0 it reports none (HEAD still
- * reads the head).  Written other than between a queue reset (or power-on)
- * and the next enable: refused (ERR.CFG).
+ * reads the head).  Writes: HEAD_WB, DESC_WB, CQ, else BAD_ACCESS; ring
+ * config (CFG).
  */
 #define NICTX_REG_CPL_MODE       0x88u
 #define NICTX_REG_CPL_MODE_RESET 0x00000000u
-/* bits 1:0, rw, reset 0: HEAD_WB, DESC_WB or CQ; other values refused. */
+/* bits 1:0, rw, reset 0: HEAD_WB, DESC_WB or CQ. */
 #define NICTX_CPL_MODE_VALUE_SHIFT 0u
 #define NICTX_CPL_MODE_VALUE_WIDTH 2u
 #define NICTX_CPL_MODE_VALUE_MASK 0x00000003u
@@ -435,20 +448,19 @@
 
 /* IRQ_TIMER 0x8C RW: Interrupt moderation timer.  An MSI-X message at most
  * VALUE device cycles after the first completion not yet signalled (or
- * earlier, at IRQ_THRESH completions).
+ * earlier, at IRQ_THRESH completions).  Writes: 0..0xFFFFFF, else BAD_ACCESS.
  */
 #define NICTX_REG_IRQ_TIMER      0x8Cu
 #define NICTX_REG_IRQ_TIMER_RESET 0x00000000u
-/* bits 23:0, rw, reset 0: Device cycles, 0..2^24-1; 0 = off (interrupts by
- * IRQ_THRESH only).
+/* bits 23:0, rw, reset 0: Device cycles; 0 = off (interrupts by IRQ_THRESH
+ * only).
  */
 #define NICTX_IRQ_TIMER_VALUE_SHIFT 0u
 #define NICTX_IRQ_TIMER_VALUE_WIDTH 24u
 #define NICTX_IRQ_TIMER_VALUE_MASK 0x00FFFFFFu
 
 /* CQ_BASE_LO 0x90 RW: Completion queue base, low.  Completion queue bus
- * address, bits 31:0 (CPL_MODE CQ).  Written other than between a queue reset
- * (or power-on) and the next enable: refused (ERR.CFG).
+ * address, bits 31:0 (CPL_MODE CQ).  Writes: any; ring config (CFG).
  */
 #define NICTX_REG_CQ_BASE_LO     0x90u
 #define NICTX_REG_CQ_BASE_LO_RESET 0x00000000u
@@ -460,8 +472,7 @@
 #define NICTX_CQ_BASE_LO_ADDR_MASK 0xFFFFFFF8u
 
 /* CQ_BASE_HI 0x94 RW: Completion queue base, high.  Completion queue bus
- * address, bits 63:32.  Written other than between a queue reset (or power-
- * on) and the next enable: refused (ERR.CFG).
+ * address, bits 63:32.  Writes: any; ring config (CFG).
  */
 #define NICTX_REG_CQ_BASE_HI     0x94u
 #define NICTX_REG_CQ_BASE_HI_RESET 0x00000000u
@@ -471,29 +482,29 @@
 #define NICTX_CQ_BASE_HI_ADDR_MASK 0xFFFFFFFFu
 
 /* CQ_LOG2 0x98 RW: Completion queue size.  CQ size = 1 << VALUE CQEs of 8
- * bytes.  Written other than between a queue reset (or power-on) and the next
- * enable: refused (ERR.CFG).
+ * bytes.  Writes: 3..16, else BAD_ACCESS; ring config (CFG).
  */
 #define NICTX_REG_CQ_LOG2        0x98u
 #define NICTX_REG_CQ_LOG2_RESET  0x00000008u
-/* bits 4:0, rw, reset 8: log2 of the CQ size, 3..16 (reset 256 CQEs). */
+/* bits 4:0, rw, reset 8: log2 of the CQ size (reset 256 CQEs). */
 #define NICTX_CQ_LOG2_VALUE_SHIFT 0u
 #define NICTX_CQ_LOG2_VALUE_WIDTH 5u
 #define NICTX_CQ_LOG2_VALUE_MASK 0x0000001Fu
 
 /* QUEUES 0x9C RW: Queues in use.  Queues 0..VALUE-1 are in use (their blocks
- * at Q[q]); the rest refuse access.  Written other than between a queue reset
- * (or power-on) and the next enable: refused (ERR.CFG).
+ * at Q[q]); the rest refuse access.  Writes: 1..NumQueues, else BAD_ACCESS;
+ * ring config (CFG).
  */
 #define NICTX_REG_QUEUES         0x9Cu
 #define NICTX_REG_QUEUES_RESET   0x00000001u
-/* bits 6:0, rw, reset 1: 1..64 (the hardware's NumQueues). */
+/* bits 6:0, rw, reset 1:  */
 #define NICTX_QUEUES_VALUE_SHIFT 0u
 #define NICTX_QUEUES_VALUE_WIDTH 7u
 #define NICTX_QUEUES_VALUE_MASK  0x0000007Fu
 
 /* SCHED 0xA0 RW: Transmit scheduler.  How the next frame is picked among
- * queues whose next descriptor is fetched (QUEUES > 1).
+ * queues whose next descriptor is fetched (QUEUES > 1).  Writes: RR, DRR,
+ * else BAD_ACCESS.
  */
 #define NICTX_REG_SCHED          0xA0u
 #define NICTX_REG_SCHED_RESET    0x00000000u
@@ -503,17 +514,19 @@
 #define NICTX_SCHED_DRR          1u /* Deficit round robin by frame bytes, WEIGHT * DRR_QUANTUM per turn. */
 
 /* DRR_QUANTUM 0xA4 RW: DRR quantum.  Bytes added to a queue's deficit per
- * unit of WEIGHT when it gets its turn (SCHED DRR).
+ * unit of WEIGHT when it gets its turn (SCHED DRR).  Writes: 64..65536, else
+ * BAD_ACCESS.
  */
 #define NICTX_REG_DRR_QUANTUM    0xA4u
 #define NICTX_REG_DRR_QUANTUM_RESET 0x00000800u
-/* bits 16:0, rw, reset 0x800: 64..65536. */
+/* bits 16:0, rw, reset 0x800:  */
 #define NICTX_DRR_QUANTUM_VALUE_SHIFT 0u
 #define NICTX_DRR_QUANTUM_VALUE_WIDTH 17u
 #define NICTX_DRR_QUANTUM_VALUE_MASK 0x0001FFFFu
 
 /* PBA_LO 0xC00 RO: Pending bits, vectors 0..31.  MSI-X Pending Bit Array,
- * bits 31:0: bit v set while vector v is masked with a message due.
+ * bits 31:0: bit v set while vector v is masked with a message due.  Writes:
+ * refused (BAD_ACCESS).
  */
 #define NICTX_REG_PBA_LO         0xC00u
 #define NICTX_REG_PBA_LO_RESET   0x00000000u
@@ -523,7 +536,7 @@
 #define NICTX_PBA_LO_VALUE_MASK  0xFFFFFFFFu
 
 /* PBA_HI 0xC04 RO: Pending bits, vectors 32..63.  MSI-X Pending Bit Array,
- * bits 63:32 (bit 0 is vector 32).
+ * bits 63:32 (bit 0 is vector 32).  Writes: refused (BAD_ACCESS).
  */
 #define NICTX_REG_PBA_HI         0xC04u
 #define NICTX_REG_PBA_HI_RESET   0x00000000u
@@ -556,7 +569,7 @@
 #define NICTX_REG_MSIX(v, r) (NICTX_MSIX_BASE + (v) * NICTX_MSIX_STRIDE + (r))
 
 /* MSIX[v].MSG_ADDR_LO 0x00 RW: Message address, low.  As IRQ_ADDR_LO, for
- * this vector.
+ * this vector.  Writes: any.
  */
 #define NICTX_MSIXREG_MSG_ADDR_LO 0x00u
 #define NICTX_MSIXREG_MSG_ADDR_LO_RESET 0x00000000u
@@ -568,7 +581,7 @@
 #define NICTX_MSIX_MSG_ADDR_LO_ADDR_MASK 0xFFFFFFFCu
 
 /* MSIX[v].MSG_ADDR_HI 0x04 RW: Message address, high.  As IRQ_ADDR_HI, for
- * this vector.
+ * this vector.  Writes: any.
  */
 #define NICTX_MSIXREG_MSG_ADDR_HI 0x04u
 #define NICTX_MSIXREG_MSG_ADDR_HI_RESET 0x00000000u
@@ -577,7 +590,9 @@
 #define NICTX_MSIX_MSG_ADDR_HI_ADDR_WIDTH 32u
 #define NICTX_MSIX_MSG_ADDR_HI_ADDR_MASK 0xFFFFFFFFu
 
-/* MSIX[v].MSG_DATA 0x08 RW: Message data.  As IRQ_DATA, for this vector. */
+/* MSIX[v].MSG_DATA 0x08 RW: Message data.  As IRQ_DATA, for this vector.
+ * Writes: any.
+ */
 #define NICTX_MSIXREG_MSG_DATA   0x08u
 #define NICTX_MSIXREG_MSG_DATA_RESET 0x00000000u
 /* bits 31:0, rw, reset 0:  */
@@ -585,8 +600,7 @@
 #define NICTX_MSIX_MSG_DATA_VALUE_WIDTH 32u
 #define NICTX_MSIX_MSG_DATA_VALUE_MASK 0xFFFFFFFFu
 
-/* MSIX[v].VEC_CTRL 0x0C RW: Vector control.  Bits 31:1 reserved (a write with
- * them set is refused).
+/* MSIX[v].VEC_CTRL 0x0C RW: Vector control.  Writes: 0..1, else BAD_ACCESS.
  */
 #define NICTX_MSIXREG_VEC_CTRL   0x0Cu
 #define NICTX_MSIXREG_VEC_CTRL_RESET 0x00000000u
@@ -608,7 +622,9 @@
 #define NICTX_Q_MAX              64u
 #define NICTX_REG_Q(q, r) (NICTX_Q_BASE + (q) * NICTX_Q_STRIDE + (r))
 
-/* Q[q].TAIL 0x00 RW: Tail doorbell.  As TAIL, for this queue's ring. */
+/* Q[q].TAIL 0x00 RW: Tail doorbell.  As TAIL, for this queue's ring.  Writes:
+ * while disabled: DB_OFF; below 1 << RING_LOG2, else TAIL_RANGE.
+ */
 #define NICTX_QREG_TAIL          0x00u
 #define NICTX_QREG_TAIL_RESET    0x00000000u
 /* bits 15:0, rw, reset 0: Ring index, below the ring size. */
@@ -617,7 +633,7 @@
 #define NICTX_Q_TAIL_VALUE_MASK  0x0000FFFFu
 
 /* Q[q].HEAD 0x04 RO: Head.  Index of this queue's next descriptor to
- * complete.
+ * complete.  Writes: refused (BAD_ACCESS).
  */
 #define NICTX_QREG_HEAD          0x04u
 #define NICTX_QREG_HEAD_RESET    0x00000000u
@@ -627,7 +643,7 @@
 #define NICTX_Q_HEAD_VALUE_MASK  0x0000FFFFu
 
 /* Q[q].RING_BASE_LO 0x08 RW: Ring base, low.  As RING_BASE_LO, for this
- * queue's ring.
+ * queue's ring.  Writes: any; ring config (CFG).
  */
 #define NICTX_QREG_RING_BASE_LO  0x08u
 #define NICTX_QREG_RING_BASE_LO_RESET 0x00000000u
@@ -639,7 +655,7 @@
 #define NICTX_Q_RING_BASE_LO_ADDR_MASK 0xFFFFFFF0u
 
 /* Q[q].RING_BASE_HI 0x0C RW: Ring base, high.  As RING_BASE_HI, for this
- * queue's ring.
+ * queue's ring.  Writes: any; ring config (CFG).
  */
 #define NICTX_QREG_RING_BASE_HI  0x0Cu
 #define NICTX_QREG_RING_BASE_HI_RESET 0x00000000u
@@ -648,28 +664,28 @@
 #define NICTX_Q_RING_BASE_HI_ADDR_WIDTH 32u
 #define NICTX_Q_RING_BASE_HI_ADDR_MASK 0xFFFFFFFFu
 
-/* Q[q].RING_LOG2 0x10 RW: Ring size.  As RING_LOG2, for this queue's ring. */
+/* Q[q].RING_LOG2 0x10 RW: Ring size.  As RING_LOG2, for this queue's ring.
+ * Writes: 3..16, else BAD_ACCESS; ring config (CFG).
+ */
 #define NICTX_QREG_RING_LOG2     0x10u
 #define NICTX_QREG_RING_LOG2_RESET 0x00000008u
-/* bits 4:0, rw, reset 8: log2 of the ring size, 3..16 (reset 256
- * descriptors).
- */
+/* bits 4:0, rw, reset 8: log2 of the ring size (reset 256 descriptors). */
 #define NICTX_Q_RING_LOG2_VALUE_SHIFT 0u
 #define NICTX_Q_RING_LOG2_VALUE_WIDTH 5u
 #define NICTX_Q_RING_LOG2_VALUE_MASK 0x0000001Fu
 
 /* Q[q].WEIGHT 0x14 RW: Scheduler weight.  DRR: the queue's deficit grows by
- * VALUE * DRR_QUANTUM bytes per turn.
+ * VALUE * DRR_QUANTUM bytes per turn.  Writes: 1..255, else BAD_ACCESS.
  */
 #define NICTX_QREG_WEIGHT        0x14u
 #define NICTX_QREG_WEIGHT_RESET  0x00000001u
-/* bits 7:0, rw, reset 1: 1..255. */
+/* bits 7:0, rw, reset 1:  */
 #define NICTX_Q_WEIGHT_VALUE_SHIFT 0u
 #define NICTX_Q_WEIGHT_VALUE_WIDTH 8u
 #define NICTX_Q_WEIGHT_VALUE_MASK 0x000000FFu
 
 /* Q[q].WB_ADDR_LO 0x18 RW: Head writeback address, low.  Bus address of this
- * queue's head writeback word, bits 31:0; 0 = off.
+ * queue's head writeback word, bits 31:0; 0 = off.  Writes: any.
  */
 #define NICTX_QREG_WB_ADDR_LO    0x18u
 #define NICTX_QREG_WB_ADDR_LO_RESET 0x00000000u
@@ -681,7 +697,7 @@
 #define NICTX_Q_WB_ADDR_LO_ADDR_MASK 0xFFFFFFFCu
 
 /* Q[q].WB_ADDR_HI 0x1C RW: Head writeback address, high.  Bus address of this
- * queue's head writeback word, bits 63:32.
+ * queue's head writeback word, bits 63:32.  Writes: any.
  */
 #define NICTX_QREG_WB_ADDR_HI    0x1Cu
 #define NICTX_QREG_WB_ADDR_HI_RESET 0x00000000u
@@ -691,7 +707,7 @@
 #define NICTX_Q_WB_ADDR_HI_ADDR_MASK 0xFFFFFFFFu
 
 /* Q[q].CNT_PKTS 0x20 RO: Frames sent.  This queue's frames that left on the
- * wire.
+ * wire.  Writes: refused (BAD_ACCESS).
  */
 #define NICTX_QREG_CNT_PKTS      0x20u
 #define NICTX_QREG_CNT_PKTS_RESET 0x00000000u
@@ -701,7 +717,7 @@
 #define NICTX_Q_CNT_PKTS_VALUE_MASK 0xFFFFFFFFu
 
 /* Q[q].CNT_BYTES_LO 0x24 RO: Bytes sent, low.  This queue's frame bytes sent
- * (without FCS), bits 31:0.
+ * (without FCS), bits 31:0.  Writes: refused (BAD_ACCESS).
  */
 #define NICTX_QREG_CNT_BYTES_LO  0x24u
 #define NICTX_QREG_CNT_BYTES_LO_RESET 0x00000000u
@@ -711,7 +727,7 @@
 #define NICTX_Q_CNT_BYTES_LO_VALUE_MASK 0xFFFFFFFFu
 
 /* Q[q].CNT_BYTES_HI 0x28 RO: Bytes sent, high.  This queue's frame bytes sent
- * (without FCS), bits 63:32.
+ * (without FCS), bits 63:32.  Writes: refused (BAD_ACCESS).
  */
 #define NICTX_QREG_CNT_BYTES_HI  0x28u
 #define NICTX_QREG_CNT_BYTES_HI_RESET 0x00000000u
@@ -721,7 +737,7 @@
 #define NICTX_Q_CNT_BYTES_HI_VALUE_MASK 0xFFFFFFFFu
 
 /* Q[q].CQ_BASE_LO 0x2C RW: Completion queue base, low.  As CQ_BASE_LO, for
- * this queue's completion queue.
+ * this queue's completion queue.  Writes: any; ring config (CFG).
  */
 #define NICTX_QREG_CQ_BASE_LO    0x2Cu
 #define NICTX_QREG_CQ_BASE_LO_RESET 0x00000000u
@@ -733,7 +749,7 @@
 #define NICTX_Q_CQ_BASE_LO_ADDR_MASK 0xFFFFFFF8u
 
 /* Q[q].CQ_BASE_HI 0x30 RW: Completion queue base, high.  As CQ_BASE_HI, for
- * this queue's completion queue.
+ * this queue's completion queue.  Writes: any; ring config (CFG).
  */
 #define NICTX_QREG_CQ_BASE_HI    0x30u
 #define NICTX_QREG_CQ_BASE_HI_RESET 0x00000000u
@@ -743,11 +759,11 @@
 #define NICTX_Q_CQ_BASE_HI_ADDR_MASK 0xFFFFFFFFu
 
 /* Q[q].CQ_LOG2 0x34 RW: Completion queue size.  As CQ_LOG2, for this queue's
- * completion queue.
+ * completion queue.  Writes: 3..16, else BAD_ACCESS; ring config (CFG).
  */
 #define NICTX_QREG_CQ_LOG2       0x34u
 #define NICTX_QREG_CQ_LOG2_RESET 0x00000008u
-/* bits 4:0, rw, reset 8: log2 of the CQ size, 3..16 (reset 256 CQEs). */
+/* bits 4:0, rw, reset 8: log2 of the CQ size (reset 256 CQEs). */
 #define NICTX_Q_CQ_LOG2_VALUE_SHIFT 0u
 #define NICTX_Q_CQ_LOG2_VALUE_WIDTH 5u
 #define NICTX_Q_CQ_LOG2_VALUE_MASK 0x0000001Fu
@@ -827,5 +843,363 @@
     X(CQ_BASE_HI,   0x30u, 0x00000000u, RW,  0) \
     X(CQ_LOG2,      0x34u, 0x00000008u, RW,  0)
 #define NICTX_NUM_QREGS          14u
+
+/* ---- The register table (rtl/nictx_reg_pkg.sv has it as functions) ---- */
+
+/* Where a register is: the parts of BAR0 the decode tells apart by the
+ * offset's high bits.
+ */
+enum nictx_space {
+    NICTX_SPACE_NONE, /* no register */
+    NICTX_SPACE_PAGE, /* 0x0..0xFF */
+    NICTX_SPACE_PBA,  /* 0xC00..0xC07 */
+    NICTX_SPACE_MSIX, /* 0x800..0xBFF, 64 entries of 0x10 bytes */
+    NICTX_SPACE_Q,    /* 0x1000..0x1FFF, 64 entries of 0x40 bytes */
+};
+
+/* A register's software access. */
+enum nictx_access {
+    NICTX_ACC_RO,  /* a write is refused (BAD_ACCESS) */
+    NICTX_ACC_RW,
+    NICTX_ACC_W1C, /* write 1 to clear */
+};
+
+/* The hardware parameters of rtl/nictx_regs.sv a register's greatest legal
+ * value may be (max_param): sizes its instance sets.
+ */
+enum nictx_hwp {
+    NICTX_HWP_NONE,              /* the bound is the row's max */
+    NICTX_HWP_DESC_FETCH_MAX_HW, /* DescFetchMaxHw */
+    NICTX_HWP_DESC_READS_HW,     /* DescReadsHw */
+    NICTX_HWP_NUM_QUEUES,        /* NumQueues */
+    NICTX_HWP_NUM_TAGS,          /* NumTags */
+    NICTX_NUM_HWPS,
+};
+
+/* Register ids: one per register of the page, the PBA and an entry of each
+ * array; a page register that is another's storage under a second name
+ * decodes to that one's id.
+ */
+enum nictx_rid {
+    NICTX_RID_NONE,             /* NONE */
+    NICTX_RID_CTRL,             /* 0x0000 CTRL */
+    NICTX_RID_ERR,              /* 0x0004 ERR */
+    NICTX_RID_WB_THRESH,        /* 0x001C WB_THRESH */
+    NICTX_RID_IRQ_THRESH,       /* 0x0028 IRQ_THRESH */
+    NICTX_RID_MRRS_LOG2,        /* 0x0038 MRRS_LOG2 */
+    NICTX_RID_LINE_RATE,        /* 0x003C LINE_RATE */
+    NICTX_RID_CNT_PKTS,         /* 0x0040 CNT_PKTS */
+    NICTX_RID_CNT_BYTES_LO,     /* 0x0044 CNT_BYTES_LO */
+    NICTX_RID_CNT_BYTES_HI,     /* 0x0048 CNT_BYTES_HI */
+    NICTX_RID_CNT_DOORBELL,     /* 0x004C CNT_DOORBELL */
+    NICTX_RID_CNT_DESC_RD,      /* 0x0050 CNT_DESC_RD */
+    NICTX_RID_CNT_DMA_RD,       /* 0x0054 CNT_DMA_RD */
+    NICTX_RID_ID,               /* 0x0058 ID */
+    NICTX_RID_DESC_FETCH_MAX,   /* 0x005C DESC_FETCH_MAX */
+    NICTX_RID_MAX_TAGS,         /* 0x0060 MAX_TAGS */
+    NICTX_RID_MAX_RD_BYTES,     /* 0x0064 MAX_RD_BYTES */
+    NICTX_RID_CNT_RD_STALL,     /* 0x0068 CNT_RD_STALL */
+    NICTX_RID_PROTO,            /* 0x006C PROTO */
+    NICTX_RID_CNT_NOT_OWNED,    /* 0x0070 CNT_NOT_OWNED */
+    NICTX_RID_CNT_WC,           /* 0x0074 CNT_WC */
+    NICTX_RID_CNT_WC_DROP,      /* 0x0078 CNT_WC_DROP */
+    NICTX_RID_STATUS,           /* 0x007C STATUS */
+    NICTX_RID_CPL_TIMEOUT,      /* 0x0080 CPL_TIMEOUT */
+    NICTX_RID_DESC_INFLIGHT,    /* 0x0084 DESC_INFLIGHT */
+    NICTX_RID_CPL_MODE,         /* 0x0088 CPL_MODE */
+    NICTX_RID_IRQ_TIMER,        /* 0x008C IRQ_TIMER */
+    NICTX_RID_QUEUES,           /* 0x009C QUEUES */
+    NICTX_RID_SCHED,            /* 0x00A0 SCHED */
+    NICTX_RID_DRR_QUANTUM,      /* 0x00A4 DRR_QUANTUM */
+    NICTX_RID_PBA_LO,           /* 0x0C00 PBA_LO */
+    NICTX_RID_PBA_HI,           /* 0x0C04 PBA_HI */
+    NICTX_RID_MSIX_MSG_ADDR_LO, /* 0x0800 MSIX.MSG_ADDR_LO */
+    NICTX_RID_MSIX_MSG_ADDR_HI, /* 0x0804 MSIX.MSG_ADDR_HI */
+    NICTX_RID_MSIX_MSG_DATA,    /* 0x0808 MSIX.MSG_DATA */
+    NICTX_RID_MSIX_VEC_CTRL,    /* 0x080C MSIX.VEC_CTRL */
+    NICTX_RID_Q_TAIL,           /* 0x1000 Q.TAIL */
+    NICTX_RID_Q_HEAD,           /* 0x1004 Q.HEAD */
+    NICTX_RID_Q_RING_BASE_LO,   /* 0x1008 Q.RING_BASE_LO */
+    NICTX_RID_Q_RING_BASE_HI,   /* 0x100C Q.RING_BASE_HI */
+    NICTX_RID_Q_RING_LOG2,      /* 0x1010 Q.RING_LOG2 */
+    NICTX_RID_Q_WEIGHT,         /* 0x1014 Q.WEIGHT */
+    NICTX_RID_Q_WB_ADDR_LO,     /* 0x1018 Q.WB_ADDR_LO */
+    NICTX_RID_Q_WB_ADDR_HI,     /* 0x101C Q.WB_ADDR_HI */
+    NICTX_RID_Q_CNT_PKTS,       /* 0x1020 Q.CNT_PKTS */
+    NICTX_RID_Q_CNT_BYTES_LO,   /* 0x1024 Q.CNT_BYTES_LO */
+    NICTX_RID_Q_CNT_BYTES_HI,   /* 0x1028 Q.CNT_BYTES_HI */
+    NICTX_RID_Q_CQ_BASE_LO,     /* 0x102C Q.CQ_BASE_LO */
+    NICTX_RID_Q_CQ_BASE_HI,     /* 0x1030 Q.CQ_BASE_HI */
+    NICTX_RID_Q_CQ_LOG2,        /* 0x1034 Q.CQ_LOG2 */
+    NICTX_NUM_RIDS,
+};
+
+/* A row of the register table.  A written dword v is legal when min <= v <=
+ * max (max: the hardware parameter max_hwp instead, or (1 << R) - 1 for the
+ * value R of register max_log2 of the same queue), or v == 0 with zero_ok.  A
+ * write is refused, the register unchanged, for the first of: access RO
+ * (ERR.BAD_ACCESS), off_err with CTRL.ENABLE 0, v out of range (range_err),
+ * cfg_lock while the ring configuration is closed (ERR.CFG).  A write taken
+ * stores v & mask.
+ */
+struct nictx_reg_desc {
+    const char *name;   /* as in the map: CTRL, Q.TAIL, MSIX.VEC_CTRL */
+    uint8_t space;      /* enum nictx_space */
+    uint8_t access;     /* enum nictx_access */
+    uint16_t off;       /* offset in the space (an entry of an array) */
+    uint32_t mask;      /* the bits a write stores (the register's fields) */
+    uint32_t reset;     /* the value after reset */
+    uint32_t min, max;  /* legal values */
+    uint8_t max_hwp;    /* enum nictx_hwp: max is that parameter */
+    uint8_t max_log2;   /* enum nictx_rid: max is (1 << its value) - 1 */
+    uint8_t zero_ok;    /* 0 is legal too */
+    uint8_t cfg_lock;   /* ring configuration (ERR.CFG unless open) */
+    uint32_t range_err; /* ERR bits a value out of range sets */
+    uint32_t off_err;   /* ERR bits a write while disabled sets; 0: allowed */
+};
+
+static const struct nictx_reg_desc nictx_reg_descs[NICTX_NUM_RIDS] = {
+    /* name, space, access, off, mask, reset, min, max,
+     * max_hwp, max_log2, zero_ok, cfg_lock, range_err, off_err */
+    {"NONE", NICTX_SPACE_NONE, NICTX_ACC_RO, 0x000u, 0x00000000u, 0x00000000u, 0u, 0u,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
+    {"CTRL", NICTX_SPACE_PAGE, NICTX_ACC_RW, 0x000u, 0x00000003u, 0x00000000u, 0u, 3u,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
+    {"ERR", NICTX_SPACE_PAGE, NICTX_ACC_W1C, 0x004u, 0x000000FFu, 0x00000000u, 0u, 0xFFFFFFFFu,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
+    {"WB_THRESH", NICTX_SPACE_PAGE, NICTX_ACC_RW, 0x01Cu, 0x0000FFFFu, 0x00000000u, 0u, 65535u,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
+    {"IRQ_THRESH", NICTX_SPACE_PAGE, NICTX_ACC_RW, 0x028u, 0x0000FFFFu, 0x00000000u, 0u, 65535u,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
+    {"MRRS_LOG2", NICTX_SPACE_PAGE, NICTX_ACC_RW, 0x038u, 0x0000000Fu, 0x00000009u, 7u, 12u,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
+    {"LINE_RATE", NICTX_SPACE_PAGE, NICTX_ACC_RW, 0x03Cu, 0x00FFFFFFu, 0x00050000u, 1u, 0xFFFFFFu,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
+    {"CNT_PKTS", NICTX_SPACE_PAGE, NICTX_ACC_RO, 0x040u, 0xFFFFFFFFu, 0x00000000u, 0u, 0u,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
+    {"CNT_BYTES_LO", NICTX_SPACE_PAGE, NICTX_ACC_RO, 0x044u, 0xFFFFFFFFu, 0x00000000u, 0u, 0u,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
+    {"CNT_BYTES_HI", NICTX_SPACE_PAGE, NICTX_ACC_RO, 0x048u, 0xFFFFFFFFu, 0x00000000u, 0u, 0u,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
+    {"CNT_DOORBELL", NICTX_SPACE_PAGE, NICTX_ACC_RO, 0x04Cu, 0xFFFFFFFFu, 0x00000000u, 0u, 0u,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
+    {"CNT_DESC_RD", NICTX_SPACE_PAGE, NICTX_ACC_RO, 0x050u, 0xFFFFFFFFu, 0x00000000u, 0u, 0u,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
+    {"CNT_DMA_RD", NICTX_SPACE_PAGE, NICTX_ACC_RO, 0x054u, 0xFFFFFFFFu, 0x00000000u, 0u, 0u,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
+    {"ID", NICTX_SPACE_PAGE, NICTX_ACC_RO, 0x058u, 0xFFFFFFFFu, 0x6E780001u, 0u, 0u,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
+    {"DESC_FETCH_MAX", NICTX_SPACE_PAGE, NICTX_ACC_RW, 0x05Cu, 0x0000003Fu, 0x00000008u, 1u, 0u,
+     NICTX_HWP_DESC_FETCH_MAX_HW, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
+    {"MAX_TAGS", NICTX_SPACE_PAGE, NICTX_ACC_RW, 0x060u, 0x000001FFu, 0x00000020u, 1u, 0u,
+     NICTX_HWP_NUM_TAGS, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
+    {"MAX_RD_BYTES", NICTX_SPACE_PAGE, NICTX_ACC_RW, 0x064u, 0x001FFFFFu, 0x00000000u, 4096u, 0x1FFFFFu,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 1, 0, NICTX_ERR_BAD_ACCESS, 0},
+    {"CNT_RD_STALL", NICTX_SPACE_PAGE, NICTX_ACC_RO, 0x068u, 0xFFFFFFFFu, 0x00000000u, 0u, 0u,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
+    {"PROTO", NICTX_SPACE_PAGE, NICTX_ACC_RW, 0x06Cu, 0x00000003u, 0x00000000u, 0u, 2u,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 1, NICTX_ERR_BAD_ACCESS, 0},
+    {"CNT_NOT_OWNED", NICTX_SPACE_PAGE, NICTX_ACC_RO, 0x070u, 0xFFFFFFFFu, 0x00000000u, 0u, 0u,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
+    {"CNT_WC", NICTX_SPACE_PAGE, NICTX_ACC_RO, 0x074u, 0xFFFFFFFFu, 0x00000000u, 0u, 0u,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
+    {"CNT_WC_DROP", NICTX_SPACE_PAGE, NICTX_ACC_RO, 0x078u, 0xFFFFFFFFu, 0x00000000u, 0u, 0u,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
+    {"STATUS", NICTX_SPACE_PAGE, NICTX_ACC_RO, 0x07Cu, 0x00000007u, 0x00000003u, 0u, 0u,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
+    {"CPL_TIMEOUT", NICTX_SPACE_PAGE, NICTX_ACC_RW, 0x080u, 0x00FFFFFFu, 0x0003D090u, 0u, 0xFFFFFFu,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
+    {"DESC_INFLIGHT", NICTX_SPACE_PAGE, NICTX_ACC_RW, 0x084u, 0x0000000Fu, 0x00000004u, 1u, 0u,
+     NICTX_HWP_DESC_READS_HW, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
+    {"CPL_MODE", NICTX_SPACE_PAGE, NICTX_ACC_RW, 0x088u, 0x00000003u, 0x00000000u, 0u, 2u,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 1, NICTX_ERR_BAD_ACCESS, 0},
+    {"IRQ_TIMER", NICTX_SPACE_PAGE, NICTX_ACC_RW, 0x08Cu, 0x00FFFFFFu, 0x00000000u, 0u, 0xFFFFFFu,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
+    {"QUEUES", NICTX_SPACE_PAGE, NICTX_ACC_RW, 0x09Cu, 0x0000007Fu, 0x00000001u, 1u, 0u,
+     NICTX_HWP_NUM_QUEUES, NICTX_RID_NONE, 0, 1, NICTX_ERR_BAD_ACCESS, 0},
+    {"SCHED", NICTX_SPACE_PAGE, NICTX_ACC_RW, 0x0A0u, 0x00000001u, 0x00000000u, 0u, 1u,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
+    {"DRR_QUANTUM", NICTX_SPACE_PAGE, NICTX_ACC_RW, 0x0A4u, 0x0001FFFFu, 0x00000800u, 64u, 65536u,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
+    {"PBA_LO", NICTX_SPACE_PBA, NICTX_ACC_RO, 0x000u, 0xFFFFFFFFu, 0x00000000u, 0u, 0u,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
+    {"PBA_HI", NICTX_SPACE_PBA, NICTX_ACC_RO, 0x004u, 0xFFFFFFFFu, 0x00000000u, 0u, 0u,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
+    {"MSIX.MSG_ADDR_LO", NICTX_SPACE_MSIX, NICTX_ACC_RW, 0x000u, 0xFFFFFFFCu, 0x00000000u, 0u, 0xFFFFFFFFu,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
+    {"MSIX.MSG_ADDR_HI", NICTX_SPACE_MSIX, NICTX_ACC_RW, 0x004u, 0xFFFFFFFFu, 0x00000000u, 0u, 0xFFFFFFFFu,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
+    {"MSIX.MSG_DATA", NICTX_SPACE_MSIX, NICTX_ACC_RW, 0x008u, 0xFFFFFFFFu, 0x00000000u, 0u, 0xFFFFFFFFu,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
+    {"MSIX.VEC_CTRL", NICTX_SPACE_MSIX, NICTX_ACC_RW, 0x00Cu, 0x00000001u, 0x00000000u, 0u, 1u,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
+    {"Q.TAIL", NICTX_SPACE_Q, NICTX_ACC_RW, 0x000u, 0x0000FFFFu, 0x00000000u, 0u, 0u,
+     NICTX_HWP_NONE, NICTX_RID_Q_RING_LOG2, 0, 0, NICTX_ERR_TAIL_RANGE, NICTX_ERR_DB_OFF},
+    {"Q.HEAD", NICTX_SPACE_Q, NICTX_ACC_RO, 0x004u, 0x0000FFFFu, 0x00000000u, 0u, 0u,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
+    {"Q.RING_BASE_LO", NICTX_SPACE_Q, NICTX_ACC_RW, 0x008u, 0xFFFFFFF0u, 0x00000000u, 0u, 0xFFFFFFFFu,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 1, NICTX_ERR_BAD_ACCESS, 0},
+    {"Q.RING_BASE_HI", NICTX_SPACE_Q, NICTX_ACC_RW, 0x00Cu, 0xFFFFFFFFu, 0x00000000u, 0u, 0xFFFFFFFFu,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 1, NICTX_ERR_BAD_ACCESS, 0},
+    {"Q.RING_LOG2", NICTX_SPACE_Q, NICTX_ACC_RW, 0x010u, 0x0000001Fu, 0x00000008u, 3u, 16u,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 1, NICTX_ERR_BAD_ACCESS, 0},
+    {"Q.WEIGHT", NICTX_SPACE_Q, NICTX_ACC_RW, 0x014u, 0x000000FFu, 0x00000001u, 1u, 255u,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
+    {"Q.WB_ADDR_LO", NICTX_SPACE_Q, NICTX_ACC_RW, 0x018u, 0xFFFFFFFCu, 0x00000000u, 0u, 0xFFFFFFFFu,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
+    {"Q.WB_ADDR_HI", NICTX_SPACE_Q, NICTX_ACC_RW, 0x01Cu, 0xFFFFFFFFu, 0x00000000u, 0u, 0xFFFFFFFFu,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
+    {"Q.CNT_PKTS", NICTX_SPACE_Q, NICTX_ACC_RO, 0x020u, 0xFFFFFFFFu, 0x00000000u, 0u, 0u,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
+    {"Q.CNT_BYTES_LO", NICTX_SPACE_Q, NICTX_ACC_RO, 0x024u, 0xFFFFFFFFu, 0x00000000u, 0u, 0u,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
+    {"Q.CNT_BYTES_HI", NICTX_SPACE_Q, NICTX_ACC_RO, 0x028u, 0xFFFFFFFFu, 0x00000000u, 0u, 0u,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
+    {"Q.CQ_BASE_LO", NICTX_SPACE_Q, NICTX_ACC_RW, 0x02Cu, 0xFFFFFFF8u, 0x00000000u, 0u, 0xFFFFFFFFu,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 1, NICTX_ERR_BAD_ACCESS, 0},
+    {"Q.CQ_BASE_HI", NICTX_SPACE_Q, NICTX_ACC_RW, 0x030u, 0xFFFFFFFFu, 0x00000000u, 0u, 0xFFFFFFFFu,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 1, NICTX_ERR_BAD_ACCESS, 0},
+    {"Q.CQ_LOG2", NICTX_SPACE_Q, NICTX_ACC_RW, 0x034u, 0x0000001Fu, 0x00000008u, 3u, 16u,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 1, NICTX_ERR_BAD_ACCESS, 0},
+};
+
+/* The decode: the register the dword at an offset names, per space (index:
+ * the offset in the space, or in an entry, / 4).
+ */
+static const uint8_t nictx_page_rids[64] = {
+    NICTX_RID_CTRL,             /* 0x00 CTRL */
+    NICTX_RID_ERR,              /* 0x04 ERR */
+    NICTX_RID_Q_RING_BASE_LO,   /* 0x08 RING_BASE_LO = Q[0].RING_BASE_LO */
+    NICTX_RID_Q_RING_BASE_HI,   /* 0x0C RING_BASE_HI = Q[0].RING_BASE_HI */
+    NICTX_RID_Q_RING_LOG2,      /* 0x10 RING_LOG2 = Q[0].RING_LOG2 */
+    NICTX_RID_Q_TAIL,           /* 0x14 TAIL = Q[0].TAIL */
+    NICTX_RID_Q_HEAD,           /* 0x18 HEAD = Q[0].HEAD */
+    NICTX_RID_WB_THRESH,        /* 0x1C WB_THRESH */
+    NICTX_RID_Q_WB_ADDR_LO,     /* 0x20 WB_ADDR_LO = Q[0].WB_ADDR_LO */
+    NICTX_RID_Q_WB_ADDR_HI,     /* 0x24 WB_ADDR_HI = Q[0].WB_ADDR_HI */
+    NICTX_RID_IRQ_THRESH,       /* 0x28 IRQ_THRESH */
+    NICTX_RID_MSIX_MSG_DATA,    /* 0x2C IRQ_DATA = MSIX[0].MSG_DATA */
+    NICTX_RID_MSIX_MSG_ADDR_LO, /* 0x30 IRQ_ADDR_LO = MSIX[0].MSG_ADDR_LO */
+    NICTX_RID_MSIX_MSG_ADDR_HI, /* 0x34 IRQ_ADDR_HI = MSIX[0].MSG_ADDR_HI */
+    NICTX_RID_MRRS_LOG2,        /* 0x38 MRRS_LOG2 */
+    NICTX_RID_LINE_RATE,        /* 0x3C LINE_RATE */
+    NICTX_RID_CNT_PKTS,         /* 0x40 CNT_PKTS */
+    NICTX_RID_CNT_BYTES_LO,     /* 0x44 CNT_BYTES_LO */
+    NICTX_RID_CNT_BYTES_HI,     /* 0x48 CNT_BYTES_HI */
+    NICTX_RID_CNT_DOORBELL,     /* 0x4C CNT_DOORBELL */
+    NICTX_RID_CNT_DESC_RD,      /* 0x50 CNT_DESC_RD */
+    NICTX_RID_CNT_DMA_RD,       /* 0x54 CNT_DMA_RD */
+    NICTX_RID_ID,               /* 0x58 ID */
+    NICTX_RID_DESC_FETCH_MAX,   /* 0x5C DESC_FETCH_MAX */
+    NICTX_RID_MAX_TAGS,         /* 0x60 MAX_TAGS */
+    NICTX_RID_MAX_RD_BYTES,     /* 0x64 MAX_RD_BYTES */
+    NICTX_RID_CNT_RD_STALL,     /* 0x68 CNT_RD_STALL */
+    NICTX_RID_PROTO,            /* 0x6C PROTO */
+    NICTX_RID_CNT_NOT_OWNED,    /* 0x70 CNT_NOT_OWNED */
+    NICTX_RID_CNT_WC,           /* 0x74 CNT_WC */
+    NICTX_RID_CNT_WC_DROP,      /* 0x78 CNT_WC_DROP */
+    NICTX_RID_STATUS,           /* 0x7C STATUS */
+    NICTX_RID_CPL_TIMEOUT,      /* 0x80 CPL_TIMEOUT */
+    NICTX_RID_DESC_INFLIGHT,    /* 0x84 DESC_INFLIGHT */
+    NICTX_RID_CPL_MODE,         /* 0x88 CPL_MODE */
+    NICTX_RID_IRQ_TIMER,        /* 0x8C IRQ_TIMER */
+    NICTX_RID_Q_CQ_BASE_LO,     /* 0x90 CQ_BASE_LO = Q[0].CQ_BASE_LO */
+    NICTX_RID_Q_CQ_BASE_HI,     /* 0x94 CQ_BASE_HI = Q[0].CQ_BASE_HI */
+    NICTX_RID_Q_CQ_LOG2,        /* 0x98 CQ_LOG2 = Q[0].CQ_LOG2 */
+    NICTX_RID_QUEUES,           /* 0x9C QUEUES */
+    NICTX_RID_SCHED,            /* 0xA0 SCHED */
+    NICTX_RID_DRR_QUANTUM,      /* 0xA4 DRR_QUANTUM */
+    NICTX_RID_NONE,             /* 0xA8 */
+    NICTX_RID_NONE,             /* 0xAC */
+    NICTX_RID_NONE,             /* 0xB0 */
+    NICTX_RID_NONE,             /* 0xB4 */
+    NICTX_RID_NONE,             /* 0xB8 */
+    NICTX_RID_NONE,             /* 0xBC */
+    NICTX_RID_NONE,             /* 0xC0 */
+    NICTX_RID_NONE,             /* 0xC4 */
+    NICTX_RID_NONE,             /* 0xC8 */
+    NICTX_RID_NONE,             /* 0xCC */
+    NICTX_RID_NONE,             /* 0xD0 */
+    NICTX_RID_NONE,             /* 0xD4 */
+    NICTX_RID_NONE,             /* 0xD8 */
+    NICTX_RID_NONE,             /* 0xDC */
+    NICTX_RID_NONE,             /* 0xE0 */
+    NICTX_RID_NONE,             /* 0xE4 */
+    NICTX_RID_NONE,             /* 0xE8 */
+    NICTX_RID_NONE,             /* 0xEC */
+    NICTX_RID_NONE,             /* 0xF0 */
+    NICTX_RID_NONE,             /* 0xF4 */
+    NICTX_RID_NONE,             /* 0xF8 */
+    NICTX_RID_NONE,             /* 0xFC */
+};
+static const uint8_t nictx_pba_rids[2] = {
+    NICTX_RID_PBA_LO, /* 0x00 PBA_LO */
+    NICTX_RID_PBA_HI, /* 0x04 PBA_HI */
+};
+static const uint8_t nictx_msix_rids[4] = {
+    NICTX_RID_MSIX_MSG_ADDR_LO, /* 0x00 MSG_ADDR_LO */
+    NICTX_RID_MSIX_MSG_ADDR_HI, /* 0x04 MSG_ADDR_HI */
+    NICTX_RID_MSIX_MSG_DATA,    /* 0x08 MSG_DATA */
+    NICTX_RID_MSIX_VEC_CTRL,    /* 0x0C VEC_CTRL */
+};
+static const uint8_t nictx_q_rids[16] = {
+    NICTX_RID_Q_TAIL,         /* 0x00 TAIL */
+    NICTX_RID_Q_HEAD,         /* 0x04 HEAD */
+    NICTX_RID_Q_RING_BASE_LO, /* 0x08 RING_BASE_LO */
+    NICTX_RID_Q_RING_BASE_HI, /* 0x0C RING_BASE_HI */
+    NICTX_RID_Q_RING_LOG2,    /* 0x10 RING_LOG2 */
+    NICTX_RID_Q_WEIGHT,       /* 0x14 WEIGHT */
+    NICTX_RID_Q_WB_ADDR_LO,   /* 0x18 WB_ADDR_LO */
+    NICTX_RID_Q_WB_ADDR_HI,   /* 0x1C WB_ADDR_HI */
+    NICTX_RID_Q_CNT_PKTS,     /* 0x20 CNT_PKTS */
+    NICTX_RID_Q_CNT_BYTES_LO, /* 0x24 CNT_BYTES_LO */
+    NICTX_RID_Q_CNT_BYTES_HI, /* 0x28 CNT_BYTES_HI */
+    NICTX_RID_Q_CQ_BASE_LO,   /* 0x2C CQ_BASE_LO */
+    NICTX_RID_Q_CQ_BASE_HI,   /* 0x30 CQ_BASE_HI */
+    NICTX_RID_Q_CQ_LOG2,      /* 0x34 CQ_LOG2 */
+    NICTX_RID_NONE,           /* 0x38 */
+    NICTX_RID_NONE,           /* 0x3C */
+};
+
+/* Where a BAR offset is (<space>_hit), the entry of an array it is in
+ * (<space>_index), and the register it names (nictx_reg_rid: NICTX_RID_NONE
+ * for none).
+ */
+static inline unsigned nictx_page_hit(unsigned off)
+{
+    return (off & 0x1F00u) == 0x0000u;
+}
+static inline unsigned nictx_pba_hit(unsigned off)
+{
+    return (off & 0x1FF8u) == 0x0C00u;
+}
+static inline unsigned nictx_msix_hit(unsigned off)
+{
+    return (off & 0x1C00u) == 0x0800u;
+}
+static inline unsigned nictx_msix_index(unsigned off)
+{
+    return (off >> 4) & 0x3Fu;
+}
+static inline unsigned nictx_q_hit(unsigned off)
+{
+    return (off & 0x1000u) == 0x1000u;
+}
+static inline unsigned nictx_q_index(unsigned off)
+{
+    return (off >> 6) & 0x3Fu;
+}
+static inline unsigned nictx_reg_rid(unsigned off)
+{
+    if (nictx_page_hit(off))
+        return nictx_page_rids[(off & 0xFFu) >> 2];
+    if (nictx_pba_hit(off))
+        return nictx_pba_rids[(off & 0x7u) >> 2];
+    if (nictx_msix_hit(off))
+        return nictx_msix_rids[(off & 0xFu) >> 2];
+    if (nictx_q_hit(off))
+        return nictx_q_rids[(off & 0x3Fu) >> 2];
+    return NICTX_RID_NONE;
+}
 
 #endif /* NICTX_REGS_GEN_H */

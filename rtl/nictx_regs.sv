@@ -21,9 +21,13 @@
 // completion still waits (one read outstanding).  cpl_valid_o never waits
 // for cpl_ready_i; cpl_* are stable until taken.
 //
-// Invalid accesses (unknown offset, bad size, a value out of range) set
-// nictx_reg_pkg::ErrBadAccess and leave the register unchanged; a tail beyond the ring
-// sets nictx_reg_pkg::ErrTailRange and is ignored (the engine never hangs on it).
+// Invalid accesses (unknown offset, bad size) set nictx_reg_pkg::ErrBadAccess.
+// A written value is checked against its register's rule in the register
+// table generated from rtl/regs/nictx_regs.rdl (legal range, the ERR bit a
+// value out of range sets, refused while disabled, ring configuration); a
+// refused write sets that bit and leaves the register unchanged: most
+// ranges set ErrBadAccess; a tail beyond the ring sets
+// nictx_reg_pkg::ErrTailRange and is ignored (the engine never hangs on it).
 // nictx_reg_pkg::ErrDma is set by a DMA read completion with an error status
 // and nictx_reg_pkg::ErrCplTimeout by a read whose completion never came; while
 // either is set (stop_o) the descriptor fetcher starts no new fetch.
@@ -186,30 +190,49 @@ module nictx_regs #(
   if (NumQueues < 1 || NumQueues > nictx_reg_pkg::QMax) begin : gen_queues_check
     $error("nictx_regs: NumQueues must be 1..QMax");
   end
+  // The register map bounds DESC_FETCH_MAX, DESC_INFLIGHT, MAX_TAGS and
+  // QUEUES by these parameters (max_param): each must fit its field.
+  localparam bit BoundsFit = nictx_reg_pkg::hw_params_fit(DescFetchMaxHw, DescReadsHw,
+                                                          NumQueues, NumTags);
+  if (!BoundsFit) begin : gen_bounds_check
+    $error("nictx_regs: a parameter that bounds a register does not fit its field");
+  end
 
   // The address bits above the 8 KiB BAR are ignored by design; the
   // harness only ever sends BAR0 offsets.
   //
+  // Structure: the decode of an access and the check of each written dword
+  // come from the register table generated from rtl/regs/nictx_regs.rdl
+  // (nictx_reg_pkg: reg_rid() names the register of a dword, the rid_*
+  // functions give its write mask, legal range and refusal rule); what a
+  // register does once a write is taken is below, by register id, in small
+  // blocks: the error bits, control and reset sequencing, the configuration
+  // registers, the accessed queue's (vector's) entries, the tails, the
+  // counters, the read mux and the completion.
+  //
   // Evaluation cost: the register block is quiet on most clocks (a doorbell
   // per burst), so its state is updated by enabled always_ff blocks that the
-  // simulator branches around when nothing happens: the configuration and
-  // error state only on a request or an event that touches them (reg_act),
-  // each counter on its own event, the completion on a read.  Only the
+  // simulator branches around when nothing happens: the error and control
+  // state only on a request or an event that touches them (reg_act), the
+  // configuration and the entries only on a register write, each counter on
+  // its own event, the completion on a read.  The decodes are worked out
+  // only for the access that needs them (a write, a read); only the
   // doorbell outputs (doorbell_o, db_q_o, db_tail_o) and the read mux are
-  // combinational.  In the reg_act block a register the block reads after
-  // changing it has a block-local next value (the simulator would otherwise
-  // keep a copy of it every clock); the others are assigned directly (few
-  // block-local values also keep the compiled block small).
+  // combinational outputs.
+  localparam int unsigned RidW = nictx_reg_pkg::RidW;
+  localparam int unsigned ErrW = nictx_reg_pkg::RegErrBits;
+  localparam int unsigned IdxW = $clog2(nictx_reg_pkg::QMax);  // a block's or vector's index
+
   logic        enable_q;
   logic [1:0]  proto_q;
-  logic [nictx_reg_pkg::RegErrBits-1:0] err_q;
+  logic [ErrW-1:0] err_q;
   logic        rst_pend_q;  // a queue reset waits for quiescence
   logic        qrst_q;
   logic        cfg_open_q;  // the ring may be (re)configured
   logic [23:0] rst_wait_q;  // cycles a pending reset waited for reads
   logic        rst_go;                  // the pending reset fires now
   logic        ring_cfg_ok;             // a ring change is accepted now
-  logic        reg_act;                 // the configuration or error state may change
+  logic        reg_act;                 // the error or control state may change
   logic [23:0] cpl_to_q;
   // Per-queue registers, one entry per queue (RAM-like: one write a
   // cycle), read at the queue the current access names (aq).
@@ -228,6 +251,7 @@ module nictx_regs #(
   logic [NumQueues-1:0] rb_zero_q;  // queue's ring base is 0
   logic [63:0] rb0_q;  // queue 0's ring base, a copy: the datapath's assertions sample it
   logic [QW-1:0] aq, tq;                       // queue (or vector) of the access; of the tail write
+  logic [IdxW-1:0] bq, mv;                     // the block's, the vector's index in the offset
   logic        blk;                            // the access is to a queue block
   logic        blk_ok;                         // ... of a queue in use
   logic        mx;                             // ... to the MSI-X table
@@ -265,41 +289,16 @@ module nictx_regs #(
   logic [63:0] cpl_data_q;
   logic        cpl_err_q;
 
-  // Queue 0's registers by their single-queue names (TAIL, HEAD, RING_BASE,
-  // RING_LOG2, WB_ADDR in the register page) are its block's: the offset
-  // in the block, and whether o is one of them.  One decode serves both.
-  function automatic logic [6:0] q0_alias(logic [7:0] o);
-    unique case (o)
-      nictx_reg_pkg::RegTail:       q0_alias = {1'b1, nictx_reg_pkg::QRegTail};
-      nictx_reg_pkg::RegHead:       q0_alias = {1'b1, nictx_reg_pkg::QRegHead};
-      nictx_reg_pkg::RegRingBaseLo: q0_alias = {1'b1, nictx_reg_pkg::QRegRingBaseLo};
-      nictx_reg_pkg::RegRingBaseHi: q0_alias = {1'b1, nictx_reg_pkg::QRegRingBaseHi};
-      nictx_reg_pkg::RegRingLog2:   q0_alias = {1'b1, nictx_reg_pkg::QRegRingLog2};
-      nictx_reg_pkg::RegWbAddrLo:   q0_alias = {1'b1, nictx_reg_pkg::QRegWbAddrLo};
-      nictx_reg_pkg::RegWbAddrHi:   q0_alias = {1'b1, nictx_reg_pkg::QRegWbAddrHi};
-      nictx_reg_pkg::RegCqBaseLo:   q0_alias = {1'b1, nictx_reg_pkg::QRegCqBaseLo};
-      nictx_reg_pkg::RegCqBaseHi:   q0_alias = {1'b1, nictx_reg_pkg::QRegCqBaseHi};
-      nictx_reg_pkg::RegCqLog2:     q0_alias = {1'b1, nictx_reg_pkg::QRegCqLog2};
-      default:                      q0_alias = 7'd0;
-    endcase
-  endfunction
-
-  // Likewise vector 0's MSI-X entry and the page's IRQ_ADDR and IRQ_DATA.
-  function automatic logic [4:0] v0_alias(logic [7:0] o);
-    unique case (o)
-      nictx_reg_pkg::RegIrqAddrLo:  v0_alias = {1'b1, nictx_reg_pkg::MsixRegMsgAddrLo};
-      nictx_reg_pkg::RegIrqAddrHi:  v0_alias = {1'b1, nictx_reg_pkg::MsixRegMsgAddrHi};
-      nictx_reg_pkg::RegIrqData:    v0_alias = {1'b1, nictx_reg_pkg::MsixRegMsgData};
-      default:                      v0_alias = 5'd0;
-    endcase
-  endfunction
+  // ---------------------------------------------------------------- decode
 
   // What the request's offset names.  The queue (or vector) index is an
   // output every clock (hr_q_o); the rest only for a request taken.
   always_comb begin
-    blk = req_off_i[12];
-    mx  = req_off_i[12:10] == 3'b010;
-    aq  = blk ? QW'(req_off_i[11:6]) : mx ? QW'(req_off_i[9:4]) : '0;
+    bq  = nictx_reg_pkg::q_index(req_off_i);
+    mv  = nictx_reg_pkg::msix_index(req_off_i);
+    blk = nictx_reg_pkg::q_hit(req_off_i);
+    mx  = nictx_reg_pkg::msix_hit(req_off_i);
+    aq  = blk ? QW'(bq) : mx ? QW'(mv) : '0;
   end
   assign hr_q_o = aq;
 
@@ -319,10 +318,10 @@ module nictx_regs #(
     in_page = 1'b0;
     wr_en   = 2'b00;
     if (acc) begin
-      pba     = req_off_i[12:3] == 10'h180;
-      pg      = req_off_i[12:8] == 5'd0;
-      blk_ok  = blk && 7'(req_off_i[11:6]) < queues_q && 32'(req_off_i[11:6]) < NumQueues;
-      mx_ok   = mx && 7'(req_off_i[9:4]) < queues_q && 32'(req_off_i[9:4]) < NumQueues;
+      pba     = nictx_reg_pkg::pba_hit(req_off_i);
+      pg      = nictx_reg_pkg::page_hit(req_off_i);
+      blk_ok  = blk && 7'(bq) < queues_q && 32'(bq) < NumQueues;
+      mx_ok   = mx && 7'(mv) < queues_q && 32'(mv) < NumQueues;
       is_wr   = req_type_i == nictx_pkg::TlpMWr;
       is_rd   = req_type_i == nictx_pkg::TlpMRd;
       size_ok = (req_len_i == 13'd4 && req_off_i[1:0] == 2'b00) ||
@@ -332,30 +331,328 @@ module nictx_regs #(
     end
   end
 
-  // A write's dword at page offset o is a TAIL register (b: of a queue
-  // block, p: queue 0's in the register page).
-  function automatic logic tail_reg(logic b, logic p, logic [7:0] o);
-    tail_reg = (b && o[5:0] == nictx_reg_pkg::QRegTail) || (p && o == nictx_reg_pkg::RegTail);
+  // The register table's rule for a written dword: the ERR bits that refuse
+  // a write of v to register rid, in the table's order (read-only or no
+  // register; written while disabled; out of range; ring configuration
+  // closed); 0: taken.  en: CTRL.ENABLE; cfg_ok: the ring configuration is
+  // open; lg: the accessed queue's RING_LOG2 (a bound of TAIL).
+  function automatic logic [ErrW-1:0] refusal(logic [RidW-1:0] rid, logic [31:0] v, logic en,
+                                              logic cfg_ok, logic [4:0] lg);
+    refusal = '0;
+    if (nictx_reg_pkg::rid_ro(rid)) begin
+      refusal[nictx_reg_pkg::ErrBadAccess] = 1'b1;
+    end else if (nictx_reg_pkg::rid_off_err(rid) != '0 && !en) begin
+      refusal = nictx_reg_pkg::rid_off_err(rid);
+    end else if (!((nictx_reg_pkg::rid_zero_ok(rid) && v == 32'd0) ||
+                   (v >= nictx_reg_pkg::rid_min(rid) &&
+                    v <= nictx_reg_pkg::rid_max(rid, DescFetchMaxHw, DescReadsHw, NumQueues,
+                                                NumTags, lg)))) begin
+      refusal = nictx_reg_pkg::rid_range_err(rid);
+    end else if (nictx_reg_pkg::rid_cfg_lock(rid) && !cfg_ok) begin
+      refusal[nictx_reg_pkg::ErrCfg] = 1'b1;
+    end
   endfunction
 
-  // Doorbell: an accepted tail write (queue aq) or a WC block close (which
-  // may move queue 0's tail).  db_tail_o is the accessed queue's tail as it
-  // is written this clock (its stored value when nothing writes it).
+  // The queues in use (0..QUEUES-1: a shift of ones, no 65-bit arithmetic).
+  function automatic logic [NumQueues-1:0] in_use_of(logic [6:0] nq);
+    in_use_of = ~({NumQueues{1'b1}} << nq);
+  endfunction
+
+  // CTRL's own refusals (ERR.CFG), for a write the table takes: a reset
+  // while enabled or together with enable; an enable with a ring base 0 in
+  // use, a reset still pending, or QUEUES > 1 with what it does not support.
+  function automatic logic ctrl_refused(logic [31:0] v, logic en, logic pend,
+                                        logic [NumQueues-1:0] rb_zero, logic [6:0] nq,
+                                        logic [1:0] proto);
+    if (v[nictx_reg_pkg::CtrlReset]) begin
+      ctrl_refused = en || v[nictx_reg_pkg::CtrlEnable];
+    end else begin
+      ctrl_refused = v[nictx_reg_pkg::CtrlEnable] && !en &&
+                     ((rb_zero & in_use_of(nq)) != '0 || pend ||
+                      !(nq == 7'd1 || proto != nictx_reg_pkg::ProtoWc));
+    end
+  endfunction
+
+  // The dwords of a write beat: k = 0 at the offset, k = 1 the next (an
+  // 8-byte beat).  For each, the register it names (w_rid), its value
+  // masked to the register's fields (w_val), the ERR bits that refuse it
+  // (w_ref) and whether it is taken (w_take).  Worked out only for a write.
+  logic [2*RidW-1:0] w_rid;
+  logic [63:0]       w_val;
+  logic [2*ErrW-1:0] w_ref;
+  logic [1:0]        w_take;
+  always_comb begin
+    logic [RidW-1:0] rid;
+    logic [31:0]     v;
+    logic [ErrW-1:0] rf;
+    w_rid  = {2{nictx_reg_pkg::RidNone}};
+    w_val  = '0;
+    w_ref  = '0;
+    w_take = 2'b00;
+    rid    = nictx_reg_pkg::RidNone;
+    v      = 32'd0;
+    rf     = '0;
+    if (wr_en != 2'b00) begin
+      for (int unsigned k = 0; k < 2; k++) begin
+        // dword 0 at the offset (its lanes by address bit 2), dword 1 next
+        rid = nictx_reg_pkg::reg_rid({req_off_i[12:3], k == 0 ? req_off_i[2] : 1'b1, 2'b00});
+        v   = (k == 0 && !req_off_i[2]) ? req_data_i[31:0] : req_data_i[63:32];
+        rf  = '0;
+        if (wr_en[k]) begin
+          rf = refusal(rid, v, enable_q, ring_cfg_ok, ring_log2_m[aq]);
+          if (rf == '0 && rid == nictx_reg_pkg::RidCtrl &&
+              ctrl_refused(v, enable_q, rst_pend_q, rb_zero_q, queues_q, proto_q)) begin
+            rf[nictx_reg_pkg::ErrCfg] = 1'b1;
+          end
+          w_rid[k*RidW +: RidW] = rid;
+          w_val[k*32 +: 32]     = v & nictx_reg_pkg::rid_mask(rid);
+          w_ref[k*ErrW +: ErrW] = rf;
+          w_take[k]             = rf == '0;
+        end
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- the error bits
+
+  // Error and control state: changed only by a request, a WC event, an
+  // error event or a pending queue reset.
+  assign reg_act = acc || wc_bad_access_i || wc_close_i || wc_tail_range_i || bad_desc_i ||
+                   dma_err_i || cpl_timeout_i || unexp_cpl_i || rst_pend_q;
+
+  // Set by a refused access and by the engine's events, cleared by an ERR
+  // write (W1C: in order with the beat's dwords, so it clears what an
+  // earlier dword set) and by a queue reset as it fires.
+  logic [ErrW-1:0] err_d;
+  always_comb begin
+    err_d = err_q;
+    if (reg_act) begin
+      if ((is_wr || is_rd) && !(size_ok && in_page)) err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
+      if (wc_bad_access_i) err_d[nictx_reg_pkg::ErrBadAccess] = 1'b1;
+      for (int unsigned k = 0; k < 2; k++) begin
+        err_d = err_d | w_ref[k*ErrW +: ErrW];
+        if (w_take[k] && w_rid[k*RidW +: RidW] == nictx_reg_pkg::RidErr)
+          err_d = err_d & ~w_val[k*32 +: ErrW];
+      end
+      // Write-combining block close while disabled; a WC tail beyond the ring.
+      if (wc_close_i && !enable_q) err_d[nictx_reg_pkg::ErrDbOff] = 1'b1;
+      if (wc_tail_range_i) err_d[nictx_reg_pkg::ErrTailRange] = 1'b1;
+      if (bad_desc_i) err_d[nictx_reg_pkg::ErrBadDesc] = 1'b1;
+      if (dma_err_i)  err_d[nictx_reg_pkg::ErrDma] = 1'b1;
+      if (cpl_timeout_i) err_d[nictx_reg_pkg::ErrCplTimeout] = 1'b1;
+      if (unexp_cpl_i) err_d[nictx_reg_pkg::ErrUnexpCpl] = 1'b1;
+      if (rst_go) err_d = nictx_reg_pkg::RegErrReset[ErrW-1:0];
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni)      err_q <= nictx_reg_pkg::RegErrReset[ErrW-1:0];
+    else if (reg_act) err_q <= err_d;
+  end
+
+  // ---------------------------------------------------------------- control and queue reset
+
+  // CTRL: enable, or ask for a queue reset.  A pending queue reset fires
+  // once nothing can be cut and no completion can still come (or the
+  // completion timeout has passed): the datapath is reset next cycle
+  // (qrst_q); the ring configuration opens again.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      enable_q   <= nictx_reg_pkg::CtrlEnableReset;
+      rst_pend_q <= nictx_reg_pkg::StatusResettingReset;
+      cfg_open_q <= 1'b1;  // the ring state is at its reset value
+      rst_wait_q <= '0;
+    end else if (reg_act) begin
+      for (int unsigned k = 0; k < 2; k++) begin
+        if (w_take[k] && w_rid[k*RidW +: RidW] == nictx_reg_pkg::RidCtrl) begin
+          if (w_val[k*32 + nictx_reg_pkg::CtrlReset]) begin
+            rst_pend_q <= 1'b1;
+          end else begin
+            enable_q <= w_val[k*32 + nictx_reg_pkg::CtrlEnable];
+            if (w_val[k*32 + nictx_reg_pkg::CtrlEnable]) cfg_open_q <= 1'b0;  // the ring state is in use now
+          end
+        end
+      end
+      if (rst_pend_q && !rst_go && rst_wait_q != cpl_to_q) rst_wait_q <= rst_wait_q + 24'd1;
+      if (rst_go) begin
+        rst_pend_q <= 1'b0;
+        cfg_open_q <= 1'b1;
+        rst_wait_q <= '0;
+      end
+    end
+  end
+
+  // The queue reset pulse: one cycle after the reset fired.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) qrst_q <= 1'b0;
+    else         qrst_q <= rst_go;
+  end
+
+  // ---------------------------------------------------------------- configuration
+
+  // log2 of a queue count rounded up (queues_log2_o).
+  function automatic logic [2:0] ceil_log2(logic [6:0] nq);
+    ceil_log2 = '0;
+    for (int unsigned r = 0; r < nictx_reg_pkg::QueuesValueWidth - 1; r++) begin
+      if ((7'd1 << r) < nq) ceil_log2 = 3'(r + 1);
+    end
+  endfunction
+
+  // The device-wide registers a write stores, by register id.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      proto_q      <= nictx_reg_pkg::ProtoValueReset;
+      cpl_to_q     <= nictx_reg_pkg::CplTimeoutValueReset;
+      wb_thresh_q  <= nictx_reg_pkg::WbThreshValueReset;
+      irq_thresh_q <= nictx_reg_pkg::IrqThreshValueReset;
+      irq_tmr_q    <= nictx_reg_pkg::IrqTimerValueReset;
+      cpl_mode_q   <= nictx_reg_pkg::CplModeValueReset;
+      mrrs_log2_q  <= nictx_reg_pkg::MrrsLog2ValueReset;
+      line_rate_q  <= nictx_reg_pkg::LineRateValueReset;
+      fetch_max_q  <= nictx_reg_pkg::DescFetchMaxValueReset;
+      inflight_q   <= nictx_reg_pkg::DescInflightValueReset;
+      max_tags_q   <= nictx_reg_pkg::MaxTagsValueReset;
+      max_rd_q     <= nictx_reg_pkg::MaxRdBytesValueReset;
+      queues_q     <= nictx_reg_pkg::QueuesValueReset;
+      qlog_q       <= ceil_log2(nictx_reg_pkg::QueuesValueReset);
+      sched_q      <= nictx_reg_pkg::SchedModeReset;
+      quantum_q    <= nictx_reg_pkg::DrrQuantumValueReset;
+    end else if (wr_en != 2'b00) begin
+      for (int unsigned k = 0; k < 2; k++) begin
+        logic [31:0] v;
+        v = w_val[k*32 +: 32];
+        if (w_take[k]) begin
+          unique case (w_rid[k*RidW +: RidW])
+            nictx_reg_pkg::RidProto:        proto_q      <= v[1:0];
+            nictx_reg_pkg::RidCplTimeout:   cpl_to_q     <= v[23:0];
+            nictx_reg_pkg::RidWbThresh:     wb_thresh_q  <= v[15:0];
+            nictx_reg_pkg::RidIrqThresh:    irq_thresh_q <= v[15:0];
+            nictx_reg_pkg::RidIrqTimer:     irq_tmr_q    <= v[23:0];
+            nictx_reg_pkg::RidCplMode:      cpl_mode_q   <= v[1:0];
+            nictx_reg_pkg::RidMrrsLog2:     mrrs_log2_q  <= v[3:0];
+            nictx_reg_pkg::RidLineRate:     line_rate_q  <= v[23:0];
+            nictx_reg_pkg::RidDescFetchMax: fetch_max_q  <= v[5:0];
+            nictx_reg_pkg::RidDescInflight: inflight_q   <= v[3:0];
+            nictx_reg_pkg::RidMaxTags:      max_tags_q   <= v[8:0];
+            nictx_reg_pkg::RidMaxRdBytes:   max_rd_q     <= v[20:0];
+            nictx_reg_pkg::RidQueues: begin
+              queues_q <= v[6:0];
+              qlog_q   <= ceil_log2(v[6:0]);
+            end
+            nictx_reg_pkg::RidSched:        sched_q      <= v[nictx_reg_pkg::SchedMode];
+            nictx_reg_pkg::RidDrrQuantum:   quantum_q    <= v[16:0];
+            default: ;  // another block's register, or none
+          endcase
+        end
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- queue and vector entries
+
+  // The accessed queue's (vector's) entries after this beat's writes (one
+  // beat may write both halves of a 64-bit pair).  Worked out only for a
+  // write.
+  logic [63:0] ring_base_d, wb_addr_d, cq_base_d, msix_addr_d;
+  logic [4:0]  ring_log2_d, cq_log2_d;
+  logic [31:0] msix_data_d;
+  logic [7:0]  weight_d;
+  logic        msix_mask_d;
+  always_comb begin
+    logic [31:0] v;
+    v           = 32'd0;
+    ring_base_d = '0;
+    ring_log2_d = '0;
+    wb_addr_d   = '0;
+    cq_base_d   = '0;
+    cq_log2_d   = '0;
+    msix_addr_d = '0;
+    msix_data_d = '0;
+    weight_d    = '0;
+    msix_mask_d = 1'b0;
+    if (wr_en != 2'b00) begin
+      ring_base_d = ring_base_m[aq];
+      ring_log2_d = ring_log2_m[aq];
+      wb_addr_d   = wb_addr_m[aq];
+      cq_base_d   = cq_base_m[aq];
+      cq_log2_d   = cq_log2_m[aq];
+      msix_addr_d = msix_addr_m[aq];
+      msix_data_d = msix_data_m[aq];
+      weight_d    = weight_m[aq];
+      msix_mask_d = msix_mask_q[aq];
+      for (int unsigned k = 0; k < 2; k++) begin
+        v = w_val[k*32 +: 32];
+        if (w_take[k]) begin
+          unique case (w_rid[k*RidW +: RidW])
+            nictx_reg_pkg::RidQRingBaseLo:   ring_base_d[31:0]  = v;
+            nictx_reg_pkg::RidQRingBaseHi:   ring_base_d[63:32] = v;
+            nictx_reg_pkg::RidQRingLog2:     ring_log2_d        = v[4:0];
+            nictx_reg_pkg::RidQWeight:       weight_d           = v[7:0];
+            nictx_reg_pkg::RidQWbAddrLo:     wb_addr_d[31:0]    = v;
+            nictx_reg_pkg::RidQWbAddrHi:     wb_addr_d[63:32]   = v;
+            nictx_reg_pkg::RidQCqBaseLo:     cq_base_d[31:0]    = v;
+            nictx_reg_pkg::RidQCqBaseHi:     cq_base_d[63:32]   = v;
+            nictx_reg_pkg::RidQCqLog2:       cq_log2_d          = v[4:0];
+            nictx_reg_pkg::RidMsixMsgAddrLo: msix_addr_d[31:0]  = v;
+            nictx_reg_pkg::RidMsixMsgAddrHi: msix_addr_d[63:32] = v;
+            nictx_reg_pkg::RidMsixMsgData:   msix_data_d        = v;
+            nictx_reg_pkg::RidMsixVecCtrl:   msix_mask_d        = v[nictx_reg_pkg::MsixVecCtrlMask];
+            default: ;  // another block's register, or none
+          endcase
+        end
+      end
+    end
+  end
+
+  // The accessed queue's (vector's) entries: written only by a register
+  // write (they differ from the entry only then).
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      msix_mask_q <= {NumQueues{nictx_reg_pkg::MsixVecCtrlMaskReset}};
+      rb_zero_q   <= {NumQueues{{nictx_reg_pkg::QRegRingBaseHiReset,
+                                 nictx_reg_pkg::QRegRingBaseLoReset} == 64'd0}};
+      rb0_q       <= {nictx_reg_pkg::QRegRingBaseHiReset, nictx_reg_pkg::QRegRingBaseLoReset};
+      for (int unsigned q = 0; q < NumQueues; q++) begin
+        ring_base_m[q] <= {nictx_reg_pkg::QRegRingBaseHiReset, nictx_reg_pkg::QRegRingBaseLoReset};
+        ring_log2_m[q] <= nictx_reg_pkg::QRingLog2ValueReset;
+        wb_addr_m[q]   <= {nictx_reg_pkg::QRegWbAddrHiReset, nictx_reg_pkg::QRegWbAddrLoReset};
+        cq_base_m[q]   <= {nictx_reg_pkg::QRegCqBaseHiReset, nictx_reg_pkg::QRegCqBaseLoReset};
+        cq_log2_m[q]   <= nictx_reg_pkg::QCqLog2ValueReset;
+        msix_addr_m[q] <= {nictx_reg_pkg::MsixRegMsgAddrHiReset,
+                           nictx_reg_pkg::MsixRegMsgAddrLoReset};
+        msix_data_m[q] <= nictx_reg_pkg::MsixMsgDataValueReset;
+        weight_m[q]    <= nictx_reg_pkg::QWeightValueReset;
+      end
+    end else if (wr_en != 2'b00) begin
+      msix_mask_q[aq] <= msix_mask_d;
+      rb_zero_q[aq]   <= ring_base_d == 64'd0;
+      if (aq == '0) rb0_q <= ring_base_d;
+      ring_base_m[aq] <= ring_base_d;
+      ring_log2_m[aq] <= ring_log2_d;
+      wb_addr_m[aq]   <= wb_addr_d;
+      cq_base_m[aq]   <= cq_base_d;
+      cq_log2_m[aq]   <= cq_log2_d;
+      msix_addr_m[aq] <= msix_addr_d;
+      msix_data_m[aq] <= msix_data_d;
+      weight_m[aq]    <= weight_d;
+    end
+  end
+
+  // ---------------------------------------------------------------- doorbell and tails
+
+  // Doorbell: a taken tail write (queue aq) or a WC block close (which may
+  // move queue 0's tail).  db_tail_o is the accessed queue's tail as it is
+  // written this clock (its stored value when nothing writes it).
   always_comb begin
     doorbell = 1'b0;
     tq       = aq;
     tail_d   = tail_m[aq];
     if (wr_en != 2'b00) begin
-      // dword 0 at the offset (its lanes by address bit 2), dword 1 next
-      if (wr_en[0] && enable_q && tail_reg(blk, pg, req_off_i[7:0]) &&
-          ((req_off_i[2] ? req_data_i[63:32] : req_data_i[31:0]) >> ring_log2_m[aq]) == 32'd0) begin
-        tail_d   = req_off_i[2] ? req_data_i[47:32] : req_data_i[15:0];
-        doorbell = 1'b1;
-      end
-      if (wr_en[1] && enable_q && tail_reg(blk, pg, req_off_i[7:0] + 8'h04) &&
-          (req_data_i[63:32] >> ring_log2_m[aq]) == 32'd0) begin
-        tail_d   = req_data_i[47:32];
-        doorbell = 1'b1;
+      for (int unsigned k = 0; k < 2; k++) begin
+        if (w_take[k] && w_rid[k*RidW +: RidW] == nictx_reg_pkg::RidQTail) begin
+          tail_d   = w_val[k*32 +: 16];
+          doorbell = 1'b1;
+        end
       end
     end
     if (enable_q) begin  // (nested: the WC events only when enabled)
@@ -365,408 +662,135 @@ module nictx_regs #(
         tq     = '0;
       end
     end
-    if (rst_go) tail_d = '0;
+    if (rst_go) tail_d = nictx_reg_pkg::QTailValueReset;
   end
 
-  // The queues in use (0..QUEUES-1: a shift of ones, no 65-bit arithmetic)
-  // and whether the rest of the configuration allows QUEUES > 1: only a
-  // CTRL enable looks at them, so its branch of the write decode computes
-  // them, not every clock.
-  function automatic logic [NumQueues-1:0] in_use_of(logic [6:0] nq);
-    in_use_of = ~({NumQueues{1'b1}} << nq);
-  endfunction
-
-  // Configuration and error state: changed only by a request, a WC event,
-  // an error event or a pending queue reset.
-  assign reg_act = acc || wc_bad_access_i || wc_close_i || wc_tail_range_i || bad_desc_i ||
-                   dma_err_i || cpl_timeout_i || unexp_cpl_i || rst_pend_q;
-
+  // Per-queue tails and counters: one write a cycle each (the access's or
+  // the WC window's queue, or the sent frame's for the counters); a queue
+  // reset clears every tail.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      enable_q      <= 1'b0;
-      proto_q       <= nictx_reg_pkg::ProtoTail;
-      err_q         <= '0;
-      rst_pend_q    <= 1'b0;
-      cfg_open_q    <= 1'b1;
-      rst_wait_q    <= '0;
-      cpl_to_q      <= nictx_reg_pkg::CplTimeoutValueReset;
-      wb_thresh_q   <= '0;
-      irq_thresh_q  <= '0;
-      irq_tmr_q     <= nictx_reg_pkg::IrqTimerValueReset;
-      cpl_mode_q    <= nictx_reg_pkg::CplModeValueReset;
-      msix_mask_q   <= '0;
-      mrrs_log2_q   <= 4'd9;
-      line_rate_q   <= 24'h05_0000;  // 5.0 B/cycle: 10 Gb/s at 250 MHz
-      fetch_max_q   <= 6'(nictx_reg_pkg::RegDescFetchMaxReset);
-      inflight_q    <= 4'(nictx_reg_pkg::RegDescInflightReset);
-      max_tags_q    <= 9'd32;
-      max_rd_q      <= '0;
-      queues_q      <= nictx_reg_pkg::QueuesValueReset;
-      qlog_q        <= '0;
-      sched_q       <= nictx_reg_pkg::SchedModeReset;
-      quantum_q     <= nictx_reg_pkg::DrrQuantumValueReset;
-      rb_zero_q     <= '1;
-      rb0_q         <= '0;
       for (int unsigned q = 0; q < NumQueues; q++) begin
-        ring_base_m[q]  <= '0;
-        ring_log2_m[q]  <= nictx_reg_pkg::RingLog2ValueReset;
-        wb_addr_m[q]    <= '0;
-        cq_base_m[q]    <= '0;
-        cq_log2_m[q]    <= nictx_reg_pkg::QCqLog2ValueReset;
-        msix_addr_m[q]  <= '0;
-        msix_data_m[q]  <= '0;
-        weight_m[q]     <= nictx_reg_pkg::QWeightValueReset;
+        tail_m[q]       <= nictx_reg_pkg::QTailValueReset;
+        qcnt_pkts_m[q]  <= nictx_reg_pkg::QCntPktsValueReset;
+        qcnt_bytes_m[q] <= {nictx_reg_pkg::QRegCntBytesHiReset, nictx_reg_pkg::QRegCntBytesLoReset};
       end
-    end else if (reg_act) begin : b_reg
-      // Next values (block-local) of what the block reads after changing
-      // it: the error bits (set and cleared in order), the registers the
-      // decode of a second dword or of an event reads, the accessed queue's
-      // (vector's) entries (written by halves).  The other registers take
-      // their new value directly (the last assignment wins).
-      logic [nictx_reg_pkg::RegErrBits-1:0] err_n;
-      logic        enable_n, rst_pend_n;
-      logic [1:0]  proto_n;
-      logic [6:0]  queues_n;
-      logic [23:0] cpl_to_n;
-      logic [NumQueues-1:0] msix_mask_n, rb_zero_n;
-      logic [63:0] ring_base_n, wb_addr_n, cq_base_n, irq_addr_n;
-      logic [4:0]  ring_log2_n, cq_log2_n;
-      logic [31:0] irq_data_n;
-      logic [7:0]  weight_n;
-      err_n        = err_q;
-      enable_n     = enable_q;
-      rst_pend_n   = rst_pend_q;
-      proto_n      = proto_q;
-      queues_n     = queues_q;
-      cpl_to_n     = cpl_to_q;
-      msix_mask_n  = msix_mask_q;
-      ring_base_n  = ring_base_m[aq];
-      ring_log2_n  = ring_log2_m[aq];
-      wb_addr_n    = wb_addr_m[aq];
-      cq_base_n    = cq_base_m[aq];
-      cq_log2_n    = cq_log2_m[aq];
-      irq_addr_n   = msix_addr_m[aq];
-      irq_data_n   = msix_data_m[aq];
-      weight_n     = weight_m[aq];
-
-      if ((is_wr || is_rd) && (!size_ok || !in_page)) err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-      if (wc_bad_access_i) err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-
-      // Register writes: one or two dwords per beat.
-      for (int unsigned k = 0; k < 2; k++) begin
-        logic [7:0]  wo;   // offset within the register page
-        logic [31:0] wv;
-        logic [6:0]  wal;  // a queue register: {1, its offset in the block}
-        logic [4:0]  wml;  // an MSI-X table register: {1, its offset in the entry}
-        wo  = req_off_i[7:0] + (k == 0 ? 8'h00 : 8'h04);
-        wv  = (k == 0 && !req_off_i[2]) ? req_data_i[31:0] : req_data_i[63:32];
-        wal = 7'd0;
-        wml = 5'd0;
-        if (wr_en[k]) begin  // (decoded only for a write)
-          wal = blk ? {1'b1, wo[5:0]} : pg ? q0_alias(wo) : 7'd0;
-          wml = mx ? {1'b1, wo[3:0]} : pg ? v0_alias(wo) : 5'd0;
-        end
-        if (!wr_en[k]) begin
-          // (no write: nothing to decode)
-        end else if (pba) begin
-          err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;  // read-only
-        end else if (wml[4]) begin
-          unique case (wml[3:0])
-            nictx_reg_pkg::MsixRegMsgAddrLo: irq_addr_n[31:0] = {wv[31:2], 2'b00};
-            nictx_reg_pkg::MsixRegMsgAddrHi: irq_addr_n[63:32] = wv;
-            nictx_reg_pkg::MsixRegMsgData:   irq_data_n = wv;
-            nictx_reg_pkg::MsixRegVecCtrl: begin
-              if (wv[31:1] == 31'd0) msix_mask_n[aq] = wv[nictx_reg_pkg::MsixVecCtrlMask];
-              else err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-            end
-            default: err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-          endcase
-        end else if (wal[6]) begin
-          unique case (wal[5:0])
-            nictx_reg_pkg::QRegTail: begin
-              // (the accepted tail and its doorbell: tail_d, doorbell)
-              if (!enable_q) begin
-                err_n[nictx_reg_pkg::ErrDbOff] = 1'b1;
-              end else if ((wv >> ring_log2_m[aq]) != 32'd0) begin
-                err_n[nictx_reg_pkg::ErrTailRange] = 1'b1;
-              end
-            end
-            nictx_reg_pkg::QRegRingBaseLo: begin
-              if (!ring_cfg_ok) err_n[nictx_reg_pkg::ErrCfg] = 1'b1;
-              else ring_base_n[31:0] = {wv[31:4], 4'b0000};
-            end
-            nictx_reg_pkg::QRegRingBaseHi: begin
-              if (!ring_cfg_ok) err_n[nictx_reg_pkg::ErrCfg] = 1'b1;
-              else ring_base_n[63:32] = wv;
-            end
-            nictx_reg_pkg::QRegRingLog2: begin
-              if (!(wv >= 32'd3 && wv <= 32'd16)) err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-              else if (!ring_cfg_ok) err_n[nictx_reg_pkg::ErrCfg] = 1'b1;
-              else ring_log2_n = wv[4:0];
-            end
-            nictx_reg_pkg::QRegWeight: begin
-              if (wv >= 32'd1 && wv <= 32'd255) weight_n = wv[7:0];
-              else err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-            end
-            nictx_reg_pkg::QRegWbAddrLo:   wb_addr_n[31:0] = {wv[31:2], 2'b00};
-            nictx_reg_pkg::QRegWbAddrHi:   wb_addr_n[63:32] = wv;
-            nictx_reg_pkg::QRegCqBaseLo: begin
-              if (!ring_cfg_ok) err_n[nictx_reg_pkg::ErrCfg] = 1'b1;
-              else cq_base_n[31:0] = {wv[31:3], 3'b000};
-            end
-            nictx_reg_pkg::QRegCqBaseHi: begin
-              if (!ring_cfg_ok) err_n[nictx_reg_pkg::ErrCfg] = 1'b1;
-              else cq_base_n[63:32] = wv;
-            end
-            nictx_reg_pkg::QRegCqLog2: begin
-              if (!(wv >= 32'd3 && wv <= 32'd16)) err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-              else if (!ring_cfg_ok) err_n[nictx_reg_pkg::ErrCfg] = 1'b1;
-              else cq_log2_n = wv[4:0];
-            end
-            default: err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;  // read-only or unknown
-          endcase
-        end else begin
-          unique case (wo)
-            nictx_reg_pkg::RegCtrl: begin
-              if (wv[31:2] != 30'd0) begin
-                err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-              end else if (wv[nictx_reg_pkg::CtrlReset]) begin
-                // Reset only while disabled, and not together with enable.
-                if (enable_q || wv[nictx_reg_pkg::CtrlEnable]) err_n[nictx_reg_pkg::ErrCfg] = 1'b1;
-                else rst_pend_n = 1'b1;
-              end else if (wv[nictx_reg_pkg::CtrlEnable] && !enable_q &&
-                           ((rb_zero_q & in_use_of(queues_q)) != '0 || rst_pend_q ||
-                            !(queues_q == 7'd1 || proto_q != nictx_reg_pkg::ProtoWc))) begin
-                // no ring, a reset still pending, or QUEUES > 1 with what it
-                // does not support
-                err_n[nictx_reg_pkg::ErrCfg] = 1'b1;
-              end else begin
-                enable_n = wv[nictx_reg_pkg::CtrlEnable];
-                if (wv[nictx_reg_pkg::CtrlEnable]) cfg_open_q <= 1'b0;  // the ring state is in use now
-              end
-            end
-            nictx_reg_pkg::RegErr:        err_n = err_n & ~wv[nictx_reg_pkg::RegErrBits-1:0];
-            nictx_reg_pkg::RegCplTimeout: begin
-              if (wv[31:24] == 8'd0) cpl_to_n = wv[23:0];
-              else err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-            end
-            nictx_reg_pkg::RegWbThresh: begin
-              if (wv[31:16] == 16'd0) wb_thresh_q <= wv[15:0];
-              else err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-            end
-            nictx_reg_pkg::RegIrqThresh: begin
-              if (wv[31:16] == 16'd0) irq_thresh_q <= wv[15:0];
-              else err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-            end
-            nictx_reg_pkg::RegMrrsLog2: begin
-              if (wv >= 32'd7 && wv <= 32'd12) mrrs_log2_q <= wv[3:0];
-              else err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-            end
-            nictx_reg_pkg::RegLineRate: begin
-              if (wv[31:24] == 8'd0 && wv[23:0] != 24'd0) line_rate_q <= wv[23:0];
-              else err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-            end
-            nictx_reg_pkg::RegDescInflight: begin
-              if (wv >= 32'd1 && wv <= DescReadsHw) inflight_q <= wv[3:0];
-              else err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-            end
-            nictx_reg_pkg::RegDescFetchMax: begin
-              if (wv >= 32'd1 && wv <= DescFetchMaxHw) fetch_max_q <= wv[5:0];
-              else err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-            end
-            nictx_reg_pkg::RegMaxTags: begin
-              if (wv >= 32'd1 && wv <= NumTags) max_tags_q <= wv[8:0];
-              else err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-            end
-            nictx_reg_pkg::RegMaxRdBytes: begin
-              // 0: no limit; else at least one largest read (4096 B).
-              if (wv == 32'd0 || (wv >= 32'd4096 && wv < 32'h20_0000))
-                max_rd_q <= wv[20:0];
-              else err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-            end
-            nictx_reg_pkg::RegIrqTimer: begin
-              if (wv[31:24] == 8'd0) irq_tmr_q <= wv[23:0];
-              else err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-            end
-            nictx_reg_pkg::RegCplMode: begin
-              if (!(wv == {30'd0, nictx_reg_pkg::CplModeHeadWb} ||
-                    wv == {30'd0, nictx_reg_pkg::CplModeDescWb} ||
-                    wv == {30'd0, nictx_reg_pkg::CplModeCq})) err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-              else if (!ring_cfg_ok) err_n[nictx_reg_pkg::ErrCfg] = 1'b1;
-              else cpl_mode_q <= wv[1:0];
-            end
-            nictx_reg_pkg::RegProto: begin
-              if (!(wv == {30'd0, nictx_reg_pkg::ProtoTail} ||
-                    wv == {30'd0, nictx_reg_pkg::ProtoOwner} ||
-                    wv == {30'd0, nictx_reg_pkg::ProtoWc})) err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-              else if (!ring_cfg_ok) err_n[nictx_reg_pkg::ErrCfg] = 1'b1;
-              else proto_n = wv[1:0];
-            end
-            nictx_reg_pkg::RegQueues: begin
-              if (!(wv >= 32'd1 && wv <= NumQueues)) err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-              else if (!ring_cfg_ok) err_n[nictx_reg_pkg::ErrCfg] = 1'b1;
-              else begin
-                logic [2:0] qlog_n;
-                qlog_n = '0;
-                for (int unsigned r = 0; r < 6; r++) begin
-                  if ((7'd1 << r) < wv[6:0]) qlog_n = 3'(r + 1);
-                end
-                queues_n = wv[6:0];
-                qlog_q   <= qlog_n;
-              end
-            end
-            nictx_reg_pkg::RegSched: begin
-              if (wv[31:1] == 31'd0) sched_q <= wv[0];
-              else err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-            end
-            nictx_reg_pkg::RegDrrQuantum: begin
-              if (wv >= 32'd64 && wv <= 32'd65536) quantum_q <= wv[16:0];
-              else err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;
-            end
-            default: err_n[nictx_reg_pkg::ErrBadAccess] = 1'b1;  // read-only or unknown
-          endcase
-        end
-      end
-
-      // Write-combining block close while disabled; a WC tail beyond the ring.
-      if (wc_close_i && !enable_q) err_n[nictx_reg_pkg::ErrDbOff] = 1'b1;
-      if (wc_tail_range_i) err_n[nictx_reg_pkg::ErrTailRange] = 1'b1;
-      if (bad_desc_i) err_n[nictx_reg_pkg::ErrBadDesc] = 1'b1;
-      if (dma_err_i)  err_n[nictx_reg_pkg::ErrDma] = 1'b1;
-      if (cpl_timeout_i) err_n[nictx_reg_pkg::ErrCplTimeout] = 1'b1;
-      if (unexp_cpl_i) err_n[nictx_reg_pkg::ErrUnexpCpl] = 1'b1;
-
-      // A pending queue reset fires once nothing can be cut and no completion
-      // can still come (or the completion timeout has passed): the datapath
-      // is reset next cycle (qrst_q); the tail and the error state are
-      // cleared now.
-      if (rst_pend_q && !rst_go && rst_wait_q != cpl_to_q) rst_wait_q <= rst_wait_q + 24'd1;
+    end else begin
       if (rst_go) begin
-        rst_pend_n = 1'b0;
-        err_n      = '0;
-        cfg_open_q <= 1'b1;
-        rst_wait_q <= '0;
+        for (int unsigned q = 0; q < NumQueues; q++) tail_m[q] <= nictx_reg_pkg::QTailValueReset;
+      end else if (wr_en != 2'b00 || wc_tail_we_i) begin
+        tail_m[tq] <= tail_d;
       end
-
-      err_q        <= err_n;
-      enable_q     <= enable_n;
-      rst_pend_q   <= rst_pend_n;
-      proto_q      <= proto_n;
-      queues_q     <= queues_n;
-      cpl_to_q     <= cpl_to_n;
-      msix_mask_q  <= msix_mask_n;
-      // The accessed queue's (vector's) entries: written only by a register
-      // write (ring_base differs from the entry only then).
-      if (wr_en != 2'b00) begin
-        rb_zero_n       = rb_zero_q;
-        rb_zero_n[aq]   = ring_base_n == 64'd0;
-        rb_zero_q       <= rb_zero_n;
-        if (aq == '0) rb0_q <= ring_base_n;
-        ring_base_m[aq] <= ring_base_n;
-        ring_log2_m[aq] <= ring_log2_n;
-        wb_addr_m[aq]   <= wb_addr_n;
-        cq_base_m[aq]   <= cq_base_n;
-        cq_log2_m[aq]   <= cq_log2_n;
-        msix_addr_m[aq] <= irq_addr_n;
-        msix_data_m[aq] <= irq_data_n;
-        weight_m[aq]    <= weight_n;
+      if (pkt_done_i) begin
+        qcnt_pkts_m[pkt_q_i]  <= qcnt_pkts_m[pkt_q_i] + 32'd1;
+        qcnt_bytes_m[pkt_q_i] <= qcnt_bytes_m[pkt_q_i] + {50'd0, pkt_len_i};
       end
     end
   end
 
-  // Register read mux: both dwords of the aligned 8-byte word, decoded only
-  // for a read taken (is_rd).
+  // ---------------------------------------------------------------- counters
+
+  // Each on its own event.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cnt_stall_q     <= nictx_reg_pkg::CntRdStallValueReset;
+      cnt_pkts_q      <= nictx_reg_pkg::CntPktsValueReset;
+      cnt_bytes_q     <= {nictx_reg_pkg::RegCntBytesHiReset, nictx_reg_pkg::RegCntBytesLoReset};
+      cnt_db_q        <= nictx_reg_pkg::CntDoorbellValueReset;
+      cnt_desc_rd_q   <= nictx_reg_pkg::CntDescRdValueReset;
+      cnt_dma_rd_q    <= nictx_reg_pkg::CntDmaRdValueReset;
+      cnt_not_owned_q <= nictx_reg_pkg::CntNotOwnedValueReset;
+      cnt_wc_q        <= nictx_reg_pkg::CntWcValueReset;
+      cnt_wc_drop_q   <= nictx_reg_pkg::CntWcDropValueReset;
+    end else begin
+      if (doorbell)   cnt_db_q <= cnt_db_q + 32'd1;
+      if (pkt_done_i) begin
+        cnt_pkts_q  <= cnt_pkts_q + 32'd1;
+        cnt_bytes_q <= cnt_bytes_q + {50'd0, pkt_len_i};
+      end
+      if (desc_rd_i)   cnt_desc_rd_q <= cnt_desc_rd_q + 32'd1;
+      if (dma_rd_i)    cnt_dma_rd_q <= cnt_dma_rd_q + 32'd1;
+      if (rd_stall_i)  cnt_stall_q <= cnt_stall_q + 32'd1;
+      if (not_owned_i) cnt_not_owned_q <= cnt_not_owned_q + {16'd0, not_owned_cnt_i};
+      if (wc_used_i)   cnt_wc_q <= cnt_wc_q + 32'd1;
+      if (wc_torn_i || wc_drop_i)
+        cnt_wc_drop_q <= cnt_wc_drop_q + {31'd0, wc_torn_i} + {31'd0, wc_drop_i};
+    end
+  end
+
+  // ---------------------------------------------------------------- reads
+
+  // A register's value by id, for a read (of the accessed queue or vector).
   logic [31:0] rd_lo, rd_hi;
   always_comb begin
     logic [31:0] v;
-    logic [7:0]  o;
-    logic [6:0]  al;
-    logic [4:0]  ml;
     rd_lo = 32'd0;
     rd_hi = 32'd0;
     v     = 32'd0;
-    o     = 8'd0;
-    al    = 7'd0;
-    ml    = 5'd0;
     // Only a register read takes the mux's value: nothing of it is worked
-    // out on other clocks (the model runs a function call even in a
-    // ternary's other arm, so the aliases are decoded here too).
+    // out on other clocks.  Both dwords of the aligned 8-byte word.
     if (is_rd) begin
-    for (int unsigned k = 0; k < 2; k++) begin
-      o  = {req_off_i[7:3], 3'b000} | (k == 0 ? 8'h00 : 8'h04);
-      al = blk ? {1'b1, o[5:0]} : pg ? q0_alias(o) : 7'd0;
-      ml = mx ? {1'b1, o[3:0]} : pg ? v0_alias(o) : 5'd0;
-      v  = 32'd0;
-      if (pba) begin
-        v = k == 0 ? pba_i[31:0] : pba_i[63:32];
-      end else if (ml[4]) begin
-        unique case (ml[3:0])
-          nictx_reg_pkg::MsixRegMsgAddrLo: v = msix_addr_m[aq][31:0];
-          nictx_reg_pkg::MsixRegMsgAddrHi: v = msix_addr_m[aq][63:32];
-          nictx_reg_pkg::MsixRegMsgData:   v = msix_data_m[aq];
-          nictx_reg_pkg::MsixRegVecCtrl:   v = {31'd0, msix_mask_q[aq]};
-          default:                         v = 32'd0;
-        endcase
-      end else if (al[6]) begin
-        unique case (al[5:0])
-          nictx_reg_pkg::QRegTail:        v = {16'd0, tail_m[aq]};
-          nictx_reg_pkg::QRegHead:        v = {16'd0, hr_head_i};
-          nictx_reg_pkg::QRegRingBaseLo:  v = ring_base_m[aq][31:0];
-          nictx_reg_pkg::QRegRingBaseHi:  v = ring_base_m[aq][63:32];
-          nictx_reg_pkg::QRegRingLog2:    v = {27'd0, ring_log2_m[aq]};
-          nictx_reg_pkg::QRegWeight:      v = {24'd0, weight_m[aq]};
-          nictx_reg_pkg::QRegWbAddrLo:    v = wb_addr_m[aq][31:0];
-          nictx_reg_pkg::QRegWbAddrHi:    v = wb_addr_m[aq][63:32];
-          nictx_reg_pkg::QRegCntPkts:     v = qcnt_pkts_m[aq];
-          nictx_reg_pkg::QRegCntBytesLo:  v = qcnt_bytes_m[aq][31:0];
-          nictx_reg_pkg::QRegCntBytesHi:  v = qcnt_bytes_m[aq][63:32];
-          nictx_reg_pkg::QRegCqBaseLo:    v = cq_base_m[aq][31:0];
-          nictx_reg_pkg::QRegCqBaseHi:    v = cq_base_m[aq][63:32];
-          nictx_reg_pkg::QRegCqLog2:      v = {27'd0, cq_log2_m[aq]};
-          default:                        v = 32'd0;
-        endcase
-      end else begin
-        unique case (o)
-          nictx_reg_pkg::RegCtrl:         v = {31'd0, enable_q};
-          nictx_reg_pkg::RegErr:          v = {{(32 - nictx_reg_pkg::RegErrBits){1'b0}}, err_q};
-          nictx_reg_pkg::RegWbThresh:     v = {16'd0, wb_thresh_q};
-          nictx_reg_pkg::RegIrqThresh:    v = {16'd0, irq_thresh_q};
-          nictx_reg_pkg::RegMrrsLog2:     v = {28'd0, mrrs_log2_q};
-          nictx_reg_pkg::RegLineRate:     v = {8'd0, line_rate_q};
-          nictx_reg_pkg::RegCntPkts:      v = cnt_pkts_q;
-          nictx_reg_pkg::RegCntBytesLo:   v = cnt_bytes_q[31:0];
-          nictx_reg_pkg::RegCntBytesHi:   v = cnt_bytes_q[63:32];
-          nictx_reg_pkg::RegCntDoorbell:  v = cnt_db_q;
-          nictx_reg_pkg::RegCntDescRd:    v = cnt_desc_rd_q;
-          nictx_reg_pkg::RegCntDmaRd:     v = cnt_dma_rd_q;
-          nictx_reg_pkg::RegId:           v = nictx_reg_pkg::RegIdReset;
-          nictx_reg_pkg::RegDescFetchMax: v = {26'd0, fetch_max_q};
-          nictx_reg_pkg::RegMaxTags:      v = {23'd0, max_tags_q};
-          nictx_reg_pkg::RegMaxRdBytes:   v = {11'd0, max_rd_q};
-          nictx_reg_pkg::RegCntRdStall:   v = cnt_stall_q;
-          nictx_reg_pkg::RegProto:        v = {30'd0, proto_q};
-          nictx_reg_pkg::RegCntNotOwned:  v = cnt_not_owned_q;
-          nictx_reg_pkg::RegCntWc:        v = cnt_wc_q;
-          nictx_reg_pkg::RegCntWcDrop:    v = cnt_wc_drop_q;
-          nictx_reg_pkg::RegStatus: begin
-            v = 32'd0;
+      for (int unsigned k = 0; k < 2; k++) begin
+        v = 32'd0;
+        unique case (nictx_reg_pkg::reg_rid({req_off_i[12:3], k == 0 ? 1'b0 : 1'b1, 2'b00}))
+          nictx_reg_pkg::RidCtrl:          v[nictx_reg_pkg::CtrlEnable] = enable_q;
+          nictx_reg_pkg::RidErr:           v = 32'(err_q);
+          nictx_reg_pkg::RidWbThresh:      v = 32'(wb_thresh_q);
+          nictx_reg_pkg::RidIrqThresh:     v = 32'(irq_thresh_q);
+          nictx_reg_pkg::RidMrrsLog2:      v = 32'(mrrs_log2_q);
+          nictx_reg_pkg::RidLineRate:      v = 32'(line_rate_q);
+          nictx_reg_pkg::RidCntPkts:       v = cnt_pkts_q;
+          nictx_reg_pkg::RidCntBytesLo:    v = cnt_bytes_q[31:0];
+          nictx_reg_pkg::RidCntBytesHi:    v = cnt_bytes_q[63:32];
+          nictx_reg_pkg::RidCntDoorbell:   v = cnt_db_q;
+          nictx_reg_pkg::RidCntDescRd:     v = cnt_desc_rd_q;
+          nictx_reg_pkg::RidCntDmaRd:      v = cnt_dma_rd_q;
+          nictx_reg_pkg::RidId:            v = nictx_reg_pkg::RegIdReset;
+          nictx_reg_pkg::RidDescFetchMax:  v = 32'(fetch_max_q);
+          nictx_reg_pkg::RidMaxTags:       v = 32'(max_tags_q);
+          nictx_reg_pkg::RidMaxRdBytes:    v = 32'(max_rd_q);
+          nictx_reg_pkg::RidCntRdStall:    v = cnt_stall_q;
+          nictx_reg_pkg::RidProto:         v = 32'(proto_q);
+          nictx_reg_pkg::RidCntNotOwned:   v = cnt_not_owned_q;
+          nictx_reg_pkg::RidCntWc:         v = cnt_wc_q;
+          nictx_reg_pkg::RidCntWcDrop:     v = cnt_wc_drop_q;
+          nictx_reg_pkg::RidStatus: begin
             v[nictx_reg_pkg::StatusQuiescent] = quiescent_i && rd_drained_i;
             v[nictx_reg_pkg::StatusIdle]      = engine_idle_i;
             v[nictx_reg_pkg::StatusResetting] = rst_pend_q || qrst_q;
           end
-          nictx_reg_pkg::RegCplTimeout:   v = {8'd0, cpl_to_q};
-          nictx_reg_pkg::RegDescInflight: v = {28'd0, inflight_q};
-          nictx_reg_pkg::RegCplMode:      v = {30'd0, cpl_mode_q};
-          nictx_reg_pkg::RegIrqTimer:     v = {8'd0, irq_tmr_q};
-          nictx_reg_pkg::RegQueues:       v = {25'd0, queues_q};
-          nictx_reg_pkg::RegSched:        v = {31'd0, sched_q};
-          nictx_reg_pkg::RegDrrQuantum:   v = {15'd0, quantum_q};
-          default:                        v = 32'd0;
+          nictx_reg_pkg::RidCplTimeout:    v = 32'(cpl_to_q);
+          nictx_reg_pkg::RidDescInflight:  v = 32'(inflight_q);
+          nictx_reg_pkg::RidCplMode:       v = 32'(cpl_mode_q);
+          nictx_reg_pkg::RidIrqTimer:      v = 32'(irq_tmr_q);
+          nictx_reg_pkg::RidQueues:        v = 32'(queues_q);
+          nictx_reg_pkg::RidSched:         v[nictx_reg_pkg::SchedMode] = sched_q;
+          nictx_reg_pkg::RidDrrQuantum:    v = 32'(quantum_q);
+          nictx_reg_pkg::RidPbaLo:         v = pba_i[31:0];
+          nictx_reg_pkg::RidPbaHi:         v = pba_i[63:32];
+          nictx_reg_pkg::RidMsixMsgAddrLo: v = msix_addr_m[aq][31:0];
+          nictx_reg_pkg::RidMsixMsgAddrHi: v = msix_addr_m[aq][63:32];
+          nictx_reg_pkg::RidMsixMsgData:   v = msix_data_m[aq];
+          nictx_reg_pkg::RidMsixVecCtrl:   v[nictx_reg_pkg::MsixVecCtrlMask] = msix_mask_q[aq];
+          nictx_reg_pkg::RidQTail:         v = 32'(tail_m[aq]);
+          nictx_reg_pkg::RidQHead:         v = 32'(hr_head_i);
+          nictx_reg_pkg::RidQRingBaseLo:   v = ring_base_m[aq][31:0];
+          nictx_reg_pkg::RidQRingBaseHi:   v = ring_base_m[aq][63:32];
+          nictx_reg_pkg::RidQRingLog2:     v = 32'(ring_log2_m[aq]);
+          nictx_reg_pkg::RidQWeight:       v = 32'(weight_m[aq]);
+          nictx_reg_pkg::RidQWbAddrLo:     v = wb_addr_m[aq][31:0];
+          nictx_reg_pkg::RidQWbAddrHi:     v = wb_addr_m[aq][63:32];
+          nictx_reg_pkg::RidQCntPkts:      v = qcnt_pkts_m[aq];
+          nictx_reg_pkg::RidQCntBytesLo:   v = qcnt_bytes_m[aq][31:0];
+          nictx_reg_pkg::RidQCntBytesHi:   v = qcnt_bytes_m[aq][63:32];
+          nictx_reg_pkg::RidQCqBaseLo:     v = cq_base_m[aq][31:0];
+          nictx_reg_pkg::RidQCqBaseHi:     v = cq_base_m[aq][63:32];
+          nictx_reg_pkg::RidQCqLog2:       v = 32'(cq_log2_m[aq]);
+          default:                         v = 32'd0;  // no register: reads 0
         endcase
+        if (k == 0) rd_lo = v;
+        else        rd_hi = v;
       end
-      if (k == 0) rd_lo = v;
-      else        rd_hi = v;
-    end
     end
   end
 
@@ -792,39 +816,7 @@ module nictx_regs #(
     end
   end
 
-  // The queue reset pulse: one cycle after the reset fired.
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) qrst_q <= 1'b0;
-    else         qrst_q <= rst_go;
-  end
-
-  // Counters: each on its own event.
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      cnt_stall_q     <= '0;
-      cnt_pkts_q      <= '0;
-      cnt_bytes_q     <= '0;
-      cnt_db_q        <= '0;
-      cnt_desc_rd_q   <= '0;
-      cnt_dma_rd_q    <= '0;
-      cnt_not_owned_q <= '0;
-      cnt_wc_q        <= '0;
-      cnt_wc_drop_q   <= '0;
-    end else begin
-      if (doorbell)   cnt_db_q <= cnt_db_q + 32'd1;
-      if (pkt_done_i) begin
-        cnt_pkts_q  <= cnt_pkts_q + 32'd1;
-        cnt_bytes_q <= cnt_bytes_q + {50'd0, pkt_len_i};
-      end
-      if (desc_rd_i)   cnt_desc_rd_q <= cnt_desc_rd_q + 32'd1;
-      if (dma_rd_i)    cnt_dma_rd_q <= cnt_dma_rd_q + 32'd1;
-      if (rd_stall_i)  cnt_stall_q <= cnt_stall_q + 32'd1;
-      if (not_owned_i) cnt_not_owned_q <= cnt_not_owned_q + {16'd0, not_owned_cnt_i};
-      if (wc_used_i)   cnt_wc_q <= cnt_wc_q + 32'd1;
-      if (wc_torn_i || wc_drop_i)
-        cnt_wc_drop_q <= cnt_wc_drop_q + {31'd0, wc_torn_i} + {31'd0, wc_drop_i};
-    end
-  end
+  // ---------------------------------------------------------------- outputs
 
   // Ring configuration is accepted only in the ring's reset state.
   assign ring_cfg_ok = cfg_open_q && !rst_pend_q;
@@ -897,28 +889,5 @@ module nictx_regs #(
   assign desc_inflight_o  = inflight_q;
   assign max_tags_o       = max_tags_q;
   assign max_rd_bytes_o   = max_rd_q;
-
-  // Per-queue tails and counters: one write a cycle each (the access's or
-  // the WC window's queue, or the sent frame's for the counters); a queue
-  // reset clears every tail.
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      for (int unsigned q = 0; q < NumQueues; q++) begin
-        tail_m[q]       <= '0;
-        qcnt_pkts_m[q]  <= '0;
-        qcnt_bytes_m[q] <= '0;
-      end
-    end else begin
-      if (rst_go) begin
-        for (int unsigned q = 0; q < NumQueues; q++) tail_m[q] <= '0;
-      end else if (wr_en != 2'b00 || wc_tail_we_i) begin
-        tail_m[tq] <= tail_d;
-      end
-      if (pkt_done_i) begin
-        qcnt_pkts_m[pkt_q_i]  <= qcnt_pkts_m[pkt_q_i] + 32'd1;
-        qcnt_bytes_m[pkt_q_i] <= qcnt_bytes_m[pkt_q_i] + {50'd0, pkt_len_i};
-      end
-    end
-  end
 
 endmodule
