@@ -10,6 +10,7 @@
 #   make mutate  mutation testing: how many small bugs the tests catch (docs/testing.md)
 #   make regs    regenerate the register map's files from rtl/regs/nictx_regs.rdl
 #                (needs PeakRDL: installed from PyPI into $(BUILD)/peakrdl-venv)
+#   make diagram regenerate docs/img/engine.svg from rtl/nictx_tx_top.sv (needs graphviz)
 #   make clean
 
 # SAN=1: AddressSanitizer and UBSan on every C and C++ object, the
@@ -502,3 +503,12 @@ clean:
 	rm -rf $(BUILD) $(BUILD)-noassert $(FAST) $(FAST_A)
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+
+# ---------------------------------------------------------------- docs
+# The engine's block diagram in docs/device.md (Theory of operation), drawn
+# from the instances and connections of rtl/nictx_tx_top.sv with graphviz's
+# dot (scripts/engine-diagram.sh).  The SVG is committed: nothing else needs
+# graphviz.
+.PHONY: diagram
+diagram:
+	@bash scripts/engine-diagram.sh rtl/nictx_tx_top.sv docs/img/engine.svg
