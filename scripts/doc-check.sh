@@ -48,7 +48,7 @@ fail=0
 # anchors FILE: the GitHub anchors of a page's headings and explicit ids.
 anchors() {
     awk '
-        /^(```|~~~)/ { code = !code; next }
+        /^[ \t]*(```|~~~)/ { code = !code; next }
         code { next }
         /^#+[ \t]/ {
             h = $0; sub(/^#+[ \t]+/, "", h); h = tolower(h)
@@ -126,8 +126,12 @@ extract() {
         for (i = 1; i <= n; i++) if (w[i] == word) return 1
         return 0
     }
-    !inblock && /^(```|~~~)/ {
-        fence = substr($0, 1, 3); info = substr($0, 4); inblock = 1; start = NR
+    !inblock && /^[ \t]*(```|~~~)/ {
+        # a fence, perhaps indented (a block inside a list item): its
+        # indentation is taken off the lines of the block
+        ind = $0; sub(/[`~].*$/, "", ind); ind = length(ind)
+        line0 = substr($0, ind + 1)
+        fence = substr(line0, 1, 3); info = substr(line0, 4); inblock = 1; start = NR
         lang = info; sub(/[ \t].*/, "", lang)
         kind = ""
         if (hasword(info, "doc-check")) {
@@ -156,10 +160,11 @@ extract() {
         }
         next
     }
-    inblock && index($0, fence) == 1 && $0 ~ /^(```|~~~)[ \t]*$/ {
+    inblock && $0 ~ /^[ \t]*(```|~~~)[ \t]*$/ && index(substr($0, match($0, /[`~]/)), fence) == 1 {
         inblock = 0; prevkind = kind; gapok = 1; next
     }
     inblock {
+        for (k = 0; k < ind && substr($0, 1, 1) ~ /[ \t]/; k++) $0 = substr($0, 2)
         if (kind == "sh" || kind == "file") print > (out "/" n ".run")
         else if (kind == "output") print > (out "/" last ".exp")
         else if (kind == "console") {
