@@ -10,6 +10,8 @@
 #   make mutate  mutation testing: how many small bugs the tests catch (docs/testing.md)
 #   make regs    regenerate the register map's files from rtl/regs/nictx_regs.rdl
 #                (needs PeakRDL: installed from PyPI into $(BUILD)/peakrdl-venv)
+#   make diagram regenerate docs/img/engine.svg from rtl/nictx_tx_top.sv (needs graphviz)
+#   make doc-check  run the commands the docs mark runnable, compare what they print
 #   make clean
 
 # SAN=1: AddressSanitizer and UBSan on every C and C++ object, the
@@ -457,12 +459,16 @@ TEST_BINS := $(addprefix $(BUILD)/tests/test_,$(ALL_TESTS))
 # scripts/check-fast.sh: the fast build (below) gives the same results;
 # scripts/check-mutate-equivalent.sh: the mutants judged equivalent still
 # name lines of the tree.
-test: $(TEST_BINS) $(BUILD)/nictx $(if $(SAN),,$(FAST)/nictx)
+# scripts/doc-check.sh with DOC_CHECK=fast: the docs' fast examples run as
+# shown and print what the docs show; every path the docs name exists
+# (make doc-check, below).
+test: $(TEST_BINS) $(BUILD)/nictx $(BUILD)/nictx-vp $(if $(SAN),,$(FAST)/nictx)
 	@SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 NICTX=$(BUILD)/nictx NICTX_FAST=$(FAST)/nictx \
+	    DOC_CHECK=fast DOC_CHECK_BUILD=$(BUILD) \
 	    bash scripts/run-tests.sh $(TEST_BINS) $(if $(SAN),,scripts/lockstep-engine.sh) \
 	    scripts/check-regs.sh scripts/check-spdx.sh scripts/check-mutate-equivalent.sh scripts/check-layers.sh \
 	    scripts/check-profiles-doc.sh \
-	    $(if $(SAN),,scripts/check-fast.sh)
+	    $(if $(SAN),,scripts/check-fast.sh scripts/doc-check.sh)
 
 # make fast: the nictx for sweeps and benchmarks, in $(BUILD)-fast: the
 # engine without its assertions, -O3, GCC profile feedback from the runs in
@@ -521,3 +527,24 @@ clean:
 	rm -rf $(BUILD) $(BUILD)-noassert $(FAST) $(FAST_A)
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+
+# ---------------------------------------------------------------- docs
+# Doc examples (scripts/doc-check.sh; the marker syntax and the comparison
+# rules: docs/testing.md, Doc examples).  Every command block of README.md
+# and docs/ marked runnable runs as shown, from a scratch directory that
+# sees the checkout; what it prints is compared with the output the page
+# shows; every path a page names must exist.  DOC_CHECK=fast runs only the
+# blocks marked fast (about half a minute; part of make test); the whole set
+# takes several minutes (the flagship sweep among them).
+DOC_CHECK ?=
+.PHONY: doc-check
+doc-check: $(BUILD)/nictx $(BUILD)/nictx-vp
+	@SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 DOC_CHECK=$(or $(DOC_CHECK),full) DOC_CHECK_BUILD=$(BUILD) \
+	    bash scripts/doc-check.sh
+# The engine's block diagram in docs/device.md (Theory of operation), drawn
+# from the instances and connections of rtl/nictx_tx_top.sv with graphviz's
+# dot (scripts/engine-diagram.sh).  The SVG is committed: nothing else needs
+# graphviz.
+.PHONY: diagram
+diagram:
+	@bash scripts/engine-diagram.sh rtl/nictx_tx_top.sv docs/img/engine.svg

@@ -1,78 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
-// nictx_cpl: transmit completions: head index, completion writes, interrupts.
+// nictx_cpl: transmit completions: each queue's head, completion writes
+// (head writeback, DD, CQE), MSI-X interrupts with moderation, masks and
+// pending bits.
 //
-// head_o is the ring index of the next descriptor to complete; it moves on
-// each pkt_done_i.
-//
-// Completion write (docs/device.md, Completions and interrupts): after
-// every wb_thresh_i completions, and whenever the queue goes idle (head
-// reaches the tail) with completions not yet reported, and before an
-// interrupt, one posted MWr reports the batch, per cpl_mode_i:
-//  - HEAD_WB: 4 bytes, the head index, to wb_addr_i (0: off);
-//  - DESC_WB: 4 bytes to word 1's upper half (byte 12) of the batch's last
-//    descriptor: the DD bit (NICTX_DESC_DD, bit 0) and, in bit 31, the
-//    phase of the ring pass it belongs to (1 on the first pass): the owner
-//    bit it carries under the owner protocols, and under every protocol
-//    what tells the driver a DD of this pass from a stale one;
-//  - CQ: an 8-byte CQE to cq_base_i + 8 * producer index (cq_base_i 0:
-//    off): [15:0] the batch's last descriptor index, [31:16] its number of
-//    completions, [63] the phase: 1 on the first pass over the CQ, flipped
-//    on each wrap.  The device does not check the CQ for overflow: the
-//    driver sizes it so that it cannot (at most one CQE per completion).
-// wb_thresh_i 0 turns the completion write off.
-//
-// Interrupt: a 4-byte MWr of irq_data_i to irq_addr_i (an MSI-X message)
-// when irq_thresh_i completions are not yet signalled (0: no threshold), or
-// when the moderation timer expires: it starts at the first completion not
-// yet signalled and runs irq_timer_i device cycles (0: no timer).  With
-// both 0 there are no interrupts.  An interrupt goes out only after a
-// completion write that covers every completion counted so far, so the
-// host sees them when it takes the interrupt.
-//
-// MSI-X: the message goes to vector 0's entry (irq_addr_i, irq_data_i);
-// while msix_mask_i[0] is set a message due waits (its pending bit, pba_o,
-// is set), the interrupts due meanwhile are taken into it (their counts
-// and timer restart as if it had gone), and it goes out once when the
-// vector is unmasked.
-//
-// Queues (multi_i: QUEUES > 1; docs/device.md, Queues, Completions and
-// interrupts): every queue runs the rules above on its own, with the
-// global CPL_MODE, WB_THRESH, IRQ_THRESH and IRQ_TIMER.  Per-queue state
-// lives in arrays (or bit vectors) indexed by queue; pkt_done_i advances
-// pkt_q_i's (its ring size, tail, WB_ADDR and CQ_BASE come from the
-// register block through c_q_o).  A queue's completion write is due after
-// wb_thresh_i of its completions, when its head reaches its tail, or when
-// its interrupt is due with completions not yet reported: its bit in a
-// pending mask is set, and the output register sends the pending queues
-// round robin (prim_rr_pick), each one MWr built from the queue's state
-// when it goes out (w_q_o: its WB_ADDR, ring, CQ come back through w_*_i):
-// HEAD_WB its head now, DESC_WB the DD of the descriptor before its head,
-// CQ a CQE at its producer index covering its completions since its last
-// write.  A queue's interrupt is due at irq_thresh_i of its completions
-// not yet signalled, or when its moderation timer expires; it waits for the
-// queue's completion write and for its vector to be unmasked, then goes out
-// (round robin among such queues, after the pending completion writes) to
-// vector q's entry (w_msix_addr_i, w_msix_data_i).  The timers: IRQ_TIMER
-// is global, so deadlines are in the order the timers start: a FIFO of
-// (queue, deadline) against one free-running cycle count, only its head
-// compared; an entry whose timer was stopped (its queue's interrupt went
-// by the threshold) is dropped when it reaches the head.  If a timer must
-// start with the FIFO full (NumQueues entries, stale ones included), the
-// head entry leaves early: its interrupt fires now (never late, never
-// lost).  The single-queue logic above stays idle.  hr_head_o is the head
-// of queue hr_q_i (register reads).
-//
-// Skipped clocks (simulation speed; sim/device/device.h, nictx_dma_rd.sv): the
-// moderation timers change with time alone.  wait_o: nothing else changes
-// on this clock (idle_o, and no stale timer entry leaves the FIFO).  The
-// simulator may then leave out up to wake_o clocks after this one (less
-// this clock's skip_i), so that the clock after them still finds every
-// timer short of expiry; it says on the next clock how many it left out
-// (skip_i), which the timer registers take at that clock's edge (the
-// single-queue count-down, the queues' cycle count).  No other logic reads
-// skip_i.  With skip_i 0 this is the plain per-clock logic.
-//
-// Handshake: wr_valid_o never waits for wr_ready_i; fields are registers.
+// Ports: pkt_done_i (with pkt_q_i) completes a queue's next descriptor;
+// wr_* offers one posted MWr, a completion write or an MSI-X message
+// (wr_valid_o never waits for wr_ready_i; fields are registers).  c_q_o and
+// w_q_o ask the register block for a queue's ring, CQ and vector, answered
+// in the same cycle on c_*_i and w_*_i.  wait_o, wake_o, skip_i: the
+// moderation timers over clocks the simulator leaves out.
+// Theory of operation: docs/device.md, "Completions and interrupts: nictx_cpl".
 module nictx_cpl #(
   parameter int unsigned NumQueues = 64,
   localparam int unsigned QW       = (NumQueues > 1) ? $clog2(NumQueues) : 1

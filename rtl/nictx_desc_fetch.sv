@@ -1,103 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
-// nictx_desc_fetch: descriptor fetch for the transmit rings.
+// nictx_desc_fetch: descriptor fetch for the transmit rings: per-queue
+// fetch pointers and buffer regions, the owner protocols' owner-bit check
+// and flush, and the WC window's blocks.
 //
-// Queues (queues_i = QUEUES, 1..NumQueues; docs/device.md, Queues): each
-// queue has its own fetch pointer and its own region of the buffer: the
-// BufDescs slots split into P equal regions, P = QUEUES rounded up to a
-// power of two (QUEUES 1: one region of all slots: everything below is
-// then exactly the single-ring fetcher).  A queue has work when its tail
-// is not its fetch pointer (work_q: a registered mask, updated by the
-// doorbells and the fetches, never by comparing every queue); the fetcher
-// picks the next queue with work round robin (prim_rr_pick; f_q_o, whose
-// ring_base_i, ring_log2_i and tail_i the register block answers with)
-// and reads up to fetch_max_i of its descriptors, cut at its ring's wrap,
-// at its region's wrap and at the free slots of its region (with one
-// queue: a whole batch or nothing), into its region; a queue whose region
-// is full is passed over.  Reads retire in order through one
-// FIFO that names each read's queue.  A queue's next descriptor is ready
-// when its read retired (rdy_o, a registered mask); the scheduler
-// (nictx_tx_sched) names the queue whose head leaves next (sq_i,
-// sched_valid_i) and desc_* carry that head and its queue (desc_q_o).
-// Per-queue pointers are arrays indexed by queue, one write each a cycle.
-// Owner works with several queues: each queue has its own consumer index,
-// phase, armed and doorbell-since flags, and its doorbell (db_q_i) arms it;
-// a queue has work while it is armed.  A flush (below) is one at a time:
-// it stops every fetch until the reads in flight have retired, then
-// discards the flushed queue's region only.  Wc needs QUEUES 1 (nictx_regs
-// refuses the enable otherwise): its state below is queue 0's.
-//
-// It asks the DMA read engine for up to DescFetchMax (register) descriptors
-// in one read, cut at the ring wrap, once that many slots are free in its
-// descriptor buffer (a batch, not a trickle of single descriptors); the read
-// engine splits it at MRRS.  Up to inflight_i (register DESC_INFLIGHT,
-// 1..MaxReads) reads may be outstanding, so the fetcher prefetches that far
-// ahead of the descriptors it hands on.
-// Reads complete in order (nictx_dma_rd), so descriptors leave in ring
-// order on the desc_* stream: {buffer address, 14-bit length, bad, err}.
-// A descriptor whose length field is 0 or above 16383 leaves with bad = 1.
-// In the owner protocols a queue's consumer ring index (cons) and its
-// phase (1 on the first pass over the ring since reset, flipping at every
-// wrap) advance with each of its descriptors that leaves (h_ring_log2_i:
-// the head's ring); Tail keeps none.
-//
-// How far it fetches depends on the protocol (proto_i, nictx_reg_pkg::Proto*):
-//  - Tail: up to the tail doorbell (tail_i).
-//  - Owner, Wc: a doorbell (doorbell_i) arms the fetcher; while armed it
-//    fetches without a bound from the tail, but never more than one ring's
-//    worth ahead of cons.  A descriptor reaching the head of the buffer
-//    must carry owner bit (word 1 bit 63) == phase; if not, it does not
-//    leave: the fetcher stops issuing reads, waits until every read in
-//    flight has retired, discards everything buffered (not_owned_o, with
-//    not_owned_cnt_o descriptors, the not-owned one included), rewinds its
-//    fetch pointer to cons and disarms -- unless a doorbell arrived since the
-//    oldest buffered or in-flight read was issued (db_since: set by every
-//    doorbell, cleared by a read or block insertion issued while nothing is
-//    buffered or in flight), so a doorbell is never lost.
-//  - Wc: as Owner, but while armed it fetches only as far as the driver
-//    has published (mlx4's doorbell carries the producer index): through
-//    the ring index of the last closed block (wc_idx_i; a full ring is
-//    possible) until that descriptor has left, else up to the tail (a TAIL
-//    write).  A block closed without a usable index lifts that bound until
-//    the fetcher disarms, so its ring copy is still found.
-//    A complete block from nictx_wc (blk_*, ring index k) is held, one at a
-//    time.  When the fetch pointer is k and a slot is free, it is inserted
-//    as descriptor k without a read (wc_used_o) and then checked like a
-//    read one; reads still in flight do not hold it back (its slot joins
-//    the in-order retirement queue behind them).  While k is ahead of the
-//    fetch pointer, fetches stop before k.  If k was already fetched (the
-//    buffer holds [cons, fetch pointer)) the block stays held: when k
-//    reaches the head and its ring copy (read before the driver wrote it)
-//    is not owned, the block's words replace it in that slot (also
-//    wc_used_o; a flush it had started is cancelled); an owned ring copy
-//    leaves as read.  The block is dropped (wc_drop_o) when its owner bit
-//    is not the phase expected at k's next position from cons (phase,
-//    flipped if k < cons): as soon as the ring copy of k has left, or if it
-//    is from an earlier pass; and when a newer complete block arrives, or
-//    proto_i leaves Wc.
-//
-// DMA errors: a read that retires with done_err_i makes its descriptors
-// unusable.  In Tail they leave as bad with err = 1 (skipped, completing in
-// ring order); in Owner/Wc the first of them at the head starts the same
-// flush as a not-owned descriptor, but counts nothing and keeps the fetcher
-// armed.  While stop_i (ErrDma) is set no read and no insertion starts.
-//
-// Read data: the buffer is BufDescs 16-byte slots, addressed by byte
-// pointers (slot * 16 + byte).  A read into slots s.. asks for pointer
-// s * 16; each completion beat carries DataBytes lanes from the pointer of
-// its lane 0 on, so a beat holds half a descriptor (8 bytes wide) or up to
-// DataBytes / 16 of them, and lanes before the read's first descriptor or
-// after its last (a read need not start or end at a beat boundary) come
-// with their words disabled (wr_words_i), so slots of other reads are
-// never written.
-//
-// Handshakes: req_* and desc_* are valid/ready; req_valid_o is a register
-// and desc_* read a slot that stays unchanged until it is taken.
-//
-// wait_o (simulation speed, nictx_tx_top): in Tail, no state changes on
-// this clock: no read to ask for or asked, none retiring, no descriptor
-// leaving, no doorbell; reads may be in flight and descriptors may wait
-// for the payload fetcher.  (idle_o implies it; the owner protocols wait
-// only when idle.)
+// Ports: req_* asks the DMA read engine for descriptor reads and wr_*,
+// done_* take their data and in-order retirement; desc_* hands on the
+// descriptor of the queue the scheduler names (sq_i), in ring order per
+// queue, {address, length, bad, err} and its queue; rdy_o is the mask of
+// queues with a ready head.  req_* and desc_* are valid/ready, req_valid_o
+// a register, desc_* stable until taken.  f_q_o asks the register block
+// for a queue's ring, answered in the same cycle.
+// Theory of operation: docs/device.md, "Descriptor fetch: nictx_desc_fetch".
 module nictx_desc_fetch #(
   parameter int unsigned BufDescs  = 64,  // descriptor buffer slots
   parameter int unsigned MaxReads  = 4,   // outstanding descriptor reads

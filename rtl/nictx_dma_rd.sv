@@ -1,66 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
-// nictx_dma_rd: DMA read engine (requester side of host memory reads).
+// nictx_dma_rd: DMA read engine, the requester side of host memory reads:
+// MRd split at MRRS, one pool of tags, in-order retirement, error status,
+// unexpected completions and the completion timeout.
 //
-// Two requesters (0: payload, 1: descriptors) hand it whole reads {addr, len,
-// wptr}; wptr is the byte pointer, in the requester's own buffer, where the
-// byte at addr goes (PtrW bits: pointers wrap, so a buffer of a power of two
-// bytes, at most 2^PtrW, may wrap too).  The engine splits each read into
-// MRd TLPs that never cross an MRRS-aligned boundary (so never a 4 KiB one),
-// gives each a tag from one pool of NumTags tags shared by both requesters,
-// and steers completion beats back as word writes {dest, ptr, words, data}:
-// a beat of DataBytes lanes, ptr the requester's byte pointer of its lane 0
-// (wptr minus the lane of addr, then DataBytes more per beat), words the
-// 8-byte words of the beat that carry completion bytes (all but those
-// before the first byte of a completion's first beat and after the last
-// of its last).
-// Tags are handed out fresh (0, 1, ...) until each has been used once, then
-// from a free list, so finding a tag costs nothing per cycle.  Two limits,
-// set by registers, cap what is outstanding: max_tags_i MRds and
-// max_rd_bytes_i requested bytes (0: no byte limit).  stall_o is high on
-// every cycle a ready MRd waits for a tag or for the byte budget.  Completion data lanes follow the
-// address (lane = address mod DataBytes), so words land without shifting;
-// the completions of one request arrive in address order (PCIe rule), and
-// only the first may start and only the last may end mid-word: a root
-// complex splits at the read completion boundary (64 or 128 bytes) or at
-// MPS, multiples of DataBytes <= 64.
-//
-// Reads retire strictly in issue order: when the oldest MRd's last
-// completion has arrived its tag is freed, and if it was the last MRd of a
-// read, done_o pulses for that requester.  Requesters therefore see their
-// reads complete in order and need no per-entry valid bits.
-//
-// Error status: a completion beat with cpl_err_i (Unsupported Request; its
-// data lanes are zero, its length and beats as usual) marks its MRd; a read
-// retires with done_err_o when any of its MRds was marked, and the
-// requester must not use its data.
-//
-// Unexpected completions: a beat whose tag has no MRd outstanding (a
-// completion later than the completion timeout after a queue reset, or a
-// completer bug) is discarded and flagged on unexp_o; it writes nothing.
-// A queue reset waits until drained_o (nictx_regs), so no completion of a
-// read the reset abandoned can reach a tag reused after it, unless the
-// completion is later than the timeout.
-//
-// Completion timeout: when the oldest MRd has waited cpl_timeout_i cycles
-// (0: off) since it became the oldest without all its data, timeout_o
-// pulses once.  The read stays outstanding (its tag is never reused and
-// nothing behind it retires): only a queue reset recovers, as on hardware
-// that treats a completion timeout as a fatal queue error.
-//
-// Waiting (simulation speed): wait_o is high when nothing but the timer can
-// change before a completion beat arrives (no read being split, no MRd
-// offered, the oldest MRd not retiring, the timer not acting now).  A
-// simulator may then leave out up to wake_o - skip_i clocks after this one
-// (all ones: no limit) and tells the engine on the next clock it runs how
-// many it left out (skip_i, 0 when it ran every clock), which the timer adds
-// at that clock's edge; the clock the timer acts on is never left out and
-// never carries a skip.  No output depends on skip_i.
-//
-// Handshakes: req_ready_o[d] while no read is being split, or in the cycle
-// the last MRd of the one being split is issued; the MRd
-// output is a register (valid never waits for ready, fields stable until
-// taken).  Completions are always accepted (cpl_ready_o = 1), as PCIe
-// requires of a requester that advertised infinite completion credits.
+// Ports: req_* takes whole reads {addr, len, byte pointer} from two
+// requesters (0 payload, 1 descriptors); mrd_* offers MRd TLPs (a register:
+// valid never waits for ready); cpl_* takes completion beats, always
+// (cpl_ready_o = 1); wr_* writes their data as whole words at the
+// requester's byte pointer; done_* retires each read in issue order, with
+// done_err_o when a completion of it carried an error.
+// Theory of operation: docs/device.md, "DMA read engine: nictx_dma_rd".
 module nictx_dma_rd #(
   parameter int unsigned NumTags   = 256,  // 8-bit tags (Extended Tag Field)
   parameter int unsigned DataBytes = 8,    // bytes per completion beat

@@ -1,30 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // nictx_mac: transmit MAC: line-rate pacing, FCS, wire stream.
 //
-// Frames arrive as a beat stream from nictx_payload_fetch and leave on the
-// wire stream unchanged, with the Ethernet FCS (CRC-32) of the frame on
-// wire_fcs_o at the last beat.  Pacing: a frame of L bytes (without FCS)
-// occupies L + 4 (FCS) + 8 (preamble, SFD) + 12 (IFG) byte times on the
-// wire.  A signed credit in bytes (16 fractional bits) grows by
-// line_rate_i per cycle; a frame may start when the credit is >= 0 and
-// costs (L + 24) bytes, so back-to-back frames leave at exactly the line
-// rate on average.  When nothing waits the credit stops at 0 (no burst
-// after idle); it never exceeds one cycle's worth.  A skip beat (bad descriptor) completes without the wire.
-//
-// Beats are DataBytes wide (up to DataBytes frame bytes each).
-//
-// Handshakes: wire_valid_o never waits for wire_ready_i; fr_ready_o is
-// wire_ready_i while a beat goes out (the wire data is the frame data).
-//
-// Skipped clocks (simulation speed; sim/device/device.h, nictx_dma_rd.sv): while
-// no beat goes out and no frame is skipped (wait_o) only the credit
-// changes, and as a function of time alone, so a simulator may leave out
-// clocks.  It says on the next clock it runs how many it left out (skip_i,
-// 0 when it ran every clock); the credit register takes their growth at
-// that clock's edge.  While a frame waits for credit, wake_o is how many
-// clocks it may leave out after this one (less this clock's skip_i, as
-// nictx_dma_rd's) so that the clock after them still finds the frame
-// waiting; else all ones.  With skip_i 0 this is the plain per-clock MAC.
+// Ports: fr_* takes the payload fetch's frame beats; wire_* sends them
+// unchanged, the FCS on wire_fcs_o with the last beat (wire_valid_o never
+// waits for wire_ready_i; fr_ready_o is wire_ready_i while a beat goes
+// out); pkt_done_o completes each frame or skip beat.  line_rate_i is wire
+// bytes per cycle (8.16 fixed point).  wait_o, wake_o, skip_i: the credit's
+// growth over clocks the simulator leaves out.
+// Theory of operation: docs/device.md, "Transmit MAC: nictx_mac".
 module nictx_mac #(
   parameter int unsigned DataBytes = 8,  // bytes per beat
   parameter int unsigned QW        = 6,  // queue id bits: carried to pkt_q_o

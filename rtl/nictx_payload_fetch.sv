@@ -1,33 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// nictx_payload_fetch: payload DMA and in-order reassembly.
+// nictx_payload_fetch: payload DMA and in-order, store-and-forward
+// reassembly, the frame realigned to byte 0.
 //
-// For each descriptor it reserves room for the frame in a circular buffer
-// of DataBytes-byte words (BufBytes in all), asks the DMA read engine for the frame bytes (split
-// at MRRS there), and records the frame in a packet FIFO.  Completion words
-// land at their reserved place in whatever order tags complete; reads
-// retire in order, so a frame is ready when its read retires.  Frames are
-// store-and-forward: the frame stream starts only once the whole frame is
-// in the buffer.
-//
-// The frame stream realigns: buffer words follow host address lanes (lane
-// = address mod DataBytes), the stream starts at frame byte 0.  Beat k
-// carries frame bytes W*k..W*k+W-1 (W = DataBytes), fr_bytes_o of them
-// valid (W except on the last beat); fr_len_o is the
-// frame length on every beat.  A bad descriptor becomes one beat with
-// fr_skip_o = 1 and no data, so it still completes in ring order; so does a
-// frame whose read retired with an error status (done_err_i), once it
-// reaches the head (its buffer room is then freed).  bad_desc_o flags bad
-// descriptors except those marked desc_err_i (a descriptor read error).
-//
-// Read data arrives as whole words: wr_ptr_i is the buffer byte pointer of
-// the word's lane 0 (a multiple of DataBytes here), and every lane of it is
-// written.  Lanes outside the frame's bytes belong to no other frame (each
-// frame has words of its own), and completions split at boundaries that
-// are multiples of DataBytes (the read completion boundary, 64 or 128, and
-// MRRS), so no word is written by two completions.
-//
-// Handshakes: desc_* in and fr_* out are valid/ready; fr_* only read
-// buffer words that stay unchanged until the frame is taken.
+// Ports: desc_* takes descriptors; req_*, wr_* and done_* are its reads on
+// the DMA read engine (wr_ptr_i a buffer byte pointer, whole words); fr_*
+// streams each whole frame from byte 0, DataBytes a beat, or one skip beat
+// for a bad descriptor or a failed read.  desc_* and fr_* are valid/ready,
+// fr_* stable until taken.
+// Theory of operation: docs/device.md, "Payload fetch: nictx_payload_fetch".
 module nictx_payload_fetch #(
   parameter int unsigned DataBytes = 8,      // bytes per beat and per buffer word
   parameter int unsigned BufBytes  = 16384,  // reassembly buffer; >= one 16383 B frame

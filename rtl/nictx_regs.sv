@@ -1,80 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
-// nictx_regs: BAR0 register block of the nictx transmit engine.
+// nictx_regs: BAR0 register block of the nictx transmit engine: the
+// register page, the queue blocks, the MSI-X table and PBA, the doorbell,
+// the error bits and the queue reset.
 //
-// Takes host MWr and MRd TLPs (one beat each: 4 bytes at a 4-aligned offset
-// or 8 bytes at an 8-aligned offset; data lanes follow address bits [2:0])
-// and answers each MRd with a CplD carrying the aligned 8-byte word that
-// holds the requested bytes (the host takes its lanes by address).  BAR0 is
-// 8 KiB: the registers are its first 256 bytes, the MSI-X table at 0x800
-// and its PBA at 0xC00 (below), the queue blocks at 0x1000 (below); MWrs to the write-combining window (0x200..0x3FF) go to
-// nictx_wc, everything else comes here.  An access of another size or
-// alignment, or beyond the register page and the blocks of queues in use
-// (an MRd of the WC window included), sets nictx_reg_pkg::ErrBadAccess; such an MRd is
-// answered with a completion without data and status Unsupported Request
-// (cpl_err_o, nictx_pkg::TlpCpl), as PCIe has a completer answer a request
-// it does not support.
-//
-// Doorbell (doorbell_o): an accepted tail write, or a WC block close
-// (nictx_wc), which may also move the tail; both count in CNT_DOORBELL.
-//
-// Handshakes: req_ready_o is low only for an MRd while a previous read's
-// completion still waits (one read outstanding).  cpl_valid_o never waits
-// for cpl_ready_i; cpl_* are stable until taken.
-//
-// Invalid accesses (unknown offset, bad size) set nictx_reg_pkg::ErrBadAccess.
-// A written value is checked against its register's rule in the register
-// table generated from rtl/regs/nictx_regs.rdl (legal range, the ERR bit a
-// value out of range sets, refused while disabled, ring configuration); a
-// refused write sets that bit and leaves the register unchanged: most
-// ranges set ErrBadAccess; a tail beyond the ring sets
-// nictx_reg_pkg::ErrTailRange and is ignored (the engine never hangs on it).
-// nictx_reg_pkg::ErrDma is set by a DMA read completion with an error status
-// and nictx_reg_pkg::ErrCplTimeout by a read whose completion never came; while
-// either is set (stop_o) the descriptor fetcher starts no new fetch.
-//
-// Queue reset (docs/faults.md): with CTRL.ENABLE clear, a write of
-// CTRL.RESET waits until the engine is quiescent (quiescent_i: no frame on
-// its way to the wire and no device write pending) and its DMA reads have
-// drained (rd_drained_i: every read sent has all its completions), or, if
-// a completion is lost, until CPL_TIMEOUT cycles have passed since the
-// reset was asked (0: it does not wait for reads); a tag is reused only
-// after that, as PCIe allows after a Completion Timeout.  Then it pulses
-// qrst_o for one cycle, which resets the datapath (fetchers, read engine,
-// MAC, completion writer, WC window); here it clears the tail and the
-// error bits.  Configuration and counters are kept.
-//
-// The ring (RING_BASE, RING_LOG2, PROTO) can be changed only while the
-// queue's ring state is at its reset value: after power-on or a queue
-// reset and before the next enable.  A change at any other time (enabled,
-// or disabled with the pointers of an earlier run, or while a reset is
-// pending) is refused with nictx_reg_pkg::ErrCfg, as are an enable with ring
-// base 0 and a reset while enabled.  A doorbell while disabled (tail write
-// or WC block) is ignored with nictx_reg_pkg::ErrDbOff.
-//
-// Queues (docs/device.md, Queues): QUEUES (1..NumQueues) queues are in use;
-// queue q's register block is at BAR0 0x1000 + q * 0x40 (req_off_i[12]
-// set; q = req_off_i[11:6]).  Its TAIL, RING_BASE, RING_LOG2, WEIGHT,
-// WB_ADDR and counters are arrays indexed by queue, written one entry a
-// cycle (a beat reaches one block), read through index ports: f_q_i (the
-// fetcher's queue), c_q_i (the completing queue), w_q_i (the queue of the
-// next completion write), s_q_i (the scheduler's queue).  Queue 0's entries are the register page's TAIL, RING_BASE_*,
-// RING_LOG2 and WB_ADDR_* (one storage, two addresses); ring_base_o,
-// ring_log2_o, tail_o and wb_addr_o are queue 0's.  An access to the block
-// of a queue >= QUEUES is refused (BAD_ACCESS; a read answers UR).  With
-// QUEUES > 1 an enable is refused (ErrCfg) unless PROTO is TAIL; any queue
-// in use with ring base 0 also refuses it.  A doorbell carries its queue
-// (db_q_o).  Each queue's CQ_BASE and CQ_LOG2 are in its block (queue 0's
-// the page's CQ_BASE and CQ_LOG2: q0_alias), ring configuration like
-// RING_BASE; the completion writer reads them through the c_ (the
-// completing queue) and w_ (the queue whose write goes out) ports.
-//
-// MSI-X (docs/device.md, Completions and interrupts): vector v's table
-// entry at 0x800 + v * 0x10 (req_off_i[12:10] 3'b010, v = req_off_i[9:4]),
-// MSG_ADDR, MSG_DATA (arrays indexed by vector, the same index aq as the
-// queue blocks) and VEC_CTRL.MASK (a bit vector, msix_mask_o); vector 0's
-// MSG_ADDR and MSG_DATA are the page's IRQ_ADDR and IRQ_DATA (v0_alias).
-// Vectors >= QUEUES are refused like queue blocks.  The PBA (0xC00,
-// 0xC04) reads pba_i, the completion writer's pending bits; read-only.
+// Ports: req_* takes one-beat host MWr and MRd (4 bytes 4-aligned or 8
+// bytes 8-aligned; req_ready_o low only for an MRd while a read's
+// completion waits); cpl_* answers each MRd (valid never waits for ready;
+// an unsupported read is answered with an Unsupported Request, cpl_err_o).
+// The configuration leaves on plain outputs; per-queue registers are read
+// through index ports (f_, c_, w_, s_, hr_), answered in the same cycle.
+// qrst_o resets the datapath for one cycle.  Decode, reset values and the
+// rule each written value is checked against (range, the ERR bit it sets,
+// refused while disabled, ring configuration) come from the register table
+// generated from rtl/regs/nictx_regs.rdl (nictx_reg_pkg: reg_rid, rid_*).
+// Theory of operation: docs/device.md, "Register block: nictx_regs"; the
+// register map: rtl/regs/nictx_regs.rdl (docs/device.md, Registers).
 module nictx_regs #(
   parameter int unsigned DescFetchMaxHw = 32,
   parameter int unsigned DescReadsHw    = 8,

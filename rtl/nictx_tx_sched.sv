@@ -1,36 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // nictx_tx_sched: the transmit scheduler: which queue's next descriptor
-// leaves the descriptor fetcher next, and so which frame goes on the wire
-// next (docs/device.md, Queues).
+// leaves the descriptor fetcher next, round robin or deficit round robin by
+// frame bytes with per-queue weights.
 //
-// rdy_i[q]: queue q's next descriptor is in the buffer (a registered mask
-// kept by nictx_desc_fetch).  q_o names the candidate queue; the fetcher
-// answers with its head descriptor's length and bad flag (len_i, bad_i:
-// its cost is the frame bytes, 0 for a bad descriptor, which is only
-// skipped) and the register block with its
-// weight_i (WEIGHT).  valid_o: q_o's head may leave; take_i: it left.
-//  - multi_i low (QUEUES 1): q_o is 0 and valid_o is rdy_i[0], nothing
-//    else: exactly the single-queue engine.
-//  - RR (drr_i low): the first ready queue from the pointer on; one
-//    descriptor per queue per turn: the pointer moves past a queue when its
-//    descriptor leaves.
-//  - DRR (Shreedhar & Varghese): a queue's turn starts (the first ready
-//    queue from the pointer on) with its deficit raised by weight_i *
-//    quantum_i; its descriptors leave while the head's cost <= deficit,
-//    each taking its cost off; the turn ends when the head costs more (the
-//    deficit is kept) or the queue has no ready head: it is empty (the
-//    deficit is reset to 0), or, when backlog_i says its ring still holds
-//    descriptors not yet fetched, it waits for the fetcher (the deficit is
-//    kept, saturating at KeepMax, so that what a queue the fetcher starves
-//    saves up never wraps; a turn that is only starting adds no quantum);
-//    the pointer moves past it.
-// Handshake: once valid_o is high, q_o and valid_o stay until take_i (a
-// queue that becomes ready meanwhile does not take over), or until the
-// fetcher takes the head back (flush_i: the owner protocol found it not
-// owned and discards the queue's buffered descriptors; RR lets go of the
-// queue, DRR ends its turn as for a queue whose descriptors are still
-// being fetched); valid_o never waits for take_i.  Per-queue state (deficits) is an array written one
-// entry a cycle.
+// Ports: rdy_i (queues with a ready head) and backlog_i in; q_o names the
+// candidate, answered in the same cycle with its head's len_i and bad_i and
+// its weight_i; valid_o: it may leave, never waiting for take_i; q_o and
+// valid_o hold until take_i or flush_i.  With multi_i low q_o is 0.
+// Theory of operation: docs/device.md, "Transmit scheduler: nictx_tx_sched".
 module nictx_tx_sched #(
   parameter int unsigned NumQueues = 64,
   localparam int unsigned QW       = (NumQueues > 1) ? $clog2(NumQueues) : 1

@@ -1,45 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-// nictx_tx_top: the nictx transmit engine, one queue.
+// nictx_tx_top: the nictx transmit engine: up to NumQueues transmit rings,
+// the tail, owner and write-combining (BlueFlame) ownership protocols,
+// completion writes and MSI-X interrupts.
 //
-// Ownership protocols (register PROTO): tail doorbell; per-descriptor owner
-// bit with a doorbell that only arms the fetcher; and owner bit plus
-// descriptors pushed through a write-combining window in BAR0 (BlueFlame).
-// See nictx_desc_fetch and nictx_wc.
-//
-// Device port contract (sim/device/device.h holds the C side of it).  The
-// datapath is W = DataBytes bytes wide (8, 16, 32 or 64, fixed at
-// elaboration; docs/width.md): every data port carries W byte lanes, lane
-// i in bits 8i+7..8i.
-//  - h2d_*: host-to-device TLP beats (MWr and MRd to BAR0, CplD for the
-//    engine's reads).  Header fields are valid and constant on every beat
-//    of a TLP; data lanes follow the address (lane = address mod W), so a
-//    TLP of len bytes at address a has ceil(((a mod W) + len) / W) beats.
-//    A register access (4 or 8 bytes, naturally aligned) is one beat.
-//    BAR0 is 8 KiB (h2d_addr_i[12:0]): registers at 0x000..0x0FF, the
-//    write-combining window at 0x200..0x3FF, the queue blocks at 0x1000 +
-//    q * 0x40.  h2d_err_i (a header field)
-//    marks a CplD whose status is not Successful (Unsupported Request): its
-//    data is unusable; the engine skips what it carried, sets ERR.DMA and
-//    starts no new descriptor fetch until ERR.DMA is cleared.
-//  - d2h_*: device-to-host TLP beats, same rules (MRd, MWr, CplD, and Cpl:
-//    a completion without data, len 0, d2h_err_o high: Unsupported Request,
-//    the answer to a register read the BAR does not support).  Every TLP
-//    the engine sends is a single beat (at most 8 data bytes).
-//  - wire_*: Ethernet frames without FCS, W bytes per beat from byte 0,
-//    wire_bytes_o valid bytes (W but on the last beat); the FCS comes on
-//    wire_fcs_o with the last beat.
-// Every stream is valid/ready, one beat per clock: valid never waits for
-// ready and a beat's fields hold until it is taken.  Each port passes a
-// two-entry register slice (prim_fifo_sync), so no port's ready reaches
-// into the engine combinationally (one cycle of latency per port, full
-// throughput).
-//
-// Tags: one pool of NumTags 8-bit tags for descriptor and payload reads,
-// capped at run time by the MAX_TAGS register.  idle_o is high when no state can change without host input.
-// wait_o (simulation speed) is high also while reads merely wait for their
-// completions: nothing changes then without host input but their completion
-// timer, so a simulator may leave out up to wake_o clocks after this one; it
-// says on the next clock it runs how many it left out (skip_i; nictx_dma_rd).
+// Ports: h2d_* (host-to-device TLP beats: MWr and MRd to the 8 KiB BAR0,
+// CplD for the engine's reads), d2h_* (device-to-host TLP beats, each TLP
+// one beat) and wire_* (frames without FCS, the FCS with the last beat):
+// DataBytes byte lanes each, data lanes following the address; valid/ready,
+// valid never waits for ready, a beat holds until taken; each port passes
+// a two-entry register slice.  idle_o, wait_o, wake_o and skip_i tell the
+// simulator which clocks it may leave out.  sim/device/device.h is the C
+// side of the same contract.
+// Theory of operation: docs/device.md, "The top: nictx_tx_top".
 module nictx_tx_top #(
   parameter int unsigned DataBytes    = 8,    // datapath width W: bytes per beat, 8..64
   parameter int unsigned NumTags      = 256,  // hardware tags; MAX_TAGS caps them

@@ -1,34 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// nictx_wc: the write-combining descriptor window (BlueFlame) in BAR0.
+// nictx_wc: the write-combining descriptor window (BlueFlame) in BAR0
+// 0x200..0x3FF: two 256-byte buffers, a 64-byte block each.
 //
-// BAR0 0x200..0x2FF and 0x300..0x3FF are two 256-byte buffers the driver
-// fills alternately.  Only the first 64-byte block of each matters:
-// bytes 0..7 descriptor word 0, 8..15 descriptor word 1 (owner bit
-// included), 16..17 the descriptor's ring index (u16), the rest zero; writes
-// to bytes 16..63 other than the index and to bytes 64..255 are accepted and
-// ignored.  Each buffer keeps a written bit for its words 0, 1 and 2.
-//
-// The write of a block's last word (offset 56..63) closes the block:
-//  - the close is a doorbell (close_o);
-//  - if word 2 was written, tail_o = (index + 1) & ring mask (tail_we_o), or
-//    tail_range_o when the index is beyond the ring;
-//  - the block is complete when words 0..2 were all written since the
-//    previous close and the index is inside the ring: it leaves on blk_*
-//    for the descriptor fetcher; otherwise it is dropped (torn_o);
-//  - the written bits are cleared.
-//
-// Accepted writes: MWr of 8..256 bytes, a multiple of 8, at an 8-aligned
-// offset, inside the window, and only in nictx_reg_pkg::ProtoWc.  Anything else
-// sets bad_access_o on its first beat and is ignored.  A beat carries
-// DataBytes lanes (lanes follow the address), so DataBytes / 8 of the
-// TLP's 8-byte words at most; they take effect in address order, so a
-// block written in one beat closes with its words 0..2 in it.  One beat
-// never closes two blocks (they are 256 bytes apart).
-//
-// Handshake: every beat offered is taken (the top holds a TLP's first beat
-// back while a queue reset is pending, so a reset never lands inside a
-// TLP; busy_o says one is in progress); all outputs are single-cycle
-// pulses combinational from the beat.
+// Ports: req_* takes every beat of an MWr to the window (never refused; the
+// top holds a TLP's first beat while a queue reset is about to fire);
+// close_o, tail_we_o/tail_o and the blk_* block are single-cycle pulses,
+// combinational from the beat that closes a block; bad_access_o and
+// torn_o flag refused writes and incomplete blocks.
+// Theory of operation: docs/device.md, "Write-combining window: nictx_wc".
 module nictx_wc #(
   parameter int unsigned DataBytes = 8,  // bytes per beat
   localparam int unsigned DataW    = DataBytes * 8,

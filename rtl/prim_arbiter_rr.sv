@@ -5,6 +5,7 @@
 // pointer, never on ready_i, so a requester's valid never waits for ready.
 // The pointer moves past the winner only when the grant is accepted
 // (ready_i high), so a held request keeps its grant and its data stable.
+// Theory of operation: docs/device.md, "Primitives".
 module prim_arbiter_rr #(
   parameter int unsigned N = 2,
   localparam int unsigned IdxW = (N > 1) ? $clog2(N) : 1

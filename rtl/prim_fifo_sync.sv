@@ -5,6 +5,7 @@
 // Read side: rvalid_o/rready_i; rdata_o is the oldest word while rvalid_o.
 // rvalid_o never waits for rready_i, and rdata_o is stable until taken.
 // Depth must be a power of two >= 2.  depth_o counts the stored words.
+// Theory of operation: docs/device.md, "Primitives".
 module prim_fifo_sync #(
   parameter int unsigned Width = 8,
   parameter int unsigned Depth = 4,

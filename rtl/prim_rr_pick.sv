@@ -7,6 +7,7 @@
 // |req_i; with no request idx_o is 0.  Cheap for a wide N: a mask, an
 // isolate-lowest-bit and an OR per index bit, no loop over the
 // requesters (prim_arbiter_rr scans N positions: fine for a handful).
+// Theory of operation: docs/device.md, "Primitives".
 module prim_rr_pick #(
   parameter int unsigned N = 64,
   localparam int unsigned IdxW = (N > 1) ? $clog2(N) : 1
