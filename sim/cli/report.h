@@ -2,7 +2,7 @@
 /*
  * report.h - what a run reports: a table for people, JSON for programs.
  *
- * The JSON's top-level keys are a stable interface (DESIGN.md section 4):
+ * The JSON's top-level keys are a stable interface (docs/architecture.md, Results):
  * config, mpps, gbps, bound, packets, cpu_ns_per_pkt, pcie_bytes_per_pkt,
  * doorbells_per_pkt, desc_fetches_per_pkt, irqs_per_pkt, latency_ns,
  * violations, sim.  Keys are added, never renamed.  Wall-clock figures

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * json.h - a small streaming JSON writer and an atomically replaced output
- * file, for run results (DESIGN.md section 4).
+ * file, for run results (docs/architecture.md, Results).
  *
  * Writer contract.  Values are written as they are called, nothing is
  * buffered beyond stdio: json_obj_begin/json_arr_begin open a container,

@@ -51,7 +51,7 @@
  * forwarding.  With the harness's default host memory service time of
  * 350 ns, a DMA read's round trip is 100 + 350 + 100 = 550 ns plus
  * serialization, which is pcie-bench's measured median for a 64 B DMA read
- * on Xeon E5 hosts (~546 ns, DESIGN.md section 5).  An MMIO read then takes
+ * on Xeon E5 hosts (~546 ns; docs/model.md, Sources).  An MMIO read then takes
  * about 2 x 100 ns plus the device's response, inside the "hundreds of ns"
  * published for uncached reads.  docs/model.md has the derivation.
  */
@@ -77,7 +77,7 @@ struct pcie_chunk {
 /*
  * Defaults: Gen3 x8, MPS 256, MRRS 512, RCB 64, MPS-sized completions
  * (rcb_chunks = 0), latency PCIE_DEFAULT_LATENCY_NS.  These are pcie-bench's
- * "simple NIC" figures (DESIGN.md section 5).  Never fails.
+ * "simple NIC" figures (docs/model.md, Sources).  Never fails.
  */
 void pcie_cfg_default(struct pcie_cfg *cfg);
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_calibration.c - the shipped profiles against the published netdev
- * figures (DESIGN.md section 2; docs/calibration.md has each command, the
+ * figures (docs/calibration.md has each command, the
  * CPU time by cause, the cache-line transfers and why each figure moves).
  *
  * A run each, checked on simulated figures only (never wall-clock time):

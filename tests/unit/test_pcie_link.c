@@ -3,7 +3,7 @@
  * test_pcie_link.c - cmocka tests for sim/pcie/pcie_cfg.c and sim/pcie/pcie_link.c.
  *
  * Reference figures: pcie-bench's pcie-model (model/pcie.py, model/mem_bw.py)
- * as quoted in DESIGN.md section 5.
+ * as docs/model.md (Sources) quotes them.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -133,7 +133,7 @@ static void check_rate(const struct pcie_cfg *cfg, double expect)
 
 struct rate_case {
     unsigned gen, lanes;
-    double gbps; /* DESIGN.md section 5 / pcie-model, MPS 256 */
+    double gbps; /* pcie-model (docs/model.md, Sources), MPS 256 */
     double tol;  /* half a unit of the figure's last printed digit */
 };
 
@@ -288,7 +288,7 @@ static void test_pcie_link_wire_bytes(void **state)
 }
 
 /*
- * pcie-model's "simple NIC" (DESIGN.md section 5): per 60 B packet,
+ * pcie-model's "simple NIC" (docs/model.md, Sources): per 60 B packet,
  * H->D: tail MWr (4 B) + head-pointer MRd + descriptor CplD (16 B) +
  * packet CplD (60 B) = 28 + 24 + 36 + 80 = 168 B;
  * D->H: descriptor MRd + packet MRd + MSI MWr (4 B) + head-pointer CplD
