@@ -12,6 +12,7 @@
 #                (needs PeakRDL: installed from PyPI into $(BUILD)/peakrdl-venv)
 #   make diagram regenerate docs/img/engine.svg from rtl/nictx_tx_top.sv (needs graphviz)
 #   make doc-check  run the commands the docs mark runnable, compare what they print
+#   make profiles-doc  regenerate docs/profiles.md's settings table (sim/run/settings.c)
 #   make clean
 
 # SAN=1: AddressSanitizer and UBSan on every C and C++ object, the
