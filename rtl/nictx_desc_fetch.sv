@@ -307,21 +307,14 @@ module nictx_desc_fetch #(
     dq         = multi ? db_q_i : '0;
   end
 
+  // The fetch queue's ring and buffer, and the held block against them.
   always_comb begin
     logic [15:0] blk_dk;     // the held block's index from cons
-    logic [16:0] room, pub;  // owner protocols: ring room; Wc: published
-    logic [16:0] to_wrap;    // the fetch pointer's distance to the ring's wrap
-    logic [15:0] rleft;      // slots to the fetch region's wrap
     blk_dk     = '0;
-    room       = '0;
-    pub        = '0;
-    to_wrap    = '0;
-    rleft      = '0;
     mask       = 16'((17'd1 << f_cfg_i.ring_log2) - 17'd1);
     tail_avail = (f_cfg_i.tail - fetch_q) & mask;
     inbuf      = alloc_q - rdf_q;  // fetched, not yet consumed: ring indices [cons, fetch)
     inbuf16    = {{(15 - SlotW){1'b0}}, inbuf};
-    free_slots = '0;  // (worked out where a read or an insertion may start)
 
     // The held block relative to the consumer (computed only while one is
     // held: otherwise none of these is set).  A held block for the head's
@@ -342,9 +335,14 @@ module nictx_desc_fetch #(
       sub       = !blk_stale && blk_idx_q == cons_h && head_valid && !head_derr &&
                   w_len[63] != phase_h && !wr_valid_i;
     end
+  end
 
-    // How many descriptors may be fetched now (the owner protocols' bounds
-    // only in those protocols: a held block is never valid in Tail).
+  // How many descriptors may be fetched now (the owner protocols' bounds
+  // only in those protocols: a held block is never valid in Tail).
+  always_comb begin
+    logic [16:0] room, pub;  // owner protocols: ring room; Wc: published
+    room       = '0;
+    pub        = '0;
     if (!owner) begin
       avail = {1'b0, tail_avail};
     end else begin
@@ -362,6 +360,15 @@ module nictx_desc_fetch #(
       end
       if ((blk_at_f || blk_ahead) && blk_lim < avail) avail = blk_lim;
     end
+  end
+
+  // The read's size, or the held block's insertion; the head's flush.
+  always_comb begin
+    logic [16:0] to_wrap;    // the fetch pointer's distance to the ring's wrap
+    logic [15:0] rleft;      // slots to the fetch region's wrap
+    to_wrap    = '0;
+    rleft      = '0;
+    free_slots = '0;  // (worked out where a read or an insertion may start)
     // The read's size, worked out only on a clock where a read may start
     // (else 0: no load).
     n = '0;
@@ -407,7 +414,6 @@ module nictx_desc_fetch #(
     // Whether the reads are all done matters only to a flush (else 0).
     no_reads  = 1'b0;
     if (flush_q || head_stop) no_reads = !req_valid_q && !nf_rvalid;
-
   end
 
   assign take = desc_valid_o && desc_ready_i;

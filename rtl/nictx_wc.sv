@@ -76,6 +76,7 @@ module nictx_wc #(
   // values); with no beat the outputs are buffer 0's stored block.
   assign req_off = req_i.addr[9:0];
 
+  // The beat's decode: its words in the window, and whether it is taken.
   always_comb begin
     wbase   = '0;
     tlp_end = '0;
@@ -96,6 +97,10 @@ module nictx_wc #(
       wr      = ok;
       bad_access_o = req_i.sop && !ok;
     end
+  end
+
+  // The beat's words, and the block a word 7 closes.
+  always_comb begin
     mask    = 16'((17'd1 << ring_log2_i) - 17'd1);
 
     close_o = 1'b0;
