@@ -4,6 +4,7 @@
 // --pkt-size, --burst, --protocol tail|owner|wc, --dev-width, --seed,
 // --pcie genNxM; and --quantum-ns (the host's time quantum, default 1000).
 #include <chrono>
+#include <cmath>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -11,6 +12,10 @@
 #include <getopt.h>
 
 #include "vp.h"
+extern "C" {
+#include "lib/num.h"
+#include "run/settings.h"
+}
 
 namespace {
 
@@ -24,15 +29,34 @@ int usage(const char *msg)
     return 2;
 }
 
-bool num(const char *s, uint64_t *out)
+// One option through the settings table (sim/run/settings.h), as nictx run
+// parses it: the same strict numbers (no sign, hex or leading zero) and the
+// same ranges.  0, or usage()'s 2 with the reason.
+int set_opt(struct sim_cfg *cfg, const char *opt, const char *val)
 {
-    char *end;
-    errno = 0;
-    unsigned long long v = std::strtoull(s, &end, 0);
-    if (errno || end == s || *end)
-        return false;
-    *out = v;
-    return true;
+    const struct sim_setting *s = sim_setting_by_opt(opt);
+    char why[256];
+    if (!s)
+        return usage("internal: an option the settings table does not have");
+    int e = sim_setting_parse_opt(s, cfg, val, why, sizeof why);
+    if (e == 0)
+        return 0;
+    char msg[384];
+    if (e == SET_BAD_MSG)
+        std::snprintf(msg, sizeof msg, "%s", why);
+    else
+        std::snprintf(msg, sizeof msg, "--%s %s: %s", opt, val, why);
+    return usage(msg);
+}
+
+// v in fmt, or "n/a" when it is not a number (a run too short to measure).
+const char *fig(char *buf, size_t n, const char *fmt, double v)
+{
+    if (std::isnan(v))
+        std::snprintf(buf, n, "%s", "n/a");
+    else
+        std::snprintf(buf, n, fmt, v);
+    return buf;
 }
 
 } // namespace
@@ -50,7 +74,9 @@ void vp_report(const struct sim_cfg &c, const nictx_vp_result &r, const nictx_sc
     std::printf("       SystemC TLM-2.0 virtual platform; protocol %s\n", sim_proto_name(c.proto));
     if (r.status != 0)
         std::printf("RUN %s\n", r.status == -1 ? "STOPPED: watchdog" : "FAILED");
-    std::printf("  throughput        %8.3f Mpps   %8.3f Gb/s\n", r.sb.mpps, r.sb.gbps);
+    char a[32], b[32];
+    std::printf("  throughput        %8s Mpps   %8s Gb/s\n", fig(a, sizeof a, "%.3f", r.sb.mpps),
+                fig(b, sizeof b, "%.3f", r.sb.gbps));
     std::printf("  packets           sent %" PRIu64 "  checked %" PRIu64 "  lost %" PRIu64
                 "  corrupted %" PRIu64 "\n", r.sent, r.sb.checked, r.sb.lost, r.sb.corrupted);
     std::printf("  doorbell-to-wire  p50 %.0f ns  p99 %.0f ns  max %.0f ns\n", r.sb.lat_p50_ns,
@@ -64,37 +90,50 @@ void vp_report(const struct sim_cfg &c, const nictx_vp_result &r, const nictx_sc
 
 int sc_main(int argc, char **argv)
 {
+    // 'o': the option of the same name in the settings table.
     static const struct option opts[] = {
-        {"packets", required_argument, nullptr, 'n'}, {"pkt-size", required_argument, nullptr, 's'},
-        {"burst", required_argument, nullptr, 'b'},   {"protocol", required_argument, nullptr, 'p'},
-        {"dev-width", required_argument, nullptr, 'w'}, {"seed", required_argument, nullptr, 'S'},
-        {"pcie", required_argument, nullptr, 'P'},    {"quantum-ns", required_argument, nullptr, 'q'},
-        {"help", no_argument, nullptr, 'h'},          {nullptr, 0, nullptr, 0},
+        {"packets", required_argument, nullptr, 'o'},  {"pkt-size", required_argument, nullptr, 'o'},
+        {"burst", required_argument, nullptr, 'o'},    {"protocol", required_argument, nullptr, 'o'},
+        {"dev-width", required_argument, nullptr, 'o'}, {"seed", required_argument, nullptr, 'o'},
+        {"pcie", required_argument, nullptr, 'o'},     {"quantum-ns", required_argument, nullptr, 'q'},
+        {"help", no_argument, nullptr, 'h'},           {nullptr, 0, nullptr, 0},
     };
     struct sim_cfg cfg;
-    uint64_t v, quantum_ns = 1000;
-    int c;
+    uint64_t quantum_ns = 1000;
+    int c, idx = 0;
 
     sim_cfg_default(&cfg);
-    while ((c = getopt_long(argc, argv, "", opts, nullptr)) != -1) {
+    while ((c = getopt_long(argc, argv, "", opts, &idx)) != -1) {
         switch (c) {
-        case 'n': if (!num(optarg, &v)) return usage("--packets: a number"); cfg.packets = v; break;
-        case 's':
-            if (!num(optarg, &v)) return usage("--pkt-size: a number");
-            cfg.pkt_size = cfg.pkt_size_max = static_cast<unsigned>(v);
+        case 'o':
+            if (set_opt(&cfg, opts[idx].name, optarg) != 0)
+                return 2;
             break;
-        case 'b': if (!num(optarg, &v)) return usage("--burst: a number"); cfg.burst = static_cast<unsigned>(v); break;
-        case 'p': if (sim_parse_proto(optarg, &cfg.proto) != 0) return usage("--protocol: tail, owner or wc"); break;
-        case 'w': if (!num(optarg, &v)) return usage("--dev-width: a number"); cfg.dev_width = static_cast<unsigned>(v); break;
-        case 'S': if (!num(optarg, &v)) return usage("--seed: a number"); cfg.seed = v; break;
-        case 'P': if (pcie_cfg_parse_link(&cfg.pcie, optarg) != 0) return usage("--pcie: genNxM"); break;
-        case 'q': if (!num(optarg, &quantum_ns) || !quantum_ns) return usage("--quantum-ns: > 0"); break;
+        case 'q': {
+            char why[128];
+            enum num_err e = num_u64(optarg, UINT64_MAX, NUM_STRICT, &quantum_ns);
+            if (e == NUM_OK && quantum_ns == 0)
+                return usage("--quantum-ns 0: must be > 0");
+            if (e != NUM_OK) {
+                char msg[256];
+                std::snprintf(msg, sizeof msg, "--quantum-ns %s: %s", optarg,
+                              num_why(e, UINT64_MAX, why, sizeof why));
+                return usage(msg);
+            }
+            break;
+        }
         case 'h': usage(nullptr); return 0;
         default: return usage(nullptr);
         }
     }
     if (optind < argc)
         return usage("unexpected argument");
+    cfg.pkt_size_max = cfg.pkt_size; // fixed-size frames
+    char err[512];
+    if (sim_cfg_validate(&cfg, err, sizeof err) != 0) {
+        std::fprintf(stderr, "nictx-vp: %s\n", err);
+        return 2;
+    }
 
     try {
         nictx_vp vp("vp", cfg, sc_core::sc_time(static_cast<double>(quantum_ns), sc_core::SC_NS));

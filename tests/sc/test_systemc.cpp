@@ -13,7 +13,8 @@
 //  - BAR0 accesses the NIC refuses answer the TLM error responses;
 //  - a memory error response on a payload read reaches the engine as a
 //    completion error: ERR.DMA, the frame skipped;
-//  - docs/systemc.md's example builds and runs.
+//  - docs/systemc.md's example builds and runs;
+//  - nictx-vp parses its options as nictx run does (the settings table).
 // SystemC and the C++ library first: cmocka defines a macro fail().
 #include "vp.h"
 
@@ -361,6 +362,41 @@ void test_systemc_example(void **state)
     assert_non_null(std::strstr(out, "WB_THRESH reads 32 (ok)"));
 }
 
+// nictx-vp (next to $NICTX) takes numbers as nictx run does: strictly, within
+// each setting's range; a run too short to measure prints n/a, not nan.
+void test_systemc_vp_options(void **state)
+{
+    (void)state;
+    const char *env = std::getenv("NICTX");
+    std::string bin = env && *env ? std::string(env).substr(0, std::string(env).rfind('/') + 1)
+                                  : std::string("./build/");
+    bin += "nictx-vp";
+    void *cs = nullptr;
+    assert_int_equal(cli_setup(&cs), 0);
+    struct cli *c = static_cast<struct cli *>(cs);
+    c->bin = bin.c_str();
+    struct run r;
+    static const char *const bad[][3] = {
+        {"--packets", "010", "leading zero"},       {"--packets", "0x10", "hex"},
+        {"--pkt-size", "4294967360", "out of range"}, {"--pkt-size", "63", "64..16387"},
+        {"--burst", "-1", "sign"},                  {"--quantum-ns", "0", "> 0"},
+        {"--quantum-ns", "08", "leading zero"},
+    };
+    for (const auto &b : bad) {
+        NICTX(c, &r, b[0], b[1]);
+        expect_status(&r, 2);
+        expect_has(r.err, b[2]);
+        assert_null(std::strstr(r.out, "throughput"));
+        run_free(&r);
+    }
+    NICTX(c, &r, "--packets", "1");
+    expect_status(&r, 0);
+    expect_has(r.out, "n/a Mpps");
+    assert_null(std::strstr(r.out, "nan"));
+    run_free(&r);
+    cli_teardown(&cs);
+}
+
 } // namespace
 
 int sc_main(int, char **) { return 0; } // libsystemc's main is not used
@@ -374,6 +410,7 @@ int main(void)
         cmocka_unit_test(test_systemc_bar0_errors),
         cmocka_unit_test(test_systemc_dma_error),
         cmocka_unit_test(test_systemc_example),
+        cmocka_unit_test(test_systemc_vp_options),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
