@@ -4,12 +4,16 @@
  * the key listing, on the keys of the settings table (sim/run/settings.h;
  * see profile.h).
  */
+#define _POSIX_C_SOURCE 200809L /* fdopen, O_CLOEXEC */
 #include "cli/profile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <ini.h>
 
@@ -153,10 +157,34 @@ static void err_set(char *err, size_t errlen, const char *fmt, ...)
     va_end(ap);
 }
 
+/* A profile is text: a NUL byte says it is not (inih would take the line
+ * as ending there, and a binary file as an empty profile).  0, or -1 with
+ * a message; the stream is back at its start. */
+static int pf_check_text(FILE *f, const char *path, char *err, size_t errlen)
+{
+    long off = 0;
+    int ch;
+
+    while ((ch = getc(f)) != EOF && ch != '\0')
+        off++;
+    if (ch == '\0') {
+        err_set(err, errlen, "%s: not a text file (a NUL byte at offset %ld); a profile is "
+                "INI text", path, off);
+        return -1;
+    }
+    if (ferror(f) || fseek(f, 0, SEEK_SET) != 0) {
+        err_set(err, errlen, "%s: read error", path);
+        return -1;
+    }
+    return 0;
+}
+
 /* Apply the keys of an open INI file to *cfg. */
 static int pf_parse_file(struct sim_cfg *cfg, FILE *f, const char *path, char *err, size_t errlen)
 {
     struct pf_parse p = {cfg, f, path, 0, 0, err, errlen};
+    if (pf_check_text(f, path, err, errlen) != 0)
+        return -1;
     int line = ini_parse_stream(pf_reader, &p, pf_handler, &p);
 
     if (p.failed)
@@ -183,16 +211,31 @@ static int name_ok(const char *s)
     return *s != '\0' && strspn(s, NAME_CHARS) == strlen(s);
 }
 
-/* Open path; NULL with a message unless it simply does not exist (*missing). */
+/* Open path, a regular file; NULL with a message unless it simply does not
+ * exist (*missing).  Opened without blocking, so a FIFO or a device is
+ * refused rather than waited on. */
 static FILE *open_try(const char *path, int *missing, char *err, size_t errlen)
 {
-    FILE *f;
+    struct stat st;
+    FILE *f = NULL;
+    int fd;
 
     errno = 0;
-    f = fopen(path, "r");
-    *missing = f == NULL && errno == ENOENT;
-    if (f == NULL && !*missing)
+    fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    *missing = fd < 0 && errno == ENOENT;
+    if (fd < 0) {
+        if (!*missing)
+            err_set(err, errlen, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    if (fstat(fd, &st) != 0)
         err_set(err, errlen, "%s: %s", path, strerror(errno));
+    else if (!S_ISREG(st.st_mode))
+        err_set(err, errlen, "%s: not a regular file; a profile is an INI file", path);
+    else if (fcntl(fd, F_SETFL, 0) != 0 || (f = fdopen(fd, "r")) == NULL)
+        err_set(err, errlen, "%s: %s", path, strerror(errno));
+    if (f == NULL)
+        close(fd);
     return f;
 }
 

@@ -3,7 +3,8 @@
  * test_profile.c - run profiles (sim/cli/profile.h): the shipped INI files load,
  * validate and set every key; each key sets its own field; bad keys, values
  * and lines are refused with file:line and the cfg untouched; later keys
- * override earlier ones; NAME lookup in ./profiles and $NICTX_PROFILE_DIR.
+ * override earlier ones; what is not a text file (a NUL byte, a FIFO, a
+ * directory) is refused; NAME lookup in ./profiles and $NICTX_PROFILE_DIR.
  *
  * Run from the repository root (make test does): the shipped profiles are
  * read as profiles/NAME.ini and the key listing is checked against
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -473,6 +475,43 @@ static void test_profile_file_errors(void **state)
     assert_file_fails(f, "e8.ini", longline, 2, "line longer than");
 }
 
+/* What is not an INI text file is refused, not read as an empty profile or
+ * waited on: a file with a NUL byte, a FIFO (with no writer: opening it
+ * for reading would block), a directory; the cfg is untouched. */
+static void test_profile_file_not_text(void **state)
+{
+    struct fx *f = *state;
+    static const char bin[] = "[driver]\nburst = 2\n\x7f" "ELF\0\x02\x01";
+    struct sim_cfg c, exp;
+    char err[256], path[160];
+    const char *p;
+    FILE *fp;
+
+    sim_cfg_default(&c);
+    exp = c;
+    p = fx_write(f, "bin.ini", "");
+    fp = fopen(p, "wb");
+    assert_non_null(fp);
+    assert_int_equal(fwrite(bin, 1, sizeof(bin), fp), sizeof(bin));
+    assert_int_equal(fclose(fp), 0);
+    assert_int_equal(profile_load(&c, p, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "not a text file (a NUL byte at offset 23)"));
+    assert_memory_equal(&c, &exp, sizeof(c));
+
+    snprintf(path, sizeof(path), "%s/fifo.ini", f->dir);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    assert_int_equal(profile_load(&c, path, err, sizeof(err)), -1);
+    remove(path);
+    assert_non_null(strstr(err, "not a regular file"));
+
+    snprintf(path, sizeof(path), "%s/dir.ini", f->dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    assert_int_equal(profile_load(&c, path, err, sizeof(err)), -1);
+    rmdir(path);
+    assert_non_null(strstr(err, "not a regular file"));
+    assert_memory_equal(&c, &exp, sizeof(c));
+}
+
 /* Later keys override earlier ones; keys not named keep their values;
  * comments in all three forms are accepted. */
 static void test_profile_file_later_overrides(void **state)
@@ -610,6 +649,7 @@ int main(void)
         cmocka_unit_test(test_profile_docs_list_every_key),
         cmocka_unit_test_setup_teardown(test_profile_file_unknown_key, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_profile_file_errors, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_profile_file_not_text, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_profile_file_later_overrides, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_profile_env_dir_lookup, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_profile_paths_and_names, fx_setup, fx_teardown),
