@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 void json_init(struct json *j, FILE *f)
@@ -293,12 +294,47 @@ int json_finish(struct json *j)
 
 /* ---- atomic output file --------------------------------------------------- */
 
+#define AFILE_MAX_LINKS 40 /* as the kernel's path walk (ELOOP) */
+
+/* path, with every symbolic link it names followed, into out (n bytes): a
+ * relative link is relative to its own directory.  The last file need not
+ * exist.  0, or -1 with errno set. */
+static int afile_resolve(const char *path, char *out, size_t n)
+{
+    char link[4096];
+    struct stat st;
+
+    if ((size_t)snprintf(out, n, "%s", path) >= n) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    for (int hops = 0; lstat(out, &st) == 0 && S_ISLNK(st.st_mode); hops++) {
+        ssize_t len = hops < AFILE_MAX_LINKS ? readlink(out, link, sizeof link - 1) : -1;
+        if (hops >= AFILE_MAX_LINKS)
+            errno = ELOOP;
+        if (len < 0)
+            return -1;
+        link[len] = '\0';
+        char *slash = strrchr(out, '/');
+        size_t dir = link[0] == '/' || !slash ? 0 : (size_t)(slash - out) + 1;
+        if (dir + (size_t)len >= n) {
+            errno = ENAMETOOLONG;
+            return -1;
+        }
+        memcpy(out + dir, link, (size_t)len + 1);
+    }
+    return 0;
+}
+
 int afile_open(struct afile *a, const char *path)
 {
     a->f = NULL;
     a->tmp[0] = a->path[0] = '\0';
-    int n = snprintf(a->path, sizeof a->path, "%s", path);
-    int m = snprintf(a->tmp, sizeof a->tmp, "%s.tmp.%ld", path, (long)getpid());
+    char target[sizeof a->path];
+    if (afile_resolve(path, target, sizeof target) != 0)
+        return -1;
+    int n = snprintf(a->path, sizeof a->path, "%s", target);
+    int m = snprintf(a->tmp, sizeof a->tmp, "%s.tmp.%ld", target, (long)getpid());
     if (n < 0 || m < 0 || (size_t)n >= sizeof a->path || (size_t)m >= sizeof a->tmp) {
         a->tmp[0] = a->path[0] = '\0';
         errno = ENAMETOOLONG;

@@ -26,7 +26,10 @@
  * target; afile_commit flushes and renames it over path, so readers see
  * the old file or the whole new one, never a partial one; on any error, and
  * in afile_abort, the temporary file is removed.  (No fsync: this guards
- * against concurrent readers and failed runs, not power loss.)
+ * against concurrent readers and failed runs, not power loss.)  A path that
+ * is a symbolic link is written through, as a shell's `>` would: the file
+ * the link chain ends at is the target (created if the link dangles), the
+ * links stay links; a chain longer than 40 links fails with ELOOP.
  */
 #ifndef NICTX_JSON_H
 #define NICTX_JSON_H

@@ -594,6 +594,57 @@ static void test_json_afile_missing_directory(void **state)
     assert_int_equal(dir_entries(d->path), 0);
 }
 
+/* A link is written through, as `>` would: the file at the chain's end is
+ * replaced (created when the link dangles), relative links are relative to
+ * their own directory, the links stay links; a loop is ELOOP. */
+static void test_json_afile_through_symlinks(void **state)
+{
+    struct dir *d = *state;
+    char sub[128], real[200], l1[200], l2[200], dang[200], loop[200], buf[64];
+    struct afile a;
+    struct stat st;
+
+    snprintf(sub, sizeof sub, "%s/sub", d->path);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    snprintf(real, sizeof real, "%s/real.json", sub);
+    snprintf(l1, sizeof l1, "%s/l1", sub);
+    snprintf(l2, sizeof l2, "%s/l2", d->path);
+    assert_int_equal(symlink("real.json", l1), 0); /* relative to sub/ */
+    assert_int_equal(symlink(l1, l2), 0);
+    FILE *f = fopen(real, "w");
+    assert_non_null(f);
+    fputs("old\n", f);
+    fclose(f);
+    assert_int_equal(afile_open(&a, l2), 0);
+    assert_string_equal(a.path, real);
+    fputs("new\n", a.f);
+    assert_int_equal(afile_commit(&a), 0);
+    read_file(real, buf, sizeof buf);
+    assert_string_equal(buf, "new\n");
+    assert_int_equal(lstat(l1, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    assert_int_equal(lstat(l2, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+
+    snprintf(dang, sizeof dang, "%s/dangling", d->path);
+    assert_int_equal(symlink("sub/made.json", dang), 0);
+    assert_int_equal(afile_open(&a, dang), 0);
+    fputs("made\n", a.f);
+    assert_int_equal(afile_commit(&a), 0);
+    snprintf(real, sizeof real, "%s/sub/made.json", d->path);
+    read_file(real, buf, sizeof buf);
+    assert_string_equal(buf, "made\n");
+    assert_int_equal(lstat(dang, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+
+    snprintf(loop, sizeof loop, "%s/loop", d->path);
+    assert_int_equal(symlink("loop", loop), 0);
+    errno = 0;
+    assert_int_equal(afile_open(&a, loop), -1);
+    assert_int_equal(errno, ELOOP);
+    assert_null(a.f);
+}
+
 static void test_json_afile_path_too_long(void **state)
 {
     (void)state;
@@ -662,6 +713,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_json_afile_abort_leaves_nothing, dir_setup,
                                         dir_teardown),
         cmocka_unit_test_setup_teardown(test_json_afile_missing_directory, dir_setup,
+                                        dir_teardown),
+        cmocka_unit_test_setup_teardown(test_json_afile_through_symlinks, dir_setup,
                                         dir_teardown),
         cmocka_unit_test(test_json_afile_path_too_long),
         cmocka_unit_test_setup_teardown(test_json_afile_commit_failure_removes_temp, dir_setup,
