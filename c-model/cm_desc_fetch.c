@@ -175,6 +175,32 @@ static inline void comb_avail(const struct cm_desc_fetch *d, const struct cm_des
     c->avail = avail;
 }
 
+/* A fetch's batch: the descriptors available, at most 16 (the request's
+ * count field), fetch_max, up to the ring's wrap; with several queues also
+ * up to the end of the queue's slot range and within its free slots.  A
+ * load needs a batch that is not 0 and fits the free slots whole (with
+ * several queues it always fits).  free: the queue's free slots, aslot its
+ * next slot's index in its range. */
+static inline __attribute__((always_inline)) unsigned
+fetch_n(const struct cm_desc_fetch_in *in, unsigned avail, unsigned rsz, unsigned fetch_q,
+        bool multi, unsigned rsize, unsigned aslot, unsigned free)
+{
+    unsigned n = avail > M16 ? M16 : avail;
+    if ((in->fetch_max & 63u) < n)
+        n = in->fetch_max & 63u;
+    const unsigned to_wrap = (rsz - fetch_q) & M17;
+    if (to_wrap < n)
+        n = to_wrap;
+    if (multi) {
+        const unsigned rleft = rsize - aslot;
+        if (rleft < n)
+            n = rleft;
+        if (free < n)
+            n = free;
+    }
+    return n;
+}
+
 /* The retirement FIFO's head; the fetch (load: n descriptors), the
  * held block's insertion, the head's stop. */
 static inline void comb_fetch(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
@@ -199,21 +225,9 @@ static inline void comb_fetch(const struct cm_desc_fetch *d, const struct cm_des
         const bool nf_room = nf_wready && nf_depth < (in->inflight & 15u);
         if (in->enable && !in->stop && !d->flush && nf_room && (!d->req_valid || in->req_ready)) {
             free_slots = (c->rsize - c->inbuf) & M9;
-            unsigned n = avail > M16 ? M16 : avail;
-            if ((in->fetch_max & 63u) < n)
-                n = in->fetch_max & 63u;
-            const unsigned to_wrap = (rsz - c->fetch_q) & M17;
-            if (to_wrap < n)
-                n = to_wrap;
-            if (c->multi) {
-                const unsigned rleft = c->rsize - (c->alloc_q & c->rmask);
-                if (rleft < n)
-                    n = rleft;
-                if (free_slots < n)
-                    n = free_slots;
-            }
-            c->n = n;
-            c->load = n != 0 && !c->head_bad && free_slots >= n;
+            c->n = fetch_n(in, avail, rsz, c->fetch_q, c->multi, c->rsize, c->alloc_q & c->rmask,
+                           free_slots);
+            c->load = c->n != 0 && !c->head_bad && free_slots >= c->n;
         }
     }
     c->ins = false;
@@ -706,14 +720,20 @@ quiet(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
     const unsigned fetch_q = d->fetch[fq];
     const unsigned inbuf = (d->alloc[fq] - d->rd[fq]) & M9;
     const unsigned avail = quiet_avail(d, in, fq, sq, inbuf);
-    /* No load: nothing to fetch, or no go, or no free slot (n <= free
-     * slots with several queues; a whole batch with one). */
+    /* No load: nothing to fetch, or no go, or no batch that fits the free
+     * slots (fetch_n(); the head's check only stops a load, so it is left
+     * out: a clock it would stop takes the full path). */
     const unsigned rlog = in->queues_log2 & 7u;
     const unsigned rsize = (CM_DESC_FETCH_SLOTS >> rlog) & M9;
     if (avail != 0 && in->enable && !in->stop && !d->req_valid &&
-        nf_depth < (in->inflight & 15u) && nf_depth != CM_DESC_FETCH_READS &&
-        ((rsize - inbuf) & M9) != 0)
-        return false;
+        nf_depth < (in->inflight & 15u) && nf_depth != CM_DESC_FETCH_READS) {
+        const unsigned free = (rsize - inbuf) & M9;
+        const unsigned rmask = (rsize - 1) & 0xFFu;
+        const unsigned n = fetch_n(in, avail, ring_size(in->ring_log2 & 31u), fetch_q, multi,
+                                   rsize, d->alloc[fq] & rmask, free);
+        if (n != 0 && free >= n)
+            return false;
+    }
     if (multi) {
         /* work_d and fptr_d as next() gives them. */
         if (!owner ? has(d->work, fq) != ((in->tail & M16) != fetch_q) : d->work != d->armed)
@@ -770,9 +790,13 @@ quiet_tail1(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
     if (avail != 0 && in->enable && !in->stop && !d->req_valid) {
         const unsigned nf_depth = (d->nf_wr - d->nf_rd) & 15u;
         const unsigned rsize = (CM_DESC_FETCH_SLOTS >> (in->queues_log2 & 7u)) & M9;
-        if (nf_depth < (in->inflight & 15u) && nf_depth != CM_DESC_FETCH_READS &&
-            ((rsize - inbuf) & M9) != 0)
-            return 0;
+        if (nf_depth < (in->inflight & 15u) && nf_depth != CM_DESC_FETCH_READS) {
+            const unsigned free = (rsize - inbuf) & M9;
+            const unsigned n = fetch_n(in, avail, ring_size(in->ring_log2 & 31u), d->fetch[0],
+                                       false, rsize, 0, free);
+            if (n != 0 && free >= n)
+                return 0;
+        }
     }
     if (!out)
         return 1 + take;
