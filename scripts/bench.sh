@@ -13,7 +13,8 @@
 # (NICTX_FAST: assertions off and profile feedback; `make fast`) and the
 # fast build with the assertions on (NICTX_FAST_ASSERT; `make fast-assert`);
 # then the same runs on the C model of the engine (--device c;
-# docs/c-model.md), from the normal build and from the fast one.
+# docs/c-model.md), from the normal build and from the fast one.  Then
+# instructions per simulated packet (callgrind), comparable across machines.
 set -euo pipefail
 nictx=${1:-build/nictx}
 nictx_na=${2:-}
@@ -76,6 +77,41 @@ if [ -n "$nictx_vp" ]; then
     vp_line "1518B burst16 width 64 (20000)"       --packets 20000 --pkt-size 1518 --burst 16 --dev-width 64
     echo
 fi
+
+# Instructions per simulated packet (valgrind's callgrind), which unlike
+# wall rates compare across machines: each case runs twice, with N and 6N
+# packets, and the difference over 5N packets leaves out the start-up (model
+# construction, host memory).  On the plain build's RTL (what tests use), and
+# on the C model of the plain and the fast build.
+cg_instr() {
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" --quiet 2>&1 |
+        awk '/Collected :/ { print $NF }'
+}
+per_pkt() {
+    local n=$1; shift
+    local a b
+    a=$(cg_instr "$@" --packets "$n")
+    b=$(cg_instr "$@" --packets $((6 * n)))
+    awk -v a="$a" -v b="$b" -v n="$n" 'BEGIN { printf "%.0f", (b - a) / (5 * n) }'
+}
+instr_line() {
+    local name=$1 n=$2; shift 2
+    local rtl cm cmf=-
+    rtl=$(per_pkt "$n" "$nictx" run "$@")
+    cm=$(per_pkt "$n" "$nictx" run "$@" --device c)
+    [ -n "$nictx_fast" ] && cmf=$(per_pkt "$n" "$nictx_fast" run "$@" --device c)
+    printf '%-38s %11s %11s %11s\n' "$name" "$rtl" "$cm" "$cmf"
+}
+if command -v valgrind >/dev/null 2>&1; then
+    printf '%-38s %11s %11s %11s\n' "instructions per packet (callgrind)" "RTL assert" "C model" "C fast"
+    instr_line "default run"                  2000
+    instr_line "1518B burst32"                400  --pkt-size 1518 --burst 32
+    instr_line "64B burst32, 1 queue"         2000 --burst 32 --cpu cheap --line 100g
+    instr_line "64B burst32, 64 queues"       2000 --burst 32 --cpu cheap --line 100g --queues 64
+else
+    echo "instructions per packet: valgrind is not installed (apt-get install valgrind)"
+fi
+echo
 
 printf '%-44s %12s %12s %14s %10s\n' experiment packets wall_s sim_pkts/s Mcycles/s
 run() {
