@@ -2,12 +2,12 @@
 /*
  * dql.c - dynamic queue limits for one transmit queue (see dql.h).
  *
- * The algorithm is Linux's lib/dynamic_queue_limits.c as it stood from
- * 2014 to 2020, re-derived and written anew.  Counters run free and wrap
- * (unsigned arithmetic); a difference is read as signed, so every quantity
- * compared must stay below 2^31, which DQL_MAX_LIMIT guarantees for the
- * limit and the caller for one dql_queued() (the kernel's DQL_MAX_OBJECT,
- * UINT_MAX / 16; not checked here).
+ * The algorithm is Linux 6.15's lib/dynamic_queue_limits.c (the limit's
+ * rules unchanged since 2014; the stall detector from 6.9; dql_reset's
+ * limit at min_limit from 6.15), re-derived and written anew.  Counters run
+ * free and wrap (unsigned arithmetic); a difference is read as signed, so
+ * every quantity compared must stay below 2^31, which DQL_MAX_LIMIT
+ * guarantees for the limit and DQL_MAX_OBJECT for one dql_queued().
  *
  * Terms, at a call of dql_completed(count) (all in bytes):
  *  - in_flight = num_queued - num_completed: queued, not yet completed,
@@ -64,6 +64,7 @@
 #include "dql.h"
 
 #include <limits.h>
+#include <string.h>
 
 /* Announce an access to field `f` of the dql to the platform. */
 #define DQL_RD(p, f) plat_cpu_touch((p), &(f), sizeof(f), PLAT_READ)
@@ -95,35 +96,99 @@ static int dql_after_eq(unsigned a, unsigned b)
     return a - b <= INT_MAX;
 }
 
-/* Reset as the kernel's dql_reset; the hold period starts at time 0
- * because no platform (clock) is at hand: a simulation starts at 0. */
+/* The kernel's dql_reset at jiffy `now` (ns in `now_ns`); adj_limit, the
+ * bounds, the hold time and the stall settings and counters are kept. */
+static void dql_reset_at(struct dql *d, uint64_t now_ns)
+{
+    const uint64_t now = now_ns / DQL_JIFFY_NS;
+
+    d->limit = d->min_limit;
+    d->num_queued = 0;
+    d->num_completed = 0;
+    d->last_obj_cnt = 0;
+    d->prev_num_queued = 0;
+    d->prev_last_obj_cnt = 0;
+    d->prev_ovlimit = 0;
+    d->lowest_slack = UINT_MAX;
+    d->slack_start_ns = now_ns;
+    d->last_reap = now;
+    d->history_head = now / DQL_HIST_BITS;
+    memset(d->history, 0, sizeof d->history);
+}
+
 int dql_init(struct dql *d, enum dql_order order, unsigned min_limit, unsigned max_limit,
              uint64_t hold_ns)
 {
     if (min_limit > max_limit || max_limit > DQL_MAX_LIMIT)
         return -1;
-    d->num_queued = 0;
-    d->adj_limit = min_limit; /* limit + num_completed */
-    d->last_obj_cnt = 0;
     d->order = order;
-    d->limit = min_limit;
-    d->num_completed = 0;
-    d->prev_ovlimit = 0;
-    d->prev_num_queued = 0;
-    d->prev_last_obj_cnt = 0;
-    d->lowest_slack = UINT_MAX;
-    d->slack_start_ns = 0;
     d->max_limit = max_limit;
     d->min_limit = min_limit;
     d->slack_hold_ns = hold_ns;
-    d->st_starved = d->st_grow = d->st_shrink = 0;
+    d->adj_limit = min_limit; /* limit + num_completed */
+    d->stall_thrs = 0;
+    d->stall_max = 0;
+    d->stall_cnt = 0;
+    d->st_starved = d->st_grow = d->st_shrink = d->st_too_big = 0;
+    dql_reset_at(d, 0);
     return 0;
+}
+
+void dql_reset(struct dql *d, struct platform *p)
+{
+    dql_reset_at(d, plat_time_ns(p));
+}
+
+int dql_set_stall_thrs(struct dql *d, struct platform *p, unsigned thrs)
+{
+    if (thrs != 0 && (thrs < DQL_STALL_THRS_MIN || thrs > DQL_STALL_THRS_MAX))
+        return -1;
+    if (d->stall_thrs == 0 && thrs != 0)
+        d->last_reap = plat_time_ns(p) / DQL_JIFFY_NS;
+    d->stall_thrs = (uint16_t)thrs;
+    return 0;
+}
+
+/* Jiffy a is before b, on the wrapping jiffy line (kernel time_before). */
+static int dql_jiffy_before(uint64_t a, uint64_t b)
+{
+    return (int64_t)(a - b) < 0;
+}
+
+/* dql_queued with the stall detector on: mark this jiffy in the history,
+ * clearing the words the head passes on its way (the kernel's
+ * dql_queue_stall). */
+static void dql_queue_stall(struct dql *d, struct platform *p)
+{
+    const uint64_t now = plat_time_ns(p) / DQL_JIFFY_NS;
+    const uint64_t now_hi = now / DQL_HIST_BITS;
+
+    DQL_RD(p, d->history_head);
+    if (now_hi != d->history_head) {
+        for (uint64_t i = 0; i < DQL_HIST_LEN && now_hi != d->history_head + i; i++) {
+            DQL_WR(p, d->history[(d->history_head + i + 1) % DQL_HIST_LEN]);
+            d->history[(d->history_head + i + 1) % DQL_HIST_LEN] = 0;
+        }
+        DQL_WR(p, d->history_head);
+        d->history_head = now_hi;
+    }
+    uint64_t *w = &d->history[now_hi % DQL_HIST_LEN];
+    const uint64_t bit = 1ull << (now % DQL_HIST_BITS);
+    DQL_RD(p, *w);
+    if (!(*w & bit)) {
+        DQL_WR(p, *w);
+        *w |= bit;
+    }
 }
 
 /* Transmit side: record the object, add it to the total.  Only the order
  * of the touches differs between the two orders; the result is the same. */
 void dql_queued(struct dql *d, struct platform *p, unsigned count)
 {
+    if (count > DQL_MAX_OBJECT) {
+        d->st_too_big++;
+        return;
+    }
     if (d->order == DQL_READ_FIRST) {
         /* 2013: load num_queued, store last_obj_cnt, store the sum. */
         uint32_t q = DQL_LOAD(p, d->num_queued);
@@ -135,6 +200,10 @@ void dql_queued(struct dql *d, struct platform *p, unsigned count)
         DQL_STORE(p, d->last_obj_cnt, count);
         DQL_STORE(p, d->num_queued, DQL_LOAD(p, d->num_queued) + count);
     }
+    /* The threshold shares the line just written (not announced: the
+     * same access, as above). */
+    if (d->stall_thrs)
+        dql_queue_stall(d, p);
 }
 
 /* Transmit side: adj_limit - num_queued as a signed difference. */
@@ -221,6 +290,49 @@ static void dql_commit(struct dql *d, struct platform *p, const struct dql_step 
     d->prev_num_queued = s->num_queued;
 }
 
+/* Completion side, the stall detector (the kernel's dql_check_stall):
+ * once stall_thrs jiffies have passed since the last check, the oldest
+ * enqueue after it that is at least stall_thrs / 2 old and is still in the
+ * history was followed by no completion until now: a stall of now - t
+ * jiffies.  The history is the enqueue line's: reading it here takes that
+ * line from the transmit CPU, as in the kernel. */
+static void dql_check_stall(struct dql *d, struct platform *p, unsigned thrs)
+{
+    if (!thrs)
+        return;
+    const uint64_t now = plat_time_ns(p) / DQL_JIFFY_NS;
+    DQL_RD(p, d->last_reap);
+    if (dql_jiffy_before(now, d->last_reap + thrs))
+        goto reap;
+    DQL_RD(p, d->history_head);
+    const uint64_t head = d->history_head;
+    uint64_t start = (head - DQL_HIST_LEN + 1) * DQL_HIST_BITS;
+    if (dql_jiffy_before(start, d->last_reap + 1))
+        start = d->last_reap + 1;
+    uint64_t end = head * DQL_HIST_BITS + (DQL_HIST_BITS - 1);
+    if (dql_jiffy_before(now, end + thrs / 2))
+        end = now - thrs / 2;
+    uint64_t t;
+    for (t = start; !dql_jiffy_before(end, t); t++) {
+        const uint64_t bit = t % (DQL_HIST_LEN * DQL_HIST_BITS);
+        DQL_RD(p, d->history[bit / DQL_HIST_BITS]);
+        if (d->history[bit / DQL_HIST_BITS] >> (bit % DQL_HIST_BITS) & 1)
+            break;
+    }
+    if (dql_jiffy_before(end, t))
+        goto reap; /* no enqueue in the window */
+    DQL_WR(p, d->stall_cnt);
+    d->stall_cnt++;
+    DQL_RD(p, d->stall_max);
+    if (now - t > d->stall_max) {
+        DQL_WR(p, d->stall_max);
+        d->stall_max = (uint16_t)(now - t > UINT16_MAX ? UINT16_MAX : now - t);
+    }
+reap:
+    DQL_WR(p, d->last_reap);
+    d->last_reap = now;
+}
+
 /* Completion side: classify the interval (starved, busy, or neither),
  * adjust the limit, publish.  A count above the bytes in flight is ignored
  * (the kernel BUG()s). */
@@ -229,6 +341,10 @@ void dql_completed(struct dql *d, struct platform *p, unsigned count)
     struct dql_step s;
 
     s.num_queued = DQL_LOAD(p, d->num_queued);
+    /* Read now, with num_queued (the kernel reads it here, from the same
+     * line, so that the stall check need not take that line again): one
+     * access to the line, so it is not announced on its own. */
+    const unsigned thrs = d->stall_thrs;
     DQL_RD(p, d->num_completed);
     unsigned in_flight = s.num_queued - d->num_completed;
     if (count > in_flight)
@@ -252,6 +368,7 @@ void dql_completed(struct dql *d, struct platform *p, unsigned count)
         dql_shrink(d, p, &s, now);
     dql_set_limit(d, p, &s);
     dql_commit(d, p, &s);
+    dql_check_stall(d, p, thrs);
 }
 
 unsigned dql_in_flight(const struct dql *d, struct platform *p)
@@ -260,9 +377,4 @@ unsigned dql_in_flight(const struct dql *d, struct platform *p)
 
     DQL_RD(p, d->num_completed);
     return q - d->num_completed;
-}
-
-void dql_reset(struct dql *d)
-{
-    (void)dql_init(d, d->order, d->min_limit, d->max_limit, d->slack_hold_ns);
 }

@@ -72,5 +72,5 @@ int netdev_tx_completed_queue(struct platform *p, uint32_t *state, struct dql *d
 void netdev_tx_reset_queue(struct platform *p, uint32_t *state, struct dql *dql)
 {
     plat_clear_bit(p, NETDEV_XOFF_STACK, state);
-    dql_reset(dql);
+    dql_reset(dql, p);
 }

@@ -216,7 +216,8 @@ static int txq_start_state(struct txq *q, struct platform *p, const struct txq_c
     q->xmit_lock = 0;
     q->st_bql_stops = q->st_deferred = 0;
     /* BQL as Linux starts it: no minimum, the kernel's maximum, 1 s hold. */
-    if (dql_init(&q->dql, cfg->dql_order, 0, DQL_MAX_LIMIT, 1000000000ull) != 0)
+    if (dql_init(&q->dql, cfg->dql_order, 0, DQL_MAX_LIMIT, 1000000000ull) != 0 ||
+        dql_set_stall_thrs(&q->dql, p, cfg->bql_stall_thrs) != 0)
         return -1;
     q->bug_fired = 0;
     q->size = size;
@@ -766,6 +767,8 @@ void txq_get_stats(const struct txq *q, struct txq_stats *out)
     out->dma_wmbs = q->st_dma_wmbs;
     out->wc_pushes = q->st_wc_pushes;
     out->bql_stops = q->st_bql_stops;
+    out->bql_stalls = q->dql.stall_cnt;
+    out->bql_stall_max = q->dql.stall_max;
     out->deferred = q->st_deferred;
     out->cleans = q->st_cleans;
     out->reclaimed = q->st_reclaimed;

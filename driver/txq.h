@@ -130,6 +130,7 @@ struct txq_cfg {
     uint64_t bug_at;         /* packet index at which a one-shot bug fires */
     int bql;                 /* byte queue limits (BQL) on the queue */
     enum dql_order dql_order; /* dql_queued's access order */
+    unsigned bql_stall_thrs; /* BQL stall detector threshold, jiffies (dql.h); 0: off */
     unsigned tail_coalesce;  /* defer the tail write up to N packets, even
                                 without xmit_more (ixgbe dispatch_limit); 0: off */
     uint32_t cpl_timeout;    /* NICTX_REG_CPL_TIMEOUT, device cycles, below 2^24;
@@ -174,6 +175,8 @@ struct txq_stats {
     uint64_t dma_wmbs;  /* dma_wmb() issued */
     uint64_t wc_pushes; /* descriptors pushed through the WC window */
     uint64_t bql_stops; /* queue stopped by BQL (dql_avail < 0) */
+    uint64_t bql_stalls;    /* stalls BQL's detector counted */
+    uint64_t bql_stall_max; /* the longest, jiffies (the largest of the queues') */
     uint64_t deferred;  /* doorbells deferred by tail coalescing */
     uint64_t cleans;    /* txq_clean calls */
     uint64_t reclaimed; /* descriptors reclaimed */

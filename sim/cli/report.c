@@ -287,6 +287,10 @@ void report_text(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
     report_queues(f, c, r);
     report_costs(f, r);
     report_ownership(f, r);
+    if (c->bql)
+        fprintf(f, "  bql               stops %" PRIu64 "  stalls %" PRIu64 " (longest %.0f ms)\n",
+                r->txq.bql_stops, r->txq.bql_stalls,
+                (double)r->txq.bql_stall_max * (double)DQL_JIFFY_NS / 1e6);
     fprintf(f, "  doorbell-to-wire  p50 %s ns  p99 %s ns  max %s ns\n",
             NUM("%.0f", r->sb.lat_p50_ns), NUM("%.0f", r->sb.lat_p99_ns),
             NUM("%.0f", r->sb.lat_max_ns));
@@ -467,6 +471,17 @@ static void json_device(struct json *j, const struct sim_result *r)
     json_u64(j, "reset_err", r->reset_err);
 }
 
+/* Byte queue limits (--bql on): the stops the limit made, and the stalls
+ * its detector counted (--bql-stall-ms). */
+static void json_bql(struct json *j, const struct sim_result *r)
+{
+    json_obj_begin(j, "bql");
+    json_u64(j, "stops", r->txq.bql_stops);
+    json_u64(j, "stalls", r->txq.bql_stalls);
+    json_num(j, "stall_max_ms", (double)r->txq.bql_stall_max * (double)DQL_JIFFY_NS / 1e6);
+    json_obj_end(j);
+}
+
 static void json_violations(struct json *j, const struct sim_result *r)
 {
     json_arr_begin(j, "violations");
@@ -521,6 +536,7 @@ int report_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
     json_queues(&j, r);
     json_cpu(&j, r);
     json_device(&j, r);
+    json_bql(&j, r);
     json_obj_begin(&j, "latency_ns");
     json_num(&j, "p50", r->sb.lat_p50_ns);
     json_num(&j, "p99", r->sb.lat_p99_ns);

@@ -93,6 +93,7 @@ struct sim_cfg {
     enum sim_layout layout;     /* ring producer/consumer fields: split or packed */
     int bql;                    /* byte queue limits on the queue */
     enum dql_order dql;         /* BQL dql_queued order */
+    unsigned bql_stall_ms;      /* BQL stall detector threshold (ms, HZ 1000); 0: off */
     enum sim_source source;     /* pktgen bursts, or a qdisc bulk-dequeuing under BQL */
     unsigned tail_coalesce;     /* defer the tail write up to N packets (0: off) */
     unsigned napi_budget;       /* descriptors one cleanup pass may reclaim */

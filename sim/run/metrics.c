@@ -179,6 +179,9 @@ static void sim_result_txq(const struct sim *s, struct txq_stats *ts)
         ts->dma_wmbs += x.dma_wmbs;
         ts->wc_pushes += x.wc_pushes;
         ts->bql_stops += x.bql_stops;
+        ts->bql_stalls += x.bql_stalls;
+        if (x.bql_stall_max > ts->bql_stall_max)
+            ts->bql_stall_max = x.bql_stall_max;
         ts->deferred += x.deferred;
         ts->cleans += x.cleans;
         ts->reclaimed += x.reclaimed;

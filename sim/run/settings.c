@@ -39,6 +39,7 @@
 static int text_random_sizes(const struct sim_cfg *c) { return c->pkt_size_max > c->pkt_size; }
 static int text_weak(const struct sim_cfg *c) { return c->ordering == STBUF_WEAK; }
 static int text_bql(const struct sim_cfg *c) { return c->bql; }
+static int text_bql_stall(const struct sim_cfg *c) { return c->bql_stall_ms != 0; }
 
 /* Reported, not set: what the settings make of the link and the line. */
 static void json_tlp_gbps(struct json *j, const char *key, const struct sim_cfg *c)
@@ -262,6 +263,11 @@ static const struct sim_setting settings[] = {
     {"dql", OPT("dql", "ORDER"), KEY("driver", "dql"), ENUM(dql, enum dql_order, set_dql),
      .def = "write-first", .group = SET_G_HOST, .text = "dql {}", .text_if = text_bql,
      .help = "BQL dql_queued()'s access order"},
+    {"bql_stall_ms", OPT("bql-stall-ms", "MS"), KEY("driver", "bql_stall_ms"),
+     UNS(bql_stall_ms), OR_0(DQL_STALL_THRS_MIN, DQL_STALL_THRS_MAX), .def = "0",
+     .group = SET_G_HOST, .text = "bql stall {} ms", .text_if = text_bql_stall,
+     .help = "BQL's stall detector (Linux 6.9+ byte_queue_limits/stall_thrs): a stall is "
+             "this long without a completion after an enqueue; 0: off (needs --bql on)"},
     {"source", OPT("source", "S"), KEY("driver", "source"),
      ENUM(source, enum sim_source, set_source), .def = "pktgen", .group = SET_G_HOST,
      .flags = SET_TEXT_SET, .text = "source {}",

@@ -217,6 +217,8 @@ static int sim_cfg_validate_link(const struct sim_cfg *c, char *err, size_t errl
  * completion mode and the cleanup need. */
 static int sim_cfg_validate_driver(const struct sim_cfg *c, char *err, size_t errlen)
 {
+    if (c->bql_stall_ms && !c->bql)
+        BAD("--bql-stall-ms %u needs --bql on: the stall detector is BQL's", c->bql_stall_ms);
     if (c->pkt_size_max < c->pkt_size)
         BAD("--pkt-size-max %u: must be >= --pkt-size (%u)", c->pkt_size_max, c->pkt_size);
     if (c->wb_thresh >= c->ring_size)
@@ -281,6 +283,7 @@ void sim_cfg_txq(const struct sim_cfg *cfg, struct txq_cfg *tc)
     tc->bug_at = cfg->bug_at;
     tc->bql = cfg->bql;
     tc->dql_order = cfg->dql;
+    tc->bql_stall_thrs = cfg->bql_stall_ms; /* jiffies at HZ 1000 (dql.h) */
     tc->tail_coalesce = cfg->tail_coalesce;
     double cyc = to.cpl_us * cfg->dev_mhz;
     tc->cpl_timeout = cyc < (double)(1u << 24) - 1 ? (uint32_t)cyc : (1u << 24) - 1;

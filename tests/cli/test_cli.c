@@ -313,6 +313,35 @@ static void expect_check_refused(struct cli *c, const char *const *args, size_t 
         expect_check_refused(c, a_, sizeof(a_) / sizeof(a_[0]), has);          \
     } while (0)
 
+/* BQL's stall detector (--bql-stall-ms): 0 or 4..128 (net-sysfs's
+ * stall_thrs range at HZ 1000), and only with --bql on; a run with it on
+ * reports the bql block in the text and the JSON. */
+static void test_cli_bql_stall(void **state)
+{
+    struct cli *c = *state;
+    struct run r = {0};
+    static const char *const range3[] = {"--bql-stall-ms 3: must be 0 or 4..128", NULL};
+    static const char *const range129[] = {"--bql-stall-ms 129: must be 0 or 4..128", NULL};
+    static const char *const nobql[] = {"--bql-stall-ms 4 needs --bql on", NULL};
+    char path[160], *j;
+
+    CHECK_REFUSED(c, range3, "--bql", "on", "--bql-stall-ms", "3");
+    CHECK_REFUSED(c, range129, "--bql", "on", "--bql-stall-ms", "129");
+    CHECK_REFUSED(c, nobql, "--bql-stall-ms", "4");
+    snprintf(path, sizeof(path), "%s/b.json", c->work);
+    NICTX(c, &r, "run", "--packets", "2000", "--bql", "on", "--bql-stall-ms", "128", "--json",
+          path);
+    expect_status(&r, 0);
+    expect_has(r.out, "bql stall 128 ms");
+    expect_has(r.out, "  bql               stops ");
+    j = slurp(path);
+    assert_non_null(j);
+    expect_has(j, "\"bql_stall_ms\": 128");
+    expect_has(j, "\"stalls\": 0");
+    free(j);
+    run_free(&r);
+}
+
 /* --queues and the scheduler: ranges (boundaries 0/65, 63/65537, 0/256),
  * the weight count, and what more than one queue refuses (docs/device.md,
  * Queues), each message naming both options; the largest accepted. */
@@ -699,6 +728,7 @@ int main(void)
         CLI_TEST(test_cli_invalid_config),
         CLI_TEST(test_cli_unknown_driver_bug),
         CLI_TEST(test_cli_queues_refused),
+        CLI_TEST(test_cli_bql_stall),
         CLI_TEST(test_cli_number_octal),
         CLI_TEST(test_cli_number_hex),
         CLI_TEST(test_cli_number_sign),

@@ -3,8 +3,8 @@
  * test_dql.c - cmocka tests of driver/dql.c (dynamic queue limits) against
  * the recording fake platform (tests/common/fake_platform.c): limit growth on
  * starvation, shrinking by the lowest slack after the hold time, clamping,
- * dql_avail(), the order of cache-line touches, the struct layout, and a
- * steady state.
+ * dql_avail(), the order of cache-line touches, the struct layout, a
+ * steady state, the kernel's bounds and dql_reset, and the stall detector.
  *
  * Worked example used by several tests (min_limit 0, hold 1000 ns):
  *   queue 10000, complete 10000 at t=100: in flight 10000 > limit 0, now
@@ -138,8 +138,164 @@ static void test_dql_init_state(void **state)
     assert_int_equal(f->d.lowest_slack, UINT_MAX);
     assert_int_equal(f->d.slack_start_ns, 0);
     assert_int_equal(f->d.order, DQL_READ_FIRST);
-    assert_int_equal(f->d.st_starved + f->d.st_grow + f->d.st_shrink, 0);
+    assert_int_equal(f->d.st_starved + f->d.st_grow + f->d.st_shrink + f->d.st_too_big, 0);
+    assert_int_equal(f->d.stall_thrs, 0);
+    assert_int_equal(f->d.stall_cnt + f->d.stall_max + f->d.last_reap + f->d.history_head, 0);
+    for (unsigned i = 0; i < DQL_HIST_LEN; i++)
+        assert_int_equal(f->d.history[i], 0);
     assert_int_equal(dql_avail(&f->d, &f->fp), 1000);
+}
+
+/* dql_reset as the kernel's (Linux 6.15): after traffic, at t = 5 ms, the
+ * limit goes back to min_limit, the counters and the interval's memory are
+ * cleared and the hold period starts now; adj_limit is NOT reset (stale
+ * until the next completion), nor are the bounds, the hold time, the stall
+ * threshold or its counters. */
+static void test_dql_reset_as_kernel(void **state)
+{
+    struct fx *f = *state;
+
+    fx_example_slack(f, 1000);
+    assert_int_equal(dql_set_stall_thrs(&f->d, &f->fp, 8), 0);
+    f->d.stall_cnt = 3;
+    f->d.stall_max = 9;
+    const unsigned adj = f->d.adj_limit;
+    assert_int_not_equal(adj, 1000);
+    f->fp.now_ns = 5000000;
+    dql_reset(&f->d, &f->fp);
+    assert_int_equal(f->d.limit, 1000);
+    assert_int_equal(f->d.adj_limit, adj);
+    assert_int_equal(f->d.num_queued, 0);
+    assert_int_equal(f->d.num_completed, 0);
+    assert_int_equal(f->d.last_obj_cnt, 0);
+    assert_int_equal(f->d.prev_num_queued + f->d.prev_last_obj_cnt + f->d.prev_ovlimit, 0);
+    assert_int_equal(f->d.lowest_slack, UINT_MAX);
+    assert_int_equal(f->d.slack_start_ns, 5000000);
+    assert_int_equal(f->d.last_reap, 5);
+    assert_int_equal(f->d.history_head, 0);
+    assert_int_equal(f->d.min_limit, 1000);
+    assert_int_equal(f->d.max_limit, DQL_MAX_LIMIT);
+    assert_int_equal(f->d.slack_hold_ns, FX_HOLD_NS);
+    assert_int_equal(f->d.stall_thrs, 8);
+    assert_int_equal(f->d.stall_cnt, 3);
+    assert_int_equal(f->d.stall_max, 9);
+    /* The next completion recomputes adj_limit from the reset state. */
+    fx_qc(f, 500, 500);
+    assert_int_equal(f->d.adj_limit, f->d.limit + 500);
+}
+
+/* The stall threshold's range is net-sysfs's: 0 (off) or 4..128 jiffies;
+ * switching it on starts the checks now. */
+static void test_dql_stall_thrs_range(void **state)
+{
+    struct fx *f = *state;
+
+    fx_init(f, DQL_WRITE_FIRST, 0, DQL_MAX_LIMIT);
+    f->fp.now_ns = 7 * DQL_JIFFY_NS + 5;
+    assert_int_equal(dql_set_stall_thrs(&f->d, &f->fp, 3), -1);
+    assert_int_equal(dql_set_stall_thrs(&f->d, &f->fp, 129), -1);
+    assert_int_equal(f->d.stall_thrs, 0);
+    assert_int_equal(f->d.last_reap, 0);
+    assert_int_equal(dql_set_stall_thrs(&f->d, &f->fp, 4), 0);
+    assert_int_equal(f->d.last_reap, 7);
+    f->fp.now_ns = 9 * DQL_JIFFY_NS;
+    assert_int_equal(dql_set_stall_thrs(&f->d, &f->fp, 128), 0); /* already on: no restart */
+    assert_int_equal(f->d.last_reap, 7);
+    assert_int_equal(f->d.stall_thrs, 128);
+    assert_int_equal(dql_set_stall_thrs(&f->d, &f->fp, 0), 0);
+    assert_int_equal(f->d.stall_thrs, 0);
+}
+
+/* Set the fixture's clock to jiffy j. */
+static void fx_at(struct fx *f, uint64_t j)
+{
+    f->fp.now_ns = j * DQL_JIFFY_NS;
+}
+
+/* The stall detector, threshold 8 jiffies:
+ * - off (threshold 0): dql_queued marks nothing;
+ * - an enqueue at jiffy 1 and the next completion at jiffy 20: a stall of
+ *   20 - 1 = 19 jiffies (the gap 20 >= 8, and the enqueue is older than
+ *   20 - 8 / 2);
+ * - completions 1 jiffy apart (21..27): never checked (the gap is under 8);
+ * - an enqueue at 28, the next completion at 34: a gap of 7, not checked
+ *   (boundary);
+ * - a gap of 10 (34 -> 44) whose only enqueue, at 42, is newer than 44 - 4:
+ *   not a stall;
+ * - an enqueue at 45 and a completion at 53 (gap 9, the enqueue 8 old): a
+ *   stall of 8; stall_max stays 19. */
+static void test_dql_stall_detector(void **state)
+{
+    struct fx *f = *state;
+
+    fx_init(f, DQL_WRITE_FIRST, 0, DQL_MAX_LIMIT);
+    fx_at(f, 1);
+    dql_queued(&f->d, &f->fp, 100);
+    assert_int_equal(f->d.history[0], 0); /* off */
+    dql_completed(&f->d, &f->fp, 100);
+
+    fx_at(f, 0);
+    assert_int_equal(dql_set_stall_thrs(&f->d, &f->fp, 8), 0);
+    fx_at(f, 1);
+    dql_queued(&f->d, &f->fp, 100);
+    assert_int_equal(f->d.history[0], 1ull << 1);
+    fx_at(f, 20);
+    dql_completed(&f->d, &f->fp, 100);
+    assert_int_equal(f->d.stall_cnt, 1);
+    assert_int_equal(f->d.stall_max, 19);
+    assert_int_equal(f->d.last_reap, 20);
+
+    for (uint64_t j = 21; j < 28; j++) {
+        fx_at(f, j);
+        fx_qc(f, 100, 100);
+    }
+    fx_at(f, 28);
+    dql_queued(&f->d, &f->fp, 100);
+    fx_at(f, 34);
+    dql_completed(&f->d, &f->fp, 100);
+    assert_int_equal(f->d.stall_cnt, 1);
+    assert_int_equal(f->d.last_reap, 34);
+
+    fx_at(f, 42);
+    dql_queued(&f->d, &f->fp, 100);
+    fx_at(f, 44);
+    dql_completed(&f->d, &f->fp, 100);
+    assert_int_equal(f->d.stall_cnt, 1);
+    assert_int_equal(f->d.last_reap, 44);
+
+    fx_at(f, 45);
+    dql_queued(&f->d, &f->fp, 100);
+    fx_at(f, 53);
+    dql_completed(&f->d, &f->fp, 100);
+    assert_int_equal(f->d.stall_cnt, 2);
+    assert_int_equal(f->d.stall_max, 19);
+}
+
+/* The history is a ring of 4 words of 64 jiffies (the last 256): an
+ * enqueue one word on clears only the word it enters; one 1000 jiffies on
+ * clears every word, so a bit is never taken for a later enqueue. */
+static void test_dql_stall_history_wraps(void **state)
+{
+    struct fx *f = *state;
+
+    fx_init(f, DQL_WRITE_FIRST, 0, DQL_MAX_LIMIT);
+    assert_int_equal(dql_set_stall_thrs(&f->d, &f->fp, 8), 0);
+    for (uint64_t j = 0; j < 256; j += 64) { /* bit 0 of each word */
+        fx_at(f, j);
+        dql_queued(&f->d, &f->fp, 10);
+    }
+    assert_int_equal(f->d.history_head, 3);
+    fx_at(f, 256 + 5);
+    dql_queued(&f->d, &f->fp, 10);
+    assert_int_equal(f->d.history_head, 4);
+    assert_int_equal(f->d.history[0], 1ull << 5); /* entered: cleared, then marked */
+    for (unsigned i = 1; i < DQL_HIST_LEN; i++)
+        assert_int_equal(f->d.history[i], 1); /* kept: jiffies 64, 128, 192 */
+    fx_at(f, 1000);
+    dql_queued(&f->d, &f->fp, 10);
+    assert_int_equal(f->d.history_head, 1000 / 64);
+    for (unsigned i = 0; i < DQL_HIST_LEN; i++)
+        assert_int_equal(f->d.history[i], i == (1000 / 64) % DQL_HIST_LEN ? 1ull << (1000 % 64) : 0);
 }
 
 /* Bounds: min == max and max == DQL_MAX_LIMIT are accepted (boundary);
@@ -167,8 +323,29 @@ static void test_dql_avail_sign(void **state)
     assert_int_equal(dql_avail(&f->d, &f->fp), 0);
     dql_queued(&f->d, &f->fp, 1);
     assert_int_equal(dql_avail(&f->d, &f->fp), -1);
-    dql_queued(&f->d, &f->fp, 1u << 30);
-    assert_int_equal(dql_avail(&f->d, &f->fp), -1 - (1 << 30));
+    for (int i = 0; i < 4; i++) /* the largest object, 4 times: over by more than 2^29 */
+        dql_queued(&f->d, &f->fp, DQL_MAX_OBJECT);
+    assert_int_equal(dql_avail(&f->d, &f->fp), -1 - 4 * (int)DQL_MAX_OBJECT);
+}
+
+/* The kernel's bounds: DQL_MAX_LIMIT is 1879048192 (UINT_MAX / 2 - UINT_MAX
+ * / 16), so limit + one object stays below 2^31; an object above
+ * DQL_MAX_OBJECT is refused (the kernel WARNs) and changes nothing. */
+static void test_dql_kernel_bounds(void **state)
+{
+    struct fx *f = *state;
+
+    assert_int_equal(DQL_MAX_LIMIT, 1879048192u);
+    assert_int_equal(DQL_MAX_OBJECT, 268435455u);
+    assert_true((uint64_t)DQL_MAX_LIMIT + DQL_MAX_OBJECT <= INT32_MAX);
+    fx_init(f, DQL_WRITE_FIRST, 0, DQL_MAX_LIMIT);
+    dql_queued(&f->d, &f->fp, DQL_MAX_OBJECT + 1);
+    assert_int_equal(f->d.num_queued, 0);
+    assert_int_equal(f->d.last_obj_cnt, 0);
+    assert_int_equal(f->d.st_too_big, 1);
+    dql_queued(&f->d, &f->fp, DQL_MAX_OBJECT);
+    assert_int_equal(f->d.num_queued, DQL_MAX_OBJECT);
+    assert_int_equal(f->d.st_too_big, 1);
 }
 
 /* Over the limit and then empty: starved.  min_limit 1000; queue 1500
@@ -390,7 +567,7 @@ static void test_dql_queued_write_first_order(void **state)
     long r = fake_platform_find(&f->fp, FAKE_TOUCH_R, fx_addr(&f->d.num_queued), 0);
     long w = fake_platform_find(&f->fp, FAKE_TOUCH_W, fx_addr(&f->d.num_queued), 0);
     assert_true(r > first && w > r);
-    assert_int_equal(f->fp.log_len, 3);
+    assert_int_equal(f->fp.log_len, 3); /* the stall threshold rides the same access */
     assert_int_equal(f->d.num_queued, 64);
     assert_int_equal(f->d.last_obj_cnt, 64);
 }
@@ -449,7 +626,8 @@ static void fx_expect_touches(const struct platform *p, const struct fx_touch *w
  * - busy, the slack equal to the lowest (boundary: not stored again);
  * - busy past the hold time: the limit shrinks, the period restarts.
  * Every path reads prev_num_queued and prev_ovlimit for the starvation
- * test and publishes the interval (adj_limit first). */
+ * test and publishes the interval (adj_limit first); the stall threshold
+ * is read with num_queued (one access) and the detector is off. */
 static void test_dql_completed_touch_sequence(void **state)
 {
     struct fx *f = *state;
@@ -532,6 +710,15 @@ static void test_dql_lines(void **state)
     assert_int_equal(offsetof(struct dql, lowest_slack) / DQL_LINE, c);
     assert_int_equal(offsetof(struct dql, slack_start_ns) / DQL_LINE, c);
     assert_int_equal(offsetof(struct dql, slack_hold_ns) / DQL_LINE, c);
+    /* The stall detector's enqueue-side fields share the enqueue line (its
+     * threshold is read there), its completion-side ones do not. */
+    assert_int_equal(offsetof(struct dql, stall_thrs) / DQL_LINE, q);
+    assert_int_equal(offsetof(struct dql, history_head) / DQL_LINE, q);
+    assert_int_equal((offsetof(struct dql, history) + sizeof(((struct dql *)0)->history) - 1) /
+                         DQL_LINE, q);
+    assert_int_not_equal(offsetof(struct dql, stall_max) / DQL_LINE, q);
+    assert_int_not_equal(offsetof(struct dql, last_reap) / DQL_LINE, q);
+    assert_int_not_equal(offsetof(struct dql, stall_cnt) / DQL_LINE, q);
 }
 
 /* Every touch names a field of the dql, with that field's size. */
@@ -549,7 +736,8 @@ static void test_dql_touches_inside_struct(void **state)
         const struct fake_op *op = &f->fp.log[i];
         assert_true(op->kind == FAKE_TOUCH_R || op->kind == FAKE_TOUCH_W);
         assert_true(op->addr >= lo && op->addr + op->val <= hi);
-        assert_true(op->val == sizeof(unsigned) || op->val == sizeof(uint64_t));
+        assert_true(op->val == sizeof(unsigned) || op->val == sizeof(uint64_t) ||
+                    op->val == sizeof(uint16_t));
         assert_true(op->addr < fx_addr(&f->d.st_starved)); /* counters untouched */
     }
 }
@@ -620,6 +808,11 @@ int main(void)
         T(test_dql_init_state),
         T(test_dql_init_rejects_bad_bounds),
         T(test_dql_avail_sign),
+        T(test_dql_kernel_bounds),
+        T(test_dql_reset_as_kernel),
+        T(test_dql_stall_thrs_range),
+        T(test_dql_stall_detector),
+        T(test_dql_stall_history_wraps),
         T(test_dql_starved_grows),
         T(test_dql_at_limit_not_starved),
         T(test_dql_starved_after_overshoot),
