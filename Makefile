@@ -457,6 +457,8 @@ TEST_BINS := $(addprefix $(BUILD)/tests/test_,$(ALL_TESTS))
 # scripts/check-spdx.sh: every source file carries the license line;
 # scripts/check-layers.sh: sim/'s folders include in layer order;
 # scripts/check-profiles-doc.sh: docs/profiles.md's settings table is current;
+# scripts/check-junit.sh: run-tests.sh's JUnit XML (one file per binary and
+# check, in $(BUILD)/junit) is well-formed and exact;
 # scripts/check-fast.sh: the fast build (below) gives the same results;
 # scripts/check-mutate-equivalent.sh: the mutants judged equivalent still
 # name lines of the tree.
@@ -465,10 +467,10 @@ TEST_BINS := $(addprefix $(BUILD)/tests/test_,$(ALL_TESTS))
 # (make doc-check, below).
 test: $(TEST_BINS) $(BUILD)/nictx $(BUILD)/nictx-vp $(if $(SAN),,$(FAST)/nictx)
 	@SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 NICTX=$(BUILD)/nictx NICTX_FAST=$(FAST)/nictx \
-	    DOC_CHECK=fast DOC_CHECK_BUILD=$(BUILD) \
+	    DOC_CHECK=fast DOC_CHECK_BUILD=$(BUILD) JUNIT_DIR=$(BUILD)/junit \
 	    bash scripts/run-tests.sh $(TEST_BINS) $(if $(SAN),,scripts/lockstep-engine.sh) \
 	    scripts/check-regs.sh scripts/check-spdx.sh scripts/check-mutate-equivalent.sh scripts/check-layers.sh \
-	    scripts/check-profiles-doc.sh \
+	    scripts/check-profiles-doc.sh scripts/check-junit.sh \
 	    $(if $(SAN),,scripts/check-fast.sh scripts/doc-check.sh)
 
 # make fast: the nictx for sweeps and benchmarks, in $(BUILD)-fast: the

@@ -31,6 +31,11 @@ have_cmd clang      || need+=(clang)
 have_cmd clang && ! fuzzer_ok && need+=(libclang-rt-dev)
 have_cmd clang      || need+=(libclang-rt-dev)
 [ -x /usr/bin/time ] || need+=(time)
+# make test's JUnit check (scripts/check-junit.sh): xmllint.
+have_cmd xmllint    || need+=(libxml2-utils)
+# scripts/run-tests.sh: stdbuf (coreutils, essential on Debian; named for
+# other systems).
+have_cmd stdbuf     || need+=(coreutils)
 
 if [ ${#need[@]} -eq 0 ]; then
     exit 0
