@@ -196,17 +196,70 @@ obj = $(addprefix $(BUILD)/obj/,$(1:.c=.o))
 # and its event loop), cli (the command line and reports), and sweep (the
 # sweep tool, on lib alone).  Each layer's sources are every .c in its folder.
 layer_srcs = $(sort $(wildcard $(addprefix sim/,$(addsuffix /*.c,$(1)))))
-# The driver: its transmit queue, the kernel calls it makes (netdev.h) and
-# pktgen.  driver/platform_bitops.c is the plain bitops of the platforms
-# that are not the simulator's (tests/common/fake_platform.c, sc/).
-DRV_SRCS := $(filter-out driver/platform_bitops.c,$(sort $(wildcard driver/*.c)))
-DRV_TXQ  := driver/txq.c driver/netdev.c driver/dql.c
+# The driver: its transmit queue, written against the kernel layer
+# (driver/linux/, docs/own-driver.md; below), the kernel's calls it makes
+# (netdev.c, dql.c) and pktgen.  driver/platform_bitops.c is the plain
+# bitops of the platforms that are not the simulator's
+# (tests/common/fake_platform.c, sc/).
+DRV_SRCS := driver/netdev.c driver/dql.c driver/pktgen.c driver/linux/kcsan.c
+
+# ---------------------------------------------------------------- kernel layer
+# The transmit path is kernel code: compiled freestanding against the
+# layer's headers (-nostdinc: a kernel header or call the layer lacks fails
+# to build, scripts/kdrv-cc.sh says which), with ThreadSanitizer's
+# instrumentation (volatile accesses apart: READ_ONCE / WRITE_ONCE) and
+# nictx's own runtime, driver/linux/kcsan.c; libtsan is never linked (no
+# -fsanitize=thread at the link).  With SAN=1 it keeps UBSan, not ASan
+# (which does not combine with the instrumentation), and with PGO no LTO
+# (the link would need the sanitizer).  kapi.c, the layer's own code, is
+# compiled the same way without the instrumentation.
+# make DRIVER=path/to/my_tx.c: that file is the transmit path in nictx,
+# the simulation tests and nictx-vp (the contract: driver/txq.h).
+DRIVER    ?= driver/txq.c
+comma    := ,
+KCC_CLANG := $(shell $(CC) --version 2>/dev/null | grep -qi clang && echo 1)
+KTSAN     := -fsanitize=thread $(if $(KCC_CLANG),-mllvm -tsan-distinguish-volatile=1 \
+             -mllvm -tsan-instrument-func-entry-exit=0,--param=tsan-distinguish-volatile=1 \
+             --param=tsan-instrument-func-entry-exit=0 -fno-tree-loop-distribute-patterns)
+KXFLAGS    = $(filter-out -flto=auto,$(subst -fsanitize=address$(comma)undefined,-fsanitize=undefined,$(XFLAGS)))
+KINCS      = -nostdinc -isystem $(shell $(CC) -print-file-name=include) -Idriver/linux/include -Idriver
+KCFLAGS    = -std=gnu11 -ffreestanding -fno-strict-aliasing $(OPT) -g $(KXFLAGS) $(WARN) $(DEPFLAGS) \
+             $(KINCS)
+# The objects: the layer, the project's transmit path, and DRIVER's.
+KAPI_OBJ  := $(BUILD)/obj/k/driver/linux/kapi.o
+KTXQ_OBJ  := $(BUILD)/obj/k/driver/txq.o
+DRV_OBJ   := $(if $(filter driver/txq.c,$(DRIVER)),$(KTXQ_OBJ),$(BUILD)/obj/k/own/$(notdir $(basename $(DRIVER))).o)
+$(KAPI_OBJ): driver/linux/kapi.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(KCFLAGS) -c -o $@ $<
+$(BUILD)/obj/k/%.o: %.c scripts/kdrv-cc.sh | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	bash scripts/kdrv-cc.sh $@ $< -- $(CC) $(KCFLAGS) $(KTSAN)
+ifneq ($(DRV_OBJ),$(KTXQ_OBJ))
+$(DRV_OBJ): $(DRIVER) scripts/kdrv-cc.sh | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	bash scripts/kdrv-cc.sh $@ $< -- $(CC) $(KCFLAGS) $(KTSAN)
+endif
+# The transmit path and what it links with: DRIVER's, or the project's
+# (the unit tests' and the SystemC platform's: KTXQ).
+# (The runtime, driver/linux/kcsan.c, comes with the platform's objects.)
+DRV_TXQ_OBJS := $(DRV_OBJ) $(KAPI_OBJ) $(BUILD)/obj/driver/netdev.o $(BUILD)/obj/driver/dql.o
+KTXQ_OBJS    := $(KTXQ_OBJ) $(KAPI_OBJ) $(BUILD)/obj/driver/netdev.o $(BUILD)/obj/driver/dql.o
 # The device adapters that pick a backend and width (dev_select.c) need
 # every width's model: they link with WIDE_MODELS, below.
 DEV_ADAPTERS := $(filter sim/device/dev_%.c,$(call layer_srcs,device))
 SIM_CORE := $(filter-out sim/cli/main.c $(DEV_ADAPTERS),\
                 $(call layer_srcs,lib host pcie device check run cli)) $(DRV_SRCS)
-SIM_OBJS := $(call obj,$(SIM_CORE)) $(call vmodel,8) $(VRT_OBJS)
+# The simulator without a transmit path; nictx (and nictx-vp) link DRIVER's,
+# the simulation tests the project's (driver/txq.c).
+SIM_BASE := $(call obj,$(SIM_CORE)) $(KAPI_OBJ) $(call vmodel,8) $(VRT_OBJS)
+SIM_OBJS := $(SIM_BASE) $(DRV_OBJ)
+SIM_TOBJS := $(SIM_BASE) $(KTXQ_OBJ)
+# DRIVER as it was for the last link: nictx links again when it changes.
+DRV_STAMP := $(BUILD)/driver-src
+$(DRV_STAMP): FORCE
+	@mkdir -p $(@D)
+	@echo '$(DRIVER)' | cmp -s - $@ || echo '$(DRIVER)' > $@
 # The C model of the engine (c-model/, docs/c-model.md): its blocks as
 # rtl/nictx_tx_top.sv wires them, and the CRC of the lib layer.
 CM_ENGINE := $(sort $(wildcard c-model/*.c)) sim/lib/crc32.c
@@ -223,8 +276,8 @@ LDLIBS    = -lpthread -lm $(shell pkg-config --libs inih) $(XFLAGS)
 # nictx sweep: plans, runs (serially, GNU parallel, Slurm) and reports sweeps.
 SWEEP_SRCS := $(call layer_srcs,sweep)
 
-$(BUILD)/nictx: $(call obj,sim/cli/main.c $(SWEEP_SRCS)) $(SIM_OBJS) $(WIDE_MODELS)
-	$(CXX) -o $@ $^ $(LDLIBS)
+$(BUILD)/nictx: $(call obj,sim/cli/main.c $(SWEEP_SRCS)) $(SIM_OBJS) $(WIDE_MODELS) $(DRV_STAMP)
+	$(CXX) -o $@ $(filter-out $(DRV_STAMP),$^) $(LDLIBS)
 
 all: $(BUILD)/nictx
 
@@ -256,15 +309,19 @@ CMOCKA = $(shell pkg-config --libs cmocka)
 T_pcie_link  := sim/pcie/pcie_cfg.c sim/pcie/pcie_link.c
 T_scoreboard := sim/check/scoreboard.c sim/lib/crc32.c sim/check/sb_rate.c
 T_json       := sim/lib/json.c
-T_txq        := $(DRV_TXQ) tests/common/fake_platform.c driver/platform_bitops.c
-T_pktgen     := $(DRV_TXQ) driver/pktgen.c tests/common/fake_platform.c driver/platform_bitops.c \
+# (TO_<name>: objects built otherwise, the kernel-layer driver's.)
+FAKE_PLAT    := tests/common/fake_platform.c driver/platform_bitops.c driver/linux/kcsan.c
+T_txq        := $(FAKE_PLAT)
+TO_txq        = $(KTXQ_OBJS)
+TO_pktgen     = $(KTXQ_OBJS)
+T_pktgen     := driver/pktgen.c $(FAKE_PLAT) \
                 sim/check/scoreboard.c sim/lib/crc32.c sim/check/sb_rate.c
 T_pcie_fc    := sim/pcie/pcie_cfg.c sim/pcie/pcie_link.c
 T_stbuf      := sim/host/stbuf.c
 T_memhist    := sim/host/memhist.c
 T_coro       := sim/lib/coro.c
 T_ownchk     := sim/check/ownchk.c sim/check/ownchk_set.c sim/host/stbuf.c sim/host/host_mem.c
-T_dql        := driver/dql.c tests/common/fake_platform.c
+T_dql        := driver/dql.c $(FAKE_PLAT)
 T_cacheline  := sim/host/cacheline.c
 # The settings table and what it needs (sim/run/settings.h): sim_cfg.c's defaults
 # and checks read it; its value types parse numbers, enums and fault plans,
@@ -306,7 +363,7 @@ RTL_UNIT_TESTS := $(call test_names,rtl)
 ALL_TESTS    := $(UNIT_TESTS) $(ENGINE_TESTS) $(SIM_TESTS) $(CLI_TESTS)
 
 define unit_test
-$(BUILD)/tests/test_$(1): $(call obj,tests/unit/test_$(1).c $(T_$(1)))
+$(BUILD)/tests/test_$(1): $(call obj,tests/unit/test_$(1).c $(T_$(1))) $(TO_$(1))
 	@mkdir -p $$(@D)
 	$$(CC) -o $$@ $$^ $$(CMOCKA) $$(LDLIBS)
 endef
@@ -314,7 +371,7 @@ $(foreach t,$(UNIT_TESTS),$(eval $(call unit_test,$(t))))
 
 # (tests/common/report_capture.c: a run's report as a string, for the tests that read it.)
 $(addprefix $(BUILD)/tests/test_,$(SIM_TESTS)): $(BUILD)/tests/test_%: \
-        $(BUILD)/obj/tests/sim/test_%.o $(call obj,tests/common/report_capture.c) $(SIM_OBJS)
+        $(BUILD)/obj/tests/sim/test_%.o $(call obj,tests/common/report_capture.c) $(SIM_TOBJS)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $^ $(CMOCKA) $(LDLIBS)
 
@@ -415,6 +472,36 @@ $(addprefix $(BUILD)/tests/test_,$(CLI_TESTS)): $(BUILD)/tests/test_%: \
 	@mkdir -p $(@D)
 	$(CC) -o $@ $(BUILD)/obj/tests/cli/test_$*.o $(call obj,tests/common/cli_harness.c) $(CMOCKA) $(LDLIBS)
 
+# The kernel layer's tests (tests/cli/test_own_driver.c, docs/own-driver.md):
+# nictx with the example port (driver/examples/ixgbe_tx.c), with the port
+# less the smp_mb() its comment marks (the held-out bug), and with the
+# project's driver less its doorbell wmb() (a plain-store ordering bug):
+# each change one line, made by sed, the file built as DRIVER is.  And the
+# command that builds a driver file, for the test that a driver using an
+# API the layer lacks fails to build with a message (tests/drivers/).
+OWN_BINS := $(addprefix $(BUILD)/tests/nictx-,ixgbe ixgbe-nowakemb txq-nowmb)
+$(BUILD)/gen/ixgbe_tx_nowakemb.c: driver/examples/ixgbe_tx.c
+	@mkdir -p $(@D)
+	sed '/the held-out bug deletes this line/d' $< > $@.tmp
+	@! cmp -s $< $@.tmp || { echo "$<: no line marked for the held-out bug" >&2; exit 1; }
+	@mv $@.tmp $@
+$(BUILD)/gen/txq_nowmb.c: driver/txq.c
+	@mkdir -p $(@D)
+	sed '/builds a driver without this line/d' $< > $@.tmp
+	@! cmp -s $< $@.tmp || { echo "$<: no line marked for test_own_driver" >&2; exit 1; }
+	@mv $@.tmp $@
+own_bin = $(call obj,sim/cli/main.c $(SWEEP_SRCS)) $(SIM_BASE) $(WIDE_MODELS) $(BUILD)/obj/k/$(1).o
+$(BUILD)/tests/nictx-ixgbe: $(call own_bin,driver/examples/ixgbe_tx)
+$(BUILD)/tests/nictx-ixgbe-nowakemb: $(call own_bin,$(BUILD)/gen/ixgbe_tx_nowakemb)
+$(BUILD)/tests/nictx-txq-nowmb: $(call own_bin,$(BUILD)/gen/txq_nowmb)
+$(OWN_BINS):
+	@mkdir -p $(@D)
+	$(CXX) -o $@ $^ $(LDLIBS)
+KDRV_CMD := $(BUILD)/kdrv-cmd
+$(KDRV_CMD): FORCE
+	@mkdir -p $(@D)
+	@echo '$(CC) $(KCFLAGS) $(KTSAN)' | cmp -s - $@ || echo '$(CC) $(KCFLAGS) $(KTSAN)' > $@
+$(BUILD)/tests/test_own_driver: | $(OWN_BINS) $(KDRV_CMD)
 # ---------------------------------------------------------------- SystemC
 # sc/: the engine as a SystemC TLM-2.0 module (nictx_sc), the same driver on
 # TLM calls (platform_tlm) and an example virtual platform, nictx-vp
@@ -433,10 +520,10 @@ $(BUILD)/obj/tests/sc/%.o: tests/sc/%.cpp | $(DEPS_STAMP)
 SC_OBJS := $(addprefix $(BUILD)/obj/sc/,nictx_sc.o platform_tlm.o vp.o) \
            $(call obj,$(SETTINGS_SRCS) sim/pcie/pcie_link.c sim/pcie/tlp_queue.c sim/device/tlp_beat.c sim/check/scoreboard.c sim/lib/crc32.c \
              sim/check/sb_rate.c \
-             $(DRV_TXQ) driver/pktgen.c driver/platform_bitops.c) \
+             driver/pktgen.c driver/platform_bitops.c driver/linux/kcsan.c) $(DRV_TXQ_OBJS) \
            $(call vmodel,8) $(WIDE_MODELS) $(VRT_OBJS)
-$(BUILD)/nictx-vp: $(BUILD)/obj/sc/vp_main.o $(SC_OBJS)
-	$(CXX) -o $@ $^ $(SC_LIBS) $(LDLIBS)
+$(BUILD)/nictx-vp: $(BUILD)/obj/sc/vp_main.o $(SC_OBJS) $(DRV_STAMP)
+	$(CXX) -o $@ $(filter-out $(DRV_STAMP),$^) $(SC_LIBS) $(LDLIBS)
 all: $(BUILD)/nictx-vp
 
 # docs/systemc.md's example, verbatim: built and run by test_systemc.
@@ -480,6 +567,7 @@ test: $(TEST_BINS) $(BUILD)/nictx $(BUILD)/nictx-vp $(if $(SAN),,$(FAST)/nictx)
 # Simulation speed).  Built again, whole, when
 # a source changes.
 FAST_SRCS := $(wildcard sim/*/*.c sim/*/*.h sim/*/*.cpp driver/*.c driver/*.h c-model/*.c c-model/*.h) \
+             $(wildcard driver/linux/*.c driver/linux/*.h driver/linux/include/*/*.h) scripts/kdrv-cc.sh \
              $(RTL_SRCS) \
              scripts/pgo-build.sh scripts/pgo-train.txt Makefile
 .PHONY: fast fast-assert

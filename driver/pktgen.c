@@ -193,12 +193,13 @@ static unsigned pktgen_burst_locked(struct pktgen *g)
         if (cfg->fill != NULL)
             cfg->fill(cfg->ctx, seq, b->cpu + cfg->buf_offset, len);
 
-        struct txq_pkt pkt = {
+        b->pkt = (struct txq_pkt){
             .dma = b->dma + cfg->buf_offset,
             .len = (uint16_t)len,
             .cookie = b,
+            .data = b->cpu + cfg->buf_offset,
         };
-        if (txq_xmit(g->q, &pkt, more) != TXQ_OK) {
+        if (txq_xmit(g->q, &b->pkt, more) != TXQ_OK) {
             if (!reuse) { /* not reached: checked above; give it back */
                 g->is_free[bi] = 1;
                 g->free_list[g->nfree++] = bi;

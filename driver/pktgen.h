@@ -76,6 +76,7 @@ struct pktgen_buf {
     uint8_t *cpu;   /* buffer start (CPU pointer) */
     dma_addr_t dma; /* buffer start (bus address) */
     uint64_t seq;   /* the packet it holds */
+    struct txq_pkt pkt; /* its skb, handed to txq_xmit (pktgen reuses its skb) */
 };
 
 struct pktgen {

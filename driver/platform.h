@@ -168,4 +168,41 @@ void *plat_dma_alloc(struct platform *p, size_t size, size_t align, dma_addr_t *
  */
 void plat_dma_unmap(struct platform *p, dma_addr_t dma, size_t len);
 
+/*
+ * What the kernel layer (driver/linux/, docs/own-driver.md) needs besides
+ * the calls above.
+ *
+ * A driver compiled with the layer is instrumented by the compiler
+ * (ThreadSanitizer's instrumentation, with nictx's own runtime,
+ * driver/linux/kcsan.c): each load and store it makes through a pointer is
+ * announced just before it happens, with the platform of the CPU running
+ * it.  `how`: PLAT_ACC_WRITE for a store, PLAT_ACC_MARKED for READ_ONCE /
+ * WRITE_ONCE (a volatile access).  `len` is 1..16.  The platform judges it
+ * by where it points:
+ *  - DMA-coherent memory: a store is a plat_store, a load a plat_load,
+ *    whatever their size;
+ *  - driver state other CPUs may access (plat_shared): in the memory model,
+ *    READ_ONCE / WRITE_ONCE as plat_read_once32 / plat_write_once32, a
+ *    plain load as one too, a plain store held until it becomes visible;
+ *  - anything else (the stack, memory the CPU alone uses): nothing.
+ * The value of a store is read from memory once it is done, at the next
+ * call (the compiler stores it after the announcement).
+ */
+#define PLAT_ACC_WRITE 1u
+#define PLAT_ACC_MARKED 2u
+void plat_access(struct platform *p, void *addr, size_t len, unsigned how);
+/* [addr, addr + len) is driver state that more than one CPU may access
+ * (the layer's kzalloc, kcalloc, ...): its plain accesses are seen. */
+void plat_shared(struct platform *p, const void *addr, size_t len);
+/* dma_map_single of `len` bytes at `cpu` on a coherent platform: the bus
+ * address of that host memory, or 0 when it is not DMA-coherent memory. */
+dma_addr_t plat_dma_map(struct platform *p, const void *cpu, size_t len);
+/* atomic_t: add `delta` to `word` and return its old value; `ordered`:
+ * fully ordered (atomic_add_return, atomic_fetch_add: smp_mb() before and
+ * after), else relaxed (atomic_add: x86's locked add, arm64's stadd). */
+uint32_t plat_atomic_fetch_add32(struct platform *p, uint32_t *word, uint32_t delta, int ordered);
+/* atomic_cmpxchg: if `word` holds `old`, store `val`; the value found.
+ * Fully ordered. */
+uint32_t plat_atomic_cmpxchg32(struct platform *p, uint32_t *word, uint32_t old, uint32_t val);
+
 #endif /* NICTX_PLATFORM_H */

@@ -148,17 +148,27 @@ struct txq_cfg {
     unsigned weight;         /* NICTX_QREG_WEIGHT: 1..255; 0: reset value (1) */
 };
 
+struct txq;
+
 /* Completion callback: the buffer behind `cookie` is free again. */
 typedef void (*txq_complete_fn)(void *ctx, void *cookie);
 /* Drop callback: the frame behind `cookie` was reclaimed without being sent
  * (a queue reset); its buffer is free again. */
 typedef void (*txq_drop_fn)(void *ctx, void *cookie);
 
-/* One frame without FCS: bus address and length 1..16383. */
+/* One frame without FCS, as the stack hands it to the driver: the
+ * kernel's struct sk_buff, as much of it as a transmit path uses
+ * (driver/linux/include/linux/skbuff.h names it so).  The stack keeps it
+ * until the driver frees it (the completion callback, or the drop
+ * callback after a reset), so the driver may keep the pointer. */
 struct txq_pkt {
-    dma_addr_t dma;
-    uint16_t len;
-    void *cookie; /* handed back to the completion callback */
+    dma_addr_t dma;      /* bus address of the frame's first byte (the
+                            stack's mapping; dma_map_single(data) is the same) */
+    uint16_t len;        /* 1..16383 */
+    void *cookie;        /* handed back to the completion callback */
+    unsigned char *data; /* the frame (CPU pointer into host memory; NULL for
+                            a driver that does not map it itself) */
+    struct txq *dev;     /* the queue it is sent on (the stack's skb->dev) */
 };
 
 enum txq_ret {
@@ -192,72 +202,119 @@ struct txq_stats {
     uint64_t dropped;   /* descriptors dropped by queue resets */
 };
 
+/* The kernel's struct netdev_queue, as much of it as a transmit path uses:
+ * its state bits (__QUEUE_STATE_DRV_XOFF, __QUEUE_STATE_STACK_XOFF:
+ * driver/netdev.h).  Its BQL is the struct txq's dql. */
+struct netdev_queue {
+    uint32_t state;
+};
+
+/* The per-slot record of a frame in flight (ixgbe's struct
+ * ixgbe_tx_buffer): the skb to free, the bytes BQL was told, the owner bit
+ * the slot was given, its DMA mapping. */
+struct txq_buf {
+    struct txq_pkt *skb;
+    dma_addr_t dma;
+    uint16_t len;   /* 0: the slot is free */
+    uint8_t phase;
+};
+
+/*
+ * One queue: what the harness and the checkers read (marked "harness"),
+ * and the driver's ring.  The driver's own fields are the project
+ * driver's (driver/txq.c); another driver may keep its state elsewhere
+ * (its own struct, allocated with the kernel layer's kzalloc) but must
+ * keep the harness's fields as they say.
+ *
+ * Memory the simulator models (docs/own-driver.md, Plain accesses): the
+ * first five blocks, from `plat` to the end of `dql`, are the driver state
+ * the CPUs share (the cache-line regions txq.ro, txq.prod, txq.cons,
+ * txq.state and BQL's two, sim/run/world.c); a plain load or store of them
+ * by driver code is in the memory model.  The rest of the struct is
+ * bookkeeping the CPUs do not share in the model (counters, the hang
+ * clock, the reset flags, the configuration): not modelled, as if each CPU
+ * kept its own.
+ */
 struct txq {
-    /* Read-mostly after txq_init (shared by both sides). */
-    struct platform *plat;
-    unsigned qid;               /* the device's queue (txq_cfg.queue) */
-    uint32_t reg_tail, reg_head; /* its TAIL and HEAD registers (txq_reg.h) */
-    struct nictx_tx_desc *ring; /* CPU pointer to the descriptor ring */
-    dma_addr_t ring_dma;        /* its bus address (128-byte aligned) */
-    uint32_t *wb;               /* head-writeback word, own 64 B line */
+    /* Set up by txq_init; no hot path reads it.  The first line of txq.ro:
+     * the line `--layout packed` puts with the producer's (sim/run/world.c,
+     * docs/calibration.md), so the line the hot paths read stays apart. */
+    struct platform *plat;      /* harness: the CPU the queue's code runs on */
+    dma_addr_t ring_dma;        /* the ring's bus address (128-byte aligned) */
     dma_addr_t wb_dma;
-    uint64_t *cq;               /* TXQ_CLEAN_CQ: the completion queue, else NULL */
     dma_addr_t cq_dma;
-    uint32_t cq_mask;           /* CQEs - 1 */
-    void **cookies;             /* per-slot cookie, malloc'd (CPU-private) */
-    uint8_t *phase_of;          /* per-slot owner bit to publish, malloc'd */
-    uint16_t *len_of;           /* per-slot frame length (for BQL), malloc'd */
-    uint32_t size;              /* ring slots, 1 << ring_log2 */
+    uint32_t reg_tail, reg_head; /* harness: TAIL and HEAD's BAR0 offsets (txq_reg.h) */
+    unsigned qid;               /* the device's queue (txq_cfg.queue) */
+
+    /* Read-mostly after txq_init: both sides read it per packet (txq.ro). */
+    alignas(TXQ_CACHELINE) struct nictx_tx_desc *ring; /* the descriptor ring */
+    struct txq_buf *buf;        /* per-slot records (kcalloc: shared) */
+    uint32_t *wb;               /* head-writeback word, own 64 B line */
+    uint64_t *cq;               /* TXQ_CLEAN_CQ: the completion queue, else NULL */
+    void *tail;                 /* its TAIL register (an __iomem cookie) */
+    void *head;                 /* its HEAD register */
+    void *bf;                   /* the BAR0 WC window (an __iomem cookie) */
+    uint32_t size;              /* harness: ring slots, 1 << ring_log2 */
     uint32_t mask;              /* size - 1 */
-    enum txq_clean_mode clean;
+    uint32_t cq_mask;           /* CQEs - 1 */
+
+    /* Producer line: written by the transmit path (txq.prod). */
+    alignas(TXQ_CACHELINE) uint32_t next_to_use; /* harness: diagnostics */
+    uint64_t st_pkts;           /* harness: packets posted (mlx4 ring->packets) */
+
+    /* Consumer line: written by the cleanup (txq.cons). */
+    alignas(TXQ_CACHELINE) uint32_t next_to_clean; /* harness: diagnostics */
+    uint32_t last_nr;           /* descriptors the last reclaimed frame used,
+                                   written per descriptor (mlx4 last_nr_txbb) */
+
+    /* harness: the queue's state (struct netdev_queue's XOFF bits, netdev.h),
+     * a line of its own (txq.state): the transmit path reads it per
+     * packet; either side writes it only to stop or wake the queue.
+     * `stopped` is the same word. */
+    union {
+        alignas(TXQ_CACHELINE) uint32_t stopped;
+        struct netdev_queue nq;
+    };
+
+    /* harness: the transmit lock (HARD_TX_LOCK), a line of its own. */
+    alignas(TXQ_CACHELINE) uint32_t xmit_lock;
+
+    /* harness: BQL, enqueue and completion halves, a line each (dql.h). */
+    struct dql dql;
+
+    /* Not shared in the model: configuration, counters, the hang clock,
+     * the reset flags. */
+    alignas(TXQ_CACHELINE) enum txq_clean_mode clean;
     enum txq_proto proto;
     enum txq_barrier barrier;
     enum drv_bug bug;
     uint64_t bug_at;
-    int bug_fired;              /* a one-shot doorbell bug has fired */
-    int bql;
+    int bug_fired;              /* a one-shot bug has fired */
+    int bql;                    /* harness: byte queue limits on the queue */
     unsigned tail_coalesce;
-    txq_complete_fn done;
-    void *done_ctx;
+    txq_complete_fn done;       /* harness */
+    void *done_ctx;             /* harness */
     txq_drop_fn drop;           /* NULL: drops are reported through done */
     void *drop_ctx;
-    uint64_t st_resets, st_dropped;
-
-    /* Producer line: written by txq_xmit (and `stopped` by txq_clean). */
-    alignas(TXQ_CACHELINE) uint32_t next_to_use;
+    int resetting;              /* harness: txq_reset runs: cleanup passes do
+                                   nothing (napi_disable) */
+    int in_clean;               /* harness: a cleanup pass is running (it may yield) */
     uint32_t phase;             /* owner bit of the current pass: 1, 0, 1, ... */
     uint32_t batch_start;       /* first slot since the last doorbell */
     int coalesced;              /* the pending batch waits on tail coalescing */
-    uint32_t wc_off;            /* BAR0 offset of the next WC buffer */
-    uint64_t st_pkts, st_descs, st_doorbells, st_wmbs, st_dma_wmbs, st_wc_pushes,
-        st_busy, st_stops, st_bad_len, st_bql_stops, st_deferred, st_restarts;
-
-    /* Consumer line: written by txq_clean only. */
-    alignas(TXQ_CACHELINE) uint32_t next_to_clean;
-    int resetting;              /* txq_reset runs: cleanup passes do nothing
-                                   (napi_disable) */
-    int in_clean;               /* a cleanup pass is running (it may yield) */
+    uint32_t wc_off;            /* offset of the next WC buffer in the window */
     uint32_t cpl_head;          /* DESC_WB, CQ: head reported so far (the slot
                                    after the newest DD or CQE seen) */
     uint32_t cq_ci;             /* CQ consumer index and the phase expected */
     uint32_t cq_phase;
-    uint32_t last_nr;           /* descriptors the last reclaimed frame used,
-                                   written per descriptor (mlx4 last_nr_txbb) */
-    uint64_t st_cleans, st_reclaimed, st_wakes, st_bad_head;
     uint64_t progress_ns;       /* last reclaim, or when the ring last became
                                    non-empty (txq_hung) */
-
-    /* Queue state (struct netdev_queue's XOFF bits), a line of its own:
-     * the transmit path reads it per packet; either side writes it only to
-     * stop or wake the queue. */
-    alignas(TXQ_CACHELINE) uint32_t stopped; /* the XOFF bits (netdev.h): the
-                                   driver's (ring full), BQL's (its limit) */
-
-    /* The transmit lock (HARD_TX_LOCK), a line of its own. */
-    alignas(TXQ_CACHELINE) uint32_t xmit_lock;
-
-    /* BQL: enqueue and completion halves, a line each (dql.h). */
-    struct dql dql;
+    uint64_t st_descs, st_doorbells, st_wmbs, st_dma_wmbs, st_wc_pushes, st_busy, st_stops,
+        st_bad_len, st_bql_stops, st_deferred, st_restarts;
+    uint64_t st_cleans, st_reclaimed, st_wakes, st_bad_head;
+    uint64_t st_bql_wakes;      /* queue woken by BQL (the kernel layer counts them) */
+    uint64_t st_resets, st_dropped; /* harness: st_resets */
+    void *priv;                 /* another driver's own state (txq.c: unused) */
 };
 
 /*
@@ -300,7 +357,7 @@ void txq_destroy(struct txq *q);
  * stopped or ring full; nothing done) or TXQ_EINVAL (bad length; nothing
  * done).
  */
-enum txq_ret txq_xmit(struct txq *q, const struct txq_pkt *pkt, int more);
+enum txq_ret txq_xmit(struct txq *q, struct txq_pkt *pkt, int more);
 
 /*
  * Completion cleanup (one NAPI poll): read the head index per the clean

@@ -8,11 +8,20 @@
 using sc_core::sc_time;
 using sc_core::SC_NS;
 
+void plat_tlm_cpu(struct platform *p)
+{
+    kcpu_swap(&p->kcpu);
+}
+
 void plat_tlm_charge(struct platform *p, double ns)
 {
+    ns += p->pend_ns; // an instrumented store made since, first
+    p->pend_ns = 0;
     p->qk.inc(sc_time(ns, SC_NS));
-    if (p->qk.need_sync())
+    if (p->qk.need_sync()) {
         p->qk.sync();
+        plat_tlm_cpu(p); // other threads ran meanwhile
+    }
 }
 
 sc_time plat_tlm_now(const struct platform *p)
@@ -38,6 +47,7 @@ tlm::tlm_response_status bar0_access(struct platform *p, tlm::tlm_command cmd, u
     gp.set_dmi_allowed(false);
     gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     (*p->bar0)->b_transport(gp, delay);
+    plat_tlm_cpu(p); // the target may have waited
     p->qk.set(delay);
     if (gp.get_response_status() != tlm::TLM_OK_RESPONSE)
         p->mmio_errors++;
@@ -92,6 +102,7 @@ uint32_t plat_mmio_read32(struct platform *p, uint32_t off)
 
     plat_tlm_charge(p, p->costs.mmio_read_ns);
     p->qk.sync();
+    plat_tlm_cpu(p);
     if (bar0_access(p, tlm::TLM_READ_COMMAND, off, &v, 4) != tlm::TLM_OK_RESPONSE)
         return 0xffffffffu;
     return v;
@@ -203,6 +214,28 @@ void plat_cpu_work(struct platform *p, enum plat_work what, unsigned n)
 void *plat_dma_alloc(struct platform *p, size_t size, size_t align, dma_addr_t *dma)
 {
     return p->mem->alloc(size, align, dma);
+}
+
+void plat_access(struct platform *p, void *addr, size_t len, unsigned how)
+{
+    if (!p->mem->holds(addr, len))
+        return;
+    if (how & PLAT_ACC_WRITE)
+        p->pend_ns += p->costs.store_ns;
+    else
+        plat_tlm_charge(p, p->costs.load_ns);
+}
+
+void plat_shared(struct platform *p, const void *addr, size_t len)
+{
+    (void)p;
+    (void)addr;
+    (void)len;
+}
+
+dma_addr_t plat_dma_map(struct platform *p, const void *cpu, size_t len)
+{
+    return p->mem->holds(cpu, len) ? p->mem->bus(cpu) : 0;
 }
 
 } // extern "C"

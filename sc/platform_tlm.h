@@ -21,6 +21,11 @@
 //  - plat_cpu_touch: nothing (no cache-line model).
 //  - plat_time_ns: SystemC time plus the CPU's local time.
 //  - plat_dma_alloc: bump allocation in the memory target.
+//  - driver code compiled with the kernel layer (driver/linux/): its
+//    instrumented stores to host memory cost store_ns, its loads load_ns,
+//    as plat_store / plat_load (a store's cost charged once it is made, at
+//    the next call); anything else nothing.  The host thread makes the
+//    platform its CPU (kcpu.h, plat_tlm_cpu) while it runs the driver.
 // The keeper syncs when its quantum is used up and before every MMIO read.
 #ifndef NICTX_PLATFORM_TLM_H
 #define NICTX_PLATFORM_TLM_H
@@ -35,6 +40,7 @@
 
 extern "C" {
 #include "host/cpu.h"
+#include "linux/kcpu.h"
 #include "platform.h"
 }
 
@@ -47,8 +53,15 @@ struct platform {
     void (*on_mmio_write)(void *ctx, uint32_t off) = nullptr;
     void *ctx = nullptr;
     uint64_t mmio_errors = 0; // BAR0 accesses answered with an error
+    struct kcpu kcpu {};      // the CPU driver code runs on (kcpu.h)
+    double pend_ns = 0;       // an instrumented store's cost, charged next
 };
 
+// The platform's CPU is the one driver code runs on (kcpu.h): its host
+// thread calls this when it starts and after each wait, for other threads'
+// platforms (several VPs in one simulation) ran meanwhile; the platform's
+// own calls do it after theirs.
+void plat_tlm_cpu(struct platform *p);
 // Charge `ns` of CPU time; sync when the quantum is used up.
 void plat_tlm_charge(struct platform *p, double ns);
 // The CPU's time: SystemC time plus its local offset.

@@ -104,6 +104,8 @@ void nictx_vp::irq_seen()
 
 nictx_vp::~nictx_vp()
 {
+    if (kcpu_this() == &plat_.kcpu)
+        kcpu_swap(nullptr);
     if (pg_up_)
         pktgen_destroy(&pg_);
     if (txq_up_)
@@ -137,10 +139,15 @@ void nictx_vp::mmio_written(void *ctx, uint32_t off)
 
 void nictx_vp::host_run()
 {
+    // The driver's CPU (driver/linux/kcpu.h): this thread's, made current
+    // again after each wait (another VP's host thread may have run).
+    plat_.kcpu.plat = &plat_;
+    plat_tlm_cpu(&plat_);
     res_.status = -2;
     txq_up_ = txq_init(&q_, &plat_, &tc_, pktgen_complete, &pg_) == 0;
     if (!txq_up_ || pktgen_init(&pg_, &plat_, &q_, &pc_) != 0) {
         plat_.qk.sync();
+        plat_tlm_cpu(&plat_);
         done_ev.notify(sc_core::SC_ZERO_TIME);
         return;
     }
@@ -163,6 +170,7 @@ void nictx_vp::host_run()
         if (r == PKTGEN_BLOCKED) { // busy polling: until the poll interval, a device
             plat_.qk.sync();       // write or an interrupt
             wait(poll, mem.written | irq_.posedge_event());
+            plat_tlm_cpu(&plat_);
             if (sc_core::sc_time_stamp() - progress > watchdog) {
                 res_.status = -1;
                 break;
@@ -170,9 +178,11 @@ void nictx_vp::host_run()
         }
     }
     plat_.qk.sync();
+    plat_tlm_cpu(&plat_);
     res_.end = sc_core::sc_time_stamp();
     res_.dev_err = plat_mmio_read32(&plat_, NICTX_REG_ERR);
     wait(sc_core::SC_ZERO_TIME); // the wire sink takes the last frame
+    plat_tlm_cpu(&plat_);
     res_.sent = pg_.stats.sent;
     res_.mmio_errors = plat_.mmio_errors;
     sb_finish(sb_);

@@ -49,6 +49,13 @@ public:
         *dma = base_ + at;
         return bytes_.data() + at;
     }
+    // Whether [p, p + len) is this memory (a CPU pointer).
+    bool holds(const void *p, size_t len) const
+    {
+        const uint8_t *b = static_cast<const uint8_t *>(p);
+        return b >= bytes_.data() && len <= bytes_.size() &&
+               static_cast<size_t>(b - bytes_.data()) <= bytes_.size() - len;
+    }
     // The bus address of a CPU pointer into memory.
     uint64_t bus(const void *p) const
     {

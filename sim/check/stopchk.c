@@ -41,7 +41,7 @@ static void stopchk_name(struct sim *s, const void *p, char *out, size_t n)
     snprintf(out, n, "%p", p);
 }
 
-static void stopchk_learn(struct sim *s, const uint32_t *src)
+static void stopchk_learn(struct sim *s, const void *src)
 {
     for (unsigned i = 0; i < s->nrecheck; i++)
         if (s->recheck[i] == src)
@@ -57,7 +57,7 @@ void stopchk_stop(struct sim_cpu *c, const uint32_t *state)
     c->stop_fenced = 0;
 }
 
-void stopchk_store(struct sim_cpu *c, const uint32_t *dst)
+void stopchk_store(struct sim_cpu *c, const void *dst)
 {
     for (unsigned i = 0; i < c->nunfenced; i++)
         if (c->unfenced[i] == dst)
@@ -72,7 +72,7 @@ void stopchk_mb(struct sim_cpu *c)
     c->stop_fenced = 1;
 }
 
-void stopchk_load(struct sim_cpu *c, const uint32_t *src)
+void stopchk_load(struct sim_cpu *c, const void *src)
 {
     struct sim *s = c->sim;
     char what[32], detail[240];
@@ -91,6 +91,28 @@ void stopchk_load(struct sim_cpu *c, const uint32_t *src)
                          "re-check", detail);
     }
     c->stop_word = NULL;
+}
+
+static int stopchk_learnt(const struct sim *s, const void *p)
+{
+    for (unsigned i = 0; i < s->nrecheck; i++)
+        if (s->recheck[i] == p)
+            return 1;
+    return 0;
+}
+
+void stopchk_load_plain(struct sim_cpu *c, const void *src)
+{
+    if (c->stop_word == NULL || src == c->stop_word)
+        return;
+    if (c->stop_fenced || stopchk_learnt(c->sim, src))
+        stopchk_load(c, src);
+}
+
+void stopchk_store_plain(struct sim_cpu *c, const void *dst)
+{
+    if (stopchk_learnt(c->sim, dst))
+        stopchk_store(c, dst);
 }
 
 /* The CPU that stopped tests again with no shared load since. */

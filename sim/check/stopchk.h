@@ -45,11 +45,19 @@ int stopchk_is_state(struct sim *s, const uint32_t *w);
 /* CPU c stopped the queue whose state word is `state`. */
 void stopchk_stop(struct sim_cpu *c, const uint32_t *state);
 /* CPU c stores shared driver state at `dst` (WRITE_ONCE and friends). */
-void stopchk_store(struct sim_cpu *c, const uint32_t *dst);
+void stopchk_store(struct sim_cpu *c, const void *dst);
 /* CPU c executes a full barrier (smp_mb). */
 void stopchk_mb(struct sim_cpu *c);
 /* CPU c loads shared driver state at `src` now (READ_ONCE and friends). */
-void stopchk_load(struct sim_cpu *c, const uint32_t *src);
+void stopchk_load(struct sim_cpu *c, const void *src);
+/* The same for a plain load or store of shared driver state (driver code
+ * compiled with the kernel layer, sim/run/plain_access.c): a plain load
+ * after a stop is its re-check once an smp_mb() came after the stop, or
+ * at a location learnt from a re-check (before it, a driver's own
+ * bookkeeping is not taken for one); a plain store counts for the
+ * cleanup's half only at a learnt location. */
+void stopchk_load_plain(struct sim_cpu *c, const void *src);
+void stopchk_store_plain(struct sim_cpu *c, const void *dst);
 /* CPU c tests the queue's state word `state` now: the driver's test
  * (netif_tx_queue_stopped), or the stack's before a transmit
  * (netif_xmit_stopped). */

@@ -63,3 +63,14 @@ void memhist_view(const struct memhist *h, const void *p, uint8_t *buf, size_t l
         memcpy(buf + (lo - a), e->old + (lo - e->addr), hi - lo);
     }
 }
+
+void memhist_clamp(struct memhist *h, unsigned who, uint64_t from, sim_ps_t t)
+{
+    if (h->n > MEMHIST_CAP && from < h->n - MEMHIST_CAP)
+        from = h->n - MEMHIST_CAP;
+    for (uint64_t i = from; i < h->n; i++) {
+        struct memhist_ent *e = &h->ent[i % MEMHIST_CAP];
+        if (e->who == who && e->t > t)
+            e->t = t;
+    }
+}

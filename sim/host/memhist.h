@@ -57,6 +57,10 @@ void memhist_write(struct memhist *h, const void *p, const void *old, size_t len
 void memhist_view(const struct memhist *h, const void *p, uint8_t *buf, size_t len, sim_ps_t t,
                   unsigned skip, uint64_t *undone_tlp, uint64_t *seen_tlp);
 
+/* A barrier of CPU `who` at t: its writes numbered from `from` on (the
+ * count memhist's `n` had) that were not visible yet are visible at t. */
+void memhist_clamp(struct memhist *h, unsigned who, uint64_t from, sim_ps_t t);
+
 /* The earliest time a view can go back to. */
 static inline sim_ps_t memhist_oldest(const struct memhist *h)
 {

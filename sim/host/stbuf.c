@@ -187,7 +187,8 @@ sim_ps_t stbuf_store(struct stbuf *b, uint64_t addr, void *mem, const void *data
     s.seq = b->seq++;
     s.len = (uint8_t)len;
     memcpy(s.old, mem, len);
-    memcpy(mem, data, len);
+    if (data)
+        memcpy(mem, data, len);
     if (stbuf_push(b, &s) != 0)
         abort(); /* out of memory in the middle of a run: nothing sane to do */
     if (vis > b->max_vis)
@@ -235,6 +236,40 @@ sim_ps_t stbuf_mmio_depart(struct stbuf *b, sim_ps_t now)
     if (b->order_floor < now)
         b->order_floor = now;
     return b->order_floor;
+}
+
+void stbuf_clamp(struct stbuf *b, sim_ps_t t)
+{
+    int moved = 0;
+
+    for (size_t i = 0; i < b->npend; i++)
+        if (b->pend[i].vis > t) {
+            b->pend[i].vis = t;
+            moved = 1;
+        }
+    if (!moved)
+        return;
+    /* Keep pend sorted by (vis, seq): the clamped tail joins the stores
+     * already visible at t. */
+    for (size_t i = 1; i < b->npend; i++) {
+        struct stbuf_store x = b->pend[i];
+        size_t k = i;
+        while (k > 0 && (b->pend[k - 1].vis > x.vis ||
+                         (b->pend[k - 1].vis == x.vis && b->pend[k - 1].seq > x.seq))) {
+            b->pend[k] = b->pend[k - 1];
+            k--;
+        }
+        b->pend[k] = x;
+    }
+    if (b->max_vis > t)
+        b->max_vis = t;
+    if (b->order_floor > t)
+        b->order_floor = t;
+    if (b->win_floor > t)
+        b->win_floor = t;
+    for (unsigned i = 0; i < STBUF_WINDOW_MAX; i++)
+        if (b->win[i] > t)
+            b->win[i] = t;
 }
 
 void stbuf_retire(struct stbuf *b, sim_ps_t t)

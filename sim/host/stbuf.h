@@ -128,8 +128,10 @@ void stbuf_destroy(struct stbuf *b);
 
 /*
  * A store of `len` (1..8) bytes at bus address `addr`, CPU pointer `mem`,
- * issued at `now`: writes `data` to `mem` and returns the store's visibility
- * time.  The caller must first wait for room (stbuf_room_at).
+ * issued at `now`: writes `data` to `mem` (data NULL: the caller writes it
+ * after the call, as instrumented driver code does) and returns the
+ * store's visibility time.  The caller must first wait for room
+ * (stbuf_room_at).
  */
 sim_ps_t stbuf_store(struct stbuf *b, uint64_t addr, void *mem, const void *data, unsigned len,
                      sim_ps_t now);
@@ -147,6 +149,10 @@ sim_ps_t stbuf_mmio_depart(struct stbuf *b, sim_ps_t now);
  * visible at t, so it holds what a DMA read arriving at t sees. */
 void stbuf_device_view(const struct stbuf *b, uint64_t addr, uint8_t *buf, size_t len,
                        sim_ps_t t);
+/* A barrier at t makes every store issued so far visible by t, whatever
+ * its drain time (a buffer the barrier does not wait for: see
+ * sim/run/plain_access.c). */
+void stbuf_clamp(struct stbuf *b, sim_ps_t t);
 /* Forget every store visible by t (t must not decrease between calls). */
 void stbuf_retire(struct stbuf *b, sim_ps_t t);
 /* The device read or wrote [addr, addr + len): the CPU loses those lines. */

@@ -375,6 +375,20 @@ int sim_cpus_init(struct sim *s, const struct stbuf_cfg *bc)
         if (stbuf_init(&c->stb, &b) != 0)
             return -1;
         c->stb_up = 1;
+        c->kcpu.plat = &c->plat;
+        /* The lane of plain stores to driver state (plain_access.c): read
+         * by other CPUs only, so with one there is none; drained in its own
+         * order, never full, holding no store on purpose. */
+        if (s->ncpu > 1) {
+            b.seed = bc->seed + i + 0x4c414e45ull; /* "LANE" */
+            b.capacity = UINT32_MAX;
+            b.hold_store = 0;
+            b.mem_base = 0;
+            b.mem_size = 0;
+            if (stbuf_init(&c->lane, &b) != 0)
+                return -1;
+            c->lane_up = 1;
+        }
         c->program = s->cfg.queues > 1 && s->cfg.napi == SIM_NAPI_IRQ ? prog_queues_irq
                      : s->cfg.queues > 1 ? prog_queues
                      : s->ncpu == 1   ? prog_single
@@ -396,6 +410,8 @@ void sim_cpus_destroy(struct sim *s)
             coro_destroy(&s->cpus[i].co);
         if (s->cpus[i].stb_up)
             stbuf_destroy(&s->cpus[i].stb);
+        if (s->cpus[i].lane_up)
+            stbuf_destroy(&s->cpus[i].lane);
     }
 }
 
@@ -439,12 +455,20 @@ struct sim_cpu *sim_cpu_pick(struct sim *s)
     return best;
 }
 
+/* Run c's coroutine until it yields; its driver code sees c as the CPU
+ * it runs on (driver/linux/kcpu.h) meanwhile, and the access it announced
+ * last is made by the time it yields. */
 void sim_cpu_resume(struct sim_cpu *c)
 {
+    struct kcpu *was = kcpu_swap(&c->kcpu);
+
     c->in_coro = 1;
     if (!coro_resume(&c->co))
         c->state = SIM_CPU_DONE;
     c->in_coro = 0;
+    kcpu_swap(was);
+    if (c->pend.kind || c->pend.nline)
+        sim_plain_settle(c);
 }
 
 sim_ps_t sim_cpus_next_event(const struct sim *s)

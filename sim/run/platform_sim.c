@@ -72,7 +72,7 @@ static void cpu_emit_wc(struct sim_cpu *c)
 /* Tell the scoreboard what each queue's checker saw handed to the device
  * (tail doorbells, owner bits), for the queues whose count moved: the start
  * of each packet's doorbell-to-wire time. */
-static void cpu_sync_published(struct sim *s)
+void cpu_sync_published(struct sim *s)
 {
     uint64_t m = s->ck.pub_moved;
 
@@ -98,20 +98,34 @@ static void cpu_check_wc_fenced(struct sim_cpu *c)
     }
 }
 
-/* Every platform call starts here: the world catches up with this CPU's
- * clock, and a WC copy not fenced by now is the missing sfence. */
-static void cpu_enter(struct sim_cpu *c, int fences)
+/* Every platform call starts here: the access driver code announced last
+ * is settled (plain_access.c), the world catches up with this CPU's clock,
+ * and a WC copy not fenced by now is the missing sfence. */
+void cpu_enter(struct sim_cpu *c, int fences)
 {
+    if (c->pend.kind || c->pend.nline)
+        sim_plain_settle(c);
     cpu_sync(c);
     if (!fences)
         cpu_check_wc_fenced(c);
     cpu_emit_wc(c);
 }
 
-/* Wait until every earlier store is visible (a barrier's second half). */
+/* A plain access's start (plain_access.c): the world catches up with
+ * this CPU's clock, as at a platform call, with what was announced before
+ * it left for plain_access.c to settle. */
+void cpu_enter_plain(struct sim_cpu *c)
+{
+    cpu_sync(c);
+    cpu_emit_wc(c);
+}
+
+/* Wait until every earlier store is visible (a barrier's second half);
+ * the plain stores to driver state are visible by then too. */
 static void cpu_drain(struct sim_cpu *c)
 {
     cpu_wait_until(&c->cpu, stbuf_drained_at(&c->stb, c->cpu.now), CPU_DRAIN);
+    sim_lane_clamp(c);
 }
 
 static void cpu_load_fence(struct sim_cpu *c);
@@ -251,35 +265,40 @@ static sim_ps_t cpu_load_at(struct sim_cpu *c, const void *src)
     return t;
 }
 
-static uint32_t cpu_view32(struct sim_cpu *c, const uint32_t *src);
-
-/* A load of shared driver state: another CPU's store only once visible,
- * at the time the load is performed. */
-static uint32_t cpu_load_shared(struct sim_cpu *c, const uint32_t *src)
+/* A load of `len` (1..8) bytes of shared driver state into buf: another
+ * CPU's store only once visible, at the time the load is performed. */
+void cpu_load_shared(struct sim_cpu *c, const void *src, void *buf, size_t len)
 {
     uint64_t undone, seen;
+
+    if (!c->sim->hist_up) {
+        cpu_view(c, src, buf, len);
+        return;
+    }
+    memcpy(buf, src, len);
+    memhist_view(&c->sim->hist, src, buf, len, cpu_load_at(c, src), c->id, &undone, &seen);
+}
+
+static uint32_t cpu_load_shared32(struct sim_cpu *c, const uint32_t *src)
+{
     uint32_t v;
 
-    if (!c->sim->hist_up)
-        return cpu_view32(c, src);
-    memcpy(&v, src, 4);
-    memhist_view(&c->sim->hist, src, (uint8_t *)&v, 4, cpu_load_at(c, src), c->id, &undone,
-                 &seen);
+    cpu_load_shared(c, src, &v, 4);
     return v;
 }
 
 /* A load of memory the device writes (a writeback word, a DD, a CQE),
- * performed early or not.  One device write read in part as new and in
- * part, by a later load, as old is a load that passed another. */
-static uint32_t cpu_load_dma(struct sim_cpu *c, const void *src)
+ * performed early or not: the `len` (1..8) bytes it reads go to buf.  One
+ * device write read in part as new and in part, by a later load, as old
+ * is a load that passed another. */
+void cpu_load_dma(struct sim_cpu *c, const void *src, void *buf, size_t len)
 {
     uint64_t undone, seen;
-    uint32_t v;
 
-    memcpy(&v, src, 4);
+    memcpy(buf, src, len);
     if (!c->sim->hist_up)
-        return v;
-    memhist_view(&c->sim->hist, src, (uint8_t *)&v, 4, cpu_load_at(c, src), MEMHIST_DEVICE + 1,
+        return;
+    memhist_view(&c->sim->hist, src, buf, len, cpu_load_at(c, src), MEMHIST_DEVICE + 1,
                  &undone, &seen);
     for (unsigned k = 0; undone && k < c->nobs; k++) {
         if (c->obs[k] != undone)
@@ -296,13 +315,12 @@ static uint32_t cpu_load_dma(struct sim_cpu *c, const void *src)
     }
     if (seen && c->nobs < 8)
         c->obs[c->nobs++] = seen;
-    return v;
 }
 
 /* ---------------------------------------------------------- DMA memory */
 
 /* The CPU reads or writes memory other CPUs (or the device) share. */
-static void cpu_line(struct sim_cpu *c, const void *addr, size_t len, int write)
+void cpu_line(struct sim_cpu *c, const void *addr, size_t len, int write)
 {
     struct sim *s = c->sim;
 
@@ -311,10 +329,18 @@ static void cpu_line(struct sim_cpu *c, const void *addr, size_t len, int write)
                    cl_access(&s->cl, c->id, (uint64_t)(uintptr_t)addr, len, write));
 }
 
-static void cpu_store(struct platform *p, void *dst, const void *val, unsigned len)
+/* Under TSO a store is visible after every earlier one: the plain
+ * stores to driver state before it (plain_access.c) are visible by then. */
+static void cpu_order_lane(struct sim_cpu *c, sim_ps_t vis)
 {
-    struct sim *s = p->sim;
-    struct sim_cpu *c = p->cpu;
+    if (c->lane_up && c->lane.npend && c->stb.cfg.order == STBUF_X86)
+        stbuf_clamp(&c->lane, vis);
+}
+
+sim_ps_t cpu_store_mem(struct sim_cpu *c, void *dst, const void *val, unsigned len,
+                       sim_ps_t *issued)
+{
+    struct sim *s = c->sim;
     uint64_t bus = host_mem_bus(&s->mem, dst);
     sim_ps_t vis;
 
@@ -322,31 +348,44 @@ static void cpu_store(struct platform *p, void *dst, const void *val, unsigned l
     /* A full store buffer stalls the CPU until its oldest entry drains. */
     cpu_wait_until(&c->cpu, stbuf_room_at(&c->stb, c->cpu.now), CPU_DRAIN);
     vis = stbuf_store(&c->stb, bus, dst, val, len, c->cpu.now);
-    ownchk_set_store(&s->ck, bus, val, len, c->cpu.now, vis);
-    cpu_sync_published(s);
+    cpu_order_lane(c, vis);
+    *issued = c->cpu.now;
+    if (val) {
+        ownchk_set_store(&s->ck, bus, val, len, c->cpu.now, vis);
+        cpu_sync_published(s);
+    }
     cpu_charge(&c->cpu, CPU_DESC_WRITE, c->cpu.costs.store_ns);
     cpu_line(c, dst, len, 1);
+    return vis;
 }
 
 void plat_store32(struct platform *p, void *dst, uint32_t val)
 {
-    cpu_store(p, dst, &val, 4);
+    sim_ps_t t;
+
+    cpu_store_mem(p->cpu, dst, &val, 4, &t);
 }
 
 void plat_store64(struct platform *p, void *dst, uint64_t val)
 {
-    cpu_store(p, dst, &val, 8);
+    sim_ps_t t;
+
+    cpu_store_mem(p->cpu, dst, &val, 8, &t);
+}
+
+void cpu_load_mem(struct sim_cpu *c, const void *src, void *buf, size_t len)
+{
+    cpu_enter(c, 0);
+    cpu_load_dma(c, src, buf, len);
+    cpu_charge(&c->cpu, CPU_DRIVER, c->cpu.costs.load_ns);
+    cpu_line(c, src, len, 0);
 }
 
 uint32_t plat_load32(struct platform *p, const void *src)
 {
-    struct sim_cpu *c = p->cpu;
     uint32_t v;
 
-    cpu_enter(c, 0);
-    v = cpu_load_dma(c, src);
-    cpu_charge(&c->cpu, CPU_DRIVER, c->cpu.costs.load_ns);
-    cpu_line(c, src, 4, 0);
+    cpu_load_mem(p->cpu, src, &v, 4);
     return v;
 }
 
@@ -442,8 +481,10 @@ void plat_smp_wmb(struct platform *p)
 
     cpu_enter(c, 0);
     cpu_charge(&c->cpu, CPU_BARRIER, c->cpu.costs.dma_wmb_ns);
-    if (c->stb.cfg.order == STBUF_WEAK)
+    if (c->stb.cfg.order == STBUF_WEAK) {
         cpu_wait_until(&c->cpu, stbuf_drained_cpu_at(&c->stb, c->cpu.now), CPU_DRAIN);
+        sim_lane_clamp(c);
+    }
 }
 
 void plat_smp_rmb(struct platform *p)
@@ -457,17 +498,19 @@ void plat_smp_rmb(struct platform *p)
 
 /* ------------------------------------------- driver state between CPUs */
 
-/* A store of shared driver state through the store buffer (room waited
- * for): the checkers and, when loads may be early, the history see it. */
-static void cpu_store_shared(struct sim_cpu *c, uint32_t *dst, uint32_t val)
+/* A store of `len` (1..8) bytes of shared driver state through the store
+ * buffer (room waited for): `val`, or (NULL) what the caller writes next.
+ * The checkers and, when loads may be early, the history see it. */
+void cpu_store_shared(struct sim_cpu *c, void *dst, const void *val, unsigned len)
 {
-    uint32_t old;
+    uint8_t old[8];
     sim_ps_t vis;
 
-    memcpy(&old, dst, 4);
-    vis = stbuf_store(&c->stb, STBUF_CPU_KEY(dst), dst, &val, 4, c->cpu.now);
+    memcpy(old, dst, len);
+    vis = stbuf_store(&c->stb, STBUF_CPU_KEY(dst), dst, val, len, c->cpu.now);
+    cpu_order_lane(c, vis);
     if (c->sim->hist_up)
-        memhist_write(&c->sim->hist, dst, &old, 4, c->id, vis, 0);
+        memhist_write(&c->sim->hist, dst, old, len, c->id, vis, 0);
     stopchk_store(c, dst);
 }
 
@@ -495,7 +538,7 @@ static void cpu_preempted(struct sim_cpu *c, double max_ns)
 /* A shared access: where exploration may stall this CPU (sim/host/explore.h:
  * a PCT-style priority change or a preemption), and the world, the other
  * CPUs included, runs up to the stall's end before the access is made. */
-static void cpu_shared_access(struct sim_cpu *c)
+void cpu_shared_access(struct sim_cpu *c)
 {
     double ns = explore_point_ns(&c->sched, ++c->shared_n);
     double pre = c->cpu.now >= c->preempt_after ? explore_preempt_ns(&c->sched, &c->explore_rng)
@@ -509,19 +552,21 @@ static void cpu_shared_access(struct sim_cpu *c)
         cpu_preempted(c, pre);
 }
 
-/* What CPU c reads at `src` now: memory with every other CPU's store that
- * is not visible yet undone (its own stores it sees at once). */
-static uint32_t cpu_view32(struct sim_cpu *c, const uint32_t *src)
+/* What CPU c reads at `src` now (`len` bytes into buf): memory with every
+ * other CPU's store that is not visible yet undone, its plain stores
+ * (plain_access.c) included (its own stores it sees at once). */
+void cpu_view(struct sim_cpu *c, const void *src, void *buf, size_t len)
 {
     struct sim *s = c->sim;
-    uint32_t v;
 
-    memcpy(&v, src, 4);
-    for (unsigned i = 0; i < s->ncpu; i++)
-        if (&s->cpus[i] != c)
-            stbuf_device_view(&s->cpus[i].stb, STBUF_CPU_KEY(src), (uint8_t *)&v, 4,
-                              c->cpu.now);
-    return v;
+    memcpy(buf, src, len);
+    for (unsigned i = 0; i < s->ncpu; i++) {
+        if (&s->cpus[i] == c)
+            continue;
+        stbuf_device_view(&s->cpus[i].stb, STBUF_CPU_KEY(src), buf, len, c->cpu.now);
+        if (s->cpus[i].lane_up && s->cpus[i].lane.npend)
+            stbuf_device_view(&s->cpus[i].lane, STBUF_CPU_KEY(src), buf, len, c->cpu.now);
+    }
 }
 
 uint32_t plat_read_once32(struct platform *p, const uint32_t *src)
@@ -535,7 +580,7 @@ uint32_t plat_read_once32(struct platform *p, const uint32_t *src)
     else
         stopchk_load(c, src);
     cpu_line(c, src, 4, 0);
-    return cpu_load_shared(c, src);
+    return cpu_load_shared32(c, src);
 }
 
 uint32_t plat_load_acquire32(struct platform *p, const uint32_t *src)
@@ -553,7 +598,7 @@ void plat_write_once32(struct platform *p, uint32_t *dst, uint32_t val)
     cpu_enter(c, 0);
     cpu_shared_access(c);
     cpu_wait_until(&c->cpu, stbuf_room_at(&c->stb, c->cpu.now), CPU_DRAIN);
-    cpu_store_shared(c, dst, val);
+    cpu_store_shared(c, dst, &val, 4);
     cpu_line(c, dst, 4, 1);
 }
 
@@ -579,7 +624,7 @@ static uint32_t cpu_rmw(struct sim_cpu *c, uint32_t *word, uint32_t set, uint32_
     memcpy(&old, word, 4);
     v = (old | set) & ~clr;
     cpu_wait_until(&c->cpu, stbuf_room_at(&c->stb, c->cpu.now), CPU_DRAIN);
-    cpu_store_shared(c, word, v);
+    cpu_store_shared(c, word, &v, 4);
     cpu_line(c, word, 4, 1);
     return old;
 }
@@ -653,7 +698,57 @@ int plat_test_bit(struct platform *p, unsigned nr, const uint32_t *word)
     if (stopchk_is_state(p->sim, word))
         stopchk_tested(c, word);
     cpu_line(c, word, 4, 0);
-    return (cpu_load_shared(c, word) >> nr) & 1u;
+    return (cpu_load_shared32(c, word) >> nr) & 1u;
+}
+
+/* atomic_t: the relaxed ones as set_bit (x86's locked op costs and drains
+ * as smp_mb(); arm64's is relaxed), the value-returning ones fully ordered
+ * as test_and_set_bit. */
+static uint32_t cpu_atomic(struct platform *p, uint32_t *word, int ordered,
+                           uint32_t (*op)(uint32_t old, uint32_t a, uint32_t b), uint32_t a,
+                           uint32_t b)
+{
+    struct sim_cpu *c = p->cpu;
+    int locked = ordered || c->stb.cfg.order == STBUF_X86;
+    uint32_t old, v;
+
+    cpu_enter(c, 0);
+    cpu_shared_access(c);
+    if (locked)
+        cpu_fence(c, c->cpu.costs.smp_mb_ns);
+    if (ordered) {
+        stopchk_mb(c);
+        cpu_load_fence(c);
+    }
+    memcpy(&old, word, 4); /* the newest value: the line is the CPU's */
+    v = op(old, a, b);
+    cpu_wait_until(&c->cpu, stbuf_room_at(&c->stb, c->cpu.now), CPU_DRAIN);
+    cpu_store_shared(c, word, &v, 4);
+    cpu_line(c, word, 4, 1);
+    if (locked)
+        cpu_drain(c);
+    return old;
+}
+
+static uint32_t atomic_op_add(uint32_t old, uint32_t a, uint32_t b)
+{
+    (void)b;
+    return old + a;
+}
+
+static uint32_t atomic_op_cmpxchg(uint32_t old, uint32_t a, uint32_t b)
+{
+    return old == a ? b : old;
+}
+
+uint32_t plat_atomic_fetch_add32(struct platform *p, uint32_t *word, uint32_t delta, int ordered)
+{
+    return cpu_atomic(p, word, ordered, atomic_op_add, delta, 0);
+}
+
+uint32_t plat_atomic_cmpxchg32(struct platform *p, uint32_t *word, uint32_t old, uint32_t val)
+{
+    return cpu_atomic(p, word, 1, atomic_op_cmpxchg, old, val);
 }
 
 void plat_smp_mb__after_atomic(struct platform *p)

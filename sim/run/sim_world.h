@@ -28,6 +28,7 @@
 #include "check/stopchk.h"
 #include "pcie/tlp_queue.h"
 #include "txq.h"
+#include "linux/kcpu.h"
 
 #define SIM_BAR0_BASE 0xfe000000ull  /* bus address of BAR0 */
 #define SIM_HOST_BASE 0x100000000ull /* bus address of host DMA memory */
@@ -42,6 +43,27 @@ struct platform {
 };
 
 enum sim_cpu_state { SIM_CPU_RUN, SIM_CPU_WAIT, SIM_CPU_DONE };
+
+/* The access instrumented driver code announced last (plain_access.c),
+ * settled at the CPU's next platform call or access, or when it yields:
+ * by then the compiler has made it. */
+enum sim_pend_kind { SIM_PEND_NONE, SIM_PEND_STORE, SIM_PEND_LOAD };
+struct sim_pending {
+    enum sim_pend_kind kind;
+    uint8_t *addr;
+    unsigned len;          /* 1..16; a store of 16 is two of 8 */
+    uint64_t bus;          /* STORE: its bus address */
+    sim_ps_t t[2], vis[2]; /* STORE: when each half was issued, when visible */
+    uint8_t real[16];      /* LOAD: what memory held (the load was shown a view) */
+    /* Plain loads' cache-line accesses, in order, made when settled,
+     * except one whose bytes a plain store writes next (the compiler's
+     * x++, whatever it puts in between: one read-for-ownership, as the
+     * CPU's read-modify-write asks for it). */
+#define SIM_PEND_LINES 4
+    const void *line_at[SIM_PEND_LINES];
+    unsigned line_len[SIM_PEND_LINES];
+    unsigned nline;
+};
 
 /* One simulated CPU (cpu_sched.c). */
 struct sim_cpu {
@@ -72,7 +94,7 @@ struct sim_cpu {
     const uint32_t *stop_word; /* a queue it stopped, not yet re-checked (stopchk.h) */
     sim_ps_t stop_t;       /* when */
     int stop_fenced;       /* an smp_mb() since */
-    const uint32_t *unfenced[STOPCHK_LOCS]; /* its shared stores since its last smp_mb() */
+    const void *unfenced[STOPCHK_LOCS]; /* its shared stores since its last smp_mb() */
     unsigned nunfenced;
     /* Early loads (weak, explored; platform_sim.c): no load is performed
      * before load_floor (its last load barrier), nor a location before a
@@ -85,6 +107,24 @@ struct sim_cpu {
     uint64_t obs[8];
     unsigned nobs;
     sim_ps_t t1[CPU_CAUSE_COUNT]; /* time by cause when the measured run ended */
+    /* Driver code compiled with the kernel layer (driver/linux/,
+     * plain_access.c): the CPU as that code sees it (current while its
+     * coroutine runs), its plain stores to shared driver state (a store
+     * buffer of their own: visible to other CPUs at their time, made
+     * visible by the barriers, never waited for), the memory history
+     * from which on they are its, and the access announced last. */
+    struct kcpu kcpu;
+    struct stbuf lane;
+    int lane_up;
+    uint64_t lane_hist;
+    struct sim_pending pend;
+};
+
+/* Driver state the CPUs share, as plain_access.c looks it up: [lo, hi),
+ * and whether the cache-line model tracks it (cpu_line). */
+struct sim_shared {
+    uintptr_t lo, hi;
+    int cl;
 };
 
 /* Queue q > 0 of a run with several (docs/device.md, Queues); queue 0 is
@@ -116,6 +156,11 @@ struct sim {
     struct memhist hist;   /* weak ordering, explored: loads may be early */
     int hist_up;
     uint64_t hist_tlps;    /* device writes numbered for it */
+    /* Driver state the CPUs share (plain_access.c): sorted by address,
+     * apart; shr_lo/shr_hi bound them all. */
+    struct sim_shared *shr;
+    unsigned nshr, shr_cap;
+    uintptr_t shr_lo, shr_hi;
 #define SIM_CL_SNAP 8
     struct cl_stats cl_t0[SIM_CL_SNAP]; /* region counters when the measurement began */
     struct txq_cfg tc;     /* the driver's configuration (probe) */
@@ -191,7 +236,7 @@ struct sim {
     unsigned drop_cause;   /* scoreboard reason for the next reset's drops */
     uint32_t reset_err;    /* ERR bits queue resets found */
     uint64_t live_reported; /* bit q: a stuck queue q was named (livechk.h) */
-    const uint32_t *recheck[STOPCHK_LOCS]; /* what stops are re-checked by (stopchk.h) */
+    const void *recheck[STOPCHK_LOCS]; /* what stops are re-checked by (stopchk.h) */
     unsigned nrecheck;
 
     /* progress and diagnosis */
@@ -260,6 +305,37 @@ void sim_fail(struct sim *s, const char *fmt, ...) __attribute__((format(printf,
 
 /* platform_sim.c, for loop.c and cpu_sched.c */
 void sim_cpu_flush_wc(struct sim_cpu *c); /* send WC lines drained by its clock */
+/* ... and for plain_access.c: a platform call's start (fences: it is a
+ * fence or a WC copy, so a WC copy not fenced yet is not its fault); a
+ * store of len (1..8) bytes to DMA memory (val NULL: written by the
+ * caller, ownchk told by it), its visibility; a load of DMA memory; a
+ * store of shared driver state through the store buffer; what CPU c reads
+ * of shared driver state (another CPU's invisible stores undone; early
+ * loads under exploration); the cache-line model; an exploration switch
+ * point; the scoreboard told what the checkers saw published. */
+void cpu_enter(struct sim_cpu *c, int fences);
+void cpu_enter_plain(struct sim_cpu *c);
+sim_ps_t cpu_store_mem(struct sim_cpu *c, void *dst, const void *val, unsigned len,
+                       sim_ps_t *issued);
+void cpu_load_mem(struct sim_cpu *c, const void *src, void *buf, size_t len);
+void cpu_load_dma(struct sim_cpu *c, const void *src, void *buf, size_t len);
+void cpu_store_shared(struct sim_cpu *c, void *dst, const void *val, unsigned len);
+void cpu_load_shared(struct sim_cpu *c, const void *src, void *buf, size_t len);
+void cpu_view(struct sim_cpu *c, const void *src, void *buf, size_t len);
+void cpu_line(struct sim_cpu *c, const void *addr, size_t len, int write);
+void cpu_shared_access(struct sim_cpu *c);
+void cpu_sync_published(struct sim *s);
+
+/* plain_access.c: driver code compiled with the kernel layer */
+/* Settle the access CPU c announced last (its store is made: the checkers
+ * see its value; its load is made: memory holds its own bytes again). */
+void sim_plain_settle(struct sim_cpu *c);
+/* A barrier of CPU c (now): its plain stores to driver state are visible. */
+void sim_lane_clamp(struct sim_cpu *c);
+/* [p, p + len) is driver state the CPUs share; cl: the cache-line model
+ * tracks it.  0, or -1 (out of memory). */
+int sim_shared_add(struct sim *s, const void *p, size_t len, int cl);
+void sim_shared_destroy(struct sim *s);
 
 /* pktgen_hooks.c: queue q's txq and pktgen (queue 0: s->txq, s->pg), and
  * the hooks of queue x's pktgen (NULL: queue 0's) */

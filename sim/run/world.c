@@ -205,6 +205,17 @@ static int sim_lines(struct sim *s, char *err, size_t errlen)
         snprintf(err, errlen, "cannot register the shared cache lines");
         return -1;
     }
+    /* The same blocks of every queue are the driver state its plain
+     * accesses put in the memory model (plain_access.c); queue 0's are
+     * the cache-line model's too. */
+    for (unsigned i = 0; i < s->nq; i++) {
+        const struct txq *x = sim_txq(s, i);
+        if (sim_shared_add(s, x, (size_t)((const char *)(&x->dql + 1) - (const char *)x),
+                           i == 0) != 0) {
+            snprintf(err, errlen, "out of memory registering driver state");
+            return -1;
+        }
+    }
     return 0;
 }
 
@@ -328,6 +339,7 @@ void sim_destroy(struct sim *s)
     if (s->hist_up)
         memhist_destroy(&s->hist);
     sim_cpus_destroy(s);
+    sim_shared_destroy(s);
     free(s);
 }
 

@@ -34,11 +34,26 @@ int fake_platform_init(struct platform *p, size_t mem_size)
     p->mem_size = mem_size;
     p->log_cap = FAKE_LOG_INIT_CAP;
     p->id = NICTX_ID_VALUE;
+    p->pend_log = -1;
+    fake_platform_use(p);
     return 0;
+}
+
+void fake_platform_use(struct platform *p)
+{
+    p->kcpu.plat = p;
+    kcpu_swap(&p->kcpu);
+}
+
+void fake_platform_share(struct platform *p, const void *addr, size_t len)
+{
+    plat_shared(p, addr, len);
 }
 
 void fake_platform_destroy(struct platform *p)
 {
+    if (kcpu_this() == &p->kcpu)
+        kcpu_swap(NULL);
     free(p->mem);
     free(p->log);
     p->mem = NULL;
@@ -46,8 +61,24 @@ void fake_platform_destroy(struct platform *p)
     p->log_len = p->log_cap = 0;
 }
 
+/* The store announced last is made: its value into its log entry. */
+static void fake_settle(struct platform *p)
+{
+    if (p->pend_log < 0)
+        return;
+    for (unsigned k = 0; k < p->pend_n; k++) {
+        uint64_t v = 0;
+        if ((size_t)p->pend_log + k >= p->log_len)
+            break;
+        memcpy(&v, p->pend_at + k * p->pend_len, p->pend_len);
+        p->log[p->pend_log + k].val = v;
+    }
+    p->pend_log = -1;
+}
+
 static void fake_log(struct platform *p, enum fake_op_kind kind, uint64_t addr, uint64_t val)
 {
+    fake_settle(p);
     if (p->log_len == p->log_cap) {
         size_t cap = p->log_cap ? p->log_cap * 2 : FAKE_LOG_INIT_CAP;
         struct fake_op *log = realloc(p->log, cap * sizeof(*log));
@@ -66,6 +97,7 @@ static void fake_log(struct platform *p, enum fake_op_kind kind, uint64_t addr, 
 
 void fake_platform_clear_log(struct platform *p)
 {
+    fake_settle(p);
     p->log_len = 0;
 }
 
@@ -340,6 +372,7 @@ static int fake_match(const struct fake_op *op, enum fake_op_kind kind, uint64_t
 size_t fake_platform_count(const struct platform *p, enum fake_op_kind kind, uint64_t addr)
 {
     size_t n = 0;
+    fake_settle((struct platform *)p);
     for (size_t i = 0; i < p->log_len; i++)
         n += (size_t)fake_match(&p->log[i], kind, addr);
     return n;
@@ -348,6 +381,7 @@ size_t fake_platform_count(const struct platform *p, enum fake_op_kind kind, uin
 long fake_platform_find(const struct platform *p, enum fake_op_kind kind, uint64_t addr,
                         size_t from)
 {
+    fake_settle((struct platform *)p);
     for (size_t i = from; i < p->log_len; i++)
         if (fake_match(&p->log[i], kind, addr))
             return (long)i;
@@ -356,8 +390,91 @@ long fake_platform_find(const struct platform *p, enum fake_op_kind kind, uint64
 
 long fake_platform_find_last(const struct platform *p, enum fake_op_kind kind, uint64_t addr)
 {
+    fake_settle((struct platform *)p);
     for (size_t i = p->log_len; i > 0; i--)
         if (fake_match(&p->log[i - 1], kind, addr))
             return (long)(i - 1);
     return -1;
+}
+
+/* ------------------------------------------------- the kernel layer's */
+
+static int fake_is_shared(const struct platform *p, const void *addr)
+{
+    const uint8_t *a = addr;
+
+    for (unsigned i = 0; i < p->nshared; i++)
+        if (a >= p->shared[i].lo && a < p->shared[i].hi)
+            return 1;
+    return 0;
+}
+
+/* One CPU and no time: a store to host memory is logged as the
+ * plat_store32/64 it is (16 bytes: two of 8), its value filled in once it
+ * is made; a load as FAKE_LOAD32/64; an access to shared state as a
+ * touch. */
+void plat_access(struct platform *p, void *addr, size_t len, unsigned how)
+{
+    uint64_t bus = fake_platform_cpu_to_bus(p, addr);
+    size_t piece = len > 8 ? 8 : len;
+
+    fake_settle(p);
+    if (bus != 0 && (how & PLAT_ACC_WRITE)) {
+        for (size_t k = 0; k < len; k += piece)
+            fake_log(p, piece == 8 ? FAKE_STORE64 : FAKE_STORE32, bus + k, 0);
+        p->pend_log = (long)(p->log_len - len / piece);
+        p->pend_at = addr;
+        p->pend_len = (unsigned)piece;
+        p->pend_n = (unsigned)(len / piece);
+        return;
+    }
+    if (bus != 0) {
+        for (size_t k = 0; k < len; k += piece) {
+            uint64_t v = 0;
+            memcpy(&v, (uint8_t *)addr + k, piece);
+            fake_log(p, piece == 8 ? FAKE_LOAD64 : FAKE_LOAD32, bus + k, v);
+        }
+        return;
+    }
+    if (p->log_touches && fake_is_shared(p, addr))
+        fake_log(p, how & PLAT_ACC_WRITE ? FAKE_TOUCH_W : FAKE_TOUCH_R,
+                 (uint64_t)(uintptr_t)addr, len);
+}
+
+void plat_shared(struct platform *p, const void *addr, size_t len)
+{
+    if (len == 0) {
+        for (unsigned i = 0; i < p->nshared; i++)
+            if (p->shared[i].lo == addr) {
+                p->shared[i] = p->shared[--p->nshared];
+                return;
+            }
+        return;
+    }
+    if (p->nshared == FAKE_SHARED_MAX) {
+        p->bad_access++;
+        return;
+    }
+    p->shared[p->nshared].lo = addr;
+    p->shared[p->nshared].hi = (const uint8_t *)addr + len;
+    p->nshared++;
+}
+
+/* The tests' frames: a window of CPU pointers no one dereferences (not
+ * canonical on x86-64), one to one with bus addresses from FAKE_FRAME_BUS. */
+#define FAKE_FRAME_CPU 0xfa00000000000000ull
+
+unsigned char *fake_platform_frame(dma_addr_t bus)
+{
+    return (unsigned char *)(uintptr_t)(FAKE_FRAME_CPU + (bus - FAKE_FRAME_BUS));
+}
+
+dma_addr_t plat_dma_map(struct platform *p, const void *cpu, size_t len)
+{
+    uint64_t a = (uint64_t)(uintptr_t)cpu;
+    if (a >= FAKE_FRAME_CPU && a - FAKE_FRAME_CPU < (1ull << 40))
+        return FAKE_FRAME_BUS + (a - FAKE_FRAME_CPU);
+    dma_addr_t bus = fake_platform_cpu_to_bus(p, cpu);
+
+    return bus != 0 && fake_platform_bus_to_cpu(p, bus, len) != NULL ? bus : 0;
 }

@@ -20,6 +20,12 @@
  * programmed (NICTX_REG_WB_ADDR_*), if any.
  * Bad accesses (outside host memory or BAR0, misaligned) are not performed
  * and are counted in `bad_access`.
+ * Driver code compiled with the kernel layer (driver/linux/) runs on the
+ * fake it last initialised (kcpu.h: fake_platform_init makes it current,
+ * fake_platform_use makes another): its instrumented stores to host
+ * memory are logged as FAKE_STORE32/64 with the value stored, its loads as
+ * FAKE_LOAD32/64, and its accesses to memory registered as shared (the
+ * layer's kzalloc, fake_platform_share) as touches.
  * One fake per test; two fakes never share state.
  */
 #ifndef NICTX_FAKE_PLATFORM_H
@@ -28,6 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "linux/kcpu.h"
 #include "platform.h"
 
 #define FAKE_BUS_BASE   0x100000000ull
@@ -53,6 +60,7 @@ enum fake_op_kind {
     FAKE_UNLOCK,    /* plat_spin_unlock: likewise */
     FAKE_DMA_UNMAP, /* plat_dma_unmap: addr = bus address, val = length */
     FAKE_BUG,       /* plat_bug: addr = the kind string's pointer */
+    FAKE_LOAD64,    /* an instrumented 8-byte load: addr = bus address, val = value */
 };
 
 struct fake_op {
@@ -61,7 +69,17 @@ struct fake_op {
     uint64_t val;
 };
 
+#define FAKE_SHARED_MAX 16u
+
 struct platform {
+    struct kcpu kcpu;   /* driver code runs on this fake (kcpu.h) */
+    /* The store driver code announced last (instrumented: its value is
+     * logged once it is made); its entry in the log, -1: none. */
+    long pend_log;
+    uint8_t *pend_at;
+    unsigned pend_len, pend_n; /* bytes a piece, pieces (a store of 16: two) */
+    struct { const uint8_t *lo, *hi; } shared[FAKE_SHARED_MAX];
+    unsigned nshared;
     uint8_t *mem;       /* host memory, mem_size bytes */
     size_t mem_size;
     size_t mem_used;    /* bump pointer (offset) */
@@ -77,9 +95,20 @@ struct platform {
     int log_touches;    /* log plat_cpu_touch calls (1 after init) */
 };
 
-/* Returns 0, or -1 if the host memory or the log cannot be allocated. */
+/* Returns 0, or -1 if the host memory or the log cannot be allocated.
+ * The fake is current (kcpu.h) until destroyed. */
 int fake_platform_init(struct platform *p, size_t mem_size);
 void fake_platform_destroy(struct platform *p);
+/* A test's frame at bus address `bus` (>= FAKE_FRAME_BUS): its CPU pointer
+ * for the skb's data, never dereferenced (the driver only maps it:
+ * dma_map_single gives `bus` back). */
+#define FAKE_FRAME_BUS 0x200000000ull
+unsigned char *fake_platform_frame(dma_addr_t bus);
+
+/* Make p current: driver code runs on it from now on. */
+void fake_platform_use(struct platform *p);
+/* [addr, addr + len) is shared driver state: its accesses are touches. */
+void fake_platform_share(struct platform *p, const void *addr, size_t len);
 
 /* Device completes up to `head`: MMIO HEAD value and writeback word. */
 void fake_platform_complete(struct platform *p, uint32_t head);

@@ -1,0 +1,361 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * plain_access.c - the accesses of driver code compiled with the kernel
+ * layer (driver/linux/, docs/own-driver.md), as the memory model sees them
+ * (driver/platform.h, plat_access).
+ *
+ * The compiler's instrumentation announces each load and store just before
+ * it is made, with its address and size but not its value
+ * (driver/linux/kcsan.c).  By where it points:
+ *  - DMA memory (host memory, host_mem.h): a store is a plat_store of that
+ *    size: the store buffer holds it from the device until it drains, the
+ *    ownership checkers see it, it costs store_ns and its cache line; a
+ *    load is a plat_load: performed early under exploration, load_ns.
+ *    Marked (READ_ONCE / WRITE_ONCE) or not, the same.
+ *  - Driver state the CPUs share (the registry below: the queues' struct
+ *    txq, registered by the harness with their cache-line regions, and the
+ *    layer's kzalloc'd memory): READ_ONCE as plat_read_once32 and
+ *    WRITE_ONCE as plat_write_once32, at any size; a plain load as a
+ *    READ_ONCE too (a switch point for exploration, what another CPU has
+ *    made visible, its cache line), except that it counts as a stop's
+ *    re-check only after the barrier or at a location learnt from a
+ *    re-check (sim/check/stopchk.h); a plain store enters a store buffer
+ *    of its own, the CPU's lane: visible to other CPUs at its drain time
+ *    (held longer under exploration), after every earlier store under
+ *    TSO, by the next barrier always, and never waited for: a barrier
+ *    makes the lane's stores visible at once instead of waiting (its cost
+ *    is the model's for the stores the device and marked accesses make,
+ *    unchanged by how many plain stores a driver makes of its state).
+ *    With one CPU no other CPU reads the lane, and there is none.
+ *  - The iomem cookies (linux/io.h): a plain access to MMIO is a driver
+ *    bug that faults; it is named first.
+ *  - Anything else (the stack, the driver's private memory): nothing.
+ * Since the value is not known when the access is announced, the store's
+ * value reaches the ownership checkers, and a load that was shown another
+ * value than memory's (an early load, another CPU's invisible store) has
+ * memory's own bytes put back, when the access is settled: at the CPU's
+ * next access or platform call, or when its coroutine yields, whichever
+ * comes first; the compiler has made the access by then, and no other
+ * CPU, nor the device, runs in between.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/sim_world.h"
+
+/* ------------------------------------------------------------ registry */
+
+static void shr_bounds(struct sim *s)
+{
+    s->shr_lo = s->nshr ? s->shr[0].lo : 0;
+    s->shr_hi = s->nshr ? s->shr[s->nshr - 1].hi : 0;
+}
+
+int sim_shared_add(struct sim *s, const void *p, size_t len, int cl)
+{
+    uintptr_t lo = (uintptr_t)p, hi = lo + len;
+    unsigned i;
+
+    if (len == 0)
+        return 0;
+    if (s->nshr == s->shr_cap) {
+        unsigned cap = s->shr_cap ? 2 * s->shr_cap : 16;
+        struct sim_shared *n = realloc(s->shr, cap * sizeof(*n));
+        if (!n)
+            return -1;
+        s->shr = n;
+        s->shr_cap = cap;
+    }
+    for (i = s->nshr; i > 0 && s->shr[i - 1].lo > lo; i--)
+        s->shr[i] = s->shr[i - 1];
+    s->shr[i] = (struct sim_shared){lo, hi, cl};
+    s->nshr++;
+    shr_bounds(s);
+    return 0;
+}
+
+static void sim_shared_del(struct sim *s, const void *p)
+{
+    for (unsigned i = 0; i < s->nshr; i++) {
+        if (s->shr[i].lo != (uintptr_t)p)
+            continue;
+        memmove(&s->shr[i], &s->shr[i + 1], (s->nshr - i - 1) * sizeof(s->shr[0]));
+        s->nshr--;
+        shr_bounds(s);
+        return;
+    }
+}
+
+void sim_shared_destroy(struct sim *s)
+{
+    free(s->shr);
+    s->shr = NULL;
+    s->nshr = s->shr_cap = 0;
+}
+
+/* The shared region holding `a`, or NULL. */
+static const struct sim_shared *shr_find(const struct sim *s, uintptr_t a)
+{
+    unsigned lo = 0, hi = s->nshr;
+
+    if (a - s->shr_lo >= s->shr_hi - s->shr_lo)
+        return NULL;
+    while (lo < hi) {
+        unsigned mid = (lo + hi) / 2;
+        if (s->shr[mid].hi <= a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < s->nshr && s->shr[lo].lo <= a ? &s->shr[lo] : NULL;
+}
+
+void plat_shared(struct platform *p, const void *addr, size_t len)
+{
+    if (len == 0)
+        sim_shared_del(p->sim, addr);
+    else if (sim_shared_add(p->sim, addr, len, 0) != 0)
+        sim_fail(p->sim, "out of memory registering driver state");
+}
+
+dma_addr_t plat_dma_map(struct platform *p, const void *cpu, size_t len)
+{
+    return host_mem_ptr(&p->sim->mem, host_mem_bus(&p->sim->mem, cpu), len ? len : 1) == cpu
+               ? host_mem_bus(&p->sim->mem, cpu)
+               : 0;
+}
+
+/* ------------------------------------------------------------- settle */
+
+/* The plain loads' line accesses waiting, in order. */
+static void settle_lines(struct sim_cpu *c)
+{
+    struct sim_pending *pd = &c->pend;
+    unsigned n = pd->nline;
+
+    pd->nline = 0;
+    for (unsigned i = 0; i < n; i++)
+        cpu_line(c, pd->line_at[i], pd->line_len[i], 0);
+}
+
+/* A plain load's line access, to wait (the oldest made if they are many). */
+static void defer_line(struct sim_cpu *c, const void *addr, unsigned len)
+{
+    struct sim_pending *pd = &c->pend;
+
+    if (pd->nline == SIM_PEND_LINES) {
+        cpu_line(c, pd->line_at[0], pd->line_len[0], 0);
+        memmove(pd->line_at, pd->line_at + 1, (SIM_PEND_LINES - 1) * sizeof(pd->line_at[0]));
+        memmove(pd->line_len, pd->line_len + 1, (SIM_PEND_LINES - 1) * sizeof(pd->line_len[0]));
+        pd->nline--;
+    }
+    pd->line_at[pd->nline] = addr;
+    pd->line_len[pd->nline] = len;
+    pd->nline++;
+}
+
+/* A plain store of [addr, addr + len): a waiting load of the same bytes is
+ * its read for ownership, not an access of its own. */
+static void merge_line(struct sim_cpu *c, const void *addr, unsigned len)
+{
+    struct sim_pending *pd = &c->pend;
+
+    for (unsigned i = 0; i < pd->nline; i++) {
+        if (pd->line_at[i] != addr || pd->line_len[i] != len)
+            continue;
+        pd->nline--;
+        memmove(pd->line_at + i, pd->line_at + i + 1, (pd->nline - i) * sizeof(pd->line_at[0]));
+        memmove(pd->line_len + i, pd->line_len + i + 1, (pd->nline - i) * sizeof(pd->line_len[0]));
+        return;
+    }
+}
+
+static void settle_kind(struct sim_cpu *c)
+{
+    struct sim_pending *pd = &c->pend;
+    struct sim *s = c->sim;
+
+    if (pd->kind == SIM_PEND_LOAD) {
+        memcpy(pd->addr, pd->real, pd->len);
+    } else if (pd->kind == SIM_PEND_STORE) {
+        unsigned half = pd->len > 8 ? 8 : pd->len;
+        for (unsigned k = 0; k * half < pd->len; k++)
+            ownchk_set_store(&s->ck, pd->bus + k * half, pd->addr + k * half, half, pd->t[k],
+                             pd->vis[k]);
+        cpu_sync_published(s);
+    }
+    pd->kind = SIM_PEND_NONE;
+}
+
+void sim_plain_settle(struct sim_cpu *c)
+{
+    if (c->pend.nline)
+        settle_lines(c);
+    if (c->pend.kind)
+        settle_kind(c);
+}
+
+/* ---------------------------------------------------------------- lane */
+
+void sim_lane_clamp(struct sim_cpu *c)
+{
+    struct sim *s = c->sim;
+
+    if (!c->lane_up || c->lane.npend == 0)
+        return;
+    stbuf_clamp(&c->lane, c->cpu.now);
+    if (s->hist_up) {
+        memhist_clamp(&s->hist, c->id, c->lane_hist, c->cpu.now);
+        c->lane_hist = s->hist.n;
+    }
+}
+
+/* Forget the lane's stores every CPU can see: visible before the earliest
+ * CPU clock (a view is taken at its CPU's clock). */
+static void lane_retire(struct sim_cpu *c)
+{
+    const struct sim *s = c->sim;
+    sim_ps_t t = c->cpu.now;
+
+    for (unsigned i = 0; i < s->ncpu; i++)
+        if (s->cpus[i].cpu.now < t)
+            t = s->cpus[i].cpu.now;
+    stbuf_retire(&c->lane, t);
+}
+
+/* A plain store of `len` bytes of shared driver state, the value written
+ * next by the caller. */
+static void lane_store(struct sim_cpu *c, void *dst, unsigned len)
+{
+    struct sim *s = c->sim;
+    uint8_t old[8];
+    sim_ps_t vis;
+
+    lane_retire(c);
+    memcpy(old, dst, len);
+    if (c->stb.cfg.order == STBUF_X86 && c->lane.order_floor < c->stb.order_floor)
+        c->lane.order_floor = c->stb.order_floor; /* TSO: after every earlier store */
+    vis = stbuf_store(&c->lane, STBUF_CPU_KEY(dst), dst, NULL, len, c->cpu.now);
+    if (s->hist_up)
+        memhist_write(&s->hist, dst, old, len, c->id, vis, 0);
+}
+
+/* ------------------------------------------------------------ accesses */
+
+/* Show the load of [addr, addr + len) the bytes `view` (len <= 16):
+ * memory holds them until the load is settled. */
+static void pend_load(struct sim_cpu *c, void *addr, const uint8_t *view, unsigned len)
+{
+    if (memcmp(addr, view, len) == 0)
+        return;
+    c->pend.kind = SIM_PEND_LOAD;
+    c->pend.addr = addr;
+    c->pend.len = len;
+    memcpy(c->pend.real, addr, len);
+    memcpy(addr, view, len);
+}
+
+static void access_dma(struct sim_cpu *c, void *addr, unsigned len, unsigned how)
+{
+    unsigned half = len > 8 ? 8 : len;
+    uint8_t view[16];
+
+    if (how & PLAT_ACC_WRITE) {
+        struct sim_pending *pd = &c->pend;
+        sim_ps_t t[2] = {0, 0}, vis[2] = {0, 0};
+        for (unsigned k = 0; k * half < len; k++)
+            vis[k] = cpu_store_mem(c, (uint8_t *)addr + k * half, NULL, half, &t[k]);
+        pd->kind = SIM_PEND_STORE;
+        pd->addr = addr;
+        pd->len = len;
+        pd->bus = host_mem_bus(&c->sim->mem, addr);
+        memcpy(pd->t, t, sizeof(t));
+        memcpy(pd->vis, vis, sizeof(vis));
+        return;
+    }
+    for (unsigned k = 0; k * half < len; k++)
+        cpu_load_mem(c, (uint8_t *)addr + k * half, view + k * half, half);
+    pend_load(c, addr, view, len);
+}
+
+static void access_shared(struct sim_cpu *c, const struct sim_shared *r, void *addr,
+                          unsigned len, unsigned how)
+{
+    struct sim *s = c->sim;
+    unsigned half = len > 8 ? 8 : len;
+    uint8_t view[16];
+
+    if (how & PLAT_ACC_MARKED) /* READ_ONCE, WRITE_ONCE: as the platform's calls */
+        cpu_enter(c, 0);
+    else
+        cpu_enter_plain(c);
+    cpu_shared_access(c);
+    if (how & PLAT_ACC_WRITE) {
+        for (unsigned k = 0; k * half < len; k++) {
+            uint8_t *d = (uint8_t *)addr + k * half;
+            if (how & PLAT_ACC_MARKED) {
+                cpu_wait_until(&c->cpu, stbuf_room_at(&c->stb, c->cpu.now), CPU_DRAIN);
+                cpu_store_shared(c, d, NULL, half);
+            } else {
+                if (c->lane_up)
+                    lane_store(c, d, half);
+                stopchk_store_plain(c, d);
+            }
+        }
+    } else if (how & PLAT_ACC_MARKED) {
+        if (stopchk_is_state(s, addr))
+            stopchk_xmit_tested(c, addr);
+        else
+            stopchk_load(c, addr);
+    } else if (c->stop_word != NULL && addr != c->stop_word) {
+        stopchk_load_plain(c, addr);
+    }
+    if (r->cl && how == 0) { /* a plain load: its line access waits (sim_pending) */
+        defer_line(c, addr, len);
+    } else if (r->cl) {
+        cpu_line(c, addr, len, (how & PLAT_ACC_WRITE) != 0);
+    }
+    if (!(how & PLAT_ACC_WRITE) && (s->ncpu > 1 || s->hist_up)) {
+        for (unsigned k = 0; k * half < len; k++)
+            cpu_load_shared(c, (uint8_t *)addr + k * half, view + k * half, half);
+        pend_load(c, addr, view, len);
+    }
+}
+
+/* A plain access through an __iomem cookie (linux/io.h) faults: say why
+ * first. */
+static void access_iomem(const void *addr)
+{
+    fprintf(stderr,
+            "nictx: driver code made a plain load or store at %p, an __iomem address "
+            "(BAR0): MMIO goes through readl/writel/__iowrite64_copy (linux/io.h)\n",
+            addr);
+    abort();
+}
+
+void plat_access(struct platform *p, void *addr, size_t len, unsigned how)
+{
+    struct sim_cpu *c = p->cpu;
+    struct sim *s = p->sim;
+    uintptr_t a = (uintptr_t)addr;
+    int dma = a - (uintptr_t)s->mem.buf < s->mem.size;
+    const struct sim_shared *r = dma ? NULL : shr_find(s, a);
+
+    /* x++: a plain load's line access becomes the store's read for
+     * ownership, if nothing the model sees came between (the compiler may
+     * put private accesses there). */
+    if (c->pend.nline && how == PLAT_ACC_WRITE && r)
+        merge_line(c, addr, (unsigned)len);
+    if (c->pend.nline && (dma || (r && how != 0)))
+        settle_lines(c);
+    if (c->pend.kind)
+        settle_kind(c);
+    if (dma)
+        access_dma(c, addr, (unsigned)len, how);
+    else if (r)
+        access_shared(c, r, addr, (unsigned)len, how);
+    else if ((a >> 48) == 0xd1c0u || (a >> 48) == 0xd1c1u)
+        access_iomem(addr);
+}
