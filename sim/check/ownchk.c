@@ -464,10 +464,12 @@ void ownchk_touch(struct ownchk *c, uint64_t addr, size_t len, sim_ps_t t)
 
 void ownchk_unmap(struct ownchk *c, uint64_t addr, size_t len, sim_ps_t t)
 {
-    if (ownchk_buf_owned(c, addr, len))
+    /* A completed slot that still owes the unmap is the one it is for,
+     * though the buffer may be in flight again already: a cleanup may free
+     * the skb before it unmaps (ixgbe_clean_tx_irq does), and another CPU
+     * post the buffer again in between. */
+    if (!ownchk_unmap_completed(c, addr) && ownchk_buf_owned(c, addr, len))
         ownchk_touch_slot(c, addr, len, t, 1);
-    else
-        ownchk_unmap_completed(c, addr);
 }
 
 int ownchk_unmap_completed(struct ownchk *c, uint64_t addr)

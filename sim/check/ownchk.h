@@ -173,8 +173,10 @@ void ownchk_dev_write(struct ownchk *c, uint64_t addr, const void *data, unsigne
                       sim_ps_t t);
 
 /* The driver unmapped [addr, addr + len) at t (dma_unmap_single in its
- * cleanup): it must not be a buffer the device still owns.  A completed
- * slot's buffer it pays back (1 if it was one of c's). */
+ * cleanup): it pays back a completed slot's buffer (1 if it was one of
+ * c's), the oldest that owes it, even if the buffer is in flight again (a
+ * cleanup may free the skb before it unmaps); otherwise it must not be a
+ * buffer the device still owns. */
 void ownchk_unmap(struct ownchk *c, uint64_t addr, size_t len, sim_ps_t t);
 int ownchk_unmap_completed(struct ownchk *c, uint64_t addr);
 /* At t, with the queue stuck: report (desc_unpublished) the oldest

@@ -92,10 +92,10 @@ static inline void ownchk_set_unmap(struct ownchk_set *s, uint64_t addr, size_t 
         ownchk_unmap(s->q, addr, len, t);
         return;
     }
-    ownchk_set_touch_mq(s, addr, len, t, 1);
-    for (unsigned q = 0; q < s->n; q++)
+    for (unsigned q = 0; q < s->n; q++) /* a completed slot's first, as ownchk_unmap */
         if (ownchk_unmap_completed(&s->q[q], addr))
             return;
+    ownchk_set_touch_mq(s, addr, len, t, 1);
 }
 
 static inline void ownchk_set_desc_read(struct ownchk_set *s, uint64_t addr, unsigned len,

@@ -202,6 +202,30 @@ static void test_ownchk_unmap_missing(void **state)
     assert_false(ownchk_unmap_completed(&f->c, f->buf + 64)); /* no such buffer */
 }
 
+/* A cleanup may free the skb before it unmaps (ixgbe_clean_tx_irq), and
+ * another CPU post the buffer again meanwhile: the unmap for its completed
+ * slot finds it in flight in a later slot.  It pays the completed slot
+ * back, and is no reclaim past the head; an unmap with no completed slot
+ * owing it, of the buffer the device holds, still is. */
+static void test_ownchk_unmap_after_reuse(void **state)
+{
+    struct fx *f = *state;
+    probe(f, NICTX_PROTO_TAIL);
+    body(f, 0, 60, 1 * NS, 1 * NS);
+    tail(f, 1, 2 * NS);
+    ownchk_head(&f->c, 1, 3 * NS);           /* slot 0 completed, its unmap owed */
+    body(f, 1, 60, 4 * NS, 4 * NS);          /* the same buffer posted again */
+    tail(f, 2, 5 * NS);
+    ownchk_unmap(&f->c, f->buf, 60, 6 * NS); /* slot 0's */
+    assert_int_equal(f->n, 0);
+    body(f, 0, 60, 7 * NS, 7 * NS);          /* paid back: rewriting it is clean */
+    assert_int_equal(f->n, 0);
+    ownchk_unmap(&f->c, f->buf, 60, 8 * NS); /* nothing owed: slot 1 is the device's */
+    assert_int_equal(f->n, 1);
+    assert_string_equal(f->kind[0], "reclaim_past_head");
+    assert_int_equal(f->desc[0], 1);
+}
+
 /* Tail protocol, a ring of 8: at most 7 in flight.  An eighth descriptor
  * written is fine (slot 7 is free); the tail that hands it over makes the
  * ring read as empty, and writing slot 0 while the device still owns it is
@@ -501,6 +525,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_ownchk_owner_phase, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ownchk_ring_overfill, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ownchk_unmap_missing, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ownchk_unmap_after_reuse, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ownchk_wrong_phase_on_second_pass, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ownchk_bad_contents, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ownchk_buffer_overwrite, setup, teardown),
