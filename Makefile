@@ -479,11 +479,17 @@ $(addprefix $(BUILD)/tests/test_,$(CLI_TESTS)): $(BUILD)/tests/test_%: \
 # each change one line, made by sed, the file built as DRIVER is.  And the
 # command that builds a driver file, for the test that a driver using an
 # API the layer lacks fails to build with a message (tests/drivers/).
-OWN_BINS := $(addprefix $(BUILD)/tests/nictx-,ixgbe ixgbe-nowakemb txq-nowmb)
+OWN_BINS := $(addprefix $(BUILD)/tests/nictx-,ixgbe ixgbe-nowakemb ixgbe-nowakemb-ntu txq-nowmb)
 $(BUILD)/gen/ixgbe_tx_nowakemb.c: driver/examples/ixgbe_tx.c
 	@mkdir -p $(@D)
 	sed '/the held-out bug deletes this line/d' $< > $@.tmp
 	@! cmp -s $< $@.tmp || { echo "$<: no line marked for the held-out bug" >&2; exit 1; }
+	@mv $@.tmp $@
+# The same bug with ixgbe_desc_unused() reading next_to_use first: the
+# re-check is both loads, in either order (sim/check/stopchk.h).
+$(BUILD)/gen/ixgbe_tx_nowakemb_ntu.c: $(BUILD)/gen/ixgbe_tx_nowakemb.c
+	sed '/u16 ntc = ring->next_to_clean;/{h;d};/u16 ntu = ring->next_to_use;/G' $< > $@.tmp
+	@! cmp -s $< $@.tmp || { echo "$<: ixgbe_desc_unused() not found" >&2; exit 1; }
 	@mv $@.tmp $@
 $(BUILD)/gen/txq_nowmb.c: driver/txq.c
 	@mkdir -p $(@D)
@@ -493,6 +499,7 @@ $(BUILD)/gen/txq_nowmb.c: driver/txq.c
 own_bin = $(call obj,sim/cli/main.c $(SWEEP_SRCS)) $(SIM_BASE) $(WIDE_MODELS) $(BUILD)/obj/k/$(1).o
 $(BUILD)/tests/nictx-ixgbe: $(call own_bin,driver/examples/ixgbe_tx)
 $(BUILD)/tests/nictx-ixgbe-nowakemb: $(call own_bin,$(BUILD)/gen/ixgbe_tx_nowakemb)
+$(BUILD)/tests/nictx-ixgbe-nowakemb-ntu: $(call own_bin,$(BUILD)/gen/ixgbe_tx_nowakemb_ntu)
 $(BUILD)/tests/nictx-txq-nowmb: $(call own_bin,$(BUILD)/gen/txq_nowmb)
 $(OWN_BINS):
 	@mkdir -p $(@D)

@@ -748,13 +748,6 @@ static unsigned txq_clean_pass(struct txq *q, unsigned budget)
     case TXQ_CLEAN_CQ: head = txq_cq_head(q); break;
     default: head = readl(q->head); break;
     }
-    /* The slots' records (written by the transmit CPU before its doorbell)
-     * are read after the head that covers them, as ixgbe_clean_tx_irq's
-     * smp_rmb() after next_to_watch: without it a weakly ordered CPU may
-     * read a record before the head, and unmap last pass's buffer.  readl()
-     * and the CQ's dma_rmb() already order it. */
-    if (q->clean == TXQ_CLEAN_HEAD_WB || q->clean == TXQ_CLEAN_DESC_WB)
-        smp_rmb();
 
     u32 ntc = q->next_to_clean;
     /* The device may only report a head inside [next_to_clean, next_to_use].

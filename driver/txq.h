@@ -240,16 +240,16 @@ struct txq {
      * the line `--layout packed` puts with the producer's (sim/run/world.c,
      * docs/calibration.md), so the line the hot paths read stays apart. */
     struct platform *plat;      /* harness: the CPU the queue's code runs on */
-    dma_addr_t ring_dma;        /* the ring's bus address (128-byte aligned) */
+    dma_addr_t ring_dma;        /* harness: the ring's bus address (128-byte aligned) */
     dma_addr_t wb_dma;
     dma_addr_t cq_dma;
     uint32_t reg_tail, reg_head; /* harness: TAIL and HEAD's BAR0 offsets (txq_reg.h) */
     unsigned qid;               /* the device's queue (txq_cfg.queue) */
 
     /* Read-mostly after txq_init: both sides read it per packet (txq.ro). */
-    alignas(TXQ_CACHELINE) struct nictx_tx_desc *ring; /* the descriptor ring */
+    alignas(TXQ_CACHELINE) struct nictx_tx_desc *ring; /* harness: the descriptor ring */
     struct txq_buf *buf;        /* per-slot records (kcalloc: shared) */
-    uint32_t *wb;               /* head-writeback word, own 64 B line */
+    uint32_t *wb;               /* harness: head-writeback word, own 64 B line */
     uint64_t *cq;               /* TXQ_CLEAN_CQ: the completion queue, else NULL */
     void *tail;                 /* its TAIL register (an __iomem cookie) */
     void *head;                 /* its HEAD register */

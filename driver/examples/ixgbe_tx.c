@@ -185,8 +185,10 @@ int txq_init(struct txq *q, struct platform *p, const struct txq_cfg *cfg,
         return -1;
     }
     q->priv = ring;
-    q->ring = ring->desc;       /* the harness's cache-line regions */
+    q->ring = ring->desc;       /* the harness's: cache-line regions, */
     q->wb = (u32 *)ring->head_wb;
+    q->ring_dma = ring->dma;    /* and what tells descriptor reads apart */
+    q->wb_dma = ring->head_wb_dma;
     q->qid = cfg->queue;
     q->reg_tail = txq_reg(cfg->queue, NICTX_QREG_TAIL);
     q->reg_head = txq_reg(cfg->queue, NICTX_QREG_HEAD);

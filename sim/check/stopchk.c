@@ -21,7 +21,9 @@ int stopchk_is_state(struct sim *s, const uint32_t *w)
     return s->nq > 0 && &sim_txq(s, stopchk_queue(s, w))->stopped == w;
 }
 
-/* The driver field at `p`, for a message. */
+/* The driver field at `p`, for a message: a struct txq's by name, other
+ * driver state (a driver's own struct, kzalloc'd) by its place in its
+ * block. */
 static void stopchk_name(struct sim *s, const void *p, char *out, size_t n)
 {
     for (unsigned q = 0; q < s->nq; q++) {
@@ -37,6 +39,14 @@ static void stopchk_name(struct sim *s, const void *p, char *out, size_t n)
         else
             continue;
         return;
+    }
+    for (unsigned i = 0; i < s->nshr; i++) {
+        const struct sim_shared *r = &s->shr[i];
+        if ((uintptr_t)p >= r->lo && (uintptr_t)p < r->hi) {
+            snprintf(out, n, "driver state +%zu of %zu B", (size_t)((uintptr_t)p - r->lo),
+                     (size_t)(r->hi - r->lo));
+            return;
+        }
     }
     snprintf(out, n, "%p", p);
 }
@@ -75,7 +85,7 @@ void stopchk_mb(struct sim_cpu *c)
 void stopchk_load(struct sim_cpu *c, const void *src)
 {
     struct sim *s = c->sim;
-    char what[32], detail[240];
+    char what[48], detail[280];
 
     if (c->stop_word == NULL || src == c->stop_word)
         return;
@@ -103,10 +113,16 @@ static int stopchk_learnt(const struct sim *s, const void *p)
 
 void stopchk_load_plain(struct sim_cpu *c, const void *src)
 {
+    if (c->recheck_plain) { /* the rest of a plain re-check (both indices) */
+        stopchk_learn(c->sim, src);
+        return;
+    }
     if (c->stop_word == NULL || src == c->stop_word)
         return;
-    if (c->stop_fenced || stopchk_learnt(c->sim, src))
+    if (c->stop_fenced || stopchk_learnt(c->sim, src)) {
+        c->recheck_plain = 1;
         stopchk_load(c, src);
+    }
 }
 
 void stopchk_store_plain(struct sim_cpu *c, const void *dst)
@@ -139,7 +155,7 @@ void stopchk_xmit_tested(struct sim_cpu *c, const uint32_t *state)
 void stopchk_tested(struct sim_cpu *c, const uint32_t *state)
 {
     struct sim *s = c->sim;
-    char what[32], detail[240];
+    char what[48], detail[280];
 
     if (c->stop_word == state) {
         stopchk_no_recheck(c);

@@ -54,7 +54,9 @@ void stopchk_load(struct sim_cpu *c, const void *src);
  * compiled with the kernel layer, sim/run/plain_access.c): a plain load
  * after a stop is its re-check once an smp_mb() came after the stop, or
  * at a location learnt from a re-check (before it, a driver's own
- * bookkeeping is not taken for one); a plain store counts for the
+ * bookkeeping is not taken for one), and so is every plain load after it
+ * up to the CPU's next platform call (a re-check reads both indices, in
+ * whatever order the compiler put them); a plain store counts for the
  * cleanup's half only at a learnt location. */
 void stopchk_load_plain(struct sim_cpu *c, const void *src);
 void stopchk_store_plain(struct sim_cpu *c, const void *dst);

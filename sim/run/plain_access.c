@@ -309,7 +309,7 @@ static void access_shared(struct sim_cpu *c, const struct sim_shared *r, void *a
             stopchk_xmit_tested(c, addr);
         else
             stopchk_load(c, addr);
-    } else if (c->stop_word != NULL && addr != c->stop_word) {
+    } else if ((c->stop_word != NULL && addr != c->stop_word) || c->recheck_plain) {
         stopchk_load_plain(c, addr);
     }
     if (r->cl && how == 0) { /* a plain load: its line access waits (sim_pending) */

@@ -105,6 +105,7 @@ void cpu_enter(struct sim_cpu *c, int fences)
 {
     if (c->pend.kind || c->pend.nline)
         sim_plain_settle(c);
+    c->recheck_plain = 0; /* a plain re-check ends here (stopchk.h) */
     cpu_sync(c);
     if (!fences)
         cpu_check_wc_fenced(c);

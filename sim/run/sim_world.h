@@ -94,6 +94,8 @@ struct sim_cpu {
     const uint32_t *stop_word; /* a queue it stopped, not yet re-checked (stopchk.h) */
     sim_ps_t stop_t;       /* when */
     int stop_fenced;       /* an smp_mb() since */
+    int recheck_plain;     /* re-checking by plain loads: each one, up to its next
+                              platform call, is a re-checked location (stopchk.h) */
     const void *unfenced[STOPCHK_LOCS]; /* its shared stores since its last smp_mb() */
     unsigned nunfenced;
     /* Early loads (weak, explored; platform_sim.c): no load is performed

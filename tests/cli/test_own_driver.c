@@ -9,7 +9,8 @@
  *    what it does not speak;
  *  - the port less one smp_mb() (the held-out bug of docs/own-driver.md:
  *    nictx-ixgbe-nowakemb) is named wake_unordered: its plain store of
- *    next_to_clean and its plain loads are in the model;
+ *    next_to_clean and its plain loads are in the model; and so it is
+ *    with the re-check's loads swapped (nictx-ixgbe-nowakemb-ntu);
  *  - the project's driver less its doorbell wmb() (nictx-txq-nowmb), a
  *    driver with a plain-store ordering bug and no platform call, is named
  *    doorbell_before_desc under weak ordering;
@@ -150,6 +151,13 @@ static void test_own_driver_held_out_bug(void **state)
     expect_status(&r, 1);
     expect_has(r.out, "wake_unordered");
     expect_has(r.out, "smp_mb() before the test");
+    run_free(&r);
+    /* The same, the re-check reading next_to_use before next_to_clean:
+     * both loads are the re-check, whatever their order. */
+    OWN(c, &r, "ixgbe-nowakemb-ntu", "run", "--packets", "3000", "--cpus", "2", "--pkt-size",
+        "1518", "--ring", "64");
+    expect_status(&r, 1);
+    expect_has(r.out, "wake_unordered");
     run_free(&r);
 }
 
