@@ -25,13 +25,29 @@
 #ifndef NICTX_KCPU_H
 #define NICTX_KCPU_H
 
+#include <stdint.h>
+
 struct platform;
+
+#define KCPU_WINDOWS 4
+#define KCPU_SKIPS 2
 
 struct kcpu {
     struct platform *plat; /* the CPU's platform (driver/platform.h) */
     int xmit_more;         /* softnet_data.xmit.more: the stack promises
                               another packet (netdev_xmit_more) */
     int no_kcsan;          /* inside data_race(): accesses not modelled */
+    /* Where the platform models accesses (kcsan.c asks it about these
+     * only): with `windowed` set, [win_lo[i], win_lo[i] + win_len[i]) for
+     * i < KCPU_WINDOWS and the __iomem cookies (linux/io.h); everywhere
+     * otherwise.  An access elsewhere is private (the stack, the driver's
+     * private memory) and costs a few comparisons. */
+    int windowed;
+    uintptr_t win_lo[KCPU_WINDOWS], win_len[KCPU_WINDOWS];
+    /* Inside window 1, ranges the platform found private (the gaps
+     * between many regions of driver state): not announced either. */
+    uintptr_t skip_lo[KCPU_SKIPS], skip_len[KCPU_SKIPS];
+    unsigned skip_next;
 };
 
 /* Make `k` (NULL: none) current on this thread; the one it replaces. */

@@ -12,7 +12,9 @@
  * entry points are nictx's.  Each hands the access to the platform of the
  * CPU running the code (kcpu.h), which decides what it is (platform.h,
  * plat_access): DMA memory and shared driver state go to the memory model,
- * the stack and private memory straight through.  With no CPU current
+ * the stack and private memory straight through (the platform says where
+ * it models accesses, kcpu.h: an access elsewhere costs a comparison and
+ * no call).  With no CPU current
  * (harness code, a unit test's set-up), nothing happens.
  *
  * Function entry and exit (clang always calls them, GCC not with the param
@@ -30,6 +32,8 @@
 
 #include "linux/kcpu.h"
 #include "platform.h"
+
+_Static_assert(KCPU_WINDOWS == 4 && KCPU_SKIPS == 2, "kcsan_access tests four windows, two skips");
 
 static _Thread_local struct kcpu *kcpu_cur;
 
@@ -72,12 +76,27 @@ void nictx_kcsan_enable(void)
         kcpu_cur->no_kcsan--;
 }
 
+/* The iomem cookies' top 16 bits are 0xd1c0 (BAR0) or 0xd1c1 (the WC
+ * BAR): linux/io.h, driver/linux/kapi.c. */
+#define KCSAN_IOMEM(a) (((a) >> 49) == (0xd1c0u >> 1))
+
 static inline void kcsan_access(void *addr, size_t len, unsigned how)
 {
     struct kcpu *k = kcpu_cur;
+    uintptr_t a = (uintptr_t)addr;
 
-    if (k && !k->no_kcsan)
-        plat_access(k->plat, addr, len, how);
+    if (k == NULL || k->no_kcsan)
+        return;
+    if (k->windowed && a - k->win_lo[0] >= k->win_len[0]) {
+        if (a - k->win_lo[1] < k->win_len[1]) {
+            if (a - k->skip_lo[0] < k->skip_len[0] || a - k->skip_lo[1] < k->skip_len[1])
+                return;
+        } else if (a - k->win_lo[2] >= k->win_len[2] && a - k->win_lo[3] >= k->win_len[3] &&
+                   !KCSAN_IOMEM(a)) {
+            return;
+        }
+    }
+    plat_access(k->plat, addr, len, how);
 }
 
 /* The entry points, declared here (no header: only the compiler calls

@@ -376,6 +376,8 @@ int sim_cpus_init(struct sim *s, const struct stbuf_cfg *bc)
             return -1;
         c->stb_up = 1;
         c->kcpu.plat = &c->plat;
+        sim_kcpu_windows(s, c);
+        c->plain_full = s->ncpu > 1 || s->hist_up || cpu_explores(c);
         /* The lane of plain stores to driver state (plain_access.c): read
          * by other CPUs only, so with one there is none; drained in its own
          * order, never full, holding no store on purpose. */

@@ -26,17 +26,23 @@
  *    makes the lane's stores visible at once instead of waiting (its cost
  *    is the model's for the stores the device and marked accesses make,
  *    unchanged by how many plain stores a driver makes of its state).
- *    With one CPU no other CPU reads the lane, and there is none.
+ *    With one CPU no other CPU reads the lane, and there is none; with
+ *    one CPU, no exploration and no memory history, a plain access of
+ *    driver state is the stop checker's only (access_plain_alone: the
+ *    rest would change no figure).
  *  - The iomem cookies (linux/io.h): a plain access to MMIO is a driver
  *    bug that faults; it is named first.
  *  - Anything else (the stack, the driver's private memory): nothing.
+ *    The kcpu's windows (sim_kcpu_windows, kcpu.h) keep most of these
+ *    from being announced at all.
  * Since the value is not known when the access is announced, the store's
  * value reaches the ownership checkers, and a load that was shown another
  * value than memory's (an early load, another CPU's invisible store) has
  * memory's own bytes put back, when the access is settled: at the CPU's
- * next access or platform call, or when its coroutine yields, whichever
- * comes first; the compiler has made the access by then, and no other
- * CPU, nor the device, runs in between.
+ * next announced access or platform call, or when its coroutine yields,
+ * whichever comes first; the compiler has made the access by then, and no
+ * other CPU, nor the device, runs in between (the driver's private
+ * accesses in between touch neither the bytes nor the checkers).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -45,12 +51,45 @@
 
 #include "run/sim_world.h"
 
+#define SIM_SHR_FEW 3 /* as many as the kcpu windows beside host memory */
+_Static_assert(SIM_SHR_FEW == KCPU_WINDOWS - 1, "a window for each of a few regions");
+
 /* ------------------------------------------------------------ registry */
 
 static void shr_bounds(struct sim *s)
 {
     s->shr_lo = s->nshr ? s->shr[0].lo : 0;
     s->shr_hi = s->nshr ? s->shr[s->nshr - 1].hi : 0;
+    for (unsigned i = 0; i < s->ncpu; i++) {
+        sim_kcpu_windows(s, &s->cpus[i]);
+        memset(s->cpus[i].shr_memo, 0, sizeof(s->cpus[i].shr_memo)); /* all empty */
+    }
+}
+
+/* Where the CPU's driver code has its accesses announced (kcpu.h): host
+ * memory and the registry's regions, or their span when they are more
+ * than the windows left (the driver's private memory between them is then
+ * looked up and let through here); the rest never reaches plat_access. */
+void sim_kcpu_windows(const struct sim *s, struct sim_cpu *c)
+{
+    struct kcpu *k = &c->kcpu;
+
+    k->windowed = 1;
+    for (unsigned i = 0; i < KCPU_WINDOWS; i++)
+        k->win_lo[i] = k->win_len[i] = 0;
+    for (unsigned i = 0; i < KCPU_SKIPS; i++)
+        k->skip_lo[i] = k->skip_len[i] = 0;
+    k->win_lo[0] = (uintptr_t)s->mem.buf;
+    k->win_len[0] = s->mem.size;
+    if (s->nshr <= SIM_SHR_FEW) {
+        for (unsigned i = 0; i < s->nshr; i++) {
+            k->win_lo[1 + i] = s->shr[i].lo;
+            k->win_len[1 + i] = s->shr[i].hi - s->shr[i].lo;
+        }
+    } else {
+        k->win_lo[1] = s->shr_lo;
+        k->win_len[1] = s->shr_hi - s->shr_lo;
+    }
 }
 
 int sim_shared_add(struct sim *s, const void *p, size_t len, int cl)
@@ -95,21 +134,61 @@ void sim_shared_destroy(struct sim *s)
     s->nshr = s->shr_cap = 0;
 }
 
-/* The shared region holding `a`, or NULL. */
-static const struct sim_shared *shr_find(const struct sim *s, uintptr_t a)
+/* The shared region holding `a`, or NULL: a few looked at one by one;
+ * of many, the intervals CPU c found last (regions, and the gaps between
+ * them), else a search, whose interval it keeps. */
+static inline const struct sim_shared *shr_find(const struct sim *s, struct sim_cpu *c,
+                                                uintptr_t a, struct sim_shr_memo **gap)
 {
     unsigned lo = 0, hi = s->nshr;
+    struct sim_shr_memo *m;
+    uintptr_t glo, ghi;
 
-    if (a - s->shr_lo >= s->shr_hi - s->shr_lo)
+    if (s->nshr <= SIM_SHR_FEW) {
+        for (unsigned i = 0; i < s->nshr; i++)
+            if (a - s->shr[i].lo < s->shr[i].hi - s->shr[i].lo)
+                return &s->shr[i];
         return NULL;
-    while (lo < hi) {
+    }
+    for (unsigned i = 0; i < SIM_SHR_MEMO; i++) {
+        m = &c->shr_memo[i];
+        if (a - m->lo < m->hi - m->lo) {
+            *gap = m;
+            return m->idx ? &s->shr[m->idx - 1] : NULL;
+        }
+    }
+    while (lo < hi) { /* the first region ending after a */
         unsigned mid = (lo + hi) / 2;
         if (s->shr[mid].hi <= a)
             lo = mid + 1;
         else
             hi = mid;
     }
-    return lo < s->nshr && s->shr[lo].lo <= a ? &s->shr[lo] : NULL;
+    m = &c->shr_memo[c->shr_memo_next++ % SIM_SHR_MEMO];
+    if (lo < s->nshr && s->shr[lo].lo <= a) {
+        *m = (struct sim_shr_memo){s->shr[lo].lo, s->shr[lo].hi, lo + 1};
+        return &s->shr[lo];
+    }
+    glo = lo > 0 ? s->shr[lo - 1].hi : 0;
+    ghi = lo < s->nshr ? s->shr[lo].lo : UINTPTR_MAX;
+    *m = (struct sim_shr_memo){glo, ghi, 0};
+    *gap = m;
+    return NULL;
+}
+
+/* A private access in the gap `g` between two of many regions: if the gap
+ * is clear of host memory, the CPU's kcpu need not announce accesses
+ * there (kcpu.h skips). */
+static void shr_skip(const struct sim *s, struct sim_cpu *c, const struct sim_shr_memo *g)
+{
+    struct kcpu *k = &c->kcpu;
+    uintptr_t mlo = (uintptr_t)s->mem.buf, mhi = mlo + s->mem.size;
+
+    if (g->lo == 0 || g->hi == UINTPTR_MAX || (g->lo < mhi && mlo < g->hi))
+        return;
+    k->skip_lo[k->skip_next % KCPU_SKIPS] = g->lo;
+    k->skip_len[k->skip_next % KCPU_SKIPS] = g->hi - g->lo;
+    k->skip_next++;
 }
 
 void plat_shared(struct platform *p, const void *addr, size_t len)
@@ -335,13 +414,33 @@ static void access_iomem(const void *addr)
     abort();
 }
 
-void plat_access(struct platform *p, void *addr, size_t len, unsigned how)
+/* A plain access of driver state on the only CPU, nothing explored and no
+ * history kept (c->plain_full clear): no other CPU reads its stores or
+ * holds its line (cl_access would cost nothing, and the counts it keeps
+ * are not reported), no schedule has a point there, and the world catches
+ * up at the next platform call as well.  The stop checker's part only: the
+ * same figures as in full, for a few instructions (the default run's
+ * two dozen plain accesses of driver state a packet; docs/own-driver.md,
+ * Speed). */
+static void access_plain_alone(struct sim_cpu *c, void *addr, size_t len, unsigned how)
+{
+    c->shared_n++;
+    if (how == PLAT_ACC_WRITE) {
+        stopchk_store_plain(c, addr);
+        if (len > 8)
+            stopchk_store_plain(c, (uint8_t *)addr + 8);
+    } else if ((c->stop_word != NULL && addr != c->stop_word) || c->recheck_plain) {
+        stopchk_load_plain(c, addr);
+    }
+}
+
+static __attribute__((noinline)) void access_any(struct platform *p, const struct sim_shared *r,
+                                                 void *addr, size_t len, unsigned how)
 {
     struct sim_cpu *c = p->cpu;
     struct sim *s = p->sim;
     uintptr_t a = (uintptr_t)addr;
-    int dma = a - (uintptr_t)s->mem.buf < s->mem.size;
-    const struct sim_shared *r = dma ? NULL : shr_find(s, a);
+    int dma = !r && a - (uintptr_t)s->mem.buf < s->mem.size;
 
     /* x++: a plain load's line access becomes the store's read for
      * ownership, if nothing the model sees came between (the compiler may
@@ -358,4 +457,29 @@ void plat_access(struct platform *p, void *addr, size_t len, unsigned how)
         access_shared(c, r, addr, (unsigned)len, how);
     else if ((a >> 48) == 0xd1c0u || (a >> 48) == 0xd1c1u)
         access_iomem(addr);
+}
+
+void plat_access(struct platform *p, void *addr, size_t len, unsigned how)
+{
+    struct sim_cpu *c = p->cpu;
+    const struct sim *s = p->sim;
+    uintptr_t a = (uintptr_t)addr;
+
+    struct sim_shr_memo *gap = NULL;
+    const struct sim_shared *r = shr_find(s, c, a, &gap);
+
+    /* The common cases first, in few instructions: the driver's private
+     * memory (between the regions of many), and driver state on one CPU. */
+    if (!r && a - (uintptr_t)s->mem.buf >= s->mem.size && (a >> 49) != (0xd1c0u >> 1)) {
+        if (gap)
+            shr_skip(s, c, gap);
+        return;
+    }
+    if (r && !c->plain_full && how <= PLAT_ACC_WRITE) {
+        if (c->pend.kind)
+            settle_kind(c);
+        access_plain_alone(c, addr, len, how);
+    } else {
+        access_any(p, r, addr, len, how);
+    }
 }

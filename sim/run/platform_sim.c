@@ -541,9 +541,14 @@ static void cpu_preempted(struct sim_cpu *c, double max_ns)
  * CPUs included, runs up to the stall's end before the access is made. */
 void cpu_shared_access(struct sim_cpu *c)
 {
-    double ns = explore_point_ns(&c->sched, ++c->shared_n);
-    double pre = c->cpu.now >= c->preempt_after ? explore_preempt_ns(&c->sched, &c->explore_rng)
-                                                 : 0;
+    double ns, pre;
+
+    if (!cpu_explores(c)) { /* no point, no preemption: nothing to draw */
+        c->shared_n++;
+        return;
+    }
+    ns = explore_point_ns(&c->sched, ++c->shared_n);
+    pre = c->cpu.now >= c->preempt_after ? explore_preempt_ns(&c->sched, &c->explore_rng) : 0;
 
     if (ns > 0) {
         cpu_charge(&c->cpu, CPU_IDLE, ns);

@@ -47,6 +47,7 @@ enum sim_cpu_state { SIM_CPU_RUN, SIM_CPU_WAIT, SIM_CPU_DONE };
 /* The access instrumented driver code announced last (plain_access.c),
  * settled at the CPU's next platform call or access, or when it yields:
  * by then the compiler has made it. */
+#define SIM_SHR_MEMO 4 /* intervals of the driver-state registry a CPU keeps */
 enum sim_pend_kind { SIM_PEND_NONE, SIM_PEND_STORE, SIM_PEND_LOAD };
 struct sim_pending {
     enum sim_pend_kind kind;
@@ -120,6 +121,13 @@ struct sim_cpu {
     int lane_up;
     uint64_t lane_hist;
     struct sim_pending pend;
+    int plain_full;        /* its plain accesses of driver state are modelled in
+                              full: several CPUs, a history, or exploration */
+    struct sim_shr_memo {  /* intervals of the registry it looked up last: */
+        uintptr_t lo, hi;  /* [lo, hi) is region idx - 1, or (idx 0) in none */
+        unsigned idx;
+    } shr_memo[SIM_SHR_MEMO];
+    unsigned shr_memo_next;
 };
 
 /* Driver state the CPUs share, as plain_access.c looks it up: [lo, hi),
@@ -327,6 +335,11 @@ void cpu_view(struct sim_cpu *c, const void *src, void *buf, size_t len);
 void cpu_line(struct sim_cpu *c, const void *addr, size_t len, int write);
 void cpu_shared_access(struct sim_cpu *c);
 void cpu_sync_published(struct sim *s);
+/* Whether CPU c's schedule has switch points or preemptions (explore.h). */
+static inline int cpu_explores(const struct sim_cpu *c)
+{
+    return c->sched.npoints != 0 || c->sched.preempt_per_4096 != 0;
+}
 
 /* plain_access.c: driver code compiled with the kernel layer */
 /* Settle the access CPU c announced last (its store is made: the checkers
@@ -338,6 +351,8 @@ void sim_lane_clamp(struct sim_cpu *c);
  * tracks it.  0, or -1 (out of memory). */
 int sim_shared_add(struct sim *s, const void *p, size_t len, int cl);
 void sim_shared_destroy(struct sim *s);
+/* Tell CPU c's kcpu where accesses are modelled (kcpu.h windows). */
+void sim_kcpu_windows(const struct sim *s, struct sim_cpu *c);
 
 /* pktgen_hooks.c: queue q's txq and pktgen (queue 0: s->txq, s->pg), and
  * the hooks of queue x's pktgen (NULL: queue 0's) */

@@ -101,12 +101,33 @@ static void test_memhist_horizon(void **state)
     assert_int_equal(memhist_oldest(h), 1 * NS); /* the first write is gone */
 }
 
+/* A barrier of CPU 0 at t: its writes recorded since a point, not visible
+ * yet, are visible at t; earlier ones and another CPU's keep their time. */
+static void test_memhist_clamp(void **state)
+{
+    struct memhist *h = *state;
+    uint64_t u, s, from;
+
+    wr(h, 5, 1, 0, 50 * NS, 0); /* before the point */
+    from = h->n;
+    wr(h, 6, 2, 0, 40 * NS, 0);
+    wr(h, 7, 3, 1, 40 * NS, 0); /* CPU 1's */
+    wr(h, 8, 4, 0, 5 * NS, 0);  /* visible before the barrier already */
+    memhist_clamp(h, 0, from, 10 * NS);
+    assert_int_equal(at(h, 6, 10 * NS, 1, &u, &s), 2);
+    assert_int_equal(at(h, 6, 9 * NS, 1, &u, &s), 0);
+    assert_int_equal(at(h, 8, 5 * NS, 1, &u, &s), 4);
+    assert_int_equal(at(h, 5, 10 * NS, 1, &u, &s), 0); /* before the point */
+    assert_int_equal(at(h, 7, 10 * NS, 0, &u, &s), 0); /* another CPU's */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_memhist_value_at_each_time, setup, teardown),
         cmocka_unit_test_setup_teardown(test_memhist_device_writes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_memhist_horizon, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_memhist_clamp, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
