@@ -636,7 +636,7 @@ clean:
 # takes several minutes (the flagship sweep among them).
 DOC_CHECK ?=
 .PHONY: doc-check
-doc-check: $(BUILD)/nictx $(BUILD)/nictx-vp
+doc-check: $(BUILD)/nictx $(BUILD)/nictx-vp $(OWN_BINS) $(KDRV_CMD)
 	@SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 DOC_CHECK=$(or $(DOC_CHECK),full) DOC_CHECK_BUILD=$(BUILD) \
 	    bash scripts/doc-check.sh
 # The engine's block diagram in docs/device.md (Theory of operation), drawn
