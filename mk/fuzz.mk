@@ -77,9 +77,27 @@ $(FUZZ_DIR)/obj/sim/device/dev_rtl.o: sim/device/dev_rtl.cpp $(FUZZ_VLIB)
 	$(FUZZ_CXX) $(FUZZ_FLAGS) $(DEPFLAGS) -Wall -DDEV_RTL_WIDTH=8 -Isim -I$(FUZZ_VDIR) $(VINC) \
 	    -c -o $@ $<
 
+# The kernel layer (driver/linux/, docs/own-driver.md) and the transmit
+# path written against it, as the Makefile builds them (KCFLAGS, KTSAN), with
+# clang's ThreadSanitizer instrumentation, whose runtime is nictx's
+# (driver/linux/kcsan.c, in SIM_CORE): UBSan, not ASan, which does not mix
+# with it.
+FUZZ_KFLAGS := -std=gnu11 -ffreestanding -fno-strict-aliasing -g -O1 -fsanitize=undefined \
+               -fno-sanitize-recover=all $(WARN) $(DEPFLAGS) -nostdinc \
+               -isystem $(shell $(FUZZ_CC) -print-file-name=include 2>/dev/null) \
+               -Idriver/linux/include -Idriver
+FUZZ_KOBJS  := $(FUZZ_DIR)/obj/k/driver/linux/kapi.o $(FUZZ_DIR)/obj/k/driver/txq.o
+$(FUZZ_DIR)/obj/k/driver/linux/kapi.o: driver/linux/kapi.c | $(FUZZ_DIR)/.clang-ok
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_KFLAGS) -c -o $@ $<
+$(FUZZ_DIR)/obj/k/driver/txq.o: driver/txq.c scripts/kdrv-cc.sh | $(FUZZ_DIR)/.clang-ok
+	@mkdir -p $(@D)
+	bash scripts/kdrv-cc.sh $@ $< -- $(FUZZ_CC) $(FUZZ_KFLAGS) -fsanitize=thread \
+	    -mllvm -tsan-distinguish-volatile=1 -mllvm -tsan-instrument-func-entry-exit=0
+
 # ---- the targets
 $(FUZZ_DIR)/fuzz_cli: $(call fobj,tests/fuzz/fuzz_cli.c sim/cli/main.c $(SWEEP_SRCS) \
-                      $(SIM_CORE))
+                      $(SIM_CORE)) $(FUZZ_KOBJS)
 	$(FUZZ_CXX) $(FUZZ_LINK) -o $@ $^ -lpthread -lm $(shell pkg-config --libs inih)
 
 $(FUZZ_DIR)/fuzz_tlp: $(call fobj,tests/fuzz/fuzz_tlp.c tests/fuzz/fz_host.c) \

@@ -6,9 +6,11 @@
 #  - a kernel header the layer lacks (the compiler's "No such file"),
 #  - a kernel function it lacks (an implicit declaration),
 #  - one it declares unmodelled (its error attribute carries the message);
-# then refuse an object the memory model could not see whole: one that
-# calls the compiler's atomic builtins (__tsan_atomic*), or the C library's
-# memcpy / memset / memmove (a copy the compiler made by itself).
+# then hand the copies the compiler made by itself (a struct assignment, an
+# array's zeroing: calls of memcpy / memset) to the layer's, which announce
+# each 8-byte piece (linux/string.h), and refuse an object the memory model
+# could not see whole: one that calls the compiler's atomic builtins
+# (__tsan_atomic*) or memmove.
 # Exit status: the compiler's, or 1 for a refused object.
 set -u
 out=$1 src=$2
@@ -33,12 +35,17 @@ if [ "$rc" -ne 0 ]; then
     rm -f "$out"
     exit "$rc"
 fi
-bad=$(nm -u "$out" | awk '{ print $2 }' | grep -E '^(__tsan_atomic|__tsan_vptr|memcpy$|memset$|memmove$)' |
+copies=$(nm -u "$out" | awk '$2 == "memcpy" || $2 == "memset" { printf " --redefine-sym %s=nictx_%s", $2, $2 }')
+if [ -n "$copies" ] && ! objcopy $copies "$out"; then
+    rm -f "$out"
+    exit 1
+fi
+bad=$(nm -u "$out" | awk '{ print $2 }' | grep -E '^(__tsan_atomic|__tsan_vptr|memmove$)' |
     sort -u | tr '\n' ' ')
 if [ -n "$bad" ]; then
     echo "nictx: $src: calls ${bad}which the memory model cannot see: atomic builtins (use atomic_t," \
-         "linux/atomic.h) or a copy the compiler made itself (copy field by field, or with memcpy" \
-         "from linux/string.h); docs/own-driver.md, What the layer has" >&2
+         "linux/atomic.h) or an overlapping copy the compiler made itself (copy field by field, or" \
+         "with memcpy from linux/string.h); docs/own-driver.md, What the layer has" >&2
     rm -f "$out"
     exit 1
 fi

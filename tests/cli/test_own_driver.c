@@ -216,6 +216,35 @@ static void test_own_driver_api_missing(void **state)
     free(cc);
 }
 
+/* A copy the compiler makes by itself builds, announced: GCC's
+ * instrumentation calls __tsan_read_range / __tsan_write_range for it,
+ * clang's calls memcpy and memset, which the build points at the layer's
+ * (scripts/kdrv-cc.sh); the C library's are never called. */
+static void test_own_driver_compiler_copy(void **state)
+{
+    struct cli *c = *state;
+    char dir[256], cmd[1024];
+    int st;
+
+    build_dir(c, dir, sizeof(dir));
+    snprintf(cmd, sizeof(cmd), "%s/kdrv-cmd", dir);
+    char *cc = slurp(cmd);
+    assert_non_null(cc);
+    cc[strcspn(cc, "\n")] = '\0';
+    snprintf(cmd, sizeof(cmd),
+             "bash scripts/kdrv-cc.sh %s/copy.o tests/drivers/struct_copy.c -- %s 2>&1 && "
+             "nm -u %s/copy.o | awk '{ print $2 }' | "
+             "grep -E '^((nictx_)?mem(cpy|set)|__tsan_(read|write)_range)$' | sort",
+             c->work, cc, c->work);
+    char *out = sh(cmd, &st);
+    if (st != 0 || (strcmp(out, "nictx_memcpy\nnictx_memset\n") != 0 &&
+                    strcmp(out, "__tsan_read_range\n__tsan_write_range\n") != 0))
+        fail_msg("struct_copy.c: status %d, expected it built, its copies announced "
+                 "(nictx_memcpy and nictx_memset, or __tsan_*_range), not memcpy:\n%s", st, out);
+    free(out);
+    free(cc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -226,6 +255,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_own_driver_plain_store_bug, cli_setup,
                                         cli_teardown),
         cmocka_unit_test_setup_teardown(test_own_driver_api_missing, cli_setup, cli_teardown),
+        cmocka_unit_test_setup_teardown(test_own_driver_compiler_copy, cli_setup, cli_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,9 +4,10 @@
  * 8-byte piece is a load and a store (memcpy) or a store (memset) as the
  * memory model sees the driver's own (platform.h, plat_access), so a
  * descriptor written with memcpy is written as with plain stores.  A copy
- * the compiler makes by itself (a large struct assignment) calls the C
- * library's memcpy, which the model cannot see: the build refuses a
- * driver object that calls it (docs/own-driver.md).
+ * the compiler makes by itself (a large struct assignment, an array's
+ * zeroing) calls memcpy or memset, not through this header: the build
+ * points those calls at these (scripts/kdrv-cc.sh), and refuses a driver
+ * object that calls memmove (docs/own-driver.md).
  */
 #ifndef _NICTX_LINUX_STRING_H
 #define _NICTX_LINUX_STRING_H
