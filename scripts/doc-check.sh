@@ -97,7 +97,9 @@ check_paths() {
         if [ ! -e "$path" ]; then
             echo "doc-check: $f:$line: link to a missing file: $target"; fail=1; continue
         fi
-        if [ -n "$anchor" ] && [[ "$path" == *.md ]] && ! anchors "$path" | grep -qxF "$anchor"; then
+        # grep reads all (not -q): under pipefail, awk killed by SIGPIPE
+        # after an early match would fail the pipeline now and then.
+        if [ -n "$anchor" ] && [[ "$path" == *.md ]] && ! anchors "$path" | grep -xF "$anchor" >/dev/null; then
             echo "doc-check: $f:$line: no anchor #$anchor in $path"; fail=1
         fi
     done <<< "$out"
