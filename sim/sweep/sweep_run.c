@@ -21,6 +21,7 @@
 #include "sweep/sweep_joblog.h"
 #include "sweep/sweep_point.h"
 #include "sweep/sweep_progress.h"
+#include "sweep/sweep_transfer.h"
 
 #define LABEL_BYTES 1024
 #define CMD_BYTES 16384
@@ -107,33 +108,15 @@ static int append(char *buf, size_t len, const char *text)
     return 0;
 }
 
-/* "A/./B" for path A/B: parallel copies it to B, relative to the job's
- * directory. */
-static int rel_from(const char *path, char *buf, size_t len)
-{
-    const char *slash = strrchr(path, '/');
-    int w;
-
-    if (!slash)
-        return -1;
-    w = snprintf(buf, len, "%.*s/./%s", (int)(slash - path), path, slash + 1);
-    return w < 0 || (size_t)w >= len ? -1 : 0;
-}
-
 /* --transfer: the inputs go, the point's files come back. */
-static int transfer_argv(const struct sweep_run_opts *o, struct strv *a, char *cmd, size_t len)
+static int transfer_argv(const struct sweep_run_opts *o, const char *stage, struct strv *a,
+                         char *cmd, size_t len)
 {
-    char path[SWEEP_PATH_BYTES + 64];
     const char *base = strrchr(o->bin, '/') ? strrchr(o->bin, '/') + 1 : o->bin;
     int rc = strv_push(a, "--workdir") | strv_push(a, "...");
 
-    if (rel_from(o->bin, path, sizeof(path)) != 0)
-        return -1;
-    rc |= strv_push(a, "--transferfile") | strv_push(a, path);
-    snprintf(path, sizeof(path), "%s/./sweep.ini", o->dir);
-    rc |= strv_push(a, "--transferfile") | strv_push(a, path);
-    for (size_t k = 0; o->send && k < o->send->n; k++)
-        rc |= strv_push(a, "--transferfile") | strv_push(a, o->send->v[k]);
+    /* What the job needs, gathered in stage (sweep_transfer.h): one rsync. */
+    rc |= strv_push(a, "--transferfile") | strv_pushf(a, "%s/./.", stage);
     /* The job's points/ holds its point's JSON and log alone: one rsync. */
     rc |= strv_push(a, "--return") | strv_pushf(a, "%s/./points", o->dir);
     rc |= strv_push(a, "--cleanup");
@@ -146,7 +129,7 @@ static int transfer_argv(const struct sweep_run_opts *o, struct strv *a, char *c
 
 /* parallel's command line: each job is `nictx sweep point DIR N`. */
 static int parallel_argv(const struct sweep_run_opts *o, const char *pending,
-                         const char *joblog, struct strv *a)
+                         const char *joblog, const char *stage, struct strv *a)
 {
     char cmd[CMD_BYTES] = "";
     int rc = strv_push(a, "parallel") | strv_push(a, "--will-cite");
@@ -159,7 +142,7 @@ static int parallel_argv(const struct sweep_run_opts *o, const char *pending,
               strv_push(a, joblog);
     rc |= strv_push(a, "-a") | strv_push(a, pending);
     if (o->hosts && o->transfer) {
-        if (transfer_argv(o, a, cmd, sizeof(cmd)) != 0)
+        if (transfer_argv(o, stage, a, cmd, sizeof(cmd)) != 0)
             return -1;
     } else {
         if (o->hosts)
@@ -281,7 +264,7 @@ static int run_parallel(const struct sweep_spec *s, const struct sweep_run_opts 
                         size_t errlen)
 {
     char pending[SWEEP_PATH_BYTES + 64], joblog[SWEEP_PATH_BYTES + 64];
-    char done[SWEEP_PATH_BYTES + 64];
+    char done[SWEEP_PATH_BYTES + 64], stage[SWEEP_PATH_BYTES + 64] = "";
     struct sweep_progress pr;
     struct job_follow jf = {s, &pr, st, calloc(sweep_npoints(s), 1)};
     struct strv argv;
@@ -292,17 +275,26 @@ static int run_parallel(const struct sweep_spec *s, const struct sweep_run_opts 
     snprintf(done, sizeof(done), "%s/%s", o->dir, SWEEP_JOBLOG);
     strv_init(&argv);
     unlink(done); /* it would describe another run */
+    if (o->hosts && o->transfer &&
+        sweep_transfer_stage(o->dir, o->bin, o->send, stage, sizeof(stage), err, errlen) != 0) {
+        free(jf.seen);
+        return -1;
+    }
     if (!jf.seen || write_pending(pending, s, todo) != 0 ||
-        parallel_argv(o, pending, joblog, &argv) != 0) {
+        parallel_argv(o, pending, joblog, stage, &argv) != 0) {
         snprintf(err, errlen, "%s: cannot write the list of points: %s", pending,
                  strerror(errno));
         unlink(pending);
+        if (*stage)
+            sweep_transfer_unstage(stage);
         strv_free(&argv);
         free(jf.seen);
         return -1;
     }
     status = run_following(&argv, &jf);
     unlink(pending);
+    if (*stage)
+        sweep_transfer_unstage(stage);
     strv_free(&argv);
     free(jf.seen);
     if (o->hosts && rename(joblog, done) != 0)

@@ -17,9 +17,10 @@
  * DIR/joblog (sweep_joblog.h).  The machines share DIR, the binary and the
  * working directory at the same paths; or, with transfer, each job runs in
  * a directory of its own under ~/.parallel/tmp there, to which parallel
- * copies the binary, DIR/sweep.ini and the files in send (paths
- * "CWD/./REL", copied to REL), and from which it copies
- * points/ID.json and points/ID.log back into DIR before removing it.
+ * copies (rsync) the binary, DIR/sweep.ini and the files in send (paths
+ * "CWD/./REL", copied to REL), gathered in DIR/send.tmp.PID for the time
+ * of the run (sweep_transfer.h), and from which it copies points/ (the
+ * point's JSON and log) back into DIR before removing it.
  *
  * Contract:
  *  - jobs 1 runs serially here.  jobs 0 means one job per core (parallel's

@@ -14,8 +14,14 @@
  * the plan names (in its fixed arguments or as the values of a "profile"
  * parameter), once each; 0, or -1 with a message in err when one cannot
  * be sent that way: an absolute path, a path with "..", or a NAME that
- * is not under profiles/ here (found through $NICTX_PROFILE_DIR).  No
- * global state.
+ * is not under profiles/ here (found through $NICTX_PROFILE_DIR).
+ *
+ * sweep_transfer_stage gathers what a job needs into one new directory,
+ * DIR/send.tmp.PID: the nictx binary under its own name, DIR/sweep.ini,
+ * and each input at its REL, each a hard link where it can be, else a
+ * copy; so one rsync sends it all (a job's own directory there is empty).
+ * 0 with its path in stage, or -1 with a message in err and nothing left.
+ * sweep_transfer_unstage removes it.  No global state.
  */
 #ifndef NICTX_SWEEP_TRANSFER_H
 #define NICTX_SWEEP_TRANSFER_H
@@ -27,5 +33,9 @@
 
 int sweep_transfer_inputs(const struct sweep_spec *s, const char *cwd, struct strv *files,
                           char *err, size_t errlen);
+
+int sweep_transfer_stage(const char *dir, const char *bin, const struct strv *inputs,
+                         char *stage, size_t len, char *err, size_t errlen);
+void sweep_transfer_unstage(const char *stage);
 
 #endif /* NICTX_SWEEP_TRANSFER_H */
