@@ -514,6 +514,13 @@ static int emit_slurm(struct cli *c, struct sweep_slurm *sl, const unsigned char
     }
     if (sweep_slurm_finish(sl, &c->spec, &o, todo, err, sizeof(err)) != 0)
         return fail2("%s%s", err, "");
+    /* What the script cannot name relative to the checkout. */
+    if (!sweep_slurm_rel(c->bin, c->cwd, err, sizeof(err)))
+        fprintf(stderr, "nictx sweep: note: %s is outside this directory: the script names it "
+                        "so, and every node must see it at that path\n", c->bin);
+    if (!sweep_slurm_rel(c->dir, c->cwd, err, sizeof(err)))
+        fprintf(stderr, "nictx sweep: note: %s is outside this directory: the script names it "
+                        "so, and every node must see it at that path\n", c->dir);
     if (c->slurm_merge)
         printf("nictx sweep: wrote %s (%zu array tasks) and %s (the merge, once they have "
                "ended).  Submit both from this directory:\n", c->slurm, count(todo, n),
