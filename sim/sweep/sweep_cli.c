@@ -514,6 +514,8 @@ static int emit_slurm(struct cli *c, struct sweep_slurm *sl, const unsigned char
     }
     if (sweep_slurm_finish(sl, &c->spec, &o, todo, err, sizeof(err)) != 0)
         return fail2("%s%s", err, "");
+    snprintf(err, sizeof(err), "%s/%s", c->dir, SWEEP_JOBLOG);
+    unlink(err); /* an earlier ssh run's: it would explain these points wrongly */
     /* What the script cannot name relative to the checkout. */
     if (!sweep_slurm_rel(c->bin, c->cwd, err, sizeof(err)))
         fprintf(stderr, "nictx sweep: note: %s is outside this directory: the script names it "
@@ -647,6 +649,9 @@ static long check_hosts(struct cli *c)
     if (usable == 0) {
         fprintf(stderr, "nictx sweep: no host of %s can run the points: none runs\n",
                 c->hosts);
+        /* For the report: an ssh sweep of no job. */
+        if (sweep_joblog_write_empty(c->dir) != 0)
+            fprintf(stderr, "nictx sweep: %s/%s: %s\n", c->dir, SWEEP_JOBLOG, strerror(errno));
         return 0;
     }
     if ((size_t)usable < c->hs.n)

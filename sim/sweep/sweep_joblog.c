@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/json.h"
 #include "sweep/sweep_hosts.h"
 #include "sweep/sweep_point.h"
 
@@ -23,6 +24,19 @@ void sweep_joblog_free(struct sweep_joblog *jl)
     free(jl->j);
     jl->j = NULL;
     jl->n = 0;
+    jl->present = 0;
+}
+
+int sweep_joblog_write_empty(const char *dir)
+{
+    char path[SWEEP_PATH_BYTES + 16];
+    struct afile af;
+
+    snprintf(path, sizeof(path), "%s/%s", dir, SWEEP_JOBLOG);
+    if (afile_open(&af, path) != 0)
+        return -1;
+    fputs("Seq\tHost\tStarttime\tJobRuntime\tSend\tReceive\tExitval\tSignal\tCommand\n", af.f);
+    return afile_commit(&af);
 }
 
 /* The host without the options the sweep adds, and "ssh HOST" as HOST. */
@@ -80,9 +94,11 @@ int sweep_joblog_load(struct sweep_joblog *jl, const char *dir)
 
     jl->j = NULL;
     jl->n = 0;
+    jl->present = 0;
     snprintf(path, sizeof(path), "%s/%s", dir, SWEEP_JOBLOG);
     if (!(f = fopen(path, "r")))
         return 0;
+    jl->present = 1;
     while (rc == 0 && getline(&line, &cap, f) > 0) {
         struct sweep_job j, *nj;
         int r = parse_job(line, &j);
@@ -118,13 +134,20 @@ void sweep_missing_why(const struct sweep_spec *s, const char *dir, size_t i,
                        const struct sweep_joblog *jl, char *buf, size_t len)
 {
     char id[SWEEP_ID_BYTES], json[SWEEP_PATH_BYTES], log[SWEEP_PATH_BYTES];
+    char slurm[SWEEP_PATH_BYTES + 16];
     const struct sweep_job *j = jl ? sweep_joblog_find(jl, i) : NULL;
 
     sweep_point_id(s, i, id);
+    snprintf(slurm, sizeof(slurm), "%s/slurm", dir);
     if (sweep_point_paths(dir, id, json, log, sizeof(json)) == 0 && access(log, F_OK) == 0)
         snprintf(buf, len, "its run left no result; see `points/%s.log`", id);
+    else if (!j && jl && jl->present)
+        snprintf(buf, len, "no ssh host ran it (no log; the hosts left out are named when the "
+                           "sweep starts)");
+    else if (!j && access(slurm, F_OK) == 0)
+        snprintf(buf, len, "no log: no Slurm task has run it yet (their output: `slurm/`)");
     else if (!j)
-        snprintf(buf, len, "not run (no log, and no ssh job of this sweep ran it)");
+        snprintf(buf, len, "not run (no log)");
     else if (j->signal)
         snprintf(buf, len, "its job on `%s` was killed by signal %d", j->host, j->signal);
     else if (j->exitval == 0)

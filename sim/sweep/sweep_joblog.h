@@ -9,7 +9,8 @@
  * into where they are: which host, which exit, which log.
  *
  * Contract: sweep_joblog_load reads DIR/joblog (a missing file is an
- * empty log) and returns 0, or -1 out of memory.  A job's point is the
+ * empty log; a log of no job says that no host could run a point) and
+ * returns 0, or -1 out of memory.  A job's point is the
  * last word of its command (`nictx sweep point DIR N`).  The hosts are
  * shown without the options the sweep adds to every ssh
  * (sweep_hosts.h).  No global state.
@@ -33,16 +34,19 @@ struct sweep_job {
 struct sweep_joblog {
     struct sweep_job *j;
     size_t n;
+    int present; /* DIR/joblog exists: the last run was over ssh */
 };
 
 int sweep_joblog_load(struct sweep_joblog *jl, const char *dir);
+/* DIR/joblog with no job in it (atomically): no host could run a point. */
+int sweep_joblog_write_empty(const char *dir);
 void sweep_joblog_free(struct sweep_joblog *jl);
 /* Point i's job (the last listed), or NULL. */
 const struct sweep_job *sweep_joblog_find(const struct sweep_joblog *jl, size_t i);
 
 /* Why point i has no result, one line (Markdown: paths in backticks):
  * "its run left no result; see `points/ID.log`", "its job could not
- * reach ssh host1 (ssh exit 255)", ... */
+ * reach `host1` (ssh exit 255)", ... */
 void sweep_missing_why(const struct sweep_spec *s, const char *dir, size_t i,
                        const struct sweep_joblog *jl, char *buf, size_t len);
 

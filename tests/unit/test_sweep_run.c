@@ -408,12 +408,27 @@ static void test_sweep_joblog_why(void **state)
     snprintf(text, sizeof(text), "its run left no result; see `points/%s.log`", id);
     assert_string_equal(why, text);
     sweep_missing_why(&s, t->dir, 0, &jl, why, sizeof(why));
-    assert_string_equal(why, "not run (no log, and no ssh job of this sweep ran it)");
+    assert_string_equal(why, "no ssh host ran it (no log; the hosts left out are named when the "
+                             "sweep starts)");
     sweep_joblog_free(&jl);
-    /* No job log: an empty one. */
+    /* A log of no job (no host could run the points): the same. */
+    assert_int_equal(sweep_joblog_write_empty(t->dir), 0);
+    assert_int_equal(sweep_joblog_load(&jl, t->dir), 0);
+    assert_int_equal(jl.n, 0);
+    assert_true(jl.present);
+    sweep_missing_why(&s, t->dir, 1, &jl, why, sizeof(why));
+    assert_non_null(strstr(why, "no ssh host ran it"));
+    sweep_joblog_free(&jl);
+    /* No job log: an empty one; a Slurm sweep's, or one not run. */
     assert_int_equal(unlink(at(t, SWEEP_JOBLOG)), 0);
     assert_int_equal(sweep_joblog_load(&jl, t->dir), 0);
     assert_int_equal(jl.n, 0);
+    assert_false(jl.present);
+    sweep_missing_why(&s, t->dir, 0, &jl, why, sizeof(why));
+    assert_string_equal(why, "not run (no log)");
+    assert_int_equal(mkdir(at(t, "slurm"), 0777), 0);
+    sweep_missing_why(&s, t->dir, 0, &jl, why, sizeof(why));
+    assert_string_equal(why, "no log: no Slurm task has run it yet (their output: `slurm/`)");
     sweep_spec_free(&s);
 }
 
