@@ -8,6 +8,7 @@
 #include "sweep/sweep_hosts.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -418,6 +419,7 @@ long sweep_hosts_check(struct sweep_hosts *hs, const struct sweep_hosts_want *w,
     char token_path[LINE_BYTES + 32], token[128], script[CMD_BYTES];
     struct timespec ts;
     struct strv libs;
+    sigset_t set, old;
     long usable;
 
     clock_gettime(CLOCK_REALTIME, &ts);
@@ -432,13 +434,21 @@ long sweep_hosts_check(struct sweep_hosts *hs, const struct sweep_hosts_want *w,
         return -1;
     }
     strv_free(&libs);
+    /* A Ctrl-C waits for the check (it ends the ssh commands themselves),
+     * so that the token file goes; it ends the sweep then. */
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    sigprocmask(SIG_BLOCK, &set, &old);
     if (write_token(token_path, token) != 0) {
         snprintf(err, errlen, "%s: %s", token_path, strerror(errno));
-        unlink(token_path);
-        return -1;
+        usable = -1;
+    } else {
+        usable = run_probes(hs, w, script, token, err, errlen);
     }
-    usable = run_probes(hs, w, script, token, err, errlen);
     unlink(token_path);
+    sigprocmask(SIG_SETMASK, &old, NULL);
     return usable;
 }
 

@@ -35,7 +35,9 @@
  * binary, the runs' working directory, or a token file written into the
  * results directory just before, at the same paths (no shared
  * filesystem); with --transfer, when it lacks rsync.  A host without N/
- * gets the CPU count the check found.
+ * gets the CPU count the check found.  SIGINT, SIGTERM and SIGHUP wait
+ * for the check to end (a Ctrl-C ends its ssh commands at once), so the
+ * token file is always removed; then they take effect.
  *
  * Contract: functions that can fail return 0 (or a count), or -1 with a
  * one-line message in err.  No global state.
