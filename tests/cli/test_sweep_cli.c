@@ -173,7 +173,8 @@ static void test_sweep_cli_slurm_and_merge(void **state)
     assert_null(strstr(script, "--job-name=nictx-"));
     /* The binary is under this directory (the checkout): named relative to
      * it; the results directory is not: named as it is, and said so. */
-    expect_has(script, "exec build/nictx sweep point /");
+    expect_has(script, "\nexec build"); /* build/nictx, or build-san/nictx */
+    expect_has(script, "/nictx sweep point /");
     expect_has(script, "is outside ");
     free(script);
     /* What the four tasks run. */
@@ -211,7 +212,8 @@ static void test_sweep_cli_slurm_and_merge(void **state)
     run_free(&r);
     script = must_slurp(at(c, "merge.sh", ""));
     expect_has(script, "#SBATCH --job-name=nictx-t-merge\n");
-    expect_has(script, "exec build/nictx sweep merge /");
+    expect_has(script, "\nexec build");
+    expect_has(script, "/nictx sweep merge /");
     assert_int_equal(stat(at(c, "merge.sh", ""), &st), 0);
     assert_true((st.st_mode & 0111) != 0);
     free(script);
@@ -396,8 +398,10 @@ static void test_sweep_cli_refusals_leave_nothing(void **state)
 
 /*
  * c->work/NAME/ssh, a program named ssh that drops the options and the host
- * and runs the command here, as ssh runs it there.  fails: after that many
- * calls it fails as ssh does when the host is down ("" never; "0" always).
+ * and runs the command here, as ssh runs it there.  fails: "" never,
+ * "always" as ssh does when the host is down, "after-first" so after its
+ * first call (the sweep's check of the host; mkdir makes "first" atomic
+ * when parallel calls it several times at once).
  */
 static void fake_ssh(const struct cli *c, const char *name, const char *fails)
 {
@@ -415,11 +419,10 @@ static void fake_ssh(const struct cli *c, const char *name, const char *fails)
                "shift\n"
                "[ \"$1\" = -- ] && shift\n");
     if (*fails)
-        fprintf(f, "n=$(cat \"$0.calls\" 2>/dev/null || echo 0); echo $((n + 1)) > \"$0.calls\"\n"
-                   "if [ \"$n\" -ge %s ]; then\n"
+        fprintf(f, "if %s; then\n"
                    "    echo \"ssh: connect to host $host port 22: Connection refused\" >&2\n"
                    "    exit 255\n"
-                   "fi\n", fails);
+                   "fi\n", strcmp(fails, "always") == 0 ? "true" : "! mkdir \"$0.first\" 2>/dev/null");
     fprintf(f, "exec sh -c \"$*\"\n");
     assert_int_equal(fclose(f), 0);
     assert_int_equal(chmod(path, 0755), 0);
@@ -468,9 +471,9 @@ static void test_sweep_cli_hosts(void **state)
     const char *hosts;
 
     fake_ssh(c, "good", "");
-    fake_ssh(c, "gone", "0");
-    fake_ssh(c, "flaky", "1"); /* logs in for the check, then never again */
-    fake_ssh(c, "flaky2", "1");
+    fake_ssh(c, "gone", "always");
+    fake_ssh(c, "flaky", "after-first"); /* logs in for the check, then never again */
+    fake_ssh(c, "flaky2", "after-first");
     NICTX(c, &r, "sweep", PLAN, "--out", at(c, "ser", ""), "-j", "1", "--no-plots", RUN_ARGS);
     expect_status(&r, 0);
     run_free(&r);

@@ -50,12 +50,13 @@ sshenv_silent silent
 CFG=$SSHENV/ssh_config
 
 # A program named ssh that logs in once (the sweep's check of the host),
-# then fails as ssh does when the host has gone.
+# then fails as ssh does when the host has gone (mkdir: the first call,
+# atomically; each failure adds a line to ssh.failed).
 mkdir -p "$SSHENV/flaky"
 cat > "$SSHENV/flaky/ssh" <<EOF
 #!/bin/sh
-n=\$(cat "\$0.calls" 2>/dev/null || echo 0); echo \$((n + 1)) > "\$0.calls"
-[ "\$n" = 0 ] && exec $(command -v ssh) "\$@"
+mkdir "\$0.first" 2>/dev/null && exec $(command -v ssh) "\$@"
+echo failed >> "\$0.failed"
 echo "ssh: connect to host 127.0.0.1 port $(sshenv_port good): Connection refused" >&2
 exit 255
 EOF
@@ -134,7 +135,7 @@ has "$ERR" "host '2/ssh -F $CFG silent' ($WORK/h-silent line 1) left out: ssh fa
 expect_all silent "a silent host beside a good one"
 
 sweep flaky --hosts "$(hosts h-flaky "2/$SSHENV/flaky/ssh -F $CFG good" "1/ssh -F $CFG good")"
-[ "$(cat "$SSHENV/flaky/ssh.calls")" -gt 1 ] || bad "the flaky host was given no job"
+[ -s "$SSHENV/flaky/ssh.failed" ] || bad "the flaky host was given no job"
 expect_all flaky "a host that goes down after the check: its points tried again"
 
 sweep noshare --hosts "$(hosts h-noshare "2/ssh -F $CFG noshare")"
