@@ -24,6 +24,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 2
 NICTX=${NICTX:-build/nictx}
 ROOT=$(pwd -P)
+BIN=$(realpath "$NICTX")
 # shellcheck source=tests/sweep/ssh-env.sh
 source tests/sweep/ssh-env.sh
 
@@ -76,7 +77,8 @@ sweep() { # NAME ARGS... : nictx sweep into $WORK/NAME; OUT, ERR, RC, SECS
     local name=$1 t0
     shift
     t0=$(date +%s%N)
-    "$NICTX" sweep "${PLAN[@]}" --out "$WORK/$name" "$@" "${ARGS[@]}" \
+    # A sweep that hangs (on a silent host, say) fails instead.
+    timeout -k 5 60 "$NICTX" sweep "${PLAN[@]}" --out "$WORK/$name" "$@" "${ARGS[@]}" \
         > "$WORK/$name.out" 2> "$WORK/$name.err"
     RC=$?
     SECS=$((($(date +%s%N) - t0) / 1000000000))
@@ -141,7 +143,7 @@ expect_all flaky "a host that goes down after the check: its points tried again"
 sweep noshare --hosts "$(hosts h-noshare "2/ssh -F $CFG noshare")"
 if [ "$RC" != 1 ]; then
     bad "a host without the checkout: exit $RC"
-elif ! has "$ERR" "left out: it has no $ROOT/build/nictx: it does not share this checkout (--transfer sends the binary)" ||
+elif ! has "$ERR" "left out: it has no $BIN: it does not share this checkout (--transfer sends the binary)" ||
      ! has "$OUT" "t, 8 points: 0 run (0 failed), 8 without a result, 0 already done" ||
      ! has "$ERR" "8 of 8 points have no result (see report.md):"; then
     bad "a host without the checkout: what is missing, and why"
