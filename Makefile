@@ -4,6 +4,7 @@
 #   make run     build and run the flagship sweep (report in docs/results/flagship)
 #   make run-one build and run one experiment (RUN_ARGS)
 #   make test    build and run every test (cmocka unit tests, RTL tests)
+#   make test-slurm  nictx sweep --emit-slurm on a one-node Slurm it starts
 #   make lint    verilator --lint-only -Wall on the RTL, at every datapath width
 #   make bench   simulator speed benchmark (figures, not assertions), native and SystemC VP
 #   make synth   Yosys 0.23 elaboration check of the RTL at every width (needs yosys)
@@ -277,6 +278,11 @@ T_settings   := $(SETTINGS_SRCS)
 T_inject     := sim/run/inject.c
 T_rc         := sim/pcie/rc.c sim/host/host_mem.c sim/pcie/tlp_queue.c sim/pcie/pcie_cfg.c sim/pcie/pcie_link.c
 T_sweep      := sim/sweep/sweep.c sim/sweep/sweep_values.c sim/sweep/sweep_file.c sim/sweep/sweep_series.c sim/lib/strv.c sim/lib/json.c
+# How the points run: one point, children, ssh hosts, the job log, --transfer, Slurm.
+T_sweep_run  := sim/sweep/sweep_point.c sim/sweep/sweep_exec.c sim/sweep/sweep_hosts.c \
+                sim/sweep/sweep_joblog.c sim/sweep/sweep_transfer.c sim/sweep/sweep_slurm.c \
+                sim/sweep/sweep.c sim/sweep/sweep_values.c sim/lib/strv.c sim/lib/json.c \
+                sim/lib/json_flat.c
 T_json_flat  := sim/lib/json_flat.c sim/lib/json.c
 T_sweep_table := sim/sweep/sweep_table.c sim/lib/json_flat.c sim/lib/json.c sim/sweep/sweep.c sim/sweep/sweep_values.c \
                  sim/lib/strv.c
@@ -465,13 +471,27 @@ TEST_BINS := $(addprefix $(BUILD)/tests/test_,$(ALL_TESTS))
 # scripts/doc-check.sh with DOC_CHECK=fast: the docs' fast examples run as
 # shown and print what the docs show; every path the docs name exists
 # (make doc-check, below).
+# tests/sweep/test-ssh.sh: nictx sweep --hosts against sshd daemons it
+# starts on 127.0.0.1 (a dead, a silent and a host without this checkout;
+# --transfer); about 30 s; it skips, saying why, only where sshd cannot
+# start.
 test: $(TEST_BINS) $(BUILD)/nictx $(BUILD)/nictx-vp $(if $(SAN),,$(FAST)/nictx)
 	@SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 NICTX=$(BUILD)/nictx NICTX_FAST=$(FAST)/nictx \
 	    DOC_CHECK=fast DOC_CHECK_BUILD=$(BUILD) JUNIT_DIR=$(BUILD)/junit \
 	    bash scripts/run-tests.sh $(TEST_BINS) $(if $(SAN),,scripts/lockstep-engine.sh) \
 	    scripts/check-regs.sh scripts/check-spdx.sh scripts/check-mutate-equivalent.sh scripts/check-layers.sh \
 	    scripts/check-profiles-doc.sh scripts/check-junit.sh \
-	    $(if $(SAN),,scripts/check-fast.sh scripts/doc-check.sh)
+	    $(if $(SAN),,scripts/check-fast.sh scripts/doc-check.sh tests/sweep/test-ssh.sh)
+
+# make test-slurm: nictx sweep --emit-slurm against a one-node Slurm 22.05
+# that tests/sweep/test-slurm.sh starts (munged, slurmctld, slurmd, as
+# root, in a temporary directory) and stops; about 20 s.  Its packages
+# (slurm-wlm, munge) are installed here, not by `make test`'s deps.  It
+# skips, saying why, where the daemons cannot start.
+.PHONY: test-slurm
+test-slurm: $(BUILD)/nictx
+	@bash scripts/install-deps.sh --slurm
+	@NICTX=$(BUILD)/nictx bash tests/sweep/test-slurm.sh
 
 # make fast: the nictx for sweeps and benchmarks, in $(BUILD)-fast: the
 # engine without its assertions, -O3, GCC profile feedback from the runs in

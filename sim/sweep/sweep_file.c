@@ -31,6 +31,10 @@ struct sf_parse {
     int lineno;
     int failed;
     char msg[MSG_BYTES];
+    int indented;             /* the line read last starts with a blank */
+    char last[SWEEP_FILE_LINE + 8]; /* the key a continuation line continues */
+    struct strv keys;         /* "section.key" of every key line so far */
+    int *key_lines;           /* ... and the line each was on */
 };
 
 static void sf_fail(struct sf_parse *p, const char *fmt, ...)
@@ -113,13 +117,46 @@ static int sweep_key(struct sf_parse *p, const char *name, const char *v)
     return !p->failed;
 }
 
+/*
+ * A key line (not a continuation: libinih hands an indented line after a
+ * key to the handler under that key's name) whose key the section had
+ * already: refused, naming both lines.  0 to go on.
+ */
+static int repeated_key(struct sf_parse *p, const char *section, const char *name)
+{
+    char key[2 * SWEEP_FILE_LINE + 8];
+    long k;
+    int *nl;
+
+    if (p->indented && strcmp(p->last, name) == 0)
+        return 0; /* a continuation line */
+    snprintf(p->last, sizeof(p->last), "%s", name);
+    snprintf(key, sizeof(key), "%s.%s", section, name);
+    if ((k = strv_find(&p->keys, key)) >= 0) {
+        sf_fail(p, "%s '%s' given again (first on line %d): one line each; continue a list "
+                   "on indented lines", strcmp(section, "params") == 0 ? "parameter" : "key",
+                name, p->key_lines[k]);
+        return -1;
+    }
+    nl = realloc(p->key_lines, (p->keys.n + 1) * sizeof(*nl));
+    if (!nl || strv_push(&p->keys, key) != 0) {
+        if (nl)
+            p->key_lines = nl;
+        sf_fail(p, "out of memory");
+        return -1;
+    }
+    p->key_lines = nl;
+    p->key_lines[p->keys.n - 1] = p->lineno;
+    return 0;
+}
+
 static int sf_handler(void *user, const char *section, const char *name, const char *value)
 {
     struct sf_parse *p = user;
     char why[MSG_BYTES - 64], list[SWEEP_FILE_LINE + 8];
     size_t n;
 
-    if (p->failed)
+    if (p->failed || repeated_key(p, section, name) != 0)
         return 0;
     if (strcmp(section, "sweep") == 0)
         return sweep_key(p, name, value);
@@ -147,6 +184,9 @@ static char *sf_reader(char *buf, int size, void *stream)
     if (p->failed || fgets(buf, size, p->f) == NULL)
         return NULL;
     p->lineno++;
+    p->indented = buf[0] == ' ' || buf[0] == '\t';
+    if (buf[0] == '[')
+        p->last[0] = '\0'; /* a section: no key to continue */
     if ((int)strcspn(buf, "\r\n") > max || (strchr(buf, '\n') == NULL && !feof(p->f))) {
         sf_fail(p, "line longer than %d characters; continue a list on an indented line", max);
         return NULL;
@@ -156,9 +196,13 @@ static char *sf_reader(char *buf, int size, void *stream)
 
 int sweep_file_load(struct sweep_spec *s, const char *path, char *err, size_t errlen)
 {
-    struct sf_parse p = {s, NULL, path, 0, 0, {0}};
+    struct sf_parse p;
     int line;
 
+    memset(&p, 0, sizeof(p));
+    p.s = s;
+    p.path = path;
+    strv_init(&p.keys);
     if (!(p.f = fopen(path, "r"))) {
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
         return -1;
@@ -169,6 +213,8 @@ int sweep_file_load(struct sweep_spec *s, const char *path, char *err, size_t er
     else if (!p.failed && (line < 0 || ferror(p.f)))
         snprintf(p.msg, sizeof(p.msg), "%s: read error", path);
     fclose(p.f);
+    strv_free(&p.keys);
+    free(p.key_lines);
     if (p.failed || line != 0) {
         snprintf(err, errlen, "%s", p.msg);
         return -1;

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/json_flat.h"
 #include "sweep/sweep_exec.h"
 
 int sweep_point_paths(const char *dir, const char *id, char *json, char *log, size_t len)
@@ -98,9 +99,32 @@ enum sweep_point_status sweep_point_run(const struct sweep_spec *s, const char *
     strv_free(&argv);
     if (fd >= 0 && close(fd) != 0)
         status = -1;
-    if (*sig || status < 0 || rename(tmp, log) != 0) {
+    /* Ended by the signal (or never run): no log, and no JSON either. */
+    if (*sig && (status < 0 || status >= 128)) {
         unlink(tmp);
-        return *sig ? SWEEP_POINT_STOPPED : SWEEP_POINT_ERROR;
+        unlink(json);
+        return SWEEP_POINT_STOPPED;
+    }
+    if (status < 0 || rename(tmp, log) != 0) {
+        unlink(tmp);
+        return SWEEP_POINT_ERROR;
     }
     return status == 0 ? SWEEP_POINT_OK : SWEEP_POINT_FAILED;
+}
+
+int sweep_point_result(const struct sweep_spec *s, const char *dir, size_t i)
+{
+    char id[SWEEP_ID_BYTES], json[SWEEP_PATH_BYTES], log[SWEEP_PATH_BYTES], why[256];
+    const struct json_flat_item *st;
+    struct json_flat f;
+    int r;
+
+    sweep_point_id(s, i, id);
+    if (sweep_point_paths(dir, id, json, log, sizeof(json)) != 0 ||
+        json_flat_load(&f, json, why, sizeof(why)) != 0)
+        return 0;
+    st = json_flat_get(&f, "status");
+    r = !st ? 0 : strcmp(st->text, "ok") == 0 ? 1 : 2;
+    json_flat_free(&f);
+    return r;
 }

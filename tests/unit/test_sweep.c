@@ -352,7 +352,7 @@ static void test_sweep_file_load(void **state)
     char err[256];
 
     write_file(t->path, "; a sweep\n[sweep]\nname = fl\nseed = 9\nx = pkt-size\n"
-                        "args = --packets 2000 --cpu cheap\n\n[params]\n"
+                        "args = --packets 2000\n  --cpu cheap\n\n[params]\n"
                         "pkt-size = 64..192+64 ; frames\n"
                         "protocol = tail,\n"
                         "  owner\n"          /* a continued list */
@@ -399,6 +399,16 @@ static void test_sweep_file_errors(void **state)
     expect_file_err(t->path, "[params]\nburst\n", ":2: expected [section] or key = value");
     snprintf(longline, sizeof(longline), "[params]\nburst = %0300d\n", 1);
     expect_file_err(t->path, longline, "line longer than");
+    /* A key given twice: refused, both lines named (a continuation line is
+     * not a second key, nor is the same key in another section). */
+    expect_file_err(t->path, "[params]\nburst = 1,2\nprotocol = tail\nburst = 4\n",
+                    ":4: parameter 'burst' given again (first on line 2)");
+    expect_file_err(t->path, "[params]\nburst = 1,\n  2\n; c\n  3\n[params]\nburst = 4\n",
+                    ":7: parameter 'burst' given again (first on line 2)");
+    expect_file_err(t->path, "[sweep]\nseed = 1\nname = a\nseed = 2\n",
+                    ":4: key 'seed' given again (first on line 2)");
+    expect_file_err(t->path, "[sweep]\nargs = --packets 10\nargs = --cpu cheap\n",
+                    ":3: key 'args' given again");
     sweep_spec_init(&s);
     assert_int_equal(sweep_file_load(&s, "/nonexistent/s.ini", err, sizeof(err)), -1);
     assert_non_null(strstr(err, "/nonexistent/s.ini: No such file"));
