@@ -233,10 +233,12 @@ all: $(BUILD)/nictx
 # default configuration (sweeps/flagship.ini); its report, table and plots
 # go to docs/results/flagship, its headline table into README.md.  Points
 # done by this same binary are kept (an interrupted run resumes);
-# SWEEP_ARGS=--fresh reruns them all.
+# SWEEP_ARGS=--fresh reruns them all.  It runs the fast build (make fast)
+# on the C model, each point's first packets checked in lockstep with the
+# RTL (nictx sweep's defaults: --device c, --lockstep-packets 2000).
 SWEEP_ARGS ?=
-run: $(BUILD)/nictx
-	$(BUILD)/nictx sweep sweeps/flagship.ini --out docs/results/flagship $(SWEEP_ARGS)
+run: $(FAST)/nictx
+	$(FAST)/nictx sweep sweeps/flagship.ini --out docs/results/flagship $(SWEEP_ARGS)
 	@bash scripts/flagship-readme.sh docs/results/flagship/report.md README.md
 
 # docs/profiles.md's table of settings: `nictx run --list-keys --markdown`,

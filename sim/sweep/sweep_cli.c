@@ -60,8 +60,9 @@ static void usage(FILE *f)
 "                        ranges: A..B (step 1), A..B+S (step S), A..B*F (times F):\n"
 "                        burst=1..32*2 is 1,2,4,8,16,32; pkt-size=64..1518+64;\n"
 "                        ranges and values mix: burst=1,3,8..64*2\n"
-"  FILE.ini              a sweep file: [sweep] name, seed, x, args; [params] NAME =\n"
-"                        VALUES (docs/user-guide.md); --set replaces its lists\n"
+"  FILE.ini              a sweep file: [sweep] name, seed, x, args,\n"
+"                        lockstep_packets; [params] NAME = VALUES\n"
+"                        (docs/user-guide.md); --set replaces its lists\n"
 "  -- RUN-OPTIONS        passed as they are to every run (--profile mlx4-2014\n"
 "                        --packets 200000); flags (--rcb-chunks) go here\n"
 "  --seed N              the sweep seed (1).  Each point's --seed is a hash of it\n"
@@ -77,6 +78,13 @@ static void usage(FILE *f)
 "  --x NAME              x axis of the line plots and the headline table (burst)\n"
 "  --no-plots            do not run gnuplot\n"
 "running:\n"
+"  --device M            the device model of every point: c (the default: the C\n"
+"                        model, cycle-exact to the RTL and faster), rtl or lockstep;\n"
+"                        run options or a parameter that name --device win\n"
+"  --lockstep-packets K  before a point runs on the C model, its first K packets\n"
+"                        run with the RTL beside it (--device lockstep), compared on\n"
+"                        every clock; a divergence fails the point, its log's first\n"
+"                        line the command that shows it (2000; 0: no check)\n"
 "  -j, --jobs N          points at once: through GNU parallel, default one per core;\n"
 "                        -j 1 runs them one after the other in this process.  With\n"
 "                        --hosts, jobs per host (default: one per CPU of each)\n"
@@ -132,6 +140,8 @@ struct cli {
     const char *slurm;
     const char *slurm_merge;
     const char *seed;        /* --seed as given */
+    const char *device;      /* --device as given, or NULL */
+    const char *lockstep;    /* --lockstep-packets as given, or NULL */
     struct strv sets;        /* --set assignments, in order */
     struct strv slurm_opts;  /* --slurm-opt, checked */
     struct strv send;        /* --transfer: the profiles, "CWD/./REL" */
@@ -180,7 +190,8 @@ static int parse_count(const char *a, unsigned long max, unsigned *v)
 }
 
 enum { O_SET = 256, O_NAME, O_OUT, O_SEED, O_X, O_HOSTS, O_SLURM, O_FRESH, O_CHECK, O_NOPLOTS,
-       O_HELP, O_RETRIES, O_TIMEOUT, O_TRANSFER, O_SLURM_OPT, O_SLURM_MERGE };
+       O_HELP, O_RETRIES, O_TIMEOUT, O_TRANSFER, O_SLURM_OPT, O_SLURM_MERGE, O_DEVICE,
+       O_LOCKSTEP };
 
 static const struct option opts[] = {
     {"set", required_argument, NULL, O_SET},     {"name", required_argument, NULL, O_NAME},
@@ -194,6 +205,8 @@ static const struct option opts[] = {
     {"transfer", no_argument, NULL, O_TRANSFER},
     {"slurm-opt", required_argument, NULL, O_SLURM_OPT},
     {"slurm-merge", required_argument, NULL, O_SLURM_MERGE},
+    {"device", required_argument, NULL, O_DEVICE},
+    {"lockstep-packets", required_argument, NULL, O_LOCKSTEP},
     {NULL, 0, NULL, 0},
 };
 
@@ -207,6 +220,12 @@ static int cli_opt(struct cli *c, int o, const char *a)
     case O_NAME: c->name = a; return -1;
     case O_OUT: c->out = a; return -1;
     case O_SEED: c->seed = a; return -1;
+    case O_DEVICE:
+        if (strcmp(a, "c") != 0 && strcmp(a, "rtl") != 0 && strcmp(a, "lockstep") != 0)
+            return fail2("--device %s: expected c, rtl or lockstep%s", a, "");
+        c->device = a;
+        return -1;
+    case O_LOCKSTEP: c->lockstep = a; return -1;
     case O_X: c->x = a; return -1;
     case 'j':
         return parse_count(a, MAX_JOBS, &c->jobs) == 0 ? -1
@@ -309,6 +328,19 @@ static int build_spec(struct cli *c, int nrun, char **run)
         if (strpbrk(run[k], " \t\n") || strv_push(&s->args, run[k]) != 0)
             return fail2("run option '%s': a blank inside an argument cannot be kept in "
                          "the sweep's plan%s", run[k], "");
+    if (c->lockstep) {
+        uint64_t k;
+        if (parse_seed(c->lockstep, &k) != 0 || k > SWEEP_LOCKSTEP_MAX)
+            return fail2("--lockstep-packets %s: expected packets, 0..100000000 (0: no "
+                         "check)%s", c->lockstep, "");
+        s->lockstep_packets = (unsigned)k;
+    }
+    if (c->device && (sweep_param_find(s, "device") >= 0 ||
+                      sweep_argv_option(s->args.v, s->args.n, "device")))
+        return fail2("--device %s: the sweep's run options or parameters name the device "
+                     "already%s", c->device, "");
+    if (sweep_spec_default_device(s, c->device ? c->device : SWEEP_DEFAULT_DEVICE) != 0)
+        return fail2("out of memory%s%s", "", "");
     if (sweep_spec_check(s, err, sizeof(err)) != 0)
         return fail2("%s%s", err, "");
     return -1;

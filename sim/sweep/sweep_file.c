@@ -64,7 +64,7 @@ int sweep_name_ok(const char *name)
 }
 
 /* Strict decimal, no sign, no leading zero, within 64 bits. */
-static int parse_seed(const char *v, uint64_t *seed)
+static int parse_dec(const char *v, uint64_t *seed)
 {
     size_t n = strspn(v, "0123456789");
     unsigned long long x;
@@ -101,7 +101,7 @@ static int sweep_key(struct sf_parse *p, const char *name, const char *v)
         else
             snprintf(s->name, sizeof(s->name), "%s", v);
     } else if (strcmp(name, "seed") == 0) {
-        if (parse_seed(v, &s->seed) != 0)
+        if (parse_dec(v, &s->seed) != 0)
             sf_fail(p, "seed '%s': expected a decimal integer 0..18446744073709551615", v);
     } else if (strcmp(name, "x") == 0) {
         if (!*v || strlen(v) >= sizeof(s->x))
@@ -111,8 +111,15 @@ static int sweep_key(struct sf_parse *p, const char *name, const char *v)
     } else if (strcmp(name, "args") == 0) {
         if (add_args(&s->args, v) != 0)
             sf_fail(p, "out of memory");
+    } else if (strcmp(name, "lockstep_packets") == 0) {
+        uint64_t k;
+        if (parse_dec(v, &k) != 0 || k > SWEEP_LOCKSTEP_MAX)
+            sf_fail(p, "lockstep_packets '%s': expected packets, 0..%u (0: no check)", v,
+                    SWEEP_LOCKSTEP_MAX);
+        else
+            s->lockstep_packets = (unsigned)k;
     } else {
-        sf_fail(p, "unknown key '%s' in [sweep] (name, seed, x, args)", name);
+        sf_fail(p, "unknown key '%s' in [sweep] (name, seed, x, args, lockstep_packets)", name);
     }
     return !p->failed;
 }
@@ -256,7 +263,8 @@ static int write_spec(FILE *f, const struct sweep_spec *s)
                "[sweep]\n");
     if (*s->name)
         fprintf(f, "name = %s\n", s->name);
-    fprintf(f, "seed = %" PRIu64 "\nx = %s\n", s->seed, s->x);
+    fprintf(f, "seed = %" PRIu64 "\nx = %s\nlockstep_packets = %u\n", s->seed, s->x,
+            s->lockstep_packets);
     if (s->args.n && write_list(f, "args", &s->args, "") != 0)
         return -1;
     fprintf(f, "\n[params]\n");

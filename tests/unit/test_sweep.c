@@ -394,6 +394,8 @@ static void test_sweep_file_errors(void **state)
     expect_file_err(t->path, "[sweep]\nnme = x\n", ":2: unknown key 'nme'");
     expect_file_err(t->path, "[swep]\nname = x\n", "unknown section [swep]");
     expect_file_err(t->path, "[sweep]\nseed = -1\n", "seed '-1'");
+    expect_file_err(t->path, "[sweep]\nlockstep_packets = 100000001\n",
+                    "lockstep_packets '100000001': expected packets, 0..100000000");
     expect_file_err(t->path, "[sweep]\nname = a/b\n", "name 'a/b'");
     expect_file_err(t->path, "[params]\nburst = 8..1\n", ":2: parameter burst: bad range");
     expect_file_err(t->path, "[params]\nburst\n", ":2: expected [section] or key = value");
@@ -426,6 +428,7 @@ static void test_sweep_file_round_trip(void **state)
     snprintf(s.name, sizeof(s.name), "rt");
     s.seed = 18446744073709551615ULL;
     snprintf(s.x, sizeof(s.x), "ring");
+    s.lockstep_packets = 0;
     assert_int_equal(strv_push(&s.args, "--packets"), 0);
     assert_int_equal(strv_push(&s.args, "3000"), 0);
     assert_int_equal(sweep_spec_set(&s, "ring=8..4096*2", err, sizeof(err)), 0);
@@ -439,6 +442,7 @@ static void test_sweep_file_round_trip(void **state)
     assert_string_equal(r.name, "rt");
     assert_true(r.seed == s.seed);
     assert_string_equal(r.x, "ring");
+    assert_int_equal(r.lockstep_packets, 0);
     assert_int_equal(r.args.n, 2);
     assert_int_equal(r.nparams, 3);
     for (size_t p = 0; p < 3; p++) {
@@ -451,6 +455,44 @@ static void test_sweep_file_round_trip(void **state)
         assert_string_equal(args_of(&r, i), args_of(&s, i));
     sweep_spec_free(&s);
     sweep_spec_free(&r);
+}
+
+/* A sweep's points run on the C model unless the run options or a
+ * parameter name the device; the run takes an option's last value, and so
+ * does sweep_argv_option. */
+static void test_sweep_default_device(void **state)
+{
+    struct sweep_spec s;
+    char err[256];
+    char *argv[] = {"--device", "rtl", "--packets=9", "--device=lockstep", "--device"};
+
+    (void)state;
+    assert_string_equal(sweep_argv_option(argv, 2, "device"), "rtl");
+    assert_string_equal(sweep_argv_option(argv, 4, "device"), "lockstep");
+    assert_string_equal(sweep_argv_option(argv, 5, "device"), "lockstep"); /* no value: not one */
+    assert_string_equal(sweep_argv_option(argv, 5, "packets"), "9");
+    assert_null(sweep_argv_option(argv, 5, "dev"));
+
+    sweep_spec_init(&s);
+    assert_int_equal(s.lockstep_packets, SWEEP_LOCKSTEP_PACKETS);
+    assert_int_equal(sweep_spec_default_device(&s, SWEEP_DEFAULT_DEVICE), 0);
+    assert_int_equal(s.args.n, 2);
+    assert_string_equal(s.args.v[1], "c");
+    assert_int_equal(sweep_spec_default_device(&s, "rtl"), 0); /* named already */
+    assert_int_equal(s.args.n, 2);
+    sweep_spec_free(&s);
+
+    sweep_spec_init(&s);
+    assert_int_equal(strv_push(&s.args, "--device=rtl"), 0);
+    assert_int_equal(sweep_spec_default_device(&s, "c"), 0);
+    assert_int_equal(s.args.n, 1);
+    sweep_spec_free(&s);
+
+    sweep_spec_init(&s);
+    assert_int_equal(sweep_spec_set(&s, "device=rtl,c", err, sizeof(err)), 0);
+    assert_int_equal(sweep_spec_default_device(&s, "c"), 0);
+    assert_int_equal(s.args.n, 0);
+    sweep_spec_free(&s);
 }
 
 /* ---- series ----------------------------------------------------------------- */
@@ -498,6 +540,7 @@ int main(void)
         cmocka_unit_test(test_sweep_point_args),
         cmocka_unit_test(test_sweep_seed_is_of_the_point),
         cmocka_unit_test(test_sweep_point_id),
+        cmocka_unit_test(test_sweep_default_device),
         cmocka_unit_test_setup_teardown(test_sweep_file_load, tmp_setup, tmp_teardown),
         cmocka_unit_test_setup_teardown(test_sweep_file_errors, tmp_setup, tmp_teardown),
         cmocka_unit_test_setup_teardown(test_sweep_file_round_trip, tmp_setup, tmp_teardown),

@@ -183,6 +183,160 @@ static void test_sweep_point_ended_keeps_result(void **state)
     sweep_spec_free(&s);
 }
 
+/* ---- the lockstep check of a C-model point --------------------------------------- */
+
+/* The plan burst=1 with ARGS as its fixed run arguments. */
+static void args_point(const struct tmp *t, struct sweep_spec *s, const char *args, char *json,
+                       char *log)
+{
+    char err[256], id[SWEEP_ID_BYTES], buf[256], *save = NULL;
+
+    sweep_spec_init(s);
+    assert_int_equal(sweep_spec_set(s, "burst=1", err, sizeof(err)), 0);
+    snprintf(buf, sizeof(buf), "%s", args);
+    for (char *a = strtok_r(buf, " ", &save); a; a = strtok_r(NULL, " ", &save))
+        assert_int_equal(strv_push(&s->args, a), 0);
+    if (!exists(at(t, "points")))
+        assert_int_equal(mkdir(at(t, "points"), 0777), 0);
+    sweep_point_id(s, 0, id);
+    assert_int_equal(sweep_point_paths(t->dir, id, json, log, PATH_BYTES), 0);
+}
+
+/* A fake nictx: each call appends its arguments to t->dir/calls; a call
+ * with "--device lockstep" writes {"status": LS} and exits LS_EXIT, except
+ * that with "--packets 2000" it exits REFUSE (when not 0); the point's own
+ * run writes {"status": "ok", "main": 1}. */
+static void fake_nictx(const struct tmp *t, const char *ls, int ls_exit, int refuse)
+{
+    char text[1024];
+
+    snprintf(text, sizeof(text),
+             "#!/bin/sh\n"
+             "echo \"$*\" >> '%s/calls'\n"
+             "for a; do last=$a; done\n"
+             "case \"$*\" in\n"
+             "*'--device lockstep --packets 2000'*) [ %d -ne 0 ] && exit %d ;;\n"
+             "esac\n"
+             "case \"$*\" in\n"
+             "*'--device lockstep'*) echo '{\"status\": \"%s\"}' > \"$last\"; exit %d ;;\n"
+             "esac\n"
+             "echo '{\"status\": \"ok\", \"main\": 1}' > \"$last\"\n",
+             t->dir, refuse, refuse, ls, ls_exit);
+    write_file(at(t, "fake"), text, 0755);
+}
+
+/* Any check JSON ("*.lockstep.json") left in points/? */
+static int lockstep_left(const struct tmp *t)
+{
+    char cmd[PATH_BYTES];
+
+    snprintf(cmd, sizeof(cmd), "ls '%s/points' | grep -q 'lockstep'", t->dir);
+    return system(cmd) == 0;
+}
+
+static int count_lines(const char *path)
+{
+    char *c = slurp(path);
+    int n = 0;
+
+    for (char *p = c; *p; p++)
+        n += *p == '\n';
+    free(c);
+    return n;
+}
+
+/* A C-model point whose lockstep check diverges: the point failed, the
+ * check's JSON is its result, the log's first line is the check's command
+ * (the repro), and the point's own run never ran. */
+static void test_sweep_point_lockstep_divergence(void **state)
+{
+    struct tmp *t = *state;
+    struct sweep_spec s;
+    char json[PATH_BYTES], log[PATH_BYTES];
+    int sig = -1;
+
+    fake_nictx(t, "failed", 1, 0);
+    args_point(t, &s, "--packets 50000 --device c", json, log);
+    assert_int_equal(sweep_point_run(&s, t->dir, 0, at(t, "fake"), &sig), SWEEP_POINT_FAILED);
+    assert_int_equal(sweep_point_result(&s, t->dir, 0), 2);
+    char *l = slurp(log);
+    assert_non_null(strstr(l, "--device c --burst 1 --device lockstep --packets 2000 --json "));
+    assert_true(l[0] == '$');
+    free(l);
+    assert_int_equal(count_lines(at(t, "calls")), 1);
+    char *j = slurp(json);
+    assert_null(strstr(j, "main"));
+    free(j);
+    assert_false(lockstep_left(t));
+    sweep_spec_free(&s);
+}
+
+/* The check passes: then the point runs on the C model, its JSON the
+ * result; the log holds both commands; no check JSON is left. */
+static void test_sweep_point_lockstep_passes(void **state)
+{
+    struct tmp *t = *state;
+    struct sweep_spec s;
+    char json[PATH_BYTES], log[PATH_BYTES];
+    int sig = -1;
+
+    fake_nictx(t, "ok", 0, 0);
+    args_point(t, &s, "--packets 50000 --device c", json, log);
+    assert_int_equal(sweep_point_run(&s, t->dir, 0, at(t, "fake"), &sig), SWEEP_POINT_OK);
+    char *j = slurp(json);
+    assert_non_null(strstr(j, "\"main\": 1"));
+    free(j);
+    char *c = slurp(at(t, "calls"));
+    assert_non_null(strstr(c, "--device lockstep --packets 2000"));
+    assert_non_null(strstr(strchr(c, '\n'), "--device c --burst 1 --json"));
+    free(c);
+    assert_int_equal(count_lines(at(t, "calls")), 2);
+    assert_false(lockstep_left(t));
+    sweep_spec_free(&s);
+}
+
+/* The check's length: a point shorter than the check checks all of it; a
+ * check refused for its length (exit 2: a fault planned later) checks the
+ * whole point; no check for the RTL, nor with lockstep_packets 0. */
+static void test_sweep_point_lockstep_length(void **state)
+{
+    struct tmp *t = *state;
+    struct sweep_spec s;
+    char json[PATH_BYTES], log[PATH_BYTES], *c;
+    int sig = -1;
+
+    fake_nictx(t, "ok", 0, 0);
+    args_point(t, &s, "--packets 500 --device c", json, log);
+    assert_int_equal(sweep_point_run(&s, t->dir, 0, at(t, "fake"), &sig), SWEEP_POINT_OK);
+    c = slurp(at(t, "calls"));
+    assert_non_null(strstr(c, "--device lockstep --packets 500 --json"));
+    free(c);
+    sweep_spec_free(&s);
+    unlink(at(t, "calls"));
+
+    fake_nictx(t, "ok", 0, 2);
+    args_point(t, &s, "--packets 50000 --device c", json, log);
+    assert_int_equal(sweep_point_run(&s, t->dir, 0, at(t, "fake"), &sig), SWEEP_POINT_OK);
+    assert_int_equal(count_lines(at(t, "calls")), 3); /* refused, whole, the point */
+    c = slurp(at(t, "calls"));
+    assert_non_null(strstr(strchr(c, '\n'), "--device lockstep --json"));
+    free(c);
+    sweep_spec_free(&s);
+    unlink(at(t, "calls"));
+
+    args_point(t, &s, "--packets 50000 --device rtl", json, log);
+    assert_int_equal(sweep_point_run(&s, t->dir, 0, at(t, "fake"), &sig), SWEEP_POINT_OK);
+    assert_int_equal(count_lines(at(t, "calls")), 1);
+    sweep_spec_free(&s);
+    unlink(at(t, "calls"));
+
+    args_point(t, &s, "--packets 50000 --device=c", json, log);
+    s.lockstep_packets = 0;
+    assert_int_equal(sweep_point_run(&s, t->dir, 0, at(t, "fake"), &sig), SWEEP_POINT_OK);
+    assert_int_equal(count_lines(at(t, "calls")), 1);
+    sweep_spec_free(&s);
+}
+
 /* ---- children at once, with a deadline ---------------------------------------- */
 
 static double now_s(void)
@@ -519,6 +673,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         TMP_TEST(test_sweep_point_stopped_leaves_nothing),
         TMP_TEST(test_sweep_point_ended_keeps_result),
+        TMP_TEST(test_sweep_point_lockstep_divergence),
+        TMP_TEST(test_sweep_point_lockstep_passes),
+        TMP_TEST(test_sweep_point_lockstep_length),
         cmocka_unit_test(test_sweep_exec_capture_all_deadline),
         TMP_TEST(test_sweep_hosts_load),
         TMP_TEST(test_sweep_hosts_errors),
