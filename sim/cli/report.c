@@ -112,7 +112,10 @@ static void report_ownership(FILE *f, const struct sim_result *r)
             NUM("%.3f", per_pkt(r->wc_dropped, r)));
 }
 
-static void report_credit_stalls(FILE *f, const char *dir, const struct pcie_link_stats *s)
+/* A direction's credit stalls; the credits came back in UpdateFCs on the
+ * other direction (`back`, named `back_dir`). */
+static void report_credit_stalls(FILE *f, const char *dir, const struct pcie_link_stats *s,
+                                 const char *back_dir, const struct pcie_link_stats *back)
 {
     unsigned k;
     int any = 0;
@@ -125,7 +128,8 @@ static void report_credit_stalls(FILE *f, const char *dir, const struct pcie_lin
     for (k = 0; k < PCIE_FC_TYPES; k++)
         if (s->stall_ps[k])
             fprintf(f, " %s %.1f us", pcie_fc_type_name(k), (double)s->stall_ps[k] / 1e6);
-    fprintf(f, " (UpdateFC %" PRIu64 " B on this direction)\n", s->updatefc_bytes);
+    fprintf(f, " (credits back in %" PRIu64 " UpdateFCs, %" PRIu64 " B on %s)\n",
+            back->updatefc_dllps, back->updatefc_bytes, back_dir);
 }
 
 /* A queue's table row; the compact form puts four on a line.  With
@@ -296,8 +300,8 @@ void report_text(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
             NUM("%.0f", r->sb.lat_max_ns));
     fprintf(f, "  stalls            DMA read waited for a tag or byte budget %" PRIu64 " cycles\n",
             r->rd_stall_cycles);
-    report_credit_stalls(f, "h2d", &r->h2d);
-    report_credit_stalls(f, "d2h", &r->d2h);
+    report_credit_stalls(f, "h2d", &r->h2d, "d2h", &r->d2h);
+    report_credit_stalls(f, "d2h", &r->d2h, "h2d", &r->h2d);
     report_violations(f, r);
     fprintf(f, "  simulator         %.2f s wall, %s sim pkts/s, %" PRIu64 " cycles evaluated, %"
             PRIu64 " skipped\n", r->wall_s, NUM("%.0f", sim_pkts_per_wall_s(r)),

@@ -978,6 +978,11 @@ size_t pcie_link_queued(const struct pcie_link *l)
     return l->q_count;
 }
 
+size_t pcie_link_queued_class(const struct pcie_link *l, unsigned cls)
+{
+    return cls < PCIE_FC_CLASSES ? l->txq[cls].q.count : 0;
+}
+
 uint32_t pcie_link_credits(const struct pcie_link *l, unsigned type)
 {
     int64_t a;

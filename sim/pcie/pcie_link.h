@@ -226,6 +226,10 @@ size_t pcie_link_in_flight(const struct pcie_link *l);
 /* Number of TLPs waiting in the transmit queues (not yet serialized). */
 size_t pcie_link_queued(const struct pcie_link *l);
 
+/* Of those, the ones of credit class cls (enum pcie_fc_class); 0 for an
+ * unknown class. */
+size_t pcie_link_queued_class(const struct pcie_link *l, unsigned cls);
+
 /*
  * Credits of one enum pcie_fc_type l's transmitter may still use, as of the
  * latest processed time (advertised - consumed + returned); UINT32_MAX for

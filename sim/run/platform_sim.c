@@ -51,6 +51,28 @@ static void cpu_posted(struct sim_cpu *c, sim_ps_t t)
         c->uc_drained = gone;
 }
 
+/* The root port holds RC_POSTED_MAX posted requests for the device that
+ * wait for its credits: a posted write that finds them all waiting cannot
+ * leave the CPU, which stalls (booked to `cause`) until one of them starts
+ * on the link (docs/pcie.md, Flow control).  Returns 1 if it waited. */
+static int cpu_posted_room(struct sim_cpu *c, enum cpu_cause cause)
+{
+    struct sim *s = c->sim;
+    int waited = 0;
+
+    while (c->in_coro && pcie_link_queued_class(s->h2d, PCIE_FC_CLASS_P) >= RC_POSTED_MAX) {
+        /* Only a link event (credits back, a TLP starting or arriving)
+         * or the device taking a TLP frees a place: look again then. */
+        sim_ps_t t = pcie_link_next_event(s->h2d);
+        if (t == SIM_PS_NEVER || t <= c->cpu.now)
+            t = c->cpu.now + s->period_ps;
+        cpu_wait_until(&c->cpu, t, cause);
+        cpu_sync(c);
+        waited = 1;
+    }
+    return waited;
+}
+
 /* Send every drained WC piece (BlueFlame blocks) down the link. */
 static void cpu_emit_wc(struct sim_cpu *c)
 {
@@ -61,6 +83,8 @@ static void cpu_emit_wc(struct sim_cpu *c)
         return;
     stbuf_wc_collect(&c->stb, c->cpu.now);
     while ((w = stbuf_wc_peek(&c->stb)) != NULL) {
+        if (cpu_posted_room(c, CPU_WC_COPY))
+            continue; /* the world ran meanwhile: look at the buffers again */
         sim_ps_t t = w->due > s->cpu_out_last ? w->due : s->cpu_out_last;
         ownchk_wc_piece(&s->ck.q[0], (uint32_t)w->off, w->data, (unsigned)w->written, t);
         cpu_send_mwr(s, (uint32_t)w->off, w->data, (unsigned)w->written, TLP_KIND_BF_WR, t);
@@ -125,6 +149,7 @@ static void mmio_write(struct platform *p, uint32_t off, uint64_t val, unsigned 
     sim_ps_t t;
 
     cpu_enter(c, 0);
+    cpu_posted_room(c, CPU_DOORBELL);
     if (c->stb.cfg.order == STBUF_X86) {
         /* An uncached access flushes the WC buffers (Intel SDM 11.3.1). */
         stbuf_wc_flush(&c->stb, c->cpu.now);

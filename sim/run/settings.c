@@ -161,7 +161,8 @@ static const struct sim_setting settings[] = {
     {"pcie.fc_host", OPT("fc-host", "LIST"), TYPED(fc_host, struct pcie_fc_cfg, set_fc),
      .group = SET_G_PCIE, .help = "credits the root complex advertises (the same form)"},
     {"fc_update_ns", OPT("fc-update-ns", "NS"),
-     TYPED(fc_dev.update_latency_ns, double, set_fc_update), .def = "0", .group = SET_G_PCIE,
+     TYPED(fc_dev.update_latency_ns, double, set_fc_update), SPAN(0, PCIE_FC_UPDATE_MAX_NS),
+     .def = "0", .group = SET_G_PCIE,
      .flags = SET_NOJSON, .help = "a receiver frees a buffer -> its UpdateFC DLLP is queued"},
     /* the device */
     {"dev_mhz", OPT("dev-mhz", "F"), KEY("device", "dev_mhz"), NUM(dev_mhz), SPAN(10, 2000),

@@ -7,8 +7,9 @@
  * (sim/device/dev_lockstep.c).  The configurations reach every block's corners:
  * each width, the three ownership protocols, several queues with both
  * schedulers, every completion mode with thresholds and moderation timers,
- * random frame sizes, and the faults (error completions, a lost completion
- * and its timeout, a doorbell while disabled) with their queue resets.
+ * random frame sizes, the faults (error completions, a lost completion
+ * and its timeout, a doorbell while disabled) with their queue resets, and
+ * flow-control credits at their minimum with link latencies up to 20 us.
  *
  * And the check itself: a model that differs in one output on one clock
  * ends the run, named with the clock and both sides' outputs.
@@ -35,6 +36,8 @@ struct ls_case {
     const char *cpu;       /* --cpu, or NULL (x86) */
     unsigned pkt_size;     /* --pkt-size, or 0 (64) */
     unsigned pkt_size_max; /* --pkt-size-max, or 0 */
+    struct pcie_fc_cfg fc_dev, fc_host; /* --fc-dev, --fc-host (0: infinite) */
+    double latency_ns;     /* --pcie-latency-ns, or 0 (100) */
 };
 
 static const struct ls_case cases[] = {
@@ -71,6 +74,19 @@ static const struct ls_case cases[] = {
      .set = {"driver.protocol=owner"}, .inject = "ur@100,timeout@1500"},
     {.name = "4 queues: a lost completion", .packets = 3000, .set = {"device.queues=4"},
      .inject = "timeout@2/100"},
+    /* Credit and latency corners: the engine's ports held off by credits
+     * for microseconds (its reads wait, its idle and wait signals skip). */
+    {.name = "one posted-header credit, 2 us link", .packets = 2000, .fc_dev = {.ph = 1},
+     .latency_ns = 2000},
+    {.name = "every credit at its minimum both ways, 2 us", .packets = 200,
+     .fc_dev = {.ph = 1, .pd = 16, .nph = 1, .npd = 1, .cplh = 1, .cpld = 16},
+     .fc_host = {.ph = 1, .pd = 16, .nph = 1, .npd = 1, .cplh = 1, .cpld = 16},
+     .latency_ns = 2000, .set = {"device.tags=256"}},
+    {.name = "owner, 2 queues, two PH credits, 20 us link", .packets = 600,
+     .fc_dev = {.ph = 2}, .latency_ns = 20000,
+     .set = {"driver.protocol=owner", "device.queues=2"}},
+    {.name = "1518 B, data credits at MPS/16 both ways, 1 us", .packets = 300, .pkt_size = 1518,
+     .fc_dev = {.pd = 16, .cpld = 16}, .fc_host = {.pd = 16, .cpld = 16}, .latency_ns = 1000},
 };
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
 
@@ -84,6 +100,10 @@ static void case_cfg(const struct ls_case *k, struct sim_cfg *cfg)
     for (unsigned i = 0; i < 8 && k->set[i]; i++)
         if (profile_set(cfg, k->set[i], err, sizeof(err)) != 0)
             fail_msg("%s: %s: %s", k->name, k->set[i], err);
+    cfg->fc_dev = k->fc_dev;
+    cfg->fc_host = k->fc_host;
+    if (k->latency_ns > 0)
+        cfg->pcie.latency_ns = k->latency_ns;
     if (k->pkt_size)
         cfg->pkt_size = cfg->pkt_size_max = k->pkt_size;
     if (k->pkt_size_max)

@@ -200,6 +200,8 @@ static const struct range_case {
     {"weights", "1,255", NULL},
     {"weights", "1,256", "must be 1..255"},
     {"cpus", "3", "must be 1..2"},
+    {"fc_update_ns", "45000", NULL}, /* the spec's UpdateFC timer: 30 us +50% */
+    {"fc_update_ns", "45000.5", "must be 0..45000"},
 };
 
 /* Boundaries: each end in, one past it out. */
