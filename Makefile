@@ -276,7 +276,8 @@ T_profile    := sim/cli/profile.c $(SETTINGS_SRCS)
 T_settings   := $(SETTINGS_SRCS)
 T_inject     := sim/run/inject.c
 T_rc         := sim/pcie/rc.c sim/host/host_mem.c sim/pcie/tlp_queue.c sim/pcie/pcie_cfg.c sim/pcie/pcie_link.c
-T_sweep      := sim/sweep/sweep.c sim/sweep/sweep_values.c sim/sweep/sweep_file.c sim/sweep/sweep_series.c sim/lib/strv.c sim/lib/json.c
+T_sweep      := sim/sweep/sweep.c sim/sweep/sweep_values.c sim/sweep/sweep_file.c sim/sweep/sweep_series.c sim/lib/strv.c sim/lib/json.c \
+                sim/sweep/sweep_point.c sim/sweep/sweep_exec.c sim/lib/json_flat.c
 T_json_flat  := sim/lib/json_flat.c sim/lib/json.c
 T_sweep_table := sim/sweep/sweep_table.c sim/lib/json_flat.c sim/lib/json.c sim/sweep/sweep.c sim/sweep/sweep_values.c \
                  sim/lib/strv.c

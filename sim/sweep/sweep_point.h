@@ -47,7 +47,9 @@ int sweep_point_argv(const struct sweep_spec *s, const char *dir, size_t i, cons
                      struct strv *argv);
 
 /* Run point i with the nictx binary bin; *sig is the signal that stopped
- * it (SWEEP_POINT_STOPPED), else 0. */
+ * it (SWEEP_POINT_STOPPED), else 0.  A run that exited non-zero leaves no
+ * JSON whose status is "ok" (one there is moved to ID.json.rejected), so
+ * the point is a problem either way. */
 enum sweep_point_status sweep_point_run(const struct sweep_spec *s, const char *dir, size_t i,
                                         const char *bin, int *sig);
 
