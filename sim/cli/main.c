@@ -12,7 +12,9 @@
  * (sim/lib/num.h), and a --json FILE that could not be written, are refused
  * before the run.  A run exits with its verdict's status (run/verdict.h:
  * 0 for "ok", 1 for every other status), the one its table and JSON show;
- * one that could not start exits 1 with a JSON of status "failed".
+ * one that could not start exits 1 with a JSON of status "failed"; when
+ * the JSON cannot be written after the run, the run exits 1 and a file
+ * left at the path from before is removed.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -300,6 +302,31 @@ static void explore_repro(FILE *f, const struct run_opts *ro, uint64_t sched)
     fprintf(f, " --schedule %" PRIu64 "\n", sched);
 }
 
+/* --json could not be written after the run (errno says why): said, and a
+ * file left at the path from before is removed, so that no result there
+ * contradicts the exit status (1). */
+static int json_not_written(const char *path)
+{
+    int e = errno, gone = unlink(path) == 0;
+
+    fprintf(stderr, "nictx: --json %s: cannot write: %s%s\n", path, strerror(e),
+            gone ? "; the file that was there is removed" : "");
+    return 1;
+}
+
+/* A run that could not start (err): said, and its JSON written with
+ * status "failed" when --json was given; exit status 1. */
+static int run_not_started(const struct run_opts *ro, const char *model, const char *err)
+{
+    struct sim_verdict v;
+
+    sim_verdict_not_started(err, &v);
+    fprintf(stderr, "nictx: %s\n", v.why);
+    if (ro->json && report_json_not_started(ro->json, &ro->cfg, &v, model) != 0)
+        json_not_written(ro->json);
+    return v.exit;
+}
+
 /* One schedule of an exploration: its verdict's exit status, its result,
  * diagnosis and return kept for the report; -1 when it could not start. */
 static int explore_one(const struct run_opts *ro, const struct device_ops *ops, uint64_t sched,
@@ -313,7 +340,7 @@ static int explore_one(const struct run_opts *ro, const struct device_ops *ops, 
     cfg.schedule = sched;
     s = sim_create(&cfg, ops, err, sizeof(err));
     if (!s) {
-        fprintf(stderr, "nictx: %s\n", err);
+        run_not_started(ro, ops->name, err);
         return -1;
     }
     *rc = sim_run(s);
@@ -357,26 +384,10 @@ static int run_explore(const struct run_opts *ro, const struct device_ops *ops)
     } else if (st == 0) {
         printf("explore: %u schedules clean, %.1f schedules/s\n", n, wall > 0 ? n / wall : 0.0);
     }
-    if (st >= 0 && ro->json &&
-        report_json_file(ro->json, &cfg, res, rc, diag, ops->name) != 0) {
-        fprintf(stderr, "nictx: --json %s: cannot write: %s\n", ro->json, strerror(errno));
-        st = 1;
-    }
+    if (st >= 0 && ro->json && report_json_file(ro->json, &cfg, res, rc, diag, ops->name) != 0)
+        st = json_not_written(ro->json);
     free(res);
     return st == 0 ? 0 : 1;
-}
-
-/* A run that could not start (err): said, and its JSON written with
- * status "failed" when --json was given; exit status 1. */
-static int run_not_started(const struct run_opts *ro, const char *model, const char *err)
-{
-    struct sim_verdict v;
-
-    sim_verdict_not_started(err, &v);
-    fprintf(stderr, "nictx: %s\n", v.why);
-    if (ro->json && report_json_not_started(ro->json, &ro->cfg, &v, model) != 0)
-        fprintf(stderr, "nictx: --json %s: cannot write: %s\n", ro->json, strerror(errno));
-    return v.exit;
 }
 
 /* Run the experiment and report it; its exit status is the verdict's
@@ -410,11 +421,8 @@ static int run_one(const struct run_opts *ro)
         report_text(stdout, cfg, &res, rc, sim_diag(s));
     else if (v.status != SIM_STATUS_OK)
         fprintf(stderr, "nictx: run %s: %s\n", v.name, v.why);
-    if (ro->json &&
-        report_json_file(ro->json, cfg, &res, rc, sim_diag(s), ops->name) != 0) {
-        fprintf(stderr, "nictx: --json %s: cannot write: %s\n", ro->json, strerror(errno));
-        status = 1;
-    }
+    if (ro->json && report_json_file(ro->json, cfg, &res, rc, sim_diag(s), ops->name) != 0)
+        status = json_not_written(ro->json);
     sim_destroy(s);
     return status;
 }

@@ -8,13 +8,17 @@
  * explains is not clean.  Runs the whole simulator with the Verilated
  * engine; asserts simulated figures only.
  */
+#define _POSIX_C_SOURCE 200809L /* mkstemp */
+
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -23,6 +27,7 @@
 #include "run/harness.h"
 #include "nictx_hw.h"
 #include "platform.h"
+#include "cli/report.h"
 #include "common/report_capture.h"
 
 #define F_PACKETS 4000u
@@ -590,6 +595,38 @@ static void test_faults_verdict_one_source(void **state)
     }
 }
 
+/* A run that could not start (sim_create failed) still has a result: a
+ * JSON with its configuration, status "failed" and the reason, so no
+ * earlier file at the path and no missing one can read otherwise. */
+static void test_faults_verdict_not_started(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_verdict v;
+    char path[] = "/tmp/test_faults.XXXXXX", text[8192];
+    FILE *f;
+    size_t n;
+    int fd;
+
+    (void)state;
+    f_cfg(&cfg);
+    sim_verdict_not_started("driver probe failed (pktgen_init -2)", &v);
+    assert_string_equal(v.name, "failed");
+    assert_int_equal(v.exit, 1);
+    fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(report_json_not_started(path, &cfg, &v, "rtl"), 0);
+    f = fopen(path, "r");
+    assert_non_null(f);
+    n = fread(text, 1, sizeof(text) - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    unlink(path);
+    assert_non_null(strstr(text, "\"config\": {"));
+    assert_non_null(strstr(text, "\"status\": \"failed\",\n  \"diagnosis\": \"driver probe failed (pktgen_init -2)\""));
+    assert_non_null(strstr(text, "\"model\": \"rtl\""));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -607,6 +644,7 @@ int main(void)
         cmocka_unit_test(test_faults_err_left_by_fault),
         cmocka_unit_test(test_faults_unexplained_err_at_reset),
         cmocka_unit_test(test_faults_verdict_one_source),
+        cmocka_unit_test(test_faults_verdict_not_started),
         cmocka_unit_test(test_faults_queues),
         cmocka_unit_test(test_faults_queues_two_resets),
         cmocka_unit_test(test_faults_queues_resets_in_a_row),
