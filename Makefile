@@ -279,7 +279,8 @@ T_profile    := sim/cli/profile.c $(SETTINGS_SRCS)
 T_settings   := $(SETTINGS_SRCS)
 T_inject     := sim/run/inject.c
 T_rc         := sim/pcie/rc.c sim/host/host_mem.c sim/pcie/tlp_queue.c sim/pcie/pcie_cfg.c sim/pcie/pcie_link.c
-T_sweep      := sim/sweep/sweep.c sim/sweep/sweep_values.c sim/sweep/sweep_file.c sim/sweep/sweep_series.c sim/lib/strv.c sim/lib/json.c
+T_sweep      := sim/sweep/sweep.c sim/sweep/sweep_values.c sim/sweep/sweep_file.c sim/sweep/sweep_series.c sim/lib/strv.c sim/lib/json.c \
+                sim/sweep/sweep_point.c sim/sweep/sweep_exec.c sim/lib/json_flat.c
 # How the points run: one point, children, ssh hosts, the job log, --transfer, Slurm.
 T_sweep_run  := sim/sweep/sweep_point.c sim/sweep/sweep_exec.c sim/sweep/sweep_hosts.c \
                 sim/sweep/sweep_joblog.c sim/sweep/sweep_transfer.c sim/sweep/sweep_slurm.c \

@@ -6,8 +6,6 @@
 
 #include <stdlib.h>
 
-#define PKTGEN_BUF_ALIGN 64u
-
 static int pktgen_cfg_valid(const struct pktgen_cfg *cfg)
 {
     return cfg->burst >= 1 && cfg->bug < DRV_BUG_COUNT && cfg->max_len >= 1 && cfg->max_len <= TXQ_PKT_LEN_MAX &&

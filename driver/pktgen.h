@@ -118,6 +118,20 @@ static inline uint32_t pktgen_bufs(uint32_t ring_size)
     return ring_size + (ring_size < PKTGEN_SPARE_BUFS ? ring_size : PKTGEN_SPARE_BUFS);
 }
 
+#define PKTGEN_BUF_ALIGN 64u
+
+/* The DMA memory pktgen_init takes for a ring of `ring_size` slots and
+ * frames of up to max_len bytes at buf_offset: its buffers, each
+ * max_len + buf_offset rounded up to PKTGEN_BUF_ALIGN, and the padding
+ * before the first. */
+static inline size_t pktgen_dma_bytes(uint32_t ring_size, unsigned max_len, unsigned buf_offset)
+{
+    size_t buf = ((size_t)max_len + buf_offset + PKTGEN_BUF_ALIGN - 1) &
+                 ~(size_t)(PKTGEN_BUF_ALIGN - 1);
+
+    return (PKTGEN_BUF_ALIGN - 1) + (size_t)pktgen_bufs(ring_size) * buf;
+}
+
 int pktgen_init(struct pktgen *g, struct platform *p, struct txq *q,
                 const struct pktgen_cfg *cfg);
 

@@ -18,8 +18,6 @@ _Static_assert(offsetof(struct nictx_tx_desc, len_flags) == 8,
 _Static_assert(offsetof(struct nictx_tx_desc, rsvd) == 12,
                "rsvd is the high half of the second 64-bit word");
 
-#define TXQ_RING_ALIGN 128u
-
 static unsigned txq_queues(const struct txq_cfg *cfg)
 {
     return cfg->queues ? cfg->queues : 1;
@@ -234,6 +232,7 @@ static int txq_start_state(struct txq *q, struct platform *p, const struct txq_c
     q->st_resets = q->st_dropped = 0;
     q->resetting = q->in_clean = 0;
     q->progress_ns = 0;
+    q->reset_wait_ns = cfg->reset_wait_ns;
     q->next_to_use = 0;
     q->stopped = 0;
     q->phase = 1;
@@ -784,11 +783,9 @@ void txq_get_stats(const struct txq *q, struct txq_stats *out)
 
 /* ------------------------------------------------------------ queue reset */
 
-/* STATUS reads a reset waits for the datapath to go idle (64), or for the
- * reset to be taken (up to 16384, ~16 ms: the MAC ends the frame it is
- * sending); each is an MMIO round trip (~1 us). */
+/* STATUS reads a reset waits for the datapath to go idle (64), each an
+ * MMIO round trip (~1 us). */
 #define TXQ_IDLE_POLLS 64u
-#define TXQ_RESET_POLLS 16384u
 
 /* Read STATUS until (STATUS & mask) == want, at most `polls` times: 1 if it
  * got there. */
@@ -798,6 +795,25 @@ static int txq_poll_status(struct platform *p, uint32_t mask, uint32_t want, uns
         if ((plat_mmio_read32(p, NICTX_REG_STATUS) & mask) == want)
             return 1;
     return 0;
+}
+
+/* Read STATUS until the reset is taken (RESETTING clear), for `wait_ns` of
+ * the platform's time (readl_poll_timeout), or at most TXQ_RESET_POLLS
+ * times when wait_ns is 0: 1 if it was taken.  The device takes it once
+ * the MAC ends its frame and the reads still out complete or reach
+ * CPL_TIMEOUT (docs/device.md, CTRL.RESET). */
+static int txq_wait_reset(struct platform *p, uint64_t wait_ns)
+{
+    uint64_t end = plat_time_ns(p) + wait_ns;
+
+    if (wait_ns == 0)
+        return txq_poll_status(p, NICTX_STATUS_RESETTING, 0, TXQ_RESET_POLLS);
+    for (;;) {
+        if ((plat_mmio_read32(p, NICTX_REG_STATUS) & NICTX_STATUS_RESETTING) == 0)
+            return 1;
+        if (plat_time_ns(p) >= end)
+            return 0;
+    }
 }
 
 /* Drop every descriptor still in flight: its frame was never sent. */
@@ -859,7 +875,7 @@ long txq_reset_all(struct txq *const *qs, unsigned n, struct platform *p, unsign
     for (unsigned i = 0; i < n; i++)
         txq_reclaim_sent(qs[i], p);
     plat_mmio_write32(p, NICTX_REG_CTRL, NICTX_CTRL_RESET);
-    if (!txq_poll_status(p, NICTX_STATUS_RESETTING, 0, TXQ_RESET_POLLS))
+    if (!txq_wait_reset(p, qs[0]->reset_wait_ns))
         return -1;
     /* The reset cleared every queue's tail and head: what is still in
      * flight will never be sent. */

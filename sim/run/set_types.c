@@ -217,6 +217,39 @@ const struct set_type set_u64 =
 const struct set_type set_number =
     SET_NUMBER(SET_NUM_REAL, "number", "a decimal number >= 0 (e.g. 60 or 2.5)");
 
+/* A timeout in us, or "auto" (SIM_TIMEOUT_AUTO): derived from the rest of
+ * the configuration (sim_cfg_timeouts). */
+static int timeout_parse(const struct set_type *t, const struct sim_setting *s,
+                         struct sim_cfg *c, const char *v, enum num_rules rules, char *why,
+                         size_t n)
+{
+    if (strcmp(v, "auto") == 0) {
+        *(double *)FIELD_OF(s, c) = SIM_TIMEOUT_AUTO;
+        return 0;
+    }
+    return num_parse(t, s, c, v, rules, why, n);
+}
+
+static void timeout_format(const struct set_type *t, const struct sim_setting *s,
+                           const struct sim_cfg *c, char *buf, size_t n)
+{
+    if (*(const double *)CFIELD_OF(s, c) == SIM_TIMEOUT_AUTO)
+        snprintf(buf, n, "auto");
+    else
+        num_format(t, s, c, buf, n);
+}
+
+static int timeout_in_range(const struct set_type *t, const struct sim_setting *s,
+                            const struct sim_cfg *c)
+{
+    return *(const double *)CFIELD_OF(s, c) == SIM_TIMEOUT_AUTO || num_in_range(t, s, c);
+}
+
+const struct set_type set_timeout = {
+    .name = "number or auto", .expect = "auto, or a decimal number >= 0 (e.g. 500 or 2.5)",
+    .num = SET_NUM_REAL, .parse = timeout_parse, .format = timeout_format, .json = num_json,
+    .in_range = timeout_in_range, .auto_ok = 1};
+
 /* --line: Gb/s written with a g ("10g", "2.5G"). */
 static int rate_parse(const struct set_type *t, const struct sim_setting *s, struct sim_cfg *c,
                       const char *v, enum num_rules rules, char *why, size_t n)

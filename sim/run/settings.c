@@ -23,6 +23,7 @@
 #define UNS(m) .type = &set_unsigned, .off = FIELD(m, unsigned)
 #define U64(m) .type = &set_u64, .off = FIELD(m, uint64_t)
 #define NUM(m) .type = &set_number, .off = FIELD(m, double)
+#define TMO(m) .type = &set_timeout, .off = FIELD(m, double)
 #define FLAG(m) .type = &set_flag, .off = FIELD(m, int)
 /* Enums are read and written as unsigned ints. */
 #define ENUM(m, T, ty)                                                           \
@@ -248,7 +249,8 @@ static const struct sim_setting settings[] = {
      .text = "DRIVER BUG {} at packet {bug_at}",
      .help = "run a deliberately broken driver; 'list' prints them"},
     {"bug_at", OPT("bug-at", "N"), U64(bug_at), .def = "1000", .group = SET_G_OWNERSHIP,
-     .help = "packet at which a one-shot driver bug fires"},
+     .help = "packet from which the driver bug acts (a one-shot bug: at its first occasion "
+             "from there); below the run's packets (queue 0's with several queues)"},
     /* host: CPUs and the stack (docs/calibration.md) */
     {"cpus", OPT("cpus", "N"), KEY("host", "cpus"), UNS(cpus), SPAN(1, SIM_MAX_CPUS),
      .def = "1", .group = SET_G_HOST, .text = "cpus {}",
@@ -293,18 +295,19 @@ static const struct sim_setting settings[] = {
              "blackout@N:T (no link credits for T ns); frames they cost count as dropped.  "
              "KIND@Q/N: queue Q's packet N (KIND@N: queue 0's); a hang resets the adapter, "
              "every queue"},
-    {"cpl_timeout_us", OPT("cpl-timeout-us", "US"), NUM(cpl_timeout_us), SPAN(1, 50000),
-     .def = "100", .group = SET_G_FAULTS, .json = json_cpl_timeout,
-     .help = "the device's completion timeout (PCIe: 50 us to 50 ms); a run raises it where "
-             "its reads need longer, and reports the one it used"},
-    {"tx_timeout_us", OPT("tx-timeout-us", "US"), NUM(tx_timeout_us), OR_0(1, 1e9),
-     .def = "500", .group = SET_G_FAULTS, .json = json_tx_timeout,
+    {"cpl_timeout_us", OPT("cpl-timeout-us", "US"), TMO(cpl_timeout_us), SPAN(1, 50000),
+     .def = "auto", .group = SET_G_FAULTS, .json = json_cpl_timeout,
+     .help = "the device's completion timeout (PCIe: 50 us to 50 ms); auto: derived from the "
+             "configuration (docs/faults.md); the JSON reports the one used"},
+    {"tx_timeout_us", OPT("tx-timeout-us", "US"), TMO(tx_timeout_us), OR_0(1, 1e9),
+     .def = "auto", .group = SET_G_FAULTS, .json = json_tx_timeout,
      .help = "the driver's hang check: no completion for US with work in flight resets the "
-             "queue (0: no check); raised like the completion timeout"},
+             "queue (0: no check); auto: derived"},
     /* run */
-    {"watchdog_us", OPT("watchdog-us", "US"), NUM(watchdog_us), SPAN(1, 1e9), .def = "1000",
+    {"watchdog_us", OPT("watchdog-us", "US"), TMO(watchdog_us), SPAN(1, 1e9), .def = "auto",
      .group = SET_G_RUN, .json = json_watchdog,
-     .help = "stop a run with no progress for US (raised above the timeouts)"},
+     .help = "stop a run with no frame and no device write for US; auto: derived, above "
+             "the other timeouts"},
     {"grace_us", OPT("grace-us", "US"), NUM(grace_us), SPAN(0, 1e6), .def = "20",
      .group = SET_G_RUN, .help = "after the first protocol violation run US more, then stop"},
     {"every_clock", OPT("every-clock", NULL), FLAG(every_clock), .group = SET_G_RUN,
@@ -491,6 +494,10 @@ void sim_setting_range_text(const struct sim_setting *s, char *buf, size_t n)
             len += (size_t)snprintf(buf + len, n - len, "%.0f%s", v,
                                     count > 2 ? ", " : count == 2 ? " or " : "");
         break;
+    }
+    if (s->type && s->type->auto_ok && buf[0]) {
+        len = strlen(buf);
+        snprintf(buf + len, n - len, ", or auto");
     }
 }
 

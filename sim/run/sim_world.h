@@ -188,6 +188,7 @@ struct sim {
 
     /* faults (fault.h) */
     unsigned inj_fired;    /* faults of the plan carried out */
+    uint32_t inj_fired_kinds; /* bit k: a fault of enum inj_kind k was */
     unsigned drop_cause;   /* scoreboard reason for the next reset's drops */
     uint32_t reset_err;    /* ERR bits queue resets found */
     uint64_t live_reported; /* bit q: a stuck queue q was named (livechk.h) */
@@ -248,6 +249,9 @@ void sim_violation(struct sim *s, const char *kind, const char *fmt, ...)
  * descriptor (-1: none), access, detail. */
 void sim_violation_at(void *s, unsigned queue, const char *kind, sim_ps_t t, long desc,
                       const char *access, const char *detail);
+/* A device_error violation: ERR bits `err` (each named), found `when`
+ * ("at end of run", "found by the adapter reset"). */
+void sim_device_error(struct sim *s, uint32_t err, const char *when);
 /* A device-wide violation's queue: none with several queues, 0 with one. */
 unsigned sim_no_queue(const struct sim *s);
 

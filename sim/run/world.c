@@ -105,7 +105,7 @@ static int sim_build(struct sim *s, const struct device_ops *ops, char *err, siz
     const struct sim_cfg *cfg = &s->cfg;
     struct stbuf_cfg bc;
     struct sb_cfg sbc;
-    size_t buf, memsz;
+    size_t memsz;
 
     s->gen.seed = cfg->seed;
     s->gen.min_len = cfg->pkt_size - 4;
@@ -114,15 +114,9 @@ static int sim_build(struct sim *s, const struct device_ops *ops, char *err, siz
     sbc.expected = cfg->packets;
     sbc.max_outstanding = cfg->ring_size;
     sbc.queues = cfg->queues;
-    buf = ((size_t)s->gen.max_len + cfg->buf_offset + 63) & ~(size_t)63;
-    /* Each queue: its ring, pktgen's buffers (pktgen.h); then 64 KiB for
-     * the rest (writeback words, completion queue), and 128 B a queue more. */
-    memsz = ((size_t)cfg->ring_size * NICTX_DESC_BYTES + (size_t)pktgen_bufs(cfg->ring_size) * buf) *
-                cfg->queues + (1u << 16) + (cfg->queues - 1) * 128u;
-    /* Several queues in CQ mode: each further queue's CQ (as many entries
-     * as the ring, a power of two; cache-line aligned). */
-    if (cfg->queues > 1 && cfg->clean == TXQ_CLEAN_CQ)
-        memsz += ((size_t)cfg->ring_size * NICTX_CQE_BYTES + 64u) * (cfg->queues - 1);
+    /* Every queue's ring, writeback word, completion queue and buffers,
+     * as the driver allocates them (sim_cfg_host_mem). */
+    memsz = sim_cfg_host_mem(cfg);
     if (sim_queues_alloc(s) != 0) {
         snprintf(err, errlen, "out of memory building the simulation");
         return -1;

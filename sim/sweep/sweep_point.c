@@ -78,6 +78,34 @@ static int log_header(int fd, const struct strv *argv)
     return dprintf(fd, "\n") < 0 ? -1 : 0;
 }
 
+/* A run that exited non-zero cannot have a result whose status is "ok"
+ * (nictx run's exit status is its verdict's): a JSON that says so was left
+ * by an earlier run, or written before the run failed (a sanitizer, a
+ * signal).  It is set aside as ID.json.rejected, and the log says so, so
+ * the point has no result and report.md lists it.  0, or -1 if it could
+ * not be moved. */
+static int reject_ok_json(const char *json, int fd, int status)
+{
+    char path[SWEEP_PATH_BYTES + 16], err[256];
+    struct json_flat f;
+    const struct json_flat_item *st;
+    int ok;
+
+    if (access(json, F_OK) != 0 || json_flat_load(&f, json, err, sizeof(err)) != 0)
+        return 0;
+    st = json_flat_get(&f, "status");
+    ok = st && strcmp(st->text, "ok") == 0;
+    json_flat_free(&f);
+    if (!ok)
+        return 0;
+    snprintf(path, sizeof(path), "%s.rejected", json);
+    if (rename(json, path) != 0)
+        return -1;
+    dprintf(fd, "nictx sweep: the run exited %d, but %s says status ok; set aside as %s: "
+                "no result\n", status, json, path);
+    return 0;
+}
+
 /* Run argv with its output after its command in fd: its exit status, or
  * -1 if it could not be run or logged. */
 static int run_logged(const struct strv *argv, int fd, int *sig)
@@ -172,6 +200,8 @@ enum sweep_point_status sweep_point_run(const struct sweep_spec *s, const char *
     if (fd >= 0 && (status = lockstep_check(s, i, bin, &argv, json, fd, sig)) == 0)
         status = run_logged(&argv, fd, sig);
     strv_free(&argv);
+    if (fd >= 0 && !*sig && status > 0 && reject_ok_json(json, fd, status) != 0)
+        status = -1;
     if (fd >= 0 && close(fd) != 0)
         status = -1;
     /* Ended by the signal (or never run): no log, and no JSON either. */

@@ -50,7 +50,9 @@ int sweep_point_argv(const struct sweep_spec *s, const char *dir, size_t i, cons
 
 /* Run point i with the nictx binary bin; *sig is the signal forwarded to
  * it, else 0: SWEEP_POINT_STOPPED if the signal ended it, else the run had
- * ended on its own and its status is returned. */
+ * ended on its own and its status is returned.  A run that exited non-zero
+ * leaves no JSON whose status is "ok" (one there is moved to
+ * ID.json.rejected), so the point is a problem either way. */
 enum sweep_point_status sweep_point_run(const struct sweep_spec *s, const char *dir, size_t i,
                                         const char *bin, int *sig);
 

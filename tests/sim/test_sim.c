@@ -658,34 +658,144 @@ static void test_sim_watchdog(void **state)
     sim_destroy(s);
 }
 
-/* A latency longer than the watchdog's setting does not trip it: the
- * timeouts scale with the configuration (sim_cfg_timeouts), in order. */
+/* A latency longer than the default timeouts does not trip them: "auto"
+ * derives each from the configuration (sim_cfg_timeouts), in order; a
+ * timeout the user set is used as set, and one shorter than what it
+ * watches is refused, naming it. */
 static void test_sim_watchdog_adapts_to_latency(void **state)
 {
     struct sim_cfg cfg;
     struct sim_result r;
     struct sim_timeouts to;
     struct sim *s;
+    char err[512];
 
     (void)state;
     sim_cfg_default(&cfg);
     cfg.packets = 100;
     cfg.mem_latency_ns = 500000; /* 500 us */
-    cfg.watchdog_us = 20;
     sim_cfg_timeouts(&cfg, &to);
     assert_true(to.cpl_us >= 50 * 500.0);
     assert_true(to.tx_us >= 4 * to.cpl_us && to.watchdog_us >= 2 * to.tx_us);
+    assert_true(to.watchdog_us >= to.tx_us + to.reset_us && to.reset_us >= to.cpl_us);
     s = run_cfg(&cfg, &r, 0);
     assert_int_equal(r.sb.checked, cfg.packets);
     assert_int_equal(r.txq.resets, 0);
     sim_destroy(s);
-    /* Settings above the floors are kept. */
+    cfg.watchdog_us = 20; /* set, and shorter than a read takes */
+    assert_int_equal(sim_cfg_validate(&cfg, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "--watchdog-us 20: a healthy run can go"));
+    /* Settings above what the configuration needs are kept as set. */
     sim_cfg_default(&cfg);
     cfg.cpl_timeout_us = 300;
     cfg.tx_timeout_us = 5000;
     cfg.watchdog_us = 20000;
     sim_cfg_timeouts(&cfg, &to);
     assert_true(to.cpl_us == 300 && to.tx_us == 5000 && to.watchdog_us == 20000);
+    assert_int_equal(sim_cfg_validate(&cfg, err, sizeof(err)), 0);
+    /* The default run's timeouts: the settings' old fixed values. */
+    sim_cfg_default(&cfg);
+    sim_cfg_timeouts(&cfg, &to);
+    assert_true(to.cpl_us == 100 && to.tx_us == 500 && to.watchdog_us == 1000);
+}
+
+/* Host memory is sized from the configuration (sim_cfg_host_mem): every
+ * completion mode probes and runs at the largest rings, one queue and
+ * several (--completion cq --ring 8192 ran out of memory at the probe,
+ * "pktgen_init -2", its CQ as large as the slack). */
+static void test_sim_host_memory_every_mode(void **state)
+{
+    static const enum txq_clean_mode modes[] = {TXQ_CLEAN_HEAD_WB, TXQ_CLEAN_HEAD_MMIO,
+                                                TXQ_CLEAN_DESC_WB, TXQ_CLEAN_CQ};
+    static const unsigned rings[] = {8192, 65536};
+
+    (void)state;
+    for (unsigned m = 0; m < 4; m++)
+        for (unsigned k = 0; k < 2; k++)
+            for (unsigned q = 1; q <= 3; q += 2) {
+                struct sim_cfg cfg;
+                struct sim_result r;
+                struct sim *s;
+                sim_cfg_default(&cfg);
+                cfg.clean = modes[m];
+                cfg.ring_size = rings[k];
+                cfg.queues = q;
+                cfg.pkt_size = cfg.pkt_size_max = 1518;
+                cfg.packets = 16 * q;
+                s = run_cfg(&cfg, &r, 0);
+                assert_int_equal(r.sb.checked, cfg.packets);
+                sim_destroy(s);
+            }
+}
+
+/* Issue 33's slow but valid runs, each to the end with every frame and no
+ * reset (each stopped, reset or failed before the timeouts were derived
+ * from the configuration). */
+static void test_sim_slow_runs_complete(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_result r;
+    struct sim *s;
+
+    (void)state;
+    /* One tag and 128-byte reads of jumbo frames: ~50 us a frame, a
+     * writeback's worth longer than the old 500 us hang check. */
+    sim_cfg_default(&cfg);
+    cfg.tags = 1;
+    cfg.pcie.mrrs = 128;
+    cfg.pkt_size = cfg.pkt_size_max = 9018;
+    cfg.packets = 300;
+    s = run_cfg(&cfg, &r, 0);
+    assert_clean(&cfg, &r);
+    assert_int_equal(r.resets, 0);
+    sim_destroy(s);
+    /* A burst of 20000 descriptors before its doorbell: over 1 ms of CPU
+     * with nothing on the wire, longer than the old watchdog. */
+    sim_cfg_default(&cfg);
+    cfg.ring_size = 32768;
+    cfg.burst = 20000;
+    cfg.packets = 20000;
+    s = run_cfg(&cfg, &r, 0);
+    assert_clean(&cfg, &r);
+    assert_int_equal(r.resets, 0);
+    sim_destroy(s);
+}
+
+/* The 24-bit completion timer: a read whose round trip it cannot count is
+ * refused, not clamped in silence (a 40 ms link: an 80 ms round trip, and
+ * CPL_TIMEOUT counts 67 ms at 250 MHz); a completion timeout set above it
+ * too.  A long round trip it can count runs to the end. */
+static void test_sim_cpl_timer_range(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_result r;
+    struct sim_timeouts to;
+    struct sim *s;
+    char err[512];
+
+    (void)state;
+    sim_cfg_default(&cfg);
+    cfg.pcie.latency_ns = 40e6;
+    assert_int_equal(sim_cfg_validate(&cfg, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "longer than the device's completion timeout can count"));
+    assert_null(sim_create(&cfg, &dev_rtl_ops, err, sizeof(err)));
+    sim_cfg_default(&cfg);
+    cfg.dev_mhz = 2000;
+    cfg.cpl_timeout_us = 50000; /* 1e8 cycles */
+    assert_int_equal(sim_cfg_validate(&cfg, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "--cpl-timeout-us 50000: 100000000 device cycles"));
+    /* 20 ms each way: auto takes the longest the timer counts. */
+    sim_cfg_default(&cfg);
+    cfg.pcie.latency_ns = 20e6;
+    cfg.packets = 50;
+    sim_cfg_timeouts(&cfg, &to);
+    assert_true(to.cpl_us * cfg.dev_mhz <= NICTX_CPL_TIMEOUT_VALUE_MASK);
+    assert_true(to.cpl_us > 40e3);
+    s = run_cfg(&cfg, &r, 0);
+    assert_int_equal(r.sb.checked, cfg.packets);
+    assert_int_equal(r.resets, 0);
+    assert_int_equal(r.dev_err, 0);
+    sim_destroy(s);
 }
 
 /* The hang check allows a writeback's worth of the largest frames at the
@@ -1313,6 +1423,9 @@ int main(void)
         cmocka_unit_test(test_sim_deterministic),
         cmocka_unit_test(test_sim_watchdog),
         cmocka_unit_test(test_sim_watchdog_adapts_to_latency),
+        cmocka_unit_test(test_sim_host_memory_every_mode),
+        cmocka_unit_test(test_sim_slow_runs_complete),
+        cmocka_unit_test(test_sim_cpl_timer_range),
         cmocka_unit_test(test_sim_hang_check_counts_the_datapath),
         cmocka_unit_test(test_sim_one_packet_report),
         cmocka_unit_test(test_sim_nothing_checked_report),

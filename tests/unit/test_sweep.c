@@ -17,10 +17,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sweep/sweep.h"
 #include "sweep/sweep_file.h"
+#include "sweep/sweep_point.h"
 #include "sweep/sweep_series.h"
 #include "sweep/sweep_values.h"
 
@@ -527,6 +529,86 @@ static void test_sweep_series(void **state)
     sweep_spec_free(&s);
 }
 
+/* ---- a point's run ------------------------------------------------------------ */
+
+/* A whole file, NUL-terminated (malloc'd). */
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char *buf = calloc(1, 65536);
+
+    assert_non_null(f);
+    assert_non_null(buf);
+    fread(buf, 1, 65535, f);
+    fclose(f);
+    return buf;
+}
+
+/* A fake nictx: writes {"status": "STATUS"} to the path after --json and
+ * exits with EXIT. */
+static void fake_bin(const char *path, const char *status, int exit_status)
+{
+    char text[512];
+
+    snprintf(text, sizeof(text),
+             "#!/bin/sh\n"
+             "while [ $# -gt 0 ]; do\n"
+             "  if [ \"$1\" = --json ]; then printf '{\"status\": \"%s\"}\\n' >\"$2\"; fi\n"
+             "  shift\n"
+             "done\n"
+             "exit %d\n", status, exit_status);
+    write_file(path, text);
+    assert_int_equal(chmod(path, 0755), 0);
+}
+
+/* A run that exits non-zero leaves no result that says "ok" (issue 33: the
+ * sweep said "Problems: None" and exited 0): the JSON is set aside as
+ * ID.json.rejected and the log says why; a JSON whose status is not ok is
+ * kept (report.md lists it with its diagnosis); exit 0 with ok is a result. */
+static void test_sweep_point_exit_overrules_ok(void **state)
+{
+    static const char *const sets[] = {"burst=8", NULL};
+    struct tmp *t = *state;
+    struct sweep_spec s;
+    char bin[128], pts[128], id[SWEEP_ID_BYTES], json[SWEEP_PATH_BYTES], log[SWEEP_PATH_BYTES];
+    char rej[SWEEP_PATH_BYTES + 16], *text;
+    int sig;
+
+    spec_of(&s, sets);
+    snprintf(bin, sizeof(bin), "%s/fake-nictx", t->dir);
+    snprintf(pts, sizeof(pts), "%s/points", t->dir);
+    assert_int_equal(mkdir(pts, 0755), 0);
+    sweep_point_id(&s, 0, id);
+    assert_int_equal(sweep_point_paths(t->dir, id, json, log, sizeof(json)), 0);
+    snprintf(rej, sizeof(rej), "%s.rejected", json);
+
+    fake_bin(bin, "ok", 1);
+    assert_int_equal(sweep_point_run(&s, t->dir, 0, bin, &sig), SWEEP_POINT_FAILED);
+    assert_int_equal(access(json, F_OK), -1);
+    assert_int_equal(access(rej, F_OK), 0);
+    text = read_file(log);
+    assert_non_null(strstr(text, "the run exited 1, but"));
+    assert_non_null(strstr(text, "says status ok; set aside as"));
+    free(text);
+    assert_int_equal(unlink(rej), 0);
+
+    fake_bin(bin, "failed", 1);
+    assert_int_equal(sweep_point_run(&s, t->dir, 0, bin, &sig), SWEEP_POINT_FAILED);
+    assert_int_equal(access(json, F_OK), 0); /* its status is not ok: a result */
+    assert_int_equal(access(rej, F_OK), -1);
+
+    fake_bin(bin, "ok", 0);
+    assert_int_equal(sweep_point_run(&s, t->dir, 0, bin, &sig), SWEEP_POINT_OK);
+    assert_int_equal(access(json, F_OK), 0);
+    assert_int_equal(access(rej, F_OK), -1);
+
+    unlink(json);
+    unlink(log);
+    unlink(bin);
+    rmdir(pts);
+    sweep_spec_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -545,6 +627,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_sweep_file_errors, tmp_setup, tmp_teardown),
         cmocka_unit_test_setup_teardown(test_sweep_file_round_trip, tmp_setup, tmp_teardown),
         cmocka_unit_test(test_sweep_series),
+        cmocka_unit_test_setup_teardown(test_sweep_point_exit_overrules_ok, tmp_setup,
+                                        tmp_teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
