@@ -394,6 +394,11 @@ static int run_one(const struct run_opts *ro)
     else if (!sim_result_clean(cfg, rc, &res))
         fprintf(stderr, "nictx: run unclean: %s\n",
                 sim_verdict_why(cfg, &res, err, sizeof(err)));
+    if (rc != 0 && !cfg->obs.no_snapshot) { /* the window before the stop (observability.md) */
+        char msg[2 * OBS_PATH_MAX + 256];
+        sim_snapshot(s, ro->json, msg, sizeof(msg));
+        fprintf(stderr, "nictx: %s\n", msg);
+    }
     if (ro->json &&
         report_json_file(ro->json, cfg, &res, rc, sim_diag(s), ops->name) != 0) {
         fprintf(stderr, "nictx: --json %s: cannot write: %s\n", ro->json, strerror(errno));

@@ -169,16 +169,16 @@ static void broken_step(void *d, const struct dev_in *in, struct dev_out *out)
         broken_at = broken_clock - 1;
     }
 }
-static const struct device_ops broken_ops = {"broken", 8, broken_create, broken_destroy,
-                                             broken_reset, broken_step, NULL};
+static const struct device_ops broken_ops = {"broken",   8,    broken_create, broken_destroy,
+                                             broken_reset, broken_step, NULL, NULL, NULL, NULL};
 
 static void *pair_create(void) { return dev_lockstep_create(dev_rtl_ops_width(8), &broken_ops); }
 
 static void test_lockstep_names_the_first_difference(void **state)
 {
     const struct device_ops *ls = dev_lockstep_ops_width(8);
-    const struct device_ops pair = {"lockstep", 8, pair_create, ls->destroy, ls->reset,
-                                    ls->step, ls->fault};
+    const struct device_ops pair = {"lockstep", 8,         pair_create, ls->destroy, ls->reset,
+                                    ls->step,   ls->fault, NULL,        NULL,        NULL};
     struct sim_cfg cfg;
     struct sim_result r;
     char diag[1024], want[128];
@@ -192,6 +192,8 @@ static void test_lockstep_names_the_first_difference(void **state)
              broken_at);
     if (!strstr(diag, want))
         fail_msg("expected \"%s\" in: %s", want, diag);
+    /* The port and field that differ, both values. */
+    assert_non_null(strstr(diag, "first in wire.fcs: rtl 0x"));
     /* Both sides' outputs, the FCS one bit apart. */
     assert_non_null(strstr(diag, "\n  rtl  h2d_ready"));
     assert_non_null(strstr(diag, "\n  broken h2d_ready"));
