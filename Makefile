@@ -102,11 +102,12 @@ vtdir     = $(BUILD)/verilated-w$(1)-trace
 vtcls     = V$(RTL_TOP)_w$(1)_trace
 vtlib     = $(call vtdir,$(1))/$(call vtcls,$(1))__ALL.a
 vtshim    = $(BUILD)/obj/sim/device/dev_rtl_trace_w$(1).o
-# A width's model as a link needs it: the shim, then its library (and the
-# trace-enabled ones).
-vmodel    = $(call vshim,$(1)) $(call vlib,$(1)) \
-            $(if $(filter 1,$(WAVES)),$(call vtshim,$(1)) $(call vtlib,$(1))) $(OBS_DEV)
-# What the device adapters' waveforms need of obs/ (an FST writer, its files).
+# A width's model as a link needs it: the shim, then its library; then,
+# last on the line (the plain model's code stays where it was), the
+# trace-enabled one and what the waveforms need of obs/ (an FST writer,
+# its files).
+vmodel    = $(call vshim,$(1)) $(call vlib,$(1))
+vtrace    = $(if $(filter 1,$(WAVES)),$(call vtshim,$(1)) $(call vtlib,$(1))) $(OBS_DEV)
 OBS_DEV   = $(BUILD)/obj/sim/obs/obs_fst.o $(BUILD)/obj/sim/obs/obs_file.o
 
 define rtl_model
@@ -256,7 +257,7 @@ SIM_CORE := $(filter-out sim/cli/main.c $(DEV_ADAPTERS),\
 OBS_SRCS := $(call layer_srcs,obs)
 # ... without the FST writer (on Verilator's runtime): for the unit tests.
 OBS_CORE := $(filter-out sim/obs/obs_fst.c,$(OBS_SRCS))
-SIM_OBJS := $(call obj,$(SIM_CORE)) $(call vmodel,8) $(VRT_OBJS)
+SIM_OBJS := $(call obj,$(SIM_CORE)) $(call vmodel,8) $(VRT_OBJS) $(call vtrace,8)
 # The C model of the engine (c-model/, docs/c-model.md): its blocks as
 # rtl/nictx_tx_top.sv wires them, and the CRC of the lib layer.
 CM_ENGINE := $(sort $(wildcard c-model/*.c)) sim/lib/crc32.c
@@ -264,7 +265,8 @@ CM_ENGINE := $(sort $(wildcard c-model/*.c)) sim/lib/crc32.c
 # C model and the lockstep of both (--device): nictx (--dev-width, --device)
 # and the tests that run every width.
 WIDE_MODELS := $(foreach w,$(filter-out 8,$(WIDTHS)),$(call vmodel,$(w))) \
-               $(call obj,$(DEV_ADAPTERS) $(CM_ENGINE)) $(OBS_DEV)
+               $(call obj,$(DEV_ADAPTERS) $(CM_ENGINE)) \
+               $(foreach w,$(filter-out 8,$(WIDTHS)),$(call vtrace,$(w)))
 # libinih (Debian libinih-dev, pkg-config module inih) parses profiles/*.ini.
 # Deferred (=), like CMOCKA: pkg-config runs after install-deps.sh has.
 INIH_CFLAGS = $(shell pkg-config --cflags inih)
@@ -376,11 +378,14 @@ $(addprefix $(BUILD)/tests/test_,$(SIM_TESTS)): $(BUILD)/tests/test_%: \
 # scripts/lockstep-engine.sh).
 $(addprefix $(BUILD)/tests/test_,$(ENGINE_TESTS)): $(BUILD)/tests/test_%: \
         $(BUILD)/obj/tests/engine/test_%.o $(call obj,tests/common/engine_host.c) \
-        $(call vmodel,8) $(WIDE_MODELS) $(VRT_OBJS)
+        $(call vmodel,8) $(WIDE_MODELS) $(VRT_OBJS) $(call vtrace,8)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $^ $(CMOCKA) $(LDLIBS)
-# test_width runs at every width; test_lockstep, the C model beside the RTL.
-$(BUILD)/tests/test_width $(BUILD)/tests/test_lockstep: $(WIDE_MODELS)
+# test_width runs at every width; test_lockstep, the C model beside the RTL;
+# test_observe, the C model's waveform beside the RTL's (read back with
+# GTKWave's fstapi).
+$(BUILD)/tests/test_width $(BUILD)/tests/test_lockstep $(BUILD)/tests/test_observe: $(WIDE_MODELS)
+$(BUILD)/obj/tests/sim/test_observe.o: INCS += -I$(VROOT)/include/gtkwave
 
 # Tests of RTL modules alone, each Verilated with its assertions on into
 # $(BUILD)/verilated-<class>.  rtl_unit_model: test $(1) links class $(2),
@@ -487,7 +492,7 @@ SC_OBJS := $(addprefix $(BUILD)/obj/sc/,nictx_sc.o platform_tlm.o vp.o) \
            $(call obj,$(SETTINGS_SRCS) sim/pcie/pcie_link.c sim/pcie/tlp_queue.c sim/device/tlp_beat.c sim/check/scoreboard.c sim/lib/crc32.c \
              sim/check/sb_rate.c \
              $(DRV_TXQ) driver/pktgen.c driver/platform_bitops.c) \
-           $(call vmodel,8) $(WIDE_MODELS) $(VRT_OBJS)
+           $(call vmodel,8) $(WIDE_MODELS) $(VRT_OBJS) $(call vtrace,8)
 $(BUILD)/nictx-vp: $(BUILD)/obj/sc/vp_main.o $(SC_OBJS)
 	$(CXX) -o $@ $^ $(SC_LIBS) $(LDLIBS)
 all: $(BUILD)/nictx-vp

@@ -28,6 +28,10 @@
  */
 #include "cm_engine.h"
 
+#ifndef CM_ENGINE_PROBE
+#define CM_ENGINE_PROBE 0 /* 1: cm_engine_step_probe alone (cm_engine_probe.c) */
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -111,7 +115,6 @@ struct cm_engine {
     struct cm_payload *pf;
     struct cm_mac mac;
     struct cm_cpl cpl;
-    uint64_t *probe;   /* the waveform's values (cm_probe.h), or NULL */
 };
 
 static void config_refresh(struct cm_engine *e);
@@ -129,6 +132,7 @@ static void core_reset(struct cm_engine *e)
     cm_cpl_reset(&e->cpl, CM_ENGINE_QUEUES);
 }
 
+#if !CM_ENGINE_PROBE
 struct cm_engine *cm_engine_create(unsigned w)
 {
     struct cm_engine *e;
@@ -164,6 +168,7 @@ void cm_engine_reset(struct cm_engine *e)
     core_reset(e);
     config_refresh(e);
 }
+#endif /* !CM_ENGINE_PROBE */
 
 /* The 8-byte word of a W-byte beat that holds `addr`'s byte (a register
  * access and every TLP the engine sends lie within one). */
@@ -529,6 +534,7 @@ static inline void step_ports(struct cm_engine *e, const struct cm_step *st, str
     const struct cm_d2h_slot *d = &e->d2h_mem[e->d2h_s.rp & 1u];
     const struct dev_wire_beat *b = &e->wire_mem[e->wire_s.rp & 1u];
 
+    out->fault = 0;
     out->h2d_ready = slice_wready(&e->h2d_s);
     out->d2h.valid = st->d2h_vo;
     out->d2h.sop = out->d2h.eop = d->one;
@@ -659,15 +665,23 @@ static inline void step_edge(struct cm_engine *e, const struct dev_in *in, struc
         core_reset(e);
 }
 
+#if CM_ENGINE_PROBE
 static void probe_state(const struct cm_engine *e, uint64_t *v);
 static void probe_nets(const struct cm_engine *e, const struct cm_step *st, uint64_t *v);
 
+/* The clock with the waveform's values (cm_probe.h): this file compiled
+ * again as c-model/cm_engine_probe.c; the plain step has no trace of it. */
+void cm_engine_step_probe(struct cm_engine *e, const struct dev_in *in, struct dev_out *out,
+                          uint64_t *probe)
+#else
 void cm_engine_step(struct cm_engine *e, const struct dev_in *in, struct dev_out *out)
+#endif
 {
     struct cm_step st;
 
-    if (e->probe)
-        probe_state(e, e->probe); /* the registers before the edge */
+#if CM_ENGINE_PROBE
+    probe_state(e, probe); /* the registers before the edge */
+#endif
 
     st.w = e->w;
     st.skip = in->skip < CM_WAKE_NEVER ? in->skip : CM_WAKE_NEVER;
@@ -681,17 +695,14 @@ void cm_engine_step(struct cm_engine *e, const struct dev_in *in, struct dev_out
     step_mac_cpl(e, &st);
     step_idle(e, &st, out);
     step_ports(e, &st, out);
-    if (e->probe)
-        probe_nets(e, &st, e->probe);
+#if CM_ENGINE_PROBE
+    probe_nets(e, &st, probe);
+#endif
     step_edge(e, in, &st, out);
 }
 
+#if CM_ENGINE_PROBE
 /* ---- waveforms (cm_probe.h): the RTL's registers and nets ---- */
-
-void cm_engine_probe(struct cm_engine *e, uint64_t *vals)
-{
-    e->probe = vals;
-}
 
 static void probe_state(const struct cm_engine *e, uint64_t *v)
 {
@@ -761,3 +772,4 @@ static void probe_nets(const struct cm_engine *e, const struct cm_step *st, uint
     v[CM_P_PKT_LEN] = st->mo.pkt_len;
     v[CM_P_PKT_SENT] = st->pkt_sent;
 }
+#endif /* CM_ENGINE_PROBE */

@@ -29,8 +29,9 @@ void cm_engine_reset(struct cm_engine *e);
 /* One clock, as device_ops.step: the outputs for these inputs, then the
  * rising edge. */
 void cm_engine_step(struct cm_engine *e, const struct dev_in *in, struct dev_out *out);
-/* Waveforms (cm_probe.h): from now on every step leaves the value of each
- * probe signal in vals[CM_PROBE_N]; NULL stops it. */
-void cm_engine_probe(struct cm_engine *e, uint64_t *vals);
+/* The same clock, leaving the value of each waveform signal in
+ * vals[CM_PROBE_N] (cm_probe.h). */
+void cm_engine_step_probe(struct cm_engine *e, const struct dev_in *in, struct dev_out *out,
+                          uint64_t *vals);
 
 #endif

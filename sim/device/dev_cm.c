@@ -6,7 +6,9 @@
  * Waveforms (--wave): the C model writes its own FST (sim/obs/obs_fst.h)
  * with the RTL's names: the top's ports under nictx and nictx.nictx_tx_top,
  * and the probe's registers and nets (c-model/cm_probe.h), sampled as the
- * trace-enabled RTL model samples (struct dev_wave).
+ * trace-enabled RTL model samples (struct dev_wave).  That is the ops of
+ * device_ops.traced, a device of its own (struct dev_cm): the plain ops
+ * step the engine with nothing else.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,7 +45,7 @@ struct dev_cm {
     struct cm_wave *wave;
 };
 
-static void *cm_create(unsigned w)
+static void *cmw_create(unsigned w)
 {
     struct dev_cm *d = calloc(1, sizeof(*d));
 
@@ -56,7 +58,7 @@ static void *cm_create(unsigned w)
     return d;
 }
 
-static void cm_destroy(void *dev)
+static void cmw_destroy(void *dev)
 {
     struct dev_cm *d = dev;
 
@@ -70,7 +72,7 @@ static void cm_destroy(void *dev)
     free(d);
 }
 
-static void cm_reset(void *dev)
+static void cmw_reset(void *dev)
 {
     cm_engine_reset(((struct dev_cm *)dev)->e);
 }
@@ -91,7 +93,7 @@ static int port_widths(unsigned w, unsigned p)
     if (p == P_H2D_DATA || p == P_D2H_DATA || p == P_WIRE_DATA)
         return (int)(8 * w);
     if (p == P_WIRE_BYTES)
-        return __builtin_ctz(w) + 2; /* $clog2(W) + 1 */
+        return __builtin_ctz(w) + 1; /* $clog2(W) + 1 */
     return (int)fixed[p];
 }
 
@@ -209,7 +211,6 @@ static int cm_wave_open(void *dev, const struct dev_wave *w, char *err, size_t n
         return -1;
     }
     d->wave = v;
-    cm_engine_probe(d->e, v->vals);
     return 0;
 }
 
@@ -220,7 +221,6 @@ static int cm_wave_close(void *dev, char *err, size_t n)
 
     if (!d->wave)
         return 0;
-    cm_engine_probe(d->e, NULL);
     rc = obs_fst_close(d->wave->f, err, n);
     free(d->wave);
     d->wave = NULL;
@@ -229,21 +229,35 @@ static int cm_wave_close(void *dev, char *err, size_t n)
 
 /* ---------------------------------------------------------------- ops */
 
-static void cm_step(void *dev, const struct dev_in *in, struct dev_out *out)
+static void cmw_step(void *dev, const struct dev_in *in, struct dev_out *out)
 {
     struct dev_cm *d = dev;
 
-    cm_engine_step(d->e, in, out);
-    out->fault = 0;
-    if (d->wave)
-        cm_wave_sample(d, in, out);
+    if (!d->wave) {
+        cm_engine_step(d->e, in, out);
+        return;
+    }
+    cm_engine_step_probe(d->e, in, out, d->wave->vals);
+    cm_wave_sample(d, in, out);
+}
+
+/* The plain engine: the device is the struct cm_engine itself. */
+static void cm_destroy(void *dev) { cm_engine_destroy(dev); }
+static void cm_reset(void *dev) { cm_engine_reset(dev); }
+static void cm_step(void *dev, const struct dev_in *in, struct dev_out *out)
+{
+    cm_engine_step(dev, in, out);
 }
 
 #define DEV_CM_WIDTH(w)                                                                         \
-    static void *cm_create_w##w(void) { return cm_create(w); }                                 \
+    static void *cm_create_w##w(void) { return cm_engine_create(w); }                          \
+    static void *cmw_create_w##w(void) { return cmw_create(w); }                               \
+    static const struct device_ops dev_cm_wave_ops_w##w = {                                     \
+        "c",          w,             cmw_create_w##w,       cmw_destroy, cmw_reset, cmw_step,   \
+        NULL,         cm_wave_open,  cm_wave_close,         &dev_cm_wave_ops_w##w};             \
     static const struct device_ops dev_cm_ops_w##w = {                                          \
-        "c",           w,           cm_create_w##w, cm_destroy,      cm_reset, cm_step, NULL,   \
-        cm_wave_open,  cm_wave_close, &dev_cm_ops_w##w};
+        "c",  w,    cm_create_w##w, cm_destroy,           cm_reset, cm_step,                    \
+        NULL, NULL, NULL,           &dev_cm_wave_ops_w##w};
 
 DEV_CM_WIDTH(8)
 DEV_CM_WIDTH(16)

@@ -224,7 +224,7 @@ static int ls_wave_close(void *dev, char *err, size_t n)
     static void *ls_create_trace_w##w(void)                                                     \
     {                                                                                           \
         const struct device_ops *r = dev_rtl_trace_ops_width(w);                                \
-        return r ? dev_lockstep_create(r, dev_cm_ops_width(w)) : NULL;                          \
+        return r ? dev_lockstep_create(r, dev_cm_ops_width(w)->traced) : NULL;                  \
     }                                                                                           \
     static const struct device_ops dev_ls_trace_ops_w##w = {                                    \
         "lockstep", w, ls_create_trace_w##w, ls_destroy, ls_reset, ls_step, ls_fault,           \

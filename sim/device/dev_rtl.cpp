@@ -145,8 +145,9 @@ void rtl_reset(void *dev)
 #if DEV_RTL_TRACE
 // One sample of the clock that ends at *now: the values the edge samples
 // (the eval with the clock low) at the start of its period with the clock
-// high, the clock low half a period later.  The clock is set for the dump
-// alone: the next eval() sees it low, as before.
+// high, the clock low half a period later.  The clock is set high for the
+// first dump alone; an eval with it low again (no edge: it was low at the
+// last one, so nothing changes) lets the second dump see it.
 inline void rtl_wave(dev_rtl *d)
 {
     const sim_ps_t edge = *d->w.now;
@@ -157,8 +158,10 @@ inline void rtl_wave(dev_rtl *d)
     d->top.clk_i = 1;
     d->fst->dump(t0);
     d->top.clk_i = 0;
-    if (t0 + d->w.period_ps / 2 < d->w.win->to)
+    if (t0 + d->w.period_ps / 2 < d->w.win->to) {
+        d->top.eval();
         d->fst->dump(t0 + d->w.period_ps / 2);
+    }
 }
 #endif
 

@@ -43,7 +43,6 @@ struct obs *obs_create(const struct obs_cfg *cfg, unsigned ring_log2, char *err,
     }
     o->mask = (1ull << ring_log2) - 1;
     o->flush_at = UINT64_MAX;
-    o->first_viol = SIM_PS_NEVER;
     o->from_cfg = cfg->from;
     o->to_cfg = cfg->to;
     o->win.from = bound_time(&cfg->from, 0);
@@ -135,8 +134,6 @@ void obs_violation(struct obs *o, sim_ps_t t, unsigned queue, const char *kind,
     e->x = (uint16_t)queue;
     e->a = (uintptr_t)kind;
     e->b = (uintptr_t)detail;
-    if (t < o->first_viol)
-        o->first_viol = t;
 }
 
 void obs_note(struct obs *o, sim_ps_t t, const char *why)
@@ -144,14 +141,6 @@ void obs_note(struct obs *o, sim_ps_t t, const char *why)
     struct obs_ev *e = obs_push(o, OBS_NOTE, 0, t);
 
     e->a = (uintptr_t)why;
-}
-
-uint64_t obs_recent(const struct obs *o, uint64_t *first)
-{
-    uint64_t size = o->mask + 1;
-
-    *first = o->n > size ? o->n - size : 0;
-    return o->n - *first;
 }
 
 int obs_close(struct obs *o, char *err, size_t n)

@@ -9,11 +9,11 @@
  * a time, a kind, a track (a CPU, a link direction) and a few numbers.
  * The tracer keeps them in a ring; what they mean on a timeline (slices,
  * lanes, flows from a doorbell to the wire, counters) is worked out only
- * when a timeline is written (obs_timeline.h), from the ring: as the run
- * goes (--timeline) or, when a run stops, for the window before the stop
- * (the snapshot, obs_snapshot.h).  So recording an event costs a few
- * stores, and a run with no tracer costs one predictable branch per hook
- * (`if (obs)`).
+ * when the timeline takes them from the ring (obs_timeline.h), a batch at a
+ * time.  So recording an event costs a few stores, and a run with no
+ * tracer (no --wave, --timeline or --pcap-out) costs one predictable
+ * branch per hook (`if (obs)`).  A run that stops is run again with a
+ * tracer for its snapshot (sim_snapshot, harness.h).
  *
  * The window: [from, to) in simulated picoseconds, each bound given as a
  * time or as a packet number (struct obs_point).  A packet bound becomes a
@@ -144,7 +144,6 @@ struct obs {
     struct obs_run_info info;
     struct obs_timeline *tl; /* --timeline, or NULL */
     struct obs_pcap *pcap;   /* --pcap-out, or NULL */
-    sim_ps_t first_viol;     /* the first violation's time (SIM_PS_NEVER: none) */
 };
 
 /* A tracer for the settings: a ring of 2^ring_log2 events, the timeline
@@ -299,9 +298,6 @@ void obs_violation(struct obs *o, sim_ps_t t, unsigned queue, const char *kind,
                    const char *detail);
 void obs_note(struct obs *o, sim_ps_t t, const char *why);
 
-/* The events still in the ring: *first the oldest index, returned count
- * (the ring holds the newest ring-size events). */
-uint64_t obs_recent(const struct obs *o, uint64_t *first);
 static inline const struct obs_ev *obs_at(const struct obs *o, uint64_t i)
 {
     return &o->ring[i & o->mask];

@@ -638,17 +638,3 @@ void obs_tl_abort(struct obs_timeline *w)
     obs_file_abort(&w->of);
     tl_free(w);
 }
-
-int obs_tl_write_recent(const struct obs *o, const char *path, sim_ps_t from, sim_ps_t to,
-                        char *err, size_t n)
-{
-    struct obs_window win = {from, to};
-    struct obs_timeline *w = obs_tl_open(path, err, n);
-    uint64_t first, count;
-
-    if (!w)
-        return -1;
-    count = obs_recent(o, &first);
-    obs_tl_take(w, o, first, first + count, &win);
-    return obs_tl_close(w, err, n);
-}

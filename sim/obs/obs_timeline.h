@@ -48,9 +48,4 @@ int obs_tl_close(struct obs_timeline *w, char *err, size_t n);
 /* Remove and free; NULL is fine. */
 void obs_tl_abort(struct obs_timeline *w);
 
-/* The ring's events in [from, to) as a timeline file of their own (the
- * snapshot): 0, or -1 with a message. */
-int obs_tl_write_recent(const struct obs *o, const char *path, sim_ps_t from, sim_ps_t to,
-                        char *err, size_t n);
-
 #endif /* NICTX_OBS_TIMELINE_H */

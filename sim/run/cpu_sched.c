@@ -453,7 +453,7 @@ struct sim_cpu *sim_cpu_pick(struct sim *s)
 
 void sim_cpu_resume(struct sim_cpu *c)
 {
-    if (c->sim->obs)
+    if (__builtin_expect(c->sim->obs != NULL, 0))
         obs_resume(c->sim->obs, c->id, c->cpu.now); /* a coroutine switch */
     c->in_coro = 1;
     if (!coro_resume(&c->co))

@@ -268,12 +268,15 @@ const struct sim_cfg *sim_cfg(const struct sim *s);
 /* The platform the driver runs on, for tests that poke registers. */
 struct platform *sim_platform(struct sim *s);
 /* A run that stopped (sim_run() != 0): write its snapshot
- * (docs/observability.md, Snapshots): the window before the stop as a
- * timeline from the tracer's ring, `base`.snapshot.json, and as a
- * waveform, `base`.snapshot.fst, from a run of the same configuration on
- * the trace-enabled model (the run is deterministic).  `base`: the JSON
- * report's path without ".json", or "nictx" when NULL.  0 with what was
- * written in msg, or -1 with why not. */
+ * (docs/observability.md, Snapshots): the window before the stop
+ * (--snapshot-us before the first violation or the last progress, to the
+ * stop) as a timeline, `base`.snapshot.json, and a waveform,
+ * `base`.snapshot.fst, from the same configuration run again up to the
+ * stop (a run is deterministic), recording only the window, on the
+ * trace-enabled model.  Nothing is recorded on the run itself: a run that
+ * passes pays nothing.  `base`: the JSON report's path without ".json",
+ * or "nictx" when NULL.  0 with what was written in msg, or -1 with why
+ * not. */
 int sim_snapshot(struct sim *s, const char *base, char *msg, size_t n);
 
 /* Settle: run the world (CPU idle) until simulated time t. */

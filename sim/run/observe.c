@@ -64,7 +64,7 @@ int sim_obs_build(struct sim *s, char *err, size_t n)
         s->gen.min_len = s->cap.min_len;
         s->gen.max_len = s->cap.max_len;
     }
-    if (oc->no_snapshot && !oc->wave[0] && !oc->timeline[0] && !oc->pcap_out[0])
+    if (!oc->wave[0] && !oc->timeline[0] && !oc->pcap_out[0])
         return 0; /* nothing to show: no tracer, every hook skipped */
     if (!(s->obs = obs_create(oc, SIM_OBS_RING_LOG2, err, n)))
         return -1;
@@ -193,27 +193,29 @@ static int snap_path(char *out, size_t n, const char *base, const char *suffix)
     return 0;
 }
 
-/* The waveform of [from, to): the same configuration run again, on the
- * trace-enabled model, with the window set (the run is deterministic: it
- * stops where this one did).  0, or -1 with why. */
-static int snap_wave(const struct sim *s, const char *path, sim_ps_t from, sim_ps_t to,
-                     char *why, size_t n)
+/*
+ * The snapshot: the same configuration run again (a run is deterministic:
+ * it stops where this one did), writing the window [from, to) as a
+ * timeline and, on the trace-enabled model, a waveform (fst NULL: none).
+ * Nothing is recorded on a run that passes, so a snapshot costs it
+ * nothing.  0, or -1 with why; *stop_at the second run's stop.
+ */
+static int snap_run(const struct sim *s, const char *tl, const char *fst, sim_ps_t from,
+                    sim_ps_t to, sim_ps_t *stop_at, char *why, size_t n)
 {
     struct sim_cfg cfg = s->cfg;
     struct sim *r;
-    char err[512];
+    char err[600];
+    int rc;
 
-    if (!s->ops->traced) {
-        snprintf(why, n, "this build has no trace-enabled %s model (make builds one; make fast "
-                 "does not)", s->ops->name);
-        return -1;
-    }
     memset(&cfg.obs, 0, sizeof(cfg.obs));
-    snprintf(cfg.obs.pcap_in, sizeof(cfg.obs.pcap_in), "%s", s->cfg.obs.pcap_in);
+    memcpy(cfg.obs.pcap_in, s->cfg.obs.pcap_in, sizeof(cfg.obs.pcap_in)); /* the traffic */
     cfg.obs.pcap_timing = s->cfg.obs.pcap_timing;
     cfg.obs.no_snapshot = 1;
     cfg.obs.snapshot_us = s->cfg.obs.snapshot_us;
-    memcpy(cfg.obs.wave, path, strlen(path) + 1); /* (an OBS_PATH_MAX name) */
+    memcpy(cfg.obs.timeline, tl, strlen(tl) + 1); /* (OBS_PATH_MAX names) */
+    if (fst)
+        memcpy(cfg.obs.wave, fst, strlen(fst) + 1);
     cfg.obs.from = (struct obs_point){from, 1, 0};
     cfg.obs.to = (struct obs_point){to, 1, 0};
     if (!(r = sim_create(&cfg, s->ops, err, sizeof(err)))) {
@@ -221,27 +223,27 @@ static int snap_wave(const struct sim *s, const char *path, sim_ps_t from, sim_p
         return -1;
     }
     sim_run(r);
-    if (r->now != s->now)
-        snprintf(why, n, "the run again stopped at %.3f us, not %.3f us", (double)r->now / 1e6,
-                 (double)s->now / 1e6);
-    else
-        why[0] = '\0';
+    *stop_at = r->now;
+    rc = r->failed && strncmp(r->diag, "--", 2) == 0 ? -1 : 0; /* an output not written */
+    if (rc)
+        snprintf(why, n, "%s", r->diag);
     sim_destroy(r);
-    return 0;
+    return rc;
 }
 
 int sim_snapshot(struct sim *s, const char *base, char *msg, size_t n)
 {
-    char tl[OBS_PATH_MAX], fst[OBS_PATH_MAX], err[600], why[600] = "";
-    sim_ps_t width, first = s->now, from, to = s->now + s->period_ps;
+    char tl[OBS_PATH_MAX], fst[OBS_PATH_MAX], why[1100] = "", again[96] = "";
+    sim_ps_t width, first = s->now, from, to = s->now + s->period_ps, stop;
+    int waves = s->ops->traced != NULL;
 
-    if (!s->obs || s->cfg.obs.no_snapshot) {
+    if (s->cfg.obs.no_snapshot) {
         snprintf(msg, n, "no snapshot (--no-snapshot)");
         return -1;
     }
     width = sim_ns_to_ps(s->cfg.obs.snapshot_us * 1000.0);
-    if (s->obs->first_viol < first)
-        first = s->obs->first_viol;
+    if (s->nviol && s->viol[0].time_ps < first)
+        first = s->viol[0].time_ps;
     if (s->last_progress < first)
         first = s->last_progress;
     from = first > width ? first - width : 0;
@@ -250,16 +252,18 @@ int sim_snapshot(struct sim *s, const char *base, char *msg, size_t n)
         snprintf(msg, n, "no snapshot: the --json name is too long to name it after");
         return -1;
     }
-    if (obs_tl_write_recent(s->obs, tl, from, to, err, sizeof(err)) != 0) {
-        snprintf(msg, n, "snapshot: %s", err);
+    if (snap_run(s, tl, waves ? fst : NULL, from, to, &stop, why, sizeof(why)) != 0) {
+        snprintf(msg, n, "no snapshot: %s", why);
         return -1;
     }
-    if (snap_wave(s, fst, from, to, why, sizeof(why)) != 0) {
-        snprintf(msg, n, "snapshot of %.3f..%.3f us: %s (timeline); no waveform: %s",
-                 (double)from / 1e6, (double)to / 1e6, tl, why);
-        return 0;
-    }
-    snprintf(msg, n, "snapshot of %.3f..%.3f us: %s (timeline), %s (waveform)%s%s",
-             (double)from / 1e6, (double)to / 1e6, tl, fst, why[0] ? "; but " : "", why);
+    if (stop != s->now)
+        snprintf(again, sizeof(again), "; but the run again stopped at %.3f us, not %.3f us",
+                 (double)stop / 1e6, (double)s->now / 1e6);
+    if (!waves)
+        snprintf(why, sizeof(why), "; no waveform: this build has no trace-enabled %s model "
+                 "(make builds one; make fast does not)", s->ops->name);
+    snprintf(msg, n, "snapshot of %.3f..%.3f us: %s (timeline)%s%s%s%s", (double)from / 1e6,
+             (double)to / 1e6, tl, waves ? ", " : "", waves ? fst : "", waves ? " (waveform)" : why,
+             again);
     return 0;
 }

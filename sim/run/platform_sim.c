@@ -83,7 +83,7 @@ static void cpu_sync_published(struct sim *s, const struct sim_cpu *c)
 
         m &= m - 1;
         sb_note_published_q(s->sb, q, k->published, k->published_t);
-        if (s->obs)
+        if (__builtin_expect(s->obs != NULL, 0))
             obs_publish(s->obs, c->id, c->cpu.now, q, k->published);
     }
 }
@@ -110,20 +110,31 @@ static void cpu_enter(struct sim_cpu *c, int fences)
     cpu_emit_wc(c);
 }
 
-/* A wait booked to `cause`, shown on the timeline when it took time. */
-static void cpu_wait_shown(struct sim_cpu *c, sim_ps_t t, enum cpu_cause cause)
+/* The timeline's parts of the calls below, out of the way of a run
+ * without a tracer (sim_world.h: s->obs NULL), which pays one branch. */
+static __attribute__((noinline)) void cpu_wait_traced(struct sim_cpu *c, sim_ps_t t,
+                                                      enum cpu_cause cause)
 {
     sim_ps_t t0 = c->cpu.now;
 
     cpu_wait_until(&c->cpu, t, cause);
-    if (c->sim->obs && c->cpu.now > t0)
+    if (c->cpu.now > t0)
         obs_cpu(c->sim->obs, c->id, cause, t0, c->cpu.now);
 }
 
-/* A platform call's slice on the timeline, from t0 to now. */
-static void cpu_op(struct sim_cpu *c, enum obs_op op, sim_ps_t t0, unsigned n)
+/* A wait booked to `cause`, shown on the timeline when it took time. */
+static inline void cpu_wait_shown(struct sim_cpu *c, sim_ps_t t, enum cpu_cause cause)
 {
-    if (c->sim->obs)
+    if (__builtin_expect(c->sim->obs != NULL, 0))
+        cpu_wait_traced(c, t, cause);
+    else
+        cpu_wait_until(&c->cpu, t, cause);
+}
+
+/* A platform call's slice on the timeline, from t0 to now. */
+static inline void cpu_op(struct sim_cpu *c, enum obs_op op, sim_ps_t t0, unsigned n)
+{
+    if (__builtin_expect(c->sim->obs != NULL, 0))
         obs_op(c->sim->obs, c->id, op, t0, c->cpu.now, n);
 }
 
@@ -331,10 +342,9 @@ static void cpu_line(struct sim_cpu *c, const void *addr, size_t len, int write)
 
     if (s->cl_up) {
         double ns = cl_access(&s->cl, c->id, (uint64_t)(uintptr_t)addr, len, write);
-        sim_ps_t t0 = c->cpu.now;
         cpu_charge(&c->cpu, CPU_CACHELINE, ns);
-        if (s->obs && ns > 0) /* a transfer or an upgrade */
-            obs_cpu(s->obs, c->id, CPU_CACHELINE, t0, c->cpu.now);
+        if (__builtin_expect(s->obs != NULL, 0) && ns > 0) /* a transfer or an upgrade */
+            obs_cpu(s->obs, c->id, CPU_CACHELINE, c->cpu.now - sim_ns_to_ps(ns), c->cpu.now);
     }
 }
 
@@ -351,12 +361,12 @@ static void cpu_store(struct platform *p, void *dst, const void *val, unsigned l
     vis = stbuf_store(&c->stb, bus, dst, val, len, c->cpu.now);
     ownchk_set_store(&s->ck, bus, val, len, c->cpu.now, vis);
     cpu_sync_published(s, c);
-    if (s->obs)
-        obs_visible(s->obs, c->id, bus, c->cpu.now, vis);
-    sim_ps_t t0 = c->cpu.now;
     cpu_charge(&c->cpu, CPU_DESC_WRITE, c->cpu.costs.store_ns);
-    if (s->obs)
+    if (__builtin_expect(s->obs != NULL, 0)) {
+        sim_ps_t t0 = c->cpu.now - sim_ns_to_ps(c->cpu.costs.store_ns);
+        obs_visible(s->obs, c->id, bus, t0, vis);
         obs_cpu(s->obs, c->id, CPU_DESC_WRITE, t0, c->cpu.now);
+    }
     cpu_line(c, dst, len, 1);
 }
 
