@@ -96,6 +96,120 @@ void obs_flush(struct obs *o)
     o->flush_at = o->done + size;
 }
 
+/* The next event's slot, its time, kind and track set. */
+static inline struct obs_ev *obs_push(struct obs *o, unsigned kind, unsigned track, sim_ps_t t)
+{
+    struct obs_ev *e;
+
+    if (__builtin_expect(o->n == o->flush_at, 0))
+        obs_flush(o);
+    e = &o->ring[o->n++ & o->mask];
+    e->t = t;
+    e->kind = (uint8_t)kind;
+    e->track = (uint8_t)track;
+    return e;
+}
+
+void obs_cpu(struct obs *o, unsigned cpu, unsigned cause, sim_ps_t t0, sim_ps_t t1)
+{
+    struct obs_ev *e = obs_push(o, OBS_CPU, cpu, t0);
+    e->a = t1;
+    e->x = (uint16_t)cause;
+}
+
+void obs_op(struct obs *o, unsigned cpu, enum obs_op op, sim_ps_t t0, sim_ps_t t1,
+            unsigned n)
+{
+    struct obs_ev *e = obs_push(o, OBS_OP, cpu, t0);
+    e->a = t1;
+    e->x = (uint16_t)op;
+    e->c = n;
+}
+
+void obs_visible(struct obs *o, unsigned cpu, uint64_t addr, sim_ps_t issued,
+                 sim_ps_t vis)
+{
+    struct obs_ev *e = obs_push(o, OBS_VISIBLE, cpu, vis);
+    e->a = issued;
+    e->b = addr;
+}
+
+void obs_mmio(struct obs *o, unsigned cpu, sim_ps_t t, unsigned kind, uint32_t off,
+              uint64_t val, unsigned queue)
+{
+    struct obs_ev *e = obs_push(o, OBS_MMIO, cpu, t);
+    e->x = (uint16_t)kind;
+    e->b = off;
+    e->a = val;
+    e->c = queue;
+}
+
+void obs_publish(struct obs *o, unsigned cpu, sim_ps_t t, unsigned queue,
+                 uint64_t count)
+{
+    struct obs_ev *e = obs_push(o, OBS_PUBLISH, cpu, t);
+    e->x = (uint16_t)queue;
+    e->b = count;
+}
+
+void obs_tlp(struct obs *o, unsigned dir, sim_ps_t t0, sim_ps_t t1, unsigned kind,
+             unsigned tag, uint64_t addr, unsigned len, unsigned wire)
+{
+    struct obs_ev *e = obs_push(o, OBS_TLP, dir, t0);
+    e->a = t1;
+    e->b = addr;
+    e->x = (uint16_t)(kind | tag << 8);
+    e->c = len | wire << 16;
+}
+
+void obs_stall(struct obs *o, unsigned dir, sim_ps_t t0, sim_ps_t t1,
+               unsigned fc_type)
+{
+    struct obs_ev *e = obs_push(o, OBS_STALL, dir, t0);
+    e->a = t1;
+    e->x = (uint16_t)fc_type;
+}
+
+void obs_dev_tlp(struct obs *o, sim_ps_t t, unsigned kind, unsigned tag,
+                 uint64_t addr, unsigned len, int mrd)
+{
+    struct obs_ev *e = obs_push(o, OBS_DEV_TLP, 0, t);
+    o->tags += mrd ? 1 : 0;
+    e->x = (uint16_t)(kind | tag << 8);
+    e->b = addr;
+    e->c = len;
+    e->a = o->tags;
+}
+
+void obs_dev_cpl(struct obs *o, sim_ps_t t, unsigned tag, int err)
+{
+    struct obs_ev *e = obs_push(o, OBS_DEV_CPL, 0, t);
+    o->tags -= o->tags ? 1 : 0;
+    e->x = (uint16_t)tag;
+    e->c = (uint32_t)err;
+    e->a = o->tags;
+}
+
+void obs_unmap(struct obs *o, unsigned cpu, sim_ps_t t, uint64_t bus)
+{
+    struct obs_ev *e = obs_push(o, OBS_UNMAP, cpu, t);
+    e->a = bus;
+}
+
+void obs_resume(struct obs *o, unsigned cpu, sim_ps_t t)
+{
+    obs_push(o, OBS_RESUME, cpu, t);
+}
+
+void obs_queue(struct obs *o, unsigned cpu, sim_ps_t t, unsigned queue, unsigned in_use,
+               uint64_t bql_limit)
+{
+    struct obs_ev *e = obs_push(o, OBS_QUEUE, cpu, t);
+    e->x = (uint16_t)queue;
+    e->c = in_use;
+    e->a = bql_limit;
+}
+
 void obs_post(struct obs *o, unsigned cpu, sim_ps_t t, unsigned queue, uint64_t seq,
               uint64_t frame_bus, unsigned slot, unsigned in_use)
 {

@@ -167,128 +167,35 @@ static inline const struct obs_window *obs_window(const struct obs *o)
 /* The timeline takes the events recorded since it last did. */
 void obs_flush(struct obs *o);
 
-/* The next event's slot, its time, kind and track set. */
-static inline struct obs_ev *obs_push(struct obs *o, unsigned kind, unsigned track, sim_ps_t t)
-{
-    struct obs_ev *e;
-
-    if (__builtin_expect(o->n == o->flush_at, 0))
-        obs_flush(o);
-    e = &o->ring[o->n++ & o->mask];
-    e->t = t;
-    e->kind = (uint8_t)kind;
-    e->track = (uint8_t)track;
-    return e;
-}
-
+/* Each kind's event, recorded: one call a hook makes behind its
+ * `if (obs)` (out of line, so that a run without a tracer pays the branch
+ * alone). */
 /* [t0, t1) on CPU `cpu` booked to `cause`. */
-static inline void obs_cpu(struct obs *o, unsigned cpu, unsigned cause, sim_ps_t t0, sim_ps_t t1)
-{
-    struct obs_ev *e = obs_push(o, OBS_CPU, cpu, t0);
-    e->a = t1;
-    e->x = (uint16_t)cause;
-}
-
+void obs_cpu(struct obs *o, unsigned cpu, unsigned cause, sim_ps_t t0, sim_ps_t t1);
 /* A platform call on CPU `cpu`, [t0, t1), n of them (a batch of work). */
-static inline void obs_op(struct obs *o, unsigned cpu, enum obs_op op, sim_ps_t t0, sim_ps_t t1,
-                          unsigned n)
-{
-    struct obs_ev *e = obs_push(o, OBS_OP, cpu, t0);
-    e->a = t1;
-    e->x = (uint16_t)op;
-    e->c = n;
-}
-
-static inline void obs_visible(struct obs *o, unsigned cpu, uint64_t addr, sim_ps_t issued,
-                               sim_ps_t vis)
-{
-    struct obs_ev *e = obs_push(o, OBS_VISIBLE, cpu, vis);
-    e->a = issued;
-    e->b = addr;
-}
-
-static inline void obs_mmio(struct obs *o, unsigned cpu, sim_ps_t t, unsigned kind, uint32_t off,
-                            uint64_t val, unsigned queue)
-{
-    struct obs_ev *e = obs_push(o, OBS_MMIO, cpu, t);
-    e->x = (uint16_t)kind;
-    e->b = off;
-    e->a = val;
-    e->c = queue;
-}
-
-static inline void obs_publish(struct obs *o, unsigned cpu, sim_ps_t t, unsigned queue,
-                               uint64_t count)
-{
-    struct obs_ev *e = obs_push(o, OBS_PUBLISH, cpu, t);
-    e->x = (uint16_t)queue;
-    e->b = count;
-}
-
+void obs_op(struct obs *o, unsigned cpu, enum obs_op op, sim_ps_t t0, sim_ps_t t1, unsigned n);
+void obs_visible(struct obs *o, unsigned cpu, uint64_t addr, sim_ps_t issued, sim_ps_t vis);
+void obs_mmio(struct obs *o, unsigned cpu, sim_ps_t t, unsigned kind, uint32_t off, uint64_t val,
+              unsigned queue);
+void obs_publish(struct obs *o, unsigned cpu, sim_ps_t t, unsigned queue, uint64_t count);
 /* Packet posting: a function (it resolves a packet bound of the window). */
 void obs_post(struct obs *o, unsigned cpu, sim_ps_t t, unsigned queue, uint64_t seq,
               uint64_t frame_bus, unsigned slot, unsigned in_use);
 
-static inline void obs_unmap(struct obs *o, unsigned cpu, sim_ps_t t, uint64_t bus)
-{
-    struct obs_ev *e = obs_push(o, OBS_UNMAP, cpu, t);
-    e->a = bus;
-}
-
-static inline void obs_resume(struct obs *o, unsigned cpu, sim_ps_t t)
-{
-    obs_push(o, OBS_RESUME, cpu, t);
-}
-
-static inline void obs_queue(struct obs *o, unsigned cpu, sim_ps_t t, unsigned queue,
-                             unsigned in_use, uint64_t bql_limit)
-{
-    struct obs_ev *e = obs_push(o, OBS_QUEUE, cpu, t);
-    e->x = (uint16_t)queue;
-    e->c = in_use;
-    e->a = bql_limit;
-}
+void obs_unmap(struct obs *o, unsigned cpu, sim_ps_t t, uint64_t bus);
+void obs_resume(struct obs *o, unsigned cpu, sim_ps_t t);
+void obs_queue(struct obs *o, unsigned cpu, sim_ps_t t, unsigned queue, unsigned in_use,
+               uint64_t bql_limit);
 
 /* A TLP serialized on link direction `dir` (0 h2d, 1 d2h). */
-static inline void obs_tlp(struct obs *o, unsigned dir, sim_ps_t t0, sim_ps_t t1, unsigned kind,
-                           unsigned tag, uint64_t addr, unsigned len, unsigned wire)
-{
-    struct obs_ev *e = obs_push(o, OBS_TLP, dir, t0);
-    e->a = t1;
-    e->b = addr;
-    e->x = (uint16_t)(kind | tag << 8);
-    e->c = len | wire << 16;
-}
-
-static inline void obs_stall(struct obs *o, unsigned dir, sim_ps_t t0, sim_ps_t t1,
-                             unsigned fc_type)
-{
-    struct obs_ev *e = obs_push(o, OBS_STALL, dir, t0);
-    e->a = t1;
-    e->x = (uint16_t)fc_type;
-}
-
+void obs_tlp(struct obs *o, unsigned dir, sim_ps_t t0, sim_ps_t t1, unsigned kind, unsigned tag,
+             uint64_t addr, unsigned len, unsigned wire);
+void obs_stall(struct obs *o, unsigned dir, sim_ps_t t0, sim_ps_t t1, unsigned fc_type);
 /* A TLP leaves the device; a read (mrd) takes a tag. */
-static inline void obs_dev_tlp(struct obs *o, sim_ps_t t, unsigned kind, unsigned tag,
-                               uint64_t addr, unsigned len, int mrd)
-{
-    struct obs_ev *e = obs_push(o, OBS_DEV_TLP, 0, t);
-    o->tags += mrd ? 1 : 0;
-    e->x = (uint16_t)(kind | tag << 8);
-    e->b = addr;
-    e->c = len;
-    e->a = o->tags;
-}
-
+void obs_dev_tlp(struct obs *o, sim_ps_t t, unsigned kind, unsigned tag, uint64_t addr,
+                 unsigned len, int mrd);
 /* The device took the last completion of a read. */
-static inline void obs_dev_cpl(struct obs *o, sim_ps_t t, unsigned tag, int err)
-{
-    struct obs_ev *e = obs_push(o, OBS_DEV_CPL, 0, t);
-    o->tags -= o->tags ? 1 : 0;
-    e->x = (uint16_t)tag;
-    e->c = (uint32_t)err;
-    e->a = o->tags;
-}
+void obs_dev_cpl(struct obs *o, sim_ps_t t, unsigned tag, int err);
 
 /* A frame left the wire (also to the pcap file; resolves a packet bound). */
 void obs_frame(struct obs *o, sim_ps_t t0, sim_ps_t t1, unsigned queue, uint64_t seq,

@@ -72,7 +72,8 @@ static void cpu_emit_wc(struct sim_cpu *c)
 /* Tell the scoreboard what each queue's checker saw handed to the device
  * (tail doorbells, owner bits), for the queues whose count moved: the start
  * of each packet's doorbell-to-wire time. */
-static void cpu_sync_published(struct sim *s, const struct sim_cpu *c)
+static inline __attribute__((always_inline)) void cpu_sync_published(struct sim *s,
+                                                                     const struct sim_cpu *c)
 {
     uint64_t m = s->ck.pub_moved;
 
@@ -335,8 +336,9 @@ static uint32_t cpu_load_dma(struct sim_cpu *c, const void *src)
 
 /* ---------------------------------------------------------- DMA memory */
 
-/* The CPU reads or writes memory other CPUs (or the device) share. */
-static void cpu_line(struct sim_cpu *c, const void *addr, size_t len, int write)
+/* The CPU reads or writes memory other CPUs (or the device) share.
+ * (Inlined into every call, as it was before the timeline's branch.) */
+static inline __attribute__((always_inline)) void cpu_line(struct sim_cpu *c, const void *addr, size_t len, int write)
 {
     struct sim *s = c->sim;
 
@@ -736,18 +738,21 @@ void plat_cpu_work(struct platform *p, enum plat_work what, unsigned n)
     struct sim_cpu *c = p->cpu;
     const struct cpu_costs *k = &c->cpu.costs;
     double ns = 0;
-    enum obs_op op = OBS_OP_XMIT;
 
     switch (what) {
     case PLAT_WORK_XMIT_PKT: ns = k->xmit_pkt_ns; break;
-    case PLAT_WORK_CLEAN_DESC: ns = k->clean_desc_ns; op = OBS_OP_CLEAN_DESC; break;
-    case PLAT_WORK_CLEAN_POLL: ns = k->clean_poll_ns; op = OBS_OP_CLEAN_POLL; break;
-    case PLAT_WORK_QDISC_PKT: ns = k->qdisc_pkt_ns; op = OBS_OP_QDISC; break;
+    case PLAT_WORK_CLEAN_DESC: ns = k->clean_desc_ns; break;
+    case PLAT_WORK_CLEAN_POLL: ns = k->clean_poll_ns; break;
+    case PLAT_WORK_QDISC_PKT: ns = k->qdisc_pkt_ns; break;
     }
     cpu_enter(c, 0);
-    sim_ps_t t0 = c->cpu.now;
     cpu_charge(&c->cpu, CPU_DRIVER, ns * n);
-    cpu_op(c, op, t0, n);
+    if (__builtin_expect(c->sim->obs != NULL, 0)) {
+        static const enum obs_op ops[] = {
+            [PLAT_WORK_XMIT_PKT] = OBS_OP_XMIT, [PLAT_WORK_CLEAN_DESC] = OBS_OP_CLEAN_DESC,
+            [PLAT_WORK_CLEAN_POLL] = OBS_OP_CLEAN_POLL, [PLAT_WORK_QDISC_PKT] = OBS_OP_QDISC};
+        cpu_op(c, ops[what], c->cpu.now - sim_ns_to_ps(ns * n), n);
+    }
 }
 
 void *plat_dma_alloc(struct platform *p, size_t size, size_t align, dma_addr_t *dma)
