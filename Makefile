@@ -13,6 +13,8 @@
 #   make diagram regenerate docs/img/engine.svg from rtl/nictx_tx_top.sv (needs graphviz)
 #   make doc-check  run the commands the docs mark runnable, compare what they print
 #   make profiles-doc  regenerate docs/profiles.md's settings table (sim/run/settings.c)
+#   make observe-pictures  redraw docs/observability.md's pictures (needs gtkwave, xvfb:
+#                installed by it)
 #   make clean
 
 # SAN=1: AddressSanitizer and UBSan on every C and C++ object, the
@@ -600,6 +602,12 @@ DOC_CHECK ?=
 doc-check: $(BUILD)/nictx $(BUILD)/nictx-vp
 	@SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 DOC_CHECK=$(or $(DOC_CHECK),full) DOC_CHECK_BUILD=$(BUILD) \
 	    bash scripts/doc-check.sh
+# docs/observability.md's pictures: a doorbell stalled by weak ordering as
+# a timeline (gnuplot) and as a waveform (GTKWave under Xvfb, installed by
+# the script when missing: only this target needs them).
+.PHONY: observe-pictures
+observe-pictures: $(BUILD)/nictx
+	@bash scripts/observe-pictures.sh $(BUILD)/nictx
 # The engine's block diagram in docs/device.md (Theory of operation), drawn
 # from the instances and connections of rtl/nictx_tx_top.sv with graphviz's
 # dot (scripts/engine-diagram.sh).  The SVG is committed: nothing else needs

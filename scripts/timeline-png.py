@@ -32,13 +32,39 @@ def main():
     for e in events:
         if e["ph"] == "M" and e["name"] == "thread_name":
             names[(e["pid"], e["tid"])] = "%s %s" % (PROCS.get(e["pid"], ""), e["args"]["name"])
-    body = [e for e in events if e["ph"] in "Xisf"]
+    body = [e for e in events if e["ph"] in "Xistf"]
     if not body:
         sys.exit("timeline-png.py: %s: no events" % src)
-    # Rows: every track with a slice or instant, in pid then tid order;
-    # counters are left out (their values are in the file).
-    tracks = sorted({(e["pid"], e["tid"]) for e in body if e["ph"] in "Xi"})
+    # A slice inside another (a barrier's drain wait) goes one row down:
+    # its depth on its track.
+    depth = {}
+    for t in {(e["pid"], e["tid"]) for e in body}:
+        ends = []
+        for e in sorted((e for e in body if e["ph"] == "X" and (e["pid"], e["tid"]) == t),
+                        key=lambda e: (e["ts"], -e.get("dur", 0))):
+            while ends and ends[-1] <= e["ts"] and not (ends[-1] == e["ts"] and e.get("dur", 0) == 0):
+                ends.pop()
+            depth[id(e)] = len(ends)
+            ends.append(e["ts"] + e.get("dur", 0))
+    # Rows: every track (and depth) with a slice or instant, in pid order,
+    # then by name (lanes in number order); counters are left out (their
+    # values are in the file).
+    def order(t):
+        name = names.get(t[:2], "")
+        kind = next((i for i, k in enumerate(("cpu", "h2d", "d2h", "desc", "payload", "wire",
+                                                "completions", "interrupts")) if k in name), 9)
+        lane = int(name.rsplit("#", 1)[1]) if "#" in name else 0
+        return (t[0], kind, name.split("#")[0], lane, t[2])
+    tracks = sorted({(e["pid"], e["tid"], depth.get(id(e), 0)) for e in body if e["ph"] in "Xi"},
+                    key=order)
     row = {t: len(tracks) - 1 - i for i, t in enumerate(tracks)}
+    for t in list(row):
+        row.setdefault(t[:2], row[t])
+    if len({t[:2] for t in tracks}) != len(tracks):  # depth rows: name them
+        names.update({t: names.get(t[:2], str(t)) + (" +%d" % t[2] if t[2] else "")
+                      for t in tracks})
+    for t in tracks:
+        names.setdefault(t, names.get(t[:2], str(t)))
     t0 = min(e["ts"] for e in body)
     t1 = max(e["ts"] + e.get("dur", 0) for e in body)
     us = lambda ts: (ts - t0) * 1000.0  # ns from the window's start
@@ -49,13 +75,13 @@ def main():
         "set xlabel 'ns from %.3f us (simulated)'" % t0,
         "set xrange [0:%f]" % (us(t1) * 1.01 + 1),
         "set yrange [-0.8:%f]" % (len(tracks) - 0.2),
-        "set ytics (%s)" % ", ".join('"%s" %d' % (names.get(t, str(t)), row[t]) for t in tracks),
+        "set ytics (%s)" % ", ".join('"%s" %d' % (names[t], row[t]) for t in tracks),
         "set grid xtics",
         "unset key",
     ]
     n = 0
     for e in body:
-        t = (e["pid"], e["tid"])
+        t = (e["pid"], e["tid"], depth.get(id(e), 0))
         if e["ph"] == "X" and t in row:
             n += 1
             x0, x1, y = us(e["ts"]), us(e["ts"] + e.get("dur", 0)), row[t]
@@ -78,10 +104,11 @@ def main():
     for e in body:
         if e["ph"] in "stf" and (e["pid"], e["tid"]) in row:
             flows.setdefault(e["id"], []).append((e["ts"], row[(e["pid"], e["tid"])]))
+    rows_of = {}
     for steps in flows.values():
         steps.sort()
         for (a, ya), (b, yb) in zip(steps, steps[1:]):
-            cmds.append("set arrow from %f,%f to %f,%f lc rgb '#555555' lw 0.6 front" %
+            cmds.append("set arrow from %f,%f to %f,%f lc rgb '#222222' lw 0.8 front" %
                         (us(a), ya, us(b), yb))
     cmds.append("plot -1 notitle")
     subprocess.run(["gnuplot"], input="\n".join(cmds) + "\n", text=True, check=True)

@@ -82,7 +82,8 @@ enum obs_kind {
                     length c; a tags in use after it */
     OBS_DEV_CPL, /* device: at t, it took the last completion of tag x (c: an error);
                     a tags in use after it */
-    OBS_FRAME,   /* wire: [t, a) frame b (its seq) of queue x, c bytes without FCS */
+    OBS_FRAME,   /* wire: [t, a) frame b (its seq) of queue x, c bytes without FCS:
+                    its first beat on the wire port to past its last */
     OBS_VIOL,    /* at t, violation a (const char *kind), b (const char *detail or 0),
                     queue x */
     OBS_NOTE,    /* at t, the run ends: a (const char *why) */

@@ -411,8 +411,10 @@ static void ev_link(struct obs_timeline *w, const struct obs_run_info *in, const
         return;
     }
     unsigned kind = e->x & 0xffu, tag = e->x >> 8;
+    /* The serializer's end is rounded up to the ps, the next start down:
+     * a ps off the end keeps back-to-back TLPs from overlapping. */
     slice(w, in->tlp_kind_name ? in->tlp_kind_name(kind) : "tlp", PID_PCIE,
-          tid_of(w, PID_PCIE, dir), e->t, e->a);
+          tid_of(w, PID_PCIE, dir), e->t, e->a > e->t + 1 ? e->a - 1 : e->a);
     fprintf(w->f, ",\"args\":{\"bytes\":%u,\"wire_bytes\":%u,\"tag\":%u,\"addr\":\"0x%" PRIx64
             "\"}}", e->c & 0xffffu, e->c >> 16, tag, e->b);
 }

@@ -72,7 +72,8 @@ static void sim_obs_frame(struct sim *s)
 
     if (!s->cap.n && s->frame_len >= SB_HDR_LEN)
         memcpy(&seq, s->frame + 14, 8); /* little-endian, as the host */
-    obs_frame(s->obs, s->frame_t0, s->wire_free, q, seq, s->frame, s->frame_len);
+    /* The frame's beats on the wire port: its first clock to past its last. */
+    obs_frame(s->obs, s->frame_t0, s->now + s->period_ps, q, seq, s->frame, s->frame_len);
 }
 
 static void wire_collect(struct sim *s, const struct dev_wire_beat *w)
