@@ -229,11 +229,19 @@ static int cm_wave_close(void *dev, char *err, size_t n)
 
 /* ---------------------------------------------------------------- ops */
 
+/* Outside the window the engine steps as the plain one does. */
 static void cmw_step(void *dev, const struct dev_in *in, struct dev_out *out)
 {
     struct dev_cm *d = dev;
+    const struct cm_wave *v = d->wave;
+    sim_ps_t t0;
 
-    if (!d->wave) {
+    if (!v) {
+        cm_engine_step(d->e, in, out);
+        return;
+    }
+    t0 = *v->w.now > v->w.period_ps ? *v->w.now - v->w.period_ps : 0;
+    if (t0 < v->w.win->from || t0 >= v->w.win->to) {
         cm_engine_step(d->e, in, out);
         return;
     }

@@ -145,11 +145,11 @@ int obs_capture_load(struct obs_capture *c, const char *path, char *err, size_t 
     memset(c, 0, sizeof(*c));
     p = pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO, ebuf);
     if (!p) {
-        snprintf(err, n, "%s: not a capture libpcap reads: %s", path, ebuf);
+        snprintf(err, n, "not a capture libpcap reads (%s)", ebuf);
         return -1;
     }
     if (pcap_datalink(p) != DLT_EN10MB) {
-        snprintf(err, n, "%s: link type %s; only Ethernet (EN10MB) frames can be sent", path,
+        snprintf(err, n, "link type %s; only Ethernet (EN10MB) frames can be sent",
                  pcap_datalink_val_to_name(pcap_datalink(p)) ? pcap_datalink_val_to_name(
                      pcap_datalink(p)) : "unknown");
         pcap_close(p);
@@ -159,17 +159,17 @@ int obs_capture_load(struct obs_capture *c, const char *path, char *err, size_t 
         unsigned len = h->caplen < OBS_CAP_MIN_LEN ? OBS_CAP_MIN_LEN : h->caplen;
         uint64_t ns = rec_ns(h);
         if (h->caplen < h->len) {
-            snprintf(err, n, "%s: frame %zu is cut short by the capture (%u of %u bytes; "
-                     "capture with a larger snap length)", path, c->n + 1, h->caplen, h->len);
+            snprintf(err, n, "frame %zu is cut short by the capture (%u of %u bytes; "
+                     "capture with a larger snap length)", c->n + 1, h->caplen, h->len);
             goto fail;
         }
         if (h->caplen > OBS_CAP_MAX_LEN) {
-            snprintf(err, n, "%s: frame %zu has %u bytes; the device sends at most %u",
-                     path, c->n + 1, h->caplen, OBS_CAP_MAX_LEN);
+            snprintf(err, n, "frame %zu has %u bytes; the device sends at most %u", c->n + 1,
+                     h->caplen, OBS_CAP_MAX_LEN);
             goto fail;
         }
         if (cap_grow(c, &cap, &bcap, used + len) != 0) {
-            snprintf(err, n, "%s: out of memory at frame %zu", path, c->n + 1);
+            snprintf(err, n, "out of memory at frame %zu", c->n + 1);
             goto fail;
         }
         if (c->n == 0)
@@ -190,12 +190,12 @@ int obs_capture_load(struct obs_capture *c, const char *path, char *err, size_t 
         c->n++;
     }
     if (rc == PCAP_ERROR) {
-        snprintf(err, n, "%s: read error after %zu frames: %s", path, c->n, pcap_geterr(p));
+        snprintf(err, n, "read error after %zu frames: %s", c->n, pcap_geterr(p));
         goto fail;
     }
     pcap_close(p);
     if (c->n == 0) {
-        snprintf(err, n, "%s: the capture holds no frame", path);
+        snprintf(err, n, "the capture holds no frame");
         obs_capture_free(c);
         return -1;
     }

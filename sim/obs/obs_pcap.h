@@ -48,7 +48,7 @@ struct obs_capture {
     sim_ps_t span;       /* t[n - 1] */
 };
 
-/* Load `path`: 0, or -1 with a message naming the file (and frame). */
+/* Load `path`: 0, or -1 with a message (naming the frame, not the file). */
 int obs_capture_load(struct obs_capture *c, const char *path, char *err, size_t n);
 /* Check that `path` loads, without keeping it (for option parsing). */
 int obs_capture_check(const char *path, char *err, size_t n);

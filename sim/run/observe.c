@@ -57,8 +57,11 @@ int sim_obs_build(struct sim *s, char *err, size_t n)
     struct obs_run_info *in;
 
     if (oc->pcap_in[0]) {
-        if (obs_capture_load(&s->cap, oc->pcap_in, err, n) != 0)
+        char why[512];
+        if (obs_capture_load(&s->cap, oc->pcap_in, why, sizeof(why)) != 0) {
+            snprintf(err, n, "--pcap-in %s: %s", oc->pcap_in, why);
             return -1;
+        }
         s->gen.frame = obs_cap_frame;
         s->gen.frame_ctx = &s->cap;
         s->gen.min_len = s->cap.min_len;

@@ -39,6 +39,7 @@
 static int text_random_sizes(const struct sim_cfg *c) { return c->pkt_size_max > c->pkt_size; }
 static int text_weak(const struct sim_cfg *c) { return c->ordering == STBUF_WEAK; }
 static int text_bql(const struct sim_cfg *c) { return c->bql; }
+static int text_sizes(const struct sim_cfg *c) { return !c->obs.pcap_in[0]; } /* not a capture's */
 
 /* Reported, not set: what the settings make of the link and the line. */
 static void json_tlp_gbps(struct json *j, const char *key, const struct sim_cfg *c)
@@ -81,7 +82,7 @@ _Static_assert(DEV_WIDTH_DEFAULT == 8, "the dev_width row's default");
 static const struct sim_setting settings[] = {
     /* workload */
     {"pkt_size", OPT("pkt-size", "N"), UNS(pkt_size), SPAN(64, 16387), .def = "64",
-     .group = SET_G_WORKLOAD, .text = "{} B frames",
+     .group = SET_G_WORKLOAD, .text = "{} B frames", .text_if = text_sizes,
      .help = "Ethernet frame size incl. 4 B FCS"},
     {"pkt_size_max", OPT("pkt-size-max", "N"), UNS(pkt_size_max), SPAN(64, 16387), .def = "64",
      .group = SET_G_WORKLOAD, .flags = SET_NODEF, .text = "random sizes up to {} B",
@@ -316,7 +317,7 @@ static const struct sim_setting settings[] = {
      .help = "write every frame that leaves the wire to FILE (pcap, nanosecond simulated "
              "timestamps, no FCS)"},
     {"pcap_in", OPT("pcap-in", "FILE"), TYPED(obs.pcap_in, char *, set_pcap_in),
-     .group = SET_G_OBS, .flags = SET_NODEF | SET_TEXT_SET, .text = "pcap-in {}",
+     .group = SET_G_OBS, .flags = SET_NODEF | SET_TEXT_SET, .text = "frames of {}",
      .help = "send the frames of a capture (pcap or pcapng, Ethernet), in a loop for "
              "--packets, instead of generated ones; the scoreboard checks them on the wire "
              "(one queue)"},
