@@ -554,7 +554,7 @@ $(FAST_A)/nictx: $(FAST_SRCS)
 # a build of its own (RTL_ASSERT=0) in $(BUILD)-noassert, and from the fast
 # builds (assertions off, and on).
 bench: $(BUILD)/nictx $(BUILD)/nictx-vp $(FAST)/nictx $(FAST_A)/nictx
-	$(MAKE) BUILD=$(BUILD)-noassert RTL_ASSERT=0 $(BUILD)-noassert/nictx
+	$(MAKE) BUILD=$(BUILD)-noassert RTL_ASSERT=0 WAVES=0 $(BUILD)-noassert/nictx
 	@bash scripts/bench.sh $(BUILD)/nictx $(BUILD)-noassert/nictx $(BUILD)/nictx-vp $(FAST)/nictx \
 	    $(FAST_A)/nictx
 
