@@ -60,6 +60,7 @@ struct tl_count {
     char name[48];
     char ph;
     unsigned n;
+    uint64_t dur_ps; /* slices: their durations, summed */
 };
 
 struct tl {
@@ -68,19 +69,42 @@ struct tl {
     char tracks[512][40]; /* tid -> thread name (per pid, tids are unique here) */
 };
 
-static void tl_add(struct tl *t, const char *track, const char *name, char ph)
+static void tl_add(struct tl *t, const char *track, const char *name, char ph, uint64_t dur)
 {
     for (unsigned i = 0; i < t->n; i++)
         if (t->c[i].ph == ph && !strcmp(t->c[i].track, track) && !strcmp(t->c[i].name, name)) {
             t->c[i].n++;
+            t->c[i].dur_ps += dur;
             return;
         }
     if (t->n < 512) {
         snprintf(t->c[t->n].track, sizeof(t->c[0].track), "%s", track);
         snprintf(t->c[t->n].name, sizeof(t->c[0].name), "%s", name);
         t->c[t->n].ph = ph;
+        t->c[t->n].dur_ps = dur;
         t->c[t->n++].n = 1;
     }
+}
+
+/* A time as the timeline writes it (us with six decimals), in ps. */
+static uint64_t us_text_ps(const char *v)
+{
+    const char *dot = strchr(v, '.');
+    uint64_t ps = strtoull(v, NULL, 10) * 1000000u;
+
+    if (dot)
+        ps += strtoull(dot + 1, NULL, 10); /* always six digits */
+    return ps;
+}
+
+static uint64_t tl_dur(const struct tl *t, const char *track, const char *name)
+{
+    uint64_t d = 0;
+
+    for (unsigned i = 0; i < t->n; i++)
+        if (t->c[i].ph == 'X' && !strcmp(t->c[i].track, track) && !strcmp(t->c[i].name, name))
+            d += t->c[i].dur_ps;
+    return d;
 }
 
 static unsigned tl_get(const struct tl *t, const char *track, const char *name, char ph)
@@ -108,6 +132,7 @@ static void tl_load(struct tl *t, const char *path)
         /* One event: its items share the prefix traceEvents.N. */
         char pre[40], ph = 0, name[96] = "", track[40] = "";
         unsigned tid = 0, k;
+        uint64_t dur = 0;
         const char *dot;
         if (strncmp(f.items[i].key, "traceEvents.", 12) != 0) {
             i++;
@@ -124,13 +149,15 @@ static void tl_load(struct tl *t, const char *path)
                 snprintf(name, sizeof(name), "%s", v);
             else if (!strcmp(key, "tid"))
                 tid = (unsigned)atoi(v);
+            else if (!strcmp(key, "dur"))
+                dur = us_text_ps(v);
             else if (!strcmp(key, "args.name") && tid < 512)
                 snprintf(t->tracks[tid], sizeof(t->tracks[0]), "%s", v);
         }
         if (ph == 'M')
             continue;
         snprintf(track, sizeof(track), "%s", tid < 512 ? t->tracks[tid] : "");
-        tl_add(t, track, name, ph);
+        tl_add(t, track, name, ph, dur);
     }
     json_flat_free(&f);
 }
@@ -179,6 +206,39 @@ static void test_observe_timeline_matches_counters(void **state)
     assert_true(tl_get(t, "desc fetch #0", "desc fetch", 'X') > 0);
     assert_true(tl_get(t, NULL, "tags in use", 'C') > 0);
     assert_true(tl_get(t, NULL, "ring q0", 'C') > 0);
+    sim_destroy(s);
+    free(t);
+}
+
+/* Credits short on the host-to-device link: the credit stall slices add
+ * up to the stall time the link counted; BQL's limit is a counter. */
+static void test_observe_timeline_credit_stalls(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_result r;
+    struct tl *t = calloc(1, sizeof(*t));
+    struct sim *s;
+    uint64_t stall = 0;
+    int rc;
+
+    (void)state;
+    sim_cfg_default(&cfg);
+    cfg.packets = 400;
+    cfg.pkt_size = cfg.pkt_size_max = 1518;
+    cfg.bql = 1;
+    cfg.fc_dev.cplh = 2;
+    cfg.fc_dev.cpld = 32;
+    cfg.fc_dev.update_latency_ns = 100;
+    cfg.fc_host.update_latency_ns = 100;
+    snprintf(cfg.obs.timeline, sizeof(cfg.obs.timeline), "%s", path_in("fc.json"));
+    s = run(&cfg, &dev_rtl_ops, &r, &rc);
+    assert_int_equal(rc, 0);
+    for (unsigned k = 0; k < PCIE_FC_TYPES; k++)
+        stall += pcie_link_stats(s->h2d)->stall_ps[k];
+    tl_load(t, cfg.obs.timeline);
+    assert_true(stall > 0);
+    assert_int_equal(tl_dur(t, "h2d credit stalls", "credit stall"), stall);
+    assert_true(tl_get(t, NULL, "bql limit q0", 'C') > 0);
     sim_destroy(s);
     free(t);
 }
@@ -724,6 +784,7 @@ int main(void)
         cmocka_unit_test(test_observe_point_parse),
         cmocka_unit_test(test_observe_off_has_no_tracer),
         cmocka_unit_test(test_observe_timeline_matches_counters),
+        cmocka_unit_test(test_observe_timeline_credit_stalls),
         cmocka_unit_test(test_observe_timeline_per_queue),
         cmocka_unit_test(test_observe_wave_window),
         cmocka_unit_test(test_observe_wave_window_packets),
