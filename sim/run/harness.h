@@ -274,9 +274,9 @@ struct platform *sim_platform(struct sim *s);
  * `base`.snapshot.fst, from the same configuration run again up to the
  * stop (a run is deterministic), recording only the window, on the
  * trace-enabled model.  Nothing is recorded on the run itself: a run that
- * passes pays nothing.  `base`: the JSON report's path without ".json",
- * or "nictx" when NULL.  0 with what was written in msg, or -1 with why
- * not. */
+ * passes pays nothing.  `base`: the JSON report's path without ".json";
+ * NULL: $TMPDIR (or /tmp) nictx-PID.  0 with what was written in msg, or
+ * -1 with why not. */
 int sim_snapshot(struct sim *s, const char *base, char *msg, size_t n);
 
 /* Settle: run the world (CPU idle) until simulated time t. */

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "nictx_hw.h"
 #include "obs/obs_timeline.h"
@@ -236,7 +237,7 @@ static int snap_run(const struct sim *s, const char *tl, const char *fst, sim_ps
 
 int sim_snapshot(struct sim *s, const char *base, char *msg, size_t n)
 {
-    char tl[OBS_PATH_MAX], fst[OBS_PATH_MAX], why[1100] = "", again[96] = "";
+    char tl[OBS_PATH_MAX], fst[OBS_PATH_MAX], why[1100] = "", again[96] = "", tmpbase[600];
     sim_ps_t width, first = s->now, from, to = s->now + s->period_ps, stop;
     int waves = s->ops->traced != NULL;
 
@@ -250,8 +251,14 @@ int sim_snapshot(struct sim *s, const char *base, char *msg, size_t n)
     if (s->last_progress < first)
         first = s->last_progress;
     from = first > width ? first - width : 0;
-    if (snap_path(tl, sizeof(tl), base ? base : "nictx", ".snapshot.json") != 0 ||
-        snap_path(fst, sizeof(fst), base ? base : "nictx", ".snapshot.fst") != 0) {
+    if (!base) { /* no JSON to write it beside: the temporary directory */
+        const char *dir = getenv("TMPDIR");
+        snprintf(tmpbase, sizeof(tmpbase), "%s/nictx-%ld", dir && *dir ? dir : "/tmp",
+                 (long)getpid());
+        base = tmpbase;
+    }
+    if (snap_path(tl, sizeof(tl), base, ".snapshot.json") != 0 ||
+        snap_path(fst, sizeof(fst), base, ".snapshot.fst") != 0) {
         snprintf(msg, n, "no snapshot: the --json name is too long to name it after");
         return -1;
     }
