@@ -147,6 +147,12 @@ static unsigned pktgen_burst_locked(struct pktgen *g)
     unsigned len = 0;
     unsigned burst = cfg->qdisc ? pktgen_qdisc_dequeue(g) : cfg->burst;
 
+    if (cfg->avail) { /* a paced source: only what is due */
+        uint64_t a = cfg->avail(cfg->ctx, g->stats.sent);
+        if (a < burst)
+            burst = (unsigned)a;
+    }
+
     if (g->stats.sent < cfg->count)
         len = cfg->len(cfg->ctx, g->stats.sent);
 

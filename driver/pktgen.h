@@ -44,6 +44,9 @@ typedef unsigned (*pktgen_len_fn)(void *ctx, uint64_t seq);
 typedef void (*pktgen_fill_fn)(void *ctx, uint64_t seq, uint8_t *buf, unsigned len);
 /* Packet `seq` was dropped by a queue reset: never sent. */
 typedef void (*pktgen_drop_fn)(void *ctx, uint64_t seq);
+/* How many packets from `seq` on may be sent now (a paced source: a
+ * capture replayed with its timing); 0: none yet. */
+typedef uint64_t (*pktgen_avail_fn)(void *ctx, uint64_t seq);
 
 struct pktgen_cfg {
     uint64_t count;       /* packets to send in all (0: done at once) */
@@ -53,7 +56,10 @@ struct pktgen_cfg {
     pktgen_len_fn len;    /* required */
     pktgen_fill_fn fill;  /* may be NULL: buffer contents left as they are */
     pktgen_drop_fn on_drop; /* may be NULL */
-    void *ctx;            /* passed to len(), fill() and on_drop() */
+    pktgen_avail_fn avail;  /* may be NULL: every packet may go at once; else a
+                               burst is cut to what it says (0: the step sends
+                               nothing and reports PKTGEN_BLOCKED) */
+    void *ctx;            /* passed to len(), fill(), on_drop() and avail() */
     int qdisc;            /* 1: a qdisc feeds the queue: each batch is what it
                              bulk-dequeues under its lock within BQL's budget
                              (at most `burst`); 0: pktgen bursts of `burst` */

@@ -25,6 +25,9 @@ else
     have_cmd verilator  || need+=(verilator)
     have_pc cmocka      || need+=(libcmocka-dev)
     have_pc inih        || need+=(libinih-dev)   # profiles/*.ini parser (Debian 12: version 55)
+    # --pcap-out and --pcap-in (docs/observability.md); zlib for the FST writer.
+    have_pc libpcap     || need+=(libpcap-dev)
+    have_pc zlib        || need+=(zlib1g-dev)
     # sc/ (the SystemC TLM-2.0 model and virtual platform): SystemC 2.3.4, C++17.
     have_pc systemc || [ -f /usr/include/systemc.h ] || need+=(libsystemc-dev)
     # nictx sweep: GNU parallel runs the points (not moreutils' parallel), gnuplot plots them.

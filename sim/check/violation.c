@@ -25,6 +25,9 @@ void sim_violation_at(void *ctx, unsigned queue, const char *kind, sim_ps_t t, l
         snprintf(v->access, sizeof(v->access), "%s", access);
         snprintf(v->detail, sizeof(v->detail), "%s", detail);
     }
+    if (s->obs)
+        obs_violation(s->obs, t, queue, kind,
+                      s->nviol < SIM_MAX_VIOLATIONS ? s->viol[s->nviol].detail : NULL);
     /* The first violation starts the grace period: its consequences (a
      * stale read, a corrupted frame) still show, then the run ends. */
     if (s->nviol++ == 0)

@@ -117,6 +117,7 @@
 
 #include "pcie/pcie_cfg.h"
 #include "lib/simtime.h"
+#include "obs/obs.h"
 #include "pcie/tlp.h"
 
 struct pcie_link_stats {
@@ -236,6 +237,11 @@ size_t pcie_link_queued_class(const struct pcie_link *l, unsigned cls);
  * an infinite type or type >= PCIE_FC_TYPES.
  */
 uint32_t pcie_link_credits(const struct pcie_link *l, unsigned type);
+
+/* Tell `obs` (NULL: nobody) of each TLP as it starts serialization and of
+ * each credit stall as it ends, as link direction `dir` (0 h2d, 1 d2h;
+ * sim/obs/obs.h). */
+void pcie_link_set_obs(struct pcie_link *l, struct obs *obs, unsigned dir);
 
 /* Counters since creation (never reset by pop). */
 const struct pcie_link_stats *pcie_link_stats(const struct pcie_link *l);

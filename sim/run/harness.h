@@ -25,6 +25,7 @@
 #include "run/inject.h"
 #include "check/scoreboard.h"
 #include "host/stbuf.h"
+#include "obs/obs.h"
 #include "txq.h"
 
 enum sim_layout { SIM_LAYOUT_SPLIT, SIM_LAYOUT_PACKED };
@@ -110,6 +111,9 @@ struct sim_cfg {
     double grace_us;       /* after the first violation, run this long, then stop */
     int every_clock;       /* run every device clock, skip none: the same figures,
                               slower (checks the device's idle/wait/wake) */
+    /* observability (docs/observability.md): waveforms, timeline, pcap out
+     * and in, the snapshot of a run that stops */
+    struct obs_cfg obs;
 };
 
 /* The default experiment's parameters (docs/model.md). */
@@ -296,6 +300,18 @@ void sim_result(const struct sim *s, struct sim_result *r);
 const struct sim_cfg *sim_cfg(const struct sim *s);
 /* The platform the driver runs on, for tests that poke registers. */
 struct platform *sim_platform(struct sim *s);
+/* A run that stopped (sim_run() != 0): write its snapshot
+ * (docs/observability.md, Snapshots): the window before the stop
+ * (--snapshot-us before the first violation or the last progress, to the
+ * stop) as a timeline, `base`.snapshot.json, and a waveform,
+ * `base`.snapshot.fst, from the same configuration run again up to the
+ * stop (a run is deterministic), recording only the window, on the
+ * trace-enabled model.  Nothing is recorded on the run itself: a run that
+ * passes pays nothing.  `base`: the JSON report's path without ".json";
+ * NULL: $TMPDIR (or /tmp) nictx-PID.  0 with what was written in msg, or
+ * -1 with why not. */
+int sim_snapshot(struct sim *s, const char *base, char *msg, size_t n);
+
 /* Settle: run the world (CPU idle) until simulated time t. */
 void sim_advance_to(struct sim *s, sim_ps_t t);
 sim_ps_t sim_now(const struct sim *s);

@@ -219,6 +219,7 @@ int sim_run(struct sim *s)
         sim_read_device(s);
         sim_live_final(s);
     }
+    sim_obs_end(s); /* the waveform, timeline and capture written out */
     if (s->failed)
         return -1;
     /* A violation the run ended before its grace period was over, or one

@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "check/bug_catalog.h"
+#include "obs/obs_file.h"
+#include "obs/obs_pcap.h"
 
 #define NNAMES(a) (sizeof(a) / sizeof((a)[0]))
 #define FIELD_OF(s, c) ((char *)(c) + (s)->off)
@@ -580,6 +582,63 @@ const struct set_type set_cpu = {
 
 /* A text field, set by other means (the profile's name). */
 const struct set_type set_string = {.name = "text", .format = string_format, .json = string_json};
+
+/* An output file (--wave, --timeline, --pcap-out): a name its directory
+ * can take a new file under (checked as it is parsed: a bad path is a bad
+ * argument, not a failed run). */
+static int path_parse(const struct set_type *t, const struct sim_setting *s, struct sim_cfg *c,
+                      const char *v, enum num_rules rules, char *why, size_t n)
+{
+    (void)t, (void)rules;
+    if (obs_file_writable(v, why, n) != 0)
+        return SET_BAD_VALUE;
+    snprintf(FIELD_OF(s, c), OBS_PATH_MAX, "%s", v);
+    return 0;
+}
+
+const struct set_type set_path = {
+    .name = "FILE", .expect = "a file name", .parse = path_parse, .format = string_format,
+    .json = string_json};
+
+/* --pcap-in FILE: a capture libpcap reads, of Ethernet frames the device
+ * can send (loaded as it is parsed, to say what is wrong with it). */
+static int pcap_in_parse(const struct set_type *t, const struct sim_setting *s,
+                         struct sim_cfg *c, const char *v, enum num_rules rules, char *why,
+                         size_t n)
+{
+    (void)t, (void)rules;
+    if (strlen(v) >= OBS_PATH_MAX) {
+        snprintf(why, n, "longer than %u bytes", OBS_PATH_MAX - 1);
+        return SET_BAD_VALUE;
+    }
+    if (obs_capture_check(v, why, n) != 0)
+        return SET_BAD_VALUE;
+    snprintf(FIELD_OF(s, c), OBS_PATH_MAX, "%s", v);
+    return 0;
+}
+
+const struct set_type set_pcap_in = {
+    .name = "FILE", .expect = "a pcap or pcapng file", .parse = pcap_in_parse,
+    .format = string_format, .json = string_json};
+
+/* --wave-from, --wave-to: a time (12.5us) or a packet number (100). */
+static int point_parse(const struct set_type *t, const struct sim_setting *s, struct sim_cfg *c,
+                       const char *v, enum num_rules rules, char *why, size_t n)
+{
+    (void)t, (void)rules;
+    return obs_point_parse(v, (struct obs_point *)FIELD_OF(s, c), why, n) ? SET_BAD_VALUE : 0;
+}
+
+static void point_format(const struct set_type *t, const struct sim_setting *s,
+                         const struct sim_cfg *c, char *buf, size_t n)
+{
+    (void)t;
+    obs_point_format((const struct obs_point *)CFIELD_OF(s, c), buf, n);
+}
+
+const struct set_type set_point = {
+    .name = "TIME|PACKET", .expect = "a time (12.5us, 800ns, 2ms) or a packet number (100)",
+    .parse = point_parse, .format = point_format, .json = text_json};
 
 /* --driver-bug NAME: an entry of the catalogue (sim/check/bug_catalog.h). */
 static int bug_parse(const struct set_type *t, const struct sim_setting *s, struct sim_cfg *c,

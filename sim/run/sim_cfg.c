@@ -303,6 +303,28 @@ static int sim_cfg_validate_queues(const struct sim_cfg *c, char *err, size_t er
     return 0;
 }
 
+/* The observability settings between themselves and against the run. */
+static int sim_cfg_validate_obs(const struct sim_cfg *c, char *err, size_t errlen)
+{
+    const struct obs_cfg *o = &c->obs;
+
+    if ((o->from.set || o->to.set) && !o->wave[0] && !o->timeline[0])
+        BAD("--wave-from and --wave-to window --wave or --timeline: give one of them");
+    if (o->from.set && o->to.set && o->from.pkt == o->to.pkt && o->from.v >= o->to.v)
+        BAD("--wave-from must be before --wave-to");
+    if (o->pcap_in[0] && c->queues > 1)
+        BAD("--pcap-in replays a capture on one queue; --queues is %u", c->queues);
+    if (o->pcap_timing > 0 && !o->pcap_in[0])
+        BAD("--pcap-timing paces the frames of --pcap-in: give --pcap-in");
+    if (o->pcap_in[0] && c->pkt_size_max != c->pkt_size)
+        BAD("--pcap-in sends the capture's sizes: drop --pkt-size-max");
+    if (o->wave[0] && (strcmp(o->wave, o->timeline) == 0 || strcmp(o->wave, o->pcap_out) == 0))
+        BAD("--wave %s: the same file as another output", o->wave);
+    if (o->timeline[0] && strcmp(o->timeline, o->pcap_out) == 0)
+        BAD("--timeline %s: the same file as --pcap-out", o->timeline);
+    return 0;
+}
+
 /* The fault plan against the run (after --queues is checked): each fault's
  * queue is in use and its packet within that queue's share of --packets.
  * Each message names the fault. */
@@ -470,7 +492,8 @@ int sim_cfg_validate(const struct sim_cfg *c, char *err, size_t errlen)
         sim_cfg_validate_queues(c, err, errlen) != 0 ||
         sim_cfg_validate_inject(c, err, errlen) != 0 ||
         sim_cfg_validate_memory(c, err, errlen) != 0 ||
-        sim_cfg_validate_timeouts(c, err, errlen) != 0 || sim_cfg_validate_bug(c, err, errlen) != 0)
+        sim_cfg_validate_timeouts(c, err, errlen) != 0 || sim_cfg_validate_bug(c, err, errlen) != 0 ||
+        sim_cfg_validate_obs(c, err, errlen) != 0)
         return -1;
     return 0;
 }

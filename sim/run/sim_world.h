@@ -25,6 +25,8 @@
 #include "check/scoreboard.h"
 #include "host/memhist.h"
 #include "host/stbuf.h"
+#include "obs/obs.h"
+#include "obs/obs_pcap.h"
 #include "check/stopchk.h"
 #include "pcie/tlp_queue.h"
 #include "txq.h"
@@ -209,6 +211,12 @@ struct sim {
     struct pcie_link_stats h2d_t0, d2h_t0, h2d_t1, d2h_t1;
     sim_ps_t t_measure0, t_measure1; /* the measured run */
     int measured;
+
+    /* observability (observe.c; docs/observability.md) */
+    struct obs *obs;        /* the tracer: NULL when the run shows nothing */
+    int wave_up;            /* the device writes a waveform */
+    struct obs_capture cap; /* --pcap-in: the frames the source sends (cap.n 0: none) */
+    sim_ps_t pace_t0;       /* --pcap-timing: when packet 0 was due */
 };
 
 /* A CPU was woken or its MMIO read answered: sim_loop must look again. */
@@ -270,6 +278,21 @@ void sim_cpu_flush_wc(struct sim_cpu *c); /* send WC lines drained by its clock 
 struct txq *sim_txq(struct sim *s, unsigned q);
 struct pktgen *sim_pg(struct sim *s, unsigned q);
 void sim_pktgen_hooks(struct sim *s, struct sim_queue *x, struct pktgen_cfg *pc);
+
+/* observe.c: the capture loaded and the tracer built (sim_obs_build),
+ * attached to the links and the device once they exist (sim_obs_device),
+ * told the rings once the driver has them (sim_obs_ready); the outputs
+ * finished when the run ends
+ * (0, or -1: the run fails with why); a queue's occupancy and BQL limit
+ * noted after CPU c stepped it; packet seq's due time under
+ * --pcap-timing. */
+int sim_obs_build(struct sim *s, char *err, size_t n);
+int sim_obs_device(struct sim *s, char *err, size_t n);
+void sim_obs_ready(struct sim *s);
+void sim_obs_end(struct sim *s);
+void sim_obs_destroy(struct sim *s);
+void sim_obs_queue(struct sim_cpu *c, unsigned q);
+sim_ps_t sim_pace_due(const struct sim *s, uint64_t seq);
 
 /* cpu_sched.c */
 int sim_cpus_init(struct sim *s, const struct stbuf_cfg *bc);  /* 0 or -1 */

@@ -110,6 +110,8 @@ static int sim_build(struct sim *s, const struct device_ops *ops, char *err, siz
     s->gen.seed = cfg->seed;
     s->gen.min_len = cfg->pkt_size - 4;
     s->gen.max_len = cfg->pkt_size_max - 4;
+    if (sim_obs_build(s, err, errlen) != 0) /* a capture sets the sizes */
+        return -1;
     sbc.gen = s->gen;
     sbc.expected = cfg->packets;
     sbc.max_outstanding = cfg->ring_size;
@@ -165,7 +167,7 @@ static int sim_build(struct sim *s, const struct device_ops *ops, char *err, siz
         return -1;
     }
     ops->reset(s->dev);
-    return 0;
+    return sim_obs_device(s, err, errlen);
 }
 
 /* The driver state the CPUs share, as cache lines (docs/calibration.md):
@@ -235,6 +237,14 @@ struct sim *sim_create(const struct sim_cfg *cfg, const struct device_ops *ops,
 
     if (sim_cfg_validate(cfg, err, errlen) != 0)
         return NULL;
+    if (cfg->obs.wave[0]) { /* the same model, built to write waveforms */
+        if (!ops->traced) {
+            snprintf(err, errlen, "--wave: this build has no trace-enabled %s model (make builds "
+                     "one into build/nictx; make fast does not)", ops->name);
+            return NULL;
+        }
+        ops = ops->traced;
+    }
     if (ops->width != cfg->dev_width) {
         snprintf(err, errlen, "the %s device is %u bytes wide; the configuration asks for %u "
                  "(--dev-width)", ops->name, ops->width, cfg->dev_width);
@@ -290,6 +300,7 @@ struct sim *sim_create(const struct sim_cfg *cfg, const struct device_ops *ops,
     s->last_progress = s->now;
     if (s->nviol) /* a violation during the probe ends the run at once */
         s->stop_at = s->now;
+    sim_obs_ready(s);
     return s;
 }
 
@@ -308,6 +319,7 @@ void sim_destroy(struct sim *s)
             txq_destroy(&s->xq[q - 1].txq);
     }
     free(s->xq);
+    sim_obs_destroy(s);
     if (s->dev)
         s->ops->destroy(s->dev);
     sb_destroy(s->sb);

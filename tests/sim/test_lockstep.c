@@ -14,6 +14,8 @@
  * And the check itself: a model that differs in one output on one clock
  * ends the run, named with the clock and both sides' outputs.
  */
+#define _DEFAULT_SOURCE /* mkdtemp */
+#include <stdlib.h>
 #include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -189,16 +191,16 @@ static void broken_step(void *d, const struct dev_in *in, struct dev_out *out)
         broken_at = broken_clock - 1;
     }
 }
-static const struct device_ops broken_ops = {"broken", 8, broken_create, broken_destroy,
-                                             broken_reset, broken_step, NULL};
+static const struct device_ops broken_ops = {"broken",   8,    broken_create, broken_destroy,
+                                             broken_reset, broken_step, NULL, NULL, NULL, NULL};
 
 static void *pair_create(void) { return dev_lockstep_create(dev_rtl_ops_width(8), &broken_ops); }
 
 static void test_lockstep_names_the_first_difference(void **state)
 {
     const struct device_ops *ls = dev_lockstep_ops_width(8);
-    const struct device_ops pair = {"lockstep", 8, pair_create, ls->destroy, ls->reset,
-                                    ls->step, ls->fault};
+    const struct device_ops pair = {"lockstep", 8,         pair_create, ls->destroy, ls->reset,
+                                    ls->step,   ls->fault, NULL,        NULL,        NULL};
     struct sim_cfg cfg;
     struct sim_result r;
     char diag[1024], want[128];
@@ -212,6 +214,8 @@ static void test_lockstep_names_the_first_difference(void **state)
              broken_at);
     if (!strstr(diag, want))
         fail_msg("expected \"%s\" in: %s", want, diag);
+    /* The port and field that differ, both values. */
+    assert_non_null(strstr(diag, "first in wire.fcs: rtl 0x"));
     /* Both sides' outputs, the FCS one bit apart. */
     assert_non_null(strstr(diag, "\n  rtl  h2d_ready"));
     assert_non_null(strstr(diag, "\n  broken h2d_ready"));
@@ -219,11 +223,55 @@ static void test_lockstep_names_the_first_difference(void **state)
     assert_true(r.sb.checked < 200);
 }
 
+/* The run a divergence stops leaves its snapshot: the timeline of the
+ * window before the stop ends with the difference (this pair has no
+ * trace-enabled model: no waveform, and the message says so). */
+static void test_lockstep_divergence_snapshot(void **state)
+{
+    const struct device_ops *ls = dev_lockstep_ops_width(8);
+    const struct device_ops pair = {"lockstep", 8,         pair_create, ls->destroy, ls->reset,
+                                    ls->step,   ls->fault, NULL,        NULL,        NULL};
+    char dir[] = "/tmp/nictx-ls-XXXXXX", base[64], path[96], err[256], msg[2400], cmd[96];
+    struct sim_cfg cfg;
+    struct sim *s;
+    FILE *f;
+    char *text;
+    long n;
+
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    sim_cfg_default(&cfg);
+    cfg.packets = 2000;
+    s = sim_create(&cfg, &pair, err, sizeof(err));
+    assert_non_null(s);
+    assert_int_not_equal(sim_run(s), 0);
+    snprintf(base, sizeof(base), "%s/ls.json", dir);
+    assert_int_equal(sim_snapshot(s, base, msg, sizeof(msg)), 0);
+    if (!strstr(msg, "ls.snapshot.json (timeline); no waveform"))
+        fail_msg("%s", msg);
+    snprintf(path, sizeof(path), "%s/ls.snapshot.json", dir);
+    f = fopen(path, "r");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    rewind(f);
+    text = calloc(1, (size_t)n + 1);
+    assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    assert_non_null(strstr(text, "\"run stopped\""));
+    assert_non_null(strstr(text, "lockstep: model broken differs from rtl"));
+    free(text);
+    sim_destroy(s);
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lockstep_configurations),
         cmocka_unit_test(test_lockstep_names_the_first_difference),
+        cmocka_unit_test(test_lockstep_divergence_snapshot),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
