@@ -119,6 +119,11 @@ static int sim_build(struct sim *s, const struct device_ops *ops, char *err, siz
     /* Every queue's ring, writeback word, completion queue and buffers,
      * as the driver allocates them (sim_cfg_host_mem). */
     memsz = sim_cfg_host_mem(cfg);
+    if (s->gen.max_len + 4 > cfg->pkt_size_max) { /* a capture's frames are larger */
+        struct sim_cfg big = *cfg;
+        big.pkt_size_max = s->gen.max_len + 4;
+        memsz = sim_cfg_host_mem(&big);
+    }
     if (sim_queues_alloc(s) != 0) {
         snprintf(err, errlen, "out of memory building the simulation");
         return -1;
