@@ -423,8 +423,8 @@ static int run_one(const struct run_opts *ro)
         fprintf(stderr, "nictx: run %s: %s\n", v.name, v.why);
     if (rc != 0 && !cfg->obs.no_snapshot) { /* the window before the stop (observability.md) */
         char msg[2 * OBS_PATH_MAX + 256];
-        sim_snapshot(s, ro->json, msg, sizeof(msg));
-        fprintf(stderr, "nictx: %s\n", msg);
+        if (sim_snapshot(s, ro->json, msg, sizeof(msg)) == 0 || msg[0])
+            fprintf(stderr, "nictx: %s\n", msg);
     }
     if (ro->json && report_json_file(ro->json, cfg, &res, rc, sim_diag(s), ops->name) != 0)
         status = json_not_written(ro->json);

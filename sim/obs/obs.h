@@ -169,42 +169,44 @@ static inline const struct obs_window *obs_window(const struct obs *o)
 void obs_flush(struct obs *o);
 
 /* Each kind's event, recorded: one call a hook makes behind its
- * `if (obs)` (out of line, so that a run without a tracer pays the branch
- * alone). */
+ * `if (obs)`: out of line and cold (GCC puts the calls, their argument
+ * set-up and these functions apart from the hot code), so that a run
+ * without a tracer pays the branch alone. */
+#define OBS_COLD __attribute__((cold))
 /* [t0, t1) on CPU `cpu` booked to `cause`. */
-void obs_cpu(struct obs *o, unsigned cpu, unsigned cause, sim_ps_t t0, sim_ps_t t1);
+OBS_COLD void obs_cpu(struct obs *o, unsigned cpu, unsigned cause, sim_ps_t t0, sim_ps_t t1);
 /* A platform call on CPU `cpu`, [t0, t1), n of them (a batch of work). */
-void obs_op(struct obs *o, unsigned cpu, enum obs_op op, sim_ps_t t0, sim_ps_t t1, unsigned n);
-void obs_visible(struct obs *o, unsigned cpu, uint64_t addr, sim_ps_t issued, sim_ps_t vis);
-void obs_mmio(struct obs *o, unsigned cpu, sim_ps_t t, unsigned kind, uint32_t off, uint64_t val,
+OBS_COLD void obs_op(struct obs *o, unsigned cpu, enum obs_op op, sim_ps_t t0, sim_ps_t t1, unsigned n);
+OBS_COLD void obs_visible(struct obs *o, unsigned cpu, uint64_t addr, sim_ps_t issued, sim_ps_t vis);
+OBS_COLD void obs_mmio(struct obs *o, unsigned cpu, sim_ps_t t, unsigned kind, uint32_t off, uint64_t val,
               unsigned queue);
-void obs_publish(struct obs *o, unsigned cpu, sim_ps_t t, unsigned queue, uint64_t count);
+OBS_COLD void obs_publish(struct obs *o, unsigned cpu, sim_ps_t t, unsigned queue, uint64_t count);
 /* Packet posting: a function (it resolves a packet bound of the window). */
-void obs_post(struct obs *o, unsigned cpu, sim_ps_t t, unsigned queue, uint64_t seq,
+OBS_COLD void obs_post(struct obs *o, unsigned cpu, sim_ps_t t, unsigned queue, uint64_t seq,
               uint64_t frame_bus, unsigned slot, unsigned in_use);
 
-void obs_unmap(struct obs *o, unsigned cpu, sim_ps_t t, uint64_t bus);
-void obs_resume(struct obs *o, unsigned cpu, sim_ps_t t);
-void obs_queue(struct obs *o, unsigned cpu, sim_ps_t t, unsigned queue, unsigned in_use,
+OBS_COLD void obs_unmap(struct obs *o, unsigned cpu, sim_ps_t t, uint64_t bus);
+OBS_COLD void obs_resume(struct obs *o, unsigned cpu, sim_ps_t t);
+OBS_COLD void obs_queue(struct obs *o, unsigned cpu, sim_ps_t t, unsigned queue, unsigned in_use,
                uint64_t bql_limit);
 
 /* A TLP serialized on link direction `dir` (0 h2d, 1 d2h). */
-void obs_tlp(struct obs *o, unsigned dir, sim_ps_t t0, sim_ps_t t1, unsigned kind, unsigned tag,
+OBS_COLD void obs_tlp(struct obs *o, unsigned dir, sim_ps_t t0, sim_ps_t t1, unsigned kind, unsigned tag,
              uint64_t addr, unsigned len, unsigned wire);
-void obs_stall(struct obs *o, unsigned dir, sim_ps_t t0, sim_ps_t t1, unsigned fc_type);
+OBS_COLD void obs_stall(struct obs *o, unsigned dir, sim_ps_t t0, sim_ps_t t1, unsigned fc_type);
 /* A TLP leaves the device; a read (mrd) takes a tag. */
-void obs_dev_tlp(struct obs *o, sim_ps_t t, unsigned kind, unsigned tag, uint64_t addr,
+OBS_COLD void obs_dev_tlp(struct obs *o, sim_ps_t t, unsigned kind, unsigned tag, uint64_t addr,
                  unsigned len, int mrd);
 /* The device took the last completion of a read. */
-void obs_dev_cpl(struct obs *o, sim_ps_t t, unsigned tag, int err);
+OBS_COLD void obs_dev_cpl(struct obs *o, sim_ps_t t, unsigned tag, int err);
 
 /* A frame left the wire (also to the pcap file; resolves a packet bound). */
-void obs_frame(struct obs *o, sim_ps_t t0, sim_ps_t t1, unsigned queue, uint64_t seq,
+OBS_COLD void obs_frame(struct obs *o, sim_ps_t t0, sim_ps_t t1, unsigned queue, uint64_t seq,
                const uint8_t *frame, unsigned len);
 /* A violation, and the run's end (why: text that lives as long as the run). */
-void obs_violation(struct obs *o, sim_ps_t t, unsigned queue, const char *kind,
+OBS_COLD void obs_violation(struct obs *o, sim_ps_t t, unsigned queue, const char *kind,
                    const char *detail);
-void obs_note(struct obs *o, sim_ps_t t, const char *why);
+OBS_COLD void obs_note(struct obs *o, sim_ps_t t, const char *why);
 
 static inline const struct obs_ev *obs_at(const struct obs *o, uint64_t i)
 {

@@ -300,7 +300,9 @@ void sim_result(const struct sim *s, struct sim_result *r);
 const struct sim_cfg *sim_cfg(const struct sim *s);
 /* The platform the driver runs on, for tests that poke registers. */
 struct platform *sim_platform(struct sim *s);
-/* A run that stopped (sim_run() != 0): write its snapshot
+/* A run that stopped (sim_run() != 0 because a violation's grace period
+ * ended it, or the watchdog, a deadlock or a device fault did; not one
+ * that ended with a violation found at its end, msg ""): write its snapshot
  * (docs/observability.md, Snapshots): the window before the stop
  * (--snapshot-us before the first violation or the last progress, to the
  * stop) as a timeline, `base`.snapshot.json, and a waveform,

@@ -245,6 +245,10 @@ int sim_snapshot(struct sim *s, const char *base, char *msg, size_t n)
         snprintf(msg, n, "no snapshot (--no-snapshot)");
         return -1;
     }
+    if (!s->failed && !s->stopped) { /* it ended; a violation found at its end */
+        snprintf(msg, n, "%s", "");
+        return -1;
+    }
     width = sim_ns_to_ps(s->cfg.obs.snapshot_us * 1000.0);
     if (s->nviol && s->viol[0].time_ps < first)
         first = s->viol[0].time_ps;

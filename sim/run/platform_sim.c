@@ -137,7 +137,7 @@ static void cpu_enter(struct sim_cpu *c, int fences)
 
 /* The timeline's parts of the calls below, out of the way of a run
  * without a tracer (sim_world.h: s->obs NULL), which pays one branch. */
-static __attribute__((noinline)) void cpu_wait_traced(struct sim_cpu *c, sim_ps_t t,
+static __attribute__((noinline, cold)) void cpu_wait_traced(struct sim_cpu *c, sim_ps_t t,
                                                       enum cpu_cause cause)
 {
     sim_ps_t t0 = c->cpu.now;

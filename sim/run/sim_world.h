@@ -291,7 +291,7 @@ int sim_obs_device(struct sim *s, char *err, size_t n);
 void sim_obs_ready(struct sim *s);
 void sim_obs_end(struct sim *s);
 void sim_obs_destroy(struct sim *s);
-void sim_obs_queue(struct sim_cpu *c, unsigned q);
+__attribute__((cold)) void sim_obs_queue(struct sim_cpu *c, unsigned q);
 sim_ps_t sim_pace_due(const struct sim *s, uint64_t seq);
 
 /* cpu_sched.c */

@@ -116,6 +116,14 @@ static void test_observe_cli_snapshot(void **state)
     assert_null(strstr(r.err, "snapshot"));
     run_free(&r);
     assert_int_not_equal(access(in_work(c, "no.snapshot.json"), F_OK), 0);
+    /* A run that ends (a violation found at its end: ERR set by a fault
+     * among the last packets) did not stop: no snapshot. */
+    NICTX(c, &r, "run", "--packets", "2000", "--quiet", "--json", in_work(c, "end.json"),
+          "--inject", "ur@1999");
+    expect_has(r.err, "a violation before the run ended (device_error)");
+    assert_null(strstr(r.err, "snapshot"));
+    run_free(&r);
+    assert_int_not_equal(access(in_work(c, "end.snapshot.json"), F_OK), 0);
 }
 
 int main(void)
