@@ -116,11 +116,11 @@ static void test_observe_cli_snapshot(void **state)
     assert_null(strstr(r.err, "snapshot"));
     run_free(&r);
     assert_int_not_equal(access(in_work(c, "no.snapshot.json"), F_OK), 0);
-    /* A run that ends (a violation found at its end: ERR set by a fault
-     * among the last packets) did not stop: no snapshot. */
+    /* A run that ends (an ERR bit set by a fault among the last packets,
+     * which the fault explains: ok) did not stop: no snapshot. */
     NICTX(c, &r, "run", "--packets", "2000", "--quiet", "--json", in_work(c, "end.json"),
           "--inject", "ur@1999");
-    expect_has(r.err, "a violation before the run ended (device_error)");
+    expect_status(&r, 0);
     assert_null(strstr(r.err, "snapshot"));
     run_free(&r);
     assert_int_not_equal(access(in_work(c, "end.snapshot.json"), F_OK), 0);
