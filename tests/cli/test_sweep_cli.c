@@ -398,7 +398,8 @@ static void test_sweep_cli_refusals_leave_nothing(void **state)
 
 /*
  * c->work/NAME/ssh, a program named ssh that drops the options and the host
- * and runs the command here, as ssh runs it there.  fails: "" never,
+ * and runs the command here, as ssh runs it there (with a SHELL, as sshd sets
+ * one even where the caller has none).  fails: "" never,
  * "always" as ssh does when the host is down, "after-first" so after its
  * first call (the sweep's check of the host; mkdir makes "first" atomic
  * when parallel calls it several times at once).
@@ -417,7 +418,10 @@ static void fake_ssh(const struct cli *c, const char *name, const char *fails)
                "while [ \"$1\" = -o ]; do shift 2; done\n"
                "host=$1\n"
                "shift\n"
-               "[ \"$1\" = -- ] && shift\n");
+               "[ \"$1\" = -- ] && shift\n"
+               /* sshd gives the command a SHELL (the login shell); parallel's
+                * remote worker runs the job in it */
+               ": \"${SHELL:=/bin/sh}\"; export SHELL\n");
     if (*fails)
         fprintf(f, "if %s; then\n"
                    "    echo \"ssh: connect to host $host port 22: Connection refused\" >&2\n"
