@@ -4,6 +4,7 @@
 #   make run     build and run the flagship sweep (report in docs/results/flagship)
 #   make run-one build and run one experiment (RUN_ARGS)
 #   make test    build and run every test (cmocka unit tests, RTL tests)
+#   make test-slurm  nictx sweep --emit-slurm on a one-node Slurm it starts
 #   make lint    verilator --lint-only -Wall on the RTL, at every datapath width
 #   make bench   simulator speed benchmark (figures, not assertions), native and SystemC VP
 #   make synth   Yosys 0.23 elaboration check of the RTL at every width (needs yosys)
@@ -13,6 +14,8 @@
 #   make diagram regenerate docs/img/engine.svg from rtl/nictx_tx_top.sv (needs graphviz)
 #   make doc-check  run the commands the docs mark runnable, compare what they print
 #   make profiles-doc  regenerate docs/profiles.md's settings table (sim/run/settings.c)
+#   make observe-pictures  redraw docs/observability.md's pictures (needs gtkwave, xvfb:
+#                installed by it)
 #   make clean
 
 # SAN=1: AddressSanitizer and UBSan on every C and C++ object, the
@@ -88,8 +91,27 @@ vdir      = $(BUILD)/verilated-w$(1)
 vcls      = V$(RTL_TOP)_w$(1)
 vlib      = $(call vdir,$(1))/$(call vcls,$(1))__ALL.a
 vshim     = $(BUILD)/obj/sim/device/dev_rtl_w$(1).o
-# A width's model as a link needs it: the shim, then its library.
+# WAVES=1: each width also has a trace-enabled model (--wave,
+# docs/observability.md): the same RTL Verilated with --trace-fst into
+# V$(RTL_TOP)_wW_trace, compiled at -O1 (it runs only for --wave and a
+# failure's snapshot; -O1 builds it in a third of the time of -O3), and the
+# shim compiled for it (dev_rtl_trace_wW.o, DEV_RTL_TRACE=1).  The plain
+# model stays as it was: it pays nothing for tracing.  The fast builds
+# (make fast) leave them out (WAVES=0): --wave then says so.
+WAVES    ?= 1
+VTFLAGS   = --trace-fst --trace-structs --trace-max-array 64
+VOPT_TRACE ?= -O1
+vtdir     = $(BUILD)/verilated-w$(1)-trace
+vtcls     = V$(RTL_TOP)_w$(1)_trace
+vtlib     = $(call vtdir,$(1))/$(call vtcls,$(1))__ALL.a
+vtshim    = $(BUILD)/obj/sim/device/dev_rtl_trace_w$(1).o
+# A width's model as a link needs it: the shim, then its library; then,
+# last on the line (the plain model's code stays where it was), the
+# trace-enabled one and what the waveforms need of obs/ (an FST writer,
+# its files).
 vmodel    = $(call vshim,$(1)) $(call vlib,$(1))
+vtrace    = $(if $(filter 1,$(WAVES)),$(call vtshim,$(1)) $(call vtlib,$(1))) $(OBS_DEV)
+OBS_DEV   = $(BUILD)/obj/sim/obs/obs_fst.o $(BUILD)/obj/sim/obs/obs_file.o
 
 define rtl_model
 # The flags are part of the model: rebuild when they change.
@@ -112,15 +134,40 @@ $(call vlib,$(1)): $(call vdir,$(1))/$(call vcls,$(1)).mk $(call vdir,$(1))/vfla
 
 $(call vshim,$(1)): sim/device/dev_rtl.cpp $(call vlib,$(1))
 	@mkdir -p $$(@D)
-	$$(CXX) $$(CXXFLAGS) $$(DEPFLAGS) -Wall -DDEV_RTL_WIDTH=$(1) -Isim -I$(call vdir,$(1)) \
-	    $$(VINC) -c -o $$@ $$<
+	$$(CXX) $$(CXXFLAGS) $$(DEPFLAGS) -Wall -DDEV_RTL_WIDTH=$(1) -DDEV_RTL_HAVE_TRACE=$$(WAVES) \
+	    -Isim -I$(call vdir,$(1)) $$(VINC) -c -o $$@ $$<
+
+# The trace-enabled model of the width (WAVES=1).
+$(call vtdir,$(1))/vflags: FORCE
+	@mkdir -p $$(@D)
+	@echo '$$(VFLAGS) $$(VTFLAGS) -GDataBytes=$(1) $$(XFLAGS) $$(VOPT_TRACE)' | cmp -s - $$@ || \
+	    echo '$$(VFLAGS) $$(VTFLAGS) -GDataBytes=$(1) $$(XFLAGS) $$(VOPT_TRACE)' > $$@
+
+$(call vtdir,$(1))/$(call vtcls,$(1)).mk: $$(RTL_SRCS) $(call vtdir,$(1))/vflags | $$(DEPS_STAMP)
+	@mkdir -p $$(@D)
+	verilator $$(VFLAGS) $$(VTFLAGS) -GDataBytes=$(1) --prefix $(call vtcls,$(1)) \
+	    --Mdir $$(abspath $$(@D)) $$(abspath $$(RTL_SRCS))
+	@touch $$@
+
+$(call vtlib,$(1)): $(call vtdir,$(1))/$(call vtcls,$(1)).mk $(call vtdir,$(1))/vflags
+	rm -f $(call vtdir,$(1))/*.o $(call vtdir,$(1))/*.a
+	$$(MAKE) -s -C $(call vtdir,$(1)) -f $(call vtcls,$(1)).mk OPT_FAST='$$(VOPT_TRACE)' \
+	    OPT_SLOW='$$(VOPT_TRACE)' VM_PARALLEL_BUILDS=0 USER_CPPFLAGS='$$(XFLAGS)' \
+	    $(call vtcls,$(1))__ALL.a
+
+$(call vtshim,$(1)): sim/device/dev_rtl.cpp $(call vtlib,$(1))
+	@mkdir -p $$(@D)
+	$$(CXX) $$(CXXFLAGS) $$(DEPFLAGS) -Wall -DDEV_RTL_WIDTH=$(1) -DDEV_RTL_TRACE=1 -Isim \
+	    -I$(call vtdir,$(1)) $$(VINC) -c -o $$@ $$<
 endef
 $(foreach w,$(WIDTHS),$(eval $(call rtl_model,$(w))))
 FORCE:
 .PHONY: FORCE
 
-# The Verilator runtime is compiled once, apart from the model.
-VRT_SRCS := verilated.cpp verilated_threads.cpp
+# The Verilator runtime is compiled once, apart from the model; its FST
+# writer (with GTKWave's fstapi in it) also writes the C model's waveforms
+# (sim/obs/obs_fst.c) and reads FST back in the tests.
+VRT_SRCS := verilated.cpp verilated_threads.cpp verilated_fst_c.cpp
 VRT_OBJS := $(addprefix $(BUILD)/vrt/,$(VRT_SRCS:.cpp=.o))
 $(BUILD)/vrt/%.o: | $(DEPS_STAMP)
 	@mkdir -p $(@D)
@@ -185,6 +232,8 @@ regs-check:
 $(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) -std=c11 $(CFLAGS) $(WARN) $(DEPFLAGS) $(INCS) $(INIH_CFLAGS) -c -o $@ $<
+# The C model's FST writer is on GTKWave's fstapi, in Verilator's tree.
+$(BUILD)/obj/sim/obs/obs_fst.o: INCS += -I$(VROOT)/include/gtkwave
 
 obj = $(addprefix $(BUILD)/obj/,$(1:.c=.o))
 
@@ -249,10 +298,15 @@ KTXQ_OBJS    := $(KTXQ_OBJ) $(KAPI_OBJ) $(BUILD)/obj/driver/netdev.o $(BUILD)/ob
 # every width's model: they link with WIDE_MODELS, below.
 DEV_ADAPTERS := $(filter sim/device/dev_%.c,$(call layer_srcs,device))
 SIM_CORE := $(filter-out sim/cli/main.c $(DEV_ADAPTERS),\
-                $(call layer_srcs,lib host pcie device check run cli)) $(DRV_SRCS)
+                $(call layer_srcs,lib obs host pcie device check run cli)) $(DRV_SRCS)
+# obs (traces, waveforms, captures; docs/observability.md) sits after lib:
+# the CPUs, the links, the devices and the run tell it what happens.
+OBS_SRCS := $(call layer_srcs,obs)
+# ... without the FST writer (on Verilator's runtime): for the unit tests.
+OBS_CORE := $(filter-out sim/obs/obs_fst.c,$(OBS_SRCS))
 # The simulator without a transmit path; nictx (and nictx-vp) link DRIVER's,
 # the simulation tests the project's (driver/txq.c).
-SIM_BASE := $(call obj,$(SIM_CORE)) $(KAPI_OBJ) $(call vmodel,8) $(VRT_OBJS)
+SIM_BASE := $(call obj,$(SIM_CORE)) $(KAPI_OBJ) $(call vmodel,8) $(VRT_OBJS) $(call vtrace,8)
 SIM_OBJS := $(SIM_BASE) $(DRV_OBJ)
 SIM_TOBJS := $(SIM_BASE) $(KTXQ_OBJ)
 # DRIVER as it was for the last link: nictx links again when it changes.
@@ -267,11 +321,14 @@ CM_ENGINE := $(sort $(wildcard c-model/*.c)) sim/lib/crc32.c
 # C model and the lockstep of both (--device): nictx (--dev-width, --device)
 # and the tests that run every width.
 WIDE_MODELS := $(foreach w,$(filter-out 8,$(WIDTHS)),$(call vmodel,$(w))) \
-               $(call obj,$(DEV_ADAPTERS) $(CM_ENGINE))
+               $(call obj,$(DEV_ADAPTERS) $(CM_ENGINE)) \
+               $(foreach w,$(filter-out 8,$(WIDTHS)),$(call vtrace,$(w)))
 # libinih (Debian libinih-dev, pkg-config module inih) parses profiles/*.ini.
 # Deferred (=), like CMOCKA: pkg-config runs after install-deps.sh has.
 INIH_CFLAGS = $(shell pkg-config --cflags inih)
-LDLIBS    = -lpthread -lm $(shell pkg-config --libs inih) $(XFLAGS)
+# libpcap (Debian libpcap-dev) writes and reads captures (--pcap-out,
+# --pcap-in); zlib is the FST writer's.
+LDLIBS    = -lpthread -lm $(shell pkg-config --libs inih) -lpcap -lz $(XFLAGS)
 
 # nictx sweep: plans, runs (serially, GNU parallel, Slurm) and reports sweeps.
 SWEEP_SRCS := $(call layer_srcs,sweep)
@@ -285,10 +342,12 @@ all: $(BUILD)/nictx
 # default configuration (sweeps/flagship.ini); its report, table and plots
 # go to docs/results/flagship, its headline table into README.md.  Points
 # done by this same binary are kept (an interrupted run resumes);
-# SWEEP_ARGS=--fresh reruns them all.
+# SWEEP_ARGS=--fresh reruns them all.  It runs the fast build (make fast)
+# on the C model, each point's first packets checked in lockstep with the
+# RTL (nictx sweep's defaults: --device c, --lockstep-packets 2000).
 SWEEP_ARGS ?=
-run: $(BUILD)/nictx
-	$(BUILD)/nictx sweep sweeps/flagship.ini --out docs/results/flagship $(SWEEP_ARGS)
+run: $(FAST)/nictx
+	$(FAST)/nictx sweep sweeps/flagship.ini --out docs/results/flagship $(SWEEP_ARGS)
 	@bash scripts/flagship-readme.sh docs/results/flagship/report.md README.md
 
 # docs/profiles.md's table of settings: `nictx run --list-keys --markdown`,
@@ -306,7 +365,7 @@ run-one: $(BUILD)/nictx
 # ---------------------------------------------------------------- tests
 # One cmocka binary per module; each lists the objects it links.
 CMOCKA = $(shell pkg-config --libs cmocka)
-T_pcie_link  := sim/pcie/pcie_cfg.c sim/pcie/pcie_link.c
+T_pcie_link  := sim/pcie/pcie_cfg.c sim/pcie/pcie_link.c $(OBS_CORE)
 T_scoreboard := sim/check/scoreboard.c sim/lib/crc32.c sim/check/sb_rate.c
 T_json       := sim/lib/json.c
 # (TO_<name>: objects built otherwise, the kernel-layer driver's.)
@@ -316,7 +375,7 @@ TO_txq        = $(KTXQ_OBJS)
 TO_pktgen     = $(KTXQ_OBJS)
 T_pktgen     := driver/pktgen.c $(FAKE_PLAT) \
                 sim/check/scoreboard.c sim/lib/crc32.c sim/check/sb_rate.c
-T_pcie_fc    := sim/pcie/pcie_cfg.c sim/pcie/pcie_link.c
+T_pcie_fc    := sim/pcie/pcie_cfg.c sim/pcie/pcie_link.c $(OBS_CORE)
 T_stbuf      := sim/host/stbuf.c
 T_memhist    := sim/host/memhist.c
 T_coro       := sim/lib/coro.c
@@ -328,12 +387,19 @@ T_cacheline  := sim/host/cacheline.c
 # name driver bugs and write JSON.
 SETTINGS_SRCS := sim/run/settings.c sim/run/set_types.c sim/run/sim_cfg.c sim/run/inject.c \
                  sim/lib/num.c sim/lib/json.c sim/check/bug_catalog.c sim/host/cpu.c \
-                 sim/pcie/pcie_cfg.c
+                 sim/pcie/pcie_cfg.c $(OBS_CORE)
 T_profile    := sim/cli/profile.c $(SETTINGS_SRCS)
 T_settings   := $(SETTINGS_SRCS)
 T_inject     := sim/run/inject.c
-T_rc         := sim/pcie/rc.c sim/host/host_mem.c sim/pcie/tlp_queue.c sim/pcie/pcie_cfg.c sim/pcie/pcie_link.c
-T_sweep      := sim/sweep/sweep.c sim/sweep/sweep_values.c sim/sweep/sweep_file.c sim/sweep/sweep_series.c sim/lib/strv.c sim/lib/json.c
+T_rc         := sim/pcie/rc.c sim/host/host_mem.c sim/pcie/tlp_queue.c sim/pcie/pcie_cfg.c sim/pcie/pcie_link.c \
+                $(OBS_CORE)
+T_sweep      := sim/sweep/sweep.c sim/sweep/sweep_values.c sim/sweep/sweep_file.c sim/sweep/sweep_series.c sim/lib/strv.c sim/lib/json.c \
+                sim/sweep/sweep_point.c sim/sweep/sweep_exec.c sim/lib/json_flat.c
+# How the points run: one point, children, ssh hosts, the job log, --transfer, Slurm.
+T_sweep_run  := sim/sweep/sweep_point.c sim/sweep/sweep_exec.c sim/sweep/sweep_hosts.c \
+                sim/sweep/sweep_joblog.c sim/sweep/sweep_transfer.c sim/sweep/sweep_slurm.c \
+                sim/sweep/sweep.c sim/sweep/sweep_values.c sim/lib/strv.c sim/lib/json.c \
+                sim/lib/json_flat.c
 T_json_flat  := sim/lib/json_flat.c sim/lib/json.c
 T_sweep_table := sim/sweep/sweep_table.c sim/lib/json_flat.c sim/lib/json.c sim/sweep/sweep.c sim/sweep/sweep_values.c \
                  sim/lib/strv.c
@@ -380,11 +446,14 @@ $(addprefix $(BUILD)/tests/test_,$(SIM_TESTS)): $(BUILD)/tests/test_%: \
 # scripts/lockstep-engine.sh).
 $(addprefix $(BUILD)/tests/test_,$(ENGINE_TESTS)): $(BUILD)/tests/test_%: \
         $(BUILD)/obj/tests/engine/test_%.o $(call obj,tests/common/engine_host.c) \
-        $(call vmodel,8) $(WIDE_MODELS) $(VRT_OBJS)
+        $(call vmodel,8) $(WIDE_MODELS) $(VRT_OBJS) $(call vtrace,8)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $^ $(CMOCKA) $(LDLIBS)
-# test_width runs at every width; test_lockstep, the C model beside the RTL.
-$(BUILD)/tests/test_width $(BUILD)/tests/test_lockstep: $(WIDE_MODELS)
+# test_width runs at every width; test_lockstep, the C model beside the RTL;
+# test_observe, the C model's waveform beside the RTL's (read back with
+# GTKWave's fstapi).
+$(BUILD)/tests/test_width $(BUILD)/tests/test_lockstep $(BUILD)/tests/test_observe: $(WIDE_MODELS)
+$(BUILD)/obj/tests/sim/test_observe.o: INCS += -I$(VROOT)/include/gtkwave
 
 # Tests of RTL modules alone, each Verilated with its assertions on into
 # $(BUILD)/verilated-<class>.  rtl_unit_model: test $(1) links class $(2),
@@ -528,7 +597,7 @@ SC_OBJS := $(addprefix $(BUILD)/obj/sc/,nictx_sc.o platform_tlm.o vp.o) \
            $(call obj,$(SETTINGS_SRCS) sim/pcie/pcie_link.c sim/pcie/tlp_queue.c sim/device/tlp_beat.c sim/check/scoreboard.c sim/lib/crc32.c \
              sim/check/sb_rate.c \
              driver/pktgen.c driver/platform_bitops.c driver/linux/kcsan.c) $(DRV_TXQ_OBJS) \
-           $(call vmodel,8) $(WIDE_MODELS) $(VRT_OBJS)
+           $(call vmodel,8) $(WIDE_MODELS) $(VRT_OBJS) $(call vtrace,8)
 $(BUILD)/nictx-vp: $(BUILD)/obj/sc/vp_main.o $(SC_OBJS) $(DRV_STAMP)
 	$(CXX) -o $@ $(filter-out $(DRV_STAMP),$^) $(SC_LIBS) $(LDLIBS)
 all: $(BUILD)/nictx-vp
@@ -559,13 +628,27 @@ TEST_BINS := $(addprefix $(BUILD)/tests/test_,$(ALL_TESTS))
 # scripts/doc-check.sh with DOC_CHECK=fast: the docs' fast examples run as
 # shown and print what the docs show; every path the docs name exists
 # (make doc-check, below).
+# tests/sweep/test-ssh.sh: nictx sweep --hosts against sshd daemons it
+# starts on 127.0.0.1 (a dead, a silent and a host without this checkout;
+# --transfer); about 30 s; it skips, saying why, only where sshd cannot
+# start.
 test: $(TEST_BINS) $(BUILD)/nictx $(BUILD)/nictx-vp $(if $(SAN),,$(FAST)/nictx)
 	@SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 NICTX=$(BUILD)/nictx NICTX_FAST=$(FAST)/nictx \
 	    DOC_CHECK=fast DOC_CHECK_BUILD=$(BUILD) JUNIT_DIR=$(BUILD)/junit \
 	    bash scripts/run-tests.sh $(TEST_BINS) $(if $(SAN),,scripts/lockstep-engine.sh) \
 	    scripts/check-regs.sh scripts/check-spdx.sh scripts/check-mutate-equivalent.sh scripts/check-layers.sh \
 	    scripts/check-profiles-doc.sh scripts/check-junit.sh \
-	    $(if $(SAN),,scripts/check-fast.sh scripts/doc-check.sh)
+	    $(if $(SAN),,scripts/check-fast.sh scripts/doc-check.sh tests/sweep/test-ssh.sh)
+
+# make test-slurm: nictx sweep --emit-slurm against a one-node Slurm 22.05
+# that tests/sweep/test-slurm.sh starts (munged, slurmctld, slurmd, as
+# root, in a temporary directory) and stops; about 20 s.  Its packages
+# (slurm-wlm, munge) are installed here, not by `make test`'s deps.  It
+# skips, saying why, where the daemons cannot start.
+.PHONY: test-slurm
+test-slurm: $(BUILD)/nictx
+	@bash scripts/install-deps.sh --slurm
+	@NICTX=$(BUILD)/nictx bash tests/sweep/test-slurm.sh
 
 # make fast: the nictx for sweeps and benchmarks, in $(BUILD)-fast: the
 # engine without its assertions, -O3, GCC profile feedback from the runs in
@@ -591,7 +674,7 @@ $(FAST_A)/nictx: $(FAST_SRCS)
 # a build of its own (RTL_ASSERT=0) in $(BUILD)-noassert, and from the fast
 # builds (assertions off, and on).
 bench: $(BUILD)/nictx $(BUILD)/nictx-vp $(FAST)/nictx $(FAST_A)/nictx
-	$(MAKE) BUILD=$(BUILD)-noassert RTL_ASSERT=0 $(BUILD)-noassert/nictx
+	$(MAKE) BUILD=$(BUILD)-noassert RTL_ASSERT=0 WAVES=0 $(BUILD)-noassert/nictx
 	@bash scripts/bench.sh $(BUILD)/nictx $(BUILD)-noassert/nictx $(BUILD)/nictx-vp $(FAST)/nictx \
 	    $(FAST_A)/nictx
 
@@ -639,6 +722,12 @@ DOC_CHECK ?=
 doc-check: $(BUILD)/nictx $(BUILD)/nictx-vp $(OWN_BINS) $(KDRV_CMD)
 	@SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 DOC_CHECK=$(or $(DOC_CHECK),full) DOC_CHECK_BUILD=$(BUILD) \
 	    bash scripts/doc-check.sh
+# docs/observability.md's pictures: a doorbell stalled by weak ordering as
+# a timeline (gnuplot) and as a waveform (GTKWave under Xvfb, installed by
+# the script when missing: only this target needs them).
+.PHONY: observe-pictures
+observe-pictures: $(BUILD)/nictx
+	@bash scripts/observe-pictures.sh $(BUILD)/nictx
 # The engine's block diagram in docs/device.md (Theory of operation), drawn
 # from the instances and connections of rtl/nictx_tx_top.sv with graphviz's
 # dot (scripts/engine-diagram.sh).  The SVG is committed: nothing else needs

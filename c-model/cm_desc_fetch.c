@@ -638,9 +638,16 @@ static void outputs(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in
                (!in->enable || in->stop || (c->avail == 0 && !c->blk_at_f));
     out->idle = idle;
     out->wait = idle;
-    if (!idle && !c->owner && !d->req_valid)
+    if (!idle && !d->req_valid) {
         out->wait = !c->load && !c->nf_pop && !c->take && !in->doorbell && !c->fl_go &&
-                    d->armed == 0 && !d->unb && !d->blk_valid && x->mq_same;
+                    x->mq_same;
+        if (!c->owner)
+            out->wait = out->wait && d->armed == 0 && !d->unb && !d->blk_valid;
+        else
+            out->wait = out->wait && !d->flush && !c->head_stop && !in->wc_close &&
+                        !in->blk_valid && !c->ins && !c->sub && !c->blk_stale &&
+                        (d->armed != 0 || !d->unb);
+    }
 }
 
 /* quiet()'s count of descriptors that may be fetched (comb_avail() with no
@@ -762,7 +769,7 @@ quiet(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
     else
         idle = !d->req_valid && d->alloc[fq] == rd_q && (!in->enable || in->stop || avail == 0);
     out->idle = idle;
-    out->wait = idle || (!owner && !d->req_valid);
+    out->wait = idle || !d->req_valid; /* (outputs(): every event of a wait is 0) */
     return true;
 }
 

@@ -28,6 +28,10 @@
  */
 #include "cm_engine.h"
 
+#ifndef CM_ENGINE_PROBE
+#define CM_ENGINE_PROBE 0 /* 1: cm_engine_step_probe alone (cm_engine_probe.c) */
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -39,6 +43,7 @@
 #include "cm_dma_rd.h"
 #include "cm_mac.h"
 #include "cm_payload.h"
+#include "cm_probe.h"
 #include "cm_regs.h"
 #include "cm_sched.h"
 #include "cm_wc.h"
@@ -127,6 +132,7 @@ static void core_reset(struct cm_engine *e)
     cm_cpl_reset(&e->cpl, CM_ENGINE_QUEUES);
 }
 
+#if !CM_ENGINE_PROBE
 struct cm_engine *cm_engine_create(unsigned w)
 {
     struct cm_engine *e;
@@ -162,6 +168,7 @@ void cm_engine_reset(struct cm_engine *e)
     core_reset(e);
     config_refresh(e);
 }
+#endif /* !CM_ENGINE_PROBE */
 
 /* The 8-byte word of a W-byte beat that holds `addr`'s byte (a register
  * access and every TLP the engine sends lie within one). */
@@ -527,6 +534,7 @@ static inline void step_ports(struct cm_engine *e, const struct cm_step *st, str
     const struct cm_d2h_slot *d = &e->d2h_mem[e->d2h_s.rp & 1u];
     const struct dev_wire_beat *b = &e->wire_mem[e->wire_s.rp & 1u];
 
+    out->fault = 0;
     out->h2d_ready = slice_wready(&e->h2d_s);
     out->d2h.valid = st->d2h_vo;
     out->d2h.sop = out->d2h.eop = d->one;
@@ -657,9 +665,23 @@ static inline void step_edge(struct cm_engine *e, const struct dev_in *in, struc
         core_reset(e);
 }
 
+#if CM_ENGINE_PROBE
+static void probe_state(const struct cm_engine *e, uint64_t *v);
+static void probe_nets(const struct cm_engine *e, const struct cm_step *st, uint64_t *v);
+
+/* The clock with the waveform's values (cm_probe.h): this file compiled
+ * again as c-model/cm_engine_probe.c; the plain step has no trace of it. */
+void cm_engine_step_probe(struct cm_engine *e, const struct dev_in *in, struct dev_out *out,
+                          uint64_t *probe)
+#else
 void cm_engine_step(struct cm_engine *e, const struct dev_in *in, struct dev_out *out)
+#endif
 {
     struct cm_step st;
+
+#if CM_ENGINE_PROBE
+    probe_state(e, probe); /* the registers before the edge */
+#endif
 
     st.w = e->w;
     st.skip = in->skip < CM_WAKE_NEVER ? in->skip : CM_WAKE_NEVER;
@@ -673,5 +695,81 @@ void cm_engine_step(struct cm_engine *e, const struct dev_in *in, struct dev_out
     step_mac_cpl(e, &st);
     step_idle(e, &st, out);
     step_ports(e, &st, out);
+#if CM_ENGINE_PROBE
+    probe_nets(e, &st, probe);
+#endif
     step_edge(e, in, &st, out);
 }
+
+#if CM_ENGINE_PROBE
+/* ---- waveforms (cm_probe.h): the RTL's registers and nets ---- */
+
+static void probe_state(const struct cm_engine *e, uint64_t *v)
+{
+    const struct cm_cpl *c = &e->cpl;
+
+    v[CM_P_RD_OUT] = e->rd.out;
+    v[CM_P_RD_OBYTES] = e->rd.obytes;
+    v[CM_P_RD_FRESH] = e->rd.fresh;
+    v[CM_P_RD_MRD_VALID] = e->rd.mrd_valid;
+    v[CM_P_RD_WAIT] = e->rd.wait;
+    v[CM_P_DF_WORK] = e->df.work;
+    v[CM_P_DF_RDY] = e->df.rdy;
+    v[CM_P_DF_ARMED] = e->df.armed;
+    v[CM_P_DF_REQ_VALID] = e->df.req_valid;
+    v[CM_P_DF_TOT] = e->df.tot;
+    v[CM_P_SC_PTR] = e->sched.ptr;
+    v[CM_P_SC_HQ] = e->sched.hq;
+    v[CM_P_SC_HOLD] = e->sched.hold;
+    v[CM_P_SC_TURN] = e->sched.turn;
+    v[CM_P_PF_ALLOC] = e->pf->alloc;
+    v[CM_P_PF_BASE] = e->pf->base;
+    v[CM_P_PF_BEAT] = e->pf->beat;
+    v[CM_P_PF_REQ_VALID] = e->pf->req_valid;
+    v[CM_P_MAC_CREDIT] = (uint32_t)e->mac.credit;
+    v[CM_P_MAC_IN_FRAME] = e->mac.in_frame;
+    v[CM_P_MAC_CRC] = e->mac.crc;
+    v[CM_P_CPL_HEAD] = c->head;
+    v[CM_P_CPL_WB_CNT] = c->wb_cnt;
+    v[CM_P_CPL_IRQ_CNT] = c->irq_cnt;
+    v[CM_P_CPL_TMR] = c->tmr;
+    v[CM_P_CPL_TMR_RUN] = c->tmr_run;
+    v[CM_P_CPL_WB_PEND] = c->wb_pend;
+    v[CM_P_CPL_IRQ_PEND] = c->irq_pend;
+    v[CM_P_CPL_MPEND] = c->mpend;
+    v[CM_P_CPL_MIRQ] = c->mirq;
+    v[CM_P_CW_VALID] = c->wr.valid;
+    v[CM_P_RG_ENABLE] = e->regs.enable;
+    v[CM_P_RG_ERR] = e->regs.err;
+    for (unsigned q = 0; q < CM_PROBE_QUEUES && q < CM_ENGINE_QUEUES; q++)
+        v[CM_P_TAIL0 + q] = e->regs.tail[q];
+}
+
+static void probe_nets(const struct cm_engine *e, const struct cm_step *st, uint64_t *v)
+{
+    (void)e;
+    v[CM_P_DOORBELL] = st->doorbell;
+    v[CM_P_DB_Q] = st->db_q;
+    v[CM_P_DB_TAIL] = st->db_tail;
+    v[CM_P_S_Q] = st->sq;
+    v[CM_P_F_Q] = st->fq;
+    v[CM_P_Q_WORK] = st->fo.work;
+    v[CM_P_Q_RDY] = st->fo.rdy;
+    v[CM_P_DESC_VALID] = st->desc_valid;
+    v[CM_P_DESC_TAKE] = st->desc_take;
+    v[CM_P_MRD_VALID] = st->ro.mrd_valid;
+    v[CM_P_MRD_TAG] = st->ro.mrd_tag;
+    v[CM_P_MRD_ADDR] = st->ro.mrd_addr;
+    v[CM_P_MRD_LEN] = st->ro.mrd_len;
+    v[CM_P_MRD_DEST] = st->ro.mrd_dest;
+    v[CM_P_RD_STALL] = st->ro.stall;
+    v[CM_P_FR_VALID] = st->po.fr_valid;
+    v[CM_P_FR_SOP] = st->po.fr_sop;
+    v[CM_P_FR_EOP] = st->po.fr_eop;
+    v[CM_P_FR_LEN] = st->po.fr_len;
+    v[CM_P_PKT_DONE] = st->mo.pkt_done;
+    v[CM_P_PKT_Q] = st->mo.pkt_q;
+    v[CM_P_PKT_LEN] = st->mo.pkt_len;
+    v[CM_P_PKT_SENT] = st->pkt_sent;
+}
+#endif /* CM_ENGINE_PROBE */

@@ -29,5 +29,9 @@ void cm_engine_reset(struct cm_engine *e);
 /* One clock, as device_ops.step: the outputs for these inputs, then the
  * rising edge. */
 void cm_engine_step(struct cm_engine *e, const struct dev_in *in, struct dev_out *out);
+/* The same clock, leaving the value of each waveform signal in
+ * vals[CM_PROBE_N] (cm_probe.h). */
+void cm_engine_step_probe(struct cm_engine *e, const struct dev_in *in, struct dev_out *out,
+                          uint64_t *vals);
 
 #endif

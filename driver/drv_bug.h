@@ -47,4 +47,42 @@ enum drv_bug {
     DRV_BUG_COUNT
 };
 
+/* The bug acts from packet bug_at on (its first occasion at or after it);
+ * the others hold for every packet: the barrier bugs and wrong-phase. */
+static inline int drv_bug_uses_at(enum drv_bug b)
+{
+    switch (b) {
+    case DRV_BUG_NONE:
+    case DRV_BUG_NO_DMA_WMB:
+    case DRV_BUG_NO_WMB_DOORBELL:
+    case DRV_BUG_BF_NO_SFENCE:
+    case DRV_BUG_BF_NO_WMB:
+    case DRV_BUG_BF_SAME_BUF:
+    case DRV_BUG_WRONG_PHASE:
+    case DRV_BUG_SMP_WMB_DOORBELL:
+        return 0;
+    default:
+        return 1;
+    }
+}
+
+/* The bug acts once, at its first occasion from packet bug_at on, which
+ * may never come (a burst that starts there, a batch still in flight, a
+ * doorbell after it): txq's or pktgen's bug_fired says whether it did. */
+static inline int drv_bug_one_shot(enum drv_bug b)
+{
+    switch (b) {
+    case DRV_BUG_OWNER_SKIPPED:
+    case DRV_BUG_BF_WRONG_SLOT:
+    case DRV_BUG_TAIL_PAST_WRITTEN:
+    case DRV_BUG_TAIL_BEYOND_RING:
+    case DRV_BUG_DESC_REUSE:
+    case DRV_BUG_RECLAIM_PAST_HEAD:
+    case DRV_BUG_BUF_OVERWRITE:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 #endif /* NICTX_DRV_BUG_H */

@@ -6,8 +6,6 @@
 
 #include <stdlib.h>
 
-#define PKTGEN_BUF_ALIGN 64u
-
 static int pktgen_cfg_valid(const struct pktgen_cfg *cfg)
 {
     return cfg->burst >= 1 && cfg->bug < DRV_BUG_COUNT && cfg->max_len >= 1 && cfg->max_len <= TXQ_PKT_LEN_MAX &&
@@ -148,6 +146,12 @@ static unsigned pktgen_burst_locked(struct pktgen *g)
     uint64_t sent0 = g->stats.sent;
     unsigned len = 0;
     unsigned burst = cfg->qdisc ? pktgen_qdisc_dequeue(g) : cfg->burst;
+
+    if (cfg->avail) { /* a paced source: only what is due */
+        uint64_t a = cfg->avail(cfg->ctx, g->stats.sent);
+        if (a < burst)
+            burst = (unsigned)a;
+    }
 
     if (g->stats.sent < cfg->count)
         len = cfg->len(cfg->ctx, g->stats.sent);

@@ -44,6 +44,9 @@ typedef unsigned (*pktgen_len_fn)(void *ctx, uint64_t seq);
 typedef void (*pktgen_fill_fn)(void *ctx, uint64_t seq, uint8_t *buf, unsigned len);
 /* Packet `seq` was dropped by a queue reset: never sent. */
 typedef void (*pktgen_drop_fn)(void *ctx, uint64_t seq);
+/* How many packets from `seq` on may be sent now (a paced source: a
+ * capture replayed with its timing); 0: none yet. */
+typedef uint64_t (*pktgen_avail_fn)(void *ctx, uint64_t seq);
 
 struct pktgen_cfg {
     uint64_t count;       /* packets to send in all (0: done at once) */
@@ -53,7 +56,10 @@ struct pktgen_cfg {
     pktgen_len_fn len;    /* required */
     pktgen_fill_fn fill;  /* may be NULL: buffer contents left as they are */
     pktgen_drop_fn on_drop; /* may be NULL */
-    void *ctx;            /* passed to len(), fill() and on_drop() */
+    pktgen_avail_fn avail;  /* may be NULL: every packet may go at once; else a
+                               burst is cut to what it says (0: the step sends
+                               nothing and reports PKTGEN_BLOCKED) */
+    void *ctx;            /* passed to len(), fill(), on_drop() and avail() */
     int qdisc;            /* 1: a qdisc feeds the queue: each batch is what it
                              bulk-dequeues under its lock within BQL's budget
                              (at most `burst`); 0: pktgen bursts of `burst` */
@@ -117,6 +123,20 @@ enum pktgen_ret {
 static inline uint32_t pktgen_bufs(uint32_t ring_size)
 {
     return ring_size + (ring_size < PKTGEN_SPARE_BUFS ? ring_size : PKTGEN_SPARE_BUFS);
+}
+
+#define PKTGEN_BUF_ALIGN 64u
+
+/* The DMA memory pktgen_init takes for a ring of `ring_size` slots and
+ * frames of up to max_len bytes at buf_offset: its buffers, each
+ * max_len + buf_offset rounded up to PKTGEN_BUF_ALIGN, and the padding
+ * before the first. */
+static inline size_t pktgen_dma_bytes(uint32_t ring_size, unsigned max_len, unsigned buf_offset)
+{
+    size_t buf = ((size_t)max_len + buf_offset + PKTGEN_BUF_ALIGN - 1) &
+                 ~(size_t)(PKTGEN_BUF_ALIGN - 1);
+
+    return (PKTGEN_BUF_ALIGN - 1) + (size_t)pktgen_bufs(ring_size) * buf;
 }
 
 int pktgen_init(struct pktgen *g, struct platform *p, struct txq *q,

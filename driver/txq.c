@@ -47,8 +47,6 @@ BUILD_BUG_ON(sizeof(struct nictx_tx_desc) != NICTX_DESC_BYTES);
 BUILD_BUG_ON(offsetof(struct nictx_tx_desc, len_flags) != 8);
 BUILD_BUG_ON(offsetof(struct nictx_tx_desc, rsvd) != 12);
 
-#define TXQ_RING_ALIGN 128u
-
 /* ------------------------------------------------------------ probe */
 
 static unsigned txq_queues(const struct txq_cfg *cfg)
@@ -252,6 +250,7 @@ static void txq_start_state(struct txq *q, const struct txq_cfg *cfg, unsigned c
     q->bug = cfg->bug;
     q->bug_at = cfg->bug_at;
     q->progress_ns = 0;
+    q->reset_wait_ns = cfg->reset_wait_ns;
     q->next_to_use = 0;
     q->phase = 1;
     q->batch_start = 0;
@@ -811,11 +810,9 @@ __no_kcsan void txq_get_stats(const struct txq *q, struct txq_stats *out)
 
 /* ------------------------------------------------------------ queue reset */
 
-/* STATUS reads a reset waits for the datapath to go idle (64), or for the
- * reset to be taken (up to 16384, ~16 ms: the MAC ends the frame it is
- * sending); each is an MMIO round trip (~1 us). */
+/* STATUS reads a reset waits for the datapath to go idle (64), each an
+ * MMIO round trip (~1 us). */
 #define TXQ_IDLE_POLLS 64u
-#define TXQ_RESET_POLLS 16384u
 
 /* Read STATUS until (STATUS & mask) == want, at most `polls` times: true
  * if it got there. */
@@ -825,6 +822,25 @@ static bool txq_poll_status(u8 __iomem *hw, u32 mask, u32 want, unsigned polls)
         if ((readl(hw + NICTX_REG_STATUS) & mask) == want)
             return true;
     return false;
+}
+
+/* Read STATUS until the reset is taken (RESETTING clear), for `wait_ns` of
+ * the platform's time (readl_poll_timeout), or at most TXQ_RESET_POLLS
+ * times when wait_ns is 0: true if it was taken.  The device takes it once
+ * the MAC ends its frame and the reads still out complete or reach
+ * CPL_TIMEOUT (docs/device.md, CTRL.RESET). */
+static bool txq_wait_reset(u8 __iomem *hw, u64 wait_ns)
+{
+    u64 end = ktime_get_ns() + wait_ns;
+
+    if (wait_ns == 0)
+        return txq_poll_status(hw, NICTX_STATUS_RESETTING, 0, TXQ_RESET_POLLS);
+    for (;;) {
+        if ((readl(hw + NICTX_REG_STATUS) & NICTX_STATUS_RESETTING) == 0)
+            return true;
+        if (ktime_get_ns() >= end)
+            return false;
+    }
 }
 
 /* Drop every descriptor still in flight: its frame was never sent. */
@@ -885,7 +901,7 @@ long txq_reset_all(struct txq *const *qs, unsigned n, struct platform *p, unsign
     for (unsigned i = 0; i < n; i++)
         txq_reclaim_sent(qs[i]);
     writel_relaxed(NICTX_CTRL_RESET, hw + NICTX_REG_CTRL);
-    if (!txq_poll_status(hw, NICTX_STATUS_RESETTING, 0, TXQ_RESET_POLLS))
+    if (!txq_wait_reset(hw, qs[0]->reset_wait_ns))
         return -1;
     /* The reset cleared every queue's tail and head: what is still in
      * flight will never be sent. */

@@ -42,6 +42,7 @@
 #define NICTX_TXQ_H
 
 #include <stdalign.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "dql.h"
@@ -135,6 +136,10 @@ struct txq_cfg {
                                 without xmit_more (ixgbe dispatch_limit); 0: off */
     uint32_t cpl_timeout;    /* NICTX_REG_CPL_TIMEOUT, device cycles, below 2^24;
                                 0 leaves the device's reset value */
+    uint64_t reset_wait_ns;  /* how long a queue reset waits for the device to
+                                take it (it waits up to CPL_TIMEOUT for reads
+                                still out): STATUS read until then; 0: at most
+                                TXQ_RESET_POLLS reads (a platform without a clock) */
     /* Queues (docs/device.md, Queues).  Queue `queue`'s own registers go
      * to its block (txq_reg.h); the device-wide ones are written by queue
      * 0's txq_init, and CTRL.ENABLE by the last queue's (queue ==
@@ -307,6 +312,7 @@ struct txq {
                                    after the newest DD or CQE seen) */
     uint32_t cq_ci;             /* CQ consumer index and the phase expected */
     uint32_t cq_phase;
+    uint64_t reset_wait_ns;     /* txq_cfg.reset_wait_ns */
     uint64_t progress_ns;       /* last reclaim, or when the ring last became
                                    non-empty (txq_hung) */
     uint64_t st_descs, st_doorbells, st_wmbs, st_dma_wmbs, st_wc_pushes, st_busy, st_stops,
@@ -336,6 +342,24 @@ struct txq {
  */
 int txq_init(struct txq *q, struct platform *p, const struct txq_cfg *cfg,
              txq_complete_fn done, void *done_ctx);
+
+#define TXQ_RING_ALIGN 128u /* the ring's alignment in DMA memory */
+#define TXQ_RESET_POLLS 16384u /* STATUS reads a reset waits without reset_wait_ns */
+
+/* The DMA memory txq_init takes for a valid `cfg`, alignment included: the
+ * ring (TXQ_RING_ALIGN), the writeback word's line and, in CQ mode, the
+ * completion queue (a line aligned).  Each piece may need up to its
+ * alignment less one byte of padding after whatever came before it. */
+static inline size_t txq_dma_bytes(const struct txq_cfg *cfg)
+{
+    unsigned cq_log2 = cfg->cq_log2 ? cfg->cq_log2 : cfg->ring_log2;
+    size_t n = (TXQ_RING_ALIGN - 1) + ((size_t)NICTX_DESC_BYTES << cfg->ring_log2) +
+               (TXQ_CACHELINE - 1) + TXQ_CACHELINE;
+
+    if (cfg->clean == TXQ_CLEAN_CQ)
+        n += (TXQ_CACHELINE - 1) + ((size_t)NICTX_CQE_BYTES << cq_log2);
+    return n;
+}
 
 /*
  * Write the tail now if the last packet's doorbell was deferred by tail
@@ -386,7 +410,8 @@ void txq_set_drop(struct txq *q, txq_drop_fn drop, void *ctx);
  * reinit, mlx4 restart), by the register sequence of docs/faults.md:
  * read ERR; disable; wait (a bounded number of STATUS reads) for the
  * datapath to go idle; read HEAD and reclaim what was sent before it;
- * CTRL.RESET and wait until it is done; drop every descriptor still in
+ * CTRL.RESET and wait until it is done (reading STATUS for reset_wait_ns,
+ * or TXQ_RESET_POLLS times); drop every descriptor still in
  * flight (drop callback); clear the ring's owner bits, the writeback word
  * and the queue's state (indices, phase, WC buffer, stop flags, BQL); enable.
  * The caller keeps txq_xmit and txq_clean out meanwhile: set
@@ -402,7 +427,8 @@ long txq_reset(struct txq *q, struct platform *p, unsigned *dropped);
  * the device's ERR, CTRL and reset are global, and a reset clears every
  * queue's tail and head.  The same sequence, each per-queue step taken for
  * every queue in order: read ERR; disable; wait for idle; for each queue
- * read its HEAD and reclaim what was sent; CTRL.RESET and wait; for each
+ * read its HEAD and reclaim what was sent; CTRL.RESET and wait (qs[0]'s
+ * reset_wait_ns); for each
  * queue drop what is still in flight and clear its ring and state; wmb;
  * enable.  Each queue counts the reset (txq_stats.resets) and restarts its
  * hang clock.  The caller keeps every queue's txq_xmit and txq_clean out

@@ -74,8 +74,8 @@ $(FUZZ_DIR)/vrt/%.o: | $(FUZZ_DIR)/.clang-ok
 
 $(FUZZ_DIR)/obj/sim/device/dev_rtl.o: sim/device/dev_rtl.cpp $(FUZZ_VLIB)
 	@mkdir -p $(@D)
-	$(FUZZ_CXX) $(FUZZ_FLAGS) $(DEPFLAGS) -Wall -DDEV_RTL_WIDTH=8 -Isim -I$(FUZZ_VDIR) $(VINC) \
-	    -c -o $@ $<
+	$(FUZZ_CXX) $(FUZZ_FLAGS) $(DEPFLAGS) -Wall -DDEV_RTL_WIDTH=8 -DDEV_RTL_HAVE_TRACE=0 -Isim \
+	    -I$(FUZZ_VDIR) $(VINC) -c -o $@ $<
 
 # The kernel layer (driver/linux/, docs/own-driver.md) and the transmit
 # path written against it, as the Makefile builds them (KCFLAGS, KTSAN), with
@@ -97,13 +97,13 @@ $(FUZZ_DIR)/obj/k/driver/txq.o: driver/txq.c scripts/kdrv-cc.sh | $(FUZZ_DIR)/.c
 
 # ---- the targets
 $(FUZZ_DIR)/fuzz_cli: $(call fobj,tests/fuzz/fuzz_cli.c sim/cli/main.c $(SWEEP_SRCS) \
-                      $(SIM_CORE)) $(FUZZ_KOBJS)
-	$(FUZZ_CXX) $(FUZZ_LINK) -o $@ $^ -lpthread -lm $(shell pkg-config --libs inih)
+                      $(filter-out sim/obs/obs_fst.c,$(SIM_CORE))) $(FUZZ_KOBJS)
+	$(FUZZ_CXX) $(FUZZ_LINK) -o $@ $^ -lpthread -lm $(shell pkg-config --libs inih) -lpcap
 
 $(FUZZ_DIR)/fuzz_tlp: $(call fobj,tests/fuzz/fuzz_tlp.c tests/fuzz/fz_host.c) \
                       $(FUZZ_DIR)/obj/sim/device/dev_rtl.o $(FUZZ_VLIB) \
                       $(addprefix $(FUZZ_DIR)/vrt/,$(VRT_SRCS:.cpp=.o))
-	$(FUZZ_CXX) $(FUZZ_LINK) -o $@ $^ -lpthread -latomic -lm
+	$(FUZZ_CXX) $(FUZZ_LINK) -o $@ $^ -lpthread -latomic -lm -lz
 
 FUZZ_BINS := $(addprefix $(FUZZ_DIR)/fuzz_,$(FUZZ_TARGETS))
 fuzz-build: $(FUZZ_BINS)
@@ -130,7 +130,7 @@ $(FUZZ_DIR)/spare-%/fuzz_tlp.o: tests/fuzz/fuzz_tlp.c | $(FUZZ_DIR)/.clang-ok
 $(FUZZ_DIR)/spare-%/fuzz_tlp: $(FUZZ_DIR)/spare-%/fuzz_tlp.o $(call fobj,tests/fuzz/fz_host.c) \
                               $(FUZZ_DIR)/obj/sim/device/dev_rtl.o $(FUZZ_VLIB) \
                               $(addprefix $(FUZZ_DIR)/vrt/,$(VRT_SRCS:.cpp=.o))
-	$(FUZZ_CXX) $(FUZZ_LINK) -o $@ $^ -lpthread -latomic -lm
+	$(FUZZ_CXX) $(FUZZ_LINK) -o $@ $^ -lpthread -latomic -lm -lz
 fuzz-findings: $(foreach m,$(FUZZ_MASKS),$(FUZZ_DIR)/spare-$(m)/fuzz_tlp)
 	@for f in $(FUZZ_FINDINGS); do \
 	    n=$${f%%:*}; m=$${f##*:}; \

@@ -703,13 +703,22 @@ module nictx_desc_fetch #(
   // Nothing changes on this clock (above); the work mask and pointer are
   // compared whole, so a queue's update is never missed (the ready mask
   // changes only with a retirement, a descriptor leaving or a flush).
-  // (Left over from an owner protocol: armed, unbounded, a held block,
-  // cleared on the next clock: not waiting.)
+  // Tail: left over from an owner protocol, armed, unbounded or a held
+  // block are cleared on the next clock: not waiting.  The owner
+  // protocols: armed (the fetcher looks at the ring without a tail) waits
+  // like a tail with descriptors to fetch, until a slot frees; not with a
+  // flush starting or going on, a WC close, a block arriving, inserted,
+  // substituted or dropped as stale, or unbounded with nothing armed.
   always_comb begin
     wait_o = idle_o;
-    if (!idle_o && !owner && !req_valid_q) begin
-      wait_o = !load && !nf_pop && !take && !doorbell_i && !fl_go && armed_q == '0 && !unb_q &&
-               !blk_valid_q && mq_same;
+    if (!idle_o && !req_valid_q) begin
+      wait_o = !load && !nf_pop && !take && !doorbell_i && !fl_go && mq_same;
+      if (!owner) begin
+        wait_o = wait_o && armed_q == '0 && !unb_q && !blk_valid_q;
+      end else begin
+        wait_o = wait_o && !flush_q && !head_stop && !wc_close_i && !blk_valid_i && !ins &&
+                 !sub && !blk_stale && (armed_q != '0 || !unb_q);
+      end
     end
   end
 

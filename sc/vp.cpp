@@ -16,11 +16,10 @@ using sc_core::SC_PS;
 namespace {
 constexpr uint64_t kHostBase = 0x100000000ull; // as SIM_HOST_BASE (sim/run/sim_world.h)
 
+// The driver's DMA memory, as nictx run sizes it (sim_cfg_host_mem).
 size_t host_mem_size(const struct sim_cfg &c)
 {
-    size_t buf = ((size_t)(c.pkt_size_max - 4) + c.buf_offset + 63) & ~(size_t)63;
-    return (size_t)c.ring_size * NICTX_DESC_BYTES + (size_t)pktgen_bufs(c.ring_size) * buf +
-           (1u << 16);
+    return sim_cfg_host_mem(&c);
 }
 } // namespace
 

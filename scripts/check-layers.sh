@@ -8,7 +8,7 @@
 # Exit status: 0 when every include keeps the order, 1 otherwise.
 set -u
 cd "$(dirname "$0")/.." || exit 2
-LAYERS="lib host pcie device check run sweep cli"
+LAYERS="lib obs host pcie device check run sweep cli"
 rank() { local i=0 l; for l in $LAYERS; do [ "$l" = "$1" ] && { echo $i; return; }; i=$((i + 1)); done; echo -1; }
 allowed() { # allowed FROM TO
     [ "$1" = sweep ] && { [ "$2" = lib ] || [ "$2" = sweep ]; return; }

@@ -19,7 +19,8 @@ make=${MAKE:-make}
 train=scripts/pgo-train.txt
 stage() { # stage gen|use: build DIR/nictx with these flags, from no objects
     rm -rf "$dir/obj" "$dir/vrt" "$dir/nictx"
-    "$make" --no-print-directory BUILD="$dir" RTL_ASSERT="$assert" SAN= OPT=-O3 PGO="$1" "$dir/nictx"
+    "$make" --no-print-directory BUILD="$dir" RTL_ASSERT="$assert" SAN= OPT=-O3 PGO="$1" WAVES=0 \
+        "$dir/nictx"
 }
 stage gen
 rm -rf "$dir/pgo"

@@ -92,6 +92,17 @@ const struct bug_entry *bug_find(const char *name)
     return NULL;
 }
 
+const char *bug_name(enum drv_bug bug)
+{
+    size_t i, n;
+    const struct bug_entry *e = bug_catalog(&n);
+
+    for (i = 0; i < n; i++)
+        if (e[i].bug == bug)
+            return e[i].name;
+    return "none";
+}
+
 void bug_catalog_print(FILE *f)
 {
     static const char *const proto[] = {"tail", "owner", "wc"};

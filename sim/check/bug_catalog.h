@@ -36,6 +36,8 @@ struct bug_entry {
 const struct bug_entry *bug_catalog(size_t *n);
 /* The entry called `name`, or NULL. */
 const struct bug_entry *bug_find(const char *name);
+/* The --driver-bug name of `bug` ("none" for DRV_BUG_NONE). */
+const char *bug_name(enum drv_bug bug);
 /* One line per entry: name, scenario, expected diagnostic, description. */
 void bug_catalog_print(FILE *f);
 

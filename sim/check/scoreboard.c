@@ -73,6 +73,11 @@ unsigned sb_pkt_len(const struct sb_gen_cfg *g, uint64_t seq)
 
 unsigned sb_pkt_len_q(const struct sb_gen_cfg *g, unsigned queue, uint64_t seq)
 {
+    if (g->frame) {
+        unsigned len;
+        g->frame(g->frame_ctx, seq, &len);
+        return len;
+    }
     if (g->max_len <= g->min_len)
         return g->min_len;
     uint64_t span = (uint64_t)g->max_len - g->min_len + 1;
@@ -122,6 +127,12 @@ void sb_pkt_fill(const struct sb_gen_cfg *g, uint64_t seq, uint8_t *buf, unsigne
 void sb_pkt_fill_q(const struct sb_gen_cfg *g, unsigned queue, uint64_t seq, uint8_t *buf,
                    unsigned len)
 {
+    if (g->frame) {
+        unsigned n;
+        const uint8_t *f = g->frame(g->frame_ctx, seq, &n);
+        memcpy(buf, f, len < n ? len : n);
+        return;
+    }
     if (len < SB_HDR_LEN)
         return;
     sb_fill_hdr(queue, seq, buf);
@@ -442,6 +453,11 @@ static inline unsigned sb_first_diff(const uint8_t *a, const uint8_t *b, unsigne
 static uint8_t sb_expected_byte(const struct sb_gen_cfg *g, unsigned queue, uint64_t seq,
                                 unsigned off)
 {
+    if (g->frame) {
+        unsigned n;
+        const uint8_t *f = g->frame(g->frame_ctx, seq, &n);
+        return off < n ? f[off] : 0;
+    }
     if (off < SB_HDR_LEN) {
         uint8_t h[SB_HDR_LEN];
         sb_fill_hdr(queue, seq, h);
@@ -461,6 +477,15 @@ static unsigned sb_compare(const struct sb_gen_cfg *g, unsigned queue, uint64_t 
     uint8_t exp[SB_CHUNK];
     uint32_t c = 0xffffffffu;
 
+    if (g->frame) { /* a frame of the source, as it is */
+        unsigned len;
+        const uint8_t *f = g->frame(g->frame_ctx, seq, &len);
+        unsigned k = sb_first_diff(f, frame, n < len ? n : len);
+        if (k < n)
+            return k;
+        *crc = crc32_update(c, frame, n);
+        return n;
+    }
     sb_fill_hdr(queue, seq, exp);
     if (memcmp(exp, frame, SB_HDR_LEN) != 0)
         return sb_first_diff(exp, frame, SB_HDR_LEN);
@@ -559,6 +584,23 @@ static void sb_contents(struct scoreboard *sb, struct sb_queue *x, uint64_t seq,
     }
 }
 
+/* A source's frame carries no seq: the next expected one if it is that,
+ * else the first of the next SB_SOURCE_LOOKAHEAD it equals, else the next
+ * (and so corrupted). */
+static uint64_t sb_source_seq(const struct scoreboard *sb, const struct sb_queue *x,
+                              const uint8_t *frame, unsigned len)
+{
+    const struct sb_gen_cfg *g = &sb->cfg.gen;
+
+    for (uint64_t s = x->next; s < x->next + SB_SOURCE_LOOKAHEAD && s < x->expected; s++) {
+        unsigned n;
+        const uint8_t *f = g->frame(g->frame_ctx, s, &n);
+        if (n == len && memcmp(f, frame, n) == 0)
+            return s;
+    }
+    return x->next;
+}
+
 void sb_check_frame(struct scoreboard *sb, const uint8_t *frame, unsigned len, uint32_t fcs,
                     sim_ps_t t_start)
 {
@@ -574,11 +616,12 @@ void sb_check_frame(struct scoreboard *sb, const uint8_t *frame, unsigned len, u
                          (unsigned long long)k, len, len);
         return;
     }
-    struct sb_queue *x = sb_queue_of(sb, frame);
+    struct sb_queue *x = sb->cfg.gen.frame ? &sb->q[0] : sb_queue_of(sb, frame);
     if (x->seen++ == 0)
         sb_window_open(sb, t_start);
     x->wire_bytes += sb->last_size;
-    uint64_t seq = sb_load_le64(frame + 14);
+    uint64_t seq = sb->cfg.gen.frame ? sb_source_seq(sb, x, frame, len)
+                                     : sb_load_le64(frame + 14);
     char tag[SB_QTAG_LEN];
     if (seq < x->next || seq >= x->expected) {
         x->corrupted++;

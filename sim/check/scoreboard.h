@@ -82,7 +82,15 @@ struct sb_gen_cfg {
     uint64_t seed;
     unsigned min_len, max_len; /* buffer length (no FCS), SB_MIN_LEN..SB_MAX_LEN;
                                   equal for a fixed size */
+    /* NULL, or the frames to send instead (a capture replayed, --pcap-in;
+     * one queue): frame seq's bytes, its length in *len (min_len..max_len).
+     * A frame then carries no seq: the scoreboard takes each one as the
+     * next expected frame, or, if it is not, as one of the next
+     * SB_SOURCE_LOOKAHEAD (those before it lost); else it is corrupted. */
+    const uint8_t *(*frame)(const void *ctx, uint64_t seq, unsigned *len);
+    const void *frame_ctx;
 };
+#define SB_SOURCE_LOOKAHEAD 8u
 
 /* Buffer length of packet `seq`: min_len if min_len == max_len, else
  * uniform in [min_len, max_len] from a hash of (seed, seq). */

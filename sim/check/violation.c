@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "nictx_hw.h"
 #include "run/sim_world.h"
 
 void sim_violation_at(void *ctx, unsigned queue, const char *kind, sim_ps_t t, long desc,
@@ -24,6 +25,9 @@ void sim_violation_at(void *ctx, unsigned queue, const char *kind, sim_ps_t t, l
         snprintf(v->access, sizeof(v->access), "%s", access);
         snprintf(v->detail, sizeof(v->detail), "%s", detail);
     }
+    if (s->obs)
+        obs_violation(s->obs, t, queue, kind,
+                      s->nviol < SIM_MAX_VIOLATIONS ? s->viol[s->nviol].detail : NULL);
     /* The first violation starts the grace period: its consequences (a
      * stale read, a corrupted frame) still show, then the run ends. */
     if (s->nviol++ == 0)
@@ -46,4 +50,17 @@ void sim_violation(struct sim *s, const char *kind, const char *fmt, ...)
     vsnprintf(detail, sizeof(detail), fmt, ap);
     va_end(ap);
     sim_violation_at(s, sim_no_queue(s), kind, s->now, -1, "", detail);
+}
+
+void sim_device_error(struct sim *s, uint32_t err, const char *when)
+{
+    sim_violation(s, "device_error", "ERR register 0x%x %s%s%s%s%s%s%s%s%s", err, when,
+                  err & NICTX_ERR_TAIL_RANGE ? ": tail beyond the ring" : "",
+                  err & NICTX_ERR_BAD_DESC ? ": descriptor with a bad length" : "",
+                  err & NICTX_ERR_BAD_ACCESS ? ": bad MMIO access" : "",
+                  err & NICTX_ERR_DMA ? ": DMA read error, queue stopped" : "",
+                  err & NICTX_ERR_DB_OFF ? ": doorbell while disabled" : "",
+                  err & NICTX_ERR_CFG ? ": configuration change refused" : "",
+                  err & NICTX_ERR_CPL_TIMEOUT ? ": completion timeout, queue stopped" : "",
+                  err & NICTX_ERR_UNEXP_CPL ? ": unexpected completion" : "");
 }

@@ -10,8 +10,11 @@
  * line's own (sim/cli/options.h).  Bad arguments print a message naming the
  * option and exit with status 2: numbers that are not strict decimal
  * (sim/lib/num.h), and a --json FILE that could not be written, are refused
- * before the run.  A run that fails (watchdog, deadlock, lost or corrupted
- * frames) exits 1.
+ * before the run.  A run exits with its verdict's status (run/verdict.h:
+ * 0 for "ok", 1 for every other status), the one its table and JSON show;
+ * one that could not start exits 1 with a JSON of status "failed"; when
+ * the JSON cannot be written after the run, the run exits 1 and a file
+ * left at the path from before is removed.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -28,6 +31,7 @@
 #include "run/fault.h"
 #include "run/harness.h"
 #include "run/settings.h"
+#include "run/verdict.h"
 #include "lib/json.h"
 #include "lib/num.h"
 #include "cli/options.h"
@@ -298,33 +302,61 @@ static void explore_repro(FILE *f, const struct run_opts *ro, uint64_t sched)
     fprintf(f, " --schedule %" PRIu64 "\n", sched);
 }
 
-/* One schedule of an exploration: its exit status as run_one's, its result
- * and diagnosis kept for the report. */
+/* --json could not be written after the run (errno says why): said, and a
+ * file left at the path from before is removed, so that no result there
+ * contradicts the exit status (1). */
+static int json_not_written(const char *path)
+{
+    int e = errno, gone = unlink(path) == 0;
+
+    fprintf(stderr, "nictx: --json %s: cannot write: %s%s\n", path, strerror(e),
+            gone ? "; the file that was there is removed" : "");
+    return 1;
+}
+
+/* A run that could not start (err): said, and its JSON written with
+ * status "failed" when --json was given; exit status 1. */
+static int run_not_started(const struct run_opts *ro, const char *model, const char *err)
+{
+    struct sim_verdict v;
+
+    sim_verdict_not_started(err, &v);
+    fprintf(stderr, "nictx: %s\n", v.why);
+    if (ro->json && report_json_not_started(ro->json, &ro->cfg, &v, model) != 0)
+        json_not_written(ro->json);
+    return v.exit;
+}
+
+/* One schedule of an exploration: its verdict's exit status, its result,
+ * diagnosis and return kept for the report; -1 when it could not start. */
 static int explore_one(const struct run_opts *ro, const struct device_ops *ops, uint64_t sched,
                        struct sim_result *res, char *diag, size_t diaglen, int *rc)
 {
     struct sim_cfg cfg = ro->cfg;
-    char err[256];
+    struct sim_verdict v;
+    char err[512];
     struct sim *s;
 
     cfg.schedule = sched;
     s = sim_create(&cfg, ops, err, sizeof(err));
     if (!s) {
-        fprintf(stderr, "nictx: %s\n", err);
+        run_not_started(ro, ops->name, err);
         return -1;
     }
     *rc = sim_run(s);
     sim_result(s, res);
     snprintf(diag, diaglen, "%s", sim_diag(s));
     sim_destroy(s);
-    return sim_result_clean(&cfg, *rc, res) ? 0 : 1;
+    sim_verdict_of(&cfg, *rc, res, diag, &v);
+    return v.exit;
 }
 
-/* --explore N: schedules 1..N of the scenario, until one fails. */
+/* --explore N: schedules 1..N of the scenario, until one is not ok. */
 static int run_explore(const struct run_opts *ro, const struct device_ops *ops)
 {
     struct sim_result *res = malloc(sizeof(*res));
     struct sim_cfg cfg = ro->cfg;
+    struct sim_verdict v;
     char diag[1024];
     struct timespec t0, t1;
     int rc = 0, st = 0;
@@ -341,74 +373,69 @@ static int run_explore(const struct run_opts *ro, const struct device_ops *ops)
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double wall = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
     cfg.schedule = n;
+    if (st >= 0)
+        sim_verdict_of(&cfg, rc, res, diag, &v);
     if (st > 0) {
-        char why[256];
         if (!ro->quiet)
             report_text(stdout, &cfg, res, rc, diag);
-        printf("explore: schedule %u of %u failed (%s): %s\n", n, ro->explore,
-               sim_verdict(&cfg, rc, res),
-               res->nviolations ? res->violations[0].kind
-               : rc != 0        ? diag
-                                : sim_verdict_why(&cfg, res, why, sizeof(why)));
+        printf("explore: schedule %u of %u failed (%s): %s\n", n, ro->explore, v.name,
+               res->nviolations ? res->violations[0].kind : v.why);
         explore_repro(stdout, ro, n);
     } else if (st == 0) {
         printf("explore: %u schedules clean, %.1f schedules/s\n", n, wall > 0 ? n / wall : 0.0);
     }
-    if (st >= 0 && ro->json &&
-        report_json_file(ro->json, &cfg, res, rc, diag, ops->name) != 0) {
-        fprintf(stderr, "nictx: --json %s: cannot write: %s\n", ro->json, strerror(errno));
-        st = 1;
-    }
+    if (st >= 0 && ro->json && report_json_file(ro->json, &cfg, res, rc, diag, ops->name) != 0)
+        st = json_not_written(ro->json);
     free(res);
     return st == 0 ? 0 : 1;
 }
 
-/* Run the experiment and report it: 0, or 1 if the run failed (see top). */
+/* Run the experiment and report it; its exit status is the verdict's
+ * (sim_verdict_of: 0 for ok, else 1), or 1 when the JSON could not be
+ * written. */
 static int run_one(const struct run_opts *ro)
 {
     const struct sim_cfg *cfg = &ro->cfg;
     const struct device_ops *ops = dev_ops_for(cfg->device, cfg->dev_width);
+    struct sim_verdict v;
     struct sim_result res;
     struct sim *s;
-    char err[256];
-    int rc, status = 0;
+    char err[512];
+    int rc, status;
 
     if (!ops) {
-        fprintf(stderr, "nictx: no %u-byte %s device model in this build\n", cfg->dev_width,
-                sim_device_name(cfg->device));
-        return 1;
+        snprintf(err, sizeof(err), "no %u-byte %s device model in this build", cfg->dev_width,
+                 sim_device_name(cfg->device));
+        return run_not_started(ro, sim_device_name(cfg->device), err);
     }
     if (ro->explore)
         return run_explore(ro, ops);
     s = sim_create(cfg, ops, err, sizeof(err));
-    if (!s) {
-        fprintf(stderr, "nictx: %s\n", err);
-        return 1;
-    }
+    if (!s)
+        return run_not_started(ro, ops->name, err);
     rc = sim_run(s);
     sim_result(s, &res);
+    sim_verdict_of(cfg, rc, &res, sim_diag(s), &v);
+    status = v.exit;
     if (!ro->quiet)
         report_text(stdout, cfg, &res, rc, sim_diag(s));
-    else if (rc != 0)
-        fprintf(stderr, "nictx: run %s: %s\n", sim_verdict(cfg, rc, &res), sim_diag(s));
-    else if (!sim_result_clean(cfg, rc, &res))
-        fprintf(stderr, "nictx: run unclean: %s\n",
-                sim_verdict_why(cfg, &res, err, sizeof(err)));
-    if (ro->json &&
-        report_json_file(ro->json, cfg, &res, rc, sim_diag(s), ops->name) != 0) {
-        fprintf(stderr, "nictx: --json %s: cannot write: %s\n", ro->json, strerror(errno));
-        status = 1;
+    else if (v.status != SIM_STATUS_OK)
+        fprintf(stderr, "nictx: run %s: %s\n", v.name, v.why);
+    if (rc != 0 && !cfg->obs.no_snapshot) { /* the window before the stop (observability.md) */
+        char msg[2 * OBS_PATH_MAX + 256];
+        if (sim_snapshot(s, ro->json, msg, sizeof(msg)) == 0 || msg[0])
+            fprintf(stderr, "nictx: %s\n", msg);
     }
+    if (ro->json && report_json_file(ro->json, cfg, &res, rc, sim_diag(s), ops->name) != 0)
+        status = json_not_written(ro->json);
     sim_destroy(s);
-    if (!sim_result_clean(cfg, rc, &res))
-        status = 1;
     return status;
 }
 
 static int cmd_run(int argc, char **argv)
 {
     struct run_opts ro;
-    char err[256];
+    char err[512];
     int rc = run_parse(argc, argv, &ro);
 
     if (rc != RUN_GO)

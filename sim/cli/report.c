@@ -12,6 +12,7 @@
 
 #include "run/fault.h"
 #include "run/settings.h"
+#include "run/verdict.h"
 #include "lib/json.h"
 #include "check/ownchk.h"
 
@@ -112,7 +113,10 @@ static void report_ownership(FILE *f, const struct sim_result *r)
             NUM("%.3f", per_pkt(r->wc_dropped, r)));
 }
 
-static void report_credit_stalls(FILE *f, const char *dir, const struct pcie_link_stats *s)
+/* A direction's credit stalls; the credits came back in UpdateFCs on the
+ * other direction (`back`, named `back_dir`). */
+static void report_credit_stalls(FILE *f, const char *dir, const struct pcie_link_stats *s,
+                                 const char *back_dir, const struct pcie_link_stats *back)
 {
     unsigned k;
     int any = 0;
@@ -125,7 +129,8 @@ static void report_credit_stalls(FILE *f, const char *dir, const struct pcie_lin
     for (k = 0; k < PCIE_FC_TYPES; k++)
         if (s->stall_ps[k])
             fprintf(f, " %s %.1f us", pcie_fc_type_name(k), (double)s->stall_ps[k] / 1e6);
-    fprintf(f, " (UpdateFC %" PRIu64 " B on this direction)\n", s->updatefc_bytes);
+    fprintf(f, " (credits back in %" PRIu64 " UpdateFCs, %" PRIu64 " B on %s)\n",
+            back->updatefc_dllps, back->updatefc_bytes, back_dir);
 }
 
 /* A queue's table row; the compact form puts four on a line.  With
@@ -204,18 +209,11 @@ static void report_config(FILE *f, const struct sim_cfg *c)
     fprintf(f, "\n");
 }
 
-/* How the run ended, when not cleanly. */
-static void report_status(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
-                          int status, const char *diag)
+/* How the run ended, when not ok (the verdict, verdict.h). */
+static void report_status(FILE *f, const struct sim_verdict *v)
 {
-    if (status < 0)
-        fprintf(f, "RUN FAILED: %s\n", diag);
-    else if (status > 0)
-        fprintf(f, "RUN STOPPED: %s\n", diag);
-    else if (!sim_result_clean(c, status, r)) {
-        char why[256];
-        fprintf(f, "RUN UNCLEAN: %s\n", sim_verdict_why(c, r, why, sizeof(why)));
-    }
+    if (v->heading)
+        fprintf(f, "%s: %s\n", v->heading, v->why);
 }
 
 /* Throughput, what was busy, and what became of the packets. */
@@ -281,8 +279,11 @@ static void report_violations(FILE *f, const struct sim_result *r)
 void report_text(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
                  int status, const char *diag)
 {
+    struct sim_verdict v;
+
+    sim_verdict_of(c, status, r, diag, &v);
     report_config(f, c);
-    report_status(f, c, r, status, diag);
+    report_status(f, &v);
     report_rates(f, r);
     report_queues(f, c, r);
     report_costs(f, r);
@@ -296,8 +297,8 @@ void report_text(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
             NUM("%.0f", r->sb.lat_max_ns));
     fprintf(f, "  stalls            DMA read waited for a tag or byte budget %" PRIu64 " cycles\n",
             r->rd_stall_cycles);
-    report_credit_stalls(f, "h2d", &r->h2d);
-    report_credit_stalls(f, "d2h", &r->d2h);
+    report_credit_stalls(f, "h2d", &r->h2d, "d2h", &r->d2h);
+    report_credit_stalls(f, "d2h", &r->d2h, "h2d", &r->h2d);
     report_violations(f, r);
     fprintf(f, "  simulator         %.2f s wall, %s sim pkts/s, %" PRIu64 " cycles evaluated, %"
             PRIu64 " skipped\n", r->wall_s, NUM("%.0f", sim_pkts_per_wall_s(r)),
@@ -369,17 +370,22 @@ static void json_queues(struct json *j, const struct sim_result *r)
     json_obj_end(j);
 }
 
+/* The verdict (verdict.h): "status", and "diagnosis" unless ok. */
+static void json_verdict(struct json *j, const struct sim_verdict *v)
+{
+    json_str(j, "status", v->name);
+    if (v->status != SIM_STATUS_OK)
+        json_str(j, "diagnosis", v->why);
+}
+
 /* The verdict, the rates, and what was busy. */
 static void json_rates(struct json *j, const struct sim_cfg *c, const struct sim_result *r,
                        int status, const char *diag)
 {
-    json_str(j, "status", sim_verdict(c, status, r));
-    if (status != 0)
-        json_str(j, "diagnosis", diag);
-    else if (!sim_result_clean(c, status, r)) {
-        char why[256];
-        json_str(j, "diagnosis", sim_verdict_why(c, r, why, sizeof(why)));
-    }
+    struct sim_verdict v;
+
+    sim_verdict_of(c, status, r, diag, &v);
+    json_verdict(j, &v);
     json_num(j, "mpps", r->sb.mpps);
     json_num(j, "gbps", r->sb.gbps);
     json_str(j, "bound", r->bound);
@@ -556,6 +562,31 @@ int report_json_file(const char *path, const struct sim_cfg *c, const struct sim
     if (afile_open(&a, path) != 0)
         return -1;
     if (report_json(a.f, c, r, status, diag, model) != 0) {
+        afile_abort(&a);
+        return -1;
+    }
+    return afile_commit(&a);
+}
+
+int report_json_not_started(const char *path, const struct sim_cfg *c,
+                            const struct sim_verdict *v, const char *model)
+{
+    struct afile a;
+    struct json j;
+
+    if (afile_open(&a, path) != 0)
+        return -1;
+    json_init(&j, a.f);
+    json_obj_begin(&j, NULL);
+    json_obj_begin(&j, "config");
+    sim_settings_json(&j, c);
+    json_obj_end(&j);
+    json_verdict(&j, v);
+    json_obj_begin(&j, "sim");
+    json_str(&j, "model", model);
+    json_obj_end(&j);
+    json_obj_end(&j);
+    if (json_finish(&j) != 0) {
         afile_abort(&a);
         return -1;
     }

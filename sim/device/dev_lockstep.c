@@ -80,6 +80,49 @@ static int ls_print(char *buf, size_t len, unsigned w, const struct dev_out *o)
     return n;
 }
 
+/* The first field in which two sides' outputs differ, on one line: the
+ * port, the field, both values ("d2h.tag: rtl 5, c 7"; a data lane by
+ * number). */
+static void ls_first_diff(char *buf, size_t len, unsigned w, const char *an, const char *bn,
+                          const struct dev_out *a, const struct dev_out *b)
+{
+#define LS_F(field, name)                                                                     \
+    if (a->field != b->field) {                                                               \
+        snprintf(buf, len, "%s: %s %#" PRIx64 ", %s %#" PRIx64, name, an,                     \
+                 (uint64_t)a->field, bn, (uint64_t)b->field);                                 \
+        return;                                                                               \
+    }
+    LS_F(h2d_ready, "h2d.ready")
+    LS_F(d2h.valid, "d2h.valid")
+    LS_F(d2h.sop, "d2h.sop")
+    LS_F(d2h.eop, "d2h.eop")
+    LS_F(d2h.type, "d2h.type")
+    LS_F(d2h.tag, "d2h.tag")
+    LS_F(d2h.len, "d2h.len")
+    LS_F(d2h.addr, "d2h.addr")
+    LS_F(d2h.err, "d2h.err")
+    for (unsigned i = 0; i < w; i++) {
+        char name[24];
+        snprintf(name, sizeof(name), "d2h.data lane %u", i);
+        LS_F(d2h.data[i], name)
+    }
+    LS_F(wire.valid, "wire.valid")
+    LS_F(wire.sop, "wire.sop")
+    LS_F(wire.eop, "wire.eop")
+    LS_F(wire.bytes, "wire.bytes")
+    LS_F(wire.fcs, "wire.fcs")
+    for (unsigned i = 0; i < w; i++) {
+        char name[24];
+        snprintf(name, sizeof(name), "wire.data lane %u", i);
+        LS_F(wire.data[i], name)
+    }
+    LS_F(idle, "idle")
+    LS_F(waiting, "wait")
+    LS_F(wake, "wake")
+#undef LS_F
+    snprintf(buf, len, "none");
+}
+
 /* Whether two sides' outputs differ anywhere on a W-byte port. */
 static int ls_differ(unsigned w, const struct dev_out *a, const struct dev_out *b)
 {
@@ -102,17 +145,25 @@ static void ls_step(void *dev, const struct dev_in *in, struct dev_out *out)
 
     d->clock += (uint64_t)in->skip + 1;
     d->ref_ops->step(d->ref, in, out);
-    if (d->fault[0])
+    if (d->fault[0]) {
+        out->fault = 1;
+        return;
+    }
+    if (out->fault) /* the reference's own (an RTL assertion) */
         return;
     d->dut_ops->step(d->dut, in, &c);
     if (ls_differ(w, out, &c)) {
+        char first[128];
+        ls_first_diff(first, sizeof(first), w, d->ref_ops->name, d->dut_ops->name, out, &c);
         int n = snprintf(d->fault, sizeof(d->fault),
                          "lockstep: model %s differs from %s at device clock %" PRIu64
-                         " (width %u)\n  %-4s ",
-                         d->dut_ops->name, d->ref_ops->name, d->clock - 1, w, d->ref_ops->name);
+                         " (width %u), first in %s\n  %-4s ",
+                         d->dut_ops->name, d->ref_ops->name, d->clock - 1, w, first,
+                         d->ref_ops->name);
         n += ls_print(d->fault + n, sizeof(d->fault) - (size_t)n, w, out);
         n += snprintf(d->fault + n, sizeof(d->fault) - (size_t)n, "\n  %-4s ", d->dut_ops->name);
         ls_print(d->fault + n, sizeof(d->fault) - (size_t)n, w, &c);
+        out->fault = 1;
     }
 }
 
@@ -120,16 +171,67 @@ static const char *ls_fault(const void *dev)
 {
     const struct dev_lockstep *d = dev;
 
-    return d->fault[0] ? d->fault : NULL;
+    if (d->fault[0])
+        return d->fault;
+    return d->ref_ops->fault ? d->ref_ops->fault(d->ref) : NULL;
 }
 
+/* Waveforms of both: the reference's to the path, the model checked's
+ * beside it, its name before the extension ("run.fst": "run.c.fst"). */
+void dev_lockstep_wave_path(const char *path, const char *name, char *out, size_t n)
+{
+    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+
+    if (!dot || (slash && dot < slash))
+        snprintf(out, n, "%s.%s", path, name);
+    else
+        snprintf(out, n, "%.*s.%s%s", (int)(dot - path), path, name, dot);
+}
+
+static int ls_wave_open(void *dev, const struct dev_wave *w, char *err, size_t n)
+{
+    struct dev_lockstep *d = dev;
+    struct dev_wave w2 = *w;
+    char path2[OBS_PATH_MAX + 16];
+
+    if (!d->ref_ops->wave_open || !d->dut_ops->wave_open) {
+        snprintf(err, n, "no waveforms from this lockstep pair");
+        return -1;
+    }
+    dev_lockstep_wave_path(w->path, d->dut_ops->name, path2, sizeof(path2));
+    w2.path = path2;
+    if (d->ref_ops->wave_open(d->ref, w, err, n) != 0)
+        return -1;
+    return d->dut_ops->wave_open(d->dut, &w2, err, n);
+}
+
+static int ls_wave_close(void *dev, char *err, size_t n)
+{
+    struct dev_lockstep *d = dev;
+    int rc = d->ref_ops->wave_close ? d->ref_ops->wave_close(d->ref, err, n) : 0;
+
+    if (d->dut_ops->wave_close && d->dut_ops->wave_close(d->dut, rc ? NULL : err, rc ? 0 : n))
+        rc = -1;
+    return rc;
+}
+
+/* Each width's pair, and the pair with the trace-enabled RTL model. */
 #define DEV_LS_WIDTH(w)                                                                          \
     static void *ls_create_w##w(void)                                                           \
     {                                                                                           \
         return dev_lockstep_create(dev_rtl_ops_width(w), dev_cm_ops_width(w));                  \
     }                                                                                           \
-    static const struct device_ops dev_ls_ops_w##w = {"lockstep", w,       ls_create_w##w,      \
-                                                       ls_destroy, ls_reset, ls_step, ls_fault};
+    static void *ls_create_trace_w##w(void)                                                     \
+    {                                                                                           \
+        const struct device_ops *r = dev_rtl_trace_ops_width(w);                                \
+        return r ? dev_lockstep_create(r, dev_cm_ops_width(w)->traced) : NULL;                  \
+    }                                                                                           \
+    static const struct device_ops dev_ls_trace_ops_w##w = {                                    \
+        "lockstep", w, ls_create_trace_w##w, ls_destroy, ls_reset, ls_step, ls_fault,           \
+        ls_wave_open, ls_wave_close, &dev_ls_trace_ops_w##w};                                   \
+    static const struct device_ops dev_ls_ops_w##w = {                                          \
+        "lockstep", w, ls_create_w##w, ls_destroy, ls_reset, ls_step, ls_fault, NULL, NULL,     \
+        &dev_ls_trace_ops_w##w};
 DEV_LS_WIDTH(8)
 DEV_LS_WIDTH(16)
 DEV_LS_WIDTH(32)

@@ -7,23 +7,50 @@
 // 8) picks the model Vnictx_tx_top_wW (verilated with -GDataBytes=W
 // --prefix Vnictx_tx_top_wW) and names the ops dev_rtl_ops_wW; the 8-byte
 // build also exports them as dev_rtl_ops.
+//
+// Waveforms (--wave, docs/observability.md): with DEV_RTL_TRACE=1 the same
+// shim is compiled for the trace-enabled model Vnictx_tx_top_wW_trace
+// (verilated with --trace-fst, a build of its own, so the default model
+// pays nothing for it) as dev_rtl_trace_ops_wW, which writes FST inside
+// the window.  DEV_RTL_HAVE_TRACE=1 (the default) points the plain model's
+// ops at it (device_ops.traced); a build without trace models sets 0.
+//
+// An RTL assertion does not abort the process: it sets dev_out.fault, and
+// the run ends with it (and its snapshot).
 #ifndef DEV_RTL_WIDTH
 #define DEV_RTL_WIDTH 8
+#endif
+#ifndef DEV_RTL_TRACE
+#define DEV_RTL_TRACE 0
+#endif
+#ifndef DEV_RTL_HAVE_TRACE
+#define DEV_RTL_HAVE_TRACE 1
 #endif
 #define DEV_RTL_CAT2(a, b) a##b
 #define DEV_RTL_CAT(a, b) DEV_RTL_CAT2(a, b)
 #define DEV_RTL_STR2(x) #x
 #define DEV_RTL_STR(x) DEV_RTL_STR2(x)
+#if DEV_RTL_TRACE
+#define DEV_RTL_MODEL DEV_RTL_CAT(DEV_RTL_CAT(Vnictx_tx_top_w, DEV_RTL_WIDTH), _trace)
+#define DEV_RTL_OPS DEV_RTL_CAT(dev_rtl_trace_ops_w, DEV_RTL_WIDTH)
+#else
 #define DEV_RTL_MODEL DEV_RTL_CAT(Vnictx_tx_top_w, DEV_RTL_WIDTH)
 #define DEV_RTL_OPS DEV_RTL_CAT(dev_rtl_ops_w, DEV_RTL_WIDTH)
+#endif
+#define DEV_RTL_TRACE_OPS DEV_RTL_CAT(dev_rtl_trace_ops_w, DEV_RTL_WIDTH)
 
 #include DEV_RTL_STR(DEV_RTL_MODEL.h)
 #include "verilated.h"
+#if DEV_RTL_TRACE
+#include "verilated_fst_c.h"
+#endif
 
+#include <cstdio>
 #include <cstring>
 
 extern "C" {
 #include "device/device.h"
+#include "obs/obs_file.h"
 }
 
 static_assert(DEV_RTL_WIDTH <= DEV_WIDTH_MAX, "a beat's lanes do not fit struct dev_beat");
@@ -36,7 +63,16 @@ constexpr uint32_t kWakeNever = 0xffffffu;
 struct dev_rtl {
     VerilatedContext ctx;
     DEV_RTL_MODEL top;
-    dev_rtl() : ctx(), top(&ctx, "nictx") {}
+    char fault[160];
+#if DEV_RTL_TRACE
+    VerilatedFstC *fst = nullptr;
+    struct obs_file of;
+    struct dev_wave w;
+    // Tracing must be on before the model is built.
+    dev_rtl() : ctx(), top((ctx.traceEverOn(true), &ctx), "nictx"), fault() {}
+#else
+    dev_rtl() : ctx(), top(&ctx, "nictx"), fault() {}
+#endif
 };
 
 // Data lanes between the beat structs (lane i = byte i) and a port of
@@ -60,6 +96,7 @@ void *rtl_create(void)
     dev_rtl *d = new (std::nothrow) dev_rtl();
     if (d) {
         d->ctx.assertOn(true);
+        d->ctx.fatalOnError(false); // an assertion is a fault, not an abort
         d->top.clk_i = 0;
         d->top.rst_ni = 1;
         d->top.eval();
@@ -75,6 +112,13 @@ void rtl_destroy(void *dev)
         // current context, not the model's own: point it at ours first, or
         // destroying one of two devices in a process can hang.
         Verilated::threadContextp(&d->ctx);
+#if DEV_RTL_TRACE
+        if (d->fst) {
+            d->fst->close();
+            delete d->fst;
+            obs_file_abort(&d->of);
+        }
+#endif
         d->top.final();
         delete d;
     }
@@ -98,9 +142,33 @@ void rtl_reset(void *dev)
     t.eval();
 }
 
+#if DEV_RTL_TRACE
+// One sample of the clock that ends at *now: the values the edge samples
+// (the eval with the clock low) at the start of its period with the clock
+// high, the clock low half a period later.  The clock is set high for the
+// first dump alone; an eval with it low again (no edge: it was low at the
+// last one, so nothing changes) lets the second dump see it.
+inline void rtl_wave(dev_rtl *d)
+{
+    const sim_ps_t edge = *d->w.now;
+    const sim_ps_t t0 = edge > d->w.period_ps ? edge - d->w.period_ps : 0;
+
+    if (t0 < d->w.win->from || t0 >= d->w.win->to)
+        return;
+    d->top.clk_i = 1;
+    d->fst->dump(t0);
+    d->top.clk_i = 0;
+    if (t0 + d->w.period_ps / 2 < d->w.win->to) {
+        d->top.eval();
+        d->fst->dump(t0 + d->w.period_ps / 2);
+    }
+}
+#endif
+
 void rtl_step(void *dev, const struct dev_in *in, struct dev_out *out)
 {
-    DEV_RTL_MODEL &t = static_cast<dev_rtl *>(dev)->top;
+    dev_rtl *d = static_cast<dev_rtl *>(dev);
+    DEV_RTL_MODEL &t = d->top;
     t.h2d_valid_i = in->h2d.valid;
     t.h2d_sop_i = in->h2d.sop;
     t.h2d_eop_i = in->h2d.eop;
@@ -134,21 +202,95 @@ void rtl_step(void *dev, const struct dev_in *in, struct dev_out *out)
     out->idle = t.idle_o;
     out->waiting = t.wait_o;
     out->wake = t.wake_o == kWakeNever ? UINT32_MAX : t.wake_o;
+#if DEV_RTL_TRACE
+    if (d->fst)
+        rtl_wave(d);
+#endif
 
     t.clk_i = 1;
     t.eval();
     t.clk_i = 0;
     // The falling edge changes nothing (all flops are posedge); the next
     // step's eval() settles it together with the new inputs.
+    out->fault = d->ctx.gotError(); // an assertion failed on this edge
 }
+
+const char *rtl_fault(const void *dev)
+{
+    const dev_rtl *d = static_cast<const dev_rtl *>(dev);
+
+    if (!d->ctx.gotError())
+        return nullptr;
+    if (!d->fault[0])
+        std::snprintf(const_cast<char *>(d->fault), sizeof(d->fault),
+                      "RTL assertion failed (its %%Error line is printed above)");
+    return d->fault;
+}
+
+#if DEV_RTL_TRACE
+int rtl_wave_open(void *dev, const struct dev_wave *w, char *err, size_t n)
+{
+    dev_rtl *d = static_cast<dev_rtl *>(dev);
+
+    if (d->fst) {
+        std::snprintf(err, n, "the waveform is already open");
+        return -1;
+    }
+    if (obs_file_begin(&d->of, w->path, 0, err, n) != 0)
+        return -1;
+    d->w = *w;
+    d->fst = new (std::nothrow) VerilatedFstC;
+    if (!d->fst) {
+        std::snprintf(err, n, "out of memory");
+        return -1;
+    }
+    Verilated::threadContextp(&d->ctx);
+    d->top.trace(d->fst, 99);
+    d->fst->open(d->of.tmp);
+    if (!d->fst->isOpen()) {
+        std::snprintf(err, n, "%s: cannot create a file in its directory", w->path);
+        delete d->fst;
+        d->fst = nullptr;
+        return -1;
+    }
+    return 0;
+}
+
+int rtl_wave_close(void *dev, char *err, size_t n)
+{
+    dev_rtl *d = static_cast<dev_rtl *>(dev);
+
+    if (!d->fst)
+        return 0;
+    d->fst->close();
+    delete d->fst;
+    d->fst = nullptr;
+    return obs_file_commit(&d->of, err, n);
+}
+#endif
 
 } // namespace
 
+#if DEV_RTL_TRACE
 extern "C" const struct device_ops DEV_RTL_OPS = {
-    "rtl", DEV_RTL_WIDTH, rtl_create, rtl_destroy, rtl_reset, rtl_step, nullptr,
+    "rtl",     DEV_RTL_WIDTH,  rtl_create,     rtl_destroy, rtl_reset,
+    rtl_step,  rtl_fault,      rtl_wave_open,  rtl_wave_close, &DEV_RTL_OPS,
+};
+#else
+#if DEV_RTL_HAVE_TRACE
+extern "C" const struct device_ops DEV_RTL_TRACE_OPS;
+#define DEV_RTL_TRACED (&DEV_RTL_TRACE_OPS)
+#else
+#define DEV_RTL_TRACED nullptr
+#endif
+extern "C" const struct device_ops DEV_RTL_OPS = {
+    "rtl",    DEV_RTL_WIDTH, rtl_create, rtl_destroy, rtl_reset,
+    rtl_step, rtl_fault,     nullptr,    nullptr,     DEV_RTL_TRACED,
 };
 #if DEV_RTL_WIDTH == 8
 extern "C" const struct device_ops dev_rtl_ops = {
-    "rtl", DEV_RTL_WIDTH, rtl_create, rtl_destroy, rtl_reset, rtl_step, nullptr,
+    "rtl",    DEV_RTL_WIDTH, rtl_create, rtl_destroy, rtl_reset,
+    rtl_step, rtl_fault,     nullptr,    nullptr,     DEV_RTL_TRACED,
 };
+#endif
 #endif

@@ -16,3 +16,10 @@ const struct device_ops *dev_rtl_ops_width(unsigned w)
     default: return NULL;
     }
 }
+
+const struct device_ops *dev_rtl_trace_ops_width(unsigned w)
+{
+    const struct device_ops *o = dev_rtl_ops_width(w);
+
+    return o ? o->traced : NULL;
+}

@@ -45,8 +45,12 @@
 #ifndef NICTX_DEVICE_H
 #define NICTX_DEVICE_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "lib/simtime.h"
+#include "obs/obs.h"
 
 /* TLP type encoding on the ports (rtl/nictx_pkg.sv); same values as tlp.h. */
 #define DEV_TLP_MWR 0u
@@ -94,6 +98,8 @@ struct dev_in {
 };
 
 struct dev_out {
+    uint8_t fault;           /* the device cannot go on: device_ops.fault says why
+                                (an RTL assertion, a lockstep difference) */
     uint8_t h2d_ready;       /* the offered h2d beat is taken on this edge */
     struct dev_beat d2h;     /* taken on this edge iff d2h.valid && d2h_ready */
     struct dev_wire_beat wire; /* likewise with wire_ready */
@@ -101,6 +107,19 @@ struct dev_out {
     uint8_t waiting;         /* ... but a completion timer (above) */
     uint32_t wake;           /* when waiting: clocks that may be left out after this
                                 one, plus this clock's dev_in.skip (above) */
+};
+
+/* A waveform of the device's signals (docs/observability.md, Waveforms):
+ * FST written to `path` (through a temporary file, renamed by wave_close),
+ * one sample a clock inside the window: at the start of the clock period
+ * that ends at the edge *now (so at *now - period_ps), every signal as the
+ * edge samples it, with the clock high, and the clock low half a period
+ * later.  `now` and `win` are the caller's and change as the run goes. */
+struct dev_wave {
+    const char *path;
+    const sim_ps_t *now;
+    const struct obs_window *win;
+    sim_ps_t period_ps;
 };
 
 struct device_ops {
@@ -113,9 +132,18 @@ struct device_ops {
     void (*reset)(void *dev);
     /* One clock: see above. */
     void (*step)(void *dev, const struct dev_in *in, struct dev_out *out);
-    /* NULL, or what went wrong inside the device (the lockstep backend's
-     * first divergence): the caller ends the run with it.  May be NULL. */
+    /* NULL, or what went wrong inside the device (an RTL assertion, the
+     * lockstep backend's first divergence), asked when a clock's
+     * dev_out.fault is set: the caller ends the run with it.  May be NULL. */
     const char *(*fault)(const void *dev);
+    /* Waveforms: NULL when this model cannot write them; else open the
+     * FST (0, or -1 with a message) and, at the end, close it (0, or -1). */
+    int (*wave_open)(void *dev, const struct dev_wave *w, char *err, size_t n);
+    int (*wave_close)(void *dev, char *err, size_t n);
+    /* The same model built to write waveforms (itself if it can; NULL if
+     * this build has none: the Verilated RTL traces only in a model
+     * Verilated with --trace-fst, a build of its own). */
+    const struct device_ops *traced;
 };
 
 /* Beats of a TLP of `len` bytes at `addr` on a W-byte port (an MRd, and a
@@ -205,12 +233,18 @@ const struct device_ops *dev_rtl_ops_width(unsigned w);
 /* The cycle-exact C model of the engine (c-model/, sim/device/dev_cm.c), one per
  * width like the RTL's; NULL if W is not one. */
 const struct device_ops *dev_cm_ops_width(unsigned w);
+/* The trace-enabled RTL model of W bytes per beat (--wave); NULL if W is
+ * not one or this build has none. */
+const struct device_ops *dev_rtl_trace_ops_width(unsigned w);
 /* Both in lockstep (sim/device/dev_lockstep.c); NULL if W is not one. */
 const struct device_ops *dev_lockstep_ops_width(unsigned w);
 /* A lockstep device of any two backends of one width: `ref`'s outputs
  * drive the run, `dut`'s are compared with them (the ops of
  * dev_lockstep_ops_width() other than create work on it); NULL on failure. */
 void *dev_lockstep_create(const struct device_ops *ref, const struct device_ops *dut);
+/* The lockstep's second waveform file: `name` (the model checked) before
+ * the extension of `path` ("run.fst", "c": "run.c.fst"). */
+void dev_lockstep_wave_path(const char *path, const char *name, char *out, size_t n);
 
 /* The device backends a run can use (--device; their names are
  * sim_cfg.c's): the Verilated RTL, the C model, or both in lockstep

@@ -99,11 +99,19 @@ static int stbuf_overlaps(const struct stbuf_store *s, uint64_t addr, size_t len
 static sim_ps_t stbuf_weak_floor(const struct stbuf *b, uint64_t addr, unsigned len)
 {
     sim_ps_t floor = b->win_floor;
-    size_t i;
+    uint64_t q = b->seq > b->cfg.window ? b->seq - b->cfg.window + 1 : 0;
 
-    for (i = 0; i < b->npend; i++)
-        if (b->pend[i].vis > floor && stbuf_overlaps(&b->pend[i], addr, len))
-            floor = b->pend[i].vis;
+    /* Every store `window` or more before this one is visible by win_floor
+     * (stbuf_weak_window_slide): only the pending ones of the last
+     * window - 1 can raise the floor.  (Scanning them, not every pending
+     * store, keeps a long run of stores without retirement - a queue
+     * reset clearing its rings - linear.) */
+    for (; q < b->seq; q++) {
+        const struct stbuf_recent *r = &b->recent[q % b->cfg.window];
+        if (r->seq == q && r->live && r->vis > floor && r->addr < addr + len &&
+            addr < r->addr + r->len)
+            floor = r->vis;
+    }
     return floor;
 }
 
@@ -180,6 +188,9 @@ sim_ps_t stbuf_store(struct stbuf *b, uint64_t addr, void *mem, const void *data
         if (vis < floor)
             vis = floor;
         b->win[b->seq % b->cfg.window] = vis;
+        b->recent[b->seq % b->cfg.window] =
+            (struct stbuf_recent){.addr = addr, .seq = b->seq, .vis = vis, .len = (uint8_t)len,
+                                  .live = 1};
     }
     memset(&s, 0, sizeof(s));
     s.addr = addr;
@@ -200,18 +211,32 @@ sim_ps_t stbuf_store(struct stbuf *b, uint64_t addr, void *mem, const void *data
     return vis;
 }
 
+/* The first pending store still invisible at t: pend is sorted by
+ * visibility, so a binary search (the list grows without bound while the
+ * device reads nothing, as during a queue reset's ring clearing). */
+static size_t stbuf_first_after(const struct stbuf *b, sim_ps_t t)
+{
+    size_t lo = 0, hi = b->npend;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (b->pend[mid].vis > t)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
 sim_ps_t stbuf_room_at(const struct stbuf *b, sim_ps_t now)
 {
-    size_t i, busy = 0;
+    /* Entries visible by now have left the buffer. */
+    size_t first = stbuf_first_after(b, now), busy = b->npend - first;
 
-    /* pend is sorted by visibility: entries visible by now have left. */
-    for (i = 0; i < b->npend; i++)
-        if (b->pend[i].vis > now)
-            busy++;
     if (busy < b->cfg.capacity)
         return now;
     /* Wait for the oldest-visible entry still in the buffer to drain. */
-    return b->pend[b->npend - busy].vis;
+    return b->pend[first].vis;
 }
 
 sim_ps_t stbuf_drained_at(const struct stbuf *b, sim_ps_t now)
@@ -276,8 +301,12 @@ void stbuf_retire(struct stbuf *b, sim_ps_t t)
 {
     size_t n = 0;
 
-    while (n < b->npend && b->pend[n].vis <= t)
-        n++;
+    while (n < b->npend && b->pend[n].vis <= t) {
+        const struct stbuf_store *s = &b->pend[n++];
+        struct stbuf_recent *r = &b->recent[s->seq % b->cfg.window];
+        if (b->cfg.order == STBUF_WEAK && r->seq == s->seq)
+            r->live = 0; /* one of the last `window`: no longer pending */
+    }
     if (n) {
         memmove(b->pend, b->pend + n, (b->npend - n) * sizeof(*b->pend));
         b->npend -= n;

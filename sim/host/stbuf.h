@@ -112,6 +112,13 @@ struct stbuf {
     sim_ps_t order_floor;         /* x86: visibility of the newest store or MMIO write */
     sim_ps_t max_vis;             /* latest visibility of any store issued */
     sim_ps_t win[STBUF_WINDOW_MAX]; /* weak: visibility of the last `window` stores */
+    /* weak: the last `window` stores themselves (slot seq % window), whether
+     * still pending: the only ones that can be visible after win_floor. */
+    struct stbuf_recent {
+        uint64_t addr, seq;
+        sim_ps_t vis;
+        uint8_t len, live;
+    } recent[STBUF_WINDOW_MAX];
     sim_ps_t win_floor;           /* weak: max visibility of stores older than those */
     uint64_t rng;
     uint8_t *owned;               /* one bit per tracked line: the CPU holds it */

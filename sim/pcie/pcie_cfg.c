@@ -388,10 +388,13 @@ int pcie_fc_cfg_validate(const struct pcie_fc_cfg *fc, unsigned mps, char *err, 
                          "pcie fc: %s %u below mps/16 = %u (a max-size TLP could never go)",
                          fc_type_names[k], v, mps / PCIE_FC_DATA_UNIT);
         }
-        if (buf[0] == '\0' && (!(fc->update_latency_ns >= 0.0) ||
-                               !isfinite(fc->update_latency_ns) || fc->update_latency_ns > 1e9))
-            snprintf(buf, sizeof buf, "pcie fc: update_latency_ns %g invalid (0..1e9)",
-                     fc->update_latency_ns);
+        if (buf[0] == '\0' &&
+            (!(fc->update_latency_ns >= 0.0) || !isfinite(fc->update_latency_ns) ||
+             fc->update_latency_ns > PCIE_FC_UPDATE_MAX_NS))
+            snprintf(buf, sizeof buf,
+                     "pcie fc: update_latency_ns %g invalid (0..%.0f: a receiver sends an "
+                     "UpdateFC at least every 30 us -0%%/+50%%)",
+                     fc->update_latency_ns, PCIE_FC_UPDATE_MAX_NS);
     }
     if (buf[0] == '\0')
         return 0;

@@ -203,6 +203,11 @@ enum pcie_fc_type {
 #define PCIE_FC_HDR_MAX (127u * 16u)
 #define PCIE_FC_DATA_MAX (2047u * 16u)
 
+/* The latest a receiver may send freed credits back: the spec's UpdateFC
+ * timer schedules one at least every 30 us (-0%/+50%; PCIe Base Spec
+ * 2.6.1.2), so nothing released waits longer than 45 us for its UpdateFC. */
+#define PCIE_FC_UPDATE_MAX_NS 45000.0
+
 struct pcie_fc_cfg {
     unsigned ph, pd, nph, npd, cplh, cpld; /* advertised by the receiver at this
                                               link's far end; 0 = infinite */
@@ -219,7 +224,8 @@ void pcie_fc_cfg_infinite(struct pcie_fc_cfg *fc);
  * pcie_cfg_validate()).  Rules: header counts <= PCIE_FC_HDR_MAX, data counts
  * <= PCIE_FC_DATA_MAX; a finite PD or CPLD must be at least mps/16, the
  * spec's minimum advertisement (one max-size TLP must fit, else a max-size
- * write or completion could never be sent); update_latency_ns finite, 0..1e9.
+ * write or completion could never be sent); update_latency_ns finite,
+ * 0..PCIE_FC_UPDATE_MAX_NS.
  */
 int pcie_fc_cfg_validate(const struct pcie_fc_cfg *fc, unsigned mps, char *err, size_t errlen);
 

@@ -133,6 +133,8 @@ struct pcie_link {
     struct tlp cur;     /* copy of the oldest TLP in flight */
 
     struct pcie_link_stats stats;
+    struct obs *obs;    /* the tracer (pcie_link_set_obs), or NULL */
+    unsigned obs_dir;
 };
 
 static const char *const kind_names[TLP_KIND_COUNT] = {
@@ -480,8 +482,11 @@ static void stall_eval(struct pcie_link *x, sim_ps_t t)
         int st = h != NULL ? credit_short(x, c, h->dcr) : NO_STALL;
         if (seq == q->st_seq && st == q->st_type)
             continue;
-        if (q->st_type != NO_STALL && t > q->st_since)
+        if (q->st_type != NO_STALL && t > q->st_since) {
             x->stats.stall_ps[q->st_type] += t - q->st_since;
+            if (x->obs)
+                obs_stall(x->obs, x->obs_dir, q->st_since, t, (unsigned)q->st_type);
+        }
         /* A new head is at the head from when the TLP before it started
          * (which may be ahead of t: a TLP committed ahead of time); the
          * same head with another shortage from now on. */
@@ -551,6 +556,8 @@ static sim_ps_t tlp_start(struct pcie_link *x, const struct q_ent *e, sim_ps_t c
     if (start > e->sent)
         x->stats.queue_ps[e->kind] += start - e->sent;
     stats_overhead(x);
+    if (x->obs)
+        obs_tlp(x->obs, x->obs_dir, start, end, e->kind, e->tag, e->addr, e->len, e->wire);
     return start;
 }
 
@@ -978,6 +985,11 @@ size_t pcie_link_queued(const struct pcie_link *l)
     return l->q_count;
 }
 
+size_t pcie_link_queued_class(const struct pcie_link *l, unsigned cls)
+{
+    return cls < PCIE_FC_CLASSES ? l->txq[cls].q.count : 0;
+}
+
 uint32_t pcie_link_credits(const struct pcie_link *l, unsigned type)
 {
     int64_t a;
@@ -985,6 +997,12 @@ uint32_t pcie_link_credits(const struct pcie_link *l, unsigned type)
         return UINT32_MAX;
     a = credits_avail(l, type);
     return a < 0 ? 0u : (uint32_t)a;
+}
+
+void pcie_link_set_obs(struct pcie_link *l, struct obs *obs, unsigned dir)
+{
+    l->obs = obs;
+    l->obs_dir = dir;
 }
 
 const struct pcie_link_stats *pcie_link_stats(const struct pcie_link *l)

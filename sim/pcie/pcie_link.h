@@ -117,6 +117,7 @@
 
 #include "pcie/pcie_cfg.h"
 #include "lib/simtime.h"
+#include "obs/obs.h"
 #include "pcie/tlp.h"
 
 struct pcie_link_stats {
@@ -226,12 +227,21 @@ size_t pcie_link_in_flight(const struct pcie_link *l);
 /* Number of TLPs waiting in the transmit queues (not yet serialized). */
 size_t pcie_link_queued(const struct pcie_link *l);
 
+/* Of those, the ones of credit class cls (enum pcie_fc_class); 0 for an
+ * unknown class. */
+size_t pcie_link_queued_class(const struct pcie_link *l, unsigned cls);
+
 /*
  * Credits of one enum pcie_fc_type l's transmitter may still use, as of the
  * latest processed time (advertised - consumed + returned); UINT32_MAX for
  * an infinite type or type >= PCIE_FC_TYPES.
  */
 uint32_t pcie_link_credits(const struct pcie_link *l, unsigned type);
+
+/* Tell `obs` (NULL: nobody) of each TLP as it starts serialization and of
+ * each credit stall as it ends, as link direction `dir` (0 h2d, 1 d2h;
+ * sim/obs/obs.h). */
+void pcie_link_set_obs(struct pcie_link *l, struct obs *obs, unsigned dir);
 
 /* Counters since creation (never reset by pop). */
 const struct pcie_link_stats *pcie_link_stats(const struct pcie_link *l);

@@ -78,6 +78,16 @@ struct rc {
     struct rc_fault last_fault; /* the one RC_FAULTED reported */
 };
 
+/*
+ * Posted requests (CPU MMIO and WC writes) the root port holds for the
+ * device while they wait for its credits: a CPU posted write that finds
+ * this many waiting cannot leave the core and stalls the CPU until one
+ * starts on the link.  Read completions may not pass them (PCIe ordering),
+ * so this also bounds how many a completion can wait behind.  An
+ * assumption (docs/model.md): about a core's outstanding uncached writes.
+ */
+#define RC_POSTED_MAX 16u
+
 #define RC_MSI_BASE 0xfee00000ull
 #define RC_MSI_SIZE 0x00100000ull
 

@@ -152,7 +152,15 @@ static void prog_park(struct sim_cpu *c)
 
 static void prog_blocked(struct sim_cpu *c, int wake_on_dev)
 {
-    cpu_wait(c, c->cpu.now + sim_ns_to_ps(c->sim->cfg.poll_ns), wake_on_dev);
+    const struct sim *s = c->sim;
+    sim_ps_t t = c->cpu.now + sim_ns_to_ps(s->cfg.poll_ns);
+
+    if (s->pg.cfg.avail && s->pg.stats.sent < s->pg.cfg.count) { /* a paced capture */
+        sim_ps_t due = sim_pace_due(s, s->pg.stats.sent);
+        if (due > c->cpu.now && due < t)
+            t = due;
+    }
+    cpu_wait(c, t, wake_on_dev);
 }
 
 /* Probe, wait for the run, then call step() until it is done: one CPU
@@ -169,6 +177,8 @@ static void prog_source(struct sim_cpu *c, enum pktgen_ret (*step)(struct pktgen
     prog_park(c);
     for (;;) {
         enum pktgen_ret r = step(&s->pg);
+        if (s->obs)
+            sim_obs_queue(c, 0);
         if (r == PKTGEN_DONE)
             return;
         if (r == PKTGEN_ERROR) {
@@ -239,6 +249,8 @@ static int prog_queues_pass(struct sim_cpu *c, int *left)
         enum pktgen_ret r = pktgen_step(sim_pg(s, q));
         if (r == PKTGEN_ERROR)
             return -1;
+        if (s->obs)
+            sim_obs_queue(c, q);
         *left |= r != PKTGEN_DONE;
         busy |= r == PKTGEN_SENT;
     }
@@ -464,6 +476,8 @@ void sim_cpu_resume(struct sim_cpu *c)
 {
     struct kcpu *was = kcpu_swap(&c->kcpu);
 
+    if (__builtin_expect(c->sim->obs != NULL, 0))
+        obs_resume(c->sim->obs, c->id, c->cpu.now); /* a coroutine switch */
     c->in_coro = 1;
     if (!coro_resume(&c->co))
         c->state = SIM_CPU_DONE;

@@ -54,11 +54,26 @@ static void d2h_collect(struct sim *s, const struct dev_beat *b)
         if (t->type == TLP_CPLD || t->type == TLP_CPL)
             t->addr &= NICTX_BAR0_SIZE - 1; /* a BAR0 offset; lanes already taken */
         d2h_classify(s, t);
+        if (s->obs)
+            obs_dev_tlp(s->obs, s->now, t->kind, t->tag, t->addr, t->len, t->type == TLP_MRD);
         sim_deliver_dirty(s);
         pcie_link_advance(s->h2d, s->now);
         if (pcie_link_send(s->d2h, s->now, t) != 0)
             sim_fail(s, "device-to-host link refused a TLP");
     }
+}
+
+/* The frame just off the wire to the tracer (and pcap): its queue and seq
+ * from its bytes (scoreboard.h), or the frames so far for a capture. */
+static void sim_obs_frame(struct sim *s)
+{
+    unsigned q = s->nq > 1 ? s->frame[SB_QUEUE_OFF] : 0;
+    uint64_t seq = s->obs->frames;
+
+    if (!s->cap.n && s->frame_len >= SB_HDR_LEN)
+        memcpy(&seq, s->frame + 14, 8); /* little-endian, as the host */
+    /* The frame's beats on the wire port: its first clock to past its last. */
+    obs_frame(s->obs, s->frame_t0, s->now + s->period_ps, q, seq, s->frame, s->frame_len);
 }
 
 static void wire_collect(struct sim *s, const struct dev_wire_beat *w)
@@ -79,6 +94,8 @@ static void wire_collect(struct sim *s, const struct dev_wire_beat *w)
     if (w->eop) {
         s->wire_free = s->frame_t0 + (sim_ps_t)((s->frame_len + 4.0 + 20.0) * s->wire_ps_per_byte);
         sb_check_frame(s->sb, s->frame, s->frame_len, w->fcs, s->frame_t0);
+        if (s->obs)
+            sim_obs_frame(s);
         s->frame_open = 0;
         s->last_progress = s->now;
     }
@@ -121,8 +138,8 @@ int sim_clock(struct sim *s)
     in->skip = s->skip_pending > UINT32_MAX ? UINT32_MAX : (uint32_t)s->skip_pending;
     s->skip_pending = 0;
     s->ops->step(s->dev, in, &out);
-    if (s->ops->fault && s->ops->fault(s->dev))
-        sim_fail(s, "%s", s->ops->fault(s->dev));
+    if (out.fault)
+        sim_fail(s, "%s", s->ops->fault ? s->ops->fault(s->dev) : "device fault");
     s->cycles++;
     s->dev_idle = out.idle;
     s->dev_wake = out.wake == UINT32_MAX ? UINT32_MAX
@@ -132,6 +149,9 @@ int sim_clock(struct sim *s)
     if (took) {
         if (in->h2d.eop) {
             /* The device took the whole TLP: its buffer credits go back. */
+            if (s->obs && (h->type == TLP_CPLD || h->type == TLP_CPL) && h->last &&
+                (h->kind == TLP_KIND_DESC_CPL || h->kind == TLP_KIND_PAYLOAD_CPL))
+                obs_dev_cpl(s->obs, s->now, h->tag, h->status != TLP_STATUS_SC || h->ep);
             sim_deliver_dirty(s);
             if (pcie_link_rx_release(s->h2d, s->now, h) != 0)
                 sim_fail(s, "host-to-device link: credit release failed");

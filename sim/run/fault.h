@@ -62,20 +62,10 @@ void sim_fault_dropped(struct sim *s, unsigned q, uint64_t seq);
  * two), or, once it is done, any that asks.  1 if it reset. */
 int sim_fault_check_hang(struct sim_cpu *c);
 
-/* The run is clean (exit status 0): it ended normally (rc 0), nothing was
- * lost or corrupted, and every packet was checked on the wire or dropped by
- * an injected fault. */
-int sim_result_clean(const struct sim_cfg *cfg, int rc, const struct sim_result *r);
-
-/* The run's verdict, as the table, the JSON's "status" and the exit status
- * give it: "ok" (clean), "violation" (rc > 0: stopped grace_us after a
- * protocol violation), "failed" (rc < 0: watchdog, deadlock), or "unclean":
- * it ended normally but frames were lost, corrupted or not accounted for,
- * or a reset dropped some, and no injected fault explains it.  Never "ok"
- * over a frame that did not arrive intact. */
-const char *sim_verdict(const struct sim_cfg *cfg, int rc, const struct sim_result *r);
-/* For "unclean": one sentence saying what went missing, into buf. */
-const char *sim_verdict_why(const struct sim_cfg *cfg, const struct sim_result *r, char *buf,
-                            size_t len);
+/* The ERR bits the faults fired so far explain: DMA (ur, ca, ep),
+ * CPL_TIMEOUT (timeout), DB_OFF (db-off), CPL_TIMEOUT and UNEXP_CPL
+ * (blackout: reads it holds time out, their completions come late).  Any
+ * other bit, at a reset or at the end, is a device_error violation. */
+uint32_t sim_fault_err_explained(const struct sim *s);
 
 #endif /* NICTX_FAULT_H */

@@ -25,6 +25,7 @@
 #include "run/inject.h"
 #include "check/scoreboard.h"
 #include "host/stbuf.h"
+#include "obs/obs.h"
 #include "txq.h"
 
 enum sim_layout { SIM_LAYOUT_SPLIT, SIM_LAYOUT_PACKED };
@@ -101,6 +102,7 @@ struct sim_cfg {
     char profile[32];           /* profile loaded (profiles/NAME.ini), "" if none */
     /* faults and recovery (docs/faults.md) */
     struct inj_plan inject; /* faults to inject (--inject) */
+    /* The timeouts, each SIM_TIMEOUT_AUTO (derived, sim_cfg_timeouts) or as set. */
     double cpl_timeout_us;  /* the device's completion timeout (CPL_TIMEOUT) */
     double tx_timeout_us;   /* the driver's hang check: work in flight and no
                                completion for this long: queue reset (0: none) */
@@ -109,6 +111,9 @@ struct sim_cfg {
     double grace_us;       /* after the first violation, run this long, then stop */
     int every_clock;       /* run every device clock, skip none: the same figures,
                               slower (checks the device's idle/wait/wake) */
+    /* observability (docs/observability.md): waveforms, timeline, pcap out
+     * and in, the snapshot of a run that stops */
+    struct obs_cfg obs;
 };
 
 /* The default experiment's parameters (docs/model.md). */
@@ -120,20 +125,48 @@ uint32_t sim_cfg_line_rate_fx(const struct sim_cfg *cfg);
 /* The line rate that register programs, in Gb/s (what the MAC paces at). */
 double sim_cfg_line_gbps_eff(const struct sim_cfg *cfg);
 
-/* The timeouts a run uses, in us: each its setting, raised where the
- * configuration needs more, so that no configured latency trips one and
- * each fires before the next: completion timeout >= 50 x the slowest DMA
- * read round trip the configuration allows; tx hang check >= 4 x the
- * completion timeout and >= 4 x the time a writeback's worth of the largest
- * frames takes at the slowest of wire, link and device datapath, at the
- * slowest queue's share of it (N queues under RR: 1/N; DRR: the smallest
- * weight over their sum) (tx_timeout_us 0: no hang check, tx_us 0);
- * watchdog >= 2 x the larger of those two, plus the longest injected
- * credit blackout. */
+/* A timeout setting's value "auto": derived from the configuration. */
+#define SIM_TIMEOUT_AUTO (-1.0)
+
+/* The longest a healthy run of the configuration takes for what each
+ * timeout waits on, in ns: upper bounds from the settings alone (tags,
+ * MRRS, the latencies, credits, the CPU costs, the burst, the line, the
+ * queues' shares).  docs/faults.md, Timeouts, has each formula. */
+struct sim_bounds {
+    double rt_ns;      /* a DMA read's round trip: memory, the link and UpdateFC both ways */
+    double read_ns;    /* a healthy read's wait for its data: its round trip and
+                          serialization, the reads' completions ahead of it, credits */
+    double frame_ns;   /* the largest frame, end to end: its reads at the tags
+                          the configuration allows, the link, the datapath, the wire */
+    double pkt_cpu_ns; /* the most one packet costs the CPU */
+    double burst_ns;   /* the longest the CPU posts with no doorbell (burst or tail
+                          coalescing, at most the ring), and a cleanup pass */
+    double batch_ns;   /* a queue with work in flight, until its next completion */
+    double gap_ns;     /* the run with no frame and no device write */
+};
+void sim_cfg_bounds(const struct sim_cfg *cfg, struct sim_bounds *b);
+
+/* The timeouts a run uses, in us.  A timeout the user set is used as set
+ * (sim_cfg_validate refuses one that cannot work: below the bound it
+ * must exceed); "auto" derives it (docs/faults.md, Timeouts):
+ *   completion timeout  max(100, 50 x rt, 4 x read), at most what CPL_TIMEOUT
+ *                       counts (2^24 - 1 device cycles);
+ *   tx hang check       max(500, 4 x the completion timeout, 4 x batch)
+ *                       (tx_timeout_us 0: no hang check, tx_us 0);
+ *   reset wait          2 x (the completion timeout + frame + rt): how long the
+ *                       driver waits for the device to take a queue reset;
+ *   watchdog            max(1000, 2 x max(tx, cpl, gap), tx + reset) plus the
+ *                       longest injected credit blackout. */
 struct sim_timeouts {
-    double cpl_us, tx_us, watchdog_us;
+    double cpl_us, tx_us, reset_us, watchdog_us;
 };
 void sim_cfg_timeouts(const struct sim_cfg *cfg, struct sim_timeouts *t);
+
+/* The host memory a run allocates for the driver's DMA (its rings,
+ * writeback words, completion queues and buffers, every queue's), in
+ * bytes; sim_cfg_validate refuses more than SIM_HOST_MEM_MAX. */
+#define SIM_HOST_MEM_MAX (4ull << 30)
+size_t sim_cfg_host_mem(const struct sim_cfg *cfg);
 /* The driver's queue configuration (txq_init's) for a run: queue 0's;
  * sim_cfg_txq_queue() sets another queue's fields (queue, weight). */
 void sim_cfg_txq(const struct sim_cfg *cfg, struct txq_cfg *tc);
@@ -241,6 +274,9 @@ struct sim_result {
         struct cl_stats st;        /* transfers and upgrades, measured run */
     } lines[8];
     int stopped_by_violation;      /* the run ended grace_us after a violation */
+    unsigned faults_fired;         /* faults of the plan (--inject) carried out */
+    int bug_fired;                 /* a one-shot driver bug (drv_bug_one_shot) acted,
+                                      on some queue */
     uint64_t cycles_evaluated, cycles_skipped;
     sim_ps_t sim_time_ps;
     double wall_s;
@@ -264,6 +300,20 @@ void sim_result(const struct sim *s, struct sim_result *r);
 const struct sim_cfg *sim_cfg(const struct sim *s);
 /* The platform the driver runs on, for tests that poke registers. */
 struct platform *sim_platform(struct sim *s);
+/* A run that stopped (sim_run() != 0 because a violation's grace period
+ * ended it, or the watchdog, a deadlock or a device fault did; not one
+ * that ended with a violation found at its end, msg ""): write its snapshot
+ * (docs/observability.md, Snapshots): the window before the stop
+ * (--snapshot-us before the first violation or the last progress, to the
+ * stop) as a timeline, `base`.snapshot.json, and a waveform,
+ * `base`.snapshot.fst, from the same configuration run again up to the
+ * stop (a run is deterministic), recording only the window, on the
+ * trace-enabled model.  Nothing is recorded on the run itself: a run that
+ * passes pays nothing.  `base`: the JSON report's path without ".json";
+ * NULL: $TMPDIR (or /tmp) nictx-PID.  0 with what was written in msg, or
+ * -1 with why not. */
+int sim_snapshot(struct sim *s, const char *base, char *msg, size_t n);
+
 /* Settle: run the world (CPU idle) until simulated time t. */
 void sim_advance_to(struct sim *s, sim_ps_t t);
 sim_ps_t sim_now(const struct sim *s);

@@ -292,6 +292,10 @@ void sim_result(const struct sim *s, struct sim_result *r)
     r->reset_err = s->reset_err;
     r->resets = s->txq.st_resets; /* an adapter reset resets queue 0 too */
     r->stopped_by_violation = s->stopped;
+    r->faults_fired = s->inj_fired;
+    r->bug_fired = s->txq.bug_fired || s->pg.bug_fired;
+    for (unsigned q = 1; q < s->nq; q++)
+        r->bug_fired |= s->xq[q - 1].txq.bug_fired || s->xq[q - 1].pg.bug_fired;
     sim_result_lines(s, r);
     r->cycles_evaluated = s->cycles;
     r->cycles_skipped = s->skipped;

@@ -263,7 +263,7 @@ static void settle_kind(struct sim_cpu *c)
         for (unsigned k = 0; k * half < pd->len; k++)
             ownchk_set_store(&s->ck, pd->bus + k * half, pd->addr + k * half, half, pd->t[k],
                              pd->vis[k]);
-        cpu_sync_published(s);
+        cpu_sync_published(s, c);
     }
     pd->kind = SIM_PEND_NONE;
 }

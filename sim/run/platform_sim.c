@@ -51,6 +51,28 @@ static void cpu_posted(struct sim_cpu *c, sim_ps_t t)
         c->uc_drained = gone;
 }
 
+/* The root port holds RC_POSTED_MAX posted requests for the device that
+ * wait for its credits: a posted write that finds them all waiting cannot
+ * leave the CPU, which stalls (booked to `cause`) until one of them starts
+ * on the link (docs/pcie.md, Flow control).  Returns 1 if it waited. */
+static int cpu_posted_room(struct sim_cpu *c, enum cpu_cause cause)
+{
+    struct sim *s = c->sim;
+    int waited = 0;
+
+    while (c->in_coro && pcie_link_queued_class(s->h2d, PCIE_FC_CLASS_P) >= RC_POSTED_MAX) {
+        /* Only a link event (credits back, a TLP starting or arriving)
+         * or the device taking a TLP frees a place: look again then. */
+        sim_ps_t t = pcie_link_next_event(s->h2d);
+        if (t == SIM_PS_NEVER || t <= c->cpu.now)
+            t = c->cpu.now + s->period_ps;
+        cpu_wait_until(&c->cpu, t, cause);
+        cpu_sync(c);
+        waited = 1;
+    }
+    return waited;
+}
+
 /* Send every drained WC piece (BlueFlame blocks) down the link. */
 static void cpu_emit_wc(struct sim_cpu *c)
 {
@@ -61,6 +83,8 @@ static void cpu_emit_wc(struct sim_cpu *c)
         return;
     stbuf_wc_collect(&c->stb, c->cpu.now);
     while ((w = stbuf_wc_peek(&c->stb)) != NULL) {
+        if (cpu_posted_room(c, CPU_WC_COPY))
+            continue; /* the world ran meanwhile: look at the buffers again */
         sim_ps_t t = w->due > s->cpu_out_last ? w->due : s->cpu_out_last;
         ownchk_wc_piece(&s->ck.q[0], (uint32_t)w->off, w->data, (unsigned)w->written, t);
         cpu_send_mwr(s, (uint32_t)w->off, w->data, (unsigned)w->written, TLP_KIND_BF_WR, t);
@@ -72,7 +96,7 @@ static void cpu_emit_wc(struct sim_cpu *c)
 /* Tell the scoreboard what each queue's checker saw handed to the device
  * (tail doorbells, owner bits), for the queues whose count moved: the start
  * of each packet's doorbell-to-wire time. */
-void cpu_sync_published(struct sim *s)
+void cpu_sync_published(struct sim *s, const struct sim_cpu *c)
 {
     uint64_t m = s->ck.pub_moved;
 
@@ -83,6 +107,8 @@ void cpu_sync_published(struct sim *s)
 
         m &= m - 1;
         sb_note_published_q(s->sb, q, k->published, k->published_t);
+        if (__builtin_expect(s->obs != NULL, 0))
+            obs_publish(s->obs, c->id, c->cpu.now, q, k->published);
     }
 }
 
@@ -121,11 +147,39 @@ void cpu_enter_plain(struct sim_cpu *c)
     cpu_emit_wc(c);
 }
 
+/* The timeline's parts of the calls below, out of the way of a run
+ * without a tracer (sim_world.h: s->obs NULL), which pays one branch. */
+static __attribute__((noinline, cold)) void cpu_wait_traced(struct sim_cpu *c, sim_ps_t t,
+                                                      enum cpu_cause cause)
+{
+    sim_ps_t t0 = c->cpu.now;
+
+    cpu_wait_until(&c->cpu, t, cause);
+    if (c->cpu.now > t0)
+        obs_cpu(c->sim->obs, c->id, cause, t0, c->cpu.now);
+}
+
+/* A wait booked to `cause`, shown on the timeline when it took time. */
+static inline void cpu_wait_shown(struct sim_cpu *c, sim_ps_t t, enum cpu_cause cause)
+{
+    if (__builtin_expect(c->sim->obs != NULL, 0))
+        cpu_wait_traced(c, t, cause);
+    else
+        cpu_wait_until(&c->cpu, t, cause);
+}
+
+/* A platform call's slice on the timeline, from t0 to now. */
+static inline void cpu_op(struct sim_cpu *c, enum obs_op op, sim_ps_t t0, unsigned n)
+{
+    if (__builtin_expect(c->sim->obs != NULL, 0))
+        obs_op(c->sim->obs, c->id, op, t0, c->cpu.now, n);
+}
+
 /* Wait until every earlier store is visible (a barrier's second half);
  * the plain stores to driver state are visible by then too. */
 static void cpu_drain(struct sim_cpu *c)
 {
-    cpu_wait_until(&c->cpu, stbuf_drained_at(&c->stb, c->cpu.now), CPU_DRAIN);
+    cpu_wait_shown(c, stbuf_drained_at(&c->stb, c->cpu.now), CPU_DRAIN);
     sim_lane_clamp(c);
 }
 
@@ -140,6 +194,7 @@ static void mmio_write(struct platform *p, uint32_t off, uint64_t val, unsigned 
     sim_ps_t t;
 
     cpu_enter(c, 0);
+    cpu_posted_room(c, CPU_DOORBELL);
     if (c->stb.cfg.order == STBUF_X86) {
         /* An uncached access flushes the WC buffers (Intel SDM 11.3.1). */
         stbuf_wc_flush(&c->stb, c->cpu.now);
@@ -152,10 +207,12 @@ static void mmio_write(struct platform *p, uint32_t off, uint64_t val, unsigned 
     uint32_t r = 0;
     int qreg = txq_reg_decode(off, &q, &r);
     ownchk_set_mmio(&s->ck, off, val, len, t); /* queue q's checker, or all */
-    cpu_sync_published(s);
+    cpu_sync_published(s, c);
     cpu_posted(c, t);
-    cpu_send_mwr(s, off, &val, len, qreg && r == NICTX_QREG_TAIL ? TLP_KIND_DOORBELL
-                                                                  : TLP_KIND_MMIO_WR, t);
+    unsigned kind = qreg && r == NICTX_QREG_TAIL ? TLP_KIND_DOORBELL : TLP_KIND_MMIO_WR;
+    cpu_send_mwr(s, off, &val, len, kind, t);
+    if (s->obs)
+        obs_mmio(s->obs, c->id, c->cpu.now, kind, off, val, q);
     cpu_charge(&c->cpu, CPU_DOORBELL, c->cpu.costs.mmio_write_ns);
 }
 
@@ -197,6 +254,7 @@ uint32_t plat_mmio_read32(struct platform *p, uint32_t off)
     if (!c->in_coro) /* a test or the harness, not driver code */
         return sim_reg_read(s, off);
     cpu_enter(c, 0);
+    sim_ps_t t0 = c->cpu.now;
     cpu_charge(&c->cpu, CPU_MMIO_READ, c->cpu.costs.mmio_read_ns);
     memset(&t, 0, offsetof(struct tlp, data));
     t.type = TLP_MRD;
@@ -212,6 +270,7 @@ uint32_t plat_mmio_read32(struct platform *p, uint32_t off)
     while (c->mmio_waiting) /* only this CPU stalls */
         coro_yield(&c->co);
     cpu_wait_until(&c->cpu, c->mmio_t, CPU_MMIO_READ);
+    cpu_op(c, OBS_OP_MMIO_READ, t0, 1);
     cpu_load_fence(c); /* readl: later loads wait for it (arm64 __iormb) */
     ownchk_set_mmio_read(&s->ck, off, c->mmio_value, c->cpu.now); /* a queue's HEAD */
     return c->mmio_value;
@@ -325,9 +384,12 @@ void cpu_line(struct sim_cpu *c, const void *addr, size_t len, int write)
 {
     struct sim *s = c->sim;
 
-    if (s->cl_up)
-        cpu_charge(&c->cpu, CPU_CACHELINE,
-                   cl_access(&s->cl, c->id, (uint64_t)(uintptr_t)addr, len, write));
+    if (s->cl_up) {
+        double ns = cl_access(&s->cl, c->id, (uint64_t)(uintptr_t)addr, len, write);
+        cpu_charge(&c->cpu, CPU_CACHELINE, ns);
+        if (__builtin_expect(s->obs != NULL, 0) && ns > 0) /* a transfer or an upgrade */
+            obs_cpu(s->obs, c->id, CPU_CACHELINE, c->cpu.now - sim_ns_to_ps(ns), c->cpu.now);
+    }
 }
 
 /* Under TSO a store is visible after every earlier one: the plain
@@ -347,15 +409,20 @@ sim_ps_t cpu_store_mem(struct sim_cpu *c, void *dst, const void *val, unsigned l
 
     cpu_enter(c, 0);
     /* A full store buffer stalls the CPU until its oldest entry drains. */
-    cpu_wait_until(&c->cpu, stbuf_room_at(&c->stb, c->cpu.now), CPU_DRAIN);
+    cpu_wait_shown(c, stbuf_room_at(&c->stb, c->cpu.now), CPU_DRAIN);
     vis = stbuf_store(&c->stb, bus, dst, val, len, c->cpu.now);
     cpu_order_lane(c, vis);
     *issued = c->cpu.now;
     if (val) {
         ownchk_set_store(&s->ck, bus, val, len, c->cpu.now, vis);
-        cpu_sync_published(s);
+        cpu_sync_published(s, c);
     }
     cpu_charge(&c->cpu, CPU_DESC_WRITE, c->cpu.costs.store_ns);
+    if (__builtin_expect(s->obs != NULL, 0)) {
+        sim_ps_t t0 = c->cpu.now - sim_ns_to_ps(c->cpu.costs.store_ns);
+        obs_visible(s->obs, c->id, bus, t0, vis);
+        obs_cpu(s->obs, c->id, CPU_DESC_WRITE, t0, c->cpu.now);
+    }
     cpu_line(c, dst, len, 1);
     return vis;
 }
@@ -414,10 +481,12 @@ void plat_dma_wmb(struct platform *p)
     struct sim_cpu *c = p->cpu;
 
     cpu_enter(c, 0); /* dma_wmb orders coherent memory only, not WC */
+    sim_ps_t t0 = c->cpu.now;
     cpu_charge(&c->cpu, CPU_BARRIER, c->cpu.costs.dma_wmb_ns);
     /* x86: a compiler barrier; TSO already orders the stores. */
     if (c->stb.cfg.order == STBUF_WEAK)
         cpu_drain(c);
+    cpu_op(c, OBS_OP_DMA_WMB, t0, 1);
 }
 
 /* spin_lock is a locked instruction: it waits for posted writes to leave
@@ -426,10 +495,12 @@ void plat_dma_wmb(struct platform *p)
 static void cpu_lock_op(struct sim_cpu *c, void *lock, int locked)
 {
     cpu_enter(c, 0);
+    sim_ps_t t0 = c->cpu.now;
     if (locked)
-        cpu_wait_until(&c->cpu, c->uc_drained, CPU_LOCK_STALL);
+        cpu_wait_shown(c, c->uc_drained, CPU_LOCK_STALL);
     cpu_charge(&c->cpu, CPU_LOCK_STALL, c->cpu.costs.lock_ns / 2);
     cpu_line(c, lock, sizeof(uint32_t), 1);
+    cpu_op(c, locked ? OBS_OP_LOCK : OBS_OP_UNLOCK, t0, 1);
 }
 
 void plat_spin_lock(struct platform *p, void *lock)
@@ -444,29 +515,31 @@ void plat_spin_unlock(struct platform *p, void *lock)
 }
 
 /* wmb (sfence) and smp_mb (locked op): flush WC buffers, drain stores. */
-static void cpu_fence(struct sim_cpu *c, double issue_ns)
+static void cpu_fence(struct sim_cpu *c, double issue_ns, enum obs_op op)
 {
     cpu_enter(c, 1);
     c->wc_unfenced = 0;
+    sim_ps_t t0 = c->cpu.now;
     stbuf_wc_flush(&c->stb, c->cpu.now); /* the WC lines leave as the fence starts */
     cpu_emit_wc(c);
     cpu_charge(&c->cpu, CPU_BARRIER, issue_ns);
     cpu_drain(c);
     /* sfence completes once the write-combined and uncached writes before
      * it have left the core. */
-    cpu_wait_until(&c->cpu, c->uc_drained, CPU_DRAIN);
+    cpu_wait_shown(c, c->uc_drained, CPU_DRAIN);
+    cpu_op(c, op, t0, 1);
 }
 
 void plat_wmb(struct platform *p)
 {
-    cpu_fence(p->cpu, p->cpu->cpu.costs.wmb_ns);
+    cpu_fence(p->cpu, p->cpu->cpu.costs.wmb_ns, OBS_OP_WMB);
 }
 
 void plat_smp_mb(struct platform *p)
 {
     struct sim_cpu *c = p->cpu;
 
-    cpu_fence(c, c->cpu.costs.smp_mb_ns); /* a locked instruction: waits as sfence does */
+    cpu_fence(c, c->cpu.costs.smp_mb_ns, OBS_OP_SMP_MB); /* locked: waits as sfence does */
     stopchk_mb(c);
     cpu_load_fence(c);
 }
@@ -481,11 +554,13 @@ void plat_smp_wmb(struct platform *p)
     struct sim_cpu *c = p->cpu;
 
     cpu_enter(c, 0);
+    sim_ps_t t0 = c->cpu.now;
     cpu_charge(&c->cpu, CPU_BARRIER, c->cpu.costs.dma_wmb_ns);
     if (c->stb.cfg.order == STBUF_WEAK) {
-        cpu_wait_until(&c->cpu, stbuf_drained_cpu_at(&c->stb, c->cpu.now), CPU_DRAIN);
+        cpu_wait_shown(c, stbuf_drained_cpu_at(&c->stb, c->cpu.now), CPU_DRAIN);
         sim_lane_clamp(c);
     }
+    cpu_op(c, OBS_OP_SMP_WMB, t0, 1);
 }
 
 void plat_smp_rmb(struct platform *p)
@@ -493,7 +568,9 @@ void plat_smp_rmb(struct platform *p)
     struct sim_cpu *c = p->cpu;
 
     cpu_enter(c, 0);
+    sim_ps_t t0 = c->cpu.now;
     cpu_charge(&c->cpu, CPU_BARRIER, c->cpu.costs.dma_wmb_ns);
+    cpu_op(c, OBS_OP_SMP_RMB, t0, 1);
     cpu_load_fence(c);
 }
 
@@ -647,7 +724,7 @@ static uint32_t cpu_bitop(struct platform *p, uint32_t *word, uint32_t set, uint
     cpu_enter(c, 0);
     cpu_shared_access(c);
     if (locked)
-        cpu_fence(c, c->cpu.costs.smp_mb_ns);
+        cpu_fence(c, c->cpu.costs.smp_mb_ns, OBS_OP_SMP_MB);
     old = cpu_rmw(c, word, set, clr);
     if (locked)
         cpu_drain(c);
@@ -675,7 +752,7 @@ static int cpu_test_and(struct platform *p, unsigned nr, uint32_t *word, uint32_
 
     cpu_enter(c, 0);
     cpu_shared_access(c);
-    cpu_fence(c, c->cpu.costs.smp_mb_ns);
+    cpu_fence(c, c->cpu.costs.smp_mb_ns, OBS_OP_SMP_MB);
     stopchk_mb(c);
     cpu_load_fence(c);
     if (stopchk_is_state(p->sim, word))
@@ -721,7 +798,7 @@ static uint32_t cpu_atomic(struct platform *p, uint32_t *word, int ordered,
     cpu_enter(c, 0);
     cpu_shared_access(c);
     if (locked)
-        cpu_fence(c, c->cpu.costs.smp_mb_ns);
+        cpu_fence(c, c->cpu.costs.smp_mb_ns, OBS_OP_SMP_MB);
     if (ordered) {
         stopchk_mb(c);
         cpu_load_fence(c);
@@ -794,6 +871,12 @@ void plat_cpu_work(struct platform *p, enum plat_work what, unsigned n)
     }
     cpu_enter(c, 0);
     cpu_charge(&c->cpu, CPU_DRIVER, ns * n);
+    if (__builtin_expect(c->sim->obs != NULL, 0)) {
+        static const enum obs_op ops[] = {
+            [PLAT_WORK_XMIT_PKT] = OBS_OP_XMIT, [PLAT_WORK_CLEAN_DESC] = OBS_OP_CLEAN_DESC,
+            [PLAT_WORK_CLEAN_POLL] = OBS_OP_CLEAN_POLL, [PLAT_WORK_QDISC_PKT] = OBS_OP_QDISC};
+        cpu_op(c, ops[what], c->cpu.now - sim_ns_to_ps(ns * n), n);
+    }
 }
 
 void *plat_dma_alloc(struct platform *p, size_t size, size_t align, dma_addr_t *dma)
@@ -813,6 +896,8 @@ void plat_dma_unmap(struct platform *p, dma_addr_t dma, size_t len)
     cpu_enter(c, 0);
     cpu_shared_access(c); /* the cleanup's loop: a place to be preempted */
     ownchk_set_unmap(&p->sim->ck, dma, len, c->cpu.now);
+    if (p->sim->obs)
+        obs_unmap(p->sim->obs, c->id, c->cpu.now, dma);
 }
 
 /* For the scheduler: drained WC lines leave even while the driver waits. */

@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "check/bug_catalog.h"
+#include "obs/obs_file.h"
+#include "obs/obs_pcap.h"
 
 #define NNAMES(a) (sizeof(a) / sizeof((a)[0]))
 #define FIELD_OF(s, c) ((char *)(c) + (s)->off)
@@ -216,6 +218,39 @@ const struct set_type set_u64 =
     SET_NUMBER(SET_NUM_U64, "unsigned 64-bit", "a decimal integer 0..18446744073709551615");
 const struct set_type set_number =
     SET_NUMBER(SET_NUM_REAL, "number", "a decimal number >= 0 (e.g. 60 or 2.5)");
+
+/* A timeout in us, or "auto" (SIM_TIMEOUT_AUTO): derived from the rest of
+ * the configuration (sim_cfg_timeouts). */
+static int timeout_parse(const struct set_type *t, const struct sim_setting *s,
+                         struct sim_cfg *c, const char *v, enum num_rules rules, char *why,
+                         size_t n)
+{
+    if (strcmp(v, "auto") == 0) {
+        *(double *)FIELD_OF(s, c) = SIM_TIMEOUT_AUTO;
+        return 0;
+    }
+    return num_parse(t, s, c, v, rules, why, n);
+}
+
+static void timeout_format(const struct set_type *t, const struct sim_setting *s,
+                           const struct sim_cfg *c, char *buf, size_t n)
+{
+    if (*(const double *)CFIELD_OF(s, c) == SIM_TIMEOUT_AUTO)
+        snprintf(buf, n, "auto");
+    else
+        num_format(t, s, c, buf, n);
+}
+
+static int timeout_in_range(const struct set_type *t, const struct sim_setting *s,
+                            const struct sim_cfg *c)
+{
+    return *(const double *)CFIELD_OF(s, c) == SIM_TIMEOUT_AUTO || num_in_range(t, s, c);
+}
+
+const struct set_type set_timeout = {
+    .name = "number or auto", .expect = "auto, or a decimal number >= 0 (e.g. 500 or 2.5)",
+    .num = SET_NUM_REAL, .parse = timeout_parse, .format = timeout_format, .json = num_json,
+    .in_range = timeout_in_range, .auto_ok = 1};
 
 /* --line: Gb/s written with a g ("10g", "2.5G"). */
 static int rate_parse(const struct set_type *t, const struct sim_setting *s, struct sim_cfg *c,
@@ -547,6 +582,63 @@ const struct set_type set_cpu = {
 
 /* A text field, set by other means (the profile's name). */
 const struct set_type set_string = {.name = "text", .format = string_format, .json = string_json};
+
+/* An output file (--wave, --timeline, --pcap-out): a name its directory
+ * can take a new file under (checked as it is parsed: a bad path is a bad
+ * argument, not a failed run). */
+static int path_parse(const struct set_type *t, const struct sim_setting *s, struct sim_cfg *c,
+                      const char *v, enum num_rules rules, char *why, size_t n)
+{
+    (void)t, (void)rules;
+    if (obs_file_writable(v, why, n) != 0)
+        return SET_BAD_VALUE;
+    snprintf(FIELD_OF(s, c), OBS_PATH_MAX, "%s", v);
+    return 0;
+}
+
+const struct set_type set_path = {
+    .name = "FILE", .expect = "a file name", .parse = path_parse, .format = string_format,
+    .json = string_json};
+
+/* --pcap-in FILE: a capture libpcap reads, of Ethernet frames the device
+ * can send (loaded as it is parsed, to say what is wrong with it). */
+static int pcap_in_parse(const struct set_type *t, const struct sim_setting *s,
+                         struct sim_cfg *c, const char *v, enum num_rules rules, char *why,
+                         size_t n)
+{
+    (void)t, (void)rules;
+    if (strlen(v) >= OBS_PATH_MAX) {
+        snprintf(why, n, "longer than %u bytes", OBS_PATH_MAX - 1);
+        return SET_BAD_VALUE;
+    }
+    if (obs_capture_check(v, why, n) != 0)
+        return SET_BAD_VALUE;
+    snprintf(FIELD_OF(s, c), OBS_PATH_MAX, "%s", v);
+    return 0;
+}
+
+const struct set_type set_pcap_in = {
+    .name = "FILE", .expect = "a pcap or pcapng file", .parse = pcap_in_parse,
+    .format = string_format, .json = string_json};
+
+/* --wave-from, --wave-to: a time (12.5us) or a packet number (100). */
+static int point_parse(const struct set_type *t, const struct sim_setting *s, struct sim_cfg *c,
+                       const char *v, enum num_rules rules, char *why, size_t n)
+{
+    (void)t, (void)rules;
+    return obs_point_parse(v, (struct obs_point *)FIELD_OF(s, c), why, n) ? SET_BAD_VALUE : 0;
+}
+
+static void point_format(const struct set_type *t, const struct sim_setting *s,
+                         const struct sim_cfg *c, char *buf, size_t n)
+{
+    (void)t;
+    obs_point_format((const struct obs_point *)CFIELD_OF(s, c), buf, n);
+}
+
+const struct set_type set_point = {
+    .name = "TIME|PACKET", .expect = "a time (12.5us, 800ns, 2ms) or a packet number (100)",
+    .parse = point_parse, .format = point_format, .json = text_json};
 
 /* --driver-bug NAME: an entry of the catalogue (sim/check/bug_catalog.h). */
 static int bug_parse(const struct set_type *t, const struct sim_setting *s, struct sim_cfg *c,

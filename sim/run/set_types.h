@@ -44,14 +44,15 @@ struct set_type {
                     const struct sim_cfg *c);
     void (*list)(FILE *f); /* the choices at length (--driver-bug list); NULL: none */
     int flag;              /* takes no value (an option given alone) */
+    int auto_ok;           /* "auto" is a value too (set_timeout) */
     enum set_num num;      /* a number's C type; SET_NUM_NONE: not a number */
 };
 
-extern const struct set_type set_unsigned, set_u64, set_number, set_flag, set_onoff;
+extern const struct set_type set_unsigned, set_u64, set_number, set_flag, set_onoff, set_timeout;
 extern const struct set_type set_proto, set_barrier, set_ordering, set_layout, set_dql,
     set_source, set_napi, set_completion, set_clean, set_sched, set_device;
 extern const struct set_type set_link, set_rate, set_weights, set_fc, set_fc_update, set_cpu,
-    set_bug, set_inject, set_string;
+    set_bug, set_inject, set_string, set_path, set_pcap_in, set_point;
 
 /* The choices joined: "a|b|c" (sep "|", last "|"), "a, b or c". */
 void set_choices(const struct set_type *t, const char *sep, const char *last, char *buf,

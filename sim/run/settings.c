@@ -23,6 +23,7 @@
 #define UNS(m) .type = &set_unsigned, .off = FIELD(m, unsigned)
 #define U64(m) .type = &set_u64, .off = FIELD(m, uint64_t)
 #define NUM(m) .type = &set_number, .off = FIELD(m, double)
+#define TMO(m) .type = &set_timeout, .off = FIELD(m, double)
 #define FLAG(m) .type = &set_flag, .off = FIELD(m, int)
 /* Enums are read and written as unsigned ints. */
 #define ENUM(m, T, ty)                                                           \
@@ -40,6 +41,7 @@ static int text_random_sizes(const struct sim_cfg *c) { return c->pkt_size_max >
 static int text_weak(const struct sim_cfg *c) { return c->ordering == STBUF_WEAK; }
 static int text_bql(const struct sim_cfg *c) { return c->bql; }
 static int text_bql_stall(const struct sim_cfg *c) { return c->bql_stall_ms != 0; }
+static int text_sizes(const struct sim_cfg *c) { return !c->obs.pcap_in[0]; } /* not a capture's */
 
 /* Reported, not set: what the settings make of the link and the line. */
 static void json_tlp_gbps(struct json *j, const char *key, const struct sim_cfg *c)
@@ -82,7 +84,7 @@ _Static_assert(DEV_WIDTH_DEFAULT == 8, "the dev_width row's default");
 static const struct sim_setting settings[] = {
     /* workload */
     {"pkt_size", OPT("pkt-size", "N"), UNS(pkt_size), SPAN(64, 16387), .def = "64",
-     .group = SET_G_WORKLOAD, .text = "{} B frames",
+     .group = SET_G_WORKLOAD, .text = "{} B frames", .text_if = text_sizes,
      .help = "Ethernet frame size incl. 4 B FCS"},
     {"pkt_size_max", OPT("pkt-size-max", "N"), UNS(pkt_size_max), SPAN(64, 16387), .def = "64",
      .group = SET_G_WORKLOAD, .flags = SET_NODEF, .text = "random sizes up to {} B",
@@ -161,7 +163,8 @@ static const struct sim_setting settings[] = {
     {"pcie.fc_host", OPT("fc-host", "LIST"), TYPED(fc_host, struct pcie_fc_cfg, set_fc),
      .group = SET_G_PCIE, .help = "credits the root complex advertises (the same form)"},
     {"fc_update_ns", OPT("fc-update-ns", "NS"),
-     TYPED(fc_dev.update_latency_ns, double, set_fc_update), .def = "0", .group = SET_G_PCIE,
+     TYPED(fc_dev.update_latency_ns, double, set_fc_update), SPAN(0, PCIE_FC_UPDATE_MAX_NS),
+     .def = "0", .group = SET_G_PCIE,
      .flags = SET_NOJSON, .help = "a receiver frees a buffer -> its UpdateFC DLLP is queued"},
     /* the device */
     {"dev_mhz", OPT("dev-mhz", "F"), KEY("device", "dev_mhz"), NUM(dev_mhz), SPAN(10, 2000),
@@ -247,7 +250,8 @@ static const struct sim_setting settings[] = {
      .text = "DRIVER BUG {} at packet {bug_at}",
      .help = "run a deliberately broken driver; 'list' prints them"},
     {"bug_at", OPT("bug-at", "N"), U64(bug_at), .def = "1000", .group = SET_G_OWNERSHIP,
-     .help = "packet at which a one-shot driver bug fires"},
+     .help = "packet from which the driver bug acts (a one-shot bug: at its first occasion "
+             "from there); below the run's packets (queue 0's with several queues)"},
     /* host: CPUs and the stack (docs/calibration.md) */
     {"cpus", OPT("cpus", "N"), KEY("host", "cpus"), UNS(cpus), SPAN(1, SIM_MAX_CPUS),
      .def = "1", .group = SET_G_HOST, .text = "cpus {}",
@@ -292,18 +296,57 @@ static const struct sim_setting settings[] = {
              "blackout@N:T (no link credits for T ns); frames they cost count as dropped.  "
              "KIND@Q/N: queue Q's packet N (KIND@N: queue 0's); a hang resets the adapter, "
              "every queue"},
-    {"cpl_timeout_us", OPT("cpl-timeout-us", "US"), NUM(cpl_timeout_us), SPAN(1, 50000),
-     .def = "100", .group = SET_G_FAULTS, .json = json_cpl_timeout,
-     .help = "the device's completion timeout (PCIe: 50 us to 50 ms); a run raises it where "
-             "its reads need longer, and reports the one it used"},
-    {"tx_timeout_us", OPT("tx-timeout-us", "US"), NUM(tx_timeout_us), OR_0(1, 1e9),
-     .def = "500", .group = SET_G_FAULTS, .json = json_tx_timeout,
+    {"cpl_timeout_us", OPT("cpl-timeout-us", "US"), TMO(cpl_timeout_us), SPAN(1, 50000),
+     .def = "auto", .group = SET_G_FAULTS, .json = json_cpl_timeout,
+     .help = "the device's completion timeout (PCIe: 50 us to 50 ms); auto: derived from the "
+             "configuration (docs/faults.md); the JSON reports the one used"},
+    {"tx_timeout_us", OPT("tx-timeout-us", "US"), TMO(tx_timeout_us), OR_0(1, 1e9),
+     .def = "auto", .group = SET_G_FAULTS, .json = json_tx_timeout,
      .help = "the driver's hang check: no completion for US with work in flight resets the "
-             "queue (0: no check); raised like the completion timeout"},
+             "queue (0: no check); auto: derived"},
+    /* observability (docs/observability.md) */
+    {"wave", OPT("wave", "FILE.fst"), TYPED(obs.wave, char *, set_path), .group = SET_G_OBS,
+     .flags = SET_NOJSON | SET_NODEF,
+     .help = "write the device's signals to FILE.fst (FST; GTKWave) inside the window "
+             "(--wave-from/--wave-to): the RTL from its trace-enabled model, the C model "
+             "its ports and state under the same names; lockstep writes both (FILE.c.fst)"},
+    {"wave_from", OPT("wave-from", "T|N"), TYPED(obs.from, struct obs_point, set_point),
+     .group = SET_G_OBS, .flags = SET_NOJSON | SET_NODEF,
+     .help = "the window of --wave and --timeline opens at a time (12.5us, 800ns) or when "
+             "the driver posts packet N (from 0; default: the start)"},
+    {"wave_to", OPT("wave-to", "T|N"), TYPED(obs.to, struct obs_point, set_point),
+     .group = SET_G_OBS, .flags = SET_NOJSON | SET_NODEF,
+     .help = "... and closes at a time, or when frame N has left the wire (default: the end)"},
+    {"timeline", OPT("timeline", "FILE.json"), TYPED(obs.timeline, char *, set_path),
+     .group = SET_G_OBS, .flags = SET_NOJSON | SET_NODEF,
+     .help = "write a timeline of the CPUs, both link directions and the engine, inside the "
+             "window, as Chrome trace-event JSON (Perfetto opens it)"},
+    {"pcap_out", OPT("pcap-out", "FILE"), TYPED(obs.pcap_out, char *, set_path),
+     .group = SET_G_OBS, .flags = SET_NOJSON | SET_NODEF,
+     .help = "write every frame that leaves the wire to FILE (pcap, nanosecond simulated "
+             "timestamps, no FCS)"},
+    {"pcap_in", OPT("pcap-in", "FILE"), TYPED(obs.pcap_in, char *, set_pcap_in),
+     .group = SET_G_OBS, .flags = SET_NODEF | SET_TEXT_SET, .text = "frames of {}",
+     .help = "send the frames of a capture (pcap or pcapng, Ethernet), in a loop for "
+             "--packets, instead of generated ones; the scoreboard checks them on the wire "
+             "(one queue)"},
+    {"pcap_timing", OPT("pcap-timing", "X"), NUM(obs.pcap_timing), SPAN(0, 1e6), .def = "0",
+     .group = SET_G_OBS, .flags = SET_TEXT_SET, .text = "pcap timing x{}",
+     .help = "with --pcap-in: send each frame no earlier than its capture time (from the "
+             "first) times X (0: as fast as the source goes; 0.5: twice as fast)"},
+    {"no_snapshot", OPT("no-snapshot", NULL), FLAG(obs.no_snapshot), .group = SET_G_OBS,
+     .flags = SET_NOJSON,
+     .help = "no snapshot when a run stops (by default the window before the stop is "
+             "written as FILE.snapshot.json and FILE.snapshot.fst beside --json FILE)"},
+    {"snapshot_us", OPT("snapshot-us", "US"), NUM(obs.snapshot_us), SPAN(0.001, 1e6),
+     .def = "10", .group = SET_G_OBS, .flags = SET_NOJSON,
+     .help = "the snapshot's window: this long before the first violation (or the last "
+             "progress), to the stop"},
     /* run */
-    {"watchdog_us", OPT("watchdog-us", "US"), NUM(watchdog_us), SPAN(1, 1e9), .def = "1000",
+    {"watchdog_us", OPT("watchdog-us", "US"), TMO(watchdog_us), SPAN(1, 1e9), .def = "auto",
      .group = SET_G_RUN, .json = json_watchdog,
-     .help = "stop a run with no progress for US (raised above the timeouts)"},
+     .help = "stop a run with no frame and no device write for US; auto: derived, above "
+             "the other timeouts"},
     {"grace_us", OPT("grace-us", "US"), NUM(grace_us), SPAN(0, 1e6), .def = "20",
      .group = SET_G_RUN, .help = "after the first protocol violation run US more, then stop"},
     {"every_clock", OPT("every-clock", NULL), FLAG(every_clock), .group = SET_G_RUN,
@@ -325,6 +368,7 @@ static const char *const group_titles[SET_GROUPS] = {
     [SET_G_DEVICE] = "device",
     [SET_G_OWNERSHIP] = "ownership (docs/ownership.md)",
     [SET_G_FAULTS] = "faults and recovery (docs/faults.md)",
+    [SET_G_OBS] = "observability (docs/observability.md)",
     [SET_G_RUN] = "run",
 };
 
@@ -490,6 +534,10 @@ void sim_setting_range_text(const struct sim_setting *s, char *buf, size_t n)
             len += (size_t)snprintf(buf + len, n - len, "%.0f%s", v,
                                     count > 2 ? ", " : count == 2 ? " or " : "");
         break;
+    }
+    if (s->type && s->type->auto_ok && buf[0]) {
+        len = strlen(buf);
+        snprintf(buf + len, n - len, ", or auto");
     }
 }
 

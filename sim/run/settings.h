@@ -43,6 +43,7 @@ enum set_group {
     SET_G_DEVICE,
     SET_G_OWNERSHIP,
     SET_G_FAULTS,
+    SET_G_OBS,
     SET_G_RUN,
     SET_GROUPS
 };

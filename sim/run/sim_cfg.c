@@ -7,6 +7,7 @@
 #include "run/harness.h"
 #include "run/settings.h"
 #include "run/sim_world.h"
+#include "check/bug_catalog.h"
 
 #include <assert.h>
 #include <inttypes.h>
@@ -47,12 +48,14 @@ unsigned sim_cfg_msix_vector(uint64_t addr)
     return (unsigned)((addr - SIM_MSIX_ADDR) / SIM_MSIX_STRIDE);
 }
 
+static double dmax(double a, double b) { return a > b ? a : b; }
+static double dmin(double a, double b) { return a < b ? a : b; }
+
 /* The slowest DMA read round trip the configuration allows, in ns: memory,
  * the link both ways and, with finite credits, an UpdateFC both ways. */
 static double sim_cfg_read_rt_ns(const struct sim_cfg *c)
 {
-    double upd = c->fc_dev.update_latency_ns > c->fc_host.update_latency_ns
-                     ? c->fc_dev.update_latency_ns : c->fc_host.update_latency_ns;
+    double upd = dmax(c->fc_dev.update_latency_ns, c->fc_host.update_latency_ns);
     return c->mem_latency_ns + 2 * c->pcie.latency_ns + 2 * upd;
 }
 
@@ -75,40 +78,174 @@ static double sim_cfg_slowest_share(const struct sim_cfg *c)
     return sum / least;
 }
 
-/* The longest a healthy queue may go without reporting a completion, in
- * ns: a writeback's worth of the largest frames at the slowest of the wire,
- * the link and the device's datapath (W bytes a clock, docs/width.md), at
- * the slowest queue's share of it. */
-static double sim_cfg_batch_ns(const struct sim_cfg *c)
+/* Any flow-control credit is finite. */
+static int sim_cfg_fc_finite(const struct pcie_fc_cfg *f)
 {
-    double link = pcie_cfg_tlp_gbps(&c->pcie);
-    double dev = c->dev_width * 8.0 * c->dev_mhz / 1e3;
-    double gbps = c->line_gbps < link ? c->line_gbps : link;
-
-    if (dev < gbps)
-        gbps = dev;
-    unsigned batch = c->wb_thresh > 1 ? c->wb_thresh : 1;
-
-    return batch * (c->pkt_size_max + 20.0) * 8.0 / gbps * sim_cfg_slowest_share(c);
+    return f->ph || f->pd || f->nph || f->npd || f->cplh || f->cpld;
 }
 
-static double dmax(double a, double b) { return a > b ? a : b; }
+/* A credit's round trip, in ns: a TLP crosses the link, the receiver frees
+ * it and its UpdateFC crosses back (0 when every credit is infinite). */
+static double sim_cfg_credit_loop_ns(const struct sim_cfg *c)
+{
+    if (!sim_cfg_fc_finite(&c->fc_dev) && !sim_cfg_fc_finite(&c->fc_host))
+        return 0;
+    return 2 * c->pcie.latency_ns +
+           dmax(c->fc_dev.update_latency_ns, c->fc_host.update_latency_ns);
+}
+
+/* The pieces the root complex completes `bytes` in (RCB- or MPS-sized,
+ * one more for a start off the boundary). */
+static double sim_cfg_cpl_pieces(const struct sim_cfg *c, double bytes)
+{
+    unsigned chunk = c->pcie.rcb_chunks ? c->pcie.rcb : c->pcie.mps;
+    return ceil(bytes / (chunk ? chunk : 64)) + 1;
+}
+
+/* ns to carry `bytes` of read data to the device: the data and a CplD
+ * header a piece, at the link's TLP rate. */
+static double sim_cfg_cpl_ns(const struct sim_cfg *c, double bytes)
+{
+    double gbps = pcie_cfg_tlp_gbps(&c->pcie);
+    double wire = bytes + PCIE_CPLD_OVERHEAD_BYTES * sim_cfg_cpl_pieces(c, bytes);
+    return gbps > 0 ? wire * 8.0 / gbps : 0;
+}
+
+/* The device's read tags in use at once: --tags, the byte budget over
+ * MRRS, the root complex's non-posted header credits. */
+static double sim_cfg_tags_eff(const struct sim_cfg *c)
+{
+    double t = c->tags ? c->tags : 1;
+
+    if (c->max_rd_bytes)
+        t = dmin(t, dmax(1, floor((double)c->max_rd_bytes / c->pcie.mrrs)));
+    if (c->fc_host.nph)
+        t = dmin(t, c->fc_host.nph);
+    return t;
+}
+
+/* The time finite credits add to moving `bytes` of read data in `tlps`
+ * completions: a credit loop per window of data or header credits. */
+static double sim_cfg_cpl_credit_ns(const struct sim_cfg *c, double bytes, double tlps)
+{
+    double loop = sim_cfg_credit_loop_ns(c), ns = 0;
+
+    if (c->fc_dev.cpld)
+        ns += ceil(bytes / (c->fc_dev.cpld * (double)PCIE_FC_DATA_UNIT)) * loop;
+    if (c->fc_dev.cplh)
+        ns += ceil(tlps / c->fc_dev.cplh) * loop;
+    return ns;
+}
+
+/* The most one packet costs the CPU, in ns: every per-operation cost once
+ * (the descriptor's stores and their drains four times, a WC line's
+ * stores and its drain, the lines another CPU holds). */
+static double sim_cfg_pkt_cpu_ns(const struct sim_cfg *c)
+{
+    const struct cpu_costs *k = &c->costs;
+
+    return k->xmit_pkt_ns + k->qdisc_pkt_ns + k->clean_desc_ns + k->lock_ns +
+           4 * (k->store_ns + k->drain_miss_ns) + 2 * k->load_ns + k->dma_wmb_ns + k->wmb_ns +
+           2 * k->smp_mb_ns + k->mmio_write_ns + k->uc_drain_ns + 8 * k->wc_store_ns +
+           k->wc_drain_max_ns + 4 * k->line_xfer_ns + 2 * k->line_upgrade_ns;
+}
+
+void sim_cfg_bounds(const struct sim_cfg *c, struct sim_bounds *b)
+{
+    double mrrs = c->pcie.mrrs ? c->pcie.mrrs : 128;
+    double tags = sim_cfg_tags_eff(c), loop = sim_cfg_credit_loop_ns(c);
+    double f = c->pkt_size_max + 20.0; /* the frame with its wire overhead */
+    double reads = ceil(c->pkt_size_max / mrrs) + 1; /* and one for its descriptor */
+    double line = sim_cfg_line_gbps_eff(c), mhz = c->dev_mhz > 0 ? c->dev_mhz : 1;
+    double share = sim_cfg_slowest_share(c);
+    double mrd_ns = pcie_cfg_tlp_gbps(&c->pcie) > 0
+                        ? PCIE_MRD_OVERHEAD_BYTES * 8.0 / pcie_cfg_tlp_gbps(&c->pcie) : 0;
+    double rt_read, ahead, burst, pass, irq_ns;
+
+    b->rt_ns = sim_cfg_read_rt_ns(c);
+    /* One read: its round trip, its request and data serialized; ahead of
+     * it every other tag's data, and the credits those wait for. */
+    rt_read = b->rt_ns + mrd_ns + sim_cfg_cpl_ns(c, mrrs);
+    ahead = tags * mrrs;
+    b->read_ns = rt_read + sim_cfg_cpl_ns(c, ahead) +
+                 sim_cfg_cpl_credit_ns(c, ahead, tags * sim_cfg_cpl_pieces(c, mrrs)) +
+                 (c->fc_host.nph || c->fc_host.npd ? loop : 0);
+    /* The largest frame, each stage after the other (a sum: an upper bound
+     * of what the stages take overlapped). */
+    b->frame_ns = f * 8.0 / (line > 0 ? line : 1) + sim_cfg_cpl_ns(c, f) +
+                  f / (c->dev_width ? c->dev_width : 8) * 1000.0 / mhz +
+                  reads * rt_read / tags +
+                  sim_cfg_cpl_credit_ns(c, f, reads * sim_cfg_cpl_pieces(c, mrrs)) +
+                  (c->fc_dev.ph || c->fc_dev.pd ? loop : 0) + /* its doorbell */
+                  (c->fc_host.ph || c->fc_host.pd ? loop : 0); /* its completion write */
+    b->pkt_cpu_ns = sim_cfg_pkt_cpu_ns(c);
+    /* Packets posted with no doorbell: a burst, or what tail coalescing
+     * defers; never more than the ring holds.  Then a cleanup pass: its
+     * set-up, a budget of descriptors, a register read's round trip. */
+    burst = dmin(c->burst > c->tail_coalesce ? c->burst : c->tail_coalesce,
+                 c->ring_size > 1 ? c->ring_size - 1 : 1);
+    pass = c->costs.clean_poll_ns + c->napi_budget * c->costs.clean_desc_ns + b->rt_ns;
+    b->burst_ns = burst * b->pkt_cpu_ns + pass;
+    /* A cleanup may wait for the moderation timer's interrupt, or for its
+     * next poll. */
+    irq_ns = c->irq_usecs * 1000.0;
+    b->gap_ns = b->burst_ns + c->poll_ns + irq_ns + 2 * b->read_ns + share * b->frame_ns +
+                b->rt_ns;
+    b->batch_ns = b->gap_ns + share * (c->wb_thresh > 1 ? c->wb_thresh - 1 : 0) * b->frame_ns;
+}
+
+/* The defaults "auto" never goes below (the settings' fixed values before
+ * they were derived; a default run's timeouts are these). */
+#define SIM_CPL_FLOOR_US 100.0
+#define SIM_TX_FLOOR_US 500.0
+#define SIM_WD_FLOOR_US 1000.0
+
+/* The longest completion timeout CPL_TIMEOUT counts, in us. */
+static double sim_cfg_cpl_max_us(const struct sim_cfg *c)
+{
+    return (double)NICTX_CPL_TIMEOUT_VALUE_MASK / c->dev_mhz;
+}
+
+/* The longest injected credit blackout, in us (0: none). */
+static double sim_cfg_blackout_us(const struct sim_cfg *c)
+{
+    double b = 0;
+
+    for (unsigned i = 0; i < c->inject.n; i++)
+        if (c->inject.v[i].kind == INJ_BLACKOUT)
+            b = dmax(b, c->inject.v[i].ns / 1000.0);
+    return b;
+}
 
 void sim_cfg_timeouts(const struct sim_cfg *c, struct sim_timeouts *t)
 {
-    double rt_us = sim_cfg_read_rt_ns(c) / 1000.0;
+    struct sim_bounds b;
+    double auto_cpl, auto_wd;
 
-    t->cpl_us = dmax(c->cpl_timeout_us, 50 * rt_us);
-    t->tx_us = c->tx_timeout_us == 0
-                   ? 0 /* no hang check */
-                   : dmax(c->tx_timeout_us, dmax(4 * t->cpl_us, 4 * sim_cfg_batch_ns(c) / 1000.0));
-    double wd = 2 * dmax(t->tx_us, t->cpl_us);
-    for (unsigned i = 0; i < c->inject.n; i++) {
-        double b = c->inject.v[i].ns / 1000.0 + wd; /* nothing moves meanwhile */
-        if (c->inject.v[i].kind == INJ_BLACKOUT && b > wd)
-            wd = b;
-    }
-    t->watchdog_us = c->watchdog_us > wd ? c->watchdog_us : wd;
+    sim_cfg_bounds(c, &b);
+    auto_cpl = dmin(sim_cfg_cpl_max_us(c),
+                    dmax(SIM_CPL_FLOOR_US, dmax(50 * b.rt_ns, 4 * b.read_ns) / 1000.0));
+    t->cpl_us = c->cpl_timeout_us == SIM_TIMEOUT_AUTO ? auto_cpl : c->cpl_timeout_us;
+    if (c->tx_timeout_us == SIM_TIMEOUT_AUTO)
+        t->tx_us = dmax(SIM_TX_FLOOR_US, dmax(4 * t->cpl_us, 4 * b.batch_ns / 1000.0));
+    else
+        t->tx_us = c->tx_timeout_us; /* 0: no hang check */
+    t->reset_us = 2 * (t->cpl_us + (b.frame_ns + b.rt_ns) / 1000.0);
+    auto_wd = dmax(2 * dmax(dmax(t->tx_us, t->cpl_us), b.gap_ns / 1000.0),
+                   t->tx_us + t->reset_us) + sim_cfg_blackout_us(c);
+    t->watchdog_us = c->watchdog_us == SIM_TIMEOUT_AUTO ? dmax(SIM_WD_FLOOR_US, auto_wd)
+                                                        : c->watchdog_us;
+}
+
+size_t sim_cfg_host_mem(const struct sim_cfg *c)
+{
+    struct txq_cfg tc;
+    size_t per_queue;
+
+    sim_cfg_txq(c, &tc);
+    per_queue = txq_dma_bytes(&tc) +
+                pktgen_dma_bytes(c->ring_size, c->pkt_size_max - 4, c->buf_offset);
+    return per_queue * (c->queues ? c->queues : 1);
 }
 
 /* The MAC's rate register: wire bytes per device cycle, unsigned 8.16. */
@@ -163,6 +300,28 @@ static int sim_cfg_validate_queues(const struct sim_cfg *c, char *err, size_t er
         BAD("--queues %u needs --protocol tail or owner (not wc): the write-combining "
             "window serves one queue",
             c->queues);
+    return 0;
+}
+
+/* The observability settings between themselves and against the run. */
+static int sim_cfg_validate_obs(const struct sim_cfg *c, char *err, size_t errlen)
+{
+    const struct obs_cfg *o = &c->obs;
+
+    if ((o->from.set || o->to.set) && !o->wave[0] && !o->timeline[0])
+        BAD("--wave-from and --wave-to window --wave or --timeline: give one of them");
+    if (o->from.set && o->to.set && o->from.pkt == o->to.pkt && o->from.v >= o->to.v)
+        BAD("--wave-from must be before --wave-to");
+    if (o->pcap_in[0] && c->queues > 1)
+        BAD("--pcap-in replays a capture on one queue; --queues is %u", c->queues);
+    if (o->pcap_timing > 0 && !o->pcap_in[0])
+        BAD("--pcap-timing paces the frames of --pcap-in: give --pcap-in");
+    if (o->pcap_in[0] && c->pkt_size_max != c->pkt_size)
+        BAD("--pcap-in sends the capture's sizes: drop --pkt-size-max");
+    if (o->wave[0] && (strcmp(o->wave, o->timeline) == 0 || strcmp(o->wave, o->pcap_out) == 0))
+        BAD("--wave %s: the same file as another output", o->wave);
+    if (o->timeline[0] && strcmp(o->timeline, o->pcap_out) == 0)
+        BAD("--timeline %s: the same file as --pcap-out", o->timeline);
     return 0;
 }
 
@@ -237,6 +396,88 @@ static int sim_cfg_validate_driver(const struct sim_cfg *c, char *err, size_t er
     return 0;
 }
 
+/* The timeouts against what the configuration needs (sim_cfg_bounds):
+ * the reads fit in what CPL_TIMEOUT counts; a timeout the user set is no
+ * shorter than the healthy interval it watches.  Each message names the
+ * setting, the bound and where it comes from. */
+static int sim_cfg_validate_timeouts(const struct sim_cfg *c, char *err, size_t errlen)
+{
+    struct sim_bounds b;
+    struct sim_timeouts t;
+    double max_us = sim_cfg_cpl_max_us(c), need;
+
+    sim_cfg_bounds(c, &b);
+    sim_cfg_timeouts(c, &t);
+    if (b.read_ns / 1000.0 > max_us)
+        BAD("a DMA read can wait %.0f us for its data in this configuration (a round trip "
+            "of %.0f us: memory %.0f ns, the link %.0f ns and UpdateFC %.0f ns each way; and "
+            "the reads ahead of it), longer than the device's completion timeout can count "
+            "(CPL_TIMEOUT: %u cycles, %.0f us at --dev-mhz %g): shorten --pcie-latency-ns, "
+            "--mem-latency-ns or --fc-update-ns, or lower --dev-mhz",
+            b.read_ns / 1000.0, b.rt_ns / 1000.0, c->mem_latency_ns, c->pcie.latency_ns,
+            dmax(c->fc_dev.update_latency_ns, c->fc_host.update_latency_ns),
+            NICTX_CPL_TIMEOUT_VALUE_MASK, max_us, c->dev_mhz);
+    if (c->cpl_timeout_us != SIM_TIMEOUT_AUTO && c->cpl_timeout_us > max_us)
+        BAD("--cpl-timeout-us %g: %.0f device cycles at --dev-mhz %g; CPL_TIMEOUT counts at "
+            "most %u (%.0f us)", c->cpl_timeout_us, c->cpl_timeout_us * c->dev_mhz, c->dev_mhz,
+            NICTX_CPL_TIMEOUT_VALUE_MASK, max_us);
+    if (c->cpl_timeout_us != SIM_TIMEOUT_AUTO && c->cpl_timeout_us * 1000.0 < b.read_ns)
+        BAD("--cpl-timeout-us %g: a healthy DMA read can wait %.3g us for its data in this "
+            "configuration (a round trip of %.3g us and the reads ahead of it): set at least "
+            "that, or auto (docs/faults.md, Timeouts)", c->cpl_timeout_us, b.read_ns / 1000.0,
+            b.rt_ns / 1000.0);
+    if (c->tx_timeout_us != SIM_TIMEOUT_AUTO && c->tx_timeout_us != 0 &&
+        c->tx_timeout_us * 1000.0 < b.batch_ns)
+        BAD("--tx-timeout-us %g: a healthy queue can go %.4g us without a completion in this "
+            "configuration (a burst of %.3g us on the CPU, then a writeback's worth of frames "
+            "of up to %.3g us each): set at least that, 0 (no hang check) or auto "
+            "(docs/faults.md, Timeouts)", c->tx_timeout_us, b.batch_ns / 1000.0,
+            b.burst_ns / 1000.0, b.frame_ns / 1000.0);
+    need = b.gap_ns / 1000.0 + sim_cfg_blackout_us(c);
+    if (c->watchdog_us != SIM_TIMEOUT_AUTO && c->watchdog_us < need)
+        BAD("--watchdog-us %g: a healthy run can go %.4g us with no frame and no device write "
+            "in this configuration (a burst of %.3g us on the CPU, a frame of up to %.3g us%s): "
+            "set at least that, or auto (docs/faults.md, Timeouts)", c->watchdog_us, need,
+            b.burst_ns / 1000.0, b.frame_ns / 1000.0,
+            sim_cfg_blackout_us(c) > 0 ? ", the longest blackout" : "");
+    need = t.tx_us + t.reset_us + sim_cfg_blackout_us(c);
+    if (c->watchdog_us != SIM_TIMEOUT_AUTO && c->inject.n && t.tx_us > 0 && c->watchdog_us < need)
+        BAD("--watchdog-us %g: the faults (--inject) need the hang check (%g us) and the "
+            "queue reset (up to %.4g us) to recover before the watchdog: set at least %.4g us, or "
+            "auto", c->watchdog_us, t.tx_us, t.reset_us, need);
+    return 0;
+}
+
+/* The host memory the driver's DMA takes (sim_cfg_host_mem), at most
+ * SIM_HOST_MEM_MAX. */
+static int sim_cfg_validate_memory(const struct sim_cfg *c, char *err, size_t errlen)
+{
+    size_t mem = sim_cfg_host_mem(c);
+
+    if (mem > SIM_HOST_MEM_MAX)
+        BAD("the driver's DMA memory would be %.2f GiB (--queues %u x (a ring of --ring %u "
+            "descriptors%s and %u buffers of up to --pkt-size-max %u B)); the simulator's "
+            "host memory holds at most %.0f GiB: lower --queues, --ring or --pkt-size-max",
+            (double)mem / (1u << 30), c->queues, c->ring_size,
+            c->clean == TXQ_CLEAN_CQ ? ", a completion queue as large" : "",
+            pktgen_bufs(c->ring_size), c->pkt_size_max, (double)SIM_HOST_MEM_MAX / (1u << 30));
+    return 0;
+}
+
+/* A driver bug that acts from packet --bug-at on: that packet is in the
+ * run (queue 0 sends the most: a bug on every queue fires on it first). */
+static int sim_cfg_validate_bug(const struct sim_cfg *c, char *err, size_t errlen)
+{
+    uint64_t n = sim_cfg_queue_packets(c, 0);
+
+    if (c->bug != DRV_BUG_NONE && drv_bug_uses_at(c->bug) && c->bug_at >= n)
+        BAD("--bug-at %" PRIu64 ": driver bug %s acts from that packet on, but the run posts "
+            "packets 0..%" PRIu64 " on %s; it would never act: set --bug-at below %" PRIu64,
+            c->bug_at, bug_name(c->bug), n ? n - 1 : 0,
+            c->queues > 1 ? "each queue (queue 0 the most)" : "the queue", n);
+    return 0;
+}
+
 /* Each setting within its range (the table), then the rules between them. */
 int sim_cfg_validate(const struct sim_cfg *c, char *err, size_t errlen)
 {
@@ -249,7 +490,10 @@ int sim_cfg_validate(const struct sim_cfg *c, char *err, size_t errlen)
     if (sim_cfg_validate_link(c, err, errlen) != 0 ||
         sim_cfg_validate_driver(c, err, errlen) != 0 ||
         sim_cfg_validate_queues(c, err, errlen) != 0 ||
-        sim_cfg_validate_inject(c, err, errlen) != 0)
+        sim_cfg_validate_inject(c, err, errlen) != 0 ||
+        sim_cfg_validate_memory(c, err, errlen) != 0 ||
+        sim_cfg_validate_timeouts(c, err, errlen) != 0 || sim_cfg_validate_bug(c, err, errlen) != 0 ||
+        sim_cfg_validate_obs(c, err, errlen) != 0)
         return -1;
     return 0;
 }
@@ -285,8 +529,11 @@ void sim_cfg_txq(const struct sim_cfg *cfg, struct txq_cfg *tc)
     tc->dql_order = cfg->dql;
     tc->bql_stall_thrs = cfg->bql_stall_ms; /* jiffies at HZ 1000 (dql.h) */
     tc->tail_coalesce = cfg->tail_coalesce;
+    /* sim_cfg_validate refuses a timeout CPL_TIMEOUT cannot count. */
     double cyc = to.cpl_us * cfg->dev_mhz;
-    tc->cpl_timeout = cyc < (double)(1u << 24) - 1 ? (uint32_t)cyc : (1u << 24) - 1;
+    tc->cpl_timeout = cyc < NICTX_CPL_TIMEOUT_VALUE_MASK ? (uint32_t)cyc
+                                                         : NICTX_CPL_TIMEOUT_VALUE_MASK;
+    tc->reset_wait_ns = (uint64_t)ceil(to.reset_us * 1000.0);
     tc->queues = cfg->queues;
     tc->sched = cfg->sched == SIM_SCHED_DRR ? NICTX_SCHED_DRR : NICTX_SCHED_RR;
     tc->drr_quantum = cfg->drr_quantum;

@@ -25,6 +25,8 @@
 #include "check/scoreboard.h"
 #include "host/memhist.h"
 #include "host/stbuf.h"
+#include "obs/obs.h"
+#include "obs/obs_pcap.h"
 #include "check/stopchk.h"
 #include "pcie/tlp_queue.h"
 #include "txq.h"
@@ -243,6 +245,7 @@ struct sim {
 
     /* faults (fault.h) */
     unsigned inj_fired;    /* faults of the plan carried out */
+    uint32_t inj_fired_kinds; /* bit k: a fault of enum inj_kind k was */
     unsigned drop_cause;   /* scoreboard reason for the next reset's drops */
     uint32_t reset_err;    /* ERR bits queue resets found */
     uint64_t live_reported; /* bit q: a stuck queue q was named (livechk.h) */
@@ -263,6 +266,12 @@ struct sim {
     struct pcie_link_stats h2d_t0, d2h_t0, h2d_t1, d2h_t1;
     sim_ps_t t_measure0, t_measure1; /* the measured run */
     int measured;
+
+    /* observability (observe.c; docs/observability.md) */
+    struct obs *obs;        /* the tracer: NULL when the run shows nothing */
+    int wave_up;            /* the device writes a waveform */
+    struct obs_capture cap; /* --pcap-in: the frames the source sends (cap.n 0: none) */
+    sim_ps_t pace_t0;       /* --pcap-timing: when packet 0 was due */
 };
 
 /* A CPU was woken or its MMIO read answered: sim_loop must look again. */
@@ -303,6 +312,9 @@ void sim_violation(struct sim *s, const char *kind, const char *fmt, ...)
  * descriptor (-1: none), access, detail. */
 void sim_violation_at(void *s, unsigned queue, const char *kind, sim_ps_t t, long desc,
                       const char *access, const char *detail);
+/* A device_error violation: ERR bits `err` (each named), found `when`
+ * ("at end of run", "found by the adapter reset"). */
+void sim_device_error(struct sim *s, uint32_t err, const char *when);
 /* A device-wide violation's queue: none with several queues, 0 with one. */
 unsigned sim_no_queue(const struct sim *s);
 
@@ -334,7 +346,7 @@ void cpu_load_shared(struct sim_cpu *c, const void *src, void *buf, size_t len);
 void cpu_view(struct sim_cpu *c, const void *src, void *buf, size_t len);
 void cpu_line(struct sim_cpu *c, const void *addr, size_t len, int write);
 void cpu_shared_access(struct sim_cpu *c);
-void cpu_sync_published(struct sim *s);
+void cpu_sync_published(struct sim *s, const struct sim_cpu *c);
 /* Whether CPU c's schedule has switch points or preemptions (explore.h). */
 static inline int cpu_explores(const struct sim_cpu *c)
 {
@@ -359,6 +371,21 @@ void sim_kcpu_windows(const struct sim *s, struct sim_cpu *c);
 struct txq *sim_txq(struct sim *s, unsigned q);
 struct pktgen *sim_pg(struct sim *s, unsigned q);
 void sim_pktgen_hooks(struct sim *s, struct sim_queue *x, struct pktgen_cfg *pc);
+
+/* observe.c: the capture loaded and the tracer built (sim_obs_build),
+ * attached to the links and the device once they exist (sim_obs_device),
+ * told the rings once the driver has them (sim_obs_ready); the outputs
+ * finished when the run ends
+ * (0, or -1: the run fails with why); a queue's occupancy and BQL limit
+ * noted after CPU c stepped it; packet seq's due time under
+ * --pcap-timing. */
+int sim_obs_build(struct sim *s, char *err, size_t n);
+int sim_obs_device(struct sim *s, char *err, size_t n);
+void sim_obs_ready(struct sim *s);
+void sim_obs_end(struct sim *s);
+void sim_obs_destroy(struct sim *s);
+__attribute__((cold)) void sim_obs_queue(struct sim_cpu *c, unsigned q);
+sim_ps_t sim_pace_due(const struct sim *s, uint64_t seq);
 
 /* cpu_sched.c */
 int sim_cpus_init(struct sim *s, const struct stbuf_cfg *bc);  /* 0 or -1 */

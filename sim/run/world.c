@@ -105,24 +105,25 @@ static int sim_build(struct sim *s, const struct device_ops *ops, char *err, siz
     const struct sim_cfg *cfg = &s->cfg;
     struct stbuf_cfg bc;
     struct sb_cfg sbc;
-    size_t buf, memsz;
+    size_t memsz;
 
     s->gen.seed = cfg->seed;
     s->gen.min_len = cfg->pkt_size - 4;
     s->gen.max_len = cfg->pkt_size_max - 4;
+    if (sim_obs_build(s, err, errlen) != 0) /* a capture sets the sizes */
+        return -1;
     sbc.gen = s->gen;
     sbc.expected = cfg->packets;
     sbc.max_outstanding = cfg->ring_size;
     sbc.queues = cfg->queues;
-    buf = ((size_t)s->gen.max_len + cfg->buf_offset + 63) & ~(size_t)63;
-    /* Each queue: its ring, pktgen's buffers (pktgen.h); then 64 KiB for
-     * the rest (writeback words, completion queue), and 128 B a queue more. */
-    memsz = ((size_t)cfg->ring_size * NICTX_DESC_BYTES + (size_t)pktgen_bufs(cfg->ring_size) * buf) *
-                cfg->queues + (1u << 16) + (cfg->queues - 1) * 128u;
-    /* Several queues in CQ mode: each further queue's CQ (as many entries
-     * as the ring, a power of two; cache-line aligned). */
-    if (cfg->queues > 1 && cfg->clean == TXQ_CLEAN_CQ)
-        memsz += ((size_t)cfg->ring_size * NICTX_CQE_BYTES + 64u) * (cfg->queues - 1);
+    /* Every queue's ring, writeback word, completion queue and buffers,
+     * as the driver allocates them (sim_cfg_host_mem). */
+    memsz = sim_cfg_host_mem(cfg);
+    if (s->gen.max_len + 4 > cfg->pkt_size_max) { /* a capture's frames are larger */
+        struct sim_cfg big = *cfg;
+        big.pkt_size_max = s->gen.max_len + 4;
+        memsz = sim_cfg_host_mem(&big);
+    }
     if (sim_queues_alloc(s) != 0) {
         snprintf(err, errlen, "out of memory building the simulation");
         return -1;
@@ -171,7 +172,7 @@ static int sim_build(struct sim *s, const struct device_ops *ops, char *err, siz
         return -1;
     }
     ops->reset(s->dev);
-    return 0;
+    return sim_obs_device(s, err, errlen);
 }
 
 /* The driver state the CPUs share, as cache lines (docs/calibration.md):
@@ -252,6 +253,14 @@ struct sim *sim_create(const struct sim_cfg *cfg, const struct device_ops *ops,
 
     if (sim_cfg_validate(cfg, err, errlen) != 0)
         return NULL;
+    if (cfg->obs.wave[0]) { /* the same model, built to write waveforms */
+        if (!ops->traced) {
+            snprintf(err, errlen, "--wave: this build has no trace-enabled %s model (make builds "
+                     "one into build/nictx; make fast does not)", ops->name);
+            return NULL;
+        }
+        ops = ops->traced;
+    }
     if (ops->width != cfg->dev_width) {
         snprintf(err, errlen, "the %s device is %u bytes wide; the configuration asks for %u "
                  "(--dev-width)", ops->name, ops->width, cfg->dev_width);
@@ -307,6 +316,7 @@ struct sim *sim_create(const struct sim_cfg *cfg, const struct device_ops *ops,
     s->last_progress = s->now;
     if (s->nviol) /* a violation during the probe ends the run at once */
         s->stop_at = s->now;
+    sim_obs_ready(s);
     return s;
 }
 
@@ -325,6 +335,7 @@ void sim_destroy(struct sim *s)
             txq_destroy(&s->xq[q - 1].txq);
     }
     free(s->xq);
+    sim_obs_destroy(s);
     if (s->dev)
         s->ops->destroy(s->dev);
     sb_destroy(s->sb);

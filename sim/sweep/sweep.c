@@ -23,6 +23,7 @@ void sweep_spec_init(struct sweep_spec *s)
 {
     memset(s, 0, sizeof(*s));
     s->seed = 1;
+    s->lockstep_packets = SWEEP_LOCKSTEP_PACKETS;
     snprintf(s->x, sizeof(s->x), "%s", SWEEP_DEFAULT_X);
     strv_init(&s->args);
 }
@@ -146,6 +147,30 @@ static int arg_reserved(const char *a)
         return 0;
     snprintf(name, sizeof(name), "%.*s", (int)strcspn(a + 2, "="), a + 2);
     return is_reserved(name);
+}
+
+const char *sweep_argv_option(char *const *argv, size_t n, const char *name)
+{
+    const char *v = NULL;
+    size_t len = strlen(name);
+
+    for (size_t k = 0; k < n; k++) {
+        const char *a = argv[k];
+        if (strncmp(a, "--", 2) != 0 || strncmp(a + 2, name, len) != 0)
+            continue;
+        if (a[2 + len] == '=')
+            v = a + 3 + len;
+        else if (a[2 + len] == '\0' && k + 1 < n)
+            v = argv[++k];
+    }
+    return v;
+}
+
+int sweep_spec_default_device(struct sweep_spec *s, const char *model)
+{
+    if (sweep_param_find(s, "device") >= 0 || sweep_argv_option(s->args.v, s->args.n, "device"))
+        return 0;
+    return strv_push(&s->args, "--device") == 0 && strv_push(&s->args, model) == 0 ? 0 : -1;
 }
 
 int sweep_spec_check(const struct sweep_spec *s, char *err, size_t errlen)

@@ -36,6 +36,12 @@
 #define SWEEP_ID_BYTES 13        /* 12 hex digits and the NUL */
 #define SWEEP_MAX_POINTS 1000000
 #define SWEEP_DEFAULT_X "burst"  /* the line plots' x axis unless set */
+/* A point runs on the C model unless its command names a device; its first
+ * SWEEP_LOCKSTEP_PACKETS packets are checked in lockstep first
+ * (sweep_point.h). */
+#define SWEEP_DEFAULT_DEVICE "c"
+#define SWEEP_LOCKSTEP_PACKETS 2000u
+#define SWEEP_LOCKSTEP_MAX 100000000u
 
 struct sweep_param {
     char *name;         /* "burst", "cpu.wmb_ns" */
@@ -49,6 +55,7 @@ struct sweep_spec {
     struct sweep_param *params;
     size_t nparams;
     struct strv args;            /* fixed run arguments, passed verbatim */
+    unsigned lockstep_packets;   /* a C-model point's lockstep check (0: none) */
 };
 
 void sweep_spec_init(struct sweep_spec *s);
@@ -62,6 +69,12 @@ int sweep_spec_add(struct sweep_spec *s, const char *name, const char *list,
 int sweep_spec_set(struct sweep_spec *s, const char *assignment, char *err, size_t errlen);
 /* Index of parameter NAME, or -1. */
 long sweep_param_find(const struct sweep_spec *s, const char *name);
+/* The value of run option --NAME in argv[0..n) (the last one, as the run
+ * takes it: "--NAME V" or "--NAME=V"), or NULL. */
+const char *sweep_argv_option(char *const *argv, size_t n, const char *name);
+/* Add "--device M" to the fixed arguments unless the arguments or a
+ * parameter already name the device: 0, or -1 (no memory). */
+int sweep_spec_default_device(struct sweep_spec *s, const char *model);
 
 /*
  * Is the spec one the sweep can run?  Every parameter name is a run option

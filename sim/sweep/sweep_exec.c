@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* In the child, before exec: no signal blocked, stdin from /dev/null,
@@ -123,13 +124,13 @@ void sweep_capture_free(struct sweep_capture *c)
     memset(c, 0, sizeof(*c));
 }
 
-int sweep_exec_capture(char *const argv[], const char *dir, struct sweep_capture *c)
+/* Start argv in dir with stdout and stderr on new pipes (*fo, *fe: the
+ * reading ends): its pid, or -1. */
+static pid_t spawn_captured(char *const argv[], const char *dir, int *fo, int *fe)
 {
-    struct grow out = {NULL, 0, 0}, err = {NULL, 0, 0};
-    int po[2], pe[2], rc;
+    int po[2], pe[2];
     pid_t pid;
 
-    memset(c, 0, sizeof(*c));
     if (pipe2(po, O_CLOEXEC) != 0)
         return -1;
     if (pipe2(pe, O_CLOEXEC) != 0) {
@@ -144,10 +145,29 @@ int sweep_exec_capture(char *const argv[], const char *dir, struct sweep_capture
     }
     close(po[1]);
     close(pe[1]);
-    rc = pid < 0 ? -1 : capture_pipes(po[0], pe[0], &out, &err);
-    close(po[0]);
-    close(pe[0]);
-    c->status = pid < 0 ? -1 : sweep_exec_wait(pid);
+    if (pid < 0) {
+        close(po[0]);
+        close(pe[0]);
+        return -1;
+    }
+    *fo = po[0];
+    *fe = pe[0];
+    return pid;
+}
+
+int sweep_exec_capture(char *const argv[], const char *dir, struct sweep_capture *c)
+{
+    struct grow out = {NULL, 0, 0}, err = {NULL, 0, 0};
+    int fo, fe, rc;
+    pid_t pid;
+
+    memset(c, 0, sizeof(*c));
+    if ((pid = spawn_captured(argv, dir, &fo, &fe)) < 0)
+        return -1;
+    rc = capture_pipes(fo, fe, &out, &err);
+    close(fo);
+    close(fe);
+    c->status = sweep_exec_wait(pid);
     c->out = grow_text(&out);
     c->err = grow_text(&err);
     if (rc != 0 || c->status < 0 || !c->out || !c->err) {
@@ -156,6 +176,150 @@ int sweep_exec_capture(char *const argv[], const char *dir, struct sweep_capture
         return -1;
     }
     return 0;
+}
+
+/* ---- several at once, with a deadline -------------------------------------- */
+
+struct capt_child {
+    pid_t pid;
+    int fd[2];         /* stdout, stderr; -1 once closed */
+    struct grow g[2];
+    int exited, wst, timed_out;
+};
+
+static double mono_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Reap the children that ended; the number still running. */
+static size_t reap(struct capt_child *ch, size_t n)
+{
+    size_t running = 0;
+
+    for (size_t k = 0; k < n; k++) {
+        if (ch[k].exited || ch[k].pid <= 0)
+            continue;
+        if (waitpid(ch[k].pid, &ch[k].wst, WNOHANG) == ch[k].pid)
+            ch[k].exited = 1;
+        else
+            running++;
+    }
+    return running;
+}
+
+/* Read what is ready; an fd at its end (or failing) is closed.  Returns
+ * the pollfds filled in (open fds) in pf, and their count in *m. */
+static void fill_poll(struct capt_child *ch, size_t n, struct pollfd *pf, size_t *m,
+                      size_t *who)
+{
+    *m = 0;
+    for (size_t k = 0; k < n; k++)
+        for (int j = 0; j < 2; j++)
+            if (ch[k].fd[j] >= 0) {
+                pf[*m].fd = ch[k].fd[j];
+                pf[*m].events = POLLIN;
+                pf[*m].revents = 0;
+                who[*m] = 2 * k + (size_t)j;
+                (*m)++;
+            }
+}
+
+/* Kill what still runs (its pipes closed after), then wait for all. */
+static void finish_children(struct capt_child *ch, size_t n, int timed_out)
+{
+    for (size_t k = 0; k < n; k++) {
+        if (ch[k].pid > 0 && !ch[k].exited) {
+            if (timed_out) {
+                kill(ch[k].pid, SIGKILL);
+                ch[k].timed_out = 1;
+            }
+            while (waitpid(ch[k].pid, &ch[k].wst, 0) < 0 && errno == EINTR)
+                ;
+            ch[k].exited = 1;
+        }
+        for (int j = 0; j < 2; j++)
+            if (ch[k].fd[j] >= 0) {
+                close(ch[k].fd[j]);
+                ch[k].fd[j] = -1;
+            }
+    }
+}
+
+/* Follow every child to its end or the deadline: 0, or -1 on an error. */
+static int follow_all(struct capt_child *ch, size_t n, double deadline)
+{
+    struct pollfd *pf = calloc(2 * n, sizeof(*pf));
+    size_t *who = calloc(2 * n, sizeof(*who)), m;
+    int rc = 0;
+
+    if (!pf || !who)
+        rc = -1;
+    while (rc == 0) {
+        double left = deadline - mono_now();
+        fill_poll(ch, n, pf, &m, who);
+        if (reap(ch, n) == 0 && m == 0)
+            break;
+        if (left <= 0) {
+            finish_children(ch, n, 1);
+            break;
+        }
+        /* Pipes closed but a child still running: look again soon. */
+        if (poll(pf, m, m ? (int)(left * 1000) + 1 : 20) < 0 && errno != EINTR)
+            rc = -1;
+        for (size_t q = 0; q < m && rc == 0; q++) {
+            struct capt_child *c = &ch[who[q] / 2];
+            int j = (int)(who[q] % 2), more;
+            if (!(pf[q].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            if ((more = grow_read(&c->g[j], c->fd[j])) <= 0) {
+                rc = more < 0 ? -1 : 0;
+                close(c->fd[j]);
+                c->fd[j] = -1;
+            }
+        }
+    }
+    free(pf);
+    free(who);
+    return rc;
+}
+
+int sweep_exec_capture_all(char *const *const argvs[], size_t n, double timeout_s,
+                           struct sweep_capture *c)
+{
+    struct capt_child *ch = calloc(n ? n : 1, sizeof(*ch));
+    int rc = ch ? 0 : -1;
+
+    for (size_t k = 0; k < n; k++) {
+        memset(&c[k], 0, sizeof(c[k]));
+        if (ch)
+            ch[k].fd[0] = ch[k].fd[1] = -1;
+    }
+    for (size_t k = 0; k < n && rc == 0; k++) {
+        ch[k].pid = spawn_captured(argvs[k], NULL, &ch[k].fd[0], &ch[k].fd[1]);
+        if (ch[k].pid < 0)
+            rc = -1;
+    }
+    if (rc == 0)
+        rc = follow_all(ch, n, mono_now() + timeout_s);
+    if (ch)
+        finish_children(ch, n, rc != 0);
+    for (size_t k = 0; ch && k < n; k++) {
+        c[k].out = grow_text(&ch[k].g[0]);
+        c[k].err = grow_text(&ch[k].g[1]);
+        c[k].status = ch[k].pid > 0 ? exit_status(ch[k].wst) : -1;
+        c[k].timed_out = ch[k].timed_out;
+        if (!c[k].out || !c[k].err)
+            rc = -1;
+    }
+    if (rc != 0)
+        for (size_t k = 0; k < n; k++)
+            sweep_capture_free(&c[k]);
+    free(ch);
+    return rc;
 }
 
 /* ---- a run with its output in a file --------------------------------------- */

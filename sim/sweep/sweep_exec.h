@@ -27,9 +27,10 @@
 
 /* What a captured child printed, and how it ended. */
 struct sweep_capture {
-    char *out;  /* stdout, NUL-terminated (malloc'd) */
-    char *err;  /* stderr */
-    int status; /* see above */
+    char *out;     /* stdout, NUL-terminated (malloc'd) */
+    char *err;     /* stderr */
+    int status;    /* see above */
+    int timed_out; /* sweep_exec_capture_all: killed at its deadline */
 };
 
 /* Run argv[0] (searched in PATH if it has no '/') in directory dir (NULL:
@@ -37,6 +38,14 @@ struct sweep_capture {
  * be started or captured (c is then empty). */
 int sweep_exec_capture(char *const argv[], const char *dir, struct sweep_capture *c);
 void sweep_capture_free(struct sweep_capture *c);
+
+/* Run n commands at once (argvs[k], as for sweep_exec_capture), capturing
+ * each into c[k], until every one has ended or timeout_s seconds have
+ * passed: one still running then is killed (SIGKILL), its status 128 + 9
+ * and timed_out set.  0, or -1 if one could not be started or captured
+ * (every c[k] is then empty; those started are killed and waited for). */
+int sweep_exec_capture_all(char *const *const argvs[], size_t n, double timeout_s,
+                           struct sweep_capture *c);
 
 /* Run argv with stdout and stderr on fd and wait (see above); *sig is the
  * signal forwarded to it, or 0.  The exit status, or -1. */

@@ -31,6 +31,10 @@ struct sf_parse {
     int lineno;
     int failed;
     char msg[MSG_BYTES];
+    int indented;             /* the line read last starts with a blank */
+    char last[SWEEP_FILE_LINE + 8]; /* the key a continuation line continues */
+    struct strv keys;         /* "section.key" of every key line so far */
+    int *key_lines;           /* ... and the line each was on */
 };
 
 static void sf_fail(struct sf_parse *p, const char *fmt, ...)
@@ -60,7 +64,7 @@ int sweep_name_ok(const char *name)
 }
 
 /* Strict decimal, no sign, no leading zero, within 64 bits. */
-static int parse_seed(const char *v, uint64_t *seed)
+static int parse_dec(const char *v, uint64_t *seed)
 {
     size_t n = strspn(v, "0123456789");
     unsigned long long x;
@@ -97,7 +101,7 @@ static int sweep_key(struct sf_parse *p, const char *name, const char *v)
         else
             snprintf(s->name, sizeof(s->name), "%s", v);
     } else if (strcmp(name, "seed") == 0) {
-        if (parse_seed(v, &s->seed) != 0)
+        if (parse_dec(v, &s->seed) != 0)
             sf_fail(p, "seed '%s': expected a decimal integer 0..18446744073709551615", v);
     } else if (strcmp(name, "x") == 0) {
         if (!*v || strlen(v) >= sizeof(s->x))
@@ -107,10 +111,50 @@ static int sweep_key(struct sf_parse *p, const char *name, const char *v)
     } else if (strcmp(name, "args") == 0) {
         if (add_args(&s->args, v) != 0)
             sf_fail(p, "out of memory");
+    } else if (strcmp(name, "lockstep_packets") == 0) {
+        uint64_t k;
+        if (parse_dec(v, &k) != 0 || k > SWEEP_LOCKSTEP_MAX)
+            sf_fail(p, "lockstep_packets '%s': expected packets, 0..%u (0: no check)", v,
+                    SWEEP_LOCKSTEP_MAX);
+        else
+            s->lockstep_packets = (unsigned)k;
     } else {
-        sf_fail(p, "unknown key '%s' in [sweep] (name, seed, x, args)", name);
+        sf_fail(p, "unknown key '%s' in [sweep] (name, seed, x, args, lockstep_packets)", name);
     }
     return !p->failed;
+}
+
+/*
+ * A key line (not a continuation: libinih hands an indented line after a
+ * key to the handler under that key's name) whose key the section had
+ * already: refused, naming both lines.  0 to go on.
+ */
+static int repeated_key(struct sf_parse *p, const char *section, const char *name)
+{
+    char key[2 * SWEEP_FILE_LINE + 8];
+    long k;
+    int *nl;
+
+    if (p->indented && strcmp(p->last, name) == 0)
+        return 0; /* a continuation line */
+    snprintf(p->last, sizeof(p->last), "%s", name);
+    snprintf(key, sizeof(key), "%s.%s", section, name);
+    if ((k = strv_find(&p->keys, key)) >= 0) {
+        sf_fail(p, "%s '%s' given again (first on line %d): one line each; continue a list "
+                   "on indented lines", strcmp(section, "params") == 0 ? "parameter" : "key",
+                name, p->key_lines[k]);
+        return -1;
+    }
+    nl = realloc(p->key_lines, (p->keys.n + 1) * sizeof(*nl));
+    if (!nl || strv_push(&p->keys, key) != 0) {
+        if (nl)
+            p->key_lines = nl;
+        sf_fail(p, "out of memory");
+        return -1;
+    }
+    p->key_lines = nl;
+    p->key_lines[p->keys.n - 1] = p->lineno;
+    return 0;
 }
 
 static int sf_handler(void *user, const char *section, const char *name, const char *value)
@@ -119,7 +163,7 @@ static int sf_handler(void *user, const char *section, const char *name, const c
     char why[MSG_BYTES - 64], list[SWEEP_FILE_LINE + 8];
     size_t n;
 
-    if (p->failed)
+    if (p->failed || repeated_key(p, section, name) != 0)
         return 0;
     if (strcmp(section, "sweep") == 0)
         return sweep_key(p, name, value);
@@ -147,6 +191,9 @@ static char *sf_reader(char *buf, int size, void *stream)
     if (p->failed || fgets(buf, size, p->f) == NULL)
         return NULL;
     p->lineno++;
+    p->indented = buf[0] == ' ' || buf[0] == '\t';
+    if (buf[0] == '[')
+        p->last[0] = '\0'; /* a section: no key to continue */
     if ((int)strcspn(buf, "\r\n") > max || (strchr(buf, '\n') == NULL && !feof(p->f))) {
         sf_fail(p, "line longer than %d characters; continue a list on an indented line", max);
         return NULL;
@@ -156,9 +203,13 @@ static char *sf_reader(char *buf, int size, void *stream)
 
 int sweep_file_load(struct sweep_spec *s, const char *path, char *err, size_t errlen)
 {
-    struct sf_parse p = {s, NULL, path, 0, 0, {0}};
+    struct sf_parse p;
     int line;
 
+    memset(&p, 0, sizeof(p));
+    p.s = s;
+    p.path = path;
+    strv_init(&p.keys);
     if (!(p.f = fopen(path, "r"))) {
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
         return -1;
@@ -169,6 +220,8 @@ int sweep_file_load(struct sweep_spec *s, const char *path, char *err, size_t er
     else if (!p.failed && (line < 0 || ferror(p.f)))
         snprintf(p.msg, sizeof(p.msg), "%s: read error", path);
     fclose(p.f);
+    strv_free(&p.keys);
+    free(p.key_lines);
     if (p.failed || line != 0) {
         snprintf(err, errlen, "%s", p.msg);
         return -1;
@@ -210,7 +263,8 @@ static int write_spec(FILE *f, const struct sweep_spec *s)
                "[sweep]\n");
     if (*s->name)
         fprintf(f, "name = %s\n", s->name);
-    fprintf(f, "seed = %" PRIu64 "\nx = %s\n", s->seed, s->x);
+    fprintf(f, "seed = %" PRIu64 "\nx = %s\nlockstep_packets = %u\n", s->seed, s->x,
+            s->lockstep_packets);
     if (s->args.n && write_list(f, "args", &s->args, "") != 0)
         return -1;
     fprintf(f, "\n[params]\n");

@@ -68,8 +68,10 @@ static int write_outputs(const struct sweep_spec *s, const struct sweep_table *t
 {
     const char *name = *s->name ? s->name : "sweep";
     struct sweep_plots pl;
-    struct sweep_report_in in = {s, t, NULL, shown_dir};
+    struct sweep_joblog jobs;
+    struct sweep_report_in in = {s, t, NULL, shown_dir, dir, &jobs};
     char path[SWEEP_PATH_BYTES + 32];
+    int rc;
 
     if (write_table(dir, "results.csv", csv_writer, t, name, err, errlen) != 0 ||
         write_table(dir, "results.json", sweep_table_json, t, name, err, errlen) != 0)
@@ -79,8 +81,14 @@ static int write_outputs(const struct sweep_spec *s, const struct sweep_table *t
             return -1;
         in.plots = &pl;
     }
+    if (sweep_joblog_load(&jobs, dir) != 0) {
+        snprintf(err, errlen, "out of memory reading %s/%s", dir, SWEEP_JOBLOG);
+        return -1;
+    }
     snprintf(path, sizeof(path), "%s/report.md", dir);
-    return sweep_report_write(&in, path, err, errlen);
+    rc = sweep_report_write(&in, path, err, errlen);
+    sweep_joblog_free(&jobs);
+    return rc;
 }
 
 int sweep_merge(const struct sweep_spec *s, const char *dir, const char *shown_dir, int plots,
@@ -96,6 +104,13 @@ int sweep_merge(const struct sweep_spec *s, const char *dir, const char *shown_d
         return -1;
     }
     st->points = sweep_npoints(s);
+    if (st->result) {
+        memset(st->result, 0, st->points);
+        for (size_t r = 0; r < t.nrows; r++) {
+            const struct json_flat_item *it = sweep_table_cell(&t, r, "status");
+            st->result[t.rows[r].point] = it && strcmp(it->text, "ok") == 0 ? 1 : 2;
+        }
+    }
     st->missing = sweep_report_missing(s, &t);
     st->not_ok = sweep_report_not_ok(&t);
     rc = write_outputs(s, &t, dir, shown_dir, plots, err, errlen);

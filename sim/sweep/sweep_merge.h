@@ -23,10 +23,13 @@ struct sweep_merge_stats {
     size_t points;  /* in the sweep */
     size_t missing; /* without a result */
     size_t not_ok;  /* results whose status is not "ok" */
+    unsigned char *result; /* NULL, or the caller's array of `points`
+                            * entries, set to 0 no result, 1 ok, 2 not ok */
 };
 
 /* plots: draw them (else the report says they were not); headline: where
- * to write the headline table too (Markdown), or NULL. */
+ * to write the headline table too (Markdown), or NULL.  st->result is the
+ * caller's (set it before the call). */
 int sweep_merge(const struct sweep_spec *s, const char *dir, const char *shown_dir, int plots,
                 FILE *headline, struct sweep_merge_stats *st, char *err, size_t errlen);
 

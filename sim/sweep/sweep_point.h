@@ -11,8 +11,10 @@
  *  - Nothing is ever half-written: the run writes its JSON atomically
  *    (report.h), and the log goes to ID.log.tmp.PID, renamed to ID.log when
  *    the run ends; an interrupted run leaves neither (its temporary log is
- *    removed).  The log starts with the command, shell-quoted, so it can be
- *    run again by hand.
+ *    removed, and a JSON it wrote before the signal ended it too), so a
+ *    point never looks done without its log.  A run that had ended when
+ *    the signal came keeps both.  The log starts with the command,
+ *    shell-quoted, so it can be run again by hand.
  *  - A point is done when its JSON exists and is not older than the nictx
  *    binary that would run it (a rebuilt simulator reruns every point);
  *    `--fresh` sweeps ignore that.
@@ -46,9 +48,16 @@ int sweep_point_done(const struct sweep_spec *s, const char *dir, size_t i, cons
 int sweep_point_argv(const struct sweep_spec *s, const char *dir, size_t i, const char *bin,
                      struct strv *argv);
 
-/* Run point i with the nictx binary bin; *sig is the signal that stopped
- * it (SWEEP_POINT_STOPPED), else 0. */
+/* Run point i with the nictx binary bin; *sig is the signal forwarded to
+ * it, else 0: SWEEP_POINT_STOPPED if the signal ended it, else the run had
+ * ended on its own and its status is returned.  A run that exited non-zero
+ * leaves no JSON whose status is "ok" (one there is moved to
+ * ID.json.rejected), so the point is a problem either way. */
 enum sweep_point_status sweep_point_run(const struct sweep_spec *s, const char *dir, size_t i,
                                         const char *bin, int *sig);
+
+/* Point i's result in DIR: 0 none (no JSON, or one without a "status"
+ * that can be read), 1 its status is "ok", 2 another status. */
+int sweep_point_result(const struct sweep_spec *s, const char *dir, size_t i);
 
 #endif /* NICTX_SWEEP_POINT_H */

@@ -237,16 +237,18 @@ static void points_section(FILE *f, const struct sweep_spec *s, const struct swe
 }
 
 /* One problem line: a point without a result, or one whose run was not ok. */
-static void problem(FILE *f, const struct sweep_spec *s, const struct sweep_table *t, size_t i,
-                    long r)
+static void problem(FILE *f, const struct sweep_report_in *in, size_t i, long r)
 {
+    const struct sweep_spec *s = in->s;
+    const struct sweep_table *t = in->t;
     const struct json_flat_item *st, *why, *first;
-    char label[LABEL_BYTES], id[SWEEP_ID_BYTES];
+    char label[LABEL_BYTES], id[SWEEP_ID_BYTES], missing[LABEL_BYTES];
 
     sweep_point_label(s, i, label, sizeof(label));
     sweep_point_id(s, i, id);
     if (r < 0) {
-        fprintf(f, "- point %zu (%s): no result; see `points/%s.log`\n", i + 1, label, id);
+        sweep_missing_why(s, in->dir, i, in->jobs, missing, sizeof(missing));
+        fprintf(f, "- point %zu (%s): no result: %s\n", i + 1, label, missing);
         return;
     }
     st = sweep_table_cell(t, (size_t)r, "status");
@@ -257,8 +259,10 @@ static void problem(FILE *f, const struct sweep_spec *s, const struct sweep_tabl
             first ? ". First violation: " : "", first ? first->text : "", id);
 }
 
-static void problems_section(FILE *f, const struct sweep_spec *s, const struct sweep_table *t)
+static void problems_section(FILE *f, const struct sweep_report_in *in)
 {
+    const struct sweep_spec *s = in->s;
+    const struct sweep_table *t = in->t;
     size_t n = sweep_npoints(s);
 
     if (sweep_report_missing(s, t) == 0 && sweep_report_not_ok(t) == 0) {
@@ -269,7 +273,7 @@ static void problems_section(FILE *f, const struct sweep_spec *s, const struct s
     for (size_t i = 0; i < n; i++) {
         long r = row_of(t, i);
         if (r < 0 || !row_ok(t, (size_t)r))
-            problem(f, s, t, i, r);
+            problem(f, in, i, r);
     }
 }
 
@@ -293,7 +297,7 @@ int sweep_report_write(const struct sweep_report_in *in, const char *path, char 
     fputc('\n', af.f);
     plots_section(af.f, in);
     points_section(af.f, in->s, in->t);
-    problems_section(af.f, in->s, in->t);
+    problems_section(af.f, in);
     if (afile_commit(&af) != 0) {
         snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
         return -1;

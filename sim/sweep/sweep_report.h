@@ -5,8 +5,10 @@
  * every point's key figures, and what went wrong.
  *
  * Contract: the report is a function of the sweep, its table and its plots
- * only (no date, no wall time), so two sweeps of one plan write the same
- * page.  Paths in it are relative to the results directory; `shown_dir` is
+ * (no date, no wall time), so two sweeps of one plan write the same page;
+ * and, for a point without a result, of what the results directory holds
+ * about it (its log, which it links only when it exists, or its ssh job:
+ * sweep_joblog.h).  Paths in it are relative to the results directory; `shown_dir` is
  * the directory as the user named it, for the command that regenerates it.
  * sweep_report_write writes it atomically: 0, or -1 with a message in err.
  * sweep_report_headline writes the headline table alone (Markdown), e.g.
@@ -19,6 +21,7 @@
 #include <stdio.h>
 
 #include "sweep/sweep.h"
+#include "sweep/sweep_joblog.h"
 #include "sweep/sweep_plot.h"
 #include "sweep/sweep_table.h"
 
@@ -27,6 +30,8 @@ struct sweep_report_in {
     const struct sweep_table *t;
     const struct sweep_plots *plots; /* NULL: plots were not made */
     const char *shown_dir;
+    const char *dir;                 /* the results directory */
+    const struct sweep_joblog *jobs; /* its ssh jobs (may be empty) */
 };
 
 int sweep_report_write(const struct sweep_report_in *in, const char *path, char *err,

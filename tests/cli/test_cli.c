@@ -545,6 +545,87 @@ static void test_cli_driver_bug_stops(void **state)
     run_free(&r);
 }
 
+/* --check and a run agree (issue 33): a configuration --check accepts
+ * runs, and one it refuses, the run refuses with the same message, before
+ * anything runs.  Each: CQ mode at ring 8192 (its host memory was short,
+ * the probe failed with no JSON), host memory past the simulator's, a
+ * link latency the completion timer cannot count, a --bug-at beyond the
+ * run. */
+static void test_cli_check_agrees_with_run(void **state)
+{
+    static const char *const refused[][10] = {
+        {"--queues", "4", "--ring", "65536", "--pkt-size", "16387", "--buf-offset", "63",
+         "--completion", "cq"},
+        {"--pcie-latency-ns", "50000000"},
+        {"--driver-bug", "zero-len", "--packets", "1000", "--bug-at", "1000"},
+    };
+    static const char *const why[] = {"DMA memory would be", "completion timeout can count",
+                                      "would never act"};
+    struct cli *c = *state;
+    struct run r = {0};
+    char path[160], first[512];
+
+    NICTX(c, &r, "run", "--completion", "cq", "--ring", "8192", "--packets", "2000", "--check");
+    expect_status(&r, 0);
+    run_free(&r);
+    snprintf(path, sizeof(path), "%s/cq.json", c->work);
+    NICTX(c, &r, "run", "--completion", "cq", "--ring", "8192", "--packets", "2000", "--json",
+          path);
+    expect_status(&r, 0);
+    expect_json_result(path, "2000", "ok");
+    run_free(&r);
+    for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+        const char *args[16] = {"run", "--check"};
+        size_t n = 2;
+        for (size_t k = 0; k < 10 && refused[i][k]; k++)
+            args[n++] = refused[i][k];
+        nictx_argv(c, &r, args);
+        expect_status(&r, 2);
+        expect_has(r.err, why[i]);
+        snprintf(first, sizeof(first), "%s", r.err);
+        run_free(&r);
+        args[1] = "--quiet"; /* the run itself */
+        nictx_argv(c, &r, args);
+        expect_status(&r, 2);
+        assert_string_equal(r.err, first);
+        assert_true(r.secs < 5);
+        run_free(&r);
+    }
+}
+
+/* The exit status, the table's first line, --quiet's line and the JSON's
+ * status are the verdict's (run/verdict.h), for each way a run ends: ok
+ * with a fault's ERR bit left at the end (it was a device_error
+ * violation); a one-shot driver bug that never found its occasion (exit 0,
+ * status ok, no warning: now bug_not_reached, exit 1). */
+static void test_cli_verdict_agrees(void **state)
+{
+    struct cli *c = *state;
+    struct run r = {0};
+    char path[160];
+
+    snprintf(path, sizeof(path), "%s/v.json", c->work);
+    NICTX(c, &r, "run", "--packets", "2000", "--inject", "ur@1999", "--json", path);
+    expect_status(&r, 0);
+    expect_json_result(path, "2000", "ok");
+    expect_has(r.out, "violations        0");
+    run_free(&r);
+    /* buf-overwrite acts on the first burst to start at or after packet
+     * 1999; bursts of 8 start at 1992, then none. */
+    NICTX(c, &r, "run", "--packets", "2000", "--driver-bug", "buf-overwrite", "--bug-at",
+          "1999", "--json", path);
+    expect_status(&r, 1);
+    expect_has(r.out, "\nDRIVER BUG NOT REACHED: --driver-bug buf-overwrite acts once");
+    expect_json_result(path, "2000", "bug_not_reached");
+    run_free(&r);
+    NICTX(c, &r, "run", "--packets", "2000", "--driver-bug", "buf-overwrite", "--bug-at",
+          "1999", "--quiet");
+    expect_status(&r, 1);
+    expect_has(r.err, "nictx: run bug_not_reached: --driver-bug buf-overwrite");
+    assert_string_equal(r.out, "");
+    run_free(&r);
+}
+
 /* --dev-width: each width runs its own model and says so in the header and
  * the JSON; a width there is no model of is refused, naming the option
  * (boundary: 24, between two widths; 0 and 128 outside them). */
@@ -742,6 +823,8 @@ int main(void)
         CLI_TEST(test_cli_numbers_accepted),
         CLI_TEST(test_cli_run_json),
         CLI_TEST(test_cli_driver_bug_stops),
+        CLI_TEST(test_cli_check_agrees_with_run),
+        CLI_TEST(test_cli_verdict_agrees),
         CLI_TEST(test_cli_dev_width),
         CLI_TEST(test_cli_json_missing_directory),
         CLI_TEST(test_cli_json_is_directory),

@@ -6,8 +6,15 @@
  * done, reruns a removed one); the Slurm path (script, `sweep point` per
  * task, `sweep merge`) gives the same table; bad input exits 2 naming the
  * parameter before anything runs; a failed point is reported and exits 1;
- * plots whose x axis was not swept are skipped with a note.  Points are
- * 2000-3000 packets: each sweep takes well under two seconds.
+ * plots whose x axis was not swept are skipped with a note; a refused
+ * sweep leaves nothing behind (no directory, no plan, no script, and the
+ * results a --fresh would have rerun).  Over --hosts, with fake ssh
+ * commands that run here (a host that logs in, one that is down, one that
+ * goes down after the check): hosts are checked and named, points retried,
+ * and the counts add up with every missing point said where it is;
+ * --transfer sends and returns through rsync.  Real sshd and Slurm:
+ * tests/sweep/.  Points are 2000-3000 packets: each sweep takes well
+ * under two seconds.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -146,19 +153,29 @@ static void test_sweep_cli_slurm_and_merge(void **state)
 {
     struct cli *c = *state;
     struct run r = {0};
-    char *script;
-    const char *job = at(c, "job.sh", "");
+    char *script, job[PATH_BYTES];
     struct stat st, st2;
 
-    NICTX(c, &r, "sweep", PLAN, "--out", at(c, "s", ""), "--emit-slurm", job, RUN_ARGS);
+    snprintf(job, sizeof(job), "%s", at(c, "job.sh", ""));
+    NICTX(c, &r, "sweep", PLAN, "--out", at(c, "s", ""), "--emit-slurm", job, "--slurm-opt",
+          "partition=debug", "--slurm-opt", "time=5:00", "--slurm-opt", "job-name=mine", RUN_ARGS);
     expect_status(&r, 0);
     expect_has(r.out, "4 array tasks");
+    expect_has(r.out, "  sbatch --wait ");
     run_free(&r);
     assert_int_equal(dir_entries(at(c, "s", "points")), 0); /* nothing ran */
     script = must_slurp(job);
     expect_has(script, "#SBATCH --array=1-4\n");
     expect_has(script, " sweep point ");
     expect_has(script, "\"$SLURM_ARRAY_TASK_ID\"");
+    /* Site options; one the script sets itself replaces its line. */
+    expect_has(script, "#SBATCH --partition=debug\n#SBATCH --time=5:00\n#SBATCH --job-name=mine\n");
+    assert_null(strstr(script, "--job-name=nictx-"));
+    /* The binary is under this directory (the checkout): named relative to
+     * it; the results directory is not: named as it is, and said so. */
+    expect_has(script, "\nexec build"); /* build/nictx, or build-san/nictx */
+    expect_has(script, "/nictx sweep point /");
+    expect_has(script, "is outside ");
     free(script);
     /* What the four tasks run. */
     for (int n = 1; n <= 4; n++) {
@@ -187,6 +204,19 @@ static void test_sweep_cli_slurm_and_merge(void **state)
     expect_status(&r, 2);
     expect_has(r.err, "point 5");
     run_free(&r);
+    /* With a merge job, for when the array has ended. */
+    NICTX(c, &r, "sweep", PLAN, "--out", at(c, "s2", ""), "--emit-slurm", job, "--slurm-merge",
+          at(c, "merge.sh", ""), RUN_ARGS);
+    expect_status(&r, 0);
+    expect_has(r.out, "sbatch --dependency=afterany:$(sbatch --parsable ");
+    run_free(&r);
+    script = must_slurp(at(c, "merge.sh", ""));
+    expect_has(script, "#SBATCH --job-name=nictx-t-merge\n");
+    expect_has(script, "\nexec build");
+    expect_has(script, "/nictx sweep merge /");
+    assert_int_equal(stat(at(c, "merge.sh", ""), &st), 0);
+    assert_true((st.st_mode & 0111) != 0);
+    free(script);
 }
 
 /* ---- bad input: exit 2, the parameter named, nothing run ------------------- */
@@ -223,7 +253,7 @@ static void test_sweep_cli_bad_input(void **state)
     expect_bad(c, "protocol=tail,nope", out, "parameter protocol=nope: nictx: --protocol nope");
     /* Refused alone, with the defaults: the parameter is named. */
     expect_bad(c, "ring=8,1024", out, "parameter ring=8: nictx: --wb-thresh 32");
-    assert_int_equal(dir_entries(at(c, "bad", "points")), 0); /* nothing ran */
+    assert_int_equal(dir_entries(at(c, "bad", "")), -1); /* nothing written */
     /* An --out that cannot be written. */
     f = fopen(at(c, "file", ""), "w");
     assert_non_null(f);
@@ -242,7 +272,7 @@ static void test_sweep_cli_bad_combination(void **state)
     expect_status(&r, 2);
     expect_has(r.err, "nictx sweep: point 2 (ring=64 wb-thresh=128): nictx: ");
     run_free(&r);
-    assert_int_equal(dir_entries(at(c, "bad", "points")), 0);
+    assert_int_equal(dir_entries(at(c, "bad", "")), -1);
 }
 
 /* ---- a failed point ------------------------------------------------------------ */
@@ -303,13 +333,246 @@ static void test_sweep_cli_plots_and_report(void **state)
     free(report);
 }
 
+
+/* ---- refusals leave nothing ------------------------------------------------------ */
+
+static void expect_refused(struct run *r, const char *why)
+{
+    expect_status(r, 2);
+    expect_has(r->err, why);
+    assert_string_equal(r->out, "");
+    run_free(r);
+}
+
+static void test_sweep_cli_refusals_leave_nothing(void **state)
+{
+    struct cli *c = *state;
+    struct run r = {0};
+    FILE *f;
+
+    /* A refused --fresh keeps the results it would have rerun (burst=1 and
+     * 8 are the same points, with the same ids, in both plans). */
+    NICTX(c, &r, "sweep", PLAN, "--out", at(c, "a", ""), "-j", "1", "--no-plots", RUN_ARGS);
+    expect_status(&r, 0);
+    run_free(&r);
+    NICTX(c, &r, "sweep", PLAN, "--set", "burst=1,8,x", "--out", at(c, "a", ""), "--fresh",
+          "--no-plots", RUN_ARGS);
+    expect_refused(&r, "parameter burst=x");
+    expect_points(c, "a", 4);
+    /* --emit-slurm to a path that cannot be written: no results directory,
+     * no plan. */
+    NICTX(c, &r, "sweep", PLAN, "--out", at(c, "b", ""), "--emit-slurm",
+          at(c, "nodir/job.sh", ""), RUN_ARGS);
+    expect_refused(&r, "--emit-slurm ");
+    expect_has(at(c, "nodir/job.sh", ""), "nodir"); /* (the path named) */
+    assert_int_equal(dir_entries(at(c, "b", "")), -1);
+    /* Options that go with others only, site options the script needs. */
+    NICTX(c, &r, "sweep", PLAN, "--out", at(c, "b", ""), "--transfer", RUN_ARGS);
+    expect_refused(&r, "--transfer works with --hosts only");
+    NICTX(c, &r, "sweep", PLAN, "--out", at(c, "b", ""), "--slurm-opt", "time=5", RUN_ARGS);
+    expect_refused(&r, "--slurm-opt works with --emit-slurm only");
+    NICTX(c, &r, "sweep", PLAN, "--out", at(c, "b", ""), "--emit-slurm", at(c, "j.sh", ""),
+          "--slurm-opt", "array=1-9", RUN_ARGS);
+    expect_refused(&r, "--slurm-opt array=1-9: the script sets --array itself");
+    NICTX(c, &r, "sweep", PLAN, "--out", at(c, "b", ""), "--hosts", at(c, "hosts", ""),
+          "--retries", "0", RUN_ARGS);
+    expect_refused(&r, "--retries 0: expected the tries per point, 1..100");
+    f = fopen(at(c, "hosts", ""), "w");
+    assert_non_null(f);
+    fputs("# nobody\n", f);
+    fclose(f);
+    NICTX(c, &r, "sweep", PLAN, "--out", at(c, "b", ""), "--hosts", at(c, "hosts", ""), RUN_ARGS);
+    expect_refused(&r, "no host in it");
+    /* A key given twice in a sweep file. */
+    f = fopen(at(c, "twice.ini", ""), "w");
+    assert_non_null(f);
+    fputs("[params]\nburst = 1,8\nprotocol = tail\nburst = 32\n", f);
+    fclose(f);
+    NICTX(c, &r, "sweep", at(c, "twice.ini", ""), "--out", at(c, "b", ""), RUN_ARGS);
+    expect_refused(&r, "twice.ini:4: parameter 'burst' given again (first on line 2)");
+    assert_int_equal(dir_entries(at(c, "b", "")), -1);
+    assert_false(dir_has_tmp(c->work));
+}
+
+/* ---- over ssh, with fake ssh commands ---------------------------------------- */
+
+/*
+ * c->work/NAME/ssh, a program named ssh that drops the options and the host
+ * and runs the command here, as ssh runs it there (with a SHELL, as sshd sets
+ * one even where the caller has none).  fails: "" never,
+ * "always" as ssh does when the host is down, "after-first" so after its
+ * first call (the sweep's check of the host; mkdir makes "first" atomic
+ * when parallel calls it several times at once).
+ */
+static void fake_ssh(const struct cli *c, const char *name, const char *fails)
+{
+    char dir[PATH_BYTES], path[PATH_BYTES + 8];
+    FILE *f;
+
+    snprintf(dir, sizeof(dir), "%s/%s", c->work, name);
+    assert_int_equal(mkdir(dir, 0777), 0);
+    snprintf(path, sizeof(path), "%s/ssh", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "#!/bin/sh\n"
+               "while [ \"$1\" = -o ]; do shift 2; done\n"
+               "host=$1\n"
+               "shift\n"
+               "[ \"$1\" = -- ] && shift\n"
+               /* sshd gives the command a SHELL (the login shell); parallel's
+                * remote worker runs the job in it */
+               ": \"${SHELL:=/bin/sh}\"; export SHELL\n");
+    if (*fails)
+        fprintf(f, "if %s; then\n"
+                   "    echo \"ssh: connect to host $host port 22: Connection refused\" >&2\n"
+                   "    exit 255\n"
+                   "fi\n", strcmp(fails, "always") == 0 ? "true" : "! mkdir \"$0.first\" 2>/dev/null");
+    fprintf(f, "exec sh -c \"$*\"\n");
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(chmod(path, 0755), 0);
+}
+
+/* A hosts file of lines "N/WORK/NAME/ssh HOST". */
+static const char *hosts_file(const struct cli *c, const char *file, const char *lines)
+{
+    const char *path = at(c, file, "");
+    FILE *f = fopen(path, "w");
+    char buf[256];
+    const char *p = lines;
+
+    assert_non_null(f);
+    /* lines: "2 good h1;1 gone h2" */
+    while (*p) {
+        unsigned n;
+        char name[32], host[32];
+        int used;
+        assert_int_equal(sscanf(p, "%u %31s %31[^;]%n", &n, name, host, &used), 3);
+        snprintf(buf, sizeof(buf), "%u/%s/%s/ssh %s\n", n, c->work, name, host);
+        fputs(buf, f);
+        p += used;
+        if (*p == ';')
+            p++;
+    }
+    assert_int_equal(fclose(f), 0);
+    return path;
+}
+
+/* The points of report.md's Problems without a result link no log. */
+static void expect_no_dead_links(const struct cli *c, const char *sub)
+{
+    char *report = must_slurp(at(c, sub, "report.md"));
+    char *p = strstr(report, "## Problems");
+
+    assert_non_null(p);
+    assert_null(strstr(p, ".log`"));
+    free(report);
+}
+
+static void test_sweep_cli_hosts(void **state)
+{
+    struct cli *c = *state;
+    struct run r = {0};
+    const char *hosts;
+
+    fake_ssh(c, "good", "");
+    fake_ssh(c, "gone", "always");
+    fake_ssh(c, "flaky", "after-first"); /* logs in for the check, then never again */
+    fake_ssh(c, "flaky2", "after-first");
+    NICTX(c, &r, "sweep", PLAN, "--out", at(c, "ser", ""), "-j", "1", "--no-plots", RUN_ARGS);
+    expect_status(&r, 0);
+    run_free(&r);
+    /* A host that is down, and one that logs in: it is named, left out, and
+     * every point runs on the other, with the same results. */
+    hosts = hosts_file(c, "h1", "1 gone h2;2 good h1");
+    NICTX(c, &r, "sweep", PLAN, "--out", at(c, "a", ""), "--hosts", hosts, "--no-plots",
+          RUN_ARGS);
+    expect_status(&r, 0);
+    expect_has(r.err, "gone/ssh h2' (");
+    expect_has(r.err, " line 1) left out: ssh failed (exit 255): ssh: connect to host h2 port "
+                      "22: Connection refused\n");
+    expect_has(r.err, "running on the other 1 host of ");
+    expect_has(r.out, "t, 4 points: 4 run (0 failed), 0 already done");
+    run_free(&r);
+    expect_same_file(at(c, "a", "results.csv"), at(c, "ser", "results.csv"));
+    expect_same_file(at(c, "a", "results.json"), at(c, "ser", "results.json"));
+    expect_points(c, "a", 4);
+    /* A host that goes down after the check: its points are tried again on
+     * the other (--retries 3 by default). */
+    hosts = hosts_file(c, "h2", "2 flaky h3;1 good h1");
+    NICTX(c, &r, "sweep", PLAN, "--out", at(c, "b", ""), "--hosts", hosts, "--no-plots",
+          RUN_ARGS);
+    expect_status(&r, 0);
+    expect_has(r.out, "t, 4 points: 4 run (0 failed), 0 already done");
+    run_free(&r);
+    expect_same_file(at(c, "b", "results.csv"), at(c, "ser", "results.csv"));
+    /* Tried once, on it alone: every point is missing, and said where. */
+    hosts = hosts_file(c, "h3", "2 flaky2 h4");
+    NICTX(c, &r, "sweep", PLAN, "--out", at(c, "c", ""), "--hosts", hosts, "--retries", "1",
+          "--no-plots", RUN_ARGS);
+    expect_status(&r, 1);
+    expect_has(r.out, "t, 4 points: 0 run (0 failed), 4 without a result, 0 already done");
+    expect_has(r.err, "4 of 4 points have no result (see report.md):\n  point 1 (burst=1 "
+                      "protocol=tail): its job could not reach `");
+    expect_has(r.err, "flaky2/ssh h4` (ssh exit 255)\n");
+    run_free(&r);
+    expect_no_dead_links(c, "c");
+    /* No host at all: nothing runs, and the counts say so. */
+    hosts = hosts_file(c, "h4", "1 gone h5");
+    NICTX(c, &r, "sweep", PLAN, "--out", at(c, "d", ""), "--hosts", hosts, "--no-plots",
+          RUN_ARGS);
+    expect_status(&r, 1);
+    expect_has(r.err, "nictx sweep: no host of ");
+    expect_has(r.out, "t, 4 points: 0 run (0 failed), 4 without a result, 0 already done");
+    expect_has(r.err, "  point 4 (burst=8 protocol=owner): no ssh host ran it (no log; the hosts "
+                      "left out are named when the sweep starts)\n");
+    run_free(&r);
+    expect_no_dead_links(c, "d");
+    /* The one that is missing comes back: the same command resumes. */
+    hosts = hosts_file(c, "h5", "2 good h1");
+    NICTX(c, &r, "sweep", PLAN, "--out", at(c, "d", ""), "--hosts", hosts, "--no-plots",
+          RUN_ARGS);
+    expect_status(&r, 0);
+    run_free(&r);
+    expect_same_file(at(c, "d", "results.csv"), at(c, "ser", "results.csv"));
+}
+
+/* --transfer: the binary and the plan go to a directory of the job's own
+ * (through rsync), the point's JSON and log come back. */
+static void test_sweep_cli_transfer(void **state)
+{
+    struct cli *c = *state;
+    struct run r = {0};
+    const char *hosts;
+
+    if (system("rsync --version >/dev/null 2>&1") != 0) {
+        print_message("rsync is not installed: --transfer not tested here "
+                      "(scripts/install-deps.sh installs it)\n");
+        return;
+    }
+    fake_ssh(c, "good", "");
+    NICTX(c, &r, "sweep", PLAN, "--out", at(c, "ser", ""), "-j", "1", "--no-plots", RUN_ARGS);
+    expect_status(&r, 0);
+    run_free(&r);
+    hosts = hosts_file(c, "h1", "2 good h1");
+    NICTX(c, &r, "sweep", PLAN, "--out", at(c, "t", ""), "--hosts", hosts, "--transfer",
+          "--no-plots", RUN_ARGS);
+    expect_status(&r, 0);
+    expect_has(r.out, "t, 4 points: 4 run (0 failed), 0 already done");
+    run_free(&r);
+    expect_same_file(at(c, "t", "results.csv"), at(c, "ser", "results.csv"));
+    expect_same_file(at(c, "t", "results.json"), at(c, "ser", "results.json"));
+    expect_points(c, "t", 4);
+}
+
 /* ---- help and --check -------------------------------------------------------------- */
 
 static void test_sweep_cli_help_and_check(void **state)
 {
     static const char *const options[] = {"--set NAME=VALUES", "A..B*F", "FILE.ini", "--out DIR",
                                           "--x NAME", "-j, --jobs N", "--hosts FILE",
-                                          "--emit-slurm FILE", "--fresh", "--check",
+                                          "--retries N", "--connect-timeout S", "--transfer",
+                                          "--emit-slurm FILE", "--slurm-merge FILE",
+                                          "--slurm-opt KEY[=V]", "--fresh", "--check",
                                           "--no-plots", "--seed N", "merge DIR", "point DIR N"};
     struct cli *c = *state;
     struct run r = {0};
@@ -323,7 +586,7 @@ static void test_sweep_cli_help_and_check(void **state)
     expect_status(&r, 0);
     expect_has(r.out, "4 points, all accepted by nictx run; 4 to run, 0 done");
     run_free(&r);
-    assert_int_equal(dir_entries(at(c, "k", "points")), 0);
+    assert_int_equal(dir_entries(at(c, "k", "")), -1); /* --check writes nothing */
 }
 
 #define SWEEP_TEST(t) cmocka_unit_test_setup_teardown(t, cli_setup, cli_teardown)
@@ -339,6 +602,9 @@ int main(void)
         SWEEP_TEST(test_sweep_cli_failed_point),
         SWEEP_TEST(test_sweep_cli_plots_and_report),
         SWEEP_TEST(test_sweep_cli_help_and_check),
+        SWEEP_TEST(test_sweep_cli_refusals_leave_nothing),
+        SWEEP_TEST(test_sweep_cli_hosts),
+        SWEEP_TEST(test_sweep_cli_transfer),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -47,8 +47,9 @@ static void no_dev_step(void *d, const struct dev_in *in, struct dev_out *out)
     (void)in;
     memset(out, 0, sizeof(*out));
 }
-static const struct device_ops no_dev_ops = {"none", DEV_WIDTH_DEFAULT, no_dev_create,
-                                              no_dev_destroy, no_dev_reset, no_dev_step, NULL};
+static const struct device_ops no_dev_ops = {
+    "none", DEV_WIDTH_DEFAULT, no_dev_create, no_dev_destroy, no_dev_reset, no_dev_step, NULL,
+    NULL,   NULL,              NULL};
 const struct device_ops *dev_ops_for(enum dev_backend b, unsigned w)
 {
     (void)b;

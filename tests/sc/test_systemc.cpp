@@ -190,7 +190,7 @@ int group_teardown(void **state)
 // The digest of the reference stream: every packet's frame and FCS, in order.
 uint64_t reference_digest(const struct sim_cfg &c)
 {
-    struct sb_gen_cfg g = {c.seed, c.pkt_size - 4, c.pkt_size_max - 4};
+    struct sb_gen_cfg g = {c.seed, c.pkt_size - 4, c.pkt_size_max - 4, nullptr, nullptr};
     std::vector<uint8_t> buf(g.max_len);
     uint64_t h = NICTX_VP_DIGEST0;
     for (uint64_t seq = 0; seq < c.packets; seq++) {

@@ -8,17 +8,27 @@
  * explains is not clean.  Runs the whole simulator with the Verilated
  * engine; asserts simulated figures only.
  */
+#define _POSIX_C_SOURCE 200809L /* mkstemp */
+
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "run/fault.h"
+#include "run/verdict.h"
 #include "run/harness.h"
 #include "nictx_hw.h"
+#include "platform.h"
+#include "cli/report.h"
+#include "common/report_capture.h"
 
 #define F_PACKETS 4000u
 #define F_AT 700u
@@ -441,6 +451,182 @@ static void test_faults_queues_late_hang(void **state)
     }
 }
 
+/* A lost completion under a long completion timeout (8 ms): the reset
+ * waits up to CPL_TIMEOUT for the read still out, and the driver waits as
+ * long for the reset (txq_cfg.reset_wait_ns, from the completion timeout),
+ * not a fixed count of STATUS reads (~5 ms: "the device never became
+ * quiescent"). */
+static void test_faults_reset_waits_for_cpl_timeout(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_timeouts to;
+    struct f_run f;
+
+    (void)state;
+    f_cfg(&cfg);
+    cfg.packets = 600;
+    cfg.cpl_timeout_us = 8000;
+    sim_cfg_timeouts(&cfg, &to);
+    assert_true(to.reset_us >= 2 * to.cpl_us);
+    f_run(&cfg, "timeout@300", &f);
+    f_accounted(&cfg, &f, INJ_TIMEOUT);
+    assert_int_equal(f.r.resets, 1);
+}
+
+/* A fault on the last packet leaves its ERR bit at the end (the skipped
+ * frame was the last, so no hang check resets it): the fault's outcome,
+ * not a device_error violation. */
+static void test_faults_err_left_by_fault(void **state)
+{
+    struct sim_cfg cfg;
+    struct f_run f;
+    struct sim_verdict v;
+
+    (void)state;
+    f_cfg(&cfg);
+    cfg.packets = 2000;
+    f_run(&cfg, "ur@1999", &f); /* fails on any violation */
+    assert_true(f.r.dev_err & NICTX_ERR_DMA);
+    assert_int_equal(f.r.sb.dropped[INJ_UR], 1);
+    sim_verdict_of(&cfg, f.rc, &f.r, "", &v);
+    assert_string_equal(v.name, "ok");
+    assert_int_equal(v.exit, 0);
+}
+
+/* An ERR bit no fault explains, found and cleared by the adapter reset a
+ * fault caused: a device_error violation (it passed as ok, exit 0, when
+ * the reset hid it).  The bit: a write to the read-only ID register by
+ * another agent before the run (ERR.BAD_ACCESS). */
+static void test_faults_unexplained_err_at_reset(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_result r;
+    struct sim *s;
+    char err[512];
+    int rc;
+
+    (void)state;
+    f_cfg(&cfg);
+    assert_int_equal(inj_parse(&cfg.inject, "ur@700", err, sizeof(err)), 0);
+    s = sim_create(&cfg, &dev_rtl_ops, err, sizeof(err));
+    assert_non_null(s);
+    plat_mmio_write32(sim_platform(s), NICTX_REG_ID, 1);
+    rc = sim_run(s);
+    sim_result(s, &r);
+    assert_int_equal(rc, 1);
+    assert_true(r.reset_err & NICTX_ERR_BAD_ACCESS);
+    assert_true(r.nviolations >= 1);
+    assert_string_equal(r.violations[0].kind, "device_error");
+    assert_non_null(strstr(r.violations[0].detail, "found by the adapter reset: bad MMIO access"));
+    assert_string_equal(sim_verdict(&cfg, rc, &r), "violation");
+    sim_destroy(s);
+}
+
+/* The verdict is one function's (verdict.h): for each way a run can end,
+ * the JSON's status and diagnosis, the table's first line and the exit
+ * status agree, and only "ok" exits 0. */
+static void test_faults_verdict_one_source(void **state)
+{
+    static const struct {
+        const char *what;
+        int rc;
+        uint64_t lost, corrupted, missing, reset_drops, resets;
+        unsigned faults;
+        enum drv_bug bug;
+        int fired;
+        const char *status;
+    } k[] = {
+        {"clean", 0, 0, 0, 0, 0, 0, 0, DRV_BUG_NONE, 0, "ok"},
+        {"watchdog", -1, 0, 0, 0, 0, 0, 0, DRV_BUG_NONE, 0, "failed"},
+        {"violation", 1, 0, 0, 0, 0, 0, 0, DRV_BUG_NONE, 0, "violation"},
+        {"violation, frames lost", 1, 3, 0, 0, 0, 0, 0, DRV_BUG_NONE, 0, "violation"},
+        {"lost", 0, 2, 0, 0, 0, 0, 0, DRV_BUG_NONE, 0, "unclean"},
+        {"corrupted", 0, 0, 1, 0, 0, 0, 0, DRV_BUG_NONE, 0, "unclean"},
+        {"unaccounted", 0, 0, 0, 1, 0, 0, 0, DRV_BUG_NONE, 0, "unclean"},
+        {"reset drops, no fault", 0, 0, 0, 0, 2, 1, 0, DRV_BUG_NONE, 0, "unclean"},
+        {"reset, no fault", 0, 0, 0, 0, 0, 1, 0, DRV_BUG_NONE, 0, "unclean"},
+        {"reset after a fault", 0, 0, 0, 0, 0, 1, 1, DRV_BUG_NONE, 0, "ok"},
+        {"one-shot bug never fired", 0, 0, 0, 0, 0, 0, 0, DRV_BUG_DESC_REUSE, 0, "bug_not_reached"},
+        {"one-shot bug fired, unseen", 0, 0, 0, 0, 0, 0, 0, DRV_BUG_DESC_REUSE, 1, "ok"},
+        {"barrier bug", 0, 0, 0, 0, 0, 0, 0, DRV_BUG_NO_WMB_DOORBELL, 0, "ok"},
+        {"bug never fired, frames lost", 0, 1, 0, 0, 0, 0, 0, DRV_BUG_BUF_OVERWRITE, 0, "unclean"},
+    };
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+        struct sim_cfg cfg;
+        struct sim_result r;
+        struct sim_verdict v;
+        char *json, *text, want[160];
+
+        f_cfg(&cfg);
+        cfg.bug = k[i].bug;
+        memset(&r, 0, sizeof(r));
+        r.sb.lost = k[i].lost;
+        r.sb.corrupted = k[i].corrupted;
+        r.sb.dropped[SIM_DROP_RESET] = k[i].reset_drops;
+        r.sb.dropped_total = k[i].reset_drops;
+        r.sb.checked = cfg.packets - k[i].lost - k[i].missing - k[i].reset_drops;
+        r.resets = k[i].resets;
+        r.faults_fired = k[i].faults;
+        r.bug_fired = k[i].fired;
+        r.sb.mpps = r.sb.gbps = NAN;
+        sim_verdict_of(&cfg, k[i].rc, &r, "the diagnosis", &v);
+        print_message("%s: %s\n", k[i].what, v.name);
+        assert_string_equal(v.name, k[i].status);
+        assert_int_equal(v.exit, strcmp(k[i].status, "ok") != 0);
+        assert_int_equal(sim_result_clean(&cfg, k[i].rc, &r), v.exit == 0);
+        json = report_capture(&cfg, &r, k[i].rc, "the diagnosis", 1);
+        text = report_capture(&cfg, &r, k[i].rc, "the diagnosis", 0);
+        snprintf(want, sizeof(want), "\"status\": \"%s\"", v.name);
+        assert_non_null(strstr(json, want));
+        if (v.exit == 0) {
+            assert_null(strstr(json, "\"diagnosis\""));
+            assert_null(strstr(text, "RUN "));
+            assert_null(strstr(text, "NOT REACHED"));
+        } else {
+            assert_true(v.why[0] != '\0' && v.heading != NULL);
+            snprintf(want, sizeof(want), "\n%s: ", v.heading);
+            assert_non_null(strstr(text, want));
+            assert_non_null(strstr(json, "\"diagnosis\""));
+        }
+        test_free(json);
+        test_free(text);
+    }
+}
+
+/* A run that could not start (sim_create failed) still has a result: a
+ * JSON with its configuration, status "failed" and the reason, so no
+ * earlier file at the path and no missing one can read otherwise. */
+static void test_faults_verdict_not_started(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_verdict v;
+    char path[] = "/tmp/test_faults.XXXXXX", text[8192];
+    FILE *f;
+    size_t n;
+    int fd;
+
+    (void)state;
+    f_cfg(&cfg);
+    sim_verdict_not_started("driver probe failed (pktgen_init -2)", &v);
+    assert_string_equal(v.name, "failed");
+    assert_int_equal(v.exit, 1);
+    fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(report_json_not_started(path, &cfg, &v, "rtl"), 0);
+    f = fopen(path, "r");
+    assert_non_null(f);
+    n = fread(text, 1, sizeof(text) - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    unlink(path);
+    assert_non_null(strstr(text, "\"config\": {"));
+    assert_non_null(strstr(text, "\"status\": \"failed\",\n  \"diagnosis\": \"driver probe failed (pktgen_init -2)\""));
+    assert_non_null(strstr(text, "\"model\": \"rtl\""));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -454,6 +640,11 @@ int main(void)
         cmocka_unit_test(test_faults_deterministic),
         cmocka_unit_test(test_faults_read_fault_on_dropped_frame),
         cmocka_unit_test(test_faults_unexplained_drop_is_not_clean),
+        cmocka_unit_test(test_faults_reset_waits_for_cpl_timeout),
+        cmocka_unit_test(test_faults_err_left_by_fault),
+        cmocka_unit_test(test_faults_unexplained_err_at_reset),
+        cmocka_unit_test(test_faults_verdict_one_source),
+        cmocka_unit_test(test_faults_verdict_not_started),
         cmocka_unit_test(test_faults_queues),
         cmocka_unit_test(test_faults_queues_two_resets),
         cmocka_unit_test(test_faults_queues_resets_in_a_row),

@@ -7,12 +7,15 @@
  * (sim/device/dev_lockstep.c).  The configurations reach every block's corners:
  * each width, the three ownership protocols, several queues with both
  * schedulers, every completion mode with thresholds and moderation timers,
- * random frame sizes, and the faults (error completions, a lost completion
- * and its timeout, a doorbell while disabled) with their queue resets.
+ * random frame sizes, the faults (error completions, a lost completion
+ * and its timeout, a doorbell while disabled) with their queue resets, and
+ * flow-control credits at their minimum with link latencies up to 20 us.
  *
  * And the check itself: a model that differs in one output on one clock
  * ends the run, named with the clock and both sides' outputs.
  */
+#define _DEFAULT_SOURCE /* mkdtemp */
+#include <stdlib.h>
 #include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -35,6 +38,8 @@ struct ls_case {
     const char *cpu;       /* --cpu, or NULL (x86) */
     unsigned pkt_size;     /* --pkt-size, or 0 (64) */
     unsigned pkt_size_max; /* --pkt-size-max, or 0 */
+    struct pcie_fc_cfg fc_dev, fc_host; /* --fc-dev, --fc-host (0: infinite) */
+    double latency_ns;     /* --pcie-latency-ns, or 0 (100) */
 };
 
 static const struct ls_case cases[] = {
@@ -71,6 +76,19 @@ static const struct ls_case cases[] = {
      .set = {"driver.protocol=owner"}, .inject = "ur@100,timeout@1500"},
     {.name = "4 queues: a lost completion", .packets = 3000, .set = {"device.queues=4"},
      .inject = "timeout@2/100"},
+    /* Credit and latency corners: the engine's ports held off by credits
+     * for microseconds (its reads wait, its idle and wait signals skip). */
+    {.name = "one posted-header credit, 2 us link", .packets = 2000, .fc_dev = {.ph = 1},
+     .latency_ns = 2000},
+    {.name = "every credit at its minimum both ways, 2 us", .packets = 200,
+     .fc_dev = {.ph = 1, .pd = 16, .nph = 1, .npd = 1, .cplh = 1, .cpld = 16},
+     .fc_host = {.ph = 1, .pd = 16, .nph = 1, .npd = 1, .cplh = 1, .cpld = 16},
+     .latency_ns = 2000, .set = {"device.tags=256"}},
+    {.name = "owner, 2 queues, two PH credits, 20 us link", .packets = 600,
+     .fc_dev = {.ph = 2}, .latency_ns = 20000,
+     .set = {"driver.protocol=owner", "device.queues=2"}},
+    {.name = "1518 B, data credits at MPS/16 both ways, 1 us", .packets = 300, .pkt_size = 1518,
+     .fc_dev = {.pd = 16, .cpld = 16}, .fc_host = {.pd = 16, .cpld = 16}, .latency_ns = 1000},
 };
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
 
@@ -84,6 +102,10 @@ static void case_cfg(const struct ls_case *k, struct sim_cfg *cfg)
     for (unsigned i = 0; i < 8 && k->set[i]; i++)
         if (profile_set(cfg, k->set[i], err, sizeof(err)) != 0)
             fail_msg("%s: %s: %s", k->name, k->set[i], err);
+    cfg->fc_dev = k->fc_dev;
+    cfg->fc_host = k->fc_host;
+    if (k->latency_ns > 0)
+        cfg->pcie.latency_ns = k->latency_ns;
     if (k->pkt_size)
         cfg->pkt_size = cfg->pkt_size_max = k->pkt_size;
     if (k->pkt_size_max)
@@ -169,16 +191,16 @@ static void broken_step(void *d, const struct dev_in *in, struct dev_out *out)
         broken_at = broken_clock - 1;
     }
 }
-static const struct device_ops broken_ops = {"broken", 8, broken_create, broken_destroy,
-                                             broken_reset, broken_step, NULL};
+static const struct device_ops broken_ops = {"broken",   8,    broken_create, broken_destroy,
+                                             broken_reset, broken_step, NULL, NULL, NULL, NULL};
 
 static void *pair_create(void) { return dev_lockstep_create(dev_rtl_ops_width(8), &broken_ops); }
 
 static void test_lockstep_names_the_first_difference(void **state)
 {
     const struct device_ops *ls = dev_lockstep_ops_width(8);
-    const struct device_ops pair = {"lockstep", 8, pair_create, ls->destroy, ls->reset,
-                                    ls->step, ls->fault};
+    const struct device_ops pair = {"lockstep", 8,         pair_create, ls->destroy, ls->reset,
+                                    ls->step,   ls->fault, NULL,        NULL,        NULL};
     struct sim_cfg cfg;
     struct sim_result r;
     char diag[1024], want[128];
@@ -192,6 +214,8 @@ static void test_lockstep_names_the_first_difference(void **state)
              broken_at);
     if (!strstr(diag, want))
         fail_msg("expected \"%s\" in: %s", want, diag);
+    /* The port and field that differ, both values. */
+    assert_non_null(strstr(diag, "first in wire.fcs: rtl 0x"));
     /* Both sides' outputs, the FCS one bit apart. */
     assert_non_null(strstr(diag, "\n  rtl  h2d_ready"));
     assert_non_null(strstr(diag, "\n  broken h2d_ready"));
@@ -199,11 +223,55 @@ static void test_lockstep_names_the_first_difference(void **state)
     assert_true(r.sb.checked < 200);
 }
 
+/* The run a divergence stops leaves its snapshot: the timeline of the
+ * window before the stop ends with the difference (this pair has no
+ * trace-enabled model: no waveform, and the message says so). */
+static void test_lockstep_divergence_snapshot(void **state)
+{
+    const struct device_ops *ls = dev_lockstep_ops_width(8);
+    const struct device_ops pair = {"lockstep", 8,         pair_create, ls->destroy, ls->reset,
+                                    ls->step,   ls->fault, NULL,        NULL,        NULL};
+    char dir[] = "/tmp/nictx-ls-XXXXXX", base[64], path[96], err[256], msg[2400], cmd[96];
+    struct sim_cfg cfg;
+    struct sim *s;
+    FILE *f;
+    char *text;
+    long n;
+
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    sim_cfg_default(&cfg);
+    cfg.packets = 2000;
+    s = sim_create(&cfg, &pair, err, sizeof(err));
+    assert_non_null(s);
+    assert_int_not_equal(sim_run(s), 0);
+    snprintf(base, sizeof(base), "%s/ls.json", dir);
+    assert_int_equal(sim_snapshot(s, base, msg, sizeof(msg)), 0);
+    if (!strstr(msg, "ls.snapshot.json (timeline); no waveform"))
+        fail_msg("%s", msg);
+    snprintf(path, sizeof(path), "%s/ls.snapshot.json", dir);
+    f = fopen(path, "r");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    rewind(f);
+    text = calloc(1, (size_t)n + 1);
+    assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    assert_non_null(strstr(text, "\"run stopped\""));
+    assert_non_null(strstr(text, "lockstep: model broken differs from rtl"));
+    free(text);
+    sim_destroy(s);
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lockstep_configurations),
         cmocka_unit_test(test_lockstep_names_the_first_difference),
+        cmocka_unit_test(test_lockstep_divergence_snapshot),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -277,6 +277,8 @@ static void test_ownership_bug_catalogue(void **state)
             fail_msg("%s: expected %s, got %zu violations, first %s", e[i].name, e[i].expect,
                      r.nviolations, r.nviolations ? r.violations[0].kind : "none");
         assert_true(r.stopped_by_violation);
+        /* A one-shot bug says it acted (verdict.h: else bug_not_reached). */
+        assert_true(!drv_bug_one_shot(e[i].bug) || r.bug_fired);
         if (e[i].bug == DRV_BUG_BAD_DMA_ADDR) {
             /* The root complex answers Unsupported Request; the engine
              * skips the frame and stops the queue instead of sending it. */

@@ -23,6 +23,7 @@
 #include <cmocka.h>
 
 #include "run/fault.h"
+#include "run/verdict.h"
 #include "run/harness.h"
 
 static const unsigned widths[] = {8, 16, 32, 64};

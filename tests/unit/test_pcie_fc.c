@@ -243,6 +243,14 @@ static void test_pcie_fc_credit_arith(void **state)
     assert_non_null(strstr(err, "update_latency"));
     fc.update_latency_ns = NAN;
     assert_int_equal(pcie_fc_cfg_validate(&fc, 256, NULL, 0), -1);
+    /* Boundary: the spec's UpdateFC timer (30 us -0%/+50%) returns pending
+     * credits within 45 us at the latest. */
+    fc.update_latency_ns = PCIE_FC_UPDATE_MAX_NS;
+    assert_int_equal(pcie_fc_cfg_validate(&fc, 256, err, sizeof err), 0);
+    fc.update_latency_ns = 45000.5;
+    assert_int_equal(pcie_fc_cfg_validate(&fc, 256, err, sizeof err), -1);
+    assert_non_null(strstr(err, "0..45000"));
+    fc.update_latency_ns = 0.0;
     assert_int_equal(pcie_fc_cfg_validate(NULL, 256, NULL, 0), -1);
 }
 
@@ -375,6 +383,57 @@ static void test_pcie_fc_ph1_burst(void **state)
     assert_int_equal(pcie_link_stats(f->m.link)->tlp_bytes, 0);
     assert_int_equal(pcie_link_credits(f->l.link, PCIE_FC_PH), 1); /* all back */
     assert_int_equal(pcie_link_next_event(f->l.link), SIM_PS_NEVER);
+}
+
+/*
+ * PH = 2 over a 20 us link, UpdateFC at once: two writes per credit round
+ * trip.  W0 and W1 go back to back; W_k (k >= 2) starts when W_{k-2}'s
+ * credit is back: its arrival a_{k-2}, then its own UpdateFC on the idle
+ * m (8 B), then the latency.  Nothing coalesces: each release comes after
+ * the previous UpdateFC left.
+ */
+static void test_pcie_fc_ph2_long_link(void **state)
+{
+    struct fx *f = *state;
+    struct pcie_cfg cfg = f->cfg;
+    struct side l = {0}, m = {0};
+    struct pcie_fc_cfg fc;
+    struct ref rl = {0, 0.0}, rm = {0, 0.0};
+    sim_ps_t lat, a[8], c[8];
+    double pl, pm;
+
+    cfg.latency_ns = 20000.0;
+    lat = sim_ns_to_ps(cfg.latency_ns);
+    l.link = pcie_link_create(&cfg);
+    m.link = pcie_link_create(&cfg);
+    assert_non_null(l.link);
+    assert_non_null(m.link);
+    l.release = m.release = 1;
+    assert_int_equal(pcie_link_pair(l.link, m.link), 0);
+    pcie_fc_cfg_infinite(&fc);
+    fc.ph = 2;
+    assert_int_equal(pcie_link_set_fc(l.link, &fc), 0);
+    pl = ppb_of(pcie_link_tlp_gbps(l.link));
+    pm = ppb_of(pcie_link_tlp_gbps(m.link));
+    for (unsigned k = 0; k < 8; k++) {
+        mk(f->t, TLP_MWR, TLP_KIND_DOORBELL, 0x1000 + 64 * k, 4, 0);
+        assert_int_equal(pcie_link_send(l.link, 0, f->t), 0);
+    }
+    assert_int_equal(pcie_link_queued_class(l.link, PCIE_FC_CLASS_P), 6);
+    drive(&l, &m, SIM_PS_NEVER);
+    assert_int_equal(l.n, 8);
+    for (unsigned k = 0; k < 8; k++) {
+        sim_ps_t ready = k < 2 ? 0 : c[k - 2];
+        a[k] = ref_run(&rl, ready, 28, pl, NULL) + lat; /* MWr 4 B: 24 + 4 */
+        c[k] = ref_run(&rm, a[k], 8, pm, NULL) + lat;
+        assert_int_equal(l.log[k].at, a[k]);
+    }
+    /* Four round trips of 2 x 20 us for eight writes. */
+    assert_true(a[7] > 3 * 2 * lat + lat && a[7] < 4 * 2 * lat);
+    assert_int_equal(pcie_link_stats(m.link)->updatefc_dllps, 8);
+    assert_int_equal(pcie_link_credits(l.link, PCIE_FC_PH), 2);
+    pcie_link_destroy(l.link);
+    pcie_link_destroy(m.link);
 }
 
 /* Boundary: PH = 0 is infinite: the same burst goes back to back. */
@@ -799,6 +858,230 @@ static void test_pcie_fc_unpaired_return(void **state)
     pcie_link_destroy(u);
 }
 
+/* ----------------------------------------------- credit conservation */
+
+/*
+ * Random traffic both ways over a paired link whose receivers advertise
+ * few credits of every type (a header credit or three, data near the MPS
+ * minimum), with link latencies from 0 to 20 us and UpdateFC delays up to
+ * 3 us; each receiver holds what arrives a random time before it frees it,
+ * in any order.  At every event, per direction and class:
+ *  - the transmitter never has more credits than advertised, nor fewer
+ *    than none (pcie_link_credits);
+ *  - what the receiver's buffer holds - TLPs on the wire plus TLPs it has
+ *    not freed - never exceeds the header credits advertised (a credit
+ *    counted twice would let one more in);
+ * and at the end every TLP arrived, each class in send order, every credit
+ * is back (a lost one would be missing, or would have stalled a TLP
+ * forever) and nothing is left to happen.
+ */
+#define CONS_N 300u   /* TLPs per direction */
+#define CONS_HELD 64u
+
+struct cons_held {
+    sim_ps_t until;
+    uint64_t addr;
+    uint16_t len;
+    uint8_t type;
+};
+
+struct cons_dir {
+    struct pcie_link *link;
+    struct pcie_fc_cfg fc;
+    struct tlp tl[CONS_N];
+    sim_ps_t at[CONS_N];   /* send times, non-decreasing */
+    unsigned next_send;
+    unsigned sent[PCIE_FC_CLASSES], arrived[PCIE_FC_CLASSES];
+    uint64_t last_addr[PCIE_FC_CLASSES]; /* send order: addresses increase */
+    struct cons_held held[CONS_HELD];
+    unsigned nheld, held_c[PCIE_FC_CLASSES];
+    unsigned releases;
+};
+
+static void cons_fill(struct cons_dir *d, uint64_t *seed, unsigned mps, sim_ps_t gap)
+{
+    sim_ps_t t = 0;
+    for (unsigned i = 0; i < CONS_N; i++) {
+        unsigned type = (unsigned)(splitmix64(seed) % 3); /* MWr, MRd, CplD */
+        unsigned len = 1 + (unsigned)(splitmix64(seed) % (mps - 3)); /* + offset fits MPS */
+        uint64_t addr = 0x100000ull * (1 + type) + 0x1000ull * i + splitmix64(seed) % 4;
+        mk(&d->tl[i], type, TLP_KIND_OTHER, addr, len, 0);
+        if (splitmix64(seed) % 4 != 0)
+            t += splitmix64(seed) % gap;
+        d->at[i] = t;
+    }
+}
+
+/* Take every arrival on d due by t into the receiver's buffer. */
+static void cons_arrivals(struct cons_dir *d, sim_ps_t t, uint64_t *seed, sim_ps_t hold_max)
+{
+    while (pcie_link_next_arrival(d->link) <= t) {
+        const struct tlp *p = pcie_link_peek(d->link);
+        int c = pcie_tlp_fc_class(p->type);
+        struct cons_held *h;
+        assert_true(c >= 0);
+        assert_true(p->addr > d->last_addr[c] || d->arrived[c] == 0); /* FIFO per class */
+        d->last_addr[c] = p->addr;
+        d->arrived[c]++;
+        assert_true(d->nheld < CONS_HELD);
+        h = &d->held[d->nheld++];
+        h->until = t + splitmix64(seed) % (hold_max + 1);
+        h->addr = p->addr;
+        h->len = p->len;
+        h->type = p->type;
+        d->held_c[c]++;
+        pcie_link_pop(d->link);
+    }
+}
+
+/* The receiver frees every TLP whose hold ended by t (any order). */
+static void cons_releases(struct cons_dir *d, sim_ps_t t, struct tlp *scratch)
+{
+    for (unsigned i = 0; i < d->nheld;) {
+        if (d->held[i].until > t) {
+            i++;
+            continue;
+        }
+        mk(scratch, d->held[i].type, TLP_KIND_OTHER, d->held[i].addr, d->held[i].len, 0);
+        assert_int_equal(pcie_link_rx_release(d->link, t, scratch), 0);
+        d->held_c[pcie_tlp_fc_class(d->held[i].type)]--;
+        d->releases++;
+        d->held[i] = d->held[--d->nheld];
+    }
+}
+
+static sim_ps_t cons_next_release(const struct cons_dir *d)
+{
+    sim_ps_t t = SIM_PS_NEVER;
+    for (unsigned i = 0; i < d->nheld; i++)
+        if (d->held[i].until < t)
+            t = d->held[i].until;
+    return t;
+}
+
+static void cons_check(const struct cons_dir *d)
+{
+    for (unsigned k = 0; k < PCIE_FC_TYPES; k++) {
+        unsigned lim = pcie_fc_cfg_limit(&d->fc, k);
+        uint32_t cr = pcie_link_credits(d->link, k);
+        if (lim != 0)
+            assert_true(cr <= lim);
+    }
+    for (unsigned c = 0; c < PCIE_FC_CLASSES; c++) {
+        unsigned lim = pcie_fc_cfg_limit(&d->fc, 2 * c);
+        unsigned wire = d->sent[c] - d->arrived[c] -
+                        (unsigned)pcie_link_queued_class(d->link, c);
+        assert_true(d->sent[c] >= d->arrived[c] + pcie_link_queued_class(d->link, c));
+        if (lim != 0 && wire + d->held_c[c] > lim)
+            fail_msg("class %u: %u on the wire + %u held > %u header credits", c, wire,
+                     d->held_c[c], lim);
+    }
+}
+
+static void test_pcie_fc_conservation_random(void **state)
+{
+    static const double lat_ns[] = {0.0, 100.0, 2000.0, 20000.0};
+    struct fx *f = *state;
+    struct tlp *scratch = f->t;
+    uint64_t seed = 0x33c0ffee;
+    (void)state;
+
+    for (unsigned run = 0; run < 8; run++) {
+        struct pcie_cfg cfg;
+        struct cons_dir *d = calloc(2, sizeof(*d));
+        sim_ps_t hold_max, t = 0;
+        unsigned events = 0;
+
+        assert_non_null(d);
+        pcie_cfg_default(&cfg);
+        cfg.latency_ns = lat_ns[run % 4];
+        hold_max = (sim_ps_t)(splitmix64(&seed) % 5000) * NS;
+        for (unsigned i = 0; i < 2; i++) {
+            struct pcie_fc_cfg *fc = &d[i].fc;
+            d[i].link = pcie_link_create(&cfg);
+            assert_non_null(d[i].link);
+            pcie_fc_cfg_infinite(fc);
+            fc->ph = 1 + (unsigned)(splitmix64(&seed) % 3);
+            fc->nph = 1 + (unsigned)(splitmix64(&seed) % 3);
+            fc->cplh = 1 + (unsigned)(splitmix64(&seed) % 3);
+            fc->pd = cfg.mps / 16 + (unsigned)(splitmix64(&seed) % 20);
+            fc->npd = 1 + (unsigned)(splitmix64(&seed) % 3);
+            fc->cpld = cfg.mps / 16 + (unsigned)(splitmix64(&seed) % 20);
+            fc->update_latency_ns = (double)(splitmix64(&seed) % 3000);
+            cons_fill(&d[i], &seed, cfg.mps, 2 * US);
+        }
+        assert_int_equal(pcie_link_pair(d[0].link, d[1].link), 0);
+        for (unsigned i = 0; i < 2; i++)
+            assert_int_equal(pcie_link_set_fc(d[i].link, &d[i].fc), 0);
+
+        for (;;) {
+            sim_ps_t n = SIM_PS_NEVER, u;
+            for (unsigned i = 0; i < 2; i++) {
+                if (d[i].next_send < CONS_N && (u = d[i].at[d[i].next_send]) < n)
+                    n = u;
+                if ((u = pcie_link_next_event(d[i].link)) < n)
+                    n = u;
+                if ((u = cons_next_release(&d[i])) < n)
+                    n = u;
+            }
+            if (n == SIM_PS_NEVER)
+                break;
+            assert_true(n >= t);
+            t = n;
+            assert_true(++events < 100000);
+            pcie_link_advance(d[0].link, t);
+            for (unsigned i = 0; i < 2; i++) {
+                cons_arrivals(&d[i], t, &seed, hold_max);
+                cons_releases(&d[i], t, scratch);
+                while (d[i].next_send < CONS_N && d[i].at[d[i].next_send] <= t) {
+                    const struct tlp *x = &d[i].tl[d[i].next_send++];
+                    assert_int_equal(pcie_link_send(d[i].link, t, x), 0);
+                    d[i].sent[pcie_tlp_fc_class(x->type)]++;
+                }
+            }
+            cons_check(&d[0]);
+            cons_check(&d[1]);
+        }
+        for (unsigned i = 0; i < 2; i++) {
+            for (unsigned c = 0; c < PCIE_FC_CLASSES; c++)
+                assert_int_equal(d[i].arrived[c], d[i].sent[c]);
+            assert_int_equal(d[i].nheld, 0);
+            assert_int_equal(d[i].releases, CONS_N);
+            for (unsigned k = 0; k < PCIE_FC_TYPES; k++)
+                assert_int_equal(pcie_link_credits(d[i].link, k),
+                                 pcie_fc_cfg_limit(&d[i].fc, k));
+            assert_int_equal(pcie_link_next_event(d[i].link), SIM_PS_NEVER);
+            /* Coalescing: never more UpdateFCs than releases. */
+            assert_true(pcie_link_stats(d[1 - i].link)->updatefc_dllps <= CONS_N);
+        }
+        pcie_link_destroy(d[0].link);
+        pcie_link_destroy(d[1].link);
+        free(d);
+    }
+}
+
+/* pcie_link_queued_class(): the TLPs of one class waiting to start. */
+static void test_pcie_fc_queued_class(void **state)
+{
+    struct fx *f = *state;
+    set_l_fc(f, PCIE_FC_PH, 1, PCIE_FC_TYPES, 0, 0.0);
+    for (unsigned k = 0; k < 3; k++) {
+        mk(f->t, TLP_MWR, TLP_KIND_DOORBELL, 0x1000 + 64 * k, 4, 0);
+        assert_int_equal(pcie_link_send(f->l.link, 0, f->t), 0);
+    }
+    mk(f->t, TLP_CPLD, TLP_KIND_DESC_CPL, 0x2000, 64, 0);
+    assert_int_equal(pcie_link_send(f->l.link, 0, f->t), 0);
+    /* W0 started; W1, W2 wait for the credit, the CplD behind them. */
+    assert_int_equal(pcie_link_queued_class(f->l.link, PCIE_FC_CLASS_P), 2);
+    assert_int_equal(pcie_link_queued_class(f->l.link, PCIE_FC_CLASS_NP), 0);
+    assert_int_equal(pcie_link_queued_class(f->l.link, PCIE_FC_CLASS_CPL), 1);
+    assert_int_equal(pcie_link_queued_class(f->l.link, PCIE_FC_CLASSES), 0);
+    assert_int_equal(pcie_link_queued(f->l.link), 3);
+    drive(&f->l, &f->m, SIM_PS_NEVER);
+    assert_int_equal(pcie_link_queued_class(f->l.link, PCIE_FC_CLASS_P), 0);
+    assert_int_equal(pcie_link_queued_class(f->l.link, PCIE_FC_CLASS_CPL), 0);
+}
+
 /* ------------------------------------------------------------ API misuse */
 
 static void test_pcie_fc_api_errors(void **state)
@@ -867,6 +1150,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_pcie_fc_infinite_identical, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pcie_fc_ph1_burst, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pcie_fc_ph_infinite_no_stall, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pcie_fc_ph2_long_link, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pcie_fc_pd_two_in_flight, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pcie_fc_pd_too_big, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pcie_fc_both_short_charges_header, setup, teardown),
@@ -882,6 +1166,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_pcie_fc_starvation_across_directions, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_pcie_fc_unpaired_return, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pcie_fc_conservation_random, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pcie_fc_queued_class, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pcie_fc_api_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pcie_fc_destroy_unpairs, setup, teardown),
     };

@@ -651,6 +651,41 @@ static void test_pcie_link_fifo_latency(void **state)
                      (2 * 280.0 + 24.0) * 8.0 / pcie_cfg_tlp_gbps(&f->cfg) * 1000.0) <= 1.0);
 }
 
+/* The longest latency accepted (1e9 ns = 1 s, pcie_cfg_validate) and a
+ * 20 us one: arrival is the serialization end plus the latency exactly,
+ * in order, and TLPs sent while others fly still go back to back. */
+static void test_pcie_link_long_latency(void **state)
+{
+    struct fixture *f = *state;
+    static const double lat_ns[] = {20000.0, 1e9};
+
+    for (unsigned i = 0; i < 2; i++) {
+        double ser = 88.0 * 8.0 / pcie_cfg_tlp_gbps(&f->cfg) * 1000.0; /* MWr 64 B, ps */
+        sim_ps_t lat, t0 = 5000, a0, a1;
+
+        pcie_link_destroy(f->link);
+        f->cfg.latency_ns = lat_ns[i];
+        f->link = pcie_link_create(&f->cfg);
+        assert_non_null(f->link);
+        lat = sim_ns_to_ps(f->cfg.latency_ns);
+        fill_tlp(f->t, TLP_MWR, TLP_KIND_DOORBELL, 0x1000, 64, 1);
+        assert_int_equal(pcie_link_send(f->link, t0, f->t), 0);
+        /* The second is sent while the first is in flight. */
+        fill_tlp(f->t, TLP_MWR, TLP_KIND_DOORBELL, 0x2000, 64, 2);
+        assert_int_equal(pcie_link_send(f->link, t0 + lat / 2, f->t), 0);
+        a0 = pcie_link_next_arrival(f->link);
+        assert_int_equal(a0, t0 + (sim_ps_t)ceil(ser) + lat);
+        assert_int_equal(pcie_link_next_event(f->link), a0);
+        pcie_link_pop(f->link);
+        a1 = pcie_link_next_arrival(f->link);
+        assert_true((double)(a1 - (t0 + lat / 2) - lat) >= ser &&
+                    (double)(a1 - (t0 + lat / 2) - lat) < ser + 1.0);
+        assert_int_equal(pcie_link_peek(f->link)->addr, 0x2000);
+        pcie_link_pop(f->link);
+        assert_int_equal(pcie_link_next_event(f->link), SIM_PS_NEVER);
+    }
+}
+
 /* Many back-to-back small TLPs: rounding never accumulates (end of the n-th
  * serialization is within 1 ps of n * exact time). */
 static void test_pcie_link_no_drift(void **state)
@@ -927,6 +962,7 @@ int main(void)
         cmocka_unit_test(test_pcie_link_split_bounds),
         cmocka_unit_test(test_pcie_link_model_arith),
         cmocka_unit_test_setup_teardown(test_pcie_link_fifo_latency, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pcie_link_long_latency, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pcie_link_no_drift, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pcie_link_ring_integrity, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pcie_link_ring_grow_wrapped, setup, teardown),

@@ -187,6 +187,10 @@ static const struct range_case {
     {"tx_timeout_us", "0", NULL}, /* 0: no hang check */
     {"tx_timeout_us", "1e10", "must be 0 or 1..1e9"},
     {"tx_timeout_us", "0.5", "0 or 1..1e9"},
+    {"tx_timeout_us", "auto", NULL}, /* derived (sim_cfg_timeouts) */
+    {"cpl_timeout_us", "auto", NULL},
+    {"cpl_timeout_us", "50001", "must be 1..50000, or auto"},
+    {"watchdog_us", "0", "must be 1..1e9, or auto"},
     {"max_read_bytes", "0", NULL},
     {"max_read_bytes", "4096", NULL},
     {"max_read_bytes", "4095", "must be 0 or 4096..2097151"},
@@ -200,6 +204,8 @@ static const struct range_case {
     {"weights", "1,255", NULL},
     {"weights", "1,256", "must be 1..255"},
     {"cpus", "3", "must be 1..2"},
+    {"fc_update_ns", "45000", NULL}, /* the spec's UpdateFC timer: 30 us +50% */
+    {"fc_update_ns", "45000.5", "must be 0..45000"},
 };
 
 /* Boundaries: each end in, one past it out. */
@@ -232,6 +238,121 @@ static void test_settings_range_early(void **state)
     assert_int_equal(sim_setting_parse_key(s, &c, "24", why, sizeof(why)), 0);
     assert_int_equal(sim_setting_check(s, &c, why, sizeof(why)), -1);
     assert_string_equal(why, "--dev-width 24: must be 8, 16, 32 or 64");
+}
+
+/* ------------------------------------------------------------ rules */
+
+/* A configuration sim_cfg_validate refuses (err has `must`), or accepts
+ * (must NULL), after `set` changes the defaults. */
+static void expect_rule(void (*set)(struct sim_cfg *c), const char *must)
+{
+    struct sim_cfg c;
+    char err[512];
+
+    sim_cfg_default(&c);
+    set(&c);
+    if (!must) {
+        if (sim_cfg_validate(&c, err, sizeof(err)) != 0)
+            fail_msg("refused: %s", err);
+        return;
+    }
+    if (sim_cfg_validate(&c, err, sizeof(err)) == 0)
+        fail_msg("accepted; expected '%s'", must);
+    if (!strstr(err, must))
+        fail_msg("'%s' does not say '%s'", err, must);
+}
+
+/* Host memory (sim_cfg_host_mem): what the driver allocates, every queue's
+ * ring, CQ and buffers; the largest single queue fits, 4 of them with the
+ * largest frames at buffer offset 63 do not (4.03 GiB). */
+static void mem_one_queue_max(struct sim_cfg *c)
+{
+    c->ring_size = 65536;
+    c->clean = TXQ_CLEAN_CQ;
+    c->pkt_size = c->pkt_size_max = 16387;
+    c->buf_offset = 63;
+}
+static void mem_four_queues_max(struct sim_cfg *c)
+{
+    mem_one_queue_max(c);
+    c->queues = 4;
+}
+static void mem_64_queues_small(struct sim_cfg *c)
+{
+    c->queues = 64;
+    c->ring_size = 65536;
+    c->clean = TXQ_CLEAN_CQ;
+}
+
+static void test_settings_host_memory(void **state)
+{
+    struct sim_cfg c;
+    struct txq_cfg tc;
+
+    (void)state;
+    expect_rule(mem_one_queue_max, NULL);
+    expect_rule(mem_64_queues_small, NULL);
+    expect_rule(mem_four_queues_max, "the driver's DMA memory would be 4.03 GiB");
+    /* CQ mode counts its completion queue (--completion cq --ring 8192 ran
+     * out at the probe: 64 KiB of CQ in 64 KiB of slack). */
+    sim_cfg_default(&c);
+    c.ring_size = 8192;
+    size_t tail = sim_cfg_host_mem(&c);
+    c.clean = TXQ_CLEAN_CQ;
+    sim_cfg_txq(&c, &tc);
+    assert_int_equal(sim_cfg_host_mem(&c) - tail, 8192 * NICTX_CQE_BYTES + TXQ_CACHELINE - 1);
+    assert_true(txq_dma_bytes(&tc) >= 8192 * (NICTX_DESC_BYTES + NICTX_CQE_BYTES) + 64);
+}
+
+/* A timeout the user set is used as set, and refused when shorter than
+ * what it watches (or longer than CPL_TIMEOUT counts). */
+static void tmo_cpl_short(struct sim_cfg *c) { c->cpl_timeout_us = 1; }
+static void tmo_cpl_long(struct sim_cfg *c) { c->cpl_timeout_us = 50000, c->dev_mhz = 2000; }
+static void tmo_tx_short(struct sim_cfg *c)
+{
+    c->tags = 1;
+    c->pcie.mrrs = 128;
+    c->pkt_size = c->pkt_size_max = 9018;
+    c->tx_timeout_us = 500; /* the old default: a writeback's worth takes ~1.7 ms */
+}
+static void tmo_tx_off(struct sim_cfg *c) { tmo_tx_short(c), c->tx_timeout_us = 0; }
+static void tmo_wd_short(struct sim_cfg *c) { c->ring_size = 32768, c->burst = 20000, c->watchdog_us = 1000; }
+static void tmo_wd_faults(struct sim_cfg *c)
+{
+    char err[128];
+    assert_int_equal(inj_parse(&c->inject, "timeout@500", err, sizeof(err)), 0);
+    c->watchdog_us = 600; /* above what a healthy run needs, below hang check + reset */
+}
+static void tmo_latency(struct sim_cfg *c) { c->pcie.latency_ns = 50e6; }
+
+static void test_settings_timeouts(void **state)
+{
+    (void)state;
+    expect_rule(tmo_cpl_short, "--cpl-timeout-us 1: a healthy DMA read can wait");
+    expect_rule(tmo_cpl_long, "CPL_TIMEOUT counts at most 16777215");
+    expect_rule(tmo_tx_short, "--tx-timeout-us 500: a healthy queue can go");
+    expect_rule(tmo_tx_off, NULL);
+    expect_rule(tmo_wd_short, "--watchdog-us 1000: a healthy run can go");
+    expect_rule(tmo_wd_faults, "need the hang check");
+    expect_rule(tmo_latency, "longer than the device's completion timeout can count");
+}
+
+/* A driver bug that acts from --bug-at on, beyond the run: refused (it
+ * ran clean and exited 0, having tested nothing); one that acts on every
+ * packet ignores --bug-at. */
+static void bug_beyond(struct sim_cfg *c) { c->bug = DRV_BUG_ZERO_LEN, c->packets = 1000, c->bug_at = 1000; }
+static void bug_last(struct sim_cfg *c) { c->bug = DRV_BUG_ZERO_LEN, c->packets = 1000, c->bug_at = 999; }
+static void bug_queues(struct sim_cfg *c) { bug_beyond(c), c->queues = 4, c->bug_at = 250; }
+static void bug_barrier(struct sim_cfg *c) { c->bug = DRV_BUG_NO_WMB_DOORBELL, c->packets = 10; }
+
+static void test_settings_bug_at_in_run(void **state)
+{
+    (void)state;
+    expect_rule(bug_beyond, "--bug-at 1000: driver bug zero-len acts from that packet on, but the "
+                            "run posts packets 0..999");
+    expect_rule(bug_last, NULL);
+    expect_rule(bug_queues, "packets 0..249 on each queue");
+    expect_rule(bug_barrier, NULL);
 }
 
 /* ------------------------------------------------------------ parsing */
@@ -344,6 +465,9 @@ int main(void)
         cmocka_unit_test(test_settings_format_parses_back),
         cmocka_unit_test(test_settings_ranges),
         cmocka_unit_test(test_settings_range_early),
+        cmocka_unit_test(test_settings_host_memory),
+        cmocka_unit_test(test_settings_timeouts),
+        cmocka_unit_test(test_settings_bug_at_in_run),
         cmocka_unit_test(test_settings_parse_refusals),
         cmocka_unit_test(test_settings_json_names_every_row),
         cmocka_unit_test(test_settings_text_header),

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -319,6 +320,122 @@ static void test_stbuf_clamp(void **state)
     stbuf_destroy(&b);
 }
 
+/* ------------------------------------------- long runs without retirement */
+
+/* The scans the store buffer did before it kept its pending stores
+ * searchable (issue 33): every pending store, on every call. */
+static sim_ps_t ref_room_at(const struct stbuf *b, sim_ps_t now)
+{
+    size_t i, busy = 0;
+
+    for (i = 0; i < b->npend; i++)
+        if (b->pend[i].vis > now)
+            busy++;
+    return busy < b->cfg.capacity ? now : b->pend[b->npend - busy].vis;
+}
+
+/* The weak floor a new store of [addr, addr + len) must meet, from every
+ * pending store (the slide of the window done as stbuf_store does it). */
+static sim_ps_t ref_weak_floor(const struct stbuf *b, uint64_t addr, unsigned len)
+{
+    sim_ps_t floor = b->win_floor;
+    unsigned slot = (unsigned)(b->seq % b->cfg.window);
+
+    if (b->seq >= b->cfg.window && b->win[slot] > floor)
+        floor = b->win[slot];
+    for (size_t i = 0; i < b->npend; i++)
+        if (b->pend[i].vis > floor && b->pend[i].addr < addr + len &&
+            addr < b->pend[i].addr + b->pend[i].len)
+            floor = b->pend[i].vis;
+    return floor;
+}
+
+/* Random stores (both orderings, every window size, sizes 1..8 at any
+ * byte), retirements at random times and room queries: stbuf_room_at is
+ * the full scan's answer, and a weak store is never visible before the
+ * full scan's floor (the ordering it must keep).  The buffer's own floor
+ * search looks only at the last `window` stores. */
+static void test_stbuf_matches_full_scan(void **state)
+{
+    uint64_t rng = 33;
+
+    (void)state;
+    for (unsigned run = 0; run < 64; run++) {
+        struct stbuf b;
+        sim_ps_t now = 0, retired = 0;
+        enum stbuf_order o = run & 1 ? STBUF_WEAK : STBUF_X86;
+        unsigned window = 1 + run % STBUF_WINDOW_MAX;
+
+        init(&b, o, window, run + 1);
+        b.cfg.capacity = 1 + run % 24;
+        for (unsigned i = 0; i < 3000; i++) {
+            uint64_t r = rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+            unsigned len = 1 + (unsigned)(r >> 33) % 8;
+            uint64_t off = (r >> 40) % (sizeof(mem) / 8 - 1) * 8 + (r >> 20) % 8;
+            uint64_t v = r;
+            sim_ps_t floor = o == STBUF_WEAK ? ref_weak_floor(&b, BASE + off, len) : 0;
+            sim_ps_t vis;
+
+            if ((r >> 12) % 4 == 0)
+                now += (r >> 50) % (40 * NS);
+            assert_int_equal(stbuf_room_at(&b, now), ref_room_at(&b, now));
+            vis = stbuf_store(&b, BASE + off, mem + off, &v, len, now);
+            assert_true(vis >= floor);
+            if ((r >> 8) % 16 == 0) {
+                /* A device access retires what is visible by its time. */
+                sim_ps_t t = retired + (r >> 44) % (60 * NS);
+                if (t > retired) {
+                    stbuf_retire(&b, t);
+                    retired = t;
+                }
+            }
+        }
+        stbuf_destroy(&b);
+    }
+}
+
+/* CPU seconds since `t0` (clock()). */
+static double cpu_s_since(clock_t t0)
+{
+    return (double)(clock() - t0) / CLOCKS_PER_SEC;
+}
+
+/*
+ * A queue reset clears its rings while the device reads nothing: 2^19
+ * stores, none retired, each after a room check, in both orderings.  Each
+ * store costs a binary search (room) and at most `window` entries (weak
+ * floor), so the run takes a fraction of a second.  The full scans took
+ * time quadratic in the stores (63 queues of 4096 descriptors: 17 s for
+ * x86 and 25 s for weak ordering); at 2^19 stores, about 10^11 entry
+ * visits.  The budget, 5 CPU seconds, is checked every 4096 stores, so a
+ * quadratic buffer fails here within seconds, not hours.
+ */
+static void test_stbuf_long_run_stays_linear(void **state)
+{
+    static const enum stbuf_order orders[] = {STBUF_X86, STBUF_WEAK};
+
+    (void)state;
+    for (unsigned k = 0; k < 2; k++) {
+        struct stbuf b;
+        sim_ps_t now = 0;
+        clock_t t0 = clock();
+
+        init(&b, orders[k], STBUF_WINDOW_MAX, 7);
+        b.cfg.capacity = 1u << 30; /* never full: every check scans */
+        for (unsigned i = 0; i < (1u << 19); i++) {
+            uint64_t off = (i * 8u) % sizeof(mem);
+            now += 1 * NS;
+            assert_int_equal(stbuf_room_at(&b, now), now);
+            (void)store64(&b, off, i, now);
+            if (i % 4096 == 4095 && cpu_s_since(t0) > 5.0)
+                fail_msg("%s: %u stores took %.1f CPU s: quadratic", k ? "weak" : "x86", i + 1,
+                         cpu_s_since(t0));
+        }
+        assert_int_equal(b.npend, 1u << 19);
+        stbuf_destroy(&b);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -331,6 +448,8 @@ int main(void)
         cmocka_unit_test(test_stbuf_pending),
         cmocka_unit_test(test_stbuf_wc_lines),
         cmocka_unit_test(test_stbuf_clamp),
+        cmocka_unit_test(test_stbuf_matches_full_scan),
+        cmocka_unit_test(test_stbuf_long_run_stays_linear),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

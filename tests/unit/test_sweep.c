@@ -17,10 +17,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sweep/sweep.h"
 #include "sweep/sweep_file.h"
+#include "sweep/sweep_point.h"
 #include "sweep/sweep_series.h"
 #include "sweep/sweep_values.h"
 
@@ -352,7 +354,7 @@ static void test_sweep_file_load(void **state)
     char err[256];
 
     write_file(t->path, "; a sweep\n[sweep]\nname = fl\nseed = 9\nx = pkt-size\n"
-                        "args = --packets 2000 --cpu cheap\n\n[params]\n"
+                        "args = --packets 2000\n  --cpu cheap\n\n[params]\n"
                         "pkt-size = 64..192+64 ; frames\n"
                         "protocol = tail,\n"
                         "  owner\n"          /* a continued list */
@@ -394,11 +396,23 @@ static void test_sweep_file_errors(void **state)
     expect_file_err(t->path, "[sweep]\nnme = x\n", ":2: unknown key 'nme'");
     expect_file_err(t->path, "[swep]\nname = x\n", "unknown section [swep]");
     expect_file_err(t->path, "[sweep]\nseed = -1\n", "seed '-1'");
+    expect_file_err(t->path, "[sweep]\nlockstep_packets = 100000001\n",
+                    "lockstep_packets '100000001': expected packets, 0..100000000");
     expect_file_err(t->path, "[sweep]\nname = a/b\n", "name 'a/b'");
     expect_file_err(t->path, "[params]\nburst = 8..1\n", ":2: parameter burst: bad range");
     expect_file_err(t->path, "[params]\nburst\n", ":2: expected [section] or key = value");
     snprintf(longline, sizeof(longline), "[params]\nburst = %0300d\n", 1);
     expect_file_err(t->path, longline, "line longer than");
+    /* A key given twice: refused, both lines named (a continuation line is
+     * not a second key, nor is the same key in another section). */
+    expect_file_err(t->path, "[params]\nburst = 1,2\nprotocol = tail\nburst = 4\n",
+                    ":4: parameter 'burst' given again (first on line 2)");
+    expect_file_err(t->path, "[params]\nburst = 1,\n  2\n; c\n  3\n[params]\nburst = 4\n",
+                    ":7: parameter 'burst' given again (first on line 2)");
+    expect_file_err(t->path, "[sweep]\nseed = 1\nname = a\nseed = 2\n",
+                    ":4: key 'seed' given again (first on line 2)");
+    expect_file_err(t->path, "[sweep]\nargs = --packets 10\nargs = --cpu cheap\n",
+                    ":3: key 'args' given again");
     sweep_spec_init(&s);
     assert_int_equal(sweep_file_load(&s, "/nonexistent/s.ini", err, sizeof(err)), -1);
     assert_non_null(strstr(err, "/nonexistent/s.ini: No such file"));
@@ -416,6 +430,7 @@ static void test_sweep_file_round_trip(void **state)
     snprintf(s.name, sizeof(s.name), "rt");
     s.seed = 18446744073709551615ULL;
     snprintf(s.x, sizeof(s.x), "ring");
+    s.lockstep_packets = 0;
     assert_int_equal(strv_push(&s.args, "--packets"), 0);
     assert_int_equal(strv_push(&s.args, "3000"), 0);
     assert_int_equal(sweep_spec_set(&s, "ring=8..4096*2", err, sizeof(err)), 0);
@@ -429,6 +444,7 @@ static void test_sweep_file_round_trip(void **state)
     assert_string_equal(r.name, "rt");
     assert_true(r.seed == s.seed);
     assert_string_equal(r.x, "ring");
+    assert_int_equal(r.lockstep_packets, 0);
     assert_int_equal(r.args.n, 2);
     assert_int_equal(r.nparams, 3);
     for (size_t p = 0; p < 3; p++) {
@@ -441,6 +457,44 @@ static void test_sweep_file_round_trip(void **state)
         assert_string_equal(args_of(&r, i), args_of(&s, i));
     sweep_spec_free(&s);
     sweep_spec_free(&r);
+}
+
+/* A sweep's points run on the C model unless the run options or a
+ * parameter name the device; the run takes an option's last value, and so
+ * does sweep_argv_option. */
+static void test_sweep_default_device(void **state)
+{
+    struct sweep_spec s;
+    char err[256];
+    char *argv[] = {"--device", "rtl", "--packets=9", "--device=lockstep", "--device"};
+
+    (void)state;
+    assert_string_equal(sweep_argv_option(argv, 2, "device"), "rtl");
+    assert_string_equal(sweep_argv_option(argv, 4, "device"), "lockstep");
+    assert_string_equal(sweep_argv_option(argv, 5, "device"), "lockstep"); /* no value: not one */
+    assert_string_equal(sweep_argv_option(argv, 5, "packets"), "9");
+    assert_null(sweep_argv_option(argv, 5, "dev"));
+
+    sweep_spec_init(&s);
+    assert_int_equal(s.lockstep_packets, SWEEP_LOCKSTEP_PACKETS);
+    assert_int_equal(sweep_spec_default_device(&s, SWEEP_DEFAULT_DEVICE), 0);
+    assert_int_equal(s.args.n, 2);
+    assert_string_equal(s.args.v[1], "c");
+    assert_int_equal(sweep_spec_default_device(&s, "rtl"), 0); /* named already */
+    assert_int_equal(s.args.n, 2);
+    sweep_spec_free(&s);
+
+    sweep_spec_init(&s);
+    assert_int_equal(strv_push(&s.args, "--device=rtl"), 0);
+    assert_int_equal(sweep_spec_default_device(&s, "c"), 0);
+    assert_int_equal(s.args.n, 1);
+    sweep_spec_free(&s);
+
+    sweep_spec_init(&s);
+    assert_int_equal(sweep_spec_set(&s, "device=rtl,c", err, sizeof(err)), 0);
+    assert_int_equal(sweep_spec_default_device(&s, "c"), 0);
+    assert_int_equal(s.args.n, 0);
+    sweep_spec_free(&s);
 }
 
 /* ---- series ----------------------------------------------------------------- */
@@ -475,6 +529,86 @@ static void test_sweep_series(void **state)
     sweep_spec_free(&s);
 }
 
+/* ---- a point's run ------------------------------------------------------------ */
+
+/* A whole file, NUL-terminated (malloc'd). */
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char *buf = calloc(1, 65536);
+
+    assert_non_null(f);
+    assert_non_null(buf);
+    fread(buf, 1, 65535, f);
+    fclose(f);
+    return buf;
+}
+
+/* A fake nictx: writes {"status": "STATUS"} to the path after --json and
+ * exits with EXIT. */
+static void fake_bin(const char *path, const char *status, int exit_status)
+{
+    char text[512];
+
+    snprintf(text, sizeof(text),
+             "#!/bin/sh\n"
+             "while [ $# -gt 0 ]; do\n"
+             "  if [ \"$1\" = --json ]; then printf '{\"status\": \"%s\"}\\n' >\"$2\"; fi\n"
+             "  shift\n"
+             "done\n"
+             "exit %d\n", status, exit_status);
+    write_file(path, text);
+    assert_int_equal(chmod(path, 0755), 0);
+}
+
+/* A run that exits non-zero leaves no result that says "ok" (issue 33: the
+ * sweep said "Problems: None" and exited 0): the JSON is set aside as
+ * ID.json.rejected and the log says why; a JSON whose status is not ok is
+ * kept (report.md lists it with its diagnosis); exit 0 with ok is a result. */
+static void test_sweep_point_exit_overrules_ok(void **state)
+{
+    static const char *const sets[] = {"burst=8", NULL};
+    struct tmp *t = *state;
+    struct sweep_spec s;
+    char bin[128], pts[128], id[SWEEP_ID_BYTES], json[SWEEP_PATH_BYTES], log[SWEEP_PATH_BYTES];
+    char rej[SWEEP_PATH_BYTES + 16], *text;
+    int sig;
+
+    spec_of(&s, sets);
+    snprintf(bin, sizeof(bin), "%s/fake-nictx", t->dir);
+    snprintf(pts, sizeof(pts), "%s/points", t->dir);
+    assert_int_equal(mkdir(pts, 0755), 0);
+    sweep_point_id(&s, 0, id);
+    assert_int_equal(sweep_point_paths(t->dir, id, json, log, sizeof(json)), 0);
+    snprintf(rej, sizeof(rej), "%s.rejected", json);
+
+    fake_bin(bin, "ok", 1);
+    assert_int_equal(sweep_point_run(&s, t->dir, 0, bin, &sig), SWEEP_POINT_FAILED);
+    assert_int_equal(access(json, F_OK), -1);
+    assert_int_equal(access(rej, F_OK), 0);
+    text = read_file(log);
+    assert_non_null(strstr(text, "the run exited 1, but"));
+    assert_non_null(strstr(text, "says status ok; set aside as"));
+    free(text);
+    assert_int_equal(unlink(rej), 0);
+
+    fake_bin(bin, "failed", 1);
+    assert_int_equal(sweep_point_run(&s, t->dir, 0, bin, &sig), SWEEP_POINT_FAILED);
+    assert_int_equal(access(json, F_OK), 0); /* its status is not ok: a result */
+    assert_int_equal(access(rej, F_OK), -1);
+
+    fake_bin(bin, "ok", 0);
+    assert_int_equal(sweep_point_run(&s, t->dir, 0, bin, &sig), SWEEP_POINT_OK);
+    assert_int_equal(access(json, F_OK), 0);
+    assert_int_equal(access(rej, F_OK), -1);
+
+    unlink(json);
+    unlink(log);
+    unlink(bin);
+    rmdir(pts);
+    sweep_spec_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -488,10 +622,13 @@ int main(void)
         cmocka_unit_test(test_sweep_point_args),
         cmocka_unit_test(test_sweep_seed_is_of_the_point),
         cmocka_unit_test(test_sweep_point_id),
+        cmocka_unit_test(test_sweep_default_device),
         cmocka_unit_test_setup_teardown(test_sweep_file_load, tmp_setup, tmp_teardown),
         cmocka_unit_test_setup_teardown(test_sweep_file_errors, tmp_setup, tmp_teardown),
         cmocka_unit_test_setup_teardown(test_sweep_file_round_trip, tmp_setup, tmp_teardown),
         cmocka_unit_test(test_sweep_series),
+        cmocka_unit_test_setup_teardown(test_sweep_point_exit_overrules_ok, tmp_setup,
+                                        tmp_teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
