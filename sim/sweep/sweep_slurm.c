@@ -93,6 +93,23 @@ static void user_lines(FILE *f, const struct strv *opt)
         fprintf(f, "#SBATCH --%s\n", opt->v[k]);
 }
 
+/* A job's #SBATCH lines: its name, its array (NULL: none), one task on one
+ * CPU, the output file "OUT/<output>", then the user's --slurm-opt lines. */
+static void sbatch_head(FILE *f, const struct sweep_slurm *sl, const char *out, const char *job,
+                        const char *array, const char *output)
+{
+    char val[SWEEP_PATH_BYTES + 128];
+
+    sbatch_line(f, sl->opt, "job-name", job);
+    if (array)
+        fprintf(f, "#SBATCH --array=%s\n", array);
+    sbatch_line(f, sl->opt, "ntasks", "1");
+    sbatch_line(f, sl->opt, "cpus-per-task", "1");
+    snprintf(val, sizeof(val), "%s/%s", out, output);
+    sbatch_line(f, sl->opt, "output", val);
+    user_lines(f, sl->opt);
+}
+
 /* ---- paths ---------------------------------------------------------------------- */
 
 int sweep_slurm_rel(const char *path, const char *base, char *buf, size_t len)
@@ -194,13 +211,7 @@ static void write_array(FILE *f, const struct sweep_slurm *sl, const struct swee
     fprintf(f, "# Slurm's MaxArraySize (often 1001) caps the task numbers; split a bigger "
                "sweep.\n");
     snprintf(val, sizeof(val), "nictx-%s", name);
-    sbatch_line(f, sl->opt, "job-name", val);
-    fprintf(f, "#SBATCH --array=%s\n", array);
-    sbatch_line(f, sl->opt, "ntasks", "1");
-    sbatch_line(f, sl->opt, "cpus-per-task", "1");
-    snprintf(val, sizeof(val), "%s/%%A_%%a.out", nm.out);
-    sbatch_line(f, sl->opt, "output", val);
-    user_lines(f, sl->opt);
+    sbatch_head(f, sl, nm.out, val, array, "%A_%a.out");
     body_check(f, o, &nm);
     fprintf(f, "exec %s sweep point %s \"$SLURM_ARRAY_TASK_ID\"\n", nm.bin, nm.dir);
 }
@@ -220,12 +231,7 @@ static void write_merge(FILE *f, const struct sweep_slurm *sl, const struct swee
     submit_lines(f, "#   ", sl, &nm);
     paths_note(f, o, &nm);
     snprintf(val, sizeof(val), "nictx-%s-merge", name);
-    sbatch_line(f, sl->opt, "job-name", val);
-    sbatch_line(f, sl->opt, "ntasks", "1");
-    sbatch_line(f, sl->opt, "cpus-per-task", "1");
-    snprintf(val, sizeof(val), "%s/merge_%%j.out", nm.out);
-    sbatch_line(f, sl->opt, "output", val);
-    user_lines(f, sl->opt);
+    sbatch_head(f, sl, nm.out, val, NULL, "merge_%j.out");
     body_check(f, o, &nm);
     fprintf(f, "exec %s sweep merge %s\n", nm.bin, nm.dir);
 }
