@@ -102,7 +102,7 @@ static void ls_first_diff(char *buf, size_t len, unsigned w, const char *an, con
     LS_F(d2h.addr, "d2h.addr")
     LS_F(d2h.err, "d2h.err")
     for (unsigned i = 0; i < w; i++) {
-        char name[24];
+        char name[32];
         snprintf(name, sizeof(name), "d2h.data lane %u", i);
         LS_F(d2h.data[i], name)
     }
@@ -112,7 +112,7 @@ static void ls_first_diff(char *buf, size_t len, unsigned w, const char *an, con
     LS_F(wire.bytes, "wire.bytes")
     LS_F(wire.fcs, "wire.fcs")
     for (unsigned i = 0; i < w; i++) {
-        char name[24];
+        char name[32];
         snprintf(name, sizeof(name), "wire.data lane %u", i);
         LS_F(wire.data[i], name)
     }
