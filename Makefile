@@ -401,7 +401,7 @@ T_sweep_run  := sim/sweep/sweep_point.c sim/sweep/sweep_exec.c sim/sweep/sweep_h
                 sim/sweep/sweep.c sim/sweep/sweep_values.c sim/lib/strv.c sim/lib/json.c \
                 sim/lib/json_flat.c
 T_json_flat  := sim/lib/json_flat.c sim/lib/json.c
-T_sweep_table := sim/sweep/sweep_table.c sim/lib/json_flat.c sim/lib/json.c sim/sweep/sweep.c sim/sweep/sweep_values.c \
+T_sweep_table := sim/sweep/sweep_table.c sim/sweep/sweep_csv.c sim/lib/json_flat.c sim/lib/json.c sim/sweep/sweep.c sim/sweep/sweep_values.c \
                  sim/lib/strv.c
 # Reliability (docs/reliability.md): sb_rate keeps memory flat in run length.
 T_sb_rate    := sim/check/sb_rate.c
