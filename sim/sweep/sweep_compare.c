@@ -80,9 +80,18 @@ struct cmp {
     size_t nd, cap, ncompared;
 };
 
-static int key_cmp(const void *x, const void *y)
+static int id_cmp(const void *x, const void *y)
 {
     return strcmp(((const struct cmp_key *)x)->id, ((const struct cmp_key *)y)->id);
+}
+
+/* By id, then row: one order whatever qsort does with equal keys. */
+static int key_cmp(const void *x, const void *y)
+{
+    const struct cmp_key *a = x, *b = y;
+    int d = id_cmp(a, b);
+
+    return d ? d : (a->row > b->row) - (a->row < b->row);
 }
 
 /* t's rows sorted by id into *keys: 0, -1 out of memory, or -2 an id twice
@@ -109,7 +118,7 @@ static int sort_ids(const struct sweep_csv *t, long idcol, const char *which,
 static long find_row(const struct cmp *c, size_t r)
 {
     struct cmp_key k = {sweep_csv_cell(c->a, r, (size_t)c->aid), 0};
-    const struct cmp_key *hit = bsearch(&k, c->bkeys, c->b->nrows, sizeof(k), key_cmp);
+    const struct cmp_key *hit = bsearch(&k, c->bkeys, c->b->nrows, sizeof(k), id_cmp);
 
     return hit ? (long)hit->row : -1;
 }
@@ -206,7 +215,8 @@ static int fields_differ(const char *a, const char *b, double pct)
     if (!json_is_number(a) || !json_is_number(b))
         return 1;
     double x = strtod(a, NULL), y = strtod(b, NULL);
-    return pct > 0 ? fabs(y - x) > pct / 100 * fabs(x) : x != y;
+    /* |y - x| <= pct% of |x|, without dividing (5% of 220 is 11 exactly). */
+    return pct > 0 ? fabs(y - x) * 100 > pct * fabs(x) : x != y;
 }
 
 /* OLD row r against NEW row br: status first, then the columns in order. */
