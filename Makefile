@@ -403,6 +403,8 @@ T_sweep_run  := sim/sweep/sweep_point.c sim/sweep/sweep_exec.c sim/sweep/sweep_h
 T_json_flat  := sim/lib/json_flat.c sim/lib/json.c
 T_sweep_table := sim/sweep/sweep_table.c sim/sweep/sweep_csv.c sim/lib/json_flat.c sim/lib/json.c sim/sweep/sweep.c sim/sweep/sweep_values.c \
                  sim/lib/strv.c
+# nictx sweep compare: results.csv read back, two tables compared.
+T_sweep_compare := sim/sweep/sweep_compare.c sim/sweep/sweep_csv.c sim/lib/strv.c sim/lib/json.c
 # Reliability (docs/reliability.md): sb_rate keeps memory flat in run length.
 T_sb_rate    := sim/check/sb_rate.c
 # Queues: the fairness figures.
