@@ -408,6 +408,31 @@ static void print_new_columns(const struct cmp *c, FILE *out)
         fputc('\n', out);
 }
 
+/* How many points only OLD has have the parameter values of a point only
+ * NEW has: their commands, so their ids, differ (run options the plan or
+ * nictx sweep adds changed), which the note below says. */
+static size_t same_params(const struct cmp *c)
+{
+    char la[512], lb[512];
+    size_t n = 0;
+
+    for (size_t i = 0; i < c->nd; i++) {
+        if (c->d[i].kind != CMP_OLD_POINT)
+            continue;
+        params_label(c->o, c->a, c->d[i].row, la, sizeof(la));
+        for (size_t j = 0; *la && j < c->nd; j++) {
+            if (c->d[j].kind != CMP_NEW_POINT)
+                continue;
+            params_label(c->o, c->b, c->d[j].row, lb, sizeof(lb));
+            if (strcmp(la, lb) == 0) {
+                n++;
+                break;
+            }
+        }
+    }
+    return n;
+}
+
 static void print_summary(const struct cmp *c, FILE *out)
 {
     const char *sep = " (";
@@ -447,6 +472,12 @@ int sweep_compare(const struct sweep_csv *old, const struct sweep_csv *nw,
         if (c.nd)
             print_table(&c, out);
         print_new_columns(&c, out);
+        size_t moved = same_params(&c);
+        if (moved)
+            fprintf(out, "note: %zu point%s only OLD has %s the parameters of one only NEW has: "
+                         "the run options differ (the plan's args, or those nictx sweep "
+                         "adds), so do the ids\n", moved, moved == 1 ? "" : "s",
+                    moved == 1 ? "has" : "have");
         print_summary(&c, out);
         rc = c.nd ? 1 : 0;
     }

@@ -32,8 +32,10 @@
  * only OLD has, the points only NEW has, then OLD's points in order, each
  * with its `status` first and then its columns in OLD's order; at most
  * `show` lines, then "... and N more".  Then "new columns, not compared:
- * ..." when there are any, and a summary line, "compare: 72 points, 227
- * columns compared: every figure equal" or "...: 3 differences".
+ * ..." when there are any; a note when points only OLD has have the
+ * parameter values of points only NEW has (their commands differ, so do
+ * their ids); and a summary line, "compare: 72 points, 227 columns
+ * compared: every figure equal" or "...: 3 differences".
  *
  * Contract: sweep_compare returns 0 (every figure equal), 1 (something
  * differs), or 2 with the reason in err and nothing printed (a table

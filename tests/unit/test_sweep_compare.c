@@ -3,7 +3,8 @@
  * test_sweep_compare.c - cmocka tests for reading results.csv back
  * (sim/sweep/sweep_csv.c: RFC 4180 quoting, errors naming the line) and for
  * comparing two sweep tables (sim/sweep/sweep_compare.c): a column only NEW
- * has is not a difference, one only OLD has is; a point only one side has,
+ * has is not a difference, one only OLD has is; a point only one side has
+ * (and a note when one with the same parameters has another id),
  * a status change and a figure outside its tolerance are; tolerances for
  * every number and per figure (exact name, prefix, the most specific
  * wins); the table's order and cap; bad input returns 2.
@@ -254,6 +255,28 @@ static void test_sweep_compare_points(void **state)
                       "compare: 2 points, 6 columns compared: 2 differences\n");
 }
 
+/* A point whose command changed (a run option added to every point) has a
+ * new id: the note says so when its parameters are the same. */
+static void test_sweep_compare_ids_changed(void **state)
+{
+    static const char *const names[] = {"burst"};
+    struct strv params = {(char **)names, 1, 2};
+    struct sweep_compare_opts o = {0, NULL, 0, &params, SWEEP_COMPARE_SHOW};
+    struct outcome r;
+
+    (void)state;
+    r = compare_with(BASE, "point,id,burst,status,bound,mpps,lat.p50,lat.p99\n"
+                           "1,aaa,1,ok,cpu,10,100,200\n"
+                           "2,ccc,8,ok,pcie,20,110,220\n", &o);
+    expect_out(&r, 1, "note: 1 point only OLD has has the parameters of one only NEW has: "
+                      "the run options differ");
+    r = compare_with(BASE, "point,id,burst,status,bound,mpps,lat.p50,lat.p99\n"
+                           "1,aaa,1,ok,cpu,10,100,200\n"
+                           "2,ccc,4,ok,pcie,20,110,220\n", &o);
+    expect_out(&r, 1, ": 2 differences");
+    expect_lacks(&r, "note:");
+}
+
 static void test_sweep_compare_status_first(void **state)
 {
     struct outcome r;
@@ -412,6 +435,7 @@ int main(void)
         cmocka_unit_test(test_sweep_compare_new_column_ignored),
         cmocka_unit_test(test_sweep_compare_missing_column),
         cmocka_unit_test(test_sweep_compare_points),
+        cmocka_unit_test(test_sweep_compare_ids_changed),
         cmocka_unit_test(test_sweep_compare_status_first),
         cmocka_unit_test(test_sweep_compare_tolerance),
         cmocka_unit_test(test_sweep_compare_tol_parse),
