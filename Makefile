@@ -2,6 +2,8 @@
 # nictx - GNU Make drives everything.  Out-of-tree build in $(BUILD).
 #
 #   make run     build and run the flagship sweep (report in docs/results/flagship)
+#   make check-flagship  the flagship again, from scratch, into build/flagship-check;
+#                fails when a figure differs from docs/results/flagship's (about a minute)
 #   make run-one build and run one experiment (RUN_ARGS)
 #   make test    build and run every test (cmocka unit tests, RTL tests)
 #   make test-slurm  nictx sweep --emit-slurm on a one-node Slurm it starts
@@ -349,6 +351,18 @@ SWEEP_ARGS ?=
 run: $(FAST)/nictx
 	$(FAST)/nictx sweep sweeps/flagship.ini --out docs/results/flagship $(SWEEP_ARGS)
 	@bash scripts/flagship-readme.sh docs/results/flagship/report.md README.md
+
+# The committed flagship as a regression gate (docs/testing.md): `make run`'s
+# binary and plan, every point run again (--fresh) into a scratch directory,
+# its figures compared with docs/results/flagship's by `nictx sweep compare`
+# (a column only the new run has is not a difference).  COMPARE_ARGS, e.g.
+# --tol 1 or --tol 'latency_ns.*=5', passes tolerances.
+FLAGSHIP_CHECK := $(BUILD)/flagship-check
+COMPARE_ARGS ?=
+.PHONY: check-flagship
+check-flagship: $(FAST)/nictx
+	$(FAST)/nictx sweep sweeps/flagship.ini --out $(FLAGSHIP_CHECK) --fresh --no-plots $(SWEEP_ARGS)
+	$(FAST)/nictx sweep compare docs/results/flagship $(FLAGSHIP_CHECK) $(COMPARE_ARGS)
 
 # docs/profiles.md's table of settings: `nictx run --list-keys --markdown`,
 # from the settings table (sim/run/settings.c), between its settings:begin
