@@ -2,6 +2,8 @@
 # nictx - GNU Make drives everything.  Out-of-tree build in $(BUILD).
 #
 #   make run     build and run the flagship sweep (report in docs/results/flagship)
+#   make check-flagship  the flagship again, from scratch, into build/flagship-check;
+#                fails when a figure differs from docs/results/flagship's (about a minute)
 #   make run-one build and run one experiment (RUN_ARGS)
 #   make test    build and run every test (cmocka unit tests, RTL tests)
 #   make test-slurm  nictx sweep --emit-slurm on a one-node Slurm it starts
@@ -350,6 +352,18 @@ run: $(FAST)/nictx
 	$(FAST)/nictx sweep sweeps/flagship.ini --out docs/results/flagship $(SWEEP_ARGS)
 	@bash scripts/flagship-readme.sh docs/results/flagship/report.md README.md
 
+# The committed flagship as a regression gate (docs/testing.md): `make run`'s
+# binary and plan, every point run again (--fresh) into a scratch directory,
+# its figures compared with docs/results/flagship's by `nictx sweep compare`
+# (a column only the new run has is not a difference).  COMPARE_ARGS, e.g.
+# --tol 1 or --tol 'latency_ns.*=5', passes tolerances.
+FLAGSHIP_CHECK := $(BUILD)/flagship-check
+COMPARE_ARGS ?=
+.PHONY: check-flagship
+check-flagship: $(FAST)/nictx
+	$(FAST)/nictx sweep sweeps/flagship.ini --out $(FLAGSHIP_CHECK) --fresh --no-plots $(SWEEP_ARGS)
+	$(FAST)/nictx sweep compare docs/results/flagship $(FLAGSHIP_CHECK) $(COMPARE_ARGS)
+
 # docs/profiles.md's table of settings: `nictx run --list-keys --markdown`,
 # from the settings table (sim/run/settings.c), between its settings:begin
 # and settings:end markers; `make test` checks it is current
@@ -401,8 +415,10 @@ T_sweep_run  := sim/sweep/sweep_point.c sim/sweep/sweep_exec.c sim/sweep/sweep_h
                 sim/sweep/sweep.c sim/sweep/sweep_values.c sim/lib/strv.c sim/lib/json.c \
                 sim/lib/json_flat.c
 T_json_flat  := sim/lib/json_flat.c sim/lib/json.c
-T_sweep_table := sim/sweep/sweep_table.c sim/lib/json_flat.c sim/lib/json.c sim/sweep/sweep.c sim/sweep/sweep_values.c \
+T_sweep_table := sim/sweep/sweep_table.c sim/sweep/sweep_csv.c sim/lib/json_flat.c sim/lib/json.c sim/sweep/sweep.c sim/sweep/sweep_values.c \
                  sim/lib/strv.c
+# nictx sweep compare: results.csv read back, two tables compared.
+T_sweep_compare := sim/sweep/sweep_compare.c sim/sweep/sweep_csv.c sim/lib/strv.c sim/lib/json.c
 # Reliability (docs/reliability.md): sb_rate keeps memory flat in run length.
 T_sb_rate    := sim/check/sb_rate.c
 # Queues: the fairness figures.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sweep_cli.c - `nictx sweep`, `nictx sweep merge`, `nictx sweep point`
- * (see sweep_cli.h).
+ * (see sweep_cli.h); `nictx sweep compare` is sweep_compare_cli.c.
  */
 #define _GNU_SOURCE /* getopt_long, realpath */
 
@@ -45,6 +45,7 @@ static void usage(FILE *f)
 "usage: nictx sweep [FILE.ini] [--set NAME=VALUES]... [options] [-- RUN-OPTIONS...]\n"
 "       nictx sweep merge DIR [--no-plots]\n"
 "       nictx sweep point DIR N\n"
+"       nictx sweep compare OLD NEW [--tol [FIGURE=]PCT]... (see its --help)\n"
 "\n"
 "Runs `nictx run` over the cross product of parameter values and collects every\n"
 "figure of every run into one table, plots and a report (docs/user-guide.md).\n"
@@ -120,6 +121,9 @@ static void usage(FILE *f)
 "                        table, plots and report again\n"
 "  point DIR N           run point N of the sweep in DIR (what each job runs): prints\n"
 "                        N ok, N failed or N noresult; exits 1 only without a result\n"
+"  compare OLD NEW       compare two sweeps' figures by point id and column name,\n"
+"                        within --tol PCT or per FIGURE=PCT; exits 1 when a figure\n"
+"                        moved (nictx sweep compare --help)\n"
 "\n"
 "Before any point runs, nictx itself checks every parameter name and every point's\n"
 "command: bad input exits 2 with a message naming the parameter.  Progress (points\n"
@@ -878,5 +882,7 @@ int sweep_main(int argc, char **argv)
         return cmd_merge(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "point") == 0)
         return cmd_point(argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "compare") == 0)
+        return sweep_compare_main(argc, argv);
     return cmd_sweep(argc, argv);
 }

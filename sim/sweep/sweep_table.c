@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lib/json.h"
+#include "sweep/sweep_csv.h"
 
 void sweep_table_init(struct sweep_table *t)
 {
@@ -131,29 +132,12 @@ static const struct json_flat_item *cell_at(const struct json_flat *cells, size_
 
 /* ---- CSV ------------------------------------------------------------------ */
 
-static void csv_field(FILE *f, const char *s)
-{
-    size_t n = strlen(s);
-
-    if (!strpbrk(s, ",\"\r\n") && !(n && (s[0] == ' ' || s[n - 1] == ' '))) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 int sweep_table_csv(const struct sweep_table *t, FILE *f)
 {
     for (size_t c = 0; c < t->cols.n; c++) {
         if (c)
             fputc(',', f);
-        csv_field(f, t->cols.v[c]);
+        sweep_csv_field(f, t->cols.v[c]);
     }
     fputc('\n', f);
     for (size_t r = 0; r < t->nrows; r++) {
@@ -163,7 +147,7 @@ int sweep_table_csv(const struct sweep_table *t, FILE *f)
             if (c)
                 fputc(',', f);
             if (it && it->type != JSON_FLAT_NULL)
-                csv_field(f, it->text);
+                sweep_csv_field(f, it->text);
         }
         fputc('\n', f);
     }

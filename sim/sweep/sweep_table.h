@@ -18,9 +18,9 @@
  * in that row.  So the table depends only on the rows, not on when or
  * where they were run.
  *
- * Files.  CSV (RFC 4180): a header of column names, one line per row,
- * fields quoted when they hold a comma, quote, line break or edge blank,
- * JSON null and a key a row lacks as an empty field.  JSON: {"name",
+ * Files.  CSV (RFC 4180, sweep_csv.h): a header of column names, one
+ * line per row, fields quoted when they hold a comma, quote, line break or
+ * edge blank, JSON null and a key a row lacks as an empty field.  JSON: {"name",
  * "columns": [...], "rows": [{...}, ...]}, each row with its keys in column
  * order, numbers exactly as the run wrote them, a key the row lacks left out.
  *

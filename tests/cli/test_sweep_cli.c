@@ -12,7 +12,9 @@
  * commands that run here (a host that logs in, one that is down, one that
  * goes down after the check): hosts are checked and named, points retried,
  * and the counts add up with every missing point said where it is;
- * --transfer sends and returns through rsync.  Real sshd and Slurm:
+ * --transfer sends and returns through rsync.  `sweep compare` exits 0
+ * (equal, a new column named), 1 (the table of what moved) or 2 (bad
+ * usage, unreadable input).  Real sshd and Slurm:
  * tests/sweep/.  Points are 2000-3000 packets: each sweep takes well
  * under two seconds.
  */
@@ -97,6 +99,12 @@ static void test_sweep_cli_parallel_equals_serial(void **state)
     expect_same_file(at(c, "par", "sweep.ini"), at(c, "ser", "sweep.ini"));
     expect_points(c, "par", 4);
     expect_points(c, "ser", 4);
+    /* What a CI job runs: the figures compared, equal. */
+    NICTX(c, &r, "sweep", "compare", at(c, "par", ""), at(c, "ser", "results.csv"));
+    expect_status(&r, 0);
+    expect_has(r.out, "compare: 4 points, ");
+    expect_has(r.out, " columns compared: every figure equal\n");
+    run_free(&r);
 }
 
 /* ---- resume ------------------------------------------------------------------ */
@@ -564,6 +572,90 @@ static void test_sweep_cli_transfer(void **state)
     expect_points(c, "t", 4);
 }
 
+/* ---- compare ------------------------------------------------------------------ */
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+#define CMP_HEAD "point,id,burst,status,bound,mpps,lat.p99\n"
+
+/* Exit 0 equal, 1 differs (the table names point, parameters, figure, old,
+ * new and change), 2 bad usage or input; a new column is not a difference. */
+static void test_sweep_cli_compare(void **state)
+{
+    struct cli *c = *state;
+    struct run r = {0};
+
+    assert_int_equal(mkdir(at(c, "old", ""), 0777), 0);
+    write_text(at(c, "old", "sweep.ini"), "[params]\nburst = 1,8\n");
+    write_text(at(c, "old", "results.csv"), CMP_HEAD "1,aaa,1,ok,cpu,10,200\n"
+                                                       "2,bbb,8,ok,\"pcie, dma\",20,220\n");
+    write_text(at(c, "wider.csv", ""), "point,id,burst,status,bound,mpps,lat.p99,wc.new\n"
+                                       "1,aaa,1,ok,cpu,10.0,200,1\n"
+                                       "2,bbb,8,ok,\"pcie, dma\",20,220,2\n");
+    write_text(at(c, "moved.csv", ""), CMP_HEAD "1,aaa,1,ok,cpu,10.1,200\n"
+                                                "2,bbb,8,failed,\"pcie, dma\",20,231\n");
+    NICTX(c, &r, "sweep", "compare", at(c, "old", ""), at(c, "wider.csv", ""));
+    expect_status(&r, 0);
+    assert_string_equal(r.out, "new columns, not compared: wc.new\n"
+                               "compare: 2 points, 5 columns compared: every figure equal\n");
+    run_free(&r);
+    NICTX(c, &r, "sweep", "compare", at(c, "old", ""), at(c, "moved.csv", ""), "--tol",
+          "mpps=1");
+    expect_status(&r, 1);
+    assert_string_equal(r.out,
+                        "point  id   parameters  figure   old  new     change\n"
+                        "2      bbb  burst=8     status   ok   failed\n"
+                        "2      bbb  burst=8     lat.p99  220  231     +5%\n"
+                        "compare: 2 points, 5 columns compared (mpps within 1%): 2 differences\n");
+    assert_string_equal(r.err, "");
+    run_free(&r);
+    NICTX(c, &r, "sweep", "compare", at(c, "old", ""), at(c, "moved.csv", ""), "--tol", "4",
+          "--tol", "status=0", "--show", "1");
+    expect_status(&r, 1);
+    expect_has(r.out, "... and 1 more\n");
+    run_free(&r);
+    /* Bad usage and unreadable input: 2, a message, nothing on stdout. */
+    static const char *const bad[][4] = {
+        {"compare", "x", NULL, NULL},
+        {"compare", "--tol", "mpps", NULL},
+        {"compare", "--bogus", NULL, NULL},
+    };
+    for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+        NICTX(c, &r, "sweep", bad[k][0], bad[k][1], bad[k][2]);
+        expect_status(&r, 2);
+        expect_has(r.err, "(see nictx sweep compare --help)");
+        assert_string_equal(r.out, "");
+        run_free(&r);
+    }
+    NICTX(c, &r, "sweep", "compare", at(c, "old", ""), at(c, "nope", ""));
+    expect_status(&r, 2);
+    expect_has(r.err, "nictx sweep compare: NEW: ");
+    expect_has(r.err, "/nope: No such file or directory\n");
+    run_free(&r);
+    write_text(at(c, "open.csv", ""), CMP_HEAD "1,aaa,1,ok,\"cpu,10,200\n");
+    NICTX(c, &r, "sweep", "compare", at(c, "open.csv", ""), at(c, "old", ""));
+    expect_status(&r, 2);
+    expect_has(r.err, "open.csv:2: a quoted field is not closed\n");
+    assert_string_equal(r.out, "");
+    run_free(&r);
+    NICTX(c, &r, "sweep", "compare", at(c, "old", ""), at(c, "old", ""), "--tol", "mpp=1");
+    expect_status(&r, 2);
+    expect_has(r.err, "--tol mpp=1: mpp names no column both tables have");
+    run_free(&r);
+    NICTX(c, &r, "sweep", "compare", "--help");
+    expect_status(&r, 0);
+    expect_has(r.out, "usage: nictx sweep compare OLD NEW");
+    expect_has(r.out, "--tol FIGURE=PCT");
+    run_free(&r);
+}
+
 /* ---- help and --check -------------------------------------------------------------- */
 
 static void test_sweep_cli_help_and_check(void **state)
@@ -573,7 +665,8 @@ static void test_sweep_cli_help_and_check(void **state)
                                           "--retries N", "--connect-timeout S", "--transfer",
                                           "--emit-slurm FILE", "--slurm-merge FILE",
                                           "--slurm-opt KEY[=V]", "--fresh", "--check",
-                                          "--no-plots", "--seed N", "merge DIR", "point DIR N"};
+                                          "--no-plots", "--seed N", "merge DIR", "point DIR N",
+                                          "compare OLD NEW"};
     struct cli *c = *state;
     struct run r = {0};
 
@@ -602,6 +695,7 @@ int main(void)
         SWEEP_TEST(test_sweep_cli_failed_point),
         SWEEP_TEST(test_sweep_cli_plots_and_report),
         SWEEP_TEST(test_sweep_cli_help_and_check),
+        SWEEP_TEST(test_sweep_cli_compare),
         SWEEP_TEST(test_sweep_cli_refusals_leave_nothing),
         SWEEP_TEST(test_sweep_cli_hosts),
         SWEEP_TEST(test_sweep_cli_transfer),
