@@ -3,7 +3,7 @@
  * test_observe_cli.c - the observability options as a user meets them
  * (docs/observability.md): bad values refused with exit 2 and nothing
  * written, the files a run writes, and the snapshot a stopped run leaves
- * beside its JSON, named on stderr.
+ * beside its JSON, named on stderr (a violation's stop and the watchdog's).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
@@ -126,12 +126,38 @@ static void test_observe_cli_snapshot(void **state)
     assert_int_not_equal(access(in_work(c, "end.snapshot.json"), F_OK), 0);
 }
 
+/* A run the watchdog ends (a blackout longer than the completion timeout
+ * with the hang check off: the queue stops, nothing recovers it) leaves its
+ * snapshot too, its window before the last progress, the stop and its
+ * diagnosis on the checks track. */
+static void test_observe_cli_snapshot_watchdog(void **state)
+{
+    struct cli *c = *state;
+    struct run r;
+    char *tl;
+
+    NICTX(c, &r, "run", "--packets", "3000", "--quiet", "--json", in_work(c, "wd.json"),
+          "--tx-timeout-us", "0", "--cpl-timeout-us", "100", "--inject", "blackout@500:300000");
+    expect_status(&r, 1);
+    expect_has(r.err, "run failed: watchdog: no frame and no device write for ");
+    expect_has(r.err, "wd.snapshot.json (timeline)");
+    expect_has(r.err, "wd.snapshot.fst (waveform)");
+    run_free(&r);
+    assert_int_equal(access(in_work(c, "wd.snapshot.fst"), R_OK), 0);
+    tl = slurp(in_work(c, "wd.snapshot.json"));
+    assert_non_null(tl);
+    expect_has(tl, "\"name\":\"run stopped\"");
+    expect_has(tl, "\"why\":\"watchdog: no frame and no device write");
+    free(tl);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_observe_cli_refused, cli_setup, cli_teardown),
         cmocka_unit_test_setup_teardown(test_observe_cli_outputs, cli_setup, cli_teardown),
         cmocka_unit_test_setup_teardown(test_observe_cli_snapshot, cli_setup, cli_teardown),
+        cmocka_unit_test_setup_teardown(test_observe_cli_snapshot_watchdog, cli_setup, cli_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
