@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check/bug_catalog.h"
@@ -186,11 +187,20 @@ static int num_parse(const struct set_type *t, const struct sim_setting *s, stru
     return SET_BAD_VALUE;
 }
 
+/* v as %g when that reads back as v, else with every digit it needs
+ * (1000001, not 1e+06: a refusal names the value refused). */
+static void real_format(double v, const char *suffix, char *buf, size_t n)
+{
+    snprintf(buf, n, "%g%s", v, suffix);
+    if (strtod(buf, NULL) != v)
+        snprintf(buf, n, "%.17g%s", v, suffix);
+}
+
 static void num_format(const struct set_type *t, const struct sim_setting *s,
                        const struct sim_cfg *c, char *buf, size_t n)
 {
     if (t->num == SET_NUM_REAL)
-        snprintf(buf, n, "%g", *(const double *)CFIELD_OF(s, c));
+        real_format(*(const double *)CFIELD_OF(s, c), "", buf, n);
     else if (t->num == SET_NUM_U64)
         snprintf(buf, n, "%" PRIu64, *(const uint64_t *)CFIELD_OF(s, c));
     else
@@ -272,7 +282,7 @@ static void rate_format(const struct set_type *t, const struct sim_setting *s,
                         const struct sim_cfg *c, char *buf, size_t n)
 {
     (void)t;
-    snprintf(buf, n, "%gg", *(const double *)CFIELD_OF(s, c));
+    real_format(*(const double *)CFIELD_OF(s, c), "g", buf, n);
 }
 
 const struct set_type set_rate = {

@@ -34,8 +34,14 @@
 #define SPAN(lo, hi) .range = {lo, hi, SET_RANGE_SPAN}
 #define OR_0(lo, hi) .range = {lo, hi, SET_RANGE_OR_0}
 #define POW2(lo, hi) .range = {lo, hi, SET_RANGE_POW2}
-/* A cpu.* cost, in ns: no option; its default is the --cpu profile's. */
-#define COST(f, help_) {"cpu_costs_ns." #f, KEY("cpu", #f "_ns"), NUM(costs.f##_ns), .help = help_}
+/* A cpu.* cost, in ns: no option; its default is the --cpu profile's.  At
+ * most COST_MAX_NS each: three orders above the dearest real one (an MMIO
+ * read's microsecond), and low enough that every timeout derived from the
+ * costs (sim_cfg_timeouts) and a run's clock stay exact in picoseconds. */
+#define COST_MAX_NS 1e6
+#define COST(f, help_)                                                                     \
+    {"cpu_costs_ns." #f, KEY("cpu", #f "_ns"), NUM(costs.f##_ns), SPAN(0, COST_MAX_NS),    \
+     .help = help_}
 
 static int text_random_sizes(const struct sim_cfg *c) { return c->pkt_size_max > c->pkt_size; }
 static int text_weak(const struct sim_cfg *c) { return c->ordering == STBUF_WEAK; }
@@ -116,7 +122,7 @@ static const struct sim_setting settings[] = {
     COST(wmb, "ns, wmb() issue cost (x86: sfence)"),
     COST(smp_mb, "ns, smp_mb() issue cost (x86: lock addl)"),
     {"cpu_costs_ns.mmio_write", OPT("mmio-write-ns", "NS"), KEY("cpu", "mmio_write_ns"),
-     NUM(costs.mmio_write_ns), .group = SET_G_HOST, .flags = SET_LATE,
+     NUM(costs.mmio_write_ns), SPAN(0, COST_MAX_NS), .group = SET_G_HOST, .flags = SET_LATE,
      .help = "ns, issue cost of an uncached posted MMIO write (the option applies after "
              "--cpu)"},
     COST(mmio_read, "ns, issue cost of an uncached MMIO read, before its stall"),

@@ -138,16 +138,18 @@ static double sim_cfg_cpl_credit_ns(const struct sim_cfg *c, double bytes, doubl
 }
 
 /* The most one packet costs the CPU, in ns: every per-operation cost once
- * (the descriptor's stores and their drains four times, a WC line's
- * stores and its drain, the lines another CPU holds). */
+ * (the descriptor's stores and their drains, to a line the CPU holds or
+ * not, four times; a register read's issue; a WC line's stores and its
+ * drain; the lines another CPU holds). */
 static double sim_cfg_pkt_cpu_ns(const struct sim_cfg *c)
 {
     const struct cpu_costs *k = &c->costs;
 
     return k->xmit_pkt_ns + k->qdisc_pkt_ns + k->clean_desc_ns + k->lock_ns +
-           4 * (k->store_ns + k->drain_miss_ns) + 2 * k->load_ns + k->dma_wmb_ns + k->wmb_ns +
-           2 * k->smp_mb_ns + k->mmio_write_ns + k->uc_drain_ns + 8 * k->wc_store_ns +
-           k->wc_drain_max_ns + 4 * k->line_xfer_ns + 2 * k->line_upgrade_ns;
+           4 * (k->store_ns + dmax(k->drain_hit_ns, k->drain_miss_ns)) + 2 * k->load_ns +
+           k->dma_wmb_ns + k->wmb_ns + 2 * k->smp_mb_ns + k->mmio_write_ns + k->mmio_read_ns +
+           k->uc_drain_ns + 8 * k->wc_store_ns + k->wc_drain_max_ns + 4 * k->line_xfer_ns +
+           2 * k->line_upgrade_ns;
 }
 
 void sim_cfg_bounds(const struct sim_cfg *c, struct sim_bounds *b)
@@ -181,10 +183,12 @@ void sim_cfg_bounds(const struct sim_cfg *c, struct sim_bounds *b)
     b->pkt_cpu_ns = sim_cfg_pkt_cpu_ns(c);
     /* Packets posted with no doorbell: a burst, or what tail coalescing
      * defers; never more than the ring holds.  Then a cleanup pass: its
-     * set-up, a budget of descriptors, a register read's round trip. */
+     * set-up, a budget of descriptors, a register read (its issue and its
+     * round trip). */
     burst = dmin(c->burst > c->tail_coalesce ? c->burst : c->tail_coalesce,
                  c->ring_size > 1 ? c->ring_size - 1 : 1);
-    pass = c->costs.clean_poll_ns + c->napi_budget * c->costs.clean_desc_ns + b->rt_ns;
+    pass = c->costs.clean_poll_ns + c->napi_budget * c->costs.clean_desc_ns +
+           c->costs.mmio_read_ns + b->rt_ns;
     b->burst_ns = burst * b->pkt_cpu_ns + pass;
     /* A cleanup may wait for the moderation timer's interrupt, or for its
      * next poll. */

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "run/harness.h"
+#include "run/settings.h"
 #include "nictx_hw.h"
 #include "platform.h"
 #include "cli/report.h"
@@ -761,6 +762,54 @@ static void test_sim_slow_runs_complete(void **state)
     sim_destroy(s);
 }
 
+/*
+ * Every CPU cost (the settings cpu.*_ns) has a largest value, and a run
+ * with the cost there ends cleanly: the watchdog and the hang check scale
+ * with it (a cost of 1e18 ns once overflowed the picosecond clock and
+ * stopped the probe on a watchdog of 6e16 us; an MMIO read or a drain of
+ * 1 ms was left out of the derived timeouts).  Just past the largest value
+ * the setting is refused; at 0 the run is clean too.  A cost added without
+ * a bound fails here.
+ */
+static void test_sim_costs_at_their_limits(void **state)
+{
+    size_t n, ncost = 0;
+    const struct sim_setting *t = sim_settings(&n);
+
+    (void)state;
+    for (size_t i = 0; i < n; i++) {
+        const struct sim_setting *st = &t[i];
+        struct sim_cfg cfg;
+        struct sim_result r;
+        char v[64], msg[256];
+        struct sim *s;
+
+        if (strncmp(st->name, "cpu_costs_ns.", 13) != 0)
+            continue;
+        ncost++;
+        assert_int_equal(st->range.kind, SET_RANGE_SPAN);
+        assert_true(st->range.hi >= 1e4 && st->range.hi <= 1e6);
+        for (int k = 0; k < 3; k++) {
+            double x = k == 0 ? st->range.hi : k == 1 ? st->range.lo : st->range.hi * (1 + 1e-9);
+            sim_cfg_default(&cfg);
+            cfg.packets = 100;
+            snprintf(v, sizeof(v), "%.17g", x);
+            assert_int_equal(sim_setting_parse_key(st, &cfg, v, msg, sizeof(msg)), 0);
+            if (k == 2) {
+                assert_int_equal(sim_setting_check(st, &cfg, msg, sizeof(msg)), -1);
+                if (!strstr(msg, "must be 0..1e6"))
+                    fail_msg("%s: %s", st->name, msg);
+                continue;
+            }
+            assert_int_equal(sim_setting_check(st, &cfg, msg, sizeof(msg)), 0);
+            s = run_cfg(&cfg, &r, 0);
+            assert_clean(&cfg, &r);
+            sim_destroy(s);
+        }
+    }
+    assert_true(ncost >= 18);
+}
+
 /* The 24-bit completion timer: a read whose round trip it cannot count is
  * refused, not clamped in silence (a 40 ms link: an 80 ms round trip, and
  * CPL_TIMEOUT counts 67 ms at 250 MHz); a completion timeout set above it
@@ -1425,6 +1474,7 @@ int main(void)
         cmocka_unit_test(test_sim_watchdog_adapts_to_latency),
         cmocka_unit_test(test_sim_host_memory_every_mode),
         cmocka_unit_test(test_sim_slow_runs_complete),
+        cmocka_unit_test(test_sim_costs_at_their_limits),
         cmocka_unit_test(test_sim_cpl_timer_range),
         cmocka_unit_test(test_sim_hang_check_counts_the_datapath),
         cmocka_unit_test(test_sim_one_packet_report),
