@@ -735,7 +735,6 @@ regress: $(BUILD)/nictx
 	bash scripts/regress.sh --bin $(BUILD)/nictx --seeds $(SEEDS) --seed0 $(SEED0) \
 	    --out $(BUILD)/regress
 
-
 # Mutation testing (docs/testing.md): mutants of rtl/, sim/ and driver/ built
 # and tested in a copy of the tree under $(BUILD)/mutate; prints the score
 # and the survivors.  Not part of `make test`.  MUTATE_ARGS: --sample N,
