@@ -4,6 +4,7 @@
  *
  *   nictx run [options]     run one experiment, print the table (and JSON)
  *   nictx sweep ...         run many, one table, plots (sweep_cli.h)
+ *   nictx draw [--seed N]   random legal `nictx run` argument lists (draw.h)
  *   nictx --help
  *
  * The options are the settings table's (sim/run/settings.h) and the command
@@ -37,222 +38,10 @@
 #include "cli/options.h"
 #include "cli/profile.h"
 #include "cli/report.h"
+#include "cli/run_args.h"
+#include "cli/draw.h"
 #include "sweep/sweep_cli.h"
 
-static int bad_arg(const char *opt, const char *val, const char *why)
-{
-    /* Quote a value a reader could not otherwise see: empty or with blanks. */
-    const char *q = (!*val || strpbrk(val, " \t\n\v\f\r")) ? "'" : "";
-
-    fprintf(stderr, "nictx: --%s %s%s%s: %s (see nictx --help)\n", opt, q, val, q, why);
-    return 2;
-}
-
-/* profiles/ beside the build directory of this binary (build/nictx ->
- * profiles/), for a NAME not found from the current directory. */
-static int profile_beside_binary(const char *name, char *path, size_t len)
-{
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-    char *slash;
-
-    if (n <= 0 || strchr(name, '/') || strstr(name, ".ini"))
-        return -1;
-    exe[n] = '\0';
-    slash = strrchr(exe, '/');
-    if (!slash)
-        return -1;
-    *slash = '\0';
-    if ((size_t)snprintf(path, len, "%s/../profiles/%s.ini", exe, name) >= len)
-        return -1;
-    return access(path, R_OK) == 0 ? 0 : -1;
-}
-
-/* Load every --profile NAME in argv (the last wins where they overlap). */
-static int apply_profile(int argc, char **argv, struct sim_cfg *cfg)
-{
-    char err[256], path[4200];
-    int i;
-
-    for (i = 1; i < argc; i++) {
-        const char *name = NULL;
-        if (strcmp(argv[i], "--profile") == 0 && i + 1 < argc)
-            name = argv[++i];
-        else if (strncmp(argv[i], "--profile=", 10) == 0)
-            name = argv[i] + 10;
-        if (!name)
-            continue;
-        if (profile_load(cfg, name, err, sizeof(err)) == 0)
-            continue;
-        if (profile_beside_binary(name, path, sizeof(path)) == 0 &&
-            profile_load(cfg, path, err, sizeof(err)) == 0) {
-            snprintf(cfg->profile, sizeof(cfg->profile), "%s", name);
-            continue;
-        }
-        fprintf(stderr, "nictx: --profile %s: %s\n", name, err);
-        return -1;
-    }
-    return 0;
-}
-
-/* A run's settings as the command line gives them. */
-struct run_opts {
-    struct sim_cfg cfg;
-    const char *json; /* --json FILE, or NULL */
-    int quiet;
-    int check;        /* --check: validate, then exit */
-    int markdown;     /* --markdown: --list-keys as a Markdown table */
-    unsigned explore; /* --explore N: schedules 1..N; 0: one plain run */
-    int argc;         /* the command line after "run", for --explore's repro */
-    char **argv;
-    unsigned char given[SIM_SETTINGS_MAX]; /* each setting row: its option was given */
-    const char *late[SIM_SETTINGS_MAX];    /* SET_LATE rows: the value, applied last */
-};
-
-/* Status for "parsed; go on" from run_opt and run_parse (exit statuses are 0..2). */
-#define RUN_GO (-1)
-
-/* A setting's option with its value `a` (NULL for a flag): RUN_GO, or the
- * exit status (0 after --driver-bug list, 2 after a message). */
-static int run_setting(const struct sim_setting *s, const char *a, struct run_opts *ro)
-{
-    size_t rows, i;
-    const struct sim_setting *table = sim_settings(&rows);
-    struct sim_cfg tmp = ro->cfg;
-    char why[256];
-    int rc;
-
-    i = (size_t)(s - table);
-    if (a && strcmp(a, "list") == 0 && sim_setting_print_list(s, stdout) == 0)
-        return 0;
-    /* A late option is checked here and applied after the others. */
-    rc = sim_setting_parse_opt(s, (s->flags & SET_LATE) ? &tmp : &ro->cfg, a, why, sizeof(why));
-    if (rc == SET_BAD_MSG) {
-        fprintf(stderr, "nictx: %s\n", why);
-        return 2;
-    }
-    if (rc != 0)
-        return bad_arg(s->opt, a, why);
-    ro->given[i] = 1;
-    if (s->flags & SET_LATE)
-        ro->late[i] = a;
-    return RUN_GO;
-}
-
-/* --explore N: 1..1000000 schedules. */
-static int run_explore_opt(const char *a, struct run_opts *ro)
-{
-    char buf[64];
-    enum num_err e = num_uint(a, NUM_STRICT, &ro->explore);
-
-    if (e != NUM_OK)
-        return bad_arg("explore", a, num_why(e, UINT_MAX, buf, sizeof(buf)));
-    if (ro->explore < 1 || ro->explore > 1000000)
-        return bad_arg("explore", a, "expected 1..1000000 schedules");
-    return RUN_GO;
-}
-
-/* One of the command line's own options with its value `a`: RUN_GO, or the
- * exit status (0 after a listing such as --help, 2 after a message naming
- * a bad argument). */
-static int run_own(enum cli_opt id, const char *a, struct run_opts *ro)
-{
-    char err[256];
-
-    switch (id) {
-    case CLI_PROFILE: break; /* loaded before the other options */
-    case CLI_SET:
-        if (profile_set(&ro->cfg, a, err, sizeof(err)) != 0) {
-            fprintf(stderr, "nictx: %s\n", err);
-            return 2;
-        }
-        break;
-    case CLI_LIST_KEYS:
-        if (ro->markdown)
-            cli_options_markdown(stdout);
-        else
-            profile_list_keys(stdout);
-        return 0;
-    case CLI_EXPLORE: return run_explore_opt(a, ro);
-    case CLI_JSON: ro->json = a; break;
-    case CLI_QUIET: ro->quiet = 1; break;
-    case CLI_CHECK: ro->check = 1; break;
-    case CLI_LIST_OPTIONS: cli_options_list(stdout); return 0;
-    case CLI_MARKDOWN: break; /* read before the options, for --list-keys */
-    case CLI_HELP: cli_options_usage(stdout); return 0;
-    case CLI_OPTS: break;
-    }
-    return RUN_GO;
-}
-
-/* getopt's complaint (c is ':' or '?'), said; the exit status. */
-static int run_refused(int c, char **argv)
-{
-    if (c == ':')
-        fprintf(stderr, "nictx: %s needs a value (see nictx --help)\n", argv[optind - 1]);
-    /* optopt: a long option's value if it was given one it does not take; a
-     * short option's letter; else 0 (unknown or ambiguous). */
-    else if (optopt >= CLI_VAL_SETTING)
-        fprintf(stderr, "nictx: --%s takes no value (see nictx --help)\n",
-                cli_options_name(optopt));
-    else if (optopt > ' ' && optopt < 127)
-        fprintf(stderr, "nictx: unknown option -%c (see nictx --help)\n", optopt);
-    else
-        fprintf(stderr, "nictx: unknown or ambiguous option %s (see nictx --help)\n",
-                argv[optind - 1]);
-    return 2;
-}
-
-/* After the options: the late ones, and --pkt-size-max following
- * --pkt-size unless it was given. */
-static int run_finish(struct run_opts *ro)
-{
-    size_t rows;
-    const struct sim_setting *table = sim_settings(&rows);
-    char why[256];
-
-    for (size_t i = 0; i < rows; i++)
-        if (ro->late[i] && sim_setting_parse_opt(&table[i], &ro->cfg, ro->late[i], why,
-                                                 sizeof(why)) != 0)
-            return bad_arg(table[i].opt, ro->late[i], why);
-    if (!ro->given[sim_setting_find("pkt_size_max") - table])
-        ro->cfg.pkt_size_max = ro->cfg.pkt_size;
-    return RUN_GO;
-}
-
-/* The command line after "run": RUN_GO with *ro filled in, or the exit status. */
-static int run_parse(int argc, char **argv, struct run_opts *ro)
-{
-    struct option opts[CLI_OPTIONS_MAX];
-    int c, rc;
-
-    memset(ro, 0, sizeof(*ro));
-    ro->argc = argc;
-    ro->argv = argv;
-    sim_cfg_default(&ro->cfg);
-    cli_options_getopt(opts);
-    for (int i = 1; i < argc; i++)
-        ro->markdown |= strcmp(argv[i], "--markdown") == 0;
-    /* A profile is the base the other options change, wherever it is on
-     * the command line: load it first. */
-    if (apply_profile(argc, argv, &ro->cfg) != 0)
-        return 2;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
-        const struct sim_setting *s = cli_options_setting(c);
-        if (c == ':' || c == '?')
-            return run_refused(c, argv);
-        rc = s ? run_setting(s, optarg, ro) : run_own((enum cli_opt)(c - CLI_VAL_OWN), optarg, ro);
-        if (rc != RUN_GO)
-            return rc;
-    }
-    if (optind < argc) {
-        fprintf(stderr, "nictx: unexpected argument '%s' (see nictx --help)\n", argv[optind]);
-        return 2;
-    }
-    return run_finish(ro);
-}
 
 /*
  * Can report_json_file write `path` after the run?  It writes a temporary
@@ -286,7 +75,7 @@ static int json_writable(const char *path, char *err, size_t errlen)
 
 /* The one-line repro of exploration schedule `sched`: the command line
  * without --explore, with --schedule S. */
-static void explore_repro(FILE *f, const struct run_opts *ro, uint64_t sched)
+static void explore_repro(FILE *f, const struct cli_run_opts *ro, uint64_t sched)
 {
     fprintf(f, "repro: nictx run");
     for (int i = 1; i < ro->argc; i++) {
@@ -316,7 +105,7 @@ static int json_not_written(const char *path)
 
 /* A run that could not start (err): said, and its JSON written with
  * status "failed" when --json was given; exit status 1. */
-static int run_not_started(const struct run_opts *ro, const char *model, const char *err)
+static int run_not_started(const struct cli_run_opts *ro, const char *model, const char *err)
 {
     struct sim_verdict v;
 
@@ -329,7 +118,7 @@ static int run_not_started(const struct run_opts *ro, const char *model, const c
 
 /* One schedule of an exploration: its verdict's exit status, its result,
  * diagnosis and return kept for the report; -1 when it could not start. */
-static int explore_one(const struct run_opts *ro, const struct device_ops *ops, uint64_t sched,
+static int explore_one(const struct cli_run_opts *ro, const struct device_ops *ops, uint64_t sched,
                        struct sim_result *res, char *diag, size_t diaglen, int *rc)
 {
     struct sim_cfg cfg = ro->cfg;
@@ -352,7 +141,7 @@ static int explore_one(const struct run_opts *ro, const struct device_ops *ops, 
 }
 
 /* --explore N: schedules 1..N of the scenario, until one is not ok. */
-static int run_explore(const struct run_opts *ro, const struct device_ops *ops)
+static int run_explore(const struct cli_run_opts *ro, const struct device_ops *ops)
 {
     struct sim_result *res = malloc(sizeof(*res));
     struct sim_cfg cfg = ro->cfg;
@@ -393,7 +182,7 @@ static int run_explore(const struct run_opts *ro, const struct device_ops *ops)
 /* Run the experiment and report it; its exit status is the verdict's
  * (sim_verdict_of: 0 for ok, else 1), or 1 when the JSON could not be
  * written. */
-static int run_one(const struct run_opts *ro)
+static int run_one(const struct cli_run_opts *ro)
 {
     const struct sim_cfg *cfg = &ro->cfg;
     const struct device_ops *ops = dev_ops_for(cfg->device, cfg->dev_width);
@@ -434,11 +223,11 @@ static int run_one(const struct run_opts *ro)
 
 static int cmd_run(int argc, char **argv)
 {
-    struct run_opts ro;
+    struct cli_run_opts ro;
     char err[512];
-    int rc = run_parse(argc, argv, &ro);
+    int rc = cli_run_parse(argc, argv, stderr, &ro);
 
-    if (rc != RUN_GO)
+    if (rc != CLI_RUN_GO)
         return rc;
     if (sim_cfg_validate(&ro.cfg, err, sizeof(err)) != 0) {
         fprintf(stderr, "nictx: %s\n", err);
@@ -446,7 +235,7 @@ static int cmd_run(int argc, char **argv)
     }
     /* Before the run, not after it: a bad path is a bad argument. */
     if (ro.json && json_writable(ro.json, err, sizeof(err)) != 0)
-        return bad_arg("json", ro.json, err);
+        return cli_run_bad_arg(stderr, "json", ro.json, err);
     if (ro.check)
         return 0;
     return run_one(&ro);
@@ -465,6 +254,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "run") == 0)
         return cmd_run(argc - 1, argv + 1);
+    if (strcmp(argv[1], "draw") == 0)
+        return cli_draw_main(argc - 1, argv + 1);
     if (strcmp(argv[1], "sweep") == 0)
         return sweep_main(argc - 1, argv + 1);
     fprintf(stderr, "nictx: unknown command '%s' (see nictx --help)\n", argv[1]);

@@ -204,6 +204,8 @@ void cli_options_usage(FILE *f)
 "usage: nictx run [options]\n"
 "       nictx sweep [FILE.ini] [--set NAME=VALUES]... [options] [-- RUN-OPTIONS]\n"
 "                             (see nictx sweep --help)\n"
+"       nictx draw [--seed N] [--count K]   random legal run configurations\n"
+"                             (see nictx draw --help; make regress runs them)\n"
 "       nictx --help\n"
 "\n"
 "Simulates a NIC transmit path: a Linux-style driver on a simulated CPU rings\n"

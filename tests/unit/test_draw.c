@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * test_draw.c - the random configurations of `nictx draw` (sim/cli/draw.h):
+ * a seed gives the same list every time, different seeds differ; every
+ * list passes --check's validation and always runs --device lockstep; over
+ * K seeds every settable row of the settings table is drawn at least once,
+ * or has a rule saying why not (so a new setting is covered, or the test
+ * names it); every profile of profiles/ is drawn.
+ *
+ * Run from the repository root (make test does): profiles/ is read there.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cli/draw.h"
+#include "run/settings.h"
+
+#define K_SEEDS 400 /* seeds over which every setting must come up */
+
+static struct cli_draw *draw_seed(uint64_t seed)
+{
+    struct cli_draw *d = malloc(sizeof(*d));
+    char err[512] = "";
+
+    assert_non_null(d);
+    if (cli_draw(seed, "profiles", d, NULL, err, sizeof(err)) != 0)
+        fail_msg("seed %llu: %s", (unsigned long long)seed, err);
+    return d;
+}
+
+static void join(const struct cli_draw *d, char *buf, size_t n)
+{
+    size_t len = 0;
+
+    buf[0] = '\0';
+    for (int i = 0; i < d->argc && len < n; i++)
+        len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? " " : "", d->argv[i]);
+}
+
+static void test_draw_deterministic(void **state)
+{
+    static char a[16384], b[16384], c[16384];
+
+    (void)state;
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        struct cli_draw *d1 = draw_seed(seed), *d2 = draw_seed(seed), *d3 = draw_seed(seed + 1000);
+        join(d1, a, sizeof(a));
+        join(d2, b, sizeof(b));
+        join(d3, c, sizeof(c));
+        assert_string_equal(a, b);
+        assert_int_equal(d1->attempts, d2->attempts);
+        assert_string_not_equal(a, c);
+        free(d1);
+        free(d2);
+        free(d3);
+    }
+}
+
+/* Every draw passes the validation of --check, starts with "run" and has
+ * --device lockstep; a broken list does not pass. */
+static void test_draw_valid(void **state)
+{
+    char err[512];
+
+    (void)state;
+    for (uint64_t seed = 1; seed <= 100; seed++) {
+        struct cli_draw *d = draw_seed(seed);
+        int lockstep = 0;
+        assert_string_equal(d->argv[0], "run");
+        if (cli_draw_check(d->argc, d->argv, err, sizeof(err)) != 0)
+            fail_msg("seed %llu: %s", (unsigned long long)seed, err);
+        for (int i = 1; i + 1 < d->argc; i++)
+            lockstep |= strcmp(d->argv[i], "--device") == 0 &&
+                        strcmp(d->argv[i + 1], "lockstep") == 0;
+        assert_true(lockstep);
+        free(d);
+    }
+    char *bad[] = {"run", "--queues", "4", "--protocol", "wc"};
+    assert_int_equal(cli_draw_check(5, bad, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "--queues"));
+    char *unknown[] = {"run", "--no-such-option"};
+    assert_int_equal(cli_draw_check(2, unknown, err, sizeof(err)), -1);
+}
+
+/* Row s appears in d: its option, or its key as --set section.key=V. */
+static int drawn_in(const struct sim_setting *s, const struct cli_draw *d)
+{
+    char opt[64], key[64];
+
+    snprintf(opt, sizeof(opt), "--%s", s->opt ? s->opt : "");
+    snprintf(key, sizeof(key), "%s.%s=", s->section ? s->section : "", s->key ? s->key : "");
+    for (int i = 1; i < d->argc; i++) {
+        if (s->opt && strcmp(d->argv[i], opt) == 0)
+            return 1;
+        if (!s->opt && s->key && strcmp(d->argv[i], "--set") == 0 && i + 1 < d->argc &&
+            strncmp(d->argv[i + 1], key, strlen(key)) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+static void test_draw_covers_table(void **state)
+{
+    size_t rows, missing = 0;
+    const struct sim_setting *table = sim_settings(&rows);
+    unsigned char *seen = calloc(rows, 1);
+    static const char *const profiles[] = {"ixgbe-2012", "mlx4-2014", "modern-gen4"};
+    int prof_seen[3] = {0};
+
+    (void)state;
+    assert_non_null(seen);
+    for (uint64_t seed = 1; seed <= K_SEEDS; seed++) {
+        struct cli_draw *d = draw_seed(seed);
+        for (size_t i = 0; i < rows; i++)
+            seen[i] |= drawn_in(&table[i], d);
+        for (int i = 1; i + 1 < d->argc; i++)
+            for (int p = 0; p < 3; p++)
+                prof_seen[p] |= strcmp(d->argv[i], "--profile") == 0 &&
+                                strcmp(d->argv[i + 1], profiles[p]) == 0;
+        free(d);
+    }
+    for (size_t i = 0; i < rows; i++) {
+        const struct sim_setting *s = &table[i];
+        int skipped;
+        char label[64];
+        if (!cli_draw_settable(s))
+            continue;
+        (void)cli_draw_rule_why(s, &skipped);
+        if (skipped) {
+            assert_false(seen[i]); /* a row not drawn is not */
+            continue;
+        }
+        if (!seen[i]) {
+            print_message("not drawn in %d seeds and no rule says why: %s\n", K_SEEDS,
+                          sim_setting_label(s, label, sizeof(label)));
+            missing++;
+        }
+    }
+    for (int p = 0; p < 3; p++)
+        if (!prof_seen[p])
+            fail_msg("profile %s never drawn", profiles[p]);
+    free(seen);
+    assert_int_equal(missing, 0);
+}
+
+/* Each rule names a row of the table and gives a reason. */
+static void test_draw_rules_named(void **state)
+{
+    size_t rows, skipped_n = 0;
+    const struct sim_setting *table = sim_settings(&rows);
+
+    (void)state;
+    for (size_t i = 0; i < rows; i++) {
+        int skipped;
+        const char *why = cli_draw_rule_why(&table[i], &skipped);
+        if (why)
+            assert_true(strlen(why) > 10);
+        skipped_n += skipped;
+    }
+    assert_true(skipped_n > 0);
+    assert_non_null(cli_draw_rule_why(sim_setting_find("driver_bug"), &(int){0}));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_draw_deterministic),
+        cmocka_unit_test(test_draw_valid),
+        cmocka_unit_test(test_draw_covers_table),
+        cmocka_unit_test(test_draw_rules_named),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
