@@ -142,6 +142,9 @@ struct sim_bounds {
     double burst_ns;   /* the longest the CPU posts with no doorbell (burst or tail
                           coalescing, at most the ring), and a cleanup pass */
     double batch_ns;   /* a queue with work in flight, until its next completion */
+    double fill_ns;    /* the longest the CPU posts into a stopped device: every
+                          queue's ring filled, then a cleanup pass (the driver
+                          runs its hang check once it has nothing to post) */
     double gap_ns;     /* the run with no frame and no device write */
 };
 void sim_cfg_bounds(const struct sim_cfg *cfg, struct sim_bounds *b);
@@ -155,8 +158,9 @@ void sim_cfg_bounds(const struct sim_cfg *cfg, struct sim_bounds *b);
  *                       (tx_timeout_us 0: no hang check, tx_us 0);
  *   reset wait          2 x (the completion timeout + frame + rt): how long the
  *                       driver waits for the device to take a queue reset;
- *   watchdog            max(1000, 2 x max(tx, cpl, gap), tx + reset) plus the
- *                       longest injected credit blackout. */
+ *   watchdog            max(1000, 2 x max(tx, cpl, gap), tx + reset, with
+ *                       --inject fill + tx + reset) plus the longest injected
+ *                       credit blackout. */
 struct sim_timeouts {
     double cpl_us, tx_us, reset_us, watchdog_us;
 };

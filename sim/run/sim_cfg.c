@@ -190,6 +190,8 @@ void sim_cfg_bounds(const struct sim_cfg *c, struct sim_bounds *b)
     pass = c->costs.clean_poll_ns + c->napi_budget * c->costs.clean_desc_ns +
            c->costs.mmio_read_ns + b->rt_ns;
     b->burst_ns = burst * b->pkt_cpu_ns + pass;
+    b->fill_ns = (c->queues ? c->queues : 1) * (c->ring_size > 1 ? c->ring_size - 1.0 : 1.0) *
+                     b->pkt_cpu_ns + pass;
     /* A cleanup may wait for the moderation timer's interrupt, or for its
      * next poll. */
     irq_ns = c->irq_usecs * 1000.0;
@@ -224,7 +226,7 @@ static double sim_cfg_blackout_us(const struct sim_cfg *c)
 void sim_cfg_timeouts(const struct sim_cfg *c, struct sim_timeouts *t)
 {
     struct sim_bounds b;
-    double auto_cpl, auto_wd;
+    double auto_cpl, auto_wd, recover_us;
 
     sim_cfg_bounds(c, &b);
     auto_cpl = dmin(sim_cfg_cpl_max_us(c),
@@ -235,8 +237,11 @@ void sim_cfg_timeouts(const struct sim_cfg *c, struct sim_timeouts *t)
     else
         t->tx_us = c->tx_timeout_us; /* 0: no hang check */
     t->reset_us = 2 * (t->cpl_us + (b.frame_ns + b.rt_ns) / 1000.0);
-    auto_wd = dmax(2 * dmax(dmax(t->tx_us, t->cpl_us), b.gap_ns / 1000.0),
-                   t->tx_us + t->reset_us) + sim_cfg_blackout_us(c);
+    /* With faults, a stopped device's recovery: the CPU fills the rings,
+     * then the hang check and the reset. */
+    recover_us = (c->inject.n ? b.fill_ns / 1000.0 : 0) + t->tx_us + t->reset_us;
+    auto_wd = dmax(2 * dmax(dmax(t->tx_us, t->cpl_us), b.gap_ns / 1000.0), recover_us) +
+              sim_cfg_blackout_us(c);
     t->watchdog_us = c->watchdog_us == SIM_TIMEOUT_AUTO ? dmax(SIM_WD_FLOOR_US, auto_wd)
                                                         : c->watchdog_us;
 }
@@ -444,11 +449,12 @@ static int sim_cfg_validate_timeouts(const struct sim_cfg *c, char *err, size_t 
             "set at least that, or auto (docs/faults.md, Timeouts)", c->watchdog_us, need,
             b.burst_ns / 1000.0, b.frame_ns / 1000.0,
             sim_cfg_blackout_us(c) > 0 ? ", the longest blackout" : "");
-    need = t.tx_us + t.reset_us + sim_cfg_blackout_us(c);
+    need = b.fill_ns / 1000.0 + t.tx_us + t.reset_us + sim_cfg_blackout_us(c);
     if (c->watchdog_us != SIM_TIMEOUT_AUTO && c->inject.n && t.tx_us > 0 && c->watchdog_us < need)
-        BAD("--watchdog-us %g: the faults (--inject) need the hang check (%g us) and the "
-            "queue reset (up to %.4g us) to recover before the watchdog: set at least %.4g us, or "
-            "auto", c->watchdog_us, t.tx_us, t.reset_us, need);
+        BAD("--watchdog-us %g: the faults (--inject) need the CPU to fill the rings (up to "
+            "%.4g us), the hang check (%g us) and the queue reset (up to %.4g us) to recover "
+            "before the watchdog: set at least %.4g us, or auto", c->watchdog_us,
+            b.fill_ns / 1000.0, t.tx_us, t.reset_us, need);
     return 0;
 }
 

@@ -451,6 +451,30 @@ static void test_faults_queues_late_hang(void **state)
     }
 }
 
+/* 27 queues of 1024 descriptors and one CPU: after a lost completion stops
+ * the device, the CPU posts into every queue's ring for about 2 ms before
+ * they are full and it runs the hang check.  The derived watchdog allows
+ * for that (the `fill` bound): the queues are reset and the run ends clean
+ * (it used to end on the watchdog at 1000 us: make regress, seed 13). */
+static void test_faults_many_queues_fill_before_hang_check(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_timeouts t;
+    struct sim_bounds b;
+    struct f_run f;
+
+    (void)state;
+    f_cfg(&cfg);
+    cfg.queues = 27;
+    cfg.packets = 30000;
+    f_run(&cfg, "timeout@9/232", &f);
+    fq_accounted(&cfg, &f, INJ_TIMEOUT, 1);
+    sim_cfg_bounds(&cfg, &b);
+    sim_cfg_timeouts(&cfg, &t);
+    assert_true(b.fill_ns > 1000 * 1000.0); /* longer than the old watchdog */
+    assert_true(t.watchdog_us >= b.fill_ns / 1000.0 + t.tx_us + t.reset_us);
+}
+
 /* A lost completion under a long completion timeout (8 ms): the reset
  * waits up to CPL_TIMEOUT for the read still out, and the driver waits as
  * long for the reset (txq_cfg.reset_wait_ns, from the completion timeout),
@@ -640,6 +664,7 @@ int main(void)
         cmocka_unit_test(test_faults_deterministic),
         cmocka_unit_test(test_faults_read_fault_on_dropped_frame),
         cmocka_unit_test(test_faults_unexplained_drop_is_not_clean),
+        cmocka_unit_test(test_faults_many_queues_fill_before_hang_check),
         cmocka_unit_test(test_faults_reset_waits_for_cpl_timeout),
         cmocka_unit_test(test_faults_err_left_by_fault),
         cmocka_unit_test(test_faults_unexplained_err_at_reset),
