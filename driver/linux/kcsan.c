@@ -108,23 +108,19 @@ static inline void kcsan_access(void *addr, size_t len, unsigned how)
 #define KCSAN_DEF(fn, n, how) \
     void fn(void *addr) { kcsan_access(addr, n, how); }
 
-KCSAN_SIZES(KCSAN_DECL, __tsan_read, 0)
-KCSAN_SIZES(KCSAN_DECL, __tsan_write, PLAT_ACC_WRITE)
-KCSAN_SIZES(KCSAN_DECL, __tsan_unaligned_read, 0)
-KCSAN_SIZES(KCSAN_DECL, __tsan_unaligned_write, PLAT_ACC_WRITE)
-KCSAN_SIZES(KCSAN_DECL, __tsan_volatile_read, PLAT_ACC_MARKED)
-KCSAN_SIZES(KCSAN_DECL, __tsan_volatile_write, PLAT_ACC_MARKED | PLAT_ACC_WRITE)
-KCSAN_SIZES(KCSAN_DECL, __tsan_unaligned_volatile_read, PLAT_ACC_MARKED)
-KCSAN_SIZES(KCSAN_DECL, __tsan_unaligned_volatile_write, PLAT_ACC_MARKED | PLAT_ACC_WRITE)
+/* Every entry point: its name's stem, and the access it is. */
+#define KCSAN_ALL(X)                                                                  \
+    KCSAN_SIZES(X, __tsan_read, 0)                                                    \
+    KCSAN_SIZES(X, __tsan_write, PLAT_ACC_WRITE)                                      \
+    KCSAN_SIZES(X, __tsan_unaligned_read, 0)                                          \
+    KCSAN_SIZES(X, __tsan_unaligned_write, PLAT_ACC_WRITE)                            \
+    KCSAN_SIZES(X, __tsan_volatile_read, PLAT_ACC_MARKED)                             \
+    KCSAN_SIZES(X, __tsan_volatile_write, PLAT_ACC_MARKED | PLAT_ACC_WRITE)           \
+    KCSAN_SIZES(X, __tsan_unaligned_volatile_read, PLAT_ACC_MARKED)                   \
+    KCSAN_SIZES(X, __tsan_unaligned_volatile_write, PLAT_ACC_MARKED | PLAT_ACC_WRITE)
 
-KCSAN_SIZES(KCSAN_DEF, __tsan_read, 0)
-KCSAN_SIZES(KCSAN_DEF, __tsan_write, PLAT_ACC_WRITE)
-KCSAN_SIZES(KCSAN_DEF, __tsan_unaligned_read, 0)
-KCSAN_SIZES(KCSAN_DEF, __tsan_unaligned_write, PLAT_ACC_WRITE)
-KCSAN_SIZES(KCSAN_DEF, __tsan_volatile_read, PLAT_ACC_MARKED)
-KCSAN_SIZES(KCSAN_DEF, __tsan_volatile_write, PLAT_ACC_MARKED | PLAT_ACC_WRITE)
-KCSAN_SIZES(KCSAN_DEF, __tsan_unaligned_volatile_read, PLAT_ACC_MARKED)
-KCSAN_SIZES(KCSAN_DEF, __tsan_unaligned_volatile_write, PLAT_ACC_MARKED | PLAT_ACC_WRITE)
+KCSAN_ALL(KCSAN_DECL)
+KCSAN_ALL(KCSAN_DEF)
 
 /* A range (clang's memory intrinsics, when instrumented): 8 bytes at a
  * time, as a copy loop makes them. */
