@@ -261,10 +261,10 @@ obj = $(addprefix $(BUILD)/obj/,$(1:.c=.o))
 layer_srcs = $(sort $(wildcard $(addprefix sim/,$(addsuffix /*.c,$(1)))))
 # The driver: its transmit queue, written against the kernel layer
 # (driver/linux/, docs/own-driver.md; below), the kernel's calls it makes
-# (netdev.c, dql.c) and pktgen.  driver/platform_bitops.c is the plain
-# bitops of the platforms that are not the simulator's
-# (tests/common/fake_platform.c, sc/).
-DRV_SRCS := driver/netdev.c driver/dql.c driver/pktgen.c driver/linux/kcsan.c
+# (netdev.c, dql.c) and pktgen with its buffers' placement (buf_place.c).
+# driver/platform_bitops.c is the plain bitops of the platforms that are
+# not the simulator's (tests/common/fake_platform.c, sc/).
+DRV_SRCS := driver/netdev.c driver/dql.c driver/pktgen.c driver/buf_place.c driver/linux/kcsan.c
 
 # ---------------------------------------------------------------- kernel layer
 # The transmit path is kernel code: compiled freestanding against the
@@ -391,29 +391,31 @@ run-one: $(BUILD)/nictx
 # ---------------------------------------------------------------- tests
 # One cmocka binary per module; each lists the objects it links.
 CMOCKA = $(shell pkg-config --libs cmocka)
+# The scoreboard and what it is built from.
+SB_SRCS      := sim/check/scoreboard.c sim/check/sb_rate.c sim/check/lat_hist.c sim/lib/crc32.c
 T_pcie_link  := sim/pcie/pcie_cfg.c sim/pcie/pcie_link.c $(OBS_CORE)
-T_scoreboard := sim/check/scoreboard.c sim/lib/crc32.c sim/check/sb_rate.c
+T_scoreboard := $(SB_SRCS)
 T_json       := sim/lib/json.c
 # (TO_<name>: objects built otherwise, the kernel-layer driver's.)
 FAKE_PLAT    := tests/common/fake_platform.c driver/platform_bitops.c driver/linux/kcsan.c
 T_txq        := $(FAKE_PLAT)
 TO_txq        = $(KTXQ_OBJS)
 TO_pktgen     = $(KTXQ_OBJS)
-T_pktgen     := driver/pktgen.c $(FAKE_PLAT) \
-                sim/check/scoreboard.c sim/lib/crc32.c sim/check/sb_rate.c
+T_pktgen     := driver/pktgen.c driver/buf_place.c $(FAKE_PLAT) $(SB_SRCS)
 T_pcie_fc    := sim/pcie/pcie_cfg.c sim/pcie/pcie_link.c $(OBS_CORE)
 T_stbuf      := sim/host/stbuf.c
 T_memhist    := sim/host/memhist.c
 T_coro       := sim/lib/coro.c
 T_ownchk     := sim/check/ownchk.c sim/check/ownchk_set.c sim/host/stbuf.c sim/host/host_mem.c
 T_dql        := driver/dql.c $(FAKE_PLAT)
+T_buf_place  := driver/buf_place.c
 T_cacheline  := sim/host/cacheline.c
 # The settings table and what it needs (sim/run/settings.h): sim_cfg.c's defaults
 # and checks read it; its value types parse numbers, enums and fault plans,
 # name driver bugs and write JSON.
 SETTINGS_SRCS := sim/run/settings.c sim/run/set_types.c sim/run/sim_cfg.c sim/run/inject.c \
                  sim/lib/num.c sim/lib/json.c sim/check/bug_catalog.c sim/host/cpu.c \
-                 sim/pcie/pcie_cfg.c $(OBS_CORE)
+                 sim/pcie/pcie_cfg.c driver/buf_place.c $(OBS_CORE)
 T_profile    := sim/cli/profile.c $(SETTINGS_SRCS)
 T_settings   := $(SETTINGS_SRCS)
 # nictx draw: the regression's configurations, checked by nictx run's parser.
@@ -481,9 +483,10 @@ $(addprefix $(BUILD)/tests/test_,$(ENGINE_TESTS)): $(BUILD)/tests/test_%: \
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $^ $(CMOCKA) $(LDLIBS)
 # test_width runs at every width; test_lockstep, the C model beside the RTL;
+# test_bound, runs at the widths its bounds need;
 # test_observe, the C model's waveform beside the RTL's (read back with
 # GTKWave's fstapi).
-$(BUILD)/tests/test_width $(BUILD)/tests/test_lockstep $(BUILD)/tests/test_observe: $(WIDE_MODELS)
+$(BUILD)/tests/test_width $(BUILD)/tests/test_lockstep $(BUILD)/tests/test_observe $(BUILD)/tests/test_bound: $(WIDE_MODELS)
 $(BUILD)/obj/tests/sim/test_observe.o: INCS += -I$(VROOT)/include/gtkwave
 
 # Tests of RTL modules alone, each Verilated with its assertions on into
@@ -625,8 +628,7 @@ $(BUILD)/obj/tests/sc/%.o: tests/sc/%.cpp | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(SC_CXX) -c -o $@ $<
 SC_OBJS := $(addprefix $(BUILD)/obj/sc/,nictx_sc.o platform_tlm.o vp.o) \
-           $(call obj,$(SETTINGS_SRCS) sim/pcie/pcie_link.c sim/pcie/tlp_queue.c sim/device/tlp_beat.c sim/check/scoreboard.c sim/lib/crc32.c \
-             sim/check/sb_rate.c \
+           $(call obj,$(SETTINGS_SRCS) sim/pcie/pcie_link.c sim/pcie/tlp_queue.c sim/device/tlp_beat.c $(SB_SRCS) \
              driver/pktgen.c driver/platform_bitops.c driver/linux/kcsan.c) $(DRV_TXQ_OBJS) \
            $(call vmodel,8) $(WIDE_MODELS) $(VRT_OBJS) $(call vtrace,8)
 $(BUILD)/nictx-vp: $(BUILD)/obj/sc/vp_main.o $(SC_OBJS) $(DRV_STAMP)

@@ -8,8 +8,12 @@
 
 static int pktgen_cfg_valid(const struct pktgen_cfg *cfg)
 {
+    int align_ok = cfg->buf_place != BUF_PLACE_ALIGN ||
+                   (cfg->buf_align >= BUF_PLACE_ALIGN_MIN && cfg->buf_align <= BUF_PLACE_ALIGN_MAX &&
+                    (cfg->buf_align & (cfg->buf_align - 1)) == 0);
     return cfg->burst >= 1 && cfg->bug < DRV_BUG_COUNT && cfg->max_len >= 1 && cfg->max_len <= TXQ_PKT_LEN_MAX &&
-           cfg->buf_offset <= PKTGEN_BUF_OFFSET_MAX && cfg->len != NULL;
+           cfg->buf_offset <= PKTGEN_BUF_OFFSET_MAX && cfg->len != NULL && align_ok &&
+           (unsigned)cfg->buf_place <= BUF_PLACE_ALIGN;
 }
 
 int pktgen_init(struct pktgen *g, struct platform *p, struct txq *q,
@@ -21,8 +25,12 @@ int pktgen_init(struct pktgen *g, struct platform *p, struct txq *q,
         return -1;
 
     uint32_t n = pktgen_bufs(q->size);
+    struct buf_layout lay;
+    buf_layout_init(&lay, cfg->buf_place, cfg->buf_align, cfg->max_len + cfg->buf_offset);
     unsigned buf_size = (cfg->max_len + cfg->buf_offset + PKTGEN_BUF_ALIGN - 1) &
                         ~(PKTGEN_BUF_ALIGN - 1);
+    uint8_t *chunk = NULL;
+    dma_addr_t chunk_dma = 0;
     struct pktgen_buf *bufs = malloc((size_t)n * sizeof(*bufs));
     uint32_t *free_list = malloc((size_t)n * sizeof(*free_list));
     uint8_t *is_free = malloc(n);
@@ -30,9 +38,11 @@ int pktgen_init(struct pktgen *g, struct platform *p, struct txq *q,
         goto fail;
 
     for (uint32_t i = 0; i < n; i++) {
-        bufs[i].cpu = plat_dma_alloc(p, buf_size, PKTGEN_BUF_ALIGN, &bufs[i].dma);
-        if (bufs[i].cpu == NULL)
+        unsigned k = i % lay.per_chunk;
+        if (k == 0 && (chunk = plat_dma_alloc(p, lay.chunk, lay.chunk_align, &chunk_dma)) == NULL)
             goto fail;
+        bufs[i].cpu = chunk + buf_layout_offset(&lay, k);
+        bufs[i].dma = chunk_dma + buf_layout_offset(&lay, k);
         /* Pushed in reverse so that buffer 0 is taken first. */
         free_list[i] = n - 1 - i;
         is_free[i] = 1;

@@ -11,8 +11,10 @@
  * queue's transmit lock.
  *
  * Contract:
- * - pktgen_bufs(ring size) DMA buffers, 64-byte aligned, max_len +
- *   buf_offset bytes rounded up to 64, kept on a free list; a buffer is
+ * - pktgen_bufs(ring size) DMA buffers of max_len + buf_offset bytes,
+ *   placed as buf_place says (buf_place.h: packed 64-byte aligned, as
+ *   Linux's page fragments or kmalloc'd skb heads, or on buf_align
+ *   boundaries), kept on a free list; a buffer is
  *   taken per packet and returned by pktgen_complete when the txq
  *   reclaims it.  The pool is a ring's worth and up to a NAPI budget more:
  *   the stack does not stop at the ring's size, so a cleanup that hands
@@ -31,11 +33,12 @@
 
 #include <stdint.h>
 
+#include "buf_place.h"
 #include "drv_bug.h"
 #include "platform.h"
 #include "txq.h"
 
-#define PKTGEN_BUF_OFFSET_MAX 63u
+#define PKTGEN_BUF_OFFSET_MAX 4095u
 
 /* Frame length without FCS for packet `seq`: 1..max_len.  Must be a pure
  * function of seq: it may be called more than once for the same seq. */
@@ -52,7 +55,9 @@ struct pktgen_cfg {
     uint64_t count;       /* packets to send in all (0: done at once) */
     unsigned burst;       /* >= 1: N - 1 packets with more = 1, last more = 0 */
     unsigned max_len;     /* largest length len() returns, 1..16383 */
-    unsigned buf_offset;  /* frame offset inside its buffer, 0..63 */
+    unsigned buf_offset;  /* frame offset inside its buffer, 0..PKTGEN_BUF_OFFSET_MAX */
+    enum buf_place_mode buf_place; /* where buffers lie (0: packed) */
+    unsigned buf_align;   /* BUF_PLACE_ALIGN: a power of two 64..65536 */
     pktgen_len_fn len;    /* required */
     pktgen_fill_fn fill;  /* may be NULL: buffer contents left as they are */
     pktgen_drop_fn on_drop; /* may be NULL */
@@ -128,15 +133,15 @@ static inline uint32_t pktgen_bufs(uint32_t ring_size)
 #define PKTGEN_BUF_ALIGN 64u
 
 /* The DMA memory pktgen_init takes for a ring of `ring_size` slots and
- * frames of up to max_len bytes at buf_offset: its buffers, each
- * max_len + buf_offset rounded up to PKTGEN_BUF_ALIGN, and the padding
- * before the first. */
-static inline size_t pktgen_dma_bytes(uint32_t ring_size, unsigned max_len, unsigned buf_offset)
+ * frames of up to max_len bytes at buf_offset, placed by `place` (and
+ * `align`): its buffers, and the padding before the first. */
+static inline size_t pktgen_dma_bytes(uint32_t ring_size, unsigned max_len, unsigned buf_offset,
+                                      enum buf_place_mode place, unsigned align)
 {
-    size_t buf = ((size_t)max_len + buf_offset + PKTGEN_BUF_ALIGN - 1) &
-                 ~(size_t)(PKTGEN_BUF_ALIGN - 1);
+    struct buf_layout l;
 
-    return (PKTGEN_BUF_ALIGN - 1) + (size_t)pktgen_bufs(ring_size) * buf;
+    buf_layout_init(&l, place, align, max_len + buf_offset);
+    return buf_layout_bytes(&l, pktgen_bufs(ring_size));
 }
 
 int pktgen_init(struct pktgen *g, struct platform *p, struct txq *q,

@@ -83,6 +83,8 @@ nictx_vp::nictx_vp(sc_core::sc_module_name name, const struct sim_cfg &cfg, sc_t
     pc_.burst = cfg.burst;
     pc_.max_len = gen_.max_len;
     pc_.buf_offset = cfg.buf_offset;
+    pc_.buf_place = cfg.buf_place.mode;
+    pc_.buf_align = cfg.buf_place.align;
     pc_.len = pkt_len;
     pc_.fill = pkt_fill;
     pc_.ctx = this;

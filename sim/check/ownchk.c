@@ -78,6 +78,31 @@ static void ownchk_buf_ref(struct ownchk *c, const struct ownchk_slot *s, int d)
         b->refs[l] = (uint32_t)((int64_t)b->refs[l] + d);
 }
 
+/* Is the ring full of the device's descriptors now?  Books the time it
+ * was. */
+static void ownchk_ring_level(struct ownchk *c, sim_ps_t t)
+{
+    int full = c->size && c->published - c->completed + 1 >= c->size;
+
+    if (full == c->full)
+        return;
+    if (c->full && t > c->full_since)
+        c->full_ps += t - c->full_since;
+    c->full_since = t;
+    c->full = full;
+}
+
+void ownchk_ring_restart(struct ownchk *c, sim_ps_t t)
+{
+    c->full_ps = 0;
+    c->full_since = t;
+}
+
+sim_ps_t ownchk_ring_full_ps(const struct ownchk *c, sim_ps_t end)
+{
+    return c->full_ps + (c->full && end > c->full_since ? end - c->full_since : 0);
+}
+
 /* One more descriptor is the device's as of t. */
 static void ownchk_publish(struct ownchk *c, struct ownchk_slot *s, sim_ps_t t)
 {
@@ -85,10 +110,12 @@ static void ownchk_publish(struct ownchk *c, struct ownchk_slot *s, sim_ps_t t)
         ownchk_buf_ref(c, s, +1);
     s->state = OWNCHK_DEVICE;
     s->owed = 1;
+    s->seq = c->published;
     c->published++;
     if (t > c->published_t)
         c->published_t = t;
     *c->pub_moved |= 1ull << c->id;
+    ownchk_ring_level(c, t);
 }
 
 void ownchk_init(struct ownchk *c, const struct host_mem *mem, ownchk_report_fn report,
@@ -154,6 +181,7 @@ static void ownchk_enable(struct ownchk *c)
     c->nslot = c->size;
     c->pub = c->done = c->unmap_next = 0;
     c->done_t = 0;
+    c->completed = c->published; /* the device gave every descriptor back */
     c->kick_vis = 0;
     c->wc_any = 0;
 }
@@ -650,8 +678,8 @@ static int ownchk_pending(const struct stbuf *const *sb, unsigned nsb, uint64_t 
     return 0;
 }
 
-void ownchk_desc_read(struct ownchk *c, uint64_t addr, unsigned len, sim_ps_t t,
-                      const struct stbuf *const *sb, unsigned nsb)
+int ownchk_desc_read(struct ownchk *c, uint64_t addr, unsigned len, sim_ps_t t,
+                     const struct stbuf *const *sb, unsigned nsb)
 {
     long i = ownchk_slot_of(c, addr);
     unsigned k, n = len / NICTX_DESC_BYTES;
@@ -666,6 +694,8 @@ void ownchk_desc_read(struct ownchk *c, uint64_t addr, unsigned len, sim_ps_t t,
             continue;
         if (ownchk_owner_proto(c) && s->owner_vis > t)
             continue; /* the device sees it as not owned yet: it stops there */
+        if (s->seq >= c->fetched)
+            c->fetched = s->seq + 1;
         if (ownchk_pending(sb, nsb, a, 12, t, &vis))
             ownchk_say(c, "stale_desc_read", t, j,
                        "the device read descriptor %u at %.1f ns, %s, but part of its body "
@@ -673,6 +703,7 @@ void ownchk_desc_read(struct ownchk *c, uint64_t addr, unsigned len, sim_ps_t t,
                        ownchk_owner_proto(c) ? "with its owner bit visible" :
                                                "after the doorbell", ns(vis));
     }
+    return i >= 0 ? 0 : -1;
 }
 
 void ownchk_head(struct ownchk *c, uint32_t head, sim_ps_t t)
@@ -684,7 +715,9 @@ void ownchk_head(struct ownchk *c, uint32_t head, sim_ps_t t)
         c->slot[c->done].state = OWNCHK_FREE;
         c->done = (c->done + 1) & (c->size - 1);
         c->done_t = t;
+        c->completed++;
     }
+    ownchk_ring_level(c, t);
 }
 
 int ownchk_all_completed(const struct ownchk *c, sim_ps_t *since)

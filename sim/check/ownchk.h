@@ -102,6 +102,7 @@ struct ownchk_slot {
     uint64_t buf;           /* payload address and length as written */
     uint32_t len;
     uint8_t owed;           /* handed to the device, not unmapped since */
+    uint64_t seq;           /* its place in the queue's order: published before it */
 };
 
 struct ownchk {
@@ -136,6 +137,12 @@ struct ownchk {
     unsigned cq_log2;
     uint64_t published;     /* descriptors handed to the device so far */
     sim_ps_t published_t;   /* when the latest was (non-decreasing) */
+    uint64_t fetched;       /* descriptors seq < fetched the device has read owned */
+    /* The ring full of the device's descriptors (size - 1 or more held,
+     * published and not completed): the driver can post nothing. */
+    uint64_t completed;     /* descriptors given back (completed, or reset) */
+    int full;
+    sim_ps_t full_since, full_ps;
     uint64_t *pub_moved;    /* bit id set when published moves: own_pub_moved, or its set's */
     uint64_t own_pub_moved;
 };
@@ -161,9 +168,15 @@ void ownchk_wc_unfenced(struct ownchk *c, sim_ps_t t);
 /* A WC store at t merged into an undrained line of BAR0 offset `off`. */
 void ownchk_wc_merge(struct ownchk *c, uint32_t off, sim_ps_t t);
 /* The root complex serves a descriptor read [addr, addr + len) at t; the
- * CPUs' store buffers `sb[0..nsb)` say which stores are still invisible. */
-void ownchk_desc_read(struct ownchk *c, uint64_t addr, unsigned len, sim_ps_t t,
+ * CPUs' store buffers `sb[0..nsb)` say which stores are still invisible.
+ * The published slots it reads as the device's move `fetched` on.  0, or
+ * -1 if addr is not in the ring. */
+int ownchk_desc_read(struct ownchk *c, uint64_t addr, unsigned len, sim_ps_t t,
                       const struct stbuf *const *sb, unsigned nsb);
+/* Count the time the ring is full from t on (the measured run's start). */
+void ownchk_ring_restart(struct ownchk *c, sim_ps_t t);
+/* The time it was full from the restart up to `end`. */
+sim_ps_t ownchk_ring_full_ps(const struct ownchk *c, sim_ps_t end);
 /* The device wrote back head index `head` at t: slots before it are free. */
 void ownchk_head(struct ownchk *c, uint32_t head, sim_ps_t t);
 /* A device write [addr, addr + len) reached host memory at t: at the head

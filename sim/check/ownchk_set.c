@@ -158,13 +158,14 @@ void ownchk_set_store_mq(struct ownchk_set *s, uint64_t addr, const void *data, 
         ownchk_store(&s->q[e->q], addr, data, len, t, vis);
 }
 
-void ownchk_set_desc_read_mq(struct ownchk_set *s, uint64_t addr, unsigned len, sim_ps_t t,
-                             const struct stbuf *const *sb, unsigned nsb)
+int ownchk_set_desc_read_mq(struct ownchk_set *s, uint64_t addr, unsigned len, sim_ps_t t,
+                            const struct stbuf *const *sb, unsigned nsb)
 {
     const struct ownchk_route *e = ownchk_set_find(s, addr);
 
-    if (e && e->what == OWNCHK_ROUTE_RING)
-        ownchk_desc_read(&s->q[e->q], addr, len, t, sb, nsb);
+    if (e && e->what == OWNCHK_ROUTE_RING && ownchk_desc_read(&s->q[e->q], addr, len, t, sb, nsb) == 0)
+        return (int)e->q;
+    return -1;
 }
 
 void ownchk_set_dev_write_mq(struct ownchk_set *s, uint64_t addr, const void *data,

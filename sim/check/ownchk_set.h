@@ -60,8 +60,8 @@ void ownchk_set_store_mq(struct ownchk_set *s, uint64_t addr, const void *data, 
                          sim_ps_t t, sim_ps_t vis);
 void ownchk_set_touch_mq(struct ownchk_set *s, uint64_t addr, size_t len, sim_ps_t t,
                          int unmap);
-void ownchk_set_desc_read_mq(struct ownchk_set *s, uint64_t addr, unsigned len, sim_ps_t t,
-                             const struct stbuf *const *sb, unsigned nsb);
+int ownchk_set_desc_read_mq(struct ownchk_set *s, uint64_t addr, unsigned len, sim_ps_t t,
+                            const struct stbuf *const *sb, unsigned nsb);
 void ownchk_set_dev_write_mq(struct ownchk_set *s, uint64_t addr, const void *data,
                              unsigned len, sim_ps_t t);
 
@@ -98,14 +98,13 @@ static inline void ownchk_set_unmap(struct ownchk_set *s, uint64_t addr, size_t 
     ownchk_set_touch_mq(s, addr, len, t, 1);
 }
 
-static inline void ownchk_set_desc_read(struct ownchk_set *s, uint64_t addr, unsigned len,
-                                        sim_ps_t t, const struct stbuf *const *sb,
-                                        unsigned nsb)
+/* The queue whose ring the read was in, or -1. */
+static inline int ownchk_set_desc_read(struct ownchk_set *s, uint64_t addr, unsigned len,
+                                       sim_ps_t t, const struct stbuf *const *sb, unsigned nsb)
 {
     if (s->n == 1)
-        ownchk_desc_read(s->q, addr, len, t, sb, nsb);
-    else
-        ownchk_set_desc_read_mq(s, addr, len, t, sb, nsb);
+        return ownchk_desc_read(s->q, addr, len, t, sb, nsb);
+    return ownchk_set_desc_read_mq(s, addr, len, t, sb, nsb);
 }
 
 static inline void ownchk_set_dev_write(struct ownchk_set *s, uint64_t addr, const void *data,

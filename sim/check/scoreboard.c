@@ -8,6 +8,7 @@
  * and nothing is allocated.
  */
 #include "check/scoreboard.h"
+#include "check/lat_hist.h"
 #include "check/sb_rate.h"
 
 #include <math.h>
@@ -151,18 +152,10 @@ void sb_pkt_fill_q(const struct sb_gen_cfg *g, unsigned queue, uint64_t seq, uin
 
 #define SB_CHUNK 256u /* expected bytes generated per step (multiple of 8) */
 #define SB_MAX_OUTSTANDING (1u << 30)
-#define SB_LAT_DIR_INIT 16u /* pages in the first directory: 65.5 us */
-
-/* Latency histogram page p: 1 ns bins for [p * SB_LAT_PAGE, (p + 1) *
- * SB_LAT_PAGE) ns. */
-struct sb_lat_page {
-    uint64_t count; /* samples in this page */
-    uint64_t bin[SB_LAT_PAGE];
-};
-
 struct sb_stamp {
-    uint64_t seq; /* packet this stamp belongs to; UINT64_MAX: none */
-    sim_ps_t t;   /* its doorbell time */
+    uint64_t seq;     /* packet this stamp belongs to; UINT64_MAX: none */
+    sim_ps_t t;       /* its doorbell time */
+    sim_ps_t t_fetch; /* its descriptor's fetch (SIM_PS_NEVER: not yet) */
 };
 
 /* A drop note: packet seq (UINT64_MAX: none) will not come, for reason. */
@@ -178,6 +171,7 @@ struct sb_queue {
     struct sb_stamp *ring;
     struct sb_drop *drop;   /* drop notes, same window as the stamps */
     uint64_t published;     /* packets seq < published have been stamped */
+    uint64_t fetched;       /* ... and seq < fetched have a fetch stamp */
     uint64_t next;          /* next expected seq */
     uint64_t seen, checked, lost, corrupted, unpublished, stamp_overrun;
     uint64_t dropped[SB_MAX_REASONS];
@@ -207,12 +201,9 @@ struct scoreboard {
     int window_open, window_closed;
     sim_ps_t t_window_open, t_window;
 
-    /* latency: a directory of pages, NULL until a latency lands in one */
-    struct sb_lat_page **lat_dir;
-    size_t lat_dir_n;
-    uint64_t lat_count;      /* samples measured */
-    uint64_t lat_unrecorded; /* of which not binned (too long, or memory short) */
-    sim_ps_t lat_max;
+    /* latency: doorbell to wire, and its two parts: doorbell to the
+     * descriptor's fetch (queueing), fetch to wire (service) */
+    struct lat_hist lat, lat_queue, lat_service;
 
     size_t n_mismatch;
     char mismatch[SB_MAX_MISMATCH][SB_MISMATCH_LEN];
@@ -237,6 +228,7 @@ static int sb_queue_init(struct scoreboard *sb, unsigned q, uint64_t ring_n)
     for (uint64_t i = 0; i < ring_n; i++) {
         x->ring[i].seq = UINT64_MAX;
         x->ring[i].t = 0;
+        x->ring[i].t_fetch = SIM_PS_NEVER;
         x->drop[i].seq = UINT64_MAX;
         x->drop[i].reason = 0;
     }
@@ -269,9 +261,9 @@ struct scoreboard *sb_create(const struct sb_cfg *cfg)
     sb->nq = sb_cfg_queues(cfg);
     sb->q = calloc(sb->nq, sizeof *sb->q);
     int rate_rc = sb_rate_init(&sb->rate, cfg->expected);
-    sb->lat_dir = calloc(SB_LAT_DIR_INIT, sizeof *sb->lat_dir);
-    sb->lat_dir_n = SB_LAT_DIR_INIT;
-    if (!sb->q || rate_rc != 0 || !sb->lat_dir) {
+    int lat_rc = lat_hist_init(&sb->lat) | lat_hist_init(&sb->lat_queue) |
+                 lat_hist_init(&sb->lat_service);
+    if (!sb->q || rate_rc != 0 || lat_rc != 0) {
         sb_destroy(sb);
         return NULL;
     }
@@ -294,10 +286,9 @@ void sb_destroy(struct scoreboard *sb)
     }
     free(sb->q);
     sb_rate_free(&sb->rate);
-    if (sb->lat_dir)
-        for (size_t p = 0; p < sb->lat_dir_n; p++)
-            free(sb->lat_dir[p]);
-    free(sb->lat_dir);
+    lat_hist_free(&sb->lat);
+    lat_hist_free(&sb->lat_queue);
+    lat_hist_free(&sb->lat_service);
     free(sb);
 }
 
@@ -365,58 +356,33 @@ void sb_note_published_q(struct scoreboard *sb, unsigned q, uint64_t count, sim_
         struct sb_stamp *e = &x->ring[s & sb->ring_mask];
         e->seq = s;
         e->t = t;
+        e->t_fetch = SIM_PS_NEVER;
     }
     x->published = count;
+}
+
+void sb_note_fetched_q(struct scoreboard *sb, unsigned q, uint64_t count, sim_ps_t t)
+{
+    if (q >= sb->nq)
+        return;
+    struct sb_queue *x = &sb->q[q];
+    if (count > x->published)
+        count = x->published;
+    if (count <= x->fetched)
+        return;
+    uint64_t ring_n = sb->ring_mask + 1;
+    uint64_t s = count - x->fetched > ring_n ? count - ring_n : x->fetched;
+    for (; s < count; s++) {
+        struct sb_stamp *e = &x->ring[s & sb->ring_mask];
+        if (e->seq == s && e->t_fetch == SIM_PS_NEVER)
+            e->t_fetch = t;
+    }
+    x->fetched = count;
 }
 
 void sb_note_published(struct scoreboard *sb, uint64_t count, sim_ps_t t)
 {
     sb_note_published_q(sb, 0, count, t);
-}
-
-/* Make the directory hold page p (doubling): 0, or -1 if memory is short. */
-static int sb_lat_grow(struct scoreboard *sb, uint64_t p)
-{
-    size_t n = sb->lat_dir_n;
-    while (n <= p) {
-        if (n > SIZE_MAX / 2 / sizeof *sb->lat_dir)
-            return -1;
-        n *= 2;
-    }
-    struct sb_lat_page **d = realloc(sb->lat_dir, n * sizeof *d);
-    if (!d)
-        return -1;
-    memset(d + sb->lat_dir_n, 0, (n - sb->lat_dir_n) * sizeof *d);
-    sb->lat_dir = d;
-    sb->lat_dir_n = n;
-    return 0;
-}
-
-/* One doorbell-to-wire latency into the histogram (allocates only for a
- * page not seen before); one of SB_LAT_MAX_NS or more, or one that finds
- * memory short, is counted but not binned. */
-static void sb_lat_record(struct scoreboard *sb, sim_ps_t lat)
-{
-    uint64_t ns = lat / SIM_PS_PER_NS, p = ns / SB_LAT_PAGE;
-
-    sb->lat_count++;
-    if (lat > sb->lat_max)
-        sb->lat_max = lat;
-    if (ns >= SB_LAT_MAX_NS || (p >= sb->lat_dir_n && sb_lat_grow(sb, p) != 0)) {
-        sb->lat_unrecorded++;
-        return;
-    }
-    struct sb_lat_page *pg = sb->lat_dir[p];
-    if (!pg) {
-        pg = calloc(1, sizeof *pg);
-        if (!pg) {
-            sb->lat_unrecorded++;
-            return;
-        }
-        sb->lat_dir[p] = pg;
-    }
-    pg->bin[ns % SB_LAT_PAGE]++;
-    pg->count++;
 }
 
 static void sb_note_mismatch(struct scoreboard *sb, const char *fmt, ...)
@@ -541,6 +507,19 @@ static void sb_window_note(struct scoreboard *sb, const struct sb_queue *x, uint
                                 (&sb->q[q] == x ? sb->last_size : 0);
 }
 
+/* A frame's latency from its stamp e, starting on the wire at t; split
+ * at its descriptor's fetch when the fetch was seen (each part at least 0:
+ * a fetch stamp before the doorbell is a read that raced it). */
+static void sb_lat_record(struct scoreboard *sb, const struct sb_stamp *e, sim_ps_t t)
+{
+    lat_hist_add(&sb->lat, t > e->t ? t - e->t : 0);
+    if (e->t_fetch == SIM_PS_NEVER)
+        return;
+    sim_ps_t f = e->t_fetch < e->t ? e->t : e->t_fetch > t ? t : e->t_fetch;
+    lat_hist_add(&sb->lat_queue, f - e->t);
+    lat_hist_add(&sb->lat_service, t > f ? t - f : 0);
+}
+
 /* Doorbell-to-wire latency of queue x's packet seq, from its stamp. */
 static void sb_latency(struct scoreboard *sb, struct sb_queue *x, uint64_t seq, sim_ps_t t)
 {
@@ -552,7 +531,7 @@ static void sb_latency(struct scoreboard *sb, struct sb_queue *x, uint64_t seq, 
     if (e->seq != seq)
         x->stamp_overrun++;
     else
-        sb_lat_record(sb, t > e->t ? t - e->t : 0);
+        sb_lat_record(sb, e, t);
 }
 
 /* Length, bytes and FCS of queue x's packet seq. */
@@ -648,35 +627,6 @@ void sb_finish(struct scoreboard *sb)
         sb_skip_to(sb, &sb->q[q], sb->q[q].expected);
 }
 
-/* Lower edge (ns) of the 1 ns bin where the cumulative count first
- * reaches ceil(num / den * lat_count); NAN without samples or if any
- * sample is missing from the histogram. */
-static double sb_lat_quantile(const struct scoreboard *sb, uint64_t num, uint64_t den)
-{
-    if (sb->lat_count == 0 || sb->lat_unrecorded != 0)
-        return NAN;
-    /* ceil(num * count / den), split so that it cannot overflow */
-    uint64_t target = (sb->lat_count / den) * num + ((sb->lat_count % den) * num + den - 1) / den;
-    if (target == 0)
-        target = 1;
-    uint64_t cum = 0;
-    for (size_t p = 0; p < sb->lat_dir_n; p++) {
-        const struct sb_lat_page *pg = sb->lat_dir[p];
-        if (!pg)
-            continue;
-        if (cum + pg->count < target) {
-            cum += pg->count;
-            continue;
-        }
-        for (unsigned i = 0; i < SB_LAT_PAGE; i++) {
-            cum += pg->bin[i];
-            if (cum >= target)
-                return (double)((uint64_t)p * SB_LAT_PAGE + i);
-        }
-    }
-    return NAN; /* not reached: the pages hold lat_count samples */
-}
-
 /* The counters of every queue, summed. */
 static void sb_result_counts(const struct scoreboard *sb, struct sb_result *out)
 {
@@ -719,11 +669,16 @@ void sb_result(const struct scoreboard *sb, struct sb_result *out)
         }
     }
 
-    out->lat_samples = sb->lat_count;
-    out->lat_unrecorded = sb->lat_unrecorded;
-    out->lat_p50_ns = sb_lat_quantile(sb, 50, 100);
-    out->lat_p99_ns = sb_lat_quantile(sb, 99, 100);
-    out->lat_max_ns = sb->lat_count ? (double)sb->lat_max / (double)SIM_PS_PER_NS : NAN;
+    out->lat_samples = sb->lat.count;
+    out->lat_unrecorded = sb->lat.unrecorded;
+    out->lat_p50_ns = lat_hist_quantile(&sb->lat, 50, 100);
+    out->lat_p99_ns = lat_hist_quantile(&sb->lat, 99, 100);
+    out->lat_max_ns = lat_hist_max_ns(&sb->lat);
+    out->lat_split_samples = sb->lat_queue.count;
+    out->lat_queue_p50_ns = lat_hist_quantile(&sb->lat_queue, 50, 100);
+    out->lat_queue_p99_ns = lat_hist_quantile(&sb->lat_queue, 99, 100);
+    out->lat_service_p50_ns = lat_hist_quantile(&sb->lat_service, 50, 100);
+    out->lat_service_p99_ns = lat_hist_quantile(&sb->lat_service, 99, 100);
 }
 
 unsigned sb_queues(const struct scoreboard *sb)

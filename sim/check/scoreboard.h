@@ -40,17 +40,16 @@
  * the steady-state rate.  A clean run has lost == corrupted == unpublished
  * == stamp_overrun == 0 and checked == sent_expected.
  *
- * Cost: sb_create allocates 32 B per ring entry (a doorbell stamp and a
- * drop note) and 576 KiB for the rate (sb_rate.h), whatever the run length.  The latency histogram has exact 1 ns bins for
- * every latency below SB_LAT_MAX_NS (17.2 s), kept in pages of SB_LAT_PAGE
- * bins (32 KiB, 4.096 us) that are allocated when a latency first lands
- * in them, under a directory of 8 B per page that doubles as needed.
- * Memory is bounded by the largest latency L of the run: at most
- * ceil(L / 4.096 us) pages (8 B per ns of L) and never more pages than
- * samples, plus a directory of at most max(16, 2 * L / 4.096 us) pointers
- * (about 4 KB per ms of L, under 32 MB for any L below SB_LAT_MAX_NS).
- * Latencies spanning a few microseconds need one or two pages; latencies
- * of 50 us, 200 us and 2 ms need three pages and a 4 KB directory.  The
+ * Latency is split at each packet's descriptor fetch, when the harness
+ * says when it happened (sb_note_fetched_q): queueing from the doorbell to
+ * the fetch, service from the fetch to the wire.
+ *
+ * Cost: sb_create allocates 40 B per ring entry (a doorbell and a fetch
+ * stamp, a drop note) and 576 KiB for the rate (sb_rate.h), whatever the
+ * run length.  The three latency histograms are exact (lat_hist.h: 1 ns
+ * bins below SB_LAT_MAX_NS, 17.2 s, in pages allocated when a latency first
+ * lands in them); latencies of 50 us, 200 us and 2 ms need three pages and
+ * a 4 KB directory each.  The
  * hot calls allocate only there (sb_check_frame, for a page not seen
  * before), and sb_check_frame makes one pass over the frame (expected
  * bytes generated in 256 B chunks, compared and CRC'd in step).
@@ -61,6 +60,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "check/lat_hist.h"
 #include "lib/crc32.h"
 #include "lib/simtime.h"
 
@@ -68,8 +68,7 @@
 #define SB_MAX_LEN 16383u /* longest buffer: 16387 B frame without FCS */
 #define SB_HDR_LEN 22u    /* Ethernet header + seq: least sb_pkt_fill takes */
 #define SB_FCS_LEN 4u
-#define SB_LAT_PAGE 4096u     /* 1 ns latency bins per histogram page */
-#define SB_LAT_MAX_NS (1ull << 34) /* latencies binned: below 17.2 s */
+#define SB_LAT_MAX_NS LAT_HIST_MAX_NS /* latencies binned: below 17.2 s */
 #define SB_MAX_MISMATCH 8u     /* mismatch descriptions kept */
 #define SB_MISMATCH_LEN 160u   /* bytes per description, NUL included */
 #define SB_MAX_EXPECTED (1ull << 40) /* packets per run */
@@ -136,6 +135,10 @@ void sb_note_published(struct scoreboard *sb, uint64_t count, sim_ps_t t);
 /* The same for queue q's packets (sb_note_published is queue 0's); a q
  * beyond the run's queues is ignored. */
 void sb_note_published_q(struct scoreboard *sb, unsigned q, uint64_t count, sim_ps_t t);
+/* The device fetched queue q's descriptors of packets seq < count at t
+ * (count is cumulative; a smaller one, or packets not published, are
+ * ignored): each packet stamped but not yet fetched gets fetch time t. */
+void sb_note_fetched_q(struct scoreboard *sb, unsigned q, uint64_t count, sim_ps_t t);
 
 /* One frame seen on the wire: `len` bytes without FCS, the FCS the MAC
  * sent, and the time its first byte went out (non-decreasing from frame to
@@ -189,6 +192,10 @@ struct sb_result {
     uint64_t lat_unrecorded; /* of those, not in the histogram (SB_LAT_MAX_NS
                                 or more, or memory was short): p50/p99 are
                                 NAN if nonzero */
+    /* the latency's parts, for the frames whose fetch was noted */
+    uint64_t lat_split_samples;
+    double lat_queue_p50_ns, lat_queue_p99_ns;     /* doorbell to fetch */
+    double lat_service_p50_ns, lat_service_p99_ns; /* fetch to wire */
     uint64_t frame_bytes;   /* sum of frame sizes incl. FCS, checked frames */
     uint64_t wire_bytes;    /* sum of frame sizes incl. FCS, every frame seen */
 };

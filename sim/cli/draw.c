@@ -77,6 +77,8 @@ static const struct draw_rule rules[] = {
     {"pcie.mps", DRAW_POW2, 128, 4096, NULL, "the table gives no range: pcie_cfg_validate's"},
     {"pcie.mrrs", DRAW_POW2, 128, 4096, NULL, "the table gives no range: pcie_cfg_validate's"},
     {"pcie.rcb", DRAW_PICK, 0, 0, "64,128", "the table gives no range: pcie_cfg_validate's"},
+    {"buf_align", DRAW_PICK, 0, 0, "frag,skb,packed,64,512,4096",
+     "a placement or an alignment: the three placements and three boundaries"},
     {"pcie.latency_ns", DRAW_SPAN, 0, 2000, NULL, SHORT},
     {"fc_update_ns", DRAW_SPAN, 0, 2000, NULL, SHORT},
     {"irq_usecs", DRAW_SPAN, 0, 200, NULL, "the table gives no range; " SHORT},

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "run/bound.h"
 #include "run/fault.h"
 #include "run/settings.h"
 #include "run/verdict.h"
@@ -216,6 +217,25 @@ static void report_status(FILE *f, const struct sim_verdict *v)
         fprintf(f, "%s: %s\n", v->heading, v->why);
 }
 
+/* Why the bound: the figure that shows it, what the busiest CPU's time
+ * went to, how long each pool starved the device. */
+static void report_bound(FILE *f, const struct sim_result *r)
+{
+    char why[160];
+
+    sim_bound_why(r, why, sizeof why);
+    if (why[0])
+        fprintf(f, "  bound             %s\n", why);
+    fprintf(f, "  busiest cpu      ");
+    for (unsigned k = 0; k < SIM_CPU_PART_COUNT; k++)
+        fprintf(f, " %s %s", sim_cpu_part_name((enum sim_cpu_part)k), NUM("%.2f", r->cpu_part[k]));
+    fprintf(f, "\n  starved           ");
+    for (unsigned k = 0; k < RD_POOL_COUNT; k++)
+        fprintf(f, "%s %s  ", rd_pool_name((enum rd_pool_kind)k), NUM("%.2f", r->pool_full[k]));
+    fprintf(f, "credits %s  ring %s (of the measured time at the cap)\n",
+            NUM("%.2f", r->credit_stalled), NUM("%.2f", r->ring_full));
+}
+
 /* Throughput, what was busy, and what became of the packets. */
 static void report_rates(FILE *f, const struct sim_result *r)
 {
@@ -227,6 +247,7 @@ static void report_rates(FILE *f, const struct sim_result *r)
             NUM("%.2f", r->util_engine), NUM("%.2f", r->util_wire));
     fprintf(f, "  link busy         h2d %s  d2h %s (of the measured time)\n",
             NUM("%.2f", r->busy_h2d), NUM("%.2f", r->busy_d2h));
+    report_bound(f, r);
     fprintf(f, "  packets           sent %" PRIu64 "  checked %" PRIu64 "  lost %" PRIu64
             "  corrupted %" PRIu64, r->sb.sent_expected, r->sb.checked, r->sb.lost,
             r->sb.corrupted);
@@ -295,6 +316,10 @@ void report_text(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
     fprintf(f, "  doorbell-to-wire  p50 %s ns  p99 %s ns  max %s ns\n",
             NUM("%.0f", r->sb.lat_p50_ns), NUM("%.0f", r->sb.lat_p99_ns),
             NUM("%.0f", r->sb.lat_max_ns));
+    fprintf(f, "    queueing        p50 %s ns  p99 %s ns (doorbell to descriptor fetch)\n",
+            NUM("%.0f", r->sb.lat_queue_p50_ns), NUM("%.0f", r->sb.lat_queue_p99_ns));
+    fprintf(f, "    service         p50 %s ns  p99 %s ns (descriptor fetch to wire)\n",
+            NUM("%.0f", r->sb.lat_service_p50_ns), NUM("%.0f", r->sb.lat_service_p99_ns));
     fprintf(f, "  stalls            DMA read waited for a tag or byte budget %" PRIu64 " cycles\n",
             r->rd_stall_cycles);
     report_credit_stalls(f, "h2d", &r->h2d, "d2h", &r->d2h);
@@ -395,6 +420,16 @@ static void json_rates(struct json *j, const struct sim_cfg *c, const struct sim
     json_num(j, "pcie_d2h", r->util_d2h);
     json_num(j, "device", r->util_engine);
     json_num(j, "wire", r->util_wire);
+    json_obj_begin(j, "cpu_parts");
+    for (unsigned k = 0; k < SIM_CPU_PART_COUNT; k++)
+        json_num(j, sim_cpu_part_name((enum sim_cpu_part)k), r->cpu_part[k]);
+    json_obj_end(j);
+    json_obj_end(j);
+    json_obj_begin(j, "starved");
+    for (unsigned k = 0; k < RD_POOL_COUNT; k++)
+        json_num(j, rd_pool_name((enum rd_pool_kind)k), r->pool_full[k]);
+    json_num(j, "credits", r->credit_stalled);
+    json_num(j, "ring", r->ring_full);
     json_obj_end(j);
     json_obj_begin(j, "link_busy");
     json_num(j, "h2d", r->busy_h2d);
@@ -547,6 +582,10 @@ int report_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
     json_num(&j, "p50", r->sb.lat_p50_ns);
     json_num(&j, "p99", r->sb.lat_p99_ns);
     json_num(&j, "max", r->sb.lat_max_ns);
+    json_num(&j, "queue_p50", r->sb.lat_queue_p50_ns);
+    json_num(&j, "queue_p99", r->sb.lat_queue_p99_ns);
+    json_num(&j, "service_p50", r->sb.lat_service_p50_ns);
+    json_num(&j, "service_p99", r->sb.lat_service_p99_ns);
     json_obj_end(&j);
     json_violations(&j, r);
     json_sim(&j, c, r, model);

@@ -442,6 +442,7 @@ void sim_cpus_start(struct sim *s, sim_ps_t t)
             c->state = SIM_CPU_RUN;
         }
         memset(c->cpu.by_cause, 0, sizeof(c->cpu.by_cause));
+        c->poll_ps = c->poll_open = 0;
     }
     sim_cpus_dirty(s);
 }

@@ -54,6 +54,8 @@ static void d2h_collect(struct sim *s, const struct dev_beat *b)
         if (t->type == TLP_CPLD || t->type == TLP_CPL)
             t->addr &= NICTX_BAR0_SIZE - 1; /* a BAR0 offset; lanes already taken */
         d2h_classify(s, t);
+        if (t->type == TLP_MRD)
+            rd_pool_issue(&s->pool, t->tag, t->len, t->kind == TLP_KIND_DESC_RD, s->now);
         if (s->obs)
             obs_dev_tlp(s->obs, s->now, t->kind, t->tag, t->addr, t->len, t->type == TLP_MRD);
         sim_deliver_dirty(s);
@@ -148,10 +150,14 @@ int sim_clock(struct sim *s)
     took = in->h2d.valid && out.h2d_ready;
     if (took) {
         if (in->h2d.eop) {
-            /* The device took the whole TLP: its buffer credits go back. */
-            if (s->obs && (h->type == TLP_CPLD || h->type == TLP_CPL) && h->last &&
-                (h->kind == TLP_KIND_DESC_CPL || h->kind == TLP_KIND_PAYLOAD_CPL))
-                obs_dev_cpl(s->obs, s->now, h->tag, h->status != TLP_STATUS_SC || h->ep);
+            /* The device took the whole TLP: its buffer credits go back,
+             * and a read's last completion its tag. */
+            if ((h->type == TLP_CPLD || h->type == TLP_CPL) && h->last &&
+                (h->kind == TLP_KIND_DESC_CPL || h->kind == TLP_KIND_PAYLOAD_CPL)) {
+                rd_pool_done(&s->pool, h->tag, s->now);
+                if (s->obs)
+                    obs_dev_cpl(s->obs, s->now, h->tag, h->status != TLP_STATUS_SC || h->ep);
+            }
             sim_deliver_dirty(s);
             if (pcie_link_rx_release(s->h2d, s->now, h) != 0)
                 sim_fail(s, "host-to-device link: credit release failed");

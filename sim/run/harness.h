@@ -23,10 +23,12 @@
 #include "pcie/pcie_cfg.h"
 #include "pcie/pcie_link.h"
 #include "run/inject.h"
+#include "run/rd_pool.h"
 #include "check/scoreboard.h"
 #include "host/stbuf.h"
 #include "obs/obs.h"
 #include "txq.h"
+#include "buf_place.h"
 
 enum sim_layout { SIM_LAYOUT_SPLIT, SIM_LAYOUT_PACKED };
 /* The device's transmit scheduler across queues (NICTX_REG_SCHED). */
@@ -46,6 +48,12 @@ enum sim_napi {
     SIM_NAPI_IRQ,  /* the interrupt's NAPI poll, between bursts */
 };
 
+/* Where pktgen's buffers lie (driver/buf_place.h); align: BUF_PLACE_ALIGN's. */
+struct sim_buf_place {
+    enum buf_place_mode mode;
+    unsigned align;
+};
+
 struct sim_cfg {
     /* workload (pktgen) */
     unsigned pkt_size;     /* Ethernet frame size incl. 4 B FCS, 64..16387 */
@@ -53,7 +61,8 @@ struct sim_cfg {
     unsigned burst;        /* pktgen burst: N-1 with xmit_more, then a doorbell */
     uint64_t packets;
     uint64_t seed;
-    unsigned buf_offset;   /* frame offset in its buffer, 0..63 */
+    unsigned buf_offset;   /* frame offset in its buffer, 0..PKTGEN_BUF_OFFSET_MAX */
+    struct sim_buf_place buf_place; /* where the buffers lie (--buf-align) */
     /* host */
     char cpu_profile[16];  /* "x86" or "cheap" (sets costs) */
     struct cpu_costs costs;
@@ -215,6 +224,16 @@ int sim_parse_ordering(const char *s, enum stbuf_order *out);
 #define SIM_MAX_VIOLATIONS 16
 #define SIM_MAX_CPUS 2
 
+/* A busy CPU's time: work, or one of the ways it waits while busy. */
+enum sim_cpu_part {
+    SIM_CPU_WORK,      /* driver work, stores, barriers' issue, doorbells */
+    SIM_CPU_HEAD_READ, /* stalled on an MMIO read (a head or register read) */
+    SIM_CPU_BARRIER,   /* a barrier waiting for earlier stores to drain */
+    SIM_CPU_LOCK,      /* a locked instruction waiting behind posted writes */
+    SIM_CPU_POLLING,   /* cleanup passes that reclaimed nothing */
+    SIM_CPU_PART_COUNT
+};
+
 struct sim_violation {
     const char *kind;  /* e.g. "owner_before_body", "dma_read_unmapped" */
     uint64_t time_ps;
@@ -257,11 +276,15 @@ struct sim_result {
     double cpu_ns_per_pkt_cpu[SIM_MAX_CPUS][CPU_CAUSE_COUNT]; /* by CPU */
     struct pcie_link_stats h2d, d2h;
     double doorbells_per_pkt, desc_fetches_per_pkt, irqs_per_pkt;
-    /* fraction of the measured run each resource was busy (the busiest CPU);
-     * bound = the top one, "latency" when none is above 90% */
+    /* fraction of the measured run each resource was busy (the busiest CPU) */
     double util_cpu, util_h2d, util_d2h, util_engine, util_wire;
+    double cpu_part[SIM_CPU_PART_COUNT]; /* the busiest CPU's busy time by part */
     double busy_h2d, busy_d2h;     /* fraction of the measured time each link serialized */
-    const char *bound;             /* "cpu", "pcie_h2d", "pcie_d2h", "device", "wire", "latency" */
+    double pool_full[RD_POOL_COUNT]; /* fraction of it each read pool sat at its cap */
+    double credit_stalled;         /* the longest credit stall of one type, as a fraction */
+    double ring_full;              /* the longest a queue's ring was full of the device's
+                                      descriptors, as a fraction */
+    const char *bound;             /* what limits the run (run/bound.h names them) */
     double line_gbps_eff;          /* line rate the device was programmed with */
     uint64_t rd_stall_cycles;      /* device cycles a ready MRd waited for a tag/bytes */
     struct txq_stats txq;          /* the driver's counters */

@@ -40,8 +40,11 @@ static void host_snoop(struct sim *s, const struct tlp *t, sim_ps_t at)
         return;
     for (i = 0; i < s->ncpu; i++)
         sb[i] = &s->cpus[i].stb;
-    if (t->kind == TLP_KIND_DESC_RD)
-        ownchk_set_desc_read(&s->ck, t->addr, t->len, at, sb, s->ncpu);
+    if (t->kind == TLP_KIND_DESC_RD) {
+        int q = ownchk_set_desc_read(&s->ck, t->addr, t->len, at, sb, s->ncpu);
+        if (q >= 0) /* the latency's split: doorbell to fetch, fetch to wire */
+            sb_note_fetched_q(s->sb, (unsigned)q, s->ck.q[q].fetched, at);
+    }
     if (s->cl_up) {
         const void *cpu = host_mem_ptr(&s->mem, t->addr, t->len);
         if (cpu)

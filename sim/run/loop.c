@@ -207,8 +207,10 @@ int sim_run(struct sim *s)
     sb_finish(s->sb);
     s->h2d_t1 = *pcie_link_stats(s->h2d);
     s->d2h_t1 = *pcie_link_stats(s->d2h);
-    for (i = 0; i < s->ncpu; i++)
+    for (i = 0; i < s->ncpu; i++) {
         memcpy(s->cpus[i].t1, s->cpus[i].cpu.by_cause, sizeof(s->cpus[i].t1));
+        s->cpus[i].poll_t1 = s->cpus[i].poll_ps;
+    }
     s->t_measure1 = s->now;
     s->measured = 1;
     clock_gettime(CLOCK_MONOTONIC, &w1);

@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "run/bound.h"
 #include "run/fairness.h"
 #include "nictx_hw.h"
 #include "run/sim_world.h"
@@ -129,19 +130,88 @@ static sim_ps_t sim_window_ps(const struct sim *s)
     return w;
 }
 
+/* What a CPU's busy time went to: work, and the ways it waits while it
+ * stays busy (bound.h names them). */
+static void cpu_parts(const struct sim *s, unsigned i, sim_ps_t part[SIM_CPU_PART_COUNT])
+{
+    const struct sim_cpu *c = &s->cpus[i];
+    sim_ps_t busy = 0, poll = s->measured ? c->poll_t1 : c->poll_ps;
+
+    for (unsigned k = 0; k < CPU_CAUSE_COUNT; k++)
+        if (k != CPU_IDLE)
+            busy += sim_cpu_time(s, k, (int)i);
+    part[SIM_CPU_HEAD_READ] = sim_cpu_time(s, CPU_MMIO_READ, (int)i);
+    part[SIM_CPU_BARRIER] = sim_cpu_time(s, CPU_DRAIN, (int)i);
+    part[SIM_CPU_LOCK] = sim_cpu_time(s, CPU_LOCK_STALL, (int)i);
+    part[SIM_CPU_POLLING] = poll;
+    part[SIM_CPU_WORK] = busy;
+    for (unsigned k = SIM_CPU_WORK + 1; k < SIM_CPU_PART_COUNT; k++)
+        part[SIM_CPU_WORK] -= part[k] < part[SIM_CPU_WORK] ? part[k] : part[SIM_CPU_WORK];
+}
+
+/* The busiest CPU's parts as fractions of the window. */
+static void sim_result_cpu_util(const struct sim *s, struct sim_result *r, double win_ps)
+{
+    sim_ps_t best[SIM_CPU_PART_COUNT] = {0}, busiest = 0;
+
+    for (unsigned i = 0; i < s->ncpu; i++) {
+        sim_ps_t part[SIM_CPU_PART_COUNT], busy = 0;
+        cpu_parts(s, i, part);
+        for (unsigned k = 0; k < SIM_CPU_PART_COUNT; k++)
+            busy += part[k];
+        if (i == 0 || busy > busiest) {
+            busiest = busy;
+            memcpy(best, part, sizeof(best));
+        }
+    }
+    r->util_cpu = (double)busiest / win_ps; /* the busiest CPU bounds the rate */
+    for (unsigned k = 0; k < SIM_CPU_PART_COUNT; k++)
+        r->cpu_part[k] = (double)best[k] / win_ps;
+}
+
+/* The fraction of the window each read pool sat at its cap, the longest
+ * credit stall of any type in either direction, and the longest a queue's
+ * ring was full of the device's descriptors. */
+static void sim_result_starved(const struct sim *s, struct sim_result *r, double win_ps)
+{
+    sim_ps_t end = s->measured ? s->t_measure1 : s->now;
+    sim_ps_t stall = 0;
+
+    for (unsigned k = 0; k < RD_POOL_COUNT; k++)
+        r->pool_full[k] = (double)rd_pool_full_ps(&s->pool, (enum rd_pool_kind)k, end) / win_ps;
+    for (unsigned k = 0; k < PCIE_FC_TYPES; k++) {
+        if (r->h2d.stall_ps[k] > stall)
+            stall = r->h2d.stall_ps[k];
+        if (r->d2h.stall_ps[k] > stall)
+            stall = r->d2h.stall_ps[k];
+    }
+    r->credit_stalled = (double)stall / win_ps;
+    stall = 0;
+    for (unsigned q = 0; q < s->ck.n; q++) {
+        sim_ps_t t = ownchk_ring_full_ps(&s->ck.q[q], end);
+        if (t > stall)
+            stall = t;
+    }
+    r->ring_full = (double)stall / win_ps;
+}
+
 /* Each resource's busy time over the measured run, and the bound. */
-static void sim_result_util(const struct sim *s, struct sim_result *r, sim_ps_t busiest_cpu_ps)
+static void sim_result_util(const struct sim *s, struct sim_result *r)
 {
     const struct pcie_link_stats *h = &r->h2d, *d = &r->d2h;
-    double win_ps = (double)sim_window_ps(s), win_ns = win_ps / 1000.0, best;
+    double win_ps = (double)sim_window_ps(s), win_ns = win_ps / 1000.0;
 
     if (win_ps <= 0) {
         r->util_cpu = r->util_h2d = r->util_d2h = r->util_engine = r->util_wire = NAN;
-        r->busy_h2d = r->busy_d2h = NAN;
+        r->busy_h2d = r->busy_d2h = r->credit_stalled = r->ring_full = NAN;
+        for (unsigned k = 0; k < SIM_CPU_PART_COUNT; k++)
+            r->cpu_part[k] = NAN;
+        for (unsigned k = 0; k < RD_POOL_COUNT; k++)
+            r->pool_full[k] = NAN;
         r->bound = NULL;
         return;
     }
-    r->util_cpu = (double)busiest_cpu_ps / win_ps; /* the busiest CPU bounds the rate */
+    sim_result_cpu_util(s, r, win_ps);
     r->util_h2d = (double)(h->tlp_bytes + h->updatefc_bytes) * 8.0 /
                   pcie_link_tlp_gbps(s->h2d) / win_ns;
     r->util_d2h = (double)(d->tlp_bytes + d->updatefc_bytes) * 8.0 /
@@ -152,16 +222,8 @@ static void sim_result_util(const struct sim *s, struct sim_result *r, sim_ps_t 
                    r->line_gbps_eff / win_ns;
     r->busy_h2d = (double)h->busy_ps / win_ps;
     r->busy_d2h = (double)d->busy_ps / win_ps;
-
-    r->bound = "cpu";
-    best = r->util_cpu;
-    if (r->util_h2d > best) { best = r->util_h2d; r->bound = "pcie_h2d"; }
-    if (r->util_d2h > best) { best = r->util_d2h; r->bound = "pcie_d2h"; }
-    if (r->util_engine > best) { best = r->util_engine; r->bound = "device"; }
-    if (r->util_wire > best) { best = r->util_wire; r->bound = "wire"; }
-    /* Nothing near saturation: a round trip (DMA latency, ring, tags) limits. */
-    if (best < 0.9)
-        r->bound = "latency";
+    sim_result_starved(s, r, win_ps);
+    r->bound = sim_bound(r);
 }
 
 /* The driver's counters, every queue's summed. */
@@ -241,7 +303,6 @@ void sim_result(const struct sim *s, struct sim_result *r)
     struct txq_stats ts;
     const struct pcie_link_stats *d;
     double n;
-    sim_ps_t busiest = 0;
     unsigned i, c;
 
     memset(r, 0, sizeof(*r));
@@ -263,15 +324,8 @@ void sim_result(const struct sim *s, struct sim_result *r)
     }
     r->ncpu = s->ncpu;
     for (c = 0; c < s->ncpu; c++) {
-        sim_ps_t busy = 0;
-        for (i = 0; i < CPU_CAUSE_COUNT; i++) {
-            sim_ps_t t = sim_cpu_time(s, i, (int)c);
-            r->cpu_ns_per_pkt_cpu[c][i] = (double)t / 1000.0 / n;
-            if (i != CPU_IDLE)
-                busy += t;
-        }
-        if (busy > busiest)
-            busiest = busy;
+        for (i = 0; i < CPU_CAUSE_COUNT; i++)
+            r->cpu_ns_per_pkt_cpu[c][i] = (double)sim_cpu_time(s, i, (int)c) / 1000.0 / n;
         stbuf_stats_add(&r->stb, &s->cpus[c].stb.st);
     }
     link_delta(&r->h2d, s->measured ? &s->h2d_t1 : pcie_link_stats(s->h2d), &s->h2d_t0);
@@ -281,7 +335,7 @@ void sim_result(const struct sim *s, struct sim_result *r)
     r->desc_fetches_per_pkt = (double)d->tlps[TLP_KIND_DESC_RD] / n;
     r->irqs_per_pkt = (double)s->rc.st.irqs / n;
     r->line_gbps_eff = sim_cfg_line_gbps_eff(&s->cfg);
-    sim_result_util(s, r, busiest);
+    sim_result_util(s, r);
 
     r->rd_stall_cycles = s->rd_stall_cycles;
     r->txq = ts;

@@ -871,6 +871,10 @@ void plat_cpu_work(struct platform *p, enum plat_work what, unsigned n)
     }
     cpu_enter(c, 0);
     cpu_charge(&c->cpu, CPU_DRIVER, ns * n);
+    /* A cleanup pass polls until a descriptor it reclaims says otherwise. */
+    if (what != PLAT_WORK_CLEAN_DESC)
+        c->poll_ps += c->poll_open;
+    c->poll_open = what == PLAT_WORK_CLEAN_POLL ? sim_ns_to_ps(ns * n) : 0;
     if (__builtin_expect(c->sim->obs != NULL, 0)) {
         static const enum obs_op ops[] = {
             [PLAT_WORK_XMIT_PKT] = OBS_OP_XMIT, [PLAT_WORK_CLEAN_DESC] = OBS_OP_CLEAN_DESC,

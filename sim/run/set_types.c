@@ -556,6 +556,56 @@ const struct set_type set_fc = {
     .name = "TYPE=N,...", .expect = "TYPE=N,... with TYPE in ph pd nph npd cplh cpld, N decimal",
     .parse = fc_parse, .format = fc_format, .json = fc_json};
 
+/* --buf-align frag|skb|packed|N: where pktgen's buffers lie (buf_place.h). */
+static const char *const place_names[] = {
+    [BUF_PLACE_PACKED] = "packed", [BUF_PLACE_FRAG] = "frag", [BUF_PLACE_SKB] = "skb"};
+
+static int place_parse(const struct set_type *t, const struct sim_setting *s, struct sim_cfg *c,
+                       const char *v, enum num_rules rules, char *why, size_t n)
+{
+    struct sim_buf_place *p = (struct sim_buf_place *)FIELD_OF(s, c);
+    unsigned a;
+
+    for (unsigned k = 0; k < NNAMES(place_names); k++)
+        if (place_names[k] && strcmp(v, place_names[k]) == 0) {
+            p->mode = (enum buf_place_mode)k;
+            p->align = 0;
+            return 0;
+        }
+    if (num_uint(v, rules, &a) != NUM_OK || a < BUF_PLACE_ALIGN_MIN || a > BUF_PLACE_ALIGN_MAX ||
+        (a & (a - 1)) != 0)
+        return expected(t, why, n);
+    p->mode = BUF_PLACE_ALIGN;
+    p->align = a;
+    return 0;
+}
+
+static void place_format(const struct set_type *t, const struct sim_setting *s,
+                         const struct sim_cfg *c, char *buf, size_t n)
+{
+    const struct sim_buf_place *p = (const struct sim_buf_place *)CFIELD_OF(s, c);
+
+    (void)t;
+    if (p->mode == BUF_PLACE_ALIGN)
+        snprintf(buf, n, "%u", p->align);
+    else
+        snprintf(buf, n, "%s", place_names[p->mode]);
+}
+
+static void place_json(const struct set_type *t, const struct sim_setting *s,
+                       const struct sim_cfg *c, struct json *j, const char *key)
+{
+    char buf[32];
+
+    place_format(t, s, c, buf, sizeof buf);
+    json_str(j, key, buf);
+}
+
+const struct set_type set_buf_place = {
+    .name = "frag|skb|packed|N",
+    .expect = "frag, skb, packed or a power of two 64..65536",
+    .parse = place_parse, .format = place_format, .json = place_json};
+
 /* --cpu NAME: the cost table (every cpu.* key) and its name. */
 static const char *cpu_choice(const struct set_type *t, unsigned i)
 {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "run/set_types.h"
+#include "pktgen.h"
 
 #define NNAMES(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -107,8 +108,14 @@ static const struct sim_setting settings[] = {
     {"schedule", OPT("schedule", "S"), U64(schedule), .def = "0", .group = SET_G_OWNERSHIP,
      .flags = SET_TEXT_SET, .text = "schedule {}",
      .help = "run exactly exploration schedule S (0: none; sim/host/explore.h)"},
-    {"buf_offset", OPT("buf-offset", "N"), UNS(buf_offset), SPAN(0, 63), .def = "0",
-     .group = SET_G_WORKLOAD, .help = "frame offset inside its DMA buffer"},
+    {"buf_offset", OPT("buf-offset", "N"), UNS(buf_offset), SPAN(0, PKTGEN_BUF_OFFSET_MAX),
+     .def = "0", .group = SET_G_WORKLOAD, .help = "frame offset inside its DMA buffer"},
+    {"buf_align", OPT("buf-align", "P"), KEY("driver", "buf_align"),
+     TYPED(buf_place, struct sim_buf_place, set_buf_place), .def = "frag",
+     .group = SET_G_WORKLOAD,
+     .help = "where the buffers lie: frag (Linux's page fragments), skb "
+             "(kmalloc'd heads), packed (back to back), or N: each on an N-byte boundary "
+             "(docs/pcie.md, Buffer placement)"},
     /* host: the CPU's costs */
     {"cpu", OPT("cpu", "NAME"), TYPED(cpu_profile, char *, set_cpu), .def = "x86",
      .group = SET_G_HOST, .text = "cpu {}",

@@ -253,7 +253,8 @@ size_t sim_cfg_host_mem(const struct sim_cfg *c)
 
     sim_cfg_txq(c, &tc);
     per_queue = txq_dma_bytes(&tc) +
-                pktgen_dma_bytes(c->ring_size, c->pkt_size_max - 4, c->buf_offset);
+                pktgen_dma_bytes(c->ring_size, c->pkt_size_max - 4, c->buf_offset,
+                                 c->buf_place.mode, c->buf_place.align);
     return per_queue * (c->queues ? c->queues : 1);
 }
 

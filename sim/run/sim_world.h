@@ -21,6 +21,7 @@
 #include "pcie/pcie_link.h"
 #include "pktgen.h"
 #include "run/progress.h"
+#include "run/rd_pool.h"
 #include "pcie/rc.h"
 #include "check/scoreboard.h"
 #include "host/memhist.h"
@@ -112,6 +113,10 @@ struct sim_cpu {
     uint64_t obs[8];
     unsigned nobs;
     sim_ps_t t1[CPU_CAUSE_COUNT]; /* time by cause when the measured run ended */
+    /* Polling: cleanup passes that reclaimed nothing (part of CPU_DRIVER);
+     * the latest pass's cost is open until the next work says whether it
+     * reclaimed. */
+    sim_ps_t poll_ps, poll_open, poll_t1;
     /* Driver code compiled with the kernel layer (driver/linux/,
      * plain_access.c): the CPU as that code sees it (current while its
      * coroutine runs), its plain stores to shared driver state (a store
@@ -233,6 +238,7 @@ struct sim {
     sim_ps_t wire_free;    /* the wire is busy until then: the latest frame's
                               start plus its wire time (bytes, FCS, preamble, IFG) */
     uint64_t engine_beats;
+    struct rd_pool pool;   /* time the read pools were at their caps */
 
     uint64_t rd_stall_cycles; /* device counters, read after the run */
     uint64_t not_owned, wc_used, wc_dropped;

@@ -90,6 +90,8 @@ static void sim_driver_cfg(struct sim *s)
     pc->burst = cfg->burst;
     pc->max_len = s->gen.max_len;
     pc->buf_offset = cfg->buf_offset;
+    pc->buf_place = cfg->buf_place.mode;
+    pc->buf_align = cfg->buf_place.align;
     sim_pktgen_hooks(s, NULL, pc);
     pc->bug = cfg->bug;
     pc->bug_at = cfg->bug_at;
@@ -288,6 +290,7 @@ struct sim *sim_create(const struct sim_cfg *cfg, const struct device_ops *ops,
     sim_cfg_timeouts(cfg, &s->to);
     s->watchdog_ps = sim_ns_to_ps(s->to.watchdog_us * 1000.0);
     s->wire_ps_per_byte = 8.0 * SIM_PS_PER_NS / sim_cfg_line_gbps_eff(cfg);
+    rd_pool_init(&s->pool, cfg->tags, cfg->desc_inflight, cfg->max_rd_bytes, cfg->pcie.mrrs);
     if (sim_build(s, ops, err, errlen) != 0) {
         sim_destroy(s);
         return NULL;
@@ -313,6 +316,9 @@ struct sim *sim_create(const struct sim_cfg *cfg, const struct device_ops *ops,
     s->h2d_t0 = *pcie_link_stats(s->h2d);
     s->d2h_t0 = *pcie_link_stats(s->d2h);
     s->t_measure0 = s->now;
+    rd_pool_restart(&s->pool, s->now);
+    for (i = 0; i < s->ck.n; i++)
+        ownchk_ring_restart(&s->ck.q[i], s->now);
     s->last_progress = s->now;
     if (s->nviol) /* a violation during the probe ends the run at once */
         s->stop_at = s->now;

@@ -293,9 +293,10 @@ static void test_sim_registers(void **state)
 }
 
 /* The device's tag limit: with 8 tags and 128 B reads, 1518 B frames are
- * latency-bound (8 x 128 B per ~0.6 us round trip, about 13.6 Gb/s of
- * reads against a 100G line) and the read-stall counter shows it; with 256
- * tags the same run reaches the device datapath's 16 Gb/s. */
+ * bound by the tags (8 x 128 B per ~0.6 us round trip, about 13.6 Gb/s of
+ * reads against a 100G line): the bound names them, and the read-stall
+ * counter shows it; with 256 tags the same run reaches the device
+ * datapath's 16 Gb/s. */
 static void test_sim_tag_limit(void **state)
 {
     struct sim_cfg cfg;
@@ -321,7 +322,8 @@ static void test_sim_tag_limit(void **state)
     sim_destroy(s);
 
     assert_true(r8.rd_stall_cycles > 1000);
-    assert_string_equal(r8.bound, "latency");
+    assert_string_equal(r8.bound, "tags"); /* the pool, not a vague latency */
+    assert_true(r8.pool_full[RD_POOL_TAGS] >= 0.5 && r256.pool_full[RD_POOL_TAGS] < 0.5);
     assert_string_equal(r256.bound, "device");
     assert_true(r256.sb.gbps > 1.1 * r8.sb.gbps);
 
@@ -341,8 +343,44 @@ static void test_sim_tag_limit(void **state)
     assert_int_equal(r256.rd_stall_cycles, 0);
     assert_string_equal(r256.bound, "device");
     assert_true(rb.rd_stall_cycles > 1000);
-    assert_string_equal(rb.bound, "latency");
+    assert_string_equal(rb.bound, "read_bytes");
+    assert_true(rb.pool_full[RD_POOL_BYTES] >= 0.5 && r256.pool_full[RD_POOL_BYTES] == 0);
     assert_true(r256.sb.gbps > 1.3 * rb.sb.gbps);
+}
+
+/* Buffer placement (--buf-align): 508 B buffers on 512 B boundaries need
+ * one read each (MRRS 512); as Linux's page fragments place them (896 B
+ * pieces from the top of a page down, the data 64 B in) each crosses a
+ * 512 B boundary: two reads, two
+ * completions, 24 + 20 B more per packet. */
+static void test_sim_buf_placement(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_result ra, rf;
+    struct sim *s;
+
+    (void)state;
+    sim_cfg_default(&cfg);
+    cfg.packets = 2000;
+    cfg.pkt_size = cfg.pkt_size_max = 512;
+    cfg.buf_place.mode = BUF_PLACE_ALIGN;
+    cfg.buf_place.align = 512;
+    s = run_cfg(&cfg, &ra, 0);
+    assert_clean(&cfg, &ra);
+    sim_destroy(s);
+    sim_cfg_default(&cfg);
+    assert_int_equal(cfg.buf_place.mode, BUF_PLACE_FRAG); /* the default */
+    cfg.packets = 2000;
+    cfg.pkt_size = cfg.pkt_size_max = 512;
+    s = run_cfg(&cfg, &rf, 0);
+    assert_clean(&cfg, &rf);
+    sim_destroy(s);
+    assert_int_equal(ra.d2h.tlps[TLP_KIND_PAYLOAD_RD], cfg.packets);
+    assert_int_equal(rf.d2h.tlps[TLP_KIND_PAYLOAD_RD], 2 * cfg.packets);
+    assert_int_equal(rf.d2h.bytes[TLP_KIND_PAYLOAD_RD] - ra.d2h.bytes[TLP_KIND_PAYLOAD_RD],
+                     24 * cfg.packets);
+    assert_int_equal(rf.h2d.bytes[TLP_KIND_PAYLOAD_CPL] - ra.h2d.bytes[TLP_KIND_PAYLOAD_CPL],
+                     20 * cfg.packets);
 }
 
 /*
@@ -929,7 +967,9 @@ static void test_sim_nothing_checked_report(void **state)
     t = report_capture(&cfg, &r, -1, sim_diag(s), 1);
     assert_non_null(strstr(t, "\"doorbells_per_pkt\": null,"));
     assert_non_null(strstr(t, "\"latency_ns\": {\n    \"p50\": null,\n    \"p99\": null,\n"
-                              "    \"max\": null\n  }"));
+                              "    \"max\": null,\n    \"queue_p50\": null,\n"
+                              "    \"queue_p99\": null,\n    \"service_p50\": null,\n"
+                              "    \"service_p99\": null\n  }"));
     assert_non_null(strstr(t, "\"cpu_ns_per_pkt\": {\n    \"total\": null,"));
     test_free(t);
     t = report_capture(&cfg, &r, -1, sim_diag(s), 0);
@@ -1464,6 +1504,7 @@ int main(void)
         cmocka_unit_test(test_sim_wire_bound),
         cmocka_unit_test(test_sim_registers),
         cmocka_unit_test(test_sim_tag_limit),
+        cmocka_unit_test(test_sim_buf_placement),
         cmocka_unit_test(test_sim_credit_starvation),
         cmocka_unit_test(test_sim_credit_latency_corners),
         cmocka_unit_test(test_sim_random_configs),

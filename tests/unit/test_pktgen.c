@@ -371,13 +371,17 @@ static void test_pktgen_bad_cfg(void **state)
     struct fx *f = *state;
     fx_txq_up(f, 3);
     size_t used = f->fp.mem_used;
-    struct pktgen_cfg bad[6];
+    struct pktgen_cfg bad[10];
     struct pktgen_cfg c;
     size_t n = 0;
     c = fx_pg_cfg(f, 10, 1); c.burst = 0; bad[n++] = c;
     c = fx_pg_cfg(f, 10, 1); c.max_len = 0; bad[n++] = c;
     c = fx_pg_cfg(f, 10, 1); c.max_len = 16384; bad[n++] = c;
-    c = fx_pg_cfg(f, 10, 1); c.buf_offset = 64; bad[n++] = c;
+    c = fx_pg_cfg(f, 10, 1); c.buf_offset = PKTGEN_BUF_OFFSET_MAX + 1; bad[n++] = c;
+    c = fx_pg_cfg(f, 10, 1); c.buf_place = BUF_PLACE_ALIGN; c.buf_align = 96; bad[n++] = c;
+    c = fx_pg_cfg(f, 10, 1); c.buf_place = BUF_PLACE_ALIGN; c.buf_align = 32; bad[n++] = c;
+    c = fx_pg_cfg(f, 10, 1); c.buf_place = BUF_PLACE_ALIGN; c.buf_align = 131072; bad[n++] = c;
+    c = fx_pg_cfg(f, 10, 1); c.buf_place = (enum buf_place_mode)7; bad[n++] = c;
     c = fx_pg_cfg(f, 10, 1); c.len = NULL; bad[n++] = c;
     for (size_t i = 0; i < n; i++)
         assert_int_equal(pktgen_init(&f->g, &f->fp, &f->q, &bad[i]), -1);

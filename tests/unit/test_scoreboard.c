@@ -549,6 +549,41 @@ static void test_scoreboard_latency_small_counts(void **state)
     assert_true(r.lat_max_ns == 30.0);
 }
 
+/* The latency's split at each packet's descriptor fetch: queueing from
+ * the doorbell to the fetch, service from the fetch to the wire; frames
+ * whose fetch was never noted stay out of the split; a fetch beyond what
+ * was published, or noted again, changes nothing. */
+static void test_scoreboard_latency_split(void **state)
+{
+    struct fx *f = *state;
+    const sim_ps_t ns = SIM_PS_PER_NS;
+
+    sb_note_published(f->sb, 3, 100 * ns);
+    sb_note_fetched_q(f->sb, 0, 2, 300 * ns);
+    sb_note_fetched_q(f->sb, 0, 2, 900 * ns); /* again: the first stamp stays */
+    sb_note_fetched_q(f->sb, 0, 1, 950 * ns); /* smaller: ignored */
+    sb_note_fetched_q(f->sb, 5, 3, 950 * ns); /* no such queue: ignored */
+    fx_send(f, 0, 1000 * ns);
+    fx_send(f, 1, 1100 * ns);
+    fx_send(f, 2, 1200 * ns); /* never fetched */
+    struct sb_result r = fx_result(f);
+    assert_int_equal(r.lat_samples, 3);
+    assert_int_equal(r.lat_split_samples, 2);
+    assert_true(r.lat_queue_p50_ns == 200.0 && r.lat_queue_p99_ns == 200.0);
+    assert_true(r.lat_service_p50_ns == 700.0 && r.lat_service_p99_ns == 800.0);
+
+    /* a fetch noted past the published count stamps only what was published */
+    sb_note_fetched_q(f->sb, 0, 10, 1300 * ns);
+    sb_note_published(f->sb, 5, 1400 * ns);
+    sb_note_fetched_q(f->sb, 0, 5, 1500 * ns);
+    fx_send(f, 3, 2000 * ns);
+    fx_send(f, 4, 2000 * ns);
+    r = fx_result(f);
+    assert_int_equal(r.lat_split_samples, 4);
+    assert_true(r.lat_queue_p99_ns == 200.0); /* 200, 200, 100, 100 */
+    assert_true(r.lat_service_p99_ns == 800.0); /* 700, 800, 500, 500 */
+}
+
 static void test_scoreboard_latency_no_samples(void **state)
 {
     struct fx *f = *state;
@@ -1078,6 +1113,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_scoreboard_latency_small_counts, fx_setup,
                                         fx_teardown),
         cmocka_unit_test_setup_teardown(test_scoreboard_latency_no_samples, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_scoreboard_latency_split, fx_setup, fx_teardown),
         cmocka_unit_test(test_scoreboard_one_packet_run),
         cmocka_unit_test_setup_teardown(test_scoreboard_latency_beyond_100us, fx_setup,
                                         fx_teardown),

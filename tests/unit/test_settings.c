@@ -264,7 +264,8 @@ static void expect_rule(void (*set)(struct sim_cfg *c), const char *must)
 
 /* Host memory (sim_cfg_host_mem): what the driver allocates, every queue's
  * ring, CQ and buffers; the largest single queue fits, 4 of them with the
- * largest frames at buffer offset 63 do not (4.03 GiB). */
+ * largest frames at buffer offset 63 do not (8.01 GiB: each buffer a
+ * kmalloc'd 32 KiB skb head, as Linux allocates it). */
 static void mem_one_queue_max(struct sim_cfg *c)
 {
     c->ring_size = 65536;
@@ -292,7 +293,7 @@ static void test_settings_host_memory(void **state)
     (void)state;
     expect_rule(mem_one_queue_max, NULL);
     expect_rule(mem_64_queues_small, NULL);
-    expect_rule(mem_four_queues_max, "the driver's DMA memory would be 4.03 GiB");
+    expect_rule(mem_four_queues_max, "the driver's DMA memory would be 8.01 GiB");
     /* CQ mode counts its completion queue (--completion cq --ring 8192 ran
      * out at the probe: 64 KiB of CQ in 64 KiB of slack). */
     sim_cfg_default(&c);
