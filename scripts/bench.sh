@@ -160,3 +160,7 @@ awk -v a="$j1" -v b="$j2" -v s="$same" 'BEGIN {
 echo
 printf 'explore, 2000 packets of 1518 B, 2 cpus, ring 64: '
 "$nictx" run --packets 2000 --pkt-size 1518 --ring 64 --cpus 2 --explore 50 --quiet
+
+# The cost per packet against the number of CPUs (1, 8, 64; scripts/bench-cpus.sh).
+echo
+bash "$(dirname "$0")/bench-cpus.sh" "$nictx"

@@ -72,6 +72,8 @@ struct sim_cfg {
     unsigned queues;       /* transmit queues, 1..64 (docs/device.md, Queues) */
     enum sim_sched sched;  /* the scheduler across queues: rr | drr */
     struct sim_weights weights; /* per-queue WEIGHT, 1..255 (n 0: all 1) */
+    struct sim_weights xps;     /* --xps: the CPU of each queue (the same list shape as
+                                   weights; n 0: queue q on CPU q mod cpus) */
     unsigned drr_quantum;  /* DRR bytes per unit of weight per round, 64..65536 */
     unsigned desc_fetch_max;
     unsigned desc_inflight; /* descriptor reads in flight, 1..8 */
@@ -90,7 +92,8 @@ struct sim_cfg {
     uint64_t bug_at;            /* packet at which a one-shot bug fires */
     uint64_t schedule;          /* exploration schedule (sim/host/explore.h); 0: none */
     /* host CPUs and the stack (docs/calibration.md) */
-    unsigned cpus;              /* 1: one CPU sends and cleans; 2: a completion CPU */
+    unsigned cpus;              /* 1..SIM_MAX_CPUS; one queue: CPU 0 sends, CPU 1 (if
+                                   any) cleans up; several: each queue on its CPU (xps) */
     enum sim_layout layout;     /* ring producer/consumer fields: split or packed */
     int bql;                    /* byte queue limits on the queue */
     enum dql_order dql;         /* BQL dql_queued order */
@@ -194,6 +197,9 @@ int sim_parse_device(const char *s, enum dev_backend *out);
 int sim_parse_weights(const char *s, struct sim_weights *out);
 /* Queue q's weight under the configuration (1 when none are given). */
 unsigned sim_cfg_weight(const struct sim_cfg *cfg, unsigned q);
+/* The CPU that sends on queue q (and runs its cleanup): --xps, or the
+ * kernel's default of a queue per CPU, q mod cpus. */
+unsigned sim_cfg_queue_cpu(const struct sim_cfg *cfg, unsigned q);
 /* Packets queue q sends: floor(P/N), +1 for the first P mod N queues. */
 uint64_t sim_cfg_queue_packets(const struct sim_cfg *cfg, unsigned q);
 /* IRQ_TIMER for the run: irq_usecs in device cycles, rounded. */
@@ -213,7 +219,9 @@ int sim_parse_barrier(const char *s, enum txq_barrier *out);
 int sim_parse_ordering(const char *s, enum stbuf_order *out);
 
 #define SIM_MAX_VIOLATIONS 16
-#define SIM_MAX_CPUS 2
+/* --cpus: at most 64, one socket (docs/model.md, CPUs).  Per-CPU arrays are
+ * sized by it; runs loop over the CPUs that exist (cfg.cpus) only. */
+#define SIM_MAX_CPUS 64
 
 struct sim_violation {
     const char *kind;  /* e.g. "owner_before_body", "dma_read_unmapped" */

@@ -259,7 +259,7 @@ uint32_t plat_mmio_read32(struct platform *p, uint32_t off)
     memset(&t, 0, offsetof(struct tlp, data));
     t.type = TLP_MRD;
     t.kind = TLP_KIND_MMIO_RD;
-    t.tag = (uint8_t)((c->id + 1) << SIM_TAG_CPU_SHIFT | (++c->mmio_tag & 0x3f));
+    t.tag = sim_tag_next(c->mmio_tag, c->id + 1);
     c->mmio_tag = t.tag;
     t.last = 1;
     t.len = 4;

@@ -489,6 +489,46 @@ const struct set_type set_weights = {
     .parse = weights_parse, .format = weights_format, .json = weights_json,
     .in_range = weights_in_range};
 
+/* --xps: "auto" (n 0: the kernel's queue per CPU), or CPUs in the weights'
+ * list shape. */
+static int xps_parse(const struct set_type *t, const struct sim_setting *s, struct sim_cfg *c,
+                     const char *v, enum num_rules rules, char *why, size_t n)
+{
+    struct sim_weights *w = (struct sim_weights *)FIELD_OF(s, c);
+
+    if (strcmp(v, "auto") == 0) {
+        w->n = 0;
+        return 0;
+    }
+    return weights_parse(t, s, c, v, rules, why, n);
+}
+
+static void xps_format(const struct set_type *t, const struct sim_setting *s,
+                       const struct sim_cfg *c, char *buf, size_t n)
+{
+    if (((const struct sim_weights *)CFIELD_OF(s, c))->n == 0)
+        snprintf(buf, n, "auto");
+    else
+        weights_format(t, s, c, buf, n);
+}
+
+/* Each queue's CPU, an array of --queues. */
+static void xps_json(const struct set_type *t, const struct sim_setting *s,
+                     const struct sim_cfg *c, struct json *j, const char *key)
+{
+    (void)t, (void)s;
+    json_arr_begin(j, key);
+    for (unsigned q = 0; q < c->queues; q++)
+        json_u64(j, NULL, sim_cfg_queue_cpu(c, q));
+    json_arr_end(j);
+}
+
+const struct set_type set_xps = {
+    .name = "auto|C[,C...]",
+    .expect = "auto, or 1 to 64 decimal CPU numbers, one for all queues or one per queue "
+              "(e.g. 0,0,1,1)",
+    .parse = xps_parse, .format = xps_format, .json = xps_json, .in_range = weights_in_range};
+
 /* The credit types of a flow-control list, in struct pcie_fc_cfg. */
 static const struct {
     const char *name;

@@ -196,7 +196,7 @@ static const struct sim_setting settings[] = {
     {"queues", OPT("queues", "N"), KEY("device", "queues"), UNS(queues), SPAN(1, SIM_QUEUES_MAX),
      .def = "1", .group = SET_G_DEVICE, .flags = SET_TEXT_SET, .text = "queues {}",
      .help = "transmit queues, each its own ring; --packets is the total, spread evenly; "
-             "queue q runs on CPU q mod --cpus; completions and interrupts per queue "
+             "queue q runs on CPU q mod --cpus (--xps); completions and interrupts per queue "
              "(MSI-X vector q).  More than 1 needs --protocol tail or owner"},
     {"sched", OPT("sched", "S"), KEY("device", "sched"), ENUM(sched, enum sim_sched, set_sched),
      .def = "rr", .group = SET_G_DEVICE,
@@ -261,8 +261,15 @@ static const struct sim_setting settings[] = {
     /* host: CPUs and the stack (docs/calibration.md) */
     {"cpus", OPT("cpus", "N"), KEY("host", "cpus"), UNS(cpus), SPAN(1, SIM_MAX_CPUS),
      .def = "1", .group = SET_G_HOST, .text = "cpus {}",
-     .help = "1: one CPU sends and cleans up; 2: a second CPU runs the completions, woken by "
-             "head writeback or interrupt"},
+     .help = "host CPUs, one socket.  One queue: CPU 0 sends; a second CPU runs the "
+             "completions, woken by head writeback or interrupt; CPUs beyond it stay idle.  "
+             "Several queues: each CPU sends on and cleans up its queues (--xps)"},
+    {"xps", OPT("xps", "auto|C[,C...]"), KEY("host", "xps"), TYPED(xps, struct sim_weights, set_xps),
+     SPAN(0, SIM_MAX_CPUS - 1), .def = "auto", .group = SET_G_HOST, .flags = SET_TEXT_SET,
+     .text = "xps {}",
+     .help = "the CPU of each queue (transmit and its cleanup): auto is the kernel's default "
+             "of a queue per CPU, queue q on CPU q mod --cpus (ixgbe's netif_set_xps_queue); "
+             "or one CPU for all queues, or one per queue"},
     {"layout", OPT("layout", "L"), KEY("driver", "layout"),
      ENUM(layout, enum sim_layout, set_layout), .def = "split", .group = SET_G_HOST,
      .text = "layout {}",

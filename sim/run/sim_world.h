@@ -112,6 +112,10 @@ struct sim_cpu {
     uint64_t obs[8];
     unsigned nobs;
     sim_ps_t t1[CPU_CAUSE_COUNT]; /* time by cause when the measured run ended */
+    /* Several queues: the queues it sends on and cleans up (sim_cfg_queue_cpu),
+     * in order; none: it has nothing to do once the run starts. */
+    uint8_t txq_of[SIM_QUEUES_MAX];
+    unsigned ntxq;
     /* Driver code compiled with the kernel layer (driver/linux/,
      * plain_access.c): the CPU as that code sees it (current while its
      * coroutine runs), its plain stores to shared driver state (a store
@@ -141,7 +145,8 @@ struct sim_shared {
 
 /* Queue q > 0 of a run with several (docs/device.md, Queues); queue 0 is
  * struct sim's txq and pg, as in a run with one.  CPU 0 brings every queue
- * up; then queue q belongs to CPU q mod cpus, which steps it. */
+ * up; then queue q belongs to CPU sim_cfg_queue_cpu(q) (--xps), which
+ * steps it. */
 struct sim_queue {
     struct txq txq;          /* first: 64-byte aligned */
     struct pktgen pg;
@@ -152,15 +157,24 @@ struct sim_queue {
     int txq_up, pg_up;
 };
 
-/* MMIO read tags: CPU i uses (i + 1) << 6 | seq; the harness 0 | seq. */
-#define SIM_TAG_CPU_SHIFT 6
+/* MMIO read tags (8 bits): the requester in the low 7 (0 the harness, i + 1
+ * CPU i, up to SIM_MAX_CPUS), a sequence bit above it.  Each requester has
+ * one read outstanding at most, so the bit tells its read from the one
+ * before. */
+#define SIM_TAG_WHO_MASK 0x7fu
+#define SIM_TAG_SEQ      0x80u
+_Static_assert(SIM_MAX_CPUS < SIM_TAG_WHO_MASK, "every CPU has a requester number");
+static inline uint8_t sim_tag_next(uint8_t prev, unsigned who)
+{
+    return (uint8_t)(((prev ^ SIM_TAG_SEQ) & SIM_TAG_SEQ) | who);
+}
 
 struct sim {
     struct sim_cfg cfg;
     const struct device_ops *ops;
     void *dev;
     struct host_mem mem;
-    struct sim_cpu cpus[SIM_MAX_CPUS];
+    struct sim_cpu cpus[SIM_MAX_CPUS]; /* the first ncpu exist */
     unsigned ncpu;
     struct ownchk_set ck;  /* descriptor ownership ground truth: a checker a queue */
     struct cl_model cl;    /* cache lines shared by the CPUs and the device */
@@ -191,7 +205,7 @@ struct sim {
     unsigned nq;               /* queues (cfg.queues) */
     struct sim_queue *xq;      /* queues 1..nq-1 (xq[q - 1]), NULL with one */
     /* Several queues with interrupts: bit q, queue q's interrupt arrived
-     * and its NAPI poll is due on its CPU (q mod cpus); interrupts per
+     * and its NAPI poll is due on its CPU (--xps); interrupts per
      * queue (MSI-X vector q) over the run. */
     uint64_t qirq_pending;
     uint64_t qirqs[SIM_QUEUES_MAX];

@@ -180,6 +180,83 @@ static void test_cpus_qdisc_batches_from_bql(void **state)
     assert_true(r.cpu_ns_per_pkt[CPU_LOCK_STALL] > 0);
 }
 
+/* What CPU c spent on doorbells, per packet of the run: it sent. */
+static int sent_on(const struct sim_result *r, unsigned c)
+{
+    return r->cpu_ns_per_pkt_cpu[c][CPU_DOORBELL] > 0;
+}
+
+/* The largest host: 64 queues on 64 CPUs, a queue each (XPS's default),
+ * the head read by MMIO so that every CPU's read completion must find its
+ * way back by tag.  Every CPU sends and reads; the result has 64 CPUs. */
+static void test_cpus_64_queue_per_cpu(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_result r;
+
+    (void)state;
+    sim_cfg_default(&cfg);
+    cfg.packets = 64 * 40;
+    cfg.queues = 64;
+    cfg.cpus = 64;
+    cfg.line_gbps = 100;
+    cfg.clean = TXQ_CLEAN_HEAD_MMIO;
+    run(&cfg, &r);
+    assert_int_equal(r.ncpu, 64);
+    for (unsigned c = 0; c < 64; c++) {
+        if (!sent_on(&r, c) || !(r.cpu_ns_per_pkt_cpu[c][CPU_MMIO_READ] > 0))
+            fail_msg("CPU %u did not send and read its queue's head", c);
+        assert_int_equal(r.queues[c].packets, 40);
+    }
+}
+
+/* --xps: queues 0 and 1 on CPU 0, 2 and 3 on CPU 1; CPUs 2 and 3 have no
+ * queue and do nothing.  Then the default (a queue per CPU) uses all four. */
+static void test_cpus_xps_map(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_result r;
+
+    (void)state;
+    sim_cfg_default(&cfg);
+    cfg.packets = 4000;
+    cfg.queues = 4;
+    cfg.cpus = 4;
+    assert_int_equal(sim_parse_weights("0,0,1,1", &cfg.xps), 0);
+    assert_int_equal(sim_cfg_queue_cpu(&cfg, 1), 0);
+    assert_int_equal(sim_cfg_queue_cpu(&cfg, 2), 1);
+    run(&cfg, &r);
+    assert_true(sent_on(&r, 0) && sent_on(&r, 1));
+    for (unsigned c = 2; c < 4; c++)
+        for (unsigned k = 0; k < CPU_CAUSE_COUNT; k++)
+            if (k != CPU_IDLE && r.cpu_ns_per_pkt_cpu[c][k] != 0)
+                fail_msg("CPU %u has no queue but spent %s time", c,
+                         cpu_cause_name((enum cpu_cause)k));
+    cfg.xps.n = 0;
+    assert_int_equal(sim_cfg_queue_cpu(&cfg, 3), 3);
+    run(&cfg, &r);
+    for (unsigned c = 0; c < 4; c++)
+        assert_true(sent_on(&r, c));
+}
+
+/* One queue on four CPUs: CPU 0 sends, CPU 1 cleans up, CPUs 2 and 3 have
+ * nothing to do and the run ends cleanly. */
+static void test_cpus_one_queue_extra_cpus_idle(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_result r;
+
+    (void)state;
+    cfg2(&cfg);
+    cfg.cpus = 4;
+    run(&cfg, &r);
+    assert_int_equal(r.ncpu, 4);
+    assert_true(sent_on(&r, 0));
+    assert_true(r.cpu_ns_per_pkt_cpu[1][CPU_DRIVER] > 0);
+    assert_true(r.cpu_ns_per_pkt_cpu[2][CPU_DRIVER] == 0 &&
+                r.cpu_ns_per_pkt_cpu[3][CPU_DRIVER] == 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -189,6 +266,9 @@ int main(void)
         cmocka_unit_test(test_cpus_posted_write_drain),
         cmocka_unit_test(test_cpus_qdisc_batches_from_bql),
         cmocka_unit_test(test_cpus_ring_lines_are_bus_lines),
+        cmocka_unit_test(test_cpus_64_queue_per_cpu),
+        cmocka_unit_test(test_cpus_xps_map),
+        cmocka_unit_test(test_cpus_one_queue_extra_cpus_idle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
