@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # bench-cpus.sh [NICTX] - the simulator's cost per packet against the number
-# of simulated CPUs (docs/model.md, CPUs): 64 queues of 64 B frames at 100G,
+# of simulated CPUs (docs/architecture.md, Simulation speed): 64 queues of 64 B frames at 100G,
 # bursts of 32, on 1, 8 and 64 CPUs (XPS: queue q on CPU q mod N).  Prints
 # simulated packets per wall second (the median of 3) and, with valgrind,
 # instructions per simulated packet (comparable across machines: runs of N
