@@ -29,6 +29,7 @@ static const char *const layout_names[] = {"split", "packed"};
 static const char *const dql_names[] = {"write-first", "read-first"};
 static const char *const source_names[] = {"pktgen", "qdisc"};
 static const char *const napi_names[] = {"poll", "irq"};
+static const char *const qdisc_root_names[] = {"per-queue", "shared"};
 static const char *const sched_names[] = {"rr", "drr"};
 static const char *const device_names[] = {"rtl", "c", "lockstep"}; /* enum dev_backend */
 /* In enum txq_clean_mode's order. */
@@ -70,6 +71,7 @@ SIM_NAMES(enum sim_layout, layout_names, sim_layout_name, sim_parse_layout)
 SIM_NAMES(enum dql_order, dql_names, sim_dql_name, sim_parse_dql)
 SIM_NAMES(enum sim_source, source_names, sim_source_name, sim_parse_source)
 SIM_NAMES(enum sim_napi, napi_names, sim_napi_name, sim_parse_napi)
+SIM_NAMES(enum sim_qdisc_root, qdisc_root_names, sim_qdisc_root_name, sim_parse_qdisc_root)
 SIM_NAMES(enum txq_clean_mode, completion_names, sim_completion_name, sim_parse_completion)
 SIM_NAMES(enum sim_sched, sched_names, sim_sched_name, sim_parse_sched)
 SIM_NAMES(enum dev_backend, device_names, sim_device_name, sim_parse_device)
@@ -384,6 +386,7 @@ const struct set_type set_layout = SET_ENUM(layout_names);
 const struct set_type set_dql = SET_ENUM(dql_names);
 const struct set_type set_source = SET_ENUM(source_names);
 const struct set_type set_napi = SET_ENUM(napi_names);
+const struct set_type set_qdisc_root = SET_ENUM(qdisc_root_names);
 const struct set_type set_completion = SET_ENUM(completion_names);
 const struct set_type set_sched = SET_ENUM(sched_names);
 const struct set_type set_device = SET_ENUM(device_names);

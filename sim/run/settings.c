@@ -290,6 +290,13 @@ static const struct sim_setting settings[] = {
      .flags = SET_TEXT_SET, .text = "source {}",
      .help = "packets from pktgen bursts of --burst, or batches a qdisc bulk-dequeues under "
              "its lock within BQL's budget, up to --burst"},
+    {"qdisc_root", OPT("qdisc-root", "R"), KEY("driver", "qdisc_root"),
+     ENUM(qdisc_root, enum sim_qdisc_root, set_qdisc_root), .def = "per-queue",
+     .group = SET_G_HOST, .flags = SET_TEXT_SET, .text = "qdisc root {}",
+     .help = "with --source qdisc and several queues: a root qdisc per queue, each its own "
+             "lock (per-queue: the kernel's mq default), or one root all queues share "
+             "(shared: a single-queue root qdisc), whose lock and statistics every "
+             "transmitting CPU takes and writes"},
     {"tail_coalesce", OPT("tail-coalesce", "N"), KEY("driver", "tail_coalesce"),
      UNS(tail_coalesce), .def = "0", .group = SET_G_HOST, .text = "tail coalesce {}",
      .help = "defer the tail write up to N packets even without xmit_more (ixgbe "

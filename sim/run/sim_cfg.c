@@ -322,6 +322,9 @@ static int sim_cfg_validate_queues(const struct sim_cfg *c, char *err, size_t er
         if (c->xps.v[q] >= c->cpus)
             BAD("--xps names CPU %u and --cpus is %u: CPUs are 0..%u", c->xps.v[q], c->cpus,
                 c->cpus - 1);
+    if (c->qdisc_root == SIM_ROOT_SHARED && (c->source != SIM_SOURCE_QDISC || c->queues == 1))
+        BAD("--qdisc-root shared needs --source qdisc and --queues > 1: the queues share "
+            "a root qdisc");
     if (c->queues > 1 && c->proto == TXQ_PROTO_WC)
         BAD("--queues %u needs --protocol tail or owner (not wc): the write-combining "
             "window serves one queue",

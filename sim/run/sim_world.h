@@ -187,7 +187,7 @@ struct sim {
     struct sim_shared *shr;
     unsigned nshr, shr_cap;
     uintptr_t shr_lo, shr_hi;
-#define SIM_CL_SNAP 8
+#define SIM_CL_SNAP SIM_MAX_LINES
     struct cl_stats cl_t0[SIM_CL_SNAP]; /* region counters when the measurement began */
     struct txq_cfg tc;     /* the driver's configuration (probe) */
     struct pktgen_cfg pc;
@@ -202,6 +202,7 @@ struct sim {
     struct txq txq;
     struct pktgen pg;
     int txq_up, pg_up;
+    struct pktgen_root root;   /* --qdisc-root shared: the queues' one root qdisc */
     unsigned nq;               /* queues (cfg.queues) */
     struct sim_queue *xq;      /* queues 1..nq-1 (xq[q - 1]), NULL with one */
     /* Several queues with interrupts: bit q, queue q's interrupt arrived

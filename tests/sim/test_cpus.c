@@ -257,6 +257,42 @@ static void test_cpus_one_queue_extra_cpus_idle(void **state)
                 r.cpu_ns_per_pkt_cpu[3][CPU_DRIVER] == 0);
 }
 
+/* --qdisc-root shared: 8 queues on 8 CPUs through one root qdisc.  Every
+ * dequeue takes its lock and writes its counters from another CPU than the
+ * last one, so both lines move at about every packet, and CPUs spin on the
+ * held lock; with a root per queue (mq) nothing moves and nobody spins.
+ * The same shared root with every queue on one CPU moves no line. */
+static void test_cpus_shared_root_qdisc(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_result mq, one, shared;
+    char err[256];
+
+    (void)state;
+    sim_cfg_default(&cfg);
+    cfg.packets = 8000;
+    cfg.queues = 8;
+    cfg.cpus = 8;
+    cfg.source = SIM_SOURCE_QDISC;
+    run(&cfg, &mq);
+    cfg.qdisc_root = SIM_ROOT_SHARED;
+    run(&cfg, &shared);
+    assert_true(line(&shared, "qdisc.root")->st.xfers > cfg.packets);
+    assert_true(line(&shared, "qdisc.stats")->st.xfers > cfg.packets / 2);
+    assert_true(shared.cpu_ns_per_pkt[CPU_LOCK_STALL] > 4 * mq.cpu_ns_per_pkt[CPU_LOCK_STALL]);
+    assert_true(shared.sb.mpps < mq.sb.mpps);
+    for (unsigned i = 0; i < mq.nlines; i++)
+        assert_true(strncmp(mq.lines[i].name, "qdisc.", 6) != 0);
+    assert_int_equal(sim_parse_weights("0", &cfg.xps), 0);
+    run(&cfg, &one);
+    assert_int_equal(line(&one, "qdisc.root")->st.xfers, 0);
+    assert_true(one.cpu_ns_per_pkt[CPU_LOCK_STALL] < shared.cpu_ns_per_pkt[CPU_LOCK_STALL] / 4);
+    /* Only the qdisc source has a root, and only several queues share one. */
+    cfg.source = SIM_SOURCE_PKTGEN;
+    assert_int_equal(sim_cfg_validate(&cfg, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "--qdisc-root shared"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -269,6 +305,7 @@ int main(void)
         cmocka_unit_test(test_cpus_64_queue_per_cpu),
         cmocka_unit_test(test_cpus_xps_map),
         cmocka_unit_test(test_cpus_one_queue_extra_cpus_idle),
+        cmocka_unit_test(test_cpus_shared_root_qdisc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
