@@ -464,15 +464,22 @@ static void weights_format(const struct set_type *t, const struct sim_setting *s
         len += (size_t)snprintf(buf + len, n - len, "%s%u", i ? "," : "", w->v[i]);
 }
 
-/* Each queue's weight, an array of --queues. */
+/* A per-queue value as the run uses it, an array of --queues. */
+static void per_queue_json(const struct sim_cfg *c, struct json *j, const char *key,
+                           unsigned (*value)(const struct sim_cfg *, unsigned))
+{
+    json_arr_begin(j, key);
+    for (unsigned q = 0; q < c->queues; q++)
+        json_u64(j, NULL, value(c, q));
+    json_arr_end(j);
+}
+
+/* Each queue's weight. */
 static void weights_json(const struct set_type *t, const struct sim_setting *s,
                          const struct sim_cfg *c, struct json *j, const char *key)
 {
     (void)t, (void)s;
-    json_arr_begin(j, key);
-    for (unsigned q = 0; q < c->queues; q++)
-        json_u64(j, NULL, sim_cfg_weight(c, q));
-    json_arr_end(j);
+    per_queue_json(c, j, key, sim_cfg_weight);
 }
 
 static int weights_in_range(const struct set_type *t, const struct sim_setting *s,
@@ -515,15 +522,12 @@ static void xps_format(const struct set_type *t, const struct sim_setting *s,
         weights_format(t, s, c, buf, n);
 }
 
-/* Each queue's CPU, an array of --queues. */
+/* Each queue's CPU. */
 static void xps_json(const struct set_type *t, const struct sim_setting *s,
                      const struct sim_cfg *c, struct json *j, const char *key)
 {
     (void)t, (void)s;
-    json_arr_begin(j, key);
-    for (unsigned q = 0; q < c->queues; q++)
-        json_u64(j, NULL, sim_cfg_queue_cpu(c, q));
-    json_arr_end(j);
+    per_queue_json(c, j, key, sim_cfg_queue_cpu);
 }
 
 const struct set_type set_xps = {
