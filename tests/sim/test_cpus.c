@@ -180,6 +180,15 @@ static void test_cpus_qdisc_batches_from_bql(void **state)
     assert_true(r.cpu_ns_per_pkt[CPU_LOCK_STALL] > 0);
 }
 
+/* `queues` queues on `cpus` CPUs, the defaults otherwise. */
+static void cfgq(struct sim_cfg *cfg, uint64_t packets, unsigned queues, unsigned cpus)
+{
+    sim_cfg_default(cfg);
+    cfg->packets = packets;
+    cfg->queues = queues;
+    cfg->cpus = cpus;
+}
+
 /* What CPU c spent on doorbells, per packet of the run: it sent. */
 static int sent_on(const struct sim_result *r, unsigned c)
 {
@@ -195,10 +204,7 @@ static void test_cpus_64_queue_per_cpu(void **state)
     struct sim_result r;
 
     (void)state;
-    sim_cfg_default(&cfg);
-    cfg.packets = 64 * 40;
-    cfg.queues = 64;
-    cfg.cpus = 64;
+    cfgq(&cfg, 64 * 40, 64, 64);
     cfg.line_gbps = 100;
     cfg.clean = TXQ_CLEAN_HEAD_MMIO;
     run(&cfg, &r);
@@ -218,10 +224,7 @@ static void test_cpus_xps_map(void **state)
     struct sim_result r;
 
     (void)state;
-    sim_cfg_default(&cfg);
-    cfg.packets = 4000;
-    cfg.queues = 4;
-    cfg.cpus = 4;
+    cfgq(&cfg, 4000, 4, 4);
     assert_int_equal(sim_parse_weights("0,0,1,1", &cfg.xps), 0);
     assert_int_equal(sim_cfg_queue_cpu(&cfg, 1), 0);
     assert_int_equal(sim_cfg_queue_cpu(&cfg, 2), 1);
@@ -269,10 +272,7 @@ static void test_cpus_shared_root_qdisc(void **state)
     char err[256];
 
     (void)state;
-    sim_cfg_default(&cfg);
-    cfg.packets = 8000;
-    cfg.queues = 8;
-    cfg.cpus = 8;
+    cfgq(&cfg, 8000, 8, 8);
     cfg.source = SIM_SOURCE_QDISC;
     run(&cfg, &mq);
     cfg.qdisc_root = SIM_ROOT_SHARED;
