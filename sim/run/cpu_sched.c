@@ -34,6 +34,7 @@
  * sim_run().  Whenever a program has to wait it runs the driver's hang
  * check (sim_fault_check_hang: one CPU watches every queue).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "run/fault.h"
@@ -379,6 +380,12 @@ int sim_cpus_init(struct sim *s, const struct stbuf_cfg *bc)
 {
     unsigned i;
 
+    size_t sz = ((size_t)s->cfg.cpus * sizeof(*s->cpus) + 63) & ~(size_t)63;
+
+    s->cpus = aligned_alloc(64, sz);
+    if (!s->cpus)
+        return -1;
+    memset(s->cpus, 0, sz);
     s->ncpu = s->cfg.cpus;
     for (i = 0; i < s->ncpu; i++) {
         struct sim_cpu *c = &s->cpus[i];
@@ -444,6 +451,9 @@ void sim_cpus_destroy(struct sim *s)
         if (s->cpus[i].lane_up)
             stbuf_destroy(&s->cpus[i].lane);
     }
+    free(s->cpus);
+    s->cpus = NULL;
+    s->ncpu = 0;
 }
 
 /* Start the measured run: every parked CPU runs from `t`. */

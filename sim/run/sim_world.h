@@ -174,7 +174,8 @@ struct sim {
     const struct device_ops *ops;
     void *dev;
     struct host_mem mem;
-    struct sim_cpu cpus[SIM_MAX_CPUS]; /* the first ncpu exist */
+    struct sim_cpu *cpus;  /* ncpu of them (sim_cpus_init), 64-byte aligned: a
+                              one-CPU run holds one, not SIM_MAX_CPUS */
     unsigned ncpu;
     struct ownchk_set ck;  /* descriptor ownership ground truth: a checker a queue */
     struct cl_model cl;    /* cache lines shared by the CPUs and the device */
