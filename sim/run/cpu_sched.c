@@ -379,10 +379,9 @@ static void cpu_entry(void *arg)
 int sim_cpus_init(struct sim *s, const struct stbuf_cfg *bc)
 {
     unsigned i;
-
     size_t sz = ((size_t)s->cfg.cpus * sizeof(*s->cpus) + 63) & ~(size_t)63;
 
-    s->cpus = aligned_alloc(64, sz);
+    s->cpus = aligned_alloc(64, sz); /* only the CPUs the run has */
     if (!s->cpus)
         return -1;
     memset(s->cpus, 0, sz);
