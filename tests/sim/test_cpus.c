@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "common/report_capture.h"
 #include "run/harness.h"
 
 static void cfg2(struct sim_cfg *cfg)
@@ -216,6 +217,29 @@ static void test_cpus_64_queue_per_cpu(void **state)
     }
 }
 
+/* The report names each CPU the run has, and no other: 3 CPUs give cpu0..
+ * cpu2 in the JSON's by-CPU block and the table, and each queue's CPU in
+ * the configuration. */
+static void test_cpus_report_names_existing_cpus(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_result r;
+    char *json, *text;
+
+    (void)state;
+    cfgq(&cfg, 600, 3, 3);
+    run(&cfg, &r);
+    json = report_capture(&cfg, &r, 0, "", 1);
+    text = report_capture(&cfg, &r, 0, "", 0);
+    assert_non_null(strstr(json, "\"cpu2\": {"));
+    assert_null(strstr(json, "\"cpu3\""));
+    assert_non_null(strstr(json, "\"xps\": [\n      0,\n      1,\n      2\n    ]"));
+    assert_non_null(strstr(text, "cpu2 ns/pkt:"));
+    assert_null(strstr(text, "cpu3 ns/pkt:"));
+    test_free(json);
+    test_free(text);
+}
+
 /* --xps: queues 0 and 1 on CPU 0, 2 and 3 on CPU 1; CPUs 2 and 3 have no
  * queue and do nothing.  Then the default (a queue per CPU) uses all four. */
 static void test_cpus_xps_map(void **state)
@@ -304,6 +328,7 @@ int main(void)
         cmocka_unit_test(test_cpus_ring_lines_are_bus_lines),
         cmocka_unit_test(test_cpus_64_queue_per_cpu),
         cmocka_unit_test(test_cpus_xps_map),
+        cmocka_unit_test(test_cpus_report_names_existing_cpus),
         cmocka_unit_test(test_cpus_one_queue_extra_cpus_idle),
         cmocka_unit_test(test_cpus_shared_root_qdisc),
     };
