@@ -51,11 +51,11 @@ typedef uint64_t (*pktgen_avail_fn)(void *ctx, uint64_t seq);
 /* A root qdisc several queues share (a single-queue root qdisc on a
  * multi-queue device; the kernel's default, mq, gives each queue its own):
  * its lock and its counters (struct Qdisc's bstats), each on a line of its
- * own.  The owner zeroes it. */
+ * own when the owner places it on a 64-byte boundary.  The owner zeroes it. */
 struct pktgen_root {
-    _Alignas(64) uint32_t lock;
-    _Alignas(64) uint64_t packets;
-    uint64_t bytes;
+    uint32_t lock;
+    uint8_t lock_line_[60]; /* the rest of the lock's line */
+    uint64_t packets, bytes;
 };
 
 struct pktgen_cfg {

@@ -203,7 +203,7 @@ struct sim {
     struct txq txq;
     struct pktgen pg;
     int txq_up, pg_up;
-    struct pktgen_root root;   /* --qdisc-root shared: the queues' one root qdisc */
+    _Alignas(64) struct pktgen_root root; /* --qdisc-root shared: the queues' one root */
     unsigned nq;               /* queues (cfg.queues) */
     struct sim_queue *xq;      /* queues 1..nq-1 (xq[q - 1]), NULL with one */
     /* Several queues with interrupts: bit q, queue q's interrupt arrived
