@@ -485,8 +485,9 @@ $(addprefix $(BUILD)/tests/test_,$(ENGINE_TESTS)): $(BUILD)/tests/test_%: \
 # test_width runs at every width; test_lockstep, the C model beside the RTL;
 # test_bound, runs at the widths its bounds need;
 # test_observe, the C model's waveform beside the RTL's (read back with
-# GTKWave's fstapi).
-$(BUILD)/tests/test_width $(BUILD)/tests/test_lockstep $(BUILD)/tests/test_observe $(BUILD)/tests/test_bound: $(WIDE_MODELS)
+# GTKWave's fstapi); test_calibration, each profile at its own width.
+$(BUILD)/tests/test_width $(BUILD)/tests/test_lockstep $(BUILD)/tests/test_observe \
+    $(BUILD)/tests/test_calibration $(BUILD)/tests/test_bound: $(WIDE_MODELS)
 $(BUILD)/obj/tests/sim/test_observe.o: INCS += -I$(VROOT)/include/gtkwave
 
 # Tests of RTL modules alone, each Verilated with its assertions on into

@@ -134,9 +134,11 @@ static int pktgen_len_ok(const struct pktgen *g, unsigned len)
 static unsigned pktgen_qdisc_dequeue(struct pktgen *g)
 {
     struct txq *q = g->q;
+    struct pktgen_root *root = g->cfg.root;
+    uint32_t *lock = root ? &root->lock : &g->qdisc_lock;
     unsigned n = 1, max = g->cfg.burst;
 
-    plat_spin_lock(g->plat, &g->qdisc_lock);
+    plat_spin_lock(g->plat, lock);
     plat_cpu_work(g->plat, PLAT_WORK_QDISC_PKT, 1);
     if (q->bql) {
         int budget = dql_avail(&q->dql, g->plat) - (int)g->cfg.max_len;
@@ -146,7 +148,12 @@ static unsigned pktgen_qdisc_dequeue(struct pktgen *g)
             plat_cpu_work(g->plat, PLAT_WORK_QDISC_PKT, 1);
         }
     }
-    plat_spin_unlock(g->plat, &g->qdisc_lock);
+    if (root) { /* the shared root's counters (qdisc_bstats_update) */
+        plat_cpu_touch(g->plat, &root->packets, 2 * sizeof(uint64_t), PLAT_WRITE);
+        root->packets += n;
+        root->bytes += (uint64_t)n * g->cfg.max_len;
+    }
+    plat_spin_unlock(g->plat, lock);
     return n;
 }
 

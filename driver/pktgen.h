@@ -51,6 +51,16 @@ typedef void (*pktgen_drop_fn)(void *ctx, uint64_t seq);
  * capture replayed with its timing); 0: none yet. */
 typedef uint64_t (*pktgen_avail_fn)(void *ctx, uint64_t seq);
 
+/* A root qdisc several queues share (a single-queue root qdisc on a
+ * multi-queue device; the kernel's default, mq, gives each queue its own):
+ * its lock and its counters (struct Qdisc's bstats), each on a line of its
+ * own when the owner places it on a 64-byte boundary.  The owner zeroes it. */
+struct pktgen_root {
+    uint32_t lock;
+    uint8_t lock_line_[60]; /* the rest of the lock's line */
+    uint64_t packets, bytes;
+};
+
 struct pktgen_cfg {
     uint64_t count;       /* packets to send in all (0: done at once) */
     unsigned burst;       /* >= 1: N - 1 packets with more = 1, last more = 0 */
@@ -68,6 +78,8 @@ struct pktgen_cfg {
     int qdisc;            /* 1: a qdisc feeds the queue: each batch is what it
                              bulk-dequeues under its lock within BQL's budget
                              (at most `burst`); 0: pktgen bursts of `burst` */
+    struct pktgen_root *root; /* with qdisc: the root it shares with other queues'
+                                 pktgens, or NULL: its own (qdisc_lock) */
     enum drv_bug bug;     /* DRV_BUG_BUF_OVERWRITE: packet bug_at reuses the
                              previous packet's buffer while it is in flight */
     uint64_t bug_at;

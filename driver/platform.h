@@ -69,7 +69,9 @@ uint32_t plat_load32(struct platform *p, const void *src);
 /* spin_lock / spin_unlock of `lock` (a word in memory the CPUs share).
  * spin_lock is a locked instruction: besides its own cost it waits until
  * the CPU's earlier uncached (posted) MMIO writes have left the core;
- * spin_unlock is a release store (x86) and does not wait. */
+ * spin_unlock is a release store (x86) and does not wait.  A lock another
+ * CPU holds makes spin_lock spin until it is released (the simulator keeps
+ * the holder in the word: the caller only zeroes it before first use). */
 void plat_spin_lock(struct platform *p, void *lock);
 void plat_spin_unlock(struct platform *p, void *lock);
 

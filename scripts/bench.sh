@@ -160,3 +160,18 @@ awk -v a="$j1" -v b="$j2" -v s="$same" 'BEGIN {
 echo
 printf 'explore, 2000 packets of 1518 B, 2 cpus, ring 64: '
 "$nictx" run --packets 2000 --pkt-size 1518 --ring 64 --cpus 2 --explore 50 --quiet
+
+# The simulator's cost per packet against the number of simulated CPUs
+# (docs/architecture.md, Simulation speed): 64 queues of 64 B frames at
+# 100G, bursts of 32, a cheap CPU, on 1, 8 and 64 CPUs (XPS: queue q on CPU
+# q mod N); simulated packets per wall second (the median of 3) and
+# instructions per packet.  The cost may grow at most linearly in the CPUs.
+echo
+cpus_args=(--queues 64 --line 100g --pkt-size 64 --burst 32 --cpu cheap)
+printf '%-44s %6s %14s %12s\n' "64 queues, 64B 100G burst32 cheap cpu" cpus sim_pkts/s instr/pkt
+for n in 1 8 64; do
+    p=$(median3 "$nictx" "${cpus_args[@]}" --cpus "$n" --packets 100000)
+    i=-
+    command -v valgrind >/dev/null 2>&1 && i=$(per_pkt 2000 "$nictx" run "${cpus_args[@]}" --cpus "$n")
+    printf '%-44s %6s %14.0f %12s\n' "" "$n" "$p" "$i"
+done

@@ -15,8 +15,8 @@
 /* One line's state for all CPUs; `alias` is 1 + the index of the line it
  * acts as (0: itself). */
 struct cl_line {
+    uint64_t holders; /* bit c: CPU c holds a copy */
     uint32_t alias;
-    uint8_t holders; /* bit c: CPU c holds a copy */
     uint8_t flags;
 };
 
@@ -242,7 +242,7 @@ int cl_alias(struct cl_model *m, uint64_t from, uint64_t to)
 }
 
 /* CPU `bit` reads the line: the cost, booked to `st`. */
-static double cl_line_read(const struct cl_model *m, struct cl_line *l, uint8_t bit,
+static double cl_line_read(const struct cl_model *m, struct cl_line *l, uint64_t bit,
                            struct cl_stats *st)
 {
     st->reads++;
@@ -262,10 +262,10 @@ static double cl_line_read(const struct cl_model *m, struct cl_line *l, uint8_t 
 }
 
 /* CPU `bit` writes the line: the cost, booked to `st`. */
-static double cl_line_write(const struct cl_model *m, struct cl_line *l, uint8_t bit,
+static double cl_line_write(const struct cl_model *m, struct cl_line *l, uint64_t bit,
                             struct cl_stats *st)
 {
-    uint8_t others = l->holders & (uint8_t)~bit;
+    uint64_t others = l->holders & ~bit;
     double cost = 0;
 
     st->writes++;
@@ -326,7 +326,7 @@ static double cl_each_line(struct cl_model *m, uint64_t addr, size_t len, cl_lin
 }
 
 struct cl_cpu_op {
-    uint8_t bit;
+    uint64_t bit;
     int write;
 };
 
@@ -347,7 +347,7 @@ double cl_access(struct cl_model *m, unsigned cpu, uint64_t addr, size_t len, in
     assert(cpu < m->cfg.ncpus);
     if (len == 0 || cpu >= m->cfg.ncpus)
         return 0;
-    op.bit = (uint8_t)(1u << cpu);
+    op.bit = UINT64_C(1) << cpu;
     op.write = write;
     return cl_each_line(m, addr, len, cl_cpu_line, &op);
 }
@@ -372,7 +372,7 @@ enum cl_mesi cl_state(const struct cl_model *m, unsigned cpu, uint64_t addr)
     if (i < 0)
         return CL_I;
     l = &m->line[i];
-    if (!(l->holders & (1u << cpu)))
+    if (!(l->holders & (UINT64_C(1) << cpu)))
         return CL_I;
     if (l->flags & CL_F_DIRTY)
         return CL_M;

@@ -12,6 +12,8 @@
  *
  * Each tracked line holds, per CPU, a MESI state, stored compactly as a
  * holder bitmask plus "exclusive" (one holder, E or M) and "dirty" (M).
+ * The CPUs are on one socket: a transfer costs the same between any two of
+ * them (no distance; cross-socket transfers, 108-134 ns, are not modelled).
  * A CPU access (cl_access) handles every line [addr, addr + len) covers;
  * for each line, with `others` the CPUs other than the accessing one:
  *
@@ -66,7 +68,7 @@
 #include <stdint.h>
 
 #define CL_LINE        64u
-#define CL_MAX_CPUS    8u
+#define CL_MAX_CPUS    64u /* one holder bit each in a uint64_t */
 #define CL_MAX_REGIONS 128u
 #define CL_MAX_LINES   (1u << 22) /* tracked lines in all (256 MiB of memory) */
 #define CL_NAME_MAX    32u        /* region names are truncated to 31 chars */

@@ -327,13 +327,19 @@ void stbuf_device_view(const struct stbuf *b, uint64_t addr, uint8_t *buf, size_
                        sim_ps_t t)
 {
     uint64_t below = UINT64_MAX;
+    size_t first;
 
+    /* Only stores invisible at t can be undone: none (the common case,
+     * asked once per other CPU on every shared load) ends it at once. */
+    if (b->npend == 0 || b->pend[b->npend - 1].vis <= t)
+        return;
+    first = stbuf_first_after(b, t);
     /* Newest first, so that where several invisible stores overlap the
      * oldest one's `old` bytes win. */
     for (;;) {
         const struct stbuf_store *next = NULL;
         size_t i;
-        for (i = 0; i < b->npend; i++) {
+        for (i = first; i < b->npend; i++) {
             const struct stbuf_store *s = &b->pend[i];
             if (s->vis > t && s->seq < below && (!next || s->seq > next->seq) &&
                 stbuf_overlaps(s, addr, len))

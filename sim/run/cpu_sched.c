@@ -17,13 +17,16 @@
  *  - one CPU: pktgen bursts; without interrupts each is followed by a
  *    cleanup pass (busy-polling NAPI), with them the interrupt's NAPI poll
  *    runs between bursts on the same CPU;
- *  - two CPUs: CPU 0 sends (pktgen bursts, or the qdisc); CPU 1 runs the
- *    completion: woken by head writeback or an interrupt, it cleans up to
- *    the NAPI budget per pass and kicks CPU 0 when the queue wakes;
- *  - several queues (--queues > 1, any number of CPUs): queue q belongs to
- *    CPU q mod cpus, and each CPU steps its queues in turn (pktgen_step: a
+ *  - two CPUs or more, one queue: CPU 0 sends (pktgen bursts, or the
+ *    qdisc); CPU 1 runs the completion: woken by head writeback or an
+ *    interrupt, it cleans up to the NAPI budget per pass and kicks CPU 0
+ *    when the queue wakes; any other CPU has no queue and stays idle;
+ *  - several queues (--queues > 1, 1..SIM_MAX_CPUS CPUs): queue q belongs
+ *    to CPU sim_cfg_queue_cpu(q) (XPS: q mod cpus, or --xps; c->txq_of
+ *    lists a CPU's), and each CPU steps its queues in turn (pktgen_step: a
  *    burst, then a cleanup pass), waiting for a device write when none of
- *    them could do anything; with host.napi=irq each queue's interrupt
+ *    them could do anything (a CPU with no queue is done at once); with
+ *    host.napi=irq each queue's interrupt
  *    (MSI-X vector q) schedules that queue's NAPI poll on its CPU, run
  *    between its bursts (as prog_single_irq for one queue).
  * Both first wait in a parked state: CPU 0 probes the device and brings
@@ -31,6 +34,7 @@
  * sim_run().  Whenever a program has to wait it runs the driver's hang
  * check (sim_fault_check_hang: one CPU watches every queue).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "run/fault.h"
@@ -74,9 +78,9 @@ void sim_cpus_device_wrote(struct sim *s, sim_ps_t t, int irq, unsigned vec)
     if ((s->cfg.irq_thresh > 0 || sim_cfg_irq_timer(&s->cfg) > 0) && !irq)
         return;
     /* Several queues: vector q is queue q's, handled by the CPU that owns
-     * the queue (q mod cpus); only that CPU wakes. */
+     * the queue (its XPS CPU); only that CPU wakes. */
     if (irq && s->nq > 1) {
-        struct sim_cpu *c = &s->cpus[vec % s->ncpu];
+        struct sim_cpu *c = &s->cpus[vec < s->nq ? sim_cfg_queue_cpu(&s->cfg, vec) : 0];
         if (vec < s->nq)
             s->qirq_pending |= 1ull << vec;
         c->irq_pending = 1;
@@ -118,7 +122,7 @@ static int prog_probe(struct sim_cpu *c)
 
 /* Several queues: CPU 0 brings them all up, in order (the last one's
  * txq_init enables the device); then each belongs to the CPU that steps it
- * (q mod cpus), whose platform its driver code uses from then on. */
+ * (its XPS CPU), whose platform its driver code uses from then on. */
 static int prog_probe_queues(struct sim_cpu *c)
 {
     struct sim *s = c->sim;
@@ -137,7 +141,7 @@ static int prog_probe_queues(struct sim_cpu *c)
         x->pg_up = 1;
     }
     for (unsigned q = 0; q < s->nq; q++) {
-        struct platform *p = &s->cpus[q % s->ncpu].plat;
+        struct platform *p = &s->cpus[sim_cfg_queue_cpu(&s->cfg, q)].plat;
         sim_txq(s, q)->plat = p;
         sim_pg(s, q)->plat = p;
     }
@@ -245,7 +249,8 @@ static int prog_queues_pass(struct sim_cpu *c, int *left)
     int busy = 0;
 
     *left = 0;
-    for (unsigned q = c->id; q < s->nq; q += s->ncpu) {
+    for (unsigned i = 0; i < c->ntxq; i++) {
+        unsigned q = c->txq_of[i];
         enum pktgen_ret r = pktgen_step(sim_pg(s, q));
         if (r == PKTGEN_ERROR)
             return -1;
@@ -310,7 +315,8 @@ static void prog_queues_irq(struct sim_cpu *c)
     prog_park(c);
     for (;;) {
         int busy = 0, left = 0;
-        for (unsigned q = c->id; q < s->nq; q += s->ncpu) {
+        for (unsigned i = 0; i < c->ntxq; i++) {
+            unsigned q = c->txq_of[i];
             struct pktgen *g = sim_pg(s, q);
             if (g->stats.completed >= sim_cfg_queue_packets(&s->cfg, q))
                 continue;
@@ -328,8 +334,8 @@ static void prog_queues_irq(struct sim_cpu *c)
         if (!busy) {
             prog_blocked(c, 1);
             if (!sim_fault_check_hang(c) && !c->irq_pending)
-                for (unsigned q = c->id; q < s->nq; q += s->ncpu)
-                    s->qirq_pending |= 1ull << q;
+                for (unsigned i = 0; i < c->ntxq; i++)
+                    s->qirq_pending |= 1ull << c->txq_of[i];
             c->irq_pending = 0;
         }
     }
@@ -354,6 +360,13 @@ static void prog_completion(struct sim_cpu *c)
     }
 }
 
+/* A CPU with no queue (one queue, CPU 2 and up): it waits for the run,
+ * then is done. */
+static void prog_idle(struct sim_cpu *c)
+{
+    prog_park(c);
+}
+
 /* ---------------------------------------------------------- lifecycle */
 
 static void cpu_entry(void *arg)
@@ -366,7 +379,12 @@ static void cpu_entry(void *arg)
 int sim_cpus_init(struct sim *s, const struct stbuf_cfg *bc)
 {
     unsigned i;
+    size_t sz = ((size_t)s->cfg.cpus * sizeof(*s->cpus) + 63) & ~(size_t)63;
 
+    s->cpus = aligned_alloc(64, sz); /* only the CPUs the run has */
+    if (!s->cpus)
+        return -1;
+    memset(s->cpus, 0, sz);
     s->ncpu = s->cfg.cpus;
     for (i = 0; i < s->ncpu; i++) {
         struct sim_cpu *c = &s->cpus[i];
@@ -390,6 +408,10 @@ int sim_cpus_init(struct sim *s, const struct stbuf_cfg *bc)
         c->kcpu.plat = &c->plat;
         sim_kcpu_windows(s, c);
         c->plain_full = s->ncpu > 1 || s->hist_up || cpu_explores(c);
+        c->ntxq = 0;
+        for (unsigned q = 0; q < s->nq && s->cfg.queues > 1; q++)
+            if (sim_cfg_queue_cpu(&s->cfg, q) == i)
+                c->txq_of[c->ntxq++] = (uint8_t)q;
         /* The lane of plain stores to driver state (plain_access.c): read
          * by other CPUs only, so with one there is none; drained in its own
          * order, never full, holding no store on purpose. */
@@ -407,7 +429,8 @@ int sim_cpus_init(struct sim *s, const struct stbuf_cfg *bc)
                      : s->cfg.queues > 1 ? prog_queues
                      : s->ncpu == 1   ? prog_single
                      : i == 0         ? prog_tx
-                                      : prog_completion;
+                     : i == 1         ? prog_completion
+                                      : prog_idle;
         if (coro_init(&c->co, cpu_entry, c, SIM_CPU_STACK) != 0)
             return -1;
         c->co_up = 1;
@@ -427,6 +450,9 @@ void sim_cpus_destroy(struct sim *s)
         if (s->cpus[i].lane_up)
             stbuf_destroy(&s->cpus[i].lane);
     }
+    free(s->cpus);
+    s->cpus = NULL;
+    s->ncpu = 0;
 }
 
 /* Start the measured run: every parked CPU runs from `t`. */

@@ -42,6 +42,9 @@ struct sim_weights {
     unsigned v[SIM_QUEUES_MAX];
 };
 enum sim_source { SIM_SOURCE_PKTGEN, SIM_SOURCE_QDISC };
+/* The qdisc's root with several queues: one per queue (the kernel's mq
+ * default), or one all queues share (a single-queue root qdisc). */
+enum sim_qdisc_root { SIM_ROOT_PER_QUEUE, SIM_ROOT_SHARED };
 /* One CPU: when the cleanup runs (two CPUs: the completion CPU's interrupt). */
 enum sim_napi {
     SIM_NAPI_POLL, /* a cleanup pass after every burst (busy polling) */
@@ -81,6 +84,8 @@ struct sim_cfg {
     unsigned queues;       /* transmit queues, 1..64 (docs/device.md, Queues) */
     enum sim_sched sched;  /* the scheduler across queues: rr | drr */
     struct sim_weights weights; /* per-queue WEIGHT, 1..255 (n 0: all 1) */
+    struct sim_weights xps;     /* --xps: the CPU of each queue (the same list shape as
+                                   weights; n 0: queue q on CPU q mod cpus) */
     unsigned drr_quantum;  /* DRR bytes per unit of weight per round, 64..65536 */
     unsigned desc_fetch_max;
     unsigned desc_inflight; /* descriptor reads in flight, 1..8 */
@@ -99,12 +104,14 @@ struct sim_cfg {
     uint64_t bug_at;            /* packet at which a one-shot bug fires */
     uint64_t schedule;          /* exploration schedule (sim/host/explore.h); 0: none */
     /* host CPUs and the stack (docs/calibration.md) */
-    unsigned cpus;              /* 1: one CPU sends and cleans; 2: a completion CPU */
+    unsigned cpus;              /* 1..SIM_MAX_CPUS; one queue: CPU 0 sends, CPU 1 (if
+                                   any) cleans up; several: each queue on its CPU (xps) */
     enum sim_layout layout;     /* ring producer/consumer fields: split or packed */
     int bql;                    /* byte queue limits on the queue */
     enum dql_order dql;         /* BQL dql_queued order */
     unsigned bql_stall_ms;      /* BQL stall detector threshold (ms, HZ 1000); 0: off */
     enum sim_source source;     /* pktgen bursts, or a qdisc bulk-dequeuing under BQL */
+    enum sim_qdisc_root qdisc_root; /* with source qdisc: a root per queue, or shared */
     unsigned tail_coalesce;     /* defer the tail write up to N packets (0: off) */
     unsigned napi_budget;       /* descriptors one cleanup pass may reclaim */
     enum sim_napi napi;         /* one CPU: busy-poll after each burst, or on interrupts */
@@ -191,6 +198,7 @@ const char *sim_ordering_name(enum stbuf_order o);
 const char *sim_layout_name(enum sim_layout l);
 const char *sim_dql_name(enum dql_order d);
 const char *sim_source_name(enum sim_source x);
+const char *sim_qdisc_root_name(enum sim_qdisc_root x);
 const char *sim_napi_name(enum sim_napi n);
 const char *sim_completion_name(enum txq_clean_mode m);
 int sim_parse_completion(const char *s, enum txq_clean_mode *out);
@@ -203,6 +211,9 @@ int sim_parse_device(const char *s, enum dev_backend *out);
 int sim_parse_weights(const char *s, struct sim_weights *out);
 /* Queue q's weight under the configuration (1 when none are given). */
 unsigned sim_cfg_weight(const struct sim_cfg *cfg, unsigned q);
+/* The CPU that sends on queue q (and runs its cleanup): --xps, or the
+ * kernel's default of a queue per CPU, q mod cpus. */
+unsigned sim_cfg_queue_cpu(const struct sim_cfg *cfg, unsigned q);
 /* Packets queue q sends: floor(P/N), +1 for the first P mod N queues. */
 uint64_t sim_cfg_queue_packets(const struct sim_cfg *cfg, unsigned q);
 /* IRQ_TIMER for the run: irq_usecs in device cycles, rounded. */
@@ -217,12 +228,18 @@ int sim_parse_napi(const char *s, enum sim_napi *out);
 int sim_parse_layout(const char *s, enum sim_layout *out);
 int sim_parse_dql(const char *s, enum dql_order *out);
 int sim_parse_source(const char *s, enum sim_source *out);
+int sim_parse_qdisc_root(const char *s, enum sim_qdisc_root *out);
 int sim_parse_proto(const char *s, enum txq_proto *out);
 int sim_parse_barrier(const char *s, enum txq_barrier *out);
 int sim_parse_ordering(const char *s, enum stbuf_order *out);
 
 #define SIM_MAX_VIOLATIONS 16
-#define SIM_MAX_CPUS 2
+/* Shared driver structures the cache-line model reports: queue 0's eight,
+ * and a shared root qdisc's lock and counters (--qdisc-root shared). */
+#define SIM_MAX_LINES 10
+/* --cpus: at most 64, one socket (docs/model.md, CPUs).  Per-CPU arrays are
+ * sized by it; runs loop over the CPUs that exist (cfg.cpus) only. */
+#define SIM_MAX_CPUS 64
 
 /* A busy CPU's time: work, or one of the ways it waits while busy. */
 enum sim_cpu_part {
@@ -299,7 +316,7 @@ struct sim_result {
     struct sim_lines {
         char name[CL_NAME_MAX];
         struct cl_stats st;        /* transfers and upgrades, measured run */
-    } lines[8];
+    } lines[SIM_MAX_LINES];
     int stopped_by_violation;      /* the run ended grace_us after a violation */
     unsigned faults_fired;         /* faults of the plan (--inject) carried out */
     int bug_fired;                 /* a one-shot driver bug (drv_bug_one_shot) acted,

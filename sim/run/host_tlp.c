@@ -80,7 +80,7 @@ static void host_refused(struct sim *s, const char *kind, const char *type, cons
 /* A register read's completion: to the CPU (or the harness) that asked. */
 static void host_mmio_cpl(struct sim *s, const struct tlp *t, sim_ps_t at)
 {
-    unsigned who = t->tag >> SIM_TAG_CPU_SHIFT;
+    unsigned who = t->tag & SIM_TAG_WHO_MASK;
     uint32_t v = 0xFFFFFFFFu; /* what a CPU load gets from an error completion */
 
     if (t->status == TLP_STATUS_SC)

@@ -127,7 +127,7 @@ uint32_t sim_reg_read(struct sim *s, uint32_t off)
     memset(&t, 0, offsetof(struct tlp, data));
     t.type = TLP_MRD;
     t.kind = TLP_KIND_MMIO_RD;
-    t.tag = (uint8_t)(++s->hreg_tag & 0x3f);
+    t.tag = sim_tag_next(s->hreg_tag, 0);
     s->hreg_tag = t.tag;
     t.last = 1;
     t.len = 4;

@@ -259,7 +259,7 @@ uint32_t plat_mmio_read32(struct platform *p, uint32_t off)
     memset(&t, 0, offsetof(struct tlp, data));
     t.type = TLP_MRD;
     t.kind = TLP_KIND_MMIO_RD;
-    t.tag = (uint8_t)((c->id + 1) << SIM_TAG_CPU_SHIFT | (++c->mmio_tag & 0x3f));
+    t.tag = sim_tag_next(c->mmio_tag, c->id + 1);
     c->mmio_tag = t.tag;
     t.last = 1;
     t.len = 4;
@@ -503,8 +503,29 @@ static void cpu_lock_op(struct sim_cpu *c, void *lock, int locked)
     cpu_op(c, locked ? OBS_OP_LOCK : OBS_OP_UNLOCK, t0, 1);
 }
 
+/* A lock another CPU holds (the lock word holds its id + 1; 0: free): spin
+ * until it is released, each round a read of the lock's line (a transfer
+ * once the holder has written it) and a retry of lock_ns / 2 (at least
+ * 1 ns, so that the spinner's clock moves and the holder runs), booked as
+ * lock time.  The CPUs interleave at platform calls, so the release is seen
+ * within a device clock of when it happened. */
+static void cpu_lock_spin(struct sim_cpu *c, const uint32_t *word)
+{
+    double retry_ns = c->cpu.costs.lock_ns / 2 > 1 ? c->cpu.costs.lock_ns / 2 : 1;
+
+    while (*word != 0 && *word != c->id + 1) {
+        cpu_enter(c, 0);
+        cpu_charge(&c->cpu, CPU_LOCK_STALL, retry_ns);
+        cpu_line(c, word, sizeof(*word), 0);
+    }
+}
+
 void plat_spin_lock(struct platform *p, void *lock)
 {
+    uint32_t *word = lock;
+
+    cpu_lock_spin(p->cpu, word);
+    *word = p->cpu->id + 1;
     cpu_lock_op(p->cpu, lock, 1);
     cpu_load_fence(p->cpu); /* acquire */
 }
@@ -512,6 +533,7 @@ void plat_spin_lock(struct platform *p, void *lock)
 void plat_spin_unlock(struct platform *p, void *lock)
 {
     cpu_lock_op(p->cpu, lock, 0);
+    *(uint32_t *)lock = 0;
 }
 
 /* wmb (sfence) and smp_mb (locked op): flush WC buffers, drain stores. */

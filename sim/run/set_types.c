@@ -29,6 +29,7 @@ static const char *const layout_names[] = {"split", "packed"};
 static const char *const dql_names[] = {"write-first", "read-first"};
 static const char *const source_names[] = {"pktgen", "qdisc"};
 static const char *const napi_names[] = {"poll", "irq"};
+static const char *const qdisc_root_names[] = {"per-queue", "shared"};
 static const char *const sched_names[] = {"rr", "drr"};
 static const char *const device_names[] = {"rtl", "c", "lockstep"}; /* enum dev_backend */
 /* In enum txq_clean_mode's order. */
@@ -70,6 +71,7 @@ SIM_NAMES(enum sim_layout, layout_names, sim_layout_name, sim_parse_layout)
 SIM_NAMES(enum dql_order, dql_names, sim_dql_name, sim_parse_dql)
 SIM_NAMES(enum sim_source, source_names, sim_source_name, sim_parse_source)
 SIM_NAMES(enum sim_napi, napi_names, sim_napi_name, sim_parse_napi)
+SIM_NAMES(enum sim_qdisc_root, qdisc_root_names, sim_qdisc_root_name, sim_parse_qdisc_root)
 SIM_NAMES(enum txq_clean_mode, completion_names, sim_completion_name, sim_parse_completion)
 SIM_NAMES(enum sim_sched, sched_names, sim_sched_name, sim_parse_sched)
 SIM_NAMES(enum dev_backend, device_names, sim_device_name, sim_parse_device)
@@ -384,6 +386,7 @@ const struct set_type set_layout = SET_ENUM(layout_names);
 const struct set_type set_dql = SET_ENUM(dql_names);
 const struct set_type set_source = SET_ENUM(source_names);
 const struct set_type set_napi = SET_ENUM(napi_names);
+const struct set_type set_qdisc_root = SET_ENUM(qdisc_root_names);
 const struct set_type set_completion = SET_ENUM(completion_names);
 const struct set_type set_sched = SET_ENUM(sched_names);
 const struct set_type set_device = SET_ENUM(device_names);
@@ -461,15 +464,22 @@ static void weights_format(const struct set_type *t, const struct sim_setting *s
         len += (size_t)snprintf(buf + len, n - len, "%s%u", i ? "," : "", w->v[i]);
 }
 
-/* Each queue's weight, an array of --queues. */
+/* A per-queue value as the run uses it, an array of --queues. */
+static void per_queue_json(const struct sim_cfg *c, struct json *j, const char *key,
+                           unsigned (*value)(const struct sim_cfg *, unsigned))
+{
+    json_arr_begin(j, key);
+    for (unsigned q = 0; q < c->queues; q++)
+        json_u64(j, NULL, value(c, q));
+    json_arr_end(j);
+}
+
+/* Each queue's weight. */
 static void weights_json(const struct set_type *t, const struct sim_setting *s,
                          const struct sim_cfg *c, struct json *j, const char *key)
 {
     (void)t, (void)s;
-    json_arr_begin(j, key);
-    for (unsigned q = 0; q < c->queues; q++)
-        json_u64(j, NULL, sim_cfg_weight(c, q));
-    json_arr_end(j);
+    per_queue_json(c, j, key, sim_cfg_weight);
 }
 
 static int weights_in_range(const struct set_type *t, const struct sim_setting *s,
@@ -488,6 +498,43 @@ const struct set_type set_weights = {
     .name = "W[,W...]", .expect = "W[,W...]: 1 to 64 decimal weights (e.g. 1,2,3,4)",
     .parse = weights_parse, .format = weights_format, .json = weights_json,
     .in_range = weights_in_range};
+
+/* --xps: "auto" (n 0: the kernel's queue per CPU), or CPUs in the weights'
+ * list shape. */
+static int xps_parse(const struct set_type *t, const struct sim_setting *s, struct sim_cfg *c,
+                     const char *v, enum num_rules rules, char *why, size_t n)
+{
+    struct sim_weights *w = (struct sim_weights *)FIELD_OF(s, c);
+
+    if (strcmp(v, "auto") == 0) {
+        w->n = 0;
+        return 0;
+    }
+    return weights_parse(t, s, c, v, rules, why, n);
+}
+
+static void xps_format(const struct set_type *t, const struct sim_setting *s,
+                       const struct sim_cfg *c, char *buf, size_t n)
+{
+    if (((const struct sim_weights *)CFIELD_OF(s, c))->n == 0)
+        snprintf(buf, n, "auto");
+    else
+        weights_format(t, s, c, buf, n);
+}
+
+/* Each queue's CPU. */
+static void xps_json(const struct set_type *t, const struct sim_setting *s,
+                     const struct sim_cfg *c, struct json *j, const char *key)
+{
+    (void)t, (void)s;
+    per_queue_json(c, j, key, sim_cfg_queue_cpu);
+}
+
+const struct set_type set_xps = {
+    .name = "auto|C[,C...]",
+    .expect = "auto, or 1 to 64 decimal CPU numbers, one for all queues or one per queue "
+              "(e.g. 0,0,1,1)",
+    .parse = xps_parse, .format = xps_format, .json = xps_json, .in_range = weights_in_range};
 
 /* The credit types of a flow-control list, in struct pcie_fc_cfg. */
 static const struct {

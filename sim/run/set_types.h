@@ -50,8 +50,9 @@ struct set_type {
 
 extern const struct set_type set_unsigned, set_u64, set_number, set_flag, set_onoff, set_timeout;
 extern const struct set_type set_proto, set_barrier, set_ordering, set_layout, set_dql,
-    set_source, set_napi, set_completion, set_clean, set_sched, set_device;
-extern const struct set_type set_buf_place, set_link, set_rate, set_weights, set_fc, set_fc_update, set_cpu,
+    set_source, set_qdisc_root, set_napi, set_completion, set_clean, set_sched, set_device;
+extern const struct set_type set_buf_place, set_link, set_rate, set_weights, set_xps, set_fc,
+    set_fc_update, set_cpu,
     set_bug, set_inject, set_string, set_path, set_pcap_in, set_point;
 
 /* The choices joined: "a|b|c" (sep "|", last "|"), "a, b or c". */

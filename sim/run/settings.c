@@ -203,7 +203,7 @@ static const struct sim_setting settings[] = {
     {"queues", OPT("queues", "N"), KEY("device", "queues"), UNS(queues), SPAN(1, SIM_QUEUES_MAX),
      .def = "1", .group = SET_G_DEVICE, .flags = SET_TEXT_SET, .text = "queues {}",
      .help = "transmit queues, each its own ring; --packets is the total, spread evenly; "
-             "queue q runs on CPU q mod --cpus; completions and interrupts per queue "
+             "queue q runs on CPU q mod --cpus (--xps); completions and interrupts per queue "
              "(MSI-X vector q).  More than 1 needs --protocol tail or owner"},
     {"sched", OPT("sched", "S"), KEY("device", "sched"), ENUM(sched, enum sim_sched, set_sched),
      .def = "rr", .group = SET_G_DEVICE,
@@ -268,8 +268,15 @@ static const struct sim_setting settings[] = {
     /* host: CPUs and the stack (docs/calibration.md) */
     {"cpus", OPT("cpus", "N"), KEY("host", "cpus"), UNS(cpus), SPAN(1, SIM_MAX_CPUS),
      .def = "1", .group = SET_G_HOST, .text = "cpus {}",
-     .help = "1: one CPU sends and cleans up; 2: a second CPU runs the completions, woken by "
-             "head writeback or interrupt"},
+     .help = "host CPUs, one socket.  One queue: CPU 0 sends; a second CPU runs the "
+             "completions, woken by head writeback or interrupt; CPUs beyond it stay idle.  "
+             "Several queues: each CPU sends on and cleans up its queues (--xps)"},
+    {"xps", OPT("xps", "auto|C[,C...]"), KEY("host", "xps"), TYPED(xps, struct sim_weights, set_xps),
+     SPAN(0, SIM_MAX_CPUS - 1), .def = "auto", .group = SET_G_HOST, .flags = SET_TEXT_SET,
+     .text = "xps {}",
+     .help = "the CPU of each queue (transmit and its cleanup): auto is the kernel's default "
+             "of a queue per CPU, queue q on CPU q mod --cpus (ixgbe's netif_set_xps_queue); "
+             "or one CPU for all queues, or one per queue"},
     {"layout", OPT("layout", "L"), KEY("driver", "layout"),
      ENUM(layout, enum sim_layout, set_layout), .def = "split", .group = SET_G_HOST,
      .text = "layout {}",
@@ -290,6 +297,13 @@ static const struct sim_setting settings[] = {
      .flags = SET_TEXT_SET, .text = "source {}",
      .help = "packets from pktgen bursts of --burst, or batches a qdisc bulk-dequeues under "
              "its lock within BQL's budget, up to --burst"},
+    {"qdisc_root", OPT("qdisc-root", "R"), KEY("driver", "qdisc_root"),
+     ENUM(qdisc_root, enum sim_qdisc_root, set_qdisc_root), .def = "per-queue",
+     .group = SET_G_HOST, .flags = SET_TEXT_SET, .text = "qdisc root {}",
+     .help = "with --source qdisc and several queues: a root qdisc per queue, each its own "
+             "lock (per-queue: the kernel's mq default), or one root all queues share "
+             "(shared: a single-queue root qdisc), whose lock and statistics every "
+             "transmitting CPU takes and writes"},
     {"tail_coalesce", OPT("tail-coalesce", "N"), KEY("driver", "tail_coalesce"),
      UNS(tail_coalesce), .def = "0", .group = SET_G_HOST, .text = "tail coalesce {}",
      .help = "defer the tail write up to N packets even without xmit_more (ixgbe "

@@ -24,6 +24,13 @@ unsigned sim_cfg_weight(const struct sim_cfg *cfg, unsigned q)
     return cfg->weights.n == 1 ? cfg->weights.v[0] : cfg->weights.v[q];
 }
 
+unsigned sim_cfg_queue_cpu(const struct sim_cfg *cfg, unsigned q)
+{
+    if (cfg->xps.n == 0)
+        return q % (cfg->cpus ? cfg->cpus : 1); /* ixgbe: netif_set_xps_queue(ring q, CPU q) */
+    return cfg->xps.n == 1 ? cfg->xps.v[0] : cfg->xps.v[q];
+}
+
 uint64_t sim_cfg_queue_packets(const struct sim_cfg *cfg, unsigned q)
 {
     unsigned n = cfg->queues ? cfg->queues : 1;
@@ -306,6 +313,19 @@ static int sim_cfg_validate_queues(const struct sim_cfg *c, char *err, size_t er
     if (c->weights.n > 1 && c->weights.n != c->queues)
         BAD("--weights gives %u values and --queues is %u: give one weight for all queues "
             "or exactly one per queue", c->weights.n, c->queues);
+    if (c->xps.n > 0 && c->queues == 1)
+        BAD("--xps maps queues to CPUs and needs --queues > 1 (with one queue CPU 0 sends "
+            "and CPU 1 cleans up)");
+    if (c->xps.n > 1 && c->xps.n != c->queues)
+        BAD("--xps gives %u CPUs and --queues is %u: give one CPU for all queues or exactly "
+            "one per queue", c->xps.n, c->queues);
+    for (unsigned q = 0; q < c->xps.n; q++)
+        if (c->xps.v[q] >= c->cpus)
+            BAD("--xps names CPU %u and --cpus is %u: CPUs are 0..%u", c->xps.v[q], c->cpus,
+                c->cpus - 1);
+    if (c->qdisc_root == SIM_ROOT_SHARED && (c->source != SIM_SOURCE_QDISC || c->queues == 1))
+        BAD("--qdisc-root shared needs --source qdisc and --queues > 1: the queues share "
+            "a root qdisc");
     if (c->queues > 1 && c->proto == TXQ_PROTO_WC)
         BAD("--queues %u needs --protocol tail or owner (not wc): the write-combining "
             "window serves one queue",

@@ -117,6 +117,10 @@ struct sim_cpu {
      * the latest pass's cost is open until the next work says whether it
      * reclaimed. */
     sim_ps_t poll_ps, poll_open, poll_t1;
+    /* Several queues: the queues it sends on and cleans up (sim_cfg_queue_cpu),
+     * in order; none: it has nothing to do once the run starts. */
+    uint8_t txq_of[SIM_QUEUES_MAX];
+    unsigned ntxq;
     /* Driver code compiled with the kernel layer (driver/linux/,
      * plain_access.c): the CPU as that code sees it (current while its
      * coroutine runs), its plain stores to shared driver state (a store
@@ -146,7 +150,8 @@ struct sim_shared {
 
 /* Queue q > 0 of a run with several (docs/device.md, Queues); queue 0 is
  * struct sim's txq and pg, as in a run with one.  CPU 0 brings every queue
- * up; then queue q belongs to CPU q mod cpus, which steps it. */
+ * up; then queue q belongs to CPU sim_cfg_queue_cpu(q) (--xps), which
+ * steps it. */
 struct sim_queue {
     struct txq txq;          /* first: 64-byte aligned */
     struct pktgen pg;
@@ -157,15 +162,25 @@ struct sim_queue {
     int txq_up, pg_up;
 };
 
-/* MMIO read tags: CPU i uses (i + 1) << 6 | seq; the harness 0 | seq. */
-#define SIM_TAG_CPU_SHIFT 6
+/* MMIO read tags (8 bits): the requester in the low 7 (0 the harness, i + 1
+ * CPU i, up to SIM_MAX_CPUS), a sequence bit above it.  Each requester has
+ * one read outstanding at most, so the bit tells its read from the one
+ * before. */
+#define SIM_TAG_WHO_MASK 0x7fu
+#define SIM_TAG_SEQ      0x80u
+_Static_assert(SIM_MAX_CPUS < SIM_TAG_WHO_MASK, "every CPU has a requester number");
+static inline uint8_t sim_tag_next(uint8_t prev, unsigned who)
+{
+    return (uint8_t)(((prev ^ SIM_TAG_SEQ) & SIM_TAG_SEQ) | who);
+}
 
 struct sim {
     struct sim_cfg cfg;
     const struct device_ops *ops;
     void *dev;
     struct host_mem mem;
-    struct sim_cpu cpus[SIM_MAX_CPUS];
+    struct sim_cpu *cpus;  /* ncpu of them (sim_cpus_init), 64-byte aligned: a
+                              one-CPU run holds one, not SIM_MAX_CPUS */
     unsigned ncpu;
     struct ownchk_set ck;  /* descriptor ownership ground truth: a checker a queue */
     struct cl_model cl;    /* cache lines shared by the CPUs and the device */
@@ -178,7 +193,7 @@ struct sim {
     struct sim_shared *shr;
     unsigned nshr, shr_cap;
     uintptr_t shr_lo, shr_hi;
-#define SIM_CL_SNAP 8
+#define SIM_CL_SNAP SIM_MAX_LINES
     struct cl_stats cl_t0[SIM_CL_SNAP]; /* region counters when the measurement began */
     struct txq_cfg tc;     /* the driver's configuration (probe) */
     struct pktgen_cfg pc;
@@ -193,10 +208,11 @@ struct sim {
     struct txq txq;
     struct pktgen pg;
     int txq_up, pg_up;
+    _Alignas(64) struct pktgen_root root; /* --qdisc-root shared: the queues' one root */
     unsigned nq;               /* queues (cfg.queues) */
     struct sim_queue *xq;      /* queues 1..nq-1 (xq[q - 1]), NULL with one */
     /* Several queues with interrupts: bit q, queue q's interrupt arrived
-     * and its NAPI poll is due on its CPU (q mod cpus); interrupts per
+     * and its NAPI poll is due on its CPU (--xps); interrupts per
      * queue (MSI-X vector q) over the run. */
     uint64_t qirq_pending;
     uint64_t qirqs[SIM_QUEUES_MAX];

@@ -96,6 +96,7 @@ static void sim_driver_cfg(struct sim *s)
     pc->bug = cfg->bug;
     pc->bug_at = cfg->bug_at;
     pc->qdisc = cfg->source == SIM_SOURCE_QDISC;
+    pc->root = pc->qdisc && cfg->qdisc_root == SIM_ROOT_SHARED ? &s->root : NULL;
     pc->count = sim_cfg_queue_packets(cfg, 0);
     for (unsigned q = 1; q < s->nq; q++)
         sim_queue_cfg(s, &s->xq[q - 1]);
@@ -204,7 +205,11 @@ static int sim_lines(struct sim *s, char *err, size_t errlen)
                   (size_t)q->size * NICTX_DESC_BYTES, "ring") < 0 ||
         cl_region(&s->cl, (uint64_t)(uintptr_t)q->wb, 4, "head_wb") < 0 ||
         (s->cfg.layout == SIM_LAYOUT_PACKED &&
-         (cl_alias(&s->cl, cons, prod) != 0 || cl_alias(&s->cl, ro, prod) != 0))) {
+         (cl_alias(&s->cl, cons, prod) != 0 || cl_alias(&s->cl, ro, prod) != 0)) ||
+        (s->pc.root && (cl_region(&s->cl, (uint64_t)(uintptr_t)&s->root.lock,
+                                  sizeof(s->root.lock), "qdisc.root") < 0 ||
+                        cl_region(&s->cl, (uint64_t)(uintptr_t)&s->root.packets,
+                                  2 * sizeof(uint64_t), "qdisc.stats") < 0))) {
         snprintf(err, errlen, "cannot register the shared cache lines");
         return -1;
     }

@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "common/report_capture.h"
 #include "run/harness.h"
 
 static void cfg2(struct sim_cfg *cfg)
@@ -180,6 +181,142 @@ static void test_cpus_qdisc_batches_from_bql(void **state)
     assert_true(r.cpu_ns_per_pkt[CPU_LOCK_STALL] > 0);
 }
 
+/* `queues` queues on `cpus` CPUs, the defaults otherwise. */
+static void cfgq(struct sim_cfg *cfg, uint64_t packets, unsigned queues, unsigned cpus)
+{
+    sim_cfg_default(cfg);
+    cfg->packets = packets;
+    cfg->queues = queues;
+    cfg->cpus = cpus;
+}
+
+/* What CPU c spent on doorbells, per packet of the run: it sent. */
+static int sent_on(const struct sim_result *r, unsigned c)
+{
+    return r->cpu_ns_per_pkt_cpu[c][CPU_DOORBELL] > 0;
+}
+
+/* The largest host: 64 queues on 64 CPUs, a queue each (XPS's default),
+ * the head read by MMIO so that every CPU's read completion must find its
+ * way back by tag.  Every CPU sends and reads; the result has 64 CPUs. */
+static void test_cpus_64_queue_per_cpu(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_result r;
+
+    (void)state;
+    cfgq(&cfg, 64 * 40, 64, 64);
+    cfg.line_gbps = 100;
+    cfg.clean = TXQ_CLEAN_HEAD_MMIO;
+    run(&cfg, &r);
+    assert_int_equal(r.ncpu, 64);
+    for (unsigned c = 0; c < 64; c++) {
+        if (!sent_on(&r, c) || !(r.cpu_ns_per_pkt_cpu[c][CPU_MMIO_READ] > 0))
+            fail_msg("CPU %u did not send and read its queue's head", c);
+        assert_int_equal(r.queues[c].packets, 40);
+    }
+}
+
+/* The report names each CPU the run has, and no other: 3 CPUs give cpu0..
+ * cpu2 in the JSON's by-CPU block and the table, and each queue's CPU in
+ * the configuration. */
+static void test_cpus_report_names_existing_cpus(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_result r;
+    char *json, *text;
+
+    (void)state;
+    cfgq(&cfg, 600, 3, 3);
+    run(&cfg, &r);
+    json = report_capture(&cfg, &r, 0, "", 1);
+    text = report_capture(&cfg, &r, 0, "", 0);
+    assert_non_null(strstr(json, "\"cpu2\": {"));
+    assert_null(strstr(json, "\"cpu3\""));
+    assert_non_null(strstr(json, "\"xps\": [\n      0,\n      1,\n      2\n    ]"));
+    assert_non_null(strstr(text, "cpu2 ns/pkt:"));
+    assert_null(strstr(text, "cpu3 ns/pkt:"));
+    test_free(json);
+    test_free(text);
+}
+
+/* --xps: queues 0 and 1 on CPU 0, 2 and 3 on CPU 1; CPUs 2 and 3 have no
+ * queue and do nothing.  Then the default (a queue per CPU) uses all four. */
+static void test_cpus_xps_map(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_result r;
+
+    (void)state;
+    cfgq(&cfg, 4000, 4, 4);
+    assert_int_equal(sim_parse_weights("0,0,1,1", &cfg.xps), 0);
+    assert_int_equal(sim_cfg_queue_cpu(&cfg, 1), 0);
+    assert_int_equal(sim_cfg_queue_cpu(&cfg, 2), 1);
+    run(&cfg, &r);
+    assert_true(sent_on(&r, 0) && sent_on(&r, 1));
+    for (unsigned c = 2; c < 4; c++)
+        for (unsigned k = 0; k < CPU_CAUSE_COUNT; k++)
+            if (k != CPU_IDLE && r.cpu_ns_per_pkt_cpu[c][k] != 0)
+                fail_msg("CPU %u has no queue but spent %s time", c,
+                         cpu_cause_name((enum cpu_cause)k));
+    cfg.xps.n = 0;
+    assert_int_equal(sim_cfg_queue_cpu(&cfg, 3), 3);
+    run(&cfg, &r);
+    for (unsigned c = 0; c < 4; c++)
+        assert_true(sent_on(&r, c));
+}
+
+/* One queue on four CPUs: CPU 0 sends, CPU 1 cleans up, CPUs 2 and 3 have
+ * nothing to do and the run ends cleanly. */
+static void test_cpus_one_queue_extra_cpus_idle(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_result r;
+
+    (void)state;
+    cfg2(&cfg);
+    cfg.cpus = 4;
+    run(&cfg, &r);
+    assert_int_equal(r.ncpu, 4);
+    assert_true(sent_on(&r, 0));
+    assert_true(r.cpu_ns_per_pkt_cpu[1][CPU_DRIVER] > 0);
+    assert_true(r.cpu_ns_per_pkt_cpu[2][CPU_DRIVER] == 0 &&
+                r.cpu_ns_per_pkt_cpu[3][CPU_DRIVER] == 0);
+}
+
+/* --qdisc-root shared: 8 queues on 8 CPUs through one root qdisc.  Every
+ * dequeue takes its lock and writes its counters from another CPU than the
+ * last one, so both lines move at about every packet, and CPUs spin on the
+ * held lock; with a root per queue (mq) nothing moves and nobody spins.
+ * The same shared root with every queue on one CPU moves no line. */
+static void test_cpus_shared_root_qdisc(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_result mq, one, shared;
+    char err[256];
+
+    (void)state;
+    cfgq(&cfg, 8000, 8, 8);
+    cfg.source = SIM_SOURCE_QDISC;
+    run(&cfg, &mq);
+    cfg.qdisc_root = SIM_ROOT_SHARED;
+    run(&cfg, &shared);
+    assert_true(line(&shared, "qdisc.root")->st.xfers > cfg.packets);
+    assert_true(line(&shared, "qdisc.stats")->st.xfers > cfg.packets / 2);
+    assert_true(shared.cpu_ns_per_pkt[CPU_LOCK_STALL] > 4 * mq.cpu_ns_per_pkt[CPU_LOCK_STALL]);
+    assert_true(shared.sb.mpps < mq.sb.mpps);
+    for (unsigned i = 0; i < mq.nlines; i++)
+        assert_true(strncmp(mq.lines[i].name, "qdisc.", 6) != 0);
+    assert_int_equal(sim_parse_weights("0", &cfg.xps), 0);
+    run(&cfg, &one);
+    assert_int_equal(line(&one, "qdisc.root")->st.xfers, 0);
+    assert_true(one.cpu_ns_per_pkt[CPU_LOCK_STALL] < shared.cpu_ns_per_pkt[CPU_LOCK_STALL] / 4);
+    /* Only the qdisc source has a root, and only several queues share one. */
+    cfg.source = SIM_SOURCE_PKTGEN;
+    assert_int_equal(sim_cfg_validate(&cfg, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "--qdisc-root shared"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -189,6 +326,11 @@ int main(void)
         cmocka_unit_test(test_cpus_posted_write_drain),
         cmocka_unit_test(test_cpus_qdisc_batches_from_bql),
         cmocka_unit_test(test_cpus_ring_lines_are_bus_lines),
+        cmocka_unit_test(test_cpus_64_queue_per_cpu),
+        cmocka_unit_test(test_cpus_xps_map),
+        cmocka_unit_test(test_cpus_report_names_existing_cpus),
+        cmocka_unit_test(test_cpus_one_queue_extra_cpus_idle),
+        cmocka_unit_test(test_cpus_shared_root_qdisc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -377,6 +377,34 @@ static void test_cacheline_cfg(void **state)
     cl_destroy(&m);
 }
 
+/* Every CPU of the largest host shares a line; a write by one invalidates
+ * all 63 other copies at one upgrade, and the highest CPU's read then moves
+ * the line from the writer (the holder set spans all CL_MAX_CPUS bits). */
+static void test_cacheline_all_cpus_share(void **state)
+{
+    struct cl_model m;
+    struct cl_cfg c = { .ncpus = CL_MAX_CPUS, .xfer_ns = XFER, .upgrade_ns = UPGRADE };
+    struct cl_stats st;
+
+    (void)state;
+    assert_int_equal(cl_init(&m, &c), 0);
+    assert_int_equal(cl_region(&m, 0, 64, "shared"), 0);
+    for (unsigned cpu = 0; cpu < CL_MAX_CPUS; cpu++)
+        cl_access(&m, cpu, 0, 8, 0);
+    for (unsigned cpu = 0; cpu < CL_MAX_CPUS; cpu++)
+        assert_int_equal(cl_state(&m, cpu, 0), CL_S);
+    assert_true(cl_access(&m, 0, 0, 8, 1) == UPGRADE);
+    assert_int_equal(cl_state(&m, 0, 0), CL_M);
+    for (unsigned cpu = 1; cpu < CL_MAX_CPUS; cpu++)
+        assert_int_equal(cl_state(&m, cpu, 0), CL_I);
+    assert_true(cl_access(&m, CL_MAX_CPUS - 1, 0, 8, 0) == XFER);
+    assert_int_equal(cl_state(&m, CL_MAX_CPUS - 1, 0), CL_S);
+    assert_int_equal(cl_region_stats(&m, 0, &st), 0);
+    assert_int_equal(st.upgrades, 1);
+    assert_int_equal(st.xfers, 2); /* CPU 1's read of CPU 0's E copy, and the last */
+    cl_destroy(&m);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -395,6 +423,7 @@ int main(void)
         T(test_cacheline_region_limits),
         T(test_cacheline_big_ring),
         cmocka_unit_test(test_cacheline_cfg),
+        cmocka_unit_test(test_cacheline_all_cpus_share),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);

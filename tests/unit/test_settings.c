@@ -203,7 +203,12 @@ static const struct range_case {
     {"store_buffer_entries", "0", "must be 1..4096"}, /* a key, no option */
     {"weights", "1,255", NULL},
     {"weights", "1,256", "must be 1..255"},
-    {"cpus", "3", "must be 1..2"},
+    {"cpus", "64", NULL},
+    {"cpus", "65", "must be 1..64"},
+    {"cpus", "0", "must be 1..64"},
+    {"xps", "auto", NULL},
+    {"xps", "0,63", NULL},
+    {"xps", "0,64", "must be 0..63"},
     {"fc_update_ns", "45000", NULL}, /* the spec's UpdateFC timer: 30 us +50% */
     {"fc_update_ns", "45000.5", "must be 0..45000"},
 };
