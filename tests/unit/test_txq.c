@@ -118,6 +118,13 @@ static enum txq_ret fx_xmit(struct fx *f, uint64_t seq, uint16_t len, int more)
     return txq_xmit(&f->q, pkt, more);
 }
 
+/* Packets from..to-1 of 60 B, each rung alone (xmit_more 0). */
+static void fx_xmit_seqs(struct fx *f, uint64_t from, uint64_t to)
+{
+    for (uint64_t i = from; i < to; i++)
+        assert_int_equal(fx_xmit(f, i, 60, 0), TXQ_OK);
+}
+
 static uint64_t desc_bus(const struct fx *f, uint32_t slot)
 {
     return f->q.ring_dma + (uint64_t)slot * NICTX_DESC_BYTES;
@@ -796,8 +803,7 @@ static void test_txq_bad_head(void **state)
     struct fx *f = *state;
     f->cfg.ring_log2 = 3;
     fx_up(f);
-    for (uint64_t i = 0; i < 2; i++)
-        assert_int_equal(fx_xmit(f, i, 60, 0), TXQ_OK);
+    fx_xmit_seqs(f, 0, 2);
 
     /* Boundary: head == ring size. */
     fake_platform_complete(&f->fp, 8);
@@ -821,8 +827,7 @@ static void test_txq_bad_head(void **state)
     /* Behind next_to_clean: a stale head pointing into what was already
      * reclaimed (its slot's length cleared by the reclaim) is refused, not
      * taken as a head a whole ring ahead. */
-    for (uint64_t i = 2; i < 4; i++)
-        assert_int_equal(fx_xmit(f, i, 60, 0), TXQ_OK);
+    fx_xmit_seqs(f, 2, 4);
     fake_platform_complete(&f->fp, 1);
     assert_int_equal(txq_clean(&f->q), 0);
     assert_int_equal(f->ndone, 2);
@@ -849,12 +854,10 @@ static void test_txq_bad_head_wrapped(void **state)
     struct txq_stats st;
     f->cfg.ring_log2 = 3;
     fx_up(f);
-    for (uint64_t i = 0; i < 6; i++)
-        assert_int_equal(fx_xmit(f, i, 60, 0), TXQ_OK);
+    fx_xmit_seqs(f, 0, 6);
     fake_platform_complete(&f->fp, 6);
     assert_int_equal(txq_clean(&f->q), 6);
-    for (uint64_t i = 6; i < 10; i++)
-        assert_int_equal(fx_xmit(f, i, 60, 0), TXQ_OK);
+    fx_xmit_seqs(f, 6, 10);
     assert_int_equal(f->q.next_to_use, 2);
     assert_int_equal(txq_in_flight(&f->q), 4);
     assert_int_equal(txq_free(&f->q), 3);
