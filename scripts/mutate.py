@@ -18,9 +18,9 @@ The tool never touches the real tree.  It copies the sources (not the build
 directories, not .git) into WORK/tree once, builds the test binaries the
 sample's files link there in WORK/tree/build, runs them to get the baseline
 (which test cases fail already, how long each binary takes), then for each
-mutant: writes the mutated file into the copy, rebuilds what depends on it,
-runs the test binaries that link the mutated code, fastest first, each with
-a timeout, and puts the file back.  A mutant is
+mutant: writes the mutated file into the copy, then for each test binary
+that links the mutated code, fastest first, rebuilds it and runs it with a
+timeout until one fails, and puts the file back.  A mutant is
 
   killed      a test case that passes on the baseline fails, a binary
               crashes (an RTL assertion, a sanitizer), or one times out;
@@ -432,25 +432,27 @@ def run_mutant(m, tree, args, tests_for, base, eq, stage="build"):
             fh.write("\n".join(lines))
         tests = sorted((t for t in tests_for(m["file"]) if t in base),
                        key=lambda t: base[t]["time"])
-        ok, log = build(tree, args.jobs, targets_for(tests), args.build_timeout, stage)
-        if not ok:
-            m["result"] = "stillborn"
-        else:
-            m["result"] = "survived"
-            for t in tests:
-                st, failed, _ = run_test(tree, os.path.join(tree, stage), t,
-                                         max(args.min_timeout, 5 * base[t]["time"]))
-                new = failed - base[t]["failed"]
-                if st in ("crash", "timeout") or new or (st == "fail" and not base[t]["failed"]):
-                    m["result"] = "killed"
-                    first = sorted(new)[:2] + (["..."] if len(new) > 2 else [])
-                    m["by"] = "test_%s %s%s%s" % (t, st, ": " + ", ".join(first) if new else "",
-                                                  " (SAN=1)" if stage == "build-san" else "")
-                    break
-            key = (m["file"], m["orig"].strip(), m["mut"].strip())
-            if m["result"] == "survived" and key in eq:
-                m["result"] = "equivalent"
-                m["why"] = eq[key]
+        m["result"] = "survived"
+        for t in tests:
+            # each binary built just before it runs: the first that kills
+            # spares building the rest (an RTL mutant's every width)
+            ok, log = build(tree, args.jobs, targets_for([t]), args.build_timeout, stage)
+            if not ok:
+                m["result"] = "stillborn"
+                break
+            st, failed, _ = run_test(tree, os.path.join(tree, stage), t,
+                                     max(args.min_timeout, 5 * base[t]["time"]))
+            new = failed - base[t]["failed"]
+            if st in ("crash", "timeout") or new or (st == "fail" and not base[t]["failed"]):
+                m["result"] = "killed"
+                first = sorted(new)[:2] + (["..."] if len(new) > 2 else [])
+                m["by"] = "test_%s %s%s%s" % (t, st, ": " + ", ".join(first) if new else "",
+                                              " (SAN=1)" if stage == "build-san" else "")
+                break
+        key = (m["file"], m["orig"].strip(), m["mut"].strip())
+        if m["result"] == "survived" and key in eq:
+            m["result"] = "equivalent"
+            m["why"] = eq[key]
     finally:
         with open(path, "w") as fh:
             fh.write(text)
