@@ -563,10 +563,10 @@ def report(ms, secs, args, out, untested=()):
 
 def parse_args():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--sample", type=int, default=150,
-                    help="mutants to draw, about (default 150), shared by the folders")
-    ap.add_argument("--per-folder", type=int, default=3,
-                    help="mutants each folder gets at least (default 3)")
+    ap.add_argument("--sample", type=int, default=24,
+                    help="mutants to draw, about (default 24), shared by the folders")
+    ap.add_argument("--per-folder", type=int, default=2,
+                    help="mutants each folder gets at least (default 2)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--files", help="comma-separated files instead of every source file")
     ap.add_argument("--work", default=os.path.join(ROOT, "build", "mutate"),
