@@ -10,7 +10,7 @@
 #   make lint    verilator --lint-only -Wall on the RTL, at every datapath width
 #   make bench   simulator speed benchmark (figures, not assertions), native and SystemC VP
 #   make synth   Yosys 0.23 elaboration check of the RTL at every width (needs yosys)
-#   make mutate  mutation testing: how many small bugs the tests catch (docs/testing.md)
+#   make mutate  mutation testing: how many small bugs the tests catch, every source folder (docs/testing.md)
 #   make regress SEEDS=N SEED0=S  randomized regression: N drawn configurations
 #                (nictx draw) in lockstep through GNU parallel, from seed S; summary,
 #                repro lines, $(BUILD)/regress/junit.xml (240 seeds by default: about 10 minutes)
@@ -739,10 +739,12 @@ regress: $(BUILD)/nictx
 	bash scripts/regress.sh --bin $(BUILD)/nictx --seeds $(SEEDS) --seed0 $(SEED0) \
 	    --out $(BUILD)/regress
 
-# Mutation testing (docs/testing.md): mutants of rtl/, sim/ and driver/ built
-# and tested in a copy of the tree under $(BUILD)/mutate; prints the score
-# and the survivors.  Not part of `make test`.  MUTATE_ARGS: --sample N,
-# --seed S, --files a.c,b.sv, --list (scripts/mutate.py --help).
+# Mutation testing (docs/testing.md): mutants of every source folder (rtl/,
+# c-model/, driver/ and its folders, each folder of sim/), a share of the
+# sample each, built and tested in a copy of the tree under $(BUILD)/mutate;
+# prints the score, overall and per folder, and the survivors.  Not part of
+# `make test`.  MUTATE_ARGS: --sample N, --per-folder K, --seed S,
+# --files a.c,b.sv, --list, --no-san (scripts/mutate.py --help).
 MUTATE_ARGS ?=
 .PHONY: mutate
 mutate:

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """mutate.py - mutation testing of nictx: how many small bugs does `make test` catch?
 
-A mutant is the source tree with one small change in one line of rtl/, sim/
-or driver/, made by one of the classic operators:
+A mutant is the source tree with one small change in one line of a source
+file (.c, .cpp, .sv) of rtl/, c-model/, driver/ or sim/, made by one of the
+classic operators:
 
   ror     a comparison flipped:  <  <=  >  >=  ==  != (one occurrence)
   const   an integer constant plus or minus one (SV sized literals keep
@@ -14,12 +15,12 @@ or driver/, made by one of the classic operators:
   neg     a condition inverted: if (c) -> if (!(c)), likewise while
 
 The tool never touches the real tree.  It copies the sources (not the build
-directories, not .git) into WORK/tree once, builds the test binaries there in
-WORK/tree/build, runs them to get the baseline (which test cases fail
-already, how long each binary takes), then for each mutant: writes the
-mutated file into the copy, rebuilds what depends on it, runs the test
-binaries that link the mutated code, fastest first, each with a timeout,
-and puts the file back.  A mutant is
+directories, not .git) into WORK/tree once, builds the test binaries the
+sample's files link there in WORK/tree/build, runs them to get the baseline
+(which test cases fail already, how long each binary takes), then for each
+mutant: writes the mutated file into the copy, then for each test binary
+that links the mutated code, fastest first, rebuilds it and runs it with a
+timeout until one fails, and puts the file back.  A mutant is
 
   killed      a test case that passes on the baseline fails, a binary
               crashes (an RTL assertion, a sanitizer), or one times out;
@@ -29,11 +30,13 @@ and puts the file back.  A mutant is
               change no test can see (reported apart, out of the score).
 
 Score = killed / (killed + survived).  The sample is deterministic for a
-given --seed and source: candidates are drawn per directory (rtl, sim,
-driver) in the proportions of --split, round-robin over the files.
+given --seed and source: it is drawn per folder (rtl, c-model, driver,
+driver/linux, sim/run, ...: every folder that holds a source file a test
+binary links), each folder's share of --sample in proportion to its
+candidates and at least --per-folder, round-robin over the folder's files.
 
-Usage: scripts/mutate.py [--sample N] [--seed S] [--work DIR] [--jobs J]
-                         [--files a.c,b.sv] [--list] [--keep]
+Usage: scripts/mutate.py [--sample N] [--per-folder K] [--seed S] [--work DIR]
+                         [--jobs J] [--files a.c,b.sv] [--list] [--keep] [--no-san]
 Exit status: 0 when the score reaches --min-score (default 0), 1 below it,
 2 on a usage or setup error.
 """
@@ -49,15 +52,13 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-DEFAULT_FILES = {
-    "rtl": ["rtl/nictx_cpl.sv", "rtl/nictx_regs.sv", "rtl/nictx_dma_rd.sv",
-            "rtl/nictx_mac.sv", "rtl/nictx_desc_fetch.sv", "rtl/nictx_payload_fetch.sv",
-            "rtl/nictx_wc.sv", "rtl/prim_fifo_sync.sv", "rtl/prim_arbiter_rr.sv",
-            "rtl/nictx_tx_sched.sv", "rtl/prim_rr_pick.sv"],
-    "sim": ["sim/run/metrics.c", "sim/pcie/pcie_link.c", "sim/check/scoreboard.c", "sim/run/dev_port.c",
-            "sim/pcie/rc.c", "sim/pcie/pcie_cfg.c", "sim/host/stbuf.c", "sim/run/fairness.c"],
-    "driver": ["driver/txq.c", "driver/dql.c", "driver/pktgen.c"],
-}
+# The folders mutated: every source file under them (SOURCE_EXT), each
+# folder a stratum of the sample (sample()); a file no test binary links
+# (test_map()) is named in the report and not sampled.
+SOURCE_ROOTS = ["rtl", "c-model", "driver", "sim"]
+SOURCE_EXT = (".c", ".cpp", ".sv")
+# Generated, not written by hand: its source is mutated instead.
+SOURCE_SKIP = {"rtl/nictx_reg_pkg.sv"}
 COPY_IGNORE = shutil.ignore_patterns(".git", "build", "build-*", "*.o", "*.d", "__pycache__")
 
 # ------------------------------------------------------------------ sources
@@ -248,22 +249,43 @@ def candidates(path, text):
     return out
 
 
-def sample(files_by_dir, split, total, seed, base_dir):
-    """Draw `total` candidates from the sources under base_dir: split
-    between directories, round-robin over each directory's files, each
-    file's candidates shuffled by the seed."""
+def source_files(base_dir):
+    """Every source file under SOURCE_ROOTS, by folder: {folder: [files]}."""
+    by = {}
+    for root in SOURCE_ROOTS:
+        for d, dirs, names in os.walk(os.path.join(base_dir, root)):
+            dirs.sort()
+            for n in sorted(names):
+                f = os.path.relpath(os.path.join(d, n), base_dir)
+                if n.endswith(SOURCE_EXT) and f not in SOURCE_SKIP:
+                    by.setdefault(os.path.dirname(f), []).append(f)
+    return by
+
+
+def quotas(sizes, total, floor):
+    """Each folder's share of `total` mutants: in proportion to its
+    candidates, at least `floor` (or as many as it has)."""
+    whole = sum(sizes.values()) or 1
+    return {d: min(n, max(floor, int(round(total * n / whole)))) for d, n in sizes.items()}
+
+
+def sample(files_by_dir, total, floor, seed, base_dir):
+    """Draw about `total` candidates from the sources under base_dir, a
+    stratum per folder (quotas()), round-robin over each folder's files,
+    each file's candidates shuffled by the seed: [(folder, quota, order)]."""
     rng = random.Random(seed)
-    picked = []
-    dirs = list(files_by_dir)
-    quota = {d: int(round(total * split.get(d, 0))) for d in dirs}
-    quota[dirs[0]] += total - sum(quota.values())
-    for d in dirs:
+    pools_by = {}
+    for d in sorted(files_by_dir):
         pools = []
         for f in files_by_dir[d]:
             with open(os.path.join(base_dir, f)) as fh:
                 c = candidates(f, fh.read())
             rng.shuffle(c)
             pools.append(c)
+        pools_by[d] = pools
+    quota = quotas({d: sum(map(len, p)) for d, p in pools_by.items()}, total, floor)
+    picked = []
+    for d, pools in pools_by.items():
         order = []
         while any(pools):
             for p in pools:
@@ -282,31 +304,59 @@ def make_var(tree, name):
     return r.stdout.split()
 
 
+def obj_sources(tree, objs):
+    """The sources of the Makefile's object paths ($(BUILD)/obj/X.o,
+    $(BUILD)/obj/k/X.o for the kernel layer's, a width's shim
+    sim/device/dev_rtl[_trace]_wN.o for dev_rtl.cpp); archives and the
+    Verilator runtime have none here."""
+    out = set()
+    for o in objs:
+        m = re.match(r"[^/]+/obj/(?:k/)?(.+)\.o$", o)
+        if not m:
+            continue
+        for stem in (m.group(1), re.sub(r"(_trace)?_w\d+$", "", m.group(1))):
+            hit = [stem + e for e in (".c", ".cpp") if os.path.exists(os.path.join(tree, stem + e))]
+            if hit:
+                out.add(hit[0])
+                break
+    return out
+
+
+# The simulation tests that also link every width's model and the C model
+# (the Makefile's rule for them with $(WIDE_MODELS)).
+WIDE_SIM_TESTS = ("width", "lockstep", "observe")
+# The test of the kernel layer's own drivers: it runs nictx built with
+# driver/examples/ixgbe_tx.c (the Makefile's OWN_BINS).
+OWN_DRIVER_TEST = ("own_driver", "driver/examples/ixgbe_tx.c")
+
+
 def test_map(tree):
-    """Which test binaries link each source file (from the Makefile's
-    variables: T_<test>, RT_<test>, SIM_CORE, UNIT/ENGINE/SIM/CLI_TESTS and
-    RTL_UNIT_TESTS: tests of RTL modules alone, which may also link C
-    sources, T_<test>: the C model's; CM_ENGINE: the C model's engine,
-    which test_lockstep runs beside the RTL)."""
-    unit = make_var(tree, "UNIT_TESTS")
-    engine = make_var(tree, "ENGINE_TESTS")
-    simt = make_var(tree, "SIM_TESTS")
-    cli = make_var(tree, "CLI_TESTS")
-    rtl_unit = make_var(tree, "RTL_UNIT_TESTS")
-    core = set(make_var(tree, "SIM_CORE"))
-    cm_engine = set(make_var(tree, "CM_ENGINE"))  # the C model's engine: test_lockstep
-    links = {t: set(make_var(tree, "T_" + t)) for t in unit}
+    """Which test binaries link each source file, from the Makefile's
+    variables: UNIT/ENGINE/SIM/CLI_TESTS and RTL_UNIT_TESTS; T_<test> (the
+    sources a unit or RTL test links), TO_<test> (objects built otherwise:
+    the kernel layer's driver), RT_<test> (the RTL an RTL test verilates);
+    SIM_BASE and KTXQ_OBJS (what the simulation tests link), WIDE_MODELS
+    (every width and the C model: the engine tests, nictx, WIDE_SIM_TESTS),
+    SWEEP_SRCS and sim/cli/main.c (nictx, which the CLI tests run).
+    Returns (tests_for(file), every test)."""
+    unit, engine, simt, cli, rtl_unit = (make_var(tree, v) for v in (
+        "UNIT_TESTS", "ENGINE_TESTS", "SIM_TESTS", "CLI_TESTS", "RTL_UNIT_TESTS"))
+    sim_links = obj_sources(tree, make_var(tree, "SIM_BASE") + make_var(tree, "KTXQ_OBJS"))
+    wide = obj_sources(tree, make_var(tree, "WIDE_MODELS")) | {"sim/device/dev_rtl.cpp"}
+    nictx = sim_links | wide | set(make_var(tree, "SWEEP_SRCS")) | {"sim/cli/main.c"}
+    links = {t: set(make_var(tree, "T_" + t)) | obj_sources(tree, make_var(tree, "TO_" + t))
+             for t in unit + rtl_unit}
     rtl_links = {t: set(make_var(tree, "RT_" + t)) for t in rtl_unit}
-    rtl_c_links = {t: set(make_var(tree, "T_" + t)) for t in rtl_unit}
 
     def tests_for(f):
         if f.endswith(".sv"):
             return engine + simt + cli + [t for t in rtl_unit if f in rtl_links[t]]
-        ts = [t for t in unit if f in links[t]] + [t for t in rtl_unit if f in rtl_c_links[t]]
-        if f in core:
-            ts += simt + cli
-        if f in cm_engine and "lockstep" in simt:
-            ts += ["lockstep"]
+        ts = [t for t in unit + rtl_unit if f in links[t]]
+        ts += [t for t in simt if f in sim_links or (t in WIDE_SIM_TESTS and f in wide)]
+        ts += engine if f in wide else []
+        ts += cli if f in nictx else []
+        if f == OWN_DRIVER_TEST[1] and OWN_DRIVER_TEST[0] in cli:
+            ts.append(OWN_DRIVER_TEST[0])
         return ts
     return tests_for, unit + engine + simt + cli + rtl_unit
 
@@ -382,25 +432,27 @@ def run_mutant(m, tree, args, tests_for, base, eq, stage="build"):
             fh.write("\n".join(lines))
         tests = sorted((t for t in tests_for(m["file"]) if t in base),
                        key=lambda t: base[t]["time"])
-        ok, log = build(tree, args.jobs, targets_for(tests), args.build_timeout, stage)
-        if not ok:
-            m["result"] = "stillborn"
-        else:
-            m["result"] = "survived"
-            for t in tests:
-                st, failed, _ = run_test(tree, os.path.join(tree, stage), t,
-                                         max(args.min_timeout, 5 * base[t]["time"]))
-                new = failed - base[t]["failed"]
-                if st in ("crash", "timeout") or new or (st == "fail" and not base[t]["failed"]):
-                    m["result"] = "killed"
-                    first = sorted(new)[:2] + (["..."] if len(new) > 2 else [])
-                    m["by"] = "test_%s %s%s%s" % (t, st, ": " + ", ".join(first) if new else "",
-                                                  " (SAN=1)" if stage == "build-san" else "")
-                    break
-            key = (m["file"], m["orig"].strip(), m["mut"].strip())
-            if m["result"] == "survived" and key in eq:
-                m["result"] = "equivalent"
-                m["why"] = eq[key]
+        m["result"] = "survived"
+        for t in tests:
+            # each binary built just before it runs: the first that kills
+            # spares building the rest (an RTL mutant's every width)
+            ok, log = build(tree, args.jobs, targets_for([t]), args.build_timeout, stage)
+            if not ok:
+                m["result"] = "stillborn"
+                break
+            st, failed, _ = run_test(tree, os.path.join(tree, stage), t,
+                                     max(args.min_timeout, 5 * base[t]["time"]))
+            new = failed - base[t]["failed"]
+            if st in ("crash", "timeout") or new or (st == "fail" and not base[t]["failed"]):
+                m["result"] = "killed"
+                first = sorted(new)[:2] + (["..."] if len(new) > 2 else [])
+                m["by"] = "test_%s %s%s%s" % (t, st, ": " + ", ".join(first) if new else "",
+                                              " (SAN=1)" if stage == "build-san" else "")
+                break
+        key = (m["file"], m["orig"].strip(), m["mut"].strip())
+        if m["result"] == "survived" and key in eq:
+            m["result"] = "equivalent"
+            m["why"] = eq[key]
     finally:
         with open(path, "w") as fh:
             fh.write(text)
@@ -451,7 +503,23 @@ def san_stage(done, tree, args, tests_for, eq):
 # ------------------------------------------------------------------ report
 
 
-def report(ms, secs, args, out):
+def folder_table(ms):
+    """The score of each folder, a line each."""
+    kinds = ("killed", "survived", "equivalent", "stillborn")
+    by = {}
+    for m in ms:
+        b = by.setdefault(os.path.dirname(m["file"]), dict.fromkeys(kinds, 0))
+        b[m["result"]] += 1
+    out = ["  %-18s %6s %8s %10s %9s %6s" % (("folder",) + kinds + ("score",))]
+    for d, b in sorted(by.items()):
+        scored = b["killed"] + b["survived"]
+        out.append("  %-18s %6d %8d %10d %9d %6s" % (
+            (d,) + tuple(b[k] for k in kinds) +
+            ("%.0f%%" % (100.0 * b["killed"] / scored) if scored else "-",)))
+    return out
+
+
+def report(ms, secs, args, out, untested=()):
     n = {k: sum(1 for m in ms if m["result"] == k)
          for k in ("killed", "survived", "stillborn", "equivalent")}
     scored = n["killed"] + n["survived"]
@@ -464,17 +532,12 @@ def report(ms, secs, args, out):
              (score, secs, secs / 60),
              "  counting the equivalent ones as survivors: %.1f%%" %
              (100.0 * n["killed"] / (scored + n["equivalent"]) if scored + n["equivalent"] else 0.0)]
-    by = {}
-    for m in ms:
-        d = m["file"].split("/")[0]
-        b = by.setdefault(d, [0, 0])
-        b[0] += m["result"] == "killed"
-        b[1] += m["result"] in ("killed", "survived")
     san = sum(1 for m in ms if "SAN=1" in m.get("by", ""))
     if san:
         lines.append("  of the killed, %d only under SAN=1 (a leak or undefined behaviour)" % san)
-    lines.append("  by directory: " + ", ".join(
-        "%s %d/%d" % (d, b[0], b[1]) for d, b in sorted(by.items())))
+    lines += [""] + folder_table(ms)
+    if untested:
+        lines += ["", "not sampled, no test binary links them: " + " ".join(untested)]
     for kind in ("survived", "equivalent"):
         sel = [m for m in ms if m["result"] == kind]
         if sel:
@@ -500,11 +563,12 @@ def report(ms, secs, args, out):
 
 def parse_args():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--sample", type=int, default=150, help="mutants to draw (default 150)")
+    ap.add_argument("--sample", type=int, default=24,
+                    help="mutants to draw, about (default 24), shared by the folders")
+    ap.add_argument("--per-folder", type=int, default=2,
+                    help="mutants each folder gets at least (default 2)")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--split", default="rtl:0.5,sim:0.3,driver:0.2",
-                    help="share of the sample per directory")
-    ap.add_argument("--files", help="comma-separated files instead of the default set")
+    ap.add_argument("--files", help="comma-separated files instead of every source file")
     ap.add_argument("--work", default=os.path.join(ROOT, "build", "mutate"),
                     help="work directory (the tree copy and the report)")
     ap.add_argument("--jobs", type=int, default=2, help="make -j for builds")
@@ -520,16 +584,18 @@ def parse_args():
     return ap.parse_args()
 
 
-def pick(args, base_dir):
+def pick(args, base_dir, tests_for):
+    """The sample: (strata, the files left out because no test links them)."""
     if args.files:
         by = {}
         for f in args.files.split(","):
-            by.setdefault(f.split("/")[0], []).append(f)
-        split = {d: 1.0 / len(by) for d in by}
+            by.setdefault(os.path.dirname(f), []).append(f)
     else:
-        by = DEFAULT_FILES
-        split = {kv.split(":")[0]: float(kv.split(":")[1]) for kv in args.split.split(",")}
-    return sample(by, split, args.sample, args.seed, base_dir)
+        by = source_files(base_dir)
+    untested = sorted(f for fs in by.values() for f in fs if not tests_for(f))
+    by = {d: [f for f in fs if tests_for(f)] for d, fs in by.items()}
+    by = {d: fs for d, fs in by.items() if fs}
+    return sample(by, args.sample, args.per_folder, args.seed, base_dir), untested
 
 
 def copy_tree(work, keep):
@@ -553,19 +619,29 @@ def copy_tree(work, keep):
     return tree
 
 
+def needed_tests(strata, tests_for, all_tests):
+    """The test binaries the sample's files link, in all_tests' order."""
+    need = {t for _, _, order in strata for m in order for t in tests_for(m["file"])}
+    return [t for t in all_tests if t in need]
+
+
 def main():
     args = parse_args()
     if args.list:
-        strata = pick(args, ROOT)
+        tests_for, _ = test_map(ROOT)
+        strata, untested = pick(args, ROOT, tests_for)
         for d, q, order in strata:
             for m in order[:q]:
                 print("%s:%d [%s] %s" % (m["file"], m["line"], m["op"], m["desc"]))
+        print("not sampled, no test binary links them: " + (" ".join(untested) or "none"))
         return 0
     t0 = time.time()
     tree = copy_tree(os.path.abspath(args.work), args.keep)
-    strata = pick(args, tree)
     tests_for, all_tests = test_map(tree)
-    base = baseline(tree, args, all_tests)
+    strata, untested = pick(args, tree, tests_for)
+    print("mutate: %d folders: %s" % (len(strata), ", ".join(
+        "%s %d" % (d, q) for d, q, _ in strata)), flush=True)
+    base = baseline(tree, args, needed_tests(strata, tests_for, all_tests))
     if base is None:
         return 2
     eq = load_equivalent(args.equivalent)
@@ -584,7 +660,7 @@ def main():
     if not args.no_san:
         san_stage(done, tree, args, tests_for, eq)
     # the tree is left as it was copied; the builds stay for --keep
-    score = report(done, time.time() - t0, args, os.path.join(args.work, "report"))
+    score = report(done, time.time() - t0, args, os.path.join(args.work, "report"), untested)
     return 0 if score >= args.min_score else 1
 
 

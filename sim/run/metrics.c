@@ -250,6 +250,7 @@ static void sim_result_txq(const struct sim *s, struct txq_stats *ts)
         ts->busy += x.busy;
         ts->stops += x.stops;
         ts->wakes += x.wakes;
+        ts->restarts += x.restarts;
         ts->bad_head += x.bad_head;
         ts->bad_len += x.bad_len;
         ts->resets += x.resets;

@@ -7,6 +7,7 @@
  * Runs the whole simulator with the Verilated engine; asserts counted
  * results, never wall-clock time.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -317,6 +318,41 @@ static void test_cpus_shared_root_qdisc(void **state)
     assert_non_null(strstr(err, "--qdisc-root shared"));
 }
 
+/* The class behind "a full-budget NAPI pass under interrupts": every
+ * program that runs the NAPI poll (one CPU with interrupts, the
+ * completion CPU of two, each queue's poll with several queues and
+ * interrupts) polls again at once after a pass that used its whole
+ * budget, and waits for the next interrupt only after a pass that used
+ * less.  A budget of 4 under an interrupt every 64 completions: a program
+ * that waits after a full pass leaves 60 completions of each interrupt
+ * unreclaimed until the ring fills and the run stalls; each shape runs to
+ * the end with every packet reclaimed (run()), on the interrupts the
+ * threshold gives (floor(packets / 64) of each queue's). */
+static void test_cpus_napi_full_budget_polls_again(void **state)
+{
+    static const unsigned shape[][2] = {{1, 1}, {2, 1}, {2, 3}}; /* cpus, queues */
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(shape) / sizeof(shape[0]); i++) {
+        struct sim_cfg cfg;
+        struct sim_result r;
+        uint64_t irqs = 0;
+
+        sim_cfg_default(&cfg);
+        cfg.packets = 6000;
+        cfg.cpus = shape[i][0];
+        cfg.queues = shape[i][1];
+        cfg.napi = SIM_NAPI_IRQ;
+        cfg.irq_thresh = 64;
+        cfg.napi_budget = 4;
+        run(&cfg, &r);
+        for (unsigned q = 0; q < cfg.queues; q++)
+            irqs += sim_cfg_queue_packets(&cfg, q) / 64;
+        assert_true(fabs(r.irqs_per_pkt * (double)cfg.packets - (double)irqs) < 0.5);
+        assert_true(r.txq.cleans >= cfg.packets / cfg.napi_budget);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -331,6 +367,7 @@ int main(void)
         cmocka_unit_test(test_cpus_report_names_existing_cpus),
         cmocka_unit_test(test_cpus_one_queue_extra_cpus_idle),
         cmocka_unit_test(test_cpus_shared_root_qdisc),
+        cmocka_unit_test(test_cpus_napi_full_budget_polls_again),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

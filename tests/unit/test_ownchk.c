@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -31,6 +32,7 @@ struct fx {
     unsigned n;
     const char *kind[16];
     long desc[16];
+    char detail[16][200];
 };
 
 static void report(void *ctx, unsigned queue, const char *kind, sim_ps_t t, long desc,
@@ -44,6 +46,7 @@ static void report(void *ctx, unsigned queue, const char *kind, sim_ps_t t, long
     if (f->n < 16) {
         f->kind[f->n] = kind;
         f->desc[f->n] = desc;
+        snprintf(f->detail[f->n], sizeof(f->detail[0]), "%s", detail);
     }
     f->n++;
 }
@@ -157,6 +160,68 @@ static void test_ownchk_owner_before_body(void **state)
     assert_int_equal(f->n, 1);
     assert_string_equal(f->kind[0], "owner_before_body");
     assert_int_equal(f->desc[0], 1);
+}
+
+/* The class behind "only the length store late": each field of a
+ * descriptor (its address, its length) is stored on its own, one of them
+ * late, the other early; under each rule that publishes a descriptor (the
+ * tail doorbell, the owner bit) the late field alone is flagged, named in
+ * the report, and the same field visible at the publishing instant
+ * (boundary) is clean. */
+enum { FIELD_ADDR, FIELD_LEN, FIELDS };
+static const char *const field_name[FIELDS] = {"address", "length"};
+
+/* Descriptor i's body with field `late` visible at vis, the other at t. */
+static void body_field_late(struct fx *f, unsigned i, unsigned late, sim_ps_t t, sim_ps_t vis)
+{
+    uint64_t a = f->ring + (uint64_t)i * NICTX_DESC_BYTES;
+    uint32_t l = 60;
+    ownchk_store(&f->c, a, &f->buf, 8, t, late == FIELD_ADDR ? vis : t);
+    ownchk_store(&f->c, a + 8, &l, 4, t, late == FIELD_LEN ? vis : t);
+}
+
+/* Publish slot 0 at `at` under `proto` (tail 1, or its owner bit). */
+static void publish0(struct fx *f, unsigned proto, sim_ps_t at)
+{
+    if (proto == NICTX_PROTO_TAIL)
+        tail(f, 1, at);
+    else
+        owner(f, 0, 1, at, at);
+}
+
+static void check_field_late(void **state, unsigned proto, const char *kind)
+{
+    struct fx *f = *state;
+
+    for (unsigned fld = 0; fld < FIELDS; fld++) {
+        for (int late = 0; late < 2; late++) {
+            teardown(state);
+            setup(state);
+            f = *state;
+            probe(f, proto);
+            /* late: visible 1 ns after the publishing store; else at it */
+            body_field_late(f, 0, fld, 1 * NS, (late ? 6 : 5) * NS);
+            publish0(f, proto, 5 * NS);
+            if (!late) {
+                assert_int_equal(f->n, 0);
+                continue;
+            }
+            assert_int_equal(f->n, 1);
+            assert_string_equal(f->kind[0], kind);
+            assert_int_equal(f->desc[0], 0);
+            assert_non_null(strstr(f->detail[0], field_name[fld]));
+        }
+    }
+}
+
+static void test_ownchk_tail_each_field_late(void **state)
+{
+    check_field_late(state, NICTX_PROTO_TAIL, "doorbell_before_desc");
+}
+
+static void test_ownchk_owner_each_field_late(void **state)
+{
+    check_field_late(state, NICTX_PROTO_OWNER, "owner_before_body");
 }
 
 /* The phase flips per pass: owner 1 on pass 1, 0 on pass 2. */
@@ -522,6 +587,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_ownchk_doorbell_before_desc, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ownchk_tail_rules, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ownchk_owner_before_body, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ownchk_tail_each_field_late, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ownchk_owner_each_field_late, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ownchk_owner_phase, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ownchk_ring_overfill, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ownchk_unmap_missing, setup, teardown),

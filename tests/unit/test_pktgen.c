@@ -340,6 +340,66 @@ static void test_pktgen_ring_full_mid_burst(void **state)
     assert_int_equal(f->dev_bad, 0);
 }
 
+/* The class behind "a flush held back by tail coalescing": with the tail
+ * writes coalesced (txq tail_coalesce N), every descriptor posted is still
+ * announced to the device whenever the source pauses (pktgen_step returns
+ * BLOCKED: the ring stopped, or no free buffer) and as soon as it has
+ * sent its last packet: the tail register then equals next_to_use; and
+ * no more often than the coalescing count allows.  Over coalescing counts below,
+ * at and above the burst, bursts that divide the count and not, and a ring
+ * that wraps; the device stand-in completes only what the tail announced,
+ * so a tail held back stalls the source and the run never ends. */
+static void fx_txq_up_coalesced(struct fx *f, unsigned ring_log2, unsigned coalesce)
+{
+    struct txq_cfg c = {
+        .ring_log2 = ring_log2, .wb_thresh = 1, .desc_fetch_max = 8, .mrrs_log2 = 9,
+        .line_rate_fx = 0x50000u, .clean = TXQ_CLEAN_HEAD_WB, .tail_coalesce = coalesce,
+    };
+    assert_int_equal(txq_init(&f->q, &f->fp, &c, pktgen_complete, &f->g), 0);
+    f->q_up = 1;
+}
+
+static void test_pktgen_coalesced_tail_announced_at_pause(void **state)
+{
+    static const unsigned coalesce[] = {1, 3, 4, 6};
+    static const unsigned burst[] = {1, 4, 5};
+
+    for (unsigned ci = 0; ci < sizeof(coalesce) / sizeof(coalesce[0]); ci++) {
+        for (unsigned bi = 0; bi < sizeof(burst) / sizeof(burst[0]); bi++) {
+            struct fx *f = *state;
+            fx_teardown(state);
+            assert_int_equal(fx_setup(state), 0);
+            f = *state;
+            fx_txq_up_coalesced(f, 3, coalesce[ci]); /* ring 8: wraps */
+            struct pktgen_cfg c = fx_pg_cfg(f, 37, burst[bi]);
+            assert_int_equal(pktgen_init(&f->g, &f->fp, &f->q, &c), 0);
+            f->g_up = 1;
+            enum pktgen_ret r;
+            unsigned steps = 0, pauses = 0;
+            while ((r = pktgen_step(&f->g)) != PKTGEN_DONE && steps++ < 1000) {
+                assert_int_not_equal(r, PKTGEN_ERROR);
+                /* paused, or sent its last packet: nothing else will ring */
+                if (r == PKTGEN_BLOCKED || f->g.stats.sent == 37)
+                    assert_int_equal(fake_platform_reg(&f->fp, NICTX_REG_TAIL),
+                                     f->q.next_to_use);
+                if (r == PKTGEN_BLOCKED) {
+                    pauses++;
+                    dev_run(f, ~0u);
+                }
+            }
+            assert_int_equal(r, PKTGEN_DONE);
+            assert_true(pauses > 0);
+            /* and no more tail writes than the coalescing allows: one per
+             * coalesce packets, one per pause (a stop or a flush), the end */
+            uint32_t db[64];
+            assert_true(doorbells(f, db, 64) <= 37 / coalesce[ci] + pauses + 1);
+            assert_int_equal(fake_platform_reg(&f->fp, NICTX_REG_TAIL), 37 % 8);
+            assert_int_equal(f->dev_checked, 37);
+            assert_int_equal(f->dev_bad, 0);
+        }
+    }
+}
+
 static void test_pktgen_buffers(void **state)
 {
     struct fx *f = *state;
@@ -831,6 +891,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_pktgen_burst_doorbells, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_pktgen_burst1, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_pktgen_ring_full_mid_burst, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_pktgen_coalesced_tail_announced_at_pause, fx_setup,
+                                        fx_teardown),
         cmocka_unit_test_setup_teardown(test_pktgen_buffers, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_pktgen_buffer_size_rounds_up, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_pktgen_bad_cfg, fx_setup, fx_teardown),

@@ -1041,6 +1041,70 @@ static void test_scoreboard_queues_dropped(void **state)
     sb_destroy(sb);
 }
 
+/* The class behind "totals checked on one queue only": every end-of-run
+ * total sums every queue, and each queue's own figure counts its frames.
+ * Three queues of three packets; one event on queue k only, for each k
+ * (the first, a middle and the last queue) and each kind: its last packet
+ * never sent (lost, found by sb_finish), a byte of one frame changed
+ * (corrupted), its last frame on the wire before its doorbell
+ * (unpublished).  The total is 1, queue k's figure is 1 and the others' 0,
+ * and checked and wire bytes add up over the queues. */
+enum { EV_LOST, EV_CORRUPT, EV_UNPUBLISHED, EV_KINDS };
+
+static void queues_one_event(unsigned k, unsigned ev, struct sb_result *r,
+                             struct sb_queue_result qr[3])
+{
+    struct sb_cfg c = {.gen = {.seed = 5, .min_len = 60, .max_len = 60},
+                       .expected = 9, .max_outstanding = 16, .queues = 3};
+    struct scoreboard *sb = sb_create(&c);
+    uint8_t buf[64];
+
+    assert_non_null(sb);
+    for (unsigned q = 0; q < 3; q++)
+        sb_note_published_q(sb, q, q == k && ev == EV_UNPUBLISHED ? 2 : 3, 0);
+    for (uint64_t seq = 0; seq < 3; seq++)
+        for (unsigned q = 0; q < 3; q++) {
+            if (q == k && ev == EV_LOST && seq == 2)
+                continue;
+            sb_pkt_fill_q(&c.gen, q, seq, buf, 60);
+            if (q == k && ev == EV_CORRUPT && seq == 1)
+                buf[40] ^= 1;
+            sb_check_frame(sb, buf, 60, crc32_fcs(buf, 60), 1000 * (3 * seq + q + 1));
+        }
+    sb_finish(sb);
+    sb_result(sb, r);
+    for (unsigned q = 0; q < 3; q++)
+        assert_int_equal(sb_queue_result(sb, q, &qr[q]), 0);
+    sb_destroy(sb);
+}
+
+static void test_scoreboard_queues_totals_every_queue(void **state)
+{
+    (void)state;
+    for (unsigned k = 0; k < 3; k++) {
+        for (unsigned ev = 0; ev < EV_KINDS; ev++) {
+            struct sb_result r;
+            struct sb_queue_result qr[3];
+            uint64_t checked = 0, bytes = 0;
+
+            queues_one_event(k, ev, &r, qr);
+            for (unsigned q = 0; q < 3; q++) {
+                checked += qr[q].checked;
+                bytes += qr[q].wire_bytes;
+                assert_int_equal(qr[q].lost, q == k && ev == EV_LOST);
+                assert_int_equal(qr[q].corrupted, q == k && ev == EV_CORRUPT);
+            }
+            assert_int_equal(r.lost, ev == EV_LOST);
+            assert_int_equal(r.corrupted, ev == EV_CORRUPT);
+            assert_int_equal(r.unpublished, ev == EV_UNPUBLISHED);
+            assert_int_equal(r.checked, 9 - (ev != EV_UNPUBLISHED));
+            assert_int_equal(checked, r.checked);
+            assert_int_equal(bytes, r.wire_bytes);
+            assert_int_equal(r.frame_bytes, 64 * r.checked);
+        }
+    }
+}
+
 /* Final drops (a reset's) count at once when every packet before them is
  * settled, so the note window moves on: two rings' worth of drops with no
  * frame on the wire in between all fit a window of 8; lazy notes beyond
@@ -1101,6 +1165,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_scoreboard_dropped_by_reason, fx_setup, fx_teardown),
         cmocka_unit_test(test_scoreboard_drop_window),
         cmocka_unit_test(test_scoreboard_queues_dropped),
+        cmocka_unit_test(test_scoreboard_queues_totals_every_queue),
         cmocka_unit_test(test_scoreboard_dropped_final),
         cmocka_unit_test_setup_teardown(test_scoreboard_corrupt_byte_offsets, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_scoreboard_bad_fcs_and_length, fx_setup, fx_teardown),

@@ -118,6 +118,13 @@ static enum txq_ret fx_xmit(struct fx *f, uint64_t seq, uint16_t len, int more)
     return txq_xmit(&f->q, pkt, more);
 }
 
+/* Packets from..to-1 of 60 B, each rung alone (xmit_more 0). */
+static void fx_xmit_seqs(struct fx *f, uint64_t from, uint64_t to)
+{
+    for (uint64_t i = from; i < to; i++)
+        assert_int_equal(fx_xmit(f, i, 60, 0), TXQ_OK);
+}
+
 static uint64_t desc_bus(const struct fx *f, uint32_t slot)
 {
     return f->q.ring_dma + (uint64_t)slot * NICTX_DESC_BYTES;
@@ -796,8 +803,7 @@ static void test_txq_bad_head(void **state)
     struct fx *f = *state;
     f->cfg.ring_log2 = 3;
     fx_up(f);
-    for (uint64_t i = 0; i < 2; i++)
-        assert_int_equal(fx_xmit(f, i, 60, 0), TXQ_OK);
+    fx_xmit_seqs(f, 0, 2);
 
     /* Boundary: head == ring size. */
     fake_platform_complete(&f->fp, 8);
@@ -821,8 +827,7 @@ static void test_txq_bad_head(void **state)
     /* Behind next_to_clean: a stale head pointing into what was already
      * reclaimed (its slot's length cleared by the reclaim) is refused, not
      * taken as a head a whole ring ahead. */
-    for (uint64_t i = 2; i < 4; i++)
-        assert_int_equal(fx_xmit(f, i, 60, 0), TXQ_OK);
+    fx_xmit_seqs(f, 2, 4);
     fake_platform_complete(&f->fp, 1);
     assert_int_equal(txq_clean(&f->q), 0);
     assert_int_equal(f->ndone, 2);
@@ -832,6 +837,58 @@ static void test_txq_bad_head(void **state)
     fake_platform_complete(&f->fp, 4);
     assert_int_equal(txq_clean(&f->q), 2);
     assert_int_equal(f->ndone, 4);
+}
+
+/* The class behind "a bad head on a wrapped ring": every ring index the
+ * driver computes (in flight, free, the head's check, the reclaim) at the
+ * wrap.  An 8-slot ring with next_to_clean at 6 and four descriptors in
+ * flight across the wrap (slots 6, 7, 0, 1; next_to_use 2): the heads
+ * beyond next_to_use (3..5) and the ring's size (8, though slot 7 is in
+ * flight) are refused; next_to_clean itself reclaims nothing; 7, then 0
+ * (the head wraps), then 2 reclaim one, one and two; a stale head behind
+ * next_to_clean after the wrap (7) is refused. */
+static void test_txq_bad_head_wrapped(void **state)
+{
+    static const uint32_t bad[] = {8, 3, 4, 5};
+    struct fx *f = *state;
+    struct txq_stats st;
+    f->cfg.ring_log2 = 3;
+    fx_up(f);
+    fx_xmit_seqs(f, 0, 6);
+    fake_platform_complete(&f->fp, 6);
+    assert_int_equal(txq_clean(&f->q), 6);
+    fx_xmit_seqs(f, 6, 10);
+    assert_int_equal(f->q.next_to_use, 2);
+    assert_int_equal(txq_in_flight(&f->q), 4);
+    assert_int_equal(txq_free(&f->q), 3);
+
+    for (unsigned k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+        fake_platform_complete(&f->fp, bad[k]);
+        /* a budget of a whole ring: a head let through cannot loop forever */
+        assert_int_equal(txq_clean_budget(&f->q, &f->fp, 8), 0);
+        txq_get_stats(&f->q, &st);
+        assert_int_equal(st.bad_head, k + 1);
+        assert_int_equal(txq_in_flight(&f->q), 4);
+    }
+    fake_platform_complete(&f->fp, 6); /* boundary: head == next_to_clean */
+    assert_int_equal(txq_clean(&f->q), 0);
+    fake_platform_complete(&f->fp, 7);
+    assert_int_equal(txq_clean(&f->q), 1);
+    fake_platform_complete(&f->fp, 0); /* the head wraps */
+    assert_int_equal(txq_clean(&f->q), 1);
+    assert_int_equal(f->q.next_to_clean, 0);
+    fake_platform_complete(&f->fp, 7); /* stale: slot 6 already reclaimed */
+    assert_int_equal(txq_clean(&f->q), 0);
+    fake_platform_complete(&f->fp, 2);
+    assert_int_equal(txq_clean(&f->q), 2);
+    txq_get_stats(&f->q, &st);
+    assert_int_equal(st.bad_head, 5);
+    assert_int_equal(st.reclaimed, 10);
+    assert_int_equal(txq_in_flight(&f->q), 0);
+    assert_int_equal(txq_free(&f->q), 7);
+    assert_int_equal(f->ndone, 10);
+    for (size_t i = 0; i < 10; i++)
+        assert_ptr_equal(f->done[i], cookie_of(i));
 }
 
 static void test_txq_clean_mmio_mode(void **state)
@@ -1480,6 +1537,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_txq_clean_empty, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_wrap_around, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_bad_head, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_bad_head_wrapped, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_clean_mmio_mode, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_clean_wb_mode, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_clean_desc_wb_mode, fx_setup, fx_teardown),
