@@ -310,8 +310,10 @@ DRV_TXQ_OBJS := $(DRV_OBJ) $(KAPI_OBJ) $(BUILD)/obj/driver/netdev.o $(BUILD)/obj
 KTXQ_OBJS    := $(KTXQ_OBJ) $(KAPI_OBJ) $(BUILD)/obj/driver/netdev.o $(BUILD)/obj/driver/dql.o
 # The device adapters that pick a backend and width (dev_select.c) need
 # every width's model: they link with WIDE_MODELS, below.
-DEV_ADAPTERS := $(filter sim/device/dev_%.c,$(call layer_srcs,device))
-SIM_CORE := $(filter-out sim/cli/main.c $(DEV_ADAPTERS),\
+# (dev_hw.c, the hardware parameters as data, is the core's: the settings
+# check them.)
+DEV_ADAPTERS := $(filter-out sim/device/dev_hw.c,$(filter sim/device/dev_%.c,$(call layer_srcs,device)))
+SIM_CORE := $(filter-out sim/cli/main.c sim/cli/area.c $(DEV_ADAPTERS),\
                 $(call layer_srcs,lib obs host pcie device check run cli)) $(DRV_SRCS)
 # obs (traces, waveforms, captures; docs/observability.md) sits after lib:
 # the CPUs, the links, the devices and the run tell it what happens.
@@ -347,8 +349,10 @@ LDLIBS    = -lpthread -lm $(shell pkg-config --libs inih) -lpcap -lz $(XFLAGS)
 # nictx sweep: plans, runs (serially, GNU parallel, Slurm) and reports sweeps.
 SWEEP_SRCS := $(call layer_srcs,sweep)
 
-$(BUILD)/nictx: $(call obj,sim/cli/main.c $(SWEEP_SRCS)) $(SIM_OBJS) $(WIDE_MODELS) $(DRV_STAMP)
-	$(CXX) -o $@ $(filter-out $(DRV_STAMP),$^) $(LDLIBS)
+# -rdynamic: a model of another hardware combination (build/models/<key>/
+# model.so, sim/device/dev_models.c) takes the Verilator runtime from nictx.
+$(BUILD)/nictx: $(call obj,sim/cli/main.c sim/cli/area.c $(SWEEP_SRCS)) $(SIM_OBJS) $(WIDE_MODELS) $(DRV_STAMP)
+	$(CXX) -rdynamic -o $@ $(filter-out $(DRV_STAMP),$^) $(LDLIBS)
 
 all: $(BUILD)/nictx
 
@@ -413,7 +417,7 @@ T_cacheline  := sim/host/cacheline.c
 # name driver bugs and write JSON.
 SETTINGS_SRCS := sim/run/settings.c sim/run/set_types.c sim/run/sim_cfg.c sim/run/inject.c \
                  sim/lib/num.c sim/lib/json.c sim/check/bug_catalog.c sim/host/cpu.c \
-                 sim/pcie/pcie_cfg.c $(OBS_CORE)
+                 sim/pcie/pcie_cfg.c sim/device/dev_hw.c $(OBS_CORE)
 T_profile    := sim/cli/profile.c $(SETTINGS_SRCS)
 T_settings   := $(SETTINGS_SRCS)
 # nictx draw: the regression's configurations, checked by nictx run's parser.

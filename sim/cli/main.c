@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "device/dev_models.h"
 #include "run/fault.h"
 #include "run/harness.h"
 #include "run/settings.h"
@@ -39,6 +40,7 @@
 #include "cli/profile.h"
 #include "cli/report.h"
 #include "cli/run_args.h"
+#include "cli/area.h"
 #include "cli/draw.h"
 #include "sweep/sweep_cli.h"
 
@@ -179,26 +181,43 @@ static int run_explore(const struct cli_run_opts *ro, const struct device_ops *o
     return st == 0 ? 0 : 1;
 }
 
-/* Run the experiment and report it; its exit status is the verdict's
- * (sim_verdict_of: 0 for ok, else 1), or 1 when the JSON could not be
- * written. */
+static int run_with(const struct cli_run_opts *ro, const struct device_ops *ops);
+
+/* The run's device model (the hardware combination's: dev_models.h), then
+ * the run. */
 static int run_one(const struct cli_run_opts *ro)
 {
     const struct sim_cfg *cfg = &ro->cfg;
-    const struct device_ops *ops = dev_ops_for(cfg->device, cfg->dev_width);
+    struct dev_models models;
+    const struct device_ops *ops;
+    char err[512] = "";
+    int status;
+
+    dev_models_init(&models);
+    ops = dev_models_ops(&models, cfg->device, cfg->dev_width, &cfg->hw, err, sizeof(err));
+    if (!ops) {
+        if (!err[0])
+            snprintf(err, sizeof(err), "no %u-byte %s device model in this build",
+                     cfg->dev_width, sim_device_name(cfg->device));
+        return run_not_started(ro, sim_device_name(cfg->device), err);
+    }
+    status = ro->explore ? run_explore(ro, ops) : run_with(ro, ops);
+    dev_models_close(&models);
+    return status;
+}
+
+/* Run the experiment on `ops` and report it; its exit status is the
+ * verdict's (sim_verdict_of: 0 for ok, else 1), or 1 when the JSON could not
+ * be written. */
+static int run_with(const struct cli_run_opts *ro, const struct device_ops *ops)
+{
+    const struct sim_cfg *cfg = &ro->cfg;
     struct sim_verdict v;
     struct sim_result res;
     struct sim *s;
     char err[512];
     int rc, status;
 
-    if (!ops) {
-        snprintf(err, sizeof(err), "no %u-byte %s device model in this build", cfg->dev_width,
-                 sim_device_name(cfg->device));
-        return run_not_started(ro, sim_device_name(cfg->device), err);
-    }
-    if (ro->explore)
-        return run_explore(ro, ops);
     s = sim_create(cfg, ops, err, sizeof(err));
     if (!s)
         return run_not_started(ro, ops->name, err);
@@ -254,6 +273,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "run") == 0)
         return cmd_run(argc - 1, argv + 1);
+    if (strcmp(argv[1], "area") == 0)
+        return cli_area_main(argc - 1, argv + 1);
     if (strcmp(argv[1], "draw") == 0)
         return cli_draw_main(argc - 1, argv + 1);
     if (strcmp(argv[1], "sweep") == 0)

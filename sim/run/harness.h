@@ -67,6 +67,9 @@ struct sim_cfg {
     double dev_mhz;        /* device clock */
     unsigned dev_width;    /* datapath bytes per clock: 8, 16, 32, 64 (the model's) */
     enum dev_backend device; /* the device model: RTL, C model or both in lockstep */
+    struct dev_hw hw;      /* the hardware's sizes (--hw-*): the register settings'
+                              bounds; another combination than DEV_HW_DEFAULT is a
+                              model of its own (docs/codesign.md) */
     double line_gbps;      /* Ethernet line rate */
     unsigned ring_size;    /* descriptors, power of two 8..65536 (each queue's) */
     unsigned queues;       /* transmit queues, 1..64 (docs/device.md, Queues) */
