@@ -225,6 +225,13 @@ static int run_with(const struct cli_run_opts *ro, const struct device_ops *ops)
     sim_result(s, &res);
     sim_verdict_of(cfg, rc, &res, sim_diag(s), &v);
     status = v.exit;
+    if (cfg->area) {
+        res.has_area = dev_area_get(cfg->dev_width, &cfg->hw, &res.area, err, sizeof(err)) == 0;
+        if (!res.has_area) {
+            fprintf(stderr, "nictx: --area: %s\n", err);
+            status = 1;
+        }
+    }
     if (!ro->quiet)
         report_text(stdout, cfg, &res, rc, sim_diag(s));
     else if (v.status != SIM_STATUS_OK)

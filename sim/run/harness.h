@@ -18,6 +18,7 @@
 
 #include "host/cacheline.h"
 #include "host/cpu.h"
+#include "device/dev_area.h"
 #include "device/device.h"
 #include "dql.h"
 #include "pcie/pcie_cfg.h"
@@ -114,6 +115,7 @@ struct sim_cfg {
     double grace_us;       /* after the first violation, run this long, then stop */
     int every_clock;       /* run every device clock, skip none: the same figures,
                               slower (checks the device's idle/wait/wake) */
+    int area;              /* also report the engine's area (sim_result.area) */
     /* observability (docs/observability.md): waveforms, timeline, pcap out
      * and in, the snapshot of a run that stops */
     struct obs_cfg obs;
@@ -287,6 +289,9 @@ struct sim_result {
     uint64_t cycles_evaluated, cycles_skipped;
     sim_ps_t sim_time_ps;
     double wall_s;
+    int has_area;                  /* --area: `area` is the hardware's (set by nictx
+                                      after the run: sim/device/dev_area.h) */
+    struct dev_area area;
     size_t nviolations;            /* total; the first SIM_MAX_VIOLATIONS are kept */
     struct sim_violation violations[SIM_MAX_VIOLATIONS];
 };

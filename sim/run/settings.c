@@ -204,6 +204,9 @@ static const struct sim_setting settings[] = {
      .def = "256", .group = SET_G_HARDWARE, .flags = SET_TEXT_SET, .text = "hw frames {}",
      .help = "MaxPkts: frames the payload buffer holds at once, the depth of its two frame "
              "FIFOs"},
+    {"area", OPT("area", NULL), FLAG(area), .group = SET_G_HARDWARE, .flags = SET_NOJSON,
+     .help = "also report the engine's area at these sizes (Yosys 0.23, cached by key: "
+             "the first run of a combination synthesizes it, minutes; docs/codesign.md)"},
     {"device", OPT("device", "B"), ENUM(device, enum dev_backend, set_device), .def = "rtl",
      .group = SET_G_DEVICE, .flags = SET_TEXT_SET, .text = "model {}",
      .help = "the device model: the Verilated RTL, the cycle-exact C model, or both in "

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# area.sh CACHE KEY WIDTH Name=Value...: the engine's area at one hardware
+# combination, by Yosys 0.23 (docs/codesign.md), into CACHE/KEY.txt (cached:
+# a second call prints it again at once).
+#
+# Two syntheses of rtl/nictx_tx_top.sv with the parameters given:
+#  - generic: `synth` up to its fine stage with the memories kept as memories
+#    (memory -nomap), then mapped to simple gates (abc -g): gates (logic
+#    cells), flops, memory bits, and the longest logic path in gate levels
+#    (ltp -noff);
+#  - ice40 (Lattice iCE40, synth_ice40): LUT4s, flip-flops and 4 Kbit block
+#    RAMs (SB_RAM40_4K), every memory mapped as the synthesizer maps it.
+# Output, one key=value a line: key, gates, flops, mem_bits, levels,
+# ice40_luts, ice40_ffs, ice40_brams.  One synthesis per key (flock on
+# CACHE/KEY.lock); the file is written to a temporary name and renamed.
+set -euo pipefail
+[ $# -ge 3 ] || { echo "usage: $0 CACHE KEY WIDTH Name=Value..." >&2; exit 2; }
+cache=$1 key=$2
+shift 3
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=$cache/$key.txt
+mkdir -p "$cache"
+exec 9>"$cache/$key.lock"
+flock 9
+[ -f "$out" ] && exit 0
+
+srcs=("$root"/rtl/nictx_reg_pkg.sv "$root"/rtl/nictx_pkg.sv "$root"/rtl/prim_fifo_sync.sv \
+      "$root"/rtl/prim_arbiter_rr.sv "$root"/rtl/prim_rr_pick.sv)
+for f in $(cd "$root/rtl" && ls nictx_*.sv | LC_ALL=C sort); do
+    case $f in nictx_reg_pkg.sv | nictx_pkg.sv) ;; *) srcs+=("$root/rtl/$f") ;; esac
+done
+chparam=""
+for p in "$@"; do chparam+=" -chparam ${p%%=*} ${p#*=}"; done
+read="read_verilog -sv -DSYNTHESIS ${srcs[*]}; hierarchy -check -top nictx_tx_top$chparam"
+tmp=$(mktemp -d "$cache/.area-$key.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+echo "nictx: area of $key: generic synthesis (Yosys)" >&2
+yosys -q -l "$tmp/generic.log" -p "$read; synth -flatten -top nictx_tx_top -run begin:fine; \
+    memory -nomap; opt -fast; techmap; opt -fast; \
+    abc -fast -g AND,NAND,OR,NOR,XOR,XNOR,ANDNOT,ORNOT,MUX; opt_clean; \
+    tee -q -o $tmp/generic.stat stat -width; tee -q -o $tmp/ltp.txt ltp -noff" >/dev/null
+echo "nictx: area of $key: iCE40 synthesis (Yosys synth_ice40)" >&2
+yosys -q -l "$tmp/ice40.log" -p "$read; synth_ice40 -top nictx_tx_top; \
+    tee -q -o $tmp/ice40.stat stat" >/dev/null
+
+# stat: "     <count>   $_AND_" lines; sum the cells of a pattern.
+cells() { awk -v re="$2" '$2 ~ re { n += $1 } END { print n + 0 }' "$1"; }
+gates=$(cells "$tmp/generic.stat" '^\$_(AND|NAND|OR|NOR|XOR|XNOR|ANDNOT|ORNOT|MUX|NOT)_$')
+flops=$(cells "$tmp/generic.stat" '^\$_(S?DFF|DFFE|SDFFE|SDFFCE|ALDFF|DFFSR|DLATCH)')
+mem_bits=$(awk '/Number of memory bits:/ { print $NF; exit }' "$tmp/generic.stat")
+levels=$(sed -n 's/^Longest topological path in .* (length=\([0-9]*\)).*/\1/p' "$tmp/ltp.txt" | head -1)
+{
+    echo "key=$key"
+    echo "gates=$gates"
+    echo "flops=$flops"
+    echo "mem_bits=${mem_bits:-0}"
+    echo "levels=${levels:-0}"
+    echo "ice40_luts=$(cells "$tmp/ice40.stat" '^SB_LUT4$')"
+    echo "ice40_ffs=$(cells "$tmp/ice40.stat" '^SB_DFF')"
+    echo "ice40_brams=$(cells "$tmp/ice40.stat" '^SB_RAM40_4K')"
+} > "$tmp/area.txt"
+mv -f "$tmp/area.txt" "$out"
+echo "$key $(date -u +%Y-%m-%dT%H:%M:%SZ) pid $$" >> "$cache/syntheses.log"
