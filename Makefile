@@ -10,6 +10,10 @@
 #   make lint    verilator --lint-only -Wall on the RTL, at every datapath width
 #   make bench   simulator speed benchmark (figures, not assertions), native and SystemC VP
 #   make synth   Yosys 0.23 elaboration check of the RTL at every width (needs yosys)
+#   make area    the engine's area at AREA_ARGS' hardware options (Yosys; docs/codesign.md)
+#   make test-codesign  models built on demand, lockstep and area at other hardware
+#                combinations (minutes; not in make test)
+#   make run-codesign  the co-design sweep (docs/results/codesign)
 #   make mutate  mutation testing: how many small bugs the tests catch (docs/testing.md)
 #   make regress SEEDS=N SEED0=S  randomized regression: N drawn configurations
 #                (nictx draw) in lockstep through GNU parallel, from seed S; summary,
@@ -444,6 +448,8 @@ T_sb_rate    := sim/check/sb_rate.c
 T_fairness   := sim/run/fairness.c
 # The C model's FIFO alone (the lockstep tests run the rest of the model).
 T_cm_fifo    := c-model/cm_fifo.c
+# Co-design: the hardware parameters as data, the Pareto front and target.
+T_codesign   := sim/device/dev_hw.c sim/sweep/sweep_pareto.c
 
 # tests/ by kind, a folder each; tests/<kind>/test_<name>.c (or .cpp) is the
 # test <name>, built into $(BUILD)/tests/test_<name>; tests/common holds the
@@ -684,6 +690,24 @@ test: $(TEST_BINS) $(BUILD)/nictx $(BUILD)/nictx-vp $(if $(SAN),,$(FAST)/nictx)
 test-slurm: $(BUILD)/nictx
 	@bash scripts/install-deps.sh --slurm
 	@NICTX=$(BUILD)/nictx bash tests/sweep/test-slurm.sh
+
+# make test-codesign: the hardware parameters end to end
+# (tests/codesign/test-codesign.sh): one model build shared by two processes,
+# lockstep at two other combinations, the refusal of a cap above the
+# hardware, and the area at two tag counts (docs/codesign.md).  Each new
+# model is a Verilator build and each area a Yosys synthesis: several
+# minutes in all, so not part of `make test`.
+.PHONY: test-codesign area
+test-codesign: $(BUILD)/nictx $(BUILD)/tests/test_codesign
+	@$(BUILD)/tests/test_codesign
+	@NICTX=$(BUILD)/nictx bash tests/codesign/test-codesign.sh
+
+# make area [AREA_ARGS='--hw-tags 32 ...']: the engine's area at the
+# combination the options give (nictx area; Yosys 0.23, cached in
+# $(BUILD)/area by key; docs/codesign.md).
+AREA_ARGS ?=
+area: $(BUILD)/nictx
+	$(BUILD)/nictx area $(AREA_ARGS)
 
 # make fast: the nictx for sweeps and benchmarks, in $(BUILD)-fast: the
 # engine without its assertions, -O3, GCC profile feedback from the runs in
