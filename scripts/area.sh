@@ -14,6 +14,8 @@
 # Output, one key=value a line: key, gates, flops, mem_bits, levels,
 # ice40_luts, ice40_ffs, ice40_brams.  One synthesis per key (flock on
 # CACHE/KEY.lock); the file is written to a temporary name and renamed.
+# Yosys's warnings (memories it turns into flops) are printed only when it
+# fails.
 set -euo pipefail
 [ $# -ge 3 ] || { echo "usage: $0 CACHE KEY WIDTH Name=Value..." >&2; exit 2; }
 cache=$1 key=$2
@@ -40,10 +42,11 @@ echo "nictx: area of $key: generic synthesis (Yosys)" >&2
 yosys -q -l "$tmp/generic.log" -p "$read; synth -flatten -top nictx_tx_top -run begin:fine; \
     memory -nomap; opt -fast; techmap; opt -fast; \
     abc -fast -g AND,NAND,OR,NOR,XOR,XNOR,ANDNOT,ORNOT,MUX; opt_clean; \
-    tee -q -o $tmp/generic.stat stat -width; tee -q -o $tmp/ltp.txt ltp -noff" >/dev/null
+    tee -q -o $tmp/generic.stat stat -width; tee -q -o $tmp/ltp.txt ltp -noff" \
+    >/dev/null 2>"$tmp/generic.err" || { cat "$tmp/generic.err" >&2; exit 1; }
 echo "nictx: area of $key: iCE40 synthesis (Yosys synth_ice40)" >&2
 yosys -q -l "$tmp/ice40.log" -p "$read; synth_ice40 -top nictx_tx_top; \
-    tee -q -o $tmp/ice40.stat stat" >/dev/null
+    tee -q -o $tmp/ice40.stat stat" >/dev/null 2>"$tmp/ice40.err" || { cat "$tmp/ice40.err" >&2; exit 1; }
 
 # stat: "     <count>   $_AND_" lines; sum the cells of a pattern.
 cells() { awk -v re="$2" '$2 ~ re { n += $1 } END { print n + 0 }' "$1"; }
@@ -61,5 +64,8 @@ levels=$(sed -n 's/^Longest topological path in .* (length=\([0-9]*\)).*/\1/p' "
     echo "ice40_ffs=$(cells "$tmp/ice40.stat" '^SB_DFF')"
     echo "ice40_brams=$(cells "$tmp/ice40.stat" '^SB_RAM40_4K')"
 } > "$tmp/area.txt"
+# How iCE40 mapped each memory (docs/codesign.md, Which memories are block RAM).
+grep -E "^(Processing|  Mapping|Mapping|Replacing memory|.*bram|.*SB_RAM)" "$tmp/ice40.log" \
+    > "$cache/$key.memories.txt" 2>/dev/null || true
 mv -f "$tmp/area.txt" "$out"
 echo "$key $(date -u +%Y-%m-%dT%H:%M:%SZ) pid $$" >> "$cache/syntheses.log"

@@ -164,8 +164,27 @@ static int run_refused(int c, char **argv, FILE *msg)
     return 2;
 }
 
-/* After the options: the late ones, and --pkt-size-max following
- * --pkt-size unless it was given. */
+/* A register cap not given on the command line (its default, or a
+ * profile's) fits smaller hardware: --hw-tags 16 alone runs with 16 tags;
+ * one given above the hardware is refused (sim_cfg_validate). */
+static void caps_fit_hw(struct cli_run_opts *ro, const struct sim_setting *table)
+{
+    struct sim_cfg *c = &ro->cfg;
+    struct {
+        const char *row;
+        unsigned *cap, hw;
+    } caps[] = {{"tags", &c->tags, c->hw.tags},
+                {"queues", &c->queues, c->hw.queues},
+                {"desc_fetch_inflight", &c->desc_inflight, c->hw.desc_reads}};
+
+    for (size_t k = 0; k < sizeof(caps) / sizeof(caps[0]); k++)
+        if (!ro->given[sim_setting_find(caps[k].row) - table] && *caps[k].cap > caps[k].hw)
+            *caps[k].cap = caps[k].hw;
+}
+
+/* After the options: the late ones, --pkt-size-max following --pkt-size
+ * unless it was given, and the register caps not given fitting the
+ * hardware. */
 static int run_finish(struct cli_run_opts *ro)
 {
     size_t rows;
@@ -178,6 +197,7 @@ static int run_finish(struct cli_run_opts *ro)
             return cli_run_bad_arg(ro->msg, table[i].opt, ro->late[i], why);
     if (!ro->given[sim_setting_find("pkt_size_max") - table])
         ro->cfg.pkt_size_max = ro->cfg.pkt_size;
+    caps_fit_hw(ro, table);
     return CLI_RUN_GO;
 }
 
