@@ -391,7 +391,7 @@ static const struct sim_setting settings[] = {
 
 _Static_assert(NNAMES(settings) <= SIM_SETTINGS_MAX, "SIM_SETTINGS_MAX rows at most");
 
-static const char *const sections[] = {"cpu", "host", "link", "device", "driver"};
+static const char *const sections[] = {"cpu", "host", "link", "device", "hardware", "driver"};
 
 static const char *const group_titles[SET_GROUPS] = {
     [SET_G_NONE] = "",
