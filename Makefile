@@ -372,6 +372,27 @@ run: $(FAST)/nictx
 	$(FAST)/nictx sweep sweeps/flagship.ini --out docs/results/flagship $(SWEEP_ARGS)
 	@bash scripts/flagship-readme.sh docs/results/flagship/report.md README.md
 
+# The co-design flagship (docs/codesign.md): the sweeps of
+# sweeps/codesign-64b.ini and sweeps/codesign-imix.ini at 100G and 25G, each
+# point with its area (--area), each sweep's cheapest point at line rate
+# (--target) into docs/results/codesign/W-L.target and the table of
+# docs/results/codesign/README.md (scripts/codesign-readme.sh).  The plain
+# build: the fast one has no RTL assertions, and the points run on the C
+# model either way.  The first run synthesizes each hardware combination
+# (minutes each; cached in $(BUILD)/area).
+CODESIGN := docs/results/codesign
+CODESIGN_TARGET := utilization.wire>=0.99
+.PHONY: run-codesign
+run-codesign: $(BUILD)/nictx
+	@mkdir -p $(CODESIGN); set -e; for w in 64b imix; do for l in 100g 25g; do \
+	    $(BUILD)/nictx sweep sweeps/codesign-$$w.ini --set line=$$l --name codesign-$$w-$$l \
+	        --out $(CODESIGN)/$$w-$$l --area --target '$(CODESIGN_TARGET)' $(SWEEP_ARGS) \
+	        > $(CODESIGN)/$$w-$$l.out; \
+	    grep '^target ' $(CODESIGN)/$$w-$$l.out > $(CODESIGN)/$$w-$$l.target; \
+	    cat $(CODESIGN)/$$w-$$l.target; rm -f $(CODESIGN)/$$w-$$l.out; \
+	done; done
+	@bash scripts/codesign-readme.sh $(CODESIGN)
+
 # The committed flagship as a regression gate (docs/testing.md): `make run`'s
 # binary and plan, every point run again (--fresh) into a scratch directory,
 # its figures compared with docs/results/flagship's by `nictx sweep compare`

@@ -19,14 +19,10 @@ int cli_area_main(int argc, char **argv)
     struct cli_run_opts ro;
     struct dev_area a;
     char err[512], key[DEV_HW_KEY_MAX];
-    int rc = cli_run_parse(argc, argv, stderr, &ro);
+    int rc = cli_run_parse_valid(argc, argv, stderr, &ro);
 
     if (rc != CLI_RUN_GO)
         return rc;
-    if (sim_cfg_validate(&ro.cfg, err, sizeof(err)) != 0) {
-        fprintf(stderr, "nictx: %s\n", err);
-        return 2;
-    }
     if (dev_area_get(ro.cfg.dev_width, &ro.cfg.hw, &a, err, sizeof(err)) != 0) {
         fprintf(stderr, "nictx: area: %s\n", err);
         return 1;

@@ -251,14 +251,10 @@ static int cmd_run(int argc, char **argv)
 {
     struct cli_run_opts ro;
     char err[512];
-    int rc = cli_run_parse(argc, argv, stderr, &ro);
+    int rc = cli_run_parse_valid(argc, argv, stderr, &ro);
 
     if (rc != CLI_RUN_GO)
         return rc;
-    if (sim_cfg_validate(&ro.cfg, err, sizeof(err)) != 0) {
-        fprintf(stderr, "nictx: %s\n", err);
-        return 2;
-    }
     /* Before the run, not after it: a bad path is a bad argument. */
     if (ro.json && json_writable(ro.json, err, sizeof(err)) != 0)
         return cli_run_bad_arg(stderr, "json", ro.json, err);

@@ -201,6 +201,20 @@ static int run_finish(struct cli_run_opts *ro)
     return CLI_RUN_GO;
 }
 
+int cli_run_parse_valid(int argc, char **argv, FILE *msg, struct cli_run_opts *ro)
+{
+    char err[512];
+    int rc = cli_run_parse(argc, argv, msg, ro);
+
+    if (rc != CLI_RUN_GO)
+        return rc;
+    if (sim_cfg_validate(&ro->cfg, err, sizeof(err)) != 0) {
+        fprintf(msg, "nictx: %s\n", err);
+        return 2;
+    }
+    return CLI_RUN_GO;
+}
+
 /* The command line after "run": CLI_RUN_GO with *ro filled in, or the exit status. */
 int cli_run_parse(int argc, char **argv, FILE *msg, struct cli_run_opts *ro)
 {
