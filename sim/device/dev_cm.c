@@ -45,11 +45,11 @@ struct dev_cm {
     struct cm_wave *wave;
 };
 
-static void *cmw_create(unsigned w)
+static void *cmw_create_hw(unsigned w, const struct dev_hw *hw)
 {
     struct dev_cm *d = calloc(1, sizeof(*d));
 
-    if (d && !(d->e = cm_engine_create(w))) {
+    if (d && !(d->e = cm_engine_create_hw(w, hw))) {
         free(d);
         return NULL;
     }
@@ -257,11 +257,24 @@ static void cm_step(void *dev, const struct dev_in *in, struct dev_out *out)
     cm_engine_step(dev, in, out);
 }
 
+static void *cmw_create(unsigned w)
+{
+    const struct dev_hw hw = DEV_HW_DEFAULT;
+
+    return cmw_create_hw(w, &hw);
+}
+
 /* Another hardware combination (device_ops.create_with, dev_models.c): the
- * plain engine at self->width and *self->hw. */
+ * plain engine at self->width and *self->hw, and the one that writes
+ * waveforms. */
 void *dev_cm_create_with(const struct device_ops *self)
 {
     return cm_engine_create_hw(self->width, self->hw);
+}
+
+void *dev_cm_wave_create_with(const struct device_ops *self)
+{
+    return cmw_create_hw(self->width, self->hw);
 }
 
 #define DEV_CM_WIDTH(w)                                                                         \

@@ -157,7 +157,11 @@ const struct device_ops *dev_models_ops(struct dev_models *m, enum dev_backend b
     m->cm = *dev_cm_ops_width(w);
     m->cm.create_with = dev_cm_create_with;
     m->cm.hw = &m->hw;
-    m->cm.traced = NULL;
+    m->cmw = *m->cm.traced;
+    m->cmw.create_with = dev_cm_wave_create_with;
+    m->cmw.hw = &m->hw;
+    m->cmw.traced = &m->cmw;
+    m->cm.traced = &m->cmw;
     if (b == DEV_BACKEND_CM)
         return &m->cm;
     if (load_rtl(m, w, err, n) != 0)

@@ -30,7 +30,7 @@
 struct dev_models {
     struct dev_hw hw;
     void *so;                    /* the RTL model's shared object, or NULL */
-    struct device_ops rtl, cm, ls;
+    struct device_ops rtl, cm, cmw, ls; /* cmw: the C model with waveforms */
 };
 
 void dev_models_init(struct dev_models *m);

@@ -264,6 +264,8 @@ const struct device_ops *dev_cm_ops_width(unsigned w);
 /* The plain C model's create_with (struct device_ops): an engine of
  * self->width at *self->hw; NULL for a combination the C model has not. */
 void *dev_cm_create_with(const struct device_ops *self);
+/* ... and of the C model that writes waveforms (its ops' traced). */
+void *dev_cm_wave_create_with(const struct device_ops *self);
 /* The trace-enabled RTL model of W bytes per beat (--wave); NULL if W is
  * not one or this build has none. */
 const struct device_ops *dev_rtl_trace_ops_width(unsigned w);
