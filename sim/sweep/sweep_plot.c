@@ -556,6 +556,8 @@ int sweep_plots_make(const struct sweep_spec *s, const struct sweep_table *t, co
         struct sweep_plot *p = &out->p[k];
         const char *why = skip_reason(&c, plots[k].needs_x, buf, sizeof(buf));
         int made;
+        if (plots[k].fn == plot_area && strv_find(&t->cols, SWEEP_COST_DEFAULT) < 0)
+            continue; /* a sweep without --area: no area plot, not even its title */
         p->name = plots[k].name;
         snprintf(p->title, sizeof(p->title), plots[k].title, s->x);
         if (why) {
