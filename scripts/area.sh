@@ -2,15 +2,17 @@
 # SPDX-License-Identifier: Apache-2.0
 # area.sh CACHE KEY WIDTH Name=Value...: the engine's area at one hardware
 # combination, by Yosys 0.23 (docs/codesign.md), into CACHE/KEY.txt (cached:
-# a second call prints it again at once).
+# a second call finds it and returns at once).
 #
 # Two syntheses of rtl/nictx_tx_top.sv with the parameters given:
-#  - generic: `synth` up to its fine stage with the memories kept as memories
+#  - generic: `synth` up to its fine stage (without `share`, below) with the
+#    memories kept as memories
 #    (memory -nomap), then mapped to simple gates (abc -g): gates (logic
 #    cells), flops, memory bits, and the longest logic path in gate levels
 #    (ltp -noff);
-#  - ice40 (Lattice iCE40, synth_ice40): LUT4s, flip-flops and 4 Kbit block
-#    RAMs (SB_RAM40_4K), every memory mapped as the synthesizer maps it.
+#  - ice40 (Lattice iCE40, synth_ice40 without `share`): LUT4s, flip-flops
+#    and 4 Kbit block RAMs (SB_RAM40_4K), every memory mapped as the
+#    synthesizer maps it.
 # Output, one key=value a line: key, gates, flops, mem_bits, levels,
 # ice40_luts, ice40_ffs, ice40_brams.  One synthesis per key (flock on
 # CACHE/KEY.lock); the file is written to a temporary name and renamed.
@@ -35,17 +37,25 @@ done
 chparam=""
 for p in "$@"; do chparam+=" -chparam ${p%%=*} ${p#*=}"; done
 read="read_verilog -sv -DSYNTHESIS ${srcs[*]}; hierarchy -check -top nictx_tx_top$chparam"
+# synth_ice40's coarse step as Yosys 0.23 runs it (yosys -h synth_ice40) but
+# for `share`, the SAT-based resource sharing, which takes most of the time
+# on this engine (minutes); the generic synthesis leaves it out too
+# (-noshare).
+ice40_coarse="opt_expr; opt_clean; check; opt -nodffe -nosdff; fsm; opt; wreduce; peepopt; \
+    opt_clean; techmap -map +/cmp2lut.v -D LUT_WIDTH=4; opt_expr; opt_clean; memory_dff; \
+    alumacc; opt; memory -nomap; opt_clean"
 tmp=$(mktemp -d "$cache/.area-$key.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 echo "nictx: area of $key: generic synthesis (Yosys)" >&2
-yosys -q -l "$tmp/generic.log" -p "$read; synth -flatten -top nictx_tx_top -run begin:fine; \
+yosys -q -l "$tmp/generic.log" -p "$read; synth -flatten -noshare -top nictx_tx_top -run begin:fine; \
     memory -nomap; opt -fast; techmap; opt -fast; \
     abc -fast -g AND,NAND,OR,NOR,XOR,XNOR,ANDNOT,ORNOT,MUX; opt_clean; \
     tee -q -o $tmp/generic.stat stat -width; tee -q -o $tmp/ltp.txt ltp -noff" \
     >/dev/null 2>"$tmp/generic.err" || { cat "$tmp/generic.err" >&2; exit 1; }
 echo "nictx: area of $key: iCE40 synthesis (Yosys synth_ice40)" >&2
-yosys -q -l "$tmp/ice40.log" -p "$read; synth_ice40 -top nictx_tx_top; \
+yosys -q -l "$tmp/ice40.log" -p "$read; synth_ice40 -top nictx_tx_top -run begin:coarse; \
+    $ice40_coarse; synth_ice40 -top nictx_tx_top -run map_ram:; \
     tee -q -o $tmp/ice40.stat stat" >/dev/null 2>"$tmp/ice40.err" || { cat "$tmp/ice40.err" >&2; exit 1; }
 
 # stat: "     <count>   $_AND_" lines; sum the cells of a pattern.
