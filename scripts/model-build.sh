@@ -36,7 +36,7 @@ done
 vroot=$(verilator --getenv VERILATOR_ROOT)
 gparams=()
 for p in "$@"; do gparams+=("-G$p"); done
-verilator "${vflags[@]}" "${gparams[@]}" --prefix "$cls" --Mdir "$tmp/v" "${srcs[@]}"
+verilator "${vflags[@]}" "${gparams[@]}" --prefix "$cls" --Mdir "$tmp/v" "${srcs[@]}" >&2
 echo "nictx: $key: compiling the model" >&2
 make -s -C "$tmp/v" -f "$cls.mk" OPT_FAST=-O3 VM_PARALLEL_BUILDS=0 USER_CPPFLAGS=-fPIC \
     "${cls}__ALL.a" >/dev/null
