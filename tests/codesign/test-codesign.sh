@@ -12,8 +12,9 @@
 #             runs that stress them (1500 B frames at 100G, tag stalls);
 #   refuse    a register setting above the hardware is refused (exit 2);
 #   area      synthesis succeeds at the default combination (an empty area
-#             cache, NICTX_AREA_CACHE) and the area grows with --hw-tags
-#             (memory bits, and iCE40 LUTs + FFs + BRAMs, 16 tags < 256).
+#             cache unless NICTX_AREA_CACHE names one) and the area grows
+#             with --hw-tags (memory bits, and iCE40 LUTs + FFs + BRAMs, 16
+#             tags < 256).
 # NICTX (build/nictx) is the binary.  Exit 1 on a failure.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -74,7 +75,7 @@ else
 fi
 
 # ---- area
-export NICTX_AREA_CACHE=$T/area
+export NICTX_AREA_CACHE=${NICTX_AREA_CACHE:-$T/area}
 field() { sed -n "s/^ *$1 *\([0-9]*\) .*/\1/p" "$2"; }
 if ! "$NICTX" area > "$T/def.txt" 2> "$T/def.err"; then
     bad "area: the default combination did not synthesize"; tail -5 "$T/def.err"
