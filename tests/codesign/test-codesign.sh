@@ -13,8 +13,8 @@
 #   refuse    a register setting above the hardware is refused (exit 2);
 #   area      synthesis succeeds at the default combination (an empty area
 #             cache unless NICTX_AREA_CACHE names one) and the area grows
-#             with --hw-tags (memory bits, and iCE40 LUTs + FFs + BRAMs, 16
-#             tags < 256).
+#             with --hw-tags (memory bits, and iCE40 LUTs + FFs + BRAMs, 32
+#             tags < 256, 16 B wide, two queues).
 # NICTX (build/nictx) is the binary.  Exit 1 on a failure.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -77,20 +77,25 @@ fi
 # ---- area
 export NICTX_AREA_CACHE=${NICTX_AREA_CACHE:-$T/area}
 field() { sed -n "s/^ *$1 *\([0-9]*\) .*/\1/p" "$2"; }
+# The tag comparison on a smaller engine (16 B wide, two queues: the
+# co-design flagship's, so NICTX_AREA_CACHE=build/area shares its syntheses).
+SMALL="--dev-width 16 --hw-queues 2"
 if ! "$NICTX" area > "$T/def.txt" 2> "$T/def.err"; then
     bad "area: the default combination did not synthesize"; tail -5 "$T/def.err"
-elif ! "$NICTX" area --hw-tags 16 --tags 16 > "$T/t16.txt" 2> "$T/t16.err"; then
-    bad "area: --hw-tags 16 did not synthesize"; tail -5 "$T/t16.err"
+elif ! "$NICTX" area $SMALL --hw-tags 256 > "$T/big.txt" 2> "$T/big.err"; then
+    bad "area: --hw-tags 256 did not synthesize"; tail -5 "$T/big.err"
+elif ! "$NICTX" area $SMALL --hw-tags 32 > "$T/t32.txt" 2> "$T/t32.err"; then
+    bad "area: --hw-tags 32 did not synthesize"; tail -5 "$T/t32.err"
 else
-    cat "$T/def.txt" "$T/t16.txt"
-    d_mem=$(field mem_bits "$T/def.txt") s_mem=$(field mem_bits "$T/t16.txt")
-    d_fpga=$(( $(field ice40_luts "$T/def.txt") + $(field ice40_ffs "$T/def.txt") + \
-               $(field ice40_brams "$T/def.txt") ))
-    s_fpga=$(( $(field ice40_luts "$T/t16.txt") + $(field ice40_ffs "$T/t16.txt") + \
-               $(field ice40_brams "$T/t16.txt") ))
-    if [ "$(field gates "$T/def.txt")" -gt 0 ] && [ "$d_mem" -gt "$s_mem" ] &&
-       [ "$d_fpga" -gt "$s_fpga" ]; then
-        ok "area: 256 tags > 16 tags (memory bits $d_mem > $s_mem; iCE40 cells $d_fpga > $s_fpga)"
+    cat "$T/def.txt" "$T/big.txt" "$T/t32.txt"
+    d_mem=$(field mem_bits "$T/big.txt") s_mem=$(field mem_bits "$T/t32.txt")
+    d_fpga=$(( $(field ice40_luts "$T/big.txt") + $(field ice40_ffs "$T/big.txt") + \
+               $(field ice40_brams "$T/big.txt") ))
+    s_fpga=$(( $(field ice40_luts "$T/t32.txt") + $(field ice40_ffs "$T/t32.txt") + \
+               $(field ice40_brams "$T/t32.txt") ))
+    if [ "$(field gates "$T/def.txt")" -gt 0 ] && [ "$(field ice40_luts "$T/def.txt")" -gt 0 ] &&
+       [ "$d_mem" -gt "$s_mem" ] && [ "$d_fpga" -gt "$s_fpga" ]; then
+        ok "area: 256 tags > 32 tags (memory bits $d_mem > $s_mem; iCE40 cells $d_fpga > $s_fpga)"
     else
         bad "area: does not grow with --hw-tags (memory bits $d_mem vs $s_mem, iCE40 $d_fpga vs $s_fpga)"
     fi
