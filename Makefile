@@ -314,10 +314,12 @@ DRV_TXQ_OBJS := $(DRV_OBJ) $(KAPI_OBJ) $(BUILD)/obj/driver/netdev.o $(BUILD)/obj
 KTXQ_OBJS    := $(KTXQ_OBJ) $(KAPI_OBJ) $(BUILD)/obj/driver/netdev.o $(BUILD)/obj/driver/dql.o
 # The device adapters that pick a backend and width (dev_select.c) need
 # every width's model: they link with WIDE_MODELS, below.
-# (dev_hw.c, the hardware parameters as data, is the core's: the settings
-# check them.)
-DEV_ADAPTERS := $(filter-out sim/device/dev_hw.c,$(filter sim/device/dev_%.c,$(call layer_srcs,device)))
-SIM_CORE := $(filter-out sim/cli/main.c sim/cli/area.c $(DEV_ADAPTERS),\
+# (dev_hw.c, the hardware parameters as data, dev_cache.c and dev_area.c,
+# the caches and the area, are the core's: the settings check the
+# parameters, the report writes the area.)
+DEV_CORE     := sim/device/dev_hw.c sim/device/dev_cache.c sim/device/dev_area.c
+DEV_ADAPTERS := $(filter-out $(DEV_CORE),$(filter sim/device/dev_%.c,$(call layer_srcs,device)))
+SIM_CORE := $(filter-out sim/cli/main.c $(DEV_ADAPTERS),\
                 $(call layer_srcs,lib obs host pcie device check run cli)) $(DRV_SRCS)
 # obs (traces, waveforms, captures; docs/observability.md) sits after lib:
 # the CPUs, the links, the devices and the run tell it what happens.
@@ -355,7 +357,7 @@ SWEEP_SRCS := $(call layer_srcs,sweep)
 
 # -rdynamic: a model of another hardware combination (build/models/<key>/
 # model.so, sim/device/dev_models.c) takes the Verilator runtime from nictx.
-$(BUILD)/nictx: $(call obj,sim/cli/main.c sim/cli/area.c $(SWEEP_SRCS)) $(SIM_OBJS) $(WIDE_MODELS) $(DRV_STAMP)
+$(BUILD)/nictx: $(call obj,sim/cli/main.c $(SWEEP_SRCS)) $(SIM_OBJS) $(WIDE_MODELS) $(DRV_STAMP)
 	$(CXX) -rdynamic -o $@ $(filter-out $(DRV_STAMP),$^) $(LDLIBS)
 
 all: $(BUILD)/nictx

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "device/dev_hw.h"
-#include "device/dev_models.h"
+#include "device/dev_cache.h"
 
 #define AREA_SCRIPT "scripts/area.sh"
 
@@ -73,7 +73,7 @@ int dev_area_get(unsigned w, const struct dev_hw *hw, struct dev_area *a, char *
     const char *env = getenv("NICTX_AREA_CACHE");
 
     if (dev_hw_check(w, hw, err, n) != 0 ||
-        dev_models_dirs(root, sizeof(root), models, sizeof(models), err, n) != 0)
+        dev_cache_dirs(root, sizeof(root), models, sizeof(models), err, n) != 0)
         return -1;
     if (env && *env)
         snprintf(cache, sizeof(cache), "%s", env);
@@ -83,7 +83,7 @@ int dev_area_get(unsigned w, const struct dev_hw *hw, struct dev_area *a, char *
     snprintf(path, sizeof(path), "%s/%s.txt", cache, key);
     if (area_read(path, a) == 0)
         return 0;
-    if (dev_models_script(root, AREA_SCRIPT, cache, w, hw, err, n) != 0)
+    if (dev_cache_script(root, AREA_SCRIPT, cache, w, hw, err, n) != 0)
         return -1;
     if (area_read(path, a) != 0) {
         snprintf(err, n, "%s: not the area of %s (%s)", path, key, AREA_SCRIPT);

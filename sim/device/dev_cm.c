@@ -282,10 +282,11 @@ void *dev_cm_wave_create_with(const struct device_ops *self)
     static void *cmw_create_w##w(void) { return cmw_create(w); }                               \
     static const struct device_ops dev_cm_wave_ops_w##w = {                                     \
         "c",          w,             cmw_create_w##w,       cmw_destroy, cmw_reset, cmw_step,   \
-        NULL,         cm_wave_open,  cm_wave_close,         &dev_cm_wave_ops_w##w, NULL, NULL, NULL};             \
+        NULL,         cm_wave_open,  cm_wave_close,         &dev_cm_wave_ops_w##w,              \
+        NULL,         NULL,          NULL};                                                     \
     static const struct device_ops dev_cm_ops_w##w = {                                          \
         "c",  w,    cm_create_w##w, cm_destroy,           cm_reset, cm_step,                    \
-        NULL, NULL, NULL,           &dev_cm_wave_ops_w##w, NULL, NULL, NULL};
+        NULL, NULL, NULL,           &dev_cm_wave_ops_w##w, NULL,    NULL,   NULL};
 
 DEV_CM_WIDTH(8)
 DEV_CM_WIDTH(16)

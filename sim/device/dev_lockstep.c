@@ -228,7 +228,7 @@ static int ls_wave_close(void *dev, char *err, size_t n)
     }                                                                                           \
     static const struct device_ops dev_ls_trace_ops_w##w = {                                    \
         "lockstep", w, ls_create_trace_w##w, ls_destroy, ls_reset, ls_step, ls_fault,           \
-        ls_wave_open, ls_wave_close, &dev_ls_trace_ops_w##w, NULL, NULL, NULL};                                   \
+        ls_wave_open, ls_wave_close, &dev_ls_trace_ops_w##w, NULL, NULL, NULL};                 \
     static const struct device_ops dev_ls_ops_w##w = {                                          \
         "lockstep", w, ls_create_w##w, ls_destroy, ls_reset, ls_step, ls_fault, NULL, NULL,     \
         &dev_ls_trace_ops_w##w, NULL, NULL, NULL};

@@ -6,15 +6,10 @@
 #include <dlfcn.h>
 #include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
+#include "device/dev_cache.h"
 #include "device/dev_hw.h"
-
-#define BUILDER "scripts/model-build.sh"
 
 void dev_models_init(struct dev_models *m)
 {
@@ -28,88 +23,6 @@ void dev_models_close(struct dev_models *m)
     dev_models_init(m);
 }
 
-static int is_file(const char *p)
-{
-    struct stat st;
-
-    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-/* The directory above `dir` (in place); 0 at the top. */
-static int up(char *dir)
-{
-    char *s = strrchr(dir, '/');
-
-    if (!s || s == dir)
-        return 0;
-    *s = 0;
-    return 1;
-}
-
-int dev_models_dirs(char *root, size_t rn, char *cache, size_t cn, char *err, size_t n)
-{
-    const char *env = getenv("NICTX_ROOT"), *c = getenv("NICTX_MODEL_CACHE");
-    char dir[PATH_MAX], probe[PATH_MAX + 32];
-    ssize_t k;
-    int found = 0;
-
-    if (env && *env) {
-        snprintf(dir, sizeof(dir), "%s", env);
-        found = 1;
-    } else if ((k = readlink("/proc/self/exe", dir, sizeof(dir) - 1)) > 0) {
-        dir[k] = 0;
-        while (!found && up(dir)) {
-            snprintf(probe, sizeof(probe), "%s/%s", dir, BUILDER);
-            found = is_file(probe);
-        }
-    }
-    if (!found) {
-        snprintf(err, n, "cannot find the nictx repository (%s) above the binary: set "
-                         "NICTX_ROOT", BUILDER);
-        return -1;
-    }
-    snprintf(root, rn, "%s", dir);
-    if (c && *c)
-        snprintf(cache, cn, "%s", c);
-    else
-        snprintf(cache, cn, "%s/build/models", dir);
-    return 0;
-}
-
-int dev_models_script(const char *root, const char *script, const char *cache, unsigned w,
-                      const struct dev_hw *hw, char *err, size_t n)
-{
-    char path[PATH_MAX + 64], key[DEV_HW_KEY_MAX], wbuf[16], g[DEV_HW_NPARAMS][48];
-    char *argv[4 + DEV_HW_NPARAMS + 1];
-    int status;
-    pid_t pid;
-
-    snprintf(path, sizeof(path), "%s/%s", root, script);
-    dev_hw_key(w, hw, key);
-    snprintf(wbuf, sizeof(wbuf), "%u", w);
-    argv[0] = path;
-    argv[1] = (char *)cache;
-    argv[2] = key;
-    argv[3] = wbuf;
-    for (unsigned i = 0; i < DEV_HW_NPARAMS; i++) {
-        snprintf(g[i], sizeof(g[i]), "%s=%u", dev_hw_param_name(i), dev_hw_param_value(i, w, hw));
-        argv[4 + i] = g[i];
-    }
-    argv[4 + DEV_HW_NPARAMS] = NULL;
-    fflush(NULL);
-    pid = fork();
-    if (pid == 0) {
-        execv(path, argv);
-        _exit(127);
-    }
-    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
-        WEXITSTATUS(status) != 0) {
-        snprintf(err, n, "%s %s failed (its output is above)", script, key);
-        return -1;
-    }
-    return 0;
-}
-
 /* The Verilated model of the key, loaded. */
 static int load_rtl(struct dev_models *m, unsigned w, char *err, size_t n)
 {
@@ -118,11 +31,12 @@ static int load_rtl(struct dev_models *m, unsigned w, char *err, size_t n)
 
     if (m->so)
         return 0;
-    if (dev_models_dirs(root, sizeof(root), cache, sizeof(cache), err, n) != 0)
+    if (dev_cache_dirs(root, sizeof(root), cache, sizeof(cache), err, n) != 0)
         return -1;
     dev_hw_key(w, &m->hw, key);
     snprintf(so, sizeof(so), "%s/%s/model.so", cache, key);
-    if (!is_file(so) && dev_models_script(root, BUILDER, cache, w, &m->hw, err, n) != 0)
+    if (!dev_cache_is_file(so) &&
+        dev_cache_script(root, DEV_CACHE_BUILDER, cache, w, &m->hw, err, n) != 0)
         return -1;
     if (!(m->so = dlopen(so, RTLD_NOW | RTLD_LOCAL))) {
         snprintf(err, n, "%s: %s", so, dlerror());

@@ -13,8 +13,7 @@
  *    stderr; one builder per key under a lock, installed by a rename), then
  *    loaded with dlopen;
  *  - both in lockstep.
- * <root> is the repository that holds the running binary (NICTX_ROOT
- * overrides it); NICTX_MODEL_CACHE overrides the cache directory.
+ * The cache and the builder: sim/device/dev_cache.h.
  *
  * Contract: a struct dev_models owns the ops it hands out and the loaded
  * model; they live until dev_models_close, after every device made from
@@ -40,13 +39,4 @@ void dev_models_init(struct dev_models *m);
 const struct device_ops *dev_models_ops(struct dev_models *m, enum dev_backend b, unsigned w,
                                         const struct dev_hw *hw, char *err, size_t n);
 void dev_models_close(struct dev_models *m);
-/* The repository root and the model cache directory (see above); -1 with
- * a message when the root cannot be found. */
-int dev_models_dirs(char *root, size_t rn, char *cache, size_t cn, char *err, size_t n);
-/* Run `script` (relative to root) as `script CACHE KEY W Name=Value...`, the
- * RTL parameters of W and *hw (dev_hw.h), and wait for it: 0 if it exited
- * 0, else -1 with a message.  Its output goes where nictx's does. */
-int dev_models_script(const char *root, const char *script, const char *cache, unsigned w,
-                      const struct dev_hw *hw, char *err, size_t n);
-
 #endif

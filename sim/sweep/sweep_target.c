@@ -64,7 +64,8 @@ int sweep_target_report(FILE *f, const char *dir, const struct sweep_target *t,
         long at = sweep_target_pick(t, cost, val, csv.nrows);
         double best = NAN;
         for (size_t r = 0; r < csv.nrows; r++)
-            if (!isnan(val[r]) && (isnan(best) || (t->op[0] == '>' ? val[r] > best : val[r] < best)))
+            if (!isnan(val[r]) &&
+                (isnan(best) || (t->op[0] == '>' ? val[r] > best : val[r] < best)))
                 best = val[r];
         if (at >= 0)
             report(f, &csv, t, cost_col, cost, val, at);
