@@ -165,25 +165,32 @@ static int run_refused(int c, char **argv, FILE *msg)
 }
 
 /* A register cap not given on the command line (its default, or a
- * profile's) fits smaller hardware: --hw-tags 16 alone runs with 16 tags;
- * one given above the hardware is refused (sim_cfg_validate). */
+ * profile's) follows the hardware given: --hw-tags 64 alone runs with 64
+ * tags, and --hw-desc-reads likewise; the queues, a workload's choice, are
+ * only lowered to fit (--hw-queues 2 alone keeps one queue).  A cap given
+ * above the hardware is refused (sim_cfg_validate). */
 static void caps_fit_hw(struct cli_run_opts *ro, const struct sim_setting *table)
 {
     struct sim_cfg *c = &ro->cfg;
-    struct {
-        const char *row;
+    const struct {
+        const char *row, *hw_row;
         unsigned *cap, hw;
-    } caps[] = {{"tags", &c->tags, c->hw.tags},
-                {"queues", &c->queues, c->hw.queues},
-                {"desc_fetch_inflight", &c->desc_inflight, c->hw.desc_reads}};
+        int follow; /* 1: the cap takes the hardware's value; 0: lowered to it */
+    } caps[] = {{"tags", "hw_tags", &c->tags, c->hw.tags, 1},
+                {"desc_fetch_inflight", "hw_desc_reads", &c->desc_inflight, c->hw.desc_reads, 1},
+                {"queues", "hw_queues", &c->queues, c->hw.queues, 0}};
 
-    for (size_t k = 0; k < sizeof(caps) / sizeof(caps[0]); k++)
-        if (!ro->given[sim_setting_find(caps[k].row) - table] && *caps[k].cap > caps[k].hw)
+    for (size_t k = 0; k < sizeof(caps) / sizeof(caps[0]); k++) {
+        if (ro->given[sim_setting_find(caps[k].row) - table])
+            continue;
+        if (*caps[k].cap > caps[k].hw ||
+            (caps[k].follow && ro->given[sim_setting_find(caps[k].hw_row) - table]))
             *caps[k].cap = caps[k].hw;
+    }
 }
 
 /* After the options: the late ones, --pkt-size-max following --pkt-size
- * unless it was given, and the register caps not given fitting the
+ * unless it was given, and the register caps not given following the
  * hardware. */
 static int run_finish(struct cli_run_opts *ro)
 {
