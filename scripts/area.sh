@@ -13,7 +13,8 @@
 #  - ice40 (Lattice iCE40, synth_ice40 without `share`): LUT4s, flip-flops
 #    and 4 Kbit block RAMs (SB_RAM40_4K), every memory mapped as the
 #    synthesizer maps it.
-# Output, one key=value a line: key, gates, flops, mem_bits, levels,
+# Output, one key=value a line: key, rtl (a hash of the RTL and this script:
+# the file is current while it matches), gates, flops, mem_bits, levels,
 # ice40_luts, ice40_ffs, ice40_brams.  One synthesis per key (flock on
 # CACHE/KEY.lock); the file is written to a temporary name and renamed.
 # Yosys's warnings (memories it turns into flops) are printed only when it
@@ -24,16 +25,17 @@ cache=$1 key=$2
 shift 3
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$cache/$key.txt
-mkdir -p "$cache"
-exec 9>"$cache/$key.lock"
-flock 9
-[ -f "$out" ] && exit 0
-
 srcs=("$root"/rtl/nictx_reg_pkg.sv "$root"/rtl/nictx_pkg.sv "$root"/rtl/prim_fifo_sync.sv \
       "$root"/rtl/prim_arbiter_rr.sv "$root"/rtl/prim_rr_pick.sv)
 for f in $(cd "$root/rtl" && ls nictx_*.sv | LC_ALL=C sort); do
     case $f in nictx_reg_pkg.sv | nictx_pkg.sv) ;; *) srcs+=("$root/rtl/$f") ;; esac
 done
+# What the area is of: a change to the RTL or this script is another area.
+hash=$(cat "${srcs[@]}" "$0" | sha256sum | cut -c1-12)
+mkdir -p "$cache"
+exec 9>"$cache/$key.lock"
+flock 9
+grep -qx "rtl=$hash" "$out" 2>/dev/null && exit 0
 chparam=""
 for p in "$@"; do chparam+=" -chparam ${p%%=*} ${p#*=}"; done
 read="read_verilog -sv -DSYNTHESIS ${srcs[*]}; hierarchy -check -top nictx_tx_top$chparam"
@@ -66,6 +68,7 @@ mem_bits=$(awk '/Number of memory bits:/ { print $NF; exit }' "$tmp/generic.stat
 levels=$(sed -n 's/^Longest topological path in .* (length=\([0-9]*\)).*/\1/p' "$tmp/ltp.txt" | head -1)
 {
     echo "key=$key"
+    echo "rtl=$hash"
     echo "gates=$gates"
     echo "flops=$flops"
     echo "mem_bits=${mem_bits:-0}"

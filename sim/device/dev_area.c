@@ -81,8 +81,7 @@ int dev_area_get(unsigned w, const struct dev_hw *hw, struct dev_area *a, char *
         snprintf(cache, sizeof(cache), "%s/build/area", root);
     dev_hw_key(w, hw, key);
     snprintf(path, sizeof(path), "%s/%s.txt", cache, key);
-    if (area_read(path, a) == 0)
-        return 0;
+    /* The script returns at once when the file is current (area.sh). */
     if (dev_cache_script(root, AREA_SCRIPT, cache, w, hw, err, n) != 0)
         return -1;
     if (area_read(path, a) != 0) {

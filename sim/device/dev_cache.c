@@ -14,7 +14,7 @@
 
 #include "device/dev_hw.h"
 
-int dev_cache_is_file(const char *p)
+static int is_file(const char *p)
 {
     struct stat st;
 
@@ -46,7 +46,7 @@ int dev_cache_dirs(char *root, size_t rn, char *cache, size_t cn, char *err, siz
         dir[k] = 0;
         while (!found && up(dir)) {
             snprintf(probe, sizeof(probe), "%s/%s", dir, DEV_CACHE_BUILDER);
-            found = dev_cache_is_file(probe);
+            found = is_file(probe);
         }
     }
     if (!found) {

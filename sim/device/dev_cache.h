@@ -22,8 +22,6 @@
 
 #define DEV_CACHE_BUILDER "scripts/model-build.sh"
 
-/* 1 if p is a regular file. */
-int dev_cache_is_file(const char *p);
 /* The repository root and the model cache directory (see above). */
 int dev_cache_dirs(char *root, size_t rn, char *cache, size_t cn, char *err, size_t n);
 /* Run `script` (relative to root) for W and *hw into cache, and wait for

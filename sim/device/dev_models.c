@@ -35,8 +35,8 @@ static int load_rtl(struct dev_models *m, unsigned w, char *err, size_t n)
         return -1;
     dev_hw_key(w, &m->hw, key);
     snprintf(so, sizeof(so), "%s/%s/model.so", cache, key);
-    if (!dev_cache_is_file(so) &&
-        dev_cache_script(root, DEV_CACHE_BUILDER, cache, w, &m->hw, err, n) != 0)
+    /* The builder returns at once when the model is current. */
+    if (dev_cache_script(root, DEV_CACHE_BUILDER, cache, w, &m->hw, err, n) != 0)
         return -1;
     if (!(m->so = dlopen(so, RTLD_NOW | RTLD_LOCAL))) {
         snprintf(err, n, "%s: %s", so, dlerror());
