@@ -6,10 +6,10 @@
 #
 # Two syntheses of rtl/nictx_tx_top.sv with the parameters given:
 #  - generic: `synth` up to its fine stage (without `share`, below) with the
-#    memories kept as memories
-#    (memory -nomap), then mapped to simple gates (abc -g): gates (logic
-#    cells), flops, memory bits, and the longest logic path in gate levels
-#    (ltp -noff);
+#    memories kept as memories (memory -nomap), then mapped to simple gates
+#    (abc -g): gates (logic cells), flops, memory bits (counted once the
+#    memory cells are unpacked, memory_unpack), and the longest logic path
+#    in gate levels (ltp -noff);
 #  - ice40 (Lattice iCE40, synth_ice40 without `share`): LUT4s, flip-flops
 #    and 4 Kbit block RAMs (SB_RAM40_4K), every memory mapped as the
 #    synthesizer maps it.
@@ -53,7 +53,7 @@ echo "nictx: area of $key: generic synthesis (Yosys)" >&2
 yosys -q -l "$tmp/generic.log" -p "$read; synth -flatten -noshare -top nictx_tx_top -run begin:fine; \
     memory -nomap; opt -fast; techmap; opt -fast; \
     abc -fast -g AND,NAND,OR,NOR,XOR,XNOR,ANDNOT,ORNOT,MUX; opt_clean; \
-    tee -q -o $tmp/generic.stat stat -width; tee -q -o $tmp/ltp.txt ltp -noff" \
+    tee -q -o $tmp/ltp.txt ltp -noff; memory_unpack; tee -q -o $tmp/generic.stat stat -width" \
     >/dev/null 2>"$tmp/generic.err" || { cat "$tmp/generic.err" >&2; exit 1; }
 echo "nictx: area of $key: iCE40 synthesis (Yosys synth_ice40)" >&2
 yosys -q -l "$tmp/ice40.log" -p "$read; synth_ice40 -top nictx_tx_top -run begin:coarse; \
