@@ -472,7 +472,8 @@ T_fairness   := sim/run/fairness.c
 # The C model's FIFO alone (the lockstep tests run the rest of the model).
 T_cm_fifo    := c-model/cm_fifo.c
 # Co-design: the hardware parameters as data, the Pareto front and target.
-T_codesign   := sim/device/dev_hw.c sim/sweep/sweep_pareto.c
+T_codesign   := sim/device/dev_hw.c sim/sweep/sweep_pareto.c sim/sweep/sweep_target.c \
+                sim/sweep/sweep_csv.c sim/lib/strv.c
 
 # tests/ by kind, a folder each; tests/<kind>/test_<name>.c (or .cpp) is the
 # test <name>, built into $(BUILD)/tests/test_<name>; tests/common holds the

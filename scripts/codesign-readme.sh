@@ -13,7 +13,7 @@ for w in 64b imix; do
     for l in 100g 25g; do
         f=$dir/$w-$l.target
         [ -f "$f" ] || { echo "codesign-readme: no $f (make run-codesign)" >&2; exit 2; }
-        # "target T: cheapest point ID: COST N, COL V (margin M, P%)", or "no point meets it"
+        # "target T: cheapest point P=V...: COST N, COL V (margin M, P%)", or "no point meets it"
         row=$(awk -v w="$w" -v l="$l" '
             /^target .*cheapest point/ {
                 sub(/^target [^:]*: cheapest point /, ""); id = $0; sub(/: .*/, "", id)

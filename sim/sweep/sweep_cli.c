@@ -659,8 +659,8 @@ static int finish(struct cli *c, const unsigned char *todo, double secs)
         printf("%zu already done, in %s\n\n%s", n - ntodo, took, head ? head : "");
         printf("\nreport: %s/report.md (results.csv, results.json, plots/)\n", c->shown);
         if (c->has_target &&
-            sweep_target_report(stdout, c->dir, &c->tgt, c->cost ? c->cost : SWEEP_COST_DEFAULT,
-                                err, sizeof(err)) != 0)
+            sweep_target_report(stdout, c->dir, &c->spec, &c->tgt,
+                                c->cost ? c->cost : SWEEP_COST_DEFAULT, err, sizeof(err)) != 0)
             fprintf(stderr, "nictx sweep: %s\n", err);
         fflush(stdout);
         rc = merge_status(&c->spec, c->dir, &ms);

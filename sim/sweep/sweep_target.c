@@ -26,20 +26,36 @@ static int column(const struct sweep_csv *t, const char *name, double *v)
     return 0;
 }
 
-static void report(FILE *f, const struct sweep_csv *csv, const struct sweep_target *t,
-                   const char *cost_col, const double *cost, const double *val, long at)
+/* Row r by its parameters' values ("dev-width=64 hw-tags=256"), else its id. */
+static void point_name(FILE *f, const struct sweep_csv *csv, const struct sweep_spec *s, long r)
 {
     long idc = strv_find(&csv->cols, "id");
-    const char *id = idc >= 0 ? sweep_csv_cell(csv, (size_t)at, (size_t)idc) : "?";
-    double margin = val[at] - t->value;
+    int any = 0;
 
-    fprintf(f, "target %s%s%g: cheapest point %s: %s %.0f, %s %.6g (margin %+.6g, %+.1f%%)\n",
-            t->col, t->op, t->value, id, cost_col, cost[at], t->col, val[at], margin,
-            t->value != 0 ? 100.0 * margin / fabs(t->value) : 0.0);
+    for (size_t p = 0; p < s->nparams; p++) {
+        long c = strv_find(&csv->cols, s->params[p].name);
+        if (c >= 0)
+            fprintf(f, "%s%s=%s", any++ ? " " : "", s->params[p].name,
+                    sweep_csv_cell(csv, (size_t)r, (size_t)c));
+    }
+    if (!any)
+        fputs(idc >= 0 ? sweep_csv_cell(csv, (size_t)r, (size_t)idc) : "?", f);
 }
 
-int sweep_target_report(FILE *f, const char *dir, const struct sweep_target *t,
-                        const char *cost_col, char *err, size_t n)
+static void report(FILE *f, const struct sweep_csv *csv, const struct sweep_spec *s,
+                   const struct sweep_target *t, const char *cost_col, const double *cost,
+                   const double *val, long at)
+{
+    double margin = val[at] - t->value;
+
+    fprintf(f, "target %s%s%g: cheapest point ", t->col, t->op, t->value);
+    point_name(f, csv, s, at);
+    fprintf(f, ": %s %.0f, %s %.6g (margin %+.6g, %+.1f%%)\n", cost_col, cost[at], t->col,
+            val[at], margin, t->value != 0 ? 100.0 * margin / fabs(t->value) : 0.0);
+}
+
+int sweep_target_report(FILE *f, const char *dir, const struct sweep_spec *s,
+                        const struct sweep_target *t, const char *cost_col, char *err, size_t n)
 {
     char path[SWEEP_PATH_BYTES + 32];
     struct sweep_csv csv;
@@ -68,7 +84,7 @@ int sweep_target_report(FILE *f, const char *dir, const struct sweep_target *t,
                 (isnan(best) || (t->op[0] == '>' ? val[r] > best : val[r] < best)))
                 best = val[r];
         if (at >= 0)
-            report(f, &csv, t, cost_col, cost, val, at);
+            report(f, &csv, s, t, cost_col, cost, val, at);
         else
             fprintf(f, "target %s%s%g: no point meets it (the best %s is %.6g)\n", t->col,
                     t->op, t->value, t->col, best);

@@ -16,11 +16,14 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "sweep/sweep.h"
 #include "sweep/sweep_pareto.h"
 
 #define SWEEP_COST_DEFAULT "area.ice40_luts"
 
-int sweep_target_report(FILE *f, const char *dir, const struct sweep_target *t,
-                        const char *cost_col, char *err, size_t n);
+/* The point is named by its values of the sweep's parameters (s: the
+ * columns named like them), "dev-width=64 hw-tags=256". */
+int sweep_target_report(FILE *f, const char *dir, const struct sweep_spec *s,
+                        const struct sweep_target *t, const char *cost_col, char *err, size_t n);
 
 #endif

@@ -4,20 +4,26 @@
  * model or synthesis (docs/codesign.md): the hardware parameters as data
  * (sim/device/dev_hw.c: the default, the key, the Verilator/Yosys
  * parameter list, the checks) and the sweep's Pareto front and target
- * (sim/sweep/sweep_pareto.c), on points worked out by hand.  The model
+ * (sim/sweep/sweep_pareto.c, sim/sweep/sweep_target.c), on points worked
+ * out by hand.  The model
  * cache and the synthesis are make test-codesign's (tests/codesign/).
  */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "device/dev_hw.h"
 #include "sweep/sweep_pareto.h"
+#include "sweep/sweep_target.h"
 
 static void test_hw_default_and_key(void **state)
 {
@@ -146,13 +152,49 @@ static void test_target_pick(void **state)
     assert_int_equal(sweep_target_pick(&t, cost, val, 5), 1);
 }
 
+/* The report reads DIR/results.csv: the cheapest point meeting the target,
+ * named by the sweep's parameters, with its margin; a missing cost column
+ * is an error that says to run with --area. */
+static void test_target_report(void **state)
+{
+    char dir[] = "/tmp/nictx-codesign-XXXXXX", path[64], err[256], *out = NULL;
+    struct sweep_param params[2] = {{"dev-width", {0}}, {"hw-tags", {0}}};
+    struct sweep_spec s;
+    struct sweep_target t;
+    size_t len = 0;
+    FILE *f, *o;
+
+    (void)state;
+    memset(&s, 0, sizeof(s));
+    s.params = params;
+    s.nparams = 2;
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/results.csv", dir);
+    assert_non_null(f = fopen(path, "w"));
+    fputs("point,id,dev-width,hw-tags,mpps,area.ice40_luts\n"
+          "1,aa,16,32,40,1000\n2,bb,64,32,150,3000\n3,cc,64,256,150.5,5000\n",
+          f);
+    fclose(f);
+    assert_int_equal(sweep_target_parse("mpps>=148.8", &t, err, sizeof(err)), 0);
+    assert_non_null(o = open_memstream(&out, &len));
+    assert_int_equal(sweep_target_report(o, dir, &s, &t, "area.ice40_luts", err, sizeof(err)), 0);
+    fclose(o);
+    assert_string_equal(out, "target mpps>=148.8: cheapest point dev-width=64 hw-tags=32: "
+                             "area.ice40_luts 3000, mpps 150 (margin +1.2, +0.8%)\n");
+    free(out);
+    assert_int_equal(sweep_target_report(stdout, dir, &s, &t, "area.gates", err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "--area"));
+    unlink(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hw_default_and_key), cmocka_unit_test(test_hw_params),
         cmocka_unit_test(test_hw_check),           cmocka_unit_test(test_pareto_front),
         cmocka_unit_test(test_pareto_ties),        cmocka_unit_test(test_target_parse),
-        cmocka_unit_test(test_target_pick),
+        cmocka_unit_test(test_target_pick),        cmocka_unit_test(test_target_report),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
