@@ -60,8 +60,8 @@ yosys -q -l "$tmp/ice40.log" -p "$read; synth_ice40 -top nictx_tx_top -run begin
     $ice40_coarse; synth_ice40 -top nictx_tx_top -run map_ram:; \
     tee -q -o $tmp/ice40.stat stat" >/dev/null 2>"$tmp/ice40.err" || { cat "$tmp/ice40.err" >&2; exit 1; }
 
-# stat: "     <count>   $_AND_" lines; sum the cells of a pattern.
-cells() { awk -v re="$2" '$2 ~ re { n += $1 } END { print n + 0 }' "$1"; }
+# stat: "     $_AND_      <count>" lines; sum the cells of a pattern.
+cells() { awk -v re="$2" '$1 ~ re { n += $2 } END { print n + 0 }' "$1"; }
 gates=$(cells "$tmp/generic.stat" '^\$_(AND|NAND|OR|NOR|XOR|XNOR|ANDNOT|ORNOT|MUX|NOT)_$')
 flops=$(cells "$tmp/generic.stat" '^\$_(S?DFF|DFFE|SDFFE|SDFFCE|ALDFF|DFFSR|DLATCH)')
 mem_bits=$(awk '/Number of memory bits:/ { print $NF; exit }' "$tmp/generic.stat")
