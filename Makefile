@@ -10,6 +10,10 @@
 #   make lint    verilator --lint-only -Wall on the RTL, at every datapath width
 #   make bench   simulator speed benchmark (figures, not assertions), native and SystemC VP
 #   make synth   Yosys 0.23 elaboration check of the RTL at every width (needs yosys)
+#   make area    the engine's area at AREA_ARGS' hardware options (Yosys; docs/codesign.md)
+#   make test-codesign  models built on demand, lockstep and area at other hardware
+#                combinations (minutes; not in make test)
+#   make run-codesign  the co-design sweep (docs/results/codesign)
 #   make mutate  mutation testing: how many small bugs the tests catch, every source folder (docs/testing.md)
 #   make regress SEEDS=N SEED0=S  randomized regression: N drawn configurations
 #                (nictx draw) in lockstep through GNU parallel, from seed S; summary,
@@ -310,7 +314,11 @@ DRV_TXQ_OBJS := $(DRV_OBJ) $(KAPI_OBJ) $(BUILD)/obj/driver/netdev.o $(BUILD)/obj
 KTXQ_OBJS    := $(KTXQ_OBJ) $(KAPI_OBJ) $(BUILD)/obj/driver/netdev.o $(BUILD)/obj/driver/dql.o
 # The device adapters that pick a backend and width (dev_select.c) need
 # every width's model: they link with WIDE_MODELS, below.
-DEV_ADAPTERS := $(filter sim/device/dev_%.c,$(call layer_srcs,device))
+# (dev_hw.c, the hardware parameters as data, dev_cache.c and dev_area.c,
+# the caches and the area, are the core's: the settings check the
+# parameters, the report writes the area.)
+DEV_CORE     := sim/device/dev_hw.c sim/device/dev_cache.c sim/device/dev_area.c
+DEV_ADAPTERS := $(filter-out $(DEV_CORE),$(filter sim/device/dev_%.c,$(call layer_srcs,device)))
 SIM_CORE := $(filter-out sim/cli/main.c $(DEV_ADAPTERS),\
                 $(call layer_srcs,lib obs host pcie device check run cli)) $(DRV_SRCS)
 # obs (traces, waveforms, captures; docs/observability.md) sits after lib:
@@ -347,8 +355,10 @@ LDLIBS    = -lpthread -lm $(shell pkg-config --libs inih) -lpcap -lz $(XFLAGS)
 # nictx sweep: plans, runs (serially, GNU parallel, Slurm) and reports sweeps.
 SWEEP_SRCS := $(call layer_srcs,sweep)
 
+# -rdynamic: a model of another hardware combination (build/models/<key>/
+# model.so, sim/device/dev_models.c) takes the Verilator runtime from nictx.
 $(BUILD)/nictx: $(call obj,sim/cli/main.c $(SWEEP_SRCS)) $(SIM_OBJS) $(WIDE_MODELS) $(DRV_STAMP)
-	$(CXX) -o $@ $(filter-out $(DRV_STAMP),$^) $(LDLIBS)
+	$(CXX) -rdynamic -o $@ $(filter-out $(DRV_STAMP),$^) $(LDLIBS)
 
 all: $(BUILD)/nictx
 
@@ -363,6 +373,27 @@ SWEEP_ARGS ?=
 run: $(FAST)/nictx
 	$(FAST)/nictx sweep sweeps/flagship.ini --out docs/results/flagship $(SWEEP_ARGS)
 	@bash scripts/flagship-readme.sh docs/results/flagship/report.md README.md
+
+# The co-design flagship (docs/codesign.md): the sweeps of
+# sweeps/codesign-64b.ini and sweeps/codesign-imix.ini at 100G and 25G, each
+# point with its area (--area), each sweep's cheapest point at line rate
+# (--target) into docs/results/codesign/W-L.target and the table of
+# docs/results/codesign/README.md (scripts/codesign-readme.sh).  The plain
+# build: the fast one has no RTL assertions, and the points run on the C
+# model either way.  The first run synthesizes each hardware combination
+# (minutes each; cached in $(BUILD)/area).
+CODESIGN := docs/results/codesign
+CODESIGN_TARGET := utilization.wire>=0.99
+.PHONY: run-codesign
+run-codesign: $(BUILD)/nictx
+	@mkdir -p $(CODESIGN); set -e; for w in 64b imix; do for l in 100g 25g; do \
+	    $(BUILD)/nictx sweep sweeps/codesign-$$w.ini --set line=$$l --name codesign-$$w-$$l \
+	        --out $(CODESIGN)/$$w-$$l --area --target '$(CODESIGN_TARGET)' $(SWEEP_ARGS) \
+	        > $(CODESIGN)/$$w-$$l.out; \
+	    grep '^target ' $(CODESIGN)/$$w-$$l.out > $(CODESIGN)/$$w-$$l.target; \
+	    cat $(CODESIGN)/$$w-$$l.target; rm -f $(CODESIGN)/$$w-$$l.out; \
+	done; done
+	@bash scripts/codesign-readme.sh $(CODESIGN)
 
 # The committed flagship as a regression gate (docs/testing.md): `make run`'s
 # binary and plan, every point run again (--fresh) into a scratch directory,
@@ -415,7 +446,7 @@ T_cacheline  := sim/host/cacheline.c
 # name driver bugs and write JSON.
 SETTINGS_SRCS := sim/run/settings.c sim/run/set_types.c sim/run/sim_cfg.c sim/run/inject.c \
                  sim/lib/num.c sim/lib/json.c sim/check/bug_catalog.c sim/host/cpu.c \
-                 sim/pcie/pcie_cfg.c driver/buf_place.c $(OBS_CORE)
+                 sim/pcie/pcie_cfg.c driver/buf_place.c sim/device/dev_hw.c $(OBS_CORE)
 T_profile    := sim/cli/profile.c $(SETTINGS_SRCS)
 T_settings   := $(SETTINGS_SRCS)
 # nictx draw: the regression's configurations, checked by nictx run's parser.
@@ -442,6 +473,9 @@ T_sb_rate    := sim/check/sb_rate.c
 T_fairness   := sim/run/fairness.c
 # The C model's FIFO alone (the lockstep tests run the rest of the model).
 T_cm_fifo    := c-model/cm_fifo.c
+# Co-design: the hardware parameters as data, the Pareto front and target.
+T_codesign   := sim/device/dev_hw.c sim/sweep/sweep_pareto.c sim/sweep/sweep_target.c \
+                sim/sweep/sweep_csv.c sim/lib/strv.c
 
 # tests/ by kind, a folder each; tests/<kind>/test_<name>.c (or .cpp) is the
 # test <name>, built into $(BUILD)/tests/test_<name>; tests/common holds the
@@ -683,6 +717,24 @@ test: $(TEST_BINS) $(BUILD)/nictx $(BUILD)/nictx-vp $(if $(SAN),,$(FAST)/nictx)
 test-slurm: $(BUILD)/nictx
 	@bash scripts/install-deps.sh --slurm
 	@NICTX=$(BUILD)/nictx bash tests/sweep/test-slurm.sh
+
+# make test-codesign: the hardware parameters end to end
+# (tests/codesign/test-codesign.sh): one model build shared by two processes,
+# lockstep at two other combinations, the refusal of a cap above the
+# hardware, and the area at two tag counts (docs/codesign.md).  Each new
+# model is a Verilator build and each area a Yosys synthesis: several
+# minutes in all, so not part of `make test`.
+.PHONY: test-codesign area
+test-codesign: $(BUILD)/nictx $(BUILD)/tests/test_codesign
+	@$(BUILD)/tests/test_codesign
+	@NICTX=$(BUILD)/nictx bash tests/codesign/test-codesign.sh
+
+# make area [AREA_ARGS='--hw-tags 32 ...']: the engine's area at the
+# combination the options give (nictx area; Yosys 0.23, cached in
+# $(BUILD)/area by key; docs/codesign.md).
+AREA_ARGS ?=
+area: $(BUILD)/nictx
+	$(BUILD)/nictx area $(AREA_ARGS)
 
 # make fast: the nictx for sweeps and benchmarks, in $(BUILD)-fast: the
 # engine without its assertions, -O3, GCC profile feedback from the runs in

@@ -49,16 +49,9 @@
 #include "cm_wc.h"
 #include "nictx_regs_gen.h"
 
-/* rtl/nictx_tx_top.sv's parameters, as the Verilated engine is built (the
- * descriptor fetcher's, DescBufDescs and DescReads, are cm_desc_fetch.h's). */
-enum {
-    CM_ENGINE_TAGS = 256,
-    CM_ENGINE_PAY_BYTES = 32768,
-    CM_ENGINE_PKTS = 256,
-    CM_ENGINE_QUEUES = 64,
-    CM_ENGINE_BUF_PTR_BITS = 15 /* the read engine's buffer pointers: log2(PAY_BYTES) */
-};
-_Static_assert(1u << CM_ENGINE_BUF_PTR_BITS == CM_ENGINE_PAY_BYTES, "PtrW is log2(PayBufBytes)");
+/* rtl/nictx_tx_top.sv's parameters are struct dev_hw's (cm_engine_create_hw);
+ * the descriptor fetcher's, DescBufDescs and DescReads, are cm_desc_fetch.h's
+ * and take their defaults alone (cm_engine_hw_ok). */
 /* The fetcher's byte pointers (slot * 16 + byte): the read engine's cut to them. */
 #define CM_ENGINE_DESC_PTR_MASK (CM_DESC_FETCH_SLOTS * 16u - 1)
 #define CM_WAKE_NEVER 0xffffffu /* wake_o, skip_i: 24 bits, all ones "no limit" */
@@ -99,6 +92,7 @@ struct cm_engine_ins {
 
 struct cm_engine {
     unsigned w;
+    struct dev_hw hw;
     struct cm_engine_ins ins;
     uint32_t cfg_gen;  /* the register block's gen when ins was refreshed */
     unsigned cfg_wq;   /* the queue whose registers ins.ci's w_* are */
@@ -125,24 +119,48 @@ static void core_reset(struct cm_engine *e)
 {
     cm_wc_reset(&e->wc, e->w);
     cm_dma_rd_reset(&e->rd);
-    cm_desc_fetch_reset(&e->df, e->w, CM_ENGINE_QUEUES);
-    cm_sched_reset(&e->sched, CM_ENGINE_QUEUES);
+    cm_desc_fetch_reset(&e->df, e->w, e->hw.queues);
+    cm_sched_reset(&e->sched, e->hw.queues);
     cm_payload_reset(e->pf);
     cm_mac_reset(&e->mac, e->w);
-    cm_cpl_reset(&e->cpl, CM_ENGINE_QUEUES);
+    cm_cpl_reset(&e->cpl, e->hw.queues);
 }
 
 #if !CM_ENGINE_PROBE
 struct cm_engine *cm_engine_create(unsigned w)
 {
+    const struct dev_hw hw = DEV_HW_DEFAULT;
+
+    return cm_engine_create_hw(w, &hw);
+}
+
+int cm_engine_hw_ok(const struct dev_hw *hw)
+{
+    return hw->desc_buf == CM_DESC_FETCH_SLOTS && hw->desc_reads == CM_DESC_FETCH_READS;
+}
+
+/* log2 of a power of two: the read engine's buffer pointers' bits (PtrW). */
+static unsigned log2u(unsigned v)
+{
+    unsigned b = 0;
+
+    while ((1u << b) < v)
+        b++;
+    return b;
+}
+
+struct cm_engine *cm_engine_create_hw(unsigned w, const struct dev_hw *hw)
+{
     struct cm_engine *e;
 
-    if (!dev_width_ok(w) || !(e = calloc(1, sizeof(*e))))
+    if (!dev_width_ok(w) || !cm_engine_hw_ok(hw) || !(e = calloc(1, sizeof(*e))))
         return NULL;
     e->w = w;
-    e->pf = cm_payload_create(w, CM_ENGINE_PAY_BYTES, CM_ENGINE_PKTS);
-    if (!e->pf || cm_dma_rd_init(&e->rd, CM_ENGINE_TAGS, w, CM_ENGINE_BUF_PTR_BITS) != 0 ||
-        cm_desc_fetch_init(&e->df, w, CM_ENGINE_QUEUES) != 0) {
+    e->hw = *hw;
+    e->pf = cm_payload_create(w, hw->pay_buf, hw->pkts);
+    if (!e->pf || cm_dma_rd_init(&e->rd, hw->tags, w, log2u(hw->pay_buf)) != 0 ||
+        cm_desc_fetch_init(&e->df, w, hw->queues) != 0 ||
+        cm_regs_reset_hw(&e->regs, hw->queues, hw->tags, hw->desc_reads) != 0) {
         cm_engine_destroy(e);
         return NULL;
     }
@@ -164,7 +182,7 @@ void cm_engine_reset(struct cm_engine *e)
     e->d2h_s.wp = e->d2h_s.rp = 0;
     e->wire_s.wp = e->wire_s.rp = 0;
     cm_arbiter_rr_reset(&e->arb, SRC_N);
-    cm_regs_reset(&e->regs, CM_ENGINE_QUEUES);
+    cm_regs_reset_hw(&e->regs, e->hw.queues, e->hw.tags, e->hw.desc_reads);
     core_reset(e);
     config_refresh(e);
 }
@@ -741,7 +759,7 @@ static void probe_state(const struct cm_engine *e, uint64_t *v)
     v[CM_P_CW_VALID] = c->wr.valid;
     v[CM_P_RG_ENABLE] = e->regs.enable;
     v[CM_P_RG_ERR] = e->regs.err;
-    for (unsigned q = 0; q < CM_PROBE_QUEUES && q < CM_ENGINE_QUEUES; q++)
+    for (unsigned q = 0; q < CM_PROBE_QUEUES && q < e->hw.queues; q++)
         v[CM_P_TAIL0 + q] = e->regs.tail[q];
 }
 

@@ -3,10 +3,10 @@
  * cm_engine.h - the transmit engine of the C model (docs/c-model.md): the
  * blocks of c-model/ wired as rtl/nictx_tx_top.sv wires the RTL modules,
  * cycle-exact at the top's ports, which are the device port contract of
- * sim/device/device.h (struct dev_in, struct dev_out).  The engine's sizes are the
- * top's defaults, as the Verilated engine is built: 256 tags, 8 descriptor
- * reads, 256 descriptor slots, a 32 KiB payload buffer, 256 frames, 64
- * queues; the datapath width W is the one parameter (8, 16, 32 or 64).
+ * sim/device/device.h (struct dev_in, struct dev_out).  Its sizes are the
+ * top's parameters: the datapath width W (8, 16, 32 or 64) and struct
+ * dev_hw (by default 256 tags, 8 descriptor reads, 256 descriptor slots, a
+ * 32 KiB payload buffer, 256 frames, 64 queues; docs/codesign.md).
  *
  * sim/device/dev_cm.c puts it behind struct device_ops; sim/device/dev_lockstep.c runs
  * it beside the Verilated RTL and compares every output on every clock.
@@ -22,6 +22,13 @@ struct cm_engine;
  * engine of W bytes a beat; NULL for another width or no memory.  Hold
  * reset (cm_engine_reset) before the first clock. */
 struct cm_engine *cm_engine_create(unsigned w);
+/* The same with the hardware parameters `hw` (the top's NumQueues,
+ * NumTags, PayBufBytes, MaxPkts); NULL for a combination the C model has
+ * not (cm_engine_hw_ok) or no memory. */
+struct cm_engine *cm_engine_create_hw(unsigned w, const struct dev_hw *hw);
+/* 1 if the C model takes `hw`: the descriptor fetcher's sizes
+ * (DescBufDescs, DescReads) are its defaults alone (cm_desc_fetch.h). */
+int cm_engine_hw_ok(const struct dev_hw *hw);
 void cm_engine_destroy(struct cm_engine *e);
 /* rst_ni low for some clocks, then high: every register reset (RAMs keep
  * their contents), as device_ops.reset. */

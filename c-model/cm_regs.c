@@ -455,14 +455,19 @@ static uint64_t rd_word(const struct cm_regs *r, const struct cm_regs_in *in,
 
 int cm_regs_reset(struct cm_regs *r, unsigned queues)
 {
+    return cm_regs_reset_hw(r, queues, CM_REGS_NUM_TAGS, CM_REGS_DESC_READS_HW);
+}
+
+int cm_regs_reset_hw(struct cm_regs *r, unsigned queues, unsigned tags, unsigned desc_reads)
+{
     if (queues < 1 || queues > CM_REGS_MAX_QUEUES || (queues & (queues - 1)) != 0)
         return -1;
     memset(r, 0, sizeof(*r));
     r->nq = queues;
     r->qmask = queues > 1 ? queues - 1 : 1; /* QW bits: 1 with one queue */
     r->hw[NICTX_HWP_DESC_FETCH_MAX_HW] = CM_REGS_DESC_FETCH_MAX_HW;
-    r->hw[NICTX_HWP_DESC_READS_HW] = CM_REGS_DESC_READS_HW;
-    r->hw[NICTX_HWP_NUM_TAGS] = CM_REGS_NUM_TAGS;
+    r->hw[NICTX_HWP_DESC_READS_HW] = desc_reads;
+    r->hw[NICTX_HWP_NUM_TAGS] = tags;
     r->hw[NICTX_HWP_NUM_QUEUES] = queues;
     /* Every register its reset value (a queue's and a vector's, in use). */
     for (unsigned rid = 0; rid < NICTX_NUM_RIDS; rid++) {

@@ -158,6 +158,9 @@ struct cm_regs {
 /* Reset (the RTL's reset: every register) a block of `queues` queues (1,
  * or a power of two up to 64); -1 for another count. */
 int cm_regs_reset(struct cm_regs *r, unsigned queues);
+/* The same with the hardware's NumTags and DescReads (the bounds of
+ * MAX_TAGS and DESC_INFLIGHT) other than their defaults. */
+int cm_regs_reset_hw(struct cm_regs *r, unsigned queues, unsigned tags, unsigned desc_reads);
 void cm_regs_eval(const struct cm_regs *r, const struct cm_regs_in *in, struct cm_regs_out *out);
 void cm_regs_clock(struct cm_regs *r, const struct cm_regs_in *in);
 

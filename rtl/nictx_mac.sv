@@ -96,13 +96,17 @@ module nictx_mac #(
                                              input logic [CntW-1:0]  n);
     logic [DataW-1:0] w;
     logic [31:0]      c;
+    logic [32*16-1:0] lo_row, hi_row;  // the table's rows of byte j's two nibbles
     w = (data ^ DataW'(crc_in)) << (DataW - 8 * 32'(n));
     c = crc_in >> (8 * 32'(n));  // register bits no data byte reaches (n < 4)
     // Byte j of w: its low nibble at position 2 (DataBytes - 1 - j) + 1,
-    // its high nibble one closer to the end.
+    // its high nibble one closer to the end.  Each nibble indexes its
+    // position's 16-entry row, a constant slice of the table: a synthesizer
+    // then selects among 16 words, not shifts the whole table.
     for (int unsigned j = 0; j < DataBytes; j++) begin
-      c = c ^ CrcTab[32*(16*(2*(DataBytes-1-j) + 1) + 32'(w[8*j +: 4])) +: 32]
-            ^ CrcTab[32*(16*(2*(DataBytes-1-j)) + 32'(w[8*j+4 +: 4])) +: 32];
+      lo_row = CrcTab[32*16*(2*(DataBytes-1-j) + 1) +: 32*16];
+      hi_row = CrcTab[32*16*(2*(DataBytes-1-j)) +: 32*16];
+      c = c ^ lo_row[32*32'(w[8*j +: 4]) +: 32] ^ hi_row[32*32'(w[8*j+4 +: 4]) +: 32];
     end
     crc32_beat = c;
   endfunction

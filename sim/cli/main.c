@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "device/dev_models.h"
 #include "run/fault.h"
 #include "run/harness.h"
 #include "run/settings.h"
@@ -39,6 +40,7 @@
 #include "cli/profile.h"
 #include "cli/report.h"
 #include "cli/run_args.h"
+#include "cli/area.h"
 #include "cli/draw.h"
 #include "sweep/sweep_cli.h"
 
@@ -179,26 +181,43 @@ static int run_explore(const struct cli_run_opts *ro, const struct device_ops *o
     return st == 0 ? 0 : 1;
 }
 
-/* Run the experiment and report it; its exit status is the verdict's
- * (sim_verdict_of: 0 for ok, else 1), or 1 when the JSON could not be
- * written. */
+static int run_with(const struct cli_run_opts *ro, const struct device_ops *ops);
+
+/* The run's device model (the hardware combination's: dev_models.h), then
+ * the run. */
 static int run_one(const struct cli_run_opts *ro)
 {
     const struct sim_cfg *cfg = &ro->cfg;
-    const struct device_ops *ops = dev_ops_for(cfg->device, cfg->dev_width);
+    struct dev_models models;
+    const struct device_ops *ops;
+    char err[512] = "";
+    int status;
+
+    dev_models_init(&models);
+    ops = dev_models_ops(&models, cfg->device, cfg->dev_width, &cfg->hw, err, sizeof(err));
+    if (!ops) {
+        if (!err[0])
+            snprintf(err, sizeof(err), "no %u-byte %s device model in this build",
+                     cfg->dev_width, sim_device_name(cfg->device));
+        return run_not_started(ro, sim_device_name(cfg->device), err);
+    }
+    status = ro->explore ? run_explore(ro, ops) : run_with(ro, ops);
+    dev_models_close(&models);
+    return status;
+}
+
+/* Run the experiment on `ops` and report it; its exit status is the
+ * verdict's (sim_verdict_of: 0 for ok, else 1), or 1 when the JSON could not
+ * be written. */
+static int run_with(const struct cli_run_opts *ro, const struct device_ops *ops)
+{
+    const struct sim_cfg *cfg = &ro->cfg;
     struct sim_verdict v;
     struct sim_result res;
     struct sim *s;
     char err[512];
     int rc, status;
 
-    if (!ops) {
-        snprintf(err, sizeof(err), "no %u-byte %s device model in this build", cfg->dev_width,
-                 sim_device_name(cfg->device));
-        return run_not_started(ro, sim_device_name(cfg->device), err);
-    }
-    if (ro->explore)
-        return run_explore(ro, ops);
     s = sim_create(cfg, ops, err, sizeof(err));
     if (!s)
         return run_not_started(ro, ops->name, err);
@@ -206,6 +225,13 @@ static int run_one(const struct cli_run_opts *ro)
     sim_result(s, &res);
     sim_verdict_of(cfg, rc, &res, sim_diag(s), &v);
     status = v.exit;
+    if (cfg->area) {
+        res.has_area = dev_area_get(cfg->dev_width, &cfg->hw, &res.area, err, sizeof(err)) == 0;
+        if (!res.has_area) {
+            fprintf(stderr, "nictx: --area: %s\n", err);
+            status = 1;
+        }
+    }
     if (!ro->quiet)
         report_text(stdout, cfg, &res, rc, sim_diag(s));
     else if (v.status != SIM_STATUS_OK)
@@ -225,14 +251,10 @@ static int cmd_run(int argc, char **argv)
 {
     struct cli_run_opts ro;
     char err[512];
-    int rc = cli_run_parse(argc, argv, stderr, &ro);
+    int rc = cli_run_parse_valid(argc, argv, stderr, &ro);
 
     if (rc != CLI_RUN_GO)
         return rc;
-    if (sim_cfg_validate(&ro.cfg, err, sizeof(err)) != 0) {
-        fprintf(stderr, "nictx: %s\n", err);
-        return 2;
-    }
     /* Before the run, not after it: a bad path is a bad argument. */
     if (ro.json && json_writable(ro.json, err, sizeof(err)) != 0)
         return cli_run_bad_arg(stderr, "json", ro.json, err);
@@ -254,6 +276,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "run") == 0)
         return cmd_run(argc - 1, argv + 1);
+    if (strcmp(argv[1], "area") == 0)
+        return cli_area_main(argc - 1, argv + 1);
     if (strcmp(argv[1], "draw") == 0)
         return cli_draw_main(argc - 1, argv + 1);
     if (strcmp(argv[1], "sweep") == 0)

@@ -325,6 +325,11 @@ void report_text(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
     report_credit_stalls(f, "h2d", &r->h2d, "d2h", &r->d2h);
     report_credit_stalls(f, "d2h", &r->d2h, "h2d", &r->h2d);
     report_violations(f, r);
+    if (r->has_area)
+        fprintf(f, "  area              %lu gates  %lu flops  %lu memory bits  %lu levels;  iCE40 "
+                   "%lu LUTs  %lu FFs  %lu BRAMs\n",
+                r->area.gates, r->area.flops, r->area.mem_bits, r->area.levels,
+                r->area.ice40_luts, r->area.ice40_ffs, r->area.ice40_brams);
     fprintf(f, "  simulator         %.2f s wall, %s sim pkts/s, %" PRIu64 " cycles evaluated, %"
             PRIu64 " skipped\n", r->wall_s, NUM("%.0f", sim_pkts_per_wall_s(r)),
             r->cycles_evaluated, r->cycles_skipped);
@@ -562,6 +567,17 @@ static void json_sim(struct json *j, const struct sim_cfg *c, const struct sim_r
     json_obj_end(j);
 }
 
+/* --area: the engine's area (sim/device/dev_area.h), one number a figure. */
+static void json_area(struct json *j, const struct sim_result *r)
+{
+    if (!r->has_area)
+        return;
+    json_obj_begin(j, "area");
+    for (unsigned i = 0; i < DEV_AREA_N; i++)
+        json_num(j, dev_area_name(i), (double)dev_area_value(&r->area, i));
+    json_obj_end(j);
+}
+
 int report_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
                 int status, const char *diag, const char *model)
 {
@@ -588,6 +604,7 @@ int report_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
     json_num(&j, "service_p99", r->sb.lat_service_p99_ns);
     json_obj_end(&j);
     json_violations(&j, r);
+    json_area(&j, r);
     json_sim(&j, c, r, model);
     json_obj_end(&j);
     return json_finish(&j);

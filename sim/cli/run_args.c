@@ -164,8 +164,34 @@ static int run_refused(int c, char **argv, FILE *msg)
     return 2;
 }
 
-/* After the options: the late ones, and --pkt-size-max following
- * --pkt-size unless it was given. */
+/* A register cap not given on the command line (its default, or a
+ * profile's) follows the hardware given: --hw-tags 64 alone runs with 64
+ * tags, and --hw-desc-reads likewise; the queues, a workload's choice, are
+ * only lowered to fit (--hw-queues 2 alone keeps one queue).  A cap given
+ * above the hardware is refused (sim_cfg_validate). */
+static void caps_fit_hw(struct cli_run_opts *ro, const struct sim_setting *table)
+{
+    struct sim_cfg *c = &ro->cfg;
+    const struct {
+        const char *row, *hw_row;
+        unsigned *cap, hw;
+        int follow; /* 1: the cap takes the hardware's value; 0: lowered to it */
+    } caps[] = {{"tags", "hw_tags", &c->tags, c->hw.tags, 1},
+                {"desc_fetch_inflight", "hw_desc_reads", &c->desc_inflight, c->hw.desc_reads, 1},
+                {"queues", "hw_queues", &c->queues, c->hw.queues, 0}};
+
+    for (size_t k = 0; k < sizeof(caps) / sizeof(caps[0]); k++) {
+        if (ro->given[sim_setting_find(caps[k].row) - table])
+            continue;
+        if (*caps[k].cap > caps[k].hw ||
+            (caps[k].follow && ro->given[sim_setting_find(caps[k].hw_row) - table]))
+            *caps[k].cap = caps[k].hw;
+    }
+}
+
+/* After the options: the late ones, --pkt-size-max following --pkt-size
+ * unless it was given, and the register caps not given following the
+ * hardware. */
 static int run_finish(struct cli_run_opts *ro)
 {
     size_t rows;
@@ -178,6 +204,21 @@ static int run_finish(struct cli_run_opts *ro)
             return cli_run_bad_arg(ro->msg, table[i].opt, ro->late[i], why);
     if (!ro->given[sim_setting_find("pkt_size_max") - table])
         ro->cfg.pkt_size_max = ro->cfg.pkt_size;
+    caps_fit_hw(ro, table);
+    return CLI_RUN_GO;
+}
+
+int cli_run_parse_valid(int argc, char **argv, FILE *msg, struct cli_run_opts *ro)
+{
+    char err[512];
+    int rc = cli_run_parse(argc, argv, msg, ro);
+
+    if (rc != CLI_RUN_GO)
+        return rc;
+    if (sim_cfg_validate(&ro->cfg, err, sizeof(err)) != 0) {
+        fprintf(msg, "nictx: %s\n", err);
+        return 2;
+    }
     return CLI_RUN_GO;
 }
 

@@ -42,6 +42,9 @@ struct cli_run_opts {
  * after a listing such as --help printed to stdout, 2 after a message to
  * msg naming the bad argument).  *ro keeps pointers into argv. */
 int cli_run_parse(int argc, char **argv, FILE *msg, struct cli_run_opts *ro);
+/* cli_run_parse, then sim_cfg_validate(): CLI_RUN_GO, or the exit status
+ * (2 after "nictx: why" to msg for a configuration it refuses). */
+int cli_run_parse_valid(int argc, char **argv, FILE *msg, struct cli_run_opts *ro);
 /* "nictx: --OPT VAL: why (see nictx --help)" to f; returns 2. */
 int cli_run_bad_arg(FILE *f, const char *opt, const char *val, const char *why);
 

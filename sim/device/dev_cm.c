@@ -45,11 +45,11 @@ struct dev_cm {
     struct cm_wave *wave;
 };
 
-static void *cmw_create(unsigned w)
+static void *cmw_create_hw(unsigned w, const struct dev_hw *hw)
 {
     struct dev_cm *d = calloc(1, sizeof(*d));
 
-    if (d && !(d->e = cm_engine_create(w))) {
+    if (d && !(d->e = cm_engine_create_hw(w, hw))) {
         free(d);
         return NULL;
     }
@@ -257,15 +257,36 @@ static void cm_step(void *dev, const struct dev_in *in, struct dev_out *out)
     cm_engine_step(dev, in, out);
 }
 
+static void *cmw_create(unsigned w)
+{
+    const struct dev_hw hw = DEV_HW_DEFAULT;
+
+    return cmw_create_hw(w, &hw);
+}
+
+/* Another hardware combination (device_ops.create_with, dev_models.c): the
+ * plain engine at self->width and *self->hw, and the one that writes
+ * waveforms. */
+void *dev_cm_create_with(const struct device_ops *self)
+{
+    return cm_engine_create_hw(self->width, self->hw);
+}
+
+void *dev_cm_wave_create_with(const struct device_ops *self)
+{
+    return cmw_create_hw(self->width, self->hw);
+}
+
 #define DEV_CM_WIDTH(w)                                                                         \
     static void *cm_create_w##w(void) { return cm_engine_create(w); }                          \
     static void *cmw_create_w##w(void) { return cmw_create(w); }                               \
     static const struct device_ops dev_cm_wave_ops_w##w = {                                     \
         "c",          w,             cmw_create_w##w,       cmw_destroy, cmw_reset, cmw_step,   \
-        NULL,         cm_wave_open,  cm_wave_close,         &dev_cm_wave_ops_w##w};             \
+        NULL,         cm_wave_open,  cm_wave_close,         &dev_cm_wave_ops_w##w,              \
+        NULL,         NULL,          NULL};                                                     \
     static const struct device_ops dev_cm_ops_w##w = {                                          \
         "c",  w,    cm_create_w##w, cm_destroy,           cm_reset, cm_step,                    \
-        NULL, NULL, NULL,           &dev_cm_wave_ops_w##w};
+        NULL, NULL, NULL,           &dev_cm_wave_ops_w##w, NULL,    NULL,   NULL};
 
 DEV_CM_WIDTH(8)
 DEV_CM_WIDTH(16)

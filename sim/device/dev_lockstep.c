@@ -31,8 +31,8 @@ void *dev_lockstep_create(const struct device_ops *ref, const struct device_ops 
         return NULL;
     d->ref_ops = ref;
     d->dut_ops = dut;
-    d->ref = ref->create();
-    d->dut = dut->create();
+    d->ref = dev_create(ref);
+    d->dut = dev_create(dut);
     if (!d->ref || !d->dut) {
         if (d->ref)
             d->ref_ops->destroy(d->ref);
@@ -228,10 +228,10 @@ static int ls_wave_close(void *dev, char *err, size_t n)
     }                                                                                           \
     static const struct device_ops dev_ls_trace_ops_w##w = {                                    \
         "lockstep", w, ls_create_trace_w##w, ls_destroy, ls_reset, ls_step, ls_fault,           \
-        ls_wave_open, ls_wave_close, &dev_ls_trace_ops_w##w};                                   \
+        ls_wave_open, ls_wave_close, &dev_ls_trace_ops_w##w, NULL, NULL, NULL};                 \
     static const struct device_ops dev_ls_ops_w##w = {                                          \
         "lockstep", w, ls_create_w##w, ls_destroy, ls_reset, ls_step, ls_fault, NULL, NULL,     \
-        &dev_ls_trace_ops_w##w};
+        &dev_ls_trace_ops_w##w, NULL, NULL, NULL};
 DEV_LS_WIDTH(8)
 DEV_LS_WIDTH(16)
 DEV_LS_WIDTH(32)

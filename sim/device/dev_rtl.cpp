@@ -15,6 +15,11 @@
 // the window.  DEV_RTL_HAVE_TRACE=1 (the default) points the plain model's
 // ops at it (device_ops.traced); a build without trace models sets 0.
 //
+// Another hardware combination (struct dev_hw; docs/codesign.md): with
+// DEV_RTL_SO=1 the shim is compiled for the model Vnictx_tx_top_so of a
+// shared object (scripts/model-build.sh), without tracing, as
+// dev_rtl_so_ops, which sim/device/dev_models.c looks up after dlopen.
+//
 // An RTL assertion does not abort the process: it sets dev_out.fault, and
 // the run ends with it (and its snapshot).
 #ifndef DEV_RTL_WIDTH
@@ -30,7 +35,13 @@
 #define DEV_RTL_CAT(a, b) DEV_RTL_CAT2(a, b)
 #define DEV_RTL_STR2(x) #x
 #define DEV_RTL_STR(x) DEV_RTL_STR2(x)
-#if DEV_RTL_TRACE
+#ifndef DEV_RTL_SO
+#define DEV_RTL_SO 0
+#endif
+#if DEV_RTL_SO
+#define DEV_RTL_MODEL Vnictx_tx_top_so
+#define DEV_RTL_OPS dev_rtl_so_ops
+#elif DEV_RTL_TRACE
 #define DEV_RTL_MODEL DEV_RTL_CAT(DEV_RTL_CAT(Vnictx_tx_top_w, DEV_RTL_WIDTH), _trace)
 #define DEV_RTL_OPS DEV_RTL_CAT(dev_rtl_trace_ops_w, DEV_RTL_WIDTH)
 #else
@@ -287,7 +298,7 @@ extern "C" const struct device_ops DEV_RTL_OPS = {
     "rtl",    DEV_RTL_WIDTH, rtl_create, rtl_destroy, rtl_reset,
     rtl_step, rtl_fault,     nullptr,    nullptr,     DEV_RTL_TRACED,
 };
-#if DEV_RTL_WIDTH == 8
+#if DEV_RTL_WIDTH == 8 && !DEV_RTL_SO
 extern "C" const struct device_ops dev_rtl_ops = {
     "rtl",    DEV_RTL_WIDTH, rtl_create, rtl_destroy, rtl_reset,
     rtl_step, rtl_fault,     nullptr,    nullptr,     DEV_RTL_TRACED,

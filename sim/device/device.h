@@ -68,6 +68,21 @@ static inline int dev_width_ok(unsigned w)
     return w == 8 || w == 16 || w == 32 || w == 64;
 }
 
+/* The hardware parameters that size the engine's storage besides W: the
+ * elaboration parameters of rtl/nictx_tx_top.sv, which the register
+ * settings (QUEUES, MAX_TAGS, DESC_INFLIGHT) cap within (docs/codesign.md).
+ * The prebuilt models have DEV_HW_DEFAULT; another combination is a model
+ * of its own (sim/device/dev_models.h). */
+struct dev_hw {
+    unsigned queues;     /* NumQueues: 1 or a power of two up to 64 */
+    unsigned tags;       /* NumTags: a power of two, 2..256 */
+    unsigned desc_reads; /* DescReads: descriptor reads outstanding (a FIFO's depth) */
+    unsigned desc_buf;   /* DescBufDescs: descriptor buffer slots */
+    unsigned pay_buf;    /* PayBufBytes: the payload reassembly buffer */
+    unsigned pkts;       /* MaxPkts: frames in the payload buffer at once (FIFO depth) */
+};
+#define DEV_HW_DEFAULT {64u, 256u, 8u, 256u, 32768u, 256u}
+
 struct dev_beat {
     uint8_t valid;
     uint8_t sop, eop;
@@ -144,7 +159,20 @@ struct device_ops {
      * this build has none: the Verilated RTL traces only in a model
      * Verilated with --trace-fst, a build of its own). */
     const struct device_ops *traced;
+    /* Models of another hardware combination than DEV_HW_DEFAULT
+     * (sim/device/dev_models.c): create_with(self) makes the instance in
+     * place of create(), reading self->hw and self->ctx.  NULL on the
+     * static ops; dev_create() picks. */
+    void *(*create_with)(const struct device_ops *self);
+    const struct dev_hw *hw; /* NULL: DEV_HW_DEFAULT */
+    const void *ctx;
 };
+
+/* An instance of `ops` in reset (create or create_with); NULL on failure. */
+static inline void *dev_create(const struct device_ops *ops)
+{
+    return ops->create_with ? ops->create_with(ops) : ops->create();
+}
 
 /* Beats of a TLP of `len` bytes at `addr` on a W-byte port (an MRd, and a
  * TLP without data, has one). */
@@ -233,6 +261,11 @@ const struct device_ops *dev_rtl_ops_width(unsigned w);
 /* The cycle-exact C model of the engine (c-model/, sim/device/dev_cm.c), one per
  * width like the RTL's; NULL if W is not one. */
 const struct device_ops *dev_cm_ops_width(unsigned w);
+/* The plain C model's create_with (struct device_ops): an engine of
+ * self->width at *self->hw; NULL for a combination the C model has not. */
+void *dev_cm_create_with(const struct device_ops *self);
+/* ... and of the C model that writes waveforms (its ops' traced). */
+void *dev_cm_wave_create_with(const struct device_ops *self);
 /* The trace-enabled RTL model of W bytes per beat (--wave); NULL if W is
  * not one or this build has none. */
 const struct device_ops *dev_rtl_trace_ops_width(unsigned w);

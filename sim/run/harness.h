@@ -18,6 +18,7 @@
 
 #include "host/cacheline.h"
 #include "host/cpu.h"
+#include "device/dev_area.h"
 #include "device/device.h"
 #include "dql.h"
 #include "pcie/pcie_cfg.h"
@@ -79,6 +80,9 @@ struct sim_cfg {
     double dev_mhz;        /* device clock */
     unsigned dev_width;    /* datapath bytes per clock: 8, 16, 32, 64 (the model's) */
     enum dev_backend device; /* the device model: RTL, C model or both in lockstep */
+    struct dev_hw hw;      /* the hardware's sizes (--hw-*): the register settings'
+                              bounds; another combination than DEV_HW_DEFAULT is a
+                              model of its own (docs/codesign.md) */
     double line_gbps;      /* Ethernet line rate */
     unsigned ring_size;    /* descriptors, power of two 8..65536 (each queue's) */
     unsigned queues;       /* transmit queues, 1..64 (docs/device.md, Queues) */
@@ -127,6 +131,7 @@ struct sim_cfg {
     double grace_us;       /* after the first violation, run this long, then stop */
     int every_clock;       /* run every device clock, skip none: the same figures,
                               slower (checks the device's idle/wait/wake) */
+    int area;              /* also report the engine's area (sim_result.area) */
     /* observability (docs/observability.md): waveforms, timeline, pcap out
      * and in, the snapshot of a run that stops */
     struct obs_cfg obs;
@@ -324,6 +329,9 @@ struct sim_result {
     uint64_t cycles_evaluated, cycles_skipped;
     sim_ps_t sim_time_ps;
     double wall_s;
+    int has_area;                  /* --area: `area` is the hardware's (set by nictx
+                                      after the run: sim/device/dev_area.h) */
+    struct dev_area area;
     size_t nviolations;            /* total; the first SIM_MAX_VIOLATIONS are kept */
     struct sim_violation violations[SIM_MAX_VIOLATIONS];
 };

@@ -186,6 +186,34 @@ static const struct sim_setting settings[] = {
      POW2(8, 64), .def = "8", .group = SET_G_DEVICE, .flags = SET_EARLY,
      .text = "device {} B/clock at {dev_mhz} MHz",
      .help = "datapath bytes per device clock, each width its own RTL model (docs/width.md)"},
+    /* the hardware: elaboration parameters (struct dev_hw, sim/device/dev_hw.c) */
+    {"hw_queues", OPT("hw-queues", "N"), KEY("hardware", "queues"), UNS(hw.queues), POW2(1, 64),
+     .def = "64", .group = SET_G_HARDWARE, .flags = SET_TEXT_SET, .text = "hw queues {}",
+     .help = "NumQueues: transmit queues the hardware has (--queues uses up to it)"},
+    {"hw_tags", OPT("hw-tags", "N"), KEY("hardware", "tags"), UNS(hw.tags), POW2(2, 256),
+     .def = "256", .group = SET_G_HARDWARE, .flags = SET_TEXT_SET, .text = "hw tags {}",
+     .help = "NumTags: read tags the hardware has, the depth of its two tag FIFOs (--tags "
+             "uses up to it)"},
+    {"hw_desc_reads", OPT("hw-desc-reads", "N"), KEY("hardware", "desc_reads"),
+     UNS(hw.desc_reads), POW2(8, 8), .def = "8", .group = SET_G_HARDWARE,
+     .flags = SET_TEXT_SET, .text = "hw desc reads {}",
+     .help = "DescReads: descriptor reads outstanding, the retirement FIFOs' depth "
+             "(--desc-fetch-inflight uses up to it); 8 alone (the C model's)"},
+    {"hw_desc_buf", OPT("hw-desc-buf", "N"), KEY("hardware", "desc_buf"), UNS(hw.desc_buf),
+     POW2(256, 256), .def = "256", .group = SET_G_HARDWARE, .flags = SET_TEXT_SET,
+     .text = "hw desc buf {}",
+     .help = "DescBufDescs: descriptor buffer slots; 256 alone (the C model's)"},
+    {"hw_pay_buf", OPT("hw-pay-buf", "B"), KEY("hardware", "pay_buf"), UNS(hw.pay_buf),
+     POW2(16384, 262144), .def = "32768", .group = SET_G_HARDWARE, .flags = SET_TEXT_SET,
+     .text = "hw payload buffer {} B",
+     .help = "PayBufBytes: the payload reassembly buffer, bytes (at least one 16383 B frame)"},
+    {"hw_pkts", OPT("hw-pkts", "N"), KEY("hardware", "pkts"), UNS(hw.pkts), POW2(2, 256),
+     .def = "256", .group = SET_G_HARDWARE, .flags = SET_TEXT_SET, .text = "hw frames {}",
+     .help = "MaxPkts: frames the payload buffer holds at once, the depth of its two frame "
+             "FIFOs"},
+    {"area", OPT("area", NULL), FLAG(area), .group = SET_G_HARDWARE, .flags = SET_NOJSON,
+     .help = "also report the engine's area at these sizes (Yosys 0.23, cached by key: "
+             "the first run of a combination synthesizes it, minutes; docs/codesign.md)"},
     {"device", OPT("device", "B"), ENUM(device, enum dev_backend, set_device), .def = "rtl",
      .group = SET_G_DEVICE, .flags = SET_TEXT_SET, .text = "model {}",
      .help = "the device model: the Verilated RTL, the cycle-exact C model, or both in "
@@ -384,7 +412,7 @@ static const struct sim_setting settings[] = {
 
 _Static_assert(NNAMES(settings) <= SIM_SETTINGS_MAX, "SIM_SETTINGS_MAX rows at most");
 
-static const char *const sections[] = {"cpu", "host", "link", "device", "driver"};
+static const char *const sections[] = {"cpu", "host", "link", "device", "hardware", "driver"};
 
 static const char *const group_titles[SET_GROUPS] = {
     [SET_G_NONE] = "",
@@ -393,6 +421,7 @@ static const char *const group_titles[SET_GROUPS] = {
     [SET_G_HOST] = "host",
     [SET_G_PCIE] = "pcie",
     [SET_G_DEVICE] = "device",
+    [SET_G_HARDWARE] = "hardware: the engine's sizes, a model each (docs/codesign.md)",
     [SET_G_OWNERSHIP] = "ownership (docs/ownership.md)",
     [SET_G_FAULTS] = "faults and recovery (docs/faults.md)",
     [SET_G_OBS] = "observability (docs/observability.md)",

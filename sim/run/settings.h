@@ -41,6 +41,7 @@ enum set_group {
     SET_G_HOST,
     SET_G_PCIE,
     SET_G_DEVICE,
+    SET_G_HARDWARE,
     SET_G_OWNERSHIP,
     SET_G_FAULTS,
     SET_G_OBS,

@@ -8,6 +8,7 @@
 #include "run/settings.h"
 #include "run/sim_world.h"
 #include "check/bug_catalog.h"
+#include "device/dev_hw.h"
 
 #include <assert.h>
 #include <inttypes.h>
@@ -334,6 +335,20 @@ static int sim_cfg_validate_queues(const struct sim_cfg *c, char *err, size_t er
 }
 
 /* The observability settings between themselves and against the run. */
+/* The register settings are caps within the hardware (--hw-*). */
+static int sim_cfg_validate_hw(const struct sim_cfg *c, char *err, size_t errlen)
+{
+    if (c->queues > c->hw.queues)
+        BAD("--queues %u is above the hardware's %u queues (--hw-queues)", c->queues,
+            c->hw.queues);
+    if (c->tags > c->hw.tags)
+        BAD("--tags %u is above the hardware's %u tags (--hw-tags)", c->tags, c->hw.tags);
+    if (c->desc_inflight > c->hw.desc_reads)
+        BAD("--desc-fetch-inflight %u is above the hardware's %u descriptor reads "
+            "(--hw-desc-reads)", c->desc_inflight, c->hw.desc_reads);
+    return dev_hw_check(c->dev_width, &c->hw, err, errlen);
+}
+
 static int sim_cfg_validate_obs(const struct sim_cfg *c, char *err, size_t errlen)
 {
     const struct obs_cfg *o = &c->obs;
@@ -520,7 +535,7 @@ int sim_cfg_validate(const struct sim_cfg *c, char *err, size_t errlen)
             return -1;
     if (sim_cfg_validate_link(c, err, errlen) != 0 ||
         sim_cfg_validate_driver(c, err, errlen) != 0 ||
-        sim_cfg_validate_queues(c, err, errlen) != 0 ||
+        sim_cfg_validate_queues(c, err, errlen) != 0 || sim_cfg_validate_hw(c, err, errlen) != 0 ||
         sim_cfg_validate_inject(c, err, errlen) != 0 ||
         sim_cfg_validate_memory(c, err, errlen) != 0 ||
         sim_cfg_validate_timeouts(c, err, errlen) != 0 || sim_cfg_validate_bug(c, err, errlen) != 0 ||

@@ -169,7 +169,7 @@ static int sim_build(struct sim *s, const struct device_ops *ops, char *err, siz
         snprintf(err, errlen, "cannot set up link flow control");
         return -1;
     }
-    s->dev = ops->create();
+    s->dev = dev_create(ops);
     if (!s->dev) {
         snprintf(err, errlen, "cannot create the %s device", ops->name);
         return -1;

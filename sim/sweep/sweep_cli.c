@@ -29,6 +29,7 @@
 #include "sweep/sweep_progress.h"
 #include "sweep/sweep_run.h"
 #include "sweep/sweep_slurm.h"
+#include "sweep/sweep_target.h"
 #include "sweep/sweep_transfer.h"
 
 #define ERR_BYTES 1024
@@ -82,6 +83,13 @@ static void usage(FILE *f)
 "  --device M            the device model of every point: c (the default: the C\n"
 "                        model, cycle-exact to the RTL and faster), rtl or lockstep;\n"
 "                        run options or a parameter that name --device win\n"
+"  --area                every point also reports its engine's area (nictx run --area:\n"
+"                        Yosys, cached by hardware combination): area.* columns in\n"
+"                        results.csv and the area plot, throughput against area with\n"
+"                        the Pareto front (docs/codesign.md)\n"
+"  --target COL>=V       print the cheapest point whose COL meets the target (also\n"
+"                        <=, >, <), with its margin: --target mpps>=148.8\n"
+"  --cost COL            what cheapest means (area.ice40_luts)\n"
 "  --lockstep-packets K  before a point runs on the C model, its first K packets\n"
 "                        run with the RTL beside it (--device lockstep), compared on\n"
 "                        every clock; a divergence fails the point, its log's first\n"
@@ -153,6 +161,10 @@ struct cli {
     unsigned jobs, retries, timeout_s;
     int retries_set, timeout_set, transfer;
     int fresh, check, plots;
+    int area;                /* --area: every point reports its engine's area */
+    const char *cost;        /* --cost COLUMN, or NULL */
+    int has_target;          /* --target given: tgt */
+    struct sweep_target tgt;
     char shown[SWEEP_PATH_BYTES]; /* the results directory as named */
     char dir[SWEEP_PATH_BYTES];   /* ... absolute */
     char bin[SWEEP_PATH_BYTES];   /* this nictx */
@@ -195,7 +207,7 @@ static int parse_count(const char *a, unsigned long max, unsigned *v)
 
 enum { O_SET = 256, O_NAME, O_OUT, O_SEED, O_X, O_HOSTS, O_SLURM, O_FRESH, O_CHECK, O_NOPLOTS,
        O_HELP, O_RETRIES, O_TIMEOUT, O_TRANSFER, O_SLURM_OPT, O_SLURM_MERGE, O_DEVICE,
-       O_LOCKSTEP };
+       O_LOCKSTEP, O_AREA, O_TARGET, O_COST };
 
 static const struct option opts[] = {
     {"set", required_argument, NULL, O_SET},     {"name", required_argument, NULL, O_NAME},
@@ -211,6 +223,9 @@ static const struct option opts[] = {
     {"slurm-merge", required_argument, NULL, O_SLURM_MERGE},
     {"device", required_argument, NULL, O_DEVICE},
     {"lockstep-packets", required_argument, NULL, O_LOCKSTEP},
+    {"area", no_argument, NULL, O_AREA},
+    {"target", required_argument, NULL, O_TARGET},
+    {"cost", required_argument, NULL, O_COST},
     {NULL, 0, NULL, 0},
 };
 
@@ -230,6 +245,13 @@ static int cli_opt(struct cli *c, int o, const char *a)
         c->device = a;
         return -1;
     case O_LOCKSTEP: c->lockstep = a; return -1;
+    case O_AREA: c->area = 1; return -1;
+    case O_COST: c->cost = a; return -1;
+    case O_TARGET:
+        if (sweep_target_parse(a, &c->tgt, err, sizeof(err)) != 0)
+            return fail2("%s%s", err, "");
+        c->has_target = 1;
+        return -1;
     case O_X: c->x = a; return -1;
     case 'j':
         return parse_count(a, MAX_JOBS, &c->jobs) == 0 ? -1
@@ -344,6 +366,9 @@ static int build_spec(struct cli *c, int nrun, char **run)
         return fail2("--device %s: the sweep's run options or parameters name the device "
                      "already%s", c->device, "");
     if (sweep_spec_default_device(s, c->device ? c->device : SWEEP_DEFAULT_DEVICE) != 0)
+        return fail2("out of memory%s%s", "", "");
+    if (c->area && !sweep_argv_option(s->args.v, s->args.n, "area") &&
+        strv_push(&s->args, "--area") != 0)
         return fail2("out of memory%s%s", "", "");
     if (sweep_spec_check(s, err, sizeof(err)) != 0)
         return fail2("%s%s", err, "");
@@ -633,6 +658,10 @@ static int finish(struct cli *c, const unsigned char *todo, double secs)
             printf("%zu without a result, ", ntodo - ran);
         printf("%zu already done, in %s\n\n%s", n - ntodo, took, head ? head : "");
         printf("\nreport: %s/report.md (results.csv, results.json, plots/)\n", c->shown);
+        if (c->has_target &&
+            sweep_target_report(stdout, c->dir, &c->spec, &c->tgt,
+                                c->cost ? c->cost : SWEEP_COST_DEFAULT, err, sizeof(err)) != 0)
+            fprintf(stderr, "nictx sweep: %s\n", err);
         fflush(stdout);
         rc = merge_status(&c->spec, c->dir, &ms);
     } else {

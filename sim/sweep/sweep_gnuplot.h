@@ -51,6 +51,9 @@ void sweep_gp_mpps(FILE *f, const struct sweep_gp *g, const struct sweep_gp_boun
                    double ymax, int pcie_drawn);
 /* latency.gp: p50 and p99 panels. */
 void sweep_gp_latency(FILE *f, const struct sweep_gp *g);
+/* area.gp: throughput against the cost column, every point and the Pareto
+ * front (area.dat's blocks 0 and 1). */
+void sweep_gp_area(FILE *f, const struct sweep_gp *g, const char *cost);
 /* cpu.gp and pcie.gp: stacked bars of the keys (leaf_at: where a key's
  * own name starts, for the legend). */
 void sweep_gp_cpu(FILE *f, const struct sweep_gp *g, const struct strv *keys, size_t leaf_at);

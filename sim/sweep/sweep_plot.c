@@ -19,7 +19,9 @@
 #include "sweep/sweep_exec.h"
 #include "sweep/sweep_gnuplot.h"
 #include "sweep/sweep_point.h"
+#include "sweep/sweep_pareto.h"
 #include "sweep/sweep_series.h"
+#include "sweep/sweep_target.h"
 
 #define LABEL_BYTES 512
 #define MAX_BARS 400 /* stacked plots of more points would be unreadable */
@@ -341,6 +343,56 @@ static int plot_latency(const struct plot_ctx *c, struct sweep_plot *p)
     return afile_commit(&gp);
 }
 
+/* Throughput against area (--area), the Pareto front apart: area.dat's
+ * block 0 every point "cost mpps", block 1 the front by cost. */
+static int plot_area(const struct plot_ctx *c, struct sweep_plot *p)
+{
+    size_t n = c->t->nrows, on;
+    double *cost = calloc(n + 1, sizeof(*cost)), *mpps = calloc(n + 1, sizeof(*mpps));
+    unsigned char *front = malloc(n + 1);
+    size_t *order = malloc((n + 1) * sizeof(*order));
+    struct afile data, gp;
+    int rc = -1;
+
+    if (!cost || !mpps || !front || !order)
+        goto out;
+    for (size_t r = 0; r < n; r++) {
+        cost[r] = fig(c, (long)r, SWEEP_COST_DEFAULT);
+        mpps[r] = fig(c, (long)r, "mpps");
+    }
+    if ((on = sweep_pareto(cost, mpps, n, front)) == 0) {
+        snprintf(p->note, sizeof(p->note), "no point has an area (nictx sweep --area)");
+        rc = 1;
+        goto out;
+    }
+    on = 0;
+    for (size_t r = 0; r < n; r++) /* the front by cost: insertion sort */
+        if (front[r]) {
+            size_t k = on++;
+            for (; k > 0 && cost[order[k - 1]] > cost[r]; k--)
+                order[k] = order[k - 1];
+            order[k] = r;
+        }
+    if (plot_open(c, &data, "area.dat") != 0)
+        goto out;
+    for (size_t r = 0; r < n; r++)
+        if (!isnan(cost[r]) && !isnan(mpps[r]))
+            fprintf(data.f, "%.10g %.10g\n", cost[r], mpps[r]);
+    fputs("\n\n", data.f);
+    for (size_t k = 0; k < on; k++)
+        fprintf(data.f, "%.10g %.10g\n", cost[order[k]], mpps[order[k]]);
+    if (afile_commit(&data) != 0 || plot_open(c, &gp, "area.gp") != 0)
+        goto out;
+    sweep_gp_area(gp.f, &c->gp, SWEEP_COST_DEFAULT);
+    rc = afile_commit(&gp);
+out:
+    free(cost);
+    free(mpps);
+    free(front);
+    free(order);
+    return rc;
+}
+
 /* Write DIR/plots/NAME.dat with the stack of prefix. */
 static int stack_data(const struct plot_ctx *c, const char *name, const char *prefix,
                       const char *const *skip, struct strv *keys)
@@ -462,6 +514,8 @@ static const struct {
     {"cpu", "CPU time per packet, stacked by cause", plot_cpu, 0},
     {"pcie", "PCIe bytes per packet, stacked by TLP kind, per direction", plot_pcie, 0},
     {"latency", "Doorbell-to-wire latency, p50 and p99, against %s", plot_latency, 1},
+    {"area", "Throughput against area (" SWEEP_COST_DEFAULT "), the Pareto front marked",
+     plot_area, 0},
 };
 
 /* Why a plot is not made before trying, or NULL. */
@@ -502,6 +556,8 @@ int sweep_plots_make(const struct sweep_spec *s, const struct sweep_table *t, co
         struct sweep_plot *p = &out->p[k];
         const char *why = skip_reason(&c, plots[k].needs_x, buf, sizeof(buf));
         int made;
+        if (plots[k].fn == plot_area && strv_find(&t->cols, SWEEP_COST_DEFAULT) < 0)
+            continue; /* a sweep without --area: no area plot, not even its title */
         p->name = plots[k].name;
         snprintf(p->title, sizeof(p->title), plots[k].title, s->x);
         if (why) {

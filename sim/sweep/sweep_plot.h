@@ -16,6 +16,9 @@
  *   pcie     PCIe bytes per packet, stacked by TLP kind, a panel per
  *            direction (pcie_bytes_per_pkt.h2d, .d2h)
  *   latency  doorbell-to-wire latency p50 and p99 (ns) against x
+ *   area     throughput against area (area.ice40_luts: sweep --area), every
+ *            point, the Pareto front (sweep_pareto.h) joined by a line; a
+ *            sweep without the area columns has no area plot (name NULL)
  * mpps and latency need a swept, numeric x parameter; without one they are
  * skipped, and the reason is kept for the report.  Stacks show the causes
  * and kinds that are not zero everywhere.
@@ -35,11 +38,11 @@
 #include "sweep/sweep.h"
 #include "sweep/sweep_table.h"
 
-#define SWEEP_NPLOTS 4
+#define SWEEP_NPLOTS 5
 #define SWEEP_NOTE_BYTES 256
 
 struct sweep_plot {
-    const char *name;  /* file stem: "mpps", "cpu", "pcie", "latency" */
+    const char *name;  /* file stem: "mpps", "cpu", "pcie", "latency", "area" */
     char title[SWEEP_NOTE_BYTES]; /* what it shows, for the report */
     int made;          /* NAME.png and NAME.svg were drawn */
     char note[SWEEP_NOTE_BYTES]; /* why not, or a remark ("" if none) */

@@ -204,6 +204,8 @@ static void plots_section(FILE *f, const struct sweep_report_in *in)
     }
     for (int k = 0; k < SWEEP_NPLOTS; k++) {
         const struct sweep_plot *p = &in->plots->p[k];
+        if (!p->name)
+            continue; /* not part of this sweep (the area plot without --area) */
         fprintf(f, "### %s\n\n", p->title);
         if (p->made)
             fprintf(f, "![%s](plots/%s.png)\n\n[SVG](plots/%s.svg), data `plots/%s*.dat`, "

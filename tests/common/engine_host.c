@@ -48,7 +48,7 @@ int eh_init(struct eh *h, const struct eh_cfg *cfg)
     h->exp = calloc(cfg->max_frames, sizeof(*h->exp));
     h->ops = eh_device(cfg->ops ? cfg->ops : &dev_rtl_ops);
     h->width = h->ops->width;
-    h->dev = h->mem && h->q && h->pend && h->exp ? h->ops->create() : NULL;
+    h->dev = h->mem && h->q && h->pend && h->exp ? dev_create(h->ops) : NULL;
     if (!h->dev)
         return -1;
     h->ops->reset(h->dev);

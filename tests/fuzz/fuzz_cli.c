@@ -32,6 +32,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "device/dev_models.h"
 #include "device/device.h"
 
 int nictx_main(int argc, char **argv);
@@ -49,12 +50,34 @@ static void no_dev_step(void *d, const struct dev_in *in, struct dev_out *out)
 }
 static const struct device_ops no_dev_ops = {
     "none", DEV_WIDTH_DEFAULT, no_dev_create, no_dev_destroy, no_dev_reset, no_dev_step, NULL,
-    NULL,   NULL,              NULL};
+    NULL,   NULL,              NULL, NULL, NULL, NULL};
 const struct device_ops *dev_ops_for(enum dev_backend b, unsigned w)
 {
     (void)b;
     (void)w;
     return &no_dev_ops;
+}
+
+/* The models of other hardware combinations (sim/device/dev_models.c)
+ * likewise: --check stops before a model is asked for. */
+void dev_models_init(struct dev_models *m)
+{
+    memset(m, 0, sizeof(*m));
+}
+
+const struct device_ops *dev_models_ops(struct dev_models *m, enum dev_backend b, unsigned w,
+                                        const struct dev_hw *hw, char *err, size_t n)
+{
+    (void)m;
+    (void)hw;
+    (void)err;
+    (void)n;
+    return dev_ops_for(b, w);
+}
+
+void dev_models_close(struct dev_models *m)
+{
+    (void)m;
 }
 
 #define FZ_MAX_ARGS 40
