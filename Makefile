@@ -188,12 +188,13 @@ $(BUILD)/vrt/%.o: | $(DEPS_STAMP)
 $(BUILD)/vrt/verilated_fst_c.o: CXXFLAGS += $(if $(SAN),-fno-sanitize=undefined)
 
 # Lint and synthesis check the engine at every width; lint also at other
-# queue counts than the built one (NumQueues 64): the least and a middle one.
+# queue counts than the built one (NumQueues 64): the least and a middle one,
+# with the functional cover points in (NICTX_COVER, make coverage).
 LINT_QUEUES := 64 1 4
 lint: | $(DEPS_STAMP)
 	@set -e; for q in $(LINT_QUEUES); do for w in $(WIDTHS); do \
-	    echo "verilator --lint-only -Wall --assert -GDataBytes=$$w -GNumQueues=$$q"; \
-	    verilator --lint-only -Wall --assert --top-module $(RTL_TOP) -GDataBytes=$$w \
+	    echo "verilator --lint-only -Wall --assert +define+NICTX_COVER -GDataBytes=$$w -GNumQueues=$$q"; \
+	    verilator --lint-only -Wall --assert +define+NICTX_COVER --top-module $(RTL_TOP) -GDataBytes=$$w \
 	        -GNumQueues=$$q $(RTL_SRCS); \
 	done; done
 

@@ -285,12 +285,12 @@ extern "C" const struct device_ops DEV_RTL_TRACE_OPS;
 #endif
 extern "C" const struct device_ops DEV_RTL_OPS = {
     "rtl",    DEV_RTL_WIDTH, rtl_create, rtl_destroy, rtl_reset,
-    rtl_step, rtl_fault,     nullptr,    nullptr,     DEV_RTL_TRACED,
+    rtl_step, rtl_fault,     nullptr,    nullptr,     DEV_RTL_TRACED, nullptr,
 };
 #if DEV_RTL_WIDTH == 8
 extern "C" const struct device_ops dev_rtl_ops = {
     "rtl",    DEV_RTL_WIDTH, rtl_create, rtl_destroy, rtl_reset,
-    rtl_step, rtl_fault,     nullptr,    nullptr,     DEV_RTL_TRACED,
+    rtl_step, rtl_fault,     nullptr,    nullptr,     DEV_RTL_TRACED, nullptr,
 };
 #endif
 #endif

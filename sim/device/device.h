@@ -144,6 +144,10 @@ struct device_ops {
      * this build has none: the Verilated RTL traces only in a model
      * Verilated with --trace-fst, a build of its own). */
     const struct device_ops *traced;
+    /* NULL, or the device's functional cover point counters since creation
+     * (COVER_N of them, by enum cover_id of lib/cover.h: the C model's;
+     * the Verilated RTL counts its own `cover property`s, make coverage). */
+    const uint64_t *(*cover)(const void *dev);
 };
 
 /* Beats of a TLP of `len` bytes at `addr` on a W-byte port (an MRd, and a

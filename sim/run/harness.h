@@ -13,6 +13,7 @@
 #ifndef NICTX_HARNESS_H
 #define NICTX_HARNESS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -25,6 +26,7 @@
 #include "run/inject.h"
 #include "check/scoreboard.h"
 #include "host/stbuf.h"
+#include "lib/cover.h"
 #include "obs/obs.h"
 #include "txq.h"
 
@@ -256,6 +258,11 @@ struct sim_result {
     unsigned ncpu;
     double cpu_ns_per_pkt_cpu[SIM_MAX_CPUS][CPU_CAUSE_COUNT]; /* by CPU */
     struct pcie_link_stats h2d, d2h;
+    /* The functional cover points (lib/cover.h, docs/coverage.md) over the
+     * whole run; the device's only when it counts them (cover_dev: the C
+     * model, --device c or lockstep), else 0. */
+    uint64_t cover[COVER_N];
+    bool cover_dev;
     double doorbells_per_pkt, desc_fetches_per_pkt, irqs_per_pkt;
     /* fraction of the measured run each resource was busy (the busiest CPU);
      * bound = the top one, "latency" when none is above 90% */
