@@ -702,7 +702,7 @@ static inline void cover_sample(struct cm_engine *e, const struct cm_step *st)
     c[COVER_WC_STALE] += st->fo.wc_stale;
     c[COVER_FLUSH_READS] += e->df.flush;
     c[COVER_MOD_TIMER] += st->co.tmr_fire;
-    c[COVER_RESET_BUSY] += r->qrst && !st->fo.idle;
+    c[COVER_RESET_BUSY] += st->rst_hold && !st->engine_idle;
 }
 
 /* ERR's bits that the edge set (one cover point each, in bit order). */

@@ -906,8 +906,8 @@ module nictx_tx_top #(
     queue_active: cover property (@(posedge clk_i) disable iff (!rst_ni)
         pkt_sent && pkt_q == QW'(q));
   end
-  // A queue reset while the descriptor fetcher has work.
-  reset_busy: cover property (@(posedge clk_i) disable iff (!rst_ni) qrst && !df_idle);
+  // A queue reset pending while the datapath has work in flight.
+  reset_busy: cover property (@(posedge clk_i) disable iff (!rst_ni) rst_hold && !engine_idle);
 `endif
 `endif
 

@@ -48,7 +48,7 @@
     X(QUEUE_ACTIVE, "queue_active", COVER_QUEUES, dev, "a frame of the queue sent")              \
     X(DRR_CARRY, "drr_carry", 1, dev, "a DRR turn ended with its deficit kept")                  \
     X(MOD_TIMER, "mod_timer", 1, dev, "an interrupt raised by the moderation timer")             \
-    X(RESET_BUSY, "reset_busy", 1, dev, "a queue reset with work in flight")
+    X(RESET_BUSY, "reset_busy", 1, dev, "a queue reset pending while the datapath has work in flight")
 
 /* Where a point is counted (the list's `where`). */
 enum cover_where { COVER_WHERE_dev, COVER_WHERE_link };
