@@ -56,8 +56,9 @@ bins=()
 for t in $tests; do bins+=("$build/tests/test_$t"); done
 t0=$EPOCHREALTIME
 echo "coverage: building $build/nictx and ${#bins[@]} tests with COV=1 (first time: several minutes)"
-make -s -j2 COV=1 WAVES=0 VOPT_FAST=-O1 BUILD="$build" "$build/nictx" "${bins[@]}" > "$build.make.log" 2>&1 || {
-    echo "coverage: the build failed; its output: $build.make.log" >&2
+mkdir -p "$build" || exit 2
+make -s -j2 COV=1 WAVES=0 VOPT_FAST=-O1 BUILD="$build" "$build/nictx" "${bins[@]}" > "$build/make.log" 2>&1 || {
+    echo "coverage: the build failed; its output: $build/make.log" >&2
     exit 2
 }
 out=$build/coverage
