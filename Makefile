@@ -18,6 +18,9 @@
 #   make regress SEEDS=N SEED0=S  randomized regression: N drawn configurations
 #                (nictx draw) in lockstep through GNU parallel, from seed S; summary,
 #                repro lines, $(BUILD)/regress/junit.xml (240 seeds by default: about 10 minutes)
+#   make coverage  RTL (Verilator: line, toggle, cover points) and C (gcov) coverage of
+#                the unit, engine and lockstep tests and COV_SEEDS regression seeds;
+#                summary and HTML report in build-cov/coverage (docs/coverage.md)
 #   make regs    regenerate the register map's files from rtl/regs/nictx_regs.rdl
 #                (needs PeakRDL: installed from PyPI into $(BUILD)/peakrdl-venv)
 #   make diagram regenerate docs/img/engine.svg from rtl/nictx_tx_top.sv (needs graphviz)
@@ -34,7 +37,12 @@ SAN      ?=
 SAN_ON   := -fsanitize=address,undefined -fsanitize=float-cast-overflow \
             -fno-sanitize-recover=all -fno-omit-frame-pointer
 SANFLAGS := $(if $(SAN),$(SAN_ON))
-BUILD    ?= build$(if $(SAN),-san)
+# COV=1: coverage (make coverage, docs/coverage.md), in build-cov/: the RTL
+# Verilated with --coverage (line, toggle and the cover points of
+# NICTX_COVER; each device writes its counts into $$NICTX_VCOV_DIR when it
+# is set) and the C code (sim/, c-model/, driver/) compiled with gcov.
+COV      ?=
+BUILD    ?= build$(if $(SAN),-san)$(if $(COV),-cov)
 # make fast: the build for sweeps and benchmarks (below).
 FAST     := $(BUILD)-fast
 FAST_A   := $(BUILD)-fast-assert
@@ -53,8 +61,9 @@ XFLAGS    = $(strip $(SANFLAGS) $(PGO_$(PGO)))
 CC       ?= gcc
 CXX      ?= g++
 OPT      ?= -O2
-CFLAGS   ?= $(OPT) -g $(XFLAGS)
+CFLAGS   ?= $(OPT) -g $(XFLAGS) $(COVFLAGS)
 CXXFLAGS ?= $(OPT) -g $(XFLAGS)
+COVFLAGS  = $(if $(COV),--coverage)
 WARN     := -Wall -Wextra -Werror
 DEPFLAGS := -MMD -MP
 INCS     := -Isim -Idriver -Itests -Ic-model
@@ -85,7 +94,8 @@ RTL_ASSERT ?= 1
 # -fno-dfg: Verilator 5.006's data-flow-graph optimizer gives the same
 # instruction count but code that runs 15-25% slower here (default run, 64 B
 # at 100G, bursts of 1; docs/architecture.md, Simulation speed).
-VFLAGS   := --cc $(if $(filter 1,$(RTL_ASSERT)),--assert) -Wall -O3 -fno-dfg --top-module $(RTL_TOP)
+VFLAGS   := --cc $(if $(filter 1,$(RTL_ASSERT)),--assert) -Wall -O3 -fno-dfg --top-module $(RTL_TOP) \
+            $(if $(COV),--coverage +define+NICTX_COVER)
 # The model is compiled at -O3 (verilated.mk's default is -Os): its
 # evaluation is most of a run's wall time, and -O3 runs it about 15% faster
 # than -O2 here (docs/architecture.md, Simulation speed).
@@ -148,7 +158,7 @@ $(call vlib,$(1)): $(call vdir,$(1))/$(call vcls,$(1)).mk $(call vdir,$(1))/vfla
 
 $(call vshim,$(1)): sim/device/dev_rtl.cpp $(call vlib,$(1))
 	@mkdir -p $$(@D)
-	$$(CXX) $$(CXXFLAGS) $$(DEPFLAGS) -Wall -DDEV_RTL_WIDTH=$(1) -DDEV_RTL_HAVE_TRACE=$$(WAVES) \
+	$$(CXX) $$(CXXFLAGS) $$(VCOV_DEFS) $$(DEPFLAGS) -Wall -DDEV_RTL_WIDTH=$(1) -DDEV_RTL_HAVE_TRACE=$$(WAVES) \
 	    -Isim -I$(call vdir,$(1)) $$(VINC) -c -o $$@ $$<
 
 # The trace-enabled model of the width (WAVES=1).
@@ -171,7 +181,7 @@ $(call vtlib,$(1)): $(call vtdir,$(1))/$(call vtcls,$(1)).mk $(call vtdir,$(1))/
 
 $(call vtshim,$(1)): sim/device/dev_rtl.cpp $(call vtlib,$(1))
 	@mkdir -p $$(@D)
-	$$(CXX) $$(CXXFLAGS) $$(VT_SAN) $$(DEPFLAGS) -Wall -DDEV_RTL_WIDTH=$(1) -DDEV_RTL_TRACE=1 -Isim \
+	$$(CXX) $$(CXXFLAGS) $$(VCOV_DEFS) $$(VT_SAN) $$(DEPFLAGS) -Wall -DDEV_RTL_WIDTH=$(1) -DDEV_RTL_TRACE=1 -Isim \
 	    -I$(call vtdir,$(1)) $$(VINC) -c -o $$@ $$<
 endef
 $(foreach w,$(WIDTHS),$(eval $(call rtl_model,$(w))))
@@ -181,23 +191,27 @@ FORCE:
 # The Verilator runtime is compiled once, apart from the model; its FST
 # writer (with GTKWave's fstapi in it) also writes the C model's waveforms
 # (sim/obs/obs_fst.c) and reads FST back in the tests.
-VRT_SRCS := verilated.cpp verilated_threads.cpp verilated_fst_c.cpp
+# COV=1 adds its coverage database (verilated_cov.cpp); the models, their
+# shims and the runtime are then all compiled with VM_COVERAGE=1.
+VRT_SRCS := verilated.cpp verilated_threads.cpp verilated_fst_c.cpp $(if $(COV),verilated_cov.cpp)
 VRT_OBJS := $(addprefix $(BUILD)/vrt/,$(VRT_SRCS:.cpp=.o))
+VCOV_DEFS = $(if $(COV),-DVM_COVERAGE=1)
 $(BUILD)/vrt/%.o: | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	$(CXX) $(CXXFLAGS) $(VINC) -c -o $@ $(VROOT)/include/$*.cpp
+	$(CXX) $(CXXFLAGS) $(VCOV_DEFS) $(VINC) -c -o $@ $(VROOT)/include/$*.cpp
 # Its FST writer is GTKWave's fstapi, whose C relies on more than aligned
 # access (shifts of negative values, among others): SAN=1 keeps ASan on it
 # and leaves UBSan out (VT_SAN, above, for the code Verilator generates).
 $(BUILD)/vrt/verilated_fst_c.o: CXXFLAGS += $(if $(SAN),-fno-sanitize=undefined)
 
 # Lint and synthesis check the engine at every width; lint also at other
-# queue counts than the built one (NumQueues 64): the least and a middle one.
+# queue counts than the built one (NumQueues 64): the least and a middle one,
+# with the functional cover points in (NICTX_COVER, make coverage).
 LINT_QUEUES := 64 1 4
 lint: | $(DEPS_STAMP)
 	@set -e; for q in $(LINT_QUEUES); do for w in $(WIDTHS); do \
-	    echo "verilator --lint-only -Wall --assert -GDataBytes=$$w -GNumQueues=$$q"; \
-	    verilator --lint-only -Wall --assert --top-module $(RTL_TOP) -GDataBytes=$$w \
+	    echo "verilator --lint-only -Wall --assert +define+NICTX_COVER -GDataBytes=$$w -GNumQueues=$$q"; \
+	    verilator --lint-only -Wall --assert +define+NICTX_COVER --top-module $(RTL_TOP) -GDataBytes=$$w \
 	        -GNumQueues=$$q $(RTL_SRCS); \
 	done; done
 
@@ -290,7 +304,7 @@ KTSAN     := -fsanitize=thread $(if $(KCC_CLANG),-mllvm -tsan-distinguish-volati
              --param=tsan-instrument-func-entry-exit=0 -fno-tree-loop-distribute-patterns)
 KXFLAGS    = $(filter-out -flto=auto,$(subst -fsanitize=address$(comma)undefined,-fsanitize=undefined,$(XFLAGS)))
 KINCS      = -nostdinc -isystem $(shell $(CC) -print-file-name=include) -Idriver/linux/include -Idriver
-KCFLAGS    = -std=gnu11 -ffreestanding -fno-strict-aliasing $(OPT) -g $(KXFLAGS) $(WARN) $(DEPFLAGS) \
+KCFLAGS    = -std=gnu11 -ffreestanding -fno-strict-aliasing $(OPT) -g $(KXFLAGS) $(COVFLAGS) $(WARN) $(DEPFLAGS) \
              $(KINCS)
 # The objects: the layer, the project's transmit path, and DRIVER's.
 KAPI_OBJ  := $(BUILD)/obj/k/driver/linux/kapi.o
@@ -350,7 +364,7 @@ WIDE_MODELS := $(foreach w,$(filter-out 8,$(WIDTHS)),$(call vmodel,$(w))) \
 INIH_CFLAGS = $(shell pkg-config --cflags inih)
 # libpcap (Debian libpcap-dev) writes and reads captures (--pcap-out,
 # --pcap-in); zlib is the FST writer's.
-LDLIBS    = -lpthread -lm $(shell pkg-config --libs inih) -lpcap -lz $(XFLAGS)
+LDLIBS    = -lpthread -lm $(shell pkg-config --libs inih) -lpcap -lz $(XFLAGS) $(COVFLAGS)
 
 # nictx sweep: plans, runs (serially, GNU parallel, Slurm) and reports sweeps.
 SWEEP_SRCS := $(call layer_srcs,sweep)
@@ -790,6 +804,19 @@ SEED0 ?= 1
 regress: $(BUILD)/nictx
 	bash scripts/regress.sh --bin $(BUILD)/nictx --seeds $(SEEDS) --seed0 $(SEED0) \
 	    --out $(BUILD)/regress
+
+# Coverage (scripts/coverage.sh, docs/coverage.md): COV=1 builds into
+# build-cov/ (the RTL with Verilator's line, toggle and cover point
+# coverage, the C code with gcov), runs COV_TESTS (the unit, engine and
+# lockstep tests: the whole of make test is not run, it would take over an
+# hour under coverage) and COV_SEEDS seeds of the regression, and writes
+# build-cov/coverage/summary.txt and an HTML report (lcov, installed when
+# missing).
+COV_SEEDS ?= 20
+COV_TESTS ?= $(UNIT_TESTS) $(ENGINE_TESTS) lockstep cover
+.PHONY: coverage
+coverage:
+	@bash scripts/coverage.sh --build build-cov --seeds $(COV_SEEDS) --tests "$(COV_TESTS)"
 
 # Mutation testing (docs/testing.md): mutants of every source folder (rtl/,
 # c-model/, driver/ and its folders, each folder of sim/), a share of the

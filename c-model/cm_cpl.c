@@ -248,6 +248,8 @@ static void cm_cpl_outputs(const struct cm_cpl *c, const struct cm_cpl_in *in,
     out->wr_data = c->wr.data;
     out->wr_len = c->wr.len;
     out->timer = c->tmr_run || c->tf_rd != c->tf_wr;
+    out->tmr_fire = in->multi ? k.m_trig_t
+                              : k.irq_due && in->irq_timer != 0 && c->tmr_run && c->tmr == 0;
     out->wake = cm_cpl_wake(c, &k);
     out->idle = cm_cpl_idle_k(c, in, &k);
     out->wait = out->idle && !k.tf_pop;
@@ -282,7 +284,7 @@ static void cm_cpl_quiet_outputs(const struct cm_cpl *c, const struct cm_cpl_in 
     out->wr_addr = c->wr.addr;
     out->wr_data = c->wr.data;
     out->wr_len = c->wr.len;
-    out->timer = false;
+    out->timer = out->tmr_fire = false;
     out->wake = M24;
     out->idle = out->wait = true;
 }

@@ -52,6 +52,7 @@ struct cm_cpl_out {
     uint64_t wr_addr, wr_data;
     unsigned wr_len;
     bool timer, wait, idle;
+    bool tmr_fire;       /* an interrupt raised by a moderation timer (a cover point) */
     uint32_t wake;
 };
 

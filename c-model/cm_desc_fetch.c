@@ -626,6 +626,7 @@ static void outputs(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in
     out->flush = c->fl_go && c->fq == c->sq;
     out->wc_used = c->ins || c->sub;
     out->wc_drop = x->blk_drop;
+    out->wc_stale = c->blk_stale;
     /* Idle: nothing in flight or buffered, and nothing to fetch or insert. */
     bool idle;
     if (c->multi)
@@ -762,7 +763,7 @@ quiet(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
     }
     out->not_owned = false;
     out->not_owned_cnt = inbuf;
-    out->flush = out->wc_used = out->wc_drop = false;
+    out->flush = out->wc_used = out->wc_drop = out->wc_stale = false;
     bool idle;
     if (multi)
         idle = !d->req_valid && d->tot == 0 && (!in->enable || in->stop || d->work == 0);
@@ -815,7 +816,7 @@ quiet_tail1(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
     }
     out->not_owned = false;
     out->not_owned_cnt = inbuf;
-    out->flush = out->wc_used = out->wc_drop = false;
+    out->flush = out->wc_used = out->wc_drop = out->wc_stale = false;
     const bool idle = !d->req_valid && alloc0 == d->rd[in->sq & d->qimask] &&
                       (!in->enable || in->stop || avail == 0);
     out->idle = idle;

@@ -109,6 +109,7 @@ struct cm_desc_fetch_out {
     bool not_owned;
     unsigned not_owned_cnt; /* 16 bits */
     bool flush, wc_used, wc_drop, wait, idle;
+    bool wc_stale;          /* the held WC block is stale (a cover point) */
 };
 
 /* A retirement FIFO entry: {queue, block, size}. */

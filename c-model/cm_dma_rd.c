@@ -167,6 +167,8 @@ static void cm_dma_rd_outputs(const struct cm_dma_rd *d, const struct cm_dma_rd_
     const bool take = !d->cur_valid || (c->load && c->last_chunk);
 
     out->stall = c->split && !(c->tag_avail && c->in_budget);
+    out->stall_tags = c->split && !(c->tag_avail && d->out < in->max_tags);
+    out->stall_bytes = out->stall && !out->stall_tags;
     out->req_ready[1] = take;
     out->req_ready[0] = take && !in->req[1].valid;
     out->mrd_valid = d->mrd_valid;
@@ -221,7 +223,7 @@ static void cm_dma_rd_quiet_outputs(const struct cm_dma_rd *d, const struct cm_d
 {
     const struct cm_dma_rd_tag *t = &d->tag[c->ctag];
 
-    out->stall = false;
+    out->stall = out->stall_tags = out->stall_bytes = false;
     out->req_ready[0] = out->req_ready[1] = true;
     out->mrd_valid = false;
     out->mrd_addr = d->mrd_addr;

@@ -48,6 +48,7 @@ struct cm_dma_rd_in {
 
 struct cm_dma_rd_out {
     bool stall;
+    bool stall_tags, stall_bytes; /* ... for want of a tag (or MAX_TAGS), of MAX_RD_BYTES (cover points) */
     bool req_ready[2];
     bool mrd_valid;
     uint64_t mrd_addr;

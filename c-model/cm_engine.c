@@ -47,11 +47,21 @@
 #include "cm_regs.h"
 #include "cm_sched.h"
 #include "cm_wc.h"
+#include "lib/cover.h"
 #include "nictx_regs_gen.h"
 
 /* rtl/nictx_tx_top.sv's parameters are struct dev_hw's (cm_engine_create_hw);
  * the descriptor fetcher's, DescBufDescs and DescReads, are cm_desc_fetch.h's
  * and take their defaults alone (cm_engine_hw_ok). */
+/* The cover points by value (cover_sample, cover_err): in the registers' order. */
+_Static_assert(COVER_PROTO_WC - COVER_PROTO_TAIL == NICTX_PROTO_WC && NICTX_PROTO_TAIL == 0,
+               "proto_* in PROTO's order");
+_Static_assert(COVER_CPL_CQ - COVER_CPL_HEAD_WB == NICTX_CPL_MODE_CQ && NICTX_CPL_MODE_HEAD_WB == 0,
+               "cpl_* in CPL_MODE's order");
+_Static_assert(NICTX_ERR_TAIL_RANGE == 1u &&
+               NICTX_ERR_UNEXP_CPL == 1u << (COVER_ERR_UNEXP_CPL - COVER_ERR_TAIL_RANGE),
+               "err_* in ERR's bit order");
+_Static_assert(COVER_QUEUES == 64, "a queue_active point per queue the largest engine has");
 /* The fetcher's byte pointers (slot * 16 + byte): the read engine's cut to them. */
 #define CM_ENGINE_DESC_PTR_MASK (CM_DESC_FETCH_SLOTS * 16u - 1)
 #define CM_WAKE_NEVER 0xffffffu /* wake_o, skip_i: 24 bits, all ones "no limit" */
@@ -109,6 +119,7 @@ struct cm_engine {
     struct cm_payload *pf;
     struct cm_mac mac;
     struct cm_cpl cpl;
+    uint64_t cover[COVER_N]; /* the device's cover points (lib/cover.h): not reset */
 };
 
 static void config_refresh(struct cm_engine *e);
@@ -651,7 +662,7 @@ static inline void step_edge(struct cm_engine *e, const struct dev_in *in, struc
         si->take = st->desc_take;
         si->flush = st->fo.flush;
         cm_wc_clock(&e->wc, &e->ins.wi);
-        cm_sched_clock(&e->sched, si);
+        e->cover[COVER_DRR_CARRY] += cm_sched_clock(&e->sched, si);
         cm_payload_edge(e->pf, &e->ins.pi, &st->po);
     }
     if (st->win >= 0 && st->d2h_ready)
@@ -682,6 +693,51 @@ static inline void step_edge(struct cm_engine *e, const struct dev_in *in, struc
     if (!st->core_run || e->regs.qrst)
         core_reset(e);
 }
+
+/* The device's cover points (lib/cover.h) this clock shows, before its
+ * edge; rtl/'s `cover property` of the same names sample the same terms
+ * (ERR's bits and drr_carry: at the edge). */
+static inline void cover_sample(struct cm_engine *e, const struct cm_step *st)
+{
+    uint64_t *c = e->cover;
+    const struct cm_regs *r = &e->regs;
+
+    if (st->doorbell && st->db_tail < r->tail[st->db_q])
+        c[COVER_RING_WRAP]++;
+    if (st->pkt_sent) {
+        if (r->proto <= NICTX_PROTO_WC)
+            c[COVER_PROTO_TAIL + r->proto]++;
+        if (r->cpl_mode <= NICTX_CPL_MODE_CQ)
+            c[COVER_CPL_HEAD_WB + r->cpl_mode]++;
+        c[COVER_QUEUE_ACTIVE + (st->mo.pkt_q & (COVER_QUEUES - 1))]++;
+    }
+    c[COVER_TAGS_EXHAUSTED] += st->ro.stall_tags;
+    c[COVER_BYTES_FULL] += st->ro.stall_bytes;
+    if (st->wo.close) {
+        c[COVER_WC_FLIP] += st->wo.buf;
+        c[COVER_WC_TORN] += st->wo.torn;
+    }
+    c[COVER_WC_STALE] += st->fo.wc_stale;
+    c[COVER_FLUSH_READS] += e->df.flush;
+    c[COVER_MOD_TIMER] += st->co.tmr_fire;
+    c[COVER_RESET_BUSY] += st->rst_hold && !st->engine_idle;
+}
+
+/* ERR's bits that the edge set (one cover point each, in bit order). */
+static inline void cover_err(struct cm_engine *e, uint32_t err_before)
+{
+    uint32_t set = e->regs.err & ~err_before;
+
+    for (unsigned b = 0; set != 0 && b <= COVER_ERR_UNEXP_CPL - COVER_ERR_TAIL_RANGE; b++, set >>= 1)
+        e->cover[COVER_ERR_TAIL_RANGE + b] += set & 1u;
+}
+
+#if !CM_ENGINE_PROBE
+const uint64_t *cm_engine_cover(const struct cm_engine *e)
+{
+    return e->cover;
+}
+#endif
 
 #if CM_ENGINE_PROBE
 static void probe_state(const struct cm_engine *e, uint64_t *v);
@@ -716,7 +772,10 @@ void cm_engine_step(struct cm_engine *e, const struct dev_in *in, struct dev_out
 #if CM_ENGINE_PROBE
     probe_nets(e, &st, probe);
 #endif
+    cover_sample(e, &st);
+    const uint32_t err_before = e->regs.err;
     step_edge(e, in, &st, out);
+    cover_err(e, err_before);
 }
 
 #if CM_ENGINE_PROBE

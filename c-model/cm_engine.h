@@ -41,4 +41,8 @@ void cm_engine_step(struct cm_engine *e, const struct dev_in *in, struct dev_out
 void cm_engine_step_probe(struct cm_engine *e, const struct dev_in *in, struct dev_out *out,
                           uint64_t *vals);
 
+/* The device's cover point counters since creation (lib/cover.h: COVER_N
+ * of them, the device's; the link's stay 0). */
+const uint64_t *cm_engine_cover(const struct cm_engine *e);
+
 #endif

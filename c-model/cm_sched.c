@@ -121,14 +121,14 @@ void cm_sched_eval(const struct cm_sched *s, const struct cm_sched_in *in, struc
                 n.turn == s->turn;
 }
 
-void cm_sched_clock(struct cm_sched *s, const struct cm_sched_in *in)
+bool cm_sched_clock(struct cm_sched *s, const struct cm_sched_in *in)
 {
     struct cm_sched_next n;
     unsigned q = cm_sched_queue(s, in);
 
     if (!in->multi) {
         s->hold = false;
-        return;
+        return false;
     }
     cm_sched_next(s, in, q, cm_sched_valid(s, in, q), &n);
     s->ptr = n.ptr;
@@ -137,4 +137,5 @@ void cm_sched_clock(struct cm_sched *s, const struct cm_sched_in *in)
     s->turn = n.turn;
     if (n.def_we)
         s->def[n.hq] = n.def_wd;
+    return in->drr && n.def_we && !n.turn && bit(in->rdy, q) && !in->flush && n.def_wd != 0;
 }

@@ -54,6 +54,8 @@ unsigned cm_sched_queue(const struct cm_sched *s, const struct cm_sched_in *in);
 /* This clock's outputs; in->len, bad and weight are the candidate's. */
 void cm_sched_eval(const struct cm_sched *s, const struct cm_sched_in *in, struct cm_sched_out *out);
 /* The rising edge with these inputs. */
-void cm_sched_clock(struct cm_sched *s, const struct cm_sched_in *in);
+/* ... true when a DRR turn ended with the queue's deficit kept for its next
+ * turn (its head costs more; a cover point, drr_carry). */
+bool cm_sched_clock(struct cm_sched *s, const struct cm_sched_in *in);
 
 #endif

@@ -117,6 +117,7 @@ void cm_wc_eval(const struct cm_wc *c, const struct cm_wc_in *in, struct cm_wc_o
         out->torn = !(v == 7 && in_ring);
     }
     out->blk_idx = idx;
+    out->buf = bsel;
     out->blk_w0 = (bw & 1) ? bw0 : c->w0[bsel];
     out->blk_w1 = (bw & 2) ? bw1 : c->w1[bsel];
     out->busy = c->beat != 0;

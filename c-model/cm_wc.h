@@ -32,6 +32,7 @@ struct cm_wc_in {
 struct cm_wc_out {
     bool bad_access, close, tail_we, tail_range, torn, blk_valid, busy;
     unsigned tail, blk_idx;
+    unsigned buf;          /* the buffer of the block closed (close) */
     uint64_t blk_w0, blk_w1;
 };
 

@@ -632,4 +632,15 @@ module nictx_cpl #(
   end
 `endif
 
+`ifndef SYNTHESIS
+`ifdef NICTX_COVER
+  // Functional cover points, named as in sim/lib/cover.h (docs/coverage.md):
+  // compiled only by make coverage (+define+NICTX_COVER, --coverage-user);
+  // the C model counts the same terms (c-model/cm_engine.c, cover_sample).
+  // An interrupt raised by the moderation timer (one queue; or the timer FIFO's).
+  mod_timer: cover property (@(posedge clk_i) disable iff (!rst_ni)
+      multi_i ? m_trig_t : irq_due && irq_timer_i != '0 && tmr_run_q && tmr_q == '0);
+`endif
+`endif
+
 endmodule

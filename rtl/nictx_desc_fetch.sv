@@ -857,4 +857,15 @@ module nictx_desc_fetch #(
   assign unused = ^{nf_depth, wr_ptr_i[2:0], w_len[62:16], n[15:10]};
   // verilator lint_on UNUSEDSIGNAL
 
+`ifndef SYNTHESIS
+`ifdef NICTX_COVER
+  // Functional cover points, named as in sim/lib/cover.h (docs/coverage.md):
+  // compiled only by make coverage (+define+NICTX_COVER, --coverage-user);
+  // the C model counts the same terms (c-model/cm_engine.c, cover_sample).
+  // A held BlueFlame block found stale; a flush waiting for reads in flight.
+  wc_stale: cover property (@(posedge clk_i) disable iff (!rst_ni) blk_stale);
+  flush_reads: cover property (@(posedge clk_i) disable iff (!rst_ni) flush_q);
+`endif
+`endif
+
 endmodule

@@ -439,4 +439,17 @@ module nictx_dma_rd #(
   assign unused = ^{cpl_hdr_i.kind, cpl_hdr_i.addr[nictx_pkg::AddrW-1:LaneW]};  // a CplD's lanes
   // verilator lint_on UNUSEDSIGNAL
 
+`ifndef SYNTHESIS
+`ifdef NICTX_COVER
+  // Functional cover points, named as in sim/lib/cover.h (docs/coverage.md):
+  // compiled only by make coverage (+define+NICTX_COVER, --coverage-user);
+  // the C model counts the same terms (c-model/cm_engine.c, cover_sample).
+  // An MRd held for want of a tag (or with MAX_TAGS out), or of byte budget.
+  tags_exhausted: cover property (@(posedge clk_i) disable iff (!rst_ni)
+      cur_valid_q && !(tag_avail && out_q < max_tags_i));
+  bytes_full: cover property (@(posedge clk_i) disable iff (!rst_ni)
+      cur_valid_q && tag_avail && out_q < max_tags_i && !in_budget);
+`endif
+`endif
+
 endmodule

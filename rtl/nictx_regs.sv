@@ -830,4 +830,31 @@ module nictx_regs #(
   assign max_tags_o       = max_tags_q;
   assign max_rd_bytes_o   = max_rd_q;
 
+`ifndef SYNTHESIS
+`ifdef NICTX_COVER
+  // Functional cover points, named as in sim/lib/cover.h (docs/coverage.md):
+  // compiled only by make coverage (+define+NICTX_COVER, --coverage-user);
+  // the C model counts the same terms (c-model/cm_engine.c, cover_sample).
+  // A doorbell's tail below the queue's last: the ring wrapped.
+  ring_wrap: cover property (@(posedge clk_i) disable iff (!rst_ni) doorbell && tail_d < tail_m[tq]);
+  // Each ERR cause, as its bit is set.
+  err_tail_range: cover property (@(posedge clk_i) disable iff (!rst_ni)
+      reg_act && err_d[nictx_reg_pkg::ErrTailRange] && !err_q[nictx_reg_pkg::ErrTailRange]);
+  err_bad_desc: cover property (@(posedge clk_i) disable iff (!rst_ni)
+      reg_act && err_d[nictx_reg_pkg::ErrBadDesc] && !err_q[nictx_reg_pkg::ErrBadDesc]);
+  err_bad_access: cover property (@(posedge clk_i) disable iff (!rst_ni)
+      reg_act && err_d[nictx_reg_pkg::ErrBadAccess] && !err_q[nictx_reg_pkg::ErrBadAccess]);
+  err_dma: cover property (@(posedge clk_i) disable iff (!rst_ni)
+      reg_act && err_d[nictx_reg_pkg::ErrDma] && !err_q[nictx_reg_pkg::ErrDma]);
+  err_db_off: cover property (@(posedge clk_i) disable iff (!rst_ni)
+      reg_act && err_d[nictx_reg_pkg::ErrDbOff] && !err_q[nictx_reg_pkg::ErrDbOff]);
+  err_cfg: cover property (@(posedge clk_i) disable iff (!rst_ni)
+      reg_act && err_d[nictx_reg_pkg::ErrCfg] && !err_q[nictx_reg_pkg::ErrCfg]);
+  err_cpl_timeout: cover property (@(posedge clk_i) disable iff (!rst_ni)
+      reg_act && err_d[nictx_reg_pkg::ErrCplTimeout] && !err_q[nictx_reg_pkg::ErrCplTimeout]);
+  err_unexp_cpl: cover property (@(posedge clk_i) disable iff (!rst_ni)
+      reg_act && err_d[nictx_reg_pkg::ErrUnexpCpl] && !err_q[nictx_reg_pkg::ErrUnexpCpl]);
+`endif
+`endif
+
 endmodule

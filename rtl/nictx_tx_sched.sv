@@ -183,4 +183,15 @@ module nictx_tx_sched #(
   end
 `endif
 
+`ifndef SYNTHESIS
+`ifdef NICTX_COVER
+  // Functional cover points, named as in sim/lib/cover.h (docs/coverage.md):
+  // compiled only by make coverage (+define+NICTX_COVER, --coverage-user);
+  // the C model counts the same terms (c-model/cm_engine.c, cover_sample).
+  // A DRR turn ends with the queue's deficit kept for its next turn.
+  drr_carry: cover property (@(posedge clk_i) disable iff (!rst_ni)
+      drr_i && def_we && !turn_d && rdy_i[q_o] && !flush_i && def_wd != '0);
+`endif
+`endif
+
 endmodule

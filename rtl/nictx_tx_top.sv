@@ -883,6 +883,34 @@ module nictx_tx_top #(
   end
 `endif
 
+`ifndef SYNTHESIS
+`ifdef NICTX_COVER
+  // Functional cover points, named as in sim/lib/cover.h (docs/coverage.md):
+  // compiled only by make coverage (+define+NICTX_COVER, --coverage-user);
+  // the C model counts the same terms (c-model/cm_engine.c, cover_sample).
+  // A frame sent under each protocol and completion mode, from each queue
+  // (Verilator counts the generated points as one: docs/coverage.md).
+  proto_tail: cover property (@(posedge clk_i) disable iff (!rst_ni)
+      pkt_sent && proto == nictx_pkg::ProtoTail);
+  proto_owner: cover property (@(posedge clk_i) disable iff (!rst_ni)
+      pkt_sent && proto == nictx_pkg::ProtoOwner);
+  proto_wc: cover property (@(posedge clk_i) disable iff (!rst_ni)
+      pkt_sent && proto == nictx_pkg::ProtoWc);
+  cpl_head_wb: cover property (@(posedge clk_i) disable iff (!rst_ni)
+      pkt_sent && cpl_mode == nictx_reg_pkg::CplModeHeadWb);
+  cpl_desc_wb: cover property (@(posedge clk_i) disable iff (!rst_ni)
+      pkt_sent && cpl_mode == nictx_reg_pkg::CplModeDescWb);
+  cpl_cq: cover property (@(posedge clk_i) disable iff (!rst_ni)
+      pkt_sent && cpl_mode == nictx_reg_pkg::CplModeCq);
+  for (genvar q = 0; q < NumQueues; q++) begin : gen_cov_q
+    queue_active: cover property (@(posedge clk_i) disable iff (!rst_ni)
+        pkt_sent && pkt_q == QW'(q));
+  end
+  // A queue reset pending while the datapath has work in flight.
+  reset_busy: cover property (@(posedge clk_i) disable iff (!rst_ni) rst_hold && !engine_idle);
+`endif
+`endif
+
   // verilator lint_off UNUSEDSIGNAL
   logic unused;
   assign unused = ^{h2d_addr[63:13], h2d_depth, d2h_depth, wire_depth,  // BAR0 is 8 KiB

@@ -249,4 +249,15 @@ module nictx_wc #(
 
   assign busy_o = beat_q != '0;
 
+`ifndef SYNTHESIS
+`ifdef NICTX_COVER
+  // Functional cover points, named as in sim/lib/cover.h (docs/coverage.md):
+  // compiled only by make coverage (+define+NICTX_COVER, --coverage-user);
+  // the C model counts the same terms (c-model/cm_engine.c, cover_sample).
+  // A BlueFlame block closed in the second buffer; one closed torn.
+  wc_flip: cover property (@(posedge clk_i) disable iff (!rst_ni) close_o && bsel);
+  wc_torn: cover property (@(posedge clk_i) disable iff (!rst_ni) close_o && torn_o);
+`endif
+`endif
+
 endmodule

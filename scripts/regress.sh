@@ -14,7 +14,9 @@
 # runs it again exactly.  A seed passes when its run's verdict is ok (exit
 # status 0); any other exit, or no exit within --timeout, fails it.
 # DIR/junit.xml: one testcase per seed (failure text: the diagnosis and the
-# repro), written under a temporary name and renamed.
+# repro), written under a temporary name and renamed.  Then the functional
+# cover points over the runs and the ones never hit (nictx cover, also in
+# DIR/cover.txt; docs/coverage.md).
 # Exit status: 0 when every seed passed, 1 when one failed, 2 on bad usage
 # or when the seeds could not be drawn.
 set -u
@@ -138,5 +140,17 @@ while IFS=$'\t' read -r s secs v diag repro; do
     echo "  repro: $repro"
 done < "$cases"
 rm -f "$cases"
+# The functional cover points over the seeds' runs, and those never hit
+# (nictx cover; docs/coverage.md), also in DIR/cover.txt.
+jsons=()
+for s in $(seq "$seed0" "$last"); do
+    [ -f "$out/$s/run.json" ] && jsons+=("$out/$s/run.json")
+done
+if [ ${#jsons[@]} -gt 0 ] && "$bin" cover "${jsons[@]}" > "$out/cover.tmp"; then
+    mv "$out/cover.tmp" "$out/cover.txt"
+    cat "$out/cover.txt"
+else
+    echo "regress: no cover points: no run left its JSON, or nictx cover failed" >&2
+fi
 echo "JUnit XML: $junit"
 [ "$fail" -eq 0 ]

@@ -5,6 +5,7 @@
  *   nictx run [options]     run one experiment, print the table (and JSON)
  *   nictx sweep ...         run many, one table, plots (sweep_cli.h)
  *   nictx draw [--seed N]   random legal `nictx run` argument lists (draw.h)
+ *   nictx cover RUN.json... the cover points added up over runs (cover.h)
  *   nictx --help
  *
  * The options are the settings table's (sim/run/settings.h) and the command
@@ -41,6 +42,7 @@
 #include "cli/report.h"
 #include "cli/run_args.h"
 #include "cli/area.h"
+#include "cli/cover.h"
 #include "cli/draw.h"
 #include "sweep/sweep_cli.h"
 
@@ -280,6 +282,8 @@ int main(int argc, char **argv)
         return cli_area_main(argc - 1, argv + 1);
     if (strcmp(argv[1], "draw") == 0)
         return cli_draw_main(argc - 1, argv + 1);
+    if (strcmp(argv[1], "cover") == 0)
+        return cli_cover_main(argc - 1, argv + 1);
     if (strcmp(argv[1], "sweep") == 0)
         return sweep_main(argc - 1, argv + 1);
     fprintf(stderr, "nictx: unknown command '%s' (see nictx --help)\n", argv[1]);

@@ -206,6 +206,8 @@ void cli_options_usage(FILE *f)
 "                             (see nictx sweep --help)\n"
 "       nictx draw [--seed N] [--count K]   random legal run configurations\n"
 "                             (see nictx draw --help; make regress runs them)\n"
+"       nictx cover [--require P,...] RUN.json...   the cover points over runs\n"
+"                             (nictx cover --list: the points; docs/coverage.md)\n"
 "       nictx --help\n"
 "\n"
 "Simulates a NIC transmit path: a Linux-style driver on a simulated CPU rings\n"

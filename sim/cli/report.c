@@ -489,6 +489,34 @@ static void json_cpu(struct json *j, const struct sim_result *r)
     json_obj_end(j);
 }
 
+/* The cover points (lib/cover.h, docs/coverage.md): every one's count, a
+ * per-queue point's as name[q]; the device's only when the device counts
+ * them (the C model). */
+static void json_cover_point(struct json *j, const char *name, unsigned n, const uint64_t *c)
+{
+    char key[48];
+
+    if (n == 1) {
+        json_u64(j, name, c[0]);
+        return;
+    }
+    for (unsigned q = 0; q < n; q++) {
+        snprintf(key, sizeof(key), "%s[%u]", name, q);
+        json_u64(j, key, c[q]);
+    }
+}
+
+static void json_cover(struct json *j, const struct sim_result *r)
+{
+    json_obj_begin(j, "cover");
+#define JSON_COVER(id, name, n, where, what)                                                     \
+    if (r->cover_dev || COVER_WHERE_##where == COVER_WHERE_link)                                 \
+        json_cover_point(j, name, n, &r->cover[COVER_##id]);
+    COVER_POINTS(JSON_COVER)
+#undef JSON_COVER
+    json_obj_end(j);
+}
+
 /* PCIe bytes, stalls, doorbells and fetches, ownership, device errors. */
 static void json_device(struct json *j, const struct sim_result *r)
 {
@@ -593,6 +621,7 @@ int report_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
     json_queues(&j, r);
     json_cpu(&j, r);
     json_device(&j, r);
+    json_cover(&j, r);
     json_bql(&j, r);
     json_obj_begin(&j, "latency_ns");
     json_num(&j, "p50", r->sb.lat_p50_ns);

@@ -277,16 +277,22 @@ void *dev_cm_wave_create_with(const struct device_ops *self)
     return cmw_create_hw(self->width, self->hw);
 }
 
+static const uint64_t *cm_cover(const void *dev) { return cm_engine_cover(dev); }
+static const uint64_t *cmw_cover(const void *dev)
+{
+    return cm_engine_cover(((const struct dev_cm *)dev)->e);
+}
+
 #define DEV_CM_WIDTH(w)                                                                         \
     static void *cm_create_w##w(void) { return cm_engine_create(w); }                          \
     static void *cmw_create_w##w(void) { return cmw_create(w); }                               \
     static const struct device_ops dev_cm_wave_ops_w##w = {                                     \
         "c",          w,             cmw_create_w##w,       cmw_destroy, cmw_reset, cmw_step,   \
-        NULL,         cm_wave_open,  cm_wave_close,         &dev_cm_wave_ops_w##w,              \
+        NULL,         cm_wave_open,  cm_wave_close,         &dev_cm_wave_ops_w##w, cmw_cover,   \
         NULL,         NULL,          NULL};                                                     \
     static const struct device_ops dev_cm_ops_w##w = {                                          \
         "c",  w,    cm_create_w##w, cm_destroy,           cm_reset, cm_step,                    \
-        NULL, NULL, NULL,           &dev_cm_wave_ops_w##w, NULL,    NULL,   NULL};
+        NULL, NULL, NULL,           &dev_cm_wave_ops_w##w, cm_cover, NULL,  NULL,   NULL};
 
 DEV_CM_WIDTH(8)
 DEV_CM_WIDTH(16)

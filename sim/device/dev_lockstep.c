@@ -167,6 +167,16 @@ static void ls_step(void *dev, const struct dev_in *in, struct dev_out *out)
     }
 }
 
+/* The model checked's cover points (the C model's), else the reference's. */
+static const uint64_t *ls_cover(const void *dev)
+{
+    const struct dev_lockstep *d = dev;
+
+    if (d->dut_ops->cover)
+        return d->dut_ops->cover(d->dut);
+    return d->ref_ops->cover ? d->ref_ops->cover(d->ref) : NULL;
+}
+
 static const char *ls_fault(const void *dev)
 {
     const struct dev_lockstep *d = dev;
@@ -228,10 +238,10 @@ static int ls_wave_close(void *dev, char *err, size_t n)
     }                                                                                           \
     static const struct device_ops dev_ls_trace_ops_w##w = {                                    \
         "lockstep", w, ls_create_trace_w##w, ls_destroy, ls_reset, ls_step, ls_fault,           \
-        ls_wave_open, ls_wave_close, &dev_ls_trace_ops_w##w, NULL, NULL, NULL};                 \
+        ls_wave_open, ls_wave_close, &dev_ls_trace_ops_w##w, ls_cover, NULL, NULL, NULL};       \
     static const struct device_ops dev_ls_ops_w##w = {                                          \
         "lockstep", w, ls_create_w##w, ls_destroy, ls_reset, ls_step, ls_fault, NULL, NULL,     \
-        &dev_ls_trace_ops_w##w, NULL, NULL, NULL};
+        &dev_ls_trace_ops_w##w, ls_cover, NULL, NULL, NULL};
 DEV_LS_WIDTH(8)
 DEV_LS_WIDTH(16)
 DEV_LS_WIDTH(32)

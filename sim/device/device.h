@@ -159,6 +159,10 @@ struct device_ops {
      * this build has none: the Verilated RTL traces only in a model
      * Verilated with --trace-fst, a build of its own). */
     const struct device_ops *traced;
+    /* NULL, or the device's functional cover point counters since creation
+     * (COVER_N of them, by enum cover_id of lib/cover.h: the C model's;
+     * the Verilated RTL counts its own `cover property`s, make coverage). */
+    const uint64_t *(*cover)(const void *dev);
     /* Models of another hardware combination than DEV_HW_DEFAULT
      * (sim/device/dev_models.c): create_with(self) makes the instance in
      * place of create(), reading self->hw and self->ctx.  NULL on the

@@ -484,6 +484,7 @@ static void stall_eval(struct pcie_link *x, sim_ps_t t)
             continue;
         if (q->st_type != NO_STALL && t > q->st_since) {
             x->stats.stall_ps[q->st_type] += t - q->st_since;
+            x->stats.stalls[q->st_type]++;
             if (x->obs)
                 obs_stall(x->obs, x->obs_dir, q->st_since, t, (unsigned)q->st_type);
         }

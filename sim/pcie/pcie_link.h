@@ -129,6 +129,7 @@ struct pcie_link_stats {
     sim_ps_t busy_ps;               /* time the serializer was busy (rounded) */
     /* Flow control and ordering (all 0 with infinite credits, but queue_ps). */
     sim_ps_t stall_ps[PCIE_FC_TYPES]; /* head-of-queue credit stall by enum pcie_fc_type */
+    uint64_t stalls[PCIE_FC_TYPES];   /* ... how many (the stall_* cover points) */
     uint64_t updatefc_dllps;          /* explicit UpdateFC DLLPs this link carried */
     uint64_t updatefc_bytes;          /* their bytes (8 each), not in dllp_bytes */
     sim_ps_t queue_ps[TLP_KIND_COUNT]; /* send -> start of serialization, by kind */

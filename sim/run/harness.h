@@ -13,6 +13,7 @@
 #ifndef NICTX_HARNESS_H
 #define NICTX_HARNESS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,6 +28,7 @@
 #include "run/rd_pool.h"
 #include "check/scoreboard.h"
 #include "host/stbuf.h"
+#include "lib/cover.h"
 #include "obs/obs.h"
 #include "txq.h"
 #include "buf_place.h"
@@ -297,6 +299,11 @@ struct sim_result {
     unsigned ncpu;
     double cpu_ns_per_pkt_cpu[SIM_MAX_CPUS][CPU_CAUSE_COUNT]; /* by CPU */
     struct pcie_link_stats h2d, d2h;
+    /* The functional cover points (lib/cover.h, docs/coverage.md) over the
+     * whole run; the device's only when it counts them (cover_dev: the C
+     * model, --device c or lockstep), else 0. */
+    uint64_t cover[COVER_N];
+    bool cover_dev;
     double doorbells_per_pkt, desc_fetches_per_pkt, irqs_per_pkt;
     /* fraction of the measured run each resource was busy (the busiest CPU) */
     double util_cpu, util_h2d, util_d2h, util_engine, util_wire;

@@ -94,8 +94,10 @@ static void link_delta(struct pcie_link_stats *out, const struct pcie_link_stats
         out->tlps[k] = end->tlps[k] - start->tlps[k];
         out->bytes[k] = end->bytes[k] - start->bytes[k];
     }
-    for (k = 0; k < PCIE_FC_TYPES; k++)
+    for (k = 0; k < PCIE_FC_TYPES; k++) {
         out->stall_ps[k] = end->stall_ps[k] - start->stall_ps[k];
+        out->stalls[k] = end->stalls[k] - start->stalls[k];
+    }
     for (k = 0; k < TLP_KIND_COUNT; k++)
         out->queue_ps[k] = end->queue_ps[k] - start->queue_ps[k];
     out->updatefc_dllps = end->updatefc_dllps - start->updatefc_dllps;
@@ -299,6 +301,22 @@ static void sim_result_queues(const struct sim *s, struct sim_result *r)
     r->fair_window_ns = sb_window_ns(s->sb);
 }
 
+/* The cover points (lib/cover.h) over the whole run: the device's, if it
+ * counts them, and the links' credit stalls, both directions. */
+_Static_assert(COVER_STALL_CPLD - COVER_STALL_PH == PCIE_FC_CPLD && PCIE_FC_PH == 0,
+               "stall_* in enum pcie_fc_type's order");
+static void sim_result_cover(const struct sim *s, struct sim_result *r)
+{
+    const uint64_t *dev = s->ops->cover ? s->ops->cover(s->dev) : NULL;
+    const struct pcie_link_stats *h = pcie_link_stats(s->h2d), *d = pcie_link_stats(s->d2h);
+
+    r->cover_dev = dev != NULL;
+    for (unsigned i = 0; i < COVER_N; i++)
+        r->cover[i] = dev ? dev[i] : 0;
+    for (unsigned k = 0; k < PCIE_FC_TYPES; k++)
+        r->cover[COVER_STALL_PH + k] = h->stalls[k] + d->stalls[k];
+}
+
 void sim_result(const struct sim *s, struct sim_result *r)
 {
     struct txq_stats ts;
@@ -352,6 +370,7 @@ void sim_result(const struct sim *s, struct sim_result *r)
     for (unsigned q = 1; q < s->nq; q++)
         r->bug_fired |= s->xq[q - 1].txq.bug_fired || s->xq[q - 1].pg.bug_fired;
     sim_result_lines(s, r);
+    sim_result_cover(s, r);
     r->cycles_evaluated = s->cycles;
     r->cycles_skipped = s->skipped;
     r->sim_time_ps = s->now;

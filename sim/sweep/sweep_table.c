@@ -26,9 +26,17 @@ void sweep_table_free(struct sweep_table *t)
     sweep_table_init(t);
 }
 
+/* key is `top` or under it. */
+static int under(const char *key, const char *top)
+{
+    size_t n = strlen(top);
+
+    return strncmp(key, top, n) == 0 && (key[n] == '\0' || key[n] == '.');
+}
+
 int sweep_table_keeps(const char *key)
 {
-    return !(strncmp(key, "sim", 3) == 0 && (key[3] == '\0' || key[3] == '.'));
+    return !under(key, "sim") && !under(key, "cover");
 }
 
 /* The cells of point i: point, id, parameters, then the kept figures. */

@@ -50,7 +50,8 @@ struct sweep_table {
 void sweep_table_init(struct sweep_table *t);
 void sweep_table_free(struct sweep_table *t);
 
-/* 1 if a run-JSON key goes into the table (not under "sim"). */
+/* 1 if a run-JSON key goes into the table: not under "sim" (wall-clock
+ * figures) nor "cover" (the cover points, docs/coverage.md). */
 int sweep_table_keeps(const char *key);
 
 /* Add point i of s as a row with the figures of *result, whose items the
