@@ -525,9 +525,11 @@ $(addprefix $(BUILD)/tests/test_,$(SIM_TESTS)): $(BUILD)/tests/test_%: \
 # Engine tests link every width's model (test_engine and test_queues run
 # each) and the C model (NICTX_DEVICE=c or lockstep runs them on it:
 # scripts/lockstep-engine.sh).
+# (The adapters load other hardware combinations' models: sim/device/dev_models.c
+# with the cache and parameters of DEV_CORE.)
 $(addprefix $(BUILD)/tests/test_,$(ENGINE_TESTS)): $(BUILD)/tests/test_%: \
         $(BUILD)/obj/tests/engine/test_%.o $(call obj,tests/common/engine_host.c) \
-        $(call vmodel,8) $(WIDE_MODELS) $(VRT_OBJS) $(call vtrace,8)
+        $(call vmodel,8) $(WIDE_MODELS) $(call obj,$(DEV_CORE)) $(VRT_OBJS) $(call vtrace,8)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $^ $(CMOCKA) $(LDLIBS)
 # test_width runs at every width; test_lockstep, the C model beside the RTL;

@@ -160,6 +160,20 @@ static double sim_cfg_pkt_cpu_ns(const struct sim_cfg *c)
            2 * k->line_upgrade_ns;
 }
 
+/* The most queues one CPU sends on (--xps): it visits them in turn, a
+ * burst each, so a queue's next doorbell can wait for every other's. */
+static unsigned sim_cfg_cpu_queues(const struct sim_cfg *c)
+{
+    unsigned n[SIM_MAX_CPUS] = {0}, most = 1, nq = c->queues ? c->queues : 1;
+
+    for (unsigned q = 0; q < nq; q++) {
+        unsigned cpu = sim_cfg_queue_cpu(c, q);
+        if (cpu < SIM_MAX_CPUS && ++n[cpu] > most)
+            most = n[cpu];
+    }
+    return most;
+}
+
 void sim_cfg_bounds(const struct sim_cfg *c, struct sim_bounds *b)
 {
     double mrrs = c->pcie.mrrs ? c->pcie.mrrs : 128;
@@ -190,14 +204,15 @@ void sim_cfg_bounds(const struct sim_cfg *c, struct sim_bounds *b)
                   (c->fc_host.ph || c->fc_host.pd ? loop : 0); /* its completion write */
     b->pkt_cpu_ns = sim_cfg_pkt_cpu_ns(c);
     /* Packets posted with no doorbell: a burst, or what tail coalescing
-     * defers; never more than the ring holds.  Then a cleanup pass: its
-     * set-up, a budget of descriptors, a register read (its issue and its
-     * round trip). */
+     * defers; never more than the ring holds; as many on each other queue
+     * the CPU sends on, visited in turn.  Then a cleanup pass: its set-up,
+     * a budget of descriptors, a register read (its issue and its round
+     * trip). */
     burst = dmin(c->burst > c->tail_coalesce ? c->burst : c->tail_coalesce,
                  c->ring_size > 1 ? c->ring_size - 1 : 1);
     pass = c->costs.clean_poll_ns + c->napi_budget * c->costs.clean_desc_ns +
            c->costs.mmio_read_ns + b->rt_ns;
-    b->burst_ns = burst * b->pkt_cpu_ns + pass;
+    b->burst_ns = burst * sim_cfg_cpu_queues(c) * b->pkt_cpu_ns + pass;
     b->fill_ns = (c->queues ? c->queues : 1) * (c->ring_size > 1 ? c->ring_size - 1.0 : 1.0) *
                      b->pkt_cpu_ns + pass;
     /* A cleanup may wait for the moderation timer's interrupt, or for its

@@ -737,6 +737,36 @@ static void test_sim_watchdog_adapts_to_latency(void **state)
     assert_true(to.cpl_us == 100 && to.tx_us == 500 && to.watchdog_us == 1000);
 }
 
+/* One CPU sending on many queues visits them in turn, a burst each: a
+ * queue's next doorbell waits for every other queue's burst.  With 45
+ * queues, a tail written every 23 packets and a slow CPU (a 2.8 us store
+ * into a 3-entry store buffer), queue 0's first doorbell comes after
+ * 23 x 45 packets, over 5 ms of CPU time: the watchdog, derived for a
+ * burst of one queue, stopped the healthy run (make regress, seed 106). */
+static void test_sim_watchdog_many_queues_one_cpu(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_result r;
+    struct sim_timeouts one, many;
+    struct sim *s;
+
+    (void)state;
+    sim_cfg_default(&cfg);
+    cfg.burst = 1;
+    cfg.tail_coalesce = 23;
+    cfg.costs.store_ns = 2818;
+    cfg.costs.sb_entries = 3;
+    cfg.queues = 1;
+    sim_cfg_timeouts(&cfg, &one);
+    cfg.queues = 45;
+    cfg.packets = 45 * 30;
+    sim_cfg_timeouts(&cfg, &many);
+    assert_true(many.watchdog_us > 40 * one.watchdog_us);
+    s = run_cfg(&cfg, &r, 0);
+    assert_clean(&cfg, &r);
+    sim_destroy(s);
+}
+
 /* Host memory is sized from the configuration (sim_cfg_host_mem): every
  * completion mode probes and runs at the largest rings, one queue and
  * several (--completion cq --ring 8192 ran out of memory at the probe,
@@ -1596,6 +1626,7 @@ int main(void)
         cmocka_unit_test(test_sim_deterministic),
         cmocka_unit_test(test_sim_watchdog),
         cmocka_unit_test(test_sim_watchdog_adapts_to_latency),
+        cmocka_unit_test(test_sim_watchdog_many_queues_one_cpu),
         cmocka_unit_test(test_sim_host_memory_every_mode),
         cmocka_unit_test(test_sim_slow_runs_complete),
         cmocka_unit_test(test_sim_costs_at_their_limits),
