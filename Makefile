@@ -354,10 +354,11 @@ $(DRV_STAMP): FORCE
 # rtl/nictx_tx_top.sv wires them, and the CRC of the lib layer.
 CM_ENGINE := $(sort $(wildcard c-model/*.c)) sim/lib/crc32.c
 # The other widths' models and the lookup by width (dev_rtl_ops_width); the
-# C model and the lockstep of both (--device): nictx (--dev-width, --device)
-# and the tests that run every width.
+# C model and the lockstep of both (--device); the loader of other hardware
+# combinations' models with its cache (DEV_CORE): nictx (--dev-width,
+# --device, --hw-*) and the tests that run every width.
 WIDE_MODELS := $(foreach w,$(filter-out 8,$(WIDTHS)),$(call vmodel,$(w))) \
-               $(call obj,$(DEV_ADAPTERS) $(CM_ENGINE)) \
+               $(call obj,$(DEV_ADAPTERS) $(DEV_CORE) $(CM_ENGINE)) \
                $(foreach w,$(filter-out 8,$(WIDTHS)),$(call vtrace,$(w)))
 # libinih (Debian libinih-dev, pkg-config module inih) parses profiles/*.ini.
 # Deferred (=), like CMOCKA: pkg-config runs after install-deps.sh has.
@@ -525,11 +526,9 @@ $(addprefix $(BUILD)/tests/test_,$(SIM_TESTS)): $(BUILD)/tests/test_%: \
 # Engine tests link every width's model (test_engine and test_queues run
 # each) and the C model (NICTX_DEVICE=c or lockstep runs them on it:
 # scripts/lockstep-engine.sh).
-# (The adapters load other hardware combinations' models: sim/device/dev_models.c
-# with the cache and parameters of DEV_CORE.)
 $(addprefix $(BUILD)/tests/test_,$(ENGINE_TESTS)): $(BUILD)/tests/test_%: \
         $(BUILD)/obj/tests/engine/test_%.o $(call obj,tests/common/engine_host.c) \
-        $(call vmodel,8) $(WIDE_MODELS) $(call obj,$(DEV_CORE)) $(VRT_OBJS) $(call vtrace,8)
+        $(call vmodel,8) $(WIDE_MODELS) $(VRT_OBJS) $(call vtrace,8)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $^ $(CMOCKA) $(LDLIBS)
 # test_width runs at every width; test_lockstep, the C model beside the RTL;
