@@ -86,7 +86,7 @@ static struct bound bound_of(const struct sim_result *r)
         return b;
     if (r->util_cpu >= SIM_BOUND_BUSY) /* Rule 2: busy, mostly waiting on the device */
         return bound_cpu(r, ~0u, r->util_cpu);
-    c = bound_starved(r);
+    c = r->util_engine < SIM_BOUND_DEVICE_BUSY ? bound_starved(r) : (struct bound){0};
     if (c.name)
         return c;
     return (struct bound){"latency", b.frac, -1, -1, b.name};

@@ -12,9 +12,10 @@
  *   2. A CPU busy 90% or more, counting its waits on the device: its
  *      largest part, "cpu_head_read" or "cpu_polling" ("cpu" when work is
  *      the largest).
- *   3. Nothing saturated, but a pool starved the device half the run or
- *      more: "credits" (a flow-control credit type ran out), then the read
- *      pool at its cap longest: "tags", "read_bytes", "fetches"; then
+ *   3. Nothing saturated, the device's datapath less than 75% busy, but a
+ *      pool starved the device half the run or more: "credits" (a
+ *      flow-control credit type ran out), then the read pool at its cap
+ *      longest: "tags", "read_bytes", "fetches"; then
  *      "ring" (a queue's ring full of descriptors the device holds: the
  *      driver can post nothing until the device completes one).
  *   4. Otherwise "latency": round trips (DMA reads, the ring's refill)
@@ -29,6 +30,12 @@
 
 #define SIM_BOUND_BUSY 0.9    /* a resource this busy limits the run */
 #define SIM_BOUND_STARVED 0.5 /* a pool at its cap this long starves it */
+/* ... if the device's datapath moved beats less than this of the run: the
+ * beats leave out the clocks between frames, so a datapath that limits a
+ * run of small frames shows 75-90%, and its pools sit at their caps
+ * because it takes their work slowly (a fetch slot is taken again at once
+ * for the few descriptors that fit), not the other way round. */
+#define SIM_BOUND_DEVICE_BUSY 0.75
 
 /* The bound's name (a static string); NULL if the run has no measured
  * time (r->util_cpu is NAN). */

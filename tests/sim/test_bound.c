@@ -136,6 +136,10 @@ static void test_bound_rules(void **state)
     assert_string_equal(sim_bound(&r), "tags");
     r.credit_stalled = 0.5;
     assert_string_equal(sim_bound(&r), "credits");
+    r.util_engine = 0.75; /* a datapath this busy takes the pools' work slowly */
+    assert_string_equal(sim_bound(&r), "latency");
+    r.util_engine = 0.74;
+    assert_string_equal(sim_bound(&r), "credits");
     r.credit_stalled = 0.49;
     r.pool_full[RD_POOL_TAGS] = r.pool_full[RD_POOL_FETCHES] = 0.49;
     r.ring_full = 0.49;
