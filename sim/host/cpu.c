@@ -4,8 +4,8 @@
 #include <string.h>
 
 /*
- * Profiles.  "x86": a server Xeon running a Linux netdev driver; each
- * figure's source is in docs/model.md.  "cheap": a CPU whose costs are
+ * Cost tables (--cpu).  "x86": a server Xeon running a Linux netdev driver;
+ * each figure's source is in docs/model.md.  "cheap": a CPU whose costs are
  * negligible, so that the device, the link or the wire must be the bound.
  */
 static const struct cpu_costs cpu_profile_x86 = {
@@ -54,10 +54,41 @@ static const struct cpu_costs cpu_profile_cheap = {
     .qdisc_pkt_ns = 0.0,
 };
 
+/*
+ * "graviton2": an AWS Graviton2 (Arm Neoverse N1, 2.5 GHz) running the same
+ * driver under --ordering weak.  Cycle counts are converted at 2.5 GHz; each
+ * value's source, and which are assumptions, is in docs/profiles.md
+ * (graviton2), which test_profile checks against this table.
+ */
+static const struct cpu_costs cpu_profile_graviton2 = {
+    .xmit_pkt_ns = 72.0,    /* the x86 table's 180 cycles */
+    .clean_poll_ns = 24.0,  /* 60 cycles */
+    .clean_desc_ns = 12.0,  /* 30 cycles */
+    .store_ns = 1.2,        /* 3 cycles */
+    .load_ns = 1.6,         /* N1 L1D load-to-use, 4 cycles */
+    .dma_wmb_ns = 2.4,      /* dmb oshst issue, 6 cycles */
+    .wmb_ns = 2.4,          /* dsb st issue, 6 cycles; its wait is drain_wait */
+    .smp_mb_ns = 2.4,       /* dmb ish issue, 6 cycles */
+    .mmio_write_ns = 1.2,   /* a store to Device-nGnRE memory, 3 cycles */
+    .mmio_read_ns = 0.0,
+    .wc_store_ns = 1.2,
+    .drain_hit_ns = 2.4,
+    .drain_miss_ns = 20.0,
+    .wc_drain_max_ns = 200.0,
+    .sb_entries = 56,
+    .line_xfer_ns = 47.0,   /* Graviton2 core-to-core CAS median */
+    .line_upgrade_ns = 47.0,
+    .lock_ns = 13.6,        /* 34 cycles */
+    .uc_drain_ns = 50.0,
+    .qdisc_pkt_ns = 40.0,   /* 100 cycles */
+};
+
 static const struct {
     const char *name;
     const struct cpu_costs *costs;
-} cpu_profiles[] = {{"x86", &cpu_profile_x86}, {"cheap", &cpu_profile_cheap}};
+} cpu_profiles[] = {{"x86", &cpu_profile_x86},
+                    {"cheap", &cpu_profile_cheap},
+                    {"graviton2", &cpu_profile_graviton2}};
 
 #define CPU_PROFILES (sizeof(cpu_profiles) / sizeof(cpu_profiles[0]))
 

@@ -58,7 +58,8 @@ struct cpu_costs {
     double qdisc_pkt_ns;  /* qdisc dequeue work per packet */
 };
 
-/* Fill *c from a named profile ("x86", "cheap"); -1 if unknown. */
+/* Fill *c from a named cost table ("x86", "cheap", "graviton2"); -1 if
+ * unknown. */
 int cpu_costs_profile(struct cpu_costs *c, const char *name);
 /* The name of profile i (0, 1, ...), NULL past the last. */
 const char *cpu_costs_profile_name(unsigned i);

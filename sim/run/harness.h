@@ -70,7 +70,7 @@ struct sim_cfg {
     unsigned buf_offset;   /* frame offset in its buffer, 0..PKTGEN_BUF_OFFSET_MAX */
     struct sim_buf_place buf_place; /* where the buffers lie (--buf-align) */
     /* host */
-    char cpu_profile[16];  /* "x86" or "cheap" (sets costs) */
+    char cpu_profile[16];  /* a --cpu cost table ("x86", "cheap", "graviton2") */
     struct cpu_costs costs;
     double mem_latency_ns; /* DMA read: arrival at the root complex to completion */
     double poll_ns;        /* a blocked driver re-polls after this long */

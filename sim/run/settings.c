@@ -119,15 +119,16 @@ static const struct sim_setting settings[] = {
     /* host: the CPU's costs */
     {"cpu", OPT("cpu", "NAME"), TYPED(cpu_profile, char *, set_cpu), .def = "x86",
      .group = SET_G_HOST, .text = "cpu {}",
-     .help = "CPU cost profile: sets every cpu.* key (a --profile names its own)"},
+     .help = "CPU cost table: sets every cpu.* key (a --profile names its own); graviton2 is "
+             "an arm64 server part, for --ordering weak (docs/profiles.md)"},
     COST(xmit_pkt, "ns, ndo_start_xmit work per packet, excluding the costs below"),
     COST(clean_poll, "ns, one cleanup pass: read head, loop set-up"),
     COST(clean_desc, "ns, per reclaimed descriptor (unmap, free)"),
     COST(store, "ns, one 8-byte store to DMA-coherent memory"),
     COST(load, "ns, one load of a DMA-coherent word (head writeback)"),
-    COST(dma_wmb, "ns, dma_wmb() issue cost (x86: compiler barrier)"),
-    COST(wmb, "ns, wmb() issue cost (x86: sfence)"),
-    COST(smp_mb, "ns, smp_mb() issue cost (x86: lock addl)"),
+    COST(dma_wmb, "ns, dma_wmb() issue cost (x86: compiler barrier; arm64: dmb oshst)"),
+    COST(wmb, "ns, wmb() issue cost (x86: sfence; arm64: dsb st)"),
+    COST(smp_mb, "ns, smp_mb() issue cost (x86: lock addl; arm64: dmb ish)"),
     {"cpu_costs_ns.mmio_write", OPT("mmio-write-ns", "NS"), KEY("cpu", "mmio_write_ns"),
      NUM(costs.mmio_write_ns), SPAN(0, COST_MAX_NS), .group = SET_G_HOST, .flags = SET_LATE,
      .help = "ns, issue cost of an uncached posted MMIO write (the option applies after "
