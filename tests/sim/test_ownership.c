@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "check/bug_catalog.h"
+#include "cli/profile.h"
 #include "run/harness.h"
 #include "nictx_hw.h"
 #include "cli/report.h"
@@ -289,6 +290,45 @@ static void test_ownership_bug_catalogue(void **state)
     }
 }
 
+/* The arm64 profile (profiles/graviton2.ini: weak ordering, the graviton2
+ * cost table) finds the barrier bugs of weakly ordered CPUs: with the
+ * correct driver the run is clean; with the dma_wmb() before the owner bits
+ * left out (and, on the profile's own tail protocol, the wmb() before the
+ * doorbell) the catalogue's diagnostic is named and the run stops. */
+static void test_ownership_graviton2_names_barrier_bugs(void **state)
+{
+    static const char *const bugs[] = {"no-dma-wmb", "no-wmb-doorbell"};
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(bugs) / sizeof(bugs[0]); i++) {
+        const struct bug_entry *e = bug_find(bugs[i]);
+        struct sim_cfg cfg;
+        struct sim_result r;
+        char err[256];
+
+        assert_non_null(e);
+        assert_int_equal(e->ordering, STBUF_WEAK);
+        sim_cfg_default(&cfg);
+        if (profile_load(&cfg, "graviton2", err, sizeof(err)) != 0)
+            fail_msg("graviton2: %s", err);
+        assert_int_equal(cfg.ordering, STBUF_WEAK);
+        cfg.packets = 3000;
+        cfg.proto = e->proto;
+        cfg.burst = e->burst;
+        cfg.bug_at = 300;
+        run(&cfg, &r, 0);
+        assert_clean(&cfg, &r);
+        assert_true(r.cpu_ns_per_pkt[CPU_BARRIER] > 0);
+        cfg.bug = e->bug;
+        print_message("graviton2, driver bug %s\n", e->name);
+        run(&cfg, &r, 1);
+        if (!has_violation(&r, e->expect))
+            fail_msg("graviton2 %s: expected %s, got %zu violations, first %s", e->name,
+                     e->expect, r.nviolations, r.nviolations ? r.violations[0].kind : "none");
+        assert_true(r.stopped_by_violation);
+    }
+}
+
 /* The correct driver is clean over a reduced sweep: orderings x reorder
  * windows x protocols x bursts x 1 and 2 CPUs x completion modes x
  * exploration schedules (sim/host/explore.h: store delays up to microseconds,
@@ -474,6 +514,7 @@ int main(void)
         cmocka_unit_test(test_ownership_wc_saves_desc_reads),
         cmocka_unit_test(test_ownership_wc_blocks_used_or_dropped),
         cmocka_unit_test(test_ownership_bug_catalogue),
+        cmocka_unit_test(test_ownership_graviton2_names_barrier_bugs),
         cmocka_unit_test(test_ownership_correct_explored),
         cmocka_unit_test(test_ownership_schedule_repro),
         cmocka_unit_test(test_ownership_queues_each_named),

@@ -28,12 +28,13 @@
 #include "nictx_hw.h"
 
 #include "cli/profile.h"
+#include "host/cpu.h"
 
 #define MAX_KEYS 128
 #define KEY_LEN 64
 #define MAX_FILES 16
 
-static const char *const shipped[] = {"mlx4-2014", "ixgbe-2012", "modern-gen4"};
+static const char *const shipped[] = {"mlx4-2014", "ixgbe-2012", "modern-gen4", "graviton2"};
 #define NSHIPPED (sizeof(shipped) / sizeof(shipped[0]))
 
 /* ------------------------------------------------------------ fixture */
@@ -242,6 +243,62 @@ static void test_profile_shipped_settings(void **state)
     sim_cfg_default(&c);
     assert_int_equal(profile_load(&c, "modern-gen4", err, sizeof(err)), 0);
     assert_true(c.line_gbps == 100.0 && c.pcie.gen == 4 && c.pcie.lanes == 16);
+}
+
+/* The arm64 profile: weak ordering, and its cpu.* values are the
+ * "graviton2" cost table's (--cpu graviton2), field for field. */
+static void test_profile_graviton2_is_the_table(void **state)
+{
+    struct sim_cfg c;
+    struct cpu_costs table;
+    char err[256];
+
+    (void)state;
+    sim_cfg_default(&c);
+    assert_int_equal(profile_load(&c, "graviton2", err, sizeof(err)), 0);
+    assert_int_equal(c.ordering, STBUF_WEAK);
+    assert_int_equal(cpu_costs_profile(&table, "graviton2"), 0);
+    assert_memory_equal(&c.costs, &table, sizeof(table));
+    /* --ordering weak alone keeps the x86 table (the default) */
+    sim_cfg_default(&c);
+    assert_int_equal(profile_set(&c, "host.ordering=weak", err, sizeof(err)), 0);
+    assert_int_equal(cpu_costs_profile(&table, "x86"), 0);
+    assert_memory_equal(&c.costs, &table, sizeof(table));
+}
+
+/* docs/profiles.md cites each value of the graviton2 table: in its
+ * "### graviton2" section, one row "| `cpu.KEY` | VALUE | ..." per cpu.* key.
+ * Each documented value, set on a cfg holding the table, changes nothing. */
+static void test_profile_graviton2_docs_cite_the_table(void **state)
+{
+    char keys[MAX_KEYS][KEY_LEN], line[1024], key[KEY_LEN], value[64], a[160], err[256];
+    size_t n = listed_keys(keys), ncpu = 0, rows = 0, i;
+    FILE *fp = fopen("docs/profiles.md", "r");
+    struct sim_cfg c, before;
+    int in = 0;
+
+    (void)state;
+    for (i = 0; i < n; i++)
+        ncpu += strncmp(keys[i], "cpu.", 4) == 0;
+    assert_non_null(fp);
+    while (fgets(line, sizeof(line), fp) != NULL) {
+        if (strncmp(line, "#", 1) == 0)
+            in = strncmp(line, "### graviton2", 13) == 0;
+        if (!in || sscanf(line, "| `%63[^`]` | %63[^ |] |", key, value) != 2 ||
+            strncmp(key, "cpu.", 4) != 0)
+            continue;
+        sim_cfg_default(&c);
+        assert_int_equal(cpu_costs_profile(&c.costs, "graviton2"), 0);
+        cfg_copy(&before, &c);
+        snprintf(a, sizeof(a), "%s=%s", key, value);
+        if (profile_set(&c, a, err, sizeof(err)) != 0)
+            fail_msg("docs/profiles.md graviton2 row %s: %s", a, err);
+        if (memcmp(&c, &before, sizeof(c)) != 0)
+            fail_msg("docs/profiles.md cites %s, the table holds another value", a);
+        rows++;
+    }
+    fclose(fp);
+    assert_int_equal(rows, ncpu);
 }
 
 /* ------------------------------------------------------------ --set */
@@ -641,6 +698,8 @@ int main(void)
         cmocka_unit_test(test_profile_shipped_load_and_validate),
         cmocka_unit_test(test_profile_shipped_complete_and_sourced),
         cmocka_unit_test(test_profile_shipped_settings),
+        cmocka_unit_test(test_profile_graviton2_is_the_table),
+        cmocka_unit_test(test_profile_graviton2_docs_cite_the_table),
         cmocka_unit_test(test_profile_set_each_type),
         cmocka_unit_test(test_profile_set_local_enums),
         cmocka_unit_test(test_profile_set_rejects),
