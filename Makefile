@@ -799,12 +799,16 @@ soak: $(BUILD)/nictx
 # drawn configurations from seed SEED0, two at a time.  240 seeds: about 10
 # minutes on 2 cores (seeds 1..170 took 420 s of wall time at 2 jobs: 2.5 s a
 # seed; docs/testing.md).
+# REGRESS_HW: the hardware combinations a quarter of the seeds run (nictx
+# draw --hw), each a model built once into build/models (minutes each, the
+# first time).
 SEEDS ?= 240
 SEED0 ?= 1
+REGRESS_HW ?= 2
 .PHONY: regress
 regress: $(BUILD)/nictx
 	bash scripts/regress.sh --bin $(BUILD)/nictx --seeds $(SEEDS) --seed0 $(SEED0) \
-	    --out $(BUILD)/regress
+	    --hw $(REGRESS_HW) --out $(BUILD)/regress
 
 # Coverage (scripts/coverage.sh, docs/coverage.md): COV=1 builds into
 # build-cov/ (the RTL with Verilator's line, toggle and cover point

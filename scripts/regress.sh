@@ -4,10 +4,12 @@
 # Randomized regression).
 #
 #   bash scripts/regress.sh [--bin NICTX] [--seeds N] [--seed0 S] [--jobs J]
-#                           [--out DIR] [--timeout SECS]
+#                           [--out DIR] [--timeout SECS] [--hw K]
 #
-# Draws seeds S..S+N-1 (`nictx draw`: a legal random configuration each,
-# always --device lockstep), runs each through GNU parallel as
+# Draws seeds S..S+N-1 (`nictx draw --hw K`: a legal random configuration
+# each, always --device lockstep; with K > 0 one in four on one of K
+# hardware combinations, whose models are built first, one at a time, so
+# that no seed's --timeout counts a build), runs each through GNU parallel as
 #   NICTX <drawn args> --quiet --json DIR/<seed>/run.json
 # (a run that stops leaves its snapshot beside it), and prints a summary
 # with, for each failing seed, its diagnosis and the one-line repro that
@@ -21,7 +23,7 @@
 # or when the seeds could not be drawn.
 set -u
 bin=build/nictx seeds=20 seed0=1 jobs=$(nproc 2>/dev/null || echo 2) out=build/regress
-timeout_s=600
+timeout_s=600 hw=0
 
 # --one NICTX DIR SEED TIMEOUT: run one seed (parallel's job).
 if [ "${1:-}" = --one ]; then
@@ -44,13 +46,14 @@ while [ $# -gt 0 ]; do
         --jobs) jobs=${2-} ;;
         --out) out=${2-} ;;
         --timeout) timeout_s=${2-} ;;
+        --hw) hw=${2-} ;;
         -h|--help) sed -n '3,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "regress: unknown argument '$1' (see $0 --help)" >&2; exit 2 ;;
     esac
     [ $# -ge 2 ] || { echo "regress: $1 needs a value" >&2; exit 2; }
     shift 2
 done
-for v in "$seeds" "$seed0" "$jobs" "$timeout_s"; do
+for v in "$seeds" "$seed0" "$jobs" "$timeout_s" "$hw"; do
     case $v in ''|*[!0-9]*) echo "regress: '$v': expected a decimal integer" >&2; exit 2 ;; esac
 done
 [ "$seeds" -ge 1 ] || { echo "regress: --seeds must be at least 1" >&2; exit 2; }
@@ -66,7 +69,7 @@ xml_escape() {
 
 mkdir -p "$out" || { echo "regress: cannot create $out" >&2; exit 2; }
 last=$((seed0 + seeds - 1))
-if ! "$bin" draw --seed "$seed0" --count "$seeds" > "$out/draws.tmp"; then
+if ! "$bin" draw --seed "$seed0" --count "$seeds" --hw "$hw" > "$out/draws.tmp"; then
     echo "regress: nictx draw failed for seeds $seed0..$last" >&2
     exit 2
 fi
@@ -79,6 +82,19 @@ while IFS= read -r line; do
     s=$((s + 1))
 done < "$out/draws.txt"
 
+# The hardware combinations the draws name (the --dev-width and --hw-*
+# options nictx draw writes together): each model built now by a one-frame
+# RTL run, within the least of every register setting the hardware caps.
+grep -o -- '--dev-width [0-9]* --hw-[^-]*.*--hw-pkts [0-9]*' "$out/draws.txt" | sort -u |
+while read -r -a combo; do
+    echo "regress: the model of ${combo[*]}"
+    if ! "$bin" run "${combo[@]}" --device rtl --queues 1 --tags 2 --packets 1 --quiet \
+        > "$out/model.log" 2>&1; then
+        cat "$out/model.log" >&2
+        echo "regress: the model of ${combo[*]} did not build" >&2
+        exit 2
+    fi
+done || exit 2
 echo "regress: seeds $seed0..$last, $jobs at a time, --device lockstep, into $out/"
 t0=$EPOCHREALTIME
 seq "$seed0" "$last" |

@@ -14,6 +14,8 @@
 
 #include "lib/num.h"
 #include "cli/run_args.h"
+#include "device/dev_hw.h"
+#include "run/harness.h"
 
 #define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -45,9 +47,11 @@ struct draw_rule {
 
 /* The rows drawn otherwise than from their type and range, and why. */
 /* A hardware combination is a Verilated model of its own, built on demand
- * in minutes (docs/codesign.md): a draw keeps the prebuilt one; make
- * test-codesign runs lockstep at other combinations. */
-#define HW_WHY "a new hardware combination builds its RTL model (minutes): make test-codesign"
+ * in minutes (docs/codesign.md): a draw keeps the prebuilt one unless
+ * --hw K gives it a pool of K combinations (draw_hw). */
+#define HW_WHY                                                                            \
+    "a new hardware combination builds its RTL model (minutes): drawn only with --hw K, " \
+    "one draw in four, from a pool of K combinations shared by every seed"
 static const struct draw_rule rules[] = {
     {"device", DRAW_FIXED, 0, 0, "lockstep",
      "always lockstep: the RTL and the C model compared every clock"},
@@ -219,6 +223,7 @@ static void num_text(double v, int integer, char *buf, size_t n)
 struct draw_state {
     unsigned queues;
     double packets, size_max;
+    const struct sim_cfg *hw; /* a drawn hardware combination, or NULL */
 };
 
 /* Row s's value by its rule or its table range: a number into buf. */
@@ -382,14 +387,85 @@ static size_t list_profiles(const char *dir, char names[][64], size_t max)
     return k;
 }
 
+/* ------------------------------------------------------------ hardware */
+
+/* Row s sizes the hardware: --dev-width or a --hw-* row. */
+static int is_hw_row(const struct sim_setting *s)
+{
+    return strcmp(s->name, "dev_width") == 0 ||
+           (s->group == SET_G_HARDWARE && strncmp(s->name, "hw_", 3) == 0);
+}
+
+#define DRAW_HW_TRIES 256
+
+/* Combination j of the pool into *c (its width and struct dev_hw, the rest
+ * default): each hardware row a power of two in its range, from a stream
+ * of j alone, so every seed that picks j picks the same model.  0, or -1
+ * when no legal combination came (dev_hw_check). */
+static int draw_hw(unsigned j, struct sim_cfg *c)
+{
+    size_t rows;
+    const struct sim_setting *table = sim_settings(&rows);
+    struct draw_rng r = {0x6877706f6f6cULL * (j + 1)};
+    char val[64], why[256];
+
+    for (unsigned t = 0; t < DRAW_HW_TRIES; t++) {
+        sim_cfg_default(c);
+        for (size_t i = 0; i < rows; i++) {
+            if (!is_hw_row(&table[i]) || table[i].range.kind != SET_RANGE_POW2)
+                continue;
+            draw_number(&r, &table[i], NULL, 1, val, sizeof(val));
+            if (sim_setting_parse_opt(&table[i], c, val, why, sizeof(why)) != 0)
+                return -1;
+        }
+        if (!dev_hw_is_default(&c->hw) &&
+            dev_hw_check(c->dev_width, &c->hw, why, sizeof(why)) == 0)
+            return 0;
+    }
+    return -1;
+}
+
+/* The register settings the hardware caps (sim_cfg_validate_hw): a value
+ * above the cap is drawn again below it. */
+static void cap_to_hw(struct draw_rng *r, const struct sim_setting *s, const struct sim_cfg *hw,
+                      char *val, size_t n)
+{
+    unsigned cap = 0;
+
+    if (strcmp(s->name, "queues") == 0)
+        cap = hw->hw.queues;
+    else if (strcmp(s->name, "tags") == 0)
+        cap = hw->hw.tags;
+    else if (strcmp(s->name, "desc_fetch_inflight") == 0)
+        cap = hw->hw.desc_reads;
+    if (cap && strtoul(val, NULL, 10) > cap)
+        snprintf(val, n, "%u", 1 + rng_below(r, cap));
+}
+
+/* Emit the combination's rows: every hardware row, so the line names the
+ * model it runs. */
+static void out_hw(struct draw_out *o, const struct sim_cfg *c)
+{
+    size_t rows;
+    const struct sim_setting *table = sim_settings(&rows);
+    char val[64];
+
+    for (size_t i = 0; i < rows; i++)
+        if (is_hw_row(&table[i]) && table[i].opt) {
+            sim_setting_format(&table[i], c, 1, val, sizeof(val));
+            out_arg(o, "--%s", table[i].opt);
+            out_arg(o, "%s", val);
+        }
+}
+
 /* One attempt: the whole list from stream r. */
 static int draw_once(struct draw_rng *r, const char profiles[][64], size_t nprof,
-                     struct cli_draw *d)
+                     const struct sim_cfg *pool, unsigned npool, struct cli_draw *d)
 {
     size_t rows;
     const struct sim_setting *table = sim_settings(&rows);
     struct draw_out o = {d, 0, 0};
-    struct draw_state st = {1, 2000, 64};
+    struct draw_state st = {1, 2000, 64, NULL};
     char val[512];
 
     d->argc = 0;
@@ -398,11 +474,16 @@ static int draw_once(struct draw_rng *r, const char profiles[][64], size_t nprof
         out_arg(&o, "--profile");
         out_arg(&o, "%s", profiles[rng_below(r, (unsigned)nprof)]);
     }
+    if (npool && rng_below(r, 4) == 0) {
+        st.hw = &pool[rng_below(r, npool)];
+        out_hw(&o, st.hw);
+    }
     for (size_t i = 0; i < rows; i++) {
         const struct sim_setting *s = &table[i];
         const struct draw_rule *rule = rule_of(s);
         int fixed = rule && rule->kind == DRAW_FIXED;
-        if (!cli_draw_settable(s) || (rule && rule->kind == DRAW_SKIP))
+        if (!cli_draw_settable(s) || (rule && rule->kind == DRAW_SKIP) ||
+            (st.hw && is_hw_row(s)))
             continue;
         /* packets always: its default is a long run */
         if (!fixed && strcmp(s->name, "packets") != 0 && rng_below(r, 2) == 0)
@@ -414,6 +495,8 @@ static int draw_once(struct draw_rng *r, const char profiles[][64], size_t nprof
         }
         if (!draw_value(r, s, rule, &st, s->opt != NULL, val, sizeof(val)))
             continue;
+        if (st.hw)
+            cap_to_hw(r, s, st.hw, val, sizeof(val));
         if (strcmp(s->name, "queues") == 0)
             st.queues = (unsigned)strtoul(val, NULL, 10);
         if (strcmp(s->name, "pkt_size") == 0 || strcmp(s->name, "pkt_size_max") == 0)
@@ -471,28 +554,46 @@ int cli_draw_check(int argc, char **argv, char *err, size_t n)
     return rc;
 }
 
-int cli_draw(uint64_t seed, const char *profiles, struct cli_draw *d, FILE *log, char *err,
-             size_t n)
+int cli_draw(uint64_t seed, const char *profiles, unsigned hw_pool, struct cli_draw *d,
+             FILE *log, char *err, size_t n)
 {
     char names[32][64];
     size_t nprof = list_profiles(profiles, names, 32);
+    struct sim_cfg *pool = NULL;
     char why[512];
+    int rc = -1;
 
-    for (unsigned a = 0; a < CLI_DRAW_ATTEMPTS; a++) {
+    if (hw_pool > CLI_DRAW_HW_MAX) {
+        snprintf(err, n, "--hw %u: at most %u combinations", hw_pool, CLI_DRAW_HW_MAX);
+        return -1;
+    }
+    if (hw_pool && (pool = malloc(hw_pool * sizeof(*pool))) == NULL) {
+        snprintf(err, n, "out of memory");
+        return -1;
+    }
+    for (unsigned j = 0; j < hw_pool; j++)
+        if (draw_hw(j, &pool[j]) != 0) {
+            snprintf(err, n, "hardware combination %u: none legal in %u tries", j, DRAW_HW_TRIES);
+            free(pool);
+            return -1;
+        }
+    for (unsigned a = 0; a < CLI_DRAW_ATTEMPTS && rc != 0; a++) {
         struct draw_rng r = {seed * 0x2545f4914f6cdd1dULL + a};
         (void)rng_next(&r);
         d->attempts = a + 1;
-        if (draw_once(&r, (const char(*)[64])names, nprof, d) != 0) {
+        if (draw_once(&r, (const char(*)[64])names, nprof, pool, hw_pool, d) != 0)
             snprintf(why, sizeof(why), "the list is too long");
-        } else if (cli_draw_check(d->argc, d->argv, why, sizeof(why)) == 0) {
-            return 0;
-        }
+        else if ((rc = cli_draw_check(d->argc, d->argv, why, sizeof(why))) == 0)
+            break;
         if (log)
             fprintf(log, "nictx draw: seed %" PRIu64 " attempt %u refused: %s\n", seed, a + 1,
                     why);
     }
-    snprintf(err, n, "seed %" PRIu64 ": no legal draw in %u attempts", seed, CLI_DRAW_ATTEMPTS);
-    return -1;
+    free(pool);
+    if (rc != 0)
+        snprintf(err, n, "seed %" PRIu64 ": no legal draw in %u attempts", seed,
+                 CLI_DRAW_ATTEMPTS);
+    return rc;
 }
 
 /* ------------------------------------------------------------ nictx draw */
@@ -500,16 +601,21 @@ int cli_draw(uint64_t seed, const char *profiles, struct cli_draw *d, FILE *log,
 static void draw_usage(FILE *f)
 {
     fprintf(f,
-            "usage: nictx draw [--seed N] [--count K] [--profiles DIR] [--verbose] [--rules]\n"
+            "usage: nictx draw [--seed N] [--count K] [--hw K] [--profiles DIR] [--verbose]\n"
+            "                  [--rules]\n"
             "Print, for seeds N..N+K-1 (default 1, 1), one line each: the `nictx run`\n"
             "argument list of a legal random configuration, from the word run on (so\n"
             "`nictx $(nictx draw --seed N)` runs it).  Every setting of the\n"
             "table is drawn from its range or choices, or left at its default, always with\n"
             "--device lockstep; a draw --check would refuse is drawn again.  The same seed\n"
             "gives the same line.  make regress runs them (docs/testing.md).\n"
+            "  --hw K          one draw in four runs hardware other than the prebuilt\n"
+            "                  models': one of K combinations (the same K for every seed,\n"
+            "                  so a regression builds at most K models; 0..%u, default 0)\n"
             "  --profiles DIR  the profiles to draw from (default: profiles)\n"
             "  --verbose       say each refused draw on stderr\n"
-            "  --rules         list the settings drawn otherwise than from the table, and why\n");
+            "  --rules         list the settings drawn otherwise than from the table, and why\n",
+            CLI_DRAW_HW_MAX);
 }
 
 static void draw_rules(FILE *f)
@@ -530,7 +636,7 @@ static void draw_rules(FILE *f)
 
 int cli_draw_main(int argc, char **argv)
 {
-    uint64_t seed = 1, count = 1;
+    uint64_t seed = 1, count = 1, hw = 0;
     const char *profiles = "profiles";
     int verbose = 0;
     struct cli_draw *d;
@@ -558,6 +664,12 @@ int cli_draw_main(int argc, char **argv)
                 fprintf(stderr, "nictx draw: --count %s: expected 1..1000000\n", argv[i]);
                 return 2;
             }
+        } else if (strcmp(a, "--hw") == 0 && val) {
+            if (num_u64(argv[++i], CLI_DRAW_HW_MAX, NUM_STRICT, &hw) != NUM_OK) {
+                fprintf(stderr, "nictx draw: --hw %s: expected 0..%u\n", argv[i],
+                        CLI_DRAW_HW_MAX);
+                return 2;
+            }
         } else if (strcmp(a, "--profiles") == 0 && val) {
             profiles = argv[++i];
         } else {
@@ -572,7 +684,8 @@ int cli_draw_main(int argc, char **argv)
         return 1;
     }
     for (uint64_t k = 0; k < count; k++) {
-        if (cli_draw(seed + k, profiles, d, verbose ? stderr : NULL, err, sizeof(err)) != 0) {
+        if (cli_draw(seed + k, profiles, (unsigned)hw, d, verbose ? stderr : NULL, err,
+                     sizeof(err)) != 0) {
             fprintf(stderr, "nictx draw: %s\n", err);
             free(d);
             return 1;

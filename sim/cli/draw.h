@@ -41,11 +41,18 @@ struct cli_draw {
     unsigned attempts; /* draws made until one was legal (1: the first) */
 };
 
+#define CLI_DRAW_HW_MAX 16 /* hardware combinations a pool may hold */
+
 /* Draw seed's configuration, profiles from the folder `profiles` (NULL or
- * unreadable: none).  0, or -1 with a message in err when no legal draw
- * came in CLI_DRAW_ATTEMPTS.  log, if not NULL, gets each refusal. */
-int cli_draw(uint64_t seed, const char *profiles, struct cli_draw *d, FILE *log, char *err,
-             size_t n);
+ * unreadable: none).  hw_pool K > 0: one draw in four runs one of K
+ * hardware combinations (--dev-width and every --hw-* row, none the
+ * prebuilt models'), each drawn from its index alone, so that the seeds of
+ * a regression share at most K models; the register settings the hardware
+ * caps are drawn within it.  0, or -1 with a message in err when no legal
+ * draw came in CLI_DRAW_ATTEMPTS (or hw_pool > CLI_DRAW_HW_MAX).  log, if
+ * not NULL, gets each refusal. */
+int cli_draw(uint64_t seed, const char *profiles, unsigned hw_pool, struct cli_draw *d,
+             FILE *log, char *err, size_t n);
 /* --check's validation of `nictx run` argv[0..argc) (argv[0] "run"), in
  * process: 0, or -1 with the message in err. */
 int cli_draw_check(int argc, char **argv, char *err, size_t n);
@@ -55,7 +62,7 @@ int cli_draw_check(int argc, char **argv, char *err, size_t n);
 const char *cli_draw_rule_why(const struct sim_setting *s, int *skipped);
 /* Row s can be set by a user (an option, or a key for --set). */
 int cli_draw_settable(const struct sim_setting *s);
-/* `nictx draw [--seed N] [--count K] [--profiles DIR] [--rules]`. */
+/* `nictx draw [--seed N] [--count K] [--hw K] [--profiles DIR] [--rules]`. */
 int cli_draw_main(int argc, char **argv);
 
 #endif /* NICTX_DRAW_H */

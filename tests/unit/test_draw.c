@@ -5,7 +5,9 @@
  * list passes --check's validation and always runs --device lockstep; over
  * K seeds every settable row of the settings table is drawn at least once,
  * or has a rule saying why not (so a new setting is covered, or the test
- * names it); every profile of profiles/ is drawn.
+ * names it); every profile of profiles/ is drawn; with a hardware pool of
+ * K, a quarter of the draws run one of K combinations, never the prebuilt
+ * one, each within its hardware.
  *
  * Run from the repository root (make test does): profiles/ is read there.
  */
@@ -26,15 +28,20 @@
 
 #define K_SEEDS 400 /* seeds over which every setting must come up */
 
-static struct cli_draw *draw_seed(uint64_t seed)
+static struct cli_draw *draw_seed_hw(uint64_t seed, unsigned hw_pool)
 {
     struct cli_draw *d = malloc(sizeof(*d));
     char err[512] = "";
 
     assert_non_null(d);
-    if (cli_draw(seed, "profiles", d, NULL, err, sizeof(err)) != 0)
+    if (cli_draw(seed, "profiles", hw_pool, d, NULL, err, sizeof(err)) != 0)
         fail_msg("seed %llu: %s", (unsigned long long)seed, err);
     return d;
+}
+
+static struct cli_draw *draw_seed(uint64_t seed)
+{
+    return draw_seed_hw(seed, 0);
 }
 
 static void join(const struct cli_draw *d, char *buf, size_t n)
@@ -170,6 +177,78 @@ static void test_draw_rules_named(void **state)
     assert_non_null(cli_draw_rule_why(sim_setting_find("driver_bug"), &(int){0}));
 }
 
+/* The hardware rows of d ("--dev-width 16 --hw-queues 4 ..."), "" when it
+ * names no --hw-* row; *queues, *tags: the register settings drawn. */
+static void hw_of(const struct cli_draw *d, char *buf, size_t n, unsigned long *queues,
+                  unsigned long *tags)
+{
+    size_t len = 0;
+    int any = 0;
+
+    buf[0] = '\0';
+    *queues = *tags = 0;
+    for (int i = 1; i + 1 < d->argc; i++) {
+        const char *a = d->argv[i];
+        if (strncmp(a, "--hw-", 5) == 0 || strcmp(a, "--dev-width") == 0) {
+            any |= a[2] == 'h';
+            len += (size_t)snprintf(buf + len, n - len, "%s %s ", a, d->argv[i + 1]);
+        }
+        if (strcmp(a, "--queues") == 0)
+            *queues = strtoul(d->argv[i + 1], NULL, 10);
+        if (strcmp(a, "--tags") == 0)
+            *tags = strtoul(d->argv[i + 1], NULL, 10);
+    }
+    if (!any)
+        buf[0] = '\0';
+}
+
+static unsigned long arg_value(const char *hw, const char *opt)
+{
+    const char *p = strstr(hw, opt);
+
+    return p ? strtoul(p + strlen(opt), NULL, 10) : 0;
+}
+
+/* --hw 2: about a quarter of the draws name every hardware row, from two
+ * combinations at most (the same for every seed), neither the prebuilt
+ * one; the queues and tags drawn fit the hardware.  --hw 0 names none,
+ * and a pool above CLI_DRAW_HW_MAX is refused. */
+static void test_draw_hw_pool(void **state)
+{
+    char pool[2][512] = {"", ""}, hw[512], err[256];
+    unsigned with = 0, combos = 0;
+    unsigned long queues, tags;
+    struct cli_draw d;
+
+    (void)state;
+    for (uint64_t seed = 1; seed <= 200; seed++) {
+        struct cli_draw *dh = draw_seed_hw(seed, 2), *d0 = draw_seed(seed);
+        hw_of(d0, hw, sizeof(hw), &queues, &tags);
+        assert_string_equal(hw, "");
+        hw_of(dh, hw, sizeof(hw), &queues, &tags);
+        free(dh);
+        free(d0);
+        if (!hw[0])
+            continue;
+        with++;
+        for (const char *opt = "--hw-queues"; opt; opt = opt[5] == 'q' ? "--hw-tags" : NULL)
+            assert_true(arg_value(hw, opt) > 0);
+        assert_true(queues <= arg_value(hw, "--hw-queues "));
+        assert_true(tags <= arg_value(hw, "--hw-tags "));
+        assert_true(strstr(hw, "--hw-desc-buf ") && strstr(hw, "--hw-pay-buf ") &&
+                    strstr(hw, "--hw-pkts ") && strstr(hw, "--hw-desc-reads "));
+        if (strcmp(hw, pool[0]) != 0 && strcmp(hw, pool[1]) != 0) {
+            assert_true(combos < 2);
+            snprintf(pool[combos++], sizeof(pool[0]), "%s", hw);
+        }
+    }
+    assert_true(with >= 25 && with <= 80); /* a quarter of 200, give or take */
+    assert_int_equal(combos, 2);
+    assert_int_equal(cli_draw(1, "profiles", CLI_DRAW_HW_MAX + 1, &d, NULL, err, sizeof(err)),
+                     -1);
+    assert_non_null(strstr(err, "--hw"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -177,6 +256,7 @@ int main(void)
         cmocka_unit_test(test_draw_valid),
         cmocka_unit_test(test_draw_covers_table),
         cmocka_unit_test(test_draw_rules_named),
+        cmocka_unit_test(test_draw_hw_pool),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
