@@ -326,10 +326,10 @@ void report_text(FILE *f, const struct sim_cfg *c, const struct sim_result *r,
     report_credit_stalls(f, "d2h", &r->d2h, "h2d", &r->h2d);
     report_violations(f, r);
     if (r->has_area)
-        fprintf(f, "  area              %lu gates  %lu flops  %lu memory bits  %lu levels;  iCE40 "
-                   "%lu LUTs  %lu FFs  %lu BRAMs\n",
+        fprintf(f, "  area              %lu gates  %lu flops  %lu memory bits  %lu levels;  xc7 "
+                   "%lu LUTs (%lu as RAM)  %lu FFs  %lu BRAM18s\n",
                 r->area.gates, r->area.flops, r->area.mem_bits, r->area.levels,
-                r->area.ice40_luts, r->area.ice40_ffs, r->area.ice40_brams);
+                r->area.xc7_luts, r->area.xc7_lutram, r->area.xc7_ffs, r->area.xc7_bram18);
     fprintf(f, "  simulator         %.2f s wall, %s sim pkts/s, %" PRIu64 " cycles evaluated, %"
             PRIu64 " skipped\n", r->wall_s, NUM("%.0f", sim_pkts_per_wall_s(r)),
             r->cycles_evaluated, r->cycles_skipped);

@@ -3,7 +3,8 @@
  * dev_area.h - the engine's area at a hardware combination (W and struct
  * dev_hw), by Yosys 0.23 through scripts/area.sh (docs/codesign.md): a
  * generic gate count, flops, memory bits and the longest logic path in
- * levels, and iCE40 LUTs, flip-flops and block RAMs.  Cached by key in
+ * levels, and AMD/Xilinx 7-series LUTs (distributed RAM among them),
+ * flip-flops and block RAMs.  Cached by key in
  * <root>/build/area/<key>.txt (NICTX_AREA_CACHE overrides the directory):
  * the first call synthesizes (minutes), the next read the file.
  *
@@ -24,9 +25,10 @@
     X(flops, "generic flip-flops")                                          \
     X(mem_bits, "memory bits (the memories Yosys infers)")                  \
     X(levels, "longest logic path, gate levels (ltp)")                      \
-    X(ice40_luts, "iCE40 LUT4s")                                            \
-    X(ice40_ffs, "iCE40 flip-flops")                                        \
-    X(ice40_brams, "iCE40 4 Kbit block RAMs")
+    X(xc7_luts, "xc7 slice LUTs (logic and distributed RAM)")               \
+    X(xc7_lutram, "xc7 LUTs used as distributed RAM (of xc7_luts)")         \
+    X(xc7_ffs, "xc7 flip-flops")                                            \
+    X(xc7_bram18, "xc7 18 Kbit block RAMs (a RAMB36 is two)")
 
 struct dev_area {
 #define DEV_AREA_MEMBER(name, help) unsigned long name;
@@ -41,6 +43,6 @@ int dev_area_parse(FILE *f, struct dev_area *a);
 /* The field names, in order, and their count. */
 const char *dev_area_name(unsigned i);
 unsigned long dev_area_value(const struct dev_area *a, unsigned i);
-#define DEV_AREA_N 7u
+#define DEV_AREA_N 8u
 
 #endif

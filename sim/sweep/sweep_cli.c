@@ -89,7 +89,7 @@ static void usage(FILE *f)
 "                        the Pareto front (docs/codesign.md)\n"
 "  --target COL>=V       print the cheapest point whose COL meets the target (also\n"
 "                        <=, >, <), with its margin: --target mpps>=148.8\n"
-"  --cost COL            what cheapest means (area.ice40_luts)\n"
+"  --cost COL            what cheapest means (area.xc7_luts)\n"
 "  --lockstep-packets K  before a point runs on the C model, its first K packets\n"
 "                        run with the RTL beside it (--device lockstep), compared on\n"
 "                        every clock; a divergence fails the point, its log's first\n"

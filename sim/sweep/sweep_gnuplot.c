@@ -186,7 +186,7 @@ void sweep_gp_area(FILE *f, const struct sweep_gp *c, const char *cost)
 {
     gp_begin(f, "area", 1000, 650, "Throughput against area, the Pareto front marked");
     fprintf(f, "set title \"%s: throughput against area\"\n", c->s->name);
-    fprintf(f, "set xlabel \"%s (Yosys 0.23, synth_ice40)\"\n", cost);
+    fprintf(f, "set xlabel \"%s (Yosys 0.23, synth_xilinx xc7)\"\n", cost);
     fputs("set ylabel \"throughput (Mpps)\"\nset yrange [0:*]\nset xrange [0:*]\n"
           "set key outside right top\n"
           "plot \"area.dat\" index 0 using 1:2 with points pt 7 ps 1 lc rgb \"#7f7f7f\" "

@@ -16,7 +16,7 @@
  *   pcie     PCIe bytes per packet, stacked by TLP kind, a panel per
  *            direction (pcie_bytes_per_pkt.h2d, .d2h)
  *   latency  doorbell-to-wire latency p50 and p99 (ns) against x
- *   area     throughput against area (area.ice40_luts: sweep --area), every
+ *   area     throughput against area (area.xc7_luts: sweep --area), every
  *            point, the Pareto front (sweep_pareto.h) joined by a line; a
  *            sweep without the area columns has no area plot (name NULL)
  * mpps and latency need a swept, numeric x parameter; without one they are

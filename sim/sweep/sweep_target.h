@@ -2,7 +2,7 @@
 /*
  * sweep_target.h - `nictx sweep --target "mpps>=148.8"`: the cheapest point
  * of a sweep's results.csv that meets the target, with its margin
- * (docs/codesign.md).  Cheapest by a cost column, area.ice40_luts unless
+ * (docs/codesign.md).  Cheapest by a cost column, area.xc7_luts unless
  * --cost names another (the area columns come with --area).
  *
  * Contract: reads DIR/results.csv; prints one line (and the runner-up
@@ -19,7 +19,7 @@
 #include "sweep/sweep.h"
 #include "sweep/sweep_pareto.h"
 
-#define SWEEP_COST_DEFAULT "area.ice40_luts"
+#define SWEEP_COST_DEFAULT "area.xc7_luts"
 
 /* The point is named by its values of the sweep's parameters (s: the
  * columns named like them), "dev-width=64 hw-tags=256". */

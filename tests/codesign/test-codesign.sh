@@ -13,7 +13,7 @@
 #   refuse    a register setting above the hardware is refused (exit 2);
 #   area      synthesis succeeds at the default combination (an empty area
 #             cache unless NICTX_AREA_CACHE names one) and the area grows
-#             with --hw-tags (memory bits, and iCE40 LUTs + FFs + BRAMs, 32
+#             with --hw-tags (memory bits, and xc7 LUTs + FFs + BRAMs, 32
 #             tags < 256, 16 B wide, two queues).
 # NICTX (build/nictx) is the binary.  Exit 1 on a failure.
 set -u
@@ -89,15 +89,15 @@ elif ! "$NICTX" area $SMALL --hw-tags 32 > "$T/t32.txt" 2> "$T/t32.err"; then
 else
     cat "$T/def.txt" "$T/big.txt" "$T/t32.txt"
     d_mem=$(field mem_bits "$T/big.txt") s_mem=$(field mem_bits "$T/t32.txt")
-    d_fpga=$(( $(field ice40_luts "$T/big.txt") + $(field ice40_ffs "$T/big.txt") + \
-               $(field ice40_brams "$T/big.txt") ))
-    s_fpga=$(( $(field ice40_luts "$T/t32.txt") + $(field ice40_ffs "$T/t32.txt") + \
-               $(field ice40_brams "$T/t32.txt") ))
-    if [ "$(field gates "$T/def.txt")" -gt 0 ] && [ "$(field ice40_luts "$T/def.txt")" -gt 0 ] &&
+    d_fpga=$(( $(field xc7_luts "$T/big.txt") + $(field xc7_ffs "$T/big.txt") + \
+               $(field xc7_bram18 "$T/big.txt") ))
+    s_fpga=$(( $(field xc7_luts "$T/t32.txt") + $(field xc7_ffs "$T/t32.txt") + \
+               $(field xc7_bram18 "$T/t32.txt") ))
+    if [ "$(field gates "$T/def.txt")" -gt 0 ] && [ "$(field xc7_luts "$T/def.txt")" -gt 0 ] &&
        [ "$d_mem" -gt "$s_mem" ] && [ "$d_fpga" -gt "$s_fpga" ]; then
-        ok "area: 256 tags > 32 tags (memory bits $d_mem > $s_mem; iCE40 cells $d_fpga > $s_fpga)"
+        ok "area: 256 tags > 32 tags (memory bits $d_mem > $s_mem; xc7 cells $d_fpga > $s_fpga)"
     else
-        bad "area: does not grow with --hw-tags (memory bits $d_mem vs $s_mem, iCE40 $d_fpga vs $s_fpga)"
+        bad "area: does not grow with --hw-tags (memory bits $d_mem vs $s_mem, xc7 $d_fpga vs $s_fpga)"
     fi
 fi
 [ "$fail" -eq 0 ] && echo "test-codesign: all passed"

@@ -171,16 +171,16 @@ static void test_target_report(void **state)
     assert_non_null(mkdtemp(dir));
     snprintf(path, sizeof(path), "%s/results.csv", dir);
     assert_non_null(f = fopen(path, "w"));
-    fputs("point,id,dev-width,hw-tags,mpps,area.ice40_luts\n"
+    fputs("point,id,dev-width,hw-tags,mpps,area.xc7_luts\n"
           "1,aa,16,32,40,1000\n2,bb,64,32,150,3000\n3,cc,64,256,150.5,5000\n",
           f);
     fclose(f);
     assert_int_equal(sweep_target_parse("mpps>=148.8", &t, err, sizeof(err)), 0);
     assert_non_null(o = open_memstream(&out, &len));
-    assert_int_equal(sweep_target_report(o, dir, &s, &t, "area.ice40_luts", err, sizeof(err)), 0);
+    assert_int_equal(sweep_target_report(o, dir, &s, &t, "area.xc7_luts", err, sizeof(err)), 0);
     fclose(o);
     assert_string_equal(out, "target mpps>=148.8: cheapest point dev-width=64 hw-tags=32: "
-                             "area.ice40_luts 3000, mpps 150 (margin +1.2, +0.8%)\n");
+                             "area.xc7_luts 3000, mpps 150 (margin +1.2, +0.8%)\n");
     free(out);
     assert_int_equal(sweep_target_report(stdout, dir, &s, &t, "area.gates", err, sizeof(err)), -1);
     assert_non_null(strstr(err, "--area"));
