@@ -210,6 +210,21 @@ static void test_ownership_wc_saves_desc_reads(void **state)
     assert_true(wc.h2d.bytes[TLP_KIND_BF_WR] > 0);
 }
 
+/* The scenario of catalogue entry e (its "bites with"), the correct
+ * driver, the bug to act from packet 300. */
+static void entry_cfg(struct sim_cfg *cfg, const struct bug_entry *e)
+{
+    base_cfg(cfg, e->proto, e->ordering);
+    cfg->burst = e->burst;
+    cfg->bug_at = 300;
+    if (e->pkt_size)
+        cfg->pkt_size = cfg->pkt_size_max = e->pkt_size;
+    if (e->cpus)
+        cfg->cpus = e->cpus;
+    cfg->bql = e->bql;
+    cfg->clean = e->clean;
+}
+
 /* A catalogue entry that needs exploration: the correct driver is clean
  * under each of its schedules, and the broken one is named under one of
  * them, the run ending by itself. */
@@ -256,15 +271,7 @@ static void test_ownership_bug_catalogue(void **state)
     for (i = 0; i < n; i++) {
         struct sim_cfg cfg;
         struct sim_result r;
-        base_cfg(&cfg, e[i].proto, e[i].ordering);
-        cfg.burst = e[i].burst;
-        cfg.bug_at = 300;
-        if (e[i].pkt_size)
-            cfg.pkt_size = cfg.pkt_size_max = e[i].pkt_size;
-        if (e[i].cpus)
-            cfg.cpus = e[i].cpus;
-        cfg.bql = e[i].bql;
-        cfg.clean = e[i].clean;
+        entry_cfg(&cfg, &e[i]);
         if (e[i].explore) {
             explore_entry(&cfg, &e[i]);
             continue;
@@ -309,15 +316,7 @@ static void test_ownership_bug_scenarios_need_each_part(void **state)
             struct sim_cfg cfg;
             struct sim_result r;
             char diag[256];
-            base_cfg(&cfg, e[i].proto, e[i].ordering);
-            cfg.burst = e[i].burst;
-            cfg.bug_at = 300;
-            if (e[i].pkt_size)
-                cfg.pkt_size = cfg.pkt_size_max = e[i].pkt_size;
-            if (e[i].cpus)
-                cfg.cpus = e[i].cpus;
-            cfg.bql = e[i].bql;
-            cfg.clean = e[i].clean;
+            entry_cfg(&cfg, &e[i]);
             cfg.schedule = e[i].explore; /* its last schedule; part 2 drops it */
             cfg.bug = e[i].bug;
             if (part == 0 && e[i].bql)
