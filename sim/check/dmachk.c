@@ -83,14 +83,15 @@ void dmachk_destroy(struct dmachk *d)
     d->cap = d->used = 0;
 }
 
-void dmachk_map(struct dmachk *d, uint64_t bus, size_t len, unsigned dir, sim_ps_t t)
+void dmachk_map(struct dmachk *d, uint64_t bus, size_t len, unsigned dir)
 {
     struct dmachk_map *m;
 
-    (void)t;
     d->maps++;
-    if (bus == 0 || d->nomem || dmachk_room(d) != 0) {
-        d->nomem |= bus != 0;
+    if (bus == 0 || d->nomem)
+        return;
+    if (dmachk_room(d) != 0) {
+        d->nomem = 1;
         return;
     }
     m = dmachk_slot(d, bus);
@@ -158,22 +159,20 @@ void dmachk_unmap(struct dmachk *d, uint64_t bus, size_t len, unsigned dir, sim_
 
 int dmachk_final(struct dmachk *d, uint64_t carried, sim_ps_t t)
 {
+    const struct dmachk_map *m = NULL;
     char detail[320];
 
     if (d->nomem || d->live <= carried)
         return 0;
-    for (size_t i = 0; i < d->cap; i++) {
-        const struct dmachk_map *m = &d->tab[i];
-        if (m->bus == 0 || m->live == 0)
-            continue;
-        snprintf(detail, sizeof(detail),
-                 "%" PRIu64 " DMA mappings live at the end of the run, but only %" PRIu64
-                 " descriptors still carry a buffer: %" PRIu64 " were never unmapped (one live: "
-                 "0x%" PRIx64 ", %" PRIu32 " B): a path that frees buffers without "
-                 "dma_unmap_single() (a mapping leak)", d->live, carried, d->live - carried,
-                 m->bus, m->len);
-        break;
-    }
+    for (size_t i = 0; i < d->cap && !m; i++) /* one of them, to name */
+        if (d->tab[i].bus != 0 && d->tab[i].live != 0)
+            m = &d->tab[i];
+    snprintf(detail, sizeof(detail),
+             "%" PRIu64 " DMA mappings live at the end of the run, but only %" PRIu64
+             " descriptors still carry a buffer: %" PRIu64 " were never unmapped (one live: "
+             "0x%" PRIx64 ", %" PRIu32 " B): a path that frees buffers without "
+             "dma_unmap_single() (a mapping leak)", d->live, carried, d->live - carried,
+             m ? m->bus : 0, m ? m->len : 0);
     d->report(d->ctx, d->queue, "dma_map_leak", t, -1, "end of run", detail);
     return 1;
 }

@@ -61,8 +61,10 @@ struct dmachk {
 /* An empty checker reporting through report(ctx, queue, ...). */
 void dmachk_init(struct dmachk *d, ownchk_report_fn report, void *ctx, unsigned queue);
 void dmachk_destroy(struct dmachk *d);
-/* The driver mapped `len` bytes at bus address `bus` in direction `dir` at t. */
-void dmachk_map(struct dmachk *d, uint64_t bus, size_t len, unsigned dir, sim_ps_t t);
+/* The driver mapped `len` bytes at bus address `bus` (not 0: host memory
+ * starts above it) in direction `dir`.  With no memory for the table the
+ * checks turn off (nomem). */
+void dmachk_map(struct dmachk *d, uint64_t bus, size_t len, unsigned dir);
 /* The driver unmapped [bus, bus + len) in direction `dir` at t: checked
  * against the mapping (the rules above). */
 void dmachk_unmap(struct dmachk *d, uint64_t bus, size_t len, unsigned dir, sim_ps_t t);

@@ -207,7 +207,7 @@ dma_addr_t plat_dma_map(struct platform *p, const void *cpu, size_t len, unsigne
             : 0;
 
     if (bus)
-        dmachk_map(&p->sim->dk, bus, len, dir, p->cpu->cpu.now);
+        dmachk_map(&p->sim->dk, bus, len, dir);
     return bus;
 }
 

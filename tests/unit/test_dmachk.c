@@ -84,11 +84,11 @@ static void test_dmachk_correct_driver_clean(void **state)
     struct fx *f = *state;
 
     for (unsigned k = 0; k < 3; k++) {
-        dmachk_map(&f->d, BUF, 60, DMACHK_TO_DEVICE, 10);
+        dmachk_map(&f->d, BUF, 60, DMACHK_TO_DEVICE);
         dmachk_unmap(&f->d, BUF, 60, DMACHK_TO_DEVICE, 20);
     }
-    dmachk_map(&f->d, BUF + 64, 1514, DMACHK_BIDIRECTIONAL, 30);
-    dmachk_map(&f->d, BUF + 64, 1514, DMACHK_BIDIRECTIONAL, 31);
+    dmachk_map(&f->d, BUF + 64, 1514, DMACHK_BIDIRECTIONAL);
+    dmachk_map(&f->d, BUF + 64, 1514, DMACHK_BIDIRECTIONAL);
     dmachk_unmap(&f->d, BUF + 64, 1514, DMACHK_BIDIRECTIONAL, 40);
     assert_int_equal(f->d.live, 1);
     dmachk_unmap(&f->d, BUF + 64, 1514, DMACHK_BIDIRECTIONAL, 41);
@@ -108,7 +108,7 @@ static void test_dmachk_size(void **state)
 
     for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
         f->r.n = 0;
-        dmachk_map(&f->d, BUF, 60, DMACHK_TO_DEVICE, 10);
+        dmachk_map(&f->d, BUF, 60, DMACHK_TO_DEVICE);
         dmachk_unmap(&f->d, BUF, lens[i], DMACHK_TO_DEVICE, 20);
         expect_one(f, "dma_unmap_size");
         assert_non_null(strstr(f->r.detail[0], "mapped it with 60 B"));
@@ -121,13 +121,13 @@ static void test_dmachk_direction(void **state)
 {
     struct fx *f = *state;
 
-    dmachk_map(&f->d, BUF, 60, DMACHK_TO_DEVICE, 10);
+    dmachk_map(&f->d, BUF, 60, DMACHK_TO_DEVICE);
     dmachk_unmap(&f->d, BUF, 60, DMACHK_FROM_DEVICE, 20);
     expect_one(f, "dma_unmap_dir");
     assert_non_null(strstr(f->r.detail[0], "as DMA_FROM_DEVICE"));
     assert_non_null(strstr(f->r.detail[0], "mapped it as DMA_TO_DEVICE"));
     f->r.n = 0;
-    dmachk_map(&f->d, BUF, 60, DMACHK_BIDIRECTIONAL, 30);
+    dmachk_map(&f->d, BUF, 60, DMACHK_BIDIRECTIONAL);
     dmachk_unmap(&f->d, BUF, 60, DMACHK_TO_DEVICE, 40);
     expect_one(f, "dma_unmap_dir");
 }
@@ -139,14 +139,14 @@ static void test_dmachk_twice(void **state)
 {
     struct fx *f = *state;
 
-    dmachk_map(&f->d, BUF, 60, DMACHK_TO_DEVICE, 10);
+    dmachk_map(&f->d, BUF, 60, DMACHK_TO_DEVICE);
     dmachk_unmap(&f->d, BUF, 60, DMACHK_TO_DEVICE, 20000);
     dmachk_unmap(&f->d, BUF, 60, DMACHK_TO_DEVICE, 30000);
     expect_one(f, "dma_unmap_twice");
     assert_non_null(strstr(f->r.detail[0], "unmapped already at 20.0 ns"));
     assert_int_equal(f->d.live, 0);
     f->r.n = 0;
-    dmachk_map(&f->d, BUF, 60, DMACHK_TO_DEVICE, 40000);
+    dmachk_map(&f->d, BUF, 60, DMACHK_TO_DEVICE);
     dmachk_unmap(&f->d, BUF, 60, DMACHK_TO_DEVICE, 50000);
     assert_int_equal(f->r.n, 0);
 }
@@ -160,7 +160,7 @@ static void test_dmachk_unknown(void **state)
     dmachk_unmap(&f->d, BUF, 60, DMACHK_TO_DEVICE, 10);
     expect_one(f, "dma_unmap_unknown");
     f->r.n = 0;
-    dmachk_map(&f->d, BUF, 60, DMACHK_TO_DEVICE, 20);
+    dmachk_map(&f->d, BUF, 60, DMACHK_TO_DEVICE);
     dmachk_unmap(&f->d, BUF + 4, 56, DMACHK_TO_DEVICE, 30);
     expect_one(f, "dma_unmap_unknown");
     assert_int_equal(f->d.live, 1);
@@ -173,7 +173,7 @@ static void test_dmachk_leak(void **state)
     struct fx *f = *state;
 
     for (unsigned k = 0; k < 3; k++)
-        dmachk_map(&f->d, BUF + 64 * k, 60, DMACHK_TO_DEVICE, 10);
+        dmachk_map(&f->d, BUF + 64 * k, 60, DMACHK_TO_DEVICE);
     assert_int_equal(dmachk_final(&f->d, 3, 100), 0);
     assert_int_equal(dmachk_final(&f->d, 4, 100), 0);
     assert_int_equal(f->r.n, 0);
@@ -192,7 +192,7 @@ static void test_dmachk_many(void **state)
     const unsigned n = 5000;
 
     for (unsigned k = 0; k < n; k++)
-        dmachk_map(&f->d, BUF + 2048ull * k, 60 + k % 1000, DMACHK_TO_DEVICE, k);
+        dmachk_map(&f->d, BUF + 2048ull * k, 60 + k % 1000, DMACHK_TO_DEVICE);
     assert_int_equal(f->d.live, n);
     for (unsigned k = n; k-- > 0;)
         dmachk_unmap(&f->d, BUF + 2048ull * k, 60 + k % 1000, DMACHK_TO_DEVICE, n + k);
