@@ -453,6 +453,7 @@ T_stbuf      := sim/host/stbuf.c
 T_memhist    := sim/host/memhist.c
 T_coro       := sim/lib/coro.c
 T_ownchk     := sim/check/ownchk.c sim/check/ownchk_set.c sim/host/stbuf.c sim/host/host_mem.c
+T_dmachk     := sim/check/dmachk.c
 T_dql        := driver/dql.c $(FAKE_PLAT)
 T_buf_place  := driver/buf_place.c
 T_cacheline  := sim/host/cacheline.c

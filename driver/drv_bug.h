@@ -44,6 +44,10 @@ enum drv_bug {
     DRV_BUG_CQ_NO_RMB,         /* a CQE read with no dma_rmb() after its owner bit */
     DRV_BUG_SMP_WMB_DOORBELL,  /* smp_wmb() for wmb() before the doorbell */
     DRV_BUG_OWNER_NO_KICK,     /* owner protocol: owner bits set, no doorbell */
+    DRV_BUG_UNMAP_SHORT,       /* the cleanup unmaps each buffer 4 bytes short */
+    DRV_BUG_UNMAP_DIR,         /* ... as DMA_FROM_DEVICE (mapped DMA_TO_DEVICE) */
+    DRV_BUG_UNMAP_TWICE,       /* ... twice */
+    DRV_BUG_UNMAP_BAD_ADDR,    /* ... by an address it never mapped */
     DRV_BUG_COUNT
 };
 

@@ -164,11 +164,14 @@ void *plat_dma_alloc(struct platform *p, size_t size, size_t align, dma_addr_t *
 
 /*
  * The driver is done with the DMA buffer [dma, dma + len) (dma_unmap_single
- * in the completion cleanup, before the buffer is freed): the device must
- * no longer own it.  Free on a coherent mapping; the simulator checks that
- * the device has completed the descriptor that carried it.
+ * in the completion cleanup, before the buffer is freed), mapped in
+ * direction `dir` (Linux's enum dma_data_direction: 0 bidirectional, 1 to
+ * the device, 2 from it): the device must no longer own it.  Free on a
+ * coherent mapping; the simulator checks that the device has completed the
+ * descriptor that carried it, and that the unmap matches a live mapping in
+ * address, size and direction (sim/check/dmachk.h, as CONFIG_DMA_API_DEBUG).
  */
-void plat_dma_unmap(struct platform *p, dma_addr_t dma, size_t len);
+void plat_dma_unmap(struct platform *p, dma_addr_t dma, size_t len, unsigned dir);
 
 /*
  * What the kernel layer (driver/linux/, docs/own-driver.md) needs besides
@@ -196,9 +199,11 @@ void plat_access(struct platform *p, void *addr, size_t len, unsigned how);
 /* [addr, addr + len) is driver state that more than one CPU may access
  * (the layer's kzalloc, kcalloc, ...): its plain accesses are seen. */
 void plat_shared(struct platform *p, const void *addr, size_t len);
-/* dma_map_single of `len` bytes at `cpu` on a coherent platform: the bus
- * address of that host memory, or 0 when it is not DMA-coherent memory. */
-dma_addr_t plat_dma_map(struct platform *p, const void *cpu, size_t len);
+/* dma_map_single of `len` bytes at `cpu` in direction `dir` (as
+ * plat_dma_unmap) on a coherent platform: the bus address of that host
+ * memory, or 0 when it is not DMA-coherent memory.  The simulator keeps the
+ * mapping to check its unmap. */
+dma_addr_t plat_dma_map(struct platform *p, const void *cpu, size_t len, unsigned dir);
 /* atomic_t: add `delta` to `word` and return its old value; `ordered`:
  * fully ordered (atomic_add_return, atomic_fetch_add: smp_mb() before and
  * after), else relaxed (atomic_add: x86's locked add, arm64's stadd). */

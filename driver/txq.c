@@ -643,6 +643,21 @@ unsigned txq_clean(struct txq *q)
     return txq_clean_budget(q, q->plat, 0);
 }
 
+/* ixgbe_unmap_and_free_tx_resource's unmap of one reclaimed buffer, or
+ * one of the catalogue's broken unmaps (no-unmap, unmap-*). */
+static void txq_unmap_buf(struct txq *q, dma_addr_t dma, unsigned len)
+{
+    enum drv_bug bug = q->st_descs >= q->bug_at ? q->bug : DRV_BUG_NONE;
+
+    if (bug == DRV_BUG_NO_UNMAP)
+        return;
+    dma_unmap_single(NULL, bug == DRV_BUG_UNMAP_BAD_ADDR ? dma + (1ull << 40) : dma,
+                     bug == DRV_BUG_UNMAP_SHORT ? len - 4 : len,
+                     bug == DRV_BUG_UNMAP_DIR ? DMA_FROM_DEVICE : DMA_TO_DEVICE);
+    if (bug == DRV_BUG_UNMAP_TWICE)
+        dma_unmap_single(NULL, dma, len, DMA_TO_DEVICE);
+}
+
 /* Reclaim [ntc, head) (ntc: next_to_clean, as the cleanup read it), at
  * most `budget` (0: all): per descriptor unmap the buffer and free the
  * skb, then BQL.  The number reclaimed; *ntc_out: next_to_clean now. */
@@ -659,9 +674,10 @@ static unsigned txq_reclaim(struct txq *q, u32 ntc, u32 head, unsigned budget, u
         b->len = 0;
         /* mlx4_en_process_tx_cq: ring->last_nr_txbb = mlx4_en_free_tx_desc(). */
         q->last_nr = 1;
-        /* ixgbe_unmap_and_free_tx_resource: dma_unmap_single, then free. */
-        if (!(q->bug == DRV_BUG_NO_UNMAP && q->st_descs >= q->bug_at))
-            dma_unmap_single(NULL, b->dma, len, DMA_TO_DEVICE);
+        /* ixgbe_unmap_and_free_tx_resource: dma_unmap_single, then free;
+         * a record already emptied (length 0) holds no mapping. */
+        if (len)
+            txq_unmap_buf(q, b->dma, len);
         struct sk_buff *skb = b->skb;
         b->skb = NULL;
         napi_consume_skb(skb, budget);
@@ -843,13 +859,16 @@ static bool txq_wait_reset(u8 __iomem *hw, u64 wait_ns)
     }
 }
 
-/* Drop every descriptor still in flight: its frame was never sent. */
+/* Drop every descriptor still in flight: its frame was never sent
+ * (ixgbe_clean_tx_ring: unmap the buffer, then free the skb). */
 static unsigned txq_drop_all(struct txq *q)
 {
     unsigned n = 0;
 
     for (u32 i = q->next_to_clean; i != q->next_to_use; i = (i + 1) & q->mask, n++) {
         struct sk_buff *skb = q->buf[i].skb;
+        if (q->buf[i].len)
+            dma_unmap_single(NULL, q->buf[i].dma, q->buf[i].len, DMA_TO_DEVICE);
         q->buf[i].skb = NULL;
         q->buf[i].len = 0;
         dev_kfree_skb_any(skb);

@@ -186,11 +186,12 @@ void plat_bug(struct platform *p, const uint32_t *state, const char *kind, const
     std::fprintf(stderr, "nictx-vp: %s: %s\n", kind, detail);
 }
 
-void plat_dma_unmap(struct platform *p, dma_addr_t dma, size_t len)
+void plat_dma_unmap(struct platform *p, dma_addr_t dma, size_t len, unsigned dir)
 {
     (void)p;
     (void)dma;
     (void)len;
+    (void)dir;
 }
 
 uint64_t plat_time_ns(struct platform *p)
@@ -233,8 +234,9 @@ void plat_shared(struct platform *p, const void *addr, size_t len)
     (void)len;
 }
 
-dma_addr_t plat_dma_map(struct platform *p, const void *cpu, size_t len)
+dma_addr_t plat_dma_map(struct platform *p, const void *cpu, size_t len, unsigned dir)
 {
+    (void)dir;
     return p->mem->holds(cpu, len) ? p->mem->bus(cpu) : 0;
 }
 

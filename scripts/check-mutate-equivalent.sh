@@ -14,6 +14,7 @@ while IFS= read -r line; do
     file=${line%% | *}
     rest=${line#* | }
     orig=${rest%% | *}
+    orig=${orig//\\|/|} # a line ending in `|` is written `\|`
     n=$((n + 1))
     if [ ! -f "$file" ] ||
         ! sed 's/^[[:space:]]*//; s/[[:space:]]*$//' "$file" | grep -Fxq -- "$orig"; then

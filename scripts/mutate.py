@@ -403,7 +403,8 @@ def targets_for(tests):
 
 def load_equivalent(path):
     """Mutants judged equivalent: lines `file | original | mutated | why`
-    (the lines stripped); '#' starts a comment."""
+    (the lines stripped, a `|` that ends one written `\\|`); '#' starts a
+    comment."""
     eq = {}
     if not os.path.exists(path):
         return eq
@@ -411,7 +412,7 @@ def load_equivalent(path):
         for line in fh:
             if not line.strip() or line.lstrip().startswith("#"):
                 continue
-            parts = [p.strip() for p in line.rstrip("\n").split(" | ")]
+            parts = [p.strip().replace("\\|", "|") for p in line.rstrip("\n").split(" | ")]
             if len(parts) >= 4:
                 eq[(parts[0], parts[1], parts[2])] = parts[3]
     return eq

@@ -503,6 +503,8 @@ static unsigned ixgbe_clean_tx_ring(struct ixgbe_ring *tx_ring)
     while (i != tx_ring->next_to_use) {
         struct ixgbe_tx_buffer *tx_buffer = &tx_ring->tx_buffer_info[i];
 
+        dma_unmap_single(NULL, dma_unmap_addr(tx_buffer, dma), dma_unmap_len(tx_buffer, len),
+                         DMA_TO_DEVICE);
         dev_kfree_skb_any(tx_buffer->skb);
         tx_buffer->skb = NULL;
         tx_buffer->next_to_watch = NULL;

@@ -70,6 +70,15 @@ static const struct bug_entry bug_entries[] = {
      TXQ_PROTO_TAIL, STBUF_WEAK, 8, "doorbell_before_desc", 0, 0, 0, TXQ_CLEAN_HEAD_WB, 0},
     {DRV_BUG_OWNER_NO_KICK, "owner-no-kick", "owner bits set with no doorbell after them",
      TXQ_PROTO_OWNER, STBUF_X86, 8, "doorbell_missing", 0, 0, 0, TXQ_CLEAN_HEAD_WB, 0},
+    {DRV_BUG_UNMAP_SHORT, "unmap-short", "the cleanup unmaps each buffer 4 bytes short",
+     TXQ_PROTO_TAIL, STBUF_X86, 8, "dma_unmap_size", 0, 0, 0, TXQ_CLEAN_HEAD_WB, 0},
+    {DRV_BUG_UNMAP_DIR, "unmap-dir", "the cleanup unmaps as DMA_FROM_DEVICE what was mapped to it",
+     TXQ_PROTO_TAIL, STBUF_X86, 8, "dma_unmap_dir", 0, 0, 0, TXQ_CLEAN_HEAD_WB, 0},
+    {DRV_BUG_UNMAP_TWICE, "unmap-twice", "the cleanup unmaps each buffer twice", TXQ_PROTO_TAIL,
+     STBUF_X86, 8, "dma_unmap_twice", 0, 0, 0, TXQ_CLEAN_HEAD_WB, 0},
+    {DRV_BUG_UNMAP_BAD_ADDR, "unmap-bad-addr",
+     "the cleanup unmaps by a corrupted address, one it never mapped", TXQ_PROTO_TAIL,
+     STBUF_X86, 8, "dma_unmap_unknown", 0, 0, 0, TXQ_CLEAN_HEAD_WB, 0},
 };
 
 _Static_assert(sizeof(bug_entries) / sizeof(bug_entries[0]) == DRV_BUG_COUNT - 1,

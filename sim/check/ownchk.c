@@ -520,6 +520,15 @@ int ownchk_unmap_completed(struct ownchk *c, uint64_t addr)
     return 0;
 }
 
+uint32_t ownchk_carried(const struct ownchk *c)
+{
+    uint32_t n = 0;
+
+    for (uint32_t i = 0; i < c->size; i++)
+        n += c->slot[i].state != OWNCHK_FREE || c->slot[i].owed;
+    return n;
+}
+
 int ownchk_unpublished(struct ownchk *c, sim_ps_t t, sim_ps_t age)
 {
     for (uint32_t n = 0, j = c->done; c->size && n < c->size; n++, j = (j + 1) & (c->size - 1)) {

@@ -204,6 +204,9 @@ int ownchk_unannounced(struct ownchk *c, sim_ps_t t, sim_ps_t age);
  * every descriptor the driver wrote has completed.  *since gets the time
  * of the last completion. */
 int ownchk_all_completed(const struct ownchk *c, sim_ps_t *since);
+/* The slots that still carry a mapped buffer: written, handed to the
+ * device, or completed and not yet unmapped (0 while the checker is off). */
+uint32_t ownchk_carried(const struct ownchk *c);
 
 /* For sim/check/ownchk_set.c: an MMIO write to register `off` (the register-page
  * name) at BAR0 offset `shown` (what a report names); a CPU write into

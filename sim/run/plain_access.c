@@ -199,11 +199,16 @@ void plat_shared(struct platform *p, const void *addr, size_t len)
         sim_fail(p->sim, "out of memory registering driver state");
 }
 
-dma_addr_t plat_dma_map(struct platform *p, const void *cpu, size_t len)
+dma_addr_t plat_dma_map(struct platform *p, const void *cpu, size_t len, unsigned dir)
 {
-    return host_mem_ptr(&p->sim->mem, host_mem_bus(&p->sim->mem, cpu), len ? len : 1) == cpu
-               ? host_mem_bus(&p->sim->mem, cpu)
-               : 0;
+    dma_addr_t bus =
+        host_mem_ptr(&p->sim->mem, host_mem_bus(&p->sim->mem, cpu), len ? len : 1) == cpu
+            ? host_mem_bus(&p->sim->mem, cpu)
+            : 0;
+
+    if (bus)
+        dmachk_map(&p->sim->dk, bus, len, dir);
+    return bus;
 }
 
 /* ------------------------------------------------------------- settle */

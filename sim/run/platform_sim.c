@@ -915,12 +915,13 @@ void *plat_dma_alloc(struct platform *p, size_t size, size_t align, dma_addr_t *
     return v;
 }
 
-void plat_dma_unmap(struct platform *p, dma_addr_t dma, size_t len)
+void plat_dma_unmap(struct platform *p, dma_addr_t dma, size_t len, unsigned dir)
 {
     struct sim_cpu *c = p->cpu;
 
     cpu_enter(c, 0);
     cpu_shared_access(c); /* the cleanup's loop: a place to be preempted */
+    dmachk_unmap(&p->sim->dk, dma, len, dir, c->cpu.now);
     ownchk_set_unmap(&p->sim->ck, dma, len, c->cpu.now);
     if (p->sim->obs)
         obs_unmap(p->sim->obs, c->id, c->cpu.now, dma);

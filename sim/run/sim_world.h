@@ -17,6 +17,7 @@
 #include "host/explore.h"
 #include "run/harness.h"
 #include "host/host_mem.h"
+#include "check/dmachk.h"
 #include "check/ownchk_set.h"
 #include "pcie/pcie_link.h"
 #include "pktgen.h"
@@ -183,6 +184,7 @@ struct sim {
                               one-CPU run holds one, not SIM_MAX_CPUS */
     unsigned ncpu;
     struct ownchk_set ck;  /* descriptor ownership ground truth: a checker a queue */
+    struct dmachk dk;      /* the driver's DMA mappings (DMA-API debug) */
     struct cl_model cl;    /* cache lines shared by the CPUs and the device */
     int cl_up;
     struct memhist hist;   /* weak ordering, explored: loads may be early */

@@ -161,6 +161,7 @@ static int sim_build(struct sim *s, const struct device_ops *ops, char *err, siz
         snprintf(err, errlen, "out of memory building the simulation");
         return -1;
     }
+    dmachk_init(&s->dk, sim_violation_at, s, cfg->queues > 1 ? OWNCHK_QUEUE_NONE : 0);
     s->rc.view = sim_dev_view; /* the device reads past the CPUs' store buffers */
     s->rc.view_ctx = s;
     /* One link, two directions: each carries the other's UpdateFC DLLPs. */
@@ -356,6 +357,7 @@ void sim_destroy(struct sim *s)
     rc_destroy(&s->rc);
     host_mem_destroy(&s->mem);
     ownchk_set_destroy(&s->ck);
+    dmachk_destroy(&s->dk);
     if (s->cl_up)
         cl_destroy(&s->cl);
     if (s->hist_up)

@@ -136,6 +136,44 @@ static void test_cli_help(void **state)
     run_free(&r);
 }
 
+/* --help's option lines wrap greedily at 80 columns (sim/cli/options.c,
+ * help_wrap), continued 24 columns in: no line longer, none ending in a
+ * blank, and no continued line whose first word would have fitted on the
+ * line before it (a wrap that cuts early, or keeps a blank it should trim,
+ * breaks one of these). */
+#define HELP_COLS 80
+#define HELP_CONT 24
+
+static void test_cli_help_wrapped(void **state)
+{
+    struct cli *c = *state;
+    struct run r = {0};
+    size_t prev = 0, cont = 0;
+    int in_opt = 0;
+
+    NICTX(c, &r, "--help");
+    expect_status(&r, 0);
+    for (const char *l = r.out; *l;) {
+        size_t n = strcspn(l, "\n"), ind = strspn(l, " ");
+        if (n > HELP_COLS || (n > 0 && l[n - 1] == ' '))
+            fail_msg("--help line of %zu columns%s: '%.*s'", n,
+                     n > HELP_COLS ? "" : " ending in a blank", (int)n, l);
+        if (in_opt && ind == HELP_CONT && n > ind) {
+            size_t w = strcspn(l + ind, " \n");
+            if (prev + 1 + w <= HELP_COLS)
+                fail_msg("--help: '%.*s' would fit on the line before it (%zu columns)",
+                         (int)w, l + ind, prev);
+            cont++;
+        } else {
+            in_opt = strncmp(l, "  --", 4) == 0;
+        }
+        prev = n;
+        l += n + (l[n] == '\n');
+    }
+    assert_true(cont > 20); /* many options' help is continued */
+    run_free(&r);
+}
+
 /* --check parses and validates, then exits: at once even for a run that
  * would take minutes, 2 for what a run would refuse. */
 static void test_cli_check(void **state)
@@ -796,6 +834,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         CLI_TEST(test_cli_help),
+        CLI_TEST(test_cli_help_wrapped),
         CLI_TEST(test_cli_check),
         CLI_TEST(test_cli_list_options),
         CLI_TEST(test_cli_driver_bug_list),

@@ -259,8 +259,9 @@ void plat_smp_rmb(struct platform *p)
     (void)p;
 }
 
-void plat_dma_unmap(struct platform *p, dma_addr_t dma, size_t len)
+void plat_dma_unmap(struct platform *p, dma_addr_t dma, size_t len, unsigned dir)
 {
+    (void)dir;
     fake_log(p, FAKE_DMA_UNMAP, dma, len);
 }
 
@@ -469,8 +470,9 @@ unsigned char *fake_platform_frame(dma_addr_t bus)
     return (unsigned char *)(uintptr_t)(FAKE_FRAME_CPU + (bus - FAKE_FRAME_BUS));
 }
 
-dma_addr_t plat_dma_map(struct platform *p, const void *cpu, size_t len)
+dma_addr_t plat_dma_map(struct platform *p, const void *cpu, size_t len, unsigned dir)
 {
+    (void)dir;
     uint64_t a = (uint64_t)(uintptr_t)cpu;
     if (a >= FAKE_FRAME_CPU && a - FAKE_FRAME_CPU < (1ull << 40))
         return FAKE_FRAME_BUS + (a - FAKE_FRAME_CPU);

@@ -66,6 +66,10 @@ static const struct ls_case cases[] = {
     {.name = "desc-wb with an interrupt threshold", .packets = 4000,
      .set = {"driver.completion=desc-wb", "device.irq_thresh=16"}},
     {.name = "mmio head reads", .packets = 3000, .set = {"driver.completion=mmio"}},
+    /* A HEAD read's completion waits while an interrupt's MWr or an MRd
+     * takes the d2h link (the arbiter's other sources): held, not taken. */
+    {.name = "mmio head reads among interrupts, 1518 B", .packets = 3000, .pkt_size = 1518,
+     .set = {"driver.completion=mmio", "device.irq_thresh=1"}},
     {.name = "4 queues cq, timer and threshold", .packets = 4000,
      .set = {"device.queues=4", "driver.completion=cq", "device.irq_usecs=3",
              "device.irq_thresh=8"}},

@@ -210,6 +210,21 @@ static void test_ownership_wc_saves_desc_reads(void **state)
     assert_true(wc.h2d.bytes[TLP_KIND_BF_WR] > 0);
 }
 
+/* The scenario of catalogue entry e (its "bites with"), the correct
+ * driver, the bug to act from packet 300. */
+static void entry_cfg(struct sim_cfg *cfg, const struct bug_entry *e)
+{
+    base_cfg(cfg, e->proto, e->ordering);
+    cfg->burst = e->burst;
+    cfg->bug_at = 300;
+    if (e->pkt_size)
+        cfg->pkt_size = cfg->pkt_size_max = e->pkt_size;
+    if (e->cpus)
+        cfg->cpus = e->cpus;
+    cfg->bql = e->bql;
+    cfg->clean = e->clean;
+}
+
 /* A catalogue entry that needs exploration: the correct driver is clean
  * under each of its schedules, and the broken one is named under one of
  * them, the run ending by itself. */
@@ -256,15 +271,7 @@ static void test_ownership_bug_catalogue(void **state)
     for (i = 0; i < n; i++) {
         struct sim_cfg cfg;
         struct sim_result r;
-        base_cfg(&cfg, e[i].proto, e[i].ordering);
-        cfg.burst = e[i].burst;
-        cfg.bug_at = 300;
-        if (e[i].pkt_size)
-            cfg.pkt_size = cfg.pkt_size_max = e[i].pkt_size;
-        if (e[i].cpus)
-            cfg.cpus = e[i].cpus;
-        cfg.bql = e[i].bql;
-        cfg.clean = e[i].clean;
+        entry_cfg(&cfg, &e[i]);
         if (e[i].explore) {
             explore_entry(&cfg, &e[i]);
             continue;
@@ -288,6 +295,48 @@ static void test_ownership_bug_catalogue(void **state)
             assert_int_equal(r.sb.corrupted, 0);
         }
     }
+}
+
+/* A catalogue entry's scenario (`nictx run --driver-bug list`, "bites
+ * with") names only what the bug needs: with its BQL, its completion queue
+ * or its exploration taken back to the default, the same broken driver is
+ * not named by its diagnostic (BQL off, nothing counts the bytes; a head
+ * writeback has no CQE to read early; a plain run performs every load at
+ * its time).  (Weak ordering is not among the parts: bf-no-wmb is named
+ * under x86 too, where WC stores may pass earlier stores.) */
+static void test_ownership_bug_scenarios_need_each_part(void **state)
+{
+    size_t i, n;
+    const struct bug_entry *e = bug_catalog(&n);
+    unsigned dropped = 0;
+
+    (void)state;
+    for (i = 0; i < n; i++) {
+        for (unsigned part = 0; part < 3; part++) {
+            struct sim_cfg cfg;
+            struct sim_result r;
+            char diag[256];
+            entry_cfg(&cfg, &e[i]);
+            cfg.schedule = e[i].explore; /* its last schedule; part 2 drops it */
+            cfg.bug = e[i].bug;
+            if (part == 0 && e[i].bql)
+                cfg.bql = 0;
+            else if (part == 1 && e[i].clean != TXQ_CLEAN_HEAD_WB)
+                cfg.clean = TXQ_CLEAN_HEAD_WB;
+            else if (part == 2 && e[i].explore)
+                cfg.schedule = 0;
+            else
+                continue;
+            print_message("driver bug %s, part %u of its scenario dropped\n", e[i].name, part);
+            run_rc(&cfg, &r, diag, sizeof(diag));
+            if (has_violation(&r, e[i].expect))
+                fail_msg("%s is named %s without part %u of its scenario (0 BQL, 1 completion "
+                         "mode, 2 exploration): the catalogue asks for more than the bug needs",
+                         e[i].name, e[i].expect, part);
+            dropped++;
+        }
+    }
+    assert_true(dropped >= 3); /* bql-short's BQL, cq-no-rmb's CQ and exploration */
 }
 
 /* The arm64 profile (profiles/graviton2.ini: weak ordering, the graviton2
@@ -514,6 +563,7 @@ int main(void)
         cmocka_unit_test(test_ownership_wc_saves_desc_reads),
         cmocka_unit_test(test_ownership_wc_blocks_used_or_dropped),
         cmocka_unit_test(test_ownership_bug_catalogue),
+        cmocka_unit_test(test_ownership_bug_scenarios_need_each_part),
         cmocka_unit_test(test_ownership_graviton2_names_barrier_bugs),
         cmocka_unit_test(test_ownership_correct_explored),
         cmocka_unit_test(test_ownership_schedule_repro),

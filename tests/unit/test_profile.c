@@ -266,6 +266,36 @@ static void test_profile_graviton2_is_the_table(void **state)
     assert_memory_equal(&c.costs, &table, sizeof(table));
 }
 
+/* The CPU cost tables by name: the walk by index ends with NULL right after
+ * the last table, each name found again by cpu_costs_profile, and a name
+ * no table has (empty, a prefix, another case, one past the last) is -1
+ * with *c untouched.  A lookup that reads one past the table dies under
+ * SAN=1 (ASan: global-buffer-overflow). */
+static void test_profile_cpu_tables_by_name(void **state)
+{
+    static const char *const unknown[] = {"", "x8", "x86 ", "X86", "graviton", "cheap2", "arm64"};
+    struct cpu_costs c, before;
+    unsigned n = 0;
+
+    (void)state;
+    while (cpu_costs_profile_name(n) != NULL) {
+        const char *name = cpu_costs_profile_name(n);
+        assert_int_equal(cpu_costs_profile(&c, name), 0);
+        for (unsigned j = 0; j < n; j++)
+            assert_string_not_equal(cpu_costs_profile_name(j), name);
+        n++;
+        assert_true(n <= 16);
+    }
+    assert_null(cpu_costs_profile_name(n));
+    assert_null(cpu_costs_profile_name(n + 1));
+    for (size_t i = 0; i < sizeof(unknown) / sizeof(unknown[0]); i++) {
+        memset(&c, 0x5a, sizeof(c));
+        memcpy(&before, &c, sizeof(c));
+        assert_int_equal(cpu_costs_profile(&c, unknown[i]), -1);
+        assert_memory_equal(&c, &before, sizeof(c));
+    }
+}
+
 /* docs/profiles.md cites each value of the graviton2 table: in its
  * "### graviton2" section, one row "| `cpu.KEY` | VALUE | ..." per cpu.* key.
  * Each documented value, set on a cfg holding the table, changes nothing. */
@@ -700,6 +730,7 @@ int main(void)
         cmocka_unit_test(test_profile_shipped_settings),
         cmocka_unit_test(test_profile_graviton2_is_the_table),
         cmocka_unit_test(test_profile_graviton2_docs_cite_the_table),
+        cmocka_unit_test(test_profile_cpu_tables_by_name),
         cmocka_unit_test(test_profile_set_each_type),
         cmocka_unit_test(test_profile_set_local_enums),
         cmocka_unit_test(test_profile_set_rejects),

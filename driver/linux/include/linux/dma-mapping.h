@@ -10,9 +10,12 @@
  *       long as the simulation (dma_free_coherent frees nothing);
  *   dma_map_single: the bus address of host memory, free of cost
  *       (coherent); DMA_MAPPING_ERROR when the buffer is not host memory;
+ *       the simulator keeps the mapping (size, direction);
  *   dma_unmap_single: the driver is done with the buffer: the simulator
  *       checks that the device has completed the descriptor that carried
- *       it (plat_dma_unmap, the unmap_missing and reclaim_past_head rules).
+ *       it (plat_dma_unmap, the unmap_missing and reclaim_past_head rules)
+ *       and, as CONFIG_DMA_API_DEBUG does, that it unmaps a live mapping
+ *       with its size and direction (sim/check/dmachk.h).
  * Stores to coherent memory are the memory model's plain or marked stores
  * (platform.h, plat_access): the model delays their visibility to the
  * device until they drain.
@@ -47,10 +50,9 @@ static inline void dma_free_coherent(struct device *dev, size_t size, void *cpu,
 static inline dma_addr_t dma_map_single(struct device *dev, void *ptr, size_t size,
                                         enum dma_data_direction dir)
 {
-    dma_addr_t a = plat_dma_map(kcpu_plat(), ptr, size);
+    dma_addr_t a = plat_dma_map(kcpu_plat(), ptr, size, (unsigned)dir);
 
     (void)dev;
-    (void)dir;
     return a ? a : DMA_MAPPING_ERROR;
 }
 
@@ -58,8 +60,7 @@ static inline void dma_unmap_single(struct device *dev, dma_addr_t addr, size_t 
                                     enum dma_data_direction dir)
 {
     (void)dev;
-    (void)dir;
-    plat_dma_unmap(kcpu_plat(), addr, size);
+    plat_dma_unmap(kcpu_plat(), addr, size, (unsigned)dir);
 }
 
 static inline int dma_mapping_error(struct device *dev, dma_addr_t addr)
