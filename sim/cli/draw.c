@@ -77,6 +77,8 @@ static const struct draw_rule rules[] = {
     {"pcap_in", DRAW_SKIP, 0, 0, NULL, "needs a capture file; the drawn runs send generated frames"},
     {"pcap_timing", DRAW_SKIP, 0, 0, NULL, "acts only with --pcap-in"},
     {"no_snapshot", DRAW_SKIP, 0, 0, NULL, "a failing seed must leave its snapshot"},
+    {"area", DRAW_SKIP, 0, 0, NULL,
+     "a Yosys synthesis (minutes; make test-codesign), not configuration"},
     {"hw_queues", DRAW_SKIP, 0, 0, NULL, HW_WHY},
     {"hw_tags", DRAW_SKIP, 0, 0, NULL, HW_WHY},
     {"hw_desc_reads", DRAW_SKIP, 0, 0, NULL, HW_WHY},
