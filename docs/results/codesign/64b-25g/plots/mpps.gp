@@ -21,7 +21,7 @@ set xrange [20.8:267.2]
 set ylabel "throughput (Mpps)"
 set yrange [0:41.6667]
 set key outside right top title "dev-width"
-set label 1 "PCIe bound: 273.3 Mpps or more, above the plot" at graph 0.02, graph 0.96 left
+set label 1 "PCIe bound: 273.5 Mpps or more, above the plot" at graph 0.02, graph 0.96 left
 plot "mpps.dat" index 0 using 1:2 with linespoints lc rgb "#4e79a7" dt 1 pt 7 lw 1.5 title "16", \
      "mpps.dat" index 1 using 1:2 with linespoints lc rgb "#f28e2b" dt 1 pt 5 lw 1.5 title "64", \
      "bounds.dat" using 1:2 with lines lc rgb "black" dt 2 lw 2 title "line rate (37.20 Mpps)"
