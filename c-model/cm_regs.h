@@ -2,7 +2,7 @@
 /*
  * cm_regs.h - the BAR0 register block of the C model (docs/c-model.md),
  * cycle-exact at the ports of rtl/nictx_regs.sv with the parameters
- * rtl/nictx_tx_top.sv gives it (DescFetchMaxHw 32, DescReadsHw 8, NumTags
+ * rtl/nictx_tx_top.sv gives it (DescFetchMaxHw 64, DescReadsHw 8, NumTags
  * 256) and NumQueues a parameter of cm_regs_reset(): host MWr and MRd
  * beats (4 bytes 4-aligned, 8 bytes 8-aligned) to the register page, the
  * queue blocks, the MSI-X table and its PBA; the read's completion (one
@@ -69,7 +69,7 @@
 /* The engine's parameters (rtl/nictx_tx_top.sv), which the register map
  * names as the greatest values of DESC_FETCH_MAX, DESC_INFLIGHT and
  * MAX_TAGS (NICTX_HWP_*; NumQueues, QUEUES', is cm_regs_reset()'s). */
-#define CM_REGS_DESC_FETCH_MAX_HW 32u
+#define CM_REGS_DESC_FETCH_MAX_HW 64u
 #define CM_REGS_DESC_READS_HW 8u
 #define CM_REGS_NUM_TAGS 256u
 /* The TLP types the block takes (rtl/nictx_pkg.sv; sim/device/device.h's

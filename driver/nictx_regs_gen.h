@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* nictx-regmap: rdl=60846c33cbaba92b11227a57688bfcfdfdbb984648c361f9c1471767b94e0d9d gen=6362e1567971c6ce7185dcb4e06c5749e6a8c1a1db0edc1ea4db9652a5767ddc body=74336d8ae815ff21d2a0ae9b4210806c4ff1a7ea7996c0b7e97b70455350da2b */
+/* nictx-regmap: rdl=3035e9ffd2b6fb15bf173ee16b548d10aecdcc457e18ed1e3a421598eae3db75 gen=6362e1567971c6ce7185dcb4e06c5749e6a8c1a1db0edc1ea4db9652a5767ddc body=ec865eef98f6dbeb0c8f257f021fd756934fd3ac8a50205feb7a361398b89482 */
 /*
  * nictx_regs_gen.h - the BAR0 register map of the nictx transmit engine:
  * offsets, fields, reset values and access of every register.
@@ -310,10 +310,10 @@
  */
 #define NICTX_REG_DESC_FETCH_MAX 0x5Cu
 #define NICTX_REG_DESC_FETCH_MAX_RESET 0x00000008u
-/* bits 5:0, rw, reset 8:  */
+/* bits 6:0, rw, reset 8:  */
 #define NICTX_DESC_FETCH_MAX_VALUE_SHIFT 0u
-#define NICTX_DESC_FETCH_MAX_VALUE_WIDTH 6u
-#define NICTX_DESC_FETCH_MAX_VALUE_MASK 0x0000003Fu
+#define NICTX_DESC_FETCH_MAX_VALUE_WIDTH 7u
+#define NICTX_DESC_FETCH_MAX_VALUE_MASK 0x0000007Fu
 
 /* MAX_TAGS 0x60 RW: DMA read tags.  DMA read tags in use at once.  Writes:
  * 1..NumTags, else BAD_ACCESS.
@@ -989,7 +989,7 @@ static const struct nictx_reg_desc nictx_reg_descs[NICTX_NUM_RIDS] = {
      NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
     {"ID", NICTX_SPACE_PAGE, NICTX_ACC_RO, 0x058u, 0xFFFFFFFFu, 0x6E780001u, 0u, 0u,
      NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
-    {"DESC_FETCH_MAX", NICTX_SPACE_PAGE, NICTX_ACC_RW, 0x05Cu, 0x0000003Fu, 0x00000008u, 1u, 0u,
+    {"DESC_FETCH_MAX", NICTX_SPACE_PAGE, NICTX_ACC_RW, 0x05Cu, 0x0000007Fu, 0x00000008u, 1u, 0u,
      NICTX_HWP_DESC_FETCH_MAX_HW, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
     {"MAX_TAGS", NICTX_SPACE_PAGE, NICTX_ACC_RW, 0x060u, 0x000001FFu, 0x00000020u, 1u, 0u,
      NICTX_HWP_NUM_TAGS, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},

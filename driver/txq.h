@@ -52,7 +52,7 @@
 
 #define TXQ_RING_LOG2_MIN 3u
 #define TXQ_RING_LOG2_MAX 16u
-#define TXQ_FETCH_MAX_MAX 32u
+#define TXQ_FETCH_MAX_MAX 64u /* descriptors per fetch (DESC_FETCH_MAX, DescFetchMaxHw) */
 #define TXQ_INFLIGHT_MAX 8u /* descriptor reads in flight (DESC_INFLIGHT) */
 #define TXQ_MRRS_LOG2_MIN 7u
 #define TXQ_MRRS_LOG2_MAX 12u
@@ -108,7 +108,7 @@ struct txq_cfg {
     unsigned cq_log2;        /* TXQ_CLEAN_CQ: CQ size 1 << cq_log2, ring_log2..16;
                                 0: the ring's size; each queue its own CQ, in
                                 its block (queue 0: CQ_BASE, CQ_LOG2) */
-    unsigned desc_fetch_max; /* descriptors per fetch, 1..32 */
+    unsigned desc_fetch_max; /* descriptors per fetch, 1..TXQ_FETCH_MAX_MAX */
     unsigned desc_inflight;  /* descriptor reads in flight, 1..8; 0: the device's reset value
                                 (written only when it differs from it, as the
                                 completion registers are) */

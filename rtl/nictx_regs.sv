@@ -16,7 +16,7 @@
 // Theory of operation: docs/device.md, "Register block: nictx_regs"; the
 // register map: rtl/regs/nictx_regs.rdl (docs/device.md, Registers).
 module nictx_regs #(
-  parameter int unsigned DescFetchMaxHw = 32,
+  parameter int unsigned DescFetchMaxHw = 64,
   parameter int unsigned DescReadsHw    = 8,
   parameter int unsigned NumTags        = 256,
   parameter int unsigned NumQueues      = 64,
@@ -95,7 +95,7 @@ module nictx_regs #(
   output logic [4:0]  cq_log2_o,
   output logic [3:0]  mrrs_log2_o,
   output logic [23:0] line_rate_o,
-  output logic [5:0]  desc_fetch_max_o,
+  output logic [nictx_reg_pkg::DescFetchMaxValueWidth-1:0] desc_fetch_max_o,
   output logic [3:0]  desc_inflight_o,
   output logic [8:0]  max_tags_o,
   output logic [20:0] max_rd_bytes_o,
@@ -209,7 +209,7 @@ module nictx_regs #(
   logic [1:0]  cpl_mode_q;
   logic [3:0]  mrrs_log2_q;
   logic [23:0] line_rate_q;
-  logic [5:0]  fetch_max_q;
+  logic [nictx_reg_pkg::DescFetchMaxValueWidth-1:0] fetch_max_q;
   logic [3:0]  inflight_q;
   logic [8:0]  max_tags_q;
   logic [20:0] max_rd_q;
@@ -471,7 +471,7 @@ module nictx_regs #(
             nictx_reg_pkg::RidCplMode:      cpl_mode_q   <= v[1:0];
             nictx_reg_pkg::RidMrrsLog2:     mrrs_log2_q  <= v[3:0];
             nictx_reg_pkg::RidLineRate:     line_rate_q  <= v[23:0];
-            nictx_reg_pkg::RidDescFetchMax: fetch_max_q  <= v[5:0];
+            nictx_reg_pkg::RidDescFetchMax: fetch_max_q  <= v[nictx_reg_pkg::DescFetchMaxValueWidth-1:0];
             nictx_reg_pkg::RidDescInflight: inflight_q   <= v[3:0];
             nictx_reg_pkg::RidMaxTags:      max_tags_q   <= v[8:0];
             nictx_reg_pkg::RidMaxRdBytes:   max_rd_q     <= v[20:0];

@@ -72,6 +72,10 @@ module nictx_tx_top #(
   // also covers the descriptor buffer's.
   localparam int unsigned BufPtrW  = $clog2(PayBufBytes);
   localparam int unsigned DescPtrW = $clog2(DescBufDescs) + 4;
+  // The most descriptors one fetch asks for (DESC_FETCH_MAX's greatest value;
+  // c-model/cm_regs.h CM_REGS_DESC_FETCH_MAX_HW): pcie-model's 82599 fetches
+  // 40 (docs/pcie.md, Descriptor fetch and writeback).
+  localparam int unsigned DescFetchMaxHw = 64;
 
   if (DataBytes != 8 && DataBytes != 16 && DataBytes != 32 && DataBytes != 64)
   begin : gen_width_check
@@ -356,7 +360,7 @@ module nictx_tx_top #(
   );
 
   nictx_regs #(
-    .DescFetchMaxHw (32),
+    .DescFetchMaxHw (DescFetchMaxHw),
     .DescReadsHw    (DescReads),
     .NumTags        (NumTags),
     .NumQueues      (NumQueues)
@@ -522,6 +526,7 @@ module nictx_tx_top #(
 
   nictx_desc_fetch #(
     .BufDescs  (DescBufDescs),
+    .FetchMax  (DescFetchMaxHw),
     .MaxReads  (DescReads),
     .DataBytes (DataBytes),
     .NumQueues (NumQueues)

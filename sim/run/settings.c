@@ -244,7 +244,7 @@ static const struct sim_setting settings[] = {
      SPAN(64, 65536), .def = "2048", .group = SET_G_DEVICE,
      .help = "DRR bytes per unit of weight per round"},
     {"desc_fetch_max", OPT("desc-fetch-max", "N"), KEY("device", "desc_fetch_max"),
-     UNS(desc_fetch_max), SPAN(1, 32), .def = "8", .group = SET_G_DEVICE,
+     UNS(desc_fetch_max), SPAN(1, TXQ_FETCH_MAX_MAX), .def = "8", .group = SET_G_DEVICE,
      .help = "descriptors per descriptor fetch"},
     {"desc_fetch_inflight", OPT("desc-fetch-inflight", "N"), KEY("device", "desc_fetch_inflight"),
      UNS(desc_inflight), SPAN(1, TXQ_INFLIGHT_MAX), .def = "4", .group = SET_G_DEVICE,

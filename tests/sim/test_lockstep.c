@@ -66,6 +66,11 @@ static const struct ls_case cases[] = {
     {.name = "desc-wb with an interrupt threshold", .packets = 4000,
      .set = {"driver.completion=desc-wb", "device.irq_thresh=16"}},
     {.name = "mmio head reads", .packets = 3000, .set = {"driver.completion=mmio"}},
+    /* Fetches of pcie-model's 40 and the hardware's most, 64 (DescFetchMaxHw). */
+    {.name = "fetches of 40, bursts of 32, width 32", .packets = 4000,
+     .set = {"device.desc_fetch_max=40", "driver.burst=32", "device.dev_width=32"}},
+    {.name = "fetches of 64, bursts of 64, 2 queues", .packets = 4000,
+     .set = {"device.desc_fetch_max=64", "driver.burst=64", "device.queues=2"}},
     {.name = "4 queues cq, timer and threshold", .packets = 4000,
      .set = {"device.queues=4", "driver.completion=cq", "device.irq_usecs=3",
              "device.irq_thresh=8"}},
