@@ -25,7 +25,7 @@
  *   cpl_*, enable, proto, stop, qrst, rst_hold, cpl_timeout, queues,
  *   queues_log2, sched_drr, drr_quantum, msix_mask, ring_base, ring_log2,
  *   tail, wb_thresh, wb_addr, irq_thresh, irq_data, irq_addr, irq_timer,
- *   cpl_mode, cq_base, cq_log2, mrrs_log2, line_rate, desc_fetch_max,
+ *   cpl_mode, cq_base, cq_log2, mrrs_log2, mps_log2, line_rate, desc_fetch_max,
  *   desc_inflight, max_tags, max_rd_bytes, idle.
  * Combinational from inputs:
  *   req_ready    <- req_type (and cpl_valid): cm_regs_req_ready()
@@ -113,7 +113,7 @@ struct cm_regs_out {
     uint64_t msix_mask;
     unsigned s_weight, s_ring_log2, hr_q;
     uint64_t ring_base, wb_addr, irq_addr, cq_base;
-    unsigned ring_log2, tail, wb_thresh, irq_thresh, cpl_mode, cq_log2, mrrs_log2;
+    unsigned ring_log2, tail, wb_thresh, irq_thresh, cpl_mode, cq_log2, mrrs_log2, mps_log2;
     uint32_t irq_data, irq_timer, line_rate, max_rd_bytes;
     unsigned desc_fetch_max, desc_inflight, max_tags;
     bool idle;
@@ -129,7 +129,8 @@ struct cm_regs {
     /* Configuration and error state (uint32_t: the handlers store a register
      * by its offset in the struct) */
     bool enable, rst_pend, qrst, cfg_open, sched;
-    uint32_t proto, err, queues, qlog, cpl_mode, mrrs_log2, fetch_max, inflight, max_tags;
+    uint32_t proto, err, queues, qlog, cpl_mode, mrrs_log2, mps_log2, fetch_max, inflight,
+        max_tags;
     uint32_t wb_thresh, irq_thresh, quantum;
     uint32_t rst_wait, cpl_to, irq_timer, line_rate, max_rd;
     uint64_t msix_mask, rb_zero;    /* per vector; per queue: its ring base is 0 */

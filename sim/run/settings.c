@@ -267,6 +267,10 @@ static const struct sim_setting settings[] = {
      .flags = SET_TEXT_SET, .text = "completion {}",
      .help = "how cleanup learns what completed: head writeback, the HEAD register, DD bits "
              "in the descriptors (desc-wb), a completion queue (cq)"},
+    {"desc_wb", OPT("desc-wb", "word|full"), KEY("driver", "desc_wb"),
+     ENUM(desc_wb, enum sim_desc_wb, set_desc_wb), .def = "word", .group = SET_G_DEVICE,
+     .help = "--completion desc-wb writes back a 4 B done word per batch, or each descriptor "
+             "whole (16 B, Intel's write-back)"},
     {"irq_usecs", OPT("irq-usecs", "US"), KEY("device", "irq_usecs"), NUM(irq_usecs),
      .def = "0", .group = SET_G_DEVICE,
      .help = "us, the interrupt moderation timer from the first unsignalled completion "

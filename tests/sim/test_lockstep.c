@@ -66,6 +66,17 @@ static const struct ls_case cases[] = {
     {.name = "desc-wb with an interrupt threshold", .packets = 4000,
      .set = {"driver.completion=desc-wb", "device.irq_thresh=16"}},
     {.name = "mmio head reads", .packets = 3000, .set = {"driver.completion=mmio"}},
+    /* Whole descriptors written back: several-beat MWrs at every width, cut
+     * at MPS 128 and at the ring's wrap; with queues and an interrupt. */
+    {.name = "desc-wb full, width 8, MPS 128", .packets = 3000,
+     .set = {"driver.completion=desc-wb", "driver.desc_wb=full", "link.mps=128",
+             "device.wb_thresh=12"}},
+    {.name = "desc-wb full, width 32, 4 queues, irq", .packets = 4000,
+     .set = {"driver.completion=desc-wb", "driver.desc_wb=full", "device.dev_width=32",
+             "device.queues=4", "device.irq_thresh=16", "device.wb_thresh=24"}},
+    {.name = "desc-wb full, width 64, fetches of 40", .packets = 4000,
+     .set = {"driver.completion=desc-wb", "driver.desc_wb=full", "device.dev_width=64",
+             "device.desc_fetch_max=40", "driver.burst=32", "device.wb_thresh=8"}},
     /* Fetches of pcie-model's 40 and the hardware's most, 64 (DescFetchMaxHw). */
     {.name = "fetches of 40, bursts of 32, width 32", .packets = 4000,
      .set = {"device.desc_fetch_max=40", "driver.burst=32", "device.dev_width=32"}},
