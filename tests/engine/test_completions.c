@@ -260,7 +260,7 @@ static void dd_full_cadence(struct cpl *t, unsigned mps_log2, unsigned wb, unsig
 }
 
 /* MPS 128: writes of at most 8 descriptors, cut at 128-byte boundaries;
- * batches of 5 and the drain's, over three passes of the ring. */
+ * batches of 5 and each drain's, 56 frames: four passes of the ring. */
 static void test_cpl_dd_full_mps128(void **state)
 {
     dd_full_cadence(*state, 7, 5, 14, 4);
