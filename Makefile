@@ -616,7 +616,7 @@ $(eval $(call rtl_unit_model,desc_fetch,Vnictx_desc_fetch_w64q1,nictx_desc_fetch
 T_regs := c-model/cm_regs.c
 $(foreach q,8 1,$(eval $(call rtl_unit_model,regs,Vnictx_regs_q$(q),nictx_regs,\
     rtl/nictx_pkg.sv rtl/nictx_reg_pkg.sv rtl/nictx_regs.sv,\
-    -GDescFetchMaxHw=32 -GDescReadsHw=8 -GNumTags=256 -GNumQueues=$(q))))
+    -GDescFetchMaxHw=64 -GDescReadsHw=8 -GNumTags=256 -GNumQueues=$(q))))
 $(foreach t,$(RTL_UNIT_TESTS),$(eval $(call rtl_unit_test,$(t))))
 ALL_TESTS      += $(RTL_UNIT_TESTS)
 

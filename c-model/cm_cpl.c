@@ -43,11 +43,31 @@ static uint64_t lanes4(uint64_t addr, uint64_t v)
 
 static bool wr_on(unsigned mode, unsigned thresh, uint64_t wb_addr, uint64_t cq_base)
 {
-    if (mode == CM_CPL_DESC_WB)
+    if (mode == CM_CPL_DESC_WB || mode == CM_CPL_DESC_WB_FULL)
         return thresh != 0;
     if (mode == CM_CPL_CQ)
         return thresh != 0 && cq_base != 0;
     return thresh != 0 && wb_addr != 0;
+}
+
+/* DESC_WB_FULL: the descriptors of a write from addr: at most left, to the
+ * ring's wrap (wrap) and to the next MPS-aligned address. */
+static unsigned full_n(uint64_t addr, unsigned left, unsigned wrap, unsigned mps_log2)
+{
+    const unsigned mps = 1u << (mps_log2 & 15u);
+    unsigned n = ((mps - ((unsigned)addr & 0x1FFFu & (mps - 1))) & 0x1FFFu) >> 4;
+
+    if (left < n)
+        n = left;
+    if (wrap < n)
+        n = wrap;
+    return n & 0x1FFu;
+}
+
+/* DESC_WB_FULL: a write's descriptor word 1: DD and the phase of its pass. */
+static uint64_t full_word(bool ph)
+{
+    return ((uint64_t)ph << 31 | 1) << 32;
 }
 
 /* What this clock's inputs and state decide. */
@@ -59,6 +79,9 @@ struct cm_cpl_comb {
     bool mw_any, mi_any, m_send, mi_send;
     unsigned w_mask, w_cmask, w_last;
     bool w_ph;
+    unsigned w_first, w_fn, m_left;  /* DESC_WB_FULL: the write's first, its descriptors, left */
+    bool w_fph;
+    uint64_t w_faddr;
     uint32_t c_cic;
     bool tf_any, tf_full, tf_live, tf_pop;
     unsigned tf_hq;
@@ -107,7 +130,7 @@ static void cm_cpl_completion(const struct cm_cpl *c, const struct cm_cpl_in *in
     const unsigned q = in->pkt_q;
     k->m_head = (c->mhead[q] + 1) & ring_mask(in->c_ring_log2);
     k->m_cnt = ((k->c_cic >> 16) + 1) & M16;
-    k->m_rc = (((k->m_send && k->mw_q == q) ? 0 : c->mrc[q]) + 1) & M16;
+    k->m_rc = (((k->m_send && k->mw_q == q) ? k->m_left : c->mrc[q]) + 1) & M16;
     k->m_ic = ((k->c_cic & M16) + 1) & M16;
     k->m_due = wr_on(in->cpl_mode, in->wb_thresh, in->c_wb_addr, in->c_cq_base) &&
                (k->m_cnt >= in->wb_thresh || k->m_head == in->c_tail);
@@ -116,6 +139,23 @@ static void cm_cpl_completion(const struct cm_cpl *c, const struct cm_cpl_in *in
     k->m_trig_c = (in->irq_thresh != 0 && k->m_ic >= in->irq_thresh) ||
                   (k->tf_pop && k->tf_live && k->tf_hq == q);
     k->m_start = !k->m_trig_c && (k->c_cic & M16) == 0 && in->irq_timer != 0;
+}
+
+/* DESC_WB_FULL: queue mw_q's next write, from its first completed
+ * descriptor not yet written (the last ring's worth at most); what is left
+ * keeps the write due. */
+static void cm_cpl_full_queue(const struct cm_cpl *c, const struct cm_cpl_in *in,
+                              struct cm_cpl_comb *k)
+{
+    const unsigned q = k->mw_q, rsize = k->w_mask + 1;
+    const unsigned cnt = c->mrc[q] > rsize ? rsize : c->mrc[q];
+
+    k->w_first = (c->mhead[q] - cnt) & k->w_mask;
+    k->w_fph = k->w_first >= c->mhead[q] ? !has(c->mph, q) : has(c->mph, q);
+    k->w_faddr = in->w_ring_base + ((uint64_t)k->w_first << 4);
+    k->w_fn = full_n(k->w_faddr, cnt, rsize - k->w_first, in->mps_log2);
+    if (k->m_send)
+        k->m_left = cnt - k->w_fn;
 }
 
 static void cm_cpl_queues(const struct cm_cpl *c, const struct cm_cpl_in *in,
@@ -133,8 +173,12 @@ static void cm_cpl_queues(const struct cm_cpl *c, const struct cm_cpl_in *in,
     k->w_cmask = ring_mask(in->w_cq_log2);
     k->w_last = (c->mhead[k->mw_q] - 1) & k->w_mask;
     k->w_ph = c->mhead[k->mw_q] == 0 ? !has(c->mph, k->mw_q) : has(c->mph, k->mw_q);
+    if (k->mw_any && in->cpl_mode == CM_CPL_DESC_WB_FULL)
+        cm_cpl_full_queue(c, in, k);
     if (k->m_send) {
         k->mpend_d &= ~bit(k->mw_q);
+        if (k->m_left)
+            k->mpend_d |= bit(k->mw_q);
         if (in->cpl_mode == CM_CPL_CQ && c->mpi[k->mw_q] == k->w_cmask)
             k->mcph_d ^= bit(k->mw_q);
     }
@@ -315,7 +359,16 @@ static void cm_cpl_capture(struct cm_cpl *c, const struct cm_cpl_in *in, unsigne
     bool last_ph = c->head == 0 ? !c->hphase : c->hphase;
 
     c->wb.valid = true;
-    if (in->cpl_mode == CM_CPL_DESC_WB) {
+    if (in->cpl_mode == CM_CPL_DESC_WB_FULL) {
+        /* The batch's descriptors (the last ring's worth at most) from its
+         * first, with the phase of its pass. */
+        const unsigned rsize = ring_mask(in->ring_log2) + 1;
+        const unsigned cnt = c->wb_cnt > rsize ? rsize : c->wb_cnt;
+        const unsigned first = (c->head - cnt) & ring_mask(in->ring_log2);
+        c->wb.addr = in->ring_base + ((uint64_t)first << 4);
+        c->wb.data = full_word(first >= c->head ? !c->hphase : c->hphase);
+        c->wb_n = cnt;
+    } else if (in->cpl_mode == CM_CPL_DESC_WB) {
         c->wb.addr = in->ring_base + ((uint64_t)last << 4 | 12);
         c->wb.data = ((uint64_t)last_ph << 31 | 1) << 32;
         c->wb.len = 4;
@@ -334,10 +387,29 @@ static void cm_cpl_capture(struct cm_cpl *c, const struct cm_cpl_in *in, unsigne
     }
 }
 
+/* One queue, DESC_WB_FULL: the batch's next write into wr; past the ring's
+ * wrap the next pass's phase.  (Edits c->wb and c->wb_n: the edge's.) */
+static void cm_cpl_full_next(struct cm_cpl *c, const struct cm_cpl_in *in, struct cm_cpl_wr *wr,
+                             bool *wb_pend)
+{
+    const unsigned rsize = ring_mask(in->ring_log2) + 1;
+    const unsigned wrap = rsize - ((unsigned)((c->wb.addr - in->ring_base) >> 4) & M16);
+    const unsigned n = full_n(c->wb.addr, c->wb_n, wrap, in->mps_log2);
+
+    *wr = (struct cm_cpl_wr){true, c->wb.addr, c->wb.data, n << 4};
+    *wb_pend = c->wb_n != n;
+    c->wb_n = (c->wb_n - n) & M16;
+    c->wb.addr += (uint64_t)n << 4;
+    if (wrap == n) {
+        c->wb.addr = in->ring_base;
+        c->wb.data ^= 1ull << 63;
+    }
+}
+
 /* The output register's next write: the captured completion write, the
  * single queue's interrupt, a queue's completion write, a queue's
  * interrupt, in that order. */
-static void cm_cpl_output(const struct cm_cpl *c, const struct cm_cpl_in *in,
+static void cm_cpl_output(struct cm_cpl *c, const struct cm_cpl_in *in,
                           const struct cm_cpl_comb *k, struct cm_cpl_wr *wr, bool *wb_pend,
                           bool *irq_pend)
 {
@@ -345,7 +417,9 @@ static void cm_cpl_output(const struct cm_cpl *c, const struct cm_cpl_in *in,
         wr->valid = false;
     if (c->wr.valid && !in->wr_ready)
         return;
-    if (c->wb_pend) {
+    if (c->wb_pend && in->cpl_mode == CM_CPL_DESC_WB_FULL) {
+        cm_cpl_full_next(c, in, wr, wb_pend);
+    } else if (c->wb_pend) {
         *wr = c->wb;
         wr->valid = true;
         *wb_pend = false;
@@ -356,7 +430,9 @@ static void cm_cpl_output(const struct cm_cpl *c, const struct cm_cpl_in *in,
         const unsigned q = k->mw_q;
         if (in->cpl_mode == CM_CPL_DESC_WB)
             *wr = (struct cm_cpl_wr){true, in->w_ring_base + ((uint64_t)k->w_last << 4 | 12),
-                                     ((uint64_t)k->w_ph << 31 | 1) << 32, 4};
+                                     full_word(k->w_ph), 4};
+        else if (in->cpl_mode == CM_CPL_DESC_WB_FULL)
+            *wr = (struct cm_cpl_wr){true, k->w_faddr, full_word(k->w_fph), k->w_fn << 4};
         else if (in->cpl_mode == CM_CPL_CQ)
             *wr = (struct cm_cpl_wr){in->w_cq_base != 0, in->w_cq_base + ((uint64_t)c->mpi[q] << 3),
                                      (uint64_t)has(c->mcph, q) << 63 | (uint64_t)c->mrc[q] << 16 |
@@ -426,7 +502,7 @@ static void cm_cpl_clock_queues(struct cm_cpl *c, const struct cm_cpl_in *in,
     const unsigned q = in->pkt_q;
 
     if (k->m_send) {
-        c->mrc[k->mw_q] = 0;
+        c->mrc[k->mw_q] = k->m_left;
         if (in->cpl_mode == CM_CPL_CQ)
             c->mpi[k->mw_q] = (c->mpi[k->mw_q] + 1) & k->w_cmask;
     }

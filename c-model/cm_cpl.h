@@ -2,7 +2,9 @@
 /*
  * cm_cpl.h - the completion and interrupt logic of the C model
  * (docs/c-model.md), cycle-exact at the ports of rtl/nictx_cpl.sv: the
- * head, completion writes (HEAD_WB, DESC_WB, CQ) every WB_THRESH, at the
+ * head, completion writes (HEAD_WB, DESC_WB, CQ, DESC_WB_FULL: the batch's
+ * whole descriptors in writes cut at MPS-aligned addresses and the ring's
+ * wrap, one after the other) every WB_THRESH, at the
  * tail and before an interrupt, interrupts by threshold and moderation
  * timer, MSI-X masks and pending bits; with several queues the same per
  * queue, the pending writes and interrupts sent round robin and the
@@ -22,7 +24,7 @@
 
 #define CM_CPL_MAX_QUEUES 64u
 
-enum { CM_CPL_HEAD_WB = 0, CM_CPL_DESC_WB = 1, CM_CPL_CQ = 2 }; /* CPL_MODE (3: as HEAD_WB) */
+enum { CM_CPL_HEAD_WB = 0, CM_CPL_DESC_WB = 1, CM_CPL_CQ = 2, CM_CPL_DESC_WB_FULL = 3 }; /* CPL_MODE */
 
 struct cm_cpl_in {
     bool multi;                     /* QUEUES > 1 */
@@ -39,8 +41,9 @@ struct cm_cpl_in {
     unsigned cpl_mode;
     uint64_t ring_base, cq_base, wb_addr, irq_addr;
     unsigned cq_log2, wb_thresh, irq_thresh;
+    unsigned mps_log2;              /* MPS_LOG2: DESC_WB_FULL's cut */
     uint32_t irq_timer, irq_data;
-    bool wr_ready;
+    bool wr_ready;                  /* (a write of several beats: with its last) */
     uint32_t skip;                  /* clocks left out before this one (24 bits) */
 };
 
@@ -58,7 +61,7 @@ struct cm_cpl_out {
 
 struct cm_cpl_wr { /* a posted write */
     bool valid;
-    uint64_t addr, data;
+    uint64_t addr, data; /* len > 8 (DESC_WB_FULL): data is each descriptor's word 1 */
     unsigned len;
 };
 
@@ -68,6 +71,7 @@ struct cm_cpl {
     unsigned head, wb_cnt, irq_cnt, cq_pi;
     bool hphase, cq_ph, wb_pend, irq_pend, tmr_run;
     struct cm_cpl_wr wb;            /* the completion write captured */
+    unsigned wb_n;                  /* DESC_WB_FULL: descriptors left to write (at wb.addr) */
     uint32_t tmr;
     struct cm_cpl_wr wr;            /* the output register */
     /* Queues */

@@ -6,6 +6,7 @@
  * buffer), ring indices 16, ring sizes and distances 17.
  */
 #include "cm_desc_fetch.h"
+#include "nictx_regs_gen.h"
 
 #include <string.h>
 #ifdef CM_DESC_FETCH_QUIET_CHECK
@@ -186,8 +187,9 @@ fetch_n(const struct cm_desc_fetch_in *in, unsigned avail, unsigned rsz, unsigne
         bool multi, unsigned rsize, unsigned aslot, unsigned free)
 {
     unsigned n = avail > M16 ? M16 : avail;
-    if ((in->fetch_max & 63u) < n)
-        n = in->fetch_max & 63u;
+    const unsigned fmax = in->fetch_max & NICTX_DESC_FETCH_MAX_VALUE_MASK;
+    if (fmax < n)
+        n = fmax;
     const unsigned to_wrap = (rsz - fetch_q) & M17;
     if (to_wrap < n)
         n = to_wrap;

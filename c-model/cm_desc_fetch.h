@@ -80,7 +80,7 @@ struct cm_desc_fetch_in {
     uint64_t ring_base;     /* f_q's registers */
     unsigned ring_log2, tail;
     unsigned h_ring_log2;   /* sq's ring */
-    unsigned fetch_max;     /* 6 bits */
+    unsigned fetch_max;     /* DESC_FETCH_MAX's field (7 bits) */
     unsigned inflight;      /* 4 bits */
     bool blk_valid;
     unsigned blk_idx;

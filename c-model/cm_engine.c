@@ -56,7 +56,9 @@
 /* The cover points by value (cover_sample, cover_err): in the registers' order. */
 _Static_assert(COVER_PROTO_WC - COVER_PROTO_TAIL == NICTX_PROTO_WC && NICTX_PROTO_TAIL == 0,
                "proto_* in PROTO's order");
-_Static_assert(COVER_CPL_CQ - COVER_CPL_HEAD_WB == NICTX_CPL_MODE_CQ && NICTX_CPL_MODE_HEAD_WB == 0,
+_Static_assert(COVER_CPL_CQ - COVER_CPL_HEAD_WB == NICTX_CPL_MODE_CQ &&
+               COVER_CPL_DESC_WB_FULL - COVER_CPL_HEAD_WB == NICTX_CPL_MODE_DESC_WB_FULL &&
+               NICTX_CPL_MODE_HEAD_WB == 0,
                "cpl_* in CPL_MODE's order");
 _Static_assert(NICTX_ERR_TAIL_RANGE == 1u &&
                NICTX_ERR_UNEXP_CPL == 1u << (COVER_ERR_UNEXP_CPL - COVER_ERR_TAIL_RANGE),
@@ -79,8 +81,8 @@ static inline unsigned slice_count(const struct cm_slice *s) { return (s->wp - s
 static inline bool slice_wready(const struct cm_slice *s) { return slice_count(s) != 2; }
 static inline bool slice_rvalid(const struct cm_slice *s) { return s->wp != s->rp; }
 
-struct cm_d2h_slot { /* the d2h slice's entry: a one-beat TLP with its 8-byte word */
-    uint8_t one;       /* sop and eop: 1 in every beat stored (0 before any) */
+struct cm_d2h_slot { /* the d2h slice's entry: a TLP's beat with its 8-byte word */
+    uint8_t sop, eop;  /* 1 in every one-beat TLP stored (0 before any) */
     uint8_t type, tag, err;
     uint16_t len;
     uint64_t addr, word;
@@ -111,6 +113,7 @@ struct cm_engine {
     struct cm_d2h_slot d2h_mem[2];
     struct dev_wire_beat wire_mem[2];
     struct cm_arbiter_rr arb;
+    unsigned wrb;      /* beats of the completion write sent (a DESC_WB_FULL write has several) */
     struct cm_regs regs;
     struct cm_wc wc;
     struct cm_dma_rd rd;
@@ -193,11 +196,19 @@ void cm_engine_reset(struct cm_engine *e)
     e->d2h_s.wp = e->d2h_s.rp = 0;
     e->wire_s.wp = e->wire_s.rp = 0;
     cm_arbiter_rr_reset(&e->arb, SRC_N);
+    e->wrb = 0;
     cm_regs_reset_hw(&e->regs, e->hw.queues, e->hw.tags, e->hw.desc_reads);
     core_reset(e);
     config_refresh(e);
 }
 #endif /* !CM_ENGINE_PROBE */
+
+/* The beats of the completion writer's write at W bytes each (one but for a
+ * DESC_WB_FULL write). */
+static inline unsigned wr_beats(unsigned w, const struct cm_cpl_wr *wr)
+{
+    return (unsigned)(((wr->addr & (w - 1)) + wr->len + w - 1) / w);
+}
 
 /* The 8-byte word of a W-byte beat that holds `addr`'s byte (a register
  * access and every TLP the engine sends lie within one). */
@@ -247,6 +258,7 @@ static void config_refresh(struct cm_engine *e)
     n->ci.irq_addr = r->msix_addr[0];
     n->ci.cq_log2 = r->cq_log2[0];
     n->ci.wb_thresh = r->wb_thresh;
+    n->ci.mps_log2 = r->mps_log2;
     n->ci.irq_thresh = r->irq_thresh;
     n->ci.irq_timer = r->irq_timer;
     n->ci.irq_data = r->msix_data[0];
@@ -281,6 +293,7 @@ struct cm_step {
     const struct dev_beat *hb;    /* the h2d slice's head */
     unsigned wq;                  /* the completion writer's write queue */
     int win;                      /* the d2h arbiter's grant, or -1 */
+    bool wr_last;                 /* the completion write's beat is its last */
     /* 2. the read engine */
     bool is_cpl;
     unsigned off;                 /* the h2d head's BAR0 offset */
@@ -324,11 +337,14 @@ static inline void step_state(struct cm_engine *e, struct cm_step *st)
     if (st->wq != e->cfg_wq)
         wq_refresh(e, st->wq);
     cm_desc_fetch_state_out(&e->df, &st->fo); /* the fetcher's outputs from state */
+    /* A write of several beats keeps the port from its second beat on. */
     const uint32_t src = (uint32_t)e->cpl.wr.valid << SRC_WR |
-                         (uint32_t)r->cpl_valid << SRC_REG_CPL |
-                         (uint32_t)(e->rd.mrd_valid && !st->rst_hold) << SRC_MRD;
+                         (e->wrb ? 0u
+                                 : (uint32_t)r->cpl_valid << SRC_REG_CPL |
+                                       (uint32_t)(e->rd.mrd_valid && !st->rst_hold) << SRC_MRD);
     st->win = cm_arbiter_rr_pick(&e->arb, src);
-    ci->wr_ready = st->d2h_ready && st->win == SRC_WR;
+    st->wr_last = e->wrb + 1 >= wr_beats(st->w, &e->cpl.wr);
+    ci->wr_ready = st->d2h_ready && st->win == SRC_WR && st->wr_last;
     ci->skip = st->skip;
 }
 
@@ -566,14 +582,19 @@ static inline void step_ports(struct cm_engine *e, const struct cm_step *st, str
     out->fault = 0;
     out->h2d_ready = slice_wready(&e->h2d_s);
     out->d2h.valid = st->d2h_vo;
-    out->d2h.sop = out->d2h.eop = d->one;
+    out->d2h.sop = d->sop;
+    out->d2h.eop = d->eop;
     out->d2h.type = d->type;
     out->d2h.tag = d->tag;
     out->d2h.len = d->len;
     out->d2h.addr = d->addr;
     out->d2h.err = d->err;
     dev_lanes_zero(out->d2h.data, w);
-    memcpy(out->d2h.data + (d->addr & (w - 1) & ~7u), &d->word, 8);
+    if (d->type == DEV_TLP_MWR && d->len > 8 && w > 8) /* DESC_WB_FULL: {word 1, 0} a descriptor */
+        for (unsigned i = 8; i < w; i += 16)
+            memcpy(out->d2h.data + i, &d->word, 8);
+    else
+        memcpy(out->d2h.data + (d->addr & (w - 1) & ~7u), &d->word, 8);
     out->wire.valid = st->wire_vo;
     out->wire.sop = b->sop;
     out->wire.eop = b->eop;
@@ -619,7 +640,7 @@ static inline void edge_d2h(struct cm_engine *e, const struct cm_step *st)
     const struct cm_regs *r = &e->regs;
     struct cm_d2h_slot *d = &e->d2h_mem[e->d2h_s.wp & 1u];
 
-    d->one = 1;
+    d->sop = d->eop = 1;
     switch (st->win) {
     case SRC_REG_CPL:
         d->err = r->cpl_err;
@@ -636,6 +657,12 @@ static inline void edge_d2h(struct cm_engine *e, const struct cm_step *st)
         d->len = (uint16_t)st->co.wr_len;
         d->addr = st->co.wr_addr;
         d->word = st->co.wr_data;
+        d->sop = e->wrb == 0;
+        d->eop = st->wr_last;
+        /* W = 8: a DESC_WB_FULL write's even beats are the descriptors' word 0 */
+        if (st->w == 8 && d->len > 8 && !(e->wrb & 1u))
+            d->word = 0;
+        e->wrb = st->wr_last ? 0 : (e->wrb + 1) & 0x1FFu;
         break;
     default:
         d->type = DEV_TLP_MRD;
@@ -707,7 +734,7 @@ static inline void cover_sample(struct cm_engine *e, const struct cm_step *st)
     if (st->pkt_sent) {
         if (r->proto <= NICTX_PROTO_WC)
             c[COVER_PROTO_TAIL + r->proto]++;
-        if (r->cpl_mode <= NICTX_CPL_MODE_CQ)
+        if (r->cpl_mode <= NICTX_CPL_MODE_DESC_WB_FULL)
             c[COVER_CPL_HEAD_WB + r->cpl_mode]++;
         c[COVER_QUEUE_ACTIVE + (st->mo.pkt_q & (COVER_QUEUES - 1))]++;
     }

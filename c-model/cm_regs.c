@@ -255,6 +255,7 @@ static const struct cm_reg_ops ops[NICTX_NUM_RIDS] = {
     [NICTX_RID_WB_THRESH] = {rd_g32, set_g32, AT(wb_thresh)},
     [NICTX_RID_IRQ_THRESH] = {rd_g32, set_g32, AT(irq_thresh)},
     [NICTX_RID_MRRS_LOG2] = {rd_g32, set_g32, AT(mrrs_log2)},
+    [NICTX_RID_MPS_LOG2] = {rd_g32, set_g32, AT(mps_log2)},
     [NICTX_RID_LINE_RATE] = {rd_g32, set_g32, AT(line_rate)},
     [NICTX_RID_CNT_PKTS] = {rd_g32, set_g32, AT(cnt_pkts)},
     [NICTX_RID_CNT_BYTES_LO] = {rd_g64lo, set_g64lo, AT(cnt_bytes)},
@@ -543,6 +544,7 @@ void cm_regs_eval(const struct cm_regs *r, const struct cm_regs_in *in, struct c
     o->cq_base = r->cq_base[0];
     o->cq_log2 = r->cq_log2[0];
     o->mrrs_log2 = r->mrrs_log2;
+    o->mps_log2 = r->mps_log2;
     o->line_rate = r->line_rate;
     o->desc_fetch_max = r->fetch_max;
     o->desc_inflight = r->inflight;

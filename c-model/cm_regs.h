@@ -2,7 +2,7 @@
 /*
  * cm_regs.h - the BAR0 register block of the C model (docs/c-model.md),
  * cycle-exact at the ports of rtl/nictx_regs.sv with the parameters
- * rtl/nictx_tx_top.sv gives it (DescFetchMaxHw 32, DescReadsHw 8, NumTags
+ * rtl/nictx_tx_top.sv gives it (DescFetchMaxHw 64, DescReadsHw 8, NumTags
  * 256) and NumQueues a parameter of cm_regs_reset(): host MWr and MRd
  * beats (4 bytes 4-aligned, 8 bytes 8-aligned) to the register page, the
  * queue blocks, the MSI-X table and its PBA; the read's completion (one
@@ -25,7 +25,7 @@
  *   cpl_*, enable, proto, stop, qrst, rst_hold, cpl_timeout, queues,
  *   queues_log2, sched_drr, drr_quantum, msix_mask, ring_base, ring_log2,
  *   tail, wb_thresh, wb_addr, irq_thresh, irq_data, irq_addr, irq_timer,
- *   cpl_mode, cq_base, cq_log2, mrrs_log2, line_rate, desc_fetch_max,
+ *   cpl_mode, cq_base, cq_log2, mrrs_log2, mps_log2, line_rate, desc_fetch_max,
  *   desc_inflight, max_tags, max_rd_bytes, idle.
  * Combinational from inputs:
  *   req_ready    <- req_type (and cpl_valid): cm_regs_req_ready()
@@ -69,7 +69,7 @@
 /* The engine's parameters (rtl/nictx_tx_top.sv), which the register map
  * names as the greatest values of DESC_FETCH_MAX, DESC_INFLIGHT and
  * MAX_TAGS (NICTX_HWP_*; NumQueues, QUEUES', is cm_regs_reset()'s). */
-#define CM_REGS_DESC_FETCH_MAX_HW 32u
+#define CM_REGS_DESC_FETCH_MAX_HW 64u
 #define CM_REGS_DESC_READS_HW 8u
 #define CM_REGS_NUM_TAGS 256u
 /* The TLP types the block takes (rtl/nictx_pkg.sv; sim/device/device.h's
@@ -113,7 +113,7 @@ struct cm_regs_out {
     uint64_t msix_mask;
     unsigned s_weight, s_ring_log2, hr_q;
     uint64_t ring_base, wb_addr, irq_addr, cq_base;
-    unsigned ring_log2, tail, wb_thresh, irq_thresh, cpl_mode, cq_log2, mrrs_log2;
+    unsigned ring_log2, tail, wb_thresh, irq_thresh, cpl_mode, cq_log2, mrrs_log2, mps_log2;
     uint32_t irq_data, irq_timer, line_rate, max_rd_bytes;
     unsigned desc_fetch_max, desc_inflight, max_tags;
     bool idle;
@@ -129,7 +129,8 @@ struct cm_regs {
     /* Configuration and error state (uint32_t: the handlers store a register
      * by its offset in the struct) */
     bool enable, rst_pend, qrst, cfg_open, sched;
-    uint32_t proto, err, queues, qlog, cpl_mode, mrrs_log2, fetch_max, inflight, max_tags;
+    uint32_t proto, err, queues, qlog, cpl_mode, mrrs_log2, mps_log2, fetch_max, inflight,
+        max_tags;
     uint32_t wb_thresh, irq_thresh, quantum;
     uint32_t rst_wait, cpl_to, irq_timer, line_rate, max_rd;
     uint64_t msix_mask, rb_zero;    /* per vector; per queue: its ring base is 0 */

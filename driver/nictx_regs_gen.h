@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* nictx-regmap: rdl=60846c33cbaba92b11227a57688bfcfdfdbb984648c361f9c1471767b94e0d9d gen=6362e1567971c6ce7185dcb4e06c5749e6a8c1a1db0edc1ea4db9652a5767ddc body=74336d8ae815ff21d2a0ae9b4210806c4ff1a7ea7996c0b7e97b70455350da2b */
+/* nictx-regmap: rdl=24516be06c77ee989996e6930d11c818fb732eaa11afb02b380b2741b90b57a6 gen=6362e1567971c6ce7185dcb4e06c5749e6a8c1a1db0edc1ea4db9652a5767ddc body=3cfd993979982456c45d0ba713f49b19ab4b436f518b13241a52fbce7a62eb53 */
 /*
  * nictx_regs_gen.h - the BAR0 register map of the nictx transmit engine:
  * offsets, fields, reset values and access of every register.
@@ -310,10 +310,10 @@
  */
 #define NICTX_REG_DESC_FETCH_MAX 0x5Cu
 #define NICTX_REG_DESC_FETCH_MAX_RESET 0x00000008u
-/* bits 5:0, rw, reset 8:  */
+/* bits 6:0, rw, reset 8:  */
 #define NICTX_DESC_FETCH_MAX_VALUE_SHIFT 0u
-#define NICTX_DESC_FETCH_MAX_VALUE_WIDTH 6u
-#define NICTX_DESC_FETCH_MAX_VALUE_MASK 0x0000003Fu
+#define NICTX_DESC_FETCH_MAX_VALUE_WIDTH 7u
+#define NICTX_DESC_FETCH_MAX_VALUE_MASK 0x0000007Fu
 
 /* MAX_TAGS 0x60 RW: DMA read tags.  DMA read tags in use at once.  Writes:
  * 1..NumTags, else BAD_ACCESS.
@@ -433,18 +433,19 @@
 /* CPL_MODE 0x88 RW: Completion mode.  How the device reports completions,
  * each WB_THRESH completions and when the queue goes idle (docs/device.md,
  * Completions and interrupts); with WB_THRESH 0 it reports none (HEAD still
- * reads the head).  Writes: HEAD_WB, DESC_WB, CQ, else BAD_ACCESS; ring
- * config (CFG).
+ * reads the head).  Writes: HEAD_WB, DESC_WB, CQ, DESC_WB_FULL, else
+ * BAD_ACCESS; ring config (CFG).
  */
 #define NICTX_REG_CPL_MODE       0x88u
 #define NICTX_REG_CPL_MODE_RESET 0x00000000u
-/* bits 1:0, rw, reset 0: HEAD_WB, DESC_WB or CQ. */
+/* bits 1:0, rw, reset 0: HEAD_WB, DESC_WB, CQ or DESC_WB_FULL. */
 #define NICTX_CPL_MODE_VALUE_SHIFT 0u
 #define NICTX_CPL_MODE_VALUE_WIDTH 2u
 #define NICTX_CPL_MODE_VALUE_MASK 0x00000003u
 #define NICTX_CPL_MODE_HEAD_WB   0u /* Head writeback: the head index to WB_ADDR. */
 #define NICTX_CPL_MODE_DESC_WB   1u /* Descriptor writeback: the DD bit in the last completed descriptor. */
 #define NICTX_CPL_MODE_CQ        2u /* Completion queue: an 8-byte CQE into the ring at CQ_BASE. */
+#define NICTX_CPL_MODE_DESC_WB_FULL 3u /* Descriptor writeback of whole descriptors (Intel 82599 advanced transmit write-back format): each completed descriptor of the batch, 16 bytes with the DD bit in word 1, in posted writes of up to MPS_LOG2 bytes cut at the ring's wrap. */
 
 /* IRQ_TIMER 0x8C RW: Interrupt moderation timer.  An MSI-X message at most
  * VALUE device cycles after the first completion not yet signalled (or
@@ -523,6 +524,19 @@
 #define NICTX_DRR_QUANTUM_VALUE_SHIFT 0u
 #define NICTX_DRR_QUANTUM_VALUE_WIDTH 17u
 #define NICTX_DRR_QUANTUM_VALUE_MASK 0x0001FFFFu
+
+/* MPS_LOG2 0xA8 RW: Max payload size.  Largest posted write = 1 << VALUE
+ * bytes (the link's MPS, PCIe Device Control); DESC_WB_FULL cuts its writes
+ * at MPS-aligned addresses.  Writes: 7..12, else BAD_ACCESS.
+ */
+#define NICTX_REG_MPS_LOG2       0xA8u
+#define NICTX_REG_MPS_LOG2_RESET 0x00000007u
+/* bits 3:0, rw, reset 7: log2 of the MPS (reset 128 bytes, the PCIe reset
+ * value).
+ */
+#define NICTX_MPS_LOG2_VALUE_SHIFT 0u
+#define NICTX_MPS_LOG2_VALUE_WIDTH 4u
+#define NICTX_MPS_LOG2_VALUE_MASK 0x0000000Fu
 
 /* PBA_LO 0xC00 RO: Pending bits, vectors 0..31.  MSI-X Pending Bit Array,
  * bits 31:0: bit v set while vector v is masked with a message due.  Writes:
@@ -812,9 +826,10 @@
     X(QUEUES,         0x9Cu, 0x00000001u, RW,  0) \
     X(SCHED,          0xA0u, 0x00000000u, RW,  0) \
     X(DRR_QUANTUM,    0xA4u, 0x00000800u, RW,  0) \
+    X(MPS_LOG2,       0xA8u, 0x00000007u, RW,  0) \
     X(PBA_LO,         0xC00u, 0x00000000u, RO,  0) \
     X(PBA_HI,         0xC04u, 0x00000000u, RO,  0)
-#define NICTX_NUM_REGS           44u
+#define NICTX_NUM_REGS           45u
 
 /* Every register of an entry of MSIX: X(name, offset in the block, reset,
  * access, swmod). */
@@ -911,6 +926,7 @@ enum nictx_rid {
     NICTX_RID_QUEUES,           /* 0x009C QUEUES */
     NICTX_RID_SCHED,            /* 0x00A0 SCHED */
     NICTX_RID_DRR_QUANTUM,      /* 0x00A4 DRR_QUANTUM */
+    NICTX_RID_MPS_LOG2,         /* 0x00A8 MPS_LOG2 */
     NICTX_RID_PBA_LO,           /* 0x0C00 PBA_LO */
     NICTX_RID_PBA_HI,           /* 0x0C04 PBA_HI */
     NICTX_RID_MSIX_MSG_ADDR_LO, /* 0x0800 MSIX.MSG_ADDR_LO */
@@ -989,7 +1005,7 @@ static const struct nictx_reg_desc nictx_reg_descs[NICTX_NUM_RIDS] = {
      NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
     {"ID", NICTX_SPACE_PAGE, NICTX_ACC_RO, 0x058u, 0xFFFFFFFFu, 0x6E780001u, 0u, 0u,
      NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
-    {"DESC_FETCH_MAX", NICTX_SPACE_PAGE, NICTX_ACC_RW, 0x05Cu, 0x0000003Fu, 0x00000008u, 1u, 0u,
+    {"DESC_FETCH_MAX", NICTX_SPACE_PAGE, NICTX_ACC_RW, 0x05Cu, 0x0000007Fu, 0x00000008u, 1u, 0u,
      NICTX_HWP_DESC_FETCH_MAX_HW, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
     {"MAX_TAGS", NICTX_SPACE_PAGE, NICTX_ACC_RW, 0x060u, 0x000001FFu, 0x00000020u, 1u, 0u,
      NICTX_HWP_NUM_TAGS, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
@@ -1011,7 +1027,7 @@ static const struct nictx_reg_desc nictx_reg_descs[NICTX_NUM_RIDS] = {
      NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
     {"DESC_INFLIGHT", NICTX_SPACE_PAGE, NICTX_ACC_RW, 0x084u, 0x0000000Fu, 0x00000004u, 1u, 0u,
      NICTX_HWP_DESC_READS_HW, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
-    {"CPL_MODE", NICTX_SPACE_PAGE, NICTX_ACC_RW, 0x088u, 0x00000003u, 0x00000000u, 0u, 2u,
+    {"CPL_MODE", NICTX_SPACE_PAGE, NICTX_ACC_RW, 0x088u, 0x00000003u, 0x00000000u, 0u, 3u,
      NICTX_HWP_NONE, NICTX_RID_NONE, 0, 1, NICTX_ERR_BAD_ACCESS, 0},
     {"IRQ_TIMER", NICTX_SPACE_PAGE, NICTX_ACC_RW, 0x08Cu, 0x00FFFFFFu, 0x00000000u, 0u, 0xFFFFFFu,
      NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
@@ -1020,6 +1036,8 @@ static const struct nictx_reg_desc nictx_reg_descs[NICTX_NUM_RIDS] = {
     {"SCHED", NICTX_SPACE_PAGE, NICTX_ACC_RW, 0x0A0u, 0x00000001u, 0x00000000u, 0u, 1u,
      NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
     {"DRR_QUANTUM", NICTX_SPACE_PAGE, NICTX_ACC_RW, 0x0A4u, 0x0001FFFFu, 0x00000800u, 64u, 65536u,
+     NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
+    {"MPS_LOG2", NICTX_SPACE_PAGE, NICTX_ACC_RW, 0x0A8u, 0x0000000Fu, 0x00000007u, 7u, 12u,
      NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
     {"PBA_LO", NICTX_SPACE_PBA, NICTX_ACC_RO, 0x000u, 0xFFFFFFFFu, 0x00000000u, 0u, 0u,
      NICTX_HWP_NONE, NICTX_RID_NONE, 0, 0, NICTX_ERR_BAD_ACCESS, 0},
@@ -1109,7 +1127,7 @@ static const uint8_t nictx_page_rids[64] = {
     NICTX_RID_QUEUES,           /* 0x9C QUEUES */
     NICTX_RID_SCHED,            /* 0xA0 SCHED */
     NICTX_RID_DRR_QUANTUM,      /* 0xA4 DRR_QUANTUM */
-    NICTX_RID_NONE,             /* 0xA8 */
+    NICTX_RID_MPS_LOG2,         /* 0xA8 MPS_LOG2 */
     NICTX_RID_NONE,             /* 0xAC */
     NICTX_RID_NONE,             /* 0xB0 */
     NICTX_RID_NONE,             /* 0xB4 */

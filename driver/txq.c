@@ -92,6 +92,9 @@ static bool txq_cfg_valid(const struct txq_cfg *cfg)
         return false;
     if (cfg->mrrs_log2 < TXQ_MRRS_LOG2_MIN || cfg->mrrs_log2 > TXQ_MRRS_LOG2_MAX)
         return false;
+    if (cfg->desc_wb_full && (cfg->clean != TXQ_CLEAN_DESC_WB ||
+                              cfg->mps_log2 < TXQ_MRRS_LOG2_MIN || cfg->mps_log2 > TXQ_MRRS_LOG2_MAX))
+        return false;
     if (cfg->line_rate_fx == 0 || cfg->line_rate_fx > TXQ_LINE_RATE_MAX)
         return false;
     if (cfg->max_tags > 256)
@@ -148,8 +151,12 @@ static void txq_program_device(u8 __iomem *hw, const struct txq_cfg *cfg, dma_ad
     writel_relaxed(cfg->irq_thresh, hw + NICTX_REG_IRQ_THRESH);
     if (cfg->irq_timer)
         writel_relaxed(cfg->irq_timer, hw + NICTX_REG_IRQ_TIMER);
-    if (cfg->clean == TXQ_CLEAN_DESC_WB)
+    if (cfg->clean == TXQ_CLEAN_DESC_WB && cfg->desc_wb_full) {
+        writel_relaxed(cfg->mps_log2, hw + NICTX_REG_MPS_LOG2);
+        writel_relaxed(NICTX_CPL_MODE_DESC_WB_FULL, hw + NICTX_REG_CPL_MODE);
+    } else if (cfg->clean == TXQ_CLEAN_DESC_WB) {
         writel_relaxed(NICTX_CPL_MODE_DESC_WB, hw + NICTX_REG_CPL_MODE);
+    }
     if (cfg->clean == TXQ_CLEAN_CQ) {
         writel_relaxed(NICTX_CPL_MODE_CQ, hw + NICTX_REG_CPL_MODE);
         writeq_relaxed(cq_dma, hw + NICTX_REG_CQ_BASE_LO);

@@ -52,7 +52,7 @@
 
 #define TXQ_RING_LOG2_MIN 3u
 #define TXQ_RING_LOG2_MAX 16u
-#define TXQ_FETCH_MAX_MAX 32u
+#define TXQ_FETCH_MAX_MAX 64u /* descriptors per fetch (DESC_FETCH_MAX, DescFetchMaxHw) */
 #define TXQ_INFLIGHT_MAX 8u /* descriptor reads in flight (DESC_INFLIGHT) */
 #define TXQ_MRRS_LOG2_MIN 7u
 #define TXQ_MRRS_LOG2_MAX 12u
@@ -91,7 +91,8 @@ enum txq_clean_mode {
     TXQ_CLEAN_HEAD_WB,   /* plat_load32 of the head-writeback word */
     TXQ_CLEAN_HEAD_MMIO, /* uncached plat_mmio_read32(NICTX_REG_HEAD) */
     TXQ_CLEAN_DESC_WB,   /* the DD bit the device writes into the last
-                            descriptor of each batch (Intel DD): scan forward */
+                            descriptor of each batch (Intel DD), or into each
+                            (desc_wb_full): scan forward */
     TXQ_CLEAN_CQ,        /* CQEs in a completion queue, polled at the consumer
                             index for the expected phase (mlx4/mlx5, Corundum) */
     TXQ_CLEAN_COUNT
@@ -108,11 +109,17 @@ struct txq_cfg {
     unsigned cq_log2;        /* TXQ_CLEAN_CQ: CQ size 1 << cq_log2, ring_log2..16;
                                 0: the ring's size; each queue its own CQ, in
                                 its block (queue 0: CQ_BASE, CQ_LOG2) */
-    unsigned desc_fetch_max; /* descriptors per fetch, 1..32 */
+    unsigned desc_fetch_max; /* descriptors per fetch, 1..TXQ_FETCH_MAX_MAX */
     unsigned desc_inflight;  /* descriptor reads in flight, 1..8; 0: the device's reset value
                                 (written only when it differs from it, as the
                                 completion registers are) */
     unsigned mrrs_log2;      /* device read request size 1 << n, 7..12 */
+    int desc_wb_full;        /* TXQ_CLEAN_DESC_WB: the device writes back every
+                                completed descriptor whole (CPL_MODE DESC_WB_FULL,
+                                Intel's write-back format) rather than a done
+                                word in the batch's last */
+    unsigned mps_log2;       /* the link's MPS 1 << n, 7..12 (desc_wb_full: the
+                                writes' cut; written only then, MPS_LOG2) */
     uint32_t line_rate_fx;   /* NICTX_REG_LINE_RATE: wire bytes per device
                                 cycle, 8.16 fixed, 1..TXQ_LINE_RATE_MAX */
     enum txq_clean_mode clean;

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // nictx_cpl: transmit completions: each queue's head, completion writes
-// (head writeback, DD, CQE), MSI-X interrupts with moderation, masks and
-// pending bits.
+// (head writeback, DD, CQE, whole descriptors), MSI-X interrupts with
+// moderation, masks and pending bits.
 //
 // Ports: pkt_done_i (with pkt_q_i) completes a queue's next descriptor;
 // wr_* offers one posted MWr, a completion write or an MSI-X message
+// (DESC_WB_FULL: a batch's descriptors in writes of at most the MPS, cut
+// at MPS-aligned addresses and at the ring's wrap, one after the other)
 // (wr_valid_o never waits for wr_ready_i; fields are registers).  c_q_o and
 // w_q_o ask the register block for a queue's ring, CQ and vector, answered
 // in the same cycle on c_*_i and w_*_i.  wait_o, wake_o, skip_i: the
@@ -38,6 +40,7 @@ module nictx_cpl #(
   input  logic [nictx_pkg::AddrW-1:0] cq_base_i,
   input  logic [nictx_pkg::Log2W-1:0] cq_log2_i,
   input  logic [nictx_reg_pkg::WbThreshValueWidth-1:0]  wb_thresh_i,
+  input  logic [nictx_reg_pkg::MpsLog2ValueWidth-1:0]   mps_log2_i,  // DESC_WB_FULL's cut
   input  logic [nictx_pkg::AddrW-1:0] wb_addr_i,
   input  logic [nictx_reg_pkg::IrqThreshValueWidth-1:0] irq_thresh_i,
   input  logic [nictx_reg_pkg::IrqTimerValueWidth-1:0]  irq_timer_i,
@@ -46,7 +49,7 @@ module nictx_cpl #(
   output logic [nictx_pkg::IdxW-1:0] head_o,
   // Posted write out (4 or 8 bytes; data lanes follow addr[2])
   output logic        wr_valid_o,
-  input  logic        wr_ready_i,
+  input  logic        wr_ready_i,  // (a write of several beats: with its last)
   output nictx_pkg::cpl_wr_t wr_o,
   output logic        timer_o,      // the moderation timer runs
   input  logic [nictx_pkg::ClkW-1:0] skip_i,  // clocks left out before this one (above)
@@ -63,6 +66,7 @@ module nictx_cpl #(
   logic [63:0] wb_a_d, wb_a_q;          // its address, data and length
   logic [63:0] wb_w_d, wb_w_q;
   logic [3:0]  wb_l_d, wb_l_q;
+  logic [15:0] wb_n_d, wb_n_q;          // DESC_WB_FULL: descriptors left to write (at wb_a_q)
   logic [15:0] cq_pi_d, cq_pi_q;        // CQ producer index and phase
   logic        cq_ph_d, cq_ph_q;
   logic        irq_pend_d, irq_pend_q;
@@ -73,6 +77,25 @@ module nictx_cpl #(
   logic [15:0] mask, cq_mask, last;
   logic        wb_on, irq_on, at_tail, wb_due, irq_trig, irq_due, last_ph, s_act;
   logic [31:0] dd_word;
+  logic        full;                    // CPL_MODE DESC_WB_FULL
+  logic [16:0] rsize;                   // the ring's entries
+  logic [15:0] f_cnt, f_first, f_idx;   // DESC_WB_FULL: the batch, its first, the write's first
+  logic [16:0] f_wrap;                  // ... its entries to the ring's wrap
+  logic [8:0]  f_n;                     // ... the write's descriptors
+
+  // DESC_WB_FULL: the descriptors of a write from addr: at most left, to
+  // the ring's wrap (wrap) and to the next MPS-aligned address (a posted
+  // write carries at most the MPS and never crosses 4 KiB).
+  function automatic logic [8:0] full_n(logic [12:0] addr, logic [15:0] left,
+                                        logic [16:0] wrap, logic [3:0] mps_log2);
+    logic [12:0] mps;
+    logic [8:0]  n;
+    mps = 13'd1 << mps_log2;
+    n   = 9'((mps - (addr & (mps - 13'd1))) >> 4);  // 1..256
+    if (left < 16'(n)) n = left[8:0];
+    if (wrap < 17'(n)) n = wrap[8:0];
+    full_n = n;
+  endfunction
 
   // Queues (multi_i)
   localparam int unsigned NP  = NumQueues > 1 ? NumQueues : 2;  // pickers' width
@@ -98,6 +121,10 @@ module nictx_cpl #(
   logic [15:0]   m_mask, m_head, m_cnt, m_rc, m_ic;
   logic [15:0]   w_mask, w_cmask, w_last;
   logic          w_ph;
+  logic [15:0]   w_cnt, w_first, m_left;  // DESC_WB_FULL: the batch, its first, left after this write
+  logic          w_fph;                 // ... the first's phase
+  logic [63:0]   w_faddr;               // ... its address
+  logic [8:0]    w_fn;                  // ... the write's descriptors
   logic          m_start, m_trig_c, m_trig_t, m_force_c, m_force_t;
   logic [NumQueues-1:0] mi_req;
   logic [NumQueues-1:0] m_pba;         // pending bits: mirq_q of the masked vectors
@@ -160,7 +187,8 @@ module nictx_cpl #(
     wb_due  = 1'b0;
     if (wb_cnt_q != '0) begin
       unique case (cpl_mode_i)
-        nictx_reg_pkg::CplModeDescWb: wb_on = wb_thresh_i != '0;
+        nictx_reg_pkg::CplModeDescWb,
+        nictx_reg_pkg::CplModeDescWbFull: wb_on = wb_thresh_i != '0;
         nictx_reg_pkg::CplModeCq:     wb_on = wb_thresh_i != '0 && cq_base_i != '0;
         default:                      wb_on = wb_thresh_i != '0 && wb_addr_i != '0;
       endcase
@@ -182,6 +210,13 @@ module nictx_cpl #(
     last    = '0;
     last_ph = 1'b0;
     dd_word = '0;
+    full    = cpl_mode_i == nictx_reg_pkg::CplModeDescWbFull;
+    rsize   = '0;
+    f_cnt   = '0;
+    f_first = '0;
+    f_idx   = '0;
+    f_wrap  = '0;
+    f_n     = '0;
 
     // (without s_act no register takes a _d and no check reads one: they
     // are then 0, a constant, and hold their _q only under s_act)
@@ -193,6 +228,7 @@ module nictx_cpl #(
     wb_a_d     = '0;
     wb_w_d     = '0;
     wb_l_d     = '0;
+    wb_n_d     = '0;
     cq_pi_d    = '0;
     cq_ph_d    = 1'b0;
     irq_pend_d = 1'b0;
@@ -210,6 +246,7 @@ module nictx_cpl #(
       wb_a_d     = wb_a_q;
       wb_w_d     = wb_w_q;
       wb_l_d     = wb_l_q;
+      wb_n_d     = wb_n_q;
       cq_pi_d    = cq_pi_q;
       cq_ph_d    = cq_ph_q;
       irq_pend_d = irq_pend_q;
@@ -218,6 +255,7 @@ module nictx_cpl #(
       wr_valid_d = wr_valid_q;
       wr_d       = wr_q;
       mask    = 16'((17'd1 << ring_log2_i) - 17'd1);
+      rsize   = {1'b0, mask} + 17'd1;
       if (tmr_dec) tmr_d = tmr_q - 24'd1;
 
       // Capture what is due; count completions that arrive meanwhile afresh.
@@ -234,6 +272,15 @@ module nictx_cpl #(
             wb_a_d = ring_base_i + {44'd0, last, 4'd12};
             wb_w_d = {dd_word, 32'd0};
             wb_l_d = 4'd4;
+          end
+          nictx_reg_pkg::CplModeDescWbFull: begin
+            // The batch's descriptors (the last ring's worth of them at most)
+            // from its first, with the phase of its pass.
+            f_cnt   = ({1'b0, wb_cnt_q} > rsize) ? rsize[15:0] : wb_cnt_q;
+            f_first = (head_q - f_cnt) & mask;
+            wb_a_d  = ring_base_i + {44'd0, f_first, 4'd0};
+            wb_w_d  = {(f_first >= head_q) ? !hphase_q : hphase_q, 30'd0, 1'b1, 32'd0};
+            wb_n_d  = f_cnt;
           end
           nictx_reg_pkg::CplModeCq: begin
             wb_a_d  = cq_base_i + {45'd0, cq_pi_q, 3'd0};
@@ -271,18 +318,35 @@ module nictx_cpl #(
       // Output register: the completion write before the interrupt.
       if (wr_valid_q && wr_ready_i) wr_valid_d = 1'b0;
       if (!wr_valid_q || wr_ready_i) begin
-        if (wb_pend_q) begin
+        if (wb_pend_q && full) begin
+          // The next write of the batch; past the ring's wrap the next
+          // pass's phase.
+          f_idx      = 16'((wb_a_q - ring_base_i) >> 4);
+          f_wrap     = rsize - {1'b0, f_idx};
+          f_n        = full_n(wb_a_q[12:0], wb_n_q, f_wrap, mps_log2_i);
           wr_valid_d = 1'b1;
           wr_d.addr  = wb_a_q;
           wr_d.data  = wb_w_q;
-          wr_d.len   = wb_l_q;
+          wr_d.len   = {f_n, 4'd0};
+          wb_n_d     = wb_n_q - {7'd0, f_n};
+          wb_pend_d  = wb_n_q != {7'd0, f_n};
+          wb_a_d     = wb_a_q + {51'd0, f_n, 4'd0};
+          if (f_wrap == 17'(f_n)) begin
+            wb_a_d = ring_base_i;
+            wb_w_d = {!wb_w_q[63], wb_w_q[62:0]};
+          end
+        end else if (wb_pend_q) begin
+          wr_valid_d = 1'b1;
+          wr_d.addr  = wb_a_q;
+          wr_d.data  = wb_w_q;
+          wr_d.len   = {9'd0, wb_l_q};
           wb_pend_d  = 1'b0;
         end else if (irq_pend_q && !msix_mask_i[0]) begin
           wr_valid_d = 1'b1;
           wr_d.addr  = irq_addr_i;
           wr_d.data  = irq_addr_i[2] ? {irq_data_i, 32'd0}
                                              : {32'd0, irq_data_i};
-          wr_d.len   = 4'd4;
+          wr_d.len   = 13'd4;
           irq_pend_d = 1'b0;
         end else if (m_send) begin
           // The queue's completion write, from its state now.
@@ -291,20 +355,26 @@ module nictx_cpl #(
               wr_valid_d = 1'b1;
               wr_d.addr  = w_cfg_i.ring_base + {44'd0, w_last, 4'd12};
               wr_d.data  = {w_ph, 30'd0, 1'b1, 32'd0};
-              wr_d.len   = 4'd4;
+              wr_d.len   = 13'd4;
+            end
+            nictx_reg_pkg::CplModeDescWbFull: begin
+              wr_valid_d = 1'b1;
+              wr_d.addr  = w_faddr;
+              wr_d.data  = {w_fph, 30'd0, 1'b1, 32'd0};
+              wr_d.len   = {w_fn, 4'd0};
             end
             nictx_reg_pkg::CplModeCq: begin
               wr_valid_d = w_cfg_i.cq_base != '0;
               wr_d.addr  = w_cfg_i.cq_base + {45'd0, mpi_m[mw_q], 3'd0};
               wr_d.data  = {mcph_q[mw_q], 31'd0, mrc_m[mw_q], w_last};
-              wr_d.len   = 4'd8;
+              wr_d.len   = 13'd8;
             end
             default: begin
               wr_valid_d = w_cfg_i.wb_addr != '0;
               wr_d.addr  = w_cfg_i.wb_addr;
               wr_d.data  = w_cfg_i.wb_addr[2] ? {16'd0, mhead_m[mw_q], 32'd0}
                                               : {48'd0, mhead_m[mw_q]};
-              wr_d.len   = 4'd4;
+              wr_d.len   = 13'd4;
             end
           endcase
         end else if (mi_send) begin
@@ -312,7 +382,7 @@ module nictx_cpl #(
           wr_d.addr  = w_cfg_i.msix_addr;
           wr_d.data  = w_cfg_i.msix_addr[2] ? {w_cfg_i.msix_data, 32'd0}
                                             : {32'd0, w_cfg_i.msix_data};
-          wr_d.len   = 4'd4;
+          wr_d.len   = 13'd4;
         end
       end
     end
@@ -341,6 +411,12 @@ module nictx_cpl #(
     w_cmask   = '0;
     w_last    = '0;
     w_ph      = 1'b0;
+    w_cnt     = '0;
+    w_first   = '0;
+    w_fph     = 1'b0;
+    w_faddr   = '0;
+    w_fn      = '0;
+    m_left    = '0;
     m_start   = 1'b0;
     m_trig_c  = 1'b0;
     m_trig_t  = 1'b0;
@@ -372,8 +448,19 @@ module nictx_cpl #(
       w_cmask = 16'((17'd1 << w_cfg_i.cq_log2) - 17'd1);
       w_last  = (mhead_m[mw_q] - 16'd1) & w_mask;
       w_ph    = mhead_m[mw_q] == '0 ? !mph_q[mw_q] : mph_q[mw_q];
+      // DESC_WB_FULL: the queue's next write, from its first completed
+      // descriptor not yet written (the last ring's worth at most); what is
+      // left keeps the write due.
+      if (mw_any && cpl_mode_i == nictx_reg_pkg::CplModeDescWbFull) begin
+        w_cnt   = ({1'b0, mrc_m[mw_q]} > {1'b0, w_mask} + 17'd1) ? w_mask + 16'd1 : mrc_m[mw_q];
+        w_first = (mhead_m[mw_q] - w_cnt) & w_mask;
+        w_fph   = (w_first >= mhead_m[mw_q]) ? !mph_q[mw_q] : mph_q[mw_q];
+        w_faddr = w_cfg_i.ring_base + {44'd0, w_first, 4'd0};
+        w_fn    = full_n(w_faddr[12:0], w_cnt, {1'b0, w_mask} + 17'd1 - {1'b0, w_first}, mps_log2_i);
+        if (m_send) m_left = w_cnt - {7'd0, w_fn};
+      end
       if (m_send) begin
-        mpend_d[mw_q] = 1'b0;
+        mpend_d[mw_q] = m_left != '0;
         if (cpl_mode_i == nictx_reg_pkg::CplModeCq) begin
           if (mpi_m[mw_q] == w_cmask) mcph_d[mw_q] = !mcph_q[mw_q];
         end
@@ -398,10 +485,11 @@ module nictx_cpl #(
         m_mask  = 16'((17'd1 << c_cfg_i.ring_log2) - 17'd1);
         m_head  = (mhead_m[pkt_q_i] + 16'd1) & m_mask;
         m_cnt   = c_cic[31:16] + 16'd1;
-        m_rc    = ((m_send && mw_q == pkt_q_i) ? 16'd0 : mrc_m[pkt_q_i]) + 16'd1;
+        m_rc    = ((m_send && mw_q == pkt_q_i) ? m_left : mrc_m[pkt_q_i]) + 16'd1;
         m_ic    = c_cic[15:0] + 16'd1;
         unique case (cpl_mode_i)
-          nictx_reg_pkg::CplModeDescWb: m_wr_on = wb_thresh_i != '0;
+          nictx_reg_pkg::CplModeDescWb,
+          nictx_reg_pkg::CplModeDescWbFull: m_wr_on = wb_thresh_i != '0;
           nictx_reg_pkg::CplModeCq:     m_wr_on = wb_thresh_i != '0 && c_cfg_i.cq_base != '0;
           default:                      m_wr_on = wb_thresh_i != '0 && c_cfg_i.wb_addr != '0;
         endcase
@@ -457,7 +545,7 @@ module nictx_cpl #(
       now_q   <= '0;
     end else begin
       if (m_send) begin
-        mrc_m[mw_q] <= '0;
+        mrc_m[mw_q] <= m_left;
         if (cpl_mode_i == nictx_reg_pkg::CplModeCq) mpi_m[mw_q] <= (mpi_m[mw_q] + 16'd1) & w_cmask;
       end
       if (m_trig_t) begin
@@ -538,6 +626,7 @@ module nictx_cpl #(
       wb_a_q     <= '0;
       wb_w_q     <= '0;
       wb_l_q     <= '0;
+      wb_n_q     <= '0;
       cq_pi_q    <= '0;
       cq_ph_q    <= 1'b1;
       irq_pend_q <= 1'b0;
@@ -554,6 +643,7 @@ module nictx_cpl #(
       wb_a_q     <= wb_a_d;
       wb_w_q     <= wb_w_d;
       wb_l_q     <= wb_l_d;
+      wb_n_q     <= wb_n_d;
       cq_pi_q    <= cq_pi_d;
       cq_ph_q    <= cq_ph_d;
       irq_pend_q <= irq_pend_d;
@@ -626,6 +716,13 @@ module nictx_cpl #(
                                  wr_d.addr - w_cfg_i.ring_base <
                                  ({48'd0, w_mask} + 64'd1) * 64'd16 &&
                                  wr_d.addr[3:0] == 4'd12));
+      // A DESC_WB_FULL write: whole descriptors, at least one, within one
+      // MPS-aligned block of the MPS.
+      FullWbInMps_A: assert (!(wr_valid_q && wr_q.len > 13'd8) ||
+                             (cpl_mode_i == nictx_reg_pkg::CplModeDescWbFull &&
+                              wr_q.len[3:0] == 4'd0 && wr_q.addr[3:0] == 4'd0 &&
+                              {1'b0, wr_q.addr[12:0] & ((13'd1 << mps_log2_i) - 13'd1)} +
+                              {1'b0, wr_q.len} <= (14'd1 << mps_log2_i)));
       // The timer FIFO never overflows (a start with it full pops its head).
       TimerFifoNoOverflow_A: assert (!(m_start && tf_full && !tf_pop));
     end

@@ -13,6 +13,7 @@
 // Theory of operation: docs/device.md, "Descriptor fetch: nictx_desc_fetch".
 module nictx_desc_fetch #(
   parameter int unsigned BufDescs  = 64,  // descriptor buffer slots
+  parameter int unsigned FetchMax  = 64,  // most descriptors a read asks for (DESC_FETCH_MAX)
   parameter int unsigned MaxReads  = 4,   // outstanding descriptor reads
   parameter int unsigned DataBytes = 8,   // bytes per read data beat
   parameter int unsigned NumQueues = 64,  // queues (regions of at least one slot)
@@ -86,8 +87,13 @@ module nictx_desc_fetch #(
     $error("nictx_desc_fetch: NumQueues must be a power of two in 1..64, at most BufDescs");
   end
 
-  if (BufDescs < 32 || BufDescs > 256 || (BufDescs & (BufDescs - 1)) != 0) begin : gen_buf_check
-    $error("nictx_desc_fetch: BufDescs must be a power of two in 32..256 (one full fetch)");
+  if (BufDescs < 32 || BufDescs > 256 || (BufDescs & (BufDescs - 1)) != 0 || BufDescs < FetchMax)
+  begin : gen_buf_check
+    $error("nictx_desc_fetch: BufDescs must be a power of two in 32..256, at least FetchMax (one full fetch)");
+  end
+  if (FetchMax < 1 || FetchMax >= (1 << nictx_reg_pkg::DescFetchMaxValueWidth))
+  begin : gen_fetch_check
+    $error("nictx_desc_fetch: FetchMax must fit DESC_FETCH_MAX's field");
   end
   if (DataBytes < 8 || DataBytes > 64 || (DataBytes & (DataBytes - 1)) != 0)
   begin : gen_width_check
@@ -380,7 +386,7 @@ module nictx_desc_fetch #(
         free_slots = rsize - inbuf;
         n = avail[15:0];
         if (avail[16]) n = 16'hFFFF;
-        if ({10'd0, fetch_max_i} < n) n = {10'd0, fetch_max_i};
+        if (16'(fetch_max_i) < n) n = 16'(fetch_max_i);
         to_wrap = (17'd1 << f_cfg_i.ring_log2) - {1'b0, fetch_q};  // 1..ring size
         if (to_wrap < {1'b0, n}) n = to_wrap[15:0];
         // Several regions: a read stays in its region (one region: the buffer

@@ -32,7 +32,7 @@ package nictx_pkg;
   localparam int unsigned QLog2W    = 3;   // log2 of QUEUES rounded up to a power of two
   localparam int unsigned MaxQueues = 64;  // MSI-X vectors of the PBA (PBA_LO, PBA_HI)
   localparam int unsigned MsixDataW = 32;  // an MSI-X message's data (IRQ_DATA)
-  localparam int unsigned WrLenW    = 4;   // a posted write's bytes (4 or 8)
+  localparam int unsigned WrLenW    = 13;  // a posted write's bytes (4, 8, or 16 x n up to the MPS)
   localparam int unsigned FcsW      = 32;  // the Ethernet FCS
   localparam int unsigned ClkW      = 24;  // clock counts: clocks left out, wake, timeouts, timers
 
@@ -92,9 +92,11 @@ package nictx_pkg;
 
   // A completion write or MSI-X message from nictx_cpl (struct cm_cpl_wr).
   typedef struct packed {
-    logic [WrLenW-1:0] len;   // bytes: 4 or 8
+    logic [WrLenW-1:0] len;   // bytes: 4 or 8; above 8 a DESC_WB_FULL write
     logic [AddrW-1:0]  addr;
-    logic [WordW-1:0]  data;  // lanes follow addr[2]
+    // lanes follow addr[2]; a DESC_WB_FULL write (len > 8): descriptor word 1
+    // of each of its 16-byte descriptors (word 0 is 0)
+    logic [WordW-1:0]  data;
   } cpl_wr_t;
 
   // Per-queue state: a queue's registers as the register block's index

@@ -16,7 +16,7 @@
 // Theory of operation: docs/device.md, "Register block: nictx_regs"; the
 // register map: rtl/regs/nictx_regs.rdl (docs/device.md, Registers).
 module nictx_regs #(
-  parameter int unsigned DescFetchMaxHw = 32,
+  parameter int unsigned DescFetchMaxHw = 64,
   parameter int unsigned DescReadsHw    = 8,
   parameter int unsigned NumTags        = 256,
   parameter int unsigned NumQueues      = 64,
@@ -94,8 +94,9 @@ module nictx_regs #(
   output logic [63:0] cq_base_o,
   output logic [4:0]  cq_log2_o,
   output logic [3:0]  mrrs_log2_o,
+  output logic [nictx_reg_pkg::MpsLog2ValueWidth-1:0] mps_log2_o,
   output logic [23:0] line_rate_o,
-  output logic [5:0]  desc_fetch_max_o,
+  output logic [nictx_reg_pkg::DescFetchMaxValueWidth-1:0] desc_fetch_max_o,
   output logic [3:0]  desc_inflight_o,
   output logic [8:0]  max_tags_o,
   output logic [20:0] max_rd_bytes_o,
@@ -208,8 +209,9 @@ module nictx_regs #(
   logic [23:0] irq_tmr_q;
   logic [1:0]  cpl_mode_q;
   logic [3:0]  mrrs_log2_q;
+  logic [nictx_reg_pkg::MpsLog2ValueWidth-1:0] mps_log2_q;
   logic [23:0] line_rate_q;
-  logic [5:0]  fetch_max_q;
+  logic [nictx_reg_pkg::DescFetchMaxValueWidth-1:0] fetch_max_q;
   logic [3:0]  inflight_q;
   logic [8:0]  max_tags_q;
   logic [20:0] max_rd_q;
@@ -448,6 +450,7 @@ module nictx_regs #(
       irq_tmr_q    <= nictx_reg_pkg::IrqTimerValueReset;
       cpl_mode_q   <= nictx_reg_pkg::CplModeValueReset;
       mrrs_log2_q  <= nictx_reg_pkg::MrrsLog2ValueReset;
+      mps_log2_q   <= nictx_reg_pkg::MpsLog2ValueReset;
       line_rate_q  <= nictx_reg_pkg::LineRateValueReset;
       fetch_max_q  <= nictx_reg_pkg::DescFetchMaxValueReset;
       inflight_q   <= nictx_reg_pkg::DescInflightValueReset;
@@ -470,8 +473,9 @@ module nictx_regs #(
             nictx_reg_pkg::RidIrqTimer:     irq_tmr_q    <= v[23:0];
             nictx_reg_pkg::RidCplMode:      cpl_mode_q   <= v[1:0];
             nictx_reg_pkg::RidMrrsLog2:     mrrs_log2_q  <= v[3:0];
+            nictx_reg_pkg::RidMpsLog2:      mps_log2_q   <= v[nictx_reg_pkg::MpsLog2ValueWidth-1:0];
             nictx_reg_pkg::RidLineRate:     line_rate_q  <= v[23:0];
-            nictx_reg_pkg::RidDescFetchMax: fetch_max_q  <= v[5:0];
+            nictx_reg_pkg::RidDescFetchMax: fetch_max_q  <= v[nictx_reg_pkg::DescFetchMaxValueWidth-1:0];
             nictx_reg_pkg::RidDescInflight: inflight_q   <= v[3:0];
             nictx_reg_pkg::RidMaxTags:      max_tags_q   <= v[8:0];
             nictx_reg_pkg::RidMaxRdBytes:   max_rd_q     <= v[20:0];
@@ -678,6 +682,7 @@ module nictx_regs #(
           nictx_reg_pkg::RidWbThresh:      v = 32'(wb_thresh_q);
           nictx_reg_pkg::RidIrqThresh:     v = 32'(irq_thresh_q);
           nictx_reg_pkg::RidMrrsLog2:      v = 32'(mrrs_log2_q);
+          nictx_reg_pkg::RidMpsLog2:       v = 32'(mps_log2_q);
           nictx_reg_pkg::RidLineRate:      v = 32'(line_rate_q);
           nictx_reg_pkg::RidCntPkts:       v = cnt_pkts_q;
           nictx_reg_pkg::RidCntBytesLo:    v = cnt_bytes_q[31:0];
@@ -824,6 +829,7 @@ module nictx_regs #(
   assign cq_base_o        = cq_base_m[0];
   assign cq_log2_o        = cq_log2_m[0];
   assign mrrs_log2_o      = mrrs_log2_q;
+  assign mps_log2_o       = mps_log2_q;
   assign line_rate_o      = line_rate_q;
   assign desc_fetch_max_o = fetch_max_q;
   assign desc_inflight_o  = inflight_q;

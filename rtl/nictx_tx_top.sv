@@ -72,6 +72,10 @@ module nictx_tx_top #(
   // also covers the descriptor buffer's.
   localparam int unsigned BufPtrW  = $clog2(PayBufBytes);
   localparam int unsigned DescPtrW = $clog2(DescBufDescs) + 4;
+  // The most descriptors one fetch asks for (DESC_FETCH_MAX's greatest value;
+  // c-model/cm_regs.h CM_REGS_DESC_FETCH_MAX_HW): pcie-model's 82599 fetches
+  // 40 (docs/pcie.md, Descriptor prefetch).
+  localparam int unsigned DescFetchMaxHw = 64;
 
   if (DataBytes != 8 && DataBytes != 16 && DataBytes != 32 && DataBytes != 64)
   begin : gen_width_check
@@ -118,6 +122,7 @@ module nictx_tx_top #(
   logic [nictx_reg_pkg::WbThreshValueWidth-1:0]  wb_thresh;
   logic [nictx_reg_pkg::IrqThreshValueWidth-1:0] irq_thresh;
   logic [nictx_reg_pkg::MrrsLog2ValueWidth-1:0]  mrrs_log2;
+  logic [nictx_reg_pkg::MpsLog2ValueWidth-1:0]   mps_log2;
   logic [nictx_reg_pkg::LineRateValueWidth-1:0]  line_rate;
   logic [nictx_reg_pkg::DescFetchMaxValueWidth-1:0] fetch_max;
   logic [nictx_reg_pkg::DescInflightValueWidth-1:0] desc_inflight;
@@ -173,7 +178,7 @@ module nictx_tx_top #(
   logic [63:0]      h2d_word;  // the 8-byte word of h2d_data at h2d_addr's lanes
   logic             h2d_err;
   logic [H2dW-1:0]  h2d_rdata;
-  logic             d2h_valid, d2h_ready;
+  logic             d2h_valid, d2h_ready, d2h_sop, d2h_eop;
   nictx_pkg::tlp_type_e d2h_type;
   logic [7:0]       d2h_tag;
   logic [12:0]      d2h_len;
@@ -222,13 +227,13 @@ module nictx_tx_top #(
     .rdata_o  (d2h_rdata),
     .depth_o  (d2h_depth)
   );
-  // Every TLP the engine sends is one beat.  (Packed only with a beat
-  // offered: the slice stores it only on a push.)
+  // Every TLP the engine sends is one beat but a DESC_WB_FULL write.
+  // (Packed only with a beat offered: the slice stores it only on a push.)
   always_comb begin
     d2h_hdr_in = '0;
     d2h_wdata  = '0;
     if (d2h_valid) begin
-      d2h_hdr_in = {1'b1, 1'b1, d2h_type, d2h_tag, d2h_len, d2h_err, d2h_addr};
+      d2h_hdr_in = {d2h_sop, d2h_eop, d2h_type, d2h_tag, d2h_len, d2h_err, d2h_addr};
       d2h_wdata  = {d2h_hdr_in, d2h_data};
     end
   end
@@ -243,7 +248,10 @@ module nictx_tx_top #(
 
   // 8-byte words and W-byte beats: a register access and every TLP the
   // engine sends lies within one aligned 8-byte word, at lanes
-  // (address mod W) rounded down to a multiple of 8.
+  // (address mod W) rounded down to a multiple of 8; but a DESC_WB_FULL
+  // write, whose 16-byte descriptors are each {word 1 (the slice's word),
+  // word 0 = 0}: on every 16 bytes of a wide beat (the lanes outside the
+  // write are not its bytes), one word a beat at W = 8 (the beat's word).
   if (DataBytes == 8) begin : gen_lanes_8
     assign h2d_word   = h2d_data;
     assign d2h_data_o = d2h_slice_word;
@@ -252,7 +260,10 @@ module nictx_tx_top #(
     assign h2d_wsel   = h2d_addr[LaneW-1:3];
     assign d2h_wsel   = d2h_addr_o[LaneW-1:3];
     assign h2d_word   = h2d_data[64 * h2d_wsel +: 64];
-    assign d2h_data_o = DataW'(d2h_slice_word) << (64 * d2h_wsel);
+    logic d2h_full;  // a DESC_WB_FULL write's beat
+    assign d2h_full   = d2h_hdr.kind == nictx_pkg::TlpMWr && d2h_hdr.len > 13'd8;
+    assign d2h_data_o = d2h_full ? {(NumWords / 2){d2h_slice_word, 64'd0}}
+                                 : DataW'(d2h_slice_word) << (64 * d2h_wsel);
   end
 
   prim_fifo_sync #(
@@ -319,6 +330,11 @@ module nictx_tx_top #(
   logic        rcpl_err;
   logic        cw_valid;
   nictx_pkg::cpl_wr_t cw;
+  // The completion write's beats: a DESC_WB_FULL write (more than 8 bytes)
+  // takes several, back to back, and holds the port until its last.
+  logic [8:0]  wrb_d, wrb_q;  // its beats sent
+  logic [9:0]  wr_beats;      // its beats at W bytes each
+  logic        wr_last;       // this beat is its last
   logic        cpl_timer;
 
   logic regs_idle, rd_idle, df_idle, pf_idle, mac_idle, cpl_idle;
@@ -356,7 +372,7 @@ module nictx_tx_top #(
   );
 
   nictx_regs #(
-    .DescFetchMaxHw (32),
+    .DescFetchMaxHw (DescFetchMaxHw),
     .DescReadsHw    (DescReads),
     .NumTags        (NumTags),
     .NumQueues      (NumQueues)
@@ -428,6 +444,7 @@ module nictx_tx_top #(
     .cq_base_o        (cq_base),
     .cq_log2_o        (cq_log2),
     .mrrs_log2_o      (mrrs_log2),
+    .mps_log2_o       (mps_log2),
     .line_rate_o      (line_rate),
     .desc_fetch_max_o (fetch_max),
     .desc_inflight_o  (desc_inflight),
@@ -522,6 +539,7 @@ module nictx_tx_top #(
 
   nictx_desc_fetch #(
     .BufDescs  (DescBufDescs),
+    .FetchMax  (DescFetchMaxHw),
     .MaxReads  (DescReads),
     .DataBytes (DataBytes),
     .NumQueues (NumQueues)
@@ -697,6 +715,7 @@ module nictx_tx_top #(
     .cq_base_i    (cq_base),
     .cq_log2_i    (cq_log2),
     .wb_thresh_i  (wb_thresh),
+    .mps_log2_i   (mps_log2),
     .wb_addr_i    (wb_addr),
     .irq_thresh_i (irq_thresh),
     .irq_timer_i  (irq_timer),
@@ -704,7 +723,7 @@ module nictx_tx_top #(
     .irq_data_i   (irq_data),
     .head_o       (head),
     .wr_valid_o   (cw_valid),
-    .wr_ready_i   (d2h_ready && src_gnt[SrcWr]),
+    .wr_ready_i   (d2h_ready && src_gnt[SrcWr] && wr_last),
     .wr_o         (cw),
     .timer_o      (cpl_timer),
     .skip_i       (skip_i),
@@ -716,7 +735,20 @@ module nictx_tx_top #(
   // ---- device-to-host arbitration (every TLP is one beat) ----
   // No new read leaves while a queue reset is pending: its tag would be
   // reissued after the reset.
-  assign src_valid = {cw_valid, rcpl_valid, mrd_valid && !rst_hold};
+  // A write of several beats keeps the port from its second beat on.
+  assign src_valid = (wrb_q != '0) ? {cw_valid, 2'b00}
+                                   : {cw_valid, rcpl_valid, mrd_valid && !rst_hold};
+  assign wr_beats  = 10'(({{(13 - LaneW){1'b0}}, cw.addr[LaneW-1:0]} + cw.len +
+                          13'(DataBytes - 1)) >> LaneW);
+  assign wr_last   = {1'b0, wrb_q} + 10'd1 >= wr_beats;
+  always_comb begin
+    wrb_d = wrb_q;
+    if (arb_valid && src_gnt[SrcWr] && d2h_ready) wrb_d = wr_last ? '0 : wrb_q + 9'd1;
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) wrb_q <= '0;
+    else         wrb_q <= wrb_d;
+  end
 
   prim_arbiter_rr #(
     .N (NumSrc)
@@ -733,6 +765,8 @@ module nictx_tx_top #(
   always_comb begin
     // The beat's fields only with a grant (the slice stores them only then).
     d2h_valid = arb_valid;
+    d2h_sop   = 1'b1;
+    d2h_eop   = 1'b1;
     d2h_type  = nictx_pkg::TlpMRd;
     d2h_tag   = '0;
     d2h_len   = '0;
@@ -751,9 +785,13 @@ module nictx_tx_top #(
       2'(SrcWr): begin
         d2h_type = nictx_pkg::TlpMWr;
         d2h_tag  = '0;
-        d2h_len  = {9'd0, cw.len};
+        d2h_len  = cw.len;
         d2h_addr = cw.addr;
         d2h_data = cw.data;
+        d2h_sop  = wrb_q == '0;
+        d2h_eop  = wr_last;
+        // W = 8: a DESC_WB_FULL write's even beats are the descriptors' word 0
+        if (DataBytes == 8 && cw.len > 13'd8 && !wrb_q[0]) d2h_data = '0;
       end
       default: begin
         d2h_tag  = mrd_tag;
@@ -869,8 +907,13 @@ module nictx_tx_top #(
       // The engine holds its own offered beats.
       D2hHold_A: assert (!d2h_hold_q || (d2h_valid_o && {d2h_data_o, d2h_addr_o} == d2h_past_q));
       WireHold_A: assert (!wire_hold_q || (wire_valid_o && wire_data_o == wire_past_q));
-      // The engine only ever sends single-beat TLPs: data TLPs carry <= 8 bytes.
-      D2hOneBeat_A: assert (!(d2h_valid && d2h_type != nictx_pkg::TlpMRd) || d2h_len <= 13'd8);
+      // The engine sends single-beat TLPs (data TLPs carry <= 8 bytes) but
+      // DESC_WB_FULL's MWrs, whose beats leave back to back (sop, eop).
+      D2hOneBeat_A: assert (!(d2h_valid && d2h_type != nictx_pkg::TlpMRd) || d2h_len <= 13'd8 ||
+                            (d2h_type == nictx_pkg::TlpMWr &&
+                             cpl_mode == nictx_reg_pkg::CplModeDescWbFull));
+      D2hBeats_A: assert (!(d2h_valid && (!d2h_sop || !d2h_eop)) ||
+                          (d2h_type == nictx_pkg::TlpMWr && src_idx == 2'(SrcWr)));
       // A completion without data is exactly an error completion of length 0.
       D2hCplIsErr_A: assert (!d2h_valid || ((d2h_type == nictx_pkg::TlpCpl) == d2h_err &&
                                             (!d2h_err || d2h_len == 13'd0)));
@@ -902,6 +945,8 @@ module nictx_tx_top #(
       pkt_sent && cpl_mode == nictx_reg_pkg::CplModeDescWb);
   cpl_cq: cover property (@(posedge clk_i) disable iff (!rst_ni)
       pkt_sent && cpl_mode == nictx_reg_pkg::CplModeCq);
+  cpl_desc_wb_full: cover property (@(posedge clk_i) disable iff (!rst_ni)
+      pkt_sent && cpl_mode == nictx_reg_pkg::CplModeDescWbFull);
   for (genvar q = 0; q < NumQueues; q++) begin : gen_cov_q
     queue_active: cover property (@(posedge clk_i) disable iff (!rst_ni)
         pkt_sent && pkt_q == QW'(q));

@@ -753,6 +753,13 @@ void ownchk_dev_write(struct ownchk *c, uint64_t addr, const void *data, unsigne
         memcpy(&w, data, 4);
         if (i >= 0 && (w & NICTX_DESC_DD)) /* the slot after the DD is the head */
             ownchk_head(c, ((uint32_t)i + 1) & (c->size - 1), t);
+    } else if (c->cpl_mode == NICTX_CPL_MODE_DESC_WB_FULL && len >= NICTX_DESC_BYTES) {
+        /* whole descriptors: the last one's DD (word 1's upper half) */
+        long i = ownchk_slot_of(c, addr + len - NICTX_DESC_BYTES);
+        uint32_t w;
+        memcpy(&w, (const uint8_t *)data + len - 4, 4);
+        if (i >= 0 && (w & NICTX_DESC_DD))
+            ownchk_head(c, ((uint32_t)i + 1) & (c->size - 1), t);
     } else if (c->cpl_mode == NICTX_CPL_MODE_CQ && len == 8 && addr >= c->cq_base &&
                addr - c->cq_base < (uint64_t)NICTX_CQE_BYTES << c->cq_log2) {
         uint64_t e;

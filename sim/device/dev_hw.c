@@ -2,6 +2,8 @@
 /* dev_hw.c - the hardware parameters as data (dev_hw.h). */
 #include "device/dev_hw.h"
 
+#include "cm_regs.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -56,6 +58,15 @@ int dev_hw_is_default(const struct dev_hw *hw)
 
 int dev_hw_check(unsigned w, const struct dev_hw *hw, char *err, size_t n)
 {
+    /* One queue's fetch waits until it fits the buffer whole (docs/device.md,
+     * Descriptor fetch): the buffer holds the largest (the RTL's elaboration
+     * check, nictx_desc_fetch's gen_buf_check). */
+    if (hw->desc_buf < CM_REGS_DESC_FETCH_MAX_HW) {
+        snprintf(err, n, "DescBufDescs %u cannot hold one fetch of %u descriptors "
+                 "(DescFetchMaxHw, the most --desc-fetch-max takes)", hw->desc_buf,
+                 CM_REGS_DESC_FETCH_MAX_HW);
+        return -1;
+    }
     for (unsigned i = 0; i < DEV_HW_NPARAMS; i++) {
         const unsigned v = dev_hw_param_value(i, w, hw);
         if (v < params[i].lo || v > params[i].hi || (v & (v - 1)) != 0) {

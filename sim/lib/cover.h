@@ -25,6 +25,7 @@
     X(CPL_HEAD_WB, "cpl_head_wb", 1, dev, "a frame sent under CPL_MODE HEAD_WB")                 \
     X(CPL_DESC_WB, "cpl_desc_wb", 1, dev, "a frame sent under CPL_MODE DESC_WB")                 \
     X(CPL_CQ, "cpl_cq", 1, dev, "a frame sent under CPL_MODE CQ")                                \
+    X(CPL_DESC_WB_FULL, "cpl_desc_wb_full", 1, dev, "a frame sent under CPL_MODE DESC_WB_FULL")  \
     X(ERR_TAIL_RANGE, "err_tail_range", 1, dev, "ERR.TAIL_RANGE set")                            \
     X(ERR_BAD_DESC, "err_bad_desc", 1, dev, "ERR.BAD_DESC set")                                  \
     X(ERR_BAD_ACCESS, "err_bad_access", 1, dev, "ERR.BAD_ACCESS set")                            \

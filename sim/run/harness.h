@@ -49,6 +49,12 @@ enum sim_source { SIM_SOURCE_PKTGEN, SIM_SOURCE_QDISC };
  * default), or one all queues share (a single-queue root qdisc). */
 enum sim_qdisc_root { SIM_ROOT_PER_QUEUE, SIM_ROOT_SHARED };
 /* One CPU: when the cleanup runs (two CPUs: the completion CPU's interrupt). */
+/* What the device writes back under --completion desc-wb (--desc-wb). */
+enum sim_desc_wb {
+    SIM_DESC_WB_WORD, /* a 4 B done word (DD) in the batch's last descriptor */
+    SIM_DESC_WB_FULL, /* every descriptor of the batch, 16 B (Intel 82599 write-back) */
+};
+
 enum sim_napi {
     SIM_NAPI_POLL, /* a cleanup pass after every burst (busy polling) */
     SIM_NAPI_IRQ,  /* the interrupt's NAPI poll, between bursts */
@@ -101,6 +107,7 @@ struct sim_cfg {
     unsigned irq_thresh;   /* interrupt every n completions (0: off) */
     double irq_usecs;      /* interrupt moderation timer, us (0: off) */
     enum txq_clean_mode clean; /* the completion mode (--completion) */
+    enum sim_desc_wb desc_wb;  /* --completion desc-wb: a done word or whole descriptors */
     /* ownership (docs/ownership.md) */
     enum txq_proto proto;       /* tail | owner | wc */
     enum txq_barrier barrier;   /* descriptor-side barrier placement */

@@ -50,7 +50,8 @@ struct set_type {
 
 extern const struct set_type set_unsigned, set_u64, set_number, set_flag, set_onoff, set_timeout;
 extern const struct set_type set_proto, set_barrier, set_ordering, set_layout, set_dql,
-    set_source, set_qdisc_root, set_napi, set_completion, set_clean, set_sched, set_device;
+    set_source, set_qdisc_root, set_napi, set_completion, set_clean, set_sched, set_device,
+    set_desc_wb;
 extern const struct set_type set_buf_place, set_link, set_rate, set_weights, set_xps, set_fc,
     set_fc_update, set_cpu,
     set_bug, set_inject, set_string, set_path, set_pcap_in, set_point;

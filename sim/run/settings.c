@@ -245,7 +245,7 @@ static const struct sim_setting settings[] = {
      SPAN(64, 65536), .def = "2048", .group = SET_G_DEVICE,
      .help = "DRR bytes per unit of weight per round"},
     {"desc_fetch_max", OPT("desc-fetch-max", "N"), KEY("device", "desc_fetch_max"),
-     UNS(desc_fetch_max), SPAN(1, 32), .def = "8", .group = SET_G_DEVICE,
+     UNS(desc_fetch_max), SPAN(1, TXQ_FETCH_MAX_MAX), .def = "8", .group = SET_G_DEVICE,
      .help = "descriptors per descriptor fetch"},
     {"desc_fetch_inflight", OPT("desc-fetch-inflight", "N"), KEY("device", "desc_fetch_inflight"),
      UNS(desc_inflight), SPAN(1, TXQ_INFLIGHT_MAX), .def = "4", .group = SET_G_DEVICE,
@@ -268,6 +268,10 @@ static const struct sim_setting settings[] = {
      .flags = SET_TEXT_SET, .text = "completion {}",
      .help = "how cleanup learns what completed: head writeback, the HEAD register, DD bits "
              "in the descriptors (desc-wb), a completion queue (cq)"},
+    {"desc_wb", OPT("desc-wb", "word|full"), KEY("driver", "desc_wb"),
+     ENUM(desc_wb, enum sim_desc_wb, set_desc_wb), .def = "word", .group = SET_G_DEVICE,
+     .help = "--completion desc-wb writes back a 4 B done word per batch, or each descriptor "
+             "whole (16 B, Intel's write-back)"},
     {"irq_usecs", OPT("irq-usecs", "US"), KEY("device", "irq_usecs"), NUM(irq_usecs),
      .def = "0", .group = SET_G_DEVICE,
      .help = "us, the interrupt moderation timer from the first unsignalled completion "

@@ -447,6 +447,9 @@ static int sim_cfg_validate_driver(const struct sim_cfg *c, char *err, size_t er
     if (c->clean != TXQ_CLEAN_HEAD_MMIO && c->wb_thresh == 0)
         BAD("--completion %s needs completion writes: set --wb-thresh >= 1 (or --completion mmio)",
             sim_completion_name(c->clean));
+    if (c->desc_wb == SIM_DESC_WB_FULL && c->clean != TXQ_CLEAN_DESC_WB)
+        BAD("--desc-wb full writes back whole descriptors: it needs --completion desc-wb "
+            "(--completion is %s)", sim_completion_name(c->clean));
     if (!(c->irq_usecs >= 0 && c->irq_usecs * c->dev_mhz < 16777215.5))
         BAD("--irq-usecs %g: must be 0 (off) or below 2^24 device cycles (%g us at %g MHz)",
             c->irq_usecs, 16777215 / c->dev_mhz, c->dev_mhz);
@@ -580,6 +583,10 @@ void sim_cfg_txq(const struct sim_cfg *cfg, struct txq_cfg *tc)
         tc->mrrs_log2++;
     tc->line_rate_fx = sim_cfg_line_rate_fx(cfg);
     tc->clean = cfg->clean;
+    tc->desc_wb_full = cfg->desc_wb == SIM_DESC_WB_FULL;
+    tc->mps_log2 = 0;
+    while ((1u << tc->mps_log2) < cfg->pcie.mps)
+        tc->mps_log2++;
     tc->irq_addr = cfg->irq_thresh || tc->irq_timer ? SIM_MSIX_ADDR : 0;
     tc->irq_data = cfg->irq_thresh || tc->irq_timer ? 0x40u : 0;
     tc->proto = cfg->proto;

@@ -43,6 +43,8 @@ static const struct directed runs[] = {
      "proto_owner,cpl_desc_wb,flush_reads"},
     {{"--packets", "1500", "--protocol", "wc", "--burst", "1"}, 0, "proto_wc,wc_flip"},
     {{"--packets", "1500", "--completion", "cq", "--irq-usecs", "5"}, 0, "cpl_cq,mod_timer"},
+    {{"--packets", "1500", "--completion", "desc-wb", "--desc-wb", "full", "--mps", "128"}, 0,
+     "cpl_desc_wb_full"},
     {{"--packets", "1500", "--queues", "4", "--sched", "drr", "--weights", "1,2,3,4", "--pkt-size-max",
       "1518"},
      0, "queue_active[3],drr_carry,tags_exhausted"},
@@ -118,7 +120,7 @@ static void test_directed_runs_hit_their_points(void **state)
     args[3 + NRUNS] = NULL;
     nictx_argv(c, &r, args);
     expect_status(&r, 0);
-    expect_has(r.out, "points hit over 14 runs");
+    expect_has(r.out, "points hit over 15 runs");
     assert_null(strstr(r.out, "required, not hit"));
     run_free(&r);
 }
@@ -137,7 +139,7 @@ static void test_a_point_never_hit_is_listed_and_fails_require(void **state)
     write_file(b, "{\"cover\": {\"wc_torn\": 2, \"stall_ph\": 0}}\n");
     NICTX(c, &r, "cover", a, b);
     expect_status(&r, 0);
-    expect_has(r.out, "cover: 2 of 94 points hit over 2 runs");
+    expect_has(r.out, "cover: 2 of 95 points hit over 2 runs");
     expect_has(r.out, "  proto_tail ");
     expect_has(r.out, "  queue_active[0..63] ");
     assert_null(strstr(r.out, "  ring_wrap "));

@@ -381,20 +381,30 @@ uint64_t eh_beat_value(const struct eh *h, const struct dev_beat *b, unsigned n)
     return dev_lanes_get(b->data, (unsigned)(b->addr % h->width), n);
 }
 
+/* An MWr beat into host memory (a DESC_WB_FULL write has several: its
+ * bytes by the port's lane rule); the whole write to cfg.on_mwr with its
+ * last beat. */
 static void on_mwr(struct eh *h, const struct dev_beat *b)
 {
-    unsigned lane = (unsigned)(b->addr % h->width);
-
-    assert_true(lane + b->len <= h->width); /* one beat */
+    if (b->sop)
+        h->mwr_beat = 0;
+    assert_true(h->mwr_beat < dev_tlp_beats(h->width, b->type, b->addr, b->len));
     if (in_mem(h, b->addr, b->len))
-        memcpy(eh_ptr(h, b->addr, b->len), b->data + lane, b->len);
-    if (h->cfg.on_mwr)
+        for (unsigned lane = 0; lane < h->width; lane++) {
+            long i = dev_beat_byte(h->width, b->addr, b->len, h->mwr_beat, lane);
+            if (i >= 0)
+                *(uint8_t *)eh_ptr(h, b->addr + (uint64_t)i, 1) = b->data[lane];
+        }
+    h->mwr_beat++;
+    assert_true(!b->eop || h->mwr_beat == dev_tlp_beats(h->width, b->type, b->addr, b->len));
+    if (b->eop && h->cfg.on_mwr)
         h->cfg.on_mwr(h->cfg.user, b);
 }
 
 static void on_d2h(struct eh *h, const struct dev_beat *b)
 {
-    assert_true(b->sop && b->eop); /* the engine sends single-beat TLPs */
+    /* the engine sends single-beat TLPs, but DESC_WB_FULL's MWrs */
+    assert_true((b->sop && b->eop) || b->type == DEV_TLP_MWR);
     switch (b->type) {
     case DEV_TLP_MRD:
         mrd_record(h, b);

@@ -86,7 +86,8 @@ struct eh_cfg {
     unsigned max_frames;         /* frames expected in the life of a context */
     /* The device model (its width W is the port's); NULL: dev_rtl_ops. */
     const struct device_ops *ops;
-    /* Optional: each engine MWr, after it is written to host memory. */
+    /* Optional: each engine MWr, after it is written to host memory, with
+     * its last beat (a DESC_WB_FULL write's bytes: in host memory). */
     void (*on_mwr)(void *user, const struct dev_beat *b);
     /* Optional: which frame a frame starting with beat `first` must be
      * (several queues: the host cannot know the order); it is then checked
@@ -141,6 +142,7 @@ struct eh {
     void *dev;
     unsigned width;              /* W: bytes per beat (ops->width) */
     uint64_t cycle;              /* clocks stepped */
+    unsigned mwr_beat;           /* the beat of the engine's MWr that comes next */
     uint8_t *mem;
     uint8_t idle;                /* the device's idle output, last clock */
     uint8_t idle_quiet;          /* ... and no h2d beat was offered then */

@@ -20,7 +20,7 @@ namespace bundles {
 
 // nictx_pkg's widths.
 constexpr unsigned kAddrW = 64, kWordW = 64, kTagW = 8, kTlpLenW = 13, kLenW = 14, kIdxW = 16,
-                   kLog2W = 5, kMsixDataW = 32, kWrLenW = 4;
+                   kLog2W = 5, kMsixDataW = 32, kWrLenW = 13;
 
 // Bits [lsb, lsb + w) of a port, w <= 64.
 template <std::size_t N> uint64_t get_bits(const VlWide<N> &p, unsigned lsb, unsigned w)

@@ -10,6 +10,9 @@
  *  - DESC_WB: a DD write to word 1 of the last descriptor of every batch of
  *    WB_THRESH completions and at idle, with the pass's phase in bit 31,
  *    across ring wraps, tail and owner protocols;
+ *  - DESC_WB_FULL: every descriptor of each such batch written back whole
+ *    (16 bytes: word 0 zero, DD and the phase in word 1), in writes cut at
+ *    MPS-aligned addresses (MPS_LOG2) and at the ring's wrap;
  *  - CQ: a CQE per batch with the last index, the batch's count and the
  *    CQ pass's phase, at consecutive CQ slots, with a CQ smaller and one
  *    larger than the ring; never before the frames it reports are sent;
@@ -65,7 +68,8 @@ static void on_mwr(void *user, const struct dev_beat *b)
     w = &t->w[t->n++];
     w->addr = b->addr;
     w->len = b->len;
-    w->data = dev_lanes_get(b->data, (unsigned)(b->addr % t->h.width), b->len);
+    /* (a DESC_WB_FULL write's bytes: in host memory) */
+    w->data = b->len <= 8 ? dev_lanes_get(b->data, (unsigned)(b->addr % t->h.width), b->len) : 0;
     w->cycle = t->h.cycle;
     w->frames = t->h.n_frames;
     if (getenv("TEST_CPL_VERBOSE"))
@@ -204,6 +208,68 @@ static void test_cpl_dd_cadence_tail(void **state)
 static void test_cpl_dd_cadence_owner(void **state)
 {
     dd_cadence(*state, NICTX_PROTO_OWNER);
+}
+
+/* ------------------------------------------------------------ whole descriptors */
+
+/* DESC_WB_FULL on a 16-entry ring at MPS 1 << mps_log2: for each batch of
+ * wb completions (and each drain), the batch's descriptors in writes cut
+ * at every MPS-aligned address and at the wrap, exactly; at the end every
+ * slot holds its last descriptor written back (the driver's DD test:
+ * driver/txq.c txq_dd_head). */
+static void dd_full_cadence(struct cpl *t, unsigned mps_log2, unsigned wb, unsigned per,
+                            unsigned rounds)
+{
+    struct eh *h = &t->h;
+    const unsigned log2 = 4, size = 1u << log2, mps_descs = (1u << mps_log2) / NICTX_DESC_BYTES;
+    uint32_t exp[64];
+    unsigned n = 0, j = 0, prev = 0;
+
+    eh_wr32(h, NICTX_REG_MPS_LOG2, mps_log2);
+    engine_up(t, log2, NICTX_PROTO_TAIL, NICTX_CPL_MODE_DESC_WB_FULL, wb, 8, 0, 0);
+    assert_int_equal(eh_rd32(h, NICTX_REG_MPS_LOG2), mps_log2);
+    for (unsigned r = 0; r < rounds; r++) {
+        burst(t, per);
+        eh_settle(h, 100000);
+    }
+    eh_check_frames(h);
+    n = batches(per, rounds, wb, exp);
+    for (unsigned b = 0; b < n; b++) { /* batch b: descriptors prev .. exp[b] - 1 */
+        for (uint32_t p = prev; p < exp[b]; j++) {
+            uint32_t idx = p & (size - 1), k = mps_descs - idx % mps_descs;
+            if (k > size - idx)
+                k = size - idx;
+            if (k > exp[b] - p)
+                k = exp[b] - p;
+            assert_true(j < t->n);
+            assert_int_equal(t->w[j].addr, RING_BUS + (uint64_t)idx * NICTX_DESC_BYTES);
+            assert_int_equal(t->w[j].len, k * NICTX_DESC_BYTES);
+            assert_true(t->w[j].frames >= p + k); /* never ahead of the wire */
+            p += k;
+        }
+        prev = exp[b];
+    }
+    assert_int_equal(t->n, j); /* those writes only: no head writeback, no interrupt */
+    for (uint32_t s = 0; s < size; s++) {
+        uint32_t p = (exp[n - 1] - 1) - ((exp[n - 1] - 1 - s) & (size - 1)); /* slot s's last */
+        uint32_t phase = ((p >> log2) & 1) ? 0 : 1, word[4];
+        memcpy(word, eh_ptr(h, RING_BUS + (uint64_t)s * NICTX_DESC_BYTES, 16), 16);
+        assert_int_equal(word[0] | word[1] | word[2], 0);
+        assert_int_equal(word[3], NICTX_DESC_DD | (phase << 31));
+    }
+}
+
+/* MPS 128: writes of at most 8 descriptors, cut at 128-byte boundaries;
+ * batches of 5 and each drain's, 56 frames: four passes of the ring. */
+static void test_cpl_dd_full_mps128(void **state)
+{
+    dd_full_cadence(*state, 7, 5, 14, 4);
+}
+
+/* MPS 4096: cut only at the wrap; batches of 12 and each drain's. */
+static void test_cpl_dd_full_mps4096(void **state)
+{
+    dd_full_cadence(*state, 12, 12, 13, 4);
 }
 
 /* ------------------------------------------------------------ CQ */
@@ -422,6 +488,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_cpl_dd_cadence_tail, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cpl_dd_cadence_owner, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cpl_dd_full_mps128, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cpl_dd_full_mps4096, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cpl_cq_smaller_than_ring, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cpl_cq_larger_than_ring, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cpl_irq_thresh_only, setup, teardown),

@@ -346,7 +346,7 @@ static void test_limits_register_bounds(void **state)
         {NICTX_REG_RING_LOG2, 3, 16, 1},
         {NICTX_REG_MRRS_LOG2, 7, 12, 1},
         {NICTX_REG_LINE_RATE, 1, LINE_MAX, 1},
-        {NICTX_REG_DESC_FETCH_MAX, 1, 32, 1},
+        {NICTX_REG_DESC_FETCH_MAX, 1, 64, 1}, /* DescFetchMaxHw */
         {NICTX_REG_DESC_INFLIGHT, 1, 8, 1},
         {NICTX_REG_MAX_TAGS, 1, 256, 1},
         {NICTX_REG_MAX_RD_BYTES, 4096, 0x1FFFFF, 1}, /* 0 (no limit) apart */
@@ -1186,6 +1186,33 @@ static void test_limits_desc_fetch_max_32(void **state)
         assert_int_equal(desc_mrd_len(h, i), lens[i]);
 }
 
+/* DESC_FETCH_MAX = 64, the hardware's most (DescFetchMaxHw) on a 128-entry
+ * ring: 100 descriptors are read as 64 + 36, the next 40 (from index 100)
+ * as 28 up to the wrap + 12; each read split at MRRS 512 (1024 B in two). */
+static void test_limits_desc_fetch_max_64(void **state)
+{
+    struct lim *t = *state;
+    struct eh *h = &t->h;
+    static const uint16_t lens[] = {512, 512, 512, 64, 448, 192};
+    static const unsigned batch[] = {100, 40};
+    uint32_t seq = 0;
+    unsigned b, i;
+
+    engine_init(t, 7);
+    set_fetch_max(t, 64);
+    assert_int_equal(eh_rd32(h, NICTX_REG_DESC_FETCH_MAX), 64);
+    for (b = 0; b < 2; b++) {
+        for (i = 0; i < batch[b]; i++)
+            post_small(t, seq++);
+        doorbell(t);
+        eh_settle(h, 100000);
+    }
+    assert_int_equal(t->exp_desc_mrds, 6);
+    check_counters(t);
+    for (i = 0; i < 6; i++)
+        assert_int_equal(desc_mrd_len(h, i), lens[i]);
+}
+
 /* ------------------------------------------------------------ DMA read limits */
 
 /* 1000-byte frames 8 bytes short of a 128-byte boundary: 9 MRds of <= 128
@@ -1928,6 +1955,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_limits_ring_log2_max_wc, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_desc_fetch_max_1, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_desc_fetch_max_32, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_limits_desc_fetch_max_64, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_desc_inflight, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_max_tags_1, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_max_tags_256, setup, teardown),

@@ -735,7 +735,7 @@ static void test_queues_stall_random(void **state)
         }
         for (q = 0; q < nq; q++)
             w[q] = 1 + lcg(&seed) % 255;
-        eh_wr32(&t->h, NICTX_REG_DESC_FETCH_MAX, 1 + lcg(&seed) % 32);
+        eh_wr32(&t->h, NICTX_REG_DESC_FETCH_MAX, 1 + lcg(&seed) % 64);
         eh_wr32(&t->h, NICTX_REG_DESC_INFLIGHT, 1 + lcg(&seed) % 8);
         eh_wr32(&t->h, NICTX_REG_MAX_TAGS, 1 + lcg(&seed) % 32);
         eh_wr32(&t->h, NICTX_REG_DRR_QUANTUM, 64 + lcg(&seed) % 4000);

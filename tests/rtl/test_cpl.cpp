@@ -11,7 +11,7 @@
 // only on queues with descriptors outstanding; the link taking writes when
 // it likes; vectors masked and unmasked; the simulator leaving out clocks
 // within wake_o while the block waits.  Each seed has its completion mode,
-// WB_THRESH, IRQ_THRESH and IRQ_TIMER.  Every output is compared on every
+// WB_THRESH, IRQ_THRESH, IRQ_TIMER and MPS_LOG2.  Every output is compared on every
 // clock.
 #include "Vnictx_cpl_q8.h"
 #include "common/lockstep.h"
@@ -128,6 +128,7 @@ void drive(Vnictx_cpl_q8 &t, const cm_cpl_in &in)
     t.cq_base_i = in.cq_base;
     t.cq_log2_i = in.cq_log2;
     t.wb_thresh_i = in.wb_thresh;
+    t.mps_log2_i = in.mps_log2;
     t.wb_addr_i = in.wb_addr;
     t.irq_thresh_i = in.irq_thresh;
     t.irq_timer_i = in.irq_timer;
@@ -180,7 +181,8 @@ void lockstep_run(bool multi, uint32_t seed, unsigned clocks)
     // timer, and completion writes off once.
     static const unsigned wb_t[] = {4, 1, 16, 4, 16, 4, 1, 0}, irq_t[] = {8, 0, 1, 0, 0, 8, 1, 8};
     static const uint32_t timer[] = {0, 150, 0, 250, 100, 0, 80, 0};
-    in.cpl_mode = seed % 4;
+    in.cpl_mode = seed % 4; // (3: DESC_WB_FULL, its writes cut at an MPS of 128..4096)
+    in.mps_log2 = 7 + r(6);
     in.wb_thresh = wb_t[(seed - 1) % 8];
     in.irq_thresh = irq_t[(seed - 1) % 8];
     in.irq_timer = timer[(seed - 1) % 8] ? timer[(seed - 1) % 8] + r(100) : 0;

@@ -109,11 +109,12 @@ struct env {
     explicit env(uint32_t seed, unsigned nq_, unsigned w_) : r(seed), nq(nq_), w(w_) {}
 };
 
-// DESC_FETCH_MAX: 1..32 as the register block allows (DescFetchMaxHw),
-// small ones often, now and then beyond (the port's 6 bits).
+// DESC_FETCH_MAX: 1..64 as the register block allows (DescFetchMaxHw),
+// small ones often, pcie-model's 40 and the most now and then, and
+// beyond (the port's 7 bits).
 unsigned fetch_max(rng &r)
 {
-    return r(3) == 0 ? 1 + r(4) : r(10) == 0 ? 33 + r(31) : 1 + r(32);
+    return r(3) == 0 ? 1 + r(4) : r(10) == 0 ? 65 + r(63) : r(8) == 0 ? (r(2) ? 40 : 64) : 1 + r(64);
 }
 
 unsigned ring_size(const env &e, unsigned q)

@@ -80,8 +80,8 @@ template <class T, std::size_t N> constexpr unsigned count(const T (&)[N])
     X(wb_thresh, wb_thresh_o) X(wb_addr, wb_addr_o) X(irq_thresh, irq_thresh_o)               \
     X(irq_data, irq_data_o) X(irq_addr, irq_addr_o) X(irq_timer, irq_timer_o)                 \
     X(cpl_mode, cpl_mode_o) X(cq_base, cq_base_o) X(cq_log2, cq_log2_o)                       \
-    X(mrrs_log2, mrrs_log2_o) X(line_rate, line_rate_o) X(desc_fetch_max, desc_fetch_max_o)   \
-    X(desc_inflight, desc_inflight_o) X(max_tags, max_tags_o)                                 \
+    X(mrrs_log2, mrrs_log2_o) X(mps_log2, mps_log2_o) X(line_rate, line_rate_o)               \
+    X(desc_fetch_max, desc_fetch_max_o) X(desc_inflight, desc_inflight_o) X(max_tags, max_tags_o) \
     X(max_rd_bytes, max_rd_bytes_o) X(idle, idle_o)
 
 // One side of the lockstep: the Verilated block and the model, clocked

@@ -70,6 +70,22 @@ static const struct ls_case cases[] = {
      * takes the d2h link (the arbiter's other sources): held, not taken. */
     {.name = "mmio head reads among interrupts, 1518 B", .packets = 3000, .pkt_size = 1518,
      .set = {"driver.completion=mmio", "device.irq_thresh=1"}},
+    /* Whole descriptors written back: several-beat MWrs at every width, cut
+     * at MPS 128 and at the ring's wrap; with queues and an interrupt. */
+    {.name = "desc-wb full, width 8, MPS 128", .packets = 3000,
+     .set = {"driver.completion=desc-wb", "driver.desc_wb=full", "link.mps=128",
+             "device.wb_thresh=12"}},
+    {.name = "desc-wb full, width 32, 4 queues, irq", .packets = 4000,
+     .set = {"driver.completion=desc-wb", "driver.desc_wb=full", "device.dev_width=32",
+             "device.queues=4", "device.irq_thresh=16", "device.wb_thresh=24"}},
+    {.name = "desc-wb full, width 64, fetches of 40", .packets = 4000,
+     .set = {"driver.completion=desc-wb", "driver.desc_wb=full", "device.dev_width=64",
+             "device.desc_fetch_max=40", "driver.burst=32", "device.wb_thresh=8"}},
+    /* Fetches of pcie-model's 40 and the hardware's most, 64 (DescFetchMaxHw). */
+    {.name = "fetches of 40, bursts of 32, width 32", .packets = 4000,
+     .set = {"device.desc_fetch_max=40", "driver.burst=32", "device.dev_width=32"}},
+    {.name = "fetches of 64, bursts of 64, 2 queues", .packets = 4000,
+     .set = {"device.desc_fetch_max=64", "driver.burst=64", "device.queues=2"}},
     {.name = "4 queues cq, timer and threshold", .packets = 4000,
      .set = {"device.queues=4", "driver.completion=cq", "device.irq_usecs=3",
              "device.irq_thresh=8"}},

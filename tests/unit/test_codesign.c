@@ -77,6 +77,9 @@ static void test_hw_check(void **state)
     assert_int_equal(dev_hw_check(8, &hw, err, sizeof(err)), -1);
     hw.tags = 2;
     assert_int_equal(dev_hw_check(8, &hw, err, sizeof(err)), 0);
+    hw.desc_buf = 32; /* below one fetch of DescFetchMaxHw (64): refused first */
+    assert_int_equal(dev_hw_check(8, &hw, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "DescBufDescs 32 cannot hold one fetch of 64"));
     hw.desc_buf = 128; /* the C model's fetcher is built for 256 alone */
     assert_int_equal(dev_hw_check(8, &hw, err, sizeof(err)), -1);
     assert_non_null(strstr(err, "C model"));

@@ -508,21 +508,23 @@ static void test_ownchk_set_owner_per_queue(void **state)
 }
 
 /* Each queue's slots are freed by its own completion write: its head
- * writeback word, its CQE, or a DD in its ring; a HEAD read of its
- * block.  Another queue's completion frees none of them. */
+ * writeback word, its CQE, a DD in its ring, or its descriptors written
+ * back whole (the last one's DD); a HEAD read of its block.  Another
+ * queue's completion frees none of them. */
 static void test_ownchk_set_completions_per_queue(void **state)
 {
     static const unsigned modes[] = {NICTX_CPL_MODE_HEAD_WB, NICTX_CPL_MODE_CQ,
-                                     NICTX_CPL_MODE_DESC_WB, 3 /* HEAD register reads */};
+                                     NICTX_CPL_MODE_DESC_WB, NICTX_CPL_MODE_DESC_WB_FULL,
+                                     NICTX_CPL_MODE_HEAD_WB /* and HEAD register reads */};
     struct sfx *f = *state;
 
-    for (unsigned m = 0; m < 4; m++) {
-        uint32_t head = 1, dd = NICTX_DESC_DD;
+    for (unsigned m = 0; m < 5; m++) {
+        uint32_t head = 1, dd = NICTX_DESC_DD, whole[4] = {0, 0, 0, NICTX_DESC_DD};
         uint64_t cqe = 0; /* descriptor 0 completed */
         ownchk_set_destroy(&f->s);
         assert_int_equal(ownchk_set_init(&f->s, SQ, &f->mem, sreport, f), 0);
         f->n = 0;
-        sprobe(f, NICTX_PROTO_TAIL, m < 3 ? modes[m] : NICTX_CPL_MODE_HEAD_WB);
+        sprobe(f, NICTX_PROTO_TAIL, modes[m]);
         for (unsigned q = 0; q < SQ; q++) {
             sbody(f, q, 0, f->buf, 60, 1 * NS, 1 * NS);
             stail(f, q, 1, 2 * NS);
@@ -535,6 +537,8 @@ static void test_ownchk_set_completions_per_queue(void **state)
             ownchk_set_dev_write(&f->s, f->cq[1], &cqe, 8, 3 * NS);
         else if (m == 2)
             ownchk_set_dev_write(&f->s, f->ring[1] + 12, &dd, 4, 3 * NS);
+        else if (m == 3)
+            ownchk_set_dev_write(&f->s, f->ring[1], whole, NICTX_DESC_BYTES, 3 * NS);
         else
             ownchk_set_mmio_read(&f->s, txq_reg(1, NICTX_QREG_HEAD), 1, 3 * NS);
         assert_true(ownchk_unmap_completed(&f->s.q[1], f->buf)); /* its cleanup */

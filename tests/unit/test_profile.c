@@ -467,7 +467,7 @@ static void test_profile_list_keys_match_parser(void **state)
     struct sim_cfg c;
 
     (void)state;
-    assert_int_equal(n, 65);
+    assert_int_equal(n, 66);
     sim_cfg_default(&c);
     for (i = 0; i < n; i++) {
         snprintf(a, sizeof(a), "%s=@", keys[i]);

@@ -310,6 +310,18 @@ static void test_settings_host_memory(void **state)
     assert_true(txq_dma_bytes(&tc) >= 8192 * (NICTX_DESC_BYTES + NICTX_CQE_BYTES) + 64);
 }
 
+/* --desc-fetch-max: the most DESC_FETCH_MAX takes (DescFetchMaxHw, 64) is
+ * accepted, one more refused (the setting's span). */
+static void fetch_64(struct sim_cfg *c) { c->desc_fetch_max = 64; }
+static void fetch_65(struct sim_cfg *c) { c->desc_fetch_max = 65; }
+
+static void test_settings_desc_fetch_max(void **state)
+{
+    (void)state;
+    expect_rule(fetch_64, NULL);
+    expect_rule(fetch_65, "must be 1..64");
+}
+
 /* A timeout the user set is used as set, and refused when shorter than
  * what it watches (or longer than CPL_TIMEOUT counts). */
 static void tmo_cpl_short(struct sim_cfg *c) { c->cpl_timeout_us = 1; }
@@ -472,6 +484,7 @@ int main(void)
         cmocka_unit_test(test_settings_ranges),
         cmocka_unit_test(test_settings_range_early),
         cmocka_unit_test(test_settings_host_memory),
+        cmocka_unit_test(test_settings_desc_fetch_max),
         cmocka_unit_test(test_settings_timeouts),
         cmocka_unit_test(test_settings_bug_at_in_run),
         cmocka_unit_test(test_settings_parse_refusals),

@@ -340,7 +340,9 @@ static void test_txq_init_rejects_bad_cfg(void **state)
     c = fx_default_cfg(); c.wb_thresh = 0; bad[n++] = c;   /* HEAD_WB needs writeback */
     c = fx_default_cfg(); c.wb_thresh = 16; bad[n++] = c;  /* boundary: = ring size */
     c = fx_default_cfg(); c.desc_fetch_max = 0; bad[n++] = c;
-    c = fx_default_cfg(); c.desc_fetch_max = 33; bad[n++] = c;
+    c = fx_default_cfg(); c.desc_fetch_max = TXQ_FETCH_MAX_MAX + 1; bad[n++] = c;
+    c = fx_default_cfg(); c.desc_wb_full = 1; bad[n++] = c; /* needs TXQ_CLEAN_DESC_WB */
+    c = fx_default_cfg(); c.clean = TXQ_CLEAN_DESC_WB; c.desc_wb_full = 1; c.mps_log2 = 6; bad[n++] = c;
     c = fx_default_cfg(); c.mrrs_log2 = 6; bad[n++] = c;
     c = fx_default_cfg(); c.mrrs_log2 = 13; bad[n++] = c;
     c = fx_default_cfg(); c.line_rate_fx = 0; bad[n++] = c;
@@ -976,6 +978,38 @@ static void test_txq_clean_desc_wb_mode(void **state)
         assert_ptr_equal(f->done[i], cookie_of(i));
 }
 
+/* DESC_WB with whole descriptors (desc_wb_full): the driver programs
+ * MPS_LOG2 and CPL_MODE DESC_WB_FULL; the device's writeback zeroes word 0
+ * and the length of every descriptor of the batch, and the cleanup takes
+ * the newest DD of this pass as before, from what it kept (q->buf). */
+static void test_txq_clean_desc_wb_full_mode(void **state)
+{
+    struct fx *f = *state;
+    static const struct nictx_tx_desc wb = {0, 0, NICTX_DESC_DD | NICTX_DESC_OWNER};
+    uint64_t seq = 0;
+
+    f->cfg.clean = TXQ_CLEAN_DESC_WB;
+    f->cfg.desc_wb_full = 1;
+    f->cfg.mps_log2 = 8;
+    f->cfg.wb_thresh = 4;
+    assert_int_equal(txq_init(&f->q, &f->fp, &f->cfg, fx_done, f), 0);
+    f->q_up = 1;
+    assert_int_equal(fake_platform_reg(&f->fp, NICTX_REG_CPL_MODE), NICTX_CPL_MODE_DESC_WB_FULL);
+    assert_int_equal(fake_platform_reg(&f->fp, NICTX_REG_MPS_LOG2), 8);
+    for (; seq < 10; seq++)
+        assert_int_equal(fx_xmit(f, seq, 60, seq < 9), TXQ_OK);
+    assert_int_equal(txq_clean(&f->q), 0);
+    for (unsigned i = 0; i < 4; i++) /* the batch's four, written back whole */
+        f->q.ring[i] = wb;
+    assert_int_equal(txq_clean(&f->q), 4);
+    for (unsigned i = 4; i < 8; i++)
+        f->q.ring[i] = wb;
+    assert_int_equal(txq_clean(&f->q), 4);
+    assert_int_equal(f->ndone, 8);
+    for (size_t i = 0; i < 8; i++)
+        assert_ptr_equal(f->done[i], cookie_of(i));
+}
+
 /* CQ: CQEs of the expected phase at the consumer index, the phase flipping
  * at each wrap of the CQ; a CQ smaller than the ring is refused. */
 static void test_txq_clean_cq_mode(void **state)
@@ -1593,6 +1627,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_txq_clean_mmio_mode, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_clean_wb_mode, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_clean_desc_wb_mode, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_clean_desc_wb_full_mode, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_clean_cq_mode, fx_setup, fx_teardown),
         cmocka_unit_test(test_txq_layout),
         cmocka_unit_test_setup_teardown(test_txq_owner_per_desc, fx_setup, fx_teardown),
