@@ -26,6 +26,8 @@ timeout until one fails, and puts the file back.  A mutant is
               crashes (an RTL assertion, a sanitizer), or one times out;
   survived    every relevant binary ends as on the baseline;
   stillborn   it does not build (-Werror, Verilator lint): not counted;
+  unjudged    its build ran past --build-timeout (a loaded machine): not
+              counted, and listed, so that a score never hides it;
   equivalent  survived, and listed in scripts/mutate-equivalent.txt as a
               change no test can see (reported apart, out of the score).
 
@@ -392,7 +394,7 @@ def build(tree, jobs, targets, timeout, stage="build"):
         r = subprocess.run(args + [stage + "/" + t for t in targets], cwd=tree,
                            capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
-        return False, "build timed out"
+        return None, "build timed out"
     return r.returncode == 0, (r.stdout + r.stderr)[-2000:]
 
 
@@ -439,7 +441,7 @@ def run_mutant(m, tree, args, tests_for, base, eq, stage="build"):
             # spares building the rest (an RTL mutant's every width)
             ok, log = build(tree, args.jobs, targets_for([t]), args.build_timeout, stage)
             if not ok:
-                m["result"] = "stillborn"
+                m["result"] = "stillborn" if ok is False else "unjudged"
                 break
             st, failed, _ = run_test(tree, os.path.join(tree, stage), t,
                                      max(args.min_timeout, 5 * base[t]["time"]))
@@ -500,21 +502,23 @@ def san_stage(done, tree, args, tests_for, eq):
             "  by " + m["by"] if "by" in m else ""), flush=True)
         if m["result"] == "stillborn":
             m["result"] = "survived"  # built once: a SAN build failure says nothing
+        elif m["result"] == "unjudged":
+            m["result"] = "survived"  # the SAN build timed out: the first stage's verdict
 
 # ------------------------------------------------------------------ report
 
 
 def folder_table(ms):
     """The score of each folder, a line each."""
-    kinds = ("killed", "survived", "equivalent", "stillborn")
+    kinds = ("killed", "survived", "equivalent", "stillborn", "unjudged")
     by = {}
     for m in ms:
         b = by.setdefault(os.path.dirname(m["file"]), dict.fromkeys(kinds, 0))
         b[m["result"]] += 1
-    out = ["  %-18s %6s %8s %10s %9s %6s" % (("folder",) + kinds + ("score",))]
+    out = ["  %-18s %6s %8s %10s %9s %8s %6s" % (("folder",) + kinds + ("score",))]
     for d, b in sorted(by.items()):
         scored = b["killed"] + b["survived"]
-        out.append("  %-18s %6d %8d %10d %9d %6s" % (
+        out.append("  %-18s %6d %8d %10d %9d %8d %6s" % (
             (d,) + tuple(b[k] for k in kinds) +
             ("%.0f%%" % (100.0 * b["killed"] / scored) if scored else "-",)))
     return out
@@ -522,13 +526,15 @@ def folder_table(ms):
 
 def report(ms, secs, args, out, untested=()):
     n = {k: sum(1 for m in ms if m["result"] == k)
-         for k in ("killed", "survived", "stillborn", "equivalent")}
+         for k in ("killed", "survived", "stillborn", "equivalent", "unjudged")}
     scored = n["killed"] + n["survived"]
     score = 100.0 * n["killed"] / scored if scored else 0.0
     lines = ["", "mutation testing: %d mutants drawn (seed %d), %d built, %d stillborn" %
              (len(ms), args.seed, len(ms) - n["stillborn"], n["stillborn"]),
              "  killed %d, survived %d, equivalent %d (not scored)" %
              (n["killed"], n["survived"], n["equivalent"]),
+             "  unjudged %d (a build ran past --build-timeout %.0f s: not scored)" %
+             (n["unjudged"], args.build_timeout),
              "  score %.1f%% (killed / (killed + survived)); %.0f s (%.1f min)" %
              (score, secs, secs / 60),
              "  counting the equivalent ones as survivors: %.1f%%" %
@@ -539,7 +545,7 @@ def report(ms, secs, args, out, untested=()):
     lines += [""] + folder_table(ms)
     if untested:
         lines += ["", "not sampled, no test binary links them: " + " ".join(untested)]
-    for kind in ("survived", "equivalent"):
+    for kind in ("survived", "equivalent", "unjudged"):
         sel = [m for m in ms if m["result"] == kind]
         if sel:
             lines.append("")
@@ -654,7 +660,7 @@ def main():
                 break
             run_mutant(m, tree, args, tests_for, base, eq)
             done.append(m)
-            built += m["result"] != "stillborn"
+            built += m["result"] not in ("stillborn", "unjudged")
             print("[%3d] %-8s %-26s %4d %-5s %s  (%.0f s)%s" % (
                 len(done), m["result"], m["file"], m["line"], m["op"], m["desc"][:60],
                 m["seconds"], "  by " + m["by"] if "by" in m else ""), flush=True)
