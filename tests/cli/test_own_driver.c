@@ -28,6 +28,7 @@
 #include <cmocka.h>
 
 #include <libgen.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,6 +137,48 @@ static void test_own_driver_port_clean(void **state)
         fail_msg("the port ran the owner protocol:\n%s", r.out);
     expect_has(r.err, "txq_init -1");
     run_free(&r);
+}
+
+/* The figure after "driver " on the report's cpu ns/pkt line, as printed. */
+static void driver_ns(const char *out, char *buf, size_t n)
+{
+    const char *line = strstr(out, "cpu ns/pkt"), *d = line ? strstr(line, " driver ") : NULL;
+
+    if (!d)
+        fail_msg("no cpu ns/pkt line with a driver figure:\n%s", out);
+    d += strlen(" driver ");
+    snprintf(buf, n, "%.*s", (int)strcspn(d, " \n"), d);
+}
+
+/* The port books the driver work the project's driver books for the same
+ * run (a transmit, a cleanup poll and each cleaned descriptor: the cost
+ * table's xmit_pkt, clean_poll and clean_desc): the same driver ns per
+ * packet within 2%, with head writeback alone and with interrupts. */
+static void test_own_driver_port_books_driver_work(void **state)
+{
+    static const char *const runs[][8] = {
+        {"run", "--packets", "5000", NULL},
+        {"run", "--packets", "3000", "--irq-thresh", "8", "--pkt-size", "512", NULL},
+    };
+    struct cli *c = *state;
+    struct run r;
+    char port[32], ours[32];
+
+    for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+        own(c, &r, "ixgbe", runs[i]);
+        expect_status(&r, 0);
+        driver_ns(r.out, port, sizeof(port));
+        run_free(&r);
+        nictx_argv(c, &r, runs[i]);
+        expect_status(&r, 0);
+        driver_ns(r.out, ours, sizeof(ours));
+        run_free(&r);
+        /* the two clean up in passes of their own sizes: their poll costs
+         * may differ by a fraction of a ns; a descriptor's cost is 12 ns */
+        if (fabs(strtod(port, NULL) - strtod(ours, NULL)) > 0.02 * strtod(ours, NULL))
+            fail_msg("run %zu: the port books %s driver ns/pkt, the project's driver %s", i, port,
+                     ours);
+    }
 }
 
 /* The held-out bug: the cleanup's smp_mb() before it tests the queue,
@@ -251,6 +294,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_own_driver_runtime_not_libtsan, cli_setup,
                                         cli_teardown),
         cmocka_unit_test_setup_teardown(test_own_driver_port_clean, cli_setup, cli_teardown),
+        cmocka_unit_test_setup_teardown(test_own_driver_port_books_driver_work, cli_setup,
+                                        cli_teardown),
         cmocka_unit_test_setup_teardown(test_own_driver_held_out_bug, cli_setup, cli_teardown),
         cmocka_unit_test_setup_teardown(test_own_driver_plain_store_bug, cli_setup,
                                         cli_teardown),
