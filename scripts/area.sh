@@ -22,12 +22,11 @@
 # on CACHE/KEY.lock); the file is written to a temporary name and renamed.
 # Yosys's warnings (memories it turns into flops) are printed only when it
 # fails.
+# `area.sh --hash` prints the rtl= hash a current file holds, and stops.
 set -euo pipefail
-[ $# -ge 3 ] || { echo "usage: $0 CACHE KEY WIDTH Name=Value..." >&2; exit 2; }
-cache=$1 key=$2
-shift 3
+[ $# -ge 3 ] || [ "${1:-}" = --hash ] ||
+    { echo "usage: $0 CACHE KEY WIDTH Name=Value... | $0 --hash" >&2; exit 2; }
 root=$(cd "$(dirname "$0")/.." && pwd)
-out=$cache/$key.txt
 srcs=("$root"/rtl/nictx_reg_pkg.sv "$root"/rtl/nictx_pkg.sv "$root"/rtl/prim_fifo_sync.sv \
       "$root"/rtl/prim_arbiter_rr.sv "$root"/rtl/prim_rr_pick.sv)
 for f in $(cd "$root/rtl" && ls nictx_*.sv | LC_ALL=C sort); do
@@ -35,6 +34,10 @@ for f in $(cd "$root/rtl" && ls nictx_*.sv | LC_ALL=C sort); do
 done
 # What the area is of: a change to the RTL or this script is another area.
 hash=$(cat "${srcs[@]}" "$0" | sha256sum | cut -c1-12)
+[ "$1" = --hash ] && { echo "$hash"; exit 0; }
+cache=$1 key=$2
+shift 3
+out=$cache/$key.txt
 mkdir -p "$cache"
 exec 9>"$cache/$key.lock"
 flock 9

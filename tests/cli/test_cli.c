@@ -828,6 +828,70 @@ static void test_cli_json_replaced_atomically(void **state)
     }
 }
 
+/* ---- nictx area: the cache ---------------------------------------------- */
+
+static const char *const area_key = "w8-q64-t256-r8-d256-p32768-k256"; /* the default */
+static const char *const area_names[] = {"gates",    "flops",      "mem_bits", "levels",
+                                         "xc7_luts", "xc7_lutram", "xc7_ffs",  "xc7_bram18"};
+#define AREA_N (sizeof(area_names) / sizeof(area_names[0]))
+
+/* NICTX_AREA_CACHE/<key>.txt as scripts/area.sh leaves it, current (its
+ * rtl= the script's --hash), each figure its index x 11; `skip` names a
+ * line left out (NULL: none). */
+static void area_file(const char *dir, const char *skip)
+{
+    char path[256], hash[64] = "";
+    FILE *p = popen("bash scripts/area.sh --hash", "r"), *f;
+
+    assert_non_null(p);
+    assert_non_null(fgets(hash, sizeof(hash), p));
+    assert_int_equal(pclose(p), 0);
+    hash[strcspn(hash, "\n")] = '\0';
+    assert_int_equal(strlen(hash), 12);
+    snprintf(path, sizeof(path), "%s/%s.txt", dir, area_key);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "key=%s\nrtl=%s\n", area_key, hash);
+    for (unsigned i = 0; i < AREA_N; i++)
+        if (!skip || strcmp(skip, area_names[i]) != 0)
+            fprintf(f, "%s=%u\n", area_names[i], 11 * (i + 1));
+    assert_int_equal(fclose(f), 0);
+}
+
+/* `nictx area` at a combination whose area is cached reads it (no Yosys
+ * run: a synthesis would take minutes) and prints every figure by name; a
+ * cached file that lacks one is refused (exit 1), not read as 0; a
+ * combination outside the hardware's ranges is refused (exit 2). */
+static void test_cli_area_from_cache(void **state)
+{
+    struct cli *c = *state;
+    struct run r = {0};
+    char dir[160], want[64];
+
+    snprintf(dir, sizeof(dir), "%s/area", c->root);
+    assert_int_equal(mkdir(dir, 0700), 0);
+    assert_int_equal(setenv("NICTX_AREA_CACHE", dir, 1), 0);
+    area_file(dir, NULL);
+    NICTX(c, &r, "area");
+    expect_status(&r, 0);
+    expect_has(r.out, area_key);
+    for (unsigned i = 0; i < AREA_N; i++) {
+        snprintf(want, sizeof(want), "  %-12s %10u  ", area_names[i], 11 * (i + 1));
+        expect_has(r.out, want);
+    }
+    run_free(&r);
+    area_file(dir, "xc7_lutram");
+    NICTX(c, &r, "area");
+    expect_status(&r, 1);
+    expect_has(r.err, "not the area of");
+    run_free(&r);
+    NICTX(c, &r, "area", "--hw-tags", "512");
+    expect_status(&r, 2);
+    expect_has(r.err, "--hw-tags");
+    run_free(&r);
+    unsetenv("NICTX_AREA_CACHE");
+}
+
 #define CLI_TEST(t) cmocka_unit_test_setup_teardown(t, cli_setup, cli_teardown)
 
 int main(void)
@@ -870,6 +934,7 @@ int main(void)
         CLI_TEST(test_cli_json_empty_name),
         CLI_TEST(test_cli_json_not_regular_file),
         CLI_TEST(test_cli_json_read_only_directory),
+        CLI_TEST(test_cli_area_from_cache),
         CLI_TEST(test_cli_json_replaced_atomically),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
