@@ -23,7 +23,9 @@ that links the mutated code, fastest first, rebuilds it and runs it with a
 timeout until one fails, and puts the file back.  A mutant is
 
   killed      a test case that passes on the baseline fails, a binary
-              crashes (an RTL assertion, a sanitizer), or one times out;
+              crashes (an RTL assertion, a sanitizer), or one times out
+              (5x its baseline time, at least --min-timeout) and again at
+              4x that, so that a loaded machine's slow run is not a kill;
   survived    every relevant binary ends as on the baseline;
   stillborn   it does not build (-Werror, Verilator lint): not counted;
   unjudged    its build ran past --build-timeout (a loaded machine): not
@@ -443,8 +445,12 @@ def run_mutant(m, tree, args, tests_for, base, eq, stage="build"):
             if not ok:
                 m["result"] = "stillborn" if ok is False else "unjudged"
                 break
-            st, failed, _ = run_test(tree, os.path.join(tree, stage), t,
-                                     max(args.min_timeout, 5 * base[t]["time"]))
+            limit = max(args.min_timeout, 5 * base[t]["time"])
+            st, failed, _ = run_test(tree, os.path.join(tree, stage), t, limit)
+            if st == "timeout":
+                # a loaded machine times out healthy binaries too: a kill by
+                # timeout stands only if the binary times out again at 4x
+                st, failed, _ = run_test(tree, os.path.join(tree, stage), t, 4 * limit)
             new = failed - base[t]["failed"]
             if st in ("crash", "timeout") or new or (st == "fail" and not base[t]["failed"]):
                 m["result"] = "killed"
