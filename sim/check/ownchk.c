@@ -181,6 +181,7 @@ static void ownchk_enable(struct ownchk *c)
     c->nslot = c->size;
     c->pub = c->done = c->unmap_next = 0;
     c->done_t = 0;
+    c->written_min = SIM_PS_NEVER; /* no slot written */
     c->completed = c->published; /* the device gave every descriptor back */
     c->kick_vis = 0;
     c->wc_any = 0;
@@ -415,6 +416,8 @@ void ownchk_store(struct ownchk *c, uint64_t addr, const void *data, unsigned le
         s->pass = pass;
         s->state = OWNCHK_WRITTEN;
         s->wr_t = t;
+        if (t < c->written_min)
+            c->written_min = t;
     }
     memset(b, 0, sizeof(b));
     memcpy(b, &s->buf, 8);
@@ -531,10 +534,19 @@ uint32_t ownchk_carried(const struct ownchk *c)
 
 int ownchk_unpublished(struct ownchk *c, sim_ps_t t, sim_ps_t age)
 {
-    for (uint32_t n = 0, j = c->done; c->size && n < c->size; n++, j = (j + 1) & (c->size - 1)) {
+    sim_ps_t oldest = SIM_PS_NEVER;
+
+    /* (called whenever a CPU waits, for every queue: no slot can be
+     * stuck while the oldest written one is younger than age) */
+    if (!c->size || c->written_min == SIM_PS_NEVER || c->written_min + age > t)
+        return 0;
+    for (uint32_t n = 0, j = c->done; n < c->size; n++, j = (j + 1) & (c->size - 1)) {
         const struct ownchk_slot *s = &c->slot[j];
-        if (s->state != OWNCHK_WRITTEN || (s->written & (W_ADDR | W_LEN)) != (W_ADDR | W_LEN) ||
-            s->wr_t + age > t)
+        if (s->state != OWNCHK_WRITTEN)
+            continue;
+        if (s->wr_t < oldest)
+            oldest = s->wr_t;
+        if ((s->written & (W_ADDR | W_LEN)) != (W_ADDR | W_LEN) || s->wr_t + age > t)
             continue;
         ownchk_access(c, "queue stuck", 0, 0);
         ownchk_say(c, "desc_unpublished", t, j,
@@ -545,6 +557,7 @@ int ownchk_unpublished(struct ownchk *c, sim_ps_t t, sim_ps_t age)
                                            "no tail doorbell moved past it");
         return 1;
     }
+    c->written_min = oldest;
     return 0;
 }
 

@@ -117,6 +117,8 @@ struct ownchk {
     uint32_t nslot;         /* slots allocated (size is 0 while off) */
     uint32_t pub;           /* tail protocol: next slot a doorbell publishes */
     uint32_t done;          /* next slot to complete */
+    sim_ps_t written_min;   /* at most the oldest wr_t of a slot written and not
+                             * handed over (ownchk_unpublished's early out) */
     uint32_t unmap_next;    /* oldest slot whose buffer may still be owed */
     sim_ps_t done_t;        /* when a slot last completed */
     uint32_t kick_slot;     /* owner: slot of the latest owner bit since the last kick */

@@ -121,6 +121,32 @@ static void test_ownchk_tail_in_order_is_clean(void **state)
     assert_int_equal(f->c.published, 2);
 }
 
+/* A written descriptor not handed over is named once it is `age` old, the
+ * oldest such first; younger ones, handed-over ones and half-written ones
+ * are not (the checker keeps a bound on the oldest written slot). */
+static void test_ownchk_unpublished_oldest(void **state)
+{
+    struct fx *f = *state;
+    const sim_ps_t age = 50 * NS;
+    uint64_t a3 = f->ring + 3 * NICTX_DESC_BYTES;
+
+    probe(f, NICTX_PROTO_TAIL);
+    body(f, 0, 60, 10 * NS, 11 * NS);
+    tail(f, 1, 12 * NS);
+    body(f, 1, 60, 20 * NS, 21 * NS);
+    ownchk_store(&f->c, a3, &f->buf, 8, 30 * NS, 31 * NS); /* address only */
+    body(f, 2, 60, 40 * NS, 41 * NS);
+    assert_int_equal(ownchk_unpublished(&f->c, 60 * NS, age), 0); /* 1 is 40 ns old */
+    tail(f, 2, 66 * NS);                                          /* 1 handed over */
+    assert_int_equal(ownchk_unpublished(&f->c, 80 * NS, age), 0); /* 2 is 40 ns old */
+    assert_int_equal(ownchk_unpublished(&f->c, 89 * NS, age), 0);
+    assert_int_equal(f->n, 0);
+    assert_int_equal(ownchk_unpublished(&f->c, 90 * NS, age), 1);
+    assert_int_equal(f->n, 1);
+    assert_string_equal(f->kind[0], "desc_unpublished");
+    assert_int_equal(f->desc[0], 2);
+}
+
 /* Boundary: the doorbell leaves 1 ns before the last store is visible. */
 static void test_ownchk_doorbell_before_desc(void **state)
 {
@@ -589,6 +615,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_ownchk_tail_in_order_is_clean, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ownchk_doorbell_before_desc, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ownchk_unpublished_oldest, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ownchk_tail_rules, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ownchk_owner_before_body, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ownchk_tail_each_field_late, setup, teardown),
