@@ -10,9 +10,14 @@
 
 unsigned stopchk_queue(struct sim *s, const uint32_t *state)
 {
-    for (unsigned q = 0; q < s->nq; q++)
-        if (&sim_txq(s, q)->stopped == state)
-            return q;
+    /* Queue 0's is in struct sim; queue q's in s->xq[q - 1], one struct
+     * sim_queue after another (a marked load asks for every one). */
+    if (s->nq > 1) {
+        const uintptr_t p = (uintptr_t)state, x0 = (uintptr_t)&s->xq[0].txq.stopped;
+        const size_t i = (size_t)(p - x0) / sizeof(s->xq[0]);
+        if (p >= x0 && i + 1 < s->nq && &s->xq[i].txq.stopped == state)
+            return (unsigned)i + 1;
+    }
     return 0;
 }
 
