@@ -67,23 +67,53 @@ static double sim_cfg_read_rt_ns(const struct sim_cfg *c)
     return c->mem_latency_ns + 2 * c->pcie.latency_ns + 2 * upd;
 }
 
-/* How many times longer the slowest queue takes for its frames than one
- * queue alone: 1 with one queue; N under RR (a frame a queue a turn);
- * the sum of the weights over the smallest under DRR. */
-static double sim_cfg_slowest_share(const struct sim_cfg *c)
+/* Under DRR: a queue's turn adds its quantum times its weight to its
+ * deficit and sends frames while the next fits, so a turn sends up to
+ * that with less than the largest frame carried over, in frames of the
+ * smallest size.  The slowest queue is the one of least weight (*w_least);
+ * *others, every other queue's turn together, in frames. */
+static void sim_cfg_drr_turns(const struct sim_cfg *c, unsigned n, double *w_least, double *others)
 {
-    unsigned n = c->queues < 1 ? 1 : c->queues > SIM_QUEUES_MAX ? SIM_QUEUES_MAX : c->queues;
-    double sum = 0, least = 0;
+    double sum = 0, least = 0, len = c->pkt_size > 4 ? c->pkt_size - 4.0 : 1.0;
 
-    if (c->sched != SIM_SCHED_DRR)
-        return n;
     for (unsigned q = 0; q < n; q++) {
         double w = sim_cfg_weight(c, q) ? sim_cfg_weight(c, q) : 1;
-        sum += w;
-        if (q == 0 || w < least)
-            least = w;
+        double turn = ceil(((double)c->drr_quantum * w + c->pkt_size_max) / len);
+        sum += turn;
+        if (q == 0 || w < *w_least) {
+            *w_least = w;
+            least = turn;
+        }
     }
-    return sum / least;
+    *others = sum - least;
+}
+
+static unsigned sim_cfg_nq(const struct sim_cfg *c)
+{
+    return c->queues < 1 ? 1 : c->queues > SIM_QUEUES_MAX ? SIM_QUEUES_MAX : c->queues;
+}
+
+/* The frames that leave while the slowest queue sends k of its own, those
+ * counted: under RR every queue's frame between two of its own; under DRR
+ * the rounds its deficit needs for k of the largest frames (at least one),
+ * each with a turn of every other queue's. */
+static double sim_cfg_slowest_frames(const struct sim_cfg *c, double k)
+{
+    unsigned n = sim_cfg_nq(c);
+    double w = 1, others = 0, rounds;
+
+    if (c->sched != SIM_SCHED_DRR || n == 1)
+        return n * k;
+    sim_cfg_drr_turns(c, n, &w, &others);
+    rounds = ceil(k * c->pkt_size_max / ((double)c->drr_quantum * w));
+    return k + (rounds < 1 ? 1 : rounds) * others;
+}
+
+/* How many frames leave until the slowest queue's next one, that one
+ * counted (1 with one queue). */
+static double sim_cfg_slowest_share(const struct sim_cfg *c)
+{
+    return sim_cfg_slowest_frames(c, 1);
 }
 
 /* Any flow-control credit is finite. */
@@ -220,7 +250,9 @@ void sim_cfg_bounds(const struct sim_cfg *c, struct sim_bounds *b)
     irq_ns = c->irq_usecs * 1000.0;
     b->gap_ns = b->burst_ns + c->poll_ns + irq_ns + 2 * b->read_ns + share * b->frame_ns +
                 b->rt_ns;
-    b->batch_ns = b->gap_ns + share * (c->wb_thresh > 1 ? c->wb_thresh - 1 : 0) * b->frame_ns;
+    /* the rest of a writeback's worth of the queue's frames */
+    b->batch_ns = b->gap_ns + (c->wb_thresh > 1 ? sim_cfg_slowest_frames(c, c->wb_thresh - 1) : 0) *
+                                  b->frame_ns;
 }
 
 /* The defaults "auto" never goes below (the settings' fixed values before

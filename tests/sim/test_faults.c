@@ -407,6 +407,33 @@ static void test_faults_queues_no_spurious_reset(void **state)
     assert_true(sim_result_clean(&cfg, f.rc, &f.r));
 }
 
+/* No fault, no reset, under DRR with a large quantum: a queue waits for a
+ * whole turn of every other queue (here 15 turns of some 450 small frames,
+ * on a link where 5 tags and a 1.5 us latency bound every read), so the
+ * hang check must allow those turns, not a frame of each. */
+static void test_faults_drr_turns_no_spurious_reset(void **state)
+{
+    struct sim_cfg cfg;
+    struct f_run f;
+
+    (void)state;
+    sim_cfg_default(&cfg);
+    cfg.packets = 6000;
+    cfg.queues = 16;
+    cfg.cpus = 4;
+    cfg.sched = SIM_SCHED_DRR;
+    cfg.drr_quantum = 28000;
+    cfg.tags = 5;
+    cfg.line_gbps = 400;
+    cfg.poll_ns = 10000;
+    assert_int_equal(pcie_cfg_parse_link(&cfg.pcie, "gen5x1"), 0);
+    cfg.pcie.latency_ns = 1500;
+    f_run(&cfg, "none", &f);
+    assert_int_equal(f.r.resets, 0);
+    assert_int_equal(f.r.sb.checked, cfg.packets);
+    assert_true(sim_result_clean(&cfg, f.rc, &f.r));
+}
+
 /* Two faults on two queues: two adapter resets, each queue's drops under
  * the reason of the fault before them. */
 static void test_faults_queues_two_resets(void **state)
@@ -674,6 +701,7 @@ int main(void)
         cmocka_unit_test(test_faults_queues_two_resets),
         cmocka_unit_test(test_faults_queues_resets_in_a_row),
         cmocka_unit_test(test_faults_queues_no_spurious_reset),
+        cmocka_unit_test(test_faults_drr_turns_no_spurious_reset),
         cmocka_unit_test(test_faults_queues_late_hang),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
