@@ -103,6 +103,8 @@ struct pcie_link {
     sim_ps_t free_ps;
     double free_frac;
     double busy_exact; /* sum of serialization times, ps */
+    int ovh_stale;     /* stats' DLLP/SKP and busy figures not yet brought up
+                        * to date (stats_sync) since a TLP or UpdateFC */
 
     /* Transmitter's credits (far-end receiver's advertisement). */
     struct pcie_fc_cfg fc;
@@ -301,9 +303,28 @@ static size_t data_len(uint8_t type, uint16_t len)
     return type == TLP_MRD || type == TLP_CPL ? 0 : len;
 }
 
+/* DLLP/SKP charged against the raw bytes the serialized stream consumes
+ * ((TLP + explicit UpdateFC bytes) / (1 - overhead)), as pcie-model does,
+ * and the busy time rounded: figures of the totals alone, so brought up to
+ * date only when read (pcie_link_stats) or before the rate changes. */
+static void stats_sync(struct pcie_link *x)
+{
+    struct pcie_link_stats *st = &x->stats;
+    double raw = (double)(st->tlp_bytes + st->updatefc_bytes) * x->raw_per_byte;
+    uint64_t n = (uint64_t)floor(raw / x->ack_limit);
+    if (!x->fc_explicit)
+        n += (uint64_t)floor(raw / x->fc_guide);
+    st->dllp_bytes = PCIE_DLLP_BYTES * n;
+    st->skp_bytes = PCIE_SKP_BYTES * (uint64_t)floor(raw / PCIE_SKP_INTERVAL);
+    st->busy_ps = (sim_ps_t)(x->busy_exact + 0.5);
+    x->ovh_stale = 0;
+}
+
 /* Rate and overhead in use (see Rate in pcie_link.h). */
 static void rate_update(struct pcie_link *x)
 {
+    if (x->ovh_stale)
+        stats_sync(x); /* the figures so far, at the rate they had */
     x->fc_explicit = x->pair != NULL && x->pair->fc_finite;
     if (x->fc_explicit) {
         x->gbps = pcie_cfg_tlp_gbps_no_fc(&x->cfg);
@@ -313,19 +334,6 @@ static void rate_update(struct pcie_link *x)
         x->raw_per_byte = 1.0 / (1.0 - pcie_cfg_overhead(&x->cfg));
     }
     x->ps_per_byte = 8000.0 / x->gbps; /* 8 bits / (Gb/s) = ns; *1000 ps */
-}
-
-/* DLLP/SKP charged against the raw bytes the serialized stream consumes
- * ((TLP + explicit UpdateFC bytes) / (1 - overhead)), as pcie-model does. */
-static void stats_overhead(struct pcie_link *x)
-{
-    struct pcie_link_stats *st = &x->stats;
-    double raw = (double)(st->tlp_bytes + st->updatefc_bytes) * x->raw_per_byte;
-    uint64_t n = (uint64_t)floor(raw / x->ack_limit);
-    if (!x->fc_explicit)
-        n += (uint64_t)floor(raw / x->fc_guide);
-    st->dllp_bytes = PCIE_DLLP_BYTES * n;
-    st->skp_bytes = PCIE_SKP_BYTES * (uint64_t)floor(raw / PCIE_SKP_INTERVAL);
 }
 
 /* Serialize `bytes` starting at max(cand, free), keeping the end exactly.
@@ -346,7 +354,7 @@ static sim_ps_t ser_run(struct pcie_link *x, sim_ps_t cand, unsigned bytes, sim_
     x->free_ps = start_ps + (sim_ps_t)whole;
     x->free_frac = end - whole;
     x->busy_exact += ser;
-    x->stats.busy_ps = (sim_ps_t)(x->busy_exact + 0.5);
+    x->ovh_stale = 1;
     *start = start_ps;
     return x->free_ps + (x->free_frac > 0.0 ? 1u : 0u);
 }
@@ -556,7 +564,6 @@ static sim_ps_t tlp_start(struct pcie_link *x, const struct q_ent *e, sim_ps_t c
     x->stats.tlp_bytes += e->wire;
     if (start > e->sent)
         x->stats.queue_ps[e->kind] += start - e->sent;
-    stats_overhead(x);
     if (x->obs)
         obs_tlp(x->obs, x->obs_dir, start, end, e->kind, e->tag, e->addr, e->len, e->wire);
     return start;
@@ -601,7 +608,6 @@ static void dllp_start(struct pcie_link *x, unsigned c, sim_ps_t q)
     cr_push(x->pair, c, end + x->latency_ps);
     x->stats.updatefc_dllps++;
     x->stats.updatefc_bytes += PCIE_DLLP_BYTES;
-    stats_overhead(x);
 }
 
 /* The serializer of x decides at D (decide_time(x) == D). */
@@ -672,8 +678,11 @@ static int link_idle(const struct pcie_link *x)
 /* Earliest internal event of x. */
 static sim_ps_t internal_next(const struct pcie_link *x)
 {
-    sim_ps_t t = decide_time(x), u;
+    sim_ps_t t, u;
     unsigned c;
+    if (link_idle(x) && (x->pair == NULL || x->pair->rx_nsched == 0))
+        return SIM_PS_NEVER; /* nothing queued, no UpdateFC on its way or due */
+    t = decide_time(x);
     if (x->cr.count != 0 && (u = ((const struct cr_ent *)ring_at(&x->cr, 0))->arrival) < t)
         t = u;
     if (x->pair == NULL && x->rx_nsched != 0 && (u = rx_next(x, &c)) < t)
@@ -1006,8 +1015,10 @@ void pcie_link_set_obs(struct pcie_link *l, struct obs *obs, unsigned dir)
     l->obs_dir = dir;
 }
 
-const struct pcie_link_stats *pcie_link_stats(const struct pcie_link *l)
+const struct pcie_link_stats *pcie_link_stats(struct pcie_link *l)
 {
+    if (l->ovh_stale)
+        stats_sync(l);
     return &l->stats;
 }
 

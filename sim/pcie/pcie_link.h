@@ -244,8 +244,10 @@ uint32_t pcie_link_credits(const struct pcie_link *l, unsigned type);
  * sim/obs/obs.h). */
 void pcie_link_set_obs(struct pcie_link *l, struct obs *obs, unsigned dir);
 
-/* Counters since creation (never reset by pop). */
-const struct pcie_link_stats *pcie_link_stats(const struct pcie_link *l);
+/* Counters since creation (never reset by pop).  The figures derived from
+ * the totals (dllp_bytes, skp_bytes, busy_ps) are brought up to date by
+ * this call, so read them through a fresh call, not an old pointer. */
+const struct pcie_link_stats *pcie_link_stats(struct pcie_link *l);
 
 /* The link's config as copied at creation. */
 const struct pcie_cfg *pcie_link_cfg(const struct pcie_link *l);
