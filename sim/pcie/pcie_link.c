@@ -23,7 +23,7 @@
  *
  * The earliest internal event of each link (internal_next()) depends only
  * on the link's state, never on the time asked, and the simulator asks for
- * it on every device clock; so it is kept in next_int, recomputed for both
+ * it on every device clock; so it is kept in h.next_int, recomputed for both
  * links of a pair by refresh() whenever a call changes either (send,
  * rx_release, pump with work, blackout, set_fc, pair, destroy).
  *
@@ -90,6 +90,7 @@ struct txq {
 };
 
 struct pcie_link {
+    struct pcie_link_head h; /* first: what the inline readers see (pcie_link.h) */
     struct pcie_cfg cfg;
     double gbps;         /* TLP-layer rate in use */
     double ps_per_byte;  /* serialization time of one wire byte */
@@ -123,7 +124,6 @@ struct pcie_link {
 
     struct pcie_link *pair;
     sim_ps_t t_call; /* latest time of a call on this link or its partner */
-    sim_ps_t next_int; /* internal_next() as of the latest change (refresh()) */
 
     struct txq txq[PCIE_FC_CLASSES];
     uint64_t seq_next;
@@ -131,7 +131,6 @@ struct pcie_link {
 
     struct ring fly;    /* struct fly_hdr */
     struct bring fbuf;  /* their payloads */
-    int cur_valid;
     struct tlp cur;     /* copy of the oldest TLP in flight */
 
     struct pcie_link_stats stats;
@@ -523,7 +522,8 @@ static void materialize_head(struct pcie_link *x)
     x->cur.status = h->status;
     x->cur.ep = h->ep;
     bring_read(&x->fbuf, x->cur.data, data_len(h->type, h->len));
-    x->cur_valid = 1;
+    x->h.next_arrival = h->arrival;
+    x->h.peek = &x->cur;
 }
 
 /*
@@ -693,9 +693,9 @@ static sim_ps_t internal_next(const struct pcie_link *x)
 /* The state of l (and of its partner) changed: recompute their next_int. */
 static void refresh(struct pcie_link *l)
 {
-    l->next_int = internal_next(l);
+    l->h.next_int = internal_next(l);
     if (l->pair != NULL)
-        l->pair->next_int = internal_next(l->pair);
+        l->pair->h.next_int = internal_next(l->pair);
 }
 
 enum { EV_CR, EV_DEPART, EV_DECIDE };
@@ -783,7 +783,8 @@ struct pcie_link *pcie_link_create(const struct pcie_cfg *cfg)
         pcie_link_destroy(l);
         return NULL;
     }
-    l->next_int = SIM_PS_NEVER; /* empty */
+    l->h.next_int = SIM_PS_NEVER; /* empty */
+    l->h.next_arrival = SIM_PS_NEVER;
     return l;
 }
 
@@ -794,6 +795,7 @@ void pcie_link_destroy(struct pcie_link *l)
     if (l->pair != NULL) {
         struct pcie_link *o = l->pair;
         o->pair = NULL;
+        o->h.pair = NULL;
         l->pair = NULL;
         rate_update(o);
         refresh(o);
@@ -839,6 +841,8 @@ int pcie_link_pair(struct pcie_link *a, struct pcie_link *b)
         return -1;
     a->pair = b;
     b->pair = a;
+    a->h.pair = &b->h;
+    b->h.pair = &a->h;
     rate_update(a);
     rate_update(b);
     refresh(a);
@@ -934,14 +938,6 @@ int pcie_link_rx_release(struct pcie_link *l, sim_ps_t now, const struct tlp *t)
     return 0;
 }
 
-sim_ps_t pcie_link_next_internal(const struct pcie_link *l)
-{
-    sim_ps_t t = l->next_int;
-    if (l->pair != NULL && l->pair->next_int < t)
-        t = l->pair->next_int;
-    return t;
-}
-
 sim_ps_t pcie_link_next_event(const struct pcie_link *l)
 {
     sim_ps_t t = pcie_link_next_arrival(l), u = pcie_link_next_internal(l);
@@ -960,18 +956,6 @@ void pcie_link_blackout(struct pcie_link *l, sim_ps_t from, sim_ps_t until)
     refresh(l);
 }
 
-sim_ps_t pcie_link_next_arrival(const struct pcie_link *l)
-{
-    if (l->fly.count == 0)
-        return SIM_PS_NEVER;
-    return ((const struct fly_hdr *)ring_at(&l->fly, 0))->arrival;
-}
-
-const struct tlp *pcie_link_peek(const struct pcie_link *l)
-{
-    return l->fly.count > 0 && l->cur_valid ? &l->cur : NULL;
-}
-
 void pcie_link_pop(struct pcie_link *l)
 {
     const struct fly_hdr *h;
@@ -980,9 +964,12 @@ void pcie_link_pop(struct pcie_link *l)
     h = ring_at(&l->fly, 0);
     bring_consume(&l->fbuf, data_len(h->type, h->len));
     ring_pop(&l->fly);
-    l->cur_valid = 0;
-    if (l->fly.count > 0)
+    if (l->fly.count > 0) {
         materialize_head(l);
+    } else {
+        l->h.next_arrival = SIM_PS_NEVER;
+        l->h.peek = NULL;
+    }
 }
 
 size_t pcie_link_in_flight(const struct pcie_link *l)

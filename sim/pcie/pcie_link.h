@@ -135,7 +135,22 @@ struct pcie_link_stats {
     sim_ps_t queue_ps[TLP_KIND_COUNT]; /* send -> start of serialization, by kind */
 };
 
-struct pcie_link; /* opaque */
+/* The little a simulator polls on every device clock, kept up to date by
+ * the link and read by the inline functions below: the first member of the
+ * otherwise opaque struct pcie_link.  Read it only through them. */
+struct pcie_link_head {
+    sim_ps_t next_arrival;              /* pcie_link_next_arrival() */
+    sim_ps_t next_int;                  /* this link's own internal events */
+    const struct pcie_link_head *pair;  /* the partner's, or NULL */
+    const struct tlp *peek;             /* pcie_link_peek() */
+};
+
+struct pcie_link; /* opaque but for its first member, a struct pcie_link_head */
+
+static inline const struct pcie_link_head *pcie_link_head_of(const struct pcie_link *l)
+{
+    return (const struct pcie_link_head *)(const void *)l;
+}
 
 /*
  * Create an idle, empty, unpaired link with infinite credits.  cfg is
@@ -207,17 +222,30 @@ sim_ps_t pcie_link_next_event(const struct pcie_link *l);
 
 /* Earliest internal event of l or its partner, TLP arrivals left out: what
  * pcie_link_advance() would act on.  SIM_PS_NEVER if none. */
-sim_ps_t pcie_link_next_internal(const struct pcie_link *l);
+static inline sim_ps_t pcie_link_next_internal(const struct pcie_link *l)
+{
+    const struct pcie_link_head *h = pcie_link_head_of(l);
+    sim_ps_t t = h->next_int;
+    if (h->pair != NULL && h->pair->next_int < t)
+        t = h->pair->next_int;
+    return t;
+}
 
 /* Process internal events of l and its partner up to and including `now`. */
 void pcie_link_advance(struct pcie_link *l, sim_ps_t now);
 
 /* Arrival time of the oldest TLP in flight (serialized, not popped);
  * SIM_PS_NEVER when none.  Queued TLPs are not in flight. */
-sim_ps_t pcie_link_next_arrival(const struct pcie_link *l);
+static inline sim_ps_t pcie_link_next_arrival(const struct pcie_link *l)
+{
+    return pcie_link_head_of(l)->next_arrival;
+}
 
 /* The oldest TLP in flight, or NULL if none. */
-const struct tlp *pcie_link_peek(const struct pcie_link *l);
+static inline const struct tlp *pcie_link_peek(const struct pcie_link *l)
+{
+    return pcie_link_head_of(l)->peek;
+}
 
 /* Drop the oldest TLP in flight (after it arrived).  No-op when none. */
 void pcie_link_pop(struct pcie_link *l);

@@ -314,8 +314,14 @@ static inline void sim_deliver_dirty(struct sim *s)
 /* host_tlp.c: the host's side of the link */
 /* Queue a CPU TLP leaving at `at` (>= the previous one's). */
 void sim_cpu_send(struct sim *s, const struct tlp *t, sim_ps_t at);
-/* Every event due at or before s->now, in time order. */
-void sim_deliver(struct sim *s);
+/* Every event due at or before s->now, in time order: sim_deliver_due()
+ * when something is (inline: asked on every device clock). */
+void sim_deliver_due(struct sim *s);
+static inline void sim_deliver(struct sim *s)
+{
+    if (s->deliver_next <= s->now)
+        sim_deliver_due(s);
+}
 /* The root complex's view of memory: the CPUs' invisible stores undone. */
 void sim_dev_view(void *ctx, uint64_t addr, uint8_t *buf, size_t len, sim_ps_t at);
 
