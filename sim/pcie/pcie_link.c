@@ -178,13 +178,11 @@ static void *ring_at(const struct ring *r, size_t i)
     return r->v + ((r->head + i) & (r->cap - 1)) * r->esz;
 }
 
-/* Capacity for n elements in all; 0 ok, -1 on allocation failure. */
-static int ring_reserve(struct ring *r, size_t n)
+/* ring_reserve's growth: n > r->cap. */
+static int ring_grow(struct ring *r, size_t n)
 {
     unsigned char *nv;
     size_t cap = r->cap, first;
-    if (n <= r->cap)
-        return 0;
     while (cap < n)
         cap *= 2;
     nv = malloc(cap * r->esz);
@@ -201,6 +199,12 @@ static int ring_reserve(struct ring *r, size_t n)
     r->cap = cap;
     r->head = 0;
     return 0;
+}
+
+/* Capacity for n elements in all; 0 ok, -1 on allocation failure. */
+static inline int ring_reserve(struct ring *r, size_t n)
+{
+    return n <= r->cap ? 0 : ring_grow(r, n);
 }
 
 /* Append (capacity reserved by the caller); returns the new slot. */
@@ -236,13 +240,11 @@ static void bring_read(const struct bring *b, uint8_t *dst, size_t len)
     memcpy(dst + first, b->b, len - first);
 }
 
-/* Room for len more bytes; 0 ok, -1 on allocation failure. */
-static int bring_reserve(struct bring *b, size_t len)
+/* bring_reserve's growth: fewer than len bytes free. */
+static int bring_grow(struct bring *b, size_t len)
 {
     uint8_t *n;
     size_t cap = b->cap;
-    if (b->cap - b->used >= len)
-        return 0;
     while (cap - b->used < len)
         cap *= 2;
     n = malloc(cap);
@@ -254,6 +256,12 @@ static int bring_reserve(struct bring *b, size_t len)
     b->cap = cap;
     b->head = 0;
     return 0;
+}
+
+/* Room for len more bytes; 0 ok, -1 on allocation failure. */
+static inline int bring_reserve(struct bring *b, size_t len)
+{
+    return b->cap - b->used >= len ? 0 : bring_grow(b, len);
 }
 
 /* Append len bytes (room reserved by the caller). */
@@ -700,19 +708,15 @@ static void refresh(struct pcie_link *l)
 
 enum { EV_CR, EV_DEPART, EV_DECIDE };
 
-/* Process the internal events of l and its partner up to T, then commit
- * what can be committed ahead. */
-static void pump(struct pcie_link *l, sim_ps_t T)
+/* pump() with work to do: the events in time order, then what can be
+ * committed ahead. */
+static void pump_events(struct pcie_link *l, sim_ps_t T)
 {
     struct pcie_link *g[2];
     int n = 1;
     g[0] = l;
     if (l->pair != NULL)
         g[n++] = l->pair;
-    for (int i = 0; i < n; i++)
-        g[i]->t_call = ps_max(g[i]->t_call, T);
-    if (link_idle(l) && (l->pair == NULL || link_idle(l->pair)))
-        return;
     for (;;) {
         sim_ps_t best = SIM_PS_NEVER, t;
         struct pcie_link *bx = NULL;
@@ -750,6 +754,19 @@ static void pump(struct pcie_link *l, sim_ps_t T)
     for (int i = 0; i < n; i++)
         eager(g[i]);
     refresh(l);
+}
+
+/* Process the internal events of l and its partner up to T, then commit
+ * what can be committed ahead (nothing to do for idle links: inline). */
+static inline void pump(struct pcie_link *l, sim_ps_t T)
+{
+    struct pcie_link *o = l->pair;
+    l->t_call = ps_max(l->t_call, T);
+    if (o != NULL)
+        o->t_call = ps_max(o->t_call, T);
+    if (link_idle(l) && (o == NULL || link_idle(o)))
+        return;
+    pump_events(l, T);
 }
 
 /* ------------------------------------------------------------------- API */
