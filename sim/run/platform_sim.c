@@ -73,14 +73,12 @@ static int cpu_posted_room(struct sim_cpu *c, enum cpu_cause cause)
     return waited;
 }
 
-/* Send every drained WC piece (BlueFlame blocks) down the link. */
-static void cpu_emit_wc(struct sim_cpu *c)
+/* cpu_emit_wc() with a WC buffer in use. */
+static void cpu_emit_wc_pieces(struct sim_cpu *c)
 {
     struct sim *s = c->sim;
     const struct stbuf_wc_line *w;
 
-    if (stbuf_wc_empty(&c->stb))
-        return;
     stbuf_wc_collect(&c->stb, c->cpu.now);
     while ((w = stbuf_wc_peek(&c->stb)) != NULL) {
         if (cpu_posted_room(c, CPU_WC_COPY))
@@ -91,6 +89,14 @@ static void cpu_emit_wc(struct sim_cpu *c)
         stbuf_wc_pop(&c->stb);
         cpu_posted(c, t);
     }
+}
+
+/* Send every drained WC piece (BlueFlame blocks) down the link (at every
+ * platform call: inline, for the common case of no WC buffer in use). */
+static inline void cpu_emit_wc(struct sim_cpu *c)
+{
+    if (!stbuf_wc_empty(&c->stb))
+        cpu_emit_wc_pieces(c);
 }
 
 /* Tell the scoreboard what each queue's checker saw handed to the device

@@ -430,14 +430,25 @@ struct sim_cpu *sim_cpus_flush_pick(struct sim *s);
 /* A device write (irq: an MSI-X interrupt, to vector vec) reached the host at t: wakes
  * the CPUs waiting for one. */
 void sim_cpus_device_wrote(struct sim *s, sim_ps_t t, int irq, unsigned vec);
-int sim_cpus_done(const struct sim *s);
+/* Every CPU has finished its program (inline: asked on every loop turn). */
+static inline int sim_cpus_done(const struct sim *s)
+{
+    for (unsigned i = 0; i < s->ncpu; i++)
+        if (s->cpus[i].state != SIM_CPU_DONE)
+            return 0;
+    return 1;
+}
 /* Everything but CPU `self` is quiet: every other CPU waiting, done or
  * preempted by exploration, and the device idle. */
 int sim_cpus_quiet(const struct sim *s, const struct sim_cpu *self);
 const char *sim_cpu_state_name(const struct sim_cpu *c);
 /* Inside a CPU's coroutine: give way until the world reaches its clock;
  * wait until a deadline (or a device write when wake_on_dev). */
-void cpu_sync(struct sim_cpu *c);
+static inline void cpu_sync(struct sim_cpu *c)
+{
+    while (c->in_coro && c->cpu.now > c->sim->now)
+        coro_yield(&c->co);
+}
 void cpu_wait(struct sim_cpu *c, sim_ps_t deadline, int wake_on_dev);
 
 #endif /* NICTX_SIM_WORLD_H */
