@@ -237,7 +237,8 @@ static void bring_read(const struct bring *b, uint8_t *dst, size_t len)
     if (first > len)
         first = len;
     memcpy(dst, b->b + b->head, first);
-    memcpy(dst + first, b->b, len - first);
+    if (len > first) /* wrapped */
+        memcpy(dst + first, b->b, len - first);
 }
 
 /* bring_reserve's growth: fewer than len bytes free. */
@@ -272,7 +273,8 @@ static void bring_write(struct bring *b, const uint8_t *src, size_t len)
     if (first > len)
         first = len;
     memcpy(b->b + off, src, first);
-    memcpy(b->b, src + first, len - first);
+    if (len > first) /* wraps */
+        memcpy(b->b, src + first, len - first);
     b->used += len;
 }
 
