@@ -614,6 +614,7 @@ void cpu_store_shared(struct sim_cpu *c, void *dst, const void *val, unsigned le
 
     memcpy(old, dst, len);
     vis = stbuf_store(&c->stb, STBUF_CPU_KEY(dst), dst, val, len, c->cpu.now);
+    c->sim->key_cpus |= 1ull << c->id;
     cpu_order_lane(c, vis);
     if (c->sim->hist_up)
         memhist_write(&c->sim->hist, dst, old, len, c->id, vis, 0);
@@ -669,14 +670,22 @@ void cpu_shared_access(struct sim_cpu *c)
 void cpu_view(struct sim_cpu *c, const void *src, void *buf, size_t len)
 {
     struct sim *s = c->sim;
+    uint64_t m = s->key_cpus & ~(1ull << c->id);
 
     memcpy(buf, src, len);
-    for (unsigned i = 0; i < s->ncpu; i++) {
-        if (&s->cpus[i] == c)
+    while (m) { /* in CPU order, as a loop over them all */
+        unsigned i = (unsigned)__builtin_ctzll(m);
+        struct sim_cpu *o = &s->cpus[i];
+        int lane = o->lane_up && o->lane.npend;
+
+        m &= m - 1;
+        if (o->stb.nkey == 0 && !lane) {
+            s->key_cpus &= ~(1ull << i); /* nothing of the kind pending */
             continue;
-        stbuf_device_view(&s->cpus[i].stb, STBUF_CPU_KEY(src), buf, len, c->cpu.now);
-        if (s->cpus[i].lane_up && s->cpus[i].lane.npend)
-            stbuf_device_view(&s->cpus[i].lane, STBUF_CPU_KEY(src), buf, len, c->cpu.now);
+        }
+        stbuf_device_view(&o->stb, STBUF_CPU_KEY(src), buf, len, c->cpu.now);
+        if (lane)
+            stbuf_device_view(&o->lane, STBUF_CPU_KEY(src), buf, len, c->cpu.now);
     }
 }
 

@@ -183,6 +183,9 @@ struct sim {
     struct sim_cpu *cpus;  /* ncpu of them (sim_cpus_init), 64-byte aligned: a
                               one-CPU run holds one, not SIM_MAX_CPUS */
     unsigned ncpu;
+    uint64_t key_cpus;     /* bit i: CPU i may hold stores to driver state not yet
+                              visible (its store buffer's or its lane's); set at
+                              such a store, cleared by cpu_view when none is */
     struct ownchk_set ck;  /* descriptor ownership ground truth: a checker a queue */
     struct dmachk dk;      /* the driver's DMA mappings (DMA-API debug) */
     struct cl_model cl;    /* cache lines shared by the CPUs and the device */
