@@ -615,6 +615,8 @@ void cpu_store_shared(struct sim_cpu *c, void *dst, const void *val, unsigned le
     memcpy(old, dst, len);
     vis = stbuf_store(&c->stb, STBUF_CPU_KEY(dst), dst, val, len, c->cpu.now);
     c->sim->key_cpus |= 1ull << c->id;
+    if (vis > c->sim->key_vis)
+        c->sim->key_vis = vis;
     cpu_order_lane(c, vis);
     if (c->sim->hist_up)
         memhist_write(&c->sim->hist, dst, old, len, c->id, vis, 0);
@@ -673,6 +675,8 @@ void cpu_view(struct sim_cpu *c, const void *src, void *buf, size_t len)
     uint64_t m = s->key_cpus & ~(1ull << c->id);
 
     memcpy(buf, src, len);
+    if (s->key_vis <= c->cpu.now)
+        return; /* every store to driver state is visible by now */
     while (m) { /* in CPU order, as a loop over them all */
         unsigned i = (unsigned)__builtin_ctzll(m);
         struct sim_cpu *o = &s->cpus[i];

@@ -186,6 +186,7 @@ struct sim {
     uint64_t key_cpus;     /* bit i: CPU i may hold stores to driver state not yet
                               visible (its store buffer's or its lane's); set at
                               such a store, cleared by cpu_view when none is */
+    sim_ps_t key_vis;      /* no store to driver state is visible later than this */
     struct ownchk_set ck;  /* descriptor ownership ground truth: a checker a queue */
     struct dmachk dk;      /* the driver's DMA mappings (DMA-API debug) */
     struct cl_model cl;    /* cache lines shared by the CPUs and the device */
