@@ -43,7 +43,7 @@ static inline void *host_mem_ptr(const struct host_mem *m, uint64_t bus, size_t 
 /* Bus address of a CPU pointer into the region, or 0 if outside it. */
 static inline uint64_t host_mem_bus(const struct host_mem *m, const void *cpu)
 {
-    const uint8_t *c = cpu;
+    const uint8_t *c = (const uint8_t *)cpu;
 
     if (c < m->buf || c >= m->buf + m->size)
         return 0;
