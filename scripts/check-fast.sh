@@ -4,29 +4,12 @@
 # feedback) gives the normal build's results: each run's JSON is the same
 # but for the wall-clock figures.  Most configurations here are not among
 # the training runs (scripts/pgo-train.txt).  NICTX and NICTX_FAST name the
-# two binaries.  Exit status: the number of runs that differ.
+# two binaries; scripts/check-same.sh compares them.  Exit status: the
+# number of runs that differ.
 set -u
 nictx=${NICTX:?NICTX: the normal nictx}
 fast=${NICTX_FAST:?NICTX_FAST: the fast nictx}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-while read -r args; do
-    for b in nictx fast; do
-        # shellcheck disable=SC2086  # a line is a list of options
-        "${!b}" run --quiet --json "$tmp/$b.json" $args >"$tmp/$b.out" 2>&1
-        echo "exit $?" >>"$tmp/$b.out"
-        grep -v -e '"wall_s"' -e '"sim_pkts_per_wall_s"' "$tmp/$b.json" >"$tmp/$b.cmp" 2>/dev/null
-    done
-    if cmp -s "$tmp/nictx.cmp" "$tmp/fast.cmp" && cmp -s "$tmp/nictx.out" "$tmp/fast.out" &&
-        [ -s "$tmp/nictx.cmp" ]; then
-        echo "same: $args"
-    else
-        echo "DIFFERENT: $args"
-        diff "$tmp/nictx.cmp" "$tmp/fast.cmp" | head -n 10
-        fail=$((fail + 1))
-    fi
-done <<'EOF_RUNS'
+"$(dirname "$0")/check-same.sh" "$nictx" "$fast" <<'EOF_RUNS'
 --packets 20000
 --packets 20000 --protocol owner --dev-width 16 --completion cq --irq-thresh 16
 --packets 4000 --pkt-size 1518 --dev-width 64 --line 100g --queues 8 --sched drr --weights 1,2,3,4,5,6,7,8
@@ -36,5 +19,3 @@ done <<'EOF_RUNS'
 --packets 20000 --device c
 --packets 5000 --device lockstep --protocol owner --dev-width 16 --queues 4 --completion cq
 EOF_RUNS
-echo "check-fast: $fail of 8 runs differ"
-exit "$fail"

@@ -97,33 +97,38 @@ static int cl_find(const struct cl_model *m, uint64_t first, uint64_t last)
     return -1;
 }
 
-/* cl_find for a piece of line `ln`, through the lookup cache.  Only lines
- * whose answer does not depend on the piece are cached: untracked ones
- * (cl_find found no region byte on the line), and those wholly inside one
- * region (a piece's first byte is that region's; regions do not
- * overlap). */
-static int cl_find_cached(struct cl_model *m, uint64_t ln, uint64_t first, uint64_t last)
-{
-    struct cl_lookup *e = &m->look[ln & (CL_LOOKUP - 1)];
-    uint64_t a = ln * CL_LINE;
-    int id;
-
-    if (e->ln1 == ln + 1)
-        return e->id;
-    id = cl_find(m, first, last);
-    if (id < 0 || (m->reg[id].base <= a && m->reg[id].end - a >= CL_LINE)) {
-        e->ln1 = ln + 1;
-        e->id = id;
-    }
-    return id;
-}
-
 /* The resolved line-state index of line `ln` of region `id`. */
 static uint32_t cl_line_of(const struct cl_model *m, int id, uint64_t ln)
 {
     const struct cl_region *r = &m->reg[id];
 
     return cl_resolve(m, r->line0 + (uint32_t)(ln - cl_lineno(r->base)));
+}
+
+/* cl_find for a piece of line `ln`, through the lookup cache.  Only lines
+ * whose answer does not depend on the piece are cached: untracked ones
+ * (cl_find found no region byte on the line), and those wholly inside one
+ * region (a piece's first byte is that region's; regions do not
+ * overlap). */
+static inline int cl_find_cached(struct cl_model *m, uint64_t ln, uint64_t first, uint64_t last,
+                                 uint32_t *li)
+{
+    struct cl_lookup *e = &m->look[ln & (CL_LOOKUP - 1)];
+    uint64_t a = ln * CL_LINE;
+    int id;
+
+    if (e->ln1 == ln + 1) {
+        *li = e->li;
+        return e->id;
+    }
+    id = cl_find(m, first, last);
+    *li = id >= 0 ? cl_line_of(m, id, ln) : 0;
+    if (id < 0 || (m->reg[id].base <= a && m->reg[id].end - a >= CL_LINE)) {
+        e->ln1 = ln + 1;
+        e->id = id;
+        e->li = *li;
+    }
+    return id;
 }
 
 static int cl_grow(struct cl_model *m, uint32_t n)
@@ -238,6 +243,7 @@ int cl_alias(struct cl_model *m, uint64_t from, uint64_t to)
     if (f < 0 || t < 0)
         return -1;
     cl_union(m, (uint32_t)f, (uint32_t)t);
+    memset(m->look, 0, sizeof(m->look)); /* resolved indices cached there */
     return 0;
 }
 
@@ -306,23 +312,27 @@ static uint64_t cl_last(uint64_t addr, size_t len)
 }
 
 /* Calls `fn` with (region id, resolved line) for each tracked line of
- * [addr, addr + len), len > 0; sums its results. */
+ * [addr, addr + len), len > 0; sums its results.  Inlined into its two
+ * callers, so that `fn` is a direct call (every CPU access comes here). */
 typedef double (*cl_line_fn)(struct cl_model *m, int id, struct cl_line *l, void *arg);
 
-static double cl_each_line(struct cl_model *m, uint64_t addr, size_t len, cl_line_fn fn,
-                           void *arg)
+static inline __attribute__((always_inline)) double
+cl_each_line(struct cl_model *m, uint64_t addr, size_t len, cl_line_fn fn, void *arg)
 {
-    uint64_t last = cl_last(addr, len), ln, lnlast = cl_lineno(last);
+    uint64_t last = cl_last(addr, len), ln = cl_lineno(addr), lnlast = cl_lineno(last);
+    uint64_t first = addr;
     double sum = 0;
 
-    for (ln = cl_lineno(addr); ln <= lnlast; ln++) {
-        uint64_t first = ln == cl_lineno(addr) ? addr : ln * CL_LINE;
+    for (;;) {
         uint64_t end = ln == lnlast ? last : ln * CL_LINE + (CL_LINE - 1);
-        int id = cl_find_cached(m, ln, first, end);
+        uint32_t li;
+        int id = cl_find_cached(m, ln, first, end, &li);
         if (id >= 0)
-            sum += fn(m, id, &m->line[cl_line_of(m, id, ln)], arg);
+            sum += fn(m, id, &m->line[li], arg);
+        if (ln == lnlast)
+            return sum;
+        first = ++ln * CL_LINE;
     }
-    return sum;
 }
 
 struct cl_cpu_op {

@@ -115,6 +115,7 @@ struct cl_model {
     struct cl_lookup {
         uint64_t ln1; /* the line + 1; 0: empty */
         int id;       /* its region, or -1: untracked */
+        uint32_t li;  /* its resolved line-state index (id >= 0) */
     } look[CL_LOOKUP];
 };
 

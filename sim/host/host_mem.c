@@ -45,19 +45,3 @@ void *host_mem_alloc(struct host_mem *m, size_t size, size_t align, uint64_t *bu
     *bus = m->base + start;
     return m->buf + start;
 }
-
-void *host_mem_ptr(const struct host_mem *m, uint64_t bus, size_t len)
-{
-    if (bus < m->base || bus - m->base > m->brk || len > m->brk - (bus - m->base))
-        return NULL;
-    return m->buf + (bus - m->base);
-}
-
-uint64_t host_mem_bus(const struct host_mem *m, const void *cpu)
-{
-    const uint8_t *c = cpu;
-
-    if (c < m->buf || c >= m->buf + m->size)
-        return 0;
-    return m->base + (uint64_t)(c - m->buf);
-}

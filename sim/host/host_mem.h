@@ -33,9 +33,21 @@ void *host_mem_alloc(struct host_mem *m, size_t size, size_t align, uint64_t *bu
 
 /* CPU pointer for [bus, bus + len) if it lies inside allocated memory,
  * else NULL. */
-void *host_mem_ptr(const struct host_mem *m, uint64_t bus, size_t len);
+static inline void *host_mem_ptr(const struct host_mem *m, uint64_t bus, size_t len)
+{
+    if (bus < m->base || bus - m->base > m->brk || len > m->brk - (bus - m->base))
+        return NULL;
+    return m->buf + (bus - m->base);
+}
 
 /* Bus address of a CPU pointer into the region, or 0 if outside it. */
-uint64_t host_mem_bus(const struct host_mem *m, const void *cpu);
+static inline uint64_t host_mem_bus(const struct host_mem *m, const void *cpu)
+{
+    const uint8_t *c = (const uint8_t *)cpu;
+
+    if (c < m->buf || c >= m->buf + m->size)
+        return 0;
+    return m->base + (uint64_t)(c - m->buf);
+}
 
 #endif /* NICTX_HOST_MEM_H */

@@ -144,6 +144,7 @@ static int stbuf_push(struct stbuf *b, const struct stbuf_store *s)
     }
     b->pend[i] = *s;
     b->npend++;
+    b->nkey += (s->addr >> 63) & 1u;
     return 0;
 }
 
@@ -304,6 +305,7 @@ void stbuf_retire(struct stbuf *b, sim_ps_t t)
     while (n < b->npend && b->pend[n].vis <= t) {
         const struct stbuf_store *s = &b->pend[n++];
         struct stbuf_recent *r = &b->recent[s->seq % b->cfg.window];
+        b->nkey -= (s->addr >> 63) & 1u;
         if (b->cfg.order == STBUF_WEAK && r->seq == s->seq)
             r->live = 0; /* one of the last `window`: no longer pending */
     }
@@ -323,16 +325,12 @@ static void stbuf_undo(const struct stbuf_store *s, uint64_t addr, uint8_t *buf,
         memcpy(buf + (lo - addr), s->old + (lo - s->addr), hi - lo);
 }
 
-void stbuf_device_view(const struct stbuf *b, uint64_t addr, uint8_t *buf, size_t len,
-                       sim_ps_t t)
+void stbuf_device_view_pending(const struct stbuf *b, uint64_t addr, uint8_t *buf, size_t len,
+                               sim_ps_t t)
 {
     uint64_t below = UINT64_MAX;
     size_t first;
 
-    /* Only stores invisible at t can be undone: none (the common case,
-     * asked once per other CPU on every shared load) ends it at once. */
-    if (b->npend == 0 || b->pend[b->npend - 1].vis <= t)
-        return;
     first = stbuf_first_after(b, t);
     /* Newest first, so that where several invisible stores overlap the
      * oldest one's `old` bytes win. */

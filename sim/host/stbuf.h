@@ -108,6 +108,7 @@ struct stbuf {
     struct stbuf_cfg cfg;
     struct stbuf_store *pend;     /* sorted by (vis, seq); retired from the front */
     size_t npend, cap;
+    size_t nkey;                  /* of them, stores to driver state (STBUF_CPU_KEY) */
     uint64_t seq;
     sim_ps_t order_floor;         /* x86: visibility of the newest store or MMIO write */
     sim_ps_t max_vis;             /* latest visibility of any store issued */
@@ -153,9 +154,19 @@ sim_ps_t stbuf_drained_cpu_at(const struct stbuf *b, sim_ps_t now);
 sim_ps_t stbuf_mmio_depart(struct stbuf *b, sim_ps_t now);
 
 /* `buf` holds memory's bytes [addr, addr + len): undo in it every store not
- * visible at t, so it holds what a DMA read arriving at t sees. */
-void stbuf_device_view(const struct stbuf *b, uint64_t addr, uint8_t *buf, size_t len,
-                       sim_ps_t t);
+ * visible at t, so it holds what a DMA read arriving at t sees.  Inline:
+ * asked for every other CPU on every shared load, and most often nothing
+ * of the kind asked for (a bus address, or driver state) is pending. */
+void stbuf_device_view_pending(const struct stbuf *b, uint64_t addr, uint8_t *buf, size_t len,
+                               sim_ps_t t);
+static inline void stbuf_device_view(const struct stbuf *b, uint64_t addr, uint8_t *buf,
+                                     size_t len, sim_ps_t t)
+{
+    size_t kind = addr & (1ull << 63) ? b->nkey : b->npend - b->nkey;
+
+    if (kind != 0 && b->pend[b->npend - 1].vis > t)
+        stbuf_device_view_pending(b, addr, buf, len, t);
+}
 /* A barrier at t makes every store issued so far visible by t, whatever
  * its drain time (a buffer the barrier does not wait for: see
  * sim/run/plain_access.c). */

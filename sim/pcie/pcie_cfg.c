@@ -210,23 +210,6 @@ double pcie_cfg_tlp_gbps_no_fc(const struct pcie_cfg *cfg)
     return pcie_cfg_raw_gbps(cfg) * (1.0 - pcie_cfg_overhead_no_fc(cfg));
 }
 
-unsigned pcie_tlp_wire_bytes(unsigned type, uint64_t addr, unsigned len)
-{
-    unsigned payload = (((unsigned)(addr & 3u) + len + 3u) / 4u) * 4u;
-    switch (type) {
-    case TLP_MWR:
-        return PCIE_MWR_OVERHEAD_BYTES + payload;
-    case TLP_MRD:
-        return PCIE_MRD_OVERHEAD_BYTES;
-    case TLP_CPLD:
-        return PCIE_CPLD_OVERHEAD_BYTES + payload;
-    case TLP_CPL: /* the same header, no data */
-        return PCIE_CPLD_OVERHEAD_BYTES;
-    default:
-        return 0;
-    }
-}
-
 /*
  * Split [addr, addr+len) into pieces that each end on a multiple of `bound`
  * (a power of two) or at the end of the buffer.
@@ -401,30 +384,6 @@ int pcie_fc_cfg_validate(const struct pcie_fc_cfg *fc, unsigned mps, char *err, 
     if (err != NULL && errlen > 0)
         snprintf(err, errlen, "%s", buf);
     return -1;
-}
-
-int pcie_tlp_fc_class(unsigned type)
-{
-    switch (type) {
-    case TLP_MWR:
-        return PCIE_FC_CLASS_P;
-    case TLP_MRD:
-        return PCIE_FC_CLASS_NP;
-    case TLP_CPLD:
-    case TLP_CPL:
-        return PCIE_FC_CLASS_CPL;
-    default:
-        return -1;
-    }
-}
-
-unsigned pcie_tlp_data_credits(unsigned type, uint64_t addr, unsigned len)
-{
-    unsigned dws;
-    if (type != TLP_MWR && type != TLP_CPLD)
-        return 0;
-    dws = ((unsigned)(addr & 3u) + len + 3u) / 4u;
-    return (dws + 3u) / 4u;
 }
 
 const char *pcie_fc_type_name(unsigned type)

@@ -112,7 +112,22 @@ double pcie_cfg_tlp_gbps(const struct pcie_cfg *cfg);
  * (the first and last DW carry byte enables); MRd: 24 regardless of len.
  * Returns 0 for an unknown type.
  */
-unsigned pcie_tlp_wire_bytes(unsigned type, uint64_t addr, unsigned len);
+static inline unsigned pcie_tlp_wire_bytes(unsigned type, uint64_t addr, unsigned len)
+{
+    unsigned payload = (((unsigned)(addr & 3u) + len + 3u) / 4u) * 4u;
+    switch (type) {
+    case TLP_MWR:
+        return PCIE_MWR_OVERHEAD_BYTES + payload;
+    case TLP_MRD:
+        return PCIE_MRD_OVERHEAD_BYTES;
+    case TLP_CPLD:
+        return PCIE_CPLD_OVERHEAD_BYTES + payload;
+    case TLP_CPL: /* the same header, no data */
+        return PCIE_CPLD_OVERHEAD_BYTES;
+    default:
+        return 0;
+    }
+}
 
 /*
  * Split rules.  Each writes the chunks of [addr, addr+len) in address order to
@@ -237,11 +252,31 @@ unsigned pcie_fc_cfg_limit(const struct pcie_fc_cfg *fc, unsigned type);
 int pcie_fc_cfg_any_finite(const struct pcie_fc_cfg *fc);
 
 /* Credit class of an enum tlp_type; -1 for an unknown type. */
-int pcie_tlp_fc_class(unsigned type);
+static inline int pcie_tlp_fc_class(unsigned type)
+{
+    switch (type) {
+    case TLP_MWR:
+        return PCIE_FC_CLASS_P;
+    case TLP_MRD:
+        return PCIE_FC_CLASS_NP;
+    case TLP_CPLD:
+    case TLP_CPL:
+        return PCIE_FC_CLASS_CPL;
+    default:
+        return -1;
+    }
+}
 
 /* Data credits a TLP needs: MRd 0; MWr/CplD ceil(ceil(((addr & 3) + len) / 4)
  * / 4), i.e. its payload DWs in units of 4 DW.  0 for an unknown type. */
-unsigned pcie_tlp_data_credits(unsigned type, uint64_t addr, unsigned len);
+static inline unsigned pcie_tlp_data_credits(unsigned type, uint64_t addr, unsigned len)
+{
+    unsigned dws;
+    if (type != TLP_MWR && type != TLP_CPLD)
+        return 0;
+    dws = ((unsigned)(addr & 3u) + len + 3u) / 4u;
+    return (dws + 3u) / 4u;
+}
 
 /* "ph", "pd", "nph", "npd", "cplh", "cpld"; "invalid" for type >= PCIE_FC_TYPES. */
 const char *pcie_fc_type_name(unsigned type);

@@ -23,7 +23,7 @@
  *
  * The earliest internal event of each link (internal_next()) depends only
  * on the link's state, never on the time asked, and the simulator asks for
- * it on every device clock; so it is kept in next_int, recomputed for both
+ * it on every device clock; so it is kept in h.next_int, recomputed for both
  * links of a pair by refresh() whenever a call changes either (send,
  * rx_release, pump with work, blackout, set_fc, pair, destroy).
  *
@@ -90,6 +90,7 @@ struct txq {
 };
 
 struct pcie_link {
+    struct pcie_link_head h; /* first: what the inline readers see (pcie_link.h) */
     struct pcie_cfg cfg;
     double gbps;         /* TLP-layer rate in use */
     double ps_per_byte;  /* serialization time of one wire byte */
@@ -103,6 +104,8 @@ struct pcie_link {
     sim_ps_t free_ps;
     double free_frac;
     double busy_exact; /* sum of serialization times, ps */
+    int ovh_stale;     /* stats' DLLP/SKP and busy figures not yet brought up
+                        * to date (stats_sync) since a TLP or UpdateFC */
 
     /* Transmitter's credits (far-end receiver's advertisement). */
     struct pcie_fc_cfg fc;
@@ -121,7 +124,6 @@ struct pcie_link {
 
     struct pcie_link *pair;
     sim_ps_t t_call; /* latest time of a call on this link or its partner */
-    sim_ps_t next_int; /* internal_next() as of the latest change (refresh()) */
 
     struct txq txq[PCIE_FC_CLASSES];
     uint64_t seq_next;
@@ -129,7 +131,6 @@ struct pcie_link {
 
     struct ring fly;    /* struct fly_hdr */
     struct bring fbuf;  /* their payloads */
-    int cur_valid;
     struct tlp cur;     /* copy of the oldest TLP in flight */
 
     struct pcie_link_stats stats;
@@ -177,13 +178,11 @@ static void *ring_at(const struct ring *r, size_t i)
     return r->v + ((r->head + i) & (r->cap - 1)) * r->esz;
 }
 
-/* Capacity for n elements in all; 0 ok, -1 on allocation failure. */
-static int ring_reserve(struct ring *r, size_t n)
+/* ring_reserve's growth: n > r->cap. */
+static int ring_grow(struct ring *r, size_t n)
 {
     unsigned char *nv;
     size_t cap = r->cap, first;
-    if (n <= r->cap)
-        return 0;
     while (cap < n)
         cap *= 2;
     nv = malloc(cap * r->esz);
@@ -200,6 +199,12 @@ static int ring_reserve(struct ring *r, size_t n)
     r->cap = cap;
     r->head = 0;
     return 0;
+}
+
+/* Capacity for n elements in all; 0 ok, -1 on allocation failure. */
+static inline int ring_reserve(struct ring *r, size_t n)
+{
+    return n <= r->cap ? 0 : ring_grow(r, n);
 }
 
 /* Append (capacity reserved by the caller); returns the new slot. */
@@ -232,16 +237,15 @@ static void bring_read(const struct bring *b, uint8_t *dst, size_t len)
     if (first > len)
         first = len;
     memcpy(dst, b->b + b->head, first);
-    memcpy(dst + first, b->b, len - first);
+    if (len > first) /* wrapped */
+        memcpy(dst + first, b->b, len - first);
 }
 
-/* Room for len more bytes; 0 ok, -1 on allocation failure. */
-static int bring_reserve(struct bring *b, size_t len)
+/* bring_reserve's growth: fewer than len bytes free. */
+static int bring_grow(struct bring *b, size_t len)
 {
     uint8_t *n;
     size_t cap = b->cap;
-    if (b->cap - b->used >= len)
-        return 0;
     while (cap - b->used < len)
         cap *= 2;
     n = malloc(cap);
@@ -255,6 +259,12 @@ static int bring_reserve(struct bring *b, size_t len)
     return 0;
 }
 
+/* Room for len more bytes; 0 ok, -1 on allocation failure. */
+static inline int bring_reserve(struct bring *b, size_t len)
+{
+    return b->cap - b->used >= len ? 0 : bring_grow(b, len);
+}
+
 /* Append len bytes (room reserved by the caller). */
 static void bring_write(struct bring *b, const uint8_t *src, size_t len)
 {
@@ -263,7 +273,8 @@ static void bring_write(struct bring *b, const uint8_t *src, size_t len)
     if (first > len)
         first = len;
     memcpy(b->b + off, src, first);
-    memcpy(b->b, src + first, len - first);
+    if (len > first) /* wraps */
+        memcpy(b->b, src + first, len - first);
     b->used += len;
 }
 
@@ -301,9 +312,28 @@ static size_t data_len(uint8_t type, uint16_t len)
     return type == TLP_MRD || type == TLP_CPL ? 0 : len;
 }
 
+/* DLLP/SKP charged against the raw bytes the serialized stream consumes
+ * ((TLP + explicit UpdateFC bytes) / (1 - overhead)), as pcie-model does,
+ * and the busy time rounded: figures of the totals alone, so brought up to
+ * date only when read (pcie_link_stats) or before the rate changes. */
+static void stats_sync(struct pcie_link *x)
+{
+    struct pcie_link_stats *st = &x->stats;
+    double raw = (double)(st->tlp_bytes + st->updatefc_bytes) * x->raw_per_byte;
+    uint64_t n = (uint64_t)floor(raw / x->ack_limit);
+    if (!x->fc_explicit)
+        n += (uint64_t)floor(raw / x->fc_guide);
+    st->dllp_bytes = PCIE_DLLP_BYTES * n;
+    st->skp_bytes = PCIE_SKP_BYTES * (uint64_t)floor(raw / PCIE_SKP_INTERVAL);
+    st->busy_ps = (sim_ps_t)(x->busy_exact + 0.5);
+    x->ovh_stale = 0;
+}
+
 /* Rate and overhead in use (see Rate in pcie_link.h). */
 static void rate_update(struct pcie_link *x)
 {
+    if (x->ovh_stale)
+        stats_sync(x); /* the figures so far, at the rate they had */
     x->fc_explicit = x->pair != NULL && x->pair->fc_finite;
     if (x->fc_explicit) {
         x->gbps = pcie_cfg_tlp_gbps_no_fc(&x->cfg);
@@ -313,19 +343,6 @@ static void rate_update(struct pcie_link *x)
         x->raw_per_byte = 1.0 / (1.0 - pcie_cfg_overhead(&x->cfg));
     }
     x->ps_per_byte = 8000.0 / x->gbps; /* 8 bits / (Gb/s) = ns; *1000 ps */
-}
-
-/* DLLP/SKP charged against the raw bytes the serialized stream consumes
- * ((TLP + explicit UpdateFC bytes) / (1 - overhead)), as pcie-model does. */
-static void stats_overhead(struct pcie_link *x)
-{
-    struct pcie_link_stats *st = &x->stats;
-    double raw = (double)(st->tlp_bytes + st->updatefc_bytes) * x->raw_per_byte;
-    uint64_t n = (uint64_t)floor(raw / x->ack_limit);
-    if (!x->fc_explicit)
-        n += (uint64_t)floor(raw / x->fc_guide);
-    st->dllp_bytes = PCIE_DLLP_BYTES * n;
-    st->skp_bytes = PCIE_SKP_BYTES * (uint64_t)floor(raw / PCIE_SKP_INTERVAL);
 }
 
 /* Serialize `bytes` starting at max(cand, free), keeping the end exactly.
@@ -346,7 +363,7 @@ static sim_ps_t ser_run(struct pcie_link *x, sim_ps_t cand, unsigned bytes, sim_
     x->free_ps = start_ps + (sim_ps_t)whole;
     x->free_frac = end - whole;
     x->busy_exact += ser;
-    x->stats.busy_ps = (sim_ps_t)(x->busy_exact + 0.5);
+    x->ovh_stale = 1;
     *start = start_ps;
     return x->free_ps + (x->free_frac > 0.0 ? 1u : 0u);
 }
@@ -515,7 +532,8 @@ static void materialize_head(struct pcie_link *x)
     x->cur.status = h->status;
     x->cur.ep = h->ep;
     bring_read(&x->fbuf, x->cur.data, data_len(h->type, h->len));
-    x->cur_valid = 1;
+    x->h.next_arrival = h->arrival;
+    x->h.peek = &x->cur;
 }
 
 /*
@@ -556,7 +574,6 @@ static sim_ps_t tlp_start(struct pcie_link *x, const struct q_ent *e, sim_ps_t c
     x->stats.tlp_bytes += e->wire;
     if (start > e->sent)
         x->stats.queue_ps[e->kind] += start - e->sent;
-    stats_overhead(x);
     if (x->obs)
         obs_tlp(x->obs, x->obs_dir, start, end, e->kind, e->tag, e->addr, e->len, e->wire);
     return start;
@@ -601,7 +618,6 @@ static void dllp_start(struct pcie_link *x, unsigned c, sim_ps_t q)
     cr_push(x->pair, c, end + x->latency_ps);
     x->stats.updatefc_dllps++;
     x->stats.updatefc_bytes += PCIE_DLLP_BYTES;
-    stats_overhead(x);
 }
 
 /* The serializer of x decides at D (decide_time(x) == D). */
@@ -672,8 +688,11 @@ static int link_idle(const struct pcie_link *x)
 /* Earliest internal event of x. */
 static sim_ps_t internal_next(const struct pcie_link *x)
 {
-    sim_ps_t t = decide_time(x), u;
+    sim_ps_t t, u;
     unsigned c;
+    if (link_idle(x) && (x->pair == NULL || x->pair->rx_nsched == 0))
+        return SIM_PS_NEVER; /* nothing queued, no UpdateFC on its way or due */
+    t = decide_time(x);
     if (x->cr.count != 0 && (u = ((const struct cr_ent *)ring_at(&x->cr, 0))->arrival) < t)
         t = u;
     if (x->pair == NULL && x->rx_nsched != 0 && (u = rx_next(x, &c)) < t)
@@ -684,26 +703,22 @@ static sim_ps_t internal_next(const struct pcie_link *x)
 /* The state of l (and of its partner) changed: recompute their next_int. */
 static void refresh(struct pcie_link *l)
 {
-    l->next_int = internal_next(l);
+    l->h.next_int = internal_next(l);
     if (l->pair != NULL)
-        l->pair->next_int = internal_next(l->pair);
+        l->pair->h.next_int = internal_next(l->pair);
 }
 
 enum { EV_CR, EV_DEPART, EV_DECIDE };
 
-/* Process the internal events of l and its partner up to T, then commit
- * what can be committed ahead. */
-static void pump(struct pcie_link *l, sim_ps_t T)
+/* pump() with work to do: the events in time order, then what can be
+ * committed ahead. */
+static void pump_events(struct pcie_link *l, sim_ps_t T)
 {
     struct pcie_link *g[2];
     int n = 1;
     g[0] = l;
     if (l->pair != NULL)
         g[n++] = l->pair;
-    for (int i = 0; i < n; i++)
-        g[i]->t_call = ps_max(g[i]->t_call, T);
-    if (link_idle(l) && (l->pair == NULL || link_idle(l->pair)))
-        return;
     for (;;) {
         sim_ps_t best = SIM_PS_NEVER, t;
         struct pcie_link *bx = NULL;
@@ -743,6 +758,19 @@ static void pump(struct pcie_link *l, sim_ps_t T)
     refresh(l);
 }
 
+/* Process the internal events of l and its partner up to T, then commit
+ * what can be committed ahead (nothing to do for idle links: inline). */
+static inline void pump(struct pcie_link *l, sim_ps_t T)
+{
+    struct pcie_link *o = l->pair;
+    l->t_call = ps_max(l->t_call, T);
+    if (o != NULL)
+        o->t_call = ps_max(o->t_call, T);
+    if (link_idle(l) && (o == NULL || link_idle(o)))
+        return;
+    pump_events(l, T);
+}
+
 /* ------------------------------------------------------------------- API */
 
 struct pcie_link *pcie_link_create(const struct pcie_cfg *cfg)
@@ -774,7 +802,8 @@ struct pcie_link *pcie_link_create(const struct pcie_cfg *cfg)
         pcie_link_destroy(l);
         return NULL;
     }
-    l->next_int = SIM_PS_NEVER; /* empty */
+    l->h.next_int = SIM_PS_NEVER; /* empty */
+    l->h.next_arrival = SIM_PS_NEVER;
     return l;
 }
 
@@ -785,6 +814,7 @@ void pcie_link_destroy(struct pcie_link *l)
     if (l->pair != NULL) {
         struct pcie_link *o = l->pair;
         o->pair = NULL;
+        o->h.pair = NULL;
         l->pair = NULL;
         rate_update(o);
         refresh(o);
@@ -830,6 +860,8 @@ int pcie_link_pair(struct pcie_link *a, struct pcie_link *b)
         return -1;
     a->pair = b;
     b->pair = a;
+    a->h.pair = &b->h;
+    b->h.pair = &a->h;
     rate_update(a);
     rate_update(b);
     refresh(a);
@@ -925,14 +957,6 @@ int pcie_link_rx_release(struct pcie_link *l, sim_ps_t now, const struct tlp *t)
     return 0;
 }
 
-sim_ps_t pcie_link_next_internal(const struct pcie_link *l)
-{
-    sim_ps_t t = l->next_int;
-    if (l->pair != NULL && l->pair->next_int < t)
-        t = l->pair->next_int;
-    return t;
-}
-
 sim_ps_t pcie_link_next_event(const struct pcie_link *l)
 {
     sim_ps_t t = pcie_link_next_arrival(l), u = pcie_link_next_internal(l);
@@ -951,18 +975,6 @@ void pcie_link_blackout(struct pcie_link *l, sim_ps_t from, sim_ps_t until)
     refresh(l);
 }
 
-sim_ps_t pcie_link_next_arrival(const struct pcie_link *l)
-{
-    if (l->fly.count == 0)
-        return SIM_PS_NEVER;
-    return ((const struct fly_hdr *)ring_at(&l->fly, 0))->arrival;
-}
-
-const struct tlp *pcie_link_peek(const struct pcie_link *l)
-{
-    return l->fly.count > 0 && l->cur_valid ? &l->cur : NULL;
-}
-
 void pcie_link_pop(struct pcie_link *l)
 {
     const struct fly_hdr *h;
@@ -971,9 +983,12 @@ void pcie_link_pop(struct pcie_link *l)
     h = ring_at(&l->fly, 0);
     bring_consume(&l->fbuf, data_len(h->type, h->len));
     ring_pop(&l->fly);
-    l->cur_valid = 0;
-    if (l->fly.count > 0)
+    if (l->fly.count > 0) {
         materialize_head(l);
+    } else {
+        l->h.next_arrival = SIM_PS_NEVER;
+        l->h.peek = NULL;
+    }
 }
 
 size_t pcie_link_in_flight(const struct pcie_link *l)
@@ -1006,8 +1021,10 @@ void pcie_link_set_obs(struct pcie_link *l, struct obs *obs, unsigned dir)
     l->obs_dir = dir;
 }
 
-const struct pcie_link_stats *pcie_link_stats(const struct pcie_link *l)
+const struct pcie_link_stats *pcie_link_stats(struct pcie_link *l)
 {
+    if (l->ovh_stale)
+        stats_sync(l);
     return &l->stats;
 }
 

@@ -135,7 +135,22 @@ struct pcie_link_stats {
     sim_ps_t queue_ps[TLP_KIND_COUNT]; /* send -> start of serialization, by kind */
 };
 
-struct pcie_link; /* opaque */
+/* The little a simulator polls on every device clock, kept up to date by
+ * the link and read by the inline functions below: the first member of the
+ * otherwise opaque struct pcie_link.  Read it only through them. */
+struct pcie_link_head {
+    sim_ps_t next_arrival;              /* pcie_link_next_arrival() */
+    sim_ps_t next_int;                  /* this link's own internal events */
+    const struct pcie_link_head *pair;  /* the partner's, or NULL */
+    const struct tlp *peek;             /* pcie_link_peek() */
+};
+
+struct pcie_link; /* opaque but for its first member, a struct pcie_link_head */
+
+static inline const struct pcie_link_head *pcie_link_head_of(const struct pcie_link *l)
+{
+    return (const struct pcie_link_head *)(const void *)l;
+}
 
 /*
  * Create an idle, empty, unpaired link with infinite credits.  cfg is
@@ -207,17 +222,30 @@ sim_ps_t pcie_link_next_event(const struct pcie_link *l);
 
 /* Earliest internal event of l or its partner, TLP arrivals left out: what
  * pcie_link_advance() would act on.  SIM_PS_NEVER if none. */
-sim_ps_t pcie_link_next_internal(const struct pcie_link *l);
+static inline sim_ps_t pcie_link_next_internal(const struct pcie_link *l)
+{
+    const struct pcie_link_head *h = pcie_link_head_of(l);
+    sim_ps_t t = h->next_int;
+    if (h->pair != NULL && h->pair->next_int < t)
+        t = h->pair->next_int;
+    return t;
+}
 
 /* Process internal events of l and its partner up to and including `now`. */
 void pcie_link_advance(struct pcie_link *l, sim_ps_t now);
 
 /* Arrival time of the oldest TLP in flight (serialized, not popped);
  * SIM_PS_NEVER when none.  Queued TLPs are not in flight. */
-sim_ps_t pcie_link_next_arrival(const struct pcie_link *l);
+static inline sim_ps_t pcie_link_next_arrival(const struct pcie_link *l)
+{
+    return pcie_link_head_of(l)->next_arrival;
+}
 
 /* The oldest TLP in flight, or NULL if none. */
-const struct tlp *pcie_link_peek(const struct pcie_link *l);
+static inline const struct tlp *pcie_link_peek(const struct pcie_link *l)
+{
+    return pcie_link_head_of(l)->peek;
+}
 
 /* Drop the oldest TLP in flight (after it arrived).  No-op when none. */
 void pcie_link_pop(struct pcie_link *l);
@@ -244,8 +272,10 @@ uint32_t pcie_link_credits(const struct pcie_link *l, unsigned type);
  * sim/obs/obs.h). */
 void pcie_link_set_obs(struct pcie_link *l, struct obs *obs, unsigned dir);
 
-/* Counters since creation (never reset by pop). */
-const struct pcie_link_stats *pcie_link_stats(const struct pcie_link *l);
+/* Counters since creation (never reset by pop).  The figures derived from
+ * the totals (dllp_bytes, skp_bytes, busy_ps) are brought up to date by
+ * this call, so read them through a fresh call, not an old pointer. */
+const struct pcie_link_stats *pcie_link_stats(struct pcie_link *l);
 
 /* The link's config as copied at creation. */
 const struct pcie_cfg *pcie_link_cfg(const struct pcie_link *l);

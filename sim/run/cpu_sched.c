@@ -44,12 +44,6 @@
 
 /* ----------------------------------------------------------- waiting */
 
-void cpu_sync(struct sim_cpu *c)
-{
-    while (c->in_coro && c->cpu.now > c->sim->now)
-        coro_yield(&c->co);
-}
-
 void cpu_wait(struct sim_cpu *c, sim_ps_t deadline, int wake_on_dev)
 {
     c->state = SIM_CPU_WAIT;
@@ -557,16 +551,6 @@ struct sim_cpu *sim_cpus_flush_pick(struct sim *s)
             best = c;
     }
     return best;
-}
-
-int sim_cpus_done(const struct sim *s)
-{
-    unsigned i;
-
-    for (i = 0; i < s->ncpu; i++)
-        if (s->cpus[i].state != SIM_CPU_DONE)
-            return 0;
-    return 1;
 }
 
 int sim_cpus_quiet(const struct sim *s, const struct sim_cpu *self)

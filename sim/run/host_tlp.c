@@ -141,10 +141,8 @@ static void host_receive(struct sim *s, const struct tlp *t, sim_ps_t at)
  * own events (a TLP that waited for credits starting, UpdateFC DLLPs) are
  * processed by pcie_link_advance() at their time, before anything else
  * that happens at or after it. */
-void sim_deliver(struct sim *s)
+void sim_deliver_due(struct sim *s)
 {
-    if (s->deliver_next > s->now)
-        return;
     for (;;) {
         sim_ps_t tc = tlpq_next(&s->cpu_out);
         sim_ps_t tm = rc_next_cpl(&s->rc);

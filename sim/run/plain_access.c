@@ -322,6 +322,9 @@ static void lane_store(struct sim_cpu *c, void *dst, unsigned len)
     if (c->stb.cfg.order == STBUF_X86 && c->lane.order_floor < c->stb.order_floor)
         c->lane.order_floor = c->stb.order_floor; /* TSO: after every earlier store */
     vis = stbuf_store(&c->lane, STBUF_CPU_KEY(dst), dst, NULL, len, c->cpu.now);
+    s->key_cpus |= 1ull << c->id;
+    if (vis > s->key_vis)
+        s->key_vis = vis;
     if (s->hist_up)
         memhist_write(&s->hist, dst, old, len, c->id, vis, 0);
 }

@@ -73,14 +73,12 @@ static int cpu_posted_room(struct sim_cpu *c, enum cpu_cause cause)
     return waited;
 }
 
-/* Send every drained WC piece (BlueFlame blocks) down the link. */
-static void cpu_emit_wc(struct sim_cpu *c)
+/* cpu_emit_wc() with a WC buffer in use. */
+static void cpu_emit_wc_pieces(struct sim_cpu *c)
 {
     struct sim *s = c->sim;
     const struct stbuf_wc_line *w;
 
-    if (stbuf_wc_empty(&c->stb))
-        return;
     stbuf_wc_collect(&c->stb, c->cpu.now);
     while ((w = stbuf_wc_peek(&c->stb)) != NULL) {
         if (cpu_posted_room(c, CPU_WC_COPY))
@@ -91,6 +89,14 @@ static void cpu_emit_wc(struct sim_cpu *c)
         stbuf_wc_pop(&c->stb);
         cpu_posted(c, t);
     }
+}
+
+/* Send every drained WC piece (BlueFlame blocks) down the link (at every
+ * platform call: inline, for the common case of no WC buffer in use). */
+static inline void cpu_emit_wc(struct sim_cpu *c)
+{
+    if (!stbuf_wc_empty(&c->stb))
+        cpu_emit_wc_pieces(c);
 }
 
 /* Tell the scoreboard what each queue's checker saw handed to the device
@@ -608,6 +614,9 @@ void cpu_store_shared(struct sim_cpu *c, void *dst, const void *val, unsigned le
 
     memcpy(old, dst, len);
     vis = stbuf_store(&c->stb, STBUF_CPU_KEY(dst), dst, val, len, c->cpu.now);
+    c->sim->key_cpus |= 1ull << c->id;
+    if (vis > c->sim->key_vis)
+        c->sim->key_vis = vis;
     cpu_order_lane(c, vis);
     if (c->sim->hist_up)
         memhist_write(&c->sim->hist, dst, old, len, c->id, vis, 0);
@@ -663,14 +672,24 @@ void cpu_shared_access(struct sim_cpu *c)
 void cpu_view(struct sim_cpu *c, const void *src, void *buf, size_t len)
 {
     struct sim *s = c->sim;
+    uint64_t m = s->key_cpus & ~(1ull << c->id);
 
     memcpy(buf, src, len);
-    for (unsigned i = 0; i < s->ncpu; i++) {
-        if (&s->cpus[i] == c)
+    if (s->key_vis <= c->cpu.now)
+        return; /* every store to driver state is visible by now */
+    while (m) { /* in CPU order, as a loop over them all */
+        unsigned i = (unsigned)__builtin_ctzll(m);
+        struct sim_cpu *o = &s->cpus[i];
+        int lane = o->lane_up && o->lane.npend;
+
+        m &= m - 1;
+        if (o->stb.nkey == 0 && !lane) {
+            s->key_cpus &= ~(1ull << i); /* nothing of the kind pending */
             continue;
-        stbuf_device_view(&s->cpus[i].stb, STBUF_CPU_KEY(src), buf, len, c->cpu.now);
-        if (s->cpus[i].lane_up && s->cpus[i].lane.npend)
-            stbuf_device_view(&s->cpus[i].lane, STBUF_CPU_KEY(src), buf, len, c->cpu.now);
+        }
+        stbuf_device_view(&o->stb, STBUF_CPU_KEY(src), buf, len, c->cpu.now);
+        if (lane)
+            stbuf_device_view(&o->lane, STBUF_CPU_KEY(src), buf, len, c->cpu.now);
     }
 }
 

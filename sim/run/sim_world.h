@@ -183,6 +183,10 @@ struct sim {
     struct sim_cpu *cpus;  /* ncpu of them (sim_cpus_init), 64-byte aligned: a
                               one-CPU run holds one, not SIM_MAX_CPUS */
     unsigned ncpu;
+    uint64_t key_cpus;     /* bit i: CPU i may hold stores to driver state not yet
+                              visible (its store buffer's or its lane's); set at
+                              such a store, cleared by cpu_view when none is */
+    sim_ps_t key_vis;      /* no store to driver state is visible later than this */
     struct ownchk_set ck;  /* descriptor ownership ground truth: a checker a queue */
     struct dmachk dk;      /* the driver's DMA mappings (DMA-API debug) */
     struct cl_model cl;    /* cache lines shared by the CPUs and the device */
@@ -314,8 +318,14 @@ static inline void sim_deliver_dirty(struct sim *s)
 /* host_tlp.c: the host's side of the link */
 /* Queue a CPU TLP leaving at `at` (>= the previous one's). */
 void sim_cpu_send(struct sim *s, const struct tlp *t, sim_ps_t at);
-/* Every event due at or before s->now, in time order. */
-void sim_deliver(struct sim *s);
+/* Every event due at or before s->now, in time order: sim_deliver_due()
+ * when something is (inline: asked on every device clock). */
+void sim_deliver_due(struct sim *s);
+static inline void sim_deliver(struct sim *s)
+{
+    if (s->deliver_next <= s->now)
+        sim_deliver_due(s);
+}
 /* The root complex's view of memory: the CPUs' invisible stores undone. */
 void sim_dev_view(void *ctx, uint64_t addr, uint8_t *buf, size_t len, sim_ps_t at);
 
@@ -424,14 +434,25 @@ struct sim_cpu *sim_cpus_flush_pick(struct sim *s);
 /* A device write (irq: an MSI-X interrupt, to vector vec) reached the host at t: wakes
  * the CPUs waiting for one. */
 void sim_cpus_device_wrote(struct sim *s, sim_ps_t t, int irq, unsigned vec);
-int sim_cpus_done(const struct sim *s);
+/* Every CPU has finished its program (inline: asked on every loop turn). */
+static inline int sim_cpus_done(const struct sim *s)
+{
+    for (unsigned i = 0; i < s->ncpu; i++)
+        if (s->cpus[i].state != SIM_CPU_DONE)
+            return 0;
+    return 1;
+}
 /* Everything but CPU `self` is quiet: every other CPU waiting, done or
  * preempted by exploration, and the device idle. */
 int sim_cpus_quiet(const struct sim *s, const struct sim_cpu *self);
 const char *sim_cpu_state_name(const struct sim_cpu *c);
 /* Inside a CPU's coroutine: give way until the world reaches its clock;
  * wait until a deadline (or a device write when wake_on_dev). */
-void cpu_sync(struct sim_cpu *c);
+static inline void cpu_sync(struct sim_cpu *c)
+{
+    while (c->in_coro && c->cpu.now > c->sim->now)
+        coro_yield(&c->co);
+}
 void cpu_wait(struct sim_cpu *c, sim_ps_t deadline, int wake_on_dev);
 
 #endif /* NICTX_SIM_WORLD_H */

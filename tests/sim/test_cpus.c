@@ -18,6 +18,7 @@
 
 #include "common/report_capture.h"
 #include "run/harness.h"
+#include "run/sim_world.h"
 
 static void cfg2(struct sim_cfg *cfg)
 {
@@ -353,6 +354,55 @@ static void test_cpus_napi_full_budget_polls_again(void **state)
     }
 }
 
+/* A two-CPU world, before its run, with both clocks at `now`. */
+static struct sim *world2(sim_ps_t now)
+{
+    struct sim_cfg cfg;
+    char err[256] = "";
+    struct sim *s;
+
+    cfg2(&cfg);
+    s = sim_create(&cfg, &dev_rtl_ops, err, sizeof(err));
+    if (!s)
+        fail_msg("sim_create: %s", err);
+    s->cpus[0].cpu.now = s->cpus[1].cpu.now = now;
+    return s;
+}
+
+/* What CPU 1 reads of driver state CPU 0 has just stored (cpu_view): the
+ * old bytes until the store is visible at the reader's clock, for a plain
+ * store (CPU 0's lane) and for a marked one (its store buffer). */
+static void test_cpus_view_of_driver_state(void **state)
+{
+    static uint32_t word[2] = {5, 6};
+    const sim_ps_t t0 = 1000000, late = 1000000000; /* 1 us; 1 ms */
+    uint32_t one = 1, v;
+    struct sim *s = world2(t0);
+
+    (void)state;
+    assert_int_equal(sim_shared_add(s, &word[0], sizeof(word), 0), 0);
+    plat_access(&s->cpus[0].plat, &word[0], 4, PLAT_ACC_WRITE); /* word[0] = 1 */
+    word[0] = 1;
+    cpu_view(&s->cpus[1], &word[0], &v, 4);
+    assert_int_equal(v, 5);
+    s->cpus[1].cpu.now = late;
+    cpu_view(&s->cpus[1], &word[0], &v, 4);
+    assert_int_equal(v, 1);
+    sim_destroy(s);
+
+    s = world2(t0);
+    cpu_store_shared(&s->cpus[0], &word[1], &one, 4); /* WRITE_ONCE(word[1], 1) */
+    assert_int_equal(word[1], 1);
+    cpu_view(&s->cpus[1], &word[1], &v, 4);
+    assert_int_equal(v, 6);
+    cpu_view(&s->cpus[0], &word[1], &v, 4); /* its own store it sees */
+    assert_int_equal(v, 1);
+    s->cpus[1].cpu.now = late;
+    cpu_view(&s->cpus[1], &word[1], &v, 4);
+    assert_int_equal(v, 1);
+    sim_destroy(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -368,6 +418,7 @@ int main(void)
         cmocka_unit_test(test_cpus_one_queue_extra_cpus_idle),
         cmocka_unit_test(test_cpus_shared_root_qdisc),
         cmocka_unit_test(test_cpus_napi_full_budget_polls_again),
+        cmocka_unit_test(test_cpus_view_of_driver_state),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

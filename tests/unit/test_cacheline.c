@@ -210,6 +210,25 @@ static void test_cacheline_alias_false_sharing(void **state)
     assert_true(cl_access(m, 0, PROD, 8, 1) == 0);
 }
 
+/* Aliasing lines the lookup cache already holds (two of the ring's whole
+ * lines): later accesses see the line the alias makes them act as, not the
+ * one found before it. */
+static void test_cacheline_alias_after_lookup(void **state)
+{
+    struct cl_model *m = *state;
+    const uint64_t a = RING, b = RING + CL_LINE;
+
+    assert_true(cl_access(m, 0, a, 8, 1) == 0); /* a: M in CPU 0 */
+    assert_true(cl_access(m, 1, b, 8, 1) == 0); /* b: M in CPU 1 */
+    assert_true(cl_access(m, 1, b, 8, 0) == 0); /* a hit, from the cache */
+    assert_int_equal(cl_alias(m, b, a), 0);
+    assert_int_equal(cl_state(m, 0, b), CL_M);      /* b acts as a */
+    assert_true(cl_access(m, 1, b, 8, 1) == XFER);  /* a's line moves from CPU 0 */
+    assert_int_equal(cl_state(m, 1, a), CL_M);
+    assert_int_equal(cl_state(m, 0, a), CL_I);
+    assert_int_equal(stats(m, R_RING).xfers, 1);
+}
+
 /* Two regions on one line (fields of one struct) share its state. */
 static void test_cacheline_regions_share_line(void **state)
 {
@@ -416,6 +435,7 @@ int main(void)
         T(test_cacheline_untracked),
         T(test_cacheline_region_after_access),
         T(test_cacheline_alias_false_sharing),
+        T(test_cacheline_alias_after_lookup),
         T(test_cacheline_regions_share_line),
         T(test_cacheline_device),
         T(test_cacheline_spans_two_lines),

@@ -1132,15 +1132,29 @@ static void test_pcie_fc_api_errors(void **state)
 static void test_pcie_fc_destroy_unpairs(void **state)
 {
     struct fx *f = *state;
+    const double per_raw = 1.0 / (1.0 - pcie_cfg_overhead_no_fc(&f->cfg));
+    uint64_t bytes;
     set_l_fc(f, PCIE_FC_PH, 1, PCIE_FC_TYPES, 0, 0.0);
     assert_true(pcie_link_tlp_gbps(f->m.link) == pcie_cfg_tlp_gbps_no_fc(&f->cfg));
+    /* m's traffic while it carries l's UpdateFCs: ACKs counted statistically,
+     * no FC share; what was counted so stays so when the rate changes. */
+    for (unsigned i = 0; i < 40; i++) {
+        mk(f->t, TLP_MWR, TLP_KIND_OTHER, 0x1000 + 256 * i, 256, 0);
+        assert_int_equal(pcie_link_send(f->m.link, 0, f->t), 0);
+    }
+    pcie_link_advance(f->m.link, 1000 * US); /* all of them serialized */
     pcie_link_destroy(f->l.link);
     f->l.link = NULL;
     assert_true(pcie_link_tlp_gbps(f->m.link) == pcie_cfg_tlp_gbps(&f->cfg));
+    bytes = pcie_link_stats(f->m.link)->tlp_bytes;
+    assert_int_equal(bytes, 40 * (256 + 24));
+    assert_int_equal(pcie_link_stats(f->m.link)->dllp_bytes,
+                     8 * (uint64_t)floor((double)bytes * per_raw /
+                                         (double)pcie_cfg_ack_limit(&f->cfg)));
     /* m works on, unpaired. */
     mk(f->t, TLP_MWR, TLP_KIND_OTHER, 0, 4, 0);
     assert_int_equal(pcie_link_send(f->m.link, 0, f->t), 0);
-    assert_int_equal(pcie_link_in_flight(f->m.link), 1);
+    assert_int_equal(pcie_link_in_flight(f->m.link), 41); /* none popped */
 }
 
 int main(void)

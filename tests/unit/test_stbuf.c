@@ -243,6 +243,44 @@ static void test_stbuf_drained_cpu_only(void **state)
     stbuf_destroy(&b);
 }
 
+/* What another CPU sees of driver state at t: its bytes with this
+ * buffer's invisible stores to it undone. */
+static uint32_t cpu_read32(const struct stbuf *b, const uint32_t *p, sim_ps_t t)
+{
+    uint32_t v = *p;
+
+    stbuf_device_view(b, STBUF_CPU_KEY(p), (uint8_t *)&v, 4, t);
+    return v;
+}
+
+/* The view of a bus address and of driver state each undo their own kind
+ * of store only, whichever kinds are pending, until the stores retire. */
+static void test_stbuf_view_by_kind(void **state)
+{
+    struct stbuf b;
+    uint32_t flag = 5, one = 1;
+    sim_ps_t desc, st;
+
+    (void)state;
+    init(&b, STBUF_X86, 8, 1);
+    desc = store64(&b, 0, 7, 0);                  /* a descriptor: visible at 20 ns */
+    assert_int_equal(cpu_read32(&b, &flag, 0), 5); /* no driver state pending */
+    st = stbuf_store(&b, STBUF_CPU_KEY(&flag), &flag, &one, 4, 30 * NS); /* after desc */
+    assert_int_equal(flag, 1);                     /* the CPU sees its store */
+    assert_int_equal(cpu_read32(&b, &flag, st - 1), 5);
+    assert_int_equal(cpu_read32(&b, &flag, st), 1);
+    assert_int_equal(dev_read64(&b, 0, desc - 1), 0);
+    stbuf_retire(&b, desc);                        /* the descriptor leaves */
+    assert_int_equal(dev_read64(&b, 0, desc - 1), 7);
+    assert_int_equal(cpu_read32(&b, &flag, st - 1), 5); /* the flag's store stays */
+    stbuf_retire(&b, st);
+    assert_int_equal(cpu_read32(&b, &flag, 0), 1);
+    desc = store64(&b, 8, 9, st);                  /* only a descriptor pending */
+    assert_int_equal(dev_read64(&b, 8, desc - 1), 0);
+    assert_int_equal(cpu_read32(&b, &flag, 0), 1);
+    stbuf_destroy(&b);
+}
+
 /* WC: a full line drains as one piece after a seeded delay; a flush sends
  * a partial line as one piece per run of written bytes; a store into a full
  * undrained line merges (and says so). */
@@ -441,6 +479,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stbuf_x86_in_order),
         cmocka_unit_test(test_stbuf_drained_cpu_only),
+        cmocka_unit_test(test_stbuf_view_by_kind),
         cmocka_unit_test(test_stbuf_snoop_miss),
         cmocka_unit_test(test_stbuf_weak_reorders_within_window),
         cmocka_unit_test(test_stbuf_capacity),
