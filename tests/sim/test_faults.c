@@ -475,6 +475,16 @@ static void test_faults_many_queues_fill_before_hang_check(void **state)
     assert_true(t.watchdog_us >= b.fill_ns / 1000.0 + t.tx_us + t.reset_us);
 }
 
+/* One CPU, a qdisc without BQL, desc-wb, 20 ns loads. */
+static void f_busy_cfg(struct sim_cfg *cfg)
+{
+    f_cfg(cfg);
+    cfg->packets = 1500;
+    cfg->source = SIM_SOURCE_QDISC;
+    cfg->clean = TXQ_CLEAN_DESC_WB;
+    cfg->costs.load_ns = 20;
+}
+
 /* A source that sends one packet per batch (a qdisc without BQL) runs a
  * cleanup pass per packet, and under desc-wb each pass scans every slot in
  * flight for the newest DD (a 20 ns load each here).  After a read fault
@@ -492,11 +502,7 @@ static void test_faults_hang_check_while_busy(void **state)
     struct f_run f;
 
     (void)state;
-    f_cfg(&cfg);
-    cfg.packets = 1500;
-    cfg.source = SIM_SOURCE_QDISC;
-    cfg.clean = TXQ_CLEAN_DESC_WB;
-    cfg.costs.load_ns = 20;
+    f_busy_cfg(&cfg);
     sim_cfg_timeouts(&cfg, &t);
     /* The fill the hang check used to wait for is longer than the watchdog. */
     assert_true((cfg.ring_size - 1.0) * (cfg.ring_size - 2.0) / 2 * cfg.costs.load_ns >
@@ -517,11 +523,7 @@ static void test_faults_watchdog_names_busy_loop(void **state)
     char err[256] = "";
 
     (void)state;
-    f_cfg(&cfg);
-    cfg.packets = 1500;
-    cfg.source = SIM_SOURCE_QDISC;
-    cfg.clean = TXQ_CLEAN_DESC_WB;
-    cfg.costs.load_ns = 20;
+    f_busy_cfg(&cfg);
     cfg.tx_timeout_us = 0;
     if (inj_parse(&cfg.inject, "ep@300", err, sizeof(err)) != 0)
         fail_msg("%s", err);
