@@ -257,6 +257,7 @@ static void txq_start_state(struct txq *q, const struct txq_cfg *cfg, unsigned c
     q->bug = cfg->bug;
     q->bug_at = cfg->bug_at;
     q->progress_ns = 0;
+    q->cleans_at_reclaim = 0;
     q->reset_wait_ns = cfg->reset_wait_ns;
     q->next_to_use = 0;
     q->phase = 1;
@@ -695,8 +696,10 @@ static unsigned txq_reclaim(struct txq *q, u32 ntc, u32 head, unsigned budget, u
     if (!(q->bug == DRV_BUG_NTC_UNSTORED && q->st_descs >= q->bug_at))
         WRITE_ONCE(q->next_to_clean, ntc); /* the transmit path reads it */
     q->st_reclaimed += n;
-    if (n)
+    if (n) {
         q->progress_ns = ktime_get_ns();
+        q->cleans_at_reclaim = q->st_cleans;
+    }
     netdev_tx_completed_queue(&q->nq, n, bytes);
     *ntc_out = ntc;
     return n;

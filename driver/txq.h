@@ -325,6 +325,8 @@ struct txq {
     uint64_t st_descs, st_doorbells, st_wmbs, st_dma_wmbs, st_wc_pushes, st_busy, st_stops,
         st_bad_len, st_bql_stops, st_deferred, st_restarts;
     uint64_t st_cleans, st_reclaimed, st_wakes, st_bad_head;
+    uint64_t cleans_at_reclaim; /* st_cleans after the last pass that reclaimed (harness:
+                                   the passes since, in a watchdog's diagnosis) */
     uint64_t st_bql_wakes;      /* queue woken by BQL (the kernel layer counts them) */
     uint64_t st_resets, st_dropped; /* harness: st_resets */
     void *priv;                 /* another driver's own state (txq.c: unused) */

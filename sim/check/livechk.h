@@ -21,7 +21,8 @@
  *                     the completions (next_to_clean never stored, a phase
  *                     never flipped, no cleanup running)
  * The watching CPU calls sim_live_check whenever it waits (with the
- * driver's hang check, fault.h).  A state counts once it has lasted the
+ * driver's hang check, fault.h), and before a reset the hang check
+ * between its busy passes makes.  A state counts once it has lasted the
  * stuck time: half the driver's tx timeout, or a quarter of the watchdog
  * without one, so it is named before either acts.  Each queue is reported
  * once; when the watchdog ends a run, whatever is stuck is named at once

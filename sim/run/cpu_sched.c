@@ -32,7 +32,9 @@
  * Both first wait in a parked state: CPU 0 probes the device and brings
  * the queue up during sim_create(); the measured run starts in
  * sim_run().  Whenever a program has to wait it runs the driver's hang
- * check (sim_fault_check_hang: one CPU watches every queue).
+ * check (sim_fault_check_hang: one CPU watches every queue), and between
+ * its busy passes the same test (sim_fault_poll_hang), so that a CPU that
+ * never runs out of work still resets a hung queue at the tx timeout.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -186,6 +188,8 @@ static void prog_source(struct sim_cpu *c, enum pktgen_ret (*step)(struct pktgen
         if (r == PKTGEN_BLOCKED) {
             prog_blocked(c, wake_on_dev);
             sim_fault_check_hang(c);
+        } else {
+            sim_fault_poll_hang(c);
         }
     }
 }
@@ -218,7 +222,9 @@ static void prog_single_irq(struct sim_cpu *c)
             prog_blocked(c, 1);
             if (!sim_fault_check_hang(c))
                 c->irq_pending = 1;
+            continue;
         }
+        sim_fault_poll_hang(c);
     }
 }
 
@@ -276,6 +282,8 @@ static void prog_queues(struct sim_cpu *c)
         if (!busy) {
             prog_blocked(c, 1);
             sim_fault_check_hang(c);
+        } else {
+            sim_fault_poll_hang(c);
         }
     }
 }
@@ -331,6 +339,8 @@ static void prog_queues_irq(struct sim_cpu *c)
                 for (unsigned i = 0; i < c->ntxq; i++)
                     s->qirq_pending |= 1ull << c->txq_of[i];
             c->irq_pending = 0;
+        } else {
+            sim_fault_poll_hang(c);
         }
     }
 }

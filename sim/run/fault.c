@@ -129,9 +129,16 @@ static void fault_quiesce_driver(struct sim_cpu *c)
         cpu_wait(c, c->cpu.now + sim_ns_to_ps(s->cfg.poll_ns), 0);
 }
 
-/* Some queue has work in flight and no completion for the tx timeout. */
-static int fault_any_hung(struct sim *s, uint64_t now_ns, uint64_t timeout_ns)
+/* The hang check has run on c now: some queue has work in flight and no
+ * completion for the tx timeout (never, with no hang check). */
+static int fault_any_hung(struct sim_cpu *c)
 {
+    struct sim *s = c->sim;
+    uint64_t now_ns = plat_time_ns(&c->plat), timeout_ns = (uint64_t)(s->to.tx_us * 1000.0);
+
+    s->hang_checked_ps = c->cpu.now;
+    if (s->to.tx_us == 0)
+        return 0;
     for (unsigned q = 0; q < s->nq; q++)
         if (txq_hung(sim_txq(s, q), now_ns, timeout_ns))
             return 1;
@@ -171,16 +178,14 @@ static long fault_reset_adapter(struct sim_cpu *c, unsigned *dropped)
     return err;
 }
 
-int sim_fault_check_hang(struct sim_cpu *c)
+/* The tx timeout: if any queue is hung, reset the adapter.  1 if it reset
+ * (or the reset failed the run). */
+static int fault_tx_timeout(struct sim_cpu *c)
 {
     struct sim *s = c->sim;
     unsigned dropped;
 
-    if (!fault_watcher(c) || s->txq.resetting)
-        return 0;
-    sim_live_check(c); /* a stuck queue named before the reset acts */
-    if (s->to.tx_us == 0 ||
-        !fault_any_hung(s, plat_time_ns(&c->plat), (uint64_t)(s->to.tx_us * 1000.0)))
+    if (!fault_any_hung(c))
         return 0;
     long err = fault_reset_adapter(c, &dropped);
     s->drop_cause = SIM_DROP_RESET; /* the next reset needs a fault of its own */
@@ -195,4 +200,24 @@ int sim_fault_check_hang(struct sim_cpu *c)
     if ((uint32_t)err & ~sim_fault_err_explained(s))
         sim_device_error(s, (uint32_t)err & ~sim_fault_err_explained(s), "found by the adapter reset");
     return 1;
+}
+
+int sim_fault_check_hang(struct sim_cpu *c)
+{
+    struct sim *s = c->sim;
+
+    if (!fault_watcher(c) || s->txq.resetting)
+        return 0;
+    sim_live_check(c); /* a stuck queue named before the reset acts */
+    return fault_tx_timeout(c);
+}
+
+int sim_fault_poll_hang(struct sim_cpu *c)
+{
+    struct sim *s = c->sim;
+
+    /* The stuck-queue diagnosis scans the rings: only when a reset is due. */
+    if (!fault_watcher(c) || s->txq.resetting || !fault_any_hung(c))
+        return 0;
+    return sim_fault_check_hang(c);
 }

@@ -18,7 +18,8 @@
  * The device's error state, CTRL and reset are global, so a fault on any
  * queue stalls them all.  A stalled queue is found by the driver's hang
  * check (txq_hung, after the tx timeout), which resets the adapter: every
- * queue (txq_reset_all), as ixgbe's transmit timeout does.  The frames the
+ * queue (txq_reset_all), as ixgbe's transmit timeout does.  The check runs
+ * whenever the watching CPU waits and between its busy passes.  The frames the
  * reset drops, of every queue, count under the reason of the latest fault
  * that fired; a reset with no fault behind it drops them as
  * SIM_DROP_RESET, which fails the run.
@@ -61,6 +62,14 @@ void sim_fault_dropped(struct sim *s, unsigned q, uint64_t seq);
  * txq_clean.  One CPU watches: the last (the completion CPU when there are
  * two), or, once it is done, any that asks.  1 if it reset. */
 int sim_fault_check_hang(struct sim_cpu *c);
+
+/* The same hang check between two busy passes of CPU c (a burst, a
+ * cleanup pass, a NAPI poll), as ixgbe_clean_tx_irq runs
+ * ixgbe_check_tx_hang on every poll: a CPU that never runs out of work
+ * (posting into a device a fault stopped) still resets a hung queue at
+ * the tx timeout.  It names stuck queues (sim_live_check, a scan of the
+ * rings) only when a reset is due.  1 if it reset. */
+int sim_fault_poll_hang(struct sim_cpu *c);
 
 /* The ERR bits the faults fired so far explain: DMA (ur, ca, ep),
  * CPL_TIMEOUT (timeout), DB_OFF (db-off), CPL_TIMEOUT and UNEXP_CPL

@@ -172,9 +172,10 @@ struct sim_bounds {
     double burst_ns;   /* the longest the CPU posts with no doorbell (burst or tail
                           coalescing, at most the ring), and a cleanup pass */
     double batch_ns;   /* a queue with work in flight, until its next completion */
-    double fill_ns;    /* the longest the CPU posts into a stopped device: every
-                          queue's ring filled, then a cleanup pass (the driver
-                          runs its hang check once it has nothing to post) */
+    double fill_ns;    /* the CPU posting into a stopped device: every queue's
+                          ring filled, then a cleanup pass (an upper bound of
+                          the busy passes around the hang check, which runs
+                          between them: sim_fault_poll_hang) */
     double gap_ns;     /* the run with no frame and no device write */
 };
 void sim_cfg_bounds(const struct sim_cfg *cfg, struct sim_bounds *b);

@@ -36,11 +36,36 @@ static sim_ps_t sim_next_event(const struct sim *s, int cpu_may_run)
     return t;
 }
 
+/* What queue 0's driver has been doing since its last completion, and
+ * whether its hang check ran: a CPU that posts and polls without end names
+ * itself here (the passes that found nothing), as does a hang check its CPU
+ * never reached. */
+static void sim_watchdog_driver(const struct sim *s, char *buf, size_t n)
+{
+    const struct txq *q = &s->txq;
+    double since_us = ((double)s->now / 1e3 - (double)q->progress_ns) / 1e3;
+    int k = snprintf(buf, n,
+                     "; queue 0: %u in flight, last completion %.1f us ago, %" PRIu64
+                     " cleanup passes since found nothing",
+                     txq_in_flight(q), since_us, q->st_cleans - q->cleans_at_reclaim);
+
+    if (k < 0 || (size_t)k >= n)
+        return;
+    if (s->to.tx_us == 0)
+        snprintf(buf + k, n - (size_t)k, "; no hang check (--tx-timeout-us 0)");
+    else if (s->hang_checked_ps == 0)
+        snprintf(buf + k, n - (size_t)k, "; hang check (tx timeout %.1f us) never ran",
+                 s->to.tx_us);
+    else
+        snprintf(buf + k, n - (size_t)k, "; hang check (tx timeout %.1f us) last ran %.1f us ago",
+                 s->to.tx_us, (double)(s->now - s->hang_checked_ps) / 1e6);
+}
+
 static void sim_watchdog_diag(struct sim *s, const char *why)
 {
     struct txq_stats ts;
     struct sb_result r;
-    char cpus[96] = "";
+    char cpus[96] = "", drv[256];
     size_t n = 0;
     unsigned i;
 
@@ -50,15 +75,16 @@ static void sim_watchdog_diag(struct sim *s, const char *why)
     for (i = 0; i < s->ncpu && n < sizeof(cpus); i++)
         n += (size_t)snprintf(cpus + n, sizeof(cpus) - n, " cpu%u %s", i,
                               sim_cpu_state_name(&s->cpus[i]));
+    sim_watchdog_driver(s, drv, sizeof(drv));
     sim_fail(s,
              "%s at %.3f us: %" PRIu64 " of %" PRIu64 " packets on the wire, "
              "%" PRIu64 " reclaimed; driver next_to_use=%u next_to_clean=%u "
              "stopped=%d doorbells=%" PRIu64 "; published=%" PRIu64 "; "
-             "link in flight h2d=%zu d2h=%zu; completions queued=%zu;%s",
+             "link in flight h2d=%zu d2h=%zu; completions queued=%zu;%s%s",
              why, (double)s->now / 1e6, r.seen, s->cfg.packets, ts.reclaimed,
              s->txq.next_to_use, s->txq.next_to_clean, s->txq.stopped,
              ts.doorbells, s->ck.q[0].published, pcie_link_in_flight(s->h2d),
-             pcie_link_in_flight(s->d2h), s->rc.cpl.count, cpus);
+             pcie_link_in_flight(s->d2h), s->rc.cpl.count, cpus, drv);
 }
 
 /* The device is quiescent: jump to the clock edge at or after t.  While

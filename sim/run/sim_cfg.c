@@ -190,6 +190,18 @@ static double sim_cfg_pkt_cpu_ns(const struct sim_cfg *c)
            2 * k->line_upgrade_ns;
 }
 
+/* Under desc-wb, a cleanup pass's scan for the newest DD: a load of each
+ * of up to ring - 1 slots in flight, and the transfer of each slot's line
+ * the transmit CPU wrote (an upper bound: four slots share a line). */
+static double sim_cfg_dd_scan_ns(const struct sim_cfg *c)
+{
+    const struct cpu_costs *k = &c->costs;
+
+    if (c->clean != TXQ_CLEAN_DESC_WB)
+        return 0;
+    return (c->ring_size > 1 ? c->ring_size - 1.0 : 1.0) * (k->load_ns + k->line_xfer_ns);
+}
+
 /* The most queues one CPU sends on (--xps): it visits them in turn, a
  * burst each, so a queue's next doorbell can wait for every other's. */
 static unsigned sim_cfg_cpu_queues(const struct sim_cfg *c)
@@ -237,11 +249,12 @@ void sim_cfg_bounds(const struct sim_cfg *c, struct sim_bounds *b)
      * defers; never more than the ring holds; as many on each other queue
      * the CPU sends on, visited in turn.  Then a cleanup pass: its set-up,
      * a budget of descriptors, a register read (its issue and its round
-     * trip). */
+     * trip), and under desc-wb its scan for the newest DD (txq_dd_head: a
+     * load of every slot in flight, each line pulled from the transmit CPU). */
     burst = dmin(c->burst > c->tail_coalesce ? c->burst : c->tail_coalesce,
                  c->ring_size > 1 ? c->ring_size - 1 : 1);
     pass = c->costs.clean_poll_ns + c->napi_budget * c->costs.clean_desc_ns +
-           c->costs.mmio_read_ns + b->rt_ns;
+           c->costs.mmio_read_ns + b->rt_ns + sim_cfg_dd_scan_ns(c);
     b->burst_ns = burst * sim_cfg_cpu_queues(c) * b->pkt_cpu_ns + pass;
     b->fill_ns = (c->queues ? c->queues : 1) * (c->ring_size > 1 ? c->ring_size - 1.0 : 1.0) *
                      b->pkt_cpu_ns + pass;

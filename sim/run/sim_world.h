@@ -277,6 +277,7 @@ struct sim {
     unsigned drop_cause;   /* scoreboard reason for the next reset's drops */
     uint32_t reset_err;    /* ERR bits queue resets found */
     uint64_t live_reported; /* bit q: a stuck queue q was named (livechk.h) */
+    sim_ps_t hang_checked_ps; /* the driver's hang check last ran then (on its CPU's clock) */
     const void *recheck[STOPCHK_LOCS]; /* what stops are re-checked by (stopchk.h) */
     unsigned nrecheck;
 

@@ -502,6 +502,77 @@ static void test_faults_many_queues_fill_before_hang_check(void **state)
     assert_true(t.watchdog_us >= b.fill_ns / 1000.0 + t.tx_us + t.reset_us);
 }
 
+/* One CPU, a qdisc without BQL, desc-wb, 20 ns loads. */
+static void f_busy_cfg(struct sim_cfg *cfg)
+{
+    f_cfg(cfg);
+    cfg->packets = 1500;
+    cfg->source = SIM_SOURCE_QDISC;
+    cfg->clean = TXQ_CLEAN_DESC_WB;
+    cfg->costs.load_ns = 20;
+}
+
+/* A source that sends one packet per batch (a qdisc without BQL) runs a
+ * cleanup pass per packet, and under desc-wb each pass scans every slot in
+ * flight for the newest DD (a 20 ns load each here).  After a read fault
+ * the CPU keeps posting into the stopped device, each packet dearer than
+ * the last: filling the ring would take (ring - 1)^2 / 2 loads, 10.5 ms,
+ * far past the watchdog.  The hang check runs between busy passes too
+ * (sim_fault_poll_hang, as ixgbe_clean_tx_irq checks for a hang on every
+ * poll), so the queue is reset at the tx timeout, long before the ring is
+ * full, and the run ends clean (it ended on the watchdog with the queue
+ * never reset: make regress SEEDS=12 REGRESS_HW=2, seed 2). */
+static void test_faults_hang_check_while_busy(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_timeouts t;
+    struct f_run f;
+
+    (void)state;
+    f_busy_cfg(&cfg);
+    sim_cfg_timeouts(&cfg, &t);
+    /* The fill the hang check used to wait for is longer than the watchdog. */
+    assert_true((cfg.ring_size - 1.0) * (cfg.ring_size - 2.0) / 2 * cfg.costs.load_ns >
+                t.watchdog_us * 1000.0);
+    f_run(&cfg, "ep@300", &f);
+    f_accounted(&cfg, &f, INJ_EP);
+    assert_int_equal(f.r.resets, 1);
+    /* Reset with the ring far from full: the check ran while busy. */
+    assert_true(f.r.sb.dropped_total < cfg.ring_size / 2);
+}
+
+/* The same stall with no hang check (--tx-timeout-us 0) ends on the
+ * watchdog, whose diagnosis names the busy loop: the passes that found
+ * nothing since the last completion, and that no hang check runs. */
+static void test_faults_watchdog_names_busy_loop(void **state)
+{
+    struct sim_cfg cfg;
+    char err[256] = "";
+
+    (void)state;
+    f_busy_cfg(&cfg);
+    cfg.tx_timeout_us = 0;
+    if (inj_parse(&cfg.inject, "ep@300", err, sizeof(err)) != 0)
+        fail_msg("%s", err);
+    struct sim *s = sim_create(&cfg, &dev_rtl_ops, err, sizeof(err));
+    if (!s)
+        fail_msg("sim_create: %s", err);
+    assert_int_equal(sim_run(s), -1);
+    const char *d = sim_diag(s);
+    print_message("%s\n", d);
+    assert_non_null(strstr(d, "watchdog: no frame and no device write"));
+    assert_non_null(strstr(d, "cpu0 running; queue 0: "));
+    unsigned inflight = 0, passes = 0;
+    const char *q = strstr(d, "queue 0: ");
+    assert_non_null(q);
+    assert_int_equal(sscanf(q, "queue 0: %u in flight, last completion %*f us ago, %u cleanup "
+                               "passes since found nothing", &inflight, &passes), 2);
+    assert_true(inflight > 100);
+    assert_true(passes > 100); /* a pass per packet posted since */
+    assert_non_null(strstr(d, "; no hang check (--tx-timeout-us 0)"));
+    sim_destroy(s);
+}
+
 /* A lost completion under a long completion timeout (8 ms): the reset
  * waits up to CPL_TIMEOUT for the read still out, and the driver waits as
  * long for the reset (txq_cfg.reset_wait_ns, from the completion timeout),
@@ -693,6 +764,8 @@ int main(void)
         cmocka_unit_test(test_faults_unexplained_drop_is_not_clean),
         cmocka_unit_test(test_faults_many_queues_fill_before_hang_check),
         cmocka_unit_test(test_faults_reset_waits_for_cpl_timeout),
+        cmocka_unit_test(test_faults_hang_check_while_busy),
+        cmocka_unit_test(test_faults_watchdog_names_busy_loop),
         cmocka_unit_test(test_faults_err_left_by_fault),
         cmocka_unit_test(test_faults_unexplained_err_at_reset),
         cmocka_unit_test(test_faults_verdict_one_source),
