@@ -201,10 +201,10 @@ static const struct sim_setting settings[] = {
      .help = "DescReads: descriptor reads outstanding, the retirement FIFOs' depth "
              "(--desc-fetch-inflight uses up to it)"},
     {"hw_desc_buf", OPT("hw-desc-buf", "N"), KEY("hardware", "desc_buf"), UNS(hw.desc_buf),
-     POW2(32, 256), .def = "256", .group = SET_G_HARDWARE, .flags = SET_TEXT_SET,
+     POW2(64, 256), .def = "256", .group = SET_G_HARDWARE, .flags = SET_TEXT_SET,
      .text = "hw desc buf {}",
-     .help = "DescBufDescs: descriptor buffer slots, split into one region per queue; at "
-             "least one fetch of 64 (so 64..256)"},
+     .help = "DescBufDescs: descriptor buffer slots, one region of them per queue (at "
+             "least one fetch: DescFetchMaxHw, 64)"},
     {"hw_pay_buf", OPT("hw-pay-buf", "B"), KEY("hardware", "pay_buf"), UNS(hw.pay_buf),
      POW2(16384, 262144), .def = "32768", .group = SET_G_HARDWARE, .flags = SET_TEXT_SET,
      .text = "hw payload buffer {} B",
