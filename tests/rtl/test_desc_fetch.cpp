@@ -600,15 +600,22 @@ void seeds(uint32_t &first, uint32_t &count)
     }
 }
 
-void test_desc_fetch_lockstep_w8q8(void **state)
+// Every seed at one model's parameters, the counts reported under name.
+template <class M> counts all_seeds(const hw &p, const char *name)
 {
-    (void)state;
     counts n;
     uint32_t first, count;
     seeds(first, count);
     for (uint32_t seed = first; seed < first + count; seed++)
-        lockstep<Vnictx_desc_fetch_w8q8>({8, 8, 256, 8}, seed, 80000, n);
-    report("w8q8", n);
+        lockstep<M>(p, seed, 80000, n);
+    report(name, n);
+    return n;
+}
+
+void test_desc_fetch_lockstep_w8q8(void **state)
+{
+    (void)state;
+    const counts n = all_seeds<Vnictx_desc_fetch_w8q8>({8, 8, 256, 8}, "w8q8");
     assert_true(n.takes > 10000 && n.not_owned > 50 && n.flushes > 50 && n.err > 10 &&
                 n.used > 10 && n.drops > 5 && n.quiet > n.clocks / 10);
 }
@@ -616,12 +623,7 @@ void test_desc_fetch_lockstep_w8q8(void **state)
 void test_desc_fetch_lockstep_w64q1(void **state)
 {
     (void)state;
-    counts n;
-    uint32_t first, count;
-    seeds(first, count);
-    for (uint32_t seed = first; seed < first + count; seed++)
-        lockstep<Vnictx_desc_fetch_w64q1>({64, 1, 256, 8}, seed, 80000, n);
-    report("w64q1", n);
+    const counts n = all_seeds<Vnictx_desc_fetch_w64q1>({64, 1, 256, 8}, "w64q1");
     assert_true(n.takes > 10000 && n.not_owned > 50 && n.err > 10 && n.used > 10 &&
                 n.drops > 5 && n.quiet > n.clocks / 10);
 }
@@ -631,12 +633,7 @@ void test_desc_fetch_lockstep_w64q1(void **state)
 void test_desc_fetch_lockstep_w16q8b64r2(void **state)
 {
     (void)state;
-    counts n;
-    uint32_t first, count;
-    seeds(first, count);
-    for (uint32_t seed = first; seed < first + count; seed++)
-        lockstep<Vnictx_desc_fetch_w16q8b64r2>({16, 8, 64, 2}, seed, 80000, n);
-    report("w16q8b64r2", n);
+    const counts n = all_seeds<Vnictx_desc_fetch_w16q8b64r2>({16, 8, 64, 2}, "w16q8b64r2");
     assert_true(n.takes > 10000 && n.not_owned > 50 && n.flushes > 50 && n.err > 10 &&
                 n.used > 10 && n.drops > 5 && n.quiet > n.clocks / 10 && n.multi_takes[0] > 1000 &&
                 n.multi_takes[1] > 1000);
@@ -645,12 +642,7 @@ void test_desc_fetch_lockstep_w16q8b64r2(void **state)
 void test_desc_fetch_lockstep_w32q4b128r4(void **state)
 {
     (void)state;
-    counts n;
-    uint32_t first, count;
-    seeds(first, count);
-    for (uint32_t seed = first; seed < first + count; seed++)
-        lockstep<Vnictx_desc_fetch_w32q4b128r4>({32, 4, 128, 4}, seed, 80000, n);
-    report("w32q4b128r4", n);
+    const counts n = all_seeds<Vnictx_desc_fetch_w32q4b128r4>({32, 4, 128, 4}, "w32q4b128r4");
     assert_true(n.takes > 10000 && n.not_owned > 50 && n.flushes > 50 && n.err > 10 &&
                 n.used > 10 && n.drops > 5 && n.quiet > n.clocks / 10 && n.multi_takes[0] > 1000);
 }
