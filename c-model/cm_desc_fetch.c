@@ -604,8 +604,10 @@ head_fast(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
 {
     const unsigned rlog = in->queues_log2 & 7u;
     const unsigned sq = in->sq & d->qimask;
-    const unsigned rmask = (d->slots >> rlog) - 1; /* (slot_of()'s, rlog <= SlotW) */
-    const unsigned hslot = ((sq << d->slotw) >> rlog | (d->rd[sq] & rmask)) & d->smask;
+    /* slot_of() with rlog <= SlotW: the region's base is sq << (SlotW - rlog),
+     * its offset mask the bits below. */
+    const unsigned sh = d->slotw - rlog;
+    const unsigned hslot = (sq << sh | (d->rd[sq] & ((1u << sh) - 1))) & d->smask;
     const uint64_t w_len = d->mem_l[hslot];
     const bool derr = (d->derr[hslot >> 6] >> (hslot & 63) & 1u) != 0;
     out->desc_q = in->sq;
@@ -633,22 +635,30 @@ static unsigned rr_fq(const struct cm_desc_fetch *d)
     return (unsigned)__builtin_ctzll(hi != 0 ? hi : d->work);
 }
 
-unsigned cm_desc_fetch_fq(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
-                          bool *desc_valid)
+/* cm_desc_fetch_fq() in the owner protocols (out of line: the Tail path
+ * then sets up no frame for struct comb). */
+static __attribute__((noinline)) unsigned fq_owner(const struct cm_desc_fetch *d,
+                                                   const struct cm_desc_fetch_in *in,
+                                                   bool *desc_valid)
 {
-    if (in->proto == CM_DF_PROTO_TAIL) {
-        /* fq_comb() without an owner bit: the head is never bad, so its
-         * words are not needed. */
-        if (desc_valid)
-            *desc_valid = in->sched_valid;
-        return in->queues != 1 ? rr_fq(d) : 0;
-    }
     struct comb c;
     head_comb(d, in, &c);
     fq_comb(d, in, &c);
     if (desc_valid)
         *desc_valid = c.desc_valid;
     return c.fq;
+}
+
+unsigned cm_desc_fetch_fq(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
+                          bool *desc_valid)
+{
+    if (in->proto != CM_DF_PROTO_TAIL)
+        return fq_owner(d, in, desc_valid);
+    /* fq_comb() without an owner bit: the head is never bad, so its words
+     * are not needed. */
+    if (desc_valid)
+        *desc_valid = in->sched_valid;
+    return in->queues != 1 ? rr_fq(d) : 0;
 }
 
 static void outputs(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,

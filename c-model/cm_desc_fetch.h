@@ -102,7 +102,7 @@ struct cm_desc_fetch_in {
     uint64_t blk_w0, blk_w1;
     bool req_ready;
     bool wr_valid;
-    uint32_t wr_ptr;        /* byte pointer of the beat's lane 0 (12 bits) */
+    uint32_t wr_ptr;        /* byte pointer of the beat's lane 0 (SlotW + 4 bits) */
     unsigned wr_words;      /* bit j: 8-byte word j carries read data */
     const uint8_t *wr_data; /* DataBytes lanes (read only with wr_valid) */
     bool done, done_err;
