@@ -126,14 +126,21 @@ struct cm_engine {
 
 static void config_refresh(struct cm_engine *e);
 
+/* The descriptor fetcher's parameters, the top's (nictx_tx_top's u_desc_fetch). */
+static struct cm_desc_fetch_params df_params(unsigned w, const struct dev_hw *hw)
+{
+    return (struct cm_desc_fetch_params){w, hw->queues, hw->desc_buf, hw->desc_reads};
+}
+
 /* ---- the datapath's reset (core_rst_n): every block but the register
  * block, the slices and the arbiter ---- */
 static void core_reset(struct cm_engine *e)
 {
+    const struct cm_desc_fetch_params dp = df_params(e->w, &e->hw);
+
     cm_wc_reset(&e->wc, e->w);
     cm_dma_rd_reset(&e->rd);
-    cm_desc_fetch_reset(&e->df, &(struct cm_desc_fetch_params){e->w, e->hw.queues,
-                                                               e->hw.desc_buf, e->hw.desc_reads});
+    cm_desc_fetch_reset(&e->df, &dp);
     cm_sched_reset(&e->sched, e->hw.queues);
     cm_payload_reset(e->pf);
     cm_mac_reset(&e->mac, e->w);
@@ -160,6 +167,7 @@ static unsigned log2u(unsigned v)
 
 struct cm_engine *cm_engine_create_hw(unsigned w, const struct dev_hw *hw)
 {
+    const struct cm_desc_fetch_params dp = df_params(w, hw);
     struct cm_engine *e;
 
     if (!dev_width_ok(w) || !(e = calloc(1, sizeof(*e))))
@@ -169,8 +177,7 @@ struct cm_engine *cm_engine_create_hw(unsigned w, const struct dev_hw *hw)
     e->desc_ptr_mask = hw->desc_buf * 16u - 1;
     e->pf = cm_payload_create(w, hw->pay_buf, hw->pkts);
     if (!e->pf || cm_dma_rd_init(&e->rd, hw->tags, w, log2u(hw->pay_buf)) != 0 ||
-        cm_desc_fetch_init(&e->df, &(struct cm_desc_fetch_params){w, hw->queues, hw->desc_buf,
-                                                                  hw->desc_reads}) != 0 ||
+        cm_desc_fetch_init(&e->df, &dp) != 0 ||
         cm_regs_reset_hw(&e->regs, hw->queues, hw->tags, hw->desc_reads) != 0) {
         cm_engine_destroy(e);
         return NULL;
