@@ -635,30 +635,24 @@ static unsigned rr_fq(const struct cm_desc_fetch *d)
     return (unsigned)__builtin_ctzll(hi != 0 ? hi : d->work);
 }
 
-/* cm_desc_fetch_fq() in the owner protocols (out of line: the Tail path
- * then sets up no frame for struct comb). */
-static __attribute__((noinline)) unsigned fq_owner(const struct cm_desc_fetch *d,
-                                                   const struct cm_desc_fetch_in *in,
-                                                   bool *desc_valid)
+unsigned cm_desc_fetch_fq(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
+                          bool *desc_valid)
 {
+    if (in->proto == CM_DF_PROTO_TAIL) {
+        /* fq_comb() without an owner bit: the head is never bad, so its
+         * words are not needed. */
+        if (desc_valid)
+            *desc_valid = in->sched_valid;
+        return in->queues != 1 ? rr_fq(d) : 0;
+    }
+    /* (Inline: in make fast's -flto build the head's slot and words are then
+     * shared with cm_desc_fetch_head()'s; out of line, Owner runs cost more.) */
     struct comb c;
     head_comb(d, in, &c);
     fq_comb(d, in, &c);
     if (desc_valid)
         *desc_valid = c.desc_valid;
     return c.fq;
-}
-
-unsigned cm_desc_fetch_fq(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
-                          bool *desc_valid)
-{
-    if (in->proto != CM_DF_PROTO_TAIL)
-        return fq_owner(d, in, desc_valid);
-    /* fq_comb() without an owner bit: the head is never bad, so its words
-     * are not needed. */
-    if (desc_valid)
-        *desc_valid = in->sched_valid;
-    return in->queues != 1 ? rr_fq(d) : 0;
 }
 
 static void outputs(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
