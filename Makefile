@@ -602,15 +602,20 @@ $(foreach w,8 64,$(eval $(call rtl_unit_model,wc,Vnictx_wc_w$(w),nictx_wc,\
 T_cpl := c-model/cm_cpl.c
 $(eval $(call rtl_unit_model,cpl,Vnictx_cpl_q8,nictx_cpl,\
     $(RTL_PKGS) rtl/prim_rr_pick.sv rtl/nictx_cpl.sv,-GNumQueues=8))
-# The descriptor fetcher with the engine's 256 slots and 8 reads, at 8
-# bytes a beat with 8 queues and at 64 with one, in lockstep with the C model's.
+# The descriptor fetcher with the engine's default 256 slots and 8 reads,
+# at 8 bytes a beat with 8 queues and at 64 with one; with 64 slots and 2
+# reads at 16 with 8 queues, and 128 slots and 4 reads at 32 with 4; in
+# lockstep with the C model's.
 T_desc_fetch := c-model/cm_desc_fetch.c
-$(eval $(call rtl_unit_model,desc_fetch,Vnictx_desc_fetch_w8q8,nictx_desc_fetch,\
-    $(RTL_PKGS) rtl/prim_fifo_sync.sv rtl/prim_rr_pick.sv rtl/nictx_desc_fetch.sv,\
+DF_RTL := $(RTL_PKGS) rtl/prim_fifo_sync.sv rtl/prim_rr_pick.sv rtl/nictx_desc_fetch.sv
+$(eval $(call rtl_unit_model,desc_fetch,Vnictx_desc_fetch_w8q8,nictx_desc_fetch,$(DF_RTL),\
     -GBufDescs=256 -GMaxReads=8 -GDataBytes=8 -GNumQueues=8))
-$(eval $(call rtl_unit_model,desc_fetch,Vnictx_desc_fetch_w64q1,nictx_desc_fetch,\
-    $(RTL_PKGS) rtl/prim_fifo_sync.sv rtl/prim_rr_pick.sv rtl/nictx_desc_fetch.sv,\
+$(eval $(call rtl_unit_model,desc_fetch,Vnictx_desc_fetch_w64q1,nictx_desc_fetch,$(DF_RTL),\
     -GBufDescs=256 -GMaxReads=8 -GDataBytes=64 -GNumQueues=1))
+$(eval $(call rtl_unit_model,desc_fetch,Vnictx_desc_fetch_w16q8b64r2,nictx_desc_fetch,$(DF_RTL),\
+    -GBufDescs=64 -GMaxReads=2 -GDataBytes=16 -GNumQueues=8))
+$(eval $(call rtl_unit_model,desc_fetch,Vnictx_desc_fetch_w32q4b128r4,nictx_desc_fetch,$(DF_RTL),\
+    -GBufDescs=128 -GMaxReads=4 -GDataBytes=32 -GNumQueues=4))
 # The register block with the engine's DescFetchMaxHw, DescReads and
 # NumTags, at 8 queues and at one, in lockstep with the C model's.
 T_regs := c-model/cm_regs.c

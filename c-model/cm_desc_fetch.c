@@ -2,8 +2,10 @@
 /*
  * cm_desc_fetch.c - the descriptor fetcher of the C model
  * (cm_desc_fetch.h), after the contract in rtl/nictx_desc_fetch.sv's
- * header.  Widths as the RTL's: slot counts are 9 bits (modulo twice the
- * buffer), ring indices 16, ring sizes and distances 17.
+ * header.  Widths as the RTL's: slot counts are SlotW + 1 bits (modulo
+ * twice the buffer: pmask), slots SlotW (smask), the retirement FIFOs'
+ * pointers log2(MaxReads) + 1 (fpmask), ring indices 16, ring sizes and
+ * distances 17.
  */
 #include "cm_desc_fetch.h"
 #include "nictx_regs_gen.h"
@@ -14,9 +16,9 @@
 #include <stdlib.h>
 #endif
 
-#define SLOTW 8u
-#define M9 0x1FFu
 #define M16 0xFFFFu
+/* DESC_INFLIGHT's field (inflight_i's bits). */
+#define INFLIGHT_MASK ((1u << NICTX_DESC_INFLIGHT_VALUE_WIDTH) - 1)
 #define M17 0x1FFFFu
 
 static bool has(uint64_t m, unsigned q)
@@ -34,10 +36,28 @@ static unsigned ring_size(unsigned log2)
     return log2 > 16 ? 0 : 1u << log2;
 }
 
-/* Slot of queue q's pointer p (its region's base, the offset in it). */
-static unsigned slot_of(unsigned q, unsigned p, unsigned rlog, unsigned rmask)
+/* Slot of queue q's pointer p (its region's base, the offset in it; rlog
+ * <= SlotW: QUEUES <= NumQueues <= BufDescs). */
+static inline unsigned slot_of(const struct cm_desc_fetch *d, unsigned q, unsigned p,
+                               unsigned rlog, unsigned rmask)
 {
-    return (((q << SLOTW) >> rlog) | (p & rmask)) & 0xFFu;
+    return (((q << d->slotw) >> rlog) | (p & rmask)) & d->smask;
+}
+
+/* A region's slots (BufDescs >> rlog, SlotW + 1 bits) and its offset mask. */
+static inline unsigned region_size(const struct cm_desc_fetch *d, unsigned rlog)
+{
+    return (d->slots >> rlog) & d->pmask;
+}
+static inline unsigned region_mask(const struct cm_desc_fetch *d, unsigned rsize)
+{
+    return (rsize - 1) & d->smask;
+}
+
+/* The retirement FIFO's fill (prim_fifo_sync's depth_o). */
+static inline unsigned nf_fill(const struct cm_desc_fetch *d)
+{
+    return (d->nf_wr - d->nf_rd) & d->fpmask;
 }
 
 static bool derr_at(const struct cm_desc_fetch *d, unsigned s)
@@ -48,9 +68,9 @@ static bool derr_at(const struct cm_desc_fetch *d, unsigned s)
 /* The state part of the quiet check (cm_desc_fetch.qs). */
 static uint8_t qs_of(const struct cm_desc_fetch *d)
 {
-    const unsigned nf_depth = (d->nf_wr - d->nf_rd) & 15u;
+    const unsigned nf_depth = nf_fill(d);
     const bool busy = d->blk_valid || d->flush ||
-                      (nf_depth != 0 && (d->nf[d->nf_rd & 7u].blk || d->df_wr != d->df_rd));
+                      (nf_depth != 0 && (d->nf[d->nf_rd & d->fimask].blk || d->df_wr != d->df_rd));
     return (uint8_t)((busy ? CM_DF_QS_BUSY : 0u) |
                      (d->armed != 0 || d->unb ? CM_DF_QS_TAIL : 0u) |
                      (d->armed == 0 && d->unb ? CM_DF_QS_OWNER : 0u));
@@ -83,11 +103,11 @@ static void head_comb(const struct cm_desc_fetch *d, const struct cm_desc_fetch_
                       struct comb *c)
 {
     c->rlog = in->queues_log2 & 7u;
-    c->rsize = (CM_DESC_FETCH_SLOTS >> c->rlog) & M9;
-    c->rmask = (c->rsize - 1) & 0xFFu;
+    c->rsize = region_size(d, c->rlog);
+    c->rmask = region_mask(d, c->rsize);
     c->sq = in->sq & d->qimask;
     c->rd_q = d->rd[c->sq];
-    c->hslot = slot_of(c->sq, c->rd_q, c->rlog, c->rmask);
+    c->hslot = slot_of(d, c->sq, c->rd_q, c->rlog, c->rmask);
     c->w_addr = d->mem_a[c->hslot];
     c->w_len = d->mem_l[c->hslot];
     c->head_derr = derr_at(d, c->hslot);
@@ -212,9 +232,9 @@ static inline void comb_fetch(const struct cm_desc_fetch *d, const struct cm_des
     const unsigned avail = c->avail;
 
     /* Retirement FIFO heads (read data also while empty: the stale slot). */
-    const unsigned nf_depth = (d->nf_wr - d->nf_rd) & 15u;
-    const bool nf_wready = nf_depth != CM_DESC_FETCH_READS;
-    const struct cm_desc_fetch_nf *e = &d->nf[d->nf_rd & 7u];
+    const unsigned nf_depth = nf_fill(d);
+    const bool nf_wready = nf_depth != d->reads;
+    const struct cm_desc_fetch_nf *e = &d->nf[d->nf_rd & d->fimask];
     c->nf_rvalid = nf_depth != 0;
     c->pq = e->q;
     c->nf_blk = e->blk;
@@ -224,9 +244,9 @@ static inline void comb_fetch(const struct cm_desc_fetch *d, const struct cm_des
     c->load = false;
     unsigned free_slots = 0;
     if (avail != 0) {
-        const bool nf_room = nf_wready && nf_depth < (in->inflight & 15u);
+        const bool nf_room = nf_wready && nf_depth < (in->inflight & INFLIGHT_MASK);
         if (in->enable && !in->stop && !d->flush && nf_room && (!d->req_valid || in->req_ready)) {
-            free_slots = (c->rsize - c->inbuf) & M9;
+            free_slots = (c->rsize - c->inbuf) & d->pmask;
             c->n = fetch_n(in, avail, rsz, c->fetch_q, c->multi, c->rsize, c->alloc_q & c->rmask,
                            free_slots);
             c->load = c->n != 0 && !c->head_bad && free_slots >= c->n;
@@ -235,8 +255,8 @@ static inline void comb_fetch(const struct cm_desc_fetch *d, const struct cm_des
     c->ins = false;
     if (c->blk_at_f) {
         const bool go = in->enable && !in->stop && !d->flush && !c->head_bad;
-        const bool nf_room = nf_wready && nf_depth < (in->inflight & 15u);
-        free_slots = (c->rsize - c->inbuf) & M9;
+        const bool nf_room = nf_wready && nf_depth < (in->inflight & INFLIGHT_MASK);
+        free_slots = (c->rsize - c->inbuf) & d->pmask;
         c->ins = go && free_slots != 0 && nf_room && !in->wr_valid;
     }
     c->head_stop = c->head_bad && !d->flush && !c->sub;
@@ -256,13 +276,13 @@ static inline void comb_retire(const struct cm_desc_fetch *d, const struct cm_de
     c->df_rready = false;
     c->df_wvalid = in->done;
     if (c->nf_pop) {
-        c->pop_err = !c->nf_blk && (df_rvalid ? d->df[d->df_rd & 7u] : in->done_err);
+        c->pop_err = !c->nf_blk && (df_rvalid ? d->df[d->df_rd & d->fimask] : in->done_err);
         c->df_rready = !c->nf_blk && df_rvalid;
         c->df_wvalid = in->done && !(!c->nf_blk && !df_rvalid);
     }
 
     c->take = c->desc_valid && in->desc_ready;
-    c->aslot = (c->load || c->ins) ? slot_of(fq, c->alloc_q, c->rlog, c->rmask) : 0;
+    c->aslot = (c->load || c->ins) ? slot_of(d, fq, c->alloc_q, c->rlog, c->rmask) : 0;
     c->act = c->load || c->nf_pop || c->take || d->flush || c->head_stop || in->doorbell ||
              in->wc_close || in->blk_valid || d->blk_valid || d->req_valid || d->armed != 0 ||
              d->unb;
@@ -282,7 +302,7 @@ static void comb(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *i
     c->mask = ring_mask(in->ring_log2 & 31u);
     c->tail_avail = (in->tail - c->fetch_q) & c->mask;
     c->tail = in->tail & M16;
-    c->inbuf = (c->alloc_q - c->rdf_q) & M9;
+    c->inbuf = (c->alloc_q - c->rdf_q) & d->pmask;
 
     comb_avail(d, in, c, comb_block(d, in, c));
     comb_fetch(d, in, c);
@@ -321,18 +341,18 @@ static inline void next_fetch(const struct cm_desc_fetch *d, const struct cm_des
     if (c->load) {
         x->req_valid_d = true;
         x->fetch_d = (c->fetch_q + c->n) & c->mask;
-        x->alloc_d = (c->alloc_q + c->n) & M9;
+        x->alloc_d = (c->alloc_q + c->n) & d->pmask;
     }
     if (c->ins) {
         x->fetch_d = (c->fetch_q + 1) & c->mask;
-        x->alloc_d = (c->alloc_q + 1) & M9;
+        x->alloc_d = (c->alloc_q + 1) & d->pmask;
     }
     if ((c->load || c->ins) && c->inbuf == 0)
         x->db_since_d &= ~bit(fq);
     if (c->nf_pop)
-        x->ready_d = (x->ready_q + c->nf_size) & M9;
+        x->ready_d = (x->ready_q + c->nf_size) & d->pmask;
     if (c->take) {
-        x->rd_d = (c->rd_q + 1) & M9;
+        x->rd_d = (c->rd_q + 1) & d->pmask;
         if (c->cons_h == d->lim)
             x->lim_valid_d = false; /* the last published one left */
     }
@@ -456,7 +476,7 @@ static inline void next_multi(const struct cm_desc_fetch *d, const struct cm_des
             t -= 1;
         if (c->fl_go)
             t -= c->inbuf;
-        x->tot_d = t & M9;
+        x->tot_d = t & d->pmask;
         x->mq_same = x->work_d == d->work && x->fptr_d == d->fptr;
     }
 }
@@ -500,17 +520,32 @@ static uint64_t le64(const uint8_t *b)
     return v;
 }
 
-int cm_desc_fetch_reset(struct cm_desc_fetch *d, unsigned data_bytes, unsigned num_queues)
+static bool pow2_in(unsigned v, unsigned lo, unsigned hi)
 {
-    if ((data_bytes != 8 && data_bytes != 16 && data_bytes != 32 && data_bytes != 64) ||
-        num_queues < 1 || num_queues > CM_DESC_FETCH_MAX_QUEUES ||
-        (num_queues & (num_queues - 1)) != 0)
+    return v >= lo && v <= hi && (v & (v - 1)) == 0;
+}
+
+int cm_desc_fetch_reset(struct cm_desc_fetch *d, const struct cm_desc_fetch_params *p)
+{
+    if ((p->data_bytes != 8 && p->data_bytes != 16 && p->data_bytes != 32 &&
+         p->data_bytes != 64) ||
+        !pow2_in(p->num_queues, 1, CM_DESC_FETCH_MAX_QUEUES) ||
+        !pow2_in(p->buf_descs, CM_DESC_FETCH_MIN_SLOTS, CM_DESC_FETCH_MAX_SLOTS) ||
+        p->num_queues > p->buf_descs ||
+        !pow2_in(p->max_reads, CM_DESC_FETCH_MIN_READS, CM_DESC_FETCH_MAX_READS))
         return -1;
-    d->w = data_bytes;
-    d->nwords = data_bytes / 8;
-    d->queues = num_queues;
-    d->qimask = num_queues - 1;
-    d->qmask = num_queues == 64 ? ~0ull : (1ull << num_queues) - 1;
+    d->w = p->data_bytes;
+    d->nwords = p->data_bytes / 8;
+    d->queues = p->num_queues;
+    d->qimask = p->num_queues - 1;
+    d->qmask = p->num_queues == 64 ? ~0ull : (1ull << p->num_queues) - 1;
+    d->slots = p->buf_descs;
+    d->slotw = (unsigned)__builtin_ctz(p->buf_descs);
+    d->smask = p->buf_descs - 1;
+    d->pmask = 2 * p->buf_descs - 1;
+    d->reads = p->max_reads;
+    d->fimask = p->max_reads - 1;
+    d->fpmask = 2 * p->max_reads - 1;
     for (unsigned q = 0; q < CM_DESC_FETCH_MAX_QUEUES; q++) {
         d->fetch[q] = d->alloc[q] = d->ready[q] = d->rd[q] = d->cons[q] = 0;
         d->phase[q] = 1;
@@ -532,11 +567,11 @@ int cm_desc_fetch_reset(struct cm_desc_fetch *d, unsigned data_bytes, unsigned n
     return 0;
 }
 
-int cm_desc_fetch_init(struct cm_desc_fetch *d, unsigned data_bytes, unsigned num_queues)
+int cm_desc_fetch_init(struct cm_desc_fetch *d, const struct cm_desc_fetch_params *p)
 {
     struct cm_desc_fetch z;
     memset(&z, 0, sizeof(z));
-    if (cm_desc_fetch_reset(&z, data_bytes, num_queues) != 0)
+    if (cm_desc_fetch_reset(&z, p) != 0)
         return -1;
     *d = z;
     return 0;
@@ -569,8 +604,10 @@ head_fast(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
 {
     const unsigned rlog = in->queues_log2 & 7u;
     const unsigned sq = in->sq & d->qimask;
-    const unsigned rmask = (CM_DESC_FETCH_SLOTS >> rlog) - 1; /* (slot_of()'s, rlog < 8) */
-    const unsigned hslot = ((sq << SLOTW) >> rlog | (d->rd[sq] & rmask)) & 0xFFu;
+    /* slot_of() with rlog <= SlotW: the region's base is sq << (SlotW - rlog),
+     * its offset mask the bits below. */
+    const unsigned sh = d->slotw - rlog;
+    const unsigned hslot = (sq << sh | (d->rd[sq] & ((1u << sh) - 1))) & d->smask;
     const uint64_t w_len = d->mem_l[hslot];
     const bool derr = (d->derr[hslot >> 6] >> (hslot & 63) & 1u) != 0;
     out->desc_q = in->sq;
@@ -608,6 +645,8 @@ unsigned cm_desc_fetch_fq(const struct cm_desc_fetch *d, const struct cm_desc_fe
             *desc_valid = in->sched_valid;
         return in->queues != 1 ? rr_fq(d) : 0;
     }
+    /* (Inline: in make fast's -flto build the head's slot and words are then
+     * shared with cm_desc_fetch_head()'s; out of line, Owner runs cost more.) */
     struct comb c;
     head_comb(d, in, &c);
     fq_comb(d, in, &c);
@@ -712,14 +751,14 @@ quiet(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
     if ((d->qs & (owner ? CM_DF_QS_BUSY | CM_DF_QS_OWNER : CM_DF_QS_BUSY | CM_DF_QS_TAIL)) |
         in->done | in->doorbell | in->wc_close | in->blk_valid | (d->req_valid & in->req_ready))
         return false;
-    const unsigned nf_depth = (d->nf_wr - d->nf_rd) & 15u;
+    const unsigned nf_depth = nf_fill(d);
     const unsigned sq = in->sq & d->qimask;
     /* The head: bad (a flush starts) or leaving is not quiet. */
     const bool desc_valid = in->sched_valid;
     if (owner && desc_valid) {
         const unsigned rlog = in->queues_log2 & 7u;
-        const unsigned rmask = (((CM_DESC_FETCH_SLOTS >> rlog) & M9) - 1) & 0xFFu;
-        const unsigned hslot = slot_of(sq, d->rd[sq], rlog, rmask);
+        const unsigned rmask = region_mask(d, region_size(d, rlog));
+        const unsigned hslot = slot_of(d, sq, d->rd[sq], rlog, rmask);
         if (derr_at(d, hslot) || (unsigned)(d->mem_l[hslot] >> 63) != d->phase[sq])
             return false;
     }
@@ -728,17 +767,17 @@ quiet(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
     const bool multi = in->queues != 1;
     const unsigned fq = multi ? rr_fq(d) : 0;
     const unsigned fetch_q = d->fetch[fq];
-    const unsigned inbuf = (d->alloc[fq] - d->rd[fq]) & M9;
+    const unsigned inbuf = (d->alloc[fq] - d->rd[fq]) & d->pmask;
     const unsigned avail = quiet_avail(d, in, fq, sq, inbuf);
     /* No load: nothing to fetch, or no go, or no batch that fits the free
      * slots (fetch_n(); the head's check only stops a load, so it is left
      * out: a clock it would stop takes the full path). */
     const unsigned rlog = in->queues_log2 & 7u;
-    const unsigned rsize = (CM_DESC_FETCH_SLOTS >> rlog) & M9;
+    const unsigned rsize = region_size(d, rlog);
     if (avail != 0 && in->enable && !in->stop && !d->req_valid &&
-        nf_depth < (in->inflight & 15u) && nf_depth != CM_DESC_FETCH_READS) {
-        const unsigned free = (rsize - inbuf) & M9;
-        const unsigned rmask = (rsize - 1) & 0xFFu;
+        nf_depth < (in->inflight & INFLIGHT_MASK) && nf_depth != d->reads) {
+        const unsigned free = (rsize - inbuf) & d->pmask;
+        const unsigned rmask = region_mask(d, rsize);
         const unsigned n = fetch_n(in, avail, ring_size(in->ring_log2 & 31u), fetch_q, multi,
                                    rsize, d->alloc[fq] & rmask, free);
         if (n != 0 && free >= n)
@@ -795,13 +834,13 @@ quiet_tail1(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
         return 0;
     const bool take = in->sched_valid & in->desc_ready;
     const unsigned alloc0 = d->alloc[0];
-    const unsigned inbuf = (alloc0 - d->rd[0]) & M9;
+    const unsigned inbuf = (alloc0 - d->rd[0]) & d->pmask;
     const unsigned avail = (in->tail - d->fetch[0]) & ring_mask(in->ring_log2 & 31u);
     if (avail != 0 && in->enable && !in->stop && !d->req_valid) {
-        const unsigned nf_depth = (d->nf_wr - d->nf_rd) & 15u;
-        const unsigned rsize = (CM_DESC_FETCH_SLOTS >> (in->queues_log2 & 7u)) & M9;
-        if (nf_depth < (in->inflight & 15u) && nf_depth != CM_DESC_FETCH_READS) {
-            const unsigned free = (rsize - inbuf) & M9;
+        const unsigned nf_depth = nf_fill(d);
+        const unsigned rsize = region_size(d, in->queues_log2 & 7u);
+        if (nf_depth < (in->inflight & INFLIGHT_MASK) && nf_depth != d->reads) {
+            const unsigned free = (rsize - inbuf) & d->pmask;
             const unsigned n = fetch_n(in, avail, ring_size(in->ring_log2 & 31u), d->fetch[0],
                                        false, rsize, 0, free);
             if (n != 0 && free >= n)
@@ -849,7 +888,7 @@ static __attribute__((noinline)) void write_beat(struct cm_desc_fetch *d,
     for (unsigned j = 0; j < d->nwords; j++) {
         if ((in->wr_words >> j & 1u) == 0)
             continue;
-        const unsigned pos = (pos0 + j) & M9;
+        const unsigned pos = (pos0 + j) & d->pmask;
         const uint64_t v = le64(in->wr_data + 8 * j);
         if (pos & 1u)
             d->mem_l[pos >> 1] = v;
@@ -866,12 +905,12 @@ static __attribute__((noinline)) void take_tail1(struct cm_desc_fetch *d,
                                                  const struct cm_desc_fetch_in *in)
 {
     const unsigned rlog = in->queues_log2 & 7u;
-    const unsigned rmask = (((CM_DESC_FETCH_SLOTS >> rlog) & M9) - 1) & 0xFFu;
+    const unsigned rmask = region_mask(d, region_size(d, rlog));
     const unsigned sq = in->sq & d->qimask;
     const unsigned rd_q = d->rd[sq];
-    const unsigned hslot = slot_of(sq, rd_q, rlog, rmask);
-    const unsigned rd_d = (rd_q + 1) & M9;
-    const unsigned pq = d->nf[d->nf_rd & 7u].q;
+    const unsigned hslot = slot_of(d, sq, rd_q, rlog, rmask);
+    const unsigned rd_d = (rd_q + 1) & d->pmask;
+    const unsigned pq = d->nf[d->nf_rd & d->fimask].q;
     const unsigned ready_d = d->ready[pq];
     uint64_t rdy = with(d->rdy, pq, ready_d != (pq == sq ? rd_d : d->rd[pq]));
     rdy = with(rdy, sq, (sq == pq ? ready_d : d->ready[sq]) != rd_d);
@@ -967,7 +1006,7 @@ static inline void edge_derr(struct cm_desc_fetch *d, const struct comb *c, cons
 
     if (c->nf_pop && c->pop_err) {
         /* The read's slots: nf_size of them from ready_q on, in pq's region. */
-        const unsigned base = slot_of(c->pq, 0, c->rlog, 0);
+        const unsigned base = slot_of(d, c->pq, 0, c->rlog, 0);
         const unsigned k = c->nf_size < c->rsize ? c->nf_size : c->rsize;
         for (unsigned i = 0; i < k; i++) {
             const unsigned s = base | ((x->ready_q + i) & c->rmask);
@@ -977,7 +1016,7 @@ static inline void edge_derr(struct cm_desc_fetch *d, const struct comb *c, cons
     if (c->take)
         d->derr[c->hslot >> 6] &= ~(1ull << (c->hslot & 63));
     if (c->fl_go) {
-        const unsigned base = slot_of(fq, 0, c->rlog, 0);
+        const unsigned base = slot_of(d, fq, 0, c->rlog, 0);
         if (c->rsize >= 64) {
             for (unsigned i = 0; i < c->rsize; i += 64)
                 d->derr[(base + i) >> 6] = 0;
@@ -1051,24 +1090,24 @@ static inline void edge_fifos(struct cm_desc_fetch *d, const struct cm_desc_fetc
                               const struct comb *c)
 {
     const unsigned fq = c->fq;
-    const unsigned nf_depth = (d->nf_wr - d->nf_rd) & 15u;
+    const unsigned nf_depth = nf_fill(d);
 
-    if ((c->load || c->ins) && nf_depth != CM_DESC_FETCH_READS) {
-        struct cm_desc_fetch_nf *e = &d->nf[d->nf_wr & 7u];
+    if ((c->load || c->ins) && nf_depth != d->reads) {
+        struct cm_desc_fetch_nf *e = &d->nf[d->nf_wr & d->fimask];
         e->q = (uint8_t)(c->ins ? 0 : fq);
         e->blk = c->ins;
-        e->size = (uint16_t)(c->ins ? 1 : c->n & M9);
-        d->nf_wr = (d->nf_wr + 1) & 15u;
+        e->size = (uint16_t)(c->ins ? 1 : c->n & d->pmask);
+        d->nf_wr = (d->nf_wr + 1) & d->fpmask;
     }
     if (c->nf_pop)
-        d->nf_rd = (d->nf_rd + 1) & 15u;
-    const unsigned df_depth = (d->df_wr - d->df_rd) & 15u;
-    if (c->df_wvalid && df_depth != CM_DESC_FETCH_READS) {
-        d->df[d->df_wr & 7u] = in->done_err;
-        d->df_wr = (d->df_wr + 1) & 15u;
+        d->nf_rd = (d->nf_rd + 1) & d->fpmask;
+    const unsigned df_depth = (d->df_wr - d->df_rd) & d->fpmask;
+    if (c->df_wvalid && df_depth != d->reads) {
+        d->df[d->df_wr & d->fimask] = in->done_err;
+        d->df_wr = (d->df_wr + 1) & d->fpmask;
     }
     if (c->df_rready && df_depth != 0)
-        d->df_rd = (d->df_rd + 1) & 15u;
+        d->df_rd = (d->df_rd + 1) & d->fpmask;
 }
 
 /* The rising edge, from this clock's decisions. */

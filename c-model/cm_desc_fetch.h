@@ -2,7 +2,8 @@
 /*
  * cm_desc_fetch.h - the descriptor fetcher of the C model
  * (docs/c-model.md), cycle-exact at the ports of rtl/nictx_desc_fetch.sv
- * with the engine's BufDescs 256 and MaxReads 8: per-queue fetch pointers
+ * at its BufDescs and MaxReads (struct cm_desc_fetch_params, at run
+ * time; the storage is sized for the largest): per-queue fetch pointers
  * and buffer regions (QUEUES rounded up to a power of two), reads of up to
  * DESC_FETCH_MAX descriptors cut at the ring's wrap, the region's wrap and
  * the region's free slots (one queue: a whole batch or nothing), in-order
@@ -58,9 +59,23 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define CM_DESC_FETCH_SLOTS 256u     /* BufDescs */
-#define CM_DESC_FETCH_READS 8u       /* MaxReads */
+/* The parameters' ranges: BufDescs a power of two in 32..256 (the RTL's
+ * gen_buf_check), MaxReads in 2..8 (prim_fifo_sync's Depth is a power of
+ * two >= 2; the register block takes DescReadsHw up to 15, DESC_INFLIGHT's
+ * 4 bits), NumQueues in 1..64 and at most BufDescs (gen_queues_check). */
+#define CM_DESC_FETCH_MIN_SLOTS 32u
+#define CM_DESC_FETCH_MAX_SLOTS 256u
+#define CM_DESC_FETCH_MIN_READS 2u
+#define CM_DESC_FETCH_MAX_READS 8u
 #define CM_DESC_FETCH_MAX_QUEUES 64u
+
+/* The elaboration parameters (rtl/nictx_desc_fetch.sv's). */
+struct cm_desc_fetch_params {
+    unsigned data_bytes;    /* DataBytes: 8, 16, 32, 64 */
+    unsigned num_queues;    /* NumQueues */
+    unsigned buf_descs;     /* BufDescs: descriptor buffer slots */
+    unsigned max_reads;     /* MaxReads: reads outstanding, the retirement FIFOs' depth */
+};
 
 enum { CM_DF_PROTO_TAIL = 0, CM_DF_PROTO_OWNER = 1, CM_DF_PROTO_WC = 2 };
 
@@ -87,7 +102,7 @@ struct cm_desc_fetch_in {
     uint64_t blk_w0, blk_w1;
     bool req_ready;
     bool wr_valid;
-    uint32_t wr_ptr;        /* byte pointer of the beat's lane 0 (12 bits) */
+    uint32_t wr_ptr;        /* byte pointer of the beat's lane 0 (SlotW + 4 bits) */
     unsigned wr_words;      /* bit j: 8-byte word j carries read data */
     const uint8_t *wr_data; /* DataBytes lanes (read only with wr_valid) */
     bool done, done_err;
@@ -101,7 +116,7 @@ struct cm_desc_fetch_out {
     bool req_valid;
     uint64_t req_addr;
     unsigned req_len;       /* bytes (14 bits) */
-    uint32_t req_wptr;      /* slot * 16 (12 bits) */
+    uint32_t req_wptr;      /* slot * 16 (SlotW + 4 bits) */
     bool desc_valid;
     uint64_t desc_addr;
     unsigned desc_len;      /* 14 bits */
@@ -116,7 +131,7 @@ struct cm_desc_fetch_out {
 struct cm_desc_fetch_nf {
     uint8_t q;
     bool blk;
-    uint16_t size;          /* 9 bits */
+    uint16_t size;          /* SlotW + 1 bits */
 };
 
 struct cm_desc_fetch {
@@ -124,10 +139,14 @@ struct cm_desc_fetch {
     unsigned queues;        /* NumQueues */
     unsigned qimask;        /* a queue index's bits (NumQueues - 1) */
     uint64_t qmask;         /* its bits in the masks */
-    uint64_t mem_a[CM_DESC_FETCH_SLOTS], mem_l[CM_DESC_FETCH_SLOTS]; /* RAM */
+    unsigned slots, slotw;  /* BufDescs, SlotW (its log2) */
+    unsigned smask, pmask;  /* a slot's bits (BufDescs - 1), a slot count's (2 BufDescs - 1) */
+    unsigned reads;         /* MaxReads */
+    unsigned fimask, fpmask; /* a retirement FIFO's index bits, its pointers' (with the wrap) */
+    uint64_t mem_a[CM_DESC_FETCH_MAX_SLOTS], mem_l[CM_DESC_FETCH_MAX_SLOTS]; /* RAM */
     /* Per queue */
     uint16_t fetch[CM_DESC_FETCH_MAX_QUEUES];   /* next ring index to fetch */
-    uint16_t alloc[CM_DESC_FETCH_MAX_QUEUES];   /* slots handed to reads (9 bits) */
+    uint16_t alloc[CM_DESC_FETCH_MAX_QUEUES];   /* slots handed to reads (SlotW + 1 bits) */
     uint16_t ready[CM_DESC_FETCH_MAX_QUEUES];   /* ... whose read retired */
     uint16_t rd[CM_DESC_FETCH_MAX_QUEUES];      /* ... consumed */
     uint16_t cons[CM_DESC_FETCH_MAX_QUEUES];    /* owner: next index to leave */
@@ -140,13 +159,13 @@ struct cm_desc_fetch {
     uint32_t req_wptr;
     bool unb, lim_valid, flush, fl_cnt;
     unsigned lim;
-    uint64_t derr[CM_DESC_FETCH_SLOTS / 64];     /* slot filled by a failed read */
+    uint64_t derr[CM_DESC_FETCH_MAX_SLOTS / 64]; /* slot filled by a failed read */
     bool blk_valid;
     unsigned blk_idx;
     uint64_t blk_w0, blk_w1;
     /* The retirement FIFOs (pointers with a wrap bit; storage is RAM) */
-    struct cm_desc_fetch_nf nf[CM_DESC_FETCH_READS];
-    bool df[CM_DESC_FETCH_READS];
+    struct cm_desc_fetch_nf nf[CM_DESC_FETCH_MAX_READS];
+    bool df[CM_DESC_FETCH_MAX_READS];
     unsigned nf_wr, nf_rd, df_wr, df_rd;
     /* Derived from the registers above (kept by reset and the edge, not a
      * register): the quiet check's state part, CM_DF_QS_* bits. */
@@ -156,12 +175,11 @@ struct cm_desc_fetch {
 #define CM_DF_QS_TAIL 2u  /* armed or unb: the edge clears them outside the owner protocols */
 #define CM_DF_QS_OWNER 4u /* unb without armed: the edge clears it */
 
-/* Power-on (storage 0) and reset of a fetcher of data_bytes (8, 16, 32,
- * 64) a beat and num_queues (1 or a power of two up to 64) queues; -1 for
- * other parameters. */
-int cm_desc_fetch_init(struct cm_desc_fetch *d, unsigned data_bytes, unsigned num_queues);
+/* Power-on (storage 0) and reset of a fetcher with parameters p in their
+ * ranges (above); -1 for others. */
+int cm_desc_fetch_init(struct cm_desc_fetch *d, const struct cm_desc_fetch_params *p);
 /* The reset input (registers; the RAMs keep their words); -1 as above. */
-int cm_desc_fetch_reset(struct cm_desc_fetch *d, unsigned data_bytes, unsigned num_queues);
+int cm_desc_fetch_reset(struct cm_desc_fetch *d, const struct cm_desc_fetch_params *p);
 /* rdy, work and req_* from the state alone. */
 void cm_desc_fetch_state_out(const struct cm_desc_fetch *d, struct cm_desc_fetch_out *out);
 /* desc_q, desc_addr, desc_len, desc_bad, desc_err: need in->sq, queues_log2. */

@@ -50,9 +50,7 @@
 #include "lib/cover.h"
 #include "nictx_regs_gen.h"
 
-/* rtl/nictx_tx_top.sv's parameters are struct dev_hw's (cm_engine_create_hw);
- * the descriptor fetcher's, DescBufDescs and DescReads, are cm_desc_fetch.h's
- * and take their defaults alone (cm_engine_hw_ok). */
+/* rtl/nictx_tx_top.sv's parameters are struct dev_hw's (cm_engine_create_hw). */
 /* The cover points by value (cover_sample, cover_err): in the registers' order. */
 _Static_assert(COVER_PROTO_WC - COVER_PROTO_TAIL == NICTX_PROTO_WC && NICTX_PROTO_TAIL == 0,
                "proto_* in PROTO's order");
@@ -64,8 +62,6 @@ _Static_assert(NICTX_ERR_TAIL_RANGE == 1u &&
                NICTX_ERR_UNEXP_CPL == 1u << (COVER_ERR_UNEXP_CPL - COVER_ERR_TAIL_RANGE),
                "err_* in ERR's bit order");
 _Static_assert(COVER_QUEUES == 64, "a queue_active point per queue the largest engine has");
-/* The fetcher's byte pointers (slot * 16 + byte): the read engine's cut to them. */
-#define CM_ENGINE_DESC_PTR_MASK (CM_DESC_FETCH_SLOTS * 16u - 1)
 #define CM_WAKE_NEVER 0xffffffu /* wake_o, skip_i: 24 bits, all ones "no limit" */
 
 /* Device-to-host sources (the arbiter's requesters). */
@@ -105,6 +101,9 @@ struct cm_engine_ins {
 struct cm_engine {
     unsigned w;
     struct dev_hw hw;
+    /* The fetcher's byte pointers (slot * 16 + byte, DescPtrW bits): the
+     * read engine's cut to them. */
+    uint32_t desc_ptr_mask;
     struct cm_engine_ins ins;
     uint32_t cfg_gen;  /* the register block's gen when ins was refreshed */
     unsigned cfg_wq;   /* the queue whose registers ins.ci's w_* are */
@@ -127,13 +126,21 @@ struct cm_engine {
 
 static void config_refresh(struct cm_engine *e);
 
+/* The descriptor fetcher's parameters, the top's (nictx_tx_top's u_desc_fetch). */
+static struct cm_desc_fetch_params df_params(unsigned w, const struct dev_hw *hw)
+{
+    return (struct cm_desc_fetch_params){w, hw->queues, hw->desc_buf, hw->desc_reads};
+}
+
 /* ---- the datapath's reset (core_rst_n): every block but the register
  * block, the slices and the arbiter ---- */
 static void core_reset(struct cm_engine *e)
 {
+    const struct cm_desc_fetch_params dp = df_params(e->w, &e->hw);
+
     cm_wc_reset(&e->wc, e->w);
     cm_dma_rd_reset(&e->rd);
-    cm_desc_fetch_reset(&e->df, e->w, e->hw.queues);
+    cm_desc_fetch_reset(&e->df, &dp);
     cm_sched_reset(&e->sched, e->hw.queues);
     cm_payload_reset(e->pf);
     cm_mac_reset(&e->mac, e->w);
@@ -148,11 +155,6 @@ struct cm_engine *cm_engine_create(unsigned w)
     return cm_engine_create_hw(w, &hw);
 }
 
-int cm_engine_hw_ok(const struct dev_hw *hw)
-{
-    return hw->desc_buf == CM_DESC_FETCH_SLOTS && hw->desc_reads == CM_DESC_FETCH_READS;
-}
-
 /* log2 of a power of two: the read engine's buffer pointers' bits (PtrW). */
 static unsigned log2u(unsigned v)
 {
@@ -165,15 +167,17 @@ static unsigned log2u(unsigned v)
 
 struct cm_engine *cm_engine_create_hw(unsigned w, const struct dev_hw *hw)
 {
+    const struct cm_desc_fetch_params dp = df_params(w, hw);
     struct cm_engine *e;
 
-    if (!dev_width_ok(w) || !cm_engine_hw_ok(hw) || !(e = calloc(1, sizeof(*e))))
+    if (!dev_width_ok(w) || !(e = calloc(1, sizeof(*e))))
         return NULL;
     e->w = w;
     e->hw = *hw;
+    e->desc_ptr_mask = hw->desc_buf * 16u - 1;
     e->pf = cm_payload_create(w, hw->pay_buf, hw->pkts);
     if (!e->pf || cm_dma_rd_init(&e->rd, hw->tags, w, log2u(hw->pay_buf)) != 0 ||
-        cm_desc_fetch_init(&e->df, w, hw->queues) != 0 ||
+        cm_desc_fetch_init(&e->df, &dp) != 0 ||
         cm_regs_reset_hw(&e->regs, hw->queues, hw->tags, hw->desc_reads) != 0) {
         cm_engine_destroy(e);
         return NULL;
@@ -457,7 +461,7 @@ static inline void step_fetch(struct cm_engine *e, struct cm_step *st)
     fi->blk_w1 = wo->blk_w1;
     fi->req_ready = ro->req_ready[1];
     fi->wr_valid = ro->wr_valid && ro->wr_dest;
-    fi->wr_ptr = ro->wr_ptr & CM_ENGINE_DESC_PTR_MASK;
+    fi->wr_ptr = ro->wr_ptr & e->desc_ptr_mask;
     fi->wr_words = ro->wr_words;
     fi->wr_data = ro->wr_data;
     fi->done = ro->done_valid && ro->done_dest;

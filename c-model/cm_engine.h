@@ -23,12 +23,10 @@ struct cm_engine;
  * reset (cm_engine_reset) before the first clock. */
 struct cm_engine *cm_engine_create(unsigned w);
 /* The same with the hardware parameters `hw` (the top's NumQueues,
- * NumTags, PayBufBytes, MaxPkts); NULL for a combination the C model has
- * not (cm_engine_hw_ok) or no memory. */
+ * NumTags, DescReads, DescBufDescs, PayBufBytes, MaxPkts, in the ranges
+ * sim/device/dev_hw.c checks); NULL for a parameter a block refuses or no
+ * memory. */
 struct cm_engine *cm_engine_create_hw(unsigned w, const struct dev_hw *hw);
-/* 1 if the C model takes `hw`: the descriptor fetcher's sizes
- * (DescBufDescs, DescReads) are its defaults alone (cm_desc_fetch.h). */
-int cm_engine_hw_ok(const struct dev_hw *hw);
 void cm_engine_destroy(struct cm_engine *e);
 /* rst_ni low for some clocks, then high: every register reset (RAMs keep
  * their contents), as device_ops.reset. */

@@ -14,22 +14,23 @@ struct dev_hw_param {
     char letter;     /* in the key */
     long off;        /* offsetof(struct dev_hw, ...), -1: W */
     unsigned lo, hi; /* a power of two in lo..hi */
-    const char *why; /* why the range is narrower than the RTL's, or NULL */
 };
 
-/* The C model's descriptor fetcher (c-model/cm_desc_fetch.h) has its
- * sizes as constants: DescReads 8 and DescBufDescs 256 alone. */
-#define CM_FIXED "the C model's descriptor fetcher is built for this size alone"
-
+/* The ranges are the RTL's elaboration checks', which the C model takes
+ * too (c-model/cm_desc_fetch.h): DescReads is a retirement FIFO's depth
+ * (prim_fifo_sync: a power of two >= 2) and the register block takes at
+ * most 15 (nictx_reg_pkg::hw_params_fit, DESC_INFLIGHT's 4 bits);
+ * DescBufDescs is nictx_desc_fetch's gen_buf_check's 32..256, and
+ * dev_hw_check() refuses a buffer below one fetch first. */
 
 static const struct dev_hw_param params[DEV_HW_NPARAMS] = {
-    {"DataBytes", 'w', -1, 8, 64, NULL},
-    {"NumQueues", 'q', (long)offsetof(struct dev_hw, queues), 1, 64, NULL},
-    {"NumTags", 't', (long)offsetof(struct dev_hw, tags), 2, 256, NULL},
-    {"DescReads", 'r', (long)offsetof(struct dev_hw, desc_reads), 8, 8, CM_FIXED},
-    {"DescBufDescs", 'd', (long)offsetof(struct dev_hw, desc_buf), 256, 256, CM_FIXED},
-    {"PayBufBytes", 'p', (long)offsetof(struct dev_hw, pay_buf), 16384, 262144, NULL},
-    {"MaxPkts", 'k', (long)offsetof(struct dev_hw, pkts), 2, 256, NULL},
+    {"DataBytes", 'w', -1, 8, 64},
+    {"NumQueues", 'q', (long)offsetof(struct dev_hw, queues), 1, 64},
+    {"NumTags", 't', (long)offsetof(struct dev_hw, tags), 2, 256},
+    {"DescReads", 'r', (long)offsetof(struct dev_hw, desc_reads), 2, 8},
+    {"DescBufDescs", 'd', (long)offsetof(struct dev_hw, desc_buf), 32, 256},
+    {"PayBufBytes", 'p', (long)offsetof(struct dev_hw, pay_buf), 16384, 262144},
+    {"MaxPkts", 'k', (long)offsetof(struct dev_hw, pkts), 2, 256},
 };
 
 const char *dev_hw_param_name(unsigned i)
@@ -70,12 +71,8 @@ int dev_hw_check(unsigned w, const struct dev_hw *hw, char *err, size_t n)
     for (unsigned i = 0; i < DEV_HW_NPARAMS; i++) {
         const unsigned v = dev_hw_param_value(i, w, hw);
         if (v < params[i].lo || v > params[i].hi || (v & (v - 1)) != 0) {
-            if (params[i].why)
-                snprintf(err, n, "%s %u: %u alone (%s; docs/codesign.md)", params[i].rtl, v,
-                         params[i].lo, params[i].why);
-            else
-                snprintf(err, n, "%s %u: the hardware takes a power of two in %u..%u",
-                         params[i].rtl, v, params[i].lo, params[i].hi);
+            snprintf(err, n, "%s %u: the hardware takes a power of two in %u..%u",
+                     params[i].rtl, v, params[i].lo, params[i].hi);
             return -1;
         }
     }

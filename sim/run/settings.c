@@ -196,14 +196,15 @@ static const struct sim_setting settings[] = {
      .help = "NumTags: read tags the hardware has, the depth of its two tag FIFOs (--tags "
              "uses up to it)"},
     {"hw_desc_reads", OPT("hw-desc-reads", "N"), KEY("hardware", "desc_reads"),
-     UNS(hw.desc_reads), POW2(8, 8), .def = "8", .group = SET_G_HARDWARE,
+     UNS(hw.desc_reads), POW2(2, 8), .def = "8", .group = SET_G_HARDWARE,
      .flags = SET_TEXT_SET, .text = "hw desc reads {}",
      .help = "DescReads: descriptor reads outstanding, the retirement FIFOs' depth "
-             "(--desc-fetch-inflight uses up to it); 8 alone (the C model's)"},
+             "(--desc-fetch-inflight uses up to it)"},
     {"hw_desc_buf", OPT("hw-desc-buf", "N"), KEY("hardware", "desc_buf"), UNS(hw.desc_buf),
-     POW2(256, 256), .def = "256", .group = SET_G_HARDWARE, .flags = SET_TEXT_SET,
+     POW2(64, 256), .def = "256", .group = SET_G_HARDWARE, .flags = SET_TEXT_SET,
      .text = "hw desc buf {}",
-     .help = "DescBufDescs: descriptor buffer slots; 256 alone (the C model's)"},
+     .help = "DescBufDescs: descriptor buffer slots, one region of them per queue (at "
+             "least one fetch: DescFetchMaxHw, 64)"},
     {"hw_pay_buf", OPT("hw-pay-buf", "B"), KEY("hardware", "pay_buf"), UNS(hw.pay_buf),
      POW2(16384, 262144), .def = "32768", .group = SET_G_HARDWARE, .flags = SET_TEXT_SET,
      .text = "hw payload buffer {} B",

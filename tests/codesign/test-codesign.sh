@@ -9,7 +9,11 @@
 #             line), and a third run builds nothing;
 #   lockstep  the RTL and the C model in lockstep at two combinations other
 #             than the default (tags, frames, queues, payload buffer, width),
-#             runs that stress them (1500 B frames at 100G, tag stalls);
+#             runs that stress them (1500 B frames at 100G, tag stalls); and
+#             at two descriptor fetchers other than the default: 64 slots
+#             (8 queues: regions of 8; Tail and Owner) and 128 slots with 2
+#             reads (one queue, 4 queues), 64 B frames at 100G fetching up
+#             to 64 descriptors a read, each ring of 64 wrapped 39 to 312 times;
 #   refuse    a register setting above the hardware is refused (exit 2);
 #   area      synthesis succeeds at the default combination (an empty area
 #             cache unless NICTX_AREA_CACHE names one) and the area grows
@@ -65,6 +69,23 @@ run_ls() {
 run_ls "32 tags, 16 frames" --hw-tags 32 --tags 32 --hw-pkts 16
 run_ls "width 32, 4 queues, 8 tags, 16 KiB buffer, 4 frames" --dev-width 32 --hw-queues 4 \
     --queues 4 --hw-pay-buf 16384 --hw-tags 8 --tags 8 --hw-pkts 4 --cpus 2
+# The descriptor fetcher's sizes: 64 B frames at 100G keep the fetcher busy;
+# 20000 frames over rings of 64 wrap each ring 39 (8 queues) to 312 times.
+run_desc() {
+    local what=$1; shift
+    if "$NICTX" run --device lockstep --line 100g --packets 20000 --ring 64 --desc-fetch-max 64 \
+        --quiet "$@" 2> "$T/ls.err"; then
+        ok "lockstep: $what"
+    else
+        bad "lockstep: $what"; tail -5 "$T/ls.err"
+    fi
+}
+run_desc "64 descriptor slots, 8 queues (Tail)" --hw-desc-buf 64 --queues 8 --cpus 2
+run_desc "64 descriptor slots, 8 queues (Owner)" --hw-desc-buf 64 --queues 8 --cpus 2 \
+    --protocol owner
+run_desc "128 descriptor slots, 2 reads, one queue" --hw-desc-buf 128 --hw-desc-reads 2
+run_desc "128 descriptor slots, 2 reads, 4 queues (Owner)" --hw-desc-buf 128 --hw-desc-reads 2 \
+    --queues 4 --cpus 2 --protocol owner
 
 # ---- refuse a register setting above the hardware
 "$NICTX" run --hw-tags 32 --tags 64 --check 2> "$T/r.err"; rc=$?

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // test_desc_fetch.cpp - the C model's descriptor fetcher
 // (c-model/cm_desc_fetch.c) in lockstep with rtl/nictx_desc_fetch.sv,
-// Verilated alone with its assertions, with the engine's 256 slots and 8
-// reads: 8 bytes a beat with 8 queues, and 64 bytes a beat with one.
+// Verilated alone with its assertions: with the engine's default 256 slots
+// and 8 reads, 8 bytes a beat with 8 queues and 64 bytes a beat with one;
+// with 64 slots and 2 reads at 16 bytes with 8 queues (regions of 8 slots),
+// and with 128 slots and 4 reads at 32 bytes with 4 queues (the smaller
+// --hw-desc-buf and --hw-desc-reads).
 //
 // The testbench plays the fetcher's neighbours (rtl/nictx_tx_top.sv):
 //  - the register block: PROTO and QUEUES per reset (each seed its own
@@ -30,6 +33,8 @@
 // counted); and each descriptor that leaves is checked against the driver:
 // ring order per queue, the words the driver wrote for that index, bad
 // exactly for a length 0 or above 16383 (or, Tail, a failed read with err).
+#include "Vnictx_desc_fetch_w16q8b64r2.h"
+#include "Vnictx_desc_fetch_w32q4b128r4.h"
 #include "Vnictx_desc_fetch_w64q1.h"
 #include "Vnictx_desc_fetch_w8q8.h"
 #include "common/lockstep.h"
@@ -85,9 +90,14 @@ struct counts {
     unsigned proto_takes[3] = {0, 0, 0}, multi_takes[3] = {0, 0, 0};
 };
 
+// The model's elaboration parameters (the Verilated model's -G values).
+struct hw {
+    unsigned w, nq, slots, reads;
+};
+
 struct env {
     rng r;
-    unsigned nq, w;
+    unsigned nq, w, slots, reads;
     // register block
     unsigned proto = 0, queues = 1, qlog2 = 0, fetch_max = 8, inflight = 8;
     bool enable = true, stop = false;
@@ -106,7 +116,10 @@ struct env {
     // scheduler and payload fetch
     bool hold = false;
     unsigned sq = 0, ready_pct = 70;
-    explicit env(uint32_t seed, unsigned nq_, unsigned w_) : r(seed), nq(nq_), w(w_) {}
+    explicit env(uint32_t seed, const hw &p)
+        : r(seed), nq(p.nq), w(p.w), slots(p.slots), reads(p.reads)
+    {
+    }
 };
 
 // DESC_FETCH_MAX: 1..64 as the register block allows (DescFetchMaxHw),
@@ -115,6 +128,14 @@ struct env {
 unsigned fetch_max(rng &r)
 {
     return r(3) == 0 ? 1 + r(4) : r(10) == 0 ? 65 + r(63) : r(8) == 0 ? (r(2) ? 40 : 64) : 1 + r(64);
+}
+
+// DESC_INFLIGHT: 1..MaxReads as the register block allows, and now and then
+// above it (its reset value 4 with MaxReads 2, the port's 4 bits): the
+// retirement FIFO's full flag then stops the reads.
+unsigned inflight(env &e)
+{
+    return e.r(8) == 0 ? 1 + e.r(15) : 1 + e.r(e.reads);
 }
 
 unsigned ring_size(const env &e, unsigned q)
@@ -143,7 +164,7 @@ void configure(env &e, unsigned proto)
         e.recg[q].assign(n, ~0u);
     }
     e.fetch_max = fetch_max(e.r);
-    e.inflight = 1 + e.r(8);
+    e.inflight = inflight(e);
     e.enable = true;
     e.stop = false;
     e.ev.clear();
@@ -261,7 +282,7 @@ void drive_dma(env &e, cm_desc_fetch_in &in, uint8_t *beat)
 {
     in.wr_valid = false;
     in.wr_words = 0;
-    in.wr_ptr = e.r(4096) & ~(e.w == 8 ? 7u : 15u);
+    in.wr_ptr = e.r(16 * e.slots) & ~(e.w == 8 ? 7u : 15u);
     for (unsigned j = 0; j < e.w; j++)
         beat[j] = (uint8_t)e.r(256);
     in.done = false;
@@ -279,7 +300,7 @@ void drive_dma(env &e, cm_desc_fetch_in &in, uint8_t *beat)
             const unsigned off = (unsigned)(d.addr % e.w);
             const int first = (int)(d.beat * e.w) - (int)off; // read byte at lane 0
             in.wr_valid = true;
-            in.wr_ptr = (unsigned)(d.wptr + first) & 0xFFFu;
+            in.wr_ptr = (unsigned)(d.wptr + first) & (16 * e.slots - 1);
             for (unsigned j = 0; j < e.w / 8; j++) {
                 const int b = first + (int)(8 * j);
                 if (b >= 0 && b < (int)d.len) {
@@ -388,18 +409,19 @@ void check_take(env &e, const cm_desc_fetch_out &o, unsigned q, uint32_t seed, u
     e.taken[q]++;
 }
 
-template <class M> void lockstep(unsigned w, unsigned nq, uint32_t seed, unsigned clocks,
-                                 counts &n)
+template <class M> void lockstep(const hw &p, uint32_t seed, unsigned clocks, counts &n)
 {
+    const unsigned w = p.w;
+    const cm_desc_fetch_params dp = {p.w, p.nq, p.slots, p.reads};
     auto *ctx = new VerilatedContext();
     auto *t = new M(ctx, "df");
     auto *d = new cm_desc_fetch;
     cm_desc_fetch_in in;
     cm_desc_fetch_out o{}, s{};
     uint8_t beat[64];
-    auto *e = new env(seed, nq, w);
+    auto *e = new env(seed, p);
 
-    assert_int_equal(cm_desc_fetch_init(d, w, nq), 0);
+    assert_int_equal(cm_desc_fetch_init(d, &dp), 0);
     std::memset(&in, 0, sizeof(in));
     configure(*e, seed % 3);
     lockstep::reset(*t);
@@ -410,14 +432,14 @@ template <class M> void lockstep(unsigned w, unsigned nq, uint32_t seed, unsigne
             next_reset = k + clocks / 4 + e->r(clocks / 2);
             configure(*e, e->r(3));
             n.resets++;
-            assert_int_equal(cm_desc_fetch_reset(d, w, nq), 0);
+            assert_int_equal(cm_desc_fetch_reset(d, &dp), 0);
             lockstep::reset(*t);
         }
         // Register block: knobs now and then.
         if (e->r(2000) == 0)
             e->fetch_max = fetch_max(e->r);
         if (e->r(2000) == 0)
-            e->inflight = 1 + e->r(8);
+            e->inflight = inflight(*e);
         if (!e->stop && e->r(3000) == 0) {
             e->stop = true;
             e->stop_until = k + 20 + e->r(500);
@@ -578,15 +600,22 @@ void seeds(uint32_t &first, uint32_t &count)
     }
 }
 
-void test_desc_fetch_lockstep_w8q8(void **state)
+// Every seed at one model's parameters, the counts reported under name.
+template <class M> counts all_seeds(const hw &p, const char *name)
 {
-    (void)state;
     counts n;
     uint32_t first, count;
     seeds(first, count);
     for (uint32_t seed = first; seed < first + count; seed++)
-        lockstep<Vnictx_desc_fetch_w8q8>(8, 8, seed, 80000, n);
-    report("w8q8", n);
+        lockstep<M>(p, seed, 80000, n);
+    report(name, n);
+    return n;
+}
+
+void test_desc_fetch_lockstep_w8q8(void **state)
+{
+    (void)state;
+    const counts n = all_seeds<Vnictx_desc_fetch_w8q8>({8, 8, 256, 8}, "w8q8");
     assert_true(n.takes > 10000 && n.not_owned > 50 && n.flushes > 50 && n.err > 10 &&
                 n.used > 10 && n.drops > 5 && n.quiet > n.clocks / 10);
 }
@@ -594,25 +623,66 @@ void test_desc_fetch_lockstep_w8q8(void **state)
 void test_desc_fetch_lockstep_w64q1(void **state)
 {
     (void)state;
-    counts n;
-    uint32_t first, count;
-    seeds(first, count);
-    for (uint32_t seed = first; seed < first + count; seed++)
-        lockstep<Vnictx_desc_fetch_w64q1>(64, 1, seed, 80000, n);
-    report("w64q1", n);
+    const counts n = all_seeds<Vnictx_desc_fetch_w64q1>({64, 1, 256, 8}, "w64q1");
     assert_true(n.takes > 10000 && n.not_owned > 50 && n.err > 10 && n.used > 10 &&
                 n.drops > 5 && n.quiet > n.clocks / 10);
+}
+
+// The smaller buffer and fewer reads: a region of 8 slots per queue, at
+// most 2 reads in flight; and 128 slots, 4 reads, 4 queues.
+void test_desc_fetch_lockstep_w16q8b64r2(void **state)
+{
+    (void)state;
+    const counts n = all_seeds<Vnictx_desc_fetch_w16q8b64r2>({16, 8, 64, 2}, "w16q8b64r2");
+    assert_true(n.takes > 10000 && n.not_owned > 50 && n.flushes > 50 && n.err > 10 &&
+                n.used > 10 && n.drops > 5 && n.quiet > n.clocks / 10 && n.multi_takes[0] > 1000 &&
+                n.multi_takes[1] > 1000);
+}
+
+void test_desc_fetch_lockstep_w32q4b128r4(void **state)
+{
+    (void)state;
+    const counts n = all_seeds<Vnictx_desc_fetch_w32q4b128r4>({32, 4, 128, 4}, "w32q4b128r4");
+    assert_true(n.takes > 10000 && n.not_owned > 50 && n.flushes > 50 && n.err > 10 &&
+                n.used > 10 && n.drops > 5 && n.quiet > n.clocks / 10 && n.multi_takes[0] > 1000);
+}
+
+// A parameter outside the RTL's elaboration checks: refused.
+bool takes(cm_desc_fetch *d, unsigned w, unsigned nq, unsigned slots, unsigned reads)
+{
+    const cm_desc_fetch_params p = {w, nq, slots, reads};
+    return cm_desc_fetch_reset(d, &p) == 0;
 }
 
 void test_cm_desc_fetch_params(void **state)
 {
     (void)state;
     auto *d = new cm_desc_fetch;
-    assert_int_equal(cm_desc_fetch_init(d, 8, 8), 0);
-    assert_int_equal(cm_desc_fetch_reset(d, 24, 8), -1);
-    assert_int_equal(cm_desc_fetch_reset(d, 8, 6), -1);
-    assert_int_equal(cm_desc_fetch_reset(d, 64, 128), -1);
-    assert_int_equal(cm_desc_fetch_reset(d, 64, 64), 0);
+    const cm_desc_fetch_params p = {8, 8, 256, 8};
+    assert_int_equal(cm_desc_fetch_init(d, &p), 0);
+    assert_false(takes(d, 24, 8, 256, 8));
+    assert_false(takes(d, 8, 6, 256, 8));
+    assert_false(takes(d, 64, 128, 256, 8));
+    assert_true(takes(d, 64, 64, 256, 8));
+    // BufDescs: a power of two in 32..256, at least NumQueues.
+    assert_true(takes(d, 8, 32, 32, 8));
+    assert_false(takes(d, 8, 64, 32, 8));
+    assert_false(takes(d, 8, 1, 16, 8));
+    assert_false(takes(d, 8, 1, 96, 8));
+    assert_false(takes(d, 8, 1, 512, 8));
+    assert_true(takes(d, 8, 64, 64, 8));
+    // MaxReads: a power of two in 2..8.
+    assert_true(takes(d, 8, 1, 256, 2));
+    assert_false(takes(d, 8, 1, 256, 1));
+    assert_false(takes(d, 8, 1, 256, 6));
+    assert_false(takes(d, 8, 1, 256, 16));
+    // The masks follow: 64 slots count modulo 128, 2 reads' pointers modulo 4.
+    assert_true(takes(d, 16, 8, 64, 2));
+    assert_int_equal(d->slotw, 6);
+    assert_int_equal(d->smask, 63);
+    assert_int_equal(d->pmask, 127);
+    assert_int_equal(d->fimask, 1);
+    assert_int_equal(d->fpmask, 3);
     delete d;
 }
 
@@ -624,6 +694,8 @@ int main(void)
         cmocka_unit_test(test_cm_desc_fetch_params),
         cmocka_unit_test(test_desc_fetch_lockstep_w8q8),
         cmocka_unit_test(test_desc_fetch_lockstep_w64q1),
+        cmocka_unit_test(test_desc_fetch_lockstep_w16q8b64r2),
+        cmocka_unit_test(test_desc_fetch_lockstep_w32q4b128r4),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

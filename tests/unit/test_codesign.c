@@ -80,9 +80,30 @@ static void test_hw_check(void **state)
     hw.desc_buf = 32; /* below one fetch of DescFetchMaxHw (64): refused first */
     assert_int_equal(dev_hw_check(8, &hw, err, sizeof(err)), -1);
     assert_non_null(strstr(err, "DescBufDescs 32 cannot hold one fetch of 64"));
-    hw.desc_buf = 128; /* the C model's fetcher is built for 256 alone */
+    hw.desc_buf = 16; /* below the RTL's range too: still one fetch's message */
     assert_int_equal(dev_hw_check(8, &hw, err, sizeof(err)), -1);
-    assert_non_null(strstr(err, "C model"));
+    assert_non_null(strstr(err, "DescBufDescs 16 cannot hold one fetch"));
+    hw.desc_buf = 96; /* not a power of two */
+    assert_int_equal(dev_hw_check(8, &hw, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "DescBufDescs 96: the hardware takes a power of two in 32..256"));
+    hw.desc_buf = 512;
+    assert_int_equal(dev_hw_check(8, &hw, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "DescBufDescs 512"));
+    for (unsigned d = 64; d <= 256; d *= 2) { /* the sizes the C model and the RTL take */
+        hw.desc_buf = d;
+        assert_int_equal(dev_hw_check(8, &hw, err, sizeof(err)), 0);
+    }
+    for (unsigned r = 2; r <= 8; r *= 2) {
+        hw.desc_reads = r;
+        assert_int_equal(dev_hw_check(8, &hw, err, sizeof(err)), 0);
+    }
+    hw.desc_reads = 1; /* a FIFO of one: prim_fifo_sync takes 2 and up */
+    assert_int_equal(dev_hw_check(8, &hw, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "DescReads 1: the hardware takes a power of two in 2..8"));
+    hw.desc_reads = 16; /* above DESC_INFLIGHT's 15 */
+    assert_int_equal(dev_hw_check(8, &hw, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "DescReads 16"));
+    hw.desc_reads = 8;
     hw.desc_buf = 256;
     hw.pay_buf = 8192;
     assert_int_equal(dev_hw_check(8, &hw, err, sizeof(err)), -1);

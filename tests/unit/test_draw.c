@@ -249,6 +249,32 @@ static void test_draw_hw_pool(void **state)
     assert_non_null(strstr(err, "--hw"));
 }
 
+/* The largest pool: the descriptor buffer and reads are drawn like every
+ * hardware row, each value a power of two in its range (64..256 slots,
+ * 2..8 reads), and not only the defaults (256, 8). */
+static void test_draw_hw_desc_fetcher(void **state)
+{
+    char hw[512];
+    unsigned long queues, tags, buf_seen = 0, reads_seen = 0;
+
+    (void)state;
+    for (uint64_t seed = 1; seed <= 400; seed++) {
+        struct cli_draw *d = draw_seed_hw(seed, CLI_DRAW_HW_MAX);
+        hw_of(d, hw, sizeof(hw), &queues, &tags);
+        free(d);
+        if (!hw[0])
+            continue;
+        const unsigned long b = arg_value(hw, "--hw-desc-buf "),
+                            r = arg_value(hw, "--hw-desc-reads ");
+        assert_true(b >= 64 && b <= 256 && (b & (b - 1)) == 0);
+        assert_true(r >= 2 && r <= 8 && (r & (r - 1)) == 0);
+        buf_seen |= b;
+        reads_seen |= r;
+    }
+    assert_true((buf_seen & (64 | 128)) != 0);
+    assert_true((reads_seen & (2 | 4)) != 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -257,6 +283,7 @@ int main(void)
         cmocka_unit_test(test_draw_covers_table),
         cmocka_unit_test(test_draw_rules_named),
         cmocka_unit_test(test_draw_hw_pool),
+        cmocka_unit_test(test_draw_hw_desc_fetcher),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
