@@ -96,7 +96,8 @@ static unsigned sim_cfg_nq(const struct sim_cfg *c)
 /* The frames that leave while the slowest queue sends k of its own, those
  * counted: under RR every queue's frame between two of its own; under DRR
  * the rounds its deficit needs for k of the largest frames (at least one),
- * each with a turn of every other queue's. */
+ * each with a turn of every other queue's, and never more than the run
+ * sends. */
 static double sim_cfg_slowest_frames(const struct sim_cfg *c, double k)
 {
     unsigned n = sim_cfg_nq(c);
@@ -106,7 +107,7 @@ static double sim_cfg_slowest_frames(const struct sim_cfg *c, double k)
         return n * k;
     sim_cfg_drr_turns(c, n, &w, &others);
     rounds = ceil(k * c->pkt_size_max / ((double)c->drr_quantum * w));
-    return k + (rounds < 1 ? 1 : rounds) * others;
+    return k + dmin((rounds < 1 ? 1 : rounds) * others, (double)c->packets);
 }
 
 /* How many frames leave until the slowest queue's next one, that one
