@@ -20,10 +20,16 @@ set xtics (32, 256)
 set xrange [20.8:267.2]
 set ylabel "throughput (Mpps)"
 set yrange [0:41.6667]
-set key outside right top title "dev-width"
+set key outside right top title "dev-width / hw-desc-buf / desc-fetch-max"
 set label 1 "PCIe bound: 273.5 Mpps or more, above the plot" at graph 0.02, graph 0.96 left
-plot "mpps.dat" index 0 using 1:2 with linespoints lc rgb "#4e79a7" dt 1 pt 7 lw 1.5 title "16", \
-     "mpps.dat" index 1 using 1:2 with linespoints lc rgb "#f28e2b" dt 1 pt 5 lw 1.5 title "64", \
+plot "mpps.dat" index 0 using 1:2 with linespoints lc rgb "#4e79a7" dt 1 pt 7 lw 1.5 title "16 / 64 / 8", \
+     "mpps.dat" index 1 using 1:2 with linespoints lc rgb "#f28e2b" dt 1 pt 5 lw 1.5 title "16 / 64 / 32", \
+     "mpps.dat" index 2 using 1:2 with linespoints lc rgb "#e15759" dt 1 pt 9 lw 1.5 title "16 / 256 / 8", \
+     "mpps.dat" index 3 using 1:2 with linespoints lc rgb "#76b7b2" dt 1 pt 11 lw 1.5 title "16 / 256 / 32", \
+     "mpps.dat" index 4 using 1:2 with linespoints lc rgb "#4e79a7" dt 2 pt 7 lw 1.5 title "64 / 64 / 8", \
+     "mpps.dat" index 5 using 1:2 with linespoints lc rgb "#f28e2b" dt 2 pt 5 lw 1.5 title "64 / 64 / 32", \
+     "mpps.dat" index 6 using 1:2 with linespoints lc rgb "#e15759" dt 2 pt 9 lw 1.5 title "64 / 256 / 8", \
+     "mpps.dat" index 7 using 1:2 with linespoints lc rgb "#76b7b2" dt 2 pt 11 lw 1.5 title "64 / 256 / 32", \
      "bounds.dat" using 1:2 with lines lc rgb "black" dt 2 lw 2 title "line rate (37.20 Mpps)"
 unset output
 }

@@ -25,12 +25,24 @@ set yrange [0:*]
 set grid noxtics ytics
 unset xlabel
 set xtics font ",8"
-set bmargin 4
-set title "codesign-64b-25g: PCIe bytes per packet, host to device, by TLP kind\nbars: hw-tags, in groups of dev-width"
-plot newhistogram "16", \
+set bmargin 6
+set title "codesign-64b-25g: PCIe bytes per packet, host to device, by TLP kind\nbars: hw-tags, in groups of dev-width / hw-desc-buf / desc-fetch-max"
+plot newhistogram "16\n64\n8", \
      "pcie_h2d.dat" index 0 using 2:xtic(1) lc rgb "#4e79a7" title "doorbell", "pcie_h2d.dat" index 0 using 3 lc rgb "#f28e2b" title "desc_cpl", "pcie_h2d.dat" index 0 using 4 lc rgb "#e15759" title "payload_cpl", "pcie_h2d.dat" index 0 using 5 lc rgb "#76b7b2" title "dllp", "pcie_h2d.dat" index 0 using 6 lc rgb "#59a14f" title "skp", \
-     newhistogram "64", \
-     "pcie_h2d.dat" index 1 using 2:xtic(1) lc rgb "#4e79a7" notitle, "pcie_h2d.dat" index 1 using 3 lc rgb "#f28e2b" notitle, "pcie_h2d.dat" index 1 using 4 lc rgb "#e15759" notitle, "pcie_h2d.dat" index 1 using 5 lc rgb "#76b7b2" notitle, "pcie_h2d.dat" index 1 using 6 lc rgb "#59a14f" notitle
+     newhistogram "16\n64\n32", \
+     "pcie_h2d.dat" index 1 using 2:xtic(1) lc rgb "#4e79a7" notitle, "pcie_h2d.dat" index 1 using 3 lc rgb "#f28e2b" notitle, "pcie_h2d.dat" index 1 using 4 lc rgb "#e15759" notitle, "pcie_h2d.dat" index 1 using 5 lc rgb "#76b7b2" notitle, "pcie_h2d.dat" index 1 using 6 lc rgb "#59a14f" notitle, \
+     newhistogram "16\n256\n8", \
+     "pcie_h2d.dat" index 2 using 2:xtic(1) lc rgb "#4e79a7" notitle, "pcie_h2d.dat" index 2 using 3 lc rgb "#f28e2b" notitle, "pcie_h2d.dat" index 2 using 4 lc rgb "#e15759" notitle, "pcie_h2d.dat" index 2 using 5 lc rgb "#76b7b2" notitle, "pcie_h2d.dat" index 2 using 6 lc rgb "#59a14f" notitle, \
+     newhistogram "16\n256\n32", \
+     "pcie_h2d.dat" index 3 using 2:xtic(1) lc rgb "#4e79a7" notitle, "pcie_h2d.dat" index 3 using 3 lc rgb "#f28e2b" notitle, "pcie_h2d.dat" index 3 using 4 lc rgb "#e15759" notitle, "pcie_h2d.dat" index 3 using 5 lc rgb "#76b7b2" notitle, "pcie_h2d.dat" index 3 using 6 lc rgb "#59a14f" notitle, \
+     newhistogram "64\n64\n8", \
+     "pcie_h2d.dat" index 4 using 2:xtic(1) lc rgb "#4e79a7" notitle, "pcie_h2d.dat" index 4 using 3 lc rgb "#f28e2b" notitle, "pcie_h2d.dat" index 4 using 4 lc rgb "#e15759" notitle, "pcie_h2d.dat" index 4 using 5 lc rgb "#76b7b2" notitle, "pcie_h2d.dat" index 4 using 6 lc rgb "#59a14f" notitle, \
+     newhistogram "64\n64\n32", \
+     "pcie_h2d.dat" index 5 using 2:xtic(1) lc rgb "#4e79a7" notitle, "pcie_h2d.dat" index 5 using 3 lc rgb "#f28e2b" notitle, "pcie_h2d.dat" index 5 using 4 lc rgb "#e15759" notitle, "pcie_h2d.dat" index 5 using 5 lc rgb "#76b7b2" notitle, "pcie_h2d.dat" index 5 using 6 lc rgb "#59a14f" notitle, \
+     newhistogram "64\n256\n8", \
+     "pcie_h2d.dat" index 6 using 2:xtic(1) lc rgb "#4e79a7" notitle, "pcie_h2d.dat" index 6 using 3 lc rgb "#f28e2b" notitle, "pcie_h2d.dat" index 6 using 4 lc rgb "#e15759" notitle, "pcie_h2d.dat" index 6 using 5 lc rgb "#76b7b2" notitle, "pcie_h2d.dat" index 6 using 6 lc rgb "#59a14f" notitle, \
+     newhistogram "64\n256\n32", \
+     "pcie_h2d.dat" index 7 using 2:xtic(1) lc rgb "#4e79a7" notitle, "pcie_h2d.dat" index 7 using 3 lc rgb "#f28e2b" notitle, "pcie_h2d.dat" index 7 using 4 lc rgb "#e15759" notitle, "pcie_h2d.dat" index 7 using 5 lc rgb "#76b7b2" notitle, "pcie_h2d.dat" index 7 using 6 lc rgb "#59a14f" notitle
 set ylabel "device-to-host bytes per packet (B)"
 set style data histograms
 set style histogram rowstacked title offset 0,-0.5
@@ -41,12 +53,24 @@ set yrange [0:*]
 set grid noxtics ytics
 unset xlabel
 set xtics font ",8"
-set bmargin 4
-set title "codesign-64b-25g: PCIe bytes per packet, device to host, by TLP kind\nbars: hw-tags, in groups of dev-width"
-plot newhistogram "16", \
+set bmargin 6
+set title "codesign-64b-25g: PCIe bytes per packet, device to host, by TLP kind\nbars: hw-tags, in groups of dev-width / hw-desc-buf / desc-fetch-max"
+plot newhistogram "16\n64\n8", \
      "pcie_d2h.dat" index 0 using 2:xtic(1) lc rgb "#4e79a7" title "desc_rd", "pcie_d2h.dat" index 0 using 3 lc rgb "#f28e2b" title "payload_rd", "pcie_d2h.dat" index 0 using 4 lc rgb "#e15759" title "completion", "pcie_d2h.dat" index 0 using 5 lc rgb "#76b7b2" title "dllp", "pcie_d2h.dat" index 0 using 6 lc rgb "#59a14f" title "skp", \
-     newhistogram "64", \
-     "pcie_d2h.dat" index 1 using 2:xtic(1) lc rgb "#4e79a7" notitle, "pcie_d2h.dat" index 1 using 3 lc rgb "#f28e2b" notitle, "pcie_d2h.dat" index 1 using 4 lc rgb "#e15759" notitle, "pcie_d2h.dat" index 1 using 5 lc rgb "#76b7b2" notitle, "pcie_d2h.dat" index 1 using 6 lc rgb "#59a14f" notitle
+     newhistogram "16\n64\n32", \
+     "pcie_d2h.dat" index 1 using 2:xtic(1) lc rgb "#4e79a7" notitle, "pcie_d2h.dat" index 1 using 3 lc rgb "#f28e2b" notitle, "pcie_d2h.dat" index 1 using 4 lc rgb "#e15759" notitle, "pcie_d2h.dat" index 1 using 5 lc rgb "#76b7b2" notitle, "pcie_d2h.dat" index 1 using 6 lc rgb "#59a14f" notitle, \
+     newhistogram "16\n256\n8", \
+     "pcie_d2h.dat" index 2 using 2:xtic(1) lc rgb "#4e79a7" notitle, "pcie_d2h.dat" index 2 using 3 lc rgb "#f28e2b" notitle, "pcie_d2h.dat" index 2 using 4 lc rgb "#e15759" notitle, "pcie_d2h.dat" index 2 using 5 lc rgb "#76b7b2" notitle, "pcie_d2h.dat" index 2 using 6 lc rgb "#59a14f" notitle, \
+     newhistogram "16\n256\n32", \
+     "pcie_d2h.dat" index 3 using 2:xtic(1) lc rgb "#4e79a7" notitle, "pcie_d2h.dat" index 3 using 3 lc rgb "#f28e2b" notitle, "pcie_d2h.dat" index 3 using 4 lc rgb "#e15759" notitle, "pcie_d2h.dat" index 3 using 5 lc rgb "#76b7b2" notitle, "pcie_d2h.dat" index 3 using 6 lc rgb "#59a14f" notitle, \
+     newhistogram "64\n64\n8", \
+     "pcie_d2h.dat" index 4 using 2:xtic(1) lc rgb "#4e79a7" notitle, "pcie_d2h.dat" index 4 using 3 lc rgb "#f28e2b" notitle, "pcie_d2h.dat" index 4 using 4 lc rgb "#e15759" notitle, "pcie_d2h.dat" index 4 using 5 lc rgb "#76b7b2" notitle, "pcie_d2h.dat" index 4 using 6 lc rgb "#59a14f" notitle, \
+     newhistogram "64\n64\n32", \
+     "pcie_d2h.dat" index 5 using 2:xtic(1) lc rgb "#4e79a7" notitle, "pcie_d2h.dat" index 5 using 3 lc rgb "#f28e2b" notitle, "pcie_d2h.dat" index 5 using 4 lc rgb "#e15759" notitle, "pcie_d2h.dat" index 5 using 5 lc rgb "#76b7b2" notitle, "pcie_d2h.dat" index 5 using 6 lc rgb "#59a14f" notitle, \
+     newhistogram "64\n256\n8", \
+     "pcie_d2h.dat" index 6 using 2:xtic(1) lc rgb "#4e79a7" notitle, "pcie_d2h.dat" index 6 using 3 lc rgb "#f28e2b" notitle, "pcie_d2h.dat" index 6 using 4 lc rgb "#e15759" notitle, "pcie_d2h.dat" index 6 using 5 lc rgb "#76b7b2" notitle, "pcie_d2h.dat" index 6 using 6 lc rgb "#59a14f" notitle, \
+     newhistogram "64\n256\n32", \
+     "pcie_d2h.dat" index 7 using 2:xtic(1) lc rgb "#4e79a7" notitle, "pcie_d2h.dat" index 7 using 3 lc rgb "#f28e2b" notitle, "pcie_d2h.dat" index 7 using 4 lc rgb "#e15759" notitle, "pcie_d2h.dat" index 7 using 5 lc rgb "#76b7b2" notitle, "pcie_d2h.dat" index 7 using 6 lc rgb "#59a14f" notitle
 unset multiplot
 unset output
 }

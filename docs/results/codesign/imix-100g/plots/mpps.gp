@@ -20,9 +20,15 @@ set xtics (32, 256)
 set xrange [20.8:267.2]
 set ylabel "throughput (Mpps)"
 set yrange [0:166.667]
-set key outside right top title "dev-width"
-plot "mpps.dat" index 0 using 1:2 with linespoints lc rgb "#4e79a7" dt 1 pt 7 lw 1.5 title "16", \
-     "mpps.dat" index 1 using 1:2 with linespoints lc rgb "#f28e2b" dt 1 pt 5 lw 1.5 title "64", \
+set key outside right top title "dev-width / hw-desc-buf / desc-fetch-max"
+plot "mpps.dat" index 0 using 1:2 with linespoints lc rgb "#4e79a7" dt 1 pt 7 lw 1.5 title "16 / 64 / 8", \
+     "mpps.dat" index 1 using 1:2 with linespoints lc rgb "#f28e2b" dt 1 pt 5 lw 1.5 title "16 / 64 / 32", \
+     "mpps.dat" index 2 using 1:2 with linespoints lc rgb "#e15759" dt 1 pt 9 lw 1.5 title "16 / 256 / 8", \
+     "mpps.dat" index 3 using 1:2 with linespoints lc rgb "#76b7b2" dt 1 pt 11 lw 1.5 title "16 / 256 / 32", \
+     "mpps.dat" index 4 using 1:2 with linespoints lc rgb "#4e79a7" dt 2 pt 7 lw 1.5 title "64 / 64 / 8", \
+     "mpps.dat" index 5 using 1:2 with linespoints lc rgb "#f28e2b" dt 2 pt 5 lw 1.5 title "64 / 64 / 32", \
+     "mpps.dat" index 6 using 1:2 with linespoints lc rgb "#e15759" dt 2 pt 9 lw 1.5 title "64 / 256 / 8", \
+     "mpps.dat" index 7 using 1:2 with linespoints lc rgb "#76b7b2" dt 2 pt 11 lw 1.5 title "64 / 256 / 32", \
      "bounds.dat" using 1:2 with lines lc rgb "black" dt 2 lw 2 title "line rate (148.81 Mpps)", \
      "bounds.dat" using 1:3 with lines lc rgb "#b22222" dt 4 lw 2 title "PCIe bound (tightest at each x)"
 unset output

@@ -24,11 +24,23 @@ set yrange [0:*]
 set grid noxtics ytics
 unset xlabel
 set xtics font ",8"
-set bmargin 4
-set title "codesign-imix-25g: CPU time per packet by cause\nbars: hw-tags, in groups of dev-width"
-plot newhistogram "16", \
+set bmargin 6
+set title "codesign-imix-25g: CPU time per packet by cause\nbars: hw-tags, in groups of dev-width / hw-desc-buf / desc-fetch-max"
+plot newhistogram "16\n64\n8", \
      "cpu.dat" index 0 using 2:xtic(1) lc rgb "#4e79a7" title "driver", "cpu.dat" index 0 using 3 lc rgb "#f28e2b" title "desc_write", "cpu.dat" index 0 using 4 lc rgb "#e15759" title "barrier", "cpu.dat" index 0 using 5 lc rgb "#76b7b2" title "drain_wait", "cpu.dat" index 0 using 6 lc rgb "#59a14f" title "doorbell", "cpu.dat" index 0 using 7 lc rgb "#edc948" title "lock_stall", \
-     newhistogram "64", \
-     "cpu.dat" index 1 using 2:xtic(1) lc rgb "#4e79a7" notitle, "cpu.dat" index 1 using 3 lc rgb "#f28e2b" notitle, "cpu.dat" index 1 using 4 lc rgb "#e15759" notitle, "cpu.dat" index 1 using 5 lc rgb "#76b7b2" notitle, "cpu.dat" index 1 using 6 lc rgb "#59a14f" notitle, "cpu.dat" index 1 using 7 lc rgb "#edc948" notitle
+     newhistogram "16\n64\n32", \
+     "cpu.dat" index 1 using 2:xtic(1) lc rgb "#4e79a7" notitle, "cpu.dat" index 1 using 3 lc rgb "#f28e2b" notitle, "cpu.dat" index 1 using 4 lc rgb "#e15759" notitle, "cpu.dat" index 1 using 5 lc rgb "#76b7b2" notitle, "cpu.dat" index 1 using 6 lc rgb "#59a14f" notitle, "cpu.dat" index 1 using 7 lc rgb "#edc948" notitle, \
+     newhistogram "16\n256\n8", \
+     "cpu.dat" index 2 using 2:xtic(1) lc rgb "#4e79a7" notitle, "cpu.dat" index 2 using 3 lc rgb "#f28e2b" notitle, "cpu.dat" index 2 using 4 lc rgb "#e15759" notitle, "cpu.dat" index 2 using 5 lc rgb "#76b7b2" notitle, "cpu.dat" index 2 using 6 lc rgb "#59a14f" notitle, "cpu.dat" index 2 using 7 lc rgb "#edc948" notitle, \
+     newhistogram "16\n256\n32", \
+     "cpu.dat" index 3 using 2:xtic(1) lc rgb "#4e79a7" notitle, "cpu.dat" index 3 using 3 lc rgb "#f28e2b" notitle, "cpu.dat" index 3 using 4 lc rgb "#e15759" notitle, "cpu.dat" index 3 using 5 lc rgb "#76b7b2" notitle, "cpu.dat" index 3 using 6 lc rgb "#59a14f" notitle, "cpu.dat" index 3 using 7 lc rgb "#edc948" notitle, \
+     newhistogram "64\n64\n8", \
+     "cpu.dat" index 4 using 2:xtic(1) lc rgb "#4e79a7" notitle, "cpu.dat" index 4 using 3 lc rgb "#f28e2b" notitle, "cpu.dat" index 4 using 4 lc rgb "#e15759" notitle, "cpu.dat" index 4 using 5 lc rgb "#76b7b2" notitle, "cpu.dat" index 4 using 6 lc rgb "#59a14f" notitle, "cpu.dat" index 4 using 7 lc rgb "#edc948" notitle, \
+     newhistogram "64\n64\n32", \
+     "cpu.dat" index 5 using 2:xtic(1) lc rgb "#4e79a7" notitle, "cpu.dat" index 5 using 3 lc rgb "#f28e2b" notitle, "cpu.dat" index 5 using 4 lc rgb "#e15759" notitle, "cpu.dat" index 5 using 5 lc rgb "#76b7b2" notitle, "cpu.dat" index 5 using 6 lc rgb "#59a14f" notitle, "cpu.dat" index 5 using 7 lc rgb "#edc948" notitle, \
+     newhistogram "64\n256\n8", \
+     "cpu.dat" index 6 using 2:xtic(1) lc rgb "#4e79a7" notitle, "cpu.dat" index 6 using 3 lc rgb "#f28e2b" notitle, "cpu.dat" index 6 using 4 lc rgb "#e15759" notitle, "cpu.dat" index 6 using 5 lc rgb "#76b7b2" notitle, "cpu.dat" index 6 using 6 lc rgb "#59a14f" notitle, "cpu.dat" index 6 using 7 lc rgb "#edc948" notitle, \
+     newhistogram "64\n256\n32", \
+     "cpu.dat" index 7 using 2:xtic(1) lc rgb "#4e79a7" notitle, "cpu.dat" index 7 using 3 lc rgb "#f28e2b" notitle, "cpu.dat" index 7 using 4 lc rgb "#e15759" notitle, "cpu.dat" index 7 using 5 lc rgb "#76b7b2" notitle, "cpu.dat" index 7 using 6 lc rgb "#59a14f" notitle, "cpu.dat" index 7 using 7 lc rgb "#edc948" notitle
 unset output
 }

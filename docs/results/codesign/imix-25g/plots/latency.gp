@@ -23,12 +23,24 @@ unset key
 set title "codesign-imix-25g: doorbell-to-wire latency, median"
 set ylabel "latency p50 (ns)"
 plot "latency.dat" index 0 using 1:2 with linespoints lc rgb "#4e79a7" dt 1 pt 7 lw 1.5 notitle, \
-     "latency.dat" index 1 using 1:2 with linespoints lc rgb "#f28e2b" dt 1 pt 5 lw 1.5 notitle
+     "latency.dat" index 1 using 1:2 with linespoints lc rgb "#f28e2b" dt 1 pt 5 lw 1.5 notitle, \
+     "latency.dat" index 2 using 1:2 with linespoints lc rgb "#e15759" dt 1 pt 9 lw 1.5 notitle, \
+     "latency.dat" index 3 using 1:2 with linespoints lc rgb "#76b7b2" dt 1 pt 11 lw 1.5 notitle, \
+     "latency.dat" index 4 using 1:2 with linespoints lc rgb "#4e79a7" dt 2 pt 7 lw 1.5 notitle, \
+     "latency.dat" index 5 using 1:2 with linespoints lc rgb "#f28e2b" dt 2 pt 5 lw 1.5 notitle, \
+     "latency.dat" index 6 using 1:2 with linespoints lc rgb "#e15759" dt 2 pt 9 lw 1.5 notitle, \
+     "latency.dat" index 7 using 1:2 with linespoints lc rgb "#76b7b2" dt 2 pt 11 lw 1.5 notitle
 set title "codesign-imix-25g: doorbell-to-wire latency, 99th percentile"
 set ylabel "latency p99 (ns)"
-set key at screen 0.78,0.88 left top title "dev-width"
-plot "latency.dat" index 0 using 1:3 with linespoints lc rgb "#4e79a7" dt 1 pt 7 lw 1.5 title "16", \
-     "latency.dat" index 1 using 1:3 with linespoints lc rgb "#f28e2b" dt 1 pt 5 lw 1.5 title "64"
+set key at screen 0.78,0.88 left top title "dev-width / hw-desc-buf / desc-fetch-max"
+plot "latency.dat" index 0 using 1:3 with linespoints lc rgb "#4e79a7" dt 1 pt 7 lw 1.5 title "16 / 64 / 8", \
+     "latency.dat" index 1 using 1:3 with linespoints lc rgb "#f28e2b" dt 1 pt 5 lw 1.5 title "16 / 64 / 32", \
+     "latency.dat" index 2 using 1:3 with linespoints lc rgb "#e15759" dt 1 pt 9 lw 1.5 title "16 / 256 / 8", \
+     "latency.dat" index 3 using 1:3 with linespoints lc rgb "#76b7b2" dt 1 pt 11 lw 1.5 title "16 / 256 / 32", \
+     "latency.dat" index 4 using 1:3 with linespoints lc rgb "#4e79a7" dt 2 pt 7 lw 1.5 title "64 / 64 / 8", \
+     "latency.dat" index 5 using 1:3 with linespoints lc rgb "#f28e2b" dt 2 pt 5 lw 1.5 title "64 / 64 / 32", \
+     "latency.dat" index 6 using 1:3 with linespoints lc rgb "#e15759" dt 2 pt 9 lw 1.5 title "64 / 256 / 8", \
+     "latency.dat" index 7 using 1:3 with linespoints lc rgb "#76b7b2" dt 2 pt 11 lw 1.5 title "64 / 256 / 32"
 unset multiplot
 unset output
 }
