@@ -30,7 +30,7 @@
 struct platform;
 
 #define KCPU_WINDOWS 4
-#define KCPU_SKIPS 2
+#define KCPU_MAP_MODELLED 0x80000000u /* win_map: the granule holds modelled state */
 
 struct kcpu {
     struct platform *plat; /* the CPU's platform (driver/platform.h) */
@@ -44,11 +44,30 @@ struct kcpu {
      * private memory) and costs a few comparisons. */
     int windowed;
     uintptr_t win_lo[KCPU_WINDOWS], win_len[KCPU_WINDOWS];
-    /* Inside window 1, ranges the platform found private (the gaps
-     * between many regions of driver state): not announced either. */
-    uintptr_t skip_lo[KCPU_SKIPS], skip_len[KCPU_SKIPS];
-    unsigned skip_next;
+    /* Inside window 1, with win_map set: granule g, the bytes
+     * [win_lo[1] + (g << win_shift), + 1 << win_shift), holds no state the
+     * platform models unless win_map[g] has KCPU_MAP_MODELLED set; an
+     * access in such a granule is private too (the driver's memory
+     * between many regions of driver state).  The other bits of an entry
+     * are the platform's.  Invariant: a granule any modelled byte of
+     * window 1 falls in has the bit set. */
+    const uint32_t *win_map;
+    unsigned win_shift;
 };
+
+/* Whether an access at `a` must be announced to k's platform: inside a
+ * window (window 1 less the granules its map says are private) or an
+ * __iomem cookie (whose top 16 bits are 0xd1c0, BAR0, or 0xd1c1, the WC
+ * BAR: linux/io.h, driver/linux/kapi.c). */
+static inline int kcpu_models(const struct kcpu *k, uintptr_t a)
+{
+    if (!k->windowed || a - k->win_lo[0] < k->win_len[0])
+        return 1;
+    if (a - k->win_lo[1] < k->win_len[1])
+        return !k->win_map || (k->win_map[(a - k->win_lo[1]) >> k->win_shift] & KCPU_MAP_MODELLED);
+    return a - k->win_lo[2] < k->win_len[2] || a - k->win_lo[3] < k->win_len[3] ||
+           (a >> 49) == (0xd1c0u >> 1);
+}
 
 /* Make `k` (NULL: none) current on this thread; the one it replaces. */
 struct kcpu *kcpu_swap(struct kcpu *k);

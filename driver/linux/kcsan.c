@@ -33,7 +33,7 @@
 #include "linux/kcpu.h"
 #include "platform.h"
 
-_Static_assert(KCPU_WINDOWS == 4 && KCPU_SKIPS == 2, "kcsan_access tests four windows, two skips");
+_Static_assert(KCPU_WINDOWS == 4, "kcpu_models tests four windows");
 
 static _Thread_local struct kcpu *kcpu_cur;
 
@@ -76,26 +76,12 @@ void nictx_kcsan_enable(void)
         kcpu_cur->no_kcsan--;
 }
 
-/* The iomem cookies' top 16 bits are 0xd1c0 (BAR0) or 0xd1c1 (the WC
- * BAR): linux/io.h, driver/linux/kapi.c. */
-#define KCSAN_IOMEM(a) (((a) >> 49) == (0xd1c0u >> 1))
-
 static inline void kcsan_access(void *addr, size_t len, unsigned how)
 {
     struct kcpu *k = kcpu_cur;
-    uintptr_t a = (uintptr_t)addr;
 
-    if (k == NULL || k->no_kcsan)
+    if (k == NULL || k->no_kcsan || !kcpu_models(k, (uintptr_t)addr))
         return;
-    if (k->windowed && a - k->win_lo[0] >= k->win_len[0]) {
-        if (a - k->win_lo[1] < k->win_len[1]) {
-            if (a - k->skip_lo[0] < k->skip_len[0] || a - k->skip_lo[1] < k->skip_len[1])
-                return;
-        } else if (a - k->win_lo[2] >= k->win_len[2] && a - k->win_lo[3] >= k->win_len[3] &&
-                   !KCSAN_IOMEM(a)) {
-            return;
-        }
-    }
     plat_access(k->plat, addr, len, how);
 }
 

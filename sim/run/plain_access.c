@@ -51,25 +51,64 @@
 
 #include "run/sim_world.h"
 
-#define SIM_SHR_FEW 3 /* as many as the kcpu windows beside host memory */
 _Static_assert(SIM_SHR_FEW == KCPU_WINDOWS - 1, "a window for each of a few regions");
 
 /* ------------------------------------------------------------ registry */
 
-static void shr_bounds(struct sim *s)
+/* Of many regions, the map of their span (sim_world.h, struct sim):
+ * rebuilt at the first lookup after a change; until then the kcpus
+ * announce every access in the span (sim_kcpu_windows). */
+#define SIM_SHR_IN KCPU_MAP_MODELLED
+
+static void shr_map_build(struct sim *s)
+{
+    unsigned shift = s->shr_shift;
+    uintptr_t g = 0; /* granules before g: mapped, and none holds region i */
+
+    for (unsigned i = 0; i < s->nshr; i++) {
+        uintptr_t first = (s->shr[i].lo - s->shr_lo) >> shift;
+        uintptr_t last = (s->shr[i].hi - 1 - s->shr_lo) >> shift;
+        for (; g < first; g++) /* between regions i - 1 and i */
+            s->shr_map[g] = i;
+        for (; g <= last; g++) /* region i's (from the one i - 1 ends in) */
+            s->shr_map[g] = i | SIM_SHR_IN;
+    }
+    s->shr_stale = 0;
+    for (unsigned c = 0; c < s->ncpu; c++)
+        sim_kcpu_windows(s, &s->cpus[c]);
+}
+
+/* The regions changed: their bounds, and room for their map.  0, or -1
+ * (out of memory). */
+static int shr_bounds(struct sim *s)
 {
     s->shr_lo = s->nshr ? s->shr[0].lo : 0;
     s->shr_hi = s->nshr ? s->shr[s->nshr - 1].hi : 0;
-    for (unsigned i = 0; i < s->ncpu; i++) {
-        sim_kcpu_windows(s, &s->cpus[i]);
-        memset(s->cpus[i].shr_memo, 0, sizeof(s->cpus[i].shr_memo)); /* all empty */
+    s->shr_stale = s->nshr > SIM_SHR_FEW;
+    if (s->shr_stale) {
+        uintptr_t last = s->shr_hi - s->shr_lo - 1;
+        unsigned shift = SIM_SHR_GRAIN_LOG2;
+        while ((last >> shift) >= SIM_SHR_MAP_MAX)
+            shift++;
+        s->shr_shift = shift;
+        if ((last >> shift) >= s->shr_map_cap) {
+            size_t cap = (last >> shift) + 1;
+            uint32_t *m = realloc(s->shr_map, cap * sizeof(*m));
+            if (!m)
+                return -1;
+            s->shr_map = m;
+            s->shr_map_cap = cap;
+        }
     }
+    for (unsigned i = 0; i < s->ncpu; i++)
+        sim_kcpu_windows(s, &s->cpus[i]);
+    return 0;
 }
 
 /* Where the CPU's driver code has its accesses announced (kcpu.h): host
  * memory and the registry's regions, or their span when they are more
- * than the windows left (the driver's private memory between them is then
- * looked up and let through here); the rest never reaches plat_access. */
+ * than the windows left, less the granules of the span's map that hold
+ * none; the rest never reaches plat_access. */
 void sim_kcpu_windows(const struct sim *s, struct sim_cpu *c)
 {
     struct kcpu *k = &c->kcpu;
@@ -77,8 +116,8 @@ void sim_kcpu_windows(const struct sim *s, struct sim_cpu *c)
     k->windowed = 1;
     for (unsigned i = 0; i < KCPU_WINDOWS; i++)
         k->win_lo[i] = k->win_len[i] = 0;
-    for (unsigned i = 0; i < KCPU_SKIPS; i++)
-        k->skip_lo[i] = k->skip_len[i] = 0;
+    k->win_map = NULL;
+    k->win_shift = 0;
     k->win_lo[0] = (uintptr_t)s->mem.buf;
     k->win_len[0] = s->mem.size;
     if (s->nshr <= SIM_SHR_FEW) {
@@ -89,6 +128,8 @@ void sim_kcpu_windows(const struct sim *s, struct sim_cpu *c)
     } else {
         k->win_lo[1] = s->shr_lo;
         k->win_len[1] = s->shr_hi - s->shr_lo;
+        k->win_map = s->shr_stale ? NULL : s->shr_map;
+        k->win_shift = s->shr_shift;
     }
 }
 
@@ -99,6 +140,8 @@ int sim_shared_add(struct sim *s, const void *p, size_t len, int cl)
 
     if (len == 0)
         return 0;
+    if (s->nshr + 1 >= SIM_SHR_IN) /* an index of the map never reaches its flag */
+        return -1;
     if (s->nshr == s->shr_cap) {
         unsigned cap = s->shr_cap ? 2 * s->shr_cap : 16;
         struct sim_shared *n = realloc(s->shr, cap * sizeof(*n));
@@ -111,8 +154,7 @@ int sim_shared_add(struct sim *s, const void *p, size_t len, int cl)
         s->shr[i] = s->shr[i - 1];
     s->shr[i] = (struct sim_shared){lo, hi, cl};
     s->nshr++;
-    shr_bounds(s);
-    return 0;
+    return shr_bounds(s);
 }
 
 static void sim_shared_del(struct sim *s, const void *p)
@@ -122,7 +164,7 @@ static void sim_shared_del(struct sim *s, const void *p)
             continue;
         memmove(&s->shr[i], &s->shr[i + 1], (s->nshr - i - 1) * sizeof(s->shr[0]));
         s->nshr--;
-        shr_bounds(s);
+        (void)shr_bounds(s); /* a smaller span: the map has room */
         return;
     }
 }
@@ -130,65 +172,40 @@ static void sim_shared_del(struct sim *s, const void *p)
 void sim_shared_destroy(struct sim *s)
 {
     free(s->shr);
+    free(s->shr_map);
     s->shr = NULL;
+    s->shr_map = NULL;
     s->nshr = s->shr_cap = 0;
+    s->shr_map_cap = 0;
 }
 
-/* The shared region holding `a`, or NULL: a few looked at one by one;
- * of many, the intervals CPU c found last (regions, and the gaps between
- * them), else a search, whose interval it keeps. */
-static inline const struct sim_shared *shr_find(const struct sim *s, struct sim_cpu *c,
-                                                uintptr_t a, struct sim_shr_memo **gap)
+static inline const struct sim_shared *shr_find(struct sim *s, uintptr_t a)
 {
-    unsigned lo = 0, hi = s->nshr;
-    struct sim_shr_memo *m;
-    uintptr_t glo, ghi;
+    uintptr_t off = a - s->shr_lo;
+    const struct sim_shared *r;
+    uint32_t e;
 
-    if (s->nshr <= SIM_SHR_FEW) {
+    if (s->nshr <= SIM_SHR_FEW) { /* a few looked at one by one */
         for (unsigned i = 0; i < s->nshr; i++)
             if (a - s->shr[i].lo < s->shr[i].hi - s->shr[i].lo)
                 return &s->shr[i];
         return NULL;
     }
-    for (unsigned i = 0; i < SIM_SHR_MEMO; i++) {
-        m = &c->shr_memo[i];
-        if (a - m->lo < m->hi - m->lo) {
-            *gap = m;
-            return m->idx ? &s->shr[m->idx - 1] : NULL;
-        }
-    }
-    while (lo < hi) { /* the first region ending after a */
-        unsigned mid = (lo + hi) / 2;
-        if (s->shr[mid].hi <= a)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    m = &c->shr_memo[c->shr_memo_next++ % SIM_SHR_MEMO];
-    if (lo < s->nshr && s->shr[lo].lo <= a) {
-        *m = (struct sim_shr_memo){s->shr[lo].lo, s->shr[lo].hi, lo + 1};
-        return &s->shr[lo];
-    }
-    glo = lo > 0 ? s->shr[lo - 1].hi : 0;
-    ghi = lo < s->nshr ? s->shr[lo].lo : UINTPTR_MAX;
-    *m = (struct sim_shr_memo){glo, ghi, 0};
-    *gap = m;
-    return NULL;
+    if (off >= s->shr_hi - s->shr_lo)
+        return NULL;
+    if (s->shr_stale)
+        shr_map_build(s);
+    e = s->shr_map[off >> s->shr_shift];
+    if (!(e & SIM_SHR_IN))
+        return NULL;
+    for (r = &s->shr[e & ~SIM_SHR_IN]; r->hi <= a; r++) /* ends: a < shr_hi */
+        ;
+    return r->lo <= a ? r : NULL;
 }
 
-/* A private access in the gap `g` between two of many regions: if the gap
- * is clear of host memory, the CPU's kcpu need not announce accesses
- * there (kcpu.h skips). */
-static void shr_skip(const struct sim *s, struct sim_cpu *c, const struct sim_shr_memo *g)
+const struct sim_shared *sim_shared_find(struct sim *s, const void *addr)
 {
-    struct kcpu *k = &c->kcpu;
-    uintptr_t mlo = (uintptr_t)s->mem.buf, mhi = mlo + s->mem.size;
-
-    if (g->lo == 0 || g->hi == UINTPTR_MAX || (g->lo < mhi && mlo < g->hi))
-        return;
-    k->skip_lo[k->skip_next % KCPU_SKIPS] = g->lo;
-    k->skip_len[k->skip_next % KCPU_SKIPS] = g->hi - g->lo;
-    k->skip_next++;
+    return shr_find(s, (uintptr_t)addr);
 }
 
 void plat_shared(struct platform *p, const void *addr, size_t len)
@@ -470,19 +487,16 @@ static __attribute__((noinline)) void access_any(struct platform *p, const struc
 void plat_access(struct platform *p, void *addr, size_t len, unsigned how)
 {
     struct sim_cpu *c = p->cpu;
-    const struct sim *s = p->sim;
+    struct sim *s = p->sim;
     uintptr_t a = (uintptr_t)addr;
 
-    struct sim_shr_memo *gap = NULL;
-    const struct sim_shared *r = shr_find(s, c, a, &gap);
+    const struct sim_shared *r = shr_find(s, a);
 
     /* The common cases first, in few instructions: the driver's private
-     * memory (between the regions of many), and driver state on one CPU. */
-    if (!r && a - (uintptr_t)s->mem.buf >= s->mem.size && (a >> 49) != (0xd1c0u >> 1)) {
-        if (gap)
-            shr_skip(s, c, gap);
+     * memory (beside the regions in a granule of their map), and driver
+     * state on one CPU. */
+    if (!r && a - (uintptr_t)s->mem.buf >= s->mem.size && (a >> 49) != (0xd1c0u >> 1))
         return;
-    }
     if (r && !c->plain_full && how <= PLAT_ACC_WRITE) {
         if (c->pend.kind)
             settle_kind(c);

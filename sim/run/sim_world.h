@@ -51,7 +51,6 @@ enum sim_cpu_state { SIM_CPU_RUN, SIM_CPU_WAIT, SIM_CPU_DONE };
 /* The access instrumented driver code announced last (plain_access.c),
  * settled at the CPU's next platform call or access, or when it yields:
  * by then the compiler has made it. */
-#define SIM_SHR_MEMO 4 /* intervals of the driver-state registry a CPU keeps */
 enum sim_pend_kind { SIM_PEND_NONE, SIM_PEND_STORE, SIM_PEND_LOAD };
 struct sim_pending {
     enum sim_pend_kind kind;
@@ -135,11 +134,6 @@ struct sim_cpu {
     struct sim_pending pend;
     int plain_full;        /* its plain accesses of driver state are modelled in
                               full: several CPUs, a history, or exploration */
-    struct sim_shr_memo {  /* intervals of the registry it looked up last: */
-        uintptr_t lo, hi;  /* [lo, hi) is region idx - 1, or (idx 0) in none */
-        unsigned idx;
-    } shr_memo[SIM_SHR_MEMO];
-    unsigned shr_memo_next;
 };
 
 /* Driver state the CPUs share, as plain_access.c looks it up: [lo, hi),
@@ -148,6 +142,9 @@ struct sim_shared {
     uintptr_t lo, hi;
     int cl;
 };
+#define SIM_SHR_FEW 3           /* as many as the kcpu windows beside host memory */
+#define SIM_SHR_GRAIN_LOG2 6    /* the span's map: granules of a cache line, */
+#define SIM_SHR_MAP_MAX (1u << 20) /* or larger ones when more would be needed */
 
 /* Queue q > 0 of a run with several (docs/device.md, Queues); queue 0 is
  * struct sim's txq and pg, as in a run with one.  CPU 0 brings every queue
@@ -195,10 +192,23 @@ struct sim {
     int hist_up;
     uint64_t hist_tlps;    /* device writes numbered for it */
     /* Driver state the CPUs share (plain_access.c): sorted by address,
-     * apart; shr_lo/shr_hi bound them all. */
+     * apart; shr_lo/shr_hi bound them all.  Of more than a few (nshr >
+     * SIM_SHR_FEW), shr_map maps their span [shr_lo, shr_hi) by granules
+     * of 1 << shr_shift bytes, the least shift (from SIM_SHR_GRAIN_LOG2)
+     * that needs at most SIM_SHR_MAP_MAX of them, shr_map_cap >= their
+     * number.  Invariant unless shr_stale (set at every change of the
+     * regions, cleared when the map is rebuilt, at the next lookup):
+     * entry g holds the index of the first region ending after granule
+     * g's start, flagged (KCPU_MAP_MODELLED) iff a region starts before
+     * the granule's end, and the CPUs' kcpu windows use the map; while
+     * stale they do not. */
     struct sim_shared *shr;
     unsigned nshr, shr_cap;
     uintptr_t shr_lo, shr_hi;
+    uint32_t *shr_map;
+    size_t shr_map_cap;
+    unsigned shr_shift;
+    int shr_stale;
 #define SIM_CL_SNAP SIM_MAX_LINES
     struct cl_stats cl_t0[SIM_CL_SNAP]; /* region counters when the measurement began */
     struct txq_cfg tc;     /* the driver's configuration (probe) */
@@ -398,6 +408,8 @@ void sim_lane_clamp(struct sim_cpu *c);
  * tracks it.  0, or -1 (out of memory). */
 int sim_shared_add(struct sim *s, const void *p, size_t len, int cl);
 void sim_shared_destroy(struct sim *s);
+/* The registered region holding `addr`, or NULL. */
+const struct sim_shared *sim_shared_find(struct sim *s, const void *addr);
 /* Tell CPU c's kcpu where accesses are modelled (kcpu.h windows). */
 void sim_kcpu_windows(const struct sim *s, struct sim_cpu *c);
 

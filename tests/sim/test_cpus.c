@@ -403,6 +403,61 @@ static void test_cpus_view_of_driver_state(void **state)
     sim_destroy(s);
 }
 
+/* The registry's region holding p, by a scan of every region. */
+static const struct sim_shared *shared_scan(const struct sim *s, const uint8_t *p)
+{
+    for (unsigned i = 0; i < s->nshr; i++)
+        if ((uintptr_t)p >= s->shr[i].lo && (uintptr_t)p < s->shr[i].hi)
+            return &s->shr[i];
+    return NULL;
+}
+
+/* Every byte of [lo, hi): the lookup finds the region a scan finds, and
+ * every CPU's kcsan filter announces it (kcpu_models) when it is in one. */
+static void shared_check(struct sim *s, const uint8_t *lo, const uint8_t *hi)
+{
+    for (const uint8_t *p = lo; p < hi; p++) {
+        const struct sim_shared *want = shared_scan(s, p);
+        if (sim_shared_find(s, p) != want)
+            fail_msg("byte %td: found the wrong region", p - lo);
+        for (unsigned c = 0; want && c < s->ncpu; c++)
+            if (!kcpu_models(&s->cpus[c].kcpu, (uintptr_t)p))
+                fail_msg("byte %td of a region: CPU %u does not announce it", p - lo, c);
+    }
+}
+
+/* The lookup of many driver-state regions (the span's map, sim_world.h):
+ * several regions in one granule, regions across granules, adjacent
+ * ones, long gaps; a region added or removed later. */
+static void test_cpus_shared_region_lookup(void **state)
+{
+    static _Alignas(64) uint8_t mem[64 + 4096 + 64]; /* the regions' 4096 bytes, and a line each side */
+    uint8_t *buf = mem + 64;
+    static const unsigned at[][2] = {{0, 4},     {8, 16},      {20, 24},     {40, 64},
+                                     {64, 65},   {100, 300},   {300, 310},   {311, 312},
+                                     {1024, 1088}, {3000, 4096}};
+    struct sim *s = world2(0);
+
+    (void)state;
+    while (s->nshr > 0) /* the probe's regions: this buffer's only */
+        plat_shared(&s->cpus[0].plat, (const void *)s->shr[0].lo, 0);
+    for (unsigned i = 0; i < sizeof(at) / sizeof(at[0]); i++)
+        assert_int_equal(sim_shared_add(s, buf + at[i][0], at[i][1] - at[i][0], 0), 0);
+    shared_check(s, mem, mem + sizeof(mem));
+    for (unsigned c = 0; c < s->ncpu; c++) /* a granule of the gap: private */
+        assert_false(kcpu_models(&s->cpus[c].kcpu, (uintptr_t)(buf + 2048)));
+
+    /* Added in the gap: announced before any lookup, then found. */
+    assert_int_equal(sim_shared_add(s, buf + 2050, 6, 0), 0);
+    for (unsigned c = 0; c < s->ncpu; c++)
+        assert_true(kcpu_models(&s->cpus[c].kcpu, (uintptr_t)(buf + 2052)));
+    shared_check(s, mem, mem + sizeof(mem));
+    plat_shared(&s->cpus[0].plat, buf + 100, 0); /* removed: no longer found */
+    assert_null(sim_shared_find(s, buf + 200));
+    shared_check(s, mem, mem + sizeof(mem));
+    sim_destroy(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -419,6 +474,7 @@ int main(void)
         cmocka_unit_test(test_cpus_shared_root_qdisc),
         cmocka_unit_test(test_cpus_napi_full_budget_polls_again),
         cmocka_unit_test(test_cpus_view_of_driver_state),
+        cmocka_unit_test(test_cpus_shared_region_lookup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
