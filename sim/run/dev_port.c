@@ -18,23 +18,44 @@
 #include "device/tlp_beat.h"
 
 
-/* Does a read at addr fall in a queue's descriptor ring? */
-static int d2h_in_ring(struct sim *s, uint64_t addr)
+/* The queues' rings, sorted by bus address (struct sim, ring_at). */
+static void ring_sort(struct sim *s)
 {
+    s->ring_key = s->mem.brk + 1;
     for (unsigned q = 0; q < s->nq; q++) {
-        const struct txq *x = sim_txq(s, q);
-        if (addr >= x->ring_dma &&
-            addr < x->ring_dma + (uint64_t)s->cfg.ring_size * NICTX_DESC_BYTES)
-            return 1;
+        uint64_t at = sim_txq(s, q)->ring_dma;
+        unsigned i;
+        if (at == 0)
+            s->ring_key = 0; /* not allocated yet: sort again next time */
+        for (i = q; i > 0 && s->ring_at[i - 1] > at; i--)
+            s->ring_at[i] = s->ring_at[i - 1];
+        s->ring_at[i] = at;
     }
-    return 0;
+}
+
+/* The rings are as long: the one starting last at or before addr holds it
+ * if any does. */
+int sim_in_ring(struct sim *s, uint64_t addr)
+{
+    unsigned lo = 0, hi = s->nq;
+
+    if (s->ring_key != s->mem.brk + 1)
+        ring_sort(s);
+    while (lo < hi) { /* the first ring starting after addr */
+        unsigned mid = (lo + hi) / 2;
+        if (s->ring_at[mid] <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo > 0 && addr - s->ring_at[lo - 1] < (uint64_t)s->cfg.ring_size * NICTX_DESC_BYTES;
 }
 
 static void d2h_classify(struct sim *s, struct tlp *t)
 {
     switch (t->type) {
     case TLP_MRD: /* the descriptor rings' ranges tell descriptor reads apart */
-        t->kind = d2h_in_ring(s, t->addr) ? TLP_KIND_DESC_RD : TLP_KIND_PAYLOAD_RD;
+        t->kind = sim_in_ring(s, t->addr) ? TLP_KIND_DESC_RD : TLP_KIND_PAYLOAD_RD;
         break;
     case TLP_MWR:
         t->kind = rc_is_msi(t->addr) ? TLP_KIND_IRQ : TLP_KIND_COMPLETION;

@@ -263,6 +263,13 @@ struct sim {
     /* Device output being assembled. */
     struct tlp d2h_tlp;
     unsigned d2h_beat;     /* beat index within it */
+    /* The queues' descriptor rings' bus addresses (txq ring_dma), sorted,
+     * for telling descriptor reads apart (sim_in_ring).  Invariant while
+     * ring_key is host memory's brk + 1: they are every queue's ring_dma
+     * now (a ring moves only with a new allocation, which moves brk; a
+     * table with a ring not yet allocated, 0, is never kept: ring_key 0). */
+    uint64_t ring_at[SIM_QUEUES_MAX];
+    size_t ring_key;
     uint8_t frame[16384 + DEV_WIDTH_MAX];
     unsigned frame_len;
     int frame_open;
@@ -363,6 +370,9 @@ void sim_device_error(struct sim *s, uint32_t err, const char *when);
 /* A device-wide violation's queue: none with several queues, 0 with one. */
 unsigned sim_no_queue(const struct sim *s);
 
+/* dev_port.c: whether a read at bus address addr falls in a queue's
+ * descriptor ring */
+int sim_in_ring(struct sim *s, uint64_t addr);
 /* dev_port.c: one device clock; 1 if the device is quiescent after it
  * (idle or waiting, no beat moved), and then s->dev_idle says which and
  * s->dev_wake how many clocks may be left out (device.h) */

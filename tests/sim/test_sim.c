@@ -1609,6 +1609,62 @@ static void test_sim_queues_owner(void **state)
     sim_destroy(s);
 }
 
+/* Whether addr falls in a queue's ring, by a look at every queue. */
+static int ring_scan(struct sim *s, uint64_t addr)
+{
+    for (unsigned q = 0; q < s->nq; q++) {
+        uint64_t at = sim_txq(s, q)->ring_dma;
+        if (addr >= at && addr - at < (uint64_t)s->cfg.ring_size * NICTX_DESC_BYTES)
+            return 1;
+    }
+    return 0;
+}
+
+/* Each ring's first and last bytes and its neighbours, and host memory
+ * every 8 bytes: sim_in_ring says what a scan of the queues says. */
+static void rings_check(struct sim *s)
+{
+    uint64_t len = (uint64_t)s->cfg.ring_size * NICTX_DESC_BYTES;
+
+    for (unsigned q = 0; q < s->nq; q++) {
+        uint64_t at = sim_txq(s, q)->ring_dma, probe[] = {at - 1, at, at + len - 1, at + len};
+        for (unsigned i = 0; i < 4; i++)
+            if (sim_in_ring(s, probe[i]) != ring_scan(s, probe[i]))
+                fail_msg("queue %u, bus address %#" PRIx64 ": wrong ring lookup", q, probe[i]);
+    }
+    for (uint64_t a = s->mem.base - 64; a < s->mem.base + s->mem.brk + 64; a += 8)
+        if (sim_in_ring(s, a) != ring_scan(s, a))
+            fail_msg("bus address %#" PRIx64 ": wrong ring lookup", a);
+}
+
+/* The lookup that tells descriptor reads from payload reads (dev_port.c,
+ * sim_in_ring) finds every queue's ring, and a ring that moves (a new
+ * allocation) where it is now. */
+static void test_sim_ring_lookup(void **state)
+{
+    struct sim_cfg cfg;
+    char err[256] = "";
+    struct sim *s;
+    uint64_t old, bus;
+
+    (void)state;
+    sim_cfg_default(&cfg);
+    cfg.queues = 8;
+    s = sim_create(&cfg, &dev_rtl_ops, err, sizeof(err));
+    if (!s)
+        fail_msg("sim_create: %s", err);
+    assert_int_equal(s->nq, 8);
+    rings_check(s);
+    old = sim_txq(s, 3)->ring_dma;
+    assert_non_null(host_mem_alloc(&s->mem, (size_t)cfg.ring_size * NICTX_DESC_BYTES, 128, &bus));
+    sim_txq(s, 3)->ring_dma = bus;
+    assert_true(sim_in_ring(s, bus));
+    assert_false(sim_in_ring(s, old));
+    rings_check(s);
+    sim_txq(s, 3)->ring_dma = old;
+    sim_destroy(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1630,6 +1686,7 @@ int main(void)
         cmocka_unit_test(test_sim_host_memory_every_mode),
         cmocka_unit_test(test_sim_slow_runs_complete),
         cmocka_unit_test(test_sim_costs_at_their_limits),
+        cmocka_unit_test(test_sim_ring_lookup),
         cmocka_unit_test(test_sim_cpl_timer_range),
         cmocka_unit_test(test_sim_hang_check_counts_the_datapath),
         cmocka_unit_test(test_sim_one_packet_report),
