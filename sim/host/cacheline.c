@@ -350,16 +350,27 @@ static double cl_cpu_line(struct cl_model *m, int id, struct cl_line *l, void *a
     return cost;
 }
 
-double cl_access(struct cl_model *m, unsigned cpu, uint64_t addr, size_t len, int write)
+static __attribute__((noinline)) double cl_cpu_lines(struct cl_model *m, unsigned cpu,
+                                                     uint64_t addr, size_t len, int write)
 {
     struct cl_cpu_op op;
+
+    op.bit = UINT64_C(1) << cpu;
+    op.write = write;
+    return cl_each_line(m, addr, len, cl_cpu_line, &op);
+}
+
+double cl_access(struct cl_model *m, unsigned cpu, uint64_t addr, size_t len, int write)
+{
+    uint64_t ln = cl_lineno(addr);
+    const struct cl_lookup *e = &m->look[ln & (CL_LOOKUP - 1)];
 
     assert(cpu < m->cfg.ncpus);
     if (len == 0 || cpu >= m->cfg.ncpus)
         return 0;
-    op.bit = UINT64_C(1) << cpu;
-    op.write = write;
-    return cl_each_line(m, addr, len, cl_cpu_line, &op);
+    if (e->ln1 == ln + 1 && e->id < 0 && cl_lineno(cl_last(addr, len)) == ln)
+        return 0; /* one line, known untracked: nothing to do (without a call) */
+    return cl_cpu_lines(m, cpu, addr, len, write);
 }
 
 static double cl_dev_line(struct cl_model *m, int id, struct cl_line *l, void *arg)

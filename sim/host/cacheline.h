@@ -57,7 +57,8 @@
  * bytes of a tracked line, to a region holding that line).
  *
  * Lookup is a binary search over regions sorted by address (behind a cache
- * of recent lines) plus an index into one line-state array; cl_access and
+ * of recent lines: a CPU access within one line the cache knows untracked
+ * returns at once) plus an index into one line-state array; cl_access and
  * cl_device never allocate.
  * Deterministic; no global state.
  */
@@ -72,7 +73,7 @@
 #define CL_MAX_REGIONS 128u
 #define CL_MAX_LINES   (1u << 22) /* tracked lines in all (256 MiB of memory) */
 #define CL_NAME_MAX    32u        /* region names are truncated to 31 chars */
-#define CL_LOOKUP      64u        /* lines in the lookup cache (a power of 2) */
+#define CL_LOOKUP      1024u      /* lines in the lookup cache (a power of 2) */
 
 struct cl_cfg {
     unsigned ncpus;    /* 1..CL_MAX_CPUS */

@@ -181,6 +181,21 @@ static void test_cacheline_region_after_access(void **state)
     assert_int_equal(cl_state(m, 1, 0x6000), CL_M);
 }
 
+/* An access from a line known untracked (looked up before) into a
+ * tracked one: the tracked line is booked and moves all the same. */
+static void test_cacheline_untracked_into_tracked(void **state)
+{
+    struct cl_model *m = *state;
+    int id = cl_region(m, 0x7040, 64, "next");
+
+    assert_true(id >= 0);
+    assert_true(cl_access(m, 0, 0x7000, 8, 0) == 0); /* line 0x7000: untracked */
+    assert_true(cl_access(m, 0, 0x7038, 16, 1) == 0);
+    assert_true(cl_access(m, 1, 0x7038, 16, 1) == XFER);
+    assert_int_equal(stats(m, id).writes, 2);
+    assert_int_equal(cl_state(m, 1, 0x7040), CL_M);
+}
+
 /* Aliasing CONS's line onto PROD's: false sharing appears.  Without the
  * alias the two fields do not interact. */
 static void test_cacheline_alias_false_sharing(void **state)
@@ -434,6 +449,7 @@ int main(void)
         T(test_cacheline_read_of_exclusive),
         T(test_cacheline_untracked),
         T(test_cacheline_region_after_access),
+        T(test_cacheline_untracked_into_tracked),
         T(test_cacheline_alias_false_sharing),
         T(test_cacheline_alias_after_lookup),
         T(test_cacheline_regions_share_line),
