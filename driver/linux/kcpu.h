@@ -40,32 +40,40 @@ struct kcpu {
     /* Where the platform models accesses (kcsan.c asks it about these
      * only): with `windowed` set, [win_lo[i], win_lo[i] + win_len[i]) for
      * i < KCPU_WINDOWS and the __iomem cookies (linux/io.h); everywhere
-     * otherwise.  An access elsewhere is private (the stack, the driver's
-     * private memory) and costs a few comparisons. */
+     * otherwise (a zeroed kcpu: every window empty).  An access elsewhere
+     * is private (the stack, the driver's private memory) and costs a few
+     * comparisons. */
     int windowed;
     uintptr_t win_lo[KCPU_WINDOWS], win_len[KCPU_WINDOWS];
-    /* Inside window 1, with win_map set: granule g, the bytes
+    /* Window 1, when not empty, by granules: granule g, the bytes
      * [win_lo[1] + (g << win_shift), + 1 << win_shift), holds no state the
      * platform models unless win_map[g] has KCPU_MAP_MODELLED set; an
      * access in such a granule is private too (the driver's memory
      * between many regions of driver state).  The other bits of an entry
-     * are the platform's.  Invariant: a granule any modelled byte of
-     * window 1 falls in has the bit set. */
+     * are the platform's.  Invariant: win_map is set whenever win_len[1]
+     * is not 0 (kcpu_map_all: every byte modelled), and a granule any
+     * modelled byte of window 1 falls in has the bit set. */
     const uint32_t *win_map;
     unsigned win_shift;
 };
 
+/* A map of window 1 as one granule, modelled throughout: win_map for a
+ * window without a map of its own, with win_shift KCPU_MAP_ALL_SHIFT. */
+static const uint32_t kcpu_map_all[1] = {KCPU_MAP_MODELLED};
+#define KCPU_MAP_ALL_SHIFT (sizeof(uintptr_t) * 8 - 1)
+
 /* Whether an access at `a` must be announced to k's platform: inside a
  * window (window 1 less the granules its map says are private) or an
  * __iomem cookie (whose top 16 bits are 0xd1c0, BAR0, or 0xd1c1, the WC
- * BAR: linux/io.h, driver/linux/kapi.c). */
+ * BAR: linux/io.h, driver/linux/kapi.c), or anywhere when k is not
+ * windowed.  The two windows most accesses fall in are asked first. */
 static inline int kcpu_models(const struct kcpu *k, uintptr_t a)
 {
-    if (!k->windowed || a - k->win_lo[0] < k->win_len[0])
+    if (a - k->win_lo[0] < k->win_len[0])
         return 1;
     if (a - k->win_lo[1] < k->win_len[1])
-        return !k->win_map || (k->win_map[(a - k->win_lo[1]) >> k->win_shift] & KCPU_MAP_MODELLED);
-    return a - k->win_lo[2] < k->win_len[2] || a - k->win_lo[3] < k->win_len[3] ||
+        return (k->win_map[(a - k->win_lo[1]) >> k->win_shift] & KCPU_MAP_MODELLED) != 0;
+    return !k->windowed || a - k->win_lo[2] < k->win_len[2] || a - k->win_lo[3] < k->win_len[3] ||
            (a >> 49) == (0xd1c0u >> 1);
 }
 

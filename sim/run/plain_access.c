@@ -116,8 +116,8 @@ void sim_kcpu_windows(const struct sim *s, struct sim_cpu *c)
     k->windowed = 1;
     for (unsigned i = 0; i < KCPU_WINDOWS; i++)
         k->win_lo[i] = k->win_len[i] = 0;
-    k->win_map = NULL;
-    k->win_shift = 0;
+    k->win_map = kcpu_map_all;
+    k->win_shift = KCPU_MAP_ALL_SHIFT;
     k->win_lo[0] = (uintptr_t)s->mem.buf;
     k->win_len[0] = s->mem.size;
     if (s->nshr <= SIM_SHR_FEW) {
@@ -128,8 +128,10 @@ void sim_kcpu_windows(const struct sim *s, struct sim_cpu *c)
     } else {
         k->win_lo[1] = s->shr_lo;
         k->win_len[1] = s->shr_hi - s->shr_lo;
-        k->win_map = s->shr_stale ? NULL : s->shr_map;
-        k->win_shift = s->shr_shift;
+        if (!s->shr_stale) {
+            k->win_map = s->shr_map;
+            k->win_shift = s->shr_shift;
+        }
     }
 }
 
