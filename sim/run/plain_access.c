@@ -60,7 +60,7 @@ _Static_assert(SIM_SHR_FEW == KCPU_WINDOWS - 1, "a window for each of a few regi
  * announce every access in the span (sim_kcpu_windows). */
 #define SIM_SHR_IN KCPU_MAP_MODELLED
 
-static void shr_map_build(struct sim *s)
+static __attribute__((noinline, cold)) void shr_map_build(struct sim *s)
 {
     unsigned shift = s->shr_shift;
     uintptr_t g = 0; /* granules before g: mapped, and none holds region i */
@@ -183,8 +183,8 @@ void sim_shared_destroy(struct sim *s)
 
 static inline const struct sim_shared *shr_find(struct sim *s, uintptr_t a)
 {
-    uintptr_t off = a - s->shr_lo;
     const struct sim_shared *r;
+    uintptr_t off;
     uint32_t e;
 
     if (s->nshr <= SIM_SHR_FEW) { /* a few looked at one by one */
@@ -193,6 +193,7 @@ static inline const struct sim_shared *shr_find(struct sim *s, uintptr_t a)
                 return &s->shr[i];
         return NULL;
     }
+    off = a - s->shr_lo;
     if (off >= s->shr_hi - s->shr_lo)
         return NULL;
     if (s->shr_stale)
