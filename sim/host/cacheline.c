@@ -83,9 +83,8 @@ static unsigned cl_first_after(const struct cl_model *m, uint64_t addr)
  * holding its first tracked byte, else one holding the line; -1 if the
  * line is untracked.
  */
-static int cl_find(const struct cl_model *m, uint64_t first, uint64_t last)
+static int cl_find_at(const struct cl_model *m, uint64_t first, uint64_t last, unsigned pos)
 {
-    unsigned pos = cl_first_after(m, first);
     uint64_t ln = cl_lineno(first);
 
     if (pos < m->nreg && m->reg[m->order[pos]].base <= last)
@@ -97,12 +96,26 @@ static int cl_find(const struct cl_model *m, uint64_t first, uint64_t last)
     return -1;
 }
 
+static int cl_find(const struct cl_model *m, uint64_t first, uint64_t last)
+{
+    return cl_find_at(m, first, last, cl_first_after(m, first));
+}
+
 /* The resolved line-state index of line `ln` of region `id`. */
 static uint32_t cl_line_of(const struct cl_model *m, int id, uint64_t ln)
 {
     const struct cl_region *r = &m->reg[id];
 
     return cl_resolve(m, r->line0 + (uint32_t)(ln - cl_lineno(r->base)));
+}
+
+/* A line no region touches, `pos` the first region in order ending after
+ * it (and so starting after it): the gap between regions it lies in is
+ * the model's gap (struct cl_model). */
+static void cl_gap(struct cl_model *m, unsigned pos)
+{
+    m->gap_lo = pos > 0 ? cl_lineno(m->reg[m->order[pos - 1]].end - 1) + 1 : 0;
+    m->gap_hi = pos < m->nreg ? cl_lineno(m->reg[m->order[pos]].base) : UINT64_MAX;
 }
 
 /* cl_find for a piece of line `ln`, through the lookup cache.  Only lines
@@ -115,13 +128,17 @@ static inline int cl_find_cached(struct cl_model *m, uint64_t ln, uint64_t first
 {
     struct cl_lookup *e = &m->look[ln & (CL_LOOKUP - 1)];
     uint64_t a = ln * CL_LINE;
+    unsigned pos;
     int id;
 
     if (e->ln1 == ln + 1) {
         *li = e->li;
         return e->id;
     }
-    id = cl_find(m, first, last);
+    pos = cl_first_after(m, first);
+    id = cl_find_at(m, first, last, pos);
+    if (id < 0)
+        cl_gap(m, pos);
     *li = id >= 0 ? cl_line_of(m, id, ln) : 0;
     if (id < 0 || (m->reg[id].base <= a && m->reg[id].end - a >= CL_LINE)) {
         e->ln1 = ln + 1;
@@ -204,6 +221,7 @@ int cl_region(struct cl_model *m, uint64_t addr, size_t len, const char *name)
     m->order[pos] = (uint8_t)id;
     m->nreg++;
     memset(m->look, 0, sizeof(m->look));
+    m->gap_lo = m->gap_hi = 0;
     cl_share_bounds(m, id, pos);
     return id;
 }
@@ -362,14 +380,22 @@ static __attribute__((noinline)) double cl_cpu_lines(struct cl_model *m, unsigne
 
 double cl_access(struct cl_model *m, unsigned cpu, uint64_t addr, size_t len, int write)
 {
-    uint64_t ln = cl_lineno(addr);
+    uint64_t ln = cl_lineno(addr), lnlast;
     const struct cl_lookup *e = &m->look[ln & (CL_LOOKUP - 1)];
 
     assert(cpu < m->cfg.ncpus);
     if (len == 0 || cpu >= m->cfg.ncpus)
         return 0;
-    if (e->ln1 == ln + 1 && e->id < 0 && cl_lineno(cl_last(addr, len)) == ln)
-        return 0; /* one line, known untracked: nothing to do (without a call) */
+    /* Known untracked, nothing to do (without a call): one line the cache
+     * knows, or else lines in the gap found last. */
+    lnlast = cl_lineno(cl_last(addr, len));
+    if (e->ln1 == ln + 1) {
+        if (e->id < 0 && lnlast == ln)
+            return 0;
+    } else if (ln - m->gap_lo < m->gap_hi - m->gap_lo &&
+               lnlast - m->gap_lo < m->gap_hi - m->gap_lo) {
+        return 0;
+    }
     return cl_cpu_lines(m, cpu, addr, len, write);
 }
 

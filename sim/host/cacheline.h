@@ -57,9 +57,9 @@
  * bytes of a tracked line, to a region holding that line).
  *
  * Lookup is a binary search over regions sorted by address (behind a cache
- * of recent lines: a CPU access within one line the cache knows untracked
- * returns at once) plus an index into one line-state array; cl_access and
- * cl_device never allocate.
+ * of recent lines, and of the untracked gap between regions found last: a
+ * CPU access the two know untracked returns at once) plus an index into
+ * one line-state array; cl_access and cl_device never allocate.
  * Deterministic; no global state.
  */
 #ifndef NICTX_CACHELINE_H
@@ -118,6 +118,11 @@ struct cl_model {
         int id;       /* its region, or -1: untracked */
         uint32_t li;  /* its resolved line-state index (id >= 0) */
     } look[CL_LOOKUP];
+    /* Lines [gap_lo, gap_hi) no region touches: the gap between two
+     * regions (or before the first, after the last) the lookup last found
+     * an untracked line in; empty (gap_lo == gap_hi) until then, and again
+     * after cl_region. */
+    uint64_t gap_lo, gap_hi;
 };
 
 /* 0, or -1 on a bad cfg (ncpus outside 1..CL_MAX_CPUS, a cost negative or

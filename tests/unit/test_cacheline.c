@@ -196,6 +196,25 @@ static void test_cacheline_untracked_into_tracked(void **state)
     assert_int_equal(cl_state(m, 1, 0x7040), CL_M);
 }
 
+/* Untracked lines between DQL and RING (the gap the lookup keeps): the
+ * lines that bound it, and an access from it into RING, are tracked. */
+static void test_cacheline_gap_bounds(void **state)
+{
+    struct cl_model *m = *state;
+
+    assert_true(cl_access(m, 0, RING - 2 * CL_LINE, 8, 1) == 0); /* in the gap */
+    assert_true(cl_access(m, 1, RING - 2 * CL_LINE, 8, 1) == 0);
+    assert_true(cl_access(m, 0, DQL + 56, 8, 1) == 0);        /* DQL's last line */
+    assert_true(cl_access(m, 1, DQL + 56, 8, 1) == XFER);
+    assert_true(cl_access(m, 0, DQL + CL_LINE, 8, 1) == 0);   /* the gap's first line */
+    assert_true(cl_access(m, 1, DQL + CL_LINE, 8, 1) == 0);
+    assert_true(cl_access(m, 0, RING - 8, 16, 1) == 0); /* from the gap (a line not looked up) into RING */
+    assert_true(cl_access(m, 1, RING - 8, 16, 1) == XFER);
+    assert_true(cl_access(m, 0, RING, 8, 1) == XFER);
+    assert_int_equal(stats(m, R_DQL).writes, 2);
+    assert_int_equal(stats(m, R_RING).writes, 3);
+}
+
 /* Aliasing CONS's line onto PROD's: false sharing appears.  Without the
  * alias the two fields do not interact. */
 static void test_cacheline_alias_false_sharing(void **state)
@@ -450,6 +469,7 @@ int main(void)
         T(test_cacheline_untracked),
         T(test_cacheline_region_after_access),
         T(test_cacheline_untracked_into_tracked),
+        T(test_cacheline_gap_bounds),
         T(test_cacheline_alias_false_sharing),
         T(test_cacheline_alias_after_lookup),
         T(test_cacheline_regions_share_line),
