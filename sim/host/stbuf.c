@@ -231,9 +231,13 @@ static size_t stbuf_first_after(const struct stbuf *b, sim_ps_t t)
 
 sim_ps_t stbuf_room_at(const struct stbuf *b, sim_ps_t now)
 {
-    /* Entries visible by now have left the buffer. */
-    size_t first = stbuf_first_after(b, now), busy = b->npend - first;
+    size_t first, busy;
 
+    if (b->npend < b->cfg.capacity) /* room whatever has left */
+        return now;
+    /* Entries visible by now have left the buffer. */
+    first = stbuf_first_after(b, now);
+    busy = b->npend - first;
     if (busy < b->cfg.capacity)
         return now;
     /* Wait for the oldest-visible entry still in the buffer to drain. */
