@@ -442,6 +442,13 @@ static void access_iomem(const void *addr)
     abort();
 }
 
+/* The stop checker's part of a plain store of 16 bytes (two of 8). */
+static __attribute__((noinline)) void store_plain16(struct sim_cpu *c, void *addr)
+{
+    stopchk_store_plain(c, addr);
+    stopchk_store_plain(c, (uint8_t *)addr + 8);
+}
+
 /* A plain access of driver state on the only CPU, nothing explored and no
  * history kept (c->plain_full clear): no other CPU reads its stores or
  * holds its line (cl_access would cost nothing, and the counts it keeps
@@ -450,16 +457,25 @@ static void access_iomem(const void *addr)
  * same figures as in full, for a few instructions (the default run's
  * two dozen plain accesses of driver state a packet; docs/own-driver.md,
  * Speed). */
-static void access_plain_alone(struct sim_cpu *c, void *addr, size_t len, unsigned how)
+static inline void access_plain_alone(struct sim_cpu *c, void *addr, size_t len, unsigned how)
 {
     c->shared_n++;
-    if (how == PLAT_ACC_WRITE) {
-        stopchk_store_plain(c, addr);
+    if (how == PLAT_ACC_WRITE) { /* each call last (a tail call) */
         if (len > 8)
-            stopchk_store_plain(c, (uint8_t *)addr + 8);
+            store_plain16(c, addr);
+        else
+            stopchk_store_plain(c, addr);
     } else if ((c->stop_word != NULL && addr != c->stop_word) || c->recheck_plain) {
         stopchk_load_plain(c, addr);
     }
+}
+
+/* The same with an access before it to settle first. */
+static __attribute__((noinline)) void access_plain_settle(struct sim_cpu *c, void *addr, size_t len,
+                                                          unsigned how)
+{
+    settle_kind(c);
+    access_plain_alone(c, addr, len, how);
 }
 
 static __attribute__((noinline)) void access_any(struct platform *p, const struct sim_shared *r,
@@ -492,7 +508,6 @@ void plat_access(struct platform *p, void *addr, size_t len, unsigned how)
     struct sim_cpu *c = p->cpu;
     struct sim *s = p->sim;
     uintptr_t a = (uintptr_t)addr;
-
     const struct sim_shared *r = shr_find(s, a);
 
     /* The common cases first, in few instructions: the driver's private
@@ -500,11 +515,10 @@ void plat_access(struct platform *p, void *addr, size_t len, unsigned how)
      * state on one CPU. */
     if (!r && a - (uintptr_t)s->mem.buf >= s->mem.size && (a >> 49) != (0xd1c0u >> 1))
         return;
-    if (r && !c->plain_full && how <= PLAT_ACC_WRITE) {
-        if (c->pend.kind)
-            settle_kind(c);
-        access_plain_alone(c, addr, len, how);
-    } else {
+    if (!r || c->plain_full || how > PLAT_ACC_WRITE)
         access_any(p, r, addr, len, how);
-    }
+    else if (c->pend.kind)
+        access_plain_settle(c, addr, len, how);
+    else
+        access_plain_alone(c, addr, len, how);
 }
