@@ -211,7 +211,7 @@ void cm_engine_reset(struct cm_engine *e)
  * DESC_WB_FULL write). */
 static inline unsigned wr_beats(unsigned w, const struct cm_cpl_wr *wr)
 {
-    return (unsigned)(((wr->addr & (w - 1)) + wr->len + w - 1) / w);
+    return (unsigned)(((wr->addr & (w - 1)) + wr->len + w - 1) >> __builtin_ctz(w));
 }
 
 /* The 8-byte word of a W-byte beat that holds `addr`'s byte (a register
@@ -347,7 +347,8 @@ static inline void step_state(struct cm_engine *e, struct cm_step *st)
                                  : (uint32_t)r->cpl_valid << SRC_REG_CPL |
                                        (uint32_t)(e->rd.mrd_valid && !st->rst_hold) << SRC_MRD);
     st->win = cm_arbiter_rr_pick(&e->arb, src);
-    st->wr_last = e->wrb + 1 >= wr_beats(st->w, &e->cpl.wr);
+    /* (Only a write held has beats: the arbiter grants SRC_WR to no other.) */
+    st->wr_last = e->cpl.wr.valid && e->wrb + 1 >= wr_beats(st->w, &e->cpl.wr);
     ci->wr_ready = st->d2h_ready && st->win == SRC_WR && st->wr_last;
     ci->skip = st->skip;
 }
@@ -758,16 +759,20 @@ static inline void cover_sample(struct cm_engine *e, const struct cm_step *st)
             c[COVER_CPL_HEAD_WB + r->cpl_mode]++;
         c[COVER_QUEUE_ACTIVE + (st->mo.pkt_q & (COVER_QUEUES - 1))]++;
     }
-    c[COVER_TAGS_EXHAUSTED] += st->ro.stall_tags;
-    c[COVER_BYTES_FULL] += st->ro.stall_bytes;
     if (st->wo.close) {
         c[COVER_WC_FLIP] += st->wo.buf;
         c[COVER_WC_TORN] += st->wo.torn;
     }
-    c[COVER_WC_STALE] += st->fo.wc_stale;
-    c[COVER_FLUSH_READS] += e->df.flush;
-    c[COVER_MOD_TIMER] += st->co.tmr_fire;
-    c[COVER_RESET_BUSY] += st->rst_hold && !st->engine_idle;
+    /* The rare ones behind one test (most clocks have none of them). */
+    if (st->ro.stall_tags | st->ro.stall_bytes | st->fo.wc_stale | e->df.flush |
+        st->co.tmr_fire | st->rst_hold) {
+        c[COVER_TAGS_EXHAUSTED] += st->ro.stall_tags;
+        c[COVER_BYTES_FULL] += st->ro.stall_bytes;
+        c[COVER_WC_STALE] += st->fo.wc_stale;
+        c[COVER_FLUSH_READS] += e->df.flush;
+        c[COVER_MOD_TIMER] += st->co.tmr_fire;
+        c[COVER_RESET_BUSY] += st->rst_hold && !st->engine_idle;
+    }
 }
 
 /* ERR's bits that the edge set (one cover point each, in bit order). */
