@@ -489,6 +489,7 @@ T_sb_rate    := sim/check/sb_rate.c
 T_fairness   := sim/run/fairness.c
 # The C model's FIFO alone (the lockstep tests run the rest of the model).
 T_cm_fifo    := c-model/cm_fifo.c
+T_tlp_beat   := sim/device/tlp_beat.c
 # Co-design: the hardware parameters as data, the Pareto front and target.
 T_codesign   := sim/device/dev_hw.c sim/sweep/sweep_pareto.c sim/sweep/sweep_target.c \
                 sim/sweep/sweep_csv.c sim/lib/strv.c

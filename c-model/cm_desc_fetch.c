@@ -727,14 +727,17 @@ quiet_avail(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in, un
  * sub, nf_pop, take, head_stop, fl_go, blk_drop and not_owned are all 0
  * (read data matters to ins and sub only, both 0 without a held block),
  * the edge writes the beat's descriptor words and nothing else, and the
- * outputs are the state's, the head's and those below.  False sends the
- * clock down the full path; the checks come cheapest and likeliest first.
+ * outputs are the state's, the head's and those below.  Under Tail a
+ * descriptor leaving (take) is quiet too, as in quiet_tail1(): its edge is
+ * take_tail()'s, and with several queues the count in the buffer (tot)
+ * drops by one.  0 sends the clock down the full path (1: quiet, 2: quiet
+ * but for the take); the checks come cheapest and likeliest first.
  *
  * out: NULL for the predicate alone; else filled (with head, its head
  * outputs, desc_q..desc_err, computed; without, out holds them already,
  * and f_q and desc_valid, from cm_desc_fetch_head() and _fq()).
  */
-static inline __attribute__((always_inline)) bool
+static inline __attribute__((always_inline)) int
 quiet(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
       struct cm_desc_fetch_out *out, bool head)
 {
@@ -762,8 +765,9 @@ quiet(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
         if (derr_at(d, hslot) || (unsigned)(d->mem_l[hslot] >> 63) != d->phase[sq])
             return false;
     }
-    if (desc_valid && in->desc_ready)
-        return false;
+    const bool take = desc_valid && in->desc_ready;
+    if (take && owner)
+        return 0;
     const bool multi = in->queues != 1;
     const unsigned fq = multi ? rr_fq(d) : 0;
     const unsigned fetch_q = d->fetch[fq];
@@ -792,9 +796,9 @@ quiet(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
             return false;
     }
     if (!out)
-        return true;
+        return 1 + take;
 
-    /* The outputs (outputs() with this clock's events 0). */
+    /* The outputs (outputs() with this clock's events 0 but take). */
     const unsigned rd_q = d->rd[sq];
     if (head) {
         cm_desc_fetch_state_out(d, out);
@@ -811,15 +815,15 @@ quiet(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
     else
         idle = !d->req_valid && d->alloc[fq] == rd_q && (!in->enable || in->stop || avail == 0);
     out->idle = idle;
-    out->wait = idle || !d->req_valid; /* (outputs(): every event of a wait is 0) */
-    return true;
+    out->wait = idle || (!take && !d->req_valid); /* (outputs(): take clears wait when not idle) */
+    return 1 + take;
 }
 
 /* quiet() for Tail with QUEUES 1 (the default run's case) in fewer steps:
  * no owner bit, armed 0, f_q 0, no work mask or round robin.  And one more
  * case: a clock that is quiet but for a descriptor leaving (take; desc_valid
  * is sched_valid in Tail) has outputs as a quiet clock's but wait = idle
- * (outputs(): take clears wait when not idle), and take_tail1()'s edge.
+ * (outputs(): take clears wait when not idle), and take_tail()'s edge.
  * Returns 0 (the full path), 1 (quiet) or 2 (quiet but for the take). */
 static inline __attribute__((always_inline)) int
 quiet_tail1(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
@@ -897,11 +901,13 @@ static __attribute__((noinline)) void write_beat(struct cm_desc_fetch *d,
     }
 }
 
-/* The edge of quiet_tail1()'s case 2, as next() and edge() give it: the head
- * leaves (rd, its slot's error bit), the ready bits of the head's queue and
- * of the retirement FIFO's (stale) queue are worked out again, and
- * lim_valid drops if lim is 0 (cons is 0 in Tail); and the read data. */
-static __attribute__((noinline)) void take_tail1(struct cm_desc_fetch *d,
+/* The edge of a quiet Tail clock but for the take (quiet_tail1()'s and
+ * quiet()'s case 2), as next() and edge() give it: the head leaves (rd, its
+ * slot's error bit), the ready bits of the head's queue and of the
+ * retirement FIFO's (stale) queue are worked out again, lim_valid drops if
+ * lim is 0 (cons is 0 in Tail), with several queues the buffer holds one
+ * fewer (tot); and the read data. */
+static __attribute__((noinline)) void take_tail(struct cm_desc_fetch *d,
                                                  const struct cm_desc_fetch_in *in)
 {
     const unsigned rlog = in->queues_log2 & 7u;
@@ -919,6 +925,8 @@ static __attribute__((noinline)) void take_tail1(struct cm_desc_fetch *d,
     d->rd[sq] = (uint16_t)rd_d;
     if (d->lim == 0)
         d->lim_valid = false;
+    if (in->queues != 1)
+        d->tot = (d->tot - 1) & d->pmask;
     if (in->wr_valid)
         write_beat(d, in);
 }
@@ -1132,11 +1140,11 @@ static void edge(struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
 }
 
 /* The edge of a fast-path clock: k 2, a Tail descriptor handed on
- * (take_tail1); else only the read data's descriptor words. */
+ * (take_tail); else only the read data's descriptor words. */
 static void quiet_edge(struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in, int k)
 {
     if (k == 2)
-        take_tail1(d, in);
+        take_tail(d, in);
     else if (in->wr_valid)
         write_beat(d, in);
 }
@@ -1191,9 +1199,10 @@ static __attribute__((noinline)) void
 step_other(struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
            struct cm_desc_fetch_out *out, bool head)
 {
-    if (quiet(d, in, out, head)) {
+    const int k = quiet(d, in, out, head);
+    if (k != 0) {
         CHECK_BEGIN(d, in);
-        quiet_edge(d, in, 1);
+        quiet_edge(d, in, k);
         CHECK_END(d, out);
         return;
     }

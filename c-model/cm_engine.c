@@ -211,7 +211,7 @@ void cm_engine_reset(struct cm_engine *e)
  * DESC_WB_FULL write). */
 static inline unsigned wr_beats(unsigned w, const struct cm_cpl_wr *wr)
 {
-    return (unsigned)(((wr->addr & (w - 1)) + wr->len + w - 1) / w);
+    return (unsigned)(((wr->addr & (w - 1)) + wr->len + w - 1) >> __builtin_ctz(w));
 }
 
 /* The 8-byte word of a W-byte beat that holds `addr`'s byte (a register
@@ -347,7 +347,8 @@ static inline void step_state(struct cm_engine *e, struct cm_step *st)
                                  : (uint32_t)r->cpl_valid << SRC_REG_CPL |
                                        (uint32_t)(e->rd.mrd_valid && !st->rst_hold) << SRC_MRD);
     st->win = cm_arbiter_rr_pick(&e->arb, src);
-    st->wr_last = e->wrb + 1 >= wr_beats(st->w, &e->cpl.wr);
+    /* (Only a write held has beats: the arbiter grants SRC_WR to no other.) */
+    st->wr_last = e->cpl.wr.valid && e->wrb + 1 >= wr_beats(st->w, &e->cpl.wr);
     ci->wr_ready = st->d2h_ready && st->win == SRC_WR && st->wr_last;
     ci->skip = st->skip;
 }
@@ -470,7 +471,7 @@ static inline void step_fetch(struct cm_engine *e, struct cm_step *st)
     si->len = st->fo.desc_len;
     si->bad = st->fo.desc_bad;
     si->weight = r->weight[st->sq];
-    cm_sched_eval(&e->sched, si, &st->so);
+    cm_sched_head(&e->sched, si, &st->so);
     fi->sched_valid = st->so.valid;
     st->fq = st->fo.f_q = cm_desc_fetch_fq(&e->df, fi, &st->fo.desc_valid);
     st->desc_valid = st->fo.desc_valid;
@@ -576,35 +577,51 @@ static inline void step_idle(struct cm_engine *e, struct cm_step *st, struct dev
     out->wake = wake == CM_WAKE_NEVER ? UINT32_MAX : wake;
 }
 
-/* The ports: the slices' heads (also while empty, as the RTL's). */
-static inline void step_ports(struct cm_engine *e, const struct cm_step *st, struct dev_out *out)
+/* The d2h port's beat: the slice's head. */
+static inline void port_d2h(const struct cm_engine *e, unsigned w, struct dev_beat *o)
 {
-    const unsigned w = st->w;
     const struct cm_d2h_slot *d = &e->d2h_mem[e->d2h_s.rp & 1u];
+
+    o->sop = d->sop;
+    o->eop = d->eop;
+    o->type = d->type;
+    o->tag = d->tag;
+    o->len = d->len;
+    o->addr = d->addr;
+    o->err = d->err;
+    dev_lanes_zero(o->data, w);
+    if (d->type == DEV_TLP_MWR && d->len > 8 && w > 8) /* DESC_WB_FULL: {word 1, 0} a descriptor */
+        for (unsigned i = 8; i < w; i += 16)
+            memcpy(o->data + i, &d->word, 8);
+    else
+        memcpy(o->data + (d->addr & (w - 1) & ~7u), &d->word, 8);
+}
+
+/* The wire port's beat: the slice's head. */
+static inline void port_wire(const struct cm_engine *e, unsigned w, struct dev_wire_beat *o)
+{
     const struct dev_wire_beat *b = &e->wire_mem[e->wire_s.rp & 1u];
 
+    o->sop = b->sop;
+    o->eop = b->eop;
+    o->bytes = b->bytes;
+    o->fcs = b->fcs;
+    dev_lanes_copy(o->data, b->data, w);
+}
+
+/* The ports.  A beat's fields mean something only while it is valid
+ * (device.h): the step builds a beat only then; the waveforms' step shows
+ * the slices' heads also while empty, as the RTL's ports do. */
+static inline void step_ports(struct cm_engine *e, const struct cm_step *st, struct dev_out *out)
+{
     out->fault = 0;
     out->h2d_ready = slice_wready(&e->h2d_s);
     out->d2h.valid = st->d2h_vo;
-    out->d2h.sop = d->sop;
-    out->d2h.eop = d->eop;
-    out->d2h.type = d->type;
-    out->d2h.tag = d->tag;
-    out->d2h.len = d->len;
-    out->d2h.addr = d->addr;
-    out->d2h.err = d->err;
-    dev_lanes_zero(out->d2h.data, w);
-    if (d->type == DEV_TLP_MWR && d->len > 8 && w > 8) /* DESC_WB_FULL: {word 1, 0} a descriptor */
-        for (unsigned i = 8; i < w; i += 16)
-            memcpy(out->d2h.data + i, &d->word, 8);
-    else
-        memcpy(out->d2h.data + (d->addr & (w - 1) & ~7u), &d->word, 8);
+    if (st->d2h_vo || CM_ENGINE_PROBE)
+        port_d2h(e, st->w, &out->d2h);
     out->wire.valid = st->wire_vo;
-    out->wire.sop = b->sop;
-    out->wire.eop = b->eop;
-    out->wire.bytes = b->bytes;
-    out->wire.fcs = b->fcs;
-    dev_lanes_copy(out->wire.data, b->data, w);
+    if (st->wire_vo || CM_ENGINE_PROBE)
+        port_wire(e, st->w, &out->wire);
 }
 
 /* The register block's inputs of the rising edge: the blocks' events. */
@@ -742,16 +759,20 @@ static inline void cover_sample(struct cm_engine *e, const struct cm_step *st)
             c[COVER_CPL_HEAD_WB + r->cpl_mode]++;
         c[COVER_QUEUE_ACTIVE + (st->mo.pkt_q & (COVER_QUEUES - 1))]++;
     }
-    c[COVER_TAGS_EXHAUSTED] += st->ro.stall_tags;
-    c[COVER_BYTES_FULL] += st->ro.stall_bytes;
     if (st->wo.close) {
         c[COVER_WC_FLIP] += st->wo.buf;
         c[COVER_WC_TORN] += st->wo.torn;
     }
-    c[COVER_WC_STALE] += st->fo.wc_stale;
-    c[COVER_FLUSH_READS] += e->df.flush;
-    c[COVER_MOD_TIMER] += st->co.tmr_fire;
-    c[COVER_RESET_BUSY] += st->rst_hold && !st->engine_idle;
+    /* The rare ones behind one test (most clocks have none of them). */
+    if (st->ro.stall_tags | st->ro.stall_bytes | st->fo.wc_stale | e->df.flush |
+        st->co.tmr_fire | st->rst_hold) {
+        c[COVER_TAGS_EXHAUSTED] += st->ro.stall_tags;
+        c[COVER_BYTES_FULL] += st->ro.stall_bytes;
+        c[COVER_WC_STALE] += st->fo.wc_stale;
+        c[COVER_FLUSH_READS] += e->df.flush;
+        c[COVER_MOD_TIMER] += st->co.tmr_fire;
+        c[COVER_RESET_BUSY] += st->rst_hold && !st->engine_idle;
+    }
 }
 
 /* ERR's bits that the edge set (one cover point each, in bit order). */

@@ -89,7 +89,7 @@ static void cm_sched_drr(const struct cm_sched *s, const struct cm_sched_in *in,
         n->def_wd = s->def[q];
     else
         n->def_wd = def > CM_KEEP_MAX ? CM_KEEP_MAX : def;
-    n->ptr = (q + 1) % s->queues;
+    n->ptr = (q + 1) & (s->queues - 1); /* queues: a power of two */
 }
 
 static void cm_sched_next(const struct cm_sched *s, const struct cm_sched_in *in, unsigned q,
@@ -100,10 +100,16 @@ static void cm_sched_next(const struct cm_sched *s, const struct cm_sched_in *in
         n->hold = valid && !in->take && !in->flush;
         n->hq = q;
         if (valid && in->take)
-            n->ptr = (q + 1) % s->queues;
+            n->ptr = (q + 1) & (s->queues - 1); /* queues: a power of two */
     } else if (s->turn || in->rdy != 0) {
         cm_sched_drr(s, in, q, valid, n);
     }
+}
+
+void cm_sched_head(const struct cm_sched *s, const struct cm_sched_in *in, struct cm_sched_out *out)
+{
+    out->q = cm_sched_queue(s, in);
+    out->valid = cm_sched_valid(s, in, out->q);
 }
 
 void cm_sched_eval(const struct cm_sched *s, const struct cm_sched_in *in, struct cm_sched_out *out)

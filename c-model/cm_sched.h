@@ -51,6 +51,9 @@ struct cm_sched {
 int cm_sched_reset(struct cm_sched *s, unsigned queues);
 /* The candidate queue this clock (needs in->multi, drr, rdy only). */
 unsigned cm_sched_queue(const struct cm_sched *s, const struct cm_sched_in *in);
+/* The candidate and whether its head may leave: cm_sched_eval()'s q and
+ * valid alone (wait is left as it was; take and flush are not read). */
+void cm_sched_head(const struct cm_sched *s, const struct cm_sched_in *in, struct cm_sched_out *out);
 /* This clock's outputs; in->len, bad and weight are the candidate's. */
 void cm_sched_eval(const struct cm_sched *s, const struct cm_sched_in *in, struct cm_sched_out *out);
 /* The rising edge with these inputs. */

@@ -5,8 +5,9 @@
 # options a line, '#' comments and blank lines skipped), both run it with
 # --quiet --json, and their JSON (but for the wall-clock figures, wall_s
 # and sim_pkts_per_wall_s under `sim`), their output (but for the
-# exploration's schedules per second) and their exit status must be the
-# same.  Prints `same: ARGS` or `DIFFERENT: ARGS` and the first
+# exploration's schedules per second, and the names of a violation's
+# snapshot files, which follow the JSON's) and their exit status must be
+# the same.  Prints `same: ARGS` or `DIFFERENT: ARGS` and the first
 # lines of the difference for each run, then a summary line.
 # Exit status: the number of runs that differ (2 on a usage error).
 set -u
@@ -30,9 +31,11 @@ while read -r args; do
     for b in ref new; do
         # shellcheck disable=SC2086  # a line is a list of options
         "${!b}" run --quiet --json "$tmp/$b.json" $args 2>&1 |
-            sed -E 's|[0-9.]+ schedules/s|N schedules/s|' >"$tmp/$b.out" # wall-clock
+            sed -E -e 's|[0-9.]+ schedules/s|N schedules/s|' -e "s|$tmp/$b\\.|RUN.|g" \
+                >"$tmp/$b.out" # wall-clock; a snapshot's file named after the JSON's
         echo "exit ${PIPESTATUS[0]}" >>"$tmp/$b.out"
-        grep -v -e '"wall_s"' -e '"sim_pkts_per_wall_s"' "$tmp/$b.json" >"$tmp/$b.cmp" 2>/dev/null
+        grep -v -e '"wall_s"' -e '"sim_pkts_per_wall_s"' "$tmp/$b.json" 2>/dev/null |
+            sed "s|$tmp/$b\\.|RUN.|g" >"$tmp/$b.cmp"
         rm -f "$tmp/$b.json"
     done
     if cmp -s "$tmp/ref.cmp" "$tmp/new.cmp" && cmp -s "$tmp/ref.out" "$tmp/new.out" &&

@@ -728,11 +728,27 @@ int ownchk_desc_read(struct ownchk *c, uint64_t addr, unsigned len, sim_ps_t t,
     return i >= 0 ? 0 : -1;
 }
 
+/* Is every slot from done up to head the device's?  A head report moves
+ * done on over the device's slots only.  One that reaches the host behind
+ * a later one from another source (a completion write built when it fell
+ * due, overtaken on the link by the answer to a HEAD read: docs/device.md,
+ * Completions and interrupts) lies behind done, and the walk to it meets a
+ * slot the device does not own: it is ignored whole, as is a head past a
+ * slot the device was never given.  A report k behind looks ahead only
+ * while the device owns size - k slots from done. */
+static int ownchk_head_ahead(const struct ownchk *c, uint32_t head)
+{
+    for (uint32_t j = c->done; j != head; j = (j + 1) & (c->size - 1))
+        if (c->slot[j].state != OWNCHK_DEVICE)
+            return 0;
+    return 1;
+}
+
 void ownchk_head(struct ownchk *c, uint32_t head, sim_ps_t t)
 {
-    if (!c->size || head >= c->size)
+    if (!c->size || head >= c->size || !ownchk_head_ahead(c, head))
         return;
-    while (c->done != head && c->slot[c->done].state == OWNCHK_DEVICE) {
+    while (c->done != head) {
         ownchk_buf_ref(c, &c->slot[c->done], -1);
         c->slot[c->done].state = OWNCHK_FREE;
         c->done = (c->done + 1) & (c->size - 1);

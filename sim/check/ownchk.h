@@ -179,7 +179,9 @@ int ownchk_desc_read(struct ownchk *c, uint64_t addr, unsigned len, sim_ps_t t,
 void ownchk_ring_restart(struct ownchk *c, sim_ps_t t);
 /* The time it was full from the restart up to `end`. */
 sim_ps_t ownchk_ring_full_ps(const struct ownchk *c, sim_ps_t end);
-/* The device wrote back head index `head` at t: slots before it are free. */
+/* A report of head index `head` (head writeback, DD, CQE or HEAD read)
+ * reached the host at t: the slots before it are free.  A head behind the
+ * one already taken (a report overtaken by a later one) changes nothing. */
 void ownchk_head(struct ownchk *c, uint32_t head, sim_ps_t t);
 /* A device write [addr, addr + len) reached host memory at t: at the head
  * writeback word, a DD in the ring (CPL_MODE DESC_WB) or a CQE (CPL_MODE

@@ -93,8 +93,8 @@ static inline void ownchk_set_unmap(struct ownchk_set *s, uint64_t addr, size_t 
         return;
     }
     for (unsigned q = 0; q < s->n; q++) /* a completed slot's first, as ownchk_unmap */
-        if (ownchk_unmap_completed(&s->q[q], addr))
-            return;
+        if (s->q[q].unmap_next != s->q[q].done && ownchk_unmap_completed(&s->q[q], addr))
+            return; /* (a queue that owes no unmap is passed over inline) */
     ownchk_set_touch_mq(s, addr, len, t, 1);
 }
 

@@ -187,6 +187,7 @@ struct scoreboard {
     struct sb_queue *q;
     uint64_t ring_mask;     /* stamp ring entries - 1 (each queue's) */
     int finished;
+    uint64_t after_end;     /* frames after sb_finish: not the run's */
 
     /* all frames: count, rate: start times and byte sums of the frames k0
      * may be (sb_rate.h), plus the latest frame */
@@ -583,6 +584,10 @@ static uint64_t sb_source_seq(const struct scoreboard *sb, const struct sb_queue
 void sb_check_frame(struct scoreboard *sb, const uint8_t *frame, unsigned len, uint32_t fcs,
                     sim_ps_t t_start)
 {
+    if (sb->finished) { /* the run has ended: not one of its frames */
+        sb->after_end++;
+        return;
+    }
     uint64_t k = sb->seen++;
     sb_rate_note(&sb->rate, k, t_start, sb->bytes_all);
     sb->last_size = (uint64_t)len + SB_FCS_LEN;
@@ -650,6 +655,7 @@ void sb_result(const struct scoreboard *sb, struct sb_result *out)
     memset(out, 0, sizeof *out);
     out->sent_expected = sb->cfg.expected;
     out->seen = sb->seen;
+    out->after_end = sb->after_end;
     sb_result_counts(sb, out);
     out->wire_bytes = sb->bytes_all;
 

@@ -171,8 +171,10 @@ int sb_note_dropped_q(struct scoreboard *sb, unsigned q, uint64_t seq, unsigned 
 int sb_note_dropped_final_q(struct scoreboard *sb, unsigned q, uint64_t seq, unsigned reason);
 
 /* End of run: packets never seen count as lost (or dropped, if noted).  Calling it again does
- * nothing; frames checked after it are still counted but lost is not
- * revised. */
+ * nothing.  A frame handed to sb_check_frame() after it is not the run's (the
+ * device runs on while the harness reads its registers): it is counted in
+ * after_end alone, neither checked nor corrupted, and changes no other
+ * figure. */
 void sb_finish(struct scoreboard *sb);
 
 struct sb_result {
@@ -198,6 +200,7 @@ struct sb_result {
     double lat_service_p50_ns, lat_service_p99_ns; /* fetch to wire */
     uint64_t frame_bytes;   /* sum of frame sizes incl. FCS, checked frames */
     uint64_t wire_bytes;    /* sum of frame sizes incl. FCS, every frame seen */
+    uint64_t after_end;     /* frames on the wire after sb_finish (not in seen) */
 };
 
 /* Results so far.

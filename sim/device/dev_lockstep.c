@@ -94,27 +94,31 @@ static void ls_first_diff(char *buf, size_t len, unsigned w, const char *an, con
     }
     LS_F(h2d_ready, "h2d.ready")
     LS_F(d2h.valid, "d2h.valid")
-    LS_F(d2h.sop, "d2h.sop")
-    LS_F(d2h.eop, "d2h.eop")
-    LS_F(d2h.type, "d2h.type")
-    LS_F(d2h.tag, "d2h.tag")
-    LS_F(d2h.len, "d2h.len")
-    LS_F(d2h.addr, "d2h.addr")
-    LS_F(d2h.err, "d2h.err")
-    for (unsigned i = 0; i < w; i++) {
-        char name[32];
-        snprintf(name, sizeof(name), "d2h.data lane %u", i);
-        LS_F(d2h.data[i], name)
+    if (a->d2h.valid) { /* a beat's fields mean something while valid (device.h) */
+        LS_F(d2h.sop, "d2h.sop")
+        LS_F(d2h.eop, "d2h.eop")
+        LS_F(d2h.type, "d2h.type")
+        LS_F(d2h.tag, "d2h.tag")
+        LS_F(d2h.len, "d2h.len")
+        LS_F(d2h.addr, "d2h.addr")
+        LS_F(d2h.err, "d2h.err")
+        for (unsigned i = 0; i < w; i++) {
+            char name[32];
+            snprintf(name, sizeof(name), "d2h.data lane %u", i);
+            LS_F(d2h.data[i], name)
+        }
     }
     LS_F(wire.valid, "wire.valid")
-    LS_F(wire.sop, "wire.sop")
-    LS_F(wire.eop, "wire.eop")
-    LS_F(wire.bytes, "wire.bytes")
-    LS_F(wire.fcs, "wire.fcs")
-    for (unsigned i = 0; i < w; i++) {
-        char name[32];
-        snprintf(name, sizeof(name), "wire.data lane %u", i);
-        LS_F(wire.data[i], name)
+    if (a->wire.valid) {
+        LS_F(wire.sop, "wire.sop")
+        LS_F(wire.eop, "wire.eop")
+        LS_F(wire.bytes, "wire.bytes")
+        LS_F(wire.fcs, "wire.fcs")
+        for (unsigned i = 0; i < w; i++) {
+            char name[32];
+            snprintf(name, sizeof(name), "wire.data lane %u", i);
+            LS_F(wire.data[i], name)
+        }
     }
     LS_F(idle, "idle")
     LS_F(waiting, "wait")
@@ -123,17 +127,29 @@ static void ls_first_diff(char *buf, size_t len, unsigned w, const char *an, con
     snprintf(buf, len, "none");
 }
 
-/* Whether two sides' outputs differ anywhere on a W-byte port. */
+/* Whether two valid d2h beats differ (W data lanes). */
+static int ls_d2h_differ(unsigned w, const struct dev_beat *a, const struct dev_beat *b)
+{
+    return a->sop != b->sop || a->eop != b->eop || a->type != b->type || a->tag != b->tag ||
+           a->len != b->len || a->addr != b->addr || a->err != b->err ||
+           memcmp(a->data, b->data, w) != 0;
+}
+
+/* Whether two valid wire beats differ (W data lanes). */
+static int ls_wire_differ(unsigned w, const struct dev_wire_beat *a, const struct dev_wire_beat *b)
+{
+    return a->sop != b->sop || a->eop != b->eop || a->bytes != b->bytes || a->fcs != b->fcs ||
+           memcmp(a->data, b->data, w) != 0;
+}
+
+/* Whether two sides' outputs differ on a W-byte port: every flag, and a
+ * beat's fields while it is valid (device.h). */
 static int ls_differ(unsigned w, const struct dev_out *a, const struct dev_out *b)
 {
     return a->h2d_ready != b->h2d_ready || a->d2h.valid != b->d2h.valid ||
-           a->d2h.sop != b->d2h.sop || a->d2h.eop != b->d2h.eop ||
-           a->d2h.type != b->d2h.type || a->d2h.tag != b->d2h.tag || a->d2h.len != b->d2h.len ||
-           a->d2h.addr != b->d2h.addr || a->d2h.err != b->d2h.err ||
-           memcmp(a->d2h.data, b->d2h.data, w) != 0 || a->wire.valid != b->wire.valid ||
-           a->wire.sop != b->wire.sop || a->wire.eop != b->wire.eop ||
-           a->wire.bytes != b->wire.bytes || a->wire.fcs != b->wire.fcs ||
-           memcmp(a->wire.data, b->wire.data, w) != 0 || a->idle != b->idle ||
+           (a->d2h.valid && ls_d2h_differ(w, &a->d2h, &b->d2h)) ||
+           a->wire.valid != b->wire.valid ||
+           (a->wire.valid && ls_wire_differ(w, &a->wire, &b->wire)) || a->idle != b->idle ||
            a->waiting != b->waiting || a->wake != b->wake;
 }
 

@@ -26,7 +26,11 @@
  * a device leaves them untouched on its outputs (read only W lanes).
  *
  * Each stream is valid/ready: a beat moves on a clock when valid and ready
- * are both high before that clock edge.  device_ops.step() presents the
+ * are both high before that clock edge.  A beat's other fields mean
+ * something only while its valid is high: a device may leave them as they
+ * were on an earlier clock otherwise (the RTL shows its slice's stale head;
+ * the C model builds a beat only when it is valid), and the lockstep
+ * comparison (dev_lockstep.c) compares them only then.  device_ops.step() presents the
  * inputs, settles the logic, samples the outputs (which tell what moves on
  * this edge) and then applies one rising clock edge.
  *

@@ -20,6 +20,21 @@ void tlp_beat_from_tlp(unsigned w, const struct tlp *t, unsigned k, struct dev_b
         dev_beat_data(w, t->addr, t->len, t->data, k, b->data);
 }
 
+void tlp_beat_next(unsigned w, const struct tlp *t, unsigned k, struct dev_beat *b)
+{
+    const long first = (long)k * w - (long)(t->addr & (w - 1)); /* TLP byte in lane 0 */
+
+    b->sop = 0;
+    b->eop = k + 1 == dev_tlp_beats(w, t->type, t->addr, t->len);
+    if (first + (long)w <= (long)t->len) { /* (a whole beat: every later one but the last) */
+        dev_lanes_copy(b->data, t->data + first, w);
+        return;
+    }
+    dev_lanes_zero(b->data, w); /* (lanes from W on are 0 since beat 0) */
+    if ((long)t->len > first)
+        memcpy(b->data, t->data + first, (size_t)((long)t->len - first));
+}
+
 int tlp_beat_collect(unsigned w, struct tlp *t, unsigned *beat, const struct dev_beat *b)
 {
     const unsigned k_max = TLP_MAX_DATA / w + 1;

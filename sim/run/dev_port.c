@@ -139,8 +139,11 @@ static const struct tlp *h2d_offer(struct sim *s)
         return NULL;
     }
     h = pcie_link_peek(s->h2d);
-    if (!s->h2d_built) {
-        tlp_beat_from_tlp(s->ops->width, h, s->h2d_beat, b);
+    if (!s->h2d_built) { /* (b holds the beat before while a TLP goes on) */
+        if (s->h2d_beat == 0 || !b->valid)
+            tlp_beat_from_tlp(s->ops->width, h, s->h2d_beat, b);
+        else
+            tlp_beat_next(s->ops->width, h, s->h2d_beat, b);
         s->h2d_built = 1;
     }
     return h;

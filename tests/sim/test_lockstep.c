@@ -66,6 +66,13 @@ static const struct ls_case cases[] = {
     {.name = "desc-wb with an interrupt threshold", .packets = 4000,
      .set = {"driver.completion=desc-wb", "device.irq_thresh=16"}},
     {.name = "mmio head reads", .packets = 3000, .set = {"driver.completion=mmio"}},
+    /* A frame a clock: a completion write captured at one head waits while
+     * a HEAD read's completion, of the next head, takes the d2h link; the
+     * ownership checker keeps the later head (BlueFlame blocks then name
+     * written slots: nictx draw --seed 40 --hw 2). */
+    {.name = "wc, mmio head reads overtaking head writebacks", .packets = 3000,
+     .set = {"driver.protocol=wc", "driver.completion=mmio", "device.dev_width=64",
+             "device.dev_mhz=13.871", "device.irq_thresh=5"}},
     /* A HEAD read's completion waits while an interrupt's MWr or an MRd
      * takes the d2h link (the arbiter's other sources): held, not taken. */
     {.name = "mmio head reads among interrupts, 1518 B", .packets = 3000, .pkt_size = 1518,

@@ -344,6 +344,42 @@ static void test_ownchk_ring_overfill(void **state)
     assert_int_equal(f->n, n);
 }
 
+/* Two reports of the head reach the host out of order: the answer to a
+ * HEAD read (head 2) before a completion write the device captured at
+ * head 1 (nictx draw --seed 40 --hw 2).  The late one says nothing new:
+ * slots 2 and 3 stay the device's (boundary: the report one behind), and
+ * the BlueFlame block for slot 3, the batch's last, names a written slot.
+ * A head past them completes them; a report equal to the head taken
+ * changes nothing. */
+static void test_ownchk_head_behind_ignored(void **state)
+{
+    struct fx *f = *state;
+    uint8_t blk[NICTX_WC_BLOCK] = {0};
+    const uint16_t idx = 3;
+    const void *ring3 = host_mem_ptr(&f->mem, f->ring + 3 * NICTX_DESC_BYTES, NICTX_DESC_BYTES);
+
+    probe(f, NICTX_PROTO_WC);
+    for (unsigned i = 0; i < 4; i++) {
+        body(f, i, 60, 1 * NS, 1 * NS);
+        owner(f, i, 1, 1 * NS, 1 * NS);
+    }
+    ownchk_head(&f->c, 2, 2 * NS); /* the HEAD read: slots 0 and 1 completed */
+    ownchk_head(&f->c, 1, 3 * NS); /* the completion write captured at head 1 */
+    ownchk_head(&f->c, 2, 3 * NS);
+    assert_int_equal(f->c.completed, 2);
+    assert_non_null(ring3);
+    memcpy(blk, ring3, NICTX_DESC_BYTES); /* the ring descriptor as written */
+    memcpy(blk + NICTX_WC_IDX_OFF, &idx, sizeof(idx));
+    ownchk_wc_piece(&f->c, NICTX_WC_BASE, blk, NICTX_WC_BLOCK, 4 * NS);
+    assert_int_equal(f->n, 0);
+    body(f, 2, 60, 5 * NS, 5 * NS); /* slot 2 is still the device's */
+    assert_int_equal(f->n, 2);
+    assert_string_equal(f->kind[0], "desc_reuse");
+    assert_int_equal(f->desc[0], 2);
+    ownchk_head(&f->c, 4, 6 * NS); /* slots 2 and 3 completed */
+    assert_int_equal(f->c.completed, 4);
+}
+
 static void test_ownchk_wrong_phase_on_second_pass(void **state)
 {
     struct fx *f = *state;
@@ -625,6 +661,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_ownchk_unmap_missing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ownchk_unmap_after_reuse, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ownchk_wrong_phase_on_second_pass, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ownchk_head_behind_ignored, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ownchk_bad_contents, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ownchk_buffer_overwrite, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ownchk_set_tail_per_queue, ssetup, steardown),

@@ -338,6 +338,29 @@ static void test_scoreboard_lost_gap_and_tail(void **state)
     assert_int_equal(r.corrupted, 0);
 }
 
+/* A frame after the end (the device runs on while the harness reads its
+ * registers) is not the run's: counted apart, neither checked nor
+ * corrupted, and the rate and counts stay as they were at the end. */
+static void test_scoreboard_frame_after_end_ignored(void **state)
+{
+    struct fx *f = *state;
+    sb_note_published(f->sb, FX_EXPECTED, 0);
+    for (uint64_t s = 0; s < 90; s++)
+        fx_send(f, s, 1000 * (s + 1));
+    sb_finish(f->sb);
+    struct sb_result before = fx_result(f);
+    fx_send(f, 90, 91000); /* seq 90 was counted lost at the end */
+    fx_send(f, 95, 96000);
+    struct sb_result r = fx_result(f);
+    assert_int_equal(r.after_end, 2);
+    assert_int_equal(r.corrupted, 0);
+    assert_int_equal(r.checked, before.checked);
+    assert_int_equal(r.lost, before.lost);
+    assert_int_equal(r.seen, before.seen);
+    assert_int_equal(r.wire_bytes, before.wire_bytes);
+    assert_true(r.mpps == before.mpps);
+}
+
 /* Noted drops count by reason where the wire skips them, in a gap or at
  * the end; a noted packet that arrives is checked and its note forgotten;
  * notes outside the window are refused. */
@@ -1162,6 +1185,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_scoreboard_clean_run, fx_setup, fx_teardown),
         cmocka_unit_test(test_scoreboard_variable_sizes_clean),
         cmocka_unit_test_setup_teardown(test_scoreboard_lost_gap_and_tail, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_scoreboard_frame_after_end_ignored, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_scoreboard_dropped_by_reason, fx_setup, fx_teardown),
         cmocka_unit_test(test_scoreboard_drop_window),
         cmocka_unit_test(test_scoreboard_queues_dropped),
