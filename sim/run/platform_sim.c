@@ -133,7 +133,7 @@ static void cpu_check_wc_fenced(struct sim_cpu *c)
 /* Every platform call starts here: the access driver code announced last
  * is settled (plain_access.c), the world catches up with this CPU's clock,
  * and a WC copy not fenced by now is the missing sfence. */
-void cpu_enter(struct sim_cpu *c, int fences)
+static inline __attribute__((always_inline)) void cpu_enter_here(struct sim_cpu *c, int fences)
 {
     if (c->pend.kind || c->pend.nline)
         sim_plain_settle(c);
@@ -142,6 +142,12 @@ void cpu_enter(struct sim_cpu *c, int fences)
     if (!fences)
         cpu_check_wc_fenced(c);
     cpu_emit_wc(c);
+}
+
+/* (cpu_enter_here, inlined into this file's calls) */
+void cpu_enter(struct sim_cpu *c, int fences)
+{
+    cpu_enter_here(c, fences);
 }
 
 /* A plain access's start (plain_access.c): the world catches up with
@@ -199,7 +205,7 @@ static void mmio_write(struct platform *p, uint32_t off, uint64_t val, unsigned 
     struct sim_cpu *c = p->cpu;
     sim_ps_t t;
 
-    cpu_enter(c, 0);
+    cpu_enter_here(c, 0);
     cpu_posted_room(c, CPU_DOORBELL);
     if (c->stb.cfg.order == STBUF_X86) {
         /* An uncached access flushes the WC buffers (Intel SDM 11.3.1). */
@@ -238,7 +244,7 @@ void plat_mmio_copy_wc(struct platform *p, uint32_t off, const void *src, size_t
     const uint8_t *b = src;
     size_t k;
 
-    cpu_enter(c, 1);
+    cpu_enter_here(c, 1);
     for (k = 0; k + 8 <= len; k += 8) {
         uint64_t v;
         memcpy(&v, b + k, 8);
@@ -259,7 +265,7 @@ uint32_t plat_mmio_read32(struct platform *p, uint32_t off)
 
     if (!c->in_coro) /* a test or the harness, not driver code */
         return sim_reg_read(s, off);
-    cpu_enter(c, 0);
+    cpu_enter_here(c, 0);
     sim_ps_t t0 = c->cpu.now;
     cpu_charge(&c->cpu, CPU_MMIO_READ, c->cpu.costs.mmio_read_ns);
     memset(&t, 0, offsetof(struct tlp, data));
@@ -413,7 +419,7 @@ sim_ps_t cpu_store_mem(struct sim_cpu *c, void *dst, const void *val, unsigned l
     uint64_t bus = host_mem_bus(&s->mem, dst);
     sim_ps_t vis;
 
-    cpu_enter(c, 0);
+    cpu_enter_here(c, 0);
     /* A full store buffer stalls the CPU until its oldest entry drains. */
     cpu_wait_shown(c, stbuf_room_at(&c->stb, c->cpu.now), CPU_DRAIN);
     vis = stbuf_store(&c->stb, bus, dst, val, len, c->cpu.now);
@@ -449,7 +455,7 @@ void plat_store64(struct platform *p, void *dst, uint64_t val)
 
 void cpu_load_mem(struct sim_cpu *c, const void *src, void *buf, size_t len)
 {
-    cpu_enter(c, 0);
+    cpu_enter_here(c, 0);
     cpu_load_dma(c, src, buf, len);
     cpu_charge(&c->cpu, CPU_DRIVER, c->cpu.costs.load_ns);
     cpu_line(c, src, len, 0);
@@ -469,7 +475,7 @@ void plat_cpu_touch(struct platform *p, const void *addr, size_t len, enum plat_
     struct sim_cpu *c = p->cpu;
     uint64_t bus = host_mem_bus(&s->mem, addr);
 
-    cpu_enter(c, 0);
+    cpu_enter_here(c, 0);
     if (how == PLAT_WRITE && bus)
         ownchk_set_touch(&s->ck, bus, len, c->cpu.now);
     cpu_line(c, addr, len, how == PLAT_WRITE);
@@ -486,7 +492,7 @@ void plat_dma_wmb(struct platform *p)
 {
     struct sim_cpu *c = p->cpu;
 
-    cpu_enter(c, 0); /* dma_wmb orders coherent memory only, not WC */
+    cpu_enter_here(c, 0); /* dma_wmb orders coherent memory only, not WC */
     sim_ps_t t0 = c->cpu.now;
     cpu_charge(&c->cpu, CPU_BARRIER, c->cpu.costs.dma_wmb_ns);
     /* x86: a compiler barrier; TSO already orders the stores. */
@@ -500,7 +506,7 @@ void plat_dma_wmb(struct platform *p)
  * store on x86 and waits for nothing.  Each costs half of lock_ns. */
 static void cpu_lock_op(struct sim_cpu *c, void *lock, int locked)
 {
-    cpu_enter(c, 0);
+    cpu_enter_here(c, 0);
     sim_ps_t t0 = c->cpu.now;
     if (locked)
         cpu_wait_shown(c, c->uc_drained, CPU_LOCK_STALL);
@@ -520,7 +526,7 @@ static void cpu_lock_spin(struct sim_cpu *c, const uint32_t *word)
     double retry_ns = c->cpu.costs.lock_ns / 2 > 1 ? c->cpu.costs.lock_ns / 2 : 1;
 
     while (*word != 0 && *word != c->id + 1) {
-        cpu_enter(c, 0);
+        cpu_enter_here(c, 0);
         cpu_charge(&c->cpu, CPU_LOCK_STALL, retry_ns);
         cpu_line(c, word, sizeof(*word), 0);
     }
@@ -545,7 +551,7 @@ void plat_spin_unlock(struct platform *p, void *lock)
 /* wmb (sfence) and smp_mb (locked op): flush WC buffers, drain stores. */
 static void cpu_fence(struct sim_cpu *c, double issue_ns, enum obs_op op)
 {
-    cpu_enter(c, 1);
+    cpu_enter_here(c, 1);
     c->wc_unfenced = 0;
     sim_ps_t t0 = c->cpu.now;
     stbuf_wc_flush(&c->stb, c->cpu.now); /* the WC lines leave as the fence starts */
@@ -581,7 +587,7 @@ void plat_smp_wmb(struct platform *p)
 {
     struct sim_cpu *c = p->cpu;
 
-    cpu_enter(c, 0);
+    cpu_enter_here(c, 0);
     sim_ps_t t0 = c->cpu.now;
     cpu_charge(&c->cpu, CPU_BARRIER, c->cpu.costs.dma_wmb_ns);
     if (c->stb.cfg.order == STBUF_WEAK) {
@@ -595,7 +601,7 @@ void plat_smp_rmb(struct platform *p)
 {
     struct sim_cpu *c = p->cpu;
 
-    cpu_enter(c, 0);
+    cpu_enter_here(c, 0);
     sim_ps_t t0 = c->cpu.now;
     cpu_charge(&c->cpu, CPU_BARRIER, c->cpu.costs.dma_wmb_ns);
     cpu_op(c, OBS_OP_SMP_RMB, t0, 1);
@@ -637,7 +643,7 @@ static void cpu_preempted(struct sim_cpu *c, double max_ns)
         double ns = max_ns - off < step_ns ? max_ns - off : step_ns;
         cpu_charge(&c->cpu, CPU_IDLE, ns);
         off += ns;
-        cpu_enter(c, 1);
+        cpu_enter_here(c, 1);
         quiet = sim_cpus_quiet(c->sim, c) ? quiet + 1 : 0;
     }
     c->preempted = 0;
@@ -660,7 +666,7 @@ void cpu_shared_access(struct sim_cpu *c)
 
     if (ns > 0) {
         cpu_charge(&c->cpu, CPU_IDLE, ns);
-        cpu_enter(c, 1);
+        cpu_enter_here(c, 1);
     }
     if (pre > 0)
         cpu_preempted(c, pre);
@@ -697,7 +703,7 @@ uint32_t plat_read_once32(struct platform *p, const uint32_t *src)
 {
     struct sim_cpu *c = p->cpu;
 
-    cpu_enter(c, 0);
+    cpu_enter_here(c, 0);
     cpu_shared_access(c);
     if (stopchk_is_state(p->sim, src))
         stopchk_xmit_tested(c, src); /* netif_xmit_stopped */
@@ -719,7 +725,7 @@ void plat_write_once32(struct platform *p, uint32_t *dst, uint32_t val)
 {
     struct sim_cpu *c = p->cpu;
 
-    cpu_enter(c, 0);
+    cpu_enter_here(c, 0);
     cpu_shared_access(c);
     cpu_wait_until(&c->cpu, stbuf_room_at(&c->stb, c->cpu.now), CPU_DRAIN);
     cpu_store_shared(c, dst, &val, 4);
@@ -730,7 +736,7 @@ void plat_store_release32(struct platform *p, uint32_t *dst, uint32_t val)
 {
     struct sim_cpu *c = p->cpu;
 
-    cpu_enter(c, 0);
+    cpu_enter_here(c, 0);
     if (c->stb.cfg.order == STBUF_WEAK)
         cpu_drain(c); /* stlr: every earlier store first */
     plat_write_once32(p, dst, val);
@@ -762,7 +768,7 @@ static uint32_t cpu_bitop(struct platform *p, uint32_t *word, uint32_t set, uint
     int locked = c->stb.cfg.order == STBUF_X86;
     uint32_t old;
 
-    cpu_enter(c, 0);
+    cpu_enter_here(c, 0);
     cpu_shared_access(c);
     if (locked)
         cpu_fence(c, c->cpu.costs.smp_mb_ns, OBS_OP_SMP_MB);
@@ -791,7 +797,7 @@ static int cpu_test_and(struct platform *p, unsigned nr, uint32_t *word, uint32_
     struct sim_cpu *c = p->cpu;
     uint32_t old;
 
-    cpu_enter(c, 0);
+    cpu_enter_here(c, 0);
     cpu_shared_access(c);
     cpu_fence(c, c->cpu.costs.smp_mb_ns, OBS_OP_SMP_MB);
     stopchk_mb(c);
@@ -817,7 +823,7 @@ int plat_test_bit(struct platform *p, unsigned nr, const uint32_t *word)
 {
     struct sim_cpu *c = p->cpu;
 
-    cpu_enter(c, 0);
+    cpu_enter_here(c, 0);
     cpu_shared_access(c);
     if (stopchk_is_state(p->sim, word))
         stopchk_tested(c, word);
@@ -836,7 +842,7 @@ static uint32_t cpu_atomic(struct platform *p, uint32_t *word, int ordered,
     int locked = ordered || c->stb.cfg.order == STBUF_X86;
     uint32_t old, v;
 
-    cpu_enter(c, 0);
+    cpu_enter_here(c, 0);
     cpu_shared_access(c);
     if (locked)
         cpu_fence(c, c->cpu.costs.smp_mb_ns, OBS_OP_SMP_MB);
@@ -883,7 +889,7 @@ void plat_smp_mb__after_atomic(struct platform *p)
         plat_smp_mb(p);
         return;
     }
-    cpu_enter(c, 1);
+    cpu_enter_here(c, 1);
     stopchk_mb(c); /* x86: the locked op before it was the barrier */
 }
 
@@ -891,7 +897,7 @@ void plat_bug(struct platform *p, const uint32_t *state, const char *kind, const
 {
     struct sim_cpu *c = p->cpu;
 
-    cpu_enter(c, 0);
+    cpu_enter_here(c, 0);
     sim_violation_at(p->sim, stopchk_queue(p->sim, state), kind, c->cpu.now, -1, "kernel",
                      detail);
 }
@@ -910,7 +916,7 @@ void plat_cpu_work(struct platform *p, enum plat_work what, unsigned n)
     case PLAT_WORK_CLEAN_POLL: ns = k->clean_poll_ns; break;
     case PLAT_WORK_QDISC_PKT: ns = k->qdisc_pkt_ns; break;
     }
-    cpu_enter(c, 0);
+    cpu_enter_here(c, 0);
     cpu_charge(&c->cpu, CPU_DRIVER, ns * n);
     /* A cleanup pass polls until a descriptor it reclaims says otherwise. */
     if (what != PLAT_WORK_CLEAN_DESC)
@@ -938,7 +944,7 @@ void plat_dma_unmap(struct platform *p, dma_addr_t dma, size_t len, unsigned dir
 {
     struct sim_cpu *c = p->cpu;
 
-    cpu_enter(c, 0);
+    cpu_enter_here(c, 0);
     cpu_shared_access(c); /* the cleanup's loop: a place to be preempted */
     dmachk_unmap(&p->sim->dk, dma, len, dir, c->cpu.now);
     ownchk_set_unmap(&p->sim->ck, dma, len, c->cpu.now);
