@@ -116,8 +116,7 @@ void cm_sched_eval(const struct cm_sched *s, const struct cm_sched_in *in, struc
 {
     struct cm_sched_next n;
 
-    out->q = cm_sched_queue(s, in);
-    out->valid = cm_sched_valid(s, in, out->q);
+    cm_sched_head(s, in, out);
     if (!in->multi) { /* one queue: only the hold flag moves (to 0) */
         out->wait = !s->hold;
         return;
