@@ -88,8 +88,8 @@ RTL_TOP  := nictx_tx_top
 RTL_PKGS := rtl/nictx_reg_pkg.sv rtl/nictx_pkg.sv
 RTL_SRCS := $(RTL_PKGS) rtl/prim_fifo_sync.sv rtl/prim_arbiter_rr.sv rtl/prim_rr_pick.sv \
             $(filter-out $(RTL_PKGS),$(sort $(wildcard rtl/nictx_*.sv)))
-# RTL_ASSERT=0 builds the engine without its protocol assertions: about a
-# third faster for sweeps; tests and CI keep them on.
+# RTL_ASSERT=0 builds the engine without its protocol assertions: about 15%
+# faster (docs/architecture.md, Simulation speed); tests and CI keep them on.
 RTL_ASSERT ?= 1
 # -fno-dfg: Verilator 5.006's data-flow-graph optimizer gives the same
 # instruction count but code that runs 15-25% slower here (default run, 64 B
