@@ -80,6 +80,19 @@ static int ls_print(char *buf, size_t len, unsigned w, const struct dev_out *o)
     return n;
 }
 
+/* The first of W data lanes of a port that differ, on one line ("wire.data
+ * lane 3: rtl 0x5, c 0x7"): 1; 0 if none does. */
+static int ls_lane_diff(char *buf, size_t len, unsigned w, const char *port, const char *an,
+                        const char *bn, const uint8_t *a, const uint8_t *b)
+{
+    for (unsigned i = 0; i < w; i++)
+        if (a[i] != b[i]) {
+            snprintf(buf, len, "%s.data lane %u: %s %#x, %s %#x", port, i, an, a[i], bn, b[i]);
+            return 1;
+        }
+    return 0;
+}
+
 /* The first field in which two sides' outputs differ, on one line: the
  * port, the field, both values ("d2h.tag: rtl 5, c 7"; a data lane by
  * number). */
@@ -102,11 +115,8 @@ static void ls_first_diff(char *buf, size_t len, unsigned w, const char *an, con
         LS_F(d2h.len, "d2h.len")
         LS_F(d2h.addr, "d2h.addr")
         LS_F(d2h.err, "d2h.err")
-        for (unsigned i = 0; i < w; i++) {
-            char name[32];
-            snprintf(name, sizeof(name), "d2h.data lane %u", i);
-            LS_F(d2h.data[i], name)
-        }
+        if (ls_lane_diff(buf, len, w, "d2h", an, bn, a->d2h.data, b->d2h.data))
+            return;
     }
     LS_F(wire.valid, "wire.valid")
     if (a->wire.valid) {
@@ -114,11 +124,8 @@ static void ls_first_diff(char *buf, size_t len, unsigned w, const char *an, con
         LS_F(wire.eop, "wire.eop")
         LS_F(wire.bytes, "wire.bytes")
         LS_F(wire.fcs, "wire.fcs")
-        for (unsigned i = 0; i < w; i++) {
-            char name[32];
-            snprintf(name, sizeof(name), "wire.data lane %u", i);
-            LS_F(wire.data[i], name)
-        }
+        if (ls_lane_diff(buf, len, w, "wire", an, bn, a->wire.data, b->wire.data))
+            return;
     }
     LS_F(idle, "idle")
     LS_F(waiting, "wait")
