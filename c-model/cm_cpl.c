@@ -297,6 +297,7 @@ static void cm_cpl_outputs(const struct cm_cpl *c, const struct cm_cpl_in *in,
     out->wake = cm_cpl_wake(c, &k);
     out->idle = cm_cpl_idle_k(c, in, &k);
     out->wait = out->idle && !k.tf_pop;
+    out->quiet = false;
 }
 
 /* Nothing to do on this clock but count it (the engine's usual clock): no
@@ -331,6 +332,7 @@ static void cm_cpl_quiet_outputs(const struct cm_cpl *c, const struct cm_cpl_in 
     out->timer = out->tmr_fire = false;
     out->wake = M24;
     out->idle = out->wait = true;
+    out->quiet = true;
 }
 
 static void cm_cpl_quiet_edge(struct cm_cpl *c, const struct cm_cpl_in *in)

@@ -55,6 +55,7 @@ struct cm_cpl_out {
     uint64_t wr_addr, wr_data;
     unsigned wr_len;
     bool timer, wait, idle;
+    bool quiet;          /* the clock only counted itself (nothing pending, due or sent) */
     bool tmr_fire;       /* an interrupt raised by a moderation timer (a cover point) */
     uint32_t wake;
 };

@@ -990,13 +990,15 @@ static void full_check(struct cm_desc_fetch *cp, const struct cm_desc_fetch *d,
 void cm_desc_fetch_eval(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
                         struct cm_desc_fetch_out *out)
 {
-    if (quiet_any(d, in, out, true)) {
+    const int k = quiet_any(d, in, out, true);
+    if (k != 0) {
 #ifdef CM_DESC_FETCH_QUIET_CHECK
         struct cm_desc_fetch_out o;
         struct cm_desc_fetch *cp = full_copy(d, in, &o);
         memcpy(cp, d, sizeof(*cp)); /* (eval: the edge not taken) */
         full_check(cp, d, &o, out);
 #endif
+        out->quiet = (uint8_t)k;
         return;
     }
     struct comb c;
@@ -1004,6 +1006,7 @@ void cm_desc_fetch_eval(const struct cm_desc_fetch *d, const struct cm_desc_fetc
     comb(d, in, &c);
     next(d, in, &c, &x);
     outputs(d, in, &c, &x, out);
+    out->quiet = 0;
 }
 
 /* The edge's descriptor error bits: set for a failed read's slots, cleared
@@ -1180,6 +1183,7 @@ step_full(struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
     comb(d, in, &c);
     next(d, in, &c, &x);
     outputs(d, in, &c, &x, out);
+    out->quiet = 0;
 #ifdef CM_DESC_FETCH_QUIET_CHECK
     if (!head && !(given.f_q == out->f_q && given.rdy == out->rdy && given.work == out->work &&
                    given.desc_q == out->desc_q && given.req_valid == out->req_valid &&
@@ -1204,6 +1208,7 @@ step_other(struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
         CHECK_BEGIN(d, in);
         quiet_edge(d, in, k);
         CHECK_END(d, out);
+        out->quiet = (uint8_t)k;
         return;
     }
     step_full(d, in, out, head);
@@ -1224,6 +1229,7 @@ step(struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in, struct cm_desc_
         CHECK_BEGIN(d, in);
         quiet_edge(d, in, k);
         CHECK_END(d, out);
+        out->quiet = (uint8_t)k;
         return;
     }
     step_full(d, in, out, head);

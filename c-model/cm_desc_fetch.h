@@ -125,6 +125,8 @@ struct cm_desc_fetch_out {
     unsigned not_owned_cnt; /* 16 bits */
     bool flush, wc_used, wc_drop, wait, idle;
     bool wc_stale;          /* the held WC block is stale (a cover point) */
+    uint8_t quiet;          /* a step's path: 1 quiet (only read data's descriptor words
+                               written), 2 quiet but for a descriptor leaving, 0 the full one */
 };
 
 /* A retirement FIFO entry: {queue, block, size}. */

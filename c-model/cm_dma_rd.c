@@ -191,6 +191,7 @@ static void cm_dma_rd_outputs(const struct cm_dma_rd *d, const struct cm_dma_rd_
     out->done_err = out->done_valid && (d->rerr || d->tag[c->ret.tag].err);
     out->drained = d->out == (unsigned)d->mrd_valid;
     out->idle = !d->cur_valid && !d->mrd_valid && d->out == 0;
+    out->quiet = false;
 }
 
 /* A clock on which only the oldest read's wait and a completion beat that
@@ -242,6 +243,7 @@ static void cm_dma_rd_quiet_outputs(const struct cm_dma_rd *d, const struct cm_d
     out->wr_data = in->cpl_data;
     out->done_valid = out->done_dest = out->done_err = false;
     out->drained = out->idle = d->out == 0;
+    out->quiet = true;
 }
 
 /* The timer at the edge. */
@@ -373,6 +375,16 @@ void cm_dma_rd_clock(struct cm_dma_rd *d, const struct cm_dma_rd_in *in)
     }
     cm_dma_rd_comb(d, in, &c);
     cm_dma_rd_edge(d, in, &c);
+}
+
+uint32_t cm_dma_rd_timer_left(const struct cm_dma_rd *d, uint32_t cpl_timeout)
+{
+    /* cm_dma_rd_timer(): it counts while the oldest MRd is out and not
+     * done, and fires on the clock its wait reaches the time-out. */
+    if (cpl_timeout == 0 || d->to_fired || !cm_fifo_rvalid(&d->ret) ||
+        d->tag[cm_ret_unpack(cm_fifo_rdata(&d->ret)).tag].done)
+        return UINT32_MAX;
+    return d->wait >= cpl_timeout ? 0 : cpl_timeout - d->wait;
 }
 
 void cm_dma_rd_step(struct cm_dma_rd *d, const struct cm_dma_rd_in *in, struct cm_dma_rd_out *out)

@@ -62,6 +62,8 @@ struct cm_dma_rd_out {
     const uint8_t *wr_data;  /* the beat's bytes (cpl_data) */
     bool done_valid, done_dest, done_err;
     bool drained, idle;
+    bool quiet;              /* the clock took the quiet path: only the timer and a
+                                beat that does not end its TLP changed anything */
 };
 
 struct cm_dma_rd_tag {       /* a tag's table entries */
@@ -100,5 +102,18 @@ void cm_dma_rd_clock(struct cm_dma_rd *d, const struct cm_dma_rd_in *in);
 /* Both on one clock whose inputs are all known: eval's outputs, then the
  * edge on the same decisions (worked out once). */
 void cm_dma_rd_step(struct cm_dma_rd *d, const struct cm_dma_rd_in *in, struct cm_dma_rd_out *out);
+
+/* For a run of quiet clocks (cm_dma_rd_out.quiet) with no read issued or
+ * retired, as the engine's stream clocks are (cm_engine.h):
+ * the clocks, from this one on, before the completion timer fires with
+ * time-out `cpl_timeout` (UINT32_MAX while it does not count, which stays
+ * so); and whether a completion beat of `tag` that does not end its TLP
+ * is taken into the payload buffer (its tag's read is out, for requester
+ * 0): else it would be unexpected or go to the descriptors. */
+uint32_t cm_dma_rd_timer_left(const struct cm_dma_rd *d, uint32_t cpl_timeout);
+static inline bool cm_dma_rd_payload_tag(const struct cm_dma_rd *d, unsigned tag)
+{
+    return tag < d->tags && tag < d->fresh && d->tag[tag].busy && !d->tag[tag].dest;
+}
 
 #endif

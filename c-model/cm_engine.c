@@ -113,6 +113,7 @@ struct cm_engine {
     struct dev_wire_beat wire_mem[2];
     struct cm_arbiter_rr arb;
     unsigned wrb;      /* beats of the completion write sent (a DESC_WB_FULL write has several) */
+    bool stream;       /* the last clock was a stream clock (stream_clock()) */
     struct cm_regs regs;
     struct cm_wc wc;
     struct cm_dma_rd rd;
@@ -201,6 +202,7 @@ void cm_engine_reset(struct cm_engine *e)
     e->wire_s.wp = e->wire_s.rp = 0;
     cm_arbiter_rr_reset(&e->arb, SRC_N);
     e->wrb = 0;
+    e->stream = false;
     cm_regs_reset_hw(&e->regs, e->hw.queues, e->hw.tags, e->hw.desc_reads);
     core_reset(e);
     config_refresh(e);
@@ -742,6 +744,26 @@ static inline void step_edge(struct cm_engine *e, const struct dev_in *in, struc
         core_reset(e);
 }
 
+/* Whether this clock, its edge taken, was a stream clock: one on which
+ * only the stream's blocks changed anything (cm_engine_run()): the read
+ * engine took its quiet path (no read issued, retired or timed out) with
+ * no completion beat or one for the payload buffer; the fetcher its quiet
+ * one, with no descriptor leaving (and so no descriptor words written);
+ * the completion writer only counted the clock (one queue); no frame ended
+ * or was skipped; nothing went to d2h or the register block (no access, no
+ * event, no reset, no register read's answer waiting).  The scheduler of
+ * one queue and the WC window with no access keep their state. */
+static inline bool stream_clock(const struct cm_engine *e, const struct cm_step *st)
+{
+    const struct cm_dma_rd_out *ro = &st->ro;
+
+    return ro->quiet && !ro->timeout && !ro->unexp && !(ro->wr_valid && ro->wr_dest) &&
+           st->fo.quiet == 1 && st->co.quiet && !st->mo.pkt_done && st->win < 0 &&
+           !st->d2h_vo && !(st->hv && (!st->is_cpl || st->hb->err)) && st->core_run &&
+           !st->rst_hold && !cm_regs_rst_hold(&e->regs) && !e->regs.cpl_valid &&
+           !e->ins.si.multi && e->regs.gen == e->cfg_gen;
+}
+
 /* The device's cover points (lib/cover.h) this clock shows, before its
  * edge; rtl/'s `cover property` of the same names sample the same terms
  * (ERR's bits and drr_carry: at the edge). */
@@ -828,7 +850,144 @@ void cm_engine_step(struct cm_engine *e, const struct dev_in *in, struct dev_out
     const uint32_t err_before = e->regs.err;
     step_edge(e, in, &st, out);
     cover_err(e, err_before);
+    e->stream = !CM_ENGINE_PROBE && stream_clock(e, &st);
 }
+
+#if !CM_ENGINE_PROBE
+/* ---- stream clocks (cm_engine_run) ---- */
+
+/* A run's h2d beats: the one on offer, kept while not taken, then those
+ * after it, the header the same and the lanes from h2d_next. */
+struct run_h2d {
+    const struct dev_run *r;
+    uint32_t taken;
+};
+
+/* The beat on offer on this clock into slot b of the h2d slice. */
+static inline void run_h2d_push(unsigned w, const struct run_h2d *h, struct dev_beat *b)
+{
+    memcpy(b, h->r->h2d, offsetof(struct dev_beat, data));
+    dev_lanes_copy(b->data, h->taken == 0 ? h->r->h2d->data : h->r->h2d_next + (h->taken - 1) * w, w);
+}
+
+/* A stream clock after a stream clock: the state of every block but the
+ * stream's is as on that one (stream_clock() says how), so are their
+ * inputs, and so is what they do: nothing.  What is left is the read
+ * engine taking the h2d head into the payload buffer, the payload fetch
+ * giving the head frame's beat to the MAC, the MAC's CRC and credit, and
+ * the port slices; each block's own step does its part.  0: this clock is
+ * not one (the checks come before any state changes); else 1, the edge
+ * taken. */
+static inline int run_clock(struct cm_engine *e, struct run_h2d *h, struct dev_run *r)
+{
+    const unsigned w = e->w;
+    const bool hv = slice_rvalid(&e->h2d_s), wire_vo = slice_rvalid(&e->wire_s);
+    const struct dev_beat *hb = &e->h2d_mem[e->h2d_s.rp & 1u];
+    const struct dev_wire_beat *wb = &e->wire_mem[e->wire_s.rp & 1u];
+    const bool offer = r->h2d != NULL;
+    struct cm_dma_rd_in *ri = &e->ins.ri;
+    struct cm_payload_in *pi = &e->ins.pi;
+    struct cm_mac_in *mi = &e->ins.mi;
+
+    if (offer && h->taken > r->h2d_left) /* the TLP's last beat is next */
+        return 0;
+    if (hv && (hb->type != DEV_TLP_CPLD || hb->eop || hb->err ||
+               !cm_dma_rd_payload_tag(&e->rd, hb->tag)))
+        return 0;
+    if (wire_vo ? wb->sop || wb->eop || r->wire_room - r->wire_beats * w < w : !offer)
+        return 0;
+    struct cm_payload_out po;
+    cm_payload_eval(e->pf, pi, &po);
+    if (po.fr_valid && (po.fr_eop || po.fr_skip)) /* a frame ends */
+        return 0;
+
+    const bool h2d_ready = slice_wready(&e->h2d_s), wire_ready = slice_wready(&e->wire_s);
+    struct cm_dma_rd_out ro;
+    struct cm_mac_out mo;
+    ri->cpl_valid = hv;
+    ri->cpl_sop = hb->sop;
+    ri->cpl_eop = false;
+    ri->cpl_err = false;
+    ri->cpl_tag = hb->tag;
+    ri->cpl_len = hb->len;
+    ri->cpl_lane = (unsigned)(hb->addr & (w - 1));
+    ri->cpl_data = hb->data;
+    cm_dma_rd_step(&e->rd, ri, &ro);
+    mi->fr_valid = po.fr_valid;
+    mi->fr_sop = po.fr_sop;
+    mi->fr_eop = false;
+    mi->fr_skip = false;
+    mi->fr_data = po.fr_data;
+    mi->fr_bytes = po.fr_bytes;
+    mi->fr_len = po.fr_len;
+    mi->fr_q = po.fr_q;
+    mi->wire_ready = wire_ready;
+    cm_mac_step(&e->mac, mi, &mo);
+    pi->fr_ready = mo.fr_ready;
+    pi->wr_valid = ro.wr_valid;
+    pi->wr_ptr = ro.wr_ptr;
+    pi->wr_data = ro.wr_data;
+    cm_payload_edge(e->pf, pi, &po);
+
+    uint8_t trace = 0;
+    if (wire_vo) {
+        dev_lanes_copy(r->wire + r->wire_beats * w, wb->data, w);
+        r->wire_beats++;
+        e->wire_s.rp++;
+        trace |= DEV_RUN_WIRE;
+    }
+    if (mo.wire_valid && wire_ready) {
+        struct dev_wire_beat *b = &e->wire_mem[e->wire_s.wp & 1u];
+        b->sop = mo.wire_sop;
+        b->eop = false;
+        b->bytes = (uint8_t)mo.wire_bytes;
+        b->fcs = mo.wire_fcs;
+        dev_lanes_copy(b->data, mo.wire_data, w);
+        e->wire_s.wp++;
+    }
+    if (hv)
+        e->h2d_s.rp++;
+    if (offer && h2d_ready) {
+        run_h2d_push(w, h, &e->h2d_mem[e->h2d_s.wp & 1u]);
+        e->h2d_s.wp++;
+        h->taken++;
+        trace |= DEV_RUN_H2D;
+    }
+    if (r->trace)
+        r->trace[r->clocks] = trace;
+    return 1;
+}
+
+uint32_t cm_engine_run(struct cm_engine *e, struct dev_run *r)
+{
+    struct cm_dma_rd_in *ri = &e->ins.ri;
+    struct cm_payload_in *pi = &e->ins.pi;
+    struct run_h2d h = {r, 0};
+    uint32_t max = r->max;
+    const uint32_t timer = cm_dma_rd_timer_left(&e->rd, ri->cpl_timeout);
+
+    r->clocks = r->h2d_taken = r->wire_beats = 0;
+    if (!e->stream || (r->h2d && (r->h2d->type != DEV_TLP_CPLD || r->h2d->sop ||
+                                  r->h2d->eop || r->h2d->err)))
+        return 0;
+    if (timer < max)
+        max = timer; /* the completion timer fires on the clock after */
+    /* The inputs the stream clocks share (a stream clock's, stream_clock()):
+     * no read requested, no MRd taken, no descriptor offered (none would be
+     * taken), no read done, nothing skipped. */
+    ri->req[0].valid = ri->req[1].valid = false;
+    ri->mrd_ready = false;
+    ri->skip = 0;
+    pi->desc_valid = false;
+    pi->req_ready = true;
+    pi->done = false;
+    e->ins.mi.skip = 0;
+    while (r->clocks < max && run_clock(e, &h, r))
+        r->clocks++;
+    r->h2d_taken = h.taken;
+    return r->clocks;
+}
+#endif /* !CM_ENGINE_PROBE */
 
 #if CM_ENGINE_PROBE
 /* ---- waveforms (cm_probe.h): the RTL's registers and nets ---- */

@@ -256,6 +256,7 @@ static void cm_step(void *dev, const struct dev_in *in, struct dev_out *out)
 {
     cm_engine_step(dev, in, out);
 }
+static uint32_t cm_run(void *dev, struct dev_run *r) { return cm_engine_run(dev, r); }
 
 static void *cmw_create(unsigned w)
 {
@@ -289,10 +290,10 @@ static const uint64_t *cmw_cover(const void *dev)
     static const struct device_ops dev_cm_wave_ops_w##w = {                                     \
         "c",          w,             cmw_create_w##w,       cmw_destroy, cmw_reset, cmw_step,   \
         NULL,         cm_wave_open,  cm_wave_close,         &dev_cm_wave_ops_w##w, cmw_cover,   \
-        NULL,         NULL,          NULL};                                                     \
+        NULL,         NULL,          NULL,                  NULL};                              \
     static const struct device_ops dev_cm_ops_w##w = {                                          \
         "c",  w,    cm_create_w##w, cm_destroy,           cm_reset, cm_step,                    \
-        NULL, NULL, NULL,           &dev_cm_wave_ops_w##w, cm_cover, NULL,  NULL,   NULL};
+        NULL, NULL, NULL,           &dev_cm_wave_ops_w##w, cm_cover, NULL,  NULL,   NULL, cm_run};
 
 DEV_CM_WIDTH(8)
 DEV_CM_WIDTH(16)

@@ -16,11 +16,14 @@
 
 #include "device/device.h"
 
+#define LS_RUN_MAX 1024u /* clocks of a run at most */
+
 struct dev_lockstep {
     const struct device_ops *ref_ops, *dut_ops; /* the reference; the model checked */
     void *ref, *dut;
     uint64_t clock;  /* clocks stepped since the reset, skipped ones included */
     char fault[640]; /* the first difference; "" while none */
+    uint8_t trace[LS_RUN_MAX]; /* the model checked's clocks of a run (ls_run) */
 };
 
 void *dev_lockstep_create(const struct device_ops *ref, const struct device_ops *dut)
@@ -190,6 +193,85 @@ static void ls_step(void *dev, const struct dev_in *in, struct dev_out *out)
     }
 }
 
+/* A run's clock i on the reference: its outputs against what the model
+ * checked did on it (trace, the wire bytes at `wire`): the same beat
+ * taken, nothing on d2h, the same wire beat (neither first nor last, W
+ * bytes).  NULL when they agree, else the first field that differs. */
+static const char *ls_run_differs(unsigned w, const struct dev_in *in, const struct dev_out *o,
+                                  uint8_t trace, const uint8_t *wire)
+{
+    if ((in->h2d.valid && o->h2d_ready) != !!(trace & DEV_RUN_H2D))
+        return "h2d_ready";
+    if (o->d2h.valid)
+        return "d2h.valid";
+    if (o->wire.valid != !!(trace & DEV_RUN_WIRE))
+        return "wire.valid";
+    if (o->wire.valid && (o->wire.sop || o->wire.eop || o->wire.bytes != w))
+        return "wire.sop, eop or bytes";
+    if (o->wire.valid && memcmp(o->wire.data, wire, w) != 0)
+        return "wire.data";
+    return NULL;
+}
+
+/* Several clocks (device_ops.run): the model checked runs them, the
+ * reference steps each with the same inputs, and on each the two must
+ * agree (ls_run_differs); after them both are at a clock boundary, where
+ * the next step compares every output again. */
+static uint32_t ls_run(void *dev, struct dev_run *r)
+{
+    struct dev_lockstep *d = dev;
+    const unsigned w = d->ref_ops->width;
+    struct dev_run c = *r;
+    struct dev_in in;
+    struct dev_out o;
+    uint32_t taken = 0, beats = 0;
+
+    r->clocks = r->h2d_taken = r->wire_beats = 0;
+    r->fault = 0;
+    if (d->fault[0] || !d->dut_ops->run)
+        return 0;
+    c.trace = d->trace;
+    if (c.max > LS_RUN_MAX)
+        c.max = LS_RUN_MAX;
+    if (d->dut_ops->run(d->dut, &c) == 0)
+        return 0;
+    memset(&in, 0, sizeof(in));
+    in.d2h_ready = in.wire_ready = 1;
+    for (uint32_t i = 0; i < c.clocks; i++) {
+        const char *diff;
+        if (r->h2d) {
+            memcpy(&in.h2d, r->h2d, offsetof(struct dev_beat, data));
+            dev_lanes_copy(in.h2d.data, taken ? r->h2d_next + (taken - 1) * w : r->h2d->data, w);
+        }
+        d->ref_ops->step(d->ref, &in, &o);
+        d->clock++;
+        if (o.fault) { /* the reference's own (an RTL assertion) */
+            r->fault = 1;
+            return i + 1;
+        }
+        diff = ls_run_differs(w, &in, &o, c.trace[i], c.wire + beats * w);
+        if (diff) {
+            snprintf(d->fault, sizeof(d->fault),
+                     "lockstep: model %s differs from %s at device clock %" PRIu64
+                     " (width %u), first in %s, on clock %u of a run of %u stream clocks "
+                     "(the model: h2d beat %s, wire beat %s)",
+                     d->dut_ops->name, d->ref_ops->name, d->clock - 1, w, diff, i + 1, c.clocks,
+                     c.trace[i] & DEV_RUN_H2D ? "taken" : "not taken",
+                     c.trace[i] & DEV_RUN_WIRE ? "out" : "none");
+            r->fault = 1;
+            return i + 1;
+        }
+        taken += in.h2d.valid && o.h2d_ready;
+        beats += o.wire.valid;
+    }
+    if (r->trace)
+        memcpy(r->trace, c.trace, c.clocks);
+    r->clocks = c.clocks;
+    r->h2d_taken = c.h2d_taken;
+    r->wire_beats = c.wire_beats;
+    return c.clocks;
+}
+
 /* The model checked's cover points (the C model's), else the reference's. */
 static const uint64_t *ls_cover(const void *dev)
 {
@@ -261,10 +343,10 @@ static int ls_wave_close(void *dev, char *err, size_t n)
     }                                                                                           \
     static const struct device_ops dev_ls_trace_ops_w##w = {                                    \
         "lockstep", w, ls_create_trace_w##w, ls_destroy, ls_reset, ls_step, ls_fault,           \
-        ls_wave_open, ls_wave_close, &dev_ls_trace_ops_w##w, ls_cover, NULL, NULL, NULL};       \
+        ls_wave_open, ls_wave_close, &dev_ls_trace_ops_w##w, ls_cover, NULL, NULL, NULL, NULL}; \
     static const struct device_ops dev_ls_ops_w##w = {                                          \
         "lockstep", w, ls_create_w##w, ls_destroy, ls_reset, ls_step, ls_fault, NULL, NULL,     \
-        &dev_ls_trace_ops_w##w, ls_cover, NULL, NULL, NULL};
+        &dev_ls_trace_ops_w##w, ls_cover, NULL, NULL, NULL, ls_run};
 DEV_LS_WIDTH(8)
 DEV_LS_WIDTH(16)
 DEV_LS_WIDTH(32)

@@ -314,6 +314,7 @@ int rtl_wave_close(void *dev, char *err, size_t n)
 extern "C" const struct device_ops DEV_RTL_OPS = {
     "rtl",     DEV_RTL_WIDTH,  rtl_create,     rtl_destroy, rtl_reset,
     rtl_step,  rtl_fault,      rtl_wave_open,  rtl_wave_close, &DEV_RTL_OPS,
+    nullptr,   nullptr,        nullptr,        nullptr,        nullptr,
 };
 #else
 #if DEV_RTL_HAVE_TRACE
@@ -325,11 +326,13 @@ extern "C" const struct device_ops DEV_RTL_TRACE_OPS;
 extern "C" const struct device_ops DEV_RTL_OPS = {
     "rtl",    DEV_RTL_WIDTH, rtl_create, rtl_destroy, rtl_reset,
     rtl_step, rtl_fault,     nullptr,    nullptr,     DEV_RTL_TRACED, nullptr,
+    nullptr,  nullptr,       nullptr,    nullptr,
 };
 #if DEV_RTL_WIDTH == 8 && !DEV_RTL_SO
 extern "C" const struct device_ops dev_rtl_ops = {
     "rtl",    DEV_RTL_WIDTH, rtl_create, rtl_destroy, rtl_reset,
     rtl_step, rtl_fault,     nullptr,    nullptr,     DEV_RTL_TRACED, nullptr,
+    nullptr,  nullptr,       nullptr,    nullptr,
 };
 #endif
 #endif

@@ -141,6 +141,42 @@ struct dev_wave {
     sim_ps_t period_ps;
 };
 
+/* Several clocks in one call (device_ops.run): the clocks a stream of
+ * data beats moves alone.  Each clock is one step() would give with
+ * d2h_ready and wire_ready high and skip 0, and on h2d, while `h2d` is
+ * non-NULL, the beats of one TLP: *h2d on the first clock, kept on offer
+ * until the device takes it, then beat j = 1, 2, ... after it, the same
+ * but for its lanes, which are h2d_next[(j - 1) * W ..][0..W); at most
+ * h2d_left of those (h2d NULL: nothing offered on any clock).
+ *
+ * The device runs a clock only if it is one of its stream clocks: no beat
+ * on d2h, a wire beat (if any) neither the frame's first nor its last, and
+ * a beat offered or a wire beat out (so not quiescent; dev_out.idle 0).
+ * It stops before the first clock that is not, before offering the beat
+ * after the h2d_left-th, before a wire beat with fewer than W bytes of
+ * `wire_room` left, and after `max` clocks.  It may run none (then the
+ * caller steps that clock).  The harness uses it only where nothing of
+ * its own happens over those clocks; the results are a step()'s a clock.
+ * The device says so much when it has a clock boundary: only after the
+ * run, not inside (--device lockstep compares the ports on every clock of
+ * a run, and every output again after it). */
+struct dev_run {
+    uint32_t max;               /* clocks at most */
+    const struct dev_beat *h2d; /* the beat on offer, or NULL */
+    const uint8_t *h2d_next;    /* the lanes of the beats after it, W apiece */
+    uint32_t h2d_left;          /* beats after *h2d that may be offered */
+    uint8_t *wire;              /* the wire beats' W bytes apiece, in order */
+    uint32_t wire_room;         /* bytes of room at `wire` */
+    uint8_t *trace;             /* NULL, or max bytes: per clock run, DEV_RUN_* */
+    /* out */
+    uint32_t clocks;            /* clocks run */
+    uint32_t h2d_taken;         /* h2d beats the device took */
+    uint32_t wire_beats;        /* wire beats out, W bytes each at `wire` */
+    uint8_t fault;              /* as dev_out.fault, after the clocks run */
+};
+#define DEV_RUN_H2D 1u  /* trace: the beat offered was taken on this clock */
+#define DEV_RUN_WIRE 2u /* trace: a wire beat was out on this clock */
+
 struct device_ops {
     const char *name; /* "rtl", "c" or "lockstep" */
     unsigned width;   /* W: data bytes per beat on every stream */
@@ -174,6 +210,9 @@ struct device_ops {
     void *(*create_with)(const struct device_ops *self);
     const struct dev_hw *hw; /* NULL: DEV_HW_DEFAULT */
     const void *ctx;
+    /* NULL, or several clocks in one call (struct dev_run above): the
+     * clocks run (0: the caller steps the next one). */
+    uint32_t (*run)(void *dev, struct dev_run *r);
 };
 
 /* An instance of `ops` in reset (create or create_with); NULL on failure. */

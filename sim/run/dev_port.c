@@ -149,6 +149,77 @@ static const struct tlp *h2d_offer(struct sim *s)
     return h;
 }
 
+#define SIM_RUN_MAX 4096u /* device clocks in one run at most */
+
+/* The h2d side of a run (struct dev_run): the beat on offer and the rest
+ * of its TLP but the last beat, if the device may stream it (data of a
+ * completion that succeeded, from its second beat on); 0, or -1 when it
+ * may not. */
+static int run_h2d(struct sim *s, const struct tlp *h, struct dev_run *r)
+{
+    const unsigned w = s->ops->width;
+    const unsigned beats = dev_tlp_beats(w, h->type, h->addr, h->len);
+
+    if (h->type != TLP_CPLD || h->status != TLP_STATUS_SC || h->ep || s->h2d_beat == 0 ||
+        s->h2d_beat + 2 > beats)
+        return -1;
+    r->h2d = &s->dev_in.h2d;
+    r->h2d_next = h->data + (size_t)(s->h2d_beat + 1) * w - (h->addr & (w - 1));
+    r->h2d_left = beats - 2 - s->h2d_beat;
+    return 0;
+}
+
+/* Device clocks from `now` on, several at once (device_ops.run), while
+ * nothing of the harness's own happens: every one before `until` (the next
+ * event to deliver, a CPU's time, the caller's stop) and the watchdog's
+ * expiry, none left out before the first, the TLP on offer one the device
+ * may stream, or none arriving meanwhile.  The device runs only clocks
+ * that move beats which are neither a TLP's nor a frame's first or last:
+ * this loop's per-clock work (sim_clock) has nothing to do on them but
+ * count them, take the h2d beats and gather the frame's bytes.  Returns
+ * the clocks run (0: sim_clock() runs the next one). */
+uint32_t sim_clock_run(struct sim *s, sim_ps_t until)
+{
+    const sim_ps_t p = s->period_ps, wd_end = s->last_progress + s->watchdog_ps;
+    struct dev_run r;
+    const struct tlp *h;
+    sim_ps_t k;
+
+    if (!s->ops->run || s->skip_pending || s->failed || wd_end < s->now + 2 * p)
+        return 0;
+    memset(&r, 0, sizeof(r));
+    if ((h = h2d_offer(s)) != NULL) {
+        if (run_h2d(s, h, &r) != 0)
+            return 0;
+    } else if (pcie_link_next_arrival(s->h2d) < until) {
+        until = pcie_link_next_arrival(s->h2d);
+    }
+    if (until <= s->now + p) /* a clock at each edge before until */
+        return 0;
+    k = (until - s->now + p - 1) / p;
+    if (k > (wd_end - s->now) / p) /* the watchdog looks after each clock */
+        k = (wd_end - s->now) / p;
+    r.max = k > SIM_RUN_MAX ? SIM_RUN_MAX : (uint32_t)k;
+    if (s->frame_open) {
+        r.wire = s->frame + s->frame_len;
+        r.wire_room = (uint32_t)(sizeof(s->frame) - DEV_WIDTH_MAX - s->frame_len);
+    }
+    if (s->ops->run(s->dev, &r) == 0 && !r.fault)
+        return 0;
+    if (r.fault)
+        sim_fail(s, "%s", s->ops->fault ? s->ops->fault(s->dev) : "device fault");
+    s->cycles += r.clocks;
+    s->now += (sim_ps_t)r.clocks * p;
+    s->engine_beats += r.wire_beats;
+    s->frame_len += r.wire_beats * s->ops->width;
+    if (r.h2d_taken) {
+        s->h2d_beat += r.h2d_taken;
+        s->h2d_built = 0;
+    }
+    s->dev_idle = 0;
+    return r.clocks ? r.clocks : 1;
+}
+
 /* One device clock at `now`.  Returns 1 if the device is quiescent after
  * it: idle, or waiting (for completions, for time) with at least one clock
  * it allows to leave out; and no beat in or out is pending. */

@@ -377,6 +377,10 @@ int sim_in_ring(struct sim *s, uint64_t addr);
  * (idle or waiting, no beat moved), and then s->dev_idle says which and
  * s->dev_wake how many clocks may be left out (device.h) */
 int sim_clock(struct sim *s);
+/* dev_port.c: device clocks from now on, several at once, where nothing
+ * of the harness's own happens before `until` (device_ops.run); 0 if
+ * none ran (sim_clock runs the next one) */
+uint32_t sim_clock_run(struct sim *s, sim_ps_t until);
 /* world.c: the run cannot go on; the first message is kept (sim_diag) */
 void sim_fail(struct sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

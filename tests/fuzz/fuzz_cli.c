@@ -50,7 +50,7 @@ static void no_dev_step(void *d, const struct dev_in *in, struct dev_out *out)
 }
 static const struct device_ops no_dev_ops = {
     "none", DEV_WIDTH_DEFAULT, no_dev_create, no_dev_destroy, no_dev_reset, no_dev_step, NULL,
-    NULL,   NULL,              NULL,              NULL, NULL, NULL, NULL};
+    NULL,   NULL,              NULL,              NULL, NULL, NULL, NULL, NULL};
 const struct device_ops *dev_ops_for(enum dev_backend b, unsigned w)
 {
     (void)b;

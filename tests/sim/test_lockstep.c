@@ -220,7 +220,7 @@ static void broken_step(void *d, const struct dev_in *in, struct dev_out *out)
 }
 static const struct device_ops broken_ops = {"broken",   8,    broken_create, broken_destroy,
                                              broken_reset, broken_step, NULL, NULL, NULL, NULL,
-                                             NULL, NULL, NULL, NULL};
+                                             NULL, NULL, NULL, NULL, NULL};
 
 static void *pair_create(void) { return dev_lockstep_create(dev_rtl_ops_width(8), &broken_ops); }
 
@@ -229,7 +229,7 @@ static void test_lockstep_names_the_first_difference(void **state)
     const struct device_ops *ls = dev_lockstep_ops_width(8);
     const struct device_ops pair = {"lockstep", 8,         pair_create, ls->destroy, ls->reset,
                                     ls->step,   ls->fault, NULL,        NULL,        NULL,
-                                    ls->cover,  NULL,      NULL,        NULL};
+                                    ls->cover,  NULL,      NULL,        NULL,        NULL};
     struct sim_cfg cfg;
     struct sim_result r;
     char diag[1024], want[128];
@@ -260,7 +260,7 @@ static void test_lockstep_divergence_snapshot(void **state)
     const struct device_ops *ls = dev_lockstep_ops_width(8);
     const struct device_ops pair = {"lockstep", 8,         pair_create, ls->destroy, ls->reset,
                                     ls->step,   ls->fault, NULL,        NULL,        NULL,
-                                    ls->cover,  NULL,      NULL,        NULL};
+                                    ls->cover,  NULL,      NULL,        NULL,        NULL};
     char dir[] = "/tmp/nictx-ls-XXXXXX", base[64], path[96], err[256], msg[2400], cmd[96];
     struct sim_cfg cfg;
     struct sim *s;
