@@ -387,6 +387,22 @@ uint32_t cm_dma_rd_timer_left(const struct cm_dma_rd *d, uint32_t cpl_timeout)
     return d->wait >= cpl_timeout ? 0 : cpl_timeout - d->wait;
 }
 
+void cm_dma_rd_timer_run(struct cm_dma_rd *d, uint32_t clocks, uint32_t cpl_timeout)
+{
+    /* (cm_dma_rd_timer_edge(): the count goes on, or stays restarted) */
+    if (cm_dma_rd_timer_left(d, cpl_timeout) != UINT32_MAX)
+        d->wait = (d->wait + clocks) & M24;
+}
+
+uint32_t cm_dma_rd_take_beat(struct cm_dma_rd *d, unsigned tag)
+{
+    struct cm_dma_rd_tag *t = &d->tag[tag];
+    const uint32_t wptr = t->wptr;
+
+    t->wptr = cm_ptr(d, (uint64_t)wptr + d->w); /* cm_dma_rd_take(): not the last beat */
+    return wptr;
+}
+
 void cm_dma_rd_step(struct cm_dma_rd *d, const struct cm_dma_rd_in *in, struct cm_dma_rd_out *out)
 {
     struct cm_dma_rd_comb c;

@@ -111,6 +111,11 @@ void cm_dma_rd_step(struct cm_dma_rd *d, const struct cm_dma_rd_in *in, struct c
  * is taken into the payload buffer (its tag's read is out, for requester
  * 0): else it would be unexpected or go to the descriptors. */
 uint32_t cm_dma_rd_timer_left(const struct cm_dma_rd *d, uint32_t cpl_timeout);
+/* `clocks` such quiet clocks' timer, at once. */
+void cm_dma_rd_timer_run(struct cm_dma_rd *d, uint32_t clocks, uint32_t cpl_timeout);
+/* Such a clock's completion beat taken into `tag` (cm_dma_rd_payload_tag;
+ * no error): the payload buffer pointer it is written at (wr_ptr). */
+uint32_t cm_dma_rd_take_beat(struct cm_dma_rd *d, unsigned tag);
 static inline bool cm_dma_rd_payload_tag(const struct cm_dma_rd *d, unsigned tag)
 {
     return tag < d->tags && tag < d->fresh && d->tag[tag].busy && !d->tag[tag].dest;

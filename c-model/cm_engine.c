@@ -867,67 +867,69 @@ struct run_h2d {
 static inline void run_h2d_push(unsigned w, const struct run_h2d *h, struct dev_beat *b)
 {
     memcpy(b, h->r->h2d, offsetof(struct dev_beat, data));
+    b->sop = b->sop && h->taken == 0;
     dev_lanes_copy(b->data, h->taken == 0 ? h->r->h2d->data : h->r->h2d_next + (h->taken - 1) * w, w);
+}
+
+/* Whether this clock's ports are a run's (struct dev_run): the beat on
+ * offer (if any) not past the h2d_left-th, nothing on d2h, a wire beat
+ * (if any) neither a frame's first nor its last and with room, and a beat
+ * offered or a wire beat out.  The ports show the slices' heads: the state
+ * before the clock tells. */
+static inline bool run_ports(const struct cm_engine *e, const struct run_h2d *h,
+                             const struct dev_run *r)
+{
+    const struct dev_wire_beat *wb = &e->wire_mem[e->wire_s.rp & 1u];
+
+    if ((r->h2d && h->taken > r->h2d_left) || slice_rvalid(&e->d2h_s))
+        return false;
+    if (!slice_rvalid(&e->wire_s))
+        return r->h2d != NULL;
+    return !wb->sop && !wb->eop && r->wire_room - r->wire_beats * e->w >= e->w;
 }
 
 /* A stream clock after a stream clock: the state of every block but the
  * stream's is as on that one (stream_clock() says how), so are their
  * inputs, and so is what they do: nothing.  What is left is the read
  * engine taking the h2d head into the payload buffer, the payload fetch
- * giving the head frame's beat to the MAC, the MAC's CRC and credit, and
- * the port slices; each block's own step does its part.  0: this clock is
- * not one (the checks come before any state changes); else 1, the edge
- * taken. */
-static inline int run_clock(struct cm_engine *e, struct run_h2d *h, struct dev_run *r)
+ * giving the head frame's beat `f` (the same over the run: none ends) to
+ * the MAC, the MAC's CRC and credit, and the port slices; the read
+ * engine's timer counts the run's clocks at its end.  0: this clock is not
+ * one (the checks come before any state changes); else 1, the edge taken. */
+static inline int stream_clock_run(struct cm_engine *e, struct run_h2d *h, struct dev_run *r,
+                                   const struct cm_payload_frame *f)
 {
     const unsigned w = e->w;
     const bool hv = slice_rvalid(&e->h2d_s), wire_vo = slice_rvalid(&e->wire_s);
     const struct dev_beat *hb = &e->h2d_mem[e->h2d_s.rp & 1u];
     const struct dev_wire_beat *wb = &e->wire_mem[e->wire_s.rp & 1u];
     const bool offer = r->h2d != NULL;
-    struct cm_dma_rd_in *ri = &e->ins.ri;
-    struct cm_payload_in *pi = &e->ins.pi;
     struct cm_mac_in *mi = &e->ins.mi;
+    const unsigned rem = cm_payload_rem(e->pf, f);
 
-    if (offer && h->taken > r->h2d_left) /* the TLP's last beat is next */
-        return 0;
     if (hv && (hb->type != DEV_TLP_CPLD || hb->eop || hb->err ||
                !cm_dma_rd_payload_tag(&e->rd, hb->tag)))
         return 0;
-    if (wire_vo ? wb->sop || wb->eop || r->wire_room - r->wire_beats * w < w : !offer)
+    if (f->valid && rem <= w) /* the frame's last beat */
         return 0;
-    struct cm_payload_out po;
-    cm_payload_eval(e->pf, pi, &po);
-    if (po.fr_valid && (po.fr_eop || po.fr_skip)) /* a frame ends */
+    if (!(wire_vo || f->valid || hv || e->rd.out != 0)) /* (so the engine is not idle) */
         return 0;
 
     const bool h2d_ready = slice_wready(&e->h2d_s), wire_ready = slice_wready(&e->wire_s);
-    struct cm_dma_rd_out ro;
-    struct cm_mac_out mo;
-    ri->cpl_valid = hv;
-    ri->cpl_sop = hb->sop;
-    ri->cpl_eop = false;
-    ri->cpl_err = false;
-    ri->cpl_tag = hb->tag;
-    ri->cpl_len = hb->len;
-    ri->cpl_lane = (unsigned)(hb->addr & (w - 1));
-    ri->cpl_data = hb->data;
-    cm_dma_rd_step(&e->rd, ri, &ro);
-    mi->fr_valid = po.fr_valid;
-    mi->fr_sop = po.fr_sop;
-    mi->fr_eop = false;
-    mi->fr_skip = false;
-    mi->fr_data = po.fr_data;
-    mi->fr_bytes = po.fr_bytes;
-    mi->fr_len = po.fr_len;
-    mi->fr_q = po.fr_q;
+    uint8_t data[DEV_WIDTH_MAX];
+    uint32_t fcs;
+    mi->fr_valid = f->valid;
+    mi->fr_sop = f->valid && e->pf->beat == 0;
+    mi->fr_data = data;
+    mi->fr_len = f->len;
     mi->wire_ready = wire_ready;
-    cm_mac_step(&e->mac, mi, &mo);
-    pi->fr_ready = mo.fr_ready;
-    pi->wr_valid = ro.wr_valid;
-    pi->wr_ptr = ro.wr_ptr;
-    pi->wr_data = ro.wr_data;
-    cm_payload_edge(e->pf, pi, &po);
+    if (f->valid)
+        cm_payload_beat(e->pf, f, rem, data);
+    const bool send = cm_mac_stream(&e->mac, mi, &fcs);
+    if (hv)
+        cm_payload_write(e->pf, cm_dma_rd_take_beat(&e->rd, hb->tag), hb->data);
+    if (send)
+        cm_payload_next(e->pf);
 
     uint8_t trace = 0;
     if (wire_vo) {
@@ -936,13 +938,13 @@ static inline int run_clock(struct cm_engine *e, struct run_h2d *h, struct dev_r
         e->wire_s.rp++;
         trace |= DEV_RUN_WIRE;
     }
-    if (mo.wire_valid && wire_ready) {
+    if (send) {
         struct dev_wire_beat *b = &e->wire_mem[e->wire_s.wp & 1u];
-        b->sop = mo.wire_sop;
+        b->sop = mi->fr_sop;
         b->eop = false;
-        b->bytes = (uint8_t)mo.wire_bytes;
-        b->fcs = mo.wire_fcs;
-        dev_lanes_copy(b->data, mo.wire_data, w);
+        b->bytes = (uint8_t)w;
+        b->fcs = fcs;
+        dev_lanes_copy(b->data, data, w);
         e->wire_s.wp++;
     }
     if (hv)
@@ -958,32 +960,80 @@ static inline int run_clock(struct cm_engine *e, struct run_h2d *h, struct dev_r
     return 1;
 }
 
-uint32_t cm_engine_run(struct cm_engine *e, struct dev_run *r)
+/* Stream clocks from this one on while there are (at most max): their
+ * run's head frame (f) and time-out, worked out once. */
+static uint32_t stream_clocks(struct cm_engine *e, struct run_h2d *h, struct dev_run *r,
+                              uint32_t max)
 {
-    struct cm_dma_rd_in *ri = &e->ins.ri;
-    struct cm_payload_in *pi = &e->ins.pi;
-    struct run_h2d h = {r, 0};
-    uint32_t max = r->max;
-    const uint32_t timer = cm_dma_rd_timer_left(&e->rd, ri->cpl_timeout);
+    struct cm_mac_in *mi = &e->ins.mi;
+    const uint32_t cpl_timeout = e->ins.ri.cpl_timeout;
+    struct cm_payload_frame f;
+    uint32_t n = 0;
 
-    r->clocks = r->h2d_taken = r->wire_beats = 0;
-    if (!e->stream || (r->h2d && (r->h2d->type != DEV_TLP_CPLD || r->h2d->sop ||
-                                  r->h2d->eop || r->h2d->err)))
+    cm_payload_head_frame(e->pf, &f);
+    if (f.valid && f.skip) /* (a skip beat ends its frame) */
         return 0;
+    const uint32_t timer = cm_dma_rd_timer_left(&e->rd, cpl_timeout);
     if (timer < max)
         max = timer; /* the completion timer fires on the clock after */
-    /* The inputs the stream clocks share (a stream clock's, stream_clock()):
-     * no read requested, no MRd taken, no descriptor offered (none would be
-     * taken), no read done, nothing skipped. */
-    ri->req[0].valid = ri->req[1].valid = false;
-    ri->mrd_ready = false;
-    ri->skip = 0;
-    pi->desc_valid = false;
-    pi->req_ready = true;
-    pi->done = false;
-    e->ins.mi.skip = 0;
-    while (r->clocks < max && run_clock(e, &h, r))
+    /* The MAC's inputs the stream clocks share: no last beat, no skip
+     * beat, whole beats of the head frame, nothing left out. */
+    mi->fr_eop = mi->fr_skip = false;
+    mi->fr_bytes = e->w;
+    mi->fr_q = f.q;
+    mi->skip = 0;
+    while (n < max && run_ports(e, h, r) && stream_clock_run(e, h, r, &f)) {
+        n++;
         r->clocks++;
+    }
+    cm_dma_rd_timer_run(&e->rd, n, cpl_timeout);
+    return n;
+}
+
+/* A clock of a run that is not a stream clock: the whole engine's. */
+static void general_clock_run(struct cm_engine *e, struct run_h2d *h, struct dev_run *r)
+{
+    const unsigned w = e->w;
+    struct dev_in in;
+    struct dev_out out;
+    uint8_t trace = 0;
+
+    in.d2h_ready = in.wire_ready = 1;
+    in.skip = 0;
+    in.h2d.valid = 0;
+    if (r->h2d)
+        run_h2d_push(w, h, &in.h2d);
+    cm_engine_step(e, &in, &out);
+    if (out.wire.valid) {
+        dev_lanes_copy(r->wire + r->wire_beats * w, out.wire.data, w);
+        r->wire_beats++;
+        trace |= DEV_RUN_WIRE;
+    }
+    if (in.h2d.valid && out.h2d_ready) {
+        h->taken++;
+        trace |= DEV_RUN_H2D;
+    }
+    r->idle = out.idle;
+    if (out.idle)
+        trace |= DEV_RUN_IDLE;
+    if (r->trace)
+        r->trace[r->clocks] = trace;
+    r->clocks++;
+}
+
+uint32_t cm_engine_run(struct cm_engine *e, struct dev_run *r)
+{
+    struct run_h2d h = {r, 0};
+
+    r->clocks = r->h2d_taken = r->wire_beats = 0;
+    r->idle = 0;
+    if (r->h2d && (r->h2d->type != DEV_TLP_CPLD || r->h2d->eop || r->h2d->err))
+        return 0;
+    while (r->clocks < r->max && run_ports(e, &h, r))
+        if (!e->stream || stream_clocks(e, &h, r, r->max - r->clocks) == 0)
+            general_clock_run(e, &h, r);
+        else
+            r->idle = 0;
     r->h2d_taken = h.taken;
     return r->clocks;
 }

@@ -103,6 +103,16 @@ void cm_mac_clock(struct cm_mac *m, const struct cm_mac_in *in)
     cm_mac_edge(m, in, send, send ? cm_mac_crc(m, in) : 0);
 }
 
+bool cm_mac_stream(struct cm_mac *m, const struct cm_mac_in *in, uint32_t *fcs)
+{
+    bool valid, send = cm_mac_send(m, in, &valid);
+    uint32_t crc = send ? cm_mac_crc(m, in) : 0;
+
+    cm_mac_edge(m, in, send, crc);
+    *fcs = ~crc;
+    return send;
+}
+
 void cm_mac_step(struct cm_mac *m, const struct cm_mac_in *in, struct cm_mac_out *out)
 {
     bool valid, send = cm_mac_send(m, in, &valid);

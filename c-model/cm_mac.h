@@ -65,6 +65,11 @@ void cm_mac_clock(struct cm_mac *m, const struct cm_mac_in *in);
 /* Both on one clock whose inputs are all known: eval's outputs, then the
  * edge on the same decisions (the beat's CRC worked out once). */
 void cm_mac_step(struct cm_mac *m, const struct cm_mac_in *in, struct cm_mac_out *out);
+/* cm_mac_step()'s edge on a clock with no frame's last beat, no skip beat
+ * and no clocks left out before it (the engine's stream clocks), without
+ * its outputs but these: whether the beat is sent, and then its FCS so
+ * far in *fcs. */
+bool cm_mac_stream(struct cm_mac *m, const struct cm_mac_in *in, uint32_t *fcs);
 /* idle (cm_mac_out), which the state alone gives. */
 static inline bool cm_mac_idle(const struct cm_mac *m)
 {

@@ -122,6 +122,30 @@ static void cm_payload_data(const struct cm_payload *p, const struct cm_pkt *k, 
         memset(out + n0, 0, k->off);
 }
 
+void cm_payload_head_frame(const struct cm_payload *p, struct cm_payload_frame *f)
+{
+    struct cm_pkt k;
+
+    f->valid = cm_payload_head(p, &k);
+    f->skip = k.skip || (cm_fifo_rdata(&p->err) & 1);
+    f->len = k.len;
+    f->off = k.off;
+    f->q = k.q;
+}
+
+void cm_payload_beat(const struct cm_payload *p, const struct cm_payload_frame *f, unsigned rem,
+                     uint8_t *data)
+{
+    const struct cm_pkt k = {.len = f->len, .off = f->off, .q = f->q, .skip = f->skip};
+
+    cm_payload_data(p, &k, rem, data);
+}
+
+void cm_payload_write(struct cm_payload *p, uint32_t wr_ptr, const uint8_t *data)
+{
+    dev_lanes_copy(p->mem + ((wr_ptr >> p->lane_bits) & (p->words - 1)) * p->w, data, p->w);
+}
+
 /* This clock's control: the descriptor taken, the head frame's beat. */
 struct cm_payload_ctl {
     bool take;
@@ -185,8 +209,7 @@ static void cm_payload_edge_ctl(struct cm_payload *p, const struct cm_payload_in
     unsigned off = (unsigned)(in->desc_addr & (p->w - 1));
 
     if (in->wr_valid)
-        dev_lanes_copy(p->mem + ((in->wr_ptr >> p->lane_bits) & (p->words - 1)) * p->w, in->wr_data,
-                      p->w);
+        cm_payload_write(p, in->wr_ptr, in->wr_data);
     if (load) {
         p->req_wptr = (p->alloc & (p->words - 1)) * p->w + off;
         p->alloc = cm_payload_wrap(p, p->alloc + cm_payload_words(p, off, in->desc_len));
@@ -201,7 +224,7 @@ static void cm_payload_edge_ctl(struct cm_payload *p, const struct cm_payload_in
             if (!c.k.skip)
                 p->base = cm_payload_wrap(p, p->base + cm_payload_words(p, c.k.off, c.k.len));
         } else {
-            p->beat = (p->beat + 1) & (p->words - 1);
+            cm_payload_next(p);
         }
     }
     struct cm_pkt nk = {.len = in->desc_len, .off = off, .q = in->desc_q, .skip = in->desc_bad};

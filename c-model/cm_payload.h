@@ -78,4 +78,27 @@ void cm_payload_clock(struct cm_payload *p, const struct cm_payload_in *in);
 void cm_payload_edge(struct cm_payload *p, const struct cm_payload_in *in,
                      const struct cm_payload_out *out);
 
+/* Clocks on which no descriptor is taken, no read is requested or
+ * retires and the head frame does not end (the engine's stream clocks):
+ * the head frame (valid: offered; then its record), which stays; */
+struct cm_payload_frame {
+    bool valid, skip;
+    unsigned len, off, q;
+};
+void cm_payload_head_frame(const struct cm_payload *p, struct cm_payload_frame *f);
+/* its bytes from the beat offered on this clock on (rem: the beat is its
+ * last when rem <= W), and that beat's W bytes (fr_data); */
+static inline unsigned cm_payload_rem(const struct cm_payload *p, const struct cm_payload_frame *f)
+{
+    return (f->len - (p->beat << p->lane_bits)) & 0x7FFF;
+}
+void cm_payload_beat(const struct cm_payload *p, const struct cm_payload_frame *f, unsigned rem,
+                     uint8_t *data);
+/* the beat taken (not the last); and read data written (wr_ptr, wr_data). */
+static inline void cm_payload_next(struct cm_payload *p)
+{
+    p->beat = (p->beat + 1) & (p->words - 1);
+}
+void cm_payload_write(struct cm_payload *p, uint32_t wr_ptr, const uint8_t *data);
+
 #endif

@@ -210,6 +210,8 @@ static const char *ls_run_differs(unsigned w, const struct dev_in *in, const str
         return "wire.sop, eop or bytes";
     if (o->wire.valid && memcmp(o->wire.data, wire, w) != 0)
         return "wire.data";
+    if (o->idle != !!(trace & DEV_RUN_IDLE))
+        return "idle";
     return NULL;
 }
 
@@ -269,6 +271,7 @@ static uint32_t ls_run(void *dev, struct dev_run *r)
     r->clocks = c.clocks;
     r->h2d_taken = c.h2d_taken;
     r->wire_beats = c.wire_beats;
+    r->idle = c.idle;
     return c.clocks;
 }
 

@@ -172,10 +172,12 @@ struct dev_run {
     uint32_t clocks;            /* clocks run */
     uint32_t h2d_taken;         /* h2d beats the device took */
     uint32_t wire_beats;        /* wire beats out, W bytes each at `wire` */
+    uint8_t idle;               /* the last clock's dev_out.idle */
     uint8_t fault;              /* as dev_out.fault, after the clocks run */
 };
 #define DEV_RUN_H2D 1u  /* trace: the beat offered was taken on this clock */
 #define DEV_RUN_WIRE 2u /* trace: a wire beat was out on this clock */
+#define DEV_RUN_IDLE 4u /* trace: dev_out.idle on this clock */
 
 struct device_ops {
     const char *name; /* "rtl", "c" or "lockstep" */

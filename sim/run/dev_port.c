@@ -160,8 +160,7 @@ static int run_h2d(struct sim *s, const struct tlp *h, struct dev_run *r)
     const unsigned w = s->ops->width;
     const unsigned beats = dev_tlp_beats(w, h->type, h->addr, h->len);
 
-    if (h->type != TLP_CPLD || h->status != TLP_STATUS_SC || h->ep || s->h2d_beat == 0 ||
-        s->h2d_beat + 2 > beats)
+    if (h->type != TLP_CPLD || h->status != TLP_STATUS_SC || h->ep || s->h2d_beat + 2 > beats)
         return -1;
     r->h2d = &s->dev_in.h2d;
     r->h2d_next = h->data + (size_t)(s->h2d_beat + 1) * w - (h->addr & (w - 1));
@@ -185,7 +184,7 @@ uint32_t sim_clock_run(struct sim *s, sim_ps_t until)
     const struct tlp *h;
     sim_ps_t k;
 
-    if (!s->ops->run || s->skip_pending || s->failed || wd_end < s->now + 2 * p)
+    if (!s->ops->run || s->skip_pending || s->failed || wd_end < s->now + p)
         return 0;
     memset(&r, 0, sizeof(r));
     if ((h = h2d_offer(s)) != NULL) {
@@ -194,7 +193,7 @@ uint32_t sim_clock_run(struct sim *s, sim_ps_t until)
     } else if (pcie_link_next_arrival(s->h2d) < until) {
         until = pcie_link_next_arrival(s->h2d);
     }
-    if (until <= s->now + p) /* a clock at each edge before until */
+    if (until <= s->now) /* a clock at each edge before until */
         return 0;
     k = (until - s->now + p - 1) / p;
     if (k > (wd_end - s->now) / p) /* the watchdog looks after each clock */
@@ -216,7 +215,7 @@ uint32_t sim_clock_run(struct sim *s, sim_ps_t until)
         s->h2d_beat += r.h2d_taken;
         s->h2d_built = 0;
     }
-    s->dev_idle = 0;
+    s->dev_idle = r.idle;
     return r.clocks ? r.clocks : 1;
 }
 
