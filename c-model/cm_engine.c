@@ -863,7 +863,7 @@ struct run_h2d {
     uint32_t taken;
 };
 
-/* The beat on offer on this clock into slot b of the h2d slice. */
+/* The beat on offer on this clock (not the last) into b. */
 static inline void run_h2d_push(unsigned w, const struct run_h2d *h, struct dev_beat *b)
 {
     memcpy(b, h->r->h2d, offsetof(struct dev_beat, data));
@@ -871,21 +871,25 @@ static inline void run_h2d_push(unsigned w, const struct run_h2d *h, struct dev_
     dev_lanes_copy(b->data, h->taken == 0 ? h->r->h2d->data : h->r->h2d_next + (h->taken - 1) * w, w);
 }
 
-/* Whether this clock's ports are a run's (struct dev_run): the beat on
- * offer (if any) not past the h2d_left-th, nothing on d2h, a wire beat
- * (if any) neither a frame's first nor its last and with room, and a beat
- * offered or a wire beat out.  The ports show the slices' heads: the state
- * before the clock tells. */
-static inline bool run_ports(const struct cm_engine *e, const struct run_h2d *h,
-                             const struct dev_run *r)
+/* What this clock's ports make it for a run (struct dev_run): RUN_PLAIN
+ * (the beat on offer, if any, not its TLP's last; nothing on d2h; a wire
+ * beat, if any, neither a frame's first nor its last and with room; a beat
+ * offered or a wire beat out), RUN_ENDING (the TLP's last on offer, a d2h
+ * beat or a wire beat that starts or ends a frame) or RUN_NONE.  The ports
+ * show the slices' heads: the state before the clock tells. */
+enum { RUN_NONE, RUN_PLAIN, RUN_ENDING };
+static inline int run_ports(const struct cm_engine *e, const struct run_h2d *h,
+                            const struct dev_run *r)
 {
     const struct dev_wire_beat *wb = &e->wire_mem[e->wire_s.rp & 1u];
+    const bool wire_vo = slice_rvalid(&e->wire_s);
 
-    if ((r->h2d && h->taken > r->h2d_left) || slice_rvalid(&e->d2h_s))
-        return false;
-    if (!slice_rvalid(&e->wire_s))
-        return r->h2d != NULL;
-    return !wb->sop && !wb->eop && r->wire_room - r->wire_beats * e->w >= e->w;
+    if ((r->h2d && h->taken > r->h2d_left) || slice_rvalid(&e->d2h_s) ||
+        (wire_vo && (wb->sop || wb->eop)))
+        return r->last ? RUN_ENDING : RUN_NONE;
+    if (!wire_vo)
+        return r->h2d != NULL ? RUN_PLAIN : RUN_NONE;
+    return r->wire_room - r->wire_beats * e->w >= e->w ? RUN_PLAIN : RUN_NONE;
 }
 
 /* A stream clock after a stream clock: the state of every block but the
@@ -982,7 +986,7 @@ static uint32_t stream_clocks(struct cm_engine *e, struct run_h2d *h, struct dev
     mi->fr_bytes = e->w;
     mi->fr_q = f.q;
     mi->skip = 0;
-    while (n < max && run_ports(e, h, r) && stream_clock_run(e, h, r, &f)) {
+    while (n < max && run_ports(e, h, r) == RUN_PLAIN && stream_clock_run(e, h, r, &f)) {
         n++;
         r->clocks++;
     }
@@ -990,31 +994,38 @@ static uint32_t stream_clocks(struct cm_engine *e, struct run_h2d *h, struct dev
     return n;
 }
 
-/* A clock of a run that is not a stream clock: the whole engine's. */
-static void general_clock_run(struct cm_engine *e, struct run_h2d *h, struct dev_run *r)
+/* A clock of a run that is not a stream clock: the whole engine's; an
+ * ending one's outputs into *r->last. */
+static void general_clock_run(struct cm_engine *e, struct run_h2d *h, struct dev_run *r,
+                              bool ending)
 {
     const unsigned w = e->w;
     struct dev_in in;
-    struct dev_out out;
+    struct dev_out plain, *o = ending ? r->last : &plain;
     uint8_t trace = 0;
 
     in.d2h_ready = in.wire_ready = 1;
     in.skip = 0;
     in.h2d.valid = 0;
-    if (r->h2d)
+    if (r->h2d && h->taken > r->h2d_left)
+        in.h2d = *r->h2d_last;
+    else if (r->h2d)
         run_h2d_push(w, h, &in.h2d);
-    cm_engine_step(e, &in, &out);
-    if (out.wire.valid) {
-        dev_lanes_copy(r->wire + r->wire_beats * w, out.wire.data, w);
-        r->wire_beats++;
+    cm_engine_step(e, &in, o);
+    r->ended = ending;
+    if (o->wire.valid) {
         trace |= DEV_RUN_WIRE;
+        if (!ending) {
+            dev_lanes_copy(r->wire + r->wire_beats * w, o->wire.data, w);
+            r->wire_beats++;
+        }
     }
-    if (in.h2d.valid && out.h2d_ready) {
-        h->taken++;
+    if (in.h2d.valid && o->h2d_ready) {
+        h->taken += !ending;
         trace |= DEV_RUN_H2D;
     }
-    r->idle = out.idle;
-    if (out.idle)
+    r->idle = o->idle;
+    if (o->idle)
         trace |= DEV_RUN_IDLE;
     if (r->trace)
         r->trace[r->clocks] = trace;
@@ -1026,14 +1037,18 @@ uint32_t cm_engine_run(struct cm_engine *e, struct dev_run *r)
     struct run_h2d h = {r, 0};
 
     r->clocks = r->h2d_taken = r->wire_beats = 0;
-    r->idle = 0;
+    r->idle = r->ended = 0;
     if (r->h2d && (r->h2d->type != DEV_TLP_CPLD || r->h2d->eop || r->h2d->err))
         return 0;
-    while (r->clocks < r->max && run_ports(e, &h, r))
-        if (!e->stream || stream_clocks(e, &h, r, r->max - r->clocks) == 0)
-            general_clock_run(e, &h, r);
+    while (r->clocks < r->max && !r->ended) {
+        const int kind = run_ports(e, &h, r);
+        if (kind == RUN_NONE)
+            break;
+        if (kind == RUN_ENDING || !e->stream || stream_clocks(e, &h, r, r->max - r->clocks) == 0)
+            general_clock_run(e, &h, r, kind == RUN_ENDING);
         else
             r->idle = 0;
+    }
     r->h2d_taken = h.taken;
     return r->clocks;
 }

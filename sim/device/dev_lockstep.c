@@ -193,10 +193,11 @@ static void ls_step(void *dev, const struct dev_in *in, struct dev_out *out)
     }
 }
 
-/* A run's clock i on the reference: its outputs against what the model
+/* A run's clock on the reference: its outputs against what the model
  * checked did on it (trace, the wire bytes at `wire`): the same beat
  * taken, nothing on d2h, the same wire beat (neither first nor last, W
- * bytes).  NULL when they agree, else the first field that differs. */
+ * bytes), the same idle.  NULL when they agree, else the first field
+ * that differs. */
 static const char *ls_run_differs(unsigned w, const struct dev_in *in, const struct dev_out *o,
                                   uint8_t trace, const uint8_t *wire)
 {
@@ -215,64 +216,102 @@ static const char *ls_run_differs(unsigned w, const struct dev_in *in, const str
     return NULL;
 }
 
+/* The reference's inputs on a run's clock: the beat on offer after
+ * `taken` were taken (struct dev_run). */
+static void ls_run_in(unsigned w, const struct dev_run *r, uint32_t taken, struct dev_in *in)
+{
+    if (!r->h2d)
+        return;
+    if (taken > r->h2d_left) {
+        in->h2d = *r->h2d_last;
+        return;
+    }
+    memcpy(&in->h2d, r->h2d, offsetof(struct dev_beat, data));
+    in->h2d.sop = r->h2d->sop && taken == 0;
+    dev_lanes_copy(in->h2d.data, taken ? r->h2d_next + (taken - 1) * w : r->h2d->data, w);
+}
+
+/* The difference at a run's clock, as ls_step words it. */
+static void ls_run_fault(struct dev_lockstep *d, const char *first, uint32_t i, uint32_t n,
+                         const struct dev_out *ref, const struct dev_out *dut)
+{
+    unsigned w = d->ref_ops->width;
+    int k = snprintf(d->fault, sizeof(d->fault),
+                     "lockstep: model %s differs from %s at device clock %" PRIu64
+                     " (width %u), first in %s, on clock %u of a run of %u",
+                     d->dut_ops->name, d->ref_ops->name, d->clock - 1, w, first, i + 1, n);
+    if (dut) {
+        k += snprintf(d->fault + k, sizeof(d->fault) - (size_t)k, "\n  %-4s ", d->ref_ops->name);
+        k += ls_print(d->fault + k, sizeof(d->fault) - (size_t)k, w, ref);
+        k += snprintf(d->fault + k, sizeof(d->fault) - (size_t)k, "\n  %-4s ", d->dut_ops->name);
+        ls_print(d->fault + k, sizeof(d->fault) - (size_t)k, w, dut);
+    }
+}
+
 /* Several clocks (device_ops.run): the model checked runs them, the
  * reference steps each with the same inputs, and on each the two must
- * agree (ls_run_differs); after them both are at a clock boundary, where
- * the next step compares every output again. */
+ * agree: on the clocks a run holds, the beat taken, nothing on d2h, the
+ * same wire beat, idle (ls_run_differs); on an ending clock every output
+ * (ls_differ).  After the run both are at a clock boundary, where the next
+ * step compares every output again.  The reference's outputs are the
+ * run's. */
 static uint32_t ls_run(void *dev, struct dev_run *r)
 {
     struct dev_lockstep *d = dev;
     const unsigned w = d->ref_ops->width;
     struct dev_run c = *r;
-    struct dev_in in;
-    struct dev_out o;
-    uint32_t taken = 0, beats = 0;
+    struct dev_out last, o;
+    uint32_t taken = 0;
 
     r->clocks = r->h2d_taken = r->wire_beats = 0;
-    r->fault = 0;
+    r->ended = r->idle = r->fault = 0;
     if (d->fault[0] || !d->dut_ops->run)
         return 0;
     c.trace = d->trace;
+    c.last = r->last ? &last : NULL;
     if (c.max > LS_RUN_MAX)
         c.max = LS_RUN_MAX;
     if (d->dut_ops->run(d->dut, &c) == 0)
         return 0;
-    memset(&in, 0, sizeof(in));
-    in.d2h_ready = in.wire_ready = 1;
     for (uint32_t i = 0; i < c.clocks; i++) {
+        const int ending = c.ended && i + 1 == c.clocks;
+        struct dev_in in;
+        char first[128];
         const char *diff;
-        if (r->h2d) {
-            memcpy(&in.h2d, r->h2d, offsetof(struct dev_beat, data));
-            dev_lanes_copy(in.h2d.data, taken ? r->h2d_next + (taken - 1) * w : r->h2d->data, w);
-        }
+        memset(&in, 0, sizeof(in));
+        in.d2h_ready = in.wire_ready = 1;
+        ls_run_in(w, &c, taken, &in);
         d->ref_ops->step(d->ref, &in, &o);
         d->clock++;
+        r->clocks = i + 1;
         if (o.fault) { /* the reference's own (an RTL assertion) */
             r->fault = 1;
-            return i + 1;
+            return r->clocks;
         }
-        diff = ls_run_differs(w, &in, &o, c.trace[i], c.wire + beats * w);
+        diff = ending ? NULL
+                      : ls_run_differs(w, &in, &o, c.trace[i], c.wire + r->wire_beats * w);
+        if (ending && ls_differ(w, &o, &last)) {
+            ls_first_diff(first, sizeof(first), w, d->ref_ops->name, d->dut_ops->name, &o, &last);
+            diff = first;
+        }
         if (diff) {
-            snprintf(d->fault, sizeof(d->fault),
-                     "lockstep: model %s differs from %s at device clock %" PRIu64
-                     " (width %u), first in %s, on clock %u of a run of %u stream clocks "
-                     "(the model: h2d beat %s, wire beat %s)",
-                     d->dut_ops->name, d->ref_ops->name, d->clock - 1, w, diff, i + 1, c.clocks,
-                     c.trace[i] & DEV_RUN_H2D ? "taken" : "not taken",
-                     c.trace[i] & DEV_RUN_WIRE ? "out" : "none");
+            ls_run_fault(d, diff, i, c.clocks, &o, ending ? &last : NULL);
             r->fault = 1;
-            return i + 1;
+            return r->clocks;
         }
+        if (ending)
+            break;
         taken += in.h2d.valid && o.h2d_ready;
-        beats += o.wire.valid;
+        r->wire_beats += o.wire.valid;
     }
     if (r->trace)
         memcpy(r->trace, c.trace, c.clocks);
-    r->clocks = c.clocks;
+    if (c.ended)
+        *r->last = o;
     r->h2d_taken = c.h2d_taken;
-    r->wire_beats = c.wire_beats;
+    r->ended = c.ended;
     r->idle = c.idle;
-    return c.clocks;
+    return r->clocks;
 }
 
 /* The model checked's cover points (the C model's), else the reference's. */

@@ -141,37 +141,45 @@ struct dev_wave {
     sim_ps_t period_ps;
 };
 
-/* Several clocks in one call (device_ops.run): the clocks a stream of
- * data beats moves alone.  Each clock is one step() would give with
- * d2h_ready and wire_ready high and skip 0, and on h2d, while `h2d` is
- * non-NULL, the beats of one TLP: *h2d on the first clock, kept on offer
- * until the device takes it, then beat j = 1, 2, ... after it, the same
- * but for its lanes, which are h2d_next[(j - 1) * W ..][0..W); at most
- * h2d_left of those (h2d NULL: nothing offered on any clock).
+/* Several clocks in one call (device_ops.run).  Each is one step() would
+ * give with d2h_ready and wire_ready high and skip 0, and on h2d, while
+ * `h2d` is non-NULL, the beats of one TLP: *h2d on the first clock, kept on
+ * offer until the device takes it, then the ones after it, each as *h2d but
+ * for sop (0) and its lanes, at h2d_next + (j - 1) * W for the j-th after
+ * it, h2d_left of them; and then its last beat, *h2d_last (h2d NULL:
+ * nothing offered on any clock).
  *
- * The device runs a clock only if it is one of its stream clocks: no beat
- * on d2h, a wire beat (if any) neither the frame's first nor its last, and
- * a beat offered or a wire beat out (so not quiescent; dev_out.idle 0).
- * It stops before the first clock that is not, before offering the beat
- * after the h2d_left-th, before a wire beat with fewer than W bytes of
- * `wire_room` left, and after `max` clocks.  It may run none (then the
- * caller steps that clock).  The harness uses it only where nothing of
- * its own happens over those clocks; the results are a step()'s a clock.
- * The device says so much when it has a clock boundary: only after the
- * run, not inside (--device lockstep compares the ports on every clock of
- * a run, and every output again after it). */
+ * The clocks a run holds are those whose outputs need nothing of the
+ * caller but to count the clock, take the beats and gather the wire
+ * bytes: no d2h beat, no h2d_last on offer, and a wire beat (if any) that
+ * neither starts nor ends its frame, with W bytes of wire_room left; and
+ * a beat offered or a wire beat out (so not quiescent).  Its last clock
+ * may instead be one that needs more (a d2h beat, h2d_last on offer, a
+ * wire beat starting or ending a frame): `last` non-NULL lets the device
+ * run that one too and end there, its outputs in *last (ended 1; its wire
+ * beat is not gathered, its h2d beat, if taken, not counted).  The device
+ * stops before any other clock, after `max`; it may run none (then the
+ * caller steps that clock).  The caller uses it only where nothing of its
+ * own happens over those clocks.
+ *
+ * The device is at a clock boundary only between runs: --device lockstep
+ * steps the reference on each clock of a run and compares its ports with
+ * what the run did (trace), and every output again on the next step. */
 struct dev_run {
     uint32_t max;               /* clocks at most */
     const struct dev_beat *h2d; /* the beat on offer, or NULL */
     const uint8_t *h2d_next;    /* the lanes of the beats after it, W apiece */
-    uint32_t h2d_left;          /* beats after *h2d that may be offered */
+    uint32_t h2d_left;          /* beats after *h2d before its TLP's last */
+    const struct dev_beat *h2d_last; /* that last beat */
     uint8_t *wire;              /* the wire beats' W bytes apiece, in order */
     uint32_t wire_room;         /* bytes of room at `wire` */
     uint8_t *trace;             /* NULL, or max bytes: per clock run, DEV_RUN_* */
+    struct dev_out *last;       /* NULL, or the outputs of an ending clock */
     /* out */
     uint32_t clocks;            /* clocks run */
-    uint32_t h2d_taken;         /* h2d beats the device took */
-    uint32_t wire_beats;        /* wire beats out, W bytes each at `wire` */
+    uint32_t h2d_taken;         /* h2d beats taken (but on an ending clock) */
+    uint32_t wire_beats;        /* wire beats gathered at `wire` */
+    uint8_t ended;              /* the last clock was an ending one: *last */
     uint8_t idle;               /* the last clock's dev_out.idle */
     uint8_t fault;              /* as dev_out.fault, after the clocks run */
 };

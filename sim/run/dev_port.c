@@ -151,97 +151,18 @@ static const struct tlp *h2d_offer(struct sim *s)
 
 #define SIM_RUN_MAX 4096u /* device clocks in one run at most */
 
-/* The h2d side of a run (struct dev_run): the beat on offer and the rest
- * of its TLP but the last beat, if the device may stream it (data of a
- * completion that succeeded, from its second beat on); 0, or -1 when it
- * may not. */
-static int run_h2d(struct sim *s, const struct tlp *h, struct dev_run *r)
+/* A clock's outputs at `now`, with its inputs `in` (h: the TLP offered,
+ * or NULL): the beat taken (a TLP's last: its credits and a read's tag go
+ * back), the d2h beat collected, the wire beat gathered; and the device's
+ * idle and wake.  Returns 1 if the device is quiescent after it. */
+static int clock_outputs(struct sim *s, const struct dev_in *in, const struct tlp *h,
+                         const struct dev_out *out)
 {
-    const unsigned w = s->ops->width;
-    const unsigned beats = dev_tlp_beats(w, h->type, h->addr, h->len);
+    const int took = in->h2d.valid && out->h2d_ready;
 
-    if (h->type != TLP_CPLD || h->status != TLP_STATUS_SC || h->ep || s->h2d_beat + 2 > beats)
-        return -1;
-    r->h2d = &s->dev_in.h2d;
-    r->h2d_next = h->data + (size_t)(s->h2d_beat + 1) * w - (h->addr & (w - 1));
-    r->h2d_left = beats - 2 - s->h2d_beat;
-    return 0;
-}
-
-/* Device clocks from `now` on, several at once (device_ops.run), while
- * nothing of the harness's own happens: every one before `until` (the next
- * event to deliver, a CPU's time, the caller's stop) and the watchdog's
- * expiry, none left out before the first, the TLP on offer one the device
- * may stream, or none arriving meanwhile.  The device runs only clocks
- * that move beats which are neither a TLP's nor a frame's first or last:
- * this loop's per-clock work (sim_clock) has nothing to do on them but
- * count them, take the h2d beats and gather the frame's bytes.  Returns
- * the clocks run (0: sim_clock() runs the next one). */
-uint32_t sim_clock_run(struct sim *s, sim_ps_t until)
-{
-    const sim_ps_t p = s->period_ps, wd_end = s->last_progress + s->watchdog_ps;
-    struct dev_run r;
-    const struct tlp *h;
-    sim_ps_t k;
-
-    if (!s->ops->run || s->skip_pending || s->failed || wd_end < s->now + p)
-        return 0;
-    memset(&r, 0, sizeof(r));
-    if ((h = h2d_offer(s)) != NULL) {
-        if (run_h2d(s, h, &r) != 0)
-            return 0;
-    } else if (pcie_link_next_arrival(s->h2d) < until) {
-        until = pcie_link_next_arrival(s->h2d);
-    }
-    if (until <= s->now) /* a clock at each edge before until */
-        return 0;
-    k = (until - s->now + p - 1) / p;
-    if (k > (wd_end - s->now) / p) /* the watchdog looks after each clock */
-        k = (wd_end - s->now) / p;
-    r.max = k > SIM_RUN_MAX ? SIM_RUN_MAX : (uint32_t)k;
-    if (s->frame_open) {
-        r.wire = s->frame + s->frame_len;
-        r.wire_room = (uint32_t)(sizeof(s->frame) - DEV_WIDTH_MAX - s->frame_len);
-    }
-    if (s->ops->run(s->dev, &r) == 0 && !r.fault)
-        return 0;
-    if (r.fault)
-        sim_fail(s, "%s", s->ops->fault ? s->ops->fault(s->dev) : "device fault");
-    s->cycles += r.clocks;
-    s->now += (sim_ps_t)r.clocks * p;
-    s->engine_beats += r.wire_beats;
-    s->frame_len += r.wire_beats * s->ops->width;
-    if (r.h2d_taken) {
-        s->h2d_beat += r.h2d_taken;
-        s->h2d_built = 0;
-    }
-    s->dev_idle = r.idle;
-    return r.clocks ? r.clocks : 1;
-}
-
-/* One device clock at `now`.  Returns 1 if the device is quiescent after
- * it: idle, or waiting (for completions, for time) with at least one clock
- * it allows to leave out; and no beat in or out is pending. */
-int sim_clock(struct sim *s)
-{
-    struct dev_in *in = &s->dev_in;
-    struct dev_out out;
-    const struct tlp *h = h2d_offer(s);
-    int took;
-
-    in->d2h_ready = 1;
-    in->wire_ready = 1;
-    in->skip = s->skip_pending > UINT32_MAX ? UINT32_MAX : (uint32_t)s->skip_pending;
-    s->skip_pending = 0;
-    s->ops->step(s->dev, in, &out);
-    if (out.fault)
-        sim_fail(s, "%s", s->ops->fault ? s->ops->fault(s->dev) : "device fault");
-    s->cycles++;
-    s->dev_idle = out.idle;
-    s->dev_wake = out.wake == UINT32_MAX ? UINT32_MAX
-                  : out.wake > in->skip ? out.wake - in->skip : 0;
-
-    took = in->h2d.valid && out.h2d_ready;
+    s->dev_idle = out->idle;
+    s->dev_wake = out->wake == UINT32_MAX ? UINT32_MAX
+                  : out->wake > in->skip ? out->wake - in->skip : 0;
     if (took) {
         if (in->h2d.eop) {
             /* The device took the whole TLP: its buffer credits go back,
@@ -262,13 +183,119 @@ int sim_clock(struct sim *s)
         }
         s->h2d_built = 0;
     }
-    if (out.d2h.valid)
-        d2h_collect(s, &out.d2h);
-    if (out.wire.valid) {
+    if (out->d2h.valid)
+        d2h_collect(s, &out->d2h);
+    if (out->wire.valid) {
         s->engine_beats++;
-        wire_collect(s, &out.wire);
+        wire_collect(s, &out->wire);
     }
+    return (out->idle || (out->waiting && s->dev_wake > 0)) && !took && !in->h2d.valid &&
+           !out->d2h.valid && !out->wire.valid;
+}
+
+/* The h2d side of a run (struct dev_run): the beat on offer, the rest of
+ * its TLP's beats but the last, and the last into *last, if the device may
+ * stream it (a completion with data that succeeded, of two beats or more);
+ * 0, or -1 when it may not. */
+static int run_h2d(struct sim *s, const struct tlp *h, struct dev_run *r, struct dev_beat *last)
+{
+    const unsigned w = s->ops->width;
+    const unsigned beats = dev_tlp_beats(w, h->type, h->addr, h->len);
+
+    if (h->type != TLP_CPLD || h->status != TLP_STATUS_SC || h->ep || s->h2d_beat + 2 > beats)
+        return -1;
+    r->h2d = &s->dev_in.h2d;
+    r->h2d_next = h->data + (size_t)(s->h2d_beat + 1) * w - (h->addr & (w - 1));
+    r->h2d_left = beats - 2 - s->h2d_beat;
+    tlp_beat_from_tlp(w, h, beats - 1, last);
+    r->h2d_last = last;
+    return 0;
+}
+
+/* Device clocks from `now` on, several at once (device_ops.run), while
+ * nothing of the harness's own happens: every one before `until` (the next
+ * event to deliver, a CPU's time, the caller's stop) and the watchdog's
+ * expiry, none left out before the first, the TLP on offer one the device
+ * may stream, or none arriving meanwhile.  On the clocks before the last,
+ * this loop's per-clock work (sim_clock) has nothing to do but count them,
+ * take the h2d beats and gather the frame's bytes; the last may need all
+ * of it (clock_outputs()).  Returns the clocks run (0: sim_clock() runs
+ * the next one). */
+uint32_t sim_clock_run(struct sim *s, sim_ps_t until)
+{
+    const sim_ps_t p = s->period_ps, wd_end = s->last_progress + s->watchdog_ps;
+    struct dev_run r;
+    struct dev_out last;
+    struct dev_beat eop;
+    const struct tlp *h;
+    unsigned eop_at = 0; /* the beat index of h's last beat */
+    sim_ps_t k;
+
+    if (!s->ops->run || s->skip_pending || s->failed || wd_end < s->now + p)
+        return 0;
+    memset(&r, 0, sizeof(r));
+    if ((h = h2d_offer(s)) != NULL) {
+        if (run_h2d(s, h, &r, &eop) != 0)
+            return 0;
+        eop_at = s->h2d_beat + r.h2d_left + 1;
+    } else if (pcie_link_next_arrival(s->h2d) < until) {
+        until = pcie_link_next_arrival(s->h2d);
+    }
+    if (until <= s->now) /* a clock at each edge before until */
+        return 0;
+    k = (until - s->now + p - 1) / p;
+    if (k > (wd_end - s->now) / p) /* the watchdog looks after each clock */
+        k = (wd_end - s->now) / p;
+    r.max = k > SIM_RUN_MAX ? SIM_RUN_MAX : (uint32_t)k;
+    if (s->frame_open) {
+        r.wire = s->frame + s->frame_len;
+        r.wire_room = (uint32_t)(sizeof(s->frame) - DEV_WIDTH_MAX - s->frame_len);
+    }
+    r.last = &last;
+    if (s->ops->run(s->dev, &r) == 0 && !r.fault)
+        return 0;
+    if (r.fault) {
+        sim_fail(s, "%s", s->ops->fault ? s->ops->fault(s->dev) : "device fault");
+        return 1;
+    }
+    s->cycles += r.clocks;
+    s->now += (sim_ps_t)(r.clocks - r.ended) * p;
+    s->engine_beats += r.wire_beats;
+    s->frame_len += r.wire_beats * s->ops->width;
+    if (r.h2d_taken) {
+        s->h2d_beat += r.h2d_taken;
+        s->h2d_built = 0;
+    }
+    s->dev_idle = r.idle;
+    if (r.ended) { /* the last clock, as sim_clock() */
+        struct dev_in in = {.skip = 0};
+        in.h2d.valid = h != NULL;
+        in.h2d.eop = h && s->h2d_beat == eop_at;
+        clock_outputs(s, &in, h, &last);
+        s->now += p;
+    }
+    return r.clocks;
+}
+
+/* One device clock at `now`.  Returns 1 if the device is quiescent after
+ * it: idle, or waiting (for completions, for time) with at least one clock
+ * it allows to leave out; and no beat in or out is pending. */
+int sim_clock(struct sim *s)
+{
+    struct dev_in *in = &s->dev_in;
+    struct dev_out out;
+    const struct tlp *h = h2d_offer(s);
+    int quiescent;
+
+    in->d2h_ready = 1;
+    in->wire_ready = 1;
+    in->skip = s->skip_pending > UINT32_MAX ? UINT32_MAX : (uint32_t)s->skip_pending;
+    s->skip_pending = 0;
+    s->ops->step(s->dev, in, &out);
+    if (out.fault)
+        sim_fail(s, "%s", s->ops->fault ? s->ops->fault(s->dev) : "device fault");
+    s->cycles++;
+    quiescent = clock_outputs(s, in, h, &out);
     s->now += s->period_ps;
-    return (out.idle || (out.waiting && s->dev_wake > 0)) && !took && !in->h2d.valid &&
-           !out.d2h.valid && !out.wire.valid;
+    return quiescent;
 }
