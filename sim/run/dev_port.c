@@ -259,6 +259,7 @@ uint32_t sim_clock_run(struct sim *s, sim_ps_t until)
         return 1;
     }
     s->cycles += r.clocks;
+    s->run_cycles += r.clocks;
     s->now += (sim_ps_t)(r.clocks - r.ended) * p;
     s->engine_beats += r.wire_beats;
     s->frame_len += r.wire_beats * s->ops->width;

@@ -342,6 +342,7 @@ struct sim_result {
     int bug_fired;                 /* a one-shot driver bug (drv_bug_one_shot) acted,
                                       on some queue */
     uint64_t cycles_evaluated, cycles_skipped;
+    uint64_t cycles_in_runs;       /* of those evaluated, in the device's runs (device_ops.run) */
     sim_ps_t sim_time_ps;
     double wall_s;
     int has_area;                  /* --area: `area` is the hardware's (set by nictx

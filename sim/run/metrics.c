@@ -373,6 +373,7 @@ void sim_result(const struct sim *s, struct sim_result *r)
     sim_result_cover(s, r);
     r->cycles_evaluated = s->cycles;
     r->cycles_skipped = s->skipped;
+    r->cycles_in_runs = s->run_cycles;
     r->sim_time_ps = s->now;
     r->wall_s = s->wall_s;
     r->nviolations = s->nviol;

@@ -252,6 +252,108 @@ static void test_lockstep_names_the_first_difference(void **state)
     assert_true(r.sb.checked < 200);
 }
 
+/* ---- runs (device_ops.run): checked on each clock, and the same results ---- */
+
+static unsigned broken_runs;
+
+/* The C model, but the 50th run with three wire beats or more has one
+ * byte of its second beat changed. */
+static uint32_t broken_run(void *d, struct dev_run *r)
+{
+    uint32_t n = dev_cm_ops_width(8)->run(d, r);
+
+    if (r->wire_beats >= 3 && ++broken_runs == 50)
+        r->wire[8] ^= 0x10;
+    return n;
+}
+static void broken_run_reset(void *d)
+{
+    broken_runs = 0;
+    dev_cm_ops_width(8)->reset(d);
+}
+static const struct device_ops broken_run_ops = {
+    "broken", 8, broken_create, broken_destroy, broken_run_reset, broken_step, NULL, NULL, NULL,
+    NULL, NULL, NULL, NULL, NULL, broken_run};
+
+static void *run_pair_create(void)
+{
+    return dev_lockstep_create(dev_rtl_ops_width(8), &broken_run_ops);
+}
+
+/* A run whose wire bytes differ on one clock: the lockstep pair names the
+ * clock, its place in the run, and the field. */
+static void test_lockstep_run_difference_named(void **state)
+{
+    const struct device_ops *ls = dev_lockstep_ops_width(8);
+    const struct device_ops pair = {"lockstep", 8,         run_pair_create, ls->destroy, ls->reset,
+                                    ls->step,   ls->fault, NULL,            NULL,        NULL,
+                                    ls->cover,  NULL,      NULL,            NULL,        ls->run};
+    struct sim_cfg cfg;
+    struct sim_result r;
+    char diag[1024];
+
+    (void)state;
+    sim_cfg_default(&cfg);
+    cfg.packets = 2000;
+    cfg.pkt_size = cfg.pkt_size_max = 1518;
+    assert_int_not_equal(ls_run(&cfg, &pair, &r, diag, sizeof(diag)), 0);
+    assert_int_equal(broken_runs, 50);
+    if (!strstr(diag, "lockstep: model broken differs from rtl at device clock ") ||
+        !strstr(diag, "first in wire.data, on clock ") || !strstr(diag, " of a run of "))
+        fail_msg("%s", diag);
+    assert_true(r.sb.checked < 200);
+}
+
+/* The C model's runs give what its clocks one at a time give: the same
+ * figures, clocks and cover points, with the device's runs (the default)
+ * and without (its ops but run). */
+static void test_runs_change_nothing(void **state)
+{
+    static const struct {
+        unsigned pkt_size, pkt_size_max, width, queues, buf_offset;
+        const char *protocol;
+    } runs[] = {
+        {64, 0, 8, 1, 0, "tail"},       {1518, 0, 8, 1, 0, "tail"},
+        {1518, 0, 64, 1, 0, "owner"},   {1518, 0, 16, 4, 0, "tail"},
+        {64, 1518, 32, 1, 3, "wc"},     {9000, 0, 8, 1, 5, "tail"},
+    };
+    (void)state;
+    for (unsigned i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+        struct sim_cfg cfg;
+        struct sim_result a, b;
+        char diag[1024], err[256], set[64];
+        sim_cfg_default(&cfg);
+        cfg.packets = 1500;
+        cfg.device = DEV_BACKEND_CM;
+        cfg.pkt_size = runs[i].pkt_size;
+        cfg.pkt_size_max = runs[i].pkt_size_max ? runs[i].pkt_size_max : runs[i].pkt_size;
+        cfg.dev_width = runs[i].width;
+        cfg.queues = runs[i].queues;
+        cfg.buf_offset = runs[i].buf_offset;
+        snprintf(set, sizeof(set), "driver.protocol=%s", runs[i].protocol);
+        if (profile_set(&cfg, set, err, sizeof(err)) != 0)
+            fail_msg("%s", err);
+        struct device_ops steps = *dev_ops_for(DEV_BACKEND_CM, cfg.dev_width);
+        assert_non_null(steps.run);
+        assert_int_equal(ls_run(&cfg, &steps, &a, diag, sizeof(diag)), 0);
+        steps.run = NULL;
+        assert_int_equal(ls_run(&cfg, &steps, &b, diag, sizeof(diag)), 0);
+        printf("  runs: %4u B width %2u: %" PRIu64 " of %" PRIu64 " clocks in runs\n",
+               cfg.pkt_size, cfg.dev_width, a.cycles_in_runs, a.cycles_evaluated);
+        assert_true(a.cycles_in_runs > a.cycles_evaluated / 4);
+        assert_int_equal(b.cycles_in_runs, 0);
+        assert_int_equal(a.cycles_evaluated, b.cycles_evaluated);
+        assert_int_equal(a.cycles_skipped, b.cycles_skipped);
+        assert_int_equal(a.sim_time_ps, b.sim_time_ps);
+        assert_int_equal(a.sb.checked, b.sb.checked);
+        assert_int_equal(a.sb.checked, cfg.packets);
+        assert_memory_equal(a.cover, b.cover, sizeof(a.cover));
+        assert_true(a.cpu_ns_total == b.cpu_ns_total);
+        assert_true(a.util_engine == b.util_engine && a.util_wire == b.util_wire);
+        assert_int_equal(a.rd_stall_cycles, b.rd_stall_cycles);
+    }
+}
+
 /* The run a divergence stops leaves its snapshot: the timeline of the
  * window before the stop ends with the difference (this pair has no
  * trace-enabled model: no waveform, and the message says so). */
@@ -302,6 +404,8 @@ int main(void)
         cmocka_unit_test(test_lockstep_configurations),
         cmocka_unit_test(test_lockstep_names_the_first_difference),
         cmocka_unit_test(test_lockstep_divergence_snapshot),
+        cmocka_unit_test(test_lockstep_run_difference_named),
+        cmocka_unit_test(test_runs_change_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
