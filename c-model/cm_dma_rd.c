@@ -377,6 +377,12 @@ void cm_dma_rd_clock(struct cm_dma_rd *d, const struct cm_dma_rd_in *in)
     cm_dma_rd_edge(d, in, &c);
 }
 
+bool cm_dma_rd_stream_ready(const struct cm_dma_rd *d)
+{
+    return !d->cur_valid && !d->mrd_valid &&
+           !(cm_fifo_rvalid(&d->ret) && d->tag[cm_ret_unpack(cm_fifo_rdata(&d->ret)).tag].done);
+}
+
 uint32_t cm_dma_rd_timer_left(const struct cm_dma_rd *d, uint32_t cpl_timeout)
 {
     /* cm_dma_rd_timer(): it counts while the oldest MRd is out and not
@@ -394,13 +400,21 @@ void cm_dma_rd_timer_run(struct cm_dma_rd *d, uint32_t clocks, uint32_t cpl_time
         d->wait = (d->wait + clocks) & M24;
 }
 
-uint32_t cm_dma_rd_take_beat(struct cm_dma_rd *d, unsigned tag)
+bool cm_dma_rd_take_beat(struct cm_dma_rd *d, unsigned tag, bool eop, unsigned len,
+                         uint32_t *wptr)
 {
     struct cm_dma_rd_tag *t = &d->tag[tag];
-    const uint32_t wptr = t->wptr;
+    const bool done = eop && t->rem == len; /* (cm_dma_rd_comb()'s cpl_done) */
 
-    t->wptr = cm_ptr(d, (uint64_t)wptr + d->w); /* cm_dma_rd_take(): not the last beat */
-    return wptr;
+    /* cm_dma_rd_take() and cm_dma_rd_tables() */
+    *wptr = t->wptr;
+    t->wptr = cm_ptr(d, (uint64_t)t->wptr + d->w);
+    if (eop)
+        t->rem = (t->rem - len) & M13;
+    if (!done)
+        return false;
+    t->done = true;
+    return cm_ret_unpack(cm_fifo_rdata(&d->ret)).tag == tag;
 }
 
 void cm_dma_rd_step(struct cm_dma_rd *d, const struct cm_dma_rd_in *in, struct cm_dma_rd_out *out)

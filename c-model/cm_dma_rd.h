@@ -103,22 +103,28 @@ void cm_dma_rd_clock(struct cm_dma_rd *d, const struct cm_dma_rd_in *in);
  * edge on the same decisions (worked out once). */
 void cm_dma_rd_step(struct cm_dma_rd *d, const struct cm_dma_rd_in *in, struct cm_dma_rd_out *out);
 
-/* For a run of quiet clocks (cm_dma_rd_out.quiet) with no read issued or
- * retired, as the engine's stream clocks are (cm_engine.h):
- * the clocks, from this one on, before the completion timer fires with
- * time-out `cpl_timeout` (UINT32_MAX while it does not count, which stays
- * so); and whether a completion beat of `tag` that does not end its TLP
- * is taken into the payload buffer (its tag's read is out, for requester
- * 0): else it would be unexpected or go to the descriptors. */
-uint32_t cm_dma_rd_timer_left(const struct cm_dma_rd *d, uint32_t cpl_timeout);
-/* `clocks` such quiet clocks' timer, at once. */
-void cm_dma_rd_timer_run(struct cm_dma_rd *d, uint32_t clocks, uint32_t cpl_timeout);
-/* Such a clock's completion beat taken into `tag` (cm_dma_rd_payload_tag;
- * no error): the payload buffer pointer it is written at (wr_ptr). */
-uint32_t cm_dma_rd_take_beat(struct cm_dma_rd *d, unsigned tag);
+/* Stream clocks (the engine's, cm_engine.h): clocks with no read requested,
+ * none being split or sent and the oldest not retiring (of the state,
+ * cm_dma_rd_stream_ready() says so), and a completion beat, if any, for
+ * the payload buffer (cm_dma_rd_payload_tag(): its tag's read is out, for
+ * requester 0; else it would be unexpected or go to the descriptors) and
+ * without an error.  Such a clock changes only the beat's tag and the
+ * timer, and the engine needs of its outputs only the beat's place. */
+bool cm_dma_rd_stream_ready(const struct cm_dma_rd *d);
 static inline bool cm_dma_rd_payload_tag(const struct cm_dma_rd *d, unsigned tag)
 {
     return tag < d->tags && tag < d->fresh && d->tag[tag].busy && !d->tag[tag].dest;
 }
+/* The stream clocks, from this one on, before the completion timer fires
+ * with time-out `cpl_timeout` (UINT32_MAX while it does not count, which
+ * stays so); and the timer after `clocks` of them, at once. */
+uint32_t cm_dma_rd_timer_left(const struct cm_dma_rd *d, uint32_t cpl_timeout);
+void cm_dma_rd_timer_run(struct cm_dma_rd *d, uint32_t clocks, uint32_t cpl_timeout);
+/* A stream clock's completion beat taken into `tag`, its TLP's last if
+ * eop (of len bytes): *wptr, the payload buffer pointer it is written at
+ * (wr_ptr).  Returns true when the oldest read is done after it: that read
+ * retires on the next clock, which is not a stream clock. */
+bool cm_dma_rd_take_beat(struct cm_dma_rd *d, unsigned tag, bool eop, unsigned len,
+                         uint32_t *wptr);
 
 #endif

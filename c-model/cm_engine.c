@@ -113,7 +113,7 @@ struct cm_engine {
     struct dev_wire_beat wire_mem[2];
     struct cm_arbiter_rr arb;
     unsigned wrb;      /* beats of the completion write sent (a DESC_WB_FULL write has several) */
-    bool stream;       /* the last clock was a stream clock (stream_clock()) */
+    bool stream;       /* on the last clock the blocks outside a stream did nothing (stream_env()) */
     struct cm_regs regs;
     struct cm_wc wc;
     struct cm_dma_rd rd;
@@ -744,23 +744,25 @@ static inline void step_edge(struct cm_engine *e, const struct dev_in *in, struc
         core_reset(e);
 }
 
-/* Whether this clock, its edge taken, was a stream clock: one on which
- * only the stream's blocks changed anything (cm_engine_run()): the read
- * engine took its quiet path (no read issued, retired or timed out) with
- * no completion beat or one for the payload buffer; the fetcher its quiet
- * one, with no descriptor leaving (and so no descriptor words written);
- * the completion writer only counted the clock (one queue); no frame ended
- * or was skipped; nothing went to d2h or the register block (no access, no
- * event, no reset, no register read's answer waiting).  The scheduler of
- * one queue and the WC window with no access keep their state. */
-static inline bool stream_clock(const struct cm_engine *e, const struct cm_step *st)
+/* Whether on this clock, its edge taken, the blocks outside a stream
+ * (cm_engine_run()) kept their state and nothing reached them from the
+ * stream's: the fetcher took its quiet path with no descriptor leaving or
+ * words written; the completion writer only counted the clock (one
+ * queue); nothing was granted d2h and nothing reached the register block
+ * (no access, no event, no reset, no register read's answer waiting); the
+ * read engine retired nothing, timed out, stalled or met no unexpected
+ * completion; no frame ended or was skipped.  The scheduler of one queue
+ * and the WC window with no access keep their state.  Then on the next
+ * clock, if the stream's blocks are ready for one (stream_clocks()), they
+ * do the same: their state and inputs are as on this one. */
+static inline bool stream_env(const struct cm_engine *e, const struct cm_step *st)
 {
     const struct cm_dma_rd_out *ro = &st->ro;
 
-    return ro->quiet && !ro->timeout && !ro->unexp && !(ro->wr_valid && ro->wr_dest) &&
-           st->fo.quiet == 1 && st->co.quiet && !st->mo.pkt_done && st->win < 0 &&
-           !st->d2h_vo && !(st->hv && (!st->is_cpl || st->hb->err)) && st->core_run &&
-           !st->rst_hold && !cm_regs_rst_hold(&e->regs) && !e->regs.cpl_valid &&
+    return !ro->done_valid && !ro->timeout && !ro->unexp && !ro->stall &&
+           !(ro->wr_valid && ro->wr_dest) && st->fo.quiet == 1 && st->co.quiet &&
+           !st->mo.pkt_done && st->win < 0 && !(st->hv && (!st->is_cpl || st->hb->err)) &&
+           st->core_run && !st->rst_hold && !cm_regs_rst_hold(&e->regs) && !e->regs.cpl_valid &&
            !e->ins.si.multi && e->regs.gen == e->cfg_gen;
 }
 
@@ -850,7 +852,7 @@ void cm_engine_step(struct cm_engine *e, const struct dev_in *in, struct dev_out
     const uint32_t err_before = e->regs.err;
     step_edge(e, in, &st, out);
     cover_err(e, err_before);
-    e->stream = !CM_ENGINE_PROBE && stream_clock(e, &st);
+    e->stream = !CM_ENGINE_PROBE && stream_env(e, &st);
 }
 
 #if !CM_ENGINE_PROBE
@@ -892,14 +894,15 @@ static inline int run_ports(const struct cm_engine *e, const struct run_h2d *h,
     return r->wire_room - r->wire_beats * e->w >= e->w ? RUN_PLAIN : RUN_NONE;
 }
 
-/* A stream clock after a stream clock: the state of every block but the
- * stream's is as on that one (stream_clock() says how), so are their
- * inputs, and so is what they do: nothing.  What is left is the read
- * engine taking the h2d head into the payload buffer, the payload fetch
- * giving the head frame's beat `f` (the same over the run: none ends) to
- * the MAC, the MAC's CRC and credit, and the port slices; the read
- * engine's timer counts the run's clocks at its end.  0: this clock is not
- * one (the checks come before any state changes); else 1, the edge taken. */
+/* A stream clock: after one on which the blocks outside the stream did
+ * nothing (stream_env()), with the stream's ready for it (stream_clocks()),
+ * those blocks do nothing again.  What is left is the read engine taking
+ * the h2d head into the payload buffer, the payload fetch giving the head
+ * frame's beat `f` (the same over the run: none ends) to the MAC, the
+ * MAC's CRC and credit, and the port slices; the read engine's timer
+ * counts the run's clocks at its end.  0: this clock is not one (the
+ * checks come before any state changes); else the edge taken, and 2 if the
+ * next clock is none (the oldest read retires). */
 static inline int stream_clock_run(struct cm_engine *e, struct run_h2d *h, struct dev_run *r,
                                    const struct cm_payload_frame *f)
 {
@@ -911,8 +914,7 @@ static inline int stream_clock_run(struct cm_engine *e, struct run_h2d *h, struc
     struct cm_mac_in *mi = &e->ins.mi;
     const unsigned rem = cm_payload_rem(e->pf, f);
 
-    if (hv && (hb->type != DEV_TLP_CPLD || hb->eop || hb->err ||
-               !cm_dma_rd_payload_tag(&e->rd, hb->tag)))
+    if (hv && (hb->type != DEV_TLP_CPLD || hb->err || !cm_dma_rd_payload_tag(&e->rd, hb->tag)))
         return 0;
     if (f->valid && rem <= w) /* the frame's last beat */
         return 0;
@@ -930,8 +932,12 @@ static inline int stream_clock_run(struct cm_engine *e, struct run_h2d *h, struc
     if (f->valid)
         cm_payload_beat(e->pf, f, rem, data);
     const bool send = cm_mac_stream(&e->mac, mi, &fcs);
-    if (hv)
-        cm_payload_write(e->pf, cm_dma_rd_take_beat(&e->rd, hb->tag), hb->data);
+    bool retire = false;
+    if (hv) {
+        uint32_t wptr;
+        retire = cm_dma_rd_take_beat(&e->rd, hb->tag, hb->eop, hb->len, &wptr);
+        cm_payload_write(e->pf, wptr, hb->data);
+    }
     if (send)
         cm_payload_next(e->pf);
 
@@ -961,11 +967,13 @@ static inline int stream_clock_run(struct cm_engine *e, struct run_h2d *h, struc
     }
     if (r->trace)
         r->trace[r->clocks] = trace;
-    return 1;
+    return retire ? 2 : 1;
 }
 
-/* Stream clocks from this one on while there are (at most max): their
- * run's head frame (f) and time-out, worked out once. */
+/* Stream clocks from this one on while there are (at most max): the
+ * stream's blocks ready (no read requested, being split or sent, or
+ * retiring; the head frame not a skip beat), their run's head frame (f)
+ * and time-out worked out once. */
 static uint32_t stream_clocks(struct cm_engine *e, struct run_h2d *h, struct dev_run *r,
                               uint32_t max)
 {
@@ -973,7 +981,10 @@ static uint32_t stream_clocks(struct cm_engine *e, struct run_h2d *h, struct dev
     const uint32_t cpl_timeout = e->ins.ri.cpl_timeout;
     struct cm_payload_frame f;
     uint32_t n = 0;
+    int k = 1;
 
+    if (!cm_dma_rd_stream_ready(&e->rd) || e->pf->req_valid || e->df.req_valid)
+        return 0;
     cm_payload_head_frame(e->pf, &f);
     if (f.valid && f.skip) /* (a skip beat ends its frame) */
         return 0;
@@ -986,7 +997,8 @@ static uint32_t stream_clocks(struct cm_engine *e, struct run_h2d *h, struct dev
     mi->fr_bytes = e->w;
     mi->fr_q = f.q;
     mi->skip = 0;
-    while (n < max && run_ports(e, h, r) == RUN_PLAIN && stream_clock_run(e, h, r, &f)) {
+    while (k == 1 && n < max && run_ports(e, h, r) == RUN_PLAIN &&
+           (k = stream_clock_run(e, h, r, &f)) != 0) {
         n++;
         r->clocks++;
     }
