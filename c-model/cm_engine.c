@@ -865,33 +865,38 @@ struct run_h2d {
     uint32_t taken;
 };
 
-/* The beat on offer on this clock (not the last) into b. */
+/* The beat on offer on this clock into b. */
 static inline void run_h2d_push(unsigned w, const struct run_h2d *h, struct dev_beat *b)
 {
+    if (h->taken > h->r->h2d_left) {
+        *b = *h->r->h2d_last;
+        return;
+    }
     memcpy(b, h->r->h2d, offsetof(struct dev_beat, data));
     b->sop = b->sop && h->taken == 0;
     dev_lanes_copy(b->data, h->taken == 0 ? h->r->h2d->data : h->r->h2d_next + (h->taken - 1) * w, w);
 }
 
 /* What this clock's ports make it for a run (struct dev_run): RUN_PLAIN
- * (the beat on offer, if any, not its TLP's last; nothing on d2h; a wire
- * beat, if any, neither a frame's first nor its last and with room; a beat
- * offered or a wire beat out), RUN_ENDING (the TLP's last on offer, a d2h
- * beat or a wire beat that starts or ends a frame) or RUN_NONE.  The ports
- * show the slices' heads: the state before the clock tells. */
-enum { RUN_NONE, RUN_PLAIN, RUN_ENDING };
+ * (nothing on d2h; a wire beat, if any, neither a frame's first nor its
+ * last, with room; a beat offered or a wire beat out), the same but the
+ * TLP's last beat on offer (RUN_LAST: the run ends once it is taken), RUN_ENDING
+ * (a d2h beat, or a wire beat that starts or ends a frame) or RUN_NONE.
+ * The ports show the slices' heads: the state before the clock tells. */
+enum { RUN_NONE, RUN_PLAIN, RUN_LAST, RUN_ENDING };
 static inline int run_ports(const struct cm_engine *e, const struct run_h2d *h,
                             const struct dev_run *r)
 {
     const struct dev_wire_beat *wb = &e->wire_mem[e->wire_s.rp & 1u];
     const bool wire_vo = slice_rvalid(&e->wire_s);
 
-    if ((r->h2d && h->taken > r->h2d_left) || slice_rvalid(&e->d2h_s) ||
-        (wire_vo && (wb->sop || wb->eop)))
+    if (slice_rvalid(&e->d2h_s) || (wire_vo && (wb->sop || wb->eop)))
         return r->last ? RUN_ENDING : RUN_NONE;
-    if (!wire_vo)
-        return r->h2d != NULL ? RUN_PLAIN : RUN_NONE;
-    return r->wire_room - r->wire_beats * e->w >= e->w ? RUN_PLAIN : RUN_NONE;
+    if (wire_vo && r->wire_room - r->wire_beats * e->w < e->w)
+        return RUN_NONE;
+    if (!wire_vo && !r->h2d)
+        return RUN_NONE;
+    return r->h2d && h->taken > r->h2d_left ? RUN_LAST : RUN_PLAIN;
 }
 
 /* A stream clock: after one on which the blocks outside the stream did
@@ -997,7 +1002,9 @@ static uint32_t stream_clocks(struct cm_engine *e, struct run_h2d *h, struct dev
     mi->fr_bytes = e->w;
     mi->fr_q = f.q;
     mi->skip = 0;
-    while (k == 1 && n < max && run_ports(e, h, r) == RUN_PLAIN &&
+    int kind = RUN_PLAIN;
+    while (k == 1 && kind == RUN_PLAIN && n < max &&
+           ((kind = run_ports(e, h, r)) == RUN_PLAIN || kind == RUN_LAST) &&
            (k = stream_clock_run(e, h, r, &f)) != 0) {
         n++;
         r->clocks++;
@@ -1019,9 +1026,7 @@ static void general_clock_run(struct cm_engine *e, struct run_h2d *h, struct dev
     in.d2h_ready = in.wire_ready = 1;
     in.skip = 0;
     in.h2d.valid = 0;
-    if (r->h2d && h->taken > r->h2d_left)
-        in.h2d = *r->h2d_last;
-    else if (r->h2d)
+    if (r->h2d)
         run_h2d_push(w, h, &in.h2d);
     cm_engine_step(e, &in, o);
     r->ended = ending;
@@ -1052,7 +1057,8 @@ uint32_t cm_engine_run(struct cm_engine *e, struct dev_run *r)
     r->idle = r->ended = 0;
     if (r->h2d && (r->h2d->type != DEV_TLP_CPLD || r->h2d->eop || r->h2d->err))
         return 0;
-    while (r->clocks < r->max && !r->ended) {
+    /* (Until the TLP's last beat is taken: h2d_left + 2 beats from *h2d.) */
+    while (r->clocks < r->max && !r->ended && !(r->h2d && h.taken > r->h2d_left + 1)) {
         const int kind = run_ports(e, &h, r);
         if (kind == RUN_NONE)
             break;

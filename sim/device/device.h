@@ -147,20 +147,20 @@ struct dev_wave {
  * offer until the device takes it, then the ones after it, each as *h2d but
  * for sop (0) and its lanes, at h2d_next + (j - 1) * W for the j-th after
  * it, h2d_left of them; and then its last beat, *h2d_last (h2d NULL:
- * nothing offered on any clock).
+ * nothing offered on any clock).  The run ends on the clock that takes
+ * *h2d_last (h2d_taken counts it).
  *
  * The clocks a run holds are those whose outputs need nothing of the
  * caller but to count the clock, take the beats and gather the wire
- * bytes: no d2h beat, no h2d_last on offer, and a wire beat (if any) that
- * neither starts nor ends its frame, with W bytes of wire_room left; and
- * a beat offered or a wire beat out (so not quiescent).  Its last clock
- * may instead be one that needs more (a d2h beat, h2d_last on offer, a
- * wire beat starting or ending a frame): `last` non-NULL lets the device
- * run that one too and end there, its outputs in *last (ended 1; its wire
- * beat is not gathered, its h2d beat, if taken, not counted).  The device
- * stops before any other clock, after `max`; it may run none (then the
- * caller steps that clock).  The caller uses it only where nothing of its
- * own happens over those clocks.
+ * bytes: no d2h beat, and a wire beat (if any) that neither starts nor
+ * ends its frame, with W bytes of wire_room left; and a beat offered or a
+ * wire beat out (so not quiescent).  Its last clock may instead be one
+ * that needs more (a d2h beat, a wire beat starting or ending a frame):
+ * `last` non-NULL lets the device run that one too and end there, its
+ * outputs in *last (ended 1; its wire beat is not gathered, its h2d beat,
+ * if taken, not counted).  The device stops before any other clock, after
+ * `max`; it may run none (then the caller steps that clock).  The caller
+ * uses it only where nothing of its own happens over those clocks.
  *
  * The device is at a clock boundary only between runs: --device lockstep
  * steps the reference on each clock of a run and compares its ports with

@@ -151,10 +151,28 @@ static const struct tlp *h2d_offer(struct sim *s)
 
 #define SIM_RUN_MAX 4096u /* device clocks in one run at most */
 
+/* The device took the whole TLP h at `now` (its last beat): its buffer
+ * credits go back, and a read's last completion its tag. */
+static void h2d_tlp_taken(struct sim *s, const struct tlp *h)
+{
+    if ((h->type == TLP_CPLD || h->type == TLP_CPL) && h->last &&
+        (h->kind == TLP_KIND_DESC_CPL || h->kind == TLP_KIND_PAYLOAD_CPL)) {
+        rd_pool_done(&s->pool, h->tag, s->now);
+        if (s->obs)
+            obs_dev_cpl(s->obs, s->now, h->tag, h->status != TLP_STATUS_SC || h->ep);
+    }
+    sim_deliver_dirty(s);
+    if (pcie_link_rx_release(s->h2d, s->now, h) != 0)
+        sim_fail(s, "host-to-device link: credit release failed");
+    pcie_link_pop(s->h2d);
+    s->h2d_beat = 0;
+    s->h2d_built = 0;
+}
+
 /* A clock's outputs at `now`, with its inputs `in` (h: the TLP offered,
- * or NULL): the beat taken (a TLP's last: its credits and a read's tag go
- * back), the d2h beat collected, the wire beat gathered; and the device's
- * idle and wake.  Returns 1 if the device is quiescent after it. */
+ * or NULL): the beat taken, the d2h beat collected, the wire beat
+ * gathered; and the device's idle and wake.  Returns 1 if the device is
+ * quiescent after it. */
 static int clock_outputs(struct sim *s, const struct dev_in *in, const struct tlp *h,
                          const struct dev_out *out)
 {
@@ -163,24 +181,10 @@ static int clock_outputs(struct sim *s, const struct dev_in *in, const struct tl
     s->dev_idle = out->idle;
     s->dev_wake = out->wake == UINT32_MAX ? UINT32_MAX
                   : out->wake > in->skip ? out->wake - in->skip : 0;
-    if (took) {
-        if (in->h2d.eop) {
-            /* The device took the whole TLP: its buffer credits go back,
-             * and a read's last completion its tag. */
-            if ((h->type == TLP_CPLD || h->type == TLP_CPL) && h->last &&
-                (h->kind == TLP_KIND_DESC_CPL || h->kind == TLP_KIND_PAYLOAD_CPL)) {
-                rd_pool_done(&s->pool, h->tag, s->now);
-                if (s->obs)
-                    obs_dev_cpl(s->obs, s->now, h->tag, h->status != TLP_STATUS_SC || h->ep);
-            }
-            sim_deliver_dirty(s);
-            if (pcie_link_rx_release(s->h2d, s->now, h) != 0)
-                sim_fail(s, "host-to-device link: credit release failed");
-            pcie_link_pop(s->h2d);
-            s->h2d_beat = 0;
-        } else {
-            s->h2d_beat++;
-        }
+    if (took && in->h2d.eop) {
+        h2d_tlp_taken(s, h);
+    } else if (took) {
+        s->h2d_beat++;
         s->h2d_built = 0;
     }
     if (out->d2h.valid)
@@ -260,7 +264,7 @@ uint32_t sim_clock_run(struct sim *s, sim_ps_t until)
     }
     s->cycles += r.clocks;
     s->run_cycles += r.clocks;
-    s->now += (sim_ps_t)(r.clocks - r.ended) * p;
+    s->now += (sim_ps_t)(r.clocks - 1) * p; /* the last clock's */
     s->engine_beats += r.wire_beats;
     s->frame_len += r.wire_beats * s->ops->width;
     if (r.h2d_taken) {
@@ -268,13 +272,15 @@ uint32_t sim_clock_run(struct sim *s, sim_ps_t until)
         s->h2d_built = 0;
     }
     s->dev_idle = r.idle;
-    if (r.ended) { /* the last clock, as sim_clock() */
+    if (r.ended) { /* its outputs, as sim_clock() */
         struct dev_in in = {.skip = 0};
         in.h2d.valid = h != NULL;
         in.h2d.eop = h && s->h2d_beat == eop_at;
         clock_outputs(s, &in, h, &last);
-        s->now += p;
+    } else if (h && s->h2d_beat > eop_at) { /* it took the TLP's last beat */
+        h2d_tlp_taken(s, h);
     }
+    s->now += p;
     return r.clocks;
 }
 
