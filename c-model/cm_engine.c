@@ -858,8 +858,7 @@ void cm_engine_step(struct cm_engine *e, const struct dev_in *in, struct dev_out
 #if !CM_ENGINE_PROBE
 /* ---- stream clocks (cm_engine_run) ---- */
 
-/* A run's h2d beats: the one on offer, kept while not taken, then those
- * after it, the header the same and the lanes from h2d_next. */
+/* A run's h2d beats (dev_run_beat()): those taken so far. */
 struct run_h2d {
     const struct dev_run *r;
     uint32_t taken;
@@ -868,13 +867,7 @@ struct run_h2d {
 /* The beat on offer on this clock into b. */
 static inline void run_h2d_push(unsigned w, const struct run_h2d *h, struct dev_beat *b)
 {
-    if (h->taken > h->r->h2d_left) {
-        *b = *h->r->h2d_last;
-        return;
-    }
-    memcpy(b, h->r->h2d, offsetof(struct dev_beat, data));
-    b->sop = b->sop && h->taken == 0;
-    dev_lanes_copy(b->data, h->taken == 0 ? h->r->h2d->data : h->r->h2d_next + (h->taken - 1) * w, w);
+    dev_run_beat(w, h->r, h->taken, b);
 }
 
 /* What this clock's ports make it for a run (struct dev_run): RUN_PLAIN

@@ -216,21 +216,6 @@ static const char *ls_run_differs(unsigned w, const struct dev_in *in, const str
     return NULL;
 }
 
-/* The reference's inputs on a run's clock: the beat on offer after
- * `taken` were taken (struct dev_run). */
-static void ls_run_in(unsigned w, const struct dev_run *r, uint32_t taken, struct dev_in *in)
-{
-    if (!r->h2d)
-        return;
-    if (taken > r->h2d_left) {
-        in->h2d = *r->h2d_last;
-        return;
-    }
-    memcpy(&in->h2d, r->h2d, offsetof(struct dev_beat, data));
-    in->h2d.sop = r->h2d->sop && taken == 0;
-    dev_lanes_copy(in->h2d.data, taken ? r->h2d_next + (taken - 1) * w : r->h2d->data, w);
-}
-
 /* The difference at a run's clock, as ls_step words it. */
 static void ls_run_fault(struct dev_lockstep *d, const char *first, uint32_t i, uint32_t n,
                          const struct dev_out *ref, const struct dev_out *dut)
@@ -280,7 +265,8 @@ static uint32_t ls_run(void *dev, struct dev_run *r)
         const char *diff;
         memset(&in, 0, sizeof(in));
         in.d2h_ready = in.wire_ready = 1;
-        ls_run_in(w, &c, taken, &in);
+        if (c.h2d)
+            dev_run_beat(w, &c, taken, &in.h2d);
         d->ref_ops->step(d->ref, &in, &o);
         d->clock++;
         r->clocks = i + 1;

@@ -146,9 +146,10 @@ struct dev_wave {
  * `h2d` is non-NULL, the beats of one TLP: *h2d on the first clock, kept on
  * offer until the device takes it, then the ones after it, each as *h2d but
  * for sop (0) and its lanes, at h2d_next + (j - 1) * W for the j-th after
- * it, h2d_left of them; and then its last beat, *h2d_last (h2d NULL:
- * nothing offered on any clock).  The run ends on the clock that takes
- * *h2d_last (h2d_taken counts it).
+ * it, h2d_left of them; and then its last beat, the same with eop set and
+ * h2d_last_bytes bytes in its lanes, the rest 0 (h2d NULL: nothing offered
+ * on any clock).  dev_run_beat() builds them.  The run ends on the clock
+ * that takes the last beat (h2d_taken counts it).
  *
  * The clocks a run holds are those whose outputs need nothing of the
  * caller but to count the clock, take the beats and gather the wire
@@ -170,7 +171,7 @@ struct dev_run {
     const struct dev_beat *h2d; /* the beat on offer, or NULL */
     const uint8_t *h2d_next;    /* the lanes of the beats after it, W apiece */
     uint32_t h2d_left;          /* beats after *h2d before its TLP's last */
-    const struct dev_beat *h2d_last; /* that last beat */
+    uint32_t h2d_last_bytes;    /* the bytes of the TLP's last beat, 1..W */
     uint8_t *wire;              /* the wire beats' W bytes apiece, in order */
     uint32_t wire_room;         /* bytes of room at `wire` */
     uint8_t *trace;             /* NULL, or max bytes: per clock run, DEV_RUN_* */
@@ -186,6 +187,30 @@ struct dev_run {
 #define DEV_RUN_H2D 1u  /* trace: the beat offered was taken on this clock */
 #define DEV_RUN_WIRE 2u /* trace: a wire beat was out on this clock */
 #define DEV_RUN_IDLE 4u /* trace: dev_out.idle on this clock */
+
+static inline void dev_lanes_copy(uint8_t *dst, const uint8_t *src, unsigned w);
+static inline void dev_lanes_zero(uint8_t *dst, unsigned w);
+/* The h2d beat a run offers after `taken` were taken: *r->h2d, then the
+ * ones after it (struct dev_run). */
+static inline void dev_run_beat(unsigned w, const struct dev_run *r, uint32_t taken,
+                                struct dev_beat *b)
+{
+    const uint8_t *lanes = r->h2d_next + (size_t)(taken - 1) * w;
+
+    memcpy(b, r->h2d, offsetof(struct dev_beat, data));
+    if (taken == 0) {
+        dev_lanes_copy(b->data, r->h2d->data, w);
+        return;
+    }
+    b->sop = 0;
+    if (taken <= r->h2d_left) {
+        dev_lanes_copy(b->data, lanes, w);
+        return;
+    }
+    b->eop = 1;
+    dev_lanes_zero(b->data, w);
+    memcpy(b->data, lanes, r->h2d_last_bytes);
+}
 
 struct device_ops {
     const char *name; /* "rtl", "c" or "lockstep" */

@@ -197,22 +197,21 @@ static int clock_outputs(struct sim *s, const struct dev_in *in, const struct tl
            !out->d2h.valid && !out->wire.valid;
 }
 
-/* The h2d side of a run (struct dev_run): the beat on offer, the rest of
- * its TLP's beats but the last, and the last into *last, if the device may
- * stream it (a completion with data that succeeded, of two beats or more);
- * 0, or -1 when it may not. */
-static int run_h2d(struct sim *s, const struct tlp *h, struct dev_run *r, struct dev_beat *last)
+/* The h2d side of a run (struct dev_run): the beat on offer and the rest
+ * of its TLP, if the device may stream it (a completion with data that
+ * succeeded, of two beats or more); 0, or -1 when it may not. */
+static int run_h2d(struct sim *s, const struct tlp *h, struct dev_run *r)
 {
     const unsigned w = s->ops->width;
     const unsigned beats = dev_tlp_beats(w, h->type, h->addr, h->len);
+    const unsigned first = (beats - 1) * w - (unsigned)(h->addr & (w - 1)); /* last beat's first byte */
 
     if (h->type != TLP_CPLD || h->status != TLP_STATUS_SC || h->ep || s->h2d_beat + 2 > beats)
         return -1;
     r->h2d = &s->dev_in.h2d;
     r->h2d_next = h->data + (size_t)(s->h2d_beat + 1) * w - (h->addr & (w - 1));
     r->h2d_left = beats - 2 - s->h2d_beat;
-    tlp_beat_from_tlp(w, h, beats - 1, last);
-    r->h2d_last = last;
+    r->h2d_last_bytes = h->len - first;
     return 0;
 }
 
@@ -230,7 +229,6 @@ uint32_t sim_clock_run(struct sim *s, sim_ps_t until)
     const sim_ps_t p = s->period_ps, wd_end = s->last_progress + s->watchdog_ps;
     struct dev_run r;
     struct dev_out last;
-    struct dev_beat eop;
     const struct tlp *h;
     unsigned eop_at = 0; /* the beat index of h's last beat */
     sim_ps_t k;
@@ -239,7 +237,7 @@ uint32_t sim_clock_run(struct sim *s, sim_ps_t until)
         return 0;
     memset(&r, 0, sizeof(r));
     if ((h = h2d_offer(s)) != NULL) {
-        if (run_h2d(s, h, &r, &eop) != 0)
+        if (run_h2d(s, h, &r) != 0)
             return 0;
         eop_at = s->h2d_beat + r.h2d_left + 1;
     } else if (pcie_link_next_arrival(s->h2d) < until) {
