@@ -25,6 +25,12 @@
  *     the slices' and the arbiter's.
  * A queue reset (the register block's qrst) holds the datapath blocks in
  * reset for the clock it is high, as core_rst_n does in the RTL.
+ *
+ * cm_engine_run() takes several clocks in one call (device_ops.run): a
+ * stream clock, on which only the data stream moves (the read engine's
+ * completion data into the payload buffer, a frame's beats through the
+ * MAC, the port slices) while the other blocks are known to do nothing,
+ * does just that; any other clock of a run is the whole step's.
  */
 #include "cm_engine.h"
 

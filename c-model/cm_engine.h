@@ -39,11 +39,11 @@ void cm_engine_step(struct cm_engine *e, const struct dev_in *in, struct dev_out
 void cm_engine_step_probe(struct cm_engine *e, const struct dev_in *in, struct dev_out *out,
                           uint64_t *vals);
 
-/* Several stream clocks at once, as device_ops.run (struct dev_run in
- * device.h): clocks after one on which only the h2d completion data, the
- * payload buffer, the MAC and the port slices changed anything (the last
- * cm_engine_step() says whether it was one), each as cm_engine_step()
- * would give them, while the next is one too.  Returns the clocks run. */
+/* Several clocks at once, as device_ops.run (struct dev_run in device.h):
+ * each as cm_engine_step() gives it; a clock on which only the data stream
+ * moves (the h2d completion data into the payload buffer, a frame's beats
+ * through the MAC, the port slices) is worked out as just that
+ * (docs/c-model.md, Runs).  Returns the clocks run. */
 uint32_t cm_engine_run(struct cm_engine *e, struct dev_run *r);
 
 /* The device's cover point counters since creation (lib/cover.h: COVER_N
