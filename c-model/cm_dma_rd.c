@@ -400,6 +400,14 @@ void cm_dma_rd_timer_run(struct cm_dma_rd *d, uint32_t clocks, uint32_t cpl_time
         d->wait = (d->wait + clocks) & M24;
 }
 
+void cm_dma_rd_take_beats(struct cm_dma_rd *d, unsigned tag, unsigned n, uint32_t *wptr)
+{
+    struct cm_dma_rd_tag *t = &d->tag[tag];
+
+    *wptr = t->wptr;
+    t->wptr = cm_ptr(d, (uint64_t)t->wptr + (uint64_t)d->w * n);
+}
+
 bool cm_dma_rd_take_beat(struct cm_dma_rd *d, unsigned tag, bool eop, unsigned len,
                          uint32_t *wptr)
 {

@@ -126,5 +126,7 @@ void cm_dma_rd_timer_run(struct cm_dma_rd *d, uint32_t clocks, uint32_t cpl_time
  * retires on the next clock, which is not a stream clock. */
 bool cm_dma_rd_take_beat(struct cm_dma_rd *d, unsigned tag, bool eop, unsigned len,
                          uint32_t *wptr);
+/* And n such beats at once, none its TLP's last: *wptr the first's place. */
+void cm_dma_rd_take_beats(struct cm_dma_rd *d, unsigned tag, unsigned n, uint32_t *wptr);
 
 #endif

@@ -974,6 +974,87 @@ static inline int stream_clock_run(struct cm_engine *e, struct run_h2d *h, struc
     return retire ? 2 : 1;
 }
 
+/* Stream clocks at once (at most max, as many as are alike), where each
+ * port slice holds one beat that moves on every clock or is empty with
+ * nothing to move: on h2d, a beat of the TLP on offer (not its first
+ * offered, nor its last) goes in as the head, one of the same TLP, goes
+ * to the payload buffer; on wire, the MAC sends a beat of the frame it is
+ * in (not its last) as the head goes out.  Then the clocks are one
+ * transaction: the beats written into the buffer in one copy, the frame's
+ * beats read in one and put through the CRC in one update, the credit for
+ * all of them at once (cm_dma_rd_take_beats(), cm_payload_write_n(),
+ * cm_payload_beats(), cm_mac_send_beats()); the slices end as they would,
+ * holding the last two beats.  0: none here (a stream clock at a time). */
+static uint32_t stream_bulk(struct cm_engine *e, struct run_h2d *h, struct dev_run *r,
+                            const struct cm_payload_frame *f, uint32_t max)
+{
+    const unsigned w = e->w;
+    const struct dev_beat *hb = &e->h2d_mem[e->h2d_s.rp & 1u];
+    const struct dev_wire_beat *wb = &e->wire_mem[e->wire_s.rp & 1u];
+    const unsigned h2d_n = slice_count(&e->h2d_s), wire_n = slice_count(&e->wire_s);
+    const bool h2d_flow = h2d_n == 1 && r->h2d && h->taken >= 1 && h->taken <= r->h2d_left;
+    const bool wire_flow = wire_n == 1 && e->mac.in_frame && f->valid;
+    const uint32_t line_rate = e->ins.mi.line_rate;
+    uint32_t n = max;
+
+    if (!(h2d_flow || (h2d_n == 0 && !r->h2d)) || !(wire_flow || (wire_n == 0 && !f->valid)) ||
+        !(h2d_flow || wire_flow))
+        return 0;
+    if (h2d_flow) { /* the head, and beats taken .. taken + n - 1 pushed: all middle ones */
+        if (hb->type != DEV_TLP_CPLD || hb->eop || hb->err || hb->tag != r->h2d->tag ||
+            !cm_dma_rd_payload_tag(&e->rd, hb->tag))
+            return 0;
+        if (n > r->h2d_left - h->taken + 1)
+            n = r->h2d_left - h->taken + 1;
+    }
+    if (wire_flow) { /* beats beat .. beat + n - 1 sent, none the last: (beat + n) W < len */
+        const uint32_t beats = (f->len - 1) >> e->pf->lane_bits, room = r->wire_room / w;
+        if (wb->sop || wb->eop || e->pf->beat >= beats || room < r->wire_beats + 3)
+            return 0;
+        if (n > beats - e->pf->beat)
+            n = beats - e->pf->beat;
+        if (n > room - r->wire_beats - 1) /* (and one beat of room to put the last) */
+            n = room - r->wire_beats - 1;
+    }
+    if (n < 2)
+        return 0;
+    if (r->trace)
+        memset(r->trace + r->clocks, (h2d_flow ? DEV_RUN_H2D : 0) | (wire_flow ? DEV_RUN_WIRE : 0),
+               n);
+    if (h2d_flow) {
+        uint32_t wptr;
+        cm_dma_rd_take_beats(&e->rd, hb->tag, n, &wptr);
+        cm_payload_write(e->pf, wptr, hb->data);
+        cm_payload_write_n(e->pf, wptr + w, r->h2d_next + (size_t)(h->taken - 1) * w, n - 1);
+        h->taken += n;
+        dev_run_beat(w, r, h->taken - 2, &e->h2d_mem[(e->h2d_s.wp + n) & 1u]);
+        dev_run_beat(w, r, h->taken - 1, &e->h2d_mem[(e->h2d_s.wp + n - 1) & 1u]);
+        e->h2d_s.wp += n;
+        e->h2d_s.rp += n;
+    }
+    if (wire_flow) {
+        /* Out on the port: the head, then the beats sent but the last. */
+        uint8_t *out = r->wire + (size_t)r->wire_beats * w, *sent = out + w;
+        struct dev_wire_beat *prev = &e->wire_mem[(e->wire_s.wp + n) & 1u];
+        struct dev_wire_beat *last = &e->wire_mem[(e->wire_s.wp + n - 1) & 1u];
+        dev_lanes_copy(out, wb->data, w);
+        cm_payload_beats(e->pf, f, n, sent);
+        cm_payload_next_n(e->pf, n);
+        prev->fcs = cm_mac_send_beats(&e->mac, sent, n - 1, line_rate);
+        last->fcs = cm_mac_send_beats(&e->mac, sent + (size_t)(n - 1) * w, 1, line_rate);
+        prev->sop = prev->eop = last->sop = last->eop = false;
+        prev->bytes = last->bytes = (uint8_t)w;
+        dev_lanes_copy(prev->data, sent + (size_t)(n - 2) * w, w);
+        dev_lanes_copy(last->data, sent + (size_t)(n - 1) * w, w);
+        e->wire_s.wp += n;
+        e->wire_s.rp += n;
+        r->wire_beats += n;
+    } else {
+        cm_mac_no_frame(&e->mac, n, line_rate);
+    }
+    return n;
+}
+
 /* Stream clocks from this one on while there are (at most max): the
  * stream's blocks ready (no read requested, being split or sent, or
  * retiring; the head frame not a skip beat), their run's head frame (f)
@@ -1002,9 +1083,16 @@ static uint32_t stream_clocks(struct cm_engine *e, struct run_h2d *h, struct dev
     mi->fr_q = f.q;
     mi->skip = 0;
     int kind = RUN_PLAIN;
-    while (k == 1 && kind == RUN_PLAIN && n < max &&
-           ((kind = run_ports(e, h, r)) == RUN_PLAIN || kind == RUN_LAST) &&
-           (k = stream_clock_run(e, h, r, &f)) != 0) {
+    while (k == 1 && kind == RUN_PLAIN && n < max) {
+        uint32_t b;
+        kind = run_ports(e, h, r);
+        if (kind == RUN_PLAIN && (b = stream_bulk(e, h, r, &f, max - n)) != 0) {
+            n += b;
+            r->clocks += b;
+            continue;
+        }
+        if ((kind != RUN_PLAIN && kind != RUN_LAST) || (k = stream_clock_run(e, h, r, &f)) == 0)
+            break;
         n++;
         r->clocks++;
     }

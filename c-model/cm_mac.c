@@ -113,6 +113,24 @@ bool cm_mac_stream(struct cm_mac *m, const struct cm_mac_in *in, uint32_t *fcs)
     return send;
 }
 
+/* (cm_mac_edge() n times: the credit grows by a clock's worth each, to one
+ * clock's worth at most while a frame is offered, to 0 while none is.) */
+uint32_t cm_mac_send_beats(struct cm_mac *m, const uint8_t *bytes, unsigned n, uint32_t line_rate)
+{
+    const int64_t credit = (int64_t)m->credit + (int64_t)line_rate * n;
+
+    m->crc = crc32_update(m->crc, bytes, (size_t)n * m->data_bytes);
+    m->credit = (int32_t)(credit > (int64_t)line_rate ? line_rate : credit);
+    return ~m->crc;
+}
+
+void cm_mac_no_frame(struct cm_mac *m, unsigned n, uint32_t line_rate)
+{
+    const int64_t credit = (int64_t)m->credit + (int64_t)line_rate * n;
+
+    m->credit = (int32_t)(credit > 0 ? 0 : credit);
+}
+
 void cm_mac_step(struct cm_mac *m, const struct cm_mac_in *in, struct cm_mac_out *out)
 {
     bool valid, send = cm_mac_send(m, in, &valid);

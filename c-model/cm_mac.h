@@ -70,6 +70,11 @@ void cm_mac_step(struct cm_mac *m, const struct cm_mac_in *in, struct cm_mac_out
  * its outputs but these: whether the beat is sent, and then its FCS so
  * far in *fcs. */
 bool cm_mac_stream(struct cm_mac *m, const struct cm_mac_in *in, uint32_t *fcs);
+/* And n such clocks at once: each sending a beat of the frame it is in
+ * (the n beats' bytes, n x data_bytes, none the last), returning the FCS so
+ * far after them; or with no frame offered. */
+uint32_t cm_mac_send_beats(struct cm_mac *m, const uint8_t *bytes, unsigned n, uint32_t line_rate);
+void cm_mac_no_frame(struct cm_mac *m, unsigned n, uint32_t line_rate);
 /* idle (cm_mac_out), which the state alone gives. */
 static inline bool cm_mac_idle(const struct cm_mac *m)
 {

@@ -146,6 +146,36 @@ void cm_payload_write(struct cm_payload *p, uint32_t wr_ptr, const uint8_t *data
     dev_lanes_copy(p->mem + ((wr_ptr >> p->lane_bits) & (p->words - 1)) * p->w, data, p->w);
 }
 
+/* (The buffer is a ring of words: a run of them wraps at its end.) */
+void cm_payload_beats(const struct cm_payload *p, const struct cm_payload_frame *f, unsigned n,
+                      uint8_t *out)
+{
+    const size_t size = (size_t)p->words * p->w;
+    size_t at = (size_t)((p->base + p->beat) & (p->words - 1)) * p->w + f->off;
+    size_t left = (size_t)n * p->w;
+
+    while (left != 0) {
+        const size_t k = size - at < left ? size - at : left;
+        memcpy(out, p->mem + at, k);
+        out += k;
+        left -= k;
+        at = 0;
+    }
+}
+
+void cm_payload_write_n(struct cm_payload *p, uint32_t wr_ptr, const uint8_t *data, unsigned n)
+{
+    uint32_t word = (wr_ptr >> p->lane_bits) & (p->words - 1);
+
+    while (n != 0) {
+        const unsigned k = p->words - word < n ? p->words - word : n;
+        memcpy(p->mem + (size_t)word * p->w, data, (size_t)k * p->w);
+        data += (size_t)k * p->w;
+        n -= k;
+        word = 0;
+    }
+}
+
 /* This clock's control: the descriptor taken, the head frame's beat. */
 struct cm_payload_ctl {
     bool take;

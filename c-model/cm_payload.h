@@ -100,5 +100,16 @@ static inline void cm_payload_next(struct cm_payload *p)
     p->beat = (p->beat + 1) & (p->words - 1);
 }
 void cm_payload_write(struct cm_payload *p, uint32_t wr_ptr, const uint8_t *data);
+/* And n clocks at once: the head frame's next n beats (none its last)
+ * into out (n x W bytes, as n clocks' cm_payload_beat() give them: the
+ * buffer's bytes from the beat's on, in a row); n beats taken; n words of
+ * read data written from wr_ptr on. */
+void cm_payload_beats(const struct cm_payload *p, const struct cm_payload_frame *f, unsigned n,
+                      uint8_t *out);
+static inline void cm_payload_next_n(struct cm_payload *p, unsigned n)
+{
+    p->beat = (p->beat + n) & (p->words - 1);
+}
+void cm_payload_write_n(struct cm_payload *p, uint32_t wr_ptr, const uint8_t *data, unsigned n);
 
 #endif
