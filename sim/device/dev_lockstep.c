@@ -209,7 +209,7 @@ static const char *ls_run_differs(unsigned w, const struct dev_in *in, const str
         return "wire.valid";
     if (o->wire.valid && (o->wire.sop || o->wire.eop || o->wire.bytes != w))
         return "wire.sop, eop or bytes";
-    if (o->wire.valid && memcmp(o->wire.data, wire, w) != 0)
+    if (o->wire.valid && (!wire || memcmp(o->wire.data, wire, w) != 0))
         return "wire.data";
     if (o->idle != !!(trace & DEV_RUN_IDLE))
         return "idle";
@@ -275,7 +275,8 @@ static uint32_t ls_run(void *dev, struct dev_run *r)
             return r->clocks;
         }
         diff = ending ? NULL
-                      : ls_run_differs(w, &in, &o, c.trace[i], c.wire + r->wire_beats * w);
+                      : ls_run_differs(w, &in, &o, c.trace[i],
+                                       o.wire.valid ? c.wire + r->wire_beats * w : NULL);
         if (ending && ls_differ(w, &o, &last)) {
             ls_first_diff(first, sizeof(first), w, d->ref_ops->name, d->dut_ops->name, &o, &last);
             diff = first;

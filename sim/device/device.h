@@ -195,13 +195,12 @@ static inline void dev_lanes_zero(uint8_t *dst, unsigned w);
 static inline void dev_run_beat(unsigned w, const struct dev_run *r, uint32_t taken,
                                 struct dev_beat *b)
 {
-    const uint8_t *lanes = r->h2d_next + (size_t)(taken - 1) * w;
-
     memcpy(b, r->h2d, offsetof(struct dev_beat, data));
     if (taken == 0) {
         dev_lanes_copy(b->data, r->h2d->data, w);
         return;
     }
+    const uint8_t *lanes = r->h2d_next + (size_t)(taken - 1) * w;
     b->sop = 0;
     if (taken <= r->h2d_left) {
         dev_lanes_copy(b->data, lanes, w);
