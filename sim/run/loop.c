@@ -124,13 +124,15 @@ int sim_step_world(struct sim *s, int cpu_may_run, sim_ps_t stop_at)
         return -1;
     /* Several clocks at once before anything is due: the next delivery,
      * a CPU (it runs when the loop finds the time reached), the stops. */
-    sim_ps_t until = s->deliver_next < stop_at ? s->deliver_next : stop_at;
-    if (cpu_may_run && s->cpus_next < until)
-        until = s->cpus_next;
-    if (s->stop_at < until)
-        until = s->stop_at;
-    if (sim_clock_run(s, until))
-        return s->failed ? -1 : 0;
+    if (s->ops->run) {
+        sim_ps_t until = s->deliver_next < stop_at ? s->deliver_next : stop_at;
+        if (cpu_may_run && s->cpus_next < until)
+            until = s->cpus_next;
+        if (s->stop_at < until)
+            until = s->stop_at;
+        if (sim_clock_run(s, until))
+            return s->failed ? -1 : 0;
+    }
     if (sim_clock(s)) {
         sim_ps_t t = sim_next_event(s, cpu_may_run);
         /* The harness's register read returns on the clock its completion
