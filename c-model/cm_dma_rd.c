@@ -191,7 +191,6 @@ static void cm_dma_rd_outputs(const struct cm_dma_rd *d, const struct cm_dma_rd_
     out->done_err = out->done_valid && (d->rerr || d->tag[c->ret.tag].err);
     out->drained = d->out == (unsigned)d->mrd_valid;
     out->idle = !d->cur_valid && !d->mrd_valid && d->out == 0;
-    out->quiet = false;
 }
 
 /* A clock on which only the oldest read's wait and a completion beat that
@@ -243,7 +242,6 @@ static void cm_dma_rd_quiet_outputs(const struct cm_dma_rd *d, const struct cm_d
     out->wr_data = in->cpl_data;
     out->done_valid = out->done_dest = out->done_err = false;
     out->drained = out->idle = d->out == 0;
-    out->quiet = true;
 }
 
 /* The timer at the edge. */

@@ -62,8 +62,6 @@ struct cm_dma_rd_out {
     const uint8_t *wr_data;  /* the beat's bytes (cpl_data) */
     bool done_valid, done_dest, done_err;
     bool drained, idle;
-    bool quiet;              /* the clock took the quiet path: only the timer and a
-                                beat that does not end its TLP changed anything */
 };
 
 struct cm_dma_rd_tag {       /* a tag's table entries */

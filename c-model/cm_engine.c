@@ -765,9 +765,10 @@ static inline bool stream_env(const struct cm_engine *e, const struct cm_step *s
 {
     const struct cm_dma_rd_out *ro = &st->ro;
 
-    return !ro->done_valid && !ro->timeout && !ro->unexp && !ro->stall &&
-           !(ro->wr_valid && ro->wr_dest) && st->fo.quiet == 1 && st->co.quiet &&
-           !st->mo.pkt_done && st->win < 0 && !(st->hv && (!st->is_cpl || st->hb->err)) &&
+    /* (The likeliest to fail first.) */
+    return st->win < 0 && st->fo.quiet == 1 && !st->mo.pkt_done && st->co.quiet &&
+           !ro->done_valid && !ro->timeout && !ro->unexp && !ro->stall &&
+           !(ro->wr_valid && ro->wr_dest) && !(st->hv && (!st->is_cpl || st->hb->err)) &&
            st->core_run && !st->rst_hold && !cm_regs_rst_hold(&e->regs) && !e->regs.cpl_valid &&
            !e->ins.si.multi && e->regs.gen == e->cfg_gen;
 }
