@@ -173,7 +173,8 @@ struct dev_run {
     uint32_t h2d_left;          /* beats after *h2d before its TLP's last */
     uint32_t h2d_last_bytes;    /* the bytes of the TLP's last beat, 1..W */
     uint8_t *wire;              /* the wire beats' W bytes apiece, in order */
-    uint32_t wire_room;         /* bytes of room at `wire` */
+    uint32_t wire_room;         /* bytes of room at `wire` (past the beats
+                                   gathered, the device's scratch) */
     uint8_t *trace;             /* NULL, or max bytes: per clock run, DEV_RUN_* */
     struct dev_out *last;       /* NULL, or the outputs of an ending clock */
     /* out */
