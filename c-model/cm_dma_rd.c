@@ -30,6 +30,12 @@ static struct cm_ret cm_ret_unpack(uint64_t v)
                            .tag = (unsigned)(v >> 15)};
 }
 
+/* The oldest MRd outstanding has all its data: it retires on this clock. */
+static inline bool cm_dma_rd_oldest_done(const struct cm_dma_rd *d)
+{
+    return cm_fifo_rvalid(&d->ret) && d->tag[cm_ret_unpack(cm_fifo_rdata(&d->ret)).tag].done;
+}
+
 /* What this clock's inputs and state decide (the RTL's combinational logic). */
 struct cm_dma_rd_comb {
     bool cpl_take, cpl_done;
@@ -207,7 +213,7 @@ static bool cm_dma_rd_quiet(const struct cm_dma_rd *d, const struct cm_dma_rd_in
         d->mrd_valid)
         return false;
     c->ret_rvalid = cm_fifo_rvalid(&d->ret);
-    c->ret_done = c->ret_rvalid && d->tag[cm_ret_unpack(cm_fifo_rdata(&d->ret)).tag].done;
+    c->ret_done = cm_dma_rd_oldest_done(d);
     if (c->ret_done)
         return false;
     c->ctag = in->cpl_tag & (d->tags - 1);
@@ -261,13 +267,13 @@ static void cm_dma_rd_timer_edge(struct cm_dma_rd *d, const struct cm_dma_rd_in 
 /* A completion beat taken into tag t, whose pointer and remaining bytes
  * were wptr and rem before the edge: its error, the next beat's place,
  * and on its TLP's last beat the bytes still to come. */
-static void cm_dma_rd_take(const struct cm_dma_rd *d, const struct cm_dma_rd_in *in,
-                           struct cm_dma_rd_tag *t, uint32_t wptr, unsigned rem)
+static void cm_dma_rd_take(const struct cm_dma_rd *d, struct cm_dma_rd_tag *t, uint32_t wptr,
+                           unsigned rem, bool err, bool eop, unsigned len)
 {
-    if (in->cpl_err)
+    if (err)
         t->err = true;
     t->wptr = cm_ptr(d, (uint64_t)wptr + d->w);
-    t->rem = in->cpl_eop ? (rem - in->cpl_len) & M13 : rem;
+    t->rem = eop ? (rem - len) & M13 : rem;
 }
 
 /* The whole edge of a quiet clock: the timer, and the beat taken. */
@@ -276,7 +282,7 @@ static void cm_dma_rd_quiet_edge(struct cm_dma_rd *d, const struct cm_dma_rd_in 
 {
     if (c->cpl_take) {
         struct cm_dma_rd_tag *t = &d->tag[c->ctag];
-        cm_dma_rd_take(d, in, t, t->wptr, t->rem);
+        cm_dma_rd_take(d, t, t->wptr, t->rem, in->cpl_err, in->cpl_eop, in->cpl_len);
     }
     cm_dma_rd_timer_edge(d, in, c);
 }
@@ -312,7 +318,7 @@ static void cm_dma_rd_tables(struct cm_dma_rd *d, const struct cm_dma_rd_in *in,
         n->done = false;
     }
     if (c->cpl_take)
-        cm_dma_rd_take(d, in, t, twptr, trem);
+        cm_dma_rd_take(d, t, twptr, trem, in->cpl_err, in->cpl_eop, in->cpl_len);
     if (c->cpl_done)
         t->done = true;
     if (c->ret_done) {
@@ -377,16 +383,14 @@ void cm_dma_rd_clock(struct cm_dma_rd *d, const struct cm_dma_rd_in *in)
 
 bool cm_dma_rd_stream_ready(const struct cm_dma_rd *d)
 {
-    return !d->cur_valid && !d->mrd_valid &&
-           !(cm_fifo_rvalid(&d->ret) && d->tag[cm_ret_unpack(cm_fifo_rdata(&d->ret)).tag].done);
+    return !d->cur_valid && !d->mrd_valid && !cm_dma_rd_oldest_done(d);
 }
 
 uint32_t cm_dma_rd_timer_left(const struct cm_dma_rd *d, uint32_t cpl_timeout)
 {
     /* cm_dma_rd_timer(): it counts while the oldest MRd is out and not
      * done, and fires on the clock its wait reaches the time-out. */
-    if (cpl_timeout == 0 || d->to_fired || !cm_fifo_rvalid(&d->ret) ||
-        d->tag[cm_ret_unpack(cm_fifo_rdata(&d->ret)).tag].done)
+    if (cpl_timeout == 0 || d->to_fired || !cm_fifo_rvalid(&d->ret) || cm_dma_rd_oldest_done(d))
         return UINT32_MAX;
     return d->wait >= cpl_timeout ? 0 : cpl_timeout - d->wait;
 }
@@ -412,12 +416,9 @@ bool cm_dma_rd_take_beat(struct cm_dma_rd *d, unsigned tag, bool eop, unsigned l
     struct cm_dma_rd_tag *t = &d->tag[tag];
     const bool done = eop && t->rem == len; /* (cm_dma_rd_comb()'s cpl_done) */
 
-    /* cm_dma_rd_take() and cm_dma_rd_tables() */
     *wptr = t->wptr;
-    t->wptr = cm_ptr(d, (uint64_t)t->wptr + d->w);
-    if (eop)
-        t->rem = (t->rem - len) & M13;
-    if (!done)
+    cm_dma_rd_take(d, t, t->wptr, t->rem, false, eop, len);
+    if (!done) /* (cm_dma_rd_tables()) */
         return false;
     t->done = true;
     return cm_ret_unpack(cm_fifo_rdata(&d->ret)).tag == tag;

@@ -865,17 +865,11 @@ void cm_engine_step(struct cm_engine *e, const struct dev_in *in, struct dev_out
 #if !CM_ENGINE_PROBE
 /* ---- stream clocks (cm_engine_run) ---- */
 
-/* A run's h2d beats (dev_run_beat()): those taken so far. */
+/* A run's h2d beats taken so far (the next on offer: dev_run_beat()). */
 struct run_h2d {
     const struct dev_run *r;
     uint32_t taken;
 };
-
-/* The beat on offer on this clock into b. */
-static inline void run_h2d_push(unsigned w, const struct run_h2d *h, struct dev_beat *b)
-{
-    dev_run_beat(w, h->r, h->taken, b);
-}
 
 /* What this clock's ports make it for a run (struct dev_run): RUN_PLAIN
  * (nothing on d2h; a wire beat, if any, neither a frame's first nor its
@@ -965,7 +959,7 @@ static inline int stream_clock_run(struct cm_engine *e, struct run_h2d *h, struc
     if (hv)
         e->h2d_s.rp++;
     if (offer && h2d_ready) {
-        run_h2d_push(w, h, &e->h2d_mem[e->h2d_s.wp & 1u]);
+        dev_run_beat(w, r, h->taken, &e->h2d_mem[e->h2d_s.wp & 1u]);
         e->h2d_s.wp++;
         h->taken++;
         trace |= DEV_RUN_H2D;
@@ -1115,7 +1109,7 @@ static void general_clock_run(struct cm_engine *e, struct run_h2d *h, struct dev
     in.skip = 0;
     in.h2d.valid = 0;
     if (r->h2d)
-        run_h2d_push(w, h, &in.h2d);
+        dev_run_beat(w, r, h->taken, &in.h2d);
     cm_engine_step(e, &in, o);
     r->ended = ending;
     if (o->wire.valid) {

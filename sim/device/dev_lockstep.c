@@ -163,6 +163,28 @@ static int ls_differ(unsigned w, const struct dev_out *a, const struct dev_out *
            a->waiting != b->waiting || a->wake != b->wake;
 }
 
+/* The first difference, kept as the fault: the clock, the first field
+ * that differs, on clock i + 1 of a run of n clocks (n 0: a step), and
+ * both sides' outputs (dut NULL: not printed). */
+static void ls_set_fault(struct dev_lockstep *d, const char *first, uint32_t i, uint32_t n,
+                         const struct dev_out *ref, const struct dev_out *dut)
+{
+    const unsigned w = d->ref_ops->width;
+    const size_t len = sizeof(d->fault);
+    int k = snprintf(d->fault, len,
+                     "lockstep: model %s differs from %s at device clock %" PRIu64
+                     " (width %u), first in %s",
+                     d->dut_ops->name, d->ref_ops->name, d->clock - 1, w, first);
+    if (n)
+        k += snprintf(d->fault + k, len - (size_t)k, ", on clock %u of a run of %u", i + 1, n);
+    if (dut) {
+        k += snprintf(d->fault + k, len - (size_t)k, "\n  %-4s ", d->ref_ops->name);
+        k += ls_print(d->fault + k, len - (size_t)k, w, ref);
+        k += snprintf(d->fault + k, len - (size_t)k, "\n  %-4s ", d->dut_ops->name);
+        ls_print(d->fault + k, len - (size_t)k, w, dut);
+    }
+}
+
 static void ls_step(void *dev, const struct dev_in *in, struct dev_out *out)
 {
     struct dev_lockstep *d = dev;
@@ -181,14 +203,7 @@ static void ls_step(void *dev, const struct dev_in *in, struct dev_out *out)
     if (ls_differ(w, out, &c)) {
         char first[128];
         ls_first_diff(first, sizeof(first), w, d->ref_ops->name, d->dut_ops->name, out, &c);
-        int n = snprintf(d->fault, sizeof(d->fault),
-                         "lockstep: model %s differs from %s at device clock %" PRIu64
-                         " (width %u), first in %s\n  %-4s ",
-                         d->dut_ops->name, d->ref_ops->name, d->clock - 1, w, first,
-                         d->ref_ops->name);
-        n += ls_print(d->fault + n, sizeof(d->fault) - (size_t)n, w, out);
-        n += snprintf(d->fault + n, sizeof(d->fault) - (size_t)n, "\n  %-4s ", d->dut_ops->name);
-        ls_print(d->fault + n, sizeof(d->fault) - (size_t)n, w, &c);
+        ls_set_fault(d, first, 0, 0, out, &c);
         out->fault = 1;
     }
 }
@@ -214,23 +229,6 @@ static const char *ls_run_differs(unsigned w, const struct dev_in *in, const str
     if (o->idle != !!(trace & DEV_RUN_IDLE))
         return "idle";
     return NULL;
-}
-
-/* The difference at a run's clock, as ls_step words it. */
-static void ls_run_fault(struct dev_lockstep *d, const char *first, uint32_t i, uint32_t n,
-                         const struct dev_out *ref, const struct dev_out *dut)
-{
-    unsigned w = d->ref_ops->width;
-    int k = snprintf(d->fault, sizeof(d->fault),
-                     "lockstep: model %s differs from %s at device clock %" PRIu64
-                     " (width %u), first in %s, on clock %u of a run of %u",
-                     d->dut_ops->name, d->ref_ops->name, d->clock - 1, w, first, i + 1, n);
-    if (dut) {
-        k += snprintf(d->fault + k, sizeof(d->fault) - (size_t)k, "\n  %-4s ", d->ref_ops->name);
-        k += ls_print(d->fault + k, sizeof(d->fault) - (size_t)k, w, ref);
-        k += snprintf(d->fault + k, sizeof(d->fault) - (size_t)k, "\n  %-4s ", d->dut_ops->name);
-        ls_print(d->fault + k, sizeof(d->fault) - (size_t)k, w, dut);
-    }
 }
 
 /* Several clocks (device_ops.run): the model checked runs them, the
@@ -282,7 +280,7 @@ static uint32_t ls_run(void *dev, struct dev_run *r)
             diff = first;
         }
         if (diff) {
-            ls_run_fault(d, diff, i, c.clocks, &o, ending ? &last : NULL);
+            ls_set_fault(d, diff, i, c.clocks, &o, ending ? &last : NULL);
             r->fault = 1;
             return r->clocks;
         }
