@@ -19,12 +19,18 @@
 #include <unistd.h>
 
 /* In the child, before exec: no signal blocked, stdin from /dev/null,
- * into dir; then exec.  Never returns. */
+ * into dir; then exec.  Never returns.  The signals a sweep forwards (INT,
+ * TERM, HUP) get their default action back: one ignored where the sweep
+ * started (a shell without job control starts `cmd &` with INT ignored)
+ * would otherwise not stop the run it is forwarded to. */
 static void child_exec(char *const argv[], const char *dir)
 {
     sigset_t none;
     int fd = open("/dev/null", O_RDONLY);
 
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
     if (fd >= 0 && fd != STDIN_FILENO) {

@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,9 +137,8 @@ static int tmp_left(const struct tmp *t)
  * the JSON its --json names (the last argument), then sends SIGINT to the
  * sweep (its parent), which forwards it.
  */
-static void test_sweep_point_stopped_leaves_nothing(void **state)
+static void stopped_leaves_nothing(const struct tmp *t)
 {
-    struct tmp *t = *state;
     struct sweep_spec s;
     char json[PATH_BYTES], log[PATH_BYTES];
     int sig = -1;
@@ -156,6 +156,22 @@ static void test_sweep_point_stopped_leaves_nothing(void **state)
     assert_false(tmp_left(t));
     assert_int_equal(sweep_point_result(&s, t->dir, 0), 0);
     sweep_spec_free(&s);
+}
+
+static void test_sweep_point_stopped_leaves_nothing(void **state)
+{
+    stopped_leaves_nothing(*state);
+}
+
+/* The same where the sweep started with SIGINT ignored, as a shell without
+ * job control starts `nictx sweep ... &`: the run it starts must still stop
+ * on the SIGINT forwarded to it. */
+static void test_sweep_point_stopped_with_int_ignored(void **state)
+{
+    void (*old)(int) = signal(SIGINT, SIG_IGN);
+
+    stopped_leaves_nothing(*state);
+    signal(SIGINT, old);
 }
 
 /* A run that had ended (it ignores SIGINT) when the signal came keeps its
@@ -672,6 +688,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         TMP_TEST(test_sweep_point_stopped_leaves_nothing),
+        TMP_TEST(test_sweep_point_stopped_with_int_ignored),
         TMP_TEST(test_sweep_point_ended_keeps_result),
         TMP_TEST(test_sweep_point_lockstep_divergence),
         TMP_TEST(test_sweep_point_lockstep_passes),
