@@ -30,9 +30,11 @@
 #                installed by it)
 #   make clean
 
-# SAN=1: AddressSanitizer and UBSan on every C and C++ object, the
-# Verilated model and its runtime included (Verilator's waveform code with
-# less UBSan: VT_SAN, below), in build-san/ (docs/reliability.md).
+# SAN=1: AddressSanitizer and UBSan on every C and C++ object of the
+# project and on the Verilator runtime (its waveform code with less UBSan:
+# VT_SAN, below), in build-san/ (docs/reliability.md).  The code Verilator
+# generates from the RTL is not the project's C: SAN=1 links the models
+# `make test` builds (VBUILD, below) rather than compiling them again.
 SAN      ?=
 SAN_ON   := -fsanitize=address,undefined -fsanitize=float-cast-overflow \
             -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -43,6 +45,10 @@ SANFLAGS := $(if $(SAN),$(SAN_ON))
 # is set) and the C code (sim/, c-model/, driver/) compiled with gcov.
 COV      ?=
 BUILD    ?= build$(if $(SAN),-san)$(if $(COV),-cov)
+# Where the Verilated models are built: BUILD's, but SAN=1's are the
+# unsanitized build's (build-san links build's).  Do not run a SAN=1 build
+# beside the plain one that builds them.
+VBUILD    = $(if $(SAN),$(patsubst %-san,%,$(BUILD)),$(BUILD))
 # make fast: the build for sweeps and benchmarks (below).
 FAST     := $(BUILD)-fast
 FAST_A   := $(BUILD)-fast-assert
@@ -56,8 +62,10 @@ PGO_DIR   = $(abspath $(BUILD))/pgo
 PGO_gen   = -fprofile-generate=$(PGO_DIR) -fprofile-update=single -flto=auto
 PGO_use   = -fprofile-use=$(PGO_DIR) -fprofile-partial-training -fprofile-correction \
             -Wno-missing-profile -flto=auto
-# What goes on every C and C++ object, the models' included, and the link.
+# What goes on every C and C++ object and the link; VXFLAGS on the code
+# Verilator generates (no sanitizer).
 XFLAGS    = $(strip $(SANFLAGS) $(PGO_$(PGO)))
+VXFLAGS   = $(strip $(PGO_$(PGO)))
 CC       ?= gcc
 CXX      ?= g++
 OPT      ?= -O2
@@ -107,7 +115,7 @@ VINC      = -I$(VROOT)/include -I$(VROOT)/include/vltstd
 # V$(RTL_TOP)_wW in $(BUILD)/verilated-wW, and sim/device/dev_rtl.cpp compiled for
 # it into dev_rtl_wW.o, which exports dev_rtl_ops_wW (sim/device/device.h).
 WIDTHS   := 8 16 32 64
-vdir      = $(BUILD)/verilated-w$(1)
+vdir      = $(VBUILD)/verilated-w$(1)
 vcls      = V$(RTL_TOP)_w$(1)
 vlib      = $(call vdir,$(1))/$(call vcls,$(1))__ALL.a
 vshim     = $(BUILD)/obj/sim/device/dev_rtl_w$(1).o
@@ -121,11 +129,12 @@ vshim     = $(BUILD)/obj/sim/device/dev_rtl_w$(1).o
 WAVES    ?= 1
 VTFLAGS   = --trace-fst --trace-structs --trace-max-array 64
 VOPT_TRACE ?= -O1
-# Verilator's tracing code (the trace models and their shims) reads 64-bit
-# words at unaligned addresses on purpose, in its own packed buffers (x86
-# allows it): SAN=1 leaves that one check out of it, and keeps every other.
+# Verilator's tracing code (in the trace shims, from its headers) reads
+# 64-bit words at unaligned addresses on purpose, in its own packed buffers
+# (x86 allows it): SAN=1 leaves that one check out of it, and keeps every
+# other.
 VT_SAN    = $(if $(SAN),-fno-sanitize=alignment)
-vtdir     = $(BUILD)/verilated-w$(1)-trace
+vtdir     = $(VBUILD)/verilated-w$(1)-trace
 vtcls     = V$(RTL_TOP)_w$(1)_trace
 vtlib     = $(call vtdir,$(1))/$(call vtcls,$(1))__ALL.a
 vtshim    = $(BUILD)/obj/sim/device/dev_rtl_trace_w$(1).o
@@ -141,8 +150,8 @@ define rtl_model
 # The flags are part of the model: rebuild when they change.
 $(call vdir,$(1))/vflags: FORCE
 	@mkdir -p $$(@D)
-	@echo '$$(VFLAGS) -GDataBytes=$(1) $$(XFLAGS) $$(VOPT_FAST)' | cmp -s - $$@ || \
-	    echo '$$(VFLAGS) -GDataBytes=$(1) $$(XFLAGS) $$(VOPT_FAST)' > $$@
+	@echo '$$(VFLAGS) -GDataBytes=$(1) $$(VXFLAGS) $$(VOPT_FAST)' | cmp -s - $$@ || \
+	    echo '$$(VFLAGS) -GDataBytes=$(1) $$(VXFLAGS) $$(VOPT_FAST)' > $$@
 
 $(call vdir,$(1))/$(call vcls,$(1)).mk: $$(RTL_SRCS) $(call vdir,$(1))/vflags | $$(DEPS_STAMP)
 	@mkdir -p $$(@D)
@@ -154,7 +163,7 @@ $(call vdir,$(1))/$(call vcls,$(1)).mk: $$(RTL_SRCS) $(call vdir,$(1))/vflags | 
 $(call vlib,$(1)): $(call vdir,$(1))/$(call vcls,$(1)).mk $(call vdir,$(1))/vflags
 	rm -f $(call vdir,$(1))/*.o $(call vdir,$(1))/*.a
 	$$(MAKE) -s -C $(call vdir,$(1)) -f $(call vcls,$(1)).mk OPT_FAST='$$(VOPT_FAST)' \
-	    VM_PARALLEL_BUILDS=0 USER_CPPFLAGS='$$(XFLAGS)' $(call vcls,$(1))__ALL.a
+	    VM_PARALLEL_BUILDS=0 USER_CPPFLAGS='$$(VXFLAGS)' $(call vcls,$(1))__ALL.a
 
 $(call vshim,$(1)): sim/device/dev_rtl.cpp $(call vlib,$(1))
 	@mkdir -p $$(@D)
@@ -164,8 +173,8 @@ $(call vshim,$(1)): sim/device/dev_rtl.cpp $(call vlib,$(1))
 # The trace-enabled model of the width (WAVES=1).
 $(call vtdir,$(1))/vflags: FORCE
 	@mkdir -p $$(@D)
-	@echo '$$(VFLAGS) $$(VTFLAGS) -GDataBytes=$(1) $$(XFLAGS) $$(VT_SAN) $$(VOPT_TRACE)' | cmp -s - $$@ || \
-	    echo '$$(VFLAGS) $$(VTFLAGS) -GDataBytes=$(1) $$(XFLAGS) $$(VT_SAN) $$(VOPT_TRACE)' > $$@
+	@echo '$$(VFLAGS) $$(VTFLAGS) -GDataBytes=$(1) $$(VXFLAGS) $$(VOPT_TRACE)' | cmp -s - $$@ || \
+	    echo '$$(VFLAGS) $$(VTFLAGS) -GDataBytes=$(1) $$(VXFLAGS) $$(VOPT_TRACE)' > $$@
 
 $(call vtdir,$(1))/$(call vtcls,$(1)).mk: $$(RTL_SRCS) $(call vtdir,$(1))/vflags | $$(DEPS_STAMP)
 	@mkdir -p $$(@D)
@@ -176,7 +185,7 @@ $(call vtdir,$(1))/$(call vtcls,$(1)).mk: $$(RTL_SRCS) $(call vtdir,$(1))/vflags
 $(call vtlib,$(1)): $(call vtdir,$(1))/$(call vtcls,$(1)).mk $(call vtdir,$(1))/vflags
 	rm -f $(call vtdir,$(1))/*.o $(call vtdir,$(1))/*.a
 	$$(MAKE) -s -C $(call vtdir,$(1)) -f $(call vtcls,$(1)).mk OPT_FAST='$$(VOPT_TRACE)' \
-	    OPT_SLOW='$$(VOPT_TRACE)' VM_PARALLEL_BUILDS=0 USER_CPPFLAGS='$$(XFLAGS) $$(VT_SAN)' \
+	    OPT_SLOW='$$(VOPT_TRACE)' VM_PARALLEL_BUILDS=0 USER_CPPFLAGS='$$(VXFLAGS)' \
 	    $(call vtcls,$(1))__ALL.a
 
 $(call vtshim,$(1)): sim/device/dev_rtl.cpp $(call vtlib,$(1))
@@ -547,15 +556,15 @@ $(BUILD)/obj/tests/sim/test_observe.o: INCS += -I$(VROOT)/include/gtkwave
 # the sources a test verilates (scripts/mutate.py runs the test on their
 # mutants), T_<test> the C sources it links (the C model's, c-model/).
 define rtl_unit_model
-$(BUILD)/verilated-$(2)/$(2).mk: $(4) | $$(DEPS_STAMP)
+$(VBUILD)/verilated-$(2)/$(2).mk: $(4) | $$(DEPS_STAMP)
 	@mkdir -p $$(@D)
 	verilator --cc --assert -Wall --top-module $(3) $(5) --prefix $(2) \
 	    --Mdir $$(abspath $$(@D)) $$(abspath $(4))
 	@touch $$@
-$(BUILD)/verilated-$(2)/$(2)__ALL.a: $(BUILD)/verilated-$(2)/$(2).mk
+$(VBUILD)/verilated-$(2)/$(2)__ALL.a: $(VBUILD)/verilated-$(2)/$(2).mk
 	rm -f $$(@D)/*.o $$(@D)/*.a
-	$$(MAKE) -s -C $$(@D) -f $(2).mk VM_PARALLEL_BUILDS=0 USER_CPPFLAGS='$$(XFLAGS)' $(2)__ALL.a
-RT_LIBS_$(1) += $(BUILD)/verilated-$(2)/$(2)__ALL.a
+	$$(MAKE) -s -C $$(@D) -f $(2).mk VM_PARALLEL_BUILDS=0 USER_CPPFLAGS='$$(VXFLAGS)' $(2)__ALL.a
+RT_LIBS_$(1) += $(VBUILD)/verilated-$(2)/$(2)__ALL.a
 RT_$(1) += $(4)
 endef
 define rtl_unit_test
@@ -718,6 +727,7 @@ TEST_BINS := $(addprefix $(BUILD)/tests/test_,$(ALL_TESTS))
 # scripts/doc-check.sh with DOC_CHECK=fast: the docs' fast examples run as
 # shown and print what the docs show; every path the docs name exists
 # (make doc-check, below).
+# run-tests.sh runs RUN_TESTS_JOBS of them at once (default: the CPUs).
 # tests/sweep/test-ssh.sh: nictx sweep --hosts against sshd daemons it
 # starts on 127.0.0.1 (a dead, a silent and a host without this checkout;
 # --transfer); about 30 s; it skips, saying why, only where sshd cannot

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# check-junit.sh - scripts/run-tests.sh's JUnit XML, on fake tests: a cmocka
-# binary whose tests pass, fail and skip, one that dies inside a test, and a
-# check script that fails.  The XML must be well-formed (xmllint), each
+# check-junit.sh - scripts/run-tests.sh's JUnit XML, on fake tests run at
+# once: a cmocka binary whose tests pass, fail and skip, one that dies
+# inside a test, and a check script that fails.  The XML must be well-formed (xmllint), each
 # suite named after its binary, and each verdict, failure text and count
 # right; run-tests must exit with the number of failed binaries.
 set -u
@@ -43,10 +43,15 @@ exit 1
 T
 chmod +x "$tmp"/test_mixed "$tmp"/test_crash "$tmp"/check-fails.sh
 
-JUNIT_DIR="$tmp/junit" bash "$(dirname "$0")/run-tests.sh" "$tmp/test_mixed" "$tmp/test_crash" \
-    "$tmp/check-fails.sh" > "$tmp/out" 2>&1
+JUNIT_DIR="$tmp/junit" RUN_TESTS_JOBS=3 bash "$(dirname "$0")/run-tests.sh" "$tmp/test_mixed" \
+    "$tmp/test_crash" "$tmp/check-fails.sh" > "$tmp/out" 2>&1
 st=$?
 [ "$st" -eq 3 ] || fail "run-tests exited $st, expected 3 (three failed)"
+# The three ran at once: each one's output whole, under its own name.
+grep -A1 '^=== check-fails$' "$tmp/out" | grep -q '^stale: docs/x.md$' ||
+    fail "check-fails' output not under its name"
+grep -A2 '^=== test_crash$' "$tmp/out" | grep -q '^\[       OK \] test_ok$' ||
+    fail "test_crash's output not under its name"
 grep -q '^\[  ERROR   \] --- 0x1 != 0x2' "$tmp/out" || fail "the tests' output did not pass through"
 grep -q "JUnit XML: $tmp/junit/" "$tmp/out" || fail "run-tests did not print the XML's path"
 for f in test_mixed test_crash check-fails; do

@@ -3,7 +3,9 @@
 # run-tests.sh BIN... - run each test binary or check script, show its
 # output, summarise, and write JUnit XML.
 #
-# Each BIN's output (stdout and stderr) passes through unchanged.  With
+# RUN_TESTS_JOBS BINs run at once (default: the CPUs, nproc).  Each BIN's
+# output (stdout and stderr) is shown unchanged, whole, after a line
+# "=== NAME", when it ends: in the order they end when several run.  With
 # JUNIT_DIR set (make test: $(BUILD)/junit), each BIN also gets
 # JUNIT_DIR/<name>.xml: one <testsuite> named nictx.<name> (unique: the
 # binaries and scripts have unique names), holding
@@ -124,16 +126,53 @@ write_junit() {
     } > "$out.tmp.$$" && mv "$out.tmp.$$" "$out"
 }
 
+jobs_max=${RUN_TESTS_JOBS:-$(nproc 2>/dev/null || echo 1)}
+case $jobs_max in
+    ''|*[!0-9]*|0) echo "run-tests: RUN_TESTS_JOBS must be a positive number, not '$jobs_max'" >&2
+                   exit 1 ;;
+esac
 if [ -n "$junit_dir" ]; then
     mkdir -p "$junit_dir" || { echo "run-tests: cannot create $junit_dir" >&2; exit 1; }
 fi
-for t in "$@"; do
+
+# job K BIN: run BIN with its own scratch ($tmp/K), its output in
+# $tmp/K/out, its JUnit XML written, and last its exit status in
+# $tmp/K/status (written whole, then renamed: its presence says it ended).
+job() {
+    local k=$1 t=$2 name status t0
+    tmp=$tmp/$k
+    mkdir -p "$tmp"
     name=$(basename "$t" .sh)
-    echo "=== $name"
     t0=$EPOCHREALTIME
-    if run_one "$t"; then status=0; else status=$?; fi
+    if run_one "$t" > "$tmp/out" 2>&1; then status=0; else status=$?; fi
     [ -n "$junit_dir" ] && write_junit "$name" "$status" "$(elapsed "$t0" "$EPOCHREALTIME")"
-    if [ "$status" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); failed+=("$name"); fi
+    echo "$status" > "$tmp/status.tmp" && mv "$tmp/status.tmp" "$tmp/status"
+}
+
+bins=("$@")
+pids=()
+started=0 reported=0
+trap 'kill "${pids[@]}" 2>/dev/null; exit 130' INT TERM
+while [ "$reported" -lt "${#bins[@]}" ]; do
+    while [ "$started" -lt "${#bins[@]}" ] && [ $((started - reported)) -lt "$jobs_max" ]; do
+        job "$started" "${bins[$started]}" &
+        pids[started]=$!
+        started=$((started + 1))
+    done
+    # Report every job that has ended; wait for one if none has.
+    new=0
+    for ((k = 0; k < started; k++)); do
+        [ -n "${pids[k]:-}" ] && [ -f "$tmp/$k/status" ] || continue
+        wait "${pids[k]}" 2>/dev/null
+        unset "pids[k]"
+        name=$(basename "${bins[k]}" .sh)
+        status=$(cat "$tmp/$k/status")
+        echo "=== $name"
+        cat "$tmp/$k/out"
+        if [ "$status" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); failed+=("$name"); fi
+        reported=$((reported + 1)) new=1
+    done
+    [ "$new" -eq 1 ] || wait -n 2>/dev/null || sleep 0.1
 done
 echo
 echo "test binaries: ${pass} passed, ${fail} failed${failed:+ (${failed[*]})}"
