@@ -93,15 +93,20 @@ static void test_scoreboard_crc_known_answers(void **state)
     assert_int_equal(crc32_fcs(&zero, 1), 0xd202ef8du);
 }
 
+/* n pseudo-random bytes from seed x (an LCG's top byte). */
+static void crc_data(uint8_t *data, size_t n, uint64_t x)
+{
+    for (size_t i = 0; i < n; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        data[i] = (uint8_t)(x >> 56);
+    }
+}
+
 static void test_scoreboard_crc_matches_bitwise_reference(void **state)
 {
     (void)state;
     uint8_t data[600];
-    uint64_t x = 99;
-    for (size_t i = 0; i < sizeof data; i++) {
-        x = x * 6364136223846793005ull + 1442695040888963407ull;
-        data[i] = (uint8_t)(x >> 56);
-    }
+    crc_data(data, sizeof data, 99);
     /* every length 0..300 from every alignment 0..7: exercises the 8-byte
      * loop and the 0..7 byte tail */
     for (size_t a = 0; a < 8; a++)
@@ -116,11 +121,7 @@ static void test_scoreboard_crc_update_chains(void **state)
 {
     (void)state;
     uint8_t data[1600];
-    uint64_t x = 5;
-    for (size_t i = 0; i < sizeof data; i++) {
-        x = x * 6364136223846793005ull + 1442695040888963407ull;
-        data[i] = (uint8_t)(x >> 56);
-    }
+    crc_data(data, sizeof data, 5);
     for (size_t n = 1500; n <= 1518; n += 18) {
         const uint32_t whole = ref_crc32(data, n);
         for (size_t cut = 0; cut <= n; cut++) {
