@@ -686,7 +686,7 @@ static void outputs(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in
         if (!c->owner)
             out->wait = out->wait && d->armed == 0 && !d->unb && !d->blk_valid;
         else
-            out->wait = out->wait && !d->flush && !c->head_stop && !in->wc_close &&
+            out->wait = out->wait && !c->head_stop && !in->wc_close &&
                         !in->blk_valid && !c->ins && !c->sub && !c->blk_stale &&
                         (d->armed != 0 || !d->unb);
     }

@@ -775,7 +775,7 @@ static inline bool stream_env(const struct cm_engine *e, const struct cm_step *s
 
 /* The device's cover points (lib/cover.h) this clock shows, before its
  * edge; rtl/'s `cover property` of the same names sample the same terms
- * (ERR's bits and drr_carry: at the edge). */
+ * (ERR's bits, drr_carry and flush_reads: at the edge). */
 static inline void cover_sample(struct cm_engine *e, const struct cm_step *st)
 {
     uint64_t *c = e->cover;
@@ -795,21 +795,23 @@ static inline void cover_sample(struct cm_engine *e, const struct cm_step *st)
         c[COVER_WC_TORN] += st->wo.torn;
     }
     /* The rare ones behind one test (most clocks have none of them). */
-    if (st->ro.stall_tags | st->ro.stall_bytes | st->fo.wc_stale | e->df.flush |
-        st->co.tmr_fire | st->rst_hold) {
+    if (st->ro.stall_tags | st->ro.stall_bytes | st->fo.wc_stale | st->co.tmr_fire |
+        st->rst_hold) {
         c[COVER_TAGS_EXHAUSTED] += st->ro.stall_tags;
         c[COVER_BYTES_FULL] += st->ro.stall_bytes;
         c[COVER_WC_STALE] += st->fo.wc_stale;
-        c[COVER_FLUSH_READS] += e->df.flush;
         c[COVER_MOD_TIMER] += st->co.tmr_fire;
         c[COVER_RESET_BUSY] += st->rst_hold && !st->engine_idle;
     }
 }
 
-/* ERR's bits that the edge set (one cover point each, in bit order). */
-static inline void cover_err(struct cm_engine *e, uint32_t err_before)
+/* What the edge started: ERR's bits it set (one cover point each, in bit
+ * order), a flush waiting for reads in flight. */
+static inline void cover_edge(struct cm_engine *e, uint32_t err_before, bool flush_before)
 {
     uint32_t set = e->regs.err & ~err_before;
+
+    e->cover[COVER_FLUSH_READS] += e->df.flush && !flush_before;
 
     for (unsigned b = 0; set != 0 && b <= COVER_ERR_UNEXP_CPL - COVER_ERR_TAIL_RANGE; b++, set >>= 1)
         e->cover[COVER_ERR_TAIL_RANGE + b] += set & 1u;
@@ -840,6 +842,7 @@ void cm_engine_step(struct cm_engine *e, const struct dev_in *in, struct dev_out
     probe_state(e, probe); /* the registers before the edge */
 #endif
 
+    const bool flush_before = e->df.flush; /* (the fetcher's edge comes in step_payload) */
     st.w = e->w;
     st.skip = in->skip < CM_WAKE_NEVER ? in->skip : CM_WAKE_NEVER;
     st.core_run = !e->regs.qrst;
@@ -858,7 +861,7 @@ void cm_engine_step(struct cm_engine *e, const struct dev_in *in, struct dev_out
     cover_sample(e, &st);
     const uint32_t err_before = e->regs.err;
     step_edge(e, in, &st, out);
-    cover_err(e, err_before);
+    cover_edge(e, err_before, flush_before);
     e->stream = !CM_ENGINE_PROBE && stream_env(e, &st);
 }
 

@@ -712,9 +712,12 @@ module nictx_desc_fetch #(
   // Tail: left over from an owner protocol, armed, unbounded or a held
   // block are cleared on the next clock: not waiting.  The owner
   // protocols: armed (the fetcher looks at the ring without a tail) waits
-  // like a tail with descriptors to fetch, until a slot frees; not with a
-  // flush starting or going on, a WC close, a block arriving, inserted,
-  // substituted or dropped as stale, or unbounded with nothing armed.
+  // like a tail with descriptors to fetch, until a slot frees; a flush
+  // going on waits for its reads' completions (no load, insertion or
+  // descriptor leaving meanwhile; a retirement, or the flush ending, fl_go,
+  // is a change); not with a flush starting, a WC close, a block arriving,
+  // inserted, substituted or dropped as stale, or unbounded with nothing
+  // armed.
   always_comb begin
     wait_o = idle_o;
     if (!idle_o && !req_valid_q) begin
@@ -722,7 +725,7 @@ module nictx_desc_fetch #(
       if (!owner) begin
         wait_o = wait_o && armed_q == '0 && !unb_q && !blk_valid_q;
       end else begin
-        wait_o = wait_o && !flush_q && !head_stop && !wc_close_i && !blk_valid_i && !ins &&
+        wait_o = wait_o && !head_stop && !wc_close_i && !blk_valid_i && !ins &&
                  !sub && !blk_stale && (armed_q != '0 || !unb_q);
       end
     end
@@ -868,9 +871,10 @@ module nictx_desc_fetch #(
   // Functional cover points, named as in sim/lib/cover.h (docs/coverage.md):
   // compiled only by make coverage (+define+NICTX_COVER, --coverage-user);
   // the C model counts the same terms (c-model/cm_engine.c, cover_sample).
-  // A held BlueFlame block found stale; a flush waiting for reads in flight.
+  // A held BlueFlame block found stale; a flush that starts waiting for
+  // reads in flight (once a flush: its clocks may be skipped, wait_o).
   wc_stale: cover property (@(posedge clk_i) disable iff (!rst_ni) blk_stale);
-  flush_reads: cover property (@(posedge clk_i) disable iff (!rst_ni) flush_q);
+  flush_reads: cover property (@(posedge clk_i) disable iff (!rst_ni) flush_d && !flush_q);
 `endif
 `endif
 

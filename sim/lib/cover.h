@@ -45,7 +45,7 @@
     X(WC_FLIP, "wc_flip", 1, dev, "a BlueFlame block closed in the second buffer")               \
     X(WC_TORN, "wc_torn", 1, dev, "a BlueFlame block closed torn (words missing, out of ring)")  \
     X(WC_STALE, "wc_stale", 1, dev, "a held BlueFlame block found stale")                        \
-    X(FLUSH_READS, "flush_reads", 1, dev, "a flush waiting for descriptor reads in flight")      \
+    X(FLUSH_READS, "flush_reads", 1, dev, "a flush that waits for descriptor reads in flight")  \
     X(QUEUE_ACTIVE, "queue_active", COVER_QUEUES, dev, "a frame of the queue sent")              \
     X(DRR_CARRY, "drr_carry", 1, dev, "a DRR turn ended with its deficit kept")                  \
     X(MOD_TIMER, "mod_timer", 1, dev, "an interrupt raised by the moderation timer")             \
