@@ -69,11 +69,12 @@ static bool derr_at(const struct cm_desc_fetch *d, unsigned s)
 static uint8_t qs_of(const struct cm_desc_fetch *d)
 {
     const unsigned nf_depth = nf_fill(d);
-    const bool busy = d->blk_valid || d->flush ||
-                      (nf_depth != 0 && (d->nf[d->nf_rd & d->fimask].blk || d->df_wr != d->df_rd));
-    return (uint8_t)((busy ? CM_DF_QS_BUSY : 0u) |
+    const bool retire = nf_depth != 0 && (d->nf[d->nf_rd & d->fimask].blk || d->df_wr != d->df_rd);
+    const bool owner = d->armed == 0 && d->unb;
+    return (uint8_t)((d->blk_valid || d->flush || retire ? CM_DF_QS_BUSY : 0u) |
                      (d->armed != 0 || d->unb ? CM_DF_QS_TAIL : 0u) |
-                     (d->armed == 0 && d->unb ? CM_DF_QS_OWNER : 0u));
+                     (owner ? CM_DF_QS_OWNER : 0u) |
+                     (d->flush && !d->blk_valid && !retire && !owner ? CM_DF_QS_FLUSH : 0u));
 }
 
 /* This clock's combinational values (the RTL's always_comb blocks). */
@@ -716,6 +717,48 @@ quiet_avail(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in, un
 }
 
 /*
+ * A flush (owner protocols) that waits for its reads (wait_o): reads in
+ * flight, nothing arriving but read data (no retirement, doorbell, WC close
+ * or block, no request the read engine takes now), no block held, and with
+ * several queues the work mask the armed one (as next() keeps it: work_d
+ * is armed_d).  Then nothing is fetched, inserted or substituted, no
+ * descriptor leaves (desc_valid is 0 in a flush), the flush neither starts
+ * nor ends, the round robin's pointer stays, and the edge writes the
+ * beat's descriptor words and nothing else.  Returns 1 (quiet) or 0 (the
+ * full path); out as quiet()'s.
+ */
+static __attribute__((noinline)) int
+quiet_flush(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
+            struct cm_desc_fetch_out *out, bool head)
+{
+    if (in->done | in->doorbell | in->wc_close | in->blk_valid | (d->req_valid & in->req_ready))
+        return 0;
+    if (!d->req_valid && nf_fill(d) == 0) /* no reads: the flush ends (fl_go) */
+        return 0;
+    const bool multi = in->queues != 1;
+    if (multi && d->work != d->armed)
+        return 0;
+    if (!out)
+        return 1;
+
+    const unsigned fq = multi ? d->fl_q : 0;
+    if (head) {
+        cm_desc_fetch_state_out(d, out);
+        head_fast(d, in, out);
+        out->f_q = fq;
+        out->desc_valid = false;
+    }
+    out->not_owned = false;
+    out->not_owned_cnt = (d->alloc[fq] - d->rd[fq]) & d->pmask;
+    out->flush = out->wc_used = out->wc_drop = out->wc_stale = false;
+    /* (outputs(): one queue's owner idle needs no flush; waiting, the flush
+     * going on is no change) */
+    out->idle = multi && !d->req_valid && d->tot == 0 && (!in->enable || in->stop || d->work == 0);
+    out->wait = !d->req_valid;
+    return 1;
+}
+
+/*
  * The quiet clock (cm_desc_fetch_quiet()): nothing arrives but read data
  * (no retirement, doorbell, WC close or block), nothing is pending (no
  * held block, no flush, no request the read engine takes now, the oldest
@@ -747,6 +790,8 @@ quiet(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
 #endif
     const unsigned proto = in->proto;
     const bool owner = proto != CM_DF_PROTO_TAIL;
+    if (owner && (d->qs & CM_DF_QS_FLUSH))
+        return quiet_flush(d, in, out, head);
     /* No held block, no flush, no retirement (nf_pop = nf_rvalid &&
      * (nf_blk || df_rvalid || done)); armed_d (no doorbell, no flush) is 0
      * outside the owner protocols, else armed; unb_d is 0 when armed_d is
@@ -885,20 +930,26 @@ bool cm_desc_fetch_quiet(const struct cm_desc_fetch *d, const struct cm_desc_fet
 }
 
 /* Descriptor words from a read data beat. */
-static __attribute__((noinline)) void write_beat(struct cm_desc_fetch *d,
-                                                 const struct cm_desc_fetch_in *in)
+void cm_desc_fetch_write(struct cm_desc_fetch *d, uint32_t wr_ptr, unsigned wr_words,
+                         const uint8_t *wr_data)
 {
-    const unsigned pos0 = in->wr_ptr >> 3;
+    const unsigned pos0 = wr_ptr >> 3;
     for (unsigned j = 0; j < d->nwords; j++) {
-        if ((in->wr_words >> j & 1u) == 0)
+        if ((wr_words >> j & 1u) == 0)
             continue;
         const unsigned pos = (pos0 + j) & d->pmask;
-        const uint64_t v = le64(in->wr_data + 8 * j);
+        const uint64_t v = le64(wr_data + 8 * j);
         if (pos & 1u)
             d->mem_l[pos >> 1] = v;
         else
             d->mem_a[pos >> 1] = v;
     }
+}
+
+static __attribute__((noinline)) void write_beat(struct cm_desc_fetch *d,
+                                                 const struct cm_desc_fetch_in *in)
+{
+    cm_desc_fetch_write(d, in->wr_ptr, in->wr_words, in->wr_data);
 }
 
 /* The edge of a quiet Tail clock but for the take (quiet_tail1()'s and

@@ -176,6 +176,8 @@ struct cm_desc_fetch {
 #define CM_DF_QS_BUSY 1u  /* blk_valid, flush, or a retirement at the FIFO's head */
 #define CM_DF_QS_TAIL 2u  /* armed or unb: the edge clears them outside the owner protocols */
 #define CM_DF_QS_OWNER 4u /* unb without armed: the edge clears it */
+#define CM_DF_QS_FLUSH 8u /* a flush with no block held, no retirement at the FIFO's head
+                             and not QS_OWNER: it may wait for its reads (quiet_flush()) */
 
 /* Power-on (storage 0) and reset of a fetcher with parameters p in their
  * ranges (above); -1 for others. */
@@ -202,10 +204,22 @@ unsigned cm_desc_fetch_fq(const struct cm_desc_fetch *d, const struct cm_desc_fe
  * wc_used and wc_drop are 0, not_owned_cnt, wait and idle come from the
  * state and the enable, stop, inflight, tail and ring registers, and the
  * rising edge writes the read data's descriptor words and nothing else.
+ * A flush of an owner protocol that waits for its reads in flight is quiet
+ * too: nothing arrives but read data (no retirement, doorbell, WC close or
+ * block, no request taken now), no block is held, with several queues the
+ * work mask is the armed one; then the outputs are the state's and the
+ * head's (desc_valid 0), and the edge writes the read data's words alone.
  * eval, clock and step take it as a fast path, and with Tail and QUEUES
  * 1 also a clock quiet but for a descriptor leaving; the full path on
  * every other clock (false is never wrong, only slower). */
 bool cm_desc_fetch_quiet(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in);
+/* The rising edge of a quiet clock with read data (wr_valid, wr_ptr,
+ * wr_words, wr_data), for a caller that knows the clock is quiet and that
+ * nothing else of the fetcher changes or is looked at (the engine's stream
+ * clocks, while one queue's flush waits: the head, which stopped it, is
+ * not among the slots its reads fill). */
+void cm_desc_fetch_write(struct cm_desc_fetch *d, uint32_t wr_ptr, unsigned wr_words,
+                         const uint8_t *wr_data);
 void cm_desc_fetch_eval(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
                         struct cm_desc_fetch_out *out);
 void cm_desc_fetch_clock(struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in);

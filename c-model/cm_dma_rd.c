@@ -155,14 +155,20 @@ static void cm_dma_rd_comb(const struct cm_dma_rd *d, const struct cm_dma_rd_in 
  * ends before the first lane (j < cpl_lane / 8, on the first beat) or
  * starts after the last (j > last / 8, on the last beat): the words from
  * the first's to the last's, none if the first comes after the last. */
-static unsigned cm_dma_rd_words(const struct cm_dma_rd *d, const struct cm_dma_rd_in *in)
+unsigned cm_dma_rd_beat_words(const struct cm_dma_rd *d, unsigned lane, unsigned len, bool sop,
+                              bool eop)
 {
     unsigned lanes = d->w - 1;
-    unsigned last = (in->cpl_lane + ((in->cpl_len - 1) & M13)) & lanes;
-    unsigned lo = in->cpl_sop ? in->cpl_lane >> 3 : 0;
-    unsigned hi = in->cpl_eop ? last >> 3 : lanes >> 3;
+    unsigned last = (lane + ((len - 1) & M13)) & lanes;
+    unsigned lo = sop ? lane >> 3 : 0;
+    unsigned hi = eop ? last >> 3 : lanes >> 3;
 
     return lo > hi ? 0 : (2u << hi) - (1u << lo);
+}
+
+static unsigned cm_dma_rd_words(const struct cm_dma_rd *d, const struct cm_dma_rd_in *in)
+{
+    return cm_dma_rd_beat_words(d, in->cpl_lane, in->cpl_len, in->cpl_sop, in->cpl_eop);
 }
 
 /* The outputs of what the clock decided. */

@@ -104,15 +104,20 @@ void cm_dma_rd_step(struct cm_dma_rd *d, const struct cm_dma_rd_in *in, struct c
 /* Stream clocks (the engine's, cm_engine.h): clocks with no read requested,
  * none being split or sent and the oldest not retiring (of the state,
  * cm_dma_rd_stream_ready() says so), and a completion beat, if any, for
- * the payload buffer (cm_dma_rd_payload_tag(): its tag's read is out, for
- * requester 0; else it would be unexpected or go to the descriptors) and
+ * a read that is out (cm_dma_rd_stream_tag(): for requester dest, 0 the
+ * payload buffer, 1 the descriptors; else it would be unexpected) and
  * without an error.  Such a clock changes only the beat's tag and the
- * timer, and the engine needs of its outputs only the beat's place. */
+ * timer, and the engine needs of its outputs only the beat's place and
+ * words (cm_dma_rd_beat_words()). */
 bool cm_dma_rd_stream_ready(const struct cm_dma_rd *d);
-static inline bool cm_dma_rd_payload_tag(const struct cm_dma_rd *d, unsigned tag)
+static inline bool cm_dma_rd_stream_tag(const struct cm_dma_rd *d, unsigned tag, bool dest)
 {
-    return tag < d->tags && tag < d->fresh && d->tag[tag].busy && !d->tag[tag].dest;
+    return tag < d->tags && tag < d->fresh && d->tag[tag].busy && d->tag[tag].dest == dest;
 }
+/* wr_words of a completion beat: its first lane (the address's), the
+ * TLP's length in bytes, whether it is the TLP's first and last beat. */
+unsigned cm_dma_rd_beat_words(const struct cm_dma_rd *d, unsigned lane, unsigned len, bool sop,
+                              bool eop);
 /* The stream clocks, from this one on, before the completion timer fires
  * with time-out `cpl_timeout` (UINT32_MAX while it does not count, which
  * stays so); and the timer after `clocks` of them, at once. */

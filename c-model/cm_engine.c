@@ -28,9 +28,10 @@
  *
  * cm_engine_run() takes several clocks in one call (device_ops.run): a
  * stream clock, on which only the data stream moves (the read engine's
- * completion data into the payload buffer, a frame's beats through the
- * MAC, the port slices) while the other blocks are known to do nothing,
- * does just that; any other clock of a run is the whole step's.
+ * completion data into the payload buffer, or into the descriptors' while
+ * a flush waits for them, a frame's beats through the MAC, the port
+ * slices) while the other blocks are known to do nothing, does just that;
+ * any other clock of a run is the whole step's.
  */
 #include "cm_engine.h"
 
@@ -750,6 +751,15 @@ static inline void step_edge(struct cm_engine *e, const struct dev_in *in, struc
         core_reset(e);
 }
 
+/* Descriptor words that arrive change nothing but the fetcher's slots they
+ * fill: one queue's flush waits for its reads (the fetcher's quiet path,
+ * cm_desc_fetch.h; the head that stopped it is not among those slots, and
+ * no descriptor leaves). */
+static inline bool desc_words_only(const struct cm_engine *e)
+{
+    return e->df.flush && e->ins.fi.queues == 1;
+}
+
 /* Whether on this clock, its edge taken, the blocks outside a stream
  * (cm_engine_run()) kept their state and nothing reached them from the
  * stream's: the fetcher took its quiet path with no descriptor leaving or
@@ -768,7 +778,8 @@ static inline bool stream_env(const struct cm_engine *e, const struct cm_step *s
     /* (The likeliest to fail first.) */
     return st->win < 0 && st->fo.quiet == 1 && !st->mo.pkt_done && st->co.quiet &&
            !ro->done_valid && !ro->timeout && !ro->unexp && !ro->stall &&
-           !(ro->wr_valid && ro->wr_dest) && !(st->hv && (!st->is_cpl || st->hb->err)) &&
+           !(ro->wr_valid && ro->wr_dest && !desc_words_only(e)) &&
+           !(st->hv && (!st->is_cpl || st->hb->err)) &&
            st->core_run && !st->rst_hold && !cm_regs_rst_hold(&e->regs) && !e->regs.cpl_valid &&
            !e->ins.si.multi && e->regs.gen == e->cfg_gen;
 }
@@ -899,7 +910,9 @@ static inline int run_ports(const struct cm_engine *e, const struct run_h2d *h,
 /* A stream clock: after one on which the blocks outside the stream did
  * nothing (stream_env()), with the stream's ready for it (stream_clocks()),
  * those blocks do nothing again.  What is left is the read engine taking
- * the h2d head into the payload buffer, the payload fetch giving the head
+ * the h2d head into the payload buffer (or into the fetcher's slots, while
+ * descriptor words change nothing else: desc_words_only()), the payload
+ * fetch giving the head
  * frame's beat `f` (the same over the run: none ends) to the MAC, the
  * MAC's CRC and credit, and the port slices; the read engine's timer
  * counts the run's clocks at its end.  0: this clock is not one (the
@@ -916,7 +929,9 @@ static inline int stream_clock_run(struct cm_engine *e, struct run_h2d *h, struc
     struct cm_mac_in *mi = &e->ins.mi;
     const unsigned rem = cm_payload_rem(e->pf, f);
 
-    if (hv && (hb->type != DEV_TLP_CPLD || hb->err || !cm_dma_rd_payload_tag(&e->rd, hb->tag)))
+    const bool desc = hv && !cm_dma_rd_stream_tag(&e->rd, hb->tag, false);
+    if (hv && (hb->type != DEV_TLP_CPLD || hb->err ||
+               (desc && !(desc_words_only(e) && cm_dma_rd_stream_tag(&e->rd, hb->tag, true)))))
         return 0;
     if (f->valid && rem <= w) /* the frame's last beat */
         return 0;
@@ -938,7 +953,13 @@ static inline int stream_clock_run(struct cm_engine *e, struct run_h2d *h, struc
     if (hv) {
         uint32_t wptr;
         retire = cm_dma_rd_take_beat(&e->rd, hb->tag, hb->eop, hb->len, &wptr);
-        cm_payload_write(e->pf, wptr, hb->data);
+        if (desc)
+            cm_desc_fetch_write(&e->df, wptr & e->desc_ptr_mask,
+                                cm_dma_rd_beat_words(&e->rd, (unsigned)(hb->addr & (w - 1)),
+                                                     hb->len, hb->sop, hb->eop),
+                                hb->data);
+        else
+            cm_payload_write(e->pf, wptr, hb->data);
     }
     if (send)
         cm_payload_next(e->pf);
@@ -1000,7 +1021,7 @@ static uint32_t stream_bulk(struct cm_engine *e, struct run_h2d *h, struct dev_r
         return 0;
     if (h2d_flow) { /* the head, and beats taken .. taken + n - 1 pushed: all middle ones */
         if (hb->type != DEV_TLP_CPLD || hb->eop || hb->err || hb->tag != r->h2d->tag ||
-            !cm_dma_rd_payload_tag(&e->rd, hb->tag))
+            !cm_dma_rd_stream_tag(&e->rd, hb->tag, false))
             return 0;
         if (n > r->h2d_left - h->taken + 1)
             n = r->h2d_left - h->taken + 1;
