@@ -28,10 +28,10 @@
  *
  * cm_engine_run() takes several clocks in one call (device_ops.run): a
  * stream clock, on which only the data stream moves (the read engine's
- * completion data into the payload buffer, or into the descriptors' while
- * a flush waits for them, a frame's beats through the MAC, the port
- * slices) while the other blocks are known to do nothing, does just that;
- * any other clock of a run is the whole step's.
+ * completion data into the payload buffer or the descriptor buffer, a
+ * frame's beats through the MAC, the port slices) while the other blocks
+ * are known to do nothing, does just that; any other clock of a run is the
+ * whole step's.
  */
 #include "cm_engine.h"
 
@@ -751,26 +751,22 @@ static inline void step_edge(struct cm_engine *e, const struct dev_in *in, struc
         core_reset(e);
 }
 
-/* Descriptor words that arrive change nothing but the fetcher's slots they
- * fill: one queue's flush waits for its reads (the fetcher's quiet path,
- * cm_desc_fetch.h; the head that stopped it is not among those slots, and
- * no descriptor leaves). */
-static inline bool desc_words_only(const struct cm_engine *e)
-{
-    return e->df.flush && e->ins.fi.queues == 1;
-}
-
 /* Whether on this clock, its edge taken, the blocks outside a stream
  * (cm_engine_run()) kept their state and nothing reached them from the
- * stream's: the fetcher took its quiet path with no descriptor leaving or
- * words written; the completion writer only counted the clock (one
- * queue); nothing was granted d2h and nothing reached the register block
- * (no access, no event, no reset, no register read's answer waiting); the
- * read engine retired nothing, timed out, stalled or met no unexpected
- * completion; no frame ended or was skipped.  The scheduler of one queue
- * and the WC window with no access keep their state.  Then on the next
- * clock, if the stream's blocks are ready for one (stream_clocks()), they
- * do the same: their state and inputs are as on this one. */
+ * stream's: the fetcher took its quiet path with no descriptor leaving
+ * (descriptor words may be written); the completion writer only counted
+ * the clock (one queue); nothing was granted d2h and nothing reached the
+ * register block (no access, no event, no reset, no register read's answer
+ * waiting); the read engine retired nothing, timed out, stalled or met no
+ * unexpected completion; no frame ended or was skipped.  The scheduler of
+ * one queue and the WC window with no access keep their state.  Then on
+ * the next clock, if the stream's blocks are ready for one
+ * (stream_clocks()), they do the same: their state and inputs are as on
+ * this one.  Descriptor words a stream clock writes change none of that:
+ * with one queue they fill slots whose read is out, so not the head's
+ * while it may leave (it may once its read retired), the fetcher's quiet
+ * path looks at the head's words only then, and the scheduler of one
+ * queue never. */
 static inline bool stream_env(const struct cm_engine *e, const struct cm_step *st)
 {
     const struct cm_dma_rd_out *ro = &st->ro;
@@ -778,7 +774,6 @@ static inline bool stream_env(const struct cm_engine *e, const struct cm_step *s
     /* (The likeliest to fail first.) */
     return st->win < 0 && st->fo.quiet == 1 && !st->mo.pkt_done && st->co.quiet &&
            !ro->done_valid && !ro->timeout && !ro->unexp && !ro->stall &&
-           !(ro->wr_valid && ro->wr_dest && !desc_words_only(e)) &&
            !(st->hv && (!st->is_cpl || st->hb->err)) &&
            st->core_run && !st->rst_hold && !cm_regs_rst_hold(&e->regs) && !e->regs.cpl_valid &&
            !e->ins.si.multi && e->regs.gen == e->cfg_gen;
@@ -910,8 +905,7 @@ static inline int run_ports(const struct cm_engine *e, const struct run_h2d *h,
 /* A stream clock: after one on which the blocks outside the stream did
  * nothing (stream_env()), with the stream's ready for it (stream_clocks()),
  * those blocks do nothing again.  What is left is the read engine taking
- * the h2d head into the payload buffer (or into the fetcher's slots, while
- * descriptor words change nothing else: desc_words_only()), the payload
+ * the h2d head into the payload buffer or the fetcher's slots, the payload
  * fetch giving the head
  * frame's beat `f` (the same over the run: none ends) to the MAC, the
  * MAC's CRC and credit, and the port slices; the read engine's timer
@@ -931,7 +925,7 @@ static inline int stream_clock_run(struct cm_engine *e, struct run_h2d *h, struc
 
     const bool desc = hv && !cm_dma_rd_stream_tag(&e->rd, hb->tag, false);
     if (hv && (hb->type != DEV_TLP_CPLD || hb->err ||
-               (desc && !(desc_words_only(e) && cm_dma_rd_stream_tag(&e->rd, hb->tag, true)))))
+               (desc && !cm_dma_rd_stream_tag(&e->rd, hb->tag, true))))
         return 0;
     if (f->valid && rem <= w) /* the frame's last beat */
         return 0;
