@@ -105,6 +105,16 @@ struct cm_engine_ins {
     struct cm_cpl_in ci;
 };
 
+/* A clock that waited (the top's wait_o) with the blocks outside a stream
+ * doing nothing (stream_env()), as the next one may again (wait_clock()):
+ * the terms of idle_o and wake_o that stay as they were. */
+struct cm_waited {
+    bool valid;
+    bool idle_gate;    /* the register block idle, no moderation timer */
+    bool idle_rest;    /* the fetcher, the payload fetch and the completion writer idle */
+    uint32_t cpl_wake; /* the completion writer's wake */
+};
+
 struct cm_engine {
     unsigned w;
     struct dev_hw hw;
@@ -121,6 +131,7 @@ struct cm_engine {
     struct cm_arbiter_rr arb;
     unsigned wrb;      /* beats of the completion write sent (a DESC_WB_FULL write has several) */
     bool stream;       /* on the last clock the blocks outside a stream did nothing (stream_env()) */
+    struct cm_waited waited; /* the last clock waited so (wait_clock()) */
     struct cm_regs regs;
     struct cm_wc wc;
     struct cm_dma_rd rd;
@@ -210,6 +221,7 @@ void cm_engine_reset(struct cm_engine *e)
     cm_arbiter_rr_reset(&e->arb, SRC_N);
     e->wrb = 0;
     e->stream = false;
+    e->waited.valid = false;
     cm_regs_reset_hw(&e->regs, e->hw.queues, e->hw.tags, e->hw.desc_reads);
     core_reset(e);
     config_refresh(e);
@@ -584,6 +596,9 @@ static inline void step_idle(struct cm_engine *e, struct cm_step *st, struct dev
     }
     uint32_t wake = min24(min24(ro->wake, st->mo.wake), st->co.wake);
     out->wake = wake == CM_WAKE_NEVER ? UINT32_MAX : wake;
+    e->waited.idle_gate = regs_idle && !st->co.timer;
+    e->waited.idle_rest = st->fo.idle && st->po.idle && st->co.idle;
+    e->waited.cpl_wake = st->co.wake;
 }
 
 /* The d2h port's beat: the slice's head. */
@@ -824,6 +839,42 @@ static inline void cover_edge(struct cm_engine *e, uint32_t err_before, bool flu
 }
 
 #if !CM_ENGINE_PROBE
+/* A clock after one that waited with the blocks outside a stream doing
+ * nothing (e->waited), with no h2d beat offered: nothing reaches a block
+ * but time, so their inputs are as on that clock but for skip_i, and only
+ * the read engine's completion timer and the MAC's credit may change.  If
+ * neither acts on this clock (the read engine retires, times out or asks
+ * nothing; the MAC sends nothing), it waits again: its outputs are the
+ * waited clock's with those two blocks' idle and wake, and its edge theirs
+ * alone.  false: it is not such a clock (nothing changed; the whole step
+ * runs it). */
+static bool wait_clock(struct cm_engine *e, const struct dev_in *in, struct dev_out *out)
+{
+    struct cm_dma_rd_in *ri = &e->ins.ri;
+    struct cm_mac_in *mi = &e->ins.mi;
+    struct cm_dma_rd_out ro;
+    struct cm_mac_out mo;
+
+    ri->skip = mi->skip = in->skip < CM_WAKE_NEVER ? in->skip : CM_WAKE_NEVER;
+    cm_dma_rd_eval(&e->rd, ri, &ro);
+    if (ro.wr_valid | ro.done_valid | ro.timeout | ro.unexp | ro.stall | ro.mrd_valid ||
+        !(ro.idle || ro.wait))
+        return false;
+    cm_mac_eval(&e->mac, mi, &mo);
+    if (!mo.wait)
+        return false;
+    cm_dma_rd_clock(&e->rd, ri);
+    cm_mac_clock(&e->mac, mi);
+    out->fault = 0;
+    out->h2d_ready = 1;
+    out->d2h.valid = out->wire.valid = 0;
+    out->idle = e->waited.idle_gate && e->waited.idle_rest && ro.idle && mo.idle;
+    out->waiting = 1;
+    const uint32_t wake = min24(min24(ro.wake, mo.wake), e->waited.cpl_wake);
+    out->wake = wake == CM_WAKE_NEVER ? UINT32_MAX : wake;
+    return true;
+}
+
 const uint64_t *cm_engine_cover(const struct cm_engine *e)
 {
     return e->cover;
@@ -848,6 +899,10 @@ void cm_engine_step(struct cm_engine *e, const struct dev_in *in, struct dev_out
     probe_state(e, probe); /* the registers before the edge */
 #endif
 
+#if !CM_ENGINE_PROBE
+    if (e->waited.valid && !in->h2d.valid && wait_clock(e, in, out))
+        return;
+#endif
     const bool flush_before = e->df.flush; /* (the fetcher's edge comes in step_payload) */
     st.w = e->w;
     st.skip = in->skip < CM_WAKE_NEVER ? in->skip : CM_WAKE_NEVER;
@@ -869,6 +924,7 @@ void cm_engine_step(struct cm_engine *e, const struct dev_in *in, struct dev_out
     step_edge(e, in, &st, out);
     cover_edge(e, err_before, flush_before);
     e->stream = !CM_ENGINE_PROBE && stream_env(e, &st);
+    e->waited.valid = e->stream && out->waiting && !in->h2d.valid; /* (no beat taken) */
 }
 
 #if !CM_ENGINE_PROBE
@@ -1155,6 +1211,7 @@ uint32_t cm_engine_run(struct cm_engine *e, struct dev_run *r)
 
     r->clocks = r->h2d_taken = r->wire_beats = 0;
     r->idle = r->ended = 0;
+    e->waited.valid = false; /* (stream clocks leave ins.mi as they like) */
     if (r->h2d && (r->h2d->type != DEV_TLP_CPLD || r->h2d->eop || r->h2d->err))
         return 0;
     /* (Until the TLP's last beat is taken: h2d_left + 2 beats from *h2d.) */
