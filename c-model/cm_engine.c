@@ -1146,7 +1146,9 @@ static uint32_t stream_clocks(struct cm_engine *e, struct run_h2d *h, struct dev
     if (timer < max)
         max = timer; /* the completion timer fires on the clock after */
     /* The MAC's inputs the stream clocks share: no last beat, no skip
-     * beat, whole beats of the head frame, nothing left out. */
+     * beat, whole beats of the head frame, nothing left out (no longer a
+     * clock's after it waited: wait_clock()). */
+    e->waited.valid = false;
     mi->fr_eop = mi->fr_skip = false;
     mi->fr_bytes = e->w;
     mi->fr_q = f.q;
@@ -1211,7 +1213,6 @@ uint32_t cm_engine_run(struct cm_engine *e, struct dev_run *r)
 
     r->clocks = r->h2d_taken = r->wire_beats = 0;
     r->idle = r->ended = 0;
-    e->waited.valid = false; /* (stream clocks leave ins.mi as they like) */
     if (r->h2d && (r->h2d->type != DEV_TLP_CPLD || r->h2d->eop || r->h2d->err))
         return 0;
     /* (Until the TLP's last beat is taken: h2d_left + 2 beats from *h2d.) */
