@@ -716,6 +716,23 @@ quiet_avail(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in, un
     return avail;
 }
 
+/* A quiet clock's outputs but idle and wait: with head, the state's, the
+ * head's, f_q and desc_valid (else out holds them already); no event. */
+static inline __attribute__((always_inline)) void
+quiet_out(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
+          struct cm_desc_fetch_out *out, bool head, unsigned fq, bool desc_valid, unsigned inbuf)
+{
+    if (head) {
+        cm_desc_fetch_state_out(d, out);
+        head_fast(d, in, out);
+        out->f_q = fq;
+        out->desc_valid = desc_valid;
+    }
+    out->not_owned = false;
+    out->not_owned_cnt = inbuf;
+    out->flush = out->wc_used = out->wc_drop = out->wc_stale = false;
+}
+
 /*
  * A flush (owner protocols) that waits for its reads (wait_o): reads in
  * flight, nothing arriving but read data (no retirement, doorbell, WC close
@@ -742,15 +759,7 @@ quiet_flush(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
         return 1;
 
     const unsigned fq = multi ? d->fl_q : 0;
-    if (head) {
-        cm_desc_fetch_state_out(d, out);
-        head_fast(d, in, out);
-        out->f_q = fq;
-        out->desc_valid = false;
-    }
-    out->not_owned = false;
-    out->not_owned_cnt = (d->alloc[fq] - d->rd[fq]) & d->pmask;
-    out->flush = out->wc_used = out->wc_drop = out->wc_stale = false;
+    quiet_out(d, in, out, head, fq, false, (d->alloc[fq] - d->rd[fq]) & d->pmask);
     /* (outputs(): one queue's owner idle needs no flush; waiting, the flush
      * going on is no change) */
     out->idle = multi && !d->req_valid && d->tot == 0 && (!in->enable || in->stop || d->work == 0);
@@ -845,15 +854,7 @@ quiet(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
 
     /* The outputs (outputs() with this clock's events 0 but take). */
     const unsigned rd_q = d->rd[sq];
-    if (head) {
-        cm_desc_fetch_state_out(d, out);
-        head_fast(d, in, out);
-        out->f_q = fq;
-        out->desc_valid = desc_valid;
-    }
-    out->not_owned = false;
-    out->not_owned_cnt = inbuf;
-    out->flush = out->wc_used = out->wc_drop = out->wc_stale = false;
+    quiet_out(d, in, out, head, fq, desc_valid, inbuf);
     bool idle;
     if (multi)
         idle = !d->req_valid && d->tot == 0 && (!in->enable || in->stop || d->work == 0);
@@ -898,15 +899,7 @@ quiet_tail1(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
     }
     if (!out)
         return 1 + take;
-    if (head) {
-        cm_desc_fetch_state_out(d, out);
-        head_fast(d, in, out);
-        out->f_q = 0;
-        out->desc_valid = in->sched_valid;
-    }
-    out->not_owned = false;
-    out->not_owned_cnt = inbuf;
-    out->flush = out->wc_used = out->wc_drop = out->wc_stale = false;
+    quiet_out(d, in, out, head, 0, in->sched_valid, inbuf);
     const bool idle = !d->req_valid && alloc0 == d->rd[in->sq & d->qimask] &&
                       (!in->enable || in->stop || avail == 0);
     out->idle = idle;
