@@ -216,8 +216,8 @@ bool cm_desc_fetch_quiet(const struct cm_desc_fetch *d, const struct cm_desc_fet
 /* The rising edge of a quiet clock with read data (wr_valid, wr_ptr,
  * wr_words, wr_data), for a caller that knows the clock is quiet and that
  * nothing else of the fetcher changes or is looked at (the engine's stream
- * clocks, while one queue's flush waits: the head, which stopped it, is
- * not among the slots its reads fill). */
+ * clocks with one queue: the slots a read fills are never the head's while
+ * it may leave). */
 void cm_desc_fetch_write(struct cm_desc_fetch *d, uint32_t wr_ptr, unsigned wr_words,
                          const uint8_t *wr_data);
 void cm_desc_fetch_eval(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,

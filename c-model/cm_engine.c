@@ -833,7 +833,6 @@ static inline void cover_edge(struct cm_engine *e, uint32_t err_before, bool flu
     uint32_t set = e->regs.err & ~err_before;
 
     e->cover[COVER_FLUSH_READS] += e->df.flush && !flush_before;
-
     for (unsigned b = 0; set != 0 && b <= COVER_ERR_UNEXP_CPL - COVER_ERR_TAIL_RANGE; b++, set >>= 1)
         e->cover[COVER_ERR_TAIL_RANGE + b] += set & 1u;
 }
@@ -962,12 +961,11 @@ static inline int run_ports(const struct cm_engine *e, const struct run_h2d *h,
  * nothing (stream_env()), with the stream's ready for it (stream_clocks()),
  * those blocks do nothing again.  What is left is the read engine taking
  * the h2d head into the payload buffer or the fetcher's slots, the payload
- * fetch giving the head
- * frame's beat `f` (the same over the run: none ends) to the MAC, the
- * MAC's CRC and credit, and the port slices; the read engine's timer
- * counts the run's clocks at its end.  0: this clock is not one (the
- * checks come before any state changes); else the edge taken, and 2 if the
- * next clock is none (the oldest read retires). */
+ * fetch giving the head frame's beat `f` (the same over the run: none
+ * ends) to the MAC, the MAC's CRC and credit, and the port slices; the
+ * read engine's timer counts the run's clocks at its end.  0: this clock
+ * is not one (the checks come before any state changes); else the edge
+ * taken, and 2 if the next clock is none (the oldest read retires). */
 static inline int stream_clock_run(struct cm_engine *e, struct run_h2d *h, struct dev_run *r,
                                    const struct cm_payload_frame *f)
 {
