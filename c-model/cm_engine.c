@@ -407,22 +407,37 @@ static inline void step_read(struct cm_engine *e, struct cm_step *st)
         cm_dma_rd_eval(&e->rd, ri, &st->ro);
 }
 
+/* Whether the h2d beat hb (valid) is a write into the WC window: a posted
+ * write at BAR0 NICTX_WC_BASE..0x3FF. */
+static inline bool wc_beat(const struct dev_beat *hb)
+{
+    const unsigned off = (unsigned)(hb->addr & (NICTX_BAR0_SIZE - 1));
+
+    return hb->type == DEV_TLP_MWR && off < 0x400 && off >= NICTX_WC_BASE;
+}
+
+/* The WC window's inputs: the beat hb, taken if go. */
+static inline void wc_in(struct cm_engine *e, const struct dev_beat *hb, bool go)
+{
+    struct cm_wc_in *wi = &e->ins.wi;
+
+    wi->req_valid = go;
+    wi->req_sop = hb->sop;
+    wi->req_eop = hb->eop;
+    wi->req_len = hb->len;
+    wi->req_off = (unsigned)(hb->addr & 0x3ffu);
+    wi->req_data = hb->data;
+}
+
 /* 3. The WC window. */
 static inline void step_wc(struct cm_engine *e, struct cm_step *st)
 {
     const struct dev_beat *hb = st->hb;
-    struct cm_wc_in *wi = &e->ins.wi;
 
-    st->is_wc = st->hv && hb->type == DEV_TLP_MWR && st->off < 0x400 &&
-                st->off >= NICTX_WC_BASE;
+    st->is_wc = st->hv && wc_beat(hb);
     st->wc_go = st->is_wc && !(cm_regs_wc_hold(&e->regs, st->ro.drained) && hb->sop);
-    wi->req_valid = st->wc_go;
-    wi->req_sop = hb->sop;
-    wi->req_eop = hb->eop;
-    wi->req_len = hb->len;
-    wi->req_off = st->off & 0x3ffu;
-    wi->req_data = hb->data;
-    cm_wc_eval(&e->wc, wi, &st->wo);
+    wc_in(e, hb, st->wc_go);
+    cm_wc_eval(&e->wc, &e->ins.wi, &st->wo);
 }
 
 /* 4. The register block's access and doorbell, which a reset firing
@@ -766,6 +781,14 @@ static inline void step_edge(struct cm_engine *e, const struct dev_in *in, struc
         core_reset(e);
 }
 
+/* Whether a WC beat (go: taken) reaches no block but the window: it
+ * closes no block and is no bad access (the window's other outputs mean
+ * something only with a close). */
+static inline bool wc_quiet(bool go, const struct cm_wc_out *wo)
+{
+    return go && !wo->close && !wo->bad_access;
+}
+
 /* Whether on this clock, its edge taken, the blocks outside a stream
  * (cm_engine_run()) kept their state and nothing reached them from the
  * stream's: the fetcher took its quiet path with no descriptor leaving
@@ -774,7 +797,8 @@ static inline void step_edge(struct cm_engine *e, const struct dev_in *in, struc
  * register block (no access, no event, no reset, no register read's answer
  * waiting); the read engine retired nothing, timed out, stalled or met no
  * unexpected completion; no frame ended or was skipped.  The scheduler of
- * one queue and the WC window with no access keep their state.  Then on
+ * one queue keeps its state; the WC window takes a beat, if one came, that
+ * reaches no other block (wc_quiet()), or else keeps its state.  Then on
  * the next clock, if the stream's blocks are ready for one
  * (stream_clocks()), they do the same: their state and inputs are as on
  * this one.  Descriptor words a stream clock writes change none of that:
@@ -789,7 +813,7 @@ static inline bool stream_env(const struct cm_engine *e, const struct cm_step *s
     /* (The likeliest to fail first.) */
     return st->win < 0 && st->fo.quiet == 1 && !st->mo.pkt_done && st->co.quiet &&
            !ro->done_valid && !ro->timeout && !ro->unexp && !ro->stall &&
-           !(st->hv && (!st->is_cpl || st->hb->err)) &&
+           !(st->hv && (st->is_cpl ? st->hb->err : !wc_quiet(st->wc_go, &st->wo))) &&
            st->core_run && !st->rst_hold && !cm_regs_rst_hold(&e->regs) && !e->regs.cpl_valid &&
            !e->ins.si.multi && e->regs.gen == e->cfg_gen;
 }
@@ -957,10 +981,26 @@ static inline int run_ports(const struct cm_engine *e, const struct run_h2d *h,
     return r->h2d && h->taken > r->h2d_left ? RUN_LAST : RUN_PLAIN;
 }
 
+/* Whether the h2d head hb, a posted write, is one a stream clock takes: a
+ * beat into the WC window but its first (which the register block may
+ * hold) that reaches no block but the window (wc_quiet()); then the
+ * window's inputs are set for its edge. */
+static inline bool wc_stream(struct cm_engine *e, const struct dev_beat *hb)
+{
+    struct cm_wc_out wo;
+
+    if (hb->sop || !wc_beat(hb))
+        return false;
+    wc_in(e, hb, true);
+    cm_wc_eval(&e->wc, &e->ins.wi, &wo);
+    return wc_quiet(true, &wo);
+}
+
 /* A stream clock: after one on which the blocks outside the stream did
  * nothing (stream_env()), with the stream's ready for it (stream_clocks()),
  * those blocks do nothing again.  What is left is the read engine taking
- * the h2d head into the payload buffer or the fetcher's slots, the payload
+ * the h2d head into the payload buffer or the fetcher's slots (or the WC
+ * window taking it: wc_stream()), the payload
  * fetch giving the head frame's beat `f` (the same over the run: none
  * ends) to the MAC, the MAC's CRC and credit, and the port slices; the
  * read engine's timer counts the run's clocks at its end.  0: this clock
@@ -977,9 +1017,11 @@ static inline int stream_clock_run(struct cm_engine *e, struct run_h2d *h, struc
     struct cm_mac_in *mi = &e->ins.mi;
     const unsigned rem = cm_payload_rem(e->pf, f);
 
-    const bool desc = hv && !cm_dma_rd_stream_tag(&e->rd, hb->tag, false);
-    if (hv && (hb->type != DEV_TLP_CPLD || hb->err ||
-               (desc && !cm_dma_rd_stream_tag(&e->rd, hb->tag, true))))
+    const bool wc = hv && hb->type == DEV_TLP_MWR;
+    const bool desc = hv && !wc && !cm_dma_rd_stream_tag(&e->rd, hb->tag, false);
+    if (wc ? !wc_stream(e, hb)
+           : hv && (hb->type != DEV_TLP_CPLD || hb->err ||
+                    (desc && !cm_dma_rd_stream_tag(&e->rd, hb->tag, true))))
         return 0;
     if (f->valid && rem <= w) /* the frame's last beat */
         return 0;
@@ -998,7 +1040,9 @@ static inline int stream_clock_run(struct cm_engine *e, struct run_h2d *h, struc
         cm_payload_beat(e->pf, f, rem, data);
     const bool send = cm_mac_stream(&e->mac, mi, &fcs);
     bool retire = false;
-    if (hv) {
+    if (wc) {
+        cm_wc_clock(&e->wc, &e->ins.wi);
+    } else if (hv) {
         uint32_t wptr;
         retire = cm_dma_rd_take_beat(&e->rd, hb->tag, hb->eop, hb->len, &wptr);
         if (desc)
@@ -1211,7 +1255,8 @@ uint32_t cm_engine_run(struct cm_engine *e, struct dev_run *r)
 
     r->clocks = r->h2d_taken = r->wire_beats = 0;
     r->idle = r->ended = 0;
-    if (r->h2d && (r->h2d->type != DEV_TLP_CPLD || r->h2d->eop || r->h2d->err))
+    if (r->h2d && ((r->h2d->type != DEV_TLP_CPLD && r->h2d->type != DEV_TLP_MWR) ||
+                   r->h2d->eop || r->h2d->err))
         return 0;
     /* (Until the TLP's last beat is taken: h2d_left + 2 beats from *h2d.) */
     while (r->clocks < r->max && !r->ended && !(r->h2d && h.taken > r->h2d_left + 1)) {

@@ -199,14 +199,17 @@ clock_outputs(struct sim *s, const struct dev_in *in, const struct tlp *h, const
 
 /* The h2d side of a run (struct dev_run): the beat on offer and the rest
  * of its TLP, if the device may stream it (a completion with data that
- * succeeded, of two beats or more); 0, or -1 when it may not. */
+ * succeeded, or a posted write, of two beats or more); 0, or -1 when it
+ * may not. */
 static int run_h2d(struct sim *s, const struct tlp *h, struct dev_run *r)
 {
     const unsigned w = s->ops->width;
     const unsigned beats = dev_tlp_beats(w, h->type, h->addr, h->len);
     const unsigned first = (beats - 1) * w - (unsigned)(h->addr & (w - 1)); /* last beat's first byte */
 
-    if (h->type != TLP_CPLD || h->status != TLP_STATUS_SC || h->ep || s->h2d_beat + 2 > beats)
+    if (h->type == TLP_CPLD ? h->status != TLP_STATUS_SC || h->ep : h->type != TLP_MWR)
+        return -1;
+    if (s->h2d_beat + 2 > beats)
         return -1;
     r->h2d = &s->dev_in.h2d;
     r->h2d_next = h->data + (size_t)(s->h2d_beat + 1) * w - (h->addr & (w - 1));

@@ -307,7 +307,9 @@ static void test_lockstep_run_difference_named(void **state)
 /* The C model's runs give what its clocks one at a time give: the same
  * figures, clocks and cover points, with the device's runs (the default)
  * and without (its ops but run).  Owner at one packet a doorbell: the
- * descriptor reads of each not-owned flush complete in stream clocks. */
+ * descriptor reads of each not-owned flush complete in stream clocks; WC
+ * at one: each descriptor's BlueFlame write runs, its middle beats stream
+ * clocks. */
 static void test_runs_change_nothing(void **state)
 {
     static const struct {
@@ -318,6 +320,7 @@ static void test_runs_change_nothing(void **state)
         {1518, 0, 64, 1, 0, 0, "owner"}, {1518, 0, 16, 4, 0, 0, "tail"},
         {64, 1518, 32, 1, 3, 0, "wc"},   {9000, 0, 8, 1, 5, 0, "tail"},
         {64, 0, 8, 1, 0, 1, "owner"},    {256, 0, 16, 1, 0, 2, "owner"},
+        {64, 0, 8, 1, 0, 1, "wc"},
     };
     (void)state;
     for (unsigned i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
