@@ -85,8 +85,10 @@ void ownchk_set_mmio_read(struct ownchk_set *s, uint32_t off, uint32_t val, sim_
     unsigned q;
     uint32_t r;
 
-    if (txq_reg_decode(off, &q, &r) && q < s->n && r == NICTX_QREG_HEAD)
+    if (txq_reg_decode(off, &q, &r) && q < s->n && r == NICTX_QREG_HEAD) {
         ownchk_head(&s->q[q], val, t);
+        s->may_owe |= 1ull << q;
+    }
 }
 
 static int ownchk_route_cmp(const void *a, const void *b)
@@ -173,8 +175,10 @@ void ownchk_set_dev_write_mq(struct ownchk_set *s, uint64_t addr, const void *da
 {
     const struct ownchk_route *e = ownchk_set_find(s, addr);
 
-    if (e)
+    if (e) {
         ownchk_dev_write(&s->q[e->q], addr, data, len, t);
+        s->may_owe |= 1ull << e->q; /* a head report: done may move */
+    }
 }
 
 void ownchk_set_touch_mq(struct ownchk_set *s, uint64_t addr, size_t len, sim_ps_t t,

@@ -40,6 +40,8 @@ struct ownchk_set {
     unsigned last;          /* the entry found last (tried first) */
     int stale;              /* a configuration write since the table was built */
     uint64_t pub_moved;     /* bit q: queue q's `published` moved (the caller clears it) */
+    uint64_t may_owe;       /* bit q: queue q's done may have moved past its unmap_next (set
+                             * where done may move: a head report; cleared once level) */
 };
 
 /* n checkers (1..64), queue i's reporting queue i.  0, or -1: no memory. */
@@ -92,9 +94,15 @@ static inline void ownchk_set_unmap(struct ownchk_set *s, uint64_t addr, size_t 
         ownchk_unmap(s->q, addr, len, t);
         return;
     }
-    for (unsigned q = 0; q < s->n; q++) /* a completed slot's first, as ownchk_unmap */
-        if (s->q[q].unmap_next != s->q[q].done && ownchk_unmap_completed(&s->q[q], addr))
-            return; /* (a queue that owes no unmap is passed over inline) */
+    /* A completed slot's first, as ownchk_unmap, in queue order; only the
+     * queues that may owe one are looked at. */
+    for (uint64_t m = s->may_owe; m != 0; m &= m - 1) {
+        const unsigned q = (unsigned)__builtin_ctzll(m);
+        if (s->q[q].unmap_next == s->q[q].done)
+            s->may_owe &= ~(1ull << q);
+        else if (ownchk_unmap_completed(&s->q[q], addr))
+            return;
+    }
     ownchk_set_touch_mq(s, addr, len, t, 1);
 }
 
