@@ -779,9 +779,10 @@ quiet_flush(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
  * sub, nf_pop, take, head_stop, fl_go, blk_drop and not_owned are all 0
  * (read data matters to ins and sub only, both 0 without a held block),
  * the edge writes the beat's descriptor words and nothing else, and the
- * outputs are the state's, the head's and those below.  Under Tail a
- * descriptor leaving (take) is quiet too, as in quiet_tail1(): its edge is
- * take_tail()'s, and with several queues the count in the buffer (tot)
+ * outputs are the state's, the head's and those below.  A descriptor
+ * leaving (take; in the owner protocols one owned and read without error,
+ * as checked above) is quiet too, as in quiet_tail1(): its edge is
+ * take_edge()'s, and with several queues the count in the buffer (tot)
  * drops by one.  0 sends the clock down the full path (1: quiet, 2: quiet
  * but for the take); the checks come cheapest and likeliest first.
  *
@@ -820,8 +821,6 @@ quiet(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
             return false;
     }
     const bool take = desc_valid && in->desc_ready;
-    if (take && owner)
-        return 0;
     const bool multi = in->queues != 1;
     const unsigned fq = multi ? rr_fq(d) : 0;
     const unsigned fetch_q = d->fetch[fq];
@@ -869,7 +868,7 @@ quiet(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
  * no owner bit, armed 0, f_q 0, no work mask or round robin.  And one more
  * case: a clock that is quiet but for a descriptor leaving (take; desc_valid
  * is sched_valid in Tail) has outputs as a quiet clock's but wait = idle
- * (outputs(): take clears wait when not idle), and take_tail()'s edge.
+ * (outputs(): take clears wait when not idle), and take_edge()'s edge.
  * Returns 0 (the full path), 1 (quiet) or 2 (quiet but for the take). */
 static inline __attribute__((always_inline)) int
 quiet_tail1(const struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
@@ -945,13 +944,14 @@ static __attribute__((noinline)) void write_beat(struct cm_desc_fetch *d,
     cm_desc_fetch_write(d, in->wr_ptr, in->wr_words, in->wr_data);
 }
 
-/* The edge of a quiet Tail clock but for the take (quiet_tail1()'s and
+/* The edge of a quiet clock but for the take (quiet_tail1()'s and
  * quiet()'s case 2), as next() and edge() give it: the head leaves (rd, its
  * slot's error bit), the ready bits of the head's queue and of the
  * retirement FIFO's (stale) queue are worked out again, lim_valid drops if
- * lim is 0 (cons is 0 in Tail), with several queues the buffer holds one
- * fewer (tot); and the read data. */
-static __attribute__((noinline)) void take_tail(struct cm_desc_fetch *d,
+ * the head was the last published one (cons is 0 in Tail), in the owner
+ * protocols the head queue's consumer index and phase move on, with several
+ * queues the buffer holds one fewer (tot); and the read data. */
+static __attribute__((noinline)) void take_edge(struct cm_desc_fetch *d,
                                                  const struct cm_desc_fetch_in *in)
 {
     const unsigned rlog = in->queues_log2 & 7u;
@@ -962,13 +962,19 @@ static __attribute__((noinline)) void take_tail(struct cm_desc_fetch *d,
     const unsigned rd_d = (rd_q + 1) & d->pmask;
     const unsigned pq = d->nf[d->nf_rd & d->fimask].q;
     const unsigned ready_d = d->ready[pq];
+    const unsigned cons_h = in->proto != CM_DF_PROTO_TAIL ? d->cons[sq] : 0;
     uint64_t rdy = with(d->rdy, pq, ready_d != (pq == sq ? rd_d : d->rd[pq]));
     rdy = with(rdy, sq, (sq == pq ? ready_d : d->ready[sq]) != rd_d);
     d->rdy = rdy & d->qmask;
     d->derr[hslot >> 6] &= ~(1ull << (hslot & 63));
     d->rd[sq] = (uint16_t)rd_d;
-    if (d->lim == 0)
+    if (cons_h == d->lim)
         d->lim_valid = false;
+    if (in->proto != CM_DF_PROTO_TAIL) {
+        const unsigned hmask = ring_mask(in->h_ring_log2 & 31u);
+        d->phase[sq] = (uint8_t)(d->phase[sq] ^ (unsigned)(cons_h == hmask));
+        d->cons[sq] = (uint16_t)((cons_h + 1) & hmask);
+    }
     if (in->queues != 1)
         d->tot = (d->tot - 1) & d->pmask;
     if (in->wr_valid)
@@ -1186,12 +1192,12 @@ static void edge(struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in,
     d->qs = qs_of(d);
 }
 
-/* The edge of a fast-path clock: k 2, a Tail descriptor handed on
- * (take_tail); else only the read data's descriptor words. */
+/* The edge of a fast-path clock: k 2, a descriptor handed on
+ * (take_edge); else only the read data's descriptor words. */
 static void quiet_edge(struct cm_desc_fetch *d, const struct cm_desc_fetch_in *in, int k)
 {
     if (k == 2)
-        take_tail(d, in);
+        take_edge(d, in);
     else if (in->wr_valid)
         write_beat(d, in);
 }
