@@ -47,10 +47,11 @@ void netdev_tx_sent_queue(struct platform *p, uint32_t *state, struct dql *dql, 
 int netdev_tx_completed_queue(struct platform *p, uint32_t *state, struct dql *dql,
                               unsigned bytes)
 {
-    unsigned in_flight = dql_in_flight(dql, p);
-
+    /* As the kernel's: nothing completed reads nothing (its BUG_ON on
+     * overcompletion is in dql_completed()). */
     if (bytes == 0)
         return 0;
+    unsigned in_flight = dql_in_flight(dql, p);
     if (bytes > in_flight) {
         char detail[200];
         snprintf(detail, sizeof(detail),

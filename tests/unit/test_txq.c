@@ -1361,6 +1361,34 @@ static void test_txq_bql_stops_and_wakes(void **state)
     assert_int_equal(st.bql_stops, 1);
 }
 
+/* BQL: a cleanup that finds nothing completed reads none of the queue
+ * limits (the kernel's netdev_tx_completed_queue() returns at once for 0
+ * bytes, before dql_completed() and its in-flight check). */
+static void test_txq_bql_empty_clean_reads_no_limits(void **state)
+{
+    struct fx *f = *state;
+    f->cfg.bql = 1;
+    fx_up(f);
+    assert_int_equal(fx_xmit(f, 0, 60, 1), TXQ_OK);
+    fake_platform_complete(&f->fp, 1);
+    assert_int_equal(txq_clean(&f->q), 1);
+    f->fp.log_touches = 1;
+    const size_t from = f->fp.log_len;
+    assert_int_equal(txq_clean(&f->q), 0);
+    const uintptr_t lo = (uintptr_t)&f->q.dql, hi = lo + sizeof(f->q.dql);
+    size_t touches = 0;
+    for (size_t i = from; i < f->fp.log_len; i++) {
+        const struct fake_op *o = &f->fp.log[i];
+        if (o->kind != FAKE_TOUCH_R && o->kind != FAKE_TOUCH_W)
+            continue;
+        touches++;
+        if (o->addr >= lo && o->addr < hi)
+            fail_msg("op %zu: a %s of struct dql + %ju", i,
+                     o->kind == FAKE_TOUCH_R ? "read" : "write", (uintmax_t)(o->addr - lo));
+    }
+    assert_true(touches > 0); /* the pass itself was logged */
+}
+
 /* ---- queue reset ---- */
 
 /* txq_reset (docs/faults.md): the ERR bits found are returned; the frames
@@ -1642,6 +1670,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_txq_kcsan_range_pieces, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_tail_coalesce, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_bql_stops_and_wakes, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_txq_bql_empty_clean_reads_no_limits, fx_setup,
+                                        fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_reset_drops_and_restarts, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_reset_not_taken, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_txq_reset_desc_wb_restarts, fx_setup, fx_teardown),
