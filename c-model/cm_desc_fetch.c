@@ -944,6 +944,15 @@ static __attribute__((noinline)) void write_beat(struct cm_desc_fetch *d,
     cm_desc_fetch_write(d, in->wr_ptr, in->wr_words, in->wr_data);
 }
 
+/* The owner protocols' consumer of queue sq past the head that left:
+ * cons_h (its index) + 1 in a ring of mask hmask, the phase flipping at the
+ * wrap. */
+static inline void consume(struct cm_desc_fetch *d, unsigned sq, unsigned cons_h, unsigned hmask)
+{
+    d->phase[sq] = (uint8_t)(d->phase[sq] ^ (unsigned)(cons_h == hmask));
+    d->cons[sq] = (uint16_t)((cons_h + 1) & hmask);
+}
+
 /* The edge of a quiet clock but for the take (quiet_tail1()'s and
  * quiet()'s case 2), as next() and edge() give it: the head leaves (rd, its
  * slot's error bit), the ready bits of the head's queue and of the
@@ -962,7 +971,8 @@ static __attribute__((noinline)) void take_edge(struct cm_desc_fetch *d,
     const unsigned rd_d = (rd_q + 1) & d->pmask;
     const unsigned pq = d->nf[d->nf_rd & d->fimask].q;
     const unsigned ready_d = d->ready[pq];
-    const unsigned cons_h = in->proto != CM_DF_PROTO_TAIL ? d->cons[sq] : 0;
+    const bool owner = in->proto != CM_DF_PROTO_TAIL;
+    const unsigned cons_h = owner ? d->cons[sq] : 0;
     uint64_t rdy = with(d->rdy, pq, ready_d != (pq == sq ? rd_d : d->rd[pq]));
     rdy = with(rdy, sq, (sq == pq ? ready_d : d->ready[sq]) != rd_d);
     d->rdy = rdy & d->qmask;
@@ -970,11 +980,8 @@ static __attribute__((noinline)) void take_edge(struct cm_desc_fetch *d,
     d->rd[sq] = (uint16_t)rd_d;
     if (cons_h == d->lim)
         d->lim_valid = false;
-    if (in->proto != CM_DF_PROTO_TAIL) {
-        const unsigned hmask = ring_mask(in->h_ring_log2 & 31u);
-        d->phase[sq] = (uint8_t)(d->phase[sq] ^ (unsigned)(cons_h == hmask));
-        d->cons[sq] = (uint16_t)((cons_h + 1) & hmask);
-    }
+    if (owner)
+        consume(d, sq, cons_h, ring_mask(in->h_ring_log2 & 31u));
     if (in->queues != 1)
         d->tot = (d->tot - 1) & d->pmask;
     if (in->wr_valid)
@@ -1098,10 +1105,8 @@ static inline void edge_req(struct cm_desc_fetch *d, const struct cm_desc_fetch_
         d->req_len = (c->n & 0x3FFu) << 4;
         d->req_wptr = c->aslot << 4;
     }
-    if (c->take && c->owner) {
-        d->phase[sq] = (uint8_t)(c->phase_h ^ (unsigned)(c->cons_h == c->hmask));
-        d->cons[sq] = (uint16_t)((c->cons_h + 1) & c->hmask);
-    }
+    if (c->take && c->owner) /* (phase_h is still phase[sq]) */
+        consume(d, sq, c->cons_h, c->hmask);
     if (c->head_stop)
         d->fl_q = fq;
     if (in->wc_close && in->wc_idx_valid)
