@@ -1169,7 +1169,7 @@ static uint32_t stream_bulk(struct cm_engine *e, struct run_h2d *h, struct dev_r
 /* Stream clocks from this one on while there are (at most max): the
  * stream's blocks ready (no read requested, being split or sent, or
  * retiring; the head frame not a skip beat), their run's head frame (f)
- * and time-out worked out once. */
+ * and time-out worked out once; counted in r->streamed too. */
 static uint32_t stream_clocks(struct cm_engine *e, struct run_h2d *h, struct dev_run *r,
                               uint32_t max)
 {
@@ -1210,6 +1210,7 @@ static uint32_t stream_clocks(struct cm_engine *e, struct run_h2d *h, struct dev
         r->clocks++;
     }
     cm_dma_rd_timer_run(&e->rd, n, cpl_timeout);
+    r->streamed += n;
     return n;
 }
 
@@ -1253,7 +1254,7 @@ uint32_t cm_engine_run(struct cm_engine *e, struct dev_run *r)
 {
     struct run_h2d h = {r, 0};
 
-    r->clocks = r->h2d_taken = r->wire_beats = 0;
+    r->clocks = r->h2d_taken = r->wire_beats = r->streamed = 0;
     r->idle = r->ended = 0;
     if (r->h2d && ((r->h2d->type != DEV_TLP_CPLD && r->h2d->type != DEV_TLP_MWR) ||
                    r->h2d->eop || r->h2d->err))

@@ -590,6 +590,7 @@ static void json_sim(struct json *j, const struct sim_cfg *c, const struct sim_r
     json_u64(j, "cycles_evaluated", r->cycles_evaluated);
     json_u64(j, "cycles_skipped", r->cycles_skipped);
     json_u64(j, "cycles_in_runs", r->cycles_in_runs);
+    json_u64(j, "cycles_streamed", r->cycles_streamed);
     json_bool(j, "every_clock", c->every_clock);
     json_num(j, "sim_time_us", (double)r->sim_time_ps / 1e6);
     json_str(j, "model", model);

@@ -246,7 +246,7 @@ static uint32_t ls_run(void *dev, struct dev_run *r)
     struct dev_out last, o;
     uint32_t taken = 0;
 
-    r->clocks = r->h2d_taken = r->wire_beats = 0;
+    r->clocks = r->h2d_taken = r->wire_beats = r->streamed = 0;
     r->ended = r->idle = r->fault = 0;
     if (d->fault[0] || !d->dut_ops->run)
         return 0;
@@ -294,6 +294,7 @@ static uint32_t ls_run(void *dev, struct dev_run *r)
     if (c.ended)
         *r->last = o;
     r->h2d_taken = c.h2d_taken;
+    r->streamed = c.streamed;
     r->ended = c.ended;
     r->idle = c.idle;
     return r->clocks;

@@ -181,6 +181,9 @@ struct dev_run {
     uint32_t clocks;            /* clocks run */
     uint32_t h2d_taken;         /* h2d beats taken (but on an ending clock) */
     uint32_t wire_beats;        /* wire beats gathered at `wire` */
+    uint32_t streamed;          /* of the clocks, those the device ran without
+                                   evaluating all of itself (the C model's stream
+                                   clocks): a figure only, changing nothing */
     uint8_t ended;              /* the last clock was an ending one: *last */
     uint8_t idle;               /* the last clock's dev_out.idle */
     uint8_t fault;              /* as dev_out.fault, after the clocks run */

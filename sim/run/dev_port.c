@@ -265,6 +265,7 @@ uint32_t sim_clock_run(struct sim *s, sim_ps_t until)
     }
     s->cycles += r.clocks;
     s->run_cycles += r.clocks;
+    s->stream_cycles += r.streamed;
     s->now += (sim_ps_t)(r.clocks - 1) * p; /* the last clock's */
     s->engine_beats += r.wire_beats;
     s->frame_len += r.wire_beats * s->ops->width;

@@ -343,6 +343,7 @@ struct sim_result {
                                       on some queue */
     uint64_t cycles_evaluated, cycles_skipped;
     uint64_t cycles_in_runs;       /* of those evaluated, in the device's runs (device_ops.run) */
+    uint64_t cycles_streamed;      /* of those in runs, streamed (dev_run.streamed) */
     sim_ps_t sim_time_ps;
     double wall_s;
     int has_area;                  /* --area: `area` is the hardware's (set by nictx

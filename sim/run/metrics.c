@@ -374,6 +374,7 @@ void sim_result(const struct sim *s, struct sim_result *r)
     r->cycles_evaluated = s->cycles;
     r->cycles_skipped = s->skipped;
     r->cycles_in_runs = s->run_cycles;
+    r->cycles_streamed = s->stream_cycles;
     r->sim_time_ps = s->now;
     r->wall_s = s->wall_s;
     r->nviolations = s->nviol;

@@ -246,6 +246,7 @@ struct sim {
     sim_ps_t period_ps;
     uint64_t cycles, skipped;
     uint64_t run_cycles;   /* of cycles, those in the device's runs (sim_clock_run) */
+    uint64_t stream_cycles; /* of run_cycles, those the device streamed (dev_run.streamed) */
     int dev_idle;          /* the last clock's dev_out.idle (not only waiting) */
     uint32_t dev_wake;     /* the last clock's dev_out.wake: clocks it may skip */
     uint64_t skip_pending; /* clocks skipped since the last one (dev_in.skip) */
