@@ -3,9 +3,10 @@
 # check-same.sh REF NEW [RUNS] - two nictx binaries give the same results:
 # for each line of RUNS (a file, or standard input; one `nictx run`'s
 # options a line, '#' comments and blank lines skipped), both run it with
-# --quiet --json, and their JSON (but for the wall-clock figures, wall_s
-# and sim_pkts_per_wall_s under `sim`, and its cycles_in_runs and
-# cycles_streamed, which tell how the C model got there), their output (but for the
+# --quiet --json, and their JSON (but for `sim`'s wall-clock figures,
+# wall_s and sim_pkts_per_wall_s, and its clock counts, cycles_evaluated,
+# cycles_skipped, cycles_in_runs and cycles_streamed, which tell how the
+# simulator got there), their output (but for the
 # exploration's schedules per second, and the names of a violation's
 # snapshot files, which follow the JSON's) and their exit status must be
 # the same.  Prints `same: ARGS` or `DIFFERENT: ARGS` and the first
@@ -35,7 +36,8 @@ while read -r args; do
             sed -E -e 's|[0-9.]+ schedules/s|N schedules/s|' -e "s|$tmp/$b\\.|RUN.|g" \
                 >"$tmp/$b.out" # wall-clock; a snapshot's file named after the JSON's
         echo "exit ${PIPESTATUS[0]}" >>"$tmp/$b.out"
-        grep -v -e '"wall_s"' -e '"sim_pkts_per_wall_s"' -e '"cycles_in_runs"' -e '"cycles_streamed"' "$tmp/$b.json" 2>/dev/null |
+        grep -v -e '"wall_s"' -e '"sim_pkts_per_wall_s"' -e '"cycles_evaluated"' \
+            -e '"cycles_skipped"' -e '"cycles_in_runs"' -e '"cycles_streamed"' "$tmp/$b.json" 2>/dev/null |
             sed "s|$tmp/$b\\.|RUN.|g" >"$tmp/$b.cmp"
         rm -f "$tmp/$b.json"
     done

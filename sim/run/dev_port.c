@@ -274,11 +274,12 @@ uint32_t sim_clock_run(struct sim *s, sim_ps_t until)
         s->h2d_built = 0;
     }
     s->dev_idle = r.idle;
+    s->dev_quiet = 0;
     if (r.ended) { /* its outputs, as sim_clock() */
         struct dev_in in = {.skip = 0};
         in.h2d.valid = h != NULL;
         in.h2d.eop = h && s->h2d_beat == eop_at;
-        clock_outputs(s, &in, h, &last);
+        s->dev_quiet = clock_outputs(s, &in, h, &last);
     } else if (h && s->h2d_beat > eop_at) { /* it took the TLP's last beat */
         h2d_tlp_taken(s, h);
     }
@@ -305,6 +306,7 @@ int sim_clock(struct sim *s)
         sim_fail(s, "%s", s->ops->fault ? s->ops->fault(s->dev) : "device fault");
     s->cycles++;
     quiescent = clock_outputs(s, in, h, &out);
+    s->dev_quiet = quiescent;
     s->now += s->period_ps;
     return quiescent;
 }

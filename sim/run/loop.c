@@ -7,8 +7,11 @@
  * resumes the CPUs whose clock is not ahead of the device's (cpu_sched.c);
  * (3) clocks the device once (dev_port.c).  When the device is idle and
  * nothing is due, the loop jumps to the next event (idle skip) and counts
- * the cycles it skipped.  A watchdog ends a run that makes no progress,
- * with a diagnosis; the first violation ends it after its grace period.
+ * the cycles it skipped; while a CPU runs, its next step is that event,
+ * and the loop leaves the device's clocks out one at a time as long as
+ * the device allows and nothing arrives for it (sim_may_leave_out()).  A
+ * watchdog ends a run that makes no progress, with a diagnosis; the first
+ * violation ends it after its grace period.
  * sim_run() is the measured run and the device's own view read after it.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -87,10 +90,11 @@ static void sim_watchdog_diag(struct sim *s, const char *why)
              pcie_link_in_flight(s->d2h), s->rc.cpl.count, cpus, drv);
 }
 
-/* The device is quiescent: jump to the clock edge at or after t.  While
- * reads wait for completions (not idle), no further than their timer
- * allows (dev_wake) nor past the watchdog's expiry: every clock used to run
- * then, so the watchdog fired on the first one past it. */
+/* The device is quiescent: jump to the clock edge at or after t, no
+ * further than its wake allows (dev_wake: a read's completion timer, the
+ * MAC's credit) nor past the watchdog's expiry: the watchdog fires on the
+ * first clock edge past it, as when every clock runs, however the clocks
+ * before were skipped or left out. */
 static void sim_skip_to(struct sim *s, sim_ps_t t)
 {
     sim_ps_t wd_end = s->last_progress + s->watchdog_ps + 1;
@@ -98,7 +102,7 @@ static void sim_skip_to(struct sim *s, sim_ps_t t)
 
     if (s->cfg.every_clock)
         return;
-    if (!s->dev_idle && t > wd_end)
+    if (t > wd_end)
         t = wd_end;
     if (t <= s->now)
         return;
@@ -108,6 +112,27 @@ static void sim_skip_to(struct sim *s, sim_ps_t t)
     s->now += k * s->period_ps;
     s->skipped += k;
     s->skip_pending = k;
+}
+
+/* Whether the clock at now may be left out: the device's last clock left
+ * it quiescent and its wake lets it be left alone on this one too, no h2d
+ * TLP has arrived to offer on it, and the next event (a CPU's next step,
+ * as a rule) is due by the next edge (by cpus_next and deliver_next, which
+ * may say earlier), so that the skip after that clock stopped short of
+ * this one.  The CPUs go on interleaving with the clock edges as before:
+ * what they do reaches the device through the links, a latency later.  The device is told at its next clock (dev_in.skip).
+ * Never past the watchdog's expiry (sim_skip_to()); not when a waveform is
+ * written (it shows every clock the CPUs' steps bring), nor while the
+ * device waits under exploration (a waiting device's clock may make it
+ * idle, which a preempted CPU watches: sim_cpus_quiet()). */
+static int sim_may_leave_out(struct sim *s)
+{
+    const sim_ps_t next = s->now + s->period_ps;
+
+    return s->dev_quiet && s->skip_pending < s->dev_wake && !s->cfg.every_clock &&
+           !s->cfg.obs.wave[0] && !(s->cfg.schedule != 0 && !s->dev_idle) &&
+           next <= s->last_progress + s->watchdog_ps && pcie_link_next_arrival(s->h2d) > s->now &&
+           (s->cpus_next <= next || s->deliver_next <= next);
 }
 
 /*
@@ -122,6 +147,12 @@ int sim_step_world(struct sim *s, int cpu_may_run, sim_ps_t stop_at)
     sim_deliver(s);
     if (s->failed)
         return -1;
+    if (cpu_may_run && sim_may_leave_out(s)) {
+        s->now += s->period_ps;
+        s->skipped++;
+        s->skip_pending++;
+        return 0;
+    }
     /* Several clocks at once before anything is due: the next delivery,
      * a CPU (it runs when the loop finds the time reached), the stops. */
     if (s->ops->run) {

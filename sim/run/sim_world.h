@@ -250,6 +250,8 @@ struct sim {
     int dev_idle;          /* the last clock's dev_out.idle (not only waiting) */
     uint32_t dev_wake;     /* the last clock's dev_out.wake: clocks it may skip */
     uint64_t skip_pending; /* clocks skipped since the last one (dev_in.skip) */
+    int dev_quiet;         /* the last clock left the device quiescent (sim_clock's
+                              1): dev_wake clocks after it may be left out */
 
     struct tlpq cpu_out;   /* MMIO TLPs the CPU issued, by departure time */
     sim_ps_t cpu_out_last; /* departure time of the newest one */
