@@ -166,15 +166,15 @@ struct dev_wave {
  * The device is at a clock boundary only between runs: --device lockstep
  * steps the reference on each clock of a run and compares its ports with
  * what the run did (trace), and every output again on the next step. */
-struct dev_run {
+struct dev_run { /* (no padding: the harness clears one for each run) */
     uint32_t max;               /* clocks at most */
+    uint32_t wire_room;         /* bytes of room at `wire` (below; past the beats
+                                   gathered, the device's scratch) */
     const struct dev_beat *h2d; /* the beat on offer, or NULL */
     const uint8_t *h2d_next;    /* the lanes of the beats after it, W apiece */
     uint32_t h2d_left;          /* beats after *h2d before its TLP's last */
     uint32_t h2d_last_bytes;    /* the bytes of the TLP's last beat, 1..W */
     uint8_t *wire;              /* the wire beats' W bytes apiece, in order */
-    uint32_t wire_room;         /* bytes of room at `wire` (past the beats
-                                   gathered, the device's scratch) */
     uint8_t *trace;             /* NULL, or max bytes: per clock run, DEV_RUN_* */
     struct dev_out *last;       /* NULL, or the outputs of an ending clock */
     /* out */

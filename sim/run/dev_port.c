@@ -150,6 +150,8 @@ static const struct tlp *h2d_offer(struct sim *s)
 }
 
 #define SIM_RUN_MAX 4096u /* device clocks in one run at most */
+/* (Cleared for each run: its fields leave no padding on a 64-bit host.) */
+_Static_assert(sizeof(void *) != 8 || sizeof(struct dev_run) == 80, "struct dev_run packed");
 
 /* The device took the whole TLP h at `now` (its last beat): its buffer
  * credits go back, and a read's last completion its tag. */
