@@ -696,6 +696,36 @@ static void test_sim_watchdog(void **state)
     sim_destroy(s);
 }
 
+/* The watchdog fires on the first clock edge past its expiry, as when
+ * every clock runs, however the clocks before were skipped or left out:
+ * here the link's blackout holds a read past the completion timeout, the
+ * device goes idle while the CPU polls, and the loop used to jump over the
+ * expiry to the CPU's next poll (72 ns later). */
+static void test_sim_watchdog_as_every_clock(void **state)
+{
+    struct sim_cfg cfg;
+    struct sim_result a, b;
+    struct sim *s1, *s2;
+    char err[128];
+
+    (void)state;
+    sim_cfg_default(&cfg);
+    cfg.packets = 300;
+    cfg.tx_timeout_us = 0;
+    cfg.cpl_timeout_us = 50;
+    cfg.watchdog_us = 120;
+    assert_int_equal(inj_parse(&cfg.inject, "blackout@100:100000", err, sizeof(err)), 0);
+    s1 = run_cfg(&cfg, &a, -1);
+    cfg.every_clock = 1;
+    s2 = run_cfg(&cfg, &b, -1);
+    assert_non_null(strstr(sim_diag(s1), "watchdog"));
+    assert_string_equal(sim_diag(s1), sim_diag(s2));
+    assert_int_equal(a.sim_time_ps, b.sim_time_ps);
+    assert_true(a.cycles_skipped > 0);
+    sim_destroy(s1);
+    sim_destroy(s2);
+}
+
 /* A latency longer than the default timeouts does not trip them: "auto"
  * derives each from the configuration (sim_cfg_timeouts), in order; a
  * timeout the user set is used as set, and one shorter than what it
@@ -1681,6 +1711,7 @@ int main(void)
         cmocka_unit_test(test_sim_random_configs),
         cmocka_unit_test(test_sim_deterministic),
         cmocka_unit_test(test_sim_watchdog),
+        cmocka_unit_test(test_sim_watchdog_as_every_clock),
         cmocka_unit_test(test_sim_watchdog_adapts_to_latency),
         cmocka_unit_test(test_sim_watchdog_many_queues_one_cpu),
         cmocka_unit_test(test_sim_host_memory_every_mode),
