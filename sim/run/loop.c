@@ -90,6 +90,22 @@ static void sim_watchdog_diag(struct sim *s, const char *why)
              pcie_link_in_flight(s->d2h), s->rc.cpl.count, cpus, drv);
 }
 
+/* The watchdog's expiry: it fires at the first clock edge at or after it
+ * (no frame and no device write for longer than watchdog_ps). */
+static inline sim_ps_t sim_wd_end(const struct sim *s)
+{
+    return s->last_progress + s->watchdog_ps + 1;
+}
+
+/* Leave the device's next k clocks out: it is told at its next clock
+ * (dev_in.skip). */
+static inline void sim_leave_out(struct sim *s, uint64_t k)
+{
+    s->now += k * s->period_ps;
+    s->skipped += k;
+    s->skip_pending += k;
+}
+
 /* The device is quiescent: jump to the clock edge at or after t, no
  * further than its wake allows (dev_wake: a read's completion timer, the
  * MAC's credit) nor past the watchdog's expiry: the watchdog fires on the
@@ -97,7 +113,7 @@ static void sim_watchdog_diag(struct sim *s, const char *why)
  * before were skipped or left out. */
 static void sim_skip_to(struct sim *s, sim_ps_t t)
 {
-    sim_ps_t wd_end = s->last_progress + s->watchdog_ps + 1;
+    sim_ps_t wd_end = sim_wd_end(s);
     uint64_t k;
 
     if (s->cfg.every_clock)
@@ -109,9 +125,7 @@ static void sim_skip_to(struct sim *s, sim_ps_t t)
     k = (t - s->now + s->period_ps - 1) / s->period_ps;
     if (k > s->dev_wake)
         k = s->dev_wake; /* a read's completion timer acts then */
-    s->now += k * s->period_ps;
-    s->skipped += k;
-    s->skip_pending = k;
+    sim_leave_out(s, k); /* (right after a clock: none pending before) */
 }
 
 /* Whether the clock at now may be left out: the device's last clock left
@@ -120,7 +134,7 @@ static void sim_skip_to(struct sim *s, sim_ps_t t)
  * as a rule) is due by the next edge (by cpus_next and deliver_next, which
  * may say earlier), so that the skip after that clock stopped short of
  * this one.  The CPUs go on interleaving with the clock edges as before:
- * what they do reaches the device through the links, a latency later.  The device is told at its next clock (dev_in.skip).
+ * what they do reaches the device through the links, a latency later.
  * Never past the watchdog's expiry (sim_skip_to()); not when a waveform is
  * written (it shows every clock the CPUs' steps bring), nor while the
  * device waits under exploration (a waiting device's clock may make it
@@ -131,7 +145,7 @@ static int sim_may_leave_out(struct sim *s)
 
     return s->dev_quiet && s->skip_pending < s->dev_wake && !s->cfg.every_clock &&
            !s->cfg.obs.wave[0] && !(s->cfg.schedule != 0 && !s->dev_idle) &&
-           next <= s->last_progress + s->watchdog_ps && pcie_link_next_arrival(s->h2d) > s->now &&
+           next < sim_wd_end(s) && pcie_link_next_arrival(s->h2d) > s->now &&
            (s->cpus_next <= next || s->deliver_next <= next);
 }
 
@@ -142,15 +156,11 @@ static int sim_may_leave_out(struct sim *s)
  */
 int sim_step_world(struct sim *s, int cpu_may_run, sim_ps_t stop_at)
 {
-    sim_ps_t wd = s->watchdog_ps;
-
     sim_deliver(s);
     if (s->failed)
         return -1;
     if (cpu_may_run && sim_may_leave_out(s)) {
-        s->now += s->period_ps;
-        s->skipped++;
-        s->skip_pending++;
+        sim_leave_out(s, 1);
         return 0;
     }
     /* Several clocks at once before anything is due: the next delivery,
@@ -178,7 +188,7 @@ int sim_step_world(struct sim *s, int cpu_may_run, sim_ps_t stop_at)
         }
         sim_skip_to(s, t < stop_at ? t : stop_at);
     }
-    if (s->now > s->last_progress + wd) {
+    if (s->now >= sim_wd_end(s)) {
         char why[96];
         snprintf(why, sizeof(why), "watchdog: no frame and no device write for %g us",
                  s->to.watchdog_us);
