@@ -978,7 +978,7 @@ static inline int run_ports(const struct cm_engine *e, const struct run_h2d *h,
         return RUN_NONE;
     if (!wire_vo && !r->h2d)
         return RUN_NONE;
-    return r->h2d && h->taken > r->h2d_left ? RUN_LAST : RUN_PLAIN;
+    return r->h2d && h->taken >= r->h2d_rest ? RUN_LAST : RUN_PLAIN;
 }
 
 /* Whether the h2d head hb, a posted write, is one a stream clock takes: a
@@ -1103,7 +1103,7 @@ static uint32_t stream_bulk(struct cm_engine *e, struct run_h2d *h, struct dev_r
     const struct dev_beat *hb = &e->h2d_mem[e->h2d_s.rp & 1u];
     const struct dev_wire_beat *wb = &e->wire_mem[e->wire_s.rp & 1u];
     const unsigned h2d_n = slice_count(&e->h2d_s), wire_n = slice_count(&e->wire_s);
-    const bool h2d_flow = h2d_n == 1 && r->h2d && h->taken >= 1 && h->taken <= r->h2d_left;
+    const bool h2d_flow = h2d_n == 1 && r->h2d && h->taken >= 1 && h->taken < r->h2d_rest;
     const bool wire_flow = wire_n == 1 && e->mac.in_frame && f->valid;
     const uint32_t line_rate = e->ins.mi.line_rate;
     uint32_t n = max;
@@ -1115,8 +1115,8 @@ static uint32_t stream_bulk(struct cm_engine *e, struct run_h2d *h, struct dev_r
         if (hb->type != DEV_TLP_CPLD || hb->eop || hb->err || hb->tag != r->h2d->tag ||
             !cm_dma_rd_stream_tag(&e->rd, hb->tag, false))
             return 0;
-        if (n > r->h2d_left - h->taken + 1)
-            n = r->h2d_left - h->taken + 1;
+        if (n > r->h2d_rest - h->taken)
+            n = r->h2d_rest - h->taken;
     }
     if (wire_flow) { /* beats beat .. beat + n - 1 sent, none the last: (beat + n) W < len */
         const uint32_t beats = (f->len - 1) >> e->pf->lane_bits, room = r->wire_room / w;
@@ -1256,11 +1256,10 @@ uint32_t cm_engine_run(struct cm_engine *e, struct dev_run *r)
 
     r->clocks = r->h2d_taken = r->wire_beats = r->streamed = 0;
     r->idle = r->ended = 0;
-    if (r->h2d && ((r->h2d->type != DEV_TLP_CPLD && r->h2d->type != DEV_TLP_MWR) ||
-                   r->h2d->eop || r->h2d->err))
+    if (r->h2d && ((r->h2d->type != DEV_TLP_CPLD && r->h2d->type != DEV_TLP_MWR) || r->h2d->err))
         return 0;
-    /* (Until the TLP's last beat is taken: h2d_left + 2 beats from *h2d.) */
-    while (r->clocks < r->max && !r->ended && !(r->h2d && h.taken > r->h2d_left + 1)) {
+    /* (Until the TLP's last beat is taken: h2d_rest + 1 beats from *h2d.) */
+    while (r->clocks < r->max && !r->ended && !(r->h2d && h.taken > r->h2d_rest)) {
         const int kind = run_ports(e, &h, r);
         if (kind == RUN_NONE)
             break;

@@ -144,10 +144,11 @@ struct dev_wave {
 /* Several clocks in one call (device_ops.run).  Each is one step() would
  * give with d2h_ready and wire_ready high and skip 0, and on h2d, while
  * `h2d` is non-NULL, the beats of one TLP: *h2d on the first clock, kept on
- * offer until the device takes it, then the ones after it, each as *h2d but
- * for sop (0) and its lanes, at h2d_next + (j - 1) * W for the j-th after
- * it, h2d_left of them; and then its last beat, the same with eop set and
- * h2d_last_bytes bytes in its lanes, the rest 0 (h2d NULL: nothing offered
+ * offer until the device takes it, then the h2d_rest after it (0: *h2d is
+ * the TLP's last beat, eop set), each as *h2d but for sop (0) and its
+ * lanes, at h2d_next + (j - 1) * W for the j-th after it, but the last of
+ * them, the TLP's last beat, the same with eop set and h2d_last_bytes
+ * bytes in its lanes, the rest 0 (h2d NULL: nothing offered
  * on any clock).  dev_run_beat() builds them.  The run ends on the clock
  * that takes the last beat (h2d_taken counts it).
  *
@@ -172,7 +173,7 @@ struct dev_run { /* (no padding: the harness clears one for each run) */
                                    gathered, the device's scratch) */
     const struct dev_beat *h2d; /* the beat on offer, or NULL */
     const uint8_t *h2d_next;    /* the lanes of the beats after it, W apiece */
-    uint32_t h2d_left;          /* beats after *h2d before its TLP's last */
+    uint32_t h2d_rest;          /* beats after *h2d in its TLP (0: none) */
     uint32_t h2d_last_bytes;    /* the bytes of the TLP's last beat, 1..W */
     uint8_t *wire;              /* the wire beats' W bytes apiece, in order */
     uint8_t *trace;             /* NULL, or max bytes: per clock run, DEV_RUN_* */
@@ -206,7 +207,7 @@ static inline void dev_run_beat(unsigned w, const struct dev_run *r, uint32_t ta
     }
     const uint8_t *lanes = r->h2d_next + (size_t)(taken - 1) * w;
     b->sop = 0;
-    if (taken <= r->h2d_left) {
+    if (taken < r->h2d_rest) {
         dev_lanes_copy(b->data, lanes, w);
         return;
     }

@@ -201,8 +201,7 @@ clock_outputs(struct sim *s, const struct dev_in *in, const struct tlp *h, const
 
 /* The h2d side of a run (struct dev_run): the beat on offer and the rest
  * of its TLP, if the device may stream it (a completion with data that
- * succeeded, or a posted write, of two beats or more); 0, or -1 when it
- * may not. */
+ * succeeded, or a posted write); 0, or -1 when it may not. */
 static int run_h2d(struct sim *s, const struct tlp *h, struct dev_run *r)
 {
     const unsigned w = s->ops->width;
@@ -211,11 +210,10 @@ static int run_h2d(struct sim *s, const struct tlp *h, struct dev_run *r)
 
     if (h->type == TLP_CPLD ? h->status != TLP_STATUS_SC || h->ep : h->type != TLP_MWR)
         return -1;
-    if (s->h2d_beat + 2 > beats)
-        return -1;
     r->h2d = &s->dev_in.h2d;
-    r->h2d_next = h->data + (size_t)(s->h2d_beat + 1) * w - (h->addr & (w - 1));
-    r->h2d_left = beats - 2 - s->h2d_beat;
+    r->h2d_rest = beats - 1 - s->h2d_beat;
+    if (r->h2d_rest) /* (none after the last) */
+        r->h2d_next = h->data + (size_t)(s->h2d_beat + 1) * w - (h->addr & (w - 1));
     r->h2d_last_bytes = h->len - first;
     return 0;
 }
@@ -244,7 +242,7 @@ uint32_t sim_clock_run(struct sim *s, sim_ps_t until)
     if ((h = h2d_offer(s)) != NULL) {
         if (run_h2d(s, h, &r) != 0)
             return 0;
-        eop_at = s->h2d_beat + r.h2d_left + 1;
+        eop_at = s->h2d_beat + r.h2d_rest;
     } else if (pcie_link_next_arrival(s->h2d) < until) {
         until = pcie_link_next_arrival(s->h2d);
     }
