@@ -105,9 +105,11 @@ struct cm_engine_ins {
     struct cm_cpl_in ci;
 };
 
-/* A clock that waited (the top's wait_o) with the blocks outside a stream
- * doing nothing (stream_env()), as the next one may again (wait_clock()):
- * the terms of idle_o and wake_o that stay as they were. */
+/* A clock whose blocks waited (the top's wait_o but for the ports: a beat
+ * may have left on d2h or wire), with the blocks outside a stream doing
+ * nothing (stream_env()) and the ports empty after it, as the next one may
+ * again (wait_clock()): the terms of idle_o and wake_o that stay as they
+ * were. */
 struct cm_waited {
     bool valid;
     bool idle_gate;    /* the register block idle, no moderation timer */
@@ -339,8 +341,9 @@ struct cm_step {
     struct cm_payload_out po;
     struct cm_mac_out mo;
     struct cm_cpl_out co;
-    /* 7. the top's idle */
+    /* 7. the top's idle, wait */
     bool engine_idle;
+    bool blocks_wait;             /* the blocks wait (the top's wait_o but for the ports) */
 };
 
 /* 1. What comes from state alone, and the arbiter's grant. */
@@ -600,15 +603,16 @@ static inline void step_idle(struct cm_engine *e, struct cm_step *st, struct dev
         if (!st->rst_hold && !st->hv)
             out->idle = st->engine_idle;
     }
-    out->waiting = 0;
-    if (quiet_ports && !st->hv && regs_idle) {
+    st->blocks_wait = false;
+    if (!st->hv && regs_idle) {
         const bool pf_wait = !e->pf->req_valid && !st->desc_take && !st->mo.fr_ready;
         si->take = st->desc_take;
         si->flush = st->fo.flush;
         cm_sched_eval(&e->sched, si, &st->so);
-        out->waiting = st->fo.wait && st->so.wait && st->mo.wait && st->co.wait &&
-                       (st->po.idle || pf_wait) && (ro->idle || ro->wait);
+        st->blocks_wait = st->fo.wait && st->so.wait && st->mo.wait && st->co.wait &&
+                          (st->po.idle || pf_wait) && (ro->idle || ro->wait);
     }
+    out->waiting = st->blocks_wait && quiet_ports;
     uint32_t wake = min24(min24(ro->wake, st->mo.wake), st->co.wake);
     out->wake = wake == CM_WAKE_NEVER ? UINT32_MAX : wake;
     e->waited.idle_gate = regs_idle && !st->co.timer;
@@ -862,9 +866,10 @@ static inline void cover_edge(struct cm_engine *e, uint32_t err_before, bool flu
 }
 
 #if !CM_ENGINE_PROBE
-/* A clock after one that waited with the blocks outside a stream doing
- * nothing (e->waited), with no h2d beat offered: nothing reaches a block
- * but time, so their inputs are as on that clock but for skip_i, and only
+/* A clock after one whose blocks waited with those outside a stream doing
+ * nothing (e->waited: the ports empty since), with no h2d beat offered:
+ * nothing reaches a block but time, so their inputs are as on that clock
+ * but for skip_i (the ports' beats reach none of them), and only
  * the read engine's completion timer and the MAC's credit may change.  If
  * neither acts on this clock (the read engine retires, times out or asks
  * nothing; the MAC sends nothing), it waits again: its outputs are the
@@ -947,7 +952,11 @@ void cm_engine_step(struct cm_engine *e, const struct dev_in *in, struct dev_out
     step_edge(e, in, &st, out);
     cover_edge(e, err_before, flush_before);
     e->stream = !CM_ENGINE_PROBE && stream_env(e, &st);
-    e->waited.valid = e->stream && out->waiting && !in->h2d.valid; /* (no beat taken) */
+    /* A clock that waited, or whose blocks waited while a d2h beat left
+     * (the next one's blocks and inputs are the same): the ports empty
+     * after the edge (no beat taken or sent, none granted: e->stream). */
+    e->waited.valid = e->stream && st.blocks_wait && !in->h2d.valid &&
+                      !slice_rvalid(&e->d2h_s) && !slice_rvalid(&e->wire_s);
 }
 
 #if !CM_ENGINE_PROBE
