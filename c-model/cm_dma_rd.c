@@ -387,9 +387,32 @@ void cm_dma_rd_clock(struct cm_dma_rd *d, const struct cm_dma_rd_in *in)
     cm_dma_rd_edge(d, in, &c);
 }
 
-bool cm_dma_rd_stream_ready(const struct cm_dma_rd *d)
+int cm_dma_rd_stream_ready(const struct cm_dma_rd *d)
 {
-    return !d->cur_valid && !d->mrd_valid && !cm_dma_rd_oldest_done(d);
+    if (d->cur_valid || d->mrd_valid)
+        return 0;
+    if (!cm_dma_rd_oldest_done(d))
+        return 1;
+    return cm_ret_unpack(cm_fifo_rdata(&d->ret)).last ? 0 : 2;
+}
+
+bool cm_dma_rd_stream_retire(struct cm_dma_rd *d)
+{
+    /* cm_dma_rd_edge() with ret_done alone: no MRd loaded, sent or
+     * accepted (cm_dma_rd_stream_ready()); the beat's tag is not the
+     * retired one's, which has all its data. */
+    const struct cm_ret ret = cm_ret_unpack(cm_fifo_rdata(&d->ret));
+    struct cm_dma_rd_tag *t = &d->tag[ret.tag];
+
+    d->rerr = !ret.last && (d->rerr || t->err);
+    cm_fifo_clock(&d->ret, false, 0, true);
+    cm_fifo_clock(&d->free_tags, true, ret.tag, false);
+    t->busy = t->done = false;
+    d->out = (d->out - 1) & 0x1FF;
+    d->obytes = (d->obytes - ret.bytes) & M21;
+    d->wait = 0;
+    d->to_fired = false;
+    return cm_dma_rd_oldest_done(d);
 }
 
 uint32_t cm_dma_rd_timer_left(const struct cm_dma_rd *d, uint32_t cpl_timeout)

@@ -102,14 +102,22 @@ void cm_dma_rd_clock(struct cm_dma_rd *d, const struct cm_dma_rd_in *in);
 void cm_dma_rd_step(struct cm_dma_rd *d, const struct cm_dma_rd_in *in, struct cm_dma_rd_out *out);
 
 /* Stream clocks (the engine's, cm_engine.h): clocks with no read requested,
- * none being split or sent and the oldest not retiring (of the state,
- * cm_dma_rd_stream_ready() says so), and a completion beat, if any, for
- * a read that is out (cm_dma_rd_stream_tag(): for requester dest, 0 the
- * payload buffer, 1 the descriptors; else it would be unexpected) and
- * without an error.  Such a clock changes only the beat's tag and the
- * timer, and the engine needs of its outputs only the beat's place and
- * words (cm_dma_rd_beat_words()). */
-bool cm_dma_rd_stream_ready(const struct cm_dma_rd *d);
+ * none being split or sent, and the oldest not retiring or retiring with
+ * no done for its requester (an MRd but the last of its read), and a
+ * completion beat, if any, for a read that is out (cm_dma_rd_stream_tag():
+ * for requester dest, 0 the payload buffer, 1 the descriptors; else it
+ * would be unexpected) and without an error.  Such a clock changes only
+ * the beat's tag, the timer and, when the oldest retires on it, the
+ * retired MRd's (cm_dma_rd_stream_retire()); the engine needs of its
+ * outputs only the beat's place and words (cm_dma_rd_beat_words()).
+ * Of the state, cm_dma_rd_stream_ready() says: 0 not such a clock, 1 one,
+ * 2 one on which the oldest retires. */
+int cm_dma_rd_stream_ready(const struct cm_dma_rd *d);
+/* The edge of a stream clock on which the oldest retires: its tag freed,
+ * the bytes and MRds outstanding less it, the read's error carried, the
+ * timer restarted (the beat taken, if any: cm_dma_rd_take_beat(), before).
+ * Returns true when the next oldest retires on the next clock. */
+bool cm_dma_rd_stream_retire(struct cm_dma_rd *d);
 static inline bool cm_dma_rd_stream_tag(const struct cm_dma_rd *d, unsigned tag, bool dest)
 {
     return tag < d->tags && tag < d->fresh && d->tag[tag].busy && d->tag[tag].dest == dest;
@@ -126,7 +134,7 @@ void cm_dma_rd_timer_run(struct cm_dma_rd *d, uint32_t clocks, uint32_t cpl_time
 /* A stream clock's completion beat taken into `tag`, its TLP's last if
  * eop (of len bytes): *wptr, the payload buffer pointer it is written at
  * (wr_ptr).  Returns true when the oldest read is done after it: that read
- * retires on the next clock, which is not a stream clock. */
+ * retires on the next clock. */
 bool cm_dma_rd_take_beat(struct cm_dma_rd *d, unsigned tag, bool eop, unsigned len,
                          uint32_t *wptr);
 /* And n such beats at once, none its TLP's last: *wptr the first's place. */

@@ -1012,9 +1012,10 @@ static inline bool wc_stream(struct cm_engine *e, const struct dev_beat *hb)
  * window taking it: wc_stream()), the payload
  * fetch giving the head frame's beat `f` (the same over the run: none
  * ends) to the MAC, the MAC's CRC and credit, and the port slices; the
- * read engine's timer counts the run's clocks at its end.  0: this clock
- * is not one (the checks come before any state changes); else the edge
- * taken, and 2 if the next clock is none (the oldest read retires). */
+ * read engine's timer counts the run's clocks at its end (a read
+ * retiring: stream_clocks()).  0: this clock is not one (the checks come
+ * before any state changes); else the edge taken, and 2 if the oldest read
+ * retires on the next clock. */
 static inline int stream_clock_run(struct cm_engine *e, struct run_h2d *h, struct dev_run *r,
                                    const struct cm_payload_frame *f)
 {
@@ -1176,19 +1177,21 @@ static uint32_t stream_bulk(struct cm_engine *e, struct run_h2d *h, struct dev_r
 }
 
 /* Stream clocks from this one on while there are (at most max): the
- * stream's blocks ready (no read requested, being split or sent, or
- * retiring; the head frame not a skip beat), their run's head frame (f)
- * and time-out worked out once; counted in r->streamed too. */
+ * stream's blocks ready (no read requested, being split or sent, nor
+ * retiring with a done: cm_dma_rd_stream_ready(); the head frame not a
+ * skip beat), their run's head frame (f) and time-out worked out once; on
+ * a clock the oldest MRd retires (no beat of it can come: not in a bulk),
+ * its edge, which restarts the timer; counted in r->streamed too. */
 static uint32_t stream_clocks(struct cm_engine *e, struct run_h2d *h, struct dev_run *r,
                               uint32_t max)
 {
     struct cm_mac_in *mi = &e->ins.mi;
     const uint32_t cpl_timeout = e->ins.ri.cpl_timeout;
     struct cm_payload_frame f;
-    uint32_t n = 0;
-    int k = 1;
+    uint32_t n = 0, restart = 0; /* clocks run; the first the timer counts (after a retire) */
+    const int ready = cm_dma_rd_stream_ready(&e->rd);
 
-    if (!cm_dma_rd_stream_ready(&e->rd) || e->pf->req_valid || e->df.req_valid)
+    if (!ready || e->pf->req_valid || e->df.req_valid)
         return 0;
     cm_payload_head_frame(e->pf, &f);
     if (f.valid && f.skip) /* (a skip beat ends its frame) */
@@ -1204,11 +1207,12 @@ static uint32_t stream_clocks(struct cm_engine *e, struct run_h2d *h, struct dev
     mi->fr_bytes = e->w;
     mi->fr_q = f.q;
     mi->skip = 0;
-    int kind = RUN_PLAIN;
-    while (k == 1 && kind == RUN_PLAIN && n < max) {
+    int kind = RUN_PLAIN, k;
+    bool retire = ready == 2; /* on this clock */
+    while (kind == RUN_PLAIN && n < max) {
         uint32_t b;
         kind = run_ports(e, h, r);
-        if (kind == RUN_PLAIN && (b = stream_bulk(e, h, r, &f, max - n)) != 0) {
+        if (kind == RUN_PLAIN && !retire && (b = stream_bulk(e, h, r, &f, max - n)) != 0) {
             n += b;
             r->clocks += b;
             continue;
@@ -1217,8 +1221,19 @@ static uint32_t stream_clocks(struct cm_engine *e, struct run_h2d *h, struct dev
             break;
         n++;
         r->clocks++;
+        if (retire) {
+            retire = cm_dma_rd_stream_retire(&e->rd);
+            restart = n;
+            const uint32_t t = cm_dma_rd_timer_left(&e->rd, cpl_timeout);
+            if (t < max - n)
+                max = n + t;
+        } else {
+            retire = k == 2;
+        }
+        if (retire && cm_dma_rd_stream_ready(&e->rd) == 0) /* it retires with a done */
+            break;
     }
-    cm_dma_rd_timer_run(&e->rd, n, cpl_timeout);
+    cm_dma_rd_timer_run(&e->rd, n - restart, cpl_timeout);
     r->streamed += n;
     return n;
 }
