@@ -561,6 +561,12 @@ void cm_cpl_clock(struct cm_cpl *c, const struct cm_cpl_in *in)
     cm_cpl_edge(c, in, &k);
 }
 
+void cm_cpl_count(struct cm_cpl *c, const struct cm_cpl_in *in, uint32_t clocks)
+{
+    if (in->multi) /* (cm_cpl_quiet_edge()) */
+        c->now = (c->now + clocks) & M26;
+}
+
 void cm_cpl_step(struct cm_cpl *c, const struct cm_cpl_in *in, struct cm_cpl_out *out)
 {
     struct cm_cpl_comb k;

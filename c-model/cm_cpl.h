@@ -99,5 +99,8 @@ void cm_cpl_clock(struct cm_cpl *c, const struct cm_cpl_in *in);
 /* Both on one clock whose inputs are all known: eval's outputs, then the
  * edge on the same decisions (worked out once). */
 void cm_cpl_step(struct cm_cpl *c, const struct cm_cpl_in *in, struct cm_cpl_out *out);
+/* `clocks` clocks (skipped ones counted) on which it only counts the clock
+ * (its quiet output: cm_cpl_out.quiet), at once. */
+void cm_cpl_count(struct cm_cpl *c, const struct cm_cpl_in *in, uint32_t clocks);
 
 #endif

@@ -793,23 +793,36 @@ static inline bool wc_quiet(bool go, const struct cm_wc_out *wo)
     return go && !wo->close && !wo->bad_access;
 }
 
+/* Several queues: the scheduler, its edge taken, keeps its state on the
+ * next clock if its inputs stay (cm_sched_out.wait: round robin holding
+ * or with no queue ready, DRR in no turn with no queue ready). */
+static inline bool sched_waits(const struct cm_engine *e)
+{
+    struct cm_sched_out so;
+
+    cm_sched_eval(&e->sched, &e->ins.si, &so);
+    return so.wait;
+}
+
 /* Whether on this clock, its edge taken, the blocks outside a stream
  * (cm_engine_run()) kept their state and nothing reached them from the
  * stream's: the fetcher took its quiet path with no descriptor leaving
  * (descriptor words may be written); the completion writer only counted
- * the clock (one queue); nothing was granted d2h and nothing reached the
- * register block (no access, no event, no reset, no register read's answer
- * waiting); the read engine retired nothing, timed out, stalled or met no
- * unexpected completion; no frame ended or was skipped.  The scheduler of
- * one queue keeps its state; the WC window takes a beat, if one came, that
- * reaches no other block (wc_quiet()), or else keeps its state.  Then on
- * the next clock, if the stream's blocks are ready for one
- * (stream_clocks()), they do the same: their state and inputs are as on
- * this one.  Descriptor words a stream clock writes change none of that:
- * with one queue they fill slots whose read is out, so not the head's
- * while it may leave (it may once its read retired), the fetcher's quiet
- * path looks at the head's words only then, and the scheduler of one
- * queue never. */
+ * the clock (with several queues its clock count, which a stream advances
+ * at its end: cm_cpl_count()); nothing was granted d2h and nothing reached
+ * the register block (no access, no event, no reset, no register read's
+ * answer waiting); the read engine retired nothing, timed out, stalled or
+ * met no unexpected completion; no frame ended or was skipped.  The
+ * scheduler keeps its state (one queue's always; several queues':
+ * sched_waits()); the WC window takes a beat, if one came, that reaches no
+ * other block (wc_quiet()), or else keeps its state.  Then on the next
+ * clock, if the stream's blocks are ready for one (stream_clocks()), they
+ * do the same: their state and inputs are as on this one.  Descriptor
+ * words a stream clock writes change none of that: they fill slots whose
+ * read is out, so no queue's head while it may leave (it may once its
+ * read retired); the fetcher's quiet path looks at a head's words only
+ * then, and the scheduler at a queue's head's length only when the queue
+ * is ready (DRR's cost), so its read retired. */
 static inline bool stream_env(const struct cm_engine *e, const struct cm_step *st)
 {
     const struct cm_dma_rd_out *ro = &st->ro;
@@ -819,7 +832,7 @@ static inline bool stream_env(const struct cm_engine *e, const struct cm_step *s
            !ro->done_valid && !ro->timeout && !ro->unexp && !ro->stall &&
            !(st->hv && (st->is_cpl ? st->hb->err : !wc_quiet(st->wc_go, &st->wo))) &&
            st->core_run && !st->rst_hold && !cm_regs_rst_hold(&e->regs) && !e->regs.cpl_valid &&
-           !e->ins.si.multi && e->regs.gen == e->cfg_gen;
+           e->regs.gen == e->cfg_gen && (!e->ins.si.multi || sched_waits(e));
 }
 
 /* The device's cover points (lib/cover.h) this clock shows, before its
@@ -870,7 +883,8 @@ static inline void cover_edge(struct cm_engine *e, uint32_t err_before, bool flu
  * nothing (e->waited: the ports empty since), with no h2d beat offered:
  * nothing reaches a block but time, so their inputs are as on that clock
  * but for skip_i (the ports' beats reach none of them), and only
- * the read engine's completion timer and the MAC's credit may change.  If
+ * the read engine's completion timer and the MAC's credit may change (and
+ * with several queues the completion writer's clock count).  If
  * neither acts on this clock (the read engine retires, times out or asks
  * nothing; the MAC sends nothing), it waits again: its outputs are the
  * waited clock's with those two blocks' idle and wake, and its edge theirs
@@ -893,6 +907,7 @@ static bool wait_clock(struct cm_engine *e, const struct dev_in *in, struct dev_
         return false;
     cm_dma_rd_clock(&e->rd, ri);
     cm_mac_clock(&e->mac, mi);
+    cm_cpl_count(&e->cpl, &e->ins.ci, 1 + ri->skip);
     out->fault = 0;
     out->h2d_ready = 1;
     out->d2h.valid = out->wire.valid = 0;
@@ -1234,6 +1249,7 @@ static uint32_t stream_clocks(struct cm_engine *e, struct run_h2d *h, struct dev
             break;
     }
     cm_dma_rd_timer_run(&e->rd, n - restart, cpl_timeout);
+    cm_cpl_count(&e->cpl, &e->ins.ci, n);
     r->streamed += n;
     return n;
 }
