@@ -967,9 +967,10 @@ void cm_engine_step(struct cm_engine *e, const struct dev_in *in, struct dev_out
     step_edge(e, in, &st, out);
     cover_edge(e, err_before, flush_before);
     e->stream = !CM_ENGINE_PROBE && stream_env(e, &st);
-    /* A clock that waited, or whose blocks waited while a d2h beat left
-     * (the next one's blocks and inputs are the same): the ports empty
-     * after the edge (no beat taken or sent, none granted: e->stream). */
+    /* A clock that waited, or whose blocks waited while the beat in its
+     * d2h or wire port left (the next one's blocks and inputs are the
+     * same): the ports empty after the edge (no beat taken or sent, none
+     * granted: e->stream). */
     e->waited.valid = e->stream && st.blocks_wait && !in->h2d.valid &&
                       !slice_rvalid(&e->d2h_s) && !slice_rvalid(&e->wire_s);
 }
