@@ -229,7 +229,7 @@ static int run_h2d(struct sim *s, const struct tlp *h, struct dev_run *r)
  * the next one). */
 uint32_t sim_clock_run(struct sim *s, sim_ps_t until)
 {
-    const sim_ps_t p = s->period_ps, wd_end = s->last_progress + s->watchdog_ps;
+    const sim_ps_t p = s->period_ps, wd_end = sim_wd_end(s) - 1; /* a run ends by it */
     struct dev_run r;
     struct dev_out last;
     const struct tlp *h;

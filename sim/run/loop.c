@@ -90,13 +90,6 @@ static void sim_watchdog_diag(struct sim *s, const char *why)
              pcie_link_in_flight(s->d2h), s->rc.cpl.count, cpus, drv);
 }
 
-/* The watchdog's expiry: it fires at the first clock edge at or after it
- * (no frame and no device write for longer than watchdog_ps). */
-static inline sim_ps_t sim_wd_end(const struct sim *s)
-{
-    return s->last_progress + s->watchdog_ps + 1;
-}
-
 /* Leave the device's next k clocks out: it is told at its next clock
  * (dev_in.skip). */
 static inline void sim_leave_out(struct sim *s, uint64_t k)

@@ -324,6 +324,14 @@ struct sim {
     sim_ps_t pace_t0;       /* --pcap-timing: when packet 0 was due */
 };
 
+/* The watchdog's expiry: it fires at the first clock edge at or after it
+ * (no frame and no device write for longer than watchdog_ps; loop.c), so
+ * a run of clocks (sim_clock_run()) ends before it. */
+static inline sim_ps_t sim_wd_end(const struct sim *s)
+{
+    return s->last_progress + s->watchdog_ps + 1;
+}
+
 /* A CPU was woken or its MMIO read answered: sim_loop must look again. */
 static inline void sim_cpus_dirty(struct sim *s)
 {
