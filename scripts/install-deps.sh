@@ -10,6 +10,14 @@
 # nothing else installs.
 set -euo pipefail
 
+# One install at a time: `make -j` may run this for build/ and build-fast/
+# together, and two apt-gets would race for apt's lock.  The second waits,
+# then finds what the first installed.
+if command -v flock >/dev/null 2>&1; then
+    exec 9>"${TMPDIR:-/tmp}/nictx-install-deps.$(id -u).lock"
+    flock 9
+fi
+
 need=()
 have_cmd() { command -v "$1" >/dev/null 2>&1; }
 have_pc()  { have_cmd pkg-config && pkg-config --exists "$1" 2>/dev/null; }
@@ -72,11 +80,11 @@ else
 fi
 
 export DEBIAN_FRONTEND=noninteractive
-if ! "${SUDO[@]}" apt-get update -qq; then
+if ! "${SUDO[@]}" apt-get -o DPkg::Lock::Timeout=300 update -qq; then
     echo "nictx: 'apt-get update' failed; check the network or the apt sources." >&2
     exit 1
 fi
-if ! "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null; then
+if ! "${SUDO[@]}" apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends "${need[@]}" >/dev/null; then
     echo "nictx: 'apt-get install ${need[*]}' failed." >&2
     echo "nictx: run:  sudo apt-get install -y ${need[*]}" >&2
     exit 1
