@@ -1113,15 +1113,18 @@ static inline int stream_clock_run(struct cm_engine *e, struct run_h2d *h, struc
 
 /* Stream clocks at once (at most max, as many as are alike), where each
  * port slice holds one beat that moves on every clock or is empty with
- * nothing to move: on h2d, a beat of the TLP on offer (not its first
- * offered, nor its last) goes in as the head, one of the same TLP, goes
- * to the payload buffer; on wire, the MAC sends a beat of the frame it is
- * in (not its last) as the head goes out.  Then the clocks are one
+ * nothing to move: on h2d, a beat of the TLP on offer (its last only on
+ * the last clock) goes in as the head, one of the same TLP but its last,
+ * goes to the payload buffer; on wire, the MAC sends a beat of the frame
+ * it is in (not its last) as the head goes out, or (the port empty) the
+ * head frame's first beat waits for the credit to start it while h2d
+ * moves.  Then the clocks are one
  * transaction: the beats written into the buffer in one copy, the frame's
  * beats read in one and put through the CRC in one update, the credit for
  * all of them at once (cm_dma_rd_take_beats(), cm_payload_write_n(),
- * cm_payload_beats(), cm_mac_send_beats()); the slices end as they would,
- * holding the last two beats.  0: none here (a stream clock at a time). */
+ * cm_payload_beats(), cm_mac_send_beats(), cm_mac_wait_start()); the
+ * slices end as they would, holding the last two beats.  0: none here (a
+ * stream clock at a time). */
 static uint32_t stream_bulk(struct cm_engine *e, struct run_h2d *h, struct dev_run *r,
                             const struct cm_payload_frame *f, uint32_t max)
 {
@@ -1129,20 +1132,29 @@ static uint32_t stream_bulk(struct cm_engine *e, struct run_h2d *h, struct dev_r
     const struct dev_beat *hb = &e->h2d_mem[e->h2d_s.rp & 1u];
     const struct dev_wire_beat *wb = &e->wire_mem[e->wire_s.rp & 1u];
     const unsigned h2d_n = slice_count(&e->h2d_s), wire_n = slice_count(&e->wire_s);
-    const bool h2d_flow = h2d_n == 1 && r->h2d && h->taken >= 1 && h->taken < r->h2d_rest;
+    const bool h2d_flow = h2d_n == 1 && r->h2d && h->taken < r->h2d_rest;
     const bool wire_flow = wire_n == 1 && e->mac.in_frame && f->valid;
+    /* (a first beat offered is not its frame's last: stream_clock_run()) */
+    const bool wire_wait = wire_n == 0 && f->valid && !e->mac.in_frame && e->pf->beat == 0 &&
+                           cm_payload_rem(e->pf, f) > w;
     const uint32_t line_rate = e->ins.mi.line_rate;
     uint32_t n = max;
 
-    if (!(h2d_flow || (h2d_n == 0 && !r->h2d)) || !(wire_flow || (wire_n == 0 && !f->valid)) ||
+    if (!(h2d_flow || (h2d_n == 0 && !r->h2d)) ||
+        !(wire_flow || (wire_n == 0 && !f->valid) || (wire_wait && h2d_flow)) ||
         !(h2d_flow || wire_flow))
         return 0;
-    if (h2d_flow) { /* the head, and beats taken .. taken + n - 1 pushed: all middle ones */
+    if (wire_wait) { /* until the clock whose credit starts the frame */
+        const uint32_t k = cm_mac_credit_clocks(&e->mac, line_rate);
+        if (n > k)
+            n = k;
+    }
+    if (h2d_flow) { /* the head, and beats taken .. taken + n - 1 pushed, the TLP's last at most */
         if (hb->type != DEV_TLP_CPLD || hb->eop || hb->err || hb->tag != r->h2d->tag ||
             !cm_dma_rd_stream_tag(&e->rd, hb->tag, false))
             return 0;
-        if (n > r->h2d_rest - h->taken)
-            n = r->h2d_rest - h->taken;
+        if (n > r->h2d_rest - h->taken + 1)
+            n = r->h2d_rest - h->taken + 1;
     }
     if (wire_flow) { /* beats beat .. beat + n - 1 sent, none the last: (beat + n) W < len */
         const uint32_t beats = (f->len - 1) >> e->pf->lane_bits, room = r->wire_room / w;
@@ -1161,8 +1173,15 @@ static uint32_t stream_bulk(struct cm_engine *e, struct run_h2d *h, struct dev_r
     if (h2d_flow) {
         uint32_t wptr;
         cm_dma_rd_take_beats(&e->rd, hb->tag, n, &wptr);
+        /* The head, then beats taken .. taken + n - 2: the one offered
+         * first (*r->h2d) and those after it (h2d_next). */
         cm_payload_write(e->pf, wptr, hb->data);
-        cm_payload_write_n(e->pf, wptr + w, r->h2d_next + (size_t)(h->taken - 1) * w, n - 1);
+        if (h->taken == 0) {
+            cm_payload_write(e->pf, wptr + w, r->h2d->data);
+            cm_payload_write_n(e->pf, wptr + 2 * w, r->h2d_next, n - 2);
+        } else {
+            cm_payload_write_n(e->pf, wptr + w, r->h2d_next + (size_t)(h->taken - 1) * w, n - 1);
+        }
         h->taken += n;
         dev_run_beat(w, r, h->taken - 2, &e->h2d_mem[(e->h2d_s.wp + n) & 1u]);
         dev_run_beat(w, r, h->taken - 1, &e->h2d_mem[(e->h2d_s.wp + n - 1) & 1u]);
@@ -1186,6 +1205,8 @@ static uint32_t stream_bulk(struct cm_engine *e, struct run_h2d *h, struct dev_r
         e->wire_s.wp += n;
         e->wire_s.rp += n;
         r->wire_beats += n;
+    } else if (wire_wait) {
+        cm_mac_wait_start(&e->mac, n, line_rate);
     } else {
         cm_mac_no_frame(&e->mac, n, line_rate);
     }
@@ -1231,6 +1252,8 @@ static uint32_t stream_clocks(struct cm_engine *e, struct run_h2d *h, struct dev
         if (kind == RUN_PLAIN && !retire && (b = stream_bulk(e, h, r, &f, max - n)) != 0) {
             n += b;
             r->clocks += b;
+            if (r->h2d && h->taken > r->h2d_rest) /* the TLP's last beat taken: the run ends */
+                break;
             continue;
         }
         if ((kind != RUN_PLAIN && kind != RUN_LAST) || (k = stream_clock_run(e, h, r, &f)) == 0)

@@ -113,14 +113,21 @@ bool cm_mac_stream(struct cm_mac *m, const struct cm_mac_in *in, uint32_t *fcs)
     return send;
 }
 
+/* cm_mac_edge()'s credit over n clocks with a frame offered: a clock's
+ * worth more each, to one clock's worth at most. */
+static void cm_mac_credit_offered(struct cm_mac *m, unsigned n, uint32_t line_rate)
+{
+    const int64_t credit = (int64_t)m->credit + (int64_t)line_rate * n;
+
+    m->credit = (int32_t)(credit > (int64_t)line_rate ? line_rate : credit);
+}
+
 /* (cm_mac_edge() n times: the credit grows by a clock's worth each, to one
  * clock's worth at most while a frame is offered, to 0 while none is.) */
 uint32_t cm_mac_send_beats(struct cm_mac *m, const uint8_t *bytes, unsigned n, uint32_t line_rate)
 {
-    const int64_t credit = (int64_t)m->credit + (int64_t)line_rate * n;
-
     m->crc = crc32_update(m->crc, bytes, (size_t)n * m->data_bytes);
-    m->credit = (int32_t)(credit > (int64_t)line_rate ? line_rate : credit);
+    cm_mac_credit_offered(m, n, line_rate);
     return ~m->crc;
 }
 
@@ -129,6 +136,23 @@ void cm_mac_no_frame(struct cm_mac *m, unsigned n, uint32_t line_rate)
     const int64_t credit = (int64_t)m->credit + (int64_t)line_rate * n;
 
     m->credit = (int32_t)(credit > 0 ? 0 : credit);
+}
+
+uint32_t cm_mac_credit_clocks(const struct cm_mac *m, uint32_t line_rate)
+{
+    /* cm_mac_send(): a first beat starts once the credit is not below 0;
+     * each clock adds line_rate. */
+    if (m->in_frame || m->credit >= 0 || line_rate == 0)
+        return 0;
+    const uint64_t owed = (uint64_t)(-(int64_t)m->credit);
+    const uint64_t clocks = (owed + line_rate - 1) / line_rate;
+    return clocks > UINT32_MAX ? UINT32_MAX : (uint32_t)clocks;
+}
+
+/* (cm_mac_edge() n times, no beat sent) */
+void cm_mac_wait_start(struct cm_mac *m, unsigned n, uint32_t line_rate)
+{
+    cm_mac_credit_offered(m, n, line_rate);
 }
 
 void cm_mac_step(struct cm_mac *m, const struct cm_mac_in *in, struct cm_mac_out *out)

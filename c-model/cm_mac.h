@@ -75,6 +75,12 @@ bool cm_mac_stream(struct cm_mac *m, const struct cm_mac_in *in, uint32_t *fcs);
  * far after them; or with no frame offered. */
 uint32_t cm_mac_send_beats(struct cm_mac *m, const uint8_t *bytes, unsigned n, uint32_t line_rate);
 void cm_mac_no_frame(struct cm_mac *m, unsigned n, uint32_t line_rate);
+/* Out of a frame, the clocks from this one on on which a frame's first
+ * beat offered does not start for want of credit (0: it may start now, or
+ * no count: no line rate, whose credit never grows); and n of those clocks
+ * at once (n at most that many), a frame's first beat offered on each. */
+uint32_t cm_mac_credit_clocks(const struct cm_mac *m, uint32_t line_rate);
+void cm_mac_wait_start(struct cm_mac *m, unsigned n, uint32_t line_rate);
 /* idle (cm_mac_out), which the state alone gives. */
 static inline bool cm_mac_idle(const struct cm_mac *m)
 {

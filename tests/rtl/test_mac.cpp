@@ -167,6 +167,54 @@ void test_cm_mac_credit(void **state)
     assert_true(o.wire_valid);
 }
 
+// A first beat waiting for credit (the engine's stream clocks in bulk):
+// cm_mac_credit_clocks() counts the clocks on which it does not start, one
+// clock at a time shows it, and cm_mac_wait_start() over n of them leaves
+// the credit n single clocks leave.
+void test_cm_mac_wait_start(void **state)
+{
+    (void)state;
+    static uint8_t frame[256];
+    rng r(7);
+    for (unsigned trial = 0; trial < 200; trial++) {
+        cm_mac m, single;
+        cm_mac_out o;
+        beat b;
+        assert_int_equal(cm_mac_reset(&m, 8), 0);
+        const uint32_t rate = trial < 2 ? kRate10g : 1 + r(8u << 16);
+        // owing 10 clocks' worth exactly (the tenth clock's credit is 0:
+        // it starts), a fraction more, or from a fraction of a byte to 2000 B
+        m.credit = trial < 2 ? -(int32_t)(10 * kRate10g + trial) : -(int32_t)(1 + r(2000u << 16));
+        const uint32_t k = cm_mac_credit_clocks(&m, rate);
+        assert_true(k >= 1);
+        if (trial < 2)
+            assert_int_equal(k, 10 + trial);
+        single = m;
+        beat_frame(b, frame, sizeof(frame), 0, 8);
+        b.in.line_rate = rate;
+        for (uint32_t c = 0; c < k; c++) {
+            cm_mac_eval(&single, &b.in, &o);
+            assert_false(o.wire_valid);
+            cm_mac_clock(&single, &b.in);
+        }
+        cm_mac_eval(&single, &b.in, &o);
+        assert_true(o.wire_valid); // the clock after them starts the frame
+        const unsigned n = 1 + r(k);
+        cm_mac bulk = m;
+        cm_mac_wait_start(&bulk, n, rate);
+        single = m;
+        for (unsigned c = 0; c < n; c++)
+            cm_mac_clock(&single, &b.in);
+        assert_int_equal(bulk.credit, single.credit);
+        assert_false(bulk.in_frame);
+    }
+    cm_mac m;
+    assert_int_equal(cm_mac_reset(&m, 8), 0);
+    assert_int_equal(cm_mac_credit_clocks(&m, kRate10g), 0); // no debt: it starts now
+    m.credit = -1;
+    assert_int_equal(cm_mac_credit_clocks(&m, 0), 0); // no line rate: no count
+}
+
 // --------------------------------------------------------------- lockstep
 
 
@@ -328,6 +376,7 @@ int main(void)
         cmocka_unit_test(test_cm_mac_fcs),
         cmocka_unit_test(test_cm_mac_pacing),
         cmocka_unit_test(test_cm_mac_credit),
+        cmocka_unit_test(test_cm_mac_wait_start),
         cmocka_unit_test(test_mac_lockstep_w8),
         cmocka_unit_test(test_mac_lockstep_w64),
     };
