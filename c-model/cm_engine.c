@@ -985,10 +985,11 @@ struct run_h2d {
 };
 
 /* What this clock's ports make it for a run (struct dev_run): RUN_PLAIN
- * (nothing on d2h; a wire beat, if any, neither a frame's first nor its
- * last, with room; a beat offered or a wire beat out), the same but the
- * TLP's last beat on offer (RUN_LAST: the run ends once it is taken), RUN_ENDING
- * (a d2h beat, or a wire beat that starts or ends a frame) or RUN_NONE.
+ * (nothing on d2h; a wire beat, if any, not a frame's last, inside a frame
+ * or starting one while none is open, with room; a beat offered or a wire
+ * beat out), the same but the TLP's last beat on offer (RUN_LAST: the run
+ * ends once it is taken), RUN_ENDING (a d2h beat, or a wire beat that
+ * ends a frame, or another one starting or outside a frame) or RUN_NONE.
  * The ports show the slices' heads: the state before the clock tells. */
 enum { RUN_NONE, RUN_PLAIN, RUN_LAST, RUN_ENDING };
 static inline int run_ports(const struct cm_engine *e, const struct run_h2d *h,
@@ -996,8 +997,9 @@ static inline int run_ports(const struct cm_engine *e, const struct run_h2d *h,
 {
     const struct dev_wire_beat *wb = &e->wire_mem[e->wire_s.rp & 1u];
     const bool wire_vo = slice_rvalid(&e->wire_s);
+    const bool open = r->frame_open || r->wire_sop != 0;
 
-    if (slice_rvalid(&e->d2h_s) || (wire_vo && (wb->sop || wb->eop)))
+    if (slice_rvalid(&e->d2h_s) || (wire_vo && (wb->eop || wb->sop == open)))
         return r->last ? RUN_ENDING : RUN_NONE;
     if (wire_vo && r->wire_room - r->wire_beats * e->w < e->w)
         return RUN_NONE;
@@ -1084,6 +1086,8 @@ static inline int stream_clock_run(struct cm_engine *e, struct run_h2d *h, struc
 
     uint8_t trace = 0;
     if (wire_vo) {
+        if (wb->sop)
+            r->wire_sop = r->clocks + 1;
         dev_lanes_copy(r->wire + r->wire_beats * w, wb->data, w);
         r->wire_beats++;
         e->wire_s.rp++;
@@ -1298,6 +1302,8 @@ static void general_clock_run(struct cm_engine *e, struct run_h2d *h, struct dev
     if (o->wire.valid) {
         trace |= DEV_RUN_WIRE;
         if (!ending) {
+            if (o->wire.sop)
+                r->wire_sop = r->clocks + 1;
             dev_lanes_copy(r->wire + r->wire_beats * w, o->wire.data, w);
             r->wire_beats++;
         }
@@ -1318,7 +1324,7 @@ uint32_t cm_engine_run(struct cm_engine *e, struct dev_run *r)
 {
     struct run_h2d h = {r, 0};
 
-    r->clocks = r->h2d_taken = r->wire_beats = r->streamed = 0;
+    r->clocks = r->h2d_taken = r->wire_beats = r->streamed = r->wire_sop = 0;
     r->idle = r->ended = 0;
     if (r->h2d && ((r->h2d->type != DEV_TLP_CPLD && r->h2d->type != DEV_TLP_MWR) || r->h2d->err))
         return 0;

@@ -10,6 +10,7 @@
  * and both sides' outputs.  After it the C model is no longer stepped.
  */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,12 +210,12 @@ static void ls_step(void *dev, const struct dev_in *in, struct dev_out *out)
 }
 
 /* A run's clock on the reference: its outputs against what the model
- * checked did on it (trace, the wire bytes at `wire`): the same beat
- * taken, nothing on d2h, the same wire beat (neither first nor last, W
- * bytes), the same idle.  NULL when they agree, else the first field
- * that differs. */
+ * checked did on it (trace, the wire bytes at `wire`, and sop: whether the
+ * run says this clock's wire beat started a frame): the same beat taken,
+ * nothing on d2h, the same wire beat (not a frame's last, W bytes), the
+ * same idle.  NULL when they agree, else the first field that differs. */
 static const char *ls_run_differs(unsigned w, const struct dev_in *in, const struct dev_out *o,
-                                  uint8_t trace, const uint8_t *wire)
+                                  uint8_t trace, const uint8_t *wire, bool sop)
 {
     if ((in->h2d.valid && o->h2d_ready) != !!(trace & DEV_RUN_H2D))
         return "h2d_ready";
@@ -222,7 +223,7 @@ static const char *ls_run_differs(unsigned w, const struct dev_in *in, const str
         return "d2h.valid";
     if (o->wire.valid != !!(trace & DEV_RUN_WIRE))
         return "wire.valid";
-    if (o->wire.valid && (o->wire.sop || o->wire.eop || o->wire.bytes != w))
+    if (o->wire.valid && (o->wire.sop != sop || o->wire.eop || o->wire.bytes != w))
         return "wire.sop, eop or bytes";
     if (o->wire.valid && (!wire || memcmp(o->wire.data, wire, w) != 0))
         return "wire.data";
@@ -246,7 +247,7 @@ static uint32_t ls_run(void *dev, struct dev_run *r)
     struct dev_out last, o;
     uint32_t taken = 0;
 
-    r->clocks = r->h2d_taken = r->wire_beats = r->streamed = 0;
+    r->clocks = r->h2d_taken = r->wire_beats = r->streamed = r->wire_sop = 0;
     r->ended = r->idle = r->fault = 0;
     if (d->fault[0] || !d->dut_ops->run)
         return 0;
@@ -274,7 +275,8 @@ static uint32_t ls_run(void *dev, struct dev_run *r)
         }
         diff = ending ? NULL
                       : ls_run_differs(w, &in, &o, c.trace[i],
-                                       o.wire.valid ? c.wire + r->wire_beats * w : NULL);
+                                       o.wire.valid ? c.wire + r->wire_beats * w : NULL,
+                                       c.wire_sop == i + 1);
         if (ending && ls_differ(w, &o, &last)) {
             ls_first_diff(first, sizeof(first), w, d->ref_ops->name, d->dut_ops->name, &o, &last);
             diff = first;
@@ -295,6 +297,7 @@ static uint32_t ls_run(void *dev, struct dev_run *r)
         *r->last = o;
     r->h2d_taken = c.h2d_taken;
     r->streamed = c.streamed;
+    r->wire_sop = c.wire_sop;
     r->ended = c.ended;
     r->idle = c.idle;
     return r->clocks;

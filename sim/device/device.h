@@ -154,10 +154,13 @@ struct dev_wave {
  *
  * The clocks a run holds are those whose outputs need nothing of the
  * caller but to count the clock, take the beats and gather the wire
- * bytes: no d2h beat, and a wire beat (if any) that neither starts nor
- * ends its frame, with W bytes of wire_room left; and a beat offered or a
- * wire beat out (so not quiescent).  Its last clock may instead be one
- * that needs more (a d2h beat, a wire beat starting or ending a frame):
+ * bytes: no d2h beat, and a wire beat (if any) that does not end its
+ * frame, with W bytes of wire_room left, inside a frame (the caller's open
+ * one, frame_open 1, or one the run started) or starting one while none
+ * is open (wire_sop: its clock, the run's first wire beat); and a beat
+ * offered or a wire beat out (so not quiescent).  Its last clock may
+ * instead be one that needs more (a d2h beat, a wire beat ending a frame,
+ * or another one starting or outside a frame):
  * `last` non-NULL lets the device run that one too and end there, its
  * outputs in *last (ended 1; its wire beat is not gathered, its h2d beat,
  * if taken, not counted).  The device stops before any other clock, after
@@ -185,6 +188,9 @@ struct dev_run { /* (no padding: the harness clears one for each run) */
     uint32_t streamed;          /* of the clocks, those the device ran without
                                    evaluating all of itself (the C model's stream
                                    clocks): a figure only, changing nothing */
+    uint32_t wire_sop;          /* the clock (1: the first) whose wire beat, the
+                                   first gathered, started a frame; 0: none */
+    uint8_t frame_open;         /* in: a frame is open at the caller */
     uint8_t ended;              /* the last clock was an ending one: *last */
     uint8_t idle;               /* the last clock's dev_out.idle */
     uint8_t fault;              /* as dev_out.fault, after the clocks run */

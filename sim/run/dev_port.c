@@ -252,10 +252,11 @@ uint32_t sim_clock_run(struct sim *s, sim_ps_t until)
     if (k > (wd_end - s->now) / p) /* the watchdog looks after each clock */
         k = (wd_end - s->now) / p;
     r.max = k > SIM_RUN_MAX ? SIM_RUN_MAX : (uint32_t)k;
-    if (s->frame_open) {
-        r.wire = s->frame + s->frame_len;
-        r.wire_room = (uint32_t)(sizeof(s->frame) - DEV_WIDTH_MAX - s->frame_len);
-    }
+    if (!s->frame_open) /* (a frame the run starts: wire_collect()'s sop) */
+        s->frame_len = 0;
+    r.frame_open = s->frame_open;
+    r.wire = s->frame + s->frame_len;
+    r.wire_room = (uint32_t)(sizeof(s->frame) - DEV_WIDTH_MAX - s->frame_len);
     r.last = &last;
     if (s->ops->run(s->dev, &r) == 0 && !r.fault)
         return 0;
@@ -266,6 +267,10 @@ uint32_t sim_clock_run(struct sim *s, sim_ps_t until)
     s->cycles += r.clocks;
     s->run_cycles += r.clocks;
     s->stream_cycles += r.streamed;
+    if (r.wire_sop) {
+        s->frame_open = 1;
+        s->frame_t0 = s->now + (sim_ps_t)(r.wire_sop - 1) * p;
+    }
     s->now += (sim_ps_t)(r.clocks - 1) * p; /* the last clock's */
     s->engine_beats += r.wire_beats;
     s->frame_len += r.wire_beats * s->ops->width;
