@@ -1138,9 +1138,8 @@ static uint32_t stream_bulk(struct cm_engine *e, struct run_h2d *h, struct dev_r
     const unsigned h2d_n = slice_count(&e->h2d_s), wire_n = slice_count(&e->wire_s);
     const bool h2d_flow = h2d_n == 1 && r->h2d && h->taken < r->h2d_rest;
     const bool wire_flow = wire_n == 1 && e->mac.in_frame && f->valid;
-    /* (a first beat offered is not its frame's last: stream_clock_run()) */
-    const bool wire_wait = wire_n == 0 && f->valid && !e->mac.in_frame && e->pf->beat == 0 &&
-                           cm_payload_rem(e->pf, f) > w;
+    /* (the first beat may be its frame's last too: it is not sent) */
+    const bool wire_wait = wire_n == 0 && f->valid && !e->mac.in_frame && e->pf->beat == 0;
     const uint32_t line_rate = e->ins.mi.line_rate;
     uint32_t n = max;
 

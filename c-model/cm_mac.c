@@ -144,9 +144,8 @@ uint32_t cm_mac_credit_clocks(const struct cm_mac *m, uint32_t line_rate)
      * each clock adds line_rate. */
     if (m->in_frame || m->credit >= 0 || line_rate == 0)
         return 0;
-    const uint64_t owed = (uint64_t)(-(int64_t)m->credit);
-    const uint64_t clocks = (owed + line_rate - 1) / line_rate;
-    return clocks > UINT32_MAX ? UINT32_MAX : (uint32_t)clocks;
+    const uint32_t owed = (uint32_t)-(int64_t)m->credit; /* 1 .. 2^31 */
+    return (uint32_t)(((uint64_t)owed + line_rate - 1) / line_rate);
 }
 
 /* (cm_mac_edge() n times, no beat sent) */

@@ -213,6 +213,8 @@ void test_cm_mac_wait_start(void **state)
     assert_int_equal(cm_mac_credit_clocks(&m, kRate10g), 0); // no debt: it starts now
     m.credit = -1;
     assert_int_equal(cm_mac_credit_clocks(&m, 0), 0); // no line rate: no count
+    m.in_frame = true; // inside a frame no first beat waits
+    assert_int_equal(cm_mac_credit_clocks(&m, kRate10g), 0);
 }
 
 // --------------------------------------------------------------- lockstep
