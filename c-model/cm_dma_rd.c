@@ -393,7 +393,11 @@ int cm_dma_rd_stream_ready(const struct cm_dma_rd *d)
         return 0;
     if (!cm_dma_rd_oldest_done(d))
         return 1;
-    return cm_ret_unpack(cm_fifo_rdata(&d->ret)).last ? 0 : 2;
+    const struct cm_ret ret = cm_ret_unpack(cm_fifo_rdata(&d->ret));
+    if (!ret.last)
+        return 2;
+    /* (done_err: the read's error so far, or this MRd's) */
+    return !ret.dest && !d->rerr && !d->tag[ret.tag].err ? 3 : 0;
 }
 
 bool cm_dma_rd_stream_retire(struct cm_dma_rd *d)

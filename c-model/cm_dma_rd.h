@@ -102,8 +102,9 @@ void cm_dma_rd_clock(struct cm_dma_rd *d, const struct cm_dma_rd_in *in);
 void cm_dma_rd_step(struct cm_dma_rd *d, const struct cm_dma_rd_in *in, struct cm_dma_rd_out *out);
 
 /* Stream clocks (the engine's, cm_engine.h): clocks with no read requested,
- * none being split or sent, and the oldest not retiring or retiring with
- * no done for its requester (an MRd but the last of its read), and a
+ * none being split or sent, and the oldest not retiring, or retiring with
+ * no done for its requester (an MRd but the last of its read), or with a
+ * done for the payload fetch without an error (its read's last), and a
  * completion beat, if any, for a read that is out (cm_dma_rd_stream_tag():
  * for requester dest, 0 the payload buffer, 1 the descriptors; else it
  * would be unexpected) and without an error.  Such a clock changes only
@@ -111,7 +112,8 @@ void cm_dma_rd_step(struct cm_dma_rd *d, const struct cm_dma_rd_in *in, struct c
  * retired MRd's (cm_dma_rd_stream_retire()); the engine needs of its
  * outputs only the beat's place and words (cm_dma_rd_beat_words()).
  * Of the state, cm_dma_rd_stream_ready() says: 0 not such a clock, 1 one,
- * 2 one on which the oldest retires. */
+ * 2 one on which the oldest retires with no done, 3 one on which it
+ * retires with its done for the payload fetch. */
 int cm_dma_rd_stream_ready(const struct cm_dma_rd *d);
 /* The edge of a stream clock on which the oldest retires: its tag freed,
  * the bytes and MRds outstanding less it, the read's error carried, the

@@ -1218,7 +1218,8 @@ static uint32_t stream_bulk(struct cm_engine *e, struct run_h2d *h, struct dev_r
 
 /* Stream clocks from this one on while there are (at most max): the
  * stream's blocks ready (no read requested, being split or sent, nor
- * retiring with a done: cm_dma_rd_stream_ready(); the head frame not a
+ * retiring with a done but the payload fetch's without an error:
+ * cm_dma_rd_stream_ready(); the head frame not a
  * skip beat), their run's head frame (f) and time-out worked out once; on
  * a clock the oldest MRd retires (no beat of it can come: not in a bulk),
  * its edge, which restarts the timer; counted in r->streamed too. */
@@ -1248,7 +1249,7 @@ static uint32_t stream_clocks(struct cm_engine *e, struct run_h2d *h, struct dev
     mi->fr_q = f.q;
     mi->skip = 0;
     int kind = RUN_PLAIN, k;
-    bool retire = ready == 2; /* on this clock */
+    bool retire = ready >= 2; /* on this clock */
     while (kind == RUN_PLAIN && n < max) {
         uint32_t b;
         kind = run_ports(e, h, r);
@@ -1264,15 +1265,23 @@ static uint32_t stream_clocks(struct cm_engine *e, struct run_h2d *h, struct dev
         n++;
         r->clocks++;
         if (retire) {
+            /* A read's last: its done, for the payload fetch, may offer
+             * the head frame from the next clock on (a new f): the
+             * stream clocks end after it. */
+            const bool done = cm_dma_rd_stream_ready(&e->rd) == 3;
             retire = cm_dma_rd_stream_retire(&e->rd);
             restart = n;
+            if (done) {
+                cm_payload_read_done(e->pf);
+                break;
+            }
             const uint32_t t = cm_dma_rd_timer_left(&e->rd, cpl_timeout);
             if (t < max - n)
                 max = n + t;
         } else {
             retire = k == 2;
         }
-        if (retire && cm_dma_rd_stream_ready(&e->rd) == 0) /* it retires with a done */
+        if (retire && cm_dma_rd_stream_ready(&e->rd) == 0) /* it retires with a done not streamed */
             break;
     }
     cm_dma_rd_timer_run(&e->rd, n - restart, cpl_timeout);

@@ -262,6 +262,11 @@ static void cm_payload_edge_ctl(struct cm_payload *p, const struct cm_payload_in
     cm_fifo_clock(&p->err, in->done, in->done_err, pop && !c.k.skip);
 }
 
+void cm_payload_read_done(struct cm_payload *p)
+{
+    cm_fifo_clock(&p->err, true, 0, false);
+}
+
 void cm_payload_clock(struct cm_payload *p, const struct cm_payload_in *in)
 {
     struct cm_payload_ctl c;

@@ -111,5 +111,9 @@ static inline void cm_payload_next_n(struct cm_payload *p, unsigned n)
     p->beat = (p->beat + n) & (p->words - 1);
 }
 void cm_payload_write_n(struct cm_payload *p, uint32_t wr_ptr, const uint8_t *data, unsigned n);
+/* A frame's read done without an error on a stream clock (no frame ends
+ * on it): cm_payload_edge()'s done alone.  The head frame may be offered
+ * from the next clock on (cm_payload_head_frame()). */
+void cm_payload_read_done(struct cm_payload *p);
 
 #endif

@@ -98,6 +98,11 @@ static const struct ls_case cases[] = {
              "device.irq_thresh=8"}},
     {.name = "error completions", .packets = 2000, .inject = "ur@100,ca@500,ep@900"},
     {.name = "a lost completion", .packets = 2000, .inject = "timeout@200"},
+    /* A 9000 B frame's first MRd fails and its later ones complete: its
+     * read's last MRd retires with the error it carries (on a stream
+     * clock of a run, a done with an error is the whole engine's). */
+    {.name = "error completions on a long frame's first MRd", .packets = 400, .pkt_size = 9000,
+     .inject = "ca@100,ur@300"},
     {.name = "a doorbell while disabled", .packets = 2000, .inject = "db-off@300"},
     {.name = "owner: error and lost completions", .packets = 3000,
      .set = {"driver.protocol=owner"}, .inject = "ur@100,timeout@1500"},
