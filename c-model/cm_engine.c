@@ -1249,6 +1249,7 @@ static uint32_t stream_clocks(struct cm_engine *e, struct run_h2d *h, struct dev
     mi->fr_q = f.q;
     mi->skip = 0;
     int kind = RUN_PLAIN, k;
+    int next = ready;         /* cm_dma_rd_stream_ready() of the next clock */
     bool retire = ready >= 2; /* on this clock */
     while (kind == RUN_PLAIN && n < max) {
         uint32_t b;
@@ -1268,7 +1269,7 @@ static uint32_t stream_clocks(struct cm_engine *e, struct run_h2d *h, struct dev
             /* A read's last: its done, for the payload fetch, may offer
              * the head frame from the next clock on (a new f): the
              * stream clocks end after it. */
-            const bool done = cm_dma_rd_stream_ready(&e->rd) == 3;
+            const bool done = next == 3;
             retire = cm_dma_rd_stream_retire(&e->rd);
             restart = n;
             if (done) {
@@ -1281,7 +1282,7 @@ static uint32_t stream_clocks(struct cm_engine *e, struct run_h2d *h, struct dev
         } else {
             retire = k == 2;
         }
-        if (retire && cm_dma_rd_stream_ready(&e->rd) == 0) /* it retires with a done not streamed */
+        if (retire && (next = cm_dma_rd_stream_ready(&e->rd)) == 0) /* a done not streamed */
             break;
     }
     cm_dma_rd_timer_run(&e->rd, n - restart, cpl_timeout);

@@ -113,9 +113,9 @@ bool cm_mac_stream(struct cm_mac *m, const struct cm_mac_in *in, uint32_t *fcs)
     return send;
 }
 
-/* cm_mac_edge()'s credit over n clocks with a frame offered: a clock's
- * worth more each, to one clock's worth at most. */
-static void cm_mac_credit_offered(struct cm_mac *m, unsigned n, uint32_t line_rate)
+/* (cm_mac_edge()'s credit over n clocks with a frame offered: a clock's
+ * worth more each, to one clock's worth at most.) */
+void cm_mac_wait_start(struct cm_mac *m, unsigned n, uint32_t line_rate)
 {
     const int64_t credit = (int64_t)m->credit + (int64_t)line_rate * n;
 
@@ -127,7 +127,7 @@ static void cm_mac_credit_offered(struct cm_mac *m, unsigned n, uint32_t line_ra
 uint32_t cm_mac_send_beats(struct cm_mac *m, const uint8_t *bytes, unsigned n, uint32_t line_rate)
 {
     m->crc = crc32_update(m->crc, bytes, (size_t)n * m->data_bytes);
-    cm_mac_credit_offered(m, n, line_rate);
+    cm_mac_wait_start(m, n, line_rate); /* (the credit alike) */
     return ~m->crc;
 }
 
@@ -146,12 +146,6 @@ uint32_t cm_mac_credit_clocks(const struct cm_mac *m, uint32_t line_rate)
         return 0;
     const uint32_t owed = (uint32_t)-(int64_t)m->credit; /* 1 .. 2^31 */
     return (uint32_t)(((uint64_t)owed + line_rate - 1) / line_rate);
-}
-
-/* (cm_mac_edge() n times, no beat sent) */
-void cm_mac_wait_start(struct cm_mac *m, unsigned n, uint32_t line_rate)
-{
-    cm_mac_credit_offered(m, n, line_rate);
 }
 
 void cm_mac_step(struct cm_mac *m, const struct cm_mac_in *in, struct cm_mac_out *out)
